@@ -1,0 +1,42 @@
+import type { z } from 'zod';
+import { workspaceEvents, workspaceRequests } from './workspace';
+import { notebookEvents, notebookRequests } from './notebook';
+import { agentEvents, agentRequests } from './agent';
+
+export * from './workspace';
+export * from './notebook';
+export * from './agent';
+
+/**
+ * The whole contract: every request channel (args, result) and every event channel (payload).
+ * Both hosts, the preload bridge and the renderer client are typed from these two tables.
+ */
+export const requests = { ...workspaceRequests, ...notebookRequests, ...agentRequests } as const;
+export const events = { ...workspaceEvents, ...notebookEvents, ...agentEvents } as const;
+
+export type Requests = typeof requests;
+export type RequestChannel = keyof Requests;
+/** What a caller passes (defaults not yet applied). */
+export type RequestArgs<C extends RequestChannel> = z.input<Requests[C]['args']>;
+/** What a handler receives after validation. */
+export type ParsedArgs<C extends RequestChannel> = z.output<Requests[C]['args']>;
+export type RequestResult<C extends RequestChannel> = z.output<Requests[C]['result']>;
+
+export type Events = typeof events;
+export type EventChannel = keyof Events;
+export type EventPayload<E extends EventChannel> = z.output<Events[E]>;
+export type AnyEvent = { [E in EventChannel]: { channel: E; payload: EventPayload<E> } }[EventChannel];
+
+export const REQUEST_CHANNELS = Object.keys(requests) as RequestChannel[];
+export const EVENT_CHANNELS = Object.keys(events) as EventChannel[];
+
+/** What the renderer sees, whichever host it runs under (Electron preload or WebSocket). */
+export interface KilnBridge {
+  request<C extends RequestChannel>(channel: C, args: RequestArgs<C>): Promise<RequestResult<C>>;
+  on<E extends EventChannel>(channel: E, listener: (payload: EventPayload<E>) => void): () => void;
+  /** Which transport carries the contract; for diagnostics only, the UI must not branch on it. */
+  readonly transport: 'electron' | 'websocket';
+}
+
+/** The raw shape the Electron preload exposes; results arrive as an envelope so errors keep their code. */
+export type Envelope<T> = { ok: true; value: T } | { ok: false; error: import('../errors').WireError };

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { request } from './define';
+
+/** A workspace-relative, POSIX-separated path; '' is the workspace root. The main side guards it. */
+export const RelPath = z.string().max(4096);
+
+export const Origin = z.enum(['operator', 'agent', 'external']);
+export type Origin = z.infer<typeof Origin>;
+
+export const Entry = z.object({
+  name: z.string(),
+  path: RelPath,
+  kind: z.enum(['file', 'dir']),
+  size: z.number(),
+  mtimeMs: z.number(),
+  /** Dotfile or dot-folder; the tree hides these unless the operator asks. */
+  hidden: z.boolean(),
+});
+export type Entry = z.infer<typeof Entry>;
+
+export const FileContent = z.object({
+  path: RelPath,
+  /** Decoded text; null when the file is binary. */
+  text: z.string().nullable(),
+  binary: z.boolean(),
+  encoding: z.string(),
+  size: z.number(),
+  hash: z.string(),
+  mtimeMs: z.number(),
+  /** True when only the first part was read because the file is very large. */
+  truncated: z.boolean(),
+});
+export type FileContent = z.infer<typeof FileContent>;
+
+export const WriteResult = z.object({ path: RelPath, hash: z.string(), mtimeMs: z.number(), size: z.number() });
+export type WriteResult = z.infer<typeof WriteResult>;
+
+export const Prefs = z.object({
+  showHidden: z.boolean(),
+  minimap: z.boolean(),
+  lastWorkspace: z.string().nullable(),
+  diffSideBySide: z.boolean(),
+  leftRailWidth: z.number(),
+  rightRailWidth: z.number(),
+});
+export type Prefs = z.infer<typeof Prefs>;
+
+export const GutterChange = z.object({
+  kind: z.enum(['added', 'modified', 'deleted']),
+  startLine: z.number().int().min(1),
+  endLine: z.number().int().min(1),
+});
+export type GutterChange = z.infer<typeof GutterChange>;
+
+export const FsChange = z.object({
+  type: z.enum(['file_created', 'file_updated', 'file_deleted', 'dir_created', 'dir_deleted']),
+  path: RelPath,
+  origin: Origin,
+});
+export type FsChange = z.infer<typeof FsChange>;
+
+export const TransferProgress = z.object({
+  jobId: z.string(),
+  done: z.number(),
+  total: z.number(),
+  finished: z.boolean(),
+});
+
+export const workspaceRequests = {
+  'workspace.info': request(z.object({}), z.object({ root: z.string(), name: z.string(), trash: z.boolean() })),
+  'workspace.list': request(
+    z.object({ path: RelPath, showHidden: z.boolean().default(false) }),
+    z.array(Entry),
+  ),
+  'workspace.stat': request(z.object({ path: RelPath }), Entry),
+  'workspace.read': request(z.object({ path: RelPath }), FileContent),
+  'workspace.write': request(
+    z.object({
+      path: RelPath,
+      text: z.string(),
+      /** The hash the caller last read; a mismatch is E_CHANGED_ON_DISK instead of a silent overwrite. */
+      expectedHash: z.string().optional(),
+    }),
+    WriteResult,
+  ),
+  'workspace.createFile': request(z.object({ path: RelPath, text: z.string().default('') }), WriteResult),
+  'workspace.createDir': request(z.object({ path: RelPath }), Entry),
+  'workspace.move': request(
+    z.object({
+      from: RelPath,
+      to: RelPath,
+      onConflict: z.enum(['reject', 'overwrite']).default('reject'),
+      jobId: z.string().optional(),
+    }),
+    z.object({ path: RelPath }),
+  ),
+  'workspace.copy': request(
+    z.object({ from: RelPath, toDir: RelPath, jobId: z.string().optional() }),
+    z.object({ path: RelPath }),
+  ),
+  'workspace.delete': request(
+    z.object({ path: RelPath, permanent: z.boolean().default(false) }),
+    z.object({ trashed: z.boolean() }),
+  ),
+  'workspace.count': request(z.object({ path: RelPath }), z.object({ files: z.number(), dirs: z.number() })),
+  'workspace.absolutePath': request(z.object({ path: RelPath }), z.object({ path: z.string() })),
+  'workspace.nextFreeName': request(z.object({ dir: RelPath, name: z.string() }), z.object({ path: RelPath })),
+  'workspace.cancelJob': request(z.object({ jobId: z.string() }), z.object({ cancelled: z.boolean() })),
+  'editor.gutter': request(z.object({ path: RelPath }), z.array(GutterChange)),
+  'prefs.get': request(z.object({}), Prefs),
+  'prefs.set': request(Prefs.partial(), Prefs),
+  'shell.openExternal': request(z.object({ url: z.string().url() }), z.object({ opened: z.boolean() })),
+} as const;
+
+export const workspaceEvents = {
+  'fs.change': FsChange,
+  'fs.progress': TransferProgress,
+} as const;

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['shared/**/*.test.ts', 'main/**/*.test.ts', 'renderer/**/*.test.ts', 'preload/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Jupyter servers and file watchers are real; keep parallelism modest on 2 cores.
+    maxWorkers: 2,
+  },
+});
