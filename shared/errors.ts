@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   'E_MODEL',
   'E_CONFIG',
   'E_BUSY',
+  'E_TOO_LARGE',
   'E_INTERNAL',
 ] as const;
 

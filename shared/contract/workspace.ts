@@ -11,8 +11,9 @@ export const Entry = z.object({
   name: z.string(),
   path: RelPath,
   kind: z.enum(['file', 'dir']),
-  size: z.number(),
-  mtimeMs: z.number(),
+  /** Present from `stat`; `list` leaves them out so a 100,000-entry folder lists fast. */
+  size: z.number().optional(),
+  mtimeMs: z.number().optional(),
   /** Dotfile or dot-folder; the tree hides these unless the operator asks. */
   hidden: z.boolean(),
 });
@@ -109,7 +110,6 @@ export const workspaceRequests = {
   'editor.gutter': request(z.object({ path: RelPath }), z.array(GutterChange)),
   'prefs.get': request(z.object({}), Prefs),
   'prefs.set': request(Prefs.partial(), Prefs),
-  'shell.openExternal': request(z.object({ url: z.string().url() }), z.object({ opened: z.boolean() })),
 } as const;
 
 export const workspaceEvents = {

@@ -1,0 +1,39 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+import { resolve } from 'node:path';
+
+/** One build for the three parts. The main bundle also carries the web host and MCP entry points. */
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rollupOptions: {
+        input: {
+          electron: resolve(__dirname, 'main/hosts/electron/main.ts'),
+          web: resolve(__dirname, 'main/hosts/web/cli.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'preload/index.ts') },
+        // A sandboxed preload must be a single CommonJS file.
+        output: { format: 'cjs', entryFileNames: '[name].cjs', inlineDynamicImports: true },
+      },
+      externalizeDeps: false,
+    },
+  },
+  renderer: {
+    root: 'renderer',
+    plugins: [react()],
+    build: {
+      outDir: 'out/renderer',
+      rollupOptions: { input: resolve(__dirname, 'renderer/index.html') },
+      chunkSizeWarningLimit: 8000,
+    },
+    worker: { format: 'es' },
+  },
+});

@@ -1,0 +1,19 @@
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * The app's data folder (prefs, agent sessions, private Jupyter dirs). KILN_DATA_DIR overrides it,
+ * which tests use to start from a clean slate.
+ */
+export function defaultDataDir(): string {
+  if (process.env.KILN_DATA_DIR) return path.resolve(process.env.KILN_DATA_DIR);
+  const home = os.homedir();
+  switch (process.platform) {
+    case 'darwin':
+      return path.join(home, 'Library', 'Application Support', 'Kiln');
+    case 'win32':
+      return path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Kiln');
+    default:
+      return path.join(process.env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Kiln');
+  }
+}

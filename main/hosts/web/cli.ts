@@ -1,0 +1,74 @@
+import Conf from 'conf';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createServices } from '../../services';
+import { defaultDataDir } from '../data-dir';
+import { startWebHost } from './server';
+
+const USAGE = 'Usage: npm run serve -- <folder> [--port N] [--host ADDR --allow-remote]';
+
+interface CliArgs {
+  folder: string;
+  port: number;
+  host: string;
+  allowRemote: boolean;
+}
+
+function parseArgs(argv: string[]): CliArgs {
+  const args: CliArgs = { folder: '', port: 0, host: '127.0.0.1', allowRemote: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--port') args.port = Number(argv[++i]);
+    else if (arg === '--host') args.host = argv[++i] ?? '';
+    else if (arg === '--allow-remote') args.allowRemote = true;
+    else if (arg === '--help' || arg === '-h') exit(USAGE, 0);
+    else if (arg.startsWith('--')) exit(`Unknown option ${arg}\n${USAGE}`, 2);
+    else args.folder = arg;
+  }
+  if (!args.folder) exit(USAGE, 2);
+  if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) exit(`Bad --port\n${USAGE}`, 2);
+  return args;
+}
+
+function exit(message: string, code: number): never {
+  (code === 0 ? console.log : console.error)(message);
+  process.exit(code);
+}
+
+/** Where the built renderer sits relative to this file once bundled (out/main/web.js -> out/renderer). */
+export function builtRendererDir(): string {
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../renderer');
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const dataDir = defaultDataDir();
+  await mkdir(dataDir, { recursive: true });
+  const prefsStore = new Conf<Record<string, unknown>>({ projectName: 'kiln', cwd: dataDir, configName: 'prefs' });
+  const services = await createServices({ root: args.folder, dataDir, prefsStore }).catch((err: Error) =>
+    exit(`Kiln: cannot open ${args.folder}: ${err.message}`, 1),
+  );
+  prefsStore.set('lastWorkspace', services.workspace.root);
+  const host = await startWebHost({
+    services,
+    staticDir: process.env.KILN_RENDERER_DIR ?? builtRendererDir(),
+    port: args.port,
+    host: args.host,
+    allowNonLoopback: args.allowRemote,
+  }).catch((err: Error) => exit(`Kiln: ${err.message}`, 1));
+  console.log(`Kiln web host: ${host.url}`);
+
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    await host.close();
+    await services.dispose();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+void main();

@@ -1,0 +1,1 @@
+export { PrefsService, MemoryStore, DEFAULT_PREFS, type KeyValueStore } from './prefs';

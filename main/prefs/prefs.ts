@@ -1,0 +1,50 @@
+import type { Prefs } from '../../shared/contract';
+import { Prefs as PrefsSchema } from '../../shared/contract';
+
+/** The part of electron-store / conf that prefs need; both provide it with the same keys. */
+export interface KeyValueStore {
+  get(key: string): unknown;
+  set(key: string, value: unknown): void;
+}
+
+export const DEFAULT_PREFS: Prefs = {
+  showHidden: false,
+  minimap: true,
+  lastWorkspace: null,
+  diffSideBySide: true,
+  leftRailWidth: 280,
+  rightRailWidth: 380,
+};
+
+/** User preferences, kept in the app's data folder (never in the project). */
+export class PrefsService {
+  constructor(private readonly store: KeyValueStore) {}
+
+  get(): Prefs {
+    const stored: Record<string, unknown> = {};
+    for (const key of Object.keys(DEFAULT_PREFS)) {
+      const value = this.store.get(key);
+      if (value !== undefined) stored[key] = value;
+    }
+    const parsed = PrefsSchema.partial().safeParse(stored);
+    return { ...DEFAULT_PREFS, ...(parsed.success ? parsed.data : {}) };
+  }
+
+  set(changes: Partial<Prefs>): Prefs {
+    for (const [key, value] of Object.entries(changes)) {
+      if (value !== undefined) this.store.set(key, value);
+    }
+    return this.get();
+  }
+}
+
+/** A store in plain memory, for tests and for hosts that must not persist. */
+export class MemoryStore implements KeyValueStore {
+  private readonly values = new Map<string, unknown>();
+  get(key: string): unknown {
+    return this.values.get(key);
+  }
+  set(key: string, value: unknown): void {
+    this.values.set(key, value);
+  }
+}

@@ -1,0 +1,1 @@
+export { WorkspaceWatcher, type WorkspaceWatcherOptions } from './watcher';
