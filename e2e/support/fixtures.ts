@@ -1,0 +1,103 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+/** A real folder on disk, fresh per test, with a small default fixture tree. */
+export class TempWorkspace {
+  constructor(readonly root: string) {}
+
+  abs(rel: string): string {
+    return path.join(this.root, ...rel.split('/'));
+  }
+
+  async write(rel: string, content: string | Buffer): Promise<void> {
+    await mkdir(path.dirname(this.abs(rel)), { recursive: true });
+    await writeFile(this.abs(rel), content);
+  }
+
+  read(rel: string): Promise<string> {
+    return readFile(this.abs(rel), 'utf8');
+  }
+
+  async exists(rel: string): Promise<boolean> {
+    return readFile(this.abs(rel)).then(() => true, (err: NodeJS.ErrnoException) => err.code === 'EISDIR');
+  }
+}
+
+export interface KilnWebHost {
+  url: string;
+  origin: string;
+  token: string;
+  dataDir: string;
+  /** Opens Kiln in the page and waits for the file tree. */
+  open(page: Page): Promise<void>;
+}
+
+export const DEFAULT_FIXTURE: Record<string, string> = {
+  'README.md': '# Fixture workspace\n\nUsed by the end-to-end tests.\n',
+  'src/app.py': 'def greet(name):\n    return f"hello {name}"\n\nprint(greet("kiln"))\n',
+  'src/util.py': 'VALUE = 42\n',
+  'data/sample.csv': 'a,b\n1,2\n3,4\n',
+  'notes/todo.txt': 'first\nsecond\n',
+  '.hidden-config': 'secret=1\n',
+};
+
+const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** Starts the built web host on a folder, the way `npm run serve` does. */
+export async function startWebHost(root: string, dataDir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'out/main/web.js'), root, '--port', '0'], {
+    env: { ...process.env, KILN_DATA_DIR: dataDir, XDG_DATA_HOME: path.join(dataDir, 'xdg-data'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`web host did not start: ${out}${err}`)), 30_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk;
+      const match = /Kiln web host: (\S+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk));
+    child.once('exit', (code) => reject(new Error(`web host exited with ${code}: ${out}${err}`)));
+  });
+  return { child, url };
+}
+
+export const test = base.extend<{ fixtureFiles: Record<string, string>; hostEnv: Record<string, string>; workspace: TempWorkspace; kiln: KilnWebHost }>({
+  fixtureFiles: [DEFAULT_FIXTURE, { option: true }],
+  hostEnv: [{}, { option: true }],
+  workspace: async ({ fixtureFiles }, use) => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'kiln-e2e-ws-'));
+    const workspace = new TempWorkspace(root);
+    for (const [rel, content] of Object.entries(fixtureFiles)) await workspace.write(rel, content);
+    await use(workspace);
+    await rm(root, { recursive: true, force: true });
+  },
+  kiln: async ({ workspace, hostEnv }, use) => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-e2e-data-'));
+    const { child, url } = await startWebHost(workspace.root, dataDir, hostEnv);
+    const parsed = new URL(url);
+    await use({
+      url,
+      origin: parsed.origin,
+      token: parsed.searchParams.get('token') ?? '',
+      dataDir,
+      async open(page) {
+        await page.goto(url);
+        await expect(page.getByRole('tree', { name: 'Files' })).toBeVisible();
+      },
+    });
+    child.kill('SIGTERM');
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+    await rm(dataDir, { recursive: true, force: true });
+  },
+});
+
+export { expect };
