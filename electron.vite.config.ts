@@ -21,7 +21,7 @@ export default defineConfig({
       rollupOptions: {
         input: { index: resolve(__dirname, 'preload/index.ts') },
         // A sandboxed preload must be a single CommonJS file.
-        output: { format: 'cjs', entryFileNames: '[name].cjs', inlineDynamicImports: true },
+        output: { format: 'cjs', entryFileNames: '[name].cjs', codeSplitting: false },
       },
       externalizeDeps: false,
     },

@@ -1,0 +1,13 @@
+import { runListingBench } from './listing';
+
+/** `npm run bench`: every benchmark, each printing its ratio against a baseline measured in the same run. */
+const only = process.argv[2];
+const benches: Record<string, () => Promise<unknown>> = {
+  listing: runListingBench,
+};
+
+for (const [name, bench] of Object.entries(benches)) {
+  if (only && only !== name) continue;
+  await bench();
+}
+process.exit(0);

@@ -1,0 +1,53 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { FsChange } from '../../shared/contract';
+import { Workspace } from '../workspace';
+import { makeTempTree } from '../workspace/test-support';
+import { WorkspaceWatcher } from './watcher';
+
+let root: string;
+let cleanup: () => Promise<void>;
+let ws: Workspace;
+let watcher: WorkspaceWatcher;
+let changes: FsChange[];
+
+beforeEach(async () => {
+  ({ root, cleanup } = await makeTempTree({ 'a.txt': 'a\n', 'src/': '' }));
+  ws = await Workspace.open({ root });
+  changes = [];
+  watcher = new WorkspaceWatcher({ root, ledger: ws.ledger, onChange: (c) => changes.push(c) });
+  await watcher.ready;
+});
+afterEach(async () => {
+  await watcher.dispose();
+  await cleanup();
+});
+
+async function waitFor(predicate: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !predicate(); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(predicate()).toBe(true);
+}
+const seen = (type: FsChange['type'], p: string) => changes.find((c) => c.type === type && c.path === p);
+
+it('reports changes by other programs as external', async () => {
+  await writeFile(path.join(root, 'b.txt'), 'b');
+  await mkdir(path.join(root, 'dir'));
+  await writeFile(path.join(root, 'a.txt'), 'changed');
+  await waitFor(() => Boolean(seen('file_created', 'b.txt') && seen('dir_created', 'dir') && seen('file_updated', 'a.txt')));
+  await rm(path.join(root, 'b.txt'));
+  await rm(path.join(root, 'dir'), { recursive: true });
+  await waitFor(() => Boolean(seen('file_deleted', 'b.txt') && seen('dir_deleted', 'dir')));
+  expect(changes.every((c) => c.origin === 'external')).toBe(true);
+});
+
+it("reports Kiln's own writes with their origin, never echoing them as external", async () => {
+  await ws.write('a.txt', 'by operator');
+  await ws.write('src/agent.py', 'x = 1', { origin: 'agent' });
+  await waitFor(() => Boolean(seen('file_updated', 'a.txt') && seen('file_created', 'src/agent.py')));
+  expect(seen('file_updated', 'a.txt')?.origin).toBe('operator');
+  expect(seen('file_created', 'src/agent.py')?.origin).toBe('agent');
+  expect(changes.filter((c) => c.origin === 'external')).toEqual([]);
+  // Atomic writes use a temp file; it must never surface.
+  expect(changes.some((c) => c.path.includes('.kiln-'))).toBe(false);
+});

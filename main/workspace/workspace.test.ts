@@ -1,0 +1,241 @@
+import { chmod, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { KilnError } from '../../shared/errors';
+import { hashText } from './encoding';
+import { makeTempTree } from './test-support';
+import { Workspace } from './workspace';
+
+let root: string;
+let cleanup: () => Promise<void>;
+let ws: Workspace;
+let trashed: string[];
+
+beforeEach(async () => {
+  ({ root, cleanup } = await makeTempTree({
+    'README.md': '# hi\n',
+    'src/app.py': 'print(1)\n',
+    'src/pkg/mod.py': 'X = 1\n',
+    'data/a.csv': 'a,b\n',
+    '.env': 'SECRET=1\n',
+    'empty/': '',
+  }));
+  trashed = [];
+  ws = await Workspace.open({
+    root,
+    trash: async (abs) => {
+      trashed.push(abs);
+      await import('node:fs/promises').then((fs) => fs.rm(abs, { recursive: true }));
+      return true;
+    },
+  });
+});
+afterEach(() => cleanup());
+
+async function code(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return 'ok';
+  } catch (err) {
+    return err instanceof KilnError ? err.code : `untyped: ${String(err)}`;
+  }
+}
+
+async function tempFiles(dir: string): Promise<string[]> {
+  return (await readdir(dir)).filter((name) => name.startsWith('.kiln-'));
+}
+
+describe('list and stat', () => {
+  it('lists one level, folders first, hidden only on request', async () => {
+    const names = (await ws.list('')).map((e) => `${e.kind}:${e.name}`);
+    expect(names).toEqual(['dir:data', 'dir:empty', 'dir:src', 'file:README.md']);
+    const withHidden = (await ws.list('', { showHidden: true })).map((e) => e.name);
+    expect(withHidden).toContain('.env');
+    expect((await ws.list('src')).map((e) => e.path)).toEqual(['src/pkg', 'src/app.py']);
+  });
+
+  it('sorts names naturally, like an operator expects', async () => {
+    for (const name of ['file10.txt', 'file2.txt', 'File1.txt']) await writeFile(path.join(root, 'empty', name), '');
+    expect((await ws.list('empty')).map((e) => e.name)).toEqual(['File1.txt', 'file2.txt', 'file10.txt']);
+  });
+
+  it('stats files and refuses missing paths and files as folders', async () => {
+    const entry = await ws.stat('src/app.py');
+    expect(entry).toMatchObject({ name: 'app.py', kind: 'file', size: 9 });
+    expect(await code(ws.stat('nope'))).toBe('E_NOT_FOUND');
+    expect(await code(ws.list('README.md'))).toBe('E_NOT_A_DIRECTORY');
+    expect(await code(ws.list('../'))).toBe('E_OUTSIDE_WORKSPACE');
+  });
+});
+
+describe('read', () => {
+  it('reads text with hash and mtime', async () => {
+    const file = await ws.read('src/app.py');
+    expect(file).toMatchObject({ text: 'print(1)\n', binary: false, encoding: 'utf-8', size: 9, hash: hashText('print(1)\n') });
+    expect(file.mtimeMs).toBeGreaterThan(0);
+  });
+
+  it('flags binary files and detects other encodings', async () => {
+    await writeFile(path.join(root, 'image.bin'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]));
+    expect(await ws.read('image.bin')).toMatchObject({ binary: true, text: null });
+    await writeFile(path.join(root, 'latin.txt'), Buffer.from('caf\xe9\n', 'latin1'));
+    expect(await ws.read('latin.txt')).toMatchObject({ text: 'café\n', encoding: 'latin1' });
+    await writeFile(path.join(root, 'bom.txt'), Buffer.from('\ufeffhello', 'utf8'));
+    expect(await ws.read('bom.txt')).toMatchObject({ text: 'hello', encoding: 'utf-8-bom' });
+  });
+
+  it('refuses folders and missing files', async () => {
+    expect(await code(ws.read('src'))).toBe('E_IS_A_DIRECTORY');
+    expect(await code(ws.read('missing.txt'))).toBe('E_NOT_FOUND');
+  });
+});
+
+describe('write', () => {
+  it('writes atomically, returns the new hash and leaves no temp file', async () => {
+    const result = await ws.write('src/app.py', 'print(2)\n');
+    expect(result.hash).toBe(hashText('print(2)\n'));
+    expect(await readFile(path.join(root, 'src/app.py'), 'utf8')).toBe('print(2)\n');
+    expect(await tempFiles(path.join(root, 'src'))).toEqual([]);
+  });
+
+  it('keeps the file mode and its encoding', async () => {
+    await chmod(path.join(root, 'src/app.py'), 0o751);
+    await ws.write('src/app.py', 'x\n');
+    expect((await stat(path.join(root, 'src/app.py'))).mode & 0o777).toBe(0o751);
+    await writeFile(path.join(root, 'latin.txt'), Buffer.from('caf\xe9', 'latin1'));
+    await ws.write('latin.txt', 'déjà');
+    expect(await readFile(path.join(root, 'latin.txt'))).toEqual(Buffer.from('déjà', 'latin1'));
+  });
+
+  it('refuses to overwrite a file that changed since it was read', async () => {
+    const read = await ws.read('README.md');
+    await writeFile(path.join(root, 'README.md'), 'changed elsewhere\n');
+    const err = await ws.write('README.md', 'mine\n', { expectedHash: read.hash }).catch((e: KilnError) => e);
+    expect((err as KilnError).code).toBe('E_CHANGED_ON_DISK');
+    expect(await readFile(path.join(root, 'README.md'), 'utf8')).toBe('changed elsewhere\n');
+    await ws.write('README.md', 'mine\n', { expectedHash: hashText('changed elsewhere\n') });
+    expect(await readFile(path.join(root, 'README.md'), 'utf8')).toBe('mine\n');
+  });
+
+  it('refuses paths outside, missing parents and folders, and changes nothing', async () => {
+    expect(await code(ws.write('../escape.txt', 'x'))).toBe('E_OUTSIDE_WORKSPACE');
+    expect(await code(ws.write('no/such/dir/file.txt', 'x'))).toBe('E_NOT_FOUND');
+    expect(await code(ws.write('src', 'x'))).toBe('E_IS_A_DIRECTORY');
+    await ws.write('new/deep/file.txt', 'x', { createParents: true });
+    expect(await readFile(path.join(root, 'new/deep/file.txt'), 'utf8')).toBe('x');
+  });
+
+  // Root ignores permission bits, so this runs only as an ordinary user.
+  it.skipIf(process.getuid?.() === 0)('fails cleanly on a read-only folder and leaves no temp file', async () => {
+    await chmod(path.join(root, 'data'), 0o555);
+    expect(await code(ws.write('data/a.csv', 'x'))).toBe('E_PERMISSION');
+    await chmod(path.join(root, 'data'), 0o755);
+    expect(await tempFiles(path.join(root, 'data'))).toEqual([]);
+  });
+});
+
+describe('create', () => {
+  it('creates files and folders and refuses existing names', async () => {
+    await ws.createFile('src/new.py', 'y = 2\n');
+    expect(await readFile(path.join(root, 'src/new.py'), 'utf8')).toBe('y = 2\n');
+    expect(await code(ws.createFile('src/new.py'))).toBe('E_EXISTS');
+    await ws.createDir('src/sub');
+    expect((await stat(path.join(root, 'src/sub'))).isDirectory()).toBe(true);
+    expect(await code(ws.createDir('src/sub'))).toBe('E_EXISTS');
+    expect(await code(ws.createFile('missing/x.txt'))).toBe('E_NOT_FOUND');
+  });
+});
+
+describe('move', () => {
+  it('renames and moves files and folders', async () => {
+    await ws.move('src/app.py', 'src/main.py');
+    await ws.move('src/pkg', 'data/pkg');
+    expect(await readFile(path.join(root, 'src/main.py'), 'utf8')).toBe('print(1)\n');
+    expect(await readFile(path.join(root, 'data/pkg/mod.py'), 'utf8')).toBe('X = 1\n');
+  });
+
+  it('refuses a folder into itself or its descendant', async () => {
+    expect(await code(ws.move('src', 'src/inner'))).toBe('E_INTO_SELF');
+    expect(await code(ws.move('src', 'src/pkg/deeper'))).toBe('E_INTO_SELF');
+    expect(await readFile(path.join(root, 'src/pkg/mod.py'), 'utf8')).toBe('X = 1\n');
+  });
+
+  it('refuses an existing target unless overwriting', async () => {
+    await writeFile(path.join(root, 'data/app.py'), 'other\n');
+    expect(await code(ws.move('src/app.py', 'data/app.py'))).toBe('E_EXISTS');
+    expect(await readFile(path.join(root, 'src/app.py'), 'utf8')).toBe('print(1)\n');
+    await ws.move('src/app.py', 'data/app.py', { onConflict: 'overwrite' });
+    expect(await readFile(path.join(root, 'data/app.py'), 'utf8')).toBe('print(1)\n');
+    expect(await ws.exists('src/app.py')).toBe(false);
+    expect(await tempFiles(path.join(root, 'data'))).toEqual([]);
+  });
+
+  it('is a no-op onto itself and refuses missing sources and escaping targets', async () => {
+    expect(await ws.move('src/app.py', 'src/app.py')).toEqual({ path: 'src/app.py' });
+    expect(await code(ws.move('nope.txt', 'x.txt'))).toBe('E_NOT_FOUND');
+    expect(await code(ws.move('README.md', '../README.md'))).toBe('E_OUTSIDE_WORKSPACE');
+    expect(await code(ws.move('README.md', 'nowhere/README.md'))).toBe('E_NOT_FOUND');
+    expect(await ws.exists('README.md')).toBe(true);
+  });
+
+  it('refuses to move into a symlinked folder that leads outside', async () => {
+    const { root: outside, cleanup: done } = await makeTempTree({});
+    await symlink(outside, path.join(root, 'out-link'));
+    expect(await code(ws.move('README.md', 'out-link/README.md'))).toBe('E_OUTSIDE_WORKSPACE');
+    expect(await readdir(outside)).toEqual([]);
+    await done();
+  });
+});
+
+describe('copy', () => {
+  it('duplicates with VS Code naming', async () => {
+    expect(await ws.copy('src/app.py', 'src')).toEqual({ path: 'src/app copy.py' });
+    expect(await ws.copy('src/app.py', 'src')).toEqual({ path: 'src/app copy 2.py' });
+    expect(await ws.copy('src/app.py', 'data')).toEqual({ path: 'data/app.py' });
+    expect(await ws.copy('src/pkg', 'src')).toEqual({ path: 'src/pkg copy' });
+    expect(await readFile(path.join(root, 'src/pkg copy/mod.py'), 'utf8')).toBe('X = 1\n');
+    expect(await ws.copy('.env', '')).toEqual({ path: '.env copy' });
+  });
+
+  it('reports progress for folders and leaves nothing behind when cancelled', async () => {
+    await mkdir(path.join(root, 'big'));
+    for (let i = 0; i < 1200; i++) await writeFile(path.join(root, 'big', `f${i}.txt`), `file ${i}`);
+    const progress: number[] = [];
+    const cancelling = await Workspace.open({
+      root,
+      onProgress: (p) => {
+        progress.push(p.done);
+        if (p.done >= 400) cancelling.cancelJob('job-1');
+      },
+    });
+    expect(await code(cancelling.copy('big', 'data', { jobId: 'job-1' }))).toBe('E_CANCELLED');
+    expect(progress.length).toBeGreaterThan(1);
+    expect(await readdir(path.join(root, 'data'))).toEqual(['a.csv']);
+  });
+});
+
+describe('delete', () => {
+  it('moves to the trash by default', async () => {
+    expect(await ws.delete('src/pkg')).toEqual({ trashed: true });
+    expect(trashed).toEqual([path.join(root, 'src/pkg')]);
+    expect(await ws.exists('src/pkg')).toBe(false);
+  });
+
+  it('without a trash, refuses unless asked to delete permanently', async () => {
+    const noTrash = await Workspace.open({ root, trash: async () => false });
+    expect(await code(noTrash.delete('README.md'))).toBe('E_PERMISSION');
+    expect(await noTrash.exists('README.md')).toBe(true);
+    expect(await noTrash.delete('README.md', { permanent: true })).toEqual({ trashed: false });
+    expect(await noTrash.exists('README.md')).toBe(false);
+  });
+
+  it('refuses the root, missing paths and escapes', async () => {
+    expect(await code(ws.delete(''))).toBe('E_BAD_REQUEST');
+    expect(await code(ws.delete('missing'))).toBe('E_NOT_FOUND');
+    expect(await code(ws.delete('../x'))).toBe('E_OUTSIDE_WORKSPACE');
+  });
+
+  it('counts what a folder holds', async () => {
+    expect(await ws.count('src')).toEqual({ files: 2, dirs: 1 });
+  });
+});
