@@ -1,4 +1,7 @@
+import path from 'node:path';
 import trash from 'trash';
+import { agentHandlers, EditSessionService, RunEngine } from './agent';
+import { ConfigService, configHandlers } from './config';
 import { EventHub } from './events';
 import { EmptyGutterSource, type GutterSource } from './gutter';
 import { PrefsService, type KeyValueStore } from './prefs';
@@ -47,10 +50,29 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   });
   const prefs = new PrefsService(options.prefsStore);
   const gutter: GutterSource = new EmptyGutterSource();
+  const config = new ConfigService({
+    workspaceRoot: workspace.root,
+    userConfigPath: path.join(options.dataDir, 'config.yaml'),
+    onChange: (state) => hub.emit('config.changed', state),
+  });
+  await config.start();
+  // One run engine for every session kind.
+  const engine = new RunEngine();
+  const edits = new EditSessionService({
+    files: workspace,
+    workspaceRoot: workspace.root,
+    config,
+    dataDir: options.dataDir,
+    engine,
+    emit: (channel, payload) => hub.emit(channel, payload),
+  });
   const watcher = new WorkspaceWatcher({
     root: workspace.root,
     ledger: workspace.ledger,
-    onChange: (change) => hub.emit('fs.change', change),
+    onChange: (change) => {
+      hub.emit('fs.change', change);
+      if (change.type === 'file_updated' || change.type === 'file_created') void edits.noteFileChanged(change.path);
+    },
   });
   await watcher.ready;
 
@@ -59,6 +81,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     'editor.gutter': ({ path }) => gutter.changesFor(path),
     'prefs.get': () => prefs.get(),
     'prefs.set': (changes) => prefs.set(changes),
+    ...configHandlers(config),
+    ...agentHandlers(edits),
   };
 
   return {
@@ -66,6 +90,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     hub,
     handlers,
     async dispose() {
+      await edits.dispose();
+      await config.dispose();
       await watcher.dispose();
     },
   };

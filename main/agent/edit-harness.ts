@@ -1,0 +1,97 @@
+/**
+ * The `edit` kind's intrinsic parts: its one tool, its harness prompt (mechanics only) and how a
+ * session's history becomes model messages. Pure: no I/O.
+ */
+import { tool, type ModelMessage, type ToolSet } from 'ai';
+import { z } from 'zod';
+
+export const PROPOSE_FILE = 'propose_file';
+
+/** No `execute`: a proposal ends the run and goes back to the session as data, for the operator to review. */
+export function editTools(): ToolSet {
+  return {
+    [PROPOSE_FILE]: tool({
+      description:
+        'Propose new content for the file being edited. Pass the ENTIRE new file content, not a diff or an excerpt. ' +
+        'The operator reviews it in a diff and accepts or rejects it.',
+      inputSchema: z.object({
+        content: z.string().describe('The complete new content of the file.'),
+      }),
+    }),
+  };
+}
+
+export function harnessPrompt(path: string, baselineText: string): string {
+  return [
+    `You are an editing assistant working on exactly one file: \`${path}\`.`,
+    '',
+    'How this works:',
+    `- Whenever you change the file, call the \`${PROPOSE_FILE}\` tool with the FULL new content of the file (every line, not a diff, not an excerpt).`,
+    `- Never paste the file's content into your message; the operator sees your proposal as a diff.`,
+    '- One proposal per reply. Keep any message short: say what you changed or answer the question.',
+    '- The operator accepts or rejects each proposal. You are told which at the start of the next message.',
+    '- If you are only asked a question, answer without proposing.',
+    '',
+    `Current content of \`${path}\` on disk (between the markers):`,
+    '<<<FILE',
+    baselineText,
+    'FILE>>>',
+  ].join('\n');
+}
+
+/** Notes the harness adds to the next user message; the operator sees them as transcript markers. */
+export const notes = {
+  accepted: (proposalId: string) =>
+    `[Harness note: the operator ACCEPTED proposal ${proposalId}. It is now the content of the file on disk.]`,
+  rejected: (proposalId: string) =>
+    `[Harness note: the operator REJECTED proposal ${proposalId}. The file on disk is unchanged. Continue from your last proposal unless the operator says otherwise.]`,
+  changedOnDisk: (path: string, text: string) =>
+    `[Harness note: FILE CHANGED ON DISK. \`${path}\` was changed outside this session. Its current content, which replaces what you knew, is:]\n<<<FILE\n${text}\nFILE>>>`,
+  invalidProposal: (reason: string) =>
+    `[Harness note: your last ${PROPOSE_FILE} call could not be used (${reason}). Nothing was proposed. Call ${PROPOSE_FILE} again with {"content": "<the full file>"} if you meant to change the file.]`,
+};
+
+/** One exchange as the model sees it. */
+export interface ModelTurn {
+  notes: string[];
+  userText: string;
+  assistantText: string;
+  proposal?: { toolCallId: string; proposalId: string; content: string };
+}
+
+/** Rebuilds the conversation from recorded turns (user, assistant text + propose_file call, tool result). */
+export function buildModelMessages(turns: ModelTurn[], current: { notes: string[]; userText: string }): ModelMessage[] {
+  const messages: ModelMessage[] = [];
+  for (const turn of turns) {
+    messages.push({ role: 'user', content: userContent(turn.notes, turn.userText) });
+    const parts: Array<
+      { type: 'text'; text: string } | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }
+    > = [];
+    if (turn.assistantText) parts.push({ type: 'text', text: turn.assistantText });
+    if (turn.proposal) {
+      parts.push({ type: 'tool-call', toolCallId: turn.proposal.toolCallId, toolName: PROPOSE_FILE, input: { content: turn.proposal.content } });
+    }
+    // An empty assistant turn would break role alternation; say so instead.
+    if (parts.length === 0) parts.push({ type: 'text', text: '(no reply)' });
+    messages.push({ role: 'assistant', content: parts });
+    if (turn.proposal) {
+      messages.push({
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: turn.proposal.toolCallId,
+            toolName: PROPOSE_FILE,
+            output: { type: 'text', value: `Recorded as proposal ${turn.proposal.proposalId}; the operator will review it.` },
+          },
+        ],
+      });
+    }
+  }
+  messages.push({ role: 'user', content: userContent(current.notes, current.userText) });
+  return messages;
+}
+
+function userContent(turnNotes: string[], text: string): string {
+  return turnNotes.length ? `${turnNotes.join('\n\n')}\n\n${text}` : text;
+}

@@ -1,0 +1,529 @@
+import * as fs from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ModelServer, reply, type ChatRequestBody } from '../../e2e/support/model-server';
+import { events as contractEvents, requests, type EventPayload } from '../../shared/contract';
+import { KilnError } from '../../shared/errors';
+import { ConfigService, configHandlers } from '../config';
+import { dispatch, type Handlers } from '../router';
+import { Workspace } from '../workspace';
+import { EditSessionService, agentHandlers } from './index';
+
+type Recorded = { channel: string; payload: unknown };
+
+let root: string;
+let dataDir: string;
+let server: ModelServer;
+let workspace: Workspace;
+let config: ConfigService;
+let events: Recorded[];
+const services: EditSessionService[] = [];
+
+const FILE = 'src/app.py';
+const ORIGINAL = 'def greet(name):\n    print("hi", name)\n\ngreet("kiln")\n';
+const RENAMED = 'def welcome(name):\n    print("hi", name)\n\nwelcome("kiln")\n';
+
+async function closedPort(): Promise<number> {
+  const probe = http.createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((r) => probe.close(() => r()));
+  return port;
+}
+
+async function writeConfig(extra = ''): Promise<void> {
+  const down = await closedPort();
+  await fs.mkdir(path.join(root, '.kiln'), { recursive: true });
+  await fs.writeFile(
+    path.join(root, '.kiln', 'config.yaml'),
+    `models:
+  scripted:
+    provider: openai-compatible
+    base_url: ${server.url}
+    model: scripted-model
+  other:
+    provider: openai-compatible
+    base_url: ${server.url}
+    model: other-model
+  ghost:
+    provider: openai-compatible
+    base_url: ${server.url}
+    model: ghost-model
+  down:
+    provider: openai-compatible
+    base_url: http://127.0.0.1:${down}/v1
+    model: scripted-model
+  unset-key:
+    provider: openai-compatible
+    base_url: ${server.url}
+    model: scripted-model
+    api_key_env: KILN_TEST_UNSET_KEY
+${extra}`,
+  );
+  await config.reload();
+  expect(config.state().error).toBeNull();
+}
+
+function newService(): EditSessionService {
+  const svc = new EditSessionService({
+    files: workspace,
+    workspaceRoot: workspace.root,
+    config,
+    dataDir,
+    emit: (channel, payload) => events.push({ channel, payload }),
+  });
+  services.push(svc);
+  return svc;
+}
+
+const disk = () => fs.readFile(path.join(root, FILE), 'utf8');
+const lastRequest = (): ChatRequestBody => server.lastChatRequest!;
+const systemText = (req: ChatRequestBody) => String(req.messages.find((m) => m.role === 'system')?.content ?? '');
+const lastUserText = (req: ChatRequestBody) => String(req.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
+
+async function until<T>(probe: () => T | undefined | false, what: string): Promise<T> {
+  for (let i = 0; i < 400; i++) {
+    const value = probe();
+    if (value) return value;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`Timed out waiting for ${what}`);
+}
+
+beforeEach(async () => {
+  root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-edit-')));
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-data-'));
+  await fs.mkdir(path.join(root, 'src'));
+  await fs.writeFile(path.join(root, FILE), ORIGINAL);
+  server = await ModelServer.start({ models: ['scripted-model', 'other-model'] });
+  workspace = await Workspace.open({ root });
+  config = new ConfigService({ workspaceRoot: workspace.root, watch: false });
+  await config.start();
+  events = [];
+  await writeConfig('file_editing:\n  model: scripted\n');
+});
+
+afterEach(async () => {
+  await Promise.all(services.splice(0).map((s) => s.dispose()));
+  await config.dispose();
+  await server.close();
+  await fs.rm(root, { recursive: true, force: true });
+  await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+describe('edit session: ask, stream, propose', () => {
+  it('streams text, turns propose_file into a chip, and leaves the disk alone', async () => {
+    const svc = newService();
+    const before = await fs.stat(path.join(root, FILE));
+    await svc.openSession(FILE);
+    server.enqueue(reply.propose(RENAMED, 'Renamed greet to welcome.'));
+
+    const outcome = await svc.send(FILE, 'rename greet to welcome');
+    expect(outcome.status).toBe('completed');
+    expect(outcome.proposalId).toBeTruthy();
+
+    // Streaming arrived in several deltas that add up to the text.
+    const deltas = events.filter((e) => e.channel === 'agent.delta').map((e) => (e.payload as EventPayload<'agent.delta'>).text);
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join('')).toBe('Renamed greet to welcome.');
+
+    const snap = await svc.openSession(FILE);
+    expect(snap.transcript.map((e) => e.type)).toEqual(['user', 'assistant', 'proposal']);
+    const chip = snap.transcript[2];
+    expect(chip).toMatchObject({ type: 'proposal', proposalId: outcome.proposalId, linesAdded: 2, linesRemoved: 2, status: 'pending' });
+    // The chip never carries the file's text.
+    expect(JSON.stringify(snap.transcript)).not.toContain('welcome("kiln")');
+    expect(snap.latestProposalId).toBe(outcome.proposalId);
+    expect(snap.runState).toBe('idle');
+
+    const proposal = await svc.getProposal(FILE, outcome.proposalId!);
+    expect(proposal.content).toBe(RENAMED);
+    expect(proposal.baselineContent).toBe(ORIGINAL);
+
+    // The run proposed; nothing reached the disk.
+    expect(await disk()).toBe(ORIGINAL);
+    expect((await fs.stat(path.join(root, FILE))).mtimeMs).toBe(before.mtimeMs);
+  });
+
+  it('sends the harness prompt (path, content, propose_file) and exactly one tool; no operator layer when none is configured', async () => {
+    const svc = newService();
+    server.enqueue(reply.text('It prints a greeting.'));
+    await svc.send(FILE, 'what does this do?');
+    const req = lastRequest();
+    expect(req.stream).toBe(true);
+    expect(req.model).toBe('scripted-model');
+    const system = systemText(req);
+    expect(system).toContain(`\`${FILE}\``);
+    expect(system).toContain(ORIGINAL);
+    expect(system).toContain('propose_file');
+    expect(system).toContain('FULL new content');
+    expect(system).not.toContain('Operator instructions');
+    expect(req.messages.filter((m) => m.role === 'system')).toHaveLength(1);
+    expect(req.tools?.map((t) => t.function.name)).toEqual(['propose_file']);
+    expect(lastUserText(req)).toBe('what does this do?');
+  });
+
+  it('adds the operator system prompt as a separate layer after the harness', async () => {
+    await fs.mkdir(path.join(root, '.kiln', 'prompts'), { recursive: true });
+    await fs.writeFile(path.join(root, '.kiln', 'prompts', 'files.md'), 'Always keep type hints.');
+    await writeConfig('file_editing:\n  model: scripted\n  system_prompt: [config:/prompts/files.md]\n');
+    const svc = newService();
+    server.enqueue(reply.text('ok'));
+    await svc.send(FILE, 'hello');
+    const system = systemText(lastRequest());
+    expect(system.indexOf('propose_file')).toBeLessThan(system.indexOf('## Operator instructions'));
+    expect(system.endsWith('## Operator instructions\n\nAlways keep type hints.')).toBe(true);
+  });
+
+  it('refuses to run when file editing is not configured', async () => {
+    await writeConfig('');
+    const svc = newService();
+    const err = await svc.send(FILE, 'hello').catch((e: unknown) => e);
+    expect((err as KilnError).code).toBe('E_NO_MODEL');
+    expect(server.chatRequests).toHaveLength(0);
+  });
+
+  it('uses a per-session model override, and refuses an unknown alias', async () => {
+    const svc = newService();
+    server.enqueue(reply.text('ok'), reply.text('again'));
+    await svc.send(FILE, 'hi', { modelOverride: 'other' });
+    expect(lastRequest().model).toBe('other-model');
+    // The override sticks to the session.
+    await svc.send(FILE, 'hi again');
+    expect(lastRequest().model).toBe('other-model');
+    expect((await svc.openSession(FILE)).modelOverride).toBe('other');
+    const err = await svc.send(FILE, 'x', { modelOverride: 'nope' }).catch((e: unknown) => e);
+    expect((err as KilnError).code).toBe('E_NO_MODEL');
+    const cleared = await svc.setModel(FILE, null);
+    expect(cleared.model).toBe('scripted');
+  });
+});
+
+describe('edit session: accept and reject', () => {
+  it('accept writes the proposal through the workspace and advances the baseline', async () => {
+    const svc = newService();
+    const opened = await svc.openSession(FILE);
+    server.enqueue(reply.propose(RENAMED), reply.text('noted'));
+    const { proposalId } = await svc.send(FILE, 'rename');
+
+    const accepted = await svc.acceptProposal(FILE, proposalId!);
+    expect(await disk()).toBe(RENAMED);
+    expect(accepted.snapshot.baselineHash).not.toBe(opened.baselineHash);
+    expect(accepted.snapshot.baselineHash).toBe(accepted.hash);
+    expect(accepted.snapshot.proposals[0].status).toBe('accepted');
+    expect(accepted.snapshot.transcript.at(-1)).toMatchObject({ type: 'marker', marker: 'accepted' });
+
+    // The model hears about it next turn; our own write is not mistaken for an external edit.
+    await svc.send(FILE, 'thanks');
+    const user = lastUserText(lastRequest());
+    expect(user).toContain(`ACCEPTED proposal ${proposalId}`);
+    expect(user).not.toContain('FILE CHANGED ON DISK');
+    expect(systemText(lastRequest())).toContain(RENAMED);
+  });
+
+  it('refuses to accept over an external change (E_CHANGED_ON_DISK), then overwrites when asked', async () => {
+    const svc = newService();
+    await svc.openSession(FILE);
+    server.enqueue(reply.propose(RENAMED));
+    const { proposalId } = await svc.send(FILE, 'rename');
+
+    const external = `${ORIGINAL}# edited elsewhere\n`;
+    await fs.writeFile(path.join(root, FILE), external);
+    const err = (await svc.acceptProposal(FILE, proposalId!).catch((e: unknown) => e)) as KilnError;
+    expect(err).toBeInstanceOf(KilnError);
+    expect(err.code).toBe('E_CHANGED_ON_DISK');
+    const details = err.details as { diskHash: string; baselineHash: string };
+    expect(details.diskHash).toBe((await workspace.read(FILE)).hash);
+    expect(details.diskHash).not.toBe(details.baselineHash);
+    expect(await disk()).toBe(external);
+
+    await svc.acceptProposal(FILE, proposalId!, { overwrite: true });
+    expect(await disk()).toBe(RENAMED);
+  });
+
+  it('reject keeps the disk and the baseline; the agent continues from its own last proposal', async () => {
+    const svc = newService();
+    const opened = await svc.openSession(FILE);
+    server.enqueue(reply.propose(RENAMED, 'Here you go.'), reply.propose(RENAMED.replace('hi', 'hello')));
+    const first = await svc.send(FILE, 'rename');
+    const snap = await svc.rejectProposal(FILE, first.proposalId!);
+    expect(snap.baselineHash).toBe(opened.baselineHash);
+    expect(snap.proposals[0].status).toBe('rejected');
+    expect(await disk()).toBe(ORIGINAL);
+
+    const second = await svc.send(FILE, 'also say hello instead of hi');
+    const req = lastRequest();
+    expect(lastUserText(req)).toContain(`REJECTED proposal ${first.proposalId}`);
+    expect(lastUserText(req)).toContain('Continue from your last proposal');
+    // The earlier proposal is in the history as the assistant's own tool call, with its tool result.
+    const assistant = req.messages.find((m) => m.role === 'assistant');
+    expect(assistant?.tool_calls?.[0].function.name).toBe('propose_file');
+    expect(JSON.parse(assistant!.tool_calls![0].function.arguments)).toEqual({ content: RENAMED });
+    expect(req.messages.some((m) => m.role === 'tool')).toBe(true);
+
+    // The rejected proposal stays viewable; the new one is pending.
+    expect((await svc.getProposal(FILE, first.proposalId!)).content).toBe(RENAMED);
+    const latest = await svc.openSession(FILE);
+    expect(latest.latestProposalId).toBe(second.proposalId);
+    expect(latest.proposals.map((p) => p.status)).toEqual(['rejected', 'pending']);
+    expect(await disk()).toBe(ORIGINAL);
+  });
+
+  it('a newer proposal supersedes a pending one, which can still be accepted', async () => {
+    const svc = newService();
+    server.enqueue(reply.propose(RENAMED), reply.propose(`${RENAMED}# v2\n`));
+    const first = await svc.send(FILE, 'one');
+    await svc.send(FILE, 'two');
+    expect((await svc.openSession(FILE)).proposals.map((p) => p.status)).toEqual(['superseded', 'pending']);
+    await svc.acceptProposal(FILE, first.proposalId!);
+    expect(await disk()).toBe(RENAMED);
+    expect((await svc.openSession(FILE)).proposals.map((p) => p.status)).toEqual(['accepted', 'superseded']);
+  });
+});
+
+describe('edit session: external edits', () => {
+  it('re-injects the disk content with a marker and makes it the baseline', async () => {
+    const svc = newService();
+    const opened = await svc.openSession(FILE);
+    const external = 'print("rewritten by git")\n';
+    await fs.writeFile(path.join(root, FILE), external);
+
+    server.enqueue(reply.propose(`${external}# more\n`));
+    const { proposalId } = await svc.send(FILE, 'add a comment');
+    const user = lastUserText(lastRequest());
+    expect(user).toContain('FILE CHANGED ON DISK');
+    expect(user).toContain(external);
+    expect(user.endsWith('add a comment')).toBe(true);
+
+    const snap = await svc.openSession(FILE);
+    expect(snap.baselineHash).not.toBe(opened.baselineHash);
+    expect(snap.baselineHash).toBe((await workspace.read(FILE)).hash);
+    expect(snap.transcript.find((e) => e.type === 'marker')).toMatchObject({ marker: 'changed-on-disk' });
+    expect((await svc.getProposal(FILE, proposalId!)).baselineContent).toBe(external);
+
+    // Accept compares against the new baseline, so it goes through.
+    await svc.acceptProposal(FILE, proposalId!);
+    expect(await disk()).toBe(`${external}# more\n`);
+
+    // Told once: the next turn has no marker.
+    server.enqueue(reply.text('ok'));
+    await svc.send(FILE, 'thanks');
+    expect(lastUserText(lastRequest())).not.toContain('FILE CHANGED ON DISK');
+  });
+
+  it('adopts a change reported by the watcher right away', async () => {
+    const svc = newService();
+    await svc.openSession(FILE);
+    await fs.writeFile(path.join(root, FILE), 'x = 1\n');
+    await svc.noteFileChanged(FILE);
+    const session = events.filter((e) => e.channel === 'agent.session').at(-1)?.payload as EventPayload<'agent.session'>;
+    expect(session.snapshot?.baselineHash).toBe((await workspace.read(FILE)).hash);
+    expect(session.snapshot?.transcript.at(-1)).toMatchObject({ type: 'marker', marker: 'changed-on-disk' });
+  });
+});
+
+describe('edit session: large files', () => {
+  it('needs confirmLarge over 256 KB, then remembers it', async () => {
+    const big = 'x = 1  # padding padding padding padding padding\n'.repeat(6000);
+    expect(big.length).toBeGreaterThan(256 * 1024);
+    await fs.writeFile(path.join(root, 'big.py'), big);
+    const svc = newService();
+    const err = (await svc.openSession('big.py').catch((e: unknown) => e)) as KilnError;
+    expect(err.code).toBe('E_TOO_LARGE');
+    expect(err.details).toMatchObject({ size: big.length, limit: 256 * 1024, confirmable: true });
+    const sendErr = (await svc.send('big.py', 'hi').catch((e: unknown) => e)) as KilnError;
+    expect(sendErr.code).toBe('E_TOO_LARGE');
+    expect(server.chatRequests).toHaveLength(0);
+
+    const snap = await svc.openSession('big.py', { confirmLarge: true });
+    expect(snap.warnings.map((w) => w.code)).toEqual(['large-file']);
+    server.enqueue(reply.text('ok'));
+    expect((await svc.send('big.py', 'hi')).status).toBe('completed');
+  });
+});
+
+describe('edit session: persistence and Clear', () => {
+  it('survives a new service instance, and Clear deletes it so the next use starts cold', async () => {
+    const first = newService();
+    server.enqueue(reply.propose(RENAMED, 'done'));
+    const { proposalId } = await first.send(FILE, 'rename');
+    await first.dispose();
+
+    const second = newService();
+    const resumed = await second.openSession(FILE);
+    expect(resumed.transcript.map((e) => e.type)).toEqual(['user', 'assistant', 'proposal']);
+    expect((await second.getProposal(FILE, proposalId!)).content).toBe(RENAMED);
+    // The model sees the earlier exchange.
+    server.enqueue(reply.text('ok'));
+    await second.send(FILE, 'go on');
+    expect(lastRequest().messages.filter((m) => m.role === 'user')).toHaveLength(2);
+
+    expect(await second.clear(FILE)).toBe(true);
+    expect(await fs.readdir(path.join(dataDir, 'edit-sessions'))).toEqual([]);
+    expect(events.at(-1)).toEqual({ channel: 'agent.session', payload: { path: FILE, snapshot: null } });
+
+    const third = newService();
+    const cold = await third.openSession(FILE);
+    expect(cold.transcript).toEqual([]);
+    expect(cold.proposals).toEqual([]);
+    const err = (await third.getProposal(FILE, proposalId!).catch((e: unknown) => e)) as KilnError;
+    expect(err.code).toBe('E_NOT_FOUND');
+    server.enqueue(reply.text('fresh'));
+    await third.send(FILE, 'hello');
+    expect(lastRequest().messages.filter((m) => m.role === 'user')).toHaveLength(1);
+  });
+});
+
+describe('edit session: failures change nothing on disk', () => {
+  const cases: Array<{ name: string; setup: () => Promise<void> | void; override?: string; code: string; message: RegExp }> = [
+    { name: 'unreachable server', setup: () => {}, override: 'down', code: 'E_MODEL', message: /Could not reach the model server/ },
+    { name: 'unknown model (404)', setup: () => {}, override: 'ghost', code: 'E_MODEL', message: /Unknown model 'ghost' \(ghost-model\).*404/ },
+    { name: 'bad key (401)', setup: () => server.enqueue(reply.status(401, 'Incorrect API key provided.')), code: 'E_MODEL', message: /refused the API key.*401/ },
+    { name: 'malformed tool arguments', setup: () => server.enqueue(reply.malformedToolArgs()), code: 'E_MODEL', message: /malformed arguments/ },
+    { name: 'missing tool argument', setup: () => server.enqueue(reply.missingToolArg()), code: 'E_MODEL', message: /without a string "content" argument/ },
+    { name: 'stream cut mid-way', setup: () => server.enqueue(reply.cut()), code: 'E_MODEL', message: /cut before the reply finished/ },
+    { name: 'stream cut after some text arrived', setup: () => server.enqueue({ text: 'Renaming greet everywhere in the file now', chunkSize: 4, delayMs: 15, cutAfterChunks: 5 }), code: 'E_MODEL', message: /cut before the reply finished/ },
+    { name: 'unset API key variable', setup: () => {}, override: 'unset-key', code: 'E_NO_MODEL', message: /KILN_TEST_UNSET_KEY/ },
+  ];
+
+  for (const c of cases) {
+    it(`${c.name}: a clear error in the transcript, the file untouched`, async () => {
+      const svc = newService();
+      await svc.openSession(FILE);
+      await c.setup();
+      const outcome = await svc.send(FILE, 'rename greet', c.override ? { modelOverride: c.override } : {});
+      expect(outcome.status).toBe('error');
+      expect(outcome.error?.code).toBe(c.code);
+      expect(outcome.error?.message, JSON.stringify(outcome.error)).toMatch(c.message);
+      const snap = await svc.openSession(FILE);
+      const last = snap.transcript.at(-1);
+      expect(last).toMatchObject({ type: 'error', code: c.code });
+      expect(last?.type === 'error' && last.message).toMatch(c.message);
+      expect(snap.proposals).toEqual([]);
+      expect(snap.runState).toBe('error');
+      expect(events.some((e) => e.channel === 'agent.runState' && (e.payload as EventPayload<'agent.runState'>).state === 'error')).toBe(true);
+      expect(await disk()).toBe(ORIGINAL);
+    });
+  }
+
+  it('keeps harness notes for the next turn when a run fails', async () => {
+    const svc = newService();
+    server.enqueue(reply.propose(RENAMED), reply.status(500, 'overloaded'), reply.text('ok'));
+    const { proposalId } = await svc.send(FILE, 'rename');
+    await svc.rejectProposal(FILE, proposalId!);
+    expect((await svc.send(FILE, 'again')).status).toBe('error');
+    expect((await svc.send(FILE, 'again')).status).toBe('completed');
+    expect(lastUserText(lastRequest())).toContain(`REJECTED proposal ${proposalId}`);
+    // The failed turn is not part of the model's history: roles still alternate.
+    const roles = lastRequest().messages.map((m) => m.role);
+    expect(roles).toEqual(['system', 'user', 'assistant', 'tool', 'user']);
+  });
+
+  it('tells the model about its malformed call on the next turn, and recovers', async () => {
+    const svc = newService();
+    server.enqueue(reply.malformedToolArgs(), reply.propose(RENAMED));
+    await svc.send(FILE, 'rename');
+    const outcome = await svc.send(FILE, 'try again');
+    expect(lastUserText(lastRequest())).toContain('could not be used');
+    expect(outcome.status).toBe('completed');
+    expect((await svc.openSession(FILE)).runState).toBe('idle');
+  });
+
+  it('checks the key against a server that demands one (env var named by api_key_env)', async () => {
+    const keyed = await ModelServer.start({ apiKey: 'right-key' });
+    try {
+      process.env.KILN_TEST_KEY = 'wrong-key';
+      await writeConfig(`  keyed:\n    provider: openai-compatible\n    base_url: ${keyed.url}\n    model: m\n    api_key_env: KILN_TEST_KEY\nfile_editing:\n  model: keyed\n`);
+      const svc = newService();
+      const bad = await svc.send(FILE, 'hi');
+      expect(bad.error?.message).toMatch(/refused the API key.*401/);
+      expect(keyed.requests[0].headers.authorization).toBe('Bearer wrong-key');
+      process.env.KILN_TEST_KEY = 'right-key';
+      keyed.enqueue(reply.text('welcome'));
+      expect((await svc.send(FILE, 'hi')).status).toBe('completed');
+    } finally {
+      delete process.env.KILN_TEST_KEY;
+      await keyed.close();
+    }
+  });
+});
+
+describe('edit session: Stop and concurrency', () => {
+  it('Stop aborts a streaming run; a second run meanwhile is refused with E_BUSY', async () => {
+    const svc = newService();
+    server.enqueue(reply.slow('word '.repeat(400), 30));
+    const running = svc.send(FILE, 'write a lot');
+    await until(() => events.some((e) => e.channel === 'agent.delta'), 'the first delta');
+
+    const busy = (await svc.send(FILE, 'another').catch((e: unknown) => e)) as KilnError;
+    expect(busy.code).toBe('E_BUSY');
+
+    expect(svc.stop(FILE)).toBe(true);
+    const outcome = await running;
+    expect(outcome.status).toBe('stopped');
+    const snap = await svc.openSession(FILE);
+    expect(snap.runState).toBe('idle');
+    expect(snap.transcript.at(-1)).toMatchObject({ type: 'marker', marker: 'stopped' });
+    const assistant = snap.transcript.find((e) => e.type === 'assistant');
+    expect(assistant).toMatchObject({ streaming: false });
+    expect(await disk()).toBe(ORIGINAL);
+
+    // The session is usable again.
+    server.enqueue(reply.text('ok'));
+    expect((await svc.send(FILE, 'short one')).status).toBe('completed');
+  });
+
+  it('Clear during a run stops it and leaves no session behind', async () => {
+    const svc = newService();
+    server.enqueue(reply.slow('word '.repeat(400), 30));
+    const running = svc.send(FILE, 'write a lot');
+    await until(() => events.some((e) => e.channel === 'agent.delta'), 'the first delta');
+    await svc.clear(FILE);
+    expect((await running).status).toBe('stopped');
+    expect(await fs.readdir(path.join(dataDir, 'edit-sessions'))).toEqual([]);
+    expect((await svc.openSession(FILE)).transcript).toEqual([]);
+  });
+});
+
+describe('handlers and contract', () => {
+  it('serves the agent and config channels through dispatch, with results and events matching the contract', async () => {
+    const svc = newService();
+    const handlers = { ...configHandlers(config), ...agentHandlers(svc) } as unknown as Handlers;
+    const call = async (channel: keyof typeof requests, args: unknown) => {
+      const envelope = await dispatch(handlers, channel, args);
+      if (!envelope.ok) return envelope;
+      // Results must parse with the contract's own result schema.
+      const spec = requests[channel] as { result: { parse(v: unknown): unknown } };
+      spec.result.parse(envelope.value);
+      return envelope;
+    };
+    const state = await call('config.get', {});
+    expect(state.ok && (state.value as { fileEditing: { model: string } }).fileEditing.model).toBe('scripted');
+    expect((await call('agent.openSession', { path: FILE })).ok).toBe(true);
+    server.enqueue(reply.propose(RENAMED, 'ok'));
+    const sent = await call('agent.send', { path: FILE, text: 'rename' });
+    const proposalId = sent.ok ? (sent.value as { proposalId: string }).proposalId : '';
+    expect((await call('agent.getProposal', { path: FILE, proposalId })).ok).toBe(true);
+    expect((await call('agent.models', {})).ok).toBe(true);
+    expect((await call('agent.reject', { path: FILE, proposalId })).ok).toBe(true);
+    expect((await call('agent.accept', { path: FILE, proposalId })).ok).toBe(true);
+    expect((await call('agent.setModel', { path: FILE, model: 'other' })).ok).toBe(true);
+    expect((await call('agent.stop', { path: FILE })).ok).toBe(true);
+    const bad = await call('agent.send', { path: FILE, text: '' });
+    expect(!bad.ok && bad.error.code).toBe('E_BAD_REQUEST');
+    const cleared = await call('agent.clear', { path: FILE });
+    expect(cleared.ok && cleared.value).toEqual({ cleared: true });
+
+    expect(events.length).toBeGreaterThan(5);
+    for (const e of events) {
+      const schema = contractEvents[e.channel as keyof typeof contractEvents] as { parse(v: unknown): unknown };
+      expect(() => schema.parse(e.payload), e.channel).not.toThrow();
+    }
+    expect(new Set(events.map((e) => e.channel))).toEqual(
+      new Set(['agent.transcript', 'agent.runState', 'agent.delta', 'agent.proposal', 'agent.session']),
+    );
+  });
+});

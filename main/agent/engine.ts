@@ -1,0 +1,192 @@
+/**
+ * The one run engine: gates runs per session by kind policy, invokes the model through the AI SDK,
+ * streams text, collects tool calls and reports one outcome. It never touches the filesystem and
+ * does not import the workspace: whatever a run produces goes back to its caller as data.
+ */
+import { stepCountIs, streamText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import type { SessionKind } from '../../shared/contract';
+import { KilnError } from '../../shared/errors';
+import { SESSION_KIND_POLICIES, selectTools, type SessionKindPolicy, type ToolSources } from './kinds';
+import { describeModelError, type ModelTarget } from './model-errors';
+
+export interface RunRequest extends ToolSources {
+  kind: SessionKind;
+  model: LanguageModel;
+  /** For error messages: which alias/model/endpoint this run talks to. */
+  target: ModelTarget;
+  /** Layer 1: the intrinsic harness prompt (mechanics); the operator never edits it. */
+  harnessPrompt: string;
+  /** Layer 2: the operator's system prompt from config; '' for none. */
+  operatorPrompt: string;
+  messages: ModelMessage[];
+  onTextDelta?: (text: string) => void;
+  /** Every tool call as the model makes it (valid or not); tools with `execute` then report a result or error. */
+  onToolCall?: (call: EngineToolCall) => void;
+  onToolResult?: (result: { toolCallId: string; toolName: string; output: unknown }) => void;
+  onToolError?: (error: { toolCallId: string; toolName: string; message: string }) => void;
+}
+
+export interface EngineToolCall {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  /** Set when the model's arguments were malformed or failed the tool's schema. */
+  invalid?: { message: string };
+}
+
+export type EngineOutcome =
+  /** `responseMessages`: what the model and executed tools added, for kinds that keep SDK-shaped history. */
+  | { status: 'completed'; text: string; toolCalls: EngineToolCall[]; responseMessages?: ModelMessage[] }
+  | { status: 'stopped'; text: string; toolCalls: EngineToolCall[] }
+  | { status: 'error'; text: string; toolCalls: EngineToolCall[]; error: KilnError };
+
+/** A reserved run slot of one session; release it when the run (and its bookkeeping) is over. */
+export interface RunSlot {
+  readonly key: string;
+  readonly signal: AbortSignal;
+  release(): void;
+}
+
+interface SessionGate {
+  running: RunSlot | null;
+  controller: AbortController | null;
+  tail: Promise<void>;
+}
+
+/** Layers stay separate in code; on the wire they form one system message, which every chat template accepts. */
+export function composeSystemPrompt(harnessPrompt: string, operatorPrompt: string): string {
+  const operator = operatorPrompt.trim();
+  if (!operator) return harnessPrompt;
+  return `${harnessPrompt}\n\n## Operator instructions\n\n${operator}`;
+}
+
+export class RunEngine {
+  private readonly gates = new Map<string, SessionGate>();
+
+  constructor(private readonly policies: Readonly<Record<SessionKind, SessionKindPolicy>> = SESSION_KIND_POLICIES) {}
+
+  policy(kind: SessionKind): SessionKindPolicy {
+    return this.policies[kind];
+  }
+
+  isRunning(key: string): boolean {
+    return this.gates.get(key)?.running != null;
+  }
+
+  /**
+   * Reserves the session's run slot. Kinds that refuse (edit) throw E_BUSY at once when a run is
+   * going; kinds that queue (workspace) wait their turn.
+   */
+  async acquire(key: string, kind: SessionKind): Promise<RunSlot> {
+    const gate = this.gates.get(key) ?? { running: null, controller: null, tail: Promise.resolve() };
+    this.gates.set(key, gate);
+    if (this.policies[kind].whenBusy === 'refuse' && gate.running) {
+      throw new KilnError('E_BUSY', 'A run is already in progress for this session: wait for it or press Stop.');
+    }
+    let releaseTurn!: () => void;
+    const previous = gate.tail;
+    gate.tail = new Promise<void>((resolve) => (releaseTurn = resolve));
+    await previous;
+    const controller = new AbortController();
+    let released = false;
+    const slot: RunSlot = {
+      key,
+      signal: controller.signal,
+      release: () => {
+        if (released) return;
+        released = true;
+        if (gate.running === slot) {
+          gate.running = null;
+          gate.controller = null;
+        }
+        releaseTurn();
+      },
+    };
+    gate.running = slot;
+    gate.controller = controller;
+    return slot;
+  }
+
+  /** Aborts the session's running run, if any. */
+  stop(key: string): boolean {
+    const gate = this.gates.get(key);
+    if (!gate?.controller || gate.controller.signal.aborted) return false;
+    gate.controller.abort();
+    return true;
+  }
+
+  /** Runs the model once for a reserved slot. Never throws for model failures: they are the outcome. */
+  async stream(slot: RunSlot, request: RunRequest): Promise<EngineOutcome> {
+    const policy = this.policies[request.kind];
+    const tools: ToolSet = selectTools(request.kind, request, this.policies);
+    let text = '';
+    const toolCalls: EngineToolCall[] = [];
+    let failure: unknown;
+    let stopped = false;
+    let responsePromise: Promise<{ messages: ModelMessage[] } | undefined> | undefined;
+    try {
+      const result = streamText({
+        model: request.model,
+        system: composeSystemPrompt(request.harnessPrompt, request.operatorPrompt),
+        messages: request.messages,
+        tools,
+        stopWhen: stepCountIs(policy.maxSteps),
+        abortSignal: slot.signal,
+        // Errors are reported once, as the outcome; a retry would hide an unreachable server for seconds.
+        maxRetries: 0,
+        onError: () => {},
+      });
+      // Observed at once: on error or abort it rejects, and nobody else would handle that.
+      responsePromise = Promise.resolve(result.response).then(
+        (r) => r,
+        () => undefined,
+      );
+      for await (const part of result.fullStream) {
+        switch (part.type) {
+          case 'text-delta':
+            text += part.text;
+            request.onTextDelta?.(part.text);
+            break;
+          case 'tool-call': {
+            const call: EngineToolCall = {
+              toolCallId: part.toolCallId,
+              toolName: part.toolName,
+              input: part.input,
+              invalid: part.invalid ? { message: errorMessage(part.error) } : undefined,
+            };
+            toolCalls.push(call);
+            request.onToolCall?.(call);
+            break;
+          }
+          case 'tool-result':
+            request.onToolResult?.({ toolCallId: part.toolCallId, toolName: part.toolName, output: part.output });
+            break;
+          case 'tool-error':
+            request.onToolError?.({ toolCallId: part.toolCallId, toolName: part.toolName, message: errorMessage(part.error) });
+            break;
+          case 'error':
+            failure = part.error;
+            break;
+          case 'abort':
+            stopped = true;
+            break;
+          default:
+            break;
+        }
+      }
+    } catch (err) {
+      if (slot.signal.aborted) stopped = true;
+      else failure = err;
+    }
+    if (stopped || slot.signal.aborted) return { status: 'stopped', text, toolCalls };
+    if (failure !== undefined) {
+      return { status: 'error', text, toolCalls, error: describeModelError(failure, request.target, text.length > 0) };
+    }
+    const response = await responsePromise;
+    return { status: 'completed', text, toolCalls, responseMessages: response?.messages };
+  }
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

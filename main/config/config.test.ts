@@ -1,0 +1,252 @@
+import * as fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ConfigState } from '../../shared/contract';
+import { KilnError } from '../../shared/errors';
+import { ConfigService, resolveConfigRef } from './index';
+
+let root: string;
+let kiln: string;
+const services: ConfigService[] = [];
+
+beforeEach(async () => {
+  root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-config-')));
+  kiln = path.join(root, '.kiln');
+});
+
+afterEach(async () => {
+  await Promise.all(services.splice(0).map((s) => s.dispose()));
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+async function put(rel: string, text: string): Promise<void> {
+  const abs = path.join(root, rel);
+  await fs.mkdir(path.dirname(abs), { recursive: true });
+  await fs.writeFile(abs, text);
+}
+
+async function start(opts: { userConfigPath?: string; watch?: boolean } = {}) {
+  const changes: ConfigState[] = [];
+  const svc = new ConfigService({ workspaceRoot: root, watch: opts.watch ?? false, userConfigPath: opts.userConfigPath, onChange: (s) => changes.push(s) });
+  services.push(svc);
+  await svc.start();
+  return { svc, changes };
+}
+
+async function until<T>(probe: () => T | undefined | false, what: string): Promise<T> {
+  for (let i = 0; i < 400; i++) {
+    const value = probe();
+    if (value) return value;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`Timed out waiting for ${what}`);
+}
+
+const VALID = `models:
+  smart-generalist:
+    provider: openai-compatible
+    base_url: http://127.0.0.1:11434/v1
+    model: qwen2.5-coder:7b
+file_editing:
+  model: smart-generalist
+`;
+
+describe('ConfigService: validation', () => {
+  it('is disabled with no error when there is no config at all', async () => {
+    const { svc } = await start();
+    expect(svc.state().fileEditing).toMatchObject({ enabled: false, model: null });
+    expect(svc.state().error).toBeNull();
+  });
+
+  it('enables file editing when file_editing names a configured model', async () => {
+    await put('.kiln/config.yaml', VALID);
+    const { svc, changes } = await start();
+    expect(svc.state().fileEditing).toMatchObject({ enabled: true, model: 'smart-generalist', source: 'project' });
+    expect(svc.state().models).toEqual([
+      { alias: 'smart-generalist', provider: 'openai-compatible', model: 'qwen2.5-coder:7b', baseUrl: 'http://127.0.0.1:11434/v1', source: 'project' },
+    ]);
+    expect(svc.current().fileEditing?.systemPrompt).toBe('');
+    expect(changes.at(-1)?.fileEditing.enabled).toBe(true);
+  });
+
+  it('accepts the agent block (used by workspace sessions) with its allowlist', async () => {
+    await put('.kiln/config.yaml', `${VALID}agent:\n  model: smart-generalist\n  tools: [write-file, run-file]\n`);
+    const { svc } = await start();
+    expect(svc.state().agent).toMatchObject({ enabled: true, model: 'smart-generalist', tools: ['write-file', 'run-file'] });
+  });
+
+  it('names the file and line of an unknown provider', async () => {
+    await put('.kiln/config.yaml', VALID.replace('provider: openai-compatible', 'provider: ollama'));
+    const { svc } = await start();
+    const error = svc.state().error;
+    expect(error).toMatchObject({ file: '.kiln/config.yaml', line: 3, key: 'models.smart-generalist.provider', code: 'E_CONFIG' });
+    expect(error?.message).toMatch(/provider must be one of/);
+    expect(svc.state().fileEditing.enabled).toBe(false);
+  });
+
+  it('names the line of a file_editing.model that is not an alias', async () => {
+    await put('.kiln/config.yaml', VALID.replace('  model: smart-generalist', '  model: nope'));
+    const { svc } = await start();
+    expect(svc.state().error).toMatchObject({ file: '.kiln/config.yaml', line: 7, key: 'file_editing.model' });
+    expect(svc.state().error?.message).toMatch(/'nope' is not an alias.*smart-generalist/);
+  });
+
+  it('requires file_editing.model and points at the block', async () => {
+    await put('.kiln/config.yaml', VALID.replace('  model: smart-generalist', '  system_prompt: []'));
+    const { svc } = await start();
+    expect(svc.state().error).toMatchObject({ line: 6, key: 'file_editing.model' });
+    expect(svc.state().error?.message).toMatch(/model is required/);
+  });
+
+  it('reports YAML syntax errors with their line', async () => {
+    await put('.kiln/config.yaml', 'models:\n  a:\n    provider: [unclosed\n');
+    const { svc } = await start();
+    expect(svc.state().error).toMatchObject({ file: '.kiln/config.yaml', code: 'E_CONFIG' });
+    expect(svc.state().error?.message).toMatch(/YAML syntax error/);
+    expect(svc.state().error?.line).toBeGreaterThanOrEqual(3);
+  });
+
+  it('flags unknown keys (typos) at their line', async () => {
+    await put('.kiln/config.yaml', `${VALID}  system_prompts:\n    - config:/a.md\n`);
+    const { svc } = await start();
+    expect(svc.state().error).toMatchObject({ line: 8, key: 'file_editing.system_prompts' });
+    expect(svc.state().error?.message).toMatch(/unknown key 'system_prompts'/);
+  });
+
+  it('requires base_url for openai-compatible but not for hosted providers', async () => {
+    await put('.kiln/config.yaml', 'models:\n  local:\n    provider: openai-compatible\n    model: m\n  claude:\n    provider: anthropic\n    model: claude-x\n    api_key_env: ANTHROPIC_KEY\n');
+    const { svc } = await start();
+    // A missing key is reported at the entry that lacks it.
+    expect(svc.state().error).toMatchObject({ key: 'models.local.base_url', line: 2 });
+    await put('.kiln/config.yaml', 'models:\n  claude:\n    provider: anthropic\n    model: claude-x\n    api_key_env: ANTHROPIC_KEY\n');
+    await svc.reload();
+    expect(svc.state().error).toBeNull();
+    expect(svc.model('claude')).toMatchObject({ provider: 'anthropic', apiKeyEnv: 'ANTHROPIC_KEY' });
+  });
+
+  it('refuses a key pasted into api_key_env', async () => {
+    await put('.kiln/config.yaml', VALID.replace('    model: qwen2.5-coder:7b', '    model: q\n    api_key_env: sk-abc-123'));
+    const { svc } = await start();
+    expect(svc.state().error?.message).toMatch(/NAME of an environment variable/);
+  });
+
+  it('keeps the last valid config running while the file is invalid', async () => {
+    await put('.kiln/config.yaml', VALID);
+    const { svc, changes } = await start();
+    await put('.kiln/config.yaml', VALID.replace('provider: openai-compatible', 'provider: 42'));
+    await svc.reload();
+    expect(svc.state().error).not.toBeNull();
+    expect(svc.state().fileEditing).toMatchObject({ enabled: true, model: 'smart-generalist' });
+    expect(changes.at(-1)?.error?.line).toBe(3);
+    await put('.kiln/config.yaml', VALID);
+    await svc.reload();
+    expect(svc.state().error).toBeNull();
+  });
+});
+
+describe('ConfigService: config:/ references', () => {
+  it('resolves and joins the prompt files in order', async () => {
+    await put('.kiln/prompts/shared_header.md', 'Be terse.\n');
+    await put('.kiln/prompts/files.md', 'Keep the style of the file.\n');
+    await put('.kiln/config.yaml', `${VALID}  system_prompt:\n    - config:/prompts/shared_header.md\n    - config:/prompts/files.md\n`);
+    const { svc } = await start();
+    expect(svc.state().error).toBeNull();
+    expect(svc.current().fileEditing?.systemPrompt).toBe('Be terse.\n\nKeep the style of the file.');
+    expect(svc.state().fileEditing.systemPromptRefs).toEqual(['config:/prompts/shared_header.md', 'config:/prompts/files.md']);
+  });
+
+  it('refuses .. , absolute paths and symlinks leaving .kiln/', async () => {
+    await put('secret.md', 'outside');
+    await put('.kiln/ok.md', 'inside');
+    await fs.symlink(path.join(root, 'secret.md'), path.join(kiln, 'escape.md'));
+    await fs.symlink(path.join(kiln, 'ok.md'), path.join(kiln, 'alias.md'));
+    for (const ref of ['config:/../secret.md', 'config://etc/passwd', 'config:/a/../../secret.md', 'config:/escape.md', 'config:/C:\\x.md']) {
+      const err = await resolveConfigRef(kiln, ref).catch((e: unknown) => e);
+      expect(err, ref).toBeInstanceOf(KilnError);
+      expect((err as KilnError).code, ref).toBe('E_OUTSIDE_WORKSPACE');
+    }
+    expect(await resolveConfigRef(kiln, 'config:/alias.md')).toBe(path.join(kiln, 'ok.md'));
+  });
+
+  it('turns a bad reference into a located config error', async () => {
+    await put('secret.md', 'outside');
+    await put('.kiln/config.yaml', `${VALID}  system_prompt:\n    - config:/../secret.md\n`);
+    const { svc } = await start();
+    expect(svc.state().error).toMatchObject({ code: 'E_OUTSIDE_WORKSPACE', line: 9, key: 'file_editing.system_prompt.0' });
+    await put('.kiln/config.yaml', `${VALID}  system_prompt: config:/missing.md\n`);
+    await svc.reload();
+    expect(svc.state().error).toMatchObject({ code: 'E_CONFIG', line: 8 });
+    expect(svc.state().error?.message).toMatch(/missing\.md: file not found/);
+  });
+});
+
+describe('ConfigService: user config, set not merge', () => {
+  it('lets a project block replace the user block whole', async () => {
+    const userDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-user-'));
+    const userConfig = path.join(userDir, 'config.yaml');
+    await fs.writeFile(path.join(userDir, 'mine.md'), 'User prompt.');
+    await fs.writeFile(
+      userConfig,
+      `models:\n  a:\n    provider: openai-compatible\n    base_url: http://127.0.0.1:1/v1\n    model: ma\n  b:\n    provider: openai\n    model: mb\nfile_editing:\n  model: a\n  system_prompt: [config:/mine.md]\n`,
+    );
+    try {
+      const { svc } = await start({ userConfigPath: userConfig });
+      // User only: its blocks apply, its refs resolve under its own folder.
+      expect(svc.current().fileEditing).toMatchObject({ model: 'a', systemPrompt: 'User prompt.', source: 'user' });
+
+      // Project sets file_editing: the user's system_prompt does not leak in (set, not merge).
+      await put('.kiln/config.yaml', 'file_editing:\n  model: b\n');
+      await svc.reload();
+      expect(svc.state().error).toBeNull();
+      expect(svc.current().fileEditing).toEqual({ model: 'b', systemPromptRefs: [], systemPrompt: '', source: 'project' });
+      expect(svc.state().models.map((m) => m.alias)).toEqual(['a', 'b']);
+
+      // Project sets models: the user's aliases are gone, so the user's file_editing.model is dangling.
+      await put('.kiln/config.yaml', 'models:\n  c:\n    provider: openai\n    model: mc\n');
+      await svc.reload();
+      expect(svc.state().error).toMatchObject({ file: userConfig, key: 'file_editing.model', line: 10 });
+    } finally {
+      await fs.rm(userDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('ConfigService: hot reload', () => {
+  it('enables the panel when .kiln/config.yaml appears, and reloads on prompt edits', async () => {
+    const { svc, changes } = await start({ watch: true });
+    expect(svc.state().fileEditing.enabled).toBe(false);
+
+    await put('.kiln/prompts/p.md', 'first');
+    await put('.kiln/config.yaml', `${VALID}  system_prompt: [config:/prompts/p.md]\n`);
+    await until(() => changes.some((c) => c.fileEditing.enabled), 'the config to load');
+    expect(svc.current().fileEditing?.systemPrompt).toBe('first');
+
+    await put('.kiln/prompts/p.md', 'second');
+    await until(() => svc.current().fileEditing?.systemPrompt === 'second', 'the prompt to reload');
+
+    await put('.kiln/config.yaml', 'file_editing: [');
+    const broken = await until(() => changes.find((c) => c.error !== null), 'the error to show');
+    expect(broken.error?.file).toBe('.kiln/config.yaml');
+    expect(broken.fileEditing.enabled).toBe(true);
+  });
+
+  it('reloads the user config and its prompt files (in subfolders too), ignoring other app data', async () => {
+    const userDir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-user-')));
+    const userConfig = path.join(userDir, 'config.yaml');
+    await fs.mkdir(path.join(userDir, 'prompts'));
+    await fs.writeFile(path.join(userDir, 'prompts', 'p.md'), 'one');
+    const base = 'models:\n  a:\n    provider: openai\n    model: ma\n';
+    await fs.writeFile(userConfig, base);
+    try {
+      const { svc } = await start({ userConfigPath: userConfig, watch: true });
+      expect(svc.state().fileEditing.enabled).toBe(false);
+      await fs.writeFile(userConfig, `${base}file_editing:\n  model: a\n  system_prompt: [config:/prompts/p.md]\n`);
+      await until(() => svc.current().fileEditing?.systemPrompt === 'one', 'the user config to reload');
+      await fs.writeFile(path.join(userDir, 'prompts', 'p.md'), 'two');
+      await until(() => svc.current().fileEditing?.systemPrompt === 'two', 'the user prompt to reload');
+    } finally {
+      await fs.rm(userDir, { recursive: true, force: true });
+    }
+  });
+});

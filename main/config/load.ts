@@ -1,0 +1,246 @@
+import * as fs from 'node:fs/promises';
+import path from 'node:path';
+import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import type { z } from 'zod';
+import type { ConfigIssue, ConfigSource, ModelProvider } from '../../shared/contract';
+import { KilnError } from '../../shared/errors';
+import { CONFIG_BLOCKS, ConfigFileSchema, type ConfigBlock, type ConfigFile } from './schema';
+
+export interface ModelConfig {
+  alias: string;
+  provider: ModelProvider;
+  /** Absent for hosted providers using their default endpoint. */
+  baseUrl?: string;
+  model: string;
+  /** Name of the env var holding the key; the key itself is read only when a run starts. */
+  apiKeyEnv?: string;
+  source: ConfigSource;
+}
+
+export interface PromptedBlock {
+  model: string;
+  systemPromptRefs: string[];
+  /** The referenced files' text, joined by blank lines; '' when there is no system prompt. */
+  systemPrompt: string;
+  source: ConfigSource;
+}
+
+export interface AgentBlock extends PromptedBlock {
+  /** Verb allowlist; null means all verbs. */
+  tools: string[] | null;
+}
+
+/** A fully validated, resolved config: what the rest of main runs on. */
+export interface ResolvedConfig {
+  models: Record<string, ModelConfig>;
+  fileEditing: PromptedBlock | null;
+  agent: AgentBlock | null;
+}
+
+/** One config file on disk: where it is, where its `config:/` refs resolve, how to name it in errors. */
+export interface ConfigFileLocation {
+  source: ConfigSource;
+  file: string;
+  /** The folder `config:/x` resolves under (`<workspace>/.kiln` for the project). */
+  refRoot: string;
+  /** How errors name the file. */
+  displayName: string;
+}
+
+interface ParsedFile {
+  location: ConfigFileLocation;
+  doc: Document;
+  lines: LineCounter;
+  value: ConfigFile;
+}
+
+export type LoadResult = { ok: true; config: ResolvedConfig } | { ok: false; issues: ConfigIssue[] };
+
+/** Loads, validates and resolves the user and project configs (either may be missing). */
+export async function loadConfig(files: ConfigFileLocation[]): Promise<LoadResult> {
+  const issues: ConfigIssue[] = [];
+  const parsed: ParsedFile[] = [];
+  for (const location of files) {
+    const result = await parseConfigFile(location);
+    if (result === null) continue;
+    if ('issues' in result) issues.push(...result.issues);
+    else parsed.push(result);
+  }
+  if (issues.length) return { ok: false, issues };
+
+  // Set, not merge: for each block the project's wins whole; otherwise the user's.
+  const chosen = new Map<ConfigBlock, ParsedFile>();
+  for (const block of CONFIG_BLOCKS) {
+    const owner =
+      parsed.find((p) => p.location.source === 'project' && p.value[block] !== undefined) ??
+      parsed.find((p) => p.location.source === 'user' && p.value[block] !== undefined);
+    if (owner) chosen.set(block, owner);
+  }
+
+  const models: Record<string, ModelConfig> = {};
+  const modelsOwner = chosen.get('models');
+  for (const [alias, entry] of Object.entries(modelsOwner?.value.models ?? {})) {
+    models[alias] = {
+      alias,
+      provider: entry.provider,
+      baseUrl: entry.base_url,
+      model: entry.model,
+      apiKeyEnv: entry.api_key_env,
+      source: modelsOwner!.location.source,
+    };
+  }
+
+  const resolveBlock = async (block: 'file_editing' | 'agent'): Promise<PromptedBlock | null> => {
+    const owner = chosen.get(block);
+    const value = owner?.value[block];
+    if (!owner || !value) return null;
+    if (!Object.hasOwn(models, value.model)) {
+      const known = Object.keys(models);
+      issues.push(
+        issueAt(owner, [block, 'model'], `${block}.model '${value.model}' is not an alias under models:` +
+          (known.length ? ` (known: ${known.join(', ')})` : ' (no models are configured)')),
+      );
+    }
+    const refs = value.system_prompt ?? [];
+    const texts: string[] = [];
+    for (const [i, ref] of refs.entries()) {
+      try {
+        texts.push(await readConfigRef(owner.location.refRoot, ref));
+      } catch (err) {
+        const kiln = err instanceof KilnError ? err : new KilnError('E_CONFIG', String(err));
+        issues.push(issueAt(owner, [block, 'system_prompt', i], kiln.message, kiln.code === 'E_OUTSIDE_WORKSPACE' ? 'E_OUTSIDE_WORKSPACE' : 'E_CONFIG'));
+      }
+    }
+    return {
+      model: value.model,
+      systemPromptRefs: refs,
+      systemPrompt: texts.map((t) => t.trimEnd()).join('\n\n'),
+      source: owner.location.source,
+    };
+  };
+
+  const fileEditing = await resolveBlock('file_editing');
+  const agentBase = await resolveBlock('agent');
+  const agent: AgentBlock | null = agentBase
+    ? { ...agentBase, tools: chosen.get('agent')?.value.agent?.tools ?? null }
+    : null;
+
+  if (issues.length) return { ok: false, issues };
+  return { ok: true, config: { models, fileEditing, agent } };
+}
+
+/** Parses and validates one file; null when it does not exist. */
+async function parseConfigFile(location: ConfigFileLocation): Promise<ParsedFile | { issues: ConfigIssue[] } | null> {
+  let text: string;
+  try {
+    text = await fs.readFile(location.file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    return { issues: [{ file: location.displayName, key: '', message: `Cannot read the config: ${(err as Error).message}`, code: 'E_CONFIG' }] };
+  }
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  if (doc.errors.length) {
+    return {
+      issues: doc.errors.map((e) => ({
+        file: location.displayName,
+        line: lines.linePos(e.pos[0]).line,
+        column: lines.linePos(e.pos[0]).col,
+        key: '',
+        message: `YAML syntax error: ${e.message.split('\n')[0]}`,
+        code: 'E_CONFIG' as const,
+      })),
+    };
+  }
+  const raw: unknown = doc.toJS() ?? {};
+  const result = ConfigFileSchema.safeParse(raw);
+  const partial = { location, doc, lines };
+  if (!result.success) return { issues: result.error.issues.flatMap((issue) => describeZodIssue(partial, issue)) };
+  return { ...partial, value: result.data };
+}
+
+function describeZodIssue(file: Pick<ParsedFile, 'location' | 'doc' | 'lines'>, issue: z.core.$ZodIssue): ConfigIssue[] {
+  const at = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => {
+      const where = at.length ? `${at.join('.')}: ` : '';
+      const hint = at.length ? '' : ` (known blocks: ${CONFIG_BLOCKS.join(', ')})`;
+      return issueAt(file, [...at, key], `${where}unknown key '${key}'${hint}`, 'E_CONFIG', true);
+    });
+  }
+  const keyName = at.join('.');
+  return [issueAt(file, at, keyName ? `${keyName}: ${issue.message}` : issue.message)];
+}
+
+/** Builds an issue pointing at the deepest node of `at` that exists in the document. */
+function issueAt(
+  file: Pick<ParsedFile, 'location' | 'doc' | 'lines'>,
+  at: Array<string | number>,
+  message: string,
+  code: ConfigIssue['code'] = 'E_CONFIG',
+  pointAtKey = false,
+): ConfigIssue {
+  const offset = locate(file.doc, at, pointAtKey);
+  const pos = offset === undefined ? undefined : file.lines.linePos(offset);
+  return {
+    file: file.location.displayName,
+    line: pos?.line,
+    column: pos?.col,
+    key: at.join('.'),
+    message,
+    code,
+  };
+}
+
+function locate(doc: Document, at: Array<string | number>, pointAtKey: boolean): number | undefined {
+  for (let depth = at.length; depth >= 0; depth--) {
+    const parentPath = at.slice(0, Math.max(0, depth - 1));
+    const last = at[depth - 1];
+    if (depth > 0 && (pointAtKey || depth < at.length)) {
+      // Point at the key itself (a missing value's parent key, or an unknown key).
+      const parent = doc.getIn(parentPath, true) as Node | undefined;
+      if (isMap(parent)) {
+        const pair = parent.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === last);
+        if (pair && isScalar(pair.key) && pair.key.range) return pair.key.range[0];
+      }
+    }
+    const node = (depth === 0 ? doc.contents : doc.getIn(at.slice(0, depth), true)) as Node | null | undefined;
+    if (node && typeof node === 'object' && 'range' in node && node.range) return node.range[0];
+  }
+  return undefined;
+}
+
+/**
+ * Resolves a `config:/path` reference under `refRoot` and reads it. Refuses `..`, absolute
+ * paths and symlinks leaving `refRoot` (E_OUTSIDE_WORKSPACE); a missing file is E_CONFIG.
+ */
+export async function readConfigRef(refRoot: string, ref: string): Promise<string> {
+  const abs = await resolveConfigRef(refRoot, ref);
+  try {
+    return await fs.readFile(abs, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR') throw new KilnError('E_CONFIG', `${ref} is a folder, not a file`);
+    throw new KilnError('E_CONFIG', `${ref}: cannot read ${code === 'ENOENT' ? '(file not found)' : (err as Error).message}`);
+  }
+}
+
+export async function resolveConfigRef(refRoot: string, ref: string): Promise<string> {
+  if (!ref.startsWith('config:/')) throw new KilnError('E_CONFIG', `${ref} is not a config:/ reference`);
+  const rel = ref.slice('config:/'.length);
+  const outside = () => new KilnError('E_OUTSIDE_WORKSPACE', `${ref} points outside ${path.basename(refRoot)}/; config:/ references stay inside it`);
+  if (rel.length === 0 || rel.includes('\0')) throw new KilnError('E_CONFIG', `${ref} does not name a file`);
+  if (rel.startsWith('/') || rel.includes('\\') || /^[A-Za-z]:/.test(rel) || path.isAbsolute(rel)) throw outside();
+  if (rel.split('/').some((seg) => seg === '..')) throw outside();
+  const realRoot = await fs.realpath(refRoot).catch(() => path.resolve(refRoot));
+  const target = path.join(realRoot, ...rel.split('/'));
+  let realTarget: string;
+  try {
+    realTarget = await fs.realpath(target);
+  } catch {
+    // Missing file: report it as such; a dangling symlink is also "not found" here, nothing is read.
+    throw new KilnError('E_CONFIG', `${ref}: file not found`);
+  }
+  if (realTarget !== realRoot && !realTarget.startsWith(realRoot + path.sep)) throw outside();
+  return realTarget;
+}

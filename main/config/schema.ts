@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/** Environment variable names only: keys never go in the file. */
+const EnvVarName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'api_key_env must be the NAME of an environment variable (letters, digits, _), not a key');
+
+/** A `config:/path.md` reference, resolved under the config's own folder (`.kiln/` for the project). */
+export const PromptRef = z
+  .string()
+  .startsWith('config:/', 'system_prompt entries must be config:/ references, e.g. config:/prompts/files.md');
+
+// One ref or a list of them; always a list after parsing.
+const PromptRefs = z.union([PromptRef.transform((ref) => [ref]), z.array(PromptRef)]);
+
+export const ModelEntrySchema = z
+  .strictObject({
+    provider: z.enum(['openai-compatible', 'anthropic', 'openai'], {
+      error: 'provider must be one of: openai-compatible, anthropic, openai',
+    }),
+    base_url: z.url({ error: 'base_url must be a URL such as http://127.0.0.1:11434/v1' }).optional(),
+    model: z.string({ error: 'model (the id the server knows) is required' }).min(1, 'model must not be empty'),
+    api_key_env: EnvVarName.optional(),
+  })
+  .superRefine((entry, ctx) => {
+    // The hosted providers have a default endpoint; a local server has none.
+    if (entry.provider === 'openai-compatible' && !entry.base_url) {
+      ctx.addIssue({ code: 'custom', path: ['base_url'], message: 'base_url is required for provider openai-compatible' });
+    }
+  });
+export type ModelEntry = z.infer<typeof ModelEntrySchema>;
+
+const ModelAlias = z.string({ error: 'model is required: the name of an alias under models:' }).min(1, 'model must name an alias under models:');
+
+export const FileEditingSchema = z.strictObject({
+  model: ModelAlias,
+  system_prompt: PromptRefs.optional(),
+});
+
+export const AgentBlockSchema = z.strictObject({
+  model: ModelAlias,
+  /** The verb allowlist for workspace sessions; absent means all verbs. */
+  tools: z.array(z.string().min(1)).optional(),
+  system_prompt: PromptRefs.optional(),
+});
+
+// An empty block (`file_editing:` with nothing under it) reads as null in YAML; treat it as absent.
+const optionalBlock = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null ? undefined : v), schema.optional());
+
+export const ConfigFileSchema = z.strictObject({
+  models: optionalBlock(z.record(z.string().min(1), ModelEntrySchema)),
+  file_editing: optionalBlock(FileEditingSchema),
+  agent: optionalBlock(AgentBlockSchema),
+});
+export type ConfigFile = z.infer<typeof ConfigFileSchema>;
+
+/** The blocks that follow set-not-merge: a project block replaces the user's block whole. */
+export const CONFIG_BLOCKS = ['models', 'file_editing', 'agent'] as const;
+export type ConfigBlock = (typeof CONFIG_BLOCKS)[number];

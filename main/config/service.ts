@@ -1,0 +1,189 @@
+import { watch, type FSWatcher } from 'chokidar';
+import path from 'node:path';
+import type { ConfigIssue, ConfigState, ModelAliasInfo } from '../../shared/contract';
+import { KilnError } from '../../shared/errors';
+import { loadConfig, type ConfigFileLocation, type ModelConfig, type PromptedBlock, type ResolvedConfig } from './load';
+
+export interface ConfigServiceOptions {
+  /** The workspace root (absolute); the project config is `<root>/.kiln/config.yaml`. */
+  workspaceRoot: string;
+  /** The user-level config (e.g. `<app data>/config.yaml`); its `config:/` refs resolve under its folder. */
+  userConfigPath?: string;
+  /** Called with the new state whenever the effective config or its error changes (wire to `config.changed`). */
+  onChange?: (state: ConfigState) => void;
+  /** Hot reload on changes under `.kiln/` and the user config's folder (default true). */
+  watch?: boolean;
+}
+
+export const PROJECT_CONFIG_PATH = '.kiln/config.yaml';
+
+const EMPTY: ResolvedConfig = { models: {}, fileEditing: null, agent: null };
+
+/**
+ * The project config, validated and hot-reloaded. An invalid config keeps the last valid one
+ * running and exposes the problem (getter + onChange), so a typo never disables a working panel.
+ */
+export class ConfigService {
+  private readonly files: ConfigFileLocation[];
+  private readonly listeners = new Set<(state: ConfigState) => void>();
+  private config: ResolvedConfig = EMPTY;
+  private issues: ConfigIssue[] = [];
+  private lastFingerprint = '';
+  private readonly watchers: FSWatcher[] = [];
+  private userWatcher?: FSWatcher;
+  private readonly watchedUserRefs = new Set<string>();
+  private reloadTimer?: NodeJS.Timeout;
+  private reloading: Promise<void> = Promise.resolve();
+  private disposed = false;
+
+  constructor(private readonly options: ConfigServiceOptions) {
+    const kilnDir = path.join(options.workspaceRoot, '.kiln');
+    this.files = [];
+    if (options.userConfigPath) {
+      this.files.push({
+        source: 'user',
+        file: options.userConfigPath,
+        refRoot: path.dirname(options.userConfigPath),
+        displayName: options.userConfigPath,
+      });
+    }
+    this.files.push({ source: 'project', file: path.join(kilnDir, 'config.yaml'), refRoot: kilnDir, displayName: PROJECT_CONFIG_PATH });
+    if (options.onChange) this.listeners.add(options.onChange);
+  }
+
+  /** Loads once and starts watching. Resolves when the first load is done and the watcher is ready. */
+  async start(): Promise<void> {
+    await this.reload();
+    if (this.options.watch === false) return;
+    const root = this.options.workspaceRoot;
+    const kilnDir = path.join(root, '.kiln');
+    // Watch the root only to see `.kiln/` appear; everything else there is none of our business.
+    const kilnWatcher = watch(root, {
+      ignoreInitial: true,
+      ignored: (p: string) => !(p === root || p === kilnDir || p.startsWith(kilnDir + path.sep)),
+    });
+    this.watchers.push(kilnWatcher);
+    if (this.options.userConfigPath) {
+      // The user folder is the app's data folder (sessions, runtime files): only its top-level
+      // config-ish files, plus the prompt files the user config references (added after each load).
+      const userWatcher = watch(path.dirname(this.options.userConfigPath), {
+        ignoreInitial: true,
+        depth: 0,
+        ignored: (p: string, stats?: { isFile(): boolean }) => Boolean(stats?.isFile()) && !/\.(ya?ml|md|txt)$/i.test(p),
+      });
+      this.userWatcher = userWatcher;
+      this.watchers.push(userWatcher);
+      this.watchUserRefs();
+    }
+    for (const w of this.watchers) {
+      w.on('all', () => this.scheduleReload());
+    }
+    await Promise.all(this.watchers.map((w) => new Promise<void>((resolve) => w.once('ready', () => resolve()))));
+  }
+
+  /** The last valid config (empty when none has loaded yet). */
+  current(): ResolvedConfig {
+    return this.config;
+  }
+
+  /** The problem with the latest load, or null. */
+  error(): ConfigIssue | null {
+    return this.issues[0] ?? null;
+  }
+
+  state(): ConfigState {
+    const c = this.config;
+    const block = (b: PromptedBlock | null) => ({
+      enabled: b !== null,
+      model: b?.model ?? null,
+      source: b?.source ?? null,
+      systemPromptRefs: b?.systemPromptRefs ?? [],
+    });
+    return {
+      fileEditing: block(c.fileEditing),
+      agent: { ...block(c.agent), tools: c.agent?.tools ?? null },
+      models: this.models(),
+      error: this.error(),
+      issues: this.issues,
+      projectConfigPath: PROJECT_CONFIG_PATH,
+      userConfigPath: this.options.userConfigPath ?? null,
+    };
+  }
+
+  models(): ModelAliasInfo[] {
+    return Object.values(this.config.models).map((m) => ({
+      alias: m.alias,
+      provider: m.provider,
+      model: m.model,
+      baseUrl: m.baseUrl ?? null,
+      source: m.source,
+    }));
+  }
+
+  /** The model config behind an alias; E_NO_MODEL when the alias is not configured. */
+  model(alias: string): ModelConfig {
+    const found = Object.hasOwn(this.config.models, alias) ? this.config.models[alias] : undefined;
+    if (!found) throw new KilnError('E_NO_MODEL', `No model alias '${alias}' under models: in ${PROJECT_CONFIG_PATH}`);
+    return found;
+  }
+
+  /** Subscribes to state changes; returns the unsubscribe function. */
+  subscribe(listener: (state: ConfigState) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Re-reads the files now (the watcher calls this; tests and hosts may too). */
+  reload(): Promise<void> {
+    this.reloading = this.reloading.then(() => this.loadOnce());
+    return this.reloading;
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    clearTimeout(this.reloadTimer);
+    this.listeners.clear();
+    await Promise.all(this.watchers.map((w) => w.close()));
+    await this.reloading;
+  }
+
+  /** Prompt files of user-sourced blocks may sit in subfolders the shallow user watcher does not see. */
+  private watchUserRefs(): void {
+    if (!this.userWatcher || !this.options.userConfigPath) return;
+    const userDir = path.dirname(this.options.userConfigPath);
+    for (const block of [this.config.fileEditing, this.config.agent]) {
+      if (block?.source !== 'user') continue;
+      for (const ref of block.systemPromptRefs) {
+        const abs = path.join(userDir, ...ref.slice('config:/'.length).split('/'));
+        if (this.watchedUserRefs.has(abs)) continue;
+        this.watchedUserRefs.add(abs);
+        this.userWatcher.add(abs);
+      }
+    }
+  }
+
+  private scheduleReload(): void {
+    if (this.disposed) return;
+    clearTimeout(this.reloadTimer);
+    // Editors save in bursts (truncate, write, rename); load once they settle.
+    this.reloadTimer = setTimeout(() => void this.reload(), 60);
+  }
+
+  private async loadOnce(): Promise<void> {
+    if (this.disposed) return;
+    const result = await loadConfig(this.files);
+    if (result.ok) {
+      this.config = result.config;
+      this.issues = [];
+    } else {
+      this.issues = result.issues;
+    }
+    this.watchUserRefs();
+    // Announce only real changes: prompt text edits count, unrelated file events do not.
+    const fingerprint = JSON.stringify([this.config, this.issues]);
+    if (fingerprint === this.lastFingerprint) return;
+    this.lastFingerprint = fingerprint;
+    const state = this.state();
+    for (const listener of this.listeners) listener(state);
+  }
+}
