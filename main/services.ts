@@ -2,6 +2,8 @@ import path from 'node:path';
 import trash from 'trash';
 import { agentHandlers, EditSessionService, RunEngine } from './agent';
 import { ConfigService, configHandlers } from './config';
+import { JupyterServerManager } from './kernel';
+import { NotebookService, notebookHandlers } from './notebook';
 import { EventHub } from './events';
 import { EmptyGutterSource, type GutterSource } from './gutter';
 import { PrefsService, type KeyValueStore } from './prefs';
@@ -38,6 +40,18 @@ async function osTrash(absPath: string): Promise<boolean> {
 }
 
 /**
+ * Where Jupyter comes from, as operators set it: KILN_JUPYTER_URL (+ KILN_JUPYTER_TOKEN) for a remote
+ * server, else KILN_JUPYTER_COMMAND for a specific jupyter executable, else `jupyter` on PATH.
+ */
+function jupyterSettingsFromEnv(): { command?: string[]; remote?: { url: string; token: string } } {
+  if (process.env.KILN_JUPYTER_URL) {
+    return { remote: { url: process.env.KILN_JUPYTER_URL, token: process.env.KILN_JUPYTER_TOKEN ?? '' } };
+  }
+  if (process.env.KILN_JUPYTER_COMMAND) return { command: process.env.KILN_JUPYTER_COMMAND.split(' ').filter(Boolean) };
+  return {};
+}
+
+/**
  * Builds the whole service graph for one workspace. Both hosts call this and add only transport,
  * so the Electron app, the web host and the tests all run the same code.
  */
@@ -66,12 +80,22 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     engine,
     emit: (channel, payload) => hub.emit(channel, payload),
   });
+  // The Jupyter server starts lazily, when the first notebook needs a kernel.
+  const jupyter = new JupyterServerManager({
+    rootDir: workspace.root,
+    stateDir: path.join(options.dataDir, 'jupyter'),
+    ...jupyterSettingsFromEnv(),
+  });
+  const notebooks = new NotebookService({ workspace, jupyter, events: hub });
   const watcher = new WorkspaceWatcher({
     root: workspace.root,
     ledger: workspace.ledger,
     onChange: (change) => {
       hub.emit('fs.change', change);
       if (change.type === 'file_updated' || change.type === 'file_created') void edits.noteFileChanged(change.path);
+      if (change.path.endsWith('.ipynb') && change.origin === 'external' && change.type.startsWith('file_')) {
+        void notebooks.reloadFromDisk(change.path);
+      }
     },
   });
   await watcher.ready;
@@ -83,6 +107,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     'prefs.set': (changes) => prefs.set(changes),
     ...configHandlers(config),
     ...agentHandlers(edits),
+    ...notebookHandlers(notebooks),
   };
 
   return {
@@ -93,6 +118,9 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       await edits.dispose();
       await config.dispose();
       await watcher.dispose();
+      // Kernels first, then the server, so no Jupyter process outlives Kiln.
+      await notebooks.dispose();
+      await jupyter.dispose();
     },
   };
 }

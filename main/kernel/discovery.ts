@@ -1,0 +1,67 @@
+import { constants as fsConstants } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import path from 'node:path';
+import { KilnError } from '../../shared/errors';
+
+/** What to tell an operator who has no usable Jupyter. */
+export const JUPYTER_INSTALL_HINT =
+  'Install Jupyter (on Debian/Ubuntu: apt-get install jupyter-server jupyter-core jupyter-client python3-ipykernel; ' +
+  'elsewhere: pip install jupyter-server ipykernel), or set a Jupyter command or a remote Jupyter server URL and token in the settings.';
+
+/** The command that runs `jupyter`; Kiln appends `server ...` to it. */
+export interface JupyterCommand {
+  argv: string[];
+  source: 'configured' | 'path';
+}
+
+async function isExecutable(file: string): Promise<boolean> {
+  try {
+    const info = await fs.stat(file);
+    if (!info.isFile()) return false;
+    await fs.access(file, fsConstants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Finds an executable by name on PATH (every directory, in order), as a shell would. */
+export async function whichExecutable(name: string, envPath: string | undefined): Promise<string | null> {
+  if (name.includes('/') || name.includes(path.sep)) return (await isExecutable(name)) ? path.resolve(name) : null;
+  const exts = process.platform === 'win32' ? ['.exe', '.cmd', '.bat', ''] : [''];
+  for (const dir of (envPath ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    for (const ext of exts) {
+      const candidate = path.join(dir, name + ext);
+      if (await isExecutable(candidate)) return candidate;
+    }
+  }
+  return null;
+}
+
+/**
+ * Finds Jupyter the way the operator has it: the configured command first, then `jupyter` on PATH.
+ * Never `python3 -m jupyter`: the first python3 on PATH is often a different interpreter (pyenv, venv)
+ * than the one Jupyter is installed for.
+ */
+export async function findJupyter(options: { command?: string[]; env?: NodeJS.ProcessEnv }): Promise<JupyterCommand> {
+  const envPath = (options.env ?? process.env).PATH;
+  if (options.command && options.command.length > 0) {
+    const [program, ...rest] = options.command;
+    const found = await whichExecutable(program, envPath);
+    if (!found) {
+      throw new KilnError('E_NO_JUPYTER', `The configured Jupyter command "${options.command.join(' ')}" was not found. ${JUPYTER_INSTALL_HINT}`);
+    }
+    return { argv: [found, ...rest], source: 'configured' };
+  }
+  const jupyter = await whichExecutable('jupyter', envPath);
+  if (!jupyter) throw new KilnError('E_NO_JUPYTER', `No Jupyter found on PATH. ${JUPYTER_INSTALL_HINT}`);
+  return { argv: [jupyter], source: 'path' };
+}
+
+/** Where Jupyter keeps per-user data (kernelspecs of the operator's environments), read-only for Kiln's server. */
+export function userJupyterDataDir(env: NodeJS.ProcessEnv, home: string): string {
+  if (process.platform === 'darwin') return path.join(home, 'Library', 'Jupyter');
+  if (process.platform === 'win32') return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'jupyter');
+  return path.join(env.XDG_DATA_HOME || path.join(home, '.local', 'share'), 'jupyter');
+}

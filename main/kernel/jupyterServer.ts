@@ -1,0 +1,376 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { KernelSpecAPI, ServerConnection } from '@jupyterlab/services';
+import WebSocket from 'ws';
+import { KilnError } from '../../shared/errors';
+import { findJupyter, JUPYTER_INSTALL_HINT, userJupyterDataDir, type JupyterCommand } from './discovery';
+import { killStragglers, stopProcessGroup } from './processes';
+import { serverConfigSource } from './serverConfig';
+import { Signal } from './signal';
+
+export interface RemoteJupyter {
+  /** e.g. http://gpu-box:8888/ or https://hub.example.org/user/me/ */
+  url: string;
+  token: string;
+}
+
+export interface JupyterServerOptions {
+  /** The folder the embedded server serves (its root_dir): the workspace. */
+  rootDir: string;
+  /**
+   * Parent folder for the server's private Jupyter dirs (config, data, runtime, IPython); a fresh
+   * subfolder is made in it per start-up and removed on dispose. Defaults to the OS temp folder.
+   * Never the operator's home: Kiln must not touch their Jupyter setup.
+   */
+  stateDir?: string;
+  /** The configured command that runs `jupyter` (e.g. ['/opt/conda/bin/jupyter']); PATH is searched when omitted. */
+  command?: string[];
+  /** Use this server instead of starting one (same code path from here on). */
+  remote?: RemoteJupyter;
+  /** Environment for discovery and the server (PATH matters); defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** How long the server may take to answer /api/status. */
+  startTimeoutMs?: number;
+  /** Restarts allowed within a minute before giving up on a crashing server. */
+  maxRestartsPerMinute?: number;
+}
+
+export type JupyterServerStatus = 'stopped' | 'starting' | 'running' | 'restarting' | 'failed' | 'disposed';
+
+export interface JupyterServerEvent {
+  status: JupyterServerStatus;
+  /** Bumps on every (re)start; kernels of an older generation are gone. */
+  generation: number;
+  /** Why (for 'failed' and 'restarting'). */
+  message?: string;
+}
+
+/** How to talk to the running server. */
+export interface JupyterConnection {
+  baseUrl: string;
+  wsUrl: string;
+  token: string;
+  settings: ServerConnection.ISettings;
+  generation: number;
+  remote: boolean;
+}
+
+export interface KernelSpecList {
+  default: string | null;
+  specs: { name: string; displayName: string; language: string }[];
+}
+
+/**
+ * `ws` refuses a handshake in which the server picks no subprotocol, which jupyter_server 1.x does when
+ * offered the v1 kernel protocol. Offering none selects the JSON protocol every server version speaks.
+ */
+class JsonProtocolWebSocket extends WebSocket {
+  constructor(url: string | URL) {
+    super(url);
+  }
+}
+
+export function makeServerSettings(baseUrl: string, token: string): ServerConnection.ISettings {
+  const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+  return ServerConnection.makeSettings({
+    baseUrl: base,
+    wsUrl: base.replace(/^http/, 'ws'),
+    token,
+    appendToken: true,
+    WebSocket: JsonProtocolWebSocket as unknown as typeof globalThis.WebSocket,
+    fetch: globalThis.fetch,
+    Request: globalThis.Request,
+    Headers: globalThis.Headers,
+  });
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function answersStatus(baseUrl: string, token: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${baseUrl}api/status`, {
+      headers: { Authorization: `token ${token}` },
+      signal: AbortSignal.timeout(3000),
+    });
+    await res.arrayBuffer().catch(() => undefined);
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Owns the Jupyter server notebooks run against: the embedded one Kiln starts (lazily, watched, restarted
+ * when it dies, stopped with its whole process group on dispose) or a remote one given by URL and token.
+ */
+export class JupyterServerManager {
+  readonly statusChanged = new Signal<JupyterServerEvent>();
+  private readonly options: JupyterServerOptions;
+  private _status: JupyterServerStatus = 'stopped';
+  private _connection: JupyterConnection | null = null;
+  private starting: Promise<JupyterConnection> | null = null;
+  private child: ChildProcess | null = null;
+  private output = '';
+  private generation = 0;
+  private token = randomBytes(24).toString('hex');
+  private port = 0;
+  private _privateDir: string | null = null;
+  private restartTimes: number[] = [];
+  private disposed = false;
+
+  constructor(options: JupyterServerOptions) {
+    this.options = options;
+  }
+
+  get status(): JupyterServerStatus {
+    return this._status;
+  }
+
+  get connection(): JupyterConnection | null {
+    return this._connection;
+  }
+
+  /** The server's private folder (config, data, runtime, IPython dirs); its path is in every process Kiln started. */
+  get privateDir(): string | null {
+    return this._privateDir;
+  }
+
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  /** The tail of the embedded server's output, for diagnostics. */
+  get log(): string {
+    return this.output;
+  }
+
+  get isRemote(): boolean {
+    return Boolean(this.options.remote);
+  }
+
+  /** Starts the server once (or connects to the remote one); later calls share the result. */
+  start(): Promise<JupyterConnection> {
+    if (this.disposed) return Promise.reject(new KilnError('E_NO_JUPYTER', 'The Jupyter server manager was shut down'));
+    if (this._connection && this._status === 'running') return Promise.resolve(this._connection);
+    if (!this.starting) {
+      this.starting = this.startOnce().finally(() => {
+        this.starting = null;
+      });
+    }
+    return this.starting;
+  }
+
+  async kernelSpecs(): Promise<KernelSpecList> {
+    const connection = await this.start();
+    const models = await KernelSpecAPI.getSpecs(connection.settings);
+    const specs = Object.values(models.kernelspecs)
+      .filter((spec): spec is NonNullable<typeof spec> => Boolean(spec))
+      .map((spec) => ({ name: spec.name, displayName: spec.display_name, language: spec.language }))
+      .sort((a, b) => a.displayName.localeCompare(b.displayName));
+    return { default: models.default || null, specs };
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    await this.starting?.catch(() => undefined);
+    await this.stopChild();
+    if (this._privateDir) {
+      await fs.rm(this._privateDir, { recursive: true, force: true }).catch(() => undefined);
+    }
+    this._connection = null;
+    this.setStatus('disposed');
+    this.statusChanged.clear();
+  }
+
+  private setStatus(status: JupyterServerStatus, message?: string): void {
+    this._status = status;
+    this.statusChanged.emit({ status, generation: this.generation, message });
+  }
+
+  private async startOnce(): Promise<JupyterConnection> {
+    this.setStatus('starting');
+    try {
+      const connection = this.options.remote ? await this.connectRemote(this.options.remote) : await this.spawnServer();
+      if (this.disposed) throw new KilnError('E_NO_JUPYTER', 'The Jupyter server manager was shut down');
+      this._connection = connection;
+      this.setStatus('running');
+      return connection;
+    } catch (err) {
+      if (!this.disposed) this.setStatus('failed', err instanceof Error ? err.message : String(err));
+      throw err;
+    }
+  }
+
+  private async connectRemote(remote: RemoteJupyter): Promise<JupyterConnection> {
+    const baseUrl = remote.url.endsWith('/') ? remote.url : `${remote.url}/`;
+    if (!(await answersStatus(baseUrl, remote.token))) {
+      throw new KilnError(
+        'E_NO_JUPYTER',
+        `The Jupyter server at ${baseUrl} did not answer (check the URL and token, and that it is running).`,
+      );
+    }
+    this.generation += 1;
+    return { baseUrl, wsUrl: baseUrl.replace(/^http/, 'ws'), token: remote.token, settings: makeServerSettings(baseUrl, remote.token), generation: this.generation, remote: true };
+  }
+
+  private async preparePrivateDir(): Promise<string> {
+    if (this._privateDir) return this._privateDir;
+    const parent = this.options.stateDir ?? os.tmpdir();
+    await fs.mkdir(parent, { recursive: true });
+    const dir = await fs.mkdtemp(path.join(parent, 'kiln-jupyter-'));
+    for (const sub of ['config', 'data', 'runtime', 'ipython']) await fs.mkdir(path.join(dir, sub), { recursive: true });
+    await fs.writeFile(path.join(dir, 'kiln_server_config.py'), serverConfigSource());
+    this._privateDir = dir;
+    return dir;
+  }
+
+  private serverEnv(dir: string): NodeJS.ProcessEnv {
+    const env = { ...(this.options.env ?? process.env) };
+    const home = env.HOME ?? os.homedir();
+    // The operator's own kernelspecs (conda envs, venvs) stay visible, read-only, through JUPYTER_PATH.
+    const userData = userJupyterDataDir(env, home);
+    return {
+      ...env,
+      JUPYTER_CONFIG_DIR: path.join(dir, 'config'),
+      JUPYTER_DATA_DIR: path.join(dir, 'data'),
+      JUPYTER_RUNTIME_DIR: path.join(dir, 'runtime'),
+      IPYTHONDIR: path.join(dir, 'ipython'),
+      JUPYTER_PATH: [userData, env.JUPYTER_PATH].filter(Boolean).join(path.delimiter),
+      KILN_PARENT_PID: String(process.pid),
+      // debugpy's warning about frozen modules would otherwise land in every kernel's stderr.
+      PYDEVD_DISABLE_FILE_VALIDATION: '1',
+    };
+  }
+
+  private async spawnServer(): Promise<JupyterConnection> {
+    const command = await findJupyter({ command: this.options.command, env: this.options.env });
+    const dir = await this.preparePrivateDir();
+    let lastError: KilnError | null = null;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (!this.port || attempt > 0) this.port = await freePort();
+      try {
+        return await this.spawnOn(command, dir, this.port);
+      } catch (err) {
+        lastError = err instanceof KilnError ? err : new KilnError('E_NO_JUPYTER', String(err));
+        // Only a lost race for the port is worth another try.
+        if (!/address already in use|errno 98|port .* in use/i.test(this.output)) break;
+      }
+    }
+    throw lastError ?? new KilnError('E_NO_JUPYTER', `Jupyter could not start. ${JUPYTER_INSTALL_HINT}`);
+  }
+
+  private async spawnOn(command: JupyterCommand, dir: string, port: number): Promise<JupyterConnection> {
+    const args = [
+      ...command.argv.slice(1),
+      'server',
+      `--config=${path.join(dir, 'kiln_server_config.py')}`,
+      '--ServerApp.ip=127.0.0.1',
+      `--ServerApp.port=${port}`,
+      '--ServerApp.port_retries=0',
+      `--ServerApp.token=${this.token}`,
+      `--ServerApp.root_dir=${this.options.rootDir}`,
+      '--ServerApp.open_browser=False',
+      // Jupyter refuses to run as root unless told; containers often run as root.
+      ...(process.getuid?.() === 0 ? ['--ServerApp.allow_root=True'] : []),
+    ];
+    this.output = '';
+    const child = spawn(command.argv[0], args, {
+      cwd: this.options.rootDir,
+      env: this.serverEnv(dir),
+      // Its own process group, so dispose can stop the server and everything it started in one signal.
+      detached: process.platform !== 'win32',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    const collect = (chunk: Buffer) => {
+      this.output = (this.output + chunk.toString('utf8')).slice(-16_000);
+    };
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    let exited = false;
+    let spawnError: Error | null = null;
+    child.on('error', (err) => {
+      spawnError = err;
+      exited = true;
+    });
+    child.on('exit', () => {
+      exited = true;
+      if (this.child === child) void this.onServerExit(child);
+    });
+
+    const baseUrl = `http://127.0.0.1:${port}/`;
+    const deadline = Date.now() + (this.options.startTimeoutMs ?? 90_000);
+    while (!exited && Date.now() < deadline) {
+      if (await answersStatus(baseUrl, this.token)) {
+        this.generation += 1;
+        return { baseUrl, wsUrl: `ws://127.0.0.1:${port}/`, token: this.token, settings: makeServerSettings(baseUrl, this.token), generation: this.generation, remote: false };
+      }
+      await delay(150);
+    }
+    const why = spawnError ? (spawnError as Error).message : this.tail();
+    if (!exited) {
+      this.child = null;
+      if (child.pid) await stopProcessGroup(child.pid, dir, 2000);
+      throw new KilnError('E_NO_JUPYTER', `The Jupyter server did not answer within the start-up time. ${why}`.trim());
+    }
+    this.child = null;
+    throw new KilnError('E_NO_JUPYTER', `Jupyter could not start (${command.argv.join(' ')} server): ${why} ${JUPYTER_INSTALL_HINT}`);
+  }
+
+  private tail(): string {
+    const lines = this.output.split('\n').map((l) => l.trim()).filter(Boolean);
+    return lines.slice(-6).join(' | ');
+  }
+
+  private async onServerExit(child: ChildProcess): Promise<void> {
+    if (this.disposed || this.child !== child) return;
+    this.child = null;
+    const wasRunning = this._status === 'running';
+    this._connection = null;
+    if (!wasRunning) return;
+    const now = Date.now();
+    this.restartTimes = this.restartTimes.filter((t) => now - t < 60_000);
+    const why = `The Jupyter server stopped unexpectedly (exit code ${child.exitCode ?? child.signalCode}).`;
+    // Kernels of the dead server may linger in their own sessions; they are unreachable now.
+    await killStragglers(this._privateDir);
+    if (this.restartTimes.length >= (this.options.maxRestartsPerMinute ?? 5)) {
+      this.setStatus('failed', `${why} It keeps stopping, so Kiln gave up restarting it. ${this.tail()}`);
+      return;
+    }
+    this.restartTimes.push(now);
+    this.setStatus('restarting', why);
+    try {
+      await this.start();
+    } catch {
+      // start() already reported 'failed'.
+    }
+  }
+
+  private async stopChild(): Promise<void> {
+    const child = this.child;
+    this.child = null;
+    if (child?.pid && child.exitCode === null && child.signalCode === null) {
+      await stopProcessGroup(child.pid, this._privateDir);
+    } else {
+      await killStragglers(this._privateDir);
+    }
+  }
+}

@@ -1,0 +1,219 @@
+import * as fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { KernelMessage } from '@jupyterlab/services';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KilnError } from '../../shared/errors';
+import { JupyterServerManager } from './jupyterServer';
+import { KernelSession } from './kernelSession';
+import { findProcessesByMarker } from './processes';
+
+let root: string;
+let stateDir: string;
+let server: JupyterServerManager;
+
+function collect() {
+  const outputs: KernelMessage.IIOPubMessage[] = [];
+  return {
+    outputs,
+    onOutput: (msg: KernelMessage.IIOPubMessage) => outputs.push(msg),
+    text: () =>
+      outputs
+        .map((m) => {
+          const c = m.content as { text?: string; data?: Record<string, string> };
+          return c.text ?? c.data?.['text/plain'] ?? '';
+        })
+        .join(''),
+  };
+}
+
+beforeAll(async () => {
+  root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-kernel-ws-')));
+  stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-kernel-state-'));
+  server = new JupyterServerManager({ rootDir: root, stateDir });
+});
+
+afterAll(async () => {
+  await server.dispose();
+  await fs.rm(root, { recursive: true, force: true });
+  await fs.rm(stateDir, { recursive: true, force: true });
+});
+
+describe('JupyterServerManager', () => {
+  it('starts jupyter server lazily with private dirs, and lists kernelspecs', async () => {
+    expect(server.status).toBe('stopped');
+    const connection = await server.start();
+    expect(connection.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(connection.token.length).toBeGreaterThan(20);
+    const dir = server.privateDir!;
+    expect(dir.startsWith(stateDir)).toBe(true);
+    // Nothing of Jupyter's lands outside the private folder; its runtime files are inside it.
+    const runtime = await fs.readdir(path.join(dir, 'runtime'));
+    expect(runtime.some((f) => f.includes('cookie') || f.endsWith('.json') || f.endsWith('.html'))).toBe(true);
+    // Jupyter's config, data, runtime and IPython dirs all point into the private folder, not the operator's home.
+    if (process.platform === 'linux') {
+      const environ = (await fs.readFile(`/proc/${server.pid}/environ`, 'utf8')).split('\0');
+      for (const name of ['JUPYTER_CONFIG_DIR', 'JUPYTER_DATA_DIR', 'JUPYTER_RUNTIME_DIR', 'IPYTHONDIR']) {
+        const entry = environ.find((e) => e.startsWith(`${name}=`));
+        expect(entry?.slice(name.length + 1).startsWith(dir)).toBe(true);
+      }
+    }
+    const specs = await server.kernelSpecs();
+    expect(specs.specs.map((s) => s.name)).toContain('python3');
+    expect(specs.default).toBe('python3');
+    // Unauthenticated requests are refused: the token is required.
+    const res = await fetch(`${connection.baseUrl}api/kernels`);
+    expect(res.status).toBe(403);
+  });
+
+  it('turns TCP_NODELAY on for kernel websockets through its config file', async () => {
+    const config = await fs.readFile(path.join(server.privateDir!, 'kiln_server_config.py'), 'utf8');
+    expect(config).toContain('set_nodelay(True)');
+    // The server ran the patch: its output names the kernel channel handler it wrapped.
+    expect(server.log).toMatch(/KILN_NODELAY .*ZMQChannelsHandler/);
+  });
+
+  it('uses a remote server by URL and token through the same path', async () => {
+    const local = await server.start();
+    const remote = new JupyterServerManager({ rootDir: '/nonexistent', remote: { url: local.baseUrl, token: local.token } });
+    const connection = await remote.start();
+    expect(connection.remote).toBe(true);
+    const session = new KernelSession({ server: remote, notebookPath: 'remote.ipynb', srcDir: null });
+    await session.start();
+    const reply = await session.execute('21*2', { onOutput: () => undefined });
+    expect(reply.status).toBe('ok');
+    await session.dispose();
+    await remote.dispose();
+
+    const wrongToken = new JupyterServerManager({ rootDir: '/nonexistent', remote: { url: local.baseUrl, token: 'wrong' } });
+    await expect(wrongToken.start()).rejects.toMatchObject({ code: 'E_NO_JUPYTER' });
+    await wrongToken.dispose();
+  });
+});
+
+describe('KernelSession', () => {
+  let session: KernelSession;
+  beforeAll(async () => {
+    await fs.mkdir(path.join(root, 'nb'), { recursive: true });
+    session = new KernelSession({ server, notebookPath: 'nb/a.ipynb', srcDir: path.join(root, 'src') });
+    await session.start();
+  });
+  afterAll(async () => {
+    await session.dispose();
+  });
+
+  it('executes, streams outputs and reports Jupyter execution counts', async () => {
+    const out = collect();
+    const reply = await session.execute('import os\nprint("cwd", os.getcwd())\n1+1', { onOutput: out.onOutput });
+    expect(reply.status).toBe('ok');
+    expect(reply.executionCount).toBe(1);
+    expect(out.text()).toContain(`cwd ${path.join(root, 'nb')}`);
+    expect(out.text()).toContain('2');
+    expect(session.info.status).toBe('idle');
+    expect(session.info.language).toBe('python');
+  });
+
+  it('puts src/ first on sys.path and imports a module written after start', async () => {
+    await fs.mkdir(path.join(root, 'src'), { recursive: true });
+    await fs.writeFile(path.join(root, 'src', 'late_module.py'), 'VALUE = 42\n');
+    const out = collect();
+    const reply = await session.execute('import sys, late_module\nprint(sys.path[0], late_module.VALUE)', { onOutput: out.onOutput });
+    expect(reply.status).toBe('ok');
+    expect(out.text()).toContain(`${path.join(root, 'src')} 42`);
+  });
+
+  it('reports errors', async () => {
+    const out = collect();
+    const reply = await session.execute('1/0', { onOutput: out.onOutput });
+    expect(reply.status).toBe('error');
+    expect(out.outputs.some((m) => m.header.msg_type === 'error')).toBe(true);
+  });
+
+  it('interrupts a long sleep', async () => {
+    const out = collect();
+    let sleeping!: () => void;
+    const started = new Promise<void>((resolve) => (sleeping = resolve));
+    const running = session.execute('import time\nprint("sleeping", flush=True)\ntime.sleep(30)', {
+      onOutput: (msg) => {
+        out.onOutput(msg);
+        if (msg.header.msg_type === 'stream') sleeping();
+      },
+    });
+    await started;
+    await session.interrupt();
+    const reply = await running;
+    expect(reply.status).toBe('error');
+    expect(JSON.stringify(out.outputs.map((m) => m.content))).toContain('KeyboardInterrupt');
+  });
+
+  it('restarts: variables gone, src/ still importable', async () => {
+    await session.execute('x_before = 1', { onOutput: () => undefined });
+    await session.restart();
+    const out = collect();
+    const reply = await session.execute('import late_module\nprint("x_before" in globals(), late_module.VALUE)', { onOutput: out.onOutput });
+    expect(reply.status).toBe('ok');
+    expect(reply.executionCount).toBe(1);
+    expect(out.text()).toContain('False 42');
+  });
+
+  it('answers input() through sendInputReply', async () => {
+    const out = collect();
+    const running = session.execute('name = input("who? ")\nprint("hi", name)', {
+      onOutput: out.onOutput,
+      onInputRequest: (prompt) => {
+        expect(prompt).toBe('who? ');
+        setTimeout(() => session.sendInputReply('ada'), 10);
+      },
+    });
+    const reply = await running;
+    expect(reply.status).toBe('ok');
+    expect(out.text()).toContain('hi ada');
+  });
+});
+
+describe('no Jupyter', () => {
+  it('refuses with E_NO_JUPYTER and says what to install', async () => {
+    const lonely = new JupyterServerManager({ rootDir: root, env: { PATH: '/nonexistent' } });
+    const err = await lonely.start().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(KilnError);
+    expect((err as KilnError).code).toBe('E_NO_JUPYTER');
+    expect((err as KilnError).message).toContain('apt-get install jupyter-server jupyter-core jupyter-client python3-ipykernel');
+    await lonely.dispose();
+  });
+
+  it('refuses a configured command that does not exist', async () => {
+    const wrong = new JupyterServerManager({ rootDir: root, command: ['/opt/nothing/bin/jupyter'] });
+    const err = await wrong.start().catch((e: unknown) => e);
+    expect((err as KilnError).code).toBe('E_NO_JUPYTER');
+    expect((err as KilnError).message).toContain('/opt/nothing/bin/jupyter');
+    await wrong.dispose();
+  });
+});
+
+describe('server death and dispose', () => {
+  it('restarts a killed server, and dispose leaves no processes behind', async () => {
+    const own = new JupyterServerManager({ rootDir: root, stateDir });
+    const first = await own.start();
+    const marker = own.privateDir!;
+    const session = new KernelSession({ server: own, notebookPath: 'k.ipynb', srcDir: null });
+    await session.start();
+    expect((await findProcessesByMarker(marker)).length).toBeGreaterThanOrEqual(2);
+
+    const lost = new Promise<string>((resolve) => session.kernelLost.connect(resolve));
+    process.kill(own.pid!, 'SIGKILL');
+    const back = await new Promise<number>((resolve) => {
+      own.statusChanged.connect((e) => {
+        if (e.status === 'running') resolve(e.generation);
+      });
+    });
+    expect(back).toBe(first.generation + 1);
+    expect(await lost).toContain('restarted');
+    await session.start();
+    const reply = await session.execute('print(6*7)', { onOutput: () => undefined });
+    expect(reply.status).toBe('ok');
+
+    await session.dispose();
+    await own.dispose();
+    expect(await findProcessesByMarker(marker)).toEqual([]);
+  });
+});

@@ -1,0 +1,464 @@
+import { KernelConnection, KernelMessage, SessionAPI } from '@jupyterlab/services';
+import type { Kernel } from '@jupyterlab/services';
+import path from 'node:path';
+import type { KernelInfo, KernelStatus } from '../../shared/contract';
+import { KilnError } from '../../shared/errors';
+import type { JupyterConnection, JupyterServerEvent, JupyterServerManager } from './jupyterServer';
+import { Signal } from './signal';
+
+export interface KernelSessionOptions {
+  server: JupyterServerManager;
+  /** The notebook's path relative to the server's root: the session path, which sets the kernel's working folder. */
+  notebookPath: string;
+  /** Kernelspec to start; the server's default when null. */
+  kernelName?: string | null;
+  /** Absolute folder put first on sys.path in Python kernels (the workspace's src/); null for none. */
+  srcDir: string | null;
+}
+
+/** What one execution reports back (outputs arrive separately through `output`). */
+export interface ExecutionReply {
+  status: 'ok' | 'error' | 'aborted';
+  executionCount: number | null;
+  /** Pager payloads (e.g. from `obj?`), shown as outputs as JupyterLab does. */
+  pages: Record<string, unknown>[];
+  /** Why an execution was aborted, when it was. */
+  reason?: string;
+}
+
+export interface ExecuteOptions {
+  allowStdin?: boolean;
+  /** Receives every IOPub message that belongs to this execution (stream, display_data, update_display_data, execute_result, error, clear_output). */
+  onOutput: (msg: KernelMessage.IIOPubMessage) => void;
+  onInputRequest?: (prompt: string, password: boolean) => void;
+}
+
+/** IOPub messages not tied to a running execution of ours: update_display_data from threads, or from other clients. */
+export type StrayOutput = KernelMessage.IIOPubMessage;
+
+/**
+ * Python run silently after every kernel (re)start: the workspace's src/ first on sys.path, and import
+ * caches invalidated before each cell so a module written to src/ after the kernel started imports
+ * (Python caches directory listings, and caches "no such folder" if src/ did not exist yet).
+ */
+export function kernelSetupCode(srcDir: string): string {
+  return [
+    'def _kiln_setup():',
+    '    import sys, importlib',
+    `    src = ${JSON.stringify(srcDir)}`,
+    '    while src in sys.path:',
+    '        sys.path.remove(src)',
+    '    sys.path.insert(0, src)',
+    '    sys.path_importer_cache.pop(src, None)',
+    '    importlib.invalidate_caches()',
+    '    try:',
+    '        ip = get_ipython()',
+    '    except NameError:',
+    '        return',
+    '    def _kiln_invalidate_import_caches(*args, **kwargs):',
+    '        importlib.invalidate_caches()',
+    "    for cb in list(ip.events.callbacks.get('pre_run_cell', [])):",
+    "        if getattr(cb, '__name__', '') == '_kiln_invalidate_import_caches':",
+    "            ip.events.unregister('pre_run_cell', cb)",
+    "    ip.events.register('pre_run_cell', _kiln_invalidate_import_caches)",
+    '_kiln_setup()',
+    'del _kiln_setup',
+  ].join('\n');
+}
+
+interface PendingExecution {
+  msgId: string;
+  options: ExecuteOptions;
+  abort: (reason: string) => void;
+}
+
+function mapStatus(kernel: KernelConnection | null, connected: boolean, starting: boolean): KernelStatus {
+  if (!kernel) return starting ? 'starting' : 'none';
+  switch (kernel.status) {
+    case 'dead':
+    case 'terminating':
+      return 'dead';
+    case 'restarting':
+    case 'autorestarting':
+      return 'restarting';
+    case 'unknown':
+    case 'starting':
+      return connected ? 'starting' : 'starting';
+    default:
+      if (kernel.connectionStatus === 'disconnected' || (kernel.connectionStatus === 'connecting' && connected)) return 'disconnected';
+      return kernel.status === 'busy' ? 'busy' : 'idle';
+  }
+}
+
+/**
+ * One notebook's kernel: a Jupyter session (so the kernel runs in the notebook's folder) and its
+ * connection. Survives kernel restarts and server restarts by starting a new kernel when the old one is gone.
+ */
+export class KernelSession {
+  /** Fires whenever the status shown to the operator changes. */
+  readonly statusChanged = new Signal<KernelInfo>();
+  /** The kernel restarted or was replaced without Kiln asking (it died, or the server came back): variables are gone. */
+  readonly kernelLost = new Signal<string>();
+  /** IOPub messages for no running execution of ours (e.g. update_display_data from a background thread). */
+  readonly strayOutput = new Signal<StrayOutput>();
+
+  private readonly options: KernelSessionOptions;
+  private kernel: KernelConnection | null = null;
+  private sessionId: string | null = null;
+  private generation = 0;
+  private starting: Promise<void> | null = null;
+  private startError: KilnError | null = null;
+  private needsSetup = true;
+  private everConnected = false;
+  private intendedRestart = false;
+  private disposed = false;
+  private readonly pending = new Map<string, PendingExecution>();
+  private pendingInput: { parent: KernelMessage.IHeader<'input_request'>; kernel: KernelConnection } | null = null;
+  private spec: { name: string | null; displayName: string | null; language: string | null };
+  private lastInfo = '';
+  private readonly unsubscribeServer: () => void;
+
+  constructor(options: KernelSessionOptions) {
+    this.options = options;
+    this.spec = { name: options.kernelName ?? null, displayName: null, language: null };
+    this.unsubscribeServer = options.server.statusChanged.connect((event) => this.onServerStatus(event));
+  }
+
+  get info(): KernelInfo {
+    // Until the set-up code ran, the kernel is not ready for the operator's cells.
+    const status = this.starting !== null ? 'starting' : mapStatus(this.kernel, this.everConnected, false);
+    return { status, ...this.spec };
+  }
+
+  get kernelId(): string | null {
+    return this.kernel?.id ?? null;
+  }
+
+  /** The error that stopped the last start, if any (E_NO_JUPYTER with what to install). */
+  get lastStartError(): KilnError | null {
+    return this.startError;
+  }
+
+  /** Starts (or returns the running) kernel. */
+  start(): Promise<void> {
+    if (this.disposed) return Promise.reject(new KilnError('E_KERNEL_DEAD', 'The notebook was closed'));
+    if (this.kernel && !this.kernel.isDisposed && this.kernel.status !== 'dead') return Promise.resolve();
+    if (!this.starting) {
+      this.starting = this.startKernel().finally(() => {
+        this.starting = null;
+        this.announce();
+      });
+      this.announce();
+    }
+    return this.starting;
+  }
+
+  /**
+   * Runs code; resolves when the kernel replied and went idle. Outputs go to `options.onOutput` as they arrive.
+   * An execution cut off by interrupt-restart, kernel death or server loss resolves with status 'aborted'.
+   */
+  async execute(code: string, options: ExecuteOptions): Promise<ExecutionReply> {
+    await this.ensureUsable();
+    const kernel = this.kernel!;
+    if (this.needsSetup) await this.runSetup(kernel);
+    // Kiln sends one execution at a time and stops a batch itself on error; the kernel's own stop_on_error
+    // would also abort the next request if it lands in the moment after an error reply.
+    const future = kernel.requestExecute(
+      { code, silent: false, store_history: true, allow_stdin: options.allowStdin ?? true, stop_on_error: false },
+      true,
+    );
+    const msgId = future.msg.header.msg_id;
+    let abortReason: string | null = null;
+    const aborted = new Promise<void>((resolve) => {
+      this.pending.set(msgId, {
+        msgId,
+        options,
+        abort: (reason) => {
+          abortReason = reason;
+          resolve();
+        },
+      });
+    });
+    future.onStdin = (msg) => {
+      if (msg.header.msg_type !== 'input_request') return;
+      const content = msg.content as KernelMessage.IInputRequestMsg['content'];
+      this.pendingInput = { parent: msg.header as KernelMessage.IHeader<'input_request'>, kernel };
+      options.onInputRequest?.(content.prompt, content.password);
+    };
+    try {
+      const reply = await Promise.race([future.done.catch(() => null), aborted.then(() => null)]);
+      if (!reply || abortReason !== null) {
+        return { status: 'aborted', executionCount: null, pages: [], reason: abortReason ?? 'The execution was cut off (kernel restarted or disconnected)' };
+      }
+      const content = reply.content as KernelMessage.IExecuteReply | KernelMessage.IReplyErrorContent | KernelMessage.IReplyAbortContent;
+      const status = content.status === 'ok' ? 'ok' : content.status === 'error' ? 'error' : 'aborted';
+      const executionCount = 'execution_count' in content && typeof content.execution_count === 'number' ? content.execution_count : null;
+      const pages: Record<string, unknown>[] = [];
+      if (content.status === 'ok') {
+        for (const payload of (content as KernelMessage.IExecuteReply).payload ?? []) {
+          if (payload.source === 'page' && payload.data && typeof payload.data === 'object') pages.push(payload.data as Record<string, unknown>);
+        }
+      }
+      return { status, executionCount, pages };
+    } finally {
+      this.pending.delete(msgId);
+      if (this.pendingInput?.kernel === kernel) this.pendingInput = null;
+      future.dispose();
+    }
+  }
+
+  /** Answers the pending input() prompt; false when nothing is waiting. */
+  sendInputReply(value: string): boolean {
+    const waiting = this.pendingInput;
+    if (!waiting || waiting.kernel.isDisposed) return false;
+    this.pendingInput = null;
+    waiting.kernel.sendInputReply({ status: 'ok', value }, waiting.parent);
+    return true;
+  }
+
+  get awaitingInput(): boolean {
+    return this.pendingInput !== null;
+  }
+
+  async interrupt(): Promise<void> {
+    const kernel = this.kernel;
+    if (!kernel || kernel.isDisposed || kernel.status === 'dead') return;
+    await kernel.interrupt();
+  }
+
+  /** Restarts the kernel: variables gone; running executions end as 'aborted'; src/ back on sys.path. */
+  async restart(): Promise<void> {
+    await this.ensureUsable({ allowDead: true });
+    const kernel = this.kernel!;
+    if (kernel.status === 'dead' || kernel.isDisposed) {
+      await this.replaceKernel('The kernel was dead; a new one was started');
+      return;
+    }
+    this.intendedRestart = true;
+    this.abortAll('The kernel was restarted');
+    this.needsSetup = true;
+    try {
+      await kernel.restart();
+      await this.waitReady(kernel);
+      await this.runSetup(kernel);
+    } catch {
+      // The kernel could not be restarted in place (gone from the server): start a fresh one.
+      await this.replaceKernel('The kernel could not be restarted; a new one was started');
+    } finally {
+      this.intendedRestart = false;
+      this.announce();
+    }
+  }
+
+  /** Reconnects the WebSocket, or starts a new kernel if the server no longer has this one. */
+  async reconnect(): Promise<void> {
+    const kernel = this.kernel;
+    if (!kernel || kernel.isDisposed || kernel.status === 'dead') {
+      await this.replaceKernel('The kernel was gone; a new one was started');
+      return;
+    }
+    try {
+      await kernel.reconnect();
+      await this.waitReady(kernel);
+    } catch {
+      await this.replaceKernel('The kernel could not be reached; a new one was started');
+    }
+    this.announce();
+  }
+
+  /** Switches to another kernelspec: the old kernel is shut down and a new one started. */
+  async changeKernel(name: string): Promise<void> {
+    this.spec = { name, displayName: null, language: null };
+    await this.shutdownKernel();
+    await this.start();
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.abortAll('The notebook was closed');
+    await this.shutdownKernel();
+    this.disposed = true;
+    this.unsubscribeServer();
+    this.statusChanged.clear();
+    this.kernelLost.clear();
+    this.strayOutput.clear();
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private async ensureUsable(options: { allowDead?: boolean } = {}): Promise<void> {
+    if (this.disposed) throw new KilnError('E_KERNEL_DEAD', 'The notebook was closed');
+    if (this.starting) await this.starting.catch(() => undefined);
+    const kernel = this.kernel;
+    if (kernel && !kernel.isDisposed && kernel.status !== 'dead') return;
+    if (kernel && !options.allowDead) {
+      throw new KilnError('E_KERNEL_DEAD', 'The kernel is dead. Restart it to run cells again.');
+    }
+    try {
+      await this.start();
+    } catch (err) {
+      if (err instanceof KilnError) throw err;
+      throw new KilnError('E_KERNEL_DEAD', `The kernel could not be started: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  private async startKernel(): Promise<void> {
+    this.startError = null;
+    let connection: JupyterConnection;
+    try {
+      connection = await this.options.server.start();
+    } catch (err) {
+      this.startError = err instanceof KilnError ? err : new KilnError('E_NO_JUPYTER', String(err));
+      throw this.startError;
+    }
+    try {
+      const specs = await this.options.server.kernelSpecs();
+      // A notebook written elsewhere may name a kernel this server lacks; the server's default runs it then.
+      const wanted = this.spec.name && specs.specs.some((s) => s.name === this.spec.name) ? this.spec.name : specs.default;
+      const name = wanted ?? undefined;
+      const model = await SessionAPI.startSession(
+        {
+          path: this.options.notebookPath,
+          type: 'notebook',
+          name: path.posix.basename(this.options.notebookPath),
+          kernel: { name },
+        } as Parameters<typeof SessionAPI.startSession>[0],
+        connection.settings,
+      );
+      if (this.disposed) {
+        await SessionAPI.shutdownSession(model.id, connection.settings).catch(() => undefined);
+        throw new KilnError('E_KERNEL_DEAD', 'The notebook was closed');
+      }
+      if (!model.kernel) throw new Error('The server started a session without a kernel');
+      this.sessionId = model.id;
+      this.generation = connection.generation;
+      const spec = specs.specs.find((s) => s.name === model.kernel!.name);
+      this.spec = { name: model.kernel.name, displayName: spec?.displayName ?? model.kernel.name, language: spec?.language ?? null };
+      const kernel = new KernelConnection({ model: model.kernel, serverSettings: connection.settings, username: 'kiln', handleComms: false });
+      this.attach(kernel);
+      await this.waitReady(kernel);
+      this.needsSetup = true;
+      await this.runSetup(kernel);
+    } catch (err) {
+      if (err instanceof KilnError) throw err;
+      const message = err instanceof Error ? err.message : String(err);
+      throw new KilnError('E_KERNEL_DEAD', `The kernel could not be started: ${message}`);
+    }
+  }
+
+  private attach(kernel: KernelConnection): void {
+    this.kernel = kernel;
+    kernel.statusChanged.connect((_sender, status) => {
+      if (this.kernel !== kernel) return;
+      if (status === 'autorestarting' || (status === 'restarting' && !this.intendedRestart)) {
+        this.needsSetup = true;
+        this.abortAll('The kernel died and was restarted');
+        this.kernelLost.emit('The kernel died and was restarted; variables are gone.');
+      } else if (status === 'dead') {
+        this.abortAll('The kernel died');
+      }
+      this.announce();
+    });
+    kernel.connectionStatusChanged.connect((_sender, status) => {
+      if (this.kernel !== kernel) return;
+      if (status === 'connected') this.everConnected = true;
+      this.announce();
+    });
+    kernel.iopubMessage.connect((_sender, msg) => {
+      if (this.kernel !== kernel) return;
+      const parentId = (msg.parent_header as Partial<KernelMessage.IHeader>)?.msg_id;
+      const pending = parentId ? this.pending.get(parentId) : undefined;
+      const type = msg.header.msg_type;
+      if (type === 'status' || type === 'execute_input' || type.startsWith('comm_')) return;
+      if (pending) pending.options.onOutput(msg);
+      else this.strayOutput.emit(msg);
+    });
+  }
+
+  /** Waits until the kernel answered kernel_info and reported a settled status (idle or busy). */
+  private async waitReady(kernel: KernelConnection, timeoutMs = 10_000): Promise<void> {
+    await kernel.info;
+    this.everConnected = true;
+    if (kernel.status === 'idle' || kernel.status === 'busy') return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        kernel.statusChanged.disconnect(onStatus);
+        resolve();
+      };
+      const onStatus = (_sender: unknown, status: string) => {
+        if (status === 'idle' || status === 'busy' || status === 'dead') done();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      kernel.statusChanged.connect(onStatus);
+      // A kernel_info round trip makes the kernel publish its status.
+      kernel.requestKernelInfo().catch(() => undefined);
+    });
+  }
+
+  private async runSetup(kernel: Kernel.IKernelConnection): Promise<void> {
+    this.needsSetup = false;
+    const srcDir = this.options.srcDir;
+    if (!srcDir) return;
+    const language = this.spec.language;
+    if (language !== null && language.toLowerCase() !== 'python') return;
+    const future = kernel.requestExecute({ code: kernelSetupCode(srcDir), silent: true, store_history: false, allow_stdin: false, stop_on_error: false }, true);
+    try {
+      await future.done;
+    } catch {
+      this.needsSetup = true;
+    } finally {
+      future.dispose();
+    }
+  }
+
+  private async replaceKernel(reason: string): Promise<void> {
+    this.abortAll(reason);
+    await this.shutdownKernel();
+    await this.start();
+  }
+
+  private async shutdownKernel(): Promise<void> {
+    const kernel = this.kernel;
+    const sessionId = this.sessionId;
+    this.kernel = null;
+    this.sessionId = null;
+    this.pendingInput = null;
+    const connection = this.options.server.connection;
+    if (sessionId && connection && connection.generation === this.generation) {
+      await SessionAPI.shutdownSession(sessionId, connection.settings).catch(() => undefined);
+    }
+    if (kernel && !kernel.isDisposed) kernel.dispose();
+    this.announce();
+  }
+
+  private abortAll(reason: string): void {
+    for (const pending of [...this.pending.values()]) pending.abort(reason);
+    this.pending.clear();
+    this.pendingInput = null;
+  }
+
+  private onServerStatus(event: JupyterServerEvent): void {
+    if (this.disposed || !this.kernel) return;
+    if (event.status === 'restarting' || event.status === 'failed') {
+      this.abortAll(event.message ?? 'The Jupyter server stopped');
+      this.announce(event.status === 'failed' ? 'dead' : 'disconnected');
+    } else if (event.status === 'running' && event.generation !== this.generation) {
+      // The server came back, but its kernels did not: start a new one for this notebook.
+      const old = this.kernel;
+      this.kernel = null;
+      this.sessionId = null;
+      old.dispose();
+      this.kernelLost.emit('The Jupyter server restarted; a new kernel was started and variables are gone.');
+      this.start().catch(() => undefined);
+    }
+  }
+
+  private announce(override?: KernelStatus): void {
+    const info = override ? { ...this.info, status: override } : this.info;
+    const key = JSON.stringify(info);
+    if (key === this.lastInfo) return;
+    this.lastInfo = key;
+    this.statusChanged.emit(info);
+  }
+}

@@ -1,0 +1,255 @@
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KilnError } from '../../shared/errors';
+import { JupyterServerManager } from '../kernel';
+import type { EventHub } from '../events';
+import type { Workspace } from '../workspace';
+import { splitLines, validateNotebook } from './format';
+import { NotebookService } from './service';
+import { eventsOf, makeWorkspace } from './testkit';
+import type { AnyEvent } from '../../shared/contract';
+
+const CONFORMANCE = path.resolve(__dirname, '../../../shared/conformance/nbformat');
+const VALID = [
+  'many_tracebacks.ipynb',
+  'test4.5.ipynb',
+  'test4.ipynb',
+  'test4custom.ipynb',
+  'test4docinfo.ipynb',
+  'test4jupyter_metadata.ipynb',
+  'test4jupyter_metadata_timings.ipynb',
+  'test4plus.ipynb',
+  'v4_5_no_cell_id.ipynb',
+];
+const INVALID: Record<string, RegExp> = {
+  'invalid.ipynb': /cells\[0\] is missing the required field "source"/,
+  'invalid_cell_id.ipynb': /cells\[0\]\.id must match pattern/,
+  'invalid_unique_cell_id.ipynb': /cell id "dup" is used by more than one cell/,
+  'v4_5_invalid_metadata.ipynb': /metadata/,
+  'test3.ipynb': /nbformat 3/,
+};
+
+let root: string;
+let workspace: Workspace;
+let hub: EventHub;
+let events: AnyEvent[];
+let svc: NotebookService;
+
+/** nbformat itself (Debian's python3-nbformat) judges what Kiln wrote. */
+function nbformatValidates(file: string): string {
+  return execFileSync('/usr/bin/python3', ['-c', 'import sys, nbformat; nb = nbformat.read(sys.argv[1], as_version=4); nbformat.validate(nb); print("valid", nb.nbformat_minor)', file], {
+    env: { ...process.env, PYTHONWARNINGS: 'ignore' },
+  })
+    .toString()
+    .trim();
+}
+
+beforeAll(async () => {
+  ({ root, workspace, hub, events } = await makeWorkspace('kiln-nbformat-'));
+  for (const name of [...VALID, ...Object.keys(INVALID)]) await fs.copyFile(path.join(CONFORMANCE, name), path.join(root, name));
+  svc = new NotebookService({ workspace, jupyter: null, events: hub, autoStartKernel: false });
+});
+
+afterAll(async () => {
+  await svc.dispose();
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+describe('nbformat round trips', () => {
+  it.each(VALID)('%s: untouched open + save leaves the bytes unchanged', async (name) => {
+    const before = await fs.readFile(path.join(root, name));
+    const doc = await svc.open(name);
+    expect(doc.dirty).toBe(false);
+    expect(doc.cells.length).toBeGreaterThan(0);
+    expect(new Set(doc.cells.map((c) => c.id)).size).toBe(doc.cells.length);
+    const saved = await svc.save(name);
+    expect(saved.saved).toBe(false);
+    expect(await fs.readFile(path.join(root, name))).toEqual(before);
+    await svc.close(name);
+  });
+
+  it.each(VALID)('%s: edit + save writes a schema-valid notebook that keeps unknown metadata', async (name) => {
+    const copy = `edited-${name}`;
+    await fs.copyFile(path.join(root, name), path.join(root, copy));
+    const original = JSON.parse(await fs.readFile(path.join(root, copy), 'utf8'));
+    const doc = await svc.open(copy);
+    const target = doc.cells.find((c) => ['code', 'markdown', 'raw'].includes(c.cell_type))!;
+    await svc.editCell(copy, target.id, `${target.source}\n# edited ✓`);
+    await svc.insertCell(copy, { cellType: 'markdown', source: 'new *cell*\nsecond line' });
+    const result = await svc.save(copy);
+    expect(result.saved).toBe(true);
+    const text = await fs.readFile(path.join(root, copy), 'utf8');
+    // Jupyter's formatting: one-space indent, sorted keys, raw non-ASCII, trailing newline.
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(text).toContain('\n "cells": [');
+    expect(text).toContain('edited ✓');
+    const written = JSON.parse(text);
+    expect(Object.keys(written)).toEqual([...Object.keys(written)].sort());
+    expect(validateNotebook(written, written.nbformat_minor)).toBeNull();
+    expect(written.metadata).toEqual(original.metadata);
+    if (original.nbformat_minor > 5) expect(written.extra).toBe(original.extra);
+    expect(written.cells.at(-1).source).toEqual(['new *cell*\n', 'second line']);
+    // The ids Kiln uses are the ones on disk now, so cells keep their identity across sessions.
+    expect(written.cells.map((c: { id: string }) => c.id)).toEqual((await svc.get(copy)).cells.map((c) => c.id));
+    if (original.nbformat_minor <= 5) expect(nbformatValidates(path.join(root, copy))).toMatch(/^valid 5$/);
+    await svc.close(copy);
+  });
+
+  it.each(Object.entries(INVALID))('%s is refused with the reason and never overwritten', async (name, reason) => {
+    const before = await fs.readFile(path.join(root, name));
+    const err = await svc.open(name).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(KilnError);
+    expect((err as KilnError).code).toBe('E_INVALID_NOTEBOOK');
+    expect((err as KilnError).message).toMatch(reason);
+    expect(svc.isOpen(name)).toBe(false);
+    expect(await fs.readFile(path.join(root, name))).toEqual(before);
+  });
+
+  it('refuses broken JSON naming the line', async () => {
+    await fs.writeFile(path.join(root, 'broken.ipynb'), '{\n "cells": [\n  {,\n');
+    const err = (await svc.open('broken.ipynb').catch((e: unknown) => e)) as KilnError;
+    expect(err.code).toBe('E_INVALID_NOTEBOOK');
+    expect(err.message).toMatch(/not valid JSON \(line 3/);
+  });
+
+  it('keeps a string source as a string and splits lines like Python', async () => {
+    expect(splitLines('a\nb\r\nc')).toEqual(['a\n', 'b\r\n', 'c']);
+    expect(splitLines('')).toEqual([]);
+    expect(splitLines('x\n')).toEqual(['x\n']);
+    const nb = {
+      cells: [{ cell_type: 'code', execution_count: null, id: 'abc', metadata: {}, outputs: [], source: 'x = 1\ny = 2' }],
+      metadata: { custom: { keep: true } },
+      nbformat: 4,
+      nbformat_minor: 5,
+    };
+    await fs.writeFile(path.join(root, 'strsrc.ipynb'), JSON.stringify(nb));
+    await svc.open('strsrc.ipynb');
+    await svc.editCell('strsrc.ipynb', 'abc', 'x = 3\ny = 4');
+    await svc.save('strsrc.ipynb');
+    const written = JSON.parse(await fs.readFile(path.join(root, 'strsrc.ipynb'), 'utf8'));
+    expect(written.cells[0].source).toBe('x = 3\ny = 4');
+    expect(written.metadata.custom).toEqual({ keep: true });
+    await svc.close('strsrc.ipynb');
+  });
+});
+
+describe('document operations', () => {
+  const nbPath = 'ops/doc.ipynb';
+  beforeAll(async () => {
+    await fs.mkdir(path.join(root, 'ops'));
+    await svc.create(nbPath);
+  });
+
+  it('creates a valid empty notebook with one code cell', async () => {
+    const doc = await svc.get(nbPath);
+    expect(doc.cells).toHaveLength(1);
+    expect(doc.cells[0].cell_type).toBe('code');
+    expect(doc.dirty).toBe(false);
+    expect(nbformatValidates(path.join(root, nbPath))).toBe('valid 5');
+    await expect(svc.create(nbPath)).rejects.toMatchObject({ code: 'E_EXISTS' });
+  });
+
+  it('appends, inserts, edits, retypes, moves, deletes and restores cells by id', async () => {
+    const first = (await svc.get(nbPath)).cells[0].id;
+    const a = await svc.insertCell(nbPath, { source: 'a = 1' });
+    expect(a.index).toBe(1);
+    const b = await svc.insertCell(nbPath, { index: 0, cellType: 'markdown', source: '# Title' });
+    expect(b.index).toBe(0);
+    expect((await svc.get(nbPath)).cells.map((c) => c.id)).toEqual([b.cell.id, first, a.cell.id]);
+
+    await svc.editCell(nbPath, a.cell.id, 'a = 2');
+    await svc.setCellType(nbPath, first, 'raw');
+    await svc.moveCell(nbPath, a.cell.id, 0);
+    let doc = await svc.get(nbPath);
+    expect(doc.cells.map((c) => [c.id, c.cell_type, c.source])).toEqual([
+      [a.cell.id, 'code', 'a = 2'],
+      [b.cell.id, 'markdown', '# Title'],
+      [first, 'raw', ''],
+    ]);
+    expect(doc.dirty).toBe(true);
+
+    const removed = await svc.deleteCell(nbPath, b.cell.id);
+    expect(removed.index).toBe(1);
+    expect((await svc.get(nbPath)).cells.map((c) => c.id)).toEqual([a.cell.id, first]);
+    await svc.restoreCell(nbPath, removed.cell, removed.index);
+    doc = await svc.get(nbPath);
+    expect(doc.cells.map((c) => c.id)).toEqual([a.cell.id, b.cell.id, first]);
+
+    await svc.setCellMetadata(nbPath, a.cell.id, { tags: ['parameters'] });
+    await svc.save(nbPath);
+    const written = JSON.parse(await fs.readFile(path.join(root, nbPath), 'utf8'));
+    expect(written.cells.map((c: { id: string }) => c.id)).toEqual([a.cell.id, b.cell.id, first]);
+    expect(written.cells[0].metadata.tags).toEqual(['parameters']);
+    expect(written.cells[2]).not.toHaveProperty('outputs');
+    expect(nbformatValidates(path.join(root, nbPath))).toBe('valid 5');
+    expect((await svc.get(nbPath)).dirty).toBe(false);
+  });
+
+  it('names unknown cells and notebooks with E_NOT_FOUND', async () => {
+    await expect(svc.editCell(nbPath, 'nope', 'x')).rejects.toMatchObject({ code: 'E_NOT_FOUND', message: expect.stringContaining('"nope"') });
+    await expect(svc.deleteCell(nbPath, 'nope')).rejects.toMatchObject({ code: 'E_NOT_FOUND' });
+    await expect(svc.runCell(nbPath, 'nope')).rejects.toMatchObject({ code: 'E_NOT_FOUND' });
+    await expect(svc.get('ops/other.ipynb')).rejects.toMatchObject({ code: 'E_NOT_FOUND', message: expect.stringContaining('ops/other.ipynb') });
+    await expect(svc.open('../outside.ipynb')).rejects.toMatchObject({ code: 'E_OUTSIDE_WORKSPACE' });
+  });
+
+  it('reloads a clean notebook changed on disk and flags a conflict when dirty', async () => {
+    const doc = await svc.get(nbPath);
+    const onDisk = JSON.parse(await fs.readFile(path.join(root, nbPath), 'utf8'));
+    onDisk.cells[0].source = ['changed = True'];
+    await fs.writeFile(path.join(root, nbPath), JSON.stringify(onDisk, null, 1) + '\n');
+    expect(await svc.reloadFromDisk(nbPath)).toBe('reloaded');
+    const changed = eventsOf(events, 'notebook.changed').at(-1)!;
+    expect(changed.reason).toBe('reloaded');
+    expect(changed.document.cells[0].source).toBe('changed = True');
+    expect(changed.document.cells[0].id).toBe(doc.cells[0].id);
+
+    await svc.editCell(nbPath, doc.cells[0].id, 'mine = 1');
+    onDisk.cells[0].source = ['theirs = 1'];
+    await fs.writeFile(path.join(root, nbPath), JSON.stringify(onDisk, null, 1) + '\n');
+    expect(await svc.reloadFromDisk(nbPath)).toBe('conflict');
+    expect(eventsOf(events, 'notebook.conflict').at(-1)!.message).toContain('unsaved changes');
+    expect((await svc.get(nbPath)).cells[0].source).toBe('mine = 1');
+    // Saving without force refuses to overwrite their version; force keeps mine.
+    await expect(svc.save(nbPath)).rejects.toMatchObject({ code: 'E_CHANGED_ON_DISK' });
+    await svc.save(nbPath, { force: true });
+    expect(await fs.readFile(path.join(root, nbPath), 'utf8')).toContain('mine = 1');
+    expect(await svc.reloadFromDisk(nbPath)).toBe('unchanged');
+
+    // Reverting drops unsaved changes.
+    await svc.editCell(nbPath, doc.cells[0].id, 'scratch');
+    const reverted = await svc.revert(nbPath);
+    expect(reverted.cells[0].source).toBe('mine = 1');
+    expect(reverted.dirty).toBe(false);
+  });
+
+  it('announces agent edits with the whole document', async () => {
+    const doc = await svc.get(nbPath);
+    await svc.editCell(nbPath, doc.cells[0].id, 'by_agent = 1', { origin: 'agent' });
+    const changed = eventsOf(events, 'notebook.changed').at(-1)!;
+    expect(changed.reason).toBe('edited');
+    expect(changed.document.cells[0].source).toBe('by_agent = 1');
+  });
+});
+
+describe('without Jupyter', () => {
+  it('opens and edits, and running says what to install, once', async () => {
+    const jupyter = new JupyterServerManager({ rootDir: root, env: { PATH: '/nonexistent' } });
+    const local = new NotebookService({ workspace, jupyter, events: hub });
+    const before = eventsOf(events, 'notebook.jupyterError').length;
+    const doc = await local.open('test4.5.ipynb');
+    const code = doc.cells.find((c) => c.cell_type === 'code')!;
+    await local.editCell('test4.5.ipynb', code.id, 'print(1)');
+    const err = (await local.runCell('test4.5.ipynb', code.id).catch((e: unknown) => e)) as KilnError;
+    expect(err.code).toBe('E_NO_JUPYTER');
+    expect(err.message).toContain('apt-get install jupyter-server jupyter-core jupyter-client python3-ipykernel');
+    await local.runCell('test4.5.ipynb', code.id).catch(() => undefined);
+    const errors = eventsOf(events, 'notebook.jupyterError').slice(before);
+    expect(errors).toHaveLength(1);
+    expect(errors[0].code).toBe('E_NO_JUPYTER');
+    await local.dispose();
+    await jupyter.dispose();
+  });
+});

@@ -1,0 +1,4 @@
+export { NotebookService } from './service';
+export type { ChangeOptions, NotebookEvents, NotebookFiles, NotebookServiceOptions } from './service';
+export { notebookHandlers } from './handlers';
+export { parseNotebook, serializeNotebook, validateNotebook, splitLines } from './format';

@@ -1,0 +1,37 @@
+import * as fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { AnyEvent, EventChannel, EventPayload } from '../../shared/contract';
+import { EventHub } from '../events';
+import { Workspace } from '../workspace';
+
+/** A real temp workspace and an event recorder, for notebook tests. */
+export async function makeWorkspace(prefix: string): Promise<{ root: string; workspace: Workspace; hub: EventHub; events: AnyEvent[] }> {
+  const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)));
+  const workspace = await Workspace.open({ root });
+  const hub = new EventHub();
+  const events: AnyEvent[] = [];
+  hub.subscribe((e) => events.push(e));
+  return { root, workspace, hub, events };
+}
+
+export function eventsOf<E extends EventChannel>(events: AnyEvent[], channel: E): EventPayload<E>[] {
+  return events.filter((e) => e.channel === channel).map((e) => e.payload as EventPayload<E>);
+}
+
+/** Resolves when `hub` emits an event on `channel` that matches. */
+export function nextEvent<E extends EventChannel>(hub: EventHub, channel: E, match: (p: EventPayload<E>) => boolean = () => true, timeoutMs = 60_000): Promise<EventPayload<E>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`No ${channel} event within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const off = hub.subscribe((e) => {
+      if (e.channel === channel && match(e.payload as EventPayload<E>)) {
+        clearTimeout(timer);
+        off();
+        resolve(e.payload as EventPayload<E>);
+      }
+    });
+  });
+}
