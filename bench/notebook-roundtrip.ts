@@ -1,6 +1,6 @@
 /**
- * Execution round trip of `1+1`: Kiln's path (validated request -> NotebookService -> Jupyter server ->
- * kernel -> notebook.output event) against a direct jupyter_client BlockingKernelClient talking ZMQ to
+ * Execution round trip of `1+1`: Kiln's full path (a WebSocket request as the renderer sends it -> router ->
+ * NotebookService -> Jupyter server -> kernel -> notebook.output event back over the socket) against a direct jupyter_client BlockingKernelClient talking ZMQ to
  * the same kind of kernel, measured in the same run. Prints medians and their ratio.
  */
 import { execFile } from 'node:child_process';
@@ -8,11 +8,10 @@ import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { notebookRequests } from '../shared/contract';
-import { EventHub } from '../main/events';
-import { JupyterServerManager } from '../main/kernel';
-import { NotebookService, notebookHandlers } from '../main/notebook';
-import { Workspace } from '../main/workspace';
+import WebSocket from 'ws';
+import { startWebHost } from '../main/hosts/web/server';
+import { MemoryStore } from '../main/prefs';
+import { createServices } from '../main/services';
 
 export interface RoundTripResult {
   samples: number;
@@ -81,37 +80,52 @@ async function measureDirect(samples: number, scratch: string): Promise<number> 
 async function measureKiln(samples: number, scratch: string): Promise<number> {
   const root = path.join(scratch, 'workspace');
   await fs.mkdir(root, { recursive: true });
-  const workspace = await Workspace.open({ root });
-  const hub = new EventHub();
-  const jupyter = new JupyterServerManager({ rootDir: workspace.root, stateDir: scratch });
-  const svc = new NotebookService({ workspace, jupyter, events: hub });
-  const handlers = notebookHandlers(svc);
+  // The full path a renderer takes: WebSocket request -> router -> NotebookService -> kernel -> output event.
+  const services = await createServices({ root, dataDir: scratch, prefsStore: new MemoryStore() });
+  const host = await startWebHost({ services, staticDir: scratch });
+  const socket = new WebSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`);
+  await new Promise((resolve) => socket.once('open', resolve));
+  let nextId = 1;
+  const call = (channel: string, args: unknown) =>
+    new Promise<unknown>((resolve, reject) => {
+      const id = nextId++;
+      const onMessage = (data: WebSocket.RawData) => {
+        const frame = JSON.parse(String(data)) as { id?: number; ok?: boolean; value?: unknown; error?: { message: string } };
+        if (frame.id !== id) return;
+        socket.off('message', onMessage);
+        if (frame.ok) resolve(frame.value);
+        else reject(new Error(frame.error?.message));
+      };
+      socket.on('message', onMessage);
+      socket.send(JSON.stringify({ id, channel, args }));
+    });
   try {
-    await svc.create('bench.ipynb');
-    const { cell } = await svc.insertCell('bench.ipynb', { source: '1+1' });
-    const spec = notebookRequests['notebook.runCell'];
+    await call('notebook.create', { path: 'bench.ipynb' });
+    const { cell } = (await call('notebook.insertCell', { path: 'bench.ipynb', source: '1+1' })) as { cell: { id: string } };
     const once = async (): Promise<number> => {
       const start = performance.now();
-      let elapsed = -1;
-      const off = hub.subscribe((event) => {
-        if (event.channel !== 'notebook.output' || elapsed >= 0) return;
-        const { cellId, change } = event.payload as { cellId: string; change: { kind: string; output?: { output_type: string } } };
-        if (cellId === cell.id && change.kind === 'append' && change.output?.output_type === 'execute_result') elapsed = performance.now() - start;
+      const arrived = new Promise<number>((resolve) => {
+        const onMessage = (data: WebSocket.RawData) => {
+          const frame = JSON.parse(String(data)) as { event?: string; payload?: { cellId: string; change: { kind: string; output?: { output_type: string } } } };
+          const change = frame.payload?.change;
+          if (frame.event === 'notebook.output' && frame.payload?.cellId === cell.id && change?.kind === 'append' && change.output?.output_type === 'execute_result') {
+            socket.off('message', onMessage);
+            resolve(performance.now() - start);
+          }
+        };
+        socket.on('message', onMessage);
       });
-      // The same validation the router applies to a renderer request.
-      const args = spec.args.parse({ path: 'bench.ipynb', cellId: cell.id });
-      await handlers['notebook.runCell'](args);
-      off();
-      if (elapsed < 0) throw new Error('no execute_result arrived');
-      return elapsed;
+      await call('notebook.runCell', { path: 'bench.ipynb', cellId: cell.id });
+      return arrived;
     };
     for (let i = 0; i < 5; i++) await once();
     const times: number[] = [];
     for (let i = 0; i < samples; i++) times.push(await once());
     return median(times);
   } finally {
-    await svc.dispose();
-    await jupyter.dispose();
+    socket.close();
+    await host.close();
+    await services.dispose();
   }
 }
 
