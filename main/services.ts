@@ -1,7 +1,7 @@
 import path from 'node:path';
 import trash from 'trash';
 import { agentHandlers, EditSessionService, RunEngine } from './agent';
-import { ConfigService, configHandlers } from './config';
+import { ConfigService, configHandlers, type JupyterSetting } from './config';
 import { JupyterServerManager } from './kernel';
 import { NotebookService, notebookHandlers } from './notebook';
 import { EventHub } from './events';
@@ -40,14 +40,12 @@ async function osTrash(absPath: string): Promise<boolean> {
 }
 
 /**
- * Where Jupyter comes from, as operators set it: KILN_JUPYTER_URL (+ KILN_JUPYTER_TOKEN) for a remote
- * server, else KILN_JUPYTER_COMMAND for a specific jupyter executable, else `jupyter` on PATH.
+ * Where Jupyter comes from, as operators set it: the `jupyter:` config block (a command, or a remote
+ * URL with its token in an environment variable), else `jupyter` on PATH.
  */
-function jupyterSettingsFromEnv(): { command?: string[]; remote?: { url: string; token: string } } {
-  if (process.env.KILN_JUPYTER_URL) {
-    return { remote: { url: process.env.KILN_JUPYTER_URL, token: process.env.KILN_JUPYTER_TOKEN ?? '' } };
-  }
-  if (process.env.KILN_JUPYTER_COMMAND) return { command: process.env.KILN_JUPYTER_COMMAND.split(' ').filter(Boolean) };
+function jupyterSource(setting: JupyterSetting | null): { command?: string[]; remote?: { url: string; token: string } } {
+  if (setting?.url) return { remote: { url: setting.url, token: setting.tokenEnv ? (process.env[setting.tokenEnv] ?? '') : '' } };
+  if (setting?.command) return { command: setting.command };
   return {};
 }
 
@@ -84,7 +82,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const jupyter = new JupyterServerManager({
     rootDir: workspace.root,
     stateDir: path.join(options.dataDir, 'jupyter'),
-    ...jupyterSettingsFromEnv(),
+    ...jupyterSource(config.current().jupyter),
   });
   const notebooks = new NotebookService({ workspace, jupyter, events: hub });
   const watcher = new WorkspaceWatcher({

@@ -76,6 +76,18 @@ describe('ConfigService: validation', () => {
     expect(svc.state().agent).toMatchObject({ enabled: true, model: 'smart-generalist', tools: ['write-file', 'run-file'] });
   });
 
+  it('reads the jupyter block: a command, or a remote URL, not both', async () => {
+    await put('.kiln/config.yaml', `jupyter:\n  command: /opt/conda/bin/jupyter\n`);
+    const { svc } = await start();
+    expect(svc.current().jupyter).toEqual({ command: ['/opt/conda/bin/jupyter'], url: undefined, tokenEnv: undefined });
+    await put('.kiln/config.yaml', `jupyter:\n  url: http://box:8888/\n  token_env: BOX_TOKEN\n`);
+    await svc.reload();
+    expect(svc.current().jupyter).toMatchObject({ url: 'http://box:8888/', tokenEnv: 'BOX_TOKEN' });
+    await put('.kiln/config.yaml', `jupyter:\n  url: http://box:8888/\n  command: jupyter\n`);
+    await svc.reload();
+    expect(svc.state().error?.message).toContain('not both');
+  });
+
   it('names the file and line of an unknown provider', async () => {
     await put('.kiln/config.yaml', VALID.replace('provider: openai-compatible', 'provider: ollama'));
     const { svc } = await start();

@@ -7,6 +7,7 @@ export {
   type ConfigFileLocation,
   type ModelConfig,
   type PromptedBlock,
+  type JupyterSetting,
   type ResolvedConfig,
 } from './load';
 export { configHandlers } from './handlers';

@@ -35,6 +35,15 @@ export interface ResolvedConfig {
   models: Record<string, ModelConfig>;
   fileEditing: PromptedBlock | null;
   agent: AgentBlock | null;
+  /** Read when Kiln starts; null means `jupyter` on PATH. */
+  jupyter: JupyterSetting | null;
+}
+
+export interface JupyterSetting {
+  command?: string[];
+  url?: string;
+  /** The environment variable holding the remote server's token. */
+  tokenEnv?: string;
 }
 
 /** One config file on disk: where it is, where its `config:/` refs resolve, how to name it in errors. */
@@ -125,8 +134,13 @@ export async function loadConfig(files: ConfigFileLocation[]): Promise<LoadResul
     ? { ...agentBase, tools: chosen.get('agent')?.value.agent?.tools ?? null }
     : null;
 
+  const jupyterValue = chosen.get('jupyter')?.value.jupyter;
+  const jupyter: JupyterSetting | null = jupyterValue
+    ? { command: jupyterValue.command, url: jupyterValue.url, tokenEnv: jupyterValue.token_env }
+    : null;
+
   if (issues.length) return { ok: false, issues };
-  return { ok: true, config: { models, fileEditing, agent } };
+  return { ok: true, config: { models, fileEditing, agent, jupyter } };
 }
 
 /** Parses and validates one file; null when it does not exist. */

@@ -44,6 +44,15 @@ export const AgentBlockSchema = z.strictObject({
   system_prompt: PromptRefs.optional(),
 });
 
+/** Which Jupyter server notebooks use: a command to start locally, or a running server by URL. */
+export const JupyterBlockSchema = z
+  .strictObject({
+    command: z.union([z.string().min(1).transform((c) => c.split(' ').filter(Boolean)), z.array(z.string().min(1)).min(1)]).optional(),
+    url: z.url({ error: 'jupyter.url must be a URL such as http://127.0.0.1:8888/' }).optional(),
+    token_env: EnvVarName.optional(),
+  })
+  .refine((block) => !(block.command && block.url), { message: 'jupyter: set command (a local server) or url (a running one), not both' });
+
 // An empty block (`file_editing:` with nothing under it) reads as null in YAML; treat it as absent.
 const optionalBlock = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null ? undefined : v), schema.optional());
 
@@ -51,9 +60,10 @@ export const ConfigFileSchema = z.strictObject({
   models: optionalBlock(z.record(z.string().min(1), ModelEntrySchema)),
   file_editing: optionalBlock(FileEditingSchema),
   agent: optionalBlock(AgentBlockSchema),
+  jupyter: optionalBlock(JupyterBlockSchema),
 });
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
 /** The blocks that follow set-not-merge: a project block replaces the user's block whole. */
-export const CONFIG_BLOCKS = ['models', 'file_editing', 'agent'] as const;
+export const CONFIG_BLOCKS = ['models', 'file_editing', 'agent', 'jupyter'] as const;
 export type ConfigBlock = (typeof CONFIG_BLOCKS)[number];
