@@ -1,9 +1,10 @@
 import path from 'node:path';
 import trash from 'trash';
 import { agentHandlers, EditSessionService, RunEngine } from './agent';
-import { ConfigService, configHandlers, type JupyterSetting } from './config';
-import { JupyterServerManager } from './kernel';
+import { ConfigService, configHandlers } from './config';
+import { JupyterServerManager, jupyterSource } from './kernel';
 import { NotebookService, notebookHandlers } from './notebook';
+import { NotebookServiceVerbTarget, Verbs, verbsHandlers } from './verbs';
 import { EventHub } from './events';
 import { EmptyGutterSource, type GutterSource } from './gutter';
 import { PrefsService, type KeyValueStore } from './prefs';
@@ -40,16 +41,6 @@ async function osTrash(absPath: string): Promise<boolean> {
 }
 
 /**
- * Where Jupyter comes from, as operators set it: the `jupyter:` config block (a command, or a remote
- * URL with its token in an environment variable), else `jupyter` on PATH.
- */
-function jupyterSource(setting: JupyterSetting | null): { command?: string[]; remote?: { url: string; token: string } } {
-  if (setting?.url) return { remote: { url: setting.url, token: setting.tokenEnv ? (process.env[setting.tokenEnv] ?? '') : '' } };
-  if (setting?.command) return { command: setting.command };
-  return {};
-}
-
-/**
  * Builds the whole service graph for one workspace. Both hosts call this and add only transport,
  * so the Electron app, the web host and the tests all run the same code.
  */
@@ -78,13 +69,15 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     engine,
     emit: (channel, payload) => hub.emit(channel, payload),
   });
+  const jupyterSetting = jupyterSource(config.current().jupyter);
   // The Jupyter server starts lazily, when the first notebook needs a kernel.
   const jupyter = new JupyterServerManager({
     rootDir: workspace.root,
     stateDir: path.join(options.dataDir, 'jupyter'),
-    ...jupyterSource(config.current().jupyter),
+    ...jupyterSetting,
   });
   const notebooks = new NotebookService({ workspace, jupyter, events: hub });
+  const verbs = new Verbs({ workspace, notebooks: new NotebookServiceVerbTarget({ notebooks }), jupyterCommand: jupyterSetting.command });
   const watcher = new WorkspaceWatcher({
     root: workspace.root,
     ledger: workspace.ledger,
@@ -106,6 +99,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...configHandlers(config),
     ...agentHandlers(edits),
     ...notebookHandlers(notebooks),
+    ...verbsHandlers(verbs),
   };
 
   return {
@@ -116,6 +110,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       await edits.dispose();
       await config.dispose();
       await watcher.dispose();
+      await verbs.dispose();
       // Kernels first, then the server, so no Jupyter process outlives Kiln.
       await notebooks.dispose();
       await jupyter.dispose();

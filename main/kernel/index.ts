@@ -6,3 +6,4 @@ export { findJupyter, JUPYTER_INSTALL_HINT, whichExecutable } from './discovery'
 export type { JupyterCommand } from './discovery';
 export { findProcessesByMarker } from './processes';
 export { Signal } from './signal';
+export { jupyterSource, type JupyterSourceSetting } from './source';

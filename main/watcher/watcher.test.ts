@@ -51,3 +51,13 @@ it("reports Kiln's own writes with their origin, never echoing them as external"
   // Atomic writes use a temp file; it must never surface.
   expect(changes.some((c) => c.path.includes('.kiln-'))).toBe(false);
 });
+
+it("marks an agent's write made by another Kiln process (the MCP server) as the agent's", async () => {
+  const otherProcess = await Workspace.open({ root });
+  expect(otherProcess.ledger).not.toBe(ws.ledger);
+  await otherProcess.write('src/from-mcp.py', 'y = 2', { origin: 'agent' });
+  await writeFile(path.join(root, 'by-hand.txt'), 'typed');
+  await waitFor(() => Boolean(seen('file_created', 'src/from-mcp.py') && seen('file_created', 'by-hand.txt')));
+  expect(seen('file_created', 'src/from-mcp.py')?.origin).toBe('agent');
+  expect(seen('file_created', 'by-hand.txt')?.origin).toBe('external');
+});

@@ -1,6 +1,6 @@
 export { Workspace, type WorkspaceOptions, type WriteOptions } from './workspace';
 export { PathGuard } from './guard';
-export { OriginLedger } from './origin-ledger';
+export { OriginLedger, agentJournalPath } from './origin-ledger';
 export { hashText, decodeText } from './encoding';
 export { duplicateName } from './naming';
 export { workspaceHandlers } from './handlers';

@@ -1,7 +1,25 @@
+import { createHash } from 'node:crypto';
+import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Origin } from '../../shared/contract';
 
 const MEMORY_MS = 3000;
+const JOURNAL_MAX_BYTES = 256 * 1024;
+
+export interface OriginLedgerOptions {
+  /**
+   * A file that agents in other processes (the MCP server) append their writes to, so a Kiln window
+   * on the same workspace marks those changes as the agent's rather than as external.
+   */
+  journalPath?: string;
+}
+
+/** The journal shared by every Kiln process on one workspace root (outside the project, in the temp folder). */
+export function agentJournalPath(root: string): string {
+  const key = createHash('sha256').update(root).digest('hex').slice(0, 16);
+  return path.join(os.tmpdir(), `kiln-agent-writes-${key}.log`);
+}
 
 /**
  * Remembers which paths Kiln itself just changed and on whose behalf, so the watcher reports
@@ -9,9 +27,14 @@ const MEMORY_MS = 3000;
  */
 export class OriginLedger {
   private readonly marks = new Map<string, { origin: Origin; at: number }>();
+  private journalCache = { mtimeMs: -1, entries: [] as { at: number; path: string }[] };
+
+  constructor(private readonly options: OriginLedgerOptions = {}) {}
 
   mark(absPath: string, origin: Origin): void {
-    this.marks.set(absPath, { origin, at: Date.now() });
+    const at = Date.now();
+    this.marks.set(absPath, { origin, at });
+    if (origin === 'agent' && this.options.journalPath) this.appendJournal(at, absPath);
   }
 
   /** The origin of a change at absPath: a recent mark on it or on a folder containing it, else external. */
@@ -23,7 +46,37 @@ export class OriginLedger {
       if (path.dirname(probe) === probe) break;
     }
     this.prune(now);
-    return 'external';
+    return this.journalNames(absPath, now) ? 'agent' : 'external';
+  }
+
+  private journalNames(absPath: string, now: number): boolean {
+    const file = this.options.journalPath;
+    if (!file) return false;
+    const mtimeMs = statSync(file, { throwIfNoEntry: false })?.mtimeMs;
+    if (mtimeMs === undefined || now - mtimeMs > MEMORY_MS) return false;
+    if (mtimeMs !== this.journalCache.mtimeMs) {
+      const entries = readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => {
+          const tab = line.indexOf('\t');
+          return { at: Number(line.slice(0, tab)), path: line.slice(tab + 1) };
+        });
+      this.journalCache = { mtimeMs, entries };
+    }
+    return this.journalCache.entries.some(
+      (entry) => now - entry.at < MEMORY_MS && (absPath === entry.path || absPath.startsWith(entry.path + path.sep)),
+    );
+  }
+
+  private appendJournal(at: number, absPath: string): void {
+    const file = this.options.journalPath!;
+    try {
+      if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) > JOURNAL_MAX_BYTES) writeFileSync(file, '');
+      appendFileSync(file, `${at}\t${absPath}\n`);
+    } catch {
+      // The journal only improves labels; a failure to write it must not fail the write itself.
+    }
   }
 
   private prune(now: number): void {

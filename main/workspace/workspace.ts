@@ -7,7 +7,7 @@ import { KilnError } from '../../shared/errors';
 import { decodeText, encodeText, hashText } from './encoding';
 import { PathGuard } from './guard';
 import { duplicateName } from './naming';
-import { OriginLedger } from './origin-ledger';
+import { agentJournalPath, OriginLedger } from './origin-ledger';
 
 /** Files larger than this are read only up to this many bytes; the editor says so. */
 const MAX_READ_BYTES = 64 * 1024 * 1024;
@@ -58,7 +58,7 @@ export class Workspace {
     const root = await fs.realpath(path.resolve(options.root));
     const info = await fs.stat(root);
     if (!info.isDirectory()) throw new KilnError('E_NOT_A_DIRECTORY', `Workspace ${root} is not a folder`);
-    return new Workspace({ ...options, root });
+    return new Workspace({ ledger: new OriginLedger({ journalPath: agentJournalPath(root) }), ...options, root });
   }
 
   get name(): string {

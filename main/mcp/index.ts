@@ -1,0 +1,1 @@
+export { createVerbsMcpServer, type VerbsMcpServer, type VerbsMcpServerOptions } from './server';

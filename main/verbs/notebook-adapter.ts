@@ -1,0 +1,111 @@
+import type { CellRunResult, CellType, NotebookDocument } from '../../shared/contract';
+import type { VerbCellRunResult } from '../../shared/contract/verbs';
+import { KilnError } from '../../shared/errors';
+import type { NotebookService } from '../notebook';
+import type { NotebookVerbTarget } from './notebook-target';
+
+export interface NotebookAdapterOptions {
+  notebooks: NotebookService;
+  /**
+   * When to save after an agent's change. 'if-clean' (default): only when the notebook had no unsaved changes
+   * before, so the operator's own unsaved edits are never written behind their back. 'always' suits a
+   * process of its own (the MCP server), where the file is the only thing others see.
+   */
+  autosave?: 'if-clean' | 'always' | 'never';
+  /**
+   * Re-read an open notebook before each change if its file changed on disk. For a process without a watcher
+   * (the MCP server), so an operator's save in a Kiln window is built on rather than overwritten or refused.
+   */
+  syncFromDisk?: boolean;
+}
+
+/**
+ * The notebook verbs on the NotebookService: edits are made with origin 'agent', so an open notebook
+ * re-renders live in the UI (notebook.changed), and are saved per the autosave policy.
+ */
+export class NotebookServiceVerbTarget implements NotebookVerbTarget {
+  private readonly notebooks: NotebookService;
+  private readonly autosave: NonNullable<NotebookAdapterOptions['autosave']>;
+  private readonly syncFromDisk: boolean;
+
+  constructor(options: NotebookAdapterOptions) {
+    this.notebooks = options.notebooks;
+    this.autosave = options.autosave ?? 'if-clean';
+    this.syncFromDisk = options.syncFromDisk ?? false;
+  }
+
+  async appendCell(notebook: string, source: string, cellType: CellType): Promise<{ cell_id: string; index: number }> {
+    return this.change(notebook, async () => {
+      const { cell, index } = await this.notebooks.insertCell(notebook, { cellType, source }, { origin: 'agent' });
+      return { cell_id: cell.id, index };
+    });
+  }
+
+  async runNewCell(notebook: string, source: string): Promise<VerbCellRunResult> {
+    return this.change(notebook, async () => {
+      const { cell } = await this.notebooks.insertCell(notebook, { cellType: 'code', source }, { origin: 'agent' });
+      return toVerbResult(await this.notebooks.runCell(notebook, cell.id, { allowStdin: false }));
+    });
+  }
+
+  async editCell(notebook: string, cellId: string, source: string, cellType?: CellType): Promise<{ cell_id: string; source_len: number }> {
+    return this.change(notebook, async (document) => {
+      const cell = findCell(document, cellId);
+      await this.notebooks.editCell(notebook, cellId, source, { origin: 'agent' });
+      if (cellType && cellType !== cell.cell_type) await this.notebooks.setCellType(notebook, cellId, cellType, { origin: 'agent' });
+      return { cell_id: cellId, source_len: source.length };
+    });
+  }
+
+  async deleteCell(notebook: string, cellId: string): Promise<{ cell_id: string; remaining_cells: number }> {
+    return this.change(notebook, async (document) => {
+      findCell(document, cellId);
+      await this.notebooks.deleteCell(notebook, cellId, { origin: 'agent' });
+      return { cell_id: cellId, remaining_cells: (await this.notebooks.get(notebook)).cells.length };
+    });
+  }
+
+  async rerunCell(notebook: string, cellId: string): Promise<VerbCellRunResult> {
+    return this.change(notebook, async (document) => {
+      findCell(document, cellId);
+      return toVerbResult(await this.notebooks.runCell(notebook, cellId, { allowStdin: false }));
+    });
+  }
+
+  /** Opens the notebook if needed (an unknown file is E_NOT_FOUND naming it), applies the change, then saves per policy. */
+  private async change<T>(notebook: string, apply: (document: NotebookDocument) => Promise<T>): Promise<T> {
+    let document: NotebookDocument;
+    try {
+      if (this.syncFromDisk && this.notebooks.isOpen(notebook)) await this.notebooks.reloadFromDisk(notebook);
+      document = await this.notebooks.open(notebook);
+    } catch (err) {
+      if (err instanceof KilnError && err.code === 'E_NOT_FOUND') {
+        throw new KilnError('E_NOT_FOUND', `The notebook "${notebook}" does not exist`, { notebook });
+      }
+      throw err;
+    }
+    const wasDirty = document.dirty;
+    const result = await apply(document);
+    if (this.autosave === 'always' || (this.autosave === 'if-clean' && !wasDirty)) {
+      await this.notebooks.save(notebook, { origin: 'agent' });
+    }
+    return result;
+  }
+}
+
+function findCell(document: NotebookDocument, cellId: string): NotebookDocument['cells'][number] {
+  const cell = document.cells.find((candidate) => candidate.id === cellId);
+  if (!cell) throw new KilnError('E_NOT_FOUND', `No cell with id "${cellId}" in the notebook "${document.path}"`, { cellId });
+  return cell;
+}
+
+function toVerbResult(result: CellRunResult): VerbCellRunResult {
+  return {
+    cell_id: result.cell_id,
+    status: result.status,
+    exec_count: result.exec_count,
+    duration_ms: result.duration_ms,
+    had_error: result.had_error,
+    outputs: result.outputs,
+  };
+}

@@ -1,0 +1,59 @@
+import type { CellType, NotebookOutput } from '../../shared/contract';
+import type { VerbCellRunResult } from '../../shared/contract/verbs';
+
+/**
+ * What the notebook verbs need from a notebook service. Paths are canonical workspace-relative paths of
+ * .ipynb files; an unknown notebook or cell id is a KilnError E_NOT_FOUND that names it.
+ */
+export interface NotebookVerbTarget {
+  appendCell(notebook: string, source: string, cellType: CellType): Promise<{ cell_id: string; index: number }>;
+  /** Appends a code cell and runs it against the notebook's live kernel. */
+  runNewCell(notebook: string, source: string): Promise<VerbCellRunResult>;
+  /** Replaces the source (outputs kept); changes the type when given. */
+  editCell(notebook: string, cellId: string, source: string, cellType?: CellType): Promise<{ cell_id: string; source_len: number }>;
+  deleteCell(notebook: string, cellId: string): Promise<{ cell_id: string; remaining_cells: number }>;
+  /** Clears the cell's outputs and runs it again with the kernel's earlier state in scope. */
+  rerunCell(notebook: string, cellId: string): Promise<VerbCellRunResult>;
+}
+
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+
+function trimText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const half = Math.floor(max / 2);
+  return `${text.slice(0, half)}\n[... ${text.length - 2 * half} characters omitted ...]\n${text.slice(-half)}`;
+}
+
+function textOf(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.every((line) => typeof line === 'string')) return value.join('');
+  return null;
+}
+
+/**
+ * Outputs as an agent should see them: text trimmed, ANSI colours stripped from tracebacks, and images or
+ * other binary payloads replaced by a one-line summary (base64 only burns a model's context).
+ */
+export function compactOutputs(outputs: NotebookOutput[], maxChars: number): NotebookOutput[] {
+  return outputs.map((output): NotebookOutput => {
+    if (output.output_type === 'stream') {
+      return { ...output, text: trimText(textOf(output.text) ?? '', maxChars) };
+    }
+    if (output.output_type === 'error' && Array.isArray(output.traceback)) {
+      const traceback = (output.traceback as unknown[]).map((line) => String(line).replace(ANSI, ''));
+      return { ...output, traceback: trimText(traceback.join('\n'), maxChars).split('\n') };
+    }
+    if ((output.output_type === 'display_data' || output.output_type === 'execute_result') && output.data && typeof output.data === 'object') {
+      const data: Record<string, unknown> = {};
+      for (const [mime, value] of Object.entries(output.data as Record<string, unknown>)) {
+        const text = textOf(value);
+        const textual = mime.startsWith('text/') || mime === 'application/json' || mime.endsWith('+json');
+        if (textual && text !== null) data[mime] = trimText(text, maxChars);
+        else if (textual) data[mime] = trimText(JSON.stringify(value), maxChars);
+        else data[mime] = `<${mime} output, ${text?.length ?? JSON.stringify(value ?? null).length} characters; not shown>`;
+      }
+      return { ...output, data };
+    }
+    return output;
+  });
+}

@@ -1,0 +1,160 @@
+import { spawn, spawnSync } from 'node:child_process';
+import os from 'node:os';
+import { KilnError } from '../../shared/errors';
+
+export interface PythonProcessOptions {
+  python: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  /** Per stream; beyond it the middle is dropped and a note says how much. */
+  maxOutputChars: number;
+  signal?: AbortSignal;
+}
+
+export interface PythonProcessOutcome {
+  stdout: string;
+  stderr: string;
+  returncode: number;
+  duration_ms: number;
+  timed_out: boolean;
+  cancelled: boolean;
+}
+
+/** How long to wait for the output pipes to drain after the process is gone (a stray holder may keep them open). */
+const DRAIN_MS = 2000;
+
+/** Keeps the head and the tail of a stream, so a runaway print loop cannot exhaust memory or a model's context. */
+export class CappedText {
+  private head = '';
+  private tail = '';
+  private dropped = 0;
+  constructor(private readonly max: number) {}
+
+  push(chunk: string): void {
+    const headRoom = Math.ceil(this.max / 2) - this.head.length;
+    if (headRoom > 0) {
+      this.head += chunk.slice(0, headRoom);
+      chunk = chunk.slice(headRoom);
+    }
+    if (!chunk) return;
+    const tailMax = Math.floor(this.max / 2);
+    this.tail += chunk;
+    if (this.tail.length > tailMax * 2 || this.tail.length > tailMax + 65536) {
+      this.dropped += this.tail.length - tailMax;
+      this.tail = this.tail.slice(this.tail.length - tailMax);
+    }
+  }
+
+  toString(): string {
+    const tailMax = Math.floor(this.max / 2);
+    let tail = this.tail;
+    let dropped = this.dropped;
+    if (tail.length > tailMax) {
+      dropped += tail.length - tailMax;
+      tail = tail.slice(tail.length - tailMax);
+    }
+    if (dropped === 0) return this.head + tail;
+    return `${this.head}\n[... ${dropped} characters of output omitted ...]\n${tail}`;
+  }
+}
+
+/** Kills a detached process group (the child and everything it started that stayed in its group). */
+function killTree(pid: number): void {
+  if (process.platform === 'win32') {
+    spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore' });
+    return;
+  }
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // The group is already gone.
+  }
+}
+
+/**
+ * Runs Python in a fresh process of its own process group. When the time limit passes (or the caller aborts),
+ * the whole group is killed; once the main process exits, anything it left running in its group is killed too,
+ * so a throwaway run never leaves processes behind.
+ */
+export function runPythonProcess(options: PythonProcessOptions): Promise<PythonProcessOutcome> {
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(new KilnError('E_CANCELLED', 'The run was cancelled before it started'));
+      return;
+    }
+    const started = Date.now();
+    const child = spawn(options.python, options.args, {
+      cwd: options.cwd,
+      env: options.env,
+      detached: process.platform !== 'win32',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    const stdout = new CappedText(options.maxOutputChars);
+    const stderr = new CappedText(options.maxOutputChars);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => stdout.push(chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
+
+    let timedOut = false;
+    let cancelled = false;
+    let exit: { code: number | null; signal: NodeJS.Signals | null; at: number } | null = null;
+    let settled = false;
+
+    const stop = () => {
+      if (child.pid !== undefined) killTree(child.pid);
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, options.timeoutMs);
+    const onAbort = () => {
+      cancelled = true;
+      stop();
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const finish = () => {
+      if (settled || !exit) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(drainTimer);
+      options.signal?.removeEventListener('abort', onAbort);
+      const signalNumber = exit.signal ? (os.constants.signals[exit.signal] ?? 9) : 0;
+      resolve({
+        stdout: stdout.toString(),
+        stderr: stderr.toString(),
+        returncode: exit.code ?? -signalNumber,
+        duration_ms: exit.at - started,
+        timed_out: timedOut,
+        cancelled,
+      });
+    };
+    let drainTimer: NodeJS.Timeout | undefined;
+
+    child.once('error', (err: NodeJS.ErrnoException) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      reject(
+        new KilnError(
+          err.code === 'ENOENT' ? 'E_NO_JUPYTER' : 'E_INTERNAL',
+          `Could not start Python (${options.python}): ${err.message}`,
+        ),
+      );
+    });
+    child.once('exit', (code, signal) => {
+      exit = { code, signal, at: Date.now() };
+      // Whatever the script left running in its group goes with it.
+      stop();
+      drainTimer = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish();
+      }, DRAIN_MS);
+    });
+    child.once('close', finish);
+  });
+}

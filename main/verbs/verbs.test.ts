@@ -1,0 +1,389 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FsChange } from '../../shared/contract';
+import { KilnError } from '../../shared/errors';
+import { WorkspaceWatcher } from '../watcher';
+import { Workspace } from '../workspace';
+import { makeTempTree } from '../workspace/test-support';
+import { findKernelPython, slugForCode, slugify, Verbs } from '.';
+
+const PYTHON = '/usr/bin/python3';
+
+let root: string;
+let cleanup: () => Promise<void>;
+let workspace: Workspace;
+let verbs: Verbs;
+
+async function setup(files: Record<string, string> = {}, options: Partial<ConstructorParameters<typeof Verbs>[0]> = {}) {
+  ({ root, cleanup } = await makeTempTree(files));
+  workspace = await Workspace.open({ root });
+  verbs = new Verbs({ workspace, python: PYTHON, timeouts: { runMs: 20_000, heavyRunMs: 30_000 }, ...options });
+}
+
+afterEach(async () => {
+  await verbs?.dispose();
+  await cleanup?.();
+});
+
+const read = (rel: string) => readFileSync(path.join(root, rel), 'utf8');
+const exists = (rel: string) => existsSync(path.join(root, rel));
+const scripts = async () => (exists('scripts') ? (await fs.readdir(path.join(root, 'scripts'))).sort() : []);
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof KilnError) return err.code;
+    throw err;
+  }
+  throw new Error('expected the call to fail');
+}
+
+async function messageOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** Alive and not a zombie waiting to be reaped. */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntilGone(pid: number, ms = 5000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (!isRunning(pid)) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return !isRunning(pid);
+}
+
+describe('write-file', () => {
+  beforeEach(() => setup({ 'README.md': 'hello\n' }));
+
+  it('creates a file with its parent folders and reports it as the agent’s new file', async () => {
+    const changes: FsChange[] = [];
+    const watcher = new WorkspaceWatcher({ root, ledger: workspace.ledger, onChange: (c) => changes.push(c) });
+    await watcher.ready;
+    try {
+      const result = await verbs.call('write-file', { path: 'src/pkg/loaders.py', content: 'X = 1\n' });
+      expect(result).toEqual({ path: 'src/pkg/loaders.py', bytes_written: 6, created: true });
+      expect(read('src/pkg/loaders.py')).toBe('X = 1\n');
+      await expect.poll(() => changes.find((c) => c.path === 'src/pkg/loaders.py'), { timeout: 10_000 }).toEqual({
+        type: 'file_created',
+        path: 'src/pkg/loaders.py',
+        origin: 'agent',
+      });
+      changes.length = 0;
+      const again = await verbs.call('write-file', { path: 'src/pkg/loaders.py', content: 'X = 22\n' });
+      expect(again).toEqual({ path: 'src/pkg/loaders.py', bytes_written: 7, created: false });
+      expect(read('src/pkg/loaders.py')).toBe('X = 22\n');
+      await expect.poll(() => changes.find((c) => c.path === 'src/pkg/loaders.py'), { timeout: 10_000 }).toEqual({
+        type: 'file_updated',
+        path: 'src/pkg/loaders.py',
+        origin: 'agent',
+      });
+      expect(changes.some((c) => c.type === 'file_created' && c.path === 'src/pkg/loaders.py')).toBe(false);
+    } finally {
+      await watcher.dispose();
+    }
+    expect(await scripts()).toEqual([]);
+  });
+
+  it('refuses to replace an existing file when overwrite is false', async () => {
+    expect(await codeOf(verbs.call('write-file', { path: 'README.md', content: 'gone', overwrite: false }))).toBe('E_EXISTS');
+    expect(read('README.md')).toBe('hello\n');
+    const fresh = await verbs.call('write-file', { path: 'NEW.md', content: 'new', overwrite: false });
+    expect(fresh.created).toBe(true);
+  });
+
+  it('refuses paths outside the workspace and writes nothing', async () => {
+    const outside = path.join(os.tmpdir(), `kiln-verbs-outside-${process.pid}.txt`);
+    expect(await codeOf(verbs.call('write-file', { path: '../escape.txt', content: 'x' }))).toBe('E_OUTSIDE_WORKSPACE');
+    expect(await codeOf(verbs.call('write-file', { path: outside, content: 'x' }))).toBe('E_OUTSIDE_WORKSPACE');
+    expect(existsSync(path.join(root, '..', 'escape.txt'))).toBe(false);
+    expect(existsSync(outside)).toBe(false);
+  });
+
+  it('accepts an absolute path inside the workspace and answers with the relative one', async () => {
+    const result = await verbs.call('write-file', { path: path.join(root, 'src', 'abs.py'), content: 'A = 1\n' });
+    expect(result.path).toBe('src/abs.py');
+    expect(read('src/abs.py')).toBe('A = 1\n');
+  });
+
+  it('does not let authoring verbs forge audit-log entries', async () => {
+    expect(await codeOf(verbs.call('write-file', { path: 'scripts/step_01_fake.py', content: 'print(1)' }))).toBe('E_BAD_REQUEST');
+    expect(await scripts()).toEqual([]);
+  });
+
+  it('refuses malformed arguments with E_BAD_REQUEST', async () => {
+    expect(await codeOf(verbs.call('write-file', { path: 'a.txt' }))).toBe('E_BAD_REQUEST');
+    expect(await codeOf(verbs.call('no-such-verb', {}))).toBe('E_BAD_REQUEST');
+    expect(exists('a.txt')).toBe(false);
+  });
+});
+
+describe('edit-file', () => {
+  beforeEach(() => setup({ 'src/mod.py': 'def f():\n    return 1\n\ndef g():\n    return 1\n' }));
+
+  it('replaces text that occurs exactly once', async () => {
+    const result = await verbs.call('edit-file', { path: 'src/mod.py', mode: 'replace', old: 'def g():\n    return 1', new: 'def g():\n    return 2' });
+    expect(result).toEqual({ path: 'src/mod.py', bytes_written: 45, replacements: 1 });
+    expect(read('src/mod.py')).toBe('def f():\n    return 1\n\ndef g():\n    return 2\n');
+    expect(await scripts()).toEqual([]);
+  });
+
+  it('refuses zero matches and several matches, saying how many, and leaves the file alone', async () => {
+    const before = read('src/mod.py');
+    const none = verbs.call('edit-file', { path: 'src/mod.py', mode: 'replace', old: 'return 3', new: 'return 4' });
+    expect(await messageOf(none)).toMatch(/0 matches/);
+    const two = verbs.call('edit-file', { path: 'src/mod.py', mode: 'replace', old: 'return 1', new: 'return 4' });
+    expect(await messageOf(two)).toMatch(/2 times.*2 matches/);
+    expect(await codeOf(verbs.call('edit-file', { path: 'src/mod.py', mode: 'replace', old: 'return 1', new: 'x' }))).toBe('E_BAD_REQUEST');
+    expect(read('src/mod.py')).toBe(before);
+  });
+
+  it('overwrites the whole content', async () => {
+    const result = await verbs.call('edit-file', { path: 'src/mod.py', mode: 'overwrite', content: 'Y = 2\n' });
+    expect(result).toEqual({ path: 'src/mod.py', bytes_written: 6, replacements: 0 });
+    expect(read('src/mod.py')).toBe('Y = 2\n');
+  });
+
+  it('never creates a file', async () => {
+    expect(await codeOf(verbs.call('edit-file', { path: 'src/new.py', mode: 'overwrite', content: 'x' }))).toBe('E_NOT_FOUND');
+    expect(await codeOf(verbs.call('edit-file', { path: 'src/new.py', mode: 'replace', old: 'a', new: 'b' }))).toBe('E_NOT_FOUND');
+    expect(exists('src/new.py')).toBe(false);
+  });
+
+  it('checks the mode’s fields and refuses paths outside the workspace', async () => {
+    expect(await codeOf(verbs.call('edit-file', { path: 'src/mod.py', mode: 'replace', new: 'x' }))).toBe('E_BAD_REQUEST');
+    expect(await codeOf(verbs.call('edit-file', { path: 'src/mod.py', mode: 'overwrite' }))).toBe('E_BAD_REQUEST');
+    expect(await codeOf(verbs.call('edit-file', { path: '../../etc/hosts', mode: 'overwrite', content: 'x' }))).toBe('E_OUTSIDE_WORKSPACE');
+  });
+
+  it('matches a CRLF file when the model sends LF line endings', async () => {
+    await fs.writeFile(path.join(root, 'win.py'), 'a = 1\r\nb = 2\r\n');
+    await verbs.call('edit-file', { path: 'win.py', mode: 'replace', old: 'a = 1\nb = 2', new: 'a = 1\nb = 3' });
+    expect(read('win.py')).toBe('a = 1\r\nb = 3\r\n');
+  });
+});
+
+describe('run-file', () => {
+  beforeEach(() =>
+    setup({
+      'src/helpers.py': 'def greet(name):\n    return f"hello {name}"\n',
+      'src/main.py': 'import os, sys\nfrom helpers import greet\nprint(greet("kiln"), __name__, os.getcwd())\nprint("warned", file=sys.stderr)\n',
+      'src/fail.py': 'import sys\nprint("failing")\nsys.exit(3)\n',
+    }),
+  );
+
+  it('runs the file as __main__ from the workspace root with src/ importable, and logs a step that runs it', async () => {
+    const result = await verbs.call('run-file', { path: 'src/main.py' });
+    expect(result.stdout).toBe(`hello kiln __main__ ${root}\n`);
+    expect(result.stderr).toBe('warned\n');
+    expect(result.returncode).toBe(0);
+    expect(result.timed_out).toBe(false);
+    expect(result.duration_ms).toBeGreaterThanOrEqual(0);
+    expect(result.script).toBe('scripts/step_01_run_main.py');
+    expect(await scripts()).toEqual(['step_01_run_main.py']);
+    expect(read('scripts/step_01_run_main.py')).toBe('import runpy; runpy.run_path("src/main.py", run_name="__main__")\n');
+    // The workspace stays clean: no bytecode caches.
+    expect(exists('src/__pycache__')).toBe(false);
+  });
+
+  it('reports a failing script’s exit code and output', async () => {
+    const result = await verbs.call('run-file', { path: path.join(root, 'src/fail.py') });
+    expect(result.returncode).toBe(3);
+    expect(result.stdout).toBe('failing\n');
+    expect(result.script).toBe('scripts/step_01_run_fail.py');
+  });
+
+  it('refuses a missing file before anything runs and logs nothing', async () => {
+    expect(await codeOf(verbs.call('run-file', { path: 'src/missing.py' }))).toBe('E_NOT_FOUND');
+    expect(await codeOf(verbs.call('run-file', { path: 'src' }))).toBe('E_NOT_FOUND');
+    expect(await codeOf(verbs.call('run-file', { path: '../outside.py' }))).toBe('E_OUTSIDE_WORKSPACE');
+    expect(exists('scripts')).toBe(false);
+  });
+});
+
+describe('execute-code', () => {
+  beforeEach(() => setup({ 'src/helpers.py': 'VALUE = 41\n', 'scripts/step_07_load_data.py': 'print("old")\n', 'scripts/notes.txt': 'n' }));
+
+  it('runs throwaway code, saves it as the next step after the highest one, and can import src/', async () => {
+    const code = '# compute the answer\nimport helpers\n\nanswer = helpers.VALUE + 1\nprint(answer)';
+    const result = await verbs.call('execute-code', { code });
+    expect(result.stdout).toBe('42\n');
+    expect(result.returncode).toBe(0);
+    expect(result.script).toBe('scripts/step_08_answer_helpers_value_1.py');
+    expect(read(result.script)).toBe(`${code}\n`);
+    const second = await verbs.call('execute-code', { code: 'raise ValueError("boom")' });
+    expect(second.script).toBe('scripts/step_09_raise_valueerror_boom.py');
+    expect(second.returncode).toBe(1);
+    // The traceback points at the saved step, line by line.
+    expect(second.stderr).toContain('step_09_raise_valueerror_boom.py", line 1');
+    expect(second.stderr).toContain('ValueError: boom');
+    expect(await scripts()).toEqual(['notes.txt', 'step_07_load_data.py', 'step_08_answer_helpers_value_1.py', 'step_09_raise_valueerror_boom.py']);
+  });
+
+  it('numbers concurrent steps one after another', async () => {
+    const results = await Promise.all([1, 2, 3].map((n) => verbs.call('execute-code', { code: `print(${n})` })));
+    expect(results.map((r) => r.script).sort()).toEqual(['scripts/step_08_print_1.py', 'scripts/step_09_print_2.py', 'scripts/step_10_print_3.py']);
+    expect(results.map((r) => r.stdout)).toEqual(['1\n', '2\n', '3\n']);
+  });
+
+  it('logs nothing when there is no Python to run', async () => {
+    await verbs.dispose();
+    verbs = new Verbs({ workspace, python: path.join(root, 'no-such-python') });
+    expect(await codeOf(verbs.call('execute-code', { code: 'print(1)' }))).toBe('E_NO_JUPYTER');
+    expect(await scripts()).toEqual(['notes.txt', 'step_07_load_data.py']);
+  });
+
+  it('caps runaway output with a note', async () => {
+    await verbs.dispose();
+    verbs = new Verbs({ workspace, python: PYTHON, maxOutputChars: 1000 });
+    const result = await verbs.call('execute-code', { code: 'print("x" * 200000)\nprint("end")' });
+    expect(result.stdout.length).toBeLessThan(1200);
+    expect(result.stdout).toMatch(/characters of output omitted/);
+    expect(result.stdout.startsWith('xxxx')).toBe(true);
+    expect(result.stdout.endsWith('end\n')).toBe(true);
+  });
+
+  it('does not wait for input', async () => {
+    const result = await verbs.call('execute-code', { code: 'try:\n    input()\nexcept EOFError:\n    print("no input")' });
+    expect(result.stdout).toBe('no input\n');
+  });
+});
+
+describe('time limits and process trees', () => {
+  beforeEach(() => setup({}, { timeouts: { runMs: 1500, heavyRunMs: 30_000 } }));
+
+  const spawnSleeper = [
+    'import subprocess, sys, time',
+    'child = subprocess.Popen(["sleep", "300"])',
+    'print(child.pid, flush=True)',
+    'time.sleep(300)',
+  ].join('\n');
+
+  it('kills the run and every process it started when the time limit passes, and says so', async () => {
+    const result = await verbs.call('execute-code', { code: spawnSleeper });
+    expect(result.timed_out).toBe(true);
+    expect(result.returncode).toBe(-9);
+    expect(result.stderr).toMatch(/Time limit of 1\.5 s reached: the process and every process it started were killed/);
+    expect(result.stderr).toMatch(/heavy: true/);
+    const pid = Number(result.stdout.trim());
+    expect(pid).toBeGreaterThan(0);
+    expect(await waitUntilGone(pid)).toBe(true);
+    expect(await scripts()).toEqual(['step_01_child_subprocess_popen_sleep_300.py']);
+  });
+
+  it('run-file times out the same way', async () => {
+    await fs.mkdir(path.join(root, 'src'));
+    await fs.writeFile(path.join(root, 'src/slow.py'), spawnSleeper);
+    const result = await verbs.call('run-file', { path: 'src/slow.py' });
+    expect(result.timed_out).toBe(true);
+    expect(await waitUntilGone(Number(result.stdout.trim()))).toBe(true);
+  });
+
+  it('heavy runs get the longer limit', async () => {
+    const result = await verbs.call('execute-code', { code: 'import time\ntime.sleep(2)\nprint("done")', heavy: true });
+    expect(result.timed_out).toBe(false);
+    expect(result.stdout).toBe('done\n');
+  });
+
+  it('leaves nothing running after a run that exits while its child still runs', async () => {
+    const result = await verbs.call('execute-code', {
+      code: 'import subprocess\nchild = subprocess.Popen(["sleep", "300"])\nprint(child.pid, flush=True)',
+    });
+    expect(result.timed_out).toBe(false);
+    expect(result.returncode).toBe(0);
+    expect(await waitUntilGone(Number(result.stdout.trim()))).toBe(true);
+  });
+
+  it('a cancelled run is killed and fails with E_CANCELLED', async () => {
+    await verbs.dispose();
+    verbs = new Verbs({ workspace, python: PYTHON, timeouts: { runMs: 30_000 } });
+    const controller = new AbortController();
+    const pending = verbs.call('execute-code', { code: 'import time\nprint("started", flush=True)\ntime.sleep(300)' }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 500);
+    expect(await codeOf(pending)).toBe('E_CANCELLED');
+  });
+});
+
+describe('the audit log replays what ran', () => {
+  beforeEach(() => setup({ 'data/numbers.csv': 'n\n1\n2\n3\n' }));
+
+  it('running every scripts/ file in order from the workspace root reproduces the effects', async () => {
+    await verbs.call('write-file', {
+      path: 'src/loaders.py',
+      content: 'import csv\n\ndef load(path):\n    with open(path) as f:\n        return [int(r["n"]) for r in csv.DictReader(f)]\n',
+    });
+    await verbs.call('write-file', {
+      path: 'src/report.py',
+      content: 'from loaders import load\nwith open("out/log.txt", "a") as f:\n    f.write(f"sum={sum(load(\'data/numbers.csv\'))}\\n")\n',
+    });
+    await verbs.call('execute-code', { code: 'import os\nos.makedirs("out", exist_ok=True)' });
+    await verbs.call('run-file', { path: 'src/report.py' });
+    await verbs.call('edit-file', { path: 'src/loaders.py', mode: 'replace', old: 'int(r["n"])', new: 'int(r["n"]) * 10' });
+    await verbs.call('run-file', { path: 'src/report.py' });
+    await verbs.call('execute-code', { code: 'from loaders import load\nwith open("out/log.txt", "a") as f:\n    f.write(f"max={max(load(\'data/numbers.csv\'))}\\n")' });
+    const original = read('out/log.txt');
+    expect(original).toBe('sum=6\nsum=60\nmax=30\n');
+    expect(await scripts()).toEqual([
+      'step_01_os_makedirs_out_exist_ok_true.py',
+      'step_02_run_report.py',
+      'step_03_run_report.py',
+      'step_04_with_open_out_log_txt_a_as_f.py',
+    ]);
+
+    // Replay: the first run of report.py saw the old loaders; a replay sees today's src/, as any replay of a log would.
+    await fs.rm(path.join(root, 'out'), { recursive: true });
+    for (const step of await scripts()) {
+      execFileSync(PYTHON, [path.join('scripts', step)], { cwd: root, env: { ...process.env, PYTHONPATH: path.join(root, 'src') } });
+    }
+    expect(read('out/log.txt')).toBe('sum=60\nsum=60\nmax=30\n');
+  });
+});
+
+describe('notebook verbs without a notebook service', () => {
+  beforeEach(() => setup());
+  it('fail with E_NO_JUPYTER and are listed as unavailable', async () => {
+    expect(await codeOf(verbs.call('append-notebook-cell', { notebook: 'a.ipynb', source: 'x' }))).toBe('E_NO_JUPYTER');
+    const list = verbs.list();
+    expect(list.find((v) => v.name === 'run-notebook-cell')?.available).toBe(false);
+    expect(list.find((v) => v.name === 'write-file')?.available).toBe(true);
+  });
+});
+
+describe('slugs', () => {
+  it('come from the first meaningful line', () => {
+    expect(slugForCode('\n# comment\nimport pandas as pd\nfrom x import y\ndf = pd.read_csv("data/sales.csv")\n')).toBe('df_pd_read_csv_data_sales_csv');
+    expect(slugForCode('import numpy as np\n')).toBe('import_numpy_as_np');
+    expect(slugForCode('import time; time.sleep(1)')).toBe('time_sleep_1');
+    expect(slugForCode('# only a comment')).toBe('code');
+    expect(slugForCode('"""Train the model"""\nfit()')).toBe('train_the_model');
+    expect(slugForCode('print("é ü")')).toBe('print');
+    const long = slugForCode('result = compute_something_really_long_named(alpha, beta, gamma, delta)');
+    expect(long.length).toBeLessThanOrEqual(40);
+    expect(long).toMatch(/^[a-z0-9_]+$/);
+    expect(slugify('Hello World.py')).toBe('hello_world_py');
+  });
+});
+
+describe('the kernel’s python', () => {
+  it('is the interpreter jupyter runs on, not the first python3 on PATH', async () => {
+    expect(await findKernelPython()).toBe(PYTHON);
+  });
+});

@@ -1,0 +1,347 @@
+import { constants as fsConstants } from 'node:fs';
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import type { z } from 'zod';
+import {
+  isVerbName,
+  VERB_NAMES,
+  VERBS,
+  verbInputJsonSchema,
+  type ParsedVerbArgs,
+  type VerbCellRunResult,
+  type VerbInfo,
+  type VerbName,
+  type VerbResult,
+  type VerbRunResult,
+} from '../../shared/contract/verbs';
+import { KilnError } from '../../shared/errors';
+import type { Workspace } from '../workspace';
+import { AuditLog, runFileStepSource, slugForCode, slugify } from './audit-log';
+import { compactOutputs, type NotebookVerbTarget } from './notebook-target';
+import { findKernelPython } from './python';
+import { runPythonProcess, type PythonProcessOutcome } from './python-process';
+
+export interface VerbTimeouts {
+  /** Time limit of run-file / execute-code (default 60 s). */
+  runMs?: number;
+  /** Time limit with `heavy: true` (default 600 s). */
+  heavyRunMs?: number;
+}
+
+export interface VerbsOptions {
+  workspace: Workspace;
+  /** The notebook service behind the notebook verbs; without it they fail with E_NO_JUPYTER. */
+  notebooks?: NotebookVerbTarget;
+  /** The kernel's Python. Default: the interpreter the `jupyter` command runs on (see findKernelPython). */
+  python?: string;
+  /** The configured Jupyter command, used to find the kernel's Python when `python` is not given. */
+  jupyterCommand?: string[];
+  timeouts?: VerbTimeouts;
+  /** Per output stream (and per notebook output text); the middle of longer output is dropped. Default 50,000. */
+  maxOutputChars?: number;
+  /** The audit-log folder, workspace-relative (default 'scripts'). */
+  scriptsDir?: string;
+  /** Environment for the Python processes (default process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface VerbCallOptions {
+  /** Aborting kills a running run-file / execute-code process tree; the call fails with E_CANCELLED. */
+  signal?: AbortSignal;
+}
+
+type Implementations = { [V in VerbName]: (args: ParsedVerbArgs<V>, options: VerbCallOptions) => Promise<VerbResult<V>> };
+
+const NOTEBOOK_VERBS: ReadonlySet<VerbName> = new Set([
+  'append-notebook-cell',
+  'run-notebook-cell',
+  'edit-notebook-cell',
+  'delete-notebook-cell',
+  'rerun-notebook-cell',
+]);
+
+/**
+ * The workspace verbs, once, for every front-end: Kiln's agent session, the MCP server and the UI.
+ * Writes are marked as the agent's; run-file and execute-code leave a step in the audit log (scripts/).
+ */
+export class Verbs {
+  readonly workspace: Workspace;
+  private readonly options: VerbsOptions;
+  private readonly audit: AuditLog;
+  private python: Promise<string> | null = null;
+  private readonly running = new Set<AbortController>();
+  private disposed = false;
+  private readonly impl: Implementations;
+
+  constructor(options: VerbsOptions) {
+    this.options = options;
+    this.workspace = options.workspace;
+    this.audit = new AuditLog({ workspace: options.workspace, dir: normalizeDir(options.scriptsDir ?? 'scripts') });
+    this.impl = {
+      'write-file': (args) => this.writeFile(args),
+      'edit-file': (args) => this.editFile(args),
+      'run-file': (args, opts) => this.runFile(args, opts),
+      'execute-code': (args, opts) => this.executeCode(args, opts),
+      'append-notebook-cell': (args) => this.appendNotebookCell(args),
+      'run-notebook-cell': (args) => this.runNotebookCell(args),
+      'edit-notebook-cell': (args) => this.editNotebookCell(args),
+      'delete-notebook-cell': (args) => this.deleteNotebookCell(args),
+      'rerun-notebook-cell': (args) => this.rerunNotebookCell(args),
+    };
+  }
+
+  /** The verbs with their descriptions and input JSON Schemas. */
+  list(): VerbInfo[] {
+    return VERB_NAMES.map((name) => ({
+      name,
+      description: VERBS[name].description,
+      inputSchema: verbInputJsonSchema(name),
+      available: this.isAvailable(name),
+    }));
+  }
+
+  isAvailable(name: VerbName): boolean {
+    return !NOTEBOOK_VERBS.has(name) || this.options.notebooks !== undefined;
+  }
+
+  /** Validates `args` against the verb's schema (E_BAD_REQUEST) and runs it. */
+  async call<V extends VerbName>(verb: V, args: unknown, options?: VerbCallOptions): Promise<VerbResult<V>>;
+  async call(verb: string, args: unknown, options?: VerbCallOptions): Promise<VerbResult<VerbName>>;
+  async call(verb: string, args: unknown, options: VerbCallOptions = {}): Promise<VerbResult<VerbName>> {
+    if (this.disposed) throw new KilnError('E_CANCELLED', 'The verbs service was shut down');
+    if (!isVerbName(verb)) throw new KilnError('E_BAD_REQUEST', `Unknown verb "${verb}". Known verbs: ${VERB_NAMES.join(', ')}`);
+    const schema: z.ZodType = VERBS[verb].input;
+    const parsed = schema.safeParse(args ?? {});
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : '(args)'}: ${issue.message}`);
+      throw new KilnError('E_BAD_REQUEST', `Bad arguments to ${verb}: ${issues.join('; ')}`);
+    }
+    const run = this.impl[verb] as (args: unknown, options: VerbCallOptions) => Promise<VerbResult<VerbName>>;
+    return run(parsed.data, options);
+  }
+
+  /** Kills any run still going. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    for (const controller of this.running) controller.abort();
+  }
+
+  // --- file verbs -----------------------------------------------------------------------------
+
+  private async writeFile({ path: given, content, overwrite }: ParsedVerbArgs<'write-file'>): Promise<VerbResult<'write-file'>> {
+    const rel = this.authoringPath(given);
+    const existing = await this.existingKind(rel);
+    if (existing === 'dir') throw new KilnError('E_IS_A_DIRECTORY', `"${rel}" is a folder, not a file`);
+    if (existing === 'file' && !overwrite) {
+      throw new KilnError('E_EXISTS', `"${rel}" already exists; pass overwrite: true to replace it, or use edit-file`);
+    }
+    const written = await this.workspace.write(rel, content, { origin: 'agent', createParents: true });
+    return { path: written.path, bytes_written: written.size, created: existing === null };
+  }
+
+  private async editFile(args: ParsedVerbArgs<'edit-file'>): Promise<VerbResult<'edit-file'>> {
+    const rel = this.authoringPath(args.path);
+    const current = await this.workspace.read(rel);
+    if (current.binary || current.text === null) throw new KilnError('E_BAD_REQUEST', `"${rel}" is a binary file; edit-file changes text files only`);
+    if (current.truncated) throw new KilnError('E_TOO_LARGE', `"${rel}" is too large to edit (${current.size} bytes)`);
+    let next: string;
+    let replacements = 0;
+    if (args.mode === 'overwrite') {
+      next = args.content ?? '';
+    } else {
+      next = replaceExactlyOnce(current.text, args.old ?? '', args.new ?? '', rel);
+      replacements = 1;
+    }
+    // The hash we read guards against clobbering a change made meanwhile (E_CHANGED_ON_DISK).
+    const written = await this.workspace.write(rel, next, { origin: 'agent', expectedHash: current.hash });
+    return { path: written.path, bytes_written: written.size, replacements };
+  }
+
+  // --- run verbs ------------------------------------------------------------------------------
+
+  private async runFile({ path: given, heavy }: ParsedVerbArgs<'run-file'>, options: VerbCallOptions): Promise<VerbRunResult> {
+    const rel = this.workspace.normalize(given);
+    const abs = await this.workspace.resolve(rel);
+    // Refused before anything runs, so a missing file leaves no step in the log.
+    if ((await this.existingKind(rel)) !== 'file') {
+      throw new KilnError('E_NOT_FOUND', `"${rel}" does not exist (or is not a file); nothing was run`);
+    }
+    const python = await this.kernelPython();
+    const slug = `run_${slugify(path.posix.basename(rel).replace(/\.py$/i, ''), 'file')}`;
+    const script = await this.audit.record(slug, runFileStepSource(rel));
+    const outcome = await this.runPython(python, [abs], heavy, options);
+    return { ...outcome, script };
+  }
+
+  private async executeCode({ code, heavy }: ParsedVerbArgs<'execute-code'>, options: VerbCallOptions): Promise<VerbRunResult> {
+    // Found first: nothing is logged when there is no Python to run it.
+    const python = await this.kernelPython();
+    const source = code.endsWith('\n') ? code : `${code}\n`;
+    const script = await this.audit.record(slugForCode(code), source);
+    // The step file itself is what runs, so a traceback points at real lines and the replay is exact.
+    const outcome = await this.runPython(python, [await this.workspace.resolve(script)], heavy, options);
+    return { ...outcome, script };
+  }
+
+  private async runPython(python: string, args: string[], heavy: boolean, options: VerbCallOptions): Promise<Omit<VerbRunResult, 'script'>> {
+    const timeoutMs = heavy ? (this.options.timeouts?.heavyRunMs ?? 600_000) : (this.options.timeouts?.runMs ?? 60_000);
+    const controller = new AbortController();
+    const forward = () => controller.abort();
+    options.signal?.addEventListener('abort', forward, { once: true });
+    if (options.signal?.aborted) controller.abort();
+    this.running.add(controller);
+    let outcome: PythonProcessOutcome;
+    try {
+      outcome = await runPythonProcess({
+        python,
+        args: ['-u', ...args],
+        cwd: this.workspace.root,
+        env: this.pythonEnv(),
+        timeoutMs,
+        maxOutputChars: this.options.maxOutputChars ?? 50_000,
+        signal: controller.signal,
+      });
+    } finally {
+      this.running.delete(controller);
+      options.signal?.removeEventListener('abort', forward);
+    }
+    if (outcome.cancelled) throw new KilnError('E_CANCELLED', 'The run was stopped; its process and everything it started were killed');
+    let stderr = outcome.stderr;
+    if (outcome.timed_out) {
+      const seconds = Math.round(timeoutMs / 100) / 10;
+      const hint = heavy ? '' : ' Pass heavy: true for a longer limit.';
+      stderr += `${stderr && !stderr.endsWith('\n') ? '\n' : ''}[kiln] Time limit of ${seconds} s reached: the process and every process it started were killed.${hint}\n`;
+    }
+    return {
+      stdout: outcome.stdout,
+      stderr,
+      returncode: outcome.returncode,
+      duration_ms: outcome.duration_ms,
+      timed_out: outcome.timed_out,
+    };
+  }
+
+  private kernelPython(): Promise<string> {
+    const given = this.options.python;
+    this.python ??= given
+      ? access(given, fsConstants.X_OK).then(
+          () => given,
+          () => {
+            throw new KilnError('E_NO_JUPYTER', `The Python interpreter ${given} does not exist or cannot be run`);
+          },
+        )
+      : findKernelPython({ jupyterCommand: this.options.jupyterCommand, env: this.options.env });
+    this.python.catch(() => {
+      this.python = null;
+    });
+    return this.python;
+  }
+
+  /** The environment of a run: the workspace's src/ importable, unbuffered UTF-8 output, no bytecode litter, no GUI. */
+  private pythonEnv(): NodeJS.ProcessEnv {
+    const base = this.options.env ?? process.env;
+    const src = path.join(this.workspace.root, 'src');
+    return {
+      ...base,
+      PYTHONPATH: base.PYTHONPATH ? `${src}${path.delimiter}${base.PYTHONPATH}` : src,
+      PYTHONUNBUFFERED: '1',
+      PYTHONIOENCODING: 'utf-8',
+      PYTHONDONTWRITEBYTECODE: '1',
+      MPLBACKEND: base.MPLBACKEND ?? 'Agg',
+    };
+  }
+
+  // --- notebook verbs -------------------------------------------------------------------------
+
+  private async appendNotebookCell(args: ParsedVerbArgs<'append-notebook-cell'>): Promise<VerbResult<'append-notebook-cell'>> {
+    return this.notebooks().appendCell(this.notebookPath(args.notebook), args.source, args.cell_type);
+  }
+
+  private async runNotebookCell(args: ParsedVerbArgs<'run-notebook-cell'>): Promise<VerbCellRunResult> {
+    return this.compact(await this.notebooks().runNewCell(this.notebookPath(args.notebook), args.source));
+  }
+
+  private async editNotebookCell(args: ParsedVerbArgs<'edit-notebook-cell'>): Promise<VerbResult<'edit-notebook-cell'>> {
+    return this.notebooks().editCell(this.notebookPath(args.notebook), args.cell_id, args.source, args.cell_type);
+  }
+
+  private async deleteNotebookCell(args: ParsedVerbArgs<'delete-notebook-cell'>): Promise<VerbResult<'delete-notebook-cell'>> {
+    return this.notebooks().deleteCell(this.notebookPath(args.notebook), args.cell_id);
+  }
+
+  private async rerunNotebookCell(args: ParsedVerbArgs<'rerun-notebook-cell'>): Promise<VerbCellRunResult> {
+    return this.compact(await this.notebooks().rerunCell(this.notebookPath(args.notebook), args.cell_id));
+  }
+
+  private notebooks(): NotebookVerbTarget {
+    if (!this.options.notebooks) {
+      throw new KilnError('E_NO_JUPYTER', 'Notebook verbs are not available here: no notebook service is running');
+    }
+    return this.options.notebooks;
+  }
+
+  private notebookPath(given: string): string {
+    const rel = this.workspace.normalize(given);
+    if (!rel.toLowerCase().endsWith('.ipynb')) throw new KilnError('E_BAD_REQUEST', `"${rel}" is not a notebook (.ipynb)`);
+    return rel;
+  }
+
+  private compact(result: VerbCellRunResult): VerbCellRunResult {
+    return { ...result, outputs: compactOutputs(result.outputs, this.options.maxOutputChars ?? 50_000) };
+  }
+
+  // --- helpers --------------------------------------------------------------------------------
+
+  /** Normalizes a path for write-file / edit-file; audit-log entries are not theirs to touch. */
+  private authoringPath(given: string): string {
+    const rel = this.workspace.normalize(given);
+    if (this.audit.isStepPath(rel)) {
+      throw new KilnError(
+        'E_BAD_REQUEST',
+        `"${rel}" is an entry of the audit log (${this.audit.dir}/), which only run-file and execute-code write. Put code in src/ instead.`,
+      );
+    }
+    return rel;
+  }
+
+  private async existingKind(rel: string): Promise<'file' | 'dir' | null> {
+    try {
+      return (await this.workspace.stat(rel)).kind;
+    } catch (err) {
+      if (err instanceof KilnError && err.code === 'E_NOT_FOUND') return null;
+      throw err;
+    }
+  }
+}
+
+function normalizeDir(dir: string): string {
+  return dir.replace(/\\/g, '/').replace(/^\.?\/+|\/+$/g, '') || 'scripts';
+}
+
+function countOccurrences(text: string, needle: string): number {
+  let count = 0;
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) count++;
+  return count;
+}
+
+/** Replaces `old` with `replacement` when it occurs exactly once; otherwise says how many times it occurs. */
+export function replaceExactlyOnce(text: string, old: string, replacement: string, rel: string): string {
+  let needle = old;
+  let swap = replacement;
+  let count = countOccurrences(text, needle);
+  // A model usually sends \n; match a CRLF file's line endings rather than fail.
+  if (count === 0 && text.includes('\r\n') && old.includes('\n') && !old.includes('\r\n')) {
+    needle = old.replace(/\n/g, '\r\n');
+    swap = replacement.replace(/\r?\n/g, '\r\n');
+    count = countOccurrences(text, needle);
+  }
+  if (count !== 1) {
+    const why =
+      count === 0
+        ? `\`old\` was not found in "${rel}" (0 matches); copy the exact text from the file, whitespace included`
+        : `\`old\` occurs ${count} times in "${rel}" (${count} matches); include more surrounding text so it matches exactly once`;
+    throw new KilnError('E_BAD_REQUEST', why, { matches: count });
+  }
+  const at = text.indexOf(needle);
+  return text.slice(0, at) + swap + text.slice(at + needle.length);
+}

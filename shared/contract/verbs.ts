@@ -1,0 +1,214 @@
+import { z } from 'zod';
+import { request } from './define';
+import { NotebookOutput } from './notebook';
+import { RelPath } from './workspace';
+
+/*
+ * The workspace verbs agents use (issue 6). One table, VERBS, holds each verb's description, input schema
+ * and result schema; Kiln's agent session, the MCP server and the UI all take their schemas from it.
+ * Verb arguments use snake_case, as tool-calling models expect; paths are workspace-relative
+ * (an absolute path inside the workspace is accepted and normalized).
+ */
+
+const VerbPath = RelPath.min(1).describe('Workspace-relative path (an absolute path inside the workspace is accepted)');
+const NotebookPath = RelPath.min(1).describe('Workspace-relative path of the .ipynb notebook');
+const Heavy = z
+  .boolean()
+  .default(false)
+  .describe('Allow a much longer time limit (for training, big data loads); default false');
+
+/** What run-file and execute-code report. A run that hits its time limit has timed_out set and a note at the end of stderr. */
+export const VerbRunResult = z.object({
+  stdout: z.string(),
+  stderr: z.string(),
+  /** The process's exit code; negative signal number when it was killed (as Python's subprocess reports it). */
+  returncode: z.number().int(),
+  duration_ms: z.number(),
+  /** True when the time limit killed the process and everything it started. */
+  timed_out: z.boolean(),
+  /** The audit-log entry written for this run (scripts/step_NN_....py). */
+  script: RelPath,
+});
+export type VerbRunResult = z.infer<typeof VerbRunResult>;
+
+/** What running a notebook cell reports to an agent (images are summarized, long text trimmed). */
+export const VerbCellRunResult = z.object({
+  cell_id: z.string(),
+  /** 'ok', 'error' (raised), 'aborted' (cut off: interrupt, restart, kernel death), 'skipped' (not a code cell). */
+  status: z.enum(['ok', 'error', 'aborted', 'skipped']),
+  exec_count: z.number().int().nullable(),
+  duration_ms: z.number(),
+  had_error: z.boolean(),
+  outputs: z.array(NotebookOutput),
+});
+export type VerbCellRunResult = z.infer<typeof VerbCellRunResult>;
+
+const WriteFileInput = z.object({
+  path: VerbPath,
+  content: z.string().describe('The whole new content of the file'),
+  overwrite: z.boolean().default(true).describe('Replace an existing file (default true); false refuses with E_EXISTS'),
+});
+
+const EditFileInput = z
+  .object({
+    path: VerbPath,
+    mode: z
+      .enum(['replace', 'overwrite'])
+      .describe('"replace": swap the text `old` (which must occur exactly once) for `new`; "overwrite": replace the whole file with `content`'),
+    old: z.string().optional().describe('mode "replace": the exact text to replace; include enough context that it occurs exactly once'),
+    new: z.string().optional().describe('mode "replace": the replacement text'),
+    content: z.string().optional().describe('mode "overwrite": the whole new content'),
+  })
+  .superRefine((value, ctx) => {
+    if (value.mode === 'replace') {
+      if (value.old === undefined || value.old === '') ctx.addIssue({ code: 'custom', path: ['old'], message: 'mode "replace" needs a non-empty `old`' });
+      if (value.new === undefined) ctx.addIssue({ code: 'custom', path: ['new'], message: 'mode "replace" needs `new`' });
+    } else if (value.content === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['content'], message: 'mode "overwrite" needs `content`' });
+    }
+  });
+
+const CellTypeInput = z.enum(['code', 'markdown', 'raw']);
+
+function verb<I extends z.ZodObject, R extends z.ZodObject>(description: string, input: I, result: R) {
+  return { description, input, result };
+}
+
+export const VERBS = {
+  'write-file': verb(
+    'Create a file or replace it whole; parent folders are created. Put reusable code in src/ (it is importable from ' +
+      'run-file, execute-code and notebooks). Authoring is not logged in scripts/.',
+    WriteFileInput,
+    z.object({ path: RelPath, bytes_written: z.number().int(), created: z.boolean() }),
+  ),
+  'edit-file': verb(
+    'Change an existing file: mode "replace" swaps `old` (must occur exactly once) for `new`; mode "overwrite" replaces ' +
+      'the whole content. Prefer this over writing a near-copy of a module. Never creates a file (E_NOT_FOUND).',
+    EditFileInput,
+    z.object({
+      path: RelPath,
+      bytes_written: z.number().int(),
+      /** How many occurrences were replaced: 1 for mode "replace", 0 for "overwrite". */
+      replacements: z.number().int(),
+    }),
+  ),
+  'run-file': verb(
+    'Run a Python file as __main__ in a fresh process (working directory: the workspace root; src/ importable). ' +
+      'Logged in scripts/ as a one-line step that runs the file. Time limit 60 s, or 600 s with heavy.',
+    z.object({ path: VerbPath, heavy: Heavy }),
+    VerbRunResult,
+  ),
+  'execute-code': verb(
+    'Run throwaway Python in a fresh process (working directory: the workspace root; src/ importable); the code is ' +
+      'saved in scripts/ as the next step. For code you will reuse, write a module in src/ instead.',
+    z.object({ code: z.string().min(1).describe('Python source to run'), heavy: Heavy }),
+    VerbRunResult,
+  ),
+  'append-notebook-cell': verb(
+    'Append a cell to the end of a notebook without running it.',
+    z.object({
+      notebook: NotebookPath,
+      source: z.string(),
+      cell_type: CellTypeInput.default('code').describe('"code" (default), "markdown" or "raw"'),
+    }),
+    z.object({ cell_id: z.string(), index: z.number().int() }),
+  ),
+  'run-notebook-cell': verb(
+    "Append a code cell to the end of a notebook and run it against the notebook's live kernel (earlier cells' " +
+      'variables are in scope; src/ is importable).',
+    z.object({ notebook: NotebookPath, source: z.string() }),
+    VerbCellRunResult,
+  ),
+  'edit-notebook-cell': verb(
+    "Replace a notebook cell's source (and optionally its type); its outputs are kept. Does not run it.",
+    z.object({
+      notebook: NotebookPath,
+      cell_id: z.string().min(1),
+      source: z.string(),
+      cell_type: CellTypeInput.optional(),
+    }),
+    z.object({ cell_id: z.string(), source_len: z.number().int() }),
+  ),
+  'delete-notebook-cell': verb(
+    'Delete a cell from a notebook.',
+    z.object({ notebook: NotebookPath, cell_id: z.string().min(1) }),
+    z.object({ cell_id: z.string(), remaining_cells: z.number().int() }),
+  ),
+  'rerun-notebook-cell': verb(
+    "Clear a notebook cell's outputs and run it again against the live kernel, with earlier state in scope.",
+    z.object({ notebook: NotebookPath, cell_id: z.string().min(1) }),
+    VerbCellRunResult,
+  ),
+} as const;
+
+export type VerbTable = typeof VERBS;
+export type VerbName = keyof VerbTable;
+export const VERB_NAMES = Object.keys(VERBS) as VerbName[];
+/** What a caller passes (defaults not applied). */
+export type VerbArgs<V extends VerbName> = z.input<VerbTable[V]['input']>;
+/** What the verb receives after validation. */
+export type ParsedVerbArgs<V extends VerbName> = z.output<VerbTable[V]['input']>;
+export type VerbResult<V extends VerbName> = z.output<VerbTable[V]['result']>;
+export type AnyVerbResult = { [V in VerbName]: VerbResult<V> }[VerbName];
+
+export function isVerbName(name: string): name is VerbName {
+  return Object.hasOwn(VERBS, name);
+}
+
+/** A verb's input as JSON Schema (draft-7, input side: fields with defaults are optional), for MCP and model tool definitions. */
+export function verbInputJsonSchema(name: VerbName): Record<string, unknown> {
+  return z.toJSONSchema(VERBS[name].input, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+}
+
+/** A verb's result as JSON Schema (draft-7, output side). */
+export function verbResultJsonSchema(name: VerbName): Record<string, unknown> {
+  return z.toJSONSchema(VERBS[name].result, { target: 'draft-7', io: 'output' }) as Record<string, unknown>;
+}
+
+export const VerbInfo = z.object({
+  name: z.string(),
+  description: z.string(),
+  inputSchema: z.record(z.string(), z.unknown()),
+  /** False when this host cannot serve the verb (e.g. notebook verbs without a notebook service). */
+  available: z.boolean(),
+});
+export type VerbInfo = z.infer<typeof VerbInfo>;
+
+type VerbCallOption<V extends VerbName> = z.ZodObject<{ verb: z.ZodLiteral<V>; args: VerbTable[V]['input'] }>;
+
+function callOption<V extends VerbName>(name: V): VerbCallOption<V> {
+  return z.object({ verb: z.literal(name), args: VERBS[name].input }) as VerbCallOption<V>;
+}
+
+/** `{ verb, args }`, the args checked against that verb's schema. */
+export const VerbCall = z.discriminatedUnion('verb', [
+  callOption('write-file'),
+  callOption('edit-file'),
+  callOption('run-file'),
+  callOption('execute-code'),
+  callOption('append-notebook-cell'),
+  callOption('run-notebook-cell'),
+  callOption('edit-notebook-cell'),
+  callOption('delete-notebook-cell'),
+  callOption('rerun-notebook-cell'),
+]);
+export type VerbCall = z.infer<typeof VerbCall>;
+
+const VerbCallResult = z.union([
+  VERBS['write-file'].result,
+  VERBS['edit-file'].result,
+  VerbRunResult,
+  VERBS['append-notebook-cell'].result,
+  VerbCellRunResult,
+  VERBS['edit-notebook-cell'].result,
+  VERBS['delete-notebook-cell'].result,
+]);
+
+export const verbsRequests = {
+  /** The verbs this host serves: names, descriptions and input JSON Schemas. */
+  'verbs.list': request(z.object({}), z.object({ verbs: z.array(VerbInfo) })),
+  /** Runs one verb on behalf of the agent (writes are marked with origin 'agent'). Errors carry the usual codes. */
+  'verbs.call': request(VerbCall, VerbCallResult),
+} as const;
+
+export const verbsEvents = {} as const;
