@@ -1,0 +1,152 @@
+/**
+ * The explorer with 100,000 files in one folder, against a bare virtualized list of the same rows:
+ * time from expanding the folder to its first rows painted, and scroll frame time, in the same run.
+ * Needs the built renderer (`npx electron-vite build`). Run: `node --import tsx bench/tree/tree-bench.ts`.
+ */
+import { chromium, type Page } from '@playwright/test';
+import { createServer } from 'node:http';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startWebHost } from '../../main/hosts/web/server';
+import { MemoryStore } from '../../main/prefs';
+import { createServices } from '../../main/services';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/support/chromium';
+import { median, report, type BenchResult } from '../support';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.resolve(HERE, '../..');
+const FILES = Number(process.env.KILN_BENCH_TREE_FILES ?? 100_000);
+const RUNS = 5;
+const SCROLL_FRAMES = 240;
+const FIRST_ROW = `big/f${'0'.repeat(6)}.txt`;
+
+export interface TreeBenchResult {
+  files: number;
+  expand: BenchResult & { ratio: number };
+  scrollMean: BenchResult & { ratio: number };
+  scrollP95: BenchResult & { ratio: number };
+}
+
+async function makeWorkspace(): Promise<string> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-tree-'));
+  await mkdir(path.join(root, 'big'));
+  for (let i = 0; i < FILES; i += 1000) {
+    await Promise.all(
+      Array.from({ length: Math.min(1000, FILES - i) }, (_, j) =>
+        writeFile(path.join(root, 'big', `f${String(i + j).padStart(6, '0')}.txt`), ''),
+      ),
+    );
+  }
+  await writeFile(path.join(root, 'README.md'), '# bench\n');
+  return root;
+}
+
+/** The bare page: its HTML plus the folder's names as JSON, from a plain local HTTP server. */
+async function startBaselineServer(root: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const html = await readFile(path.join(HERE, 'baseline.html'));
+  const server = createServer(async (req, res) => {
+    if (req.url === '/list') {
+      const names = (await readdir(path.join(root, 'big'))).sort();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(names));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+// Page scripts are plain strings: tsx would otherwise inject helpers the page does not have.
+
+/** Clicks the folder and waits until its first row is in the DOM and two frames have been painted. */
+async function timeExpand(page: Page, firstRow: string): Promise<number> {
+  return page.evaluate(`new Promise((resolve) => {
+    const opener = document.querySelector('[role="treeitem"][aria-label="big"]');
+    const start = performance.now();
+    const painted = () => requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - start)));
+    const observer = new MutationObserver(() => {
+      if (document.querySelector('[data-path="${firstRow}"]')) { observer.disconnect(); painted(); }
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    opener.click();
+  })`) as Promise<number>;
+}
+
+/** Scrolls the list by a page-ish step per frame and records the frame intervals. */
+async function scrollFrames(page: Page, scroller: string): Promise<number[]> {
+  return page.evaluate(`new Promise((resolve) => {
+    const list = document.querySelector('${scroller}');
+    const times = [];
+    let last = performance.now();
+    let n = 0;
+    const step = (now) => {
+      times.push(now - last);
+      last = now;
+      list.scrollTop += 397; // not a multiple of the row height, so every frame shows new rows
+      if (++n < ${SCROLL_FRAMES}) requestAnimationFrame(step); else resolve(times.slice(2));
+    };
+    requestAnimationFrame(step);
+  })`) as Promise<number[]>;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+function withRatio(result: BenchResult): BenchResult & { ratio: number } {
+  report(result);
+  return { ...result, ratio: result.kiln / result.baseline };
+}
+
+export async function runTreeBench(): Promise<TreeBenchResult> {
+  console.log(`tree bench: ${FILES.toLocaleString()} files in one folder`);
+  const root = await makeWorkspace();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-tree-data-'));
+  const services = await createServices({ root, dataDir, prefsStore: new MemoryStore() });
+  const host = await startWebHost({ services, staticDir: path.join(REPO, 'out/renderer') });
+  const baseline = await startBaselineServer(root);
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const kilnExpand: number[] = [];
+    const bareExpand: number[] = [];
+    let kilnFrames: number[] = [];
+    let bareFrames: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      await page.goto(host.url);
+      await page.getByRole('treeitem', { name: 'big', exact: true }).waitFor();
+      kilnExpand.push(await timeExpand(page, FIRST_ROW));
+      if (run === RUNS - 1) kilnFrames = await scrollFrames(page, '[role="tree"]');
+
+      await page.goto(baseline.url);
+      bareExpand.push(await timeExpand(page, FIRST_ROW));
+      if (run === RUNS - 1) bareFrames = await scrollFrames(page, '#list');
+    }
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    return {
+      files: FILES,
+      expand: withRatio({ name: 'tree expand 100k: to first rows painted', kiln: median(kilnExpand), baseline: median(bareExpand), unit: 'ms' }),
+      scrollMean: withRatio({ name: 'tree scroll 100k: mean frame', kiln: mean(kilnFrames), baseline: mean(bareFrames), unit: 'ms' }),
+      scrollP95: withRatio({ name: 'tree scroll 100k: p95 frame', kiln: percentile(kilnFrames, 95), baseline: percentile(bareFrames, 95), unit: 'ms' }),
+    };
+  } finally {
+    await browser.close();
+    await baseline.close();
+    await host.close();
+    await services.dispose();
+    await rm(root, { recursive: true, force: true });
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await runTreeBench();
+  process.exit(0);
+}

@@ -1,0 +1,33 @@
+import type { Locator, Page } from '@playwright/test';
+
+/** The explorer's ARIA tree. */
+export function fileTree(page: Page): Locator {
+  return page.getByRole('tree', { name: 'Files' });
+}
+
+/** One entry of the tree by its exact file name. */
+export function treeItem(page: Page, name: string): Locator {
+  return fileTree(page).getByRole('treeitem', { name, exact: true });
+}
+
+/** A real mouse drag: press on the source, move in steps (past the drag threshold), release on the target. */
+export async function dragWithMouse(page: Page, source: Locator, target: Locator | { x: number; y: number }, options: { hoverMs?: number; release?: boolean } = {}): Promise<void> {
+  const from = (await source.boundingBox())!;
+  const start = { x: from.x + 40, y: from.y + from.height / 2 };
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.down();
+  await page.mouse.move(start.x + 6, start.y + 6, { steps: 3 });
+  let end: { x: number; y: number };
+  if ('x' in target) end = target;
+  else {
+    const to = (await target.boundingBox())!;
+    end = { x: to.x + 40, y: to.y + to.height / 2 };
+  }
+  await page.mouse.move(end.x, end.y, { steps: 10 });
+  if (options.hoverMs) await page.waitForTimeout(options.hoverMs);
+  if (options.release !== false) await page.mouse.up();
+}
+
+export async function clipboardText(page: Page): Promise<string> {
+  return page.evaluate(() => navigator.clipboard.readText());
+}

@@ -1,0 +1,169 @@
+import { useEffect, useRef } from 'react';
+import type { GutterChange } from '../../../shared/contract';
+import { useBridge } from '../app/bridge-context';
+import { useColorScheme } from '../app/use-color-scheme';
+import { usePrefs } from '../ui';
+import { languageForPath, monaco } from './monaco-setup';
+import { useOpenFiles, useOpenFilesStore, type OpenFile } from './open-files';
+
+/** One Monaco model per open path, kept across tab switches so undo history and view state survive. */
+const models = new Map<string, monaco.editor.ITextModel>();
+const viewStates = new Map<string, monaco.editor.ICodeEditorViewState | null>();
+
+function modelFor(file: OpenFile): monaco.editor.ITextModel {
+  let model = models.get(file.path);
+  if (!model || model.isDisposed()) {
+    const language = file.large ? 'plaintext' : languageForPath(file.path);
+    model = monaco.editor.createModel(file.buffer, language, monaco.Uri.from({ scheme: 'kiln', path: `/${file.path}` }));
+    models.set(file.path, model);
+  }
+  return model;
+}
+
+/** Monaco for one text file of the open-files store: edits flow into the buffer, reloads flow back. */
+export function CodeEditor({ path }: { path: string }) {
+  const bridge = useBridge();
+  const store = useOpenFilesStore();
+  const { files } = useOpenFiles();
+  const { prefs } = usePrefs();
+  const scheme = useColorScheme();
+  const host = useRef<HTMLDivElement>(null);
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  const gutter = useRef<monaco.editor.IEditorDecorationsCollection | null>(null);
+  const applying = useRef(false);
+  const file = files.find((f) => f.path === path);
+  const minimap = prefs?.minimap ?? true;
+
+  useEffect(() => {
+    const editor = monaco.editor.create(host.current!, {
+      automaticLayout: true,
+      fontSize: 13,
+      scrollBeyondLastLine: false,
+      renderLineHighlight: 'line',
+      smoothScrolling: true,
+      fixedOverflowWidgets: true,
+    });
+    editorRef.current = editor;
+    gutter.current = editor.createDecorationsCollection();
+    const sub = editor.onDidChangeModelContent(() => {
+      if (applying.current) return;
+      const model = editor.getModel();
+      const owner = [...models.entries()].find(([, m]) => m === model)?.[0];
+      if (model && owner) store.setBuffer(owner, model.getValue());
+    });
+    return () => {
+      const model = editor.getModel();
+      const owner = [...models.entries()].find(([, m]) => m === model)?.[0];
+      if (owner) viewStates.set(owner, editor.saveViewState());
+      sub.dispose();
+      editor.dispose();
+      editorRef.current = null;
+    };
+  }, [store]);
+
+  // Show this path's model, restoring where the operator was.
+  const ready = file?.status === 'ready' && !file.binary;
+  useEffect(() => {
+    const editor = editorRef.current;
+    if (!editor || !file || !ready) return;
+    const previous = editor.getModel();
+    const model = modelFor(file);
+    if (previous === model) return;
+    const prevOwner = [...models.entries()].find(([, m]) => m === previous)?.[0];
+    if (prevOwner) viewStates.set(prevOwner, editor.saveViewState());
+    editor.setModel(model);
+    const state = viewStates.get(file.path);
+    if (state) editor.restoreViewState(state);
+    // Focus stays where the operator was (the tree keeps it after a click, as in VS Code).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [path, ready]);
+
+  // A reload or silent disk update replaced the buffer: push it into the model (undoable).
+  useEffect(() => {
+    if (!file || !ready) return;
+    const model = modelFor(file);
+    if (model.getValue() === file.buffer) return;
+    applying.current = true;
+    try {
+      model.pushEditOperations([], [{ range: model.getFullModelRange(), text: file.buffer }], () => null);
+      model.pushStackElement();
+    } finally {
+      applying.current = false;
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [file?.revision, ready]);
+
+  // Large files get Monaco's cheap mode; truncated ones are read-only.
+  useEffect(() => {
+    editorRef.current?.updateOptions({
+      minimap: { enabled: minimap && !file?.large },
+      readOnly: Boolean(file?.truncated),
+      largeFileOptimizations: true,
+      folding: !file?.large,
+      wordWrap: 'off',
+      occurrencesHighlight: file?.large ? 'off' : 'singleFile',
+      renderValidationDecorations: file?.large ? 'off' : 'editable',
+      stopRenderingLineAfter: file?.large ? 2000 : 10000,
+    });
+  }, [minimap, file?.large, file?.truncated]);
+
+  useEffect(() => {
+    monaco.editor.setTheme(scheme === 'dark' ? 'vs-dark' : 'vs');
+  }, [scheme]);
+
+  // The change gutter: whatever the gutter source reports for this path, redrawn on load and save.
+  useEffect(() => {
+    if (!ready) return;
+    let live = true;
+    bridge.request('editor.gutter', { path }).then(
+      (changes) => live && gutter.current?.set(changes.map(gutterDecoration)),
+      () => live && gutter.current?.clear(),
+    );
+    return () => {
+      live = false;
+    };
+  }, [bridge, path, ready, file?.diskHash]);
+
+  const language = file && ready ? (file.large ? 'plaintext' : languageForPath(file.path)) : undefined;
+  return <div ref={host} className="code-editor" data-path={path} data-language={language} data-minimap={String(minimap && !file?.large)} />;
+}
+
+function gutterDecoration(change: GutterChange): monaco.editor.IModelDeltaDecoration {
+  return {
+    range: new monaco.Range(change.startLine, 1, change.endLine, 1),
+    options: {
+      isWholeLine: true,
+      linesDecorationsClassName: `gutter-${change.kind}`,
+      overviewRuler: {
+        color: change.kind === 'added' ? '#2ea043' : change.kind === 'deleted' ? '#f85149' : '#0078d4',
+        position: monaco.editor.OverviewRulerLane.Left,
+      },
+    },
+  };
+}
+
+/** Drops models of files that are no longer open. */
+export function disposeClosedModels(openPaths: Set<string>): void {
+  for (const [path, model] of models) {
+    if (!openPaths.has(path)) {
+      model.dispose();
+      models.delete(path);
+      viewStates.delete(path);
+    }
+  }
+}
+
+/** Moves a model to a new path after a rename, keeping its undo history. */
+export function renameModel(from: string, to: string): void {
+  for (const [path, model] of [...models]) {
+    const target = path === from ? to : path.startsWith(`${from}/`) ? to + path.slice(from.length) : null;
+    if (!target) continue;
+    // Monaco models have fixed URIs: recreate under the new one with the same text.
+    models.delete(path);
+    const fresh = monaco.editor.createModel(model.getValue(), languageForPath(target), monaco.Uri.from({ scheme: 'kiln', path: `/${target}` }));
+    models.set(target, fresh);
+    viewStates.set(target, viewStates.get(path) ?? null);
+    viewStates.delete(path);
+    model.dispose();
+  }
+}

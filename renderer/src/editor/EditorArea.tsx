@@ -1,0 +1,161 @@
+import { useEffect } from 'react';
+import { useAsk, useToasts, messageOf, usePrefs, CloseIcon, FileIcon, DiffIcon } from '../ui';
+import { disposeClosedModels } from './CodeEditor';
+import { DiffView } from './DiffView';
+import { viewFor } from './document-views';
+import { useOpenFiles, useOpenFilesStore, type OpenFile, type OpenFilesStore } from './open-files';
+import type { DialogRequest } from '../ui';
+// Edit assistant (issue 5): the proposal under review for the active file replaces the document view.
+import { ProposalReviewSlot } from '../agent/ProposalReview';
+
+type Ask = <V extends string>(request: DialogRequest<V>) => Promise<V>;
+
+/** Asks before dropping unsaved changes; resolves true when the tab may close. */
+export async function confirmClose(file: OpenFile, store: OpenFilesStore, ask: Ask, onError: (m: string) => void): Promise<boolean> {
+  if (!file.dirty) return true;
+  const answer = await ask({
+    title: `Save changes to ${file.name}?`,
+    message: `${file.name} has unsaved changes. They are lost if you don't save them.`,
+    buttons: [
+      { label: 'Save', value: 'save', primary: true },
+      { label: "Don't Save", value: 'discard', danger: true },
+      { label: 'Cancel', value: 'cancel' },
+    ],
+    cancelValue: 'cancel',
+  });
+  if (answer === 'cancel') return false;
+  if (answer === 'save') {
+    try {
+      await store.save(file.path);
+    } catch (err) {
+      onError(messageOf(err));
+      return false;
+    }
+  }
+  return true;
+}
+
+/** The centre: tabs of open files, the changed-on-disk bar, and the view for the active file. */
+export function EditorArea() {
+  const store = useOpenFilesStore();
+  const { files, active, comparing } = useOpenFiles();
+  const ask = useAsk();
+  const toasts = useToasts();
+  const { prefs, setPref } = usePrefs();
+  const activeFile = files.find((f) => f.path === active);
+
+  useEffect(() => disposeClosedModels(new Set(files.map((f) => f.path))), [files]);
+
+  const closeTab = async (file: OpenFile) => {
+    if (await confirmClose(file, store, ask, (m) => toasts.error(m))) store.close(file.path);
+  };
+
+  if (!files.length) {
+    return (
+      <div className="empty-editor">
+        <div className="empty-mark" aria-hidden>K</div>
+        <div>Open a file from the Explorer.</div>
+        <div className="empty-hint">Save <kbd>Ctrl</kbd>+<kbd>S</kbd> · Rename <kbd>F2</kbd> · Undo a move <kbd>Ctrl</kbd>+<kbd>Z</kbd></div>
+      </div>
+    );
+  }
+
+  const View = activeFile ? viewFor(activeFile.path).component : null;
+  const conflict = activeFile?.conflict;
+  const showingDiff = activeFile && comparing === activeFile.path && conflict;
+
+  return (
+    <div className="editor-area">
+      <div className="tabs" role="tablist" aria-label="Open files">
+        {files.map((file) => (
+          <div
+            key={file.path}
+            role="presentation"
+            className={`tab-wrap${file.path === active ? ' active' : ''}${file.dirty ? ' dirty' : ''}`}
+            onMouseDown={(e) => {
+              if (e.button === 1) {
+                e.preventDefault();
+                void closeTab(file);
+              }
+            }}
+          >
+            <button
+              type="button"
+              role="tab"
+              aria-selected={file.path === active}
+              aria-label={file.name}
+              title={file.path + (file.dirty ? ' (unsaved)' : '')}
+              data-dirty={file.dirty ? 'true' : undefined}
+              className="tab"
+              onClick={() => store.activate(file.path)}
+            >
+              <FileIcon name={file.name} />
+              <span className="tab-name">{file.name}</span>
+            </button>
+            <button type="button" className="tab-close" aria-label={`Close ${file.name}`} title="Close" onClick={() => void closeTab(file)}>
+              <span className="dirty-dot" aria-hidden />
+              <CloseIcon />
+            </button>
+          </div>
+        ))}
+      </div>
+      {activeFile && conflict && (
+        <div className="conflict-bar" role="alert" aria-label="Changed on disk">
+          <span className="conflict-icon" aria-hidden>!</span>
+          <span className="conflict-text">
+            {conflict.kind === 'changed'
+              ? <><strong>{activeFile.name}</strong> changed on disk while you have unsaved changes.</>
+              : <><strong>{activeFile.name}</strong> was deleted on disk; your unsaved text is still here.</>}
+          </span>
+          {conflict.kind === 'changed' && (
+            <button type="button" className="btn btn-small" onClick={() => store.showCompare(showingDiff ? null : activeFile.path)}>
+              {showingDiff ? 'Close Compare' : 'Compare'}
+            </button>
+          )}
+          <button
+            type="button"
+            className="btn btn-small btn-primary"
+            onClick={() => store.overwrite(activeFile.path).then(() => store.showCompare(null), (err) => toasts.error(messageOf(err)))}
+          >
+            Overwrite
+          </button>
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => {
+              store.showCompare(null);
+              if (conflict.kind === 'deleted') store.close(activeFile.path);
+              else void store.reload(activeFile.path);
+            }}
+          >
+            {conflict.kind === 'deleted' ? 'Close' : 'Reload'}
+          </button>
+        </div>
+      )}
+      {/* Edit assistant (issue 5, renderer/src/agent): renders nothing unless a proposal is under review; while it is, CSS hides the .document below. */}
+      <ProposalReviewSlot path={activeFile?.path} />
+      <div className="document">
+        {showingDiff && conflict.kind === 'changed' ? (
+          <div className="compare">
+            <div className="compare-header">
+              <DiffIcon />
+              <span>{activeFile.name}: on disk ↔ your changes</span>
+              <span className="spacer" />
+              <button
+                type="button"
+                className="btn btn-small"
+                aria-pressed={prefs?.diffSideBySide ?? true}
+                onClick={() => setPref('diffSideBySide', !(prefs?.diffSideBySide ?? true))}
+              >
+                {prefs?.diffSideBySide ?? true ? 'Inline' : 'Side by side'}
+              </button>
+            </div>
+            <DiffView path={activeFile.path} original={conflict.diskText} modified={activeFile.buffer} sideBySide={prefs?.diffSideBySide ?? true} />
+          </div>
+        ) : (
+          View && activeFile && <View path={activeFile.path} />
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,260 @@
+import { createContext, useContext, useSyncExternalStore } from 'react';
+import type { FsChange, KilnBridge } from '../../../shared/contract';
+import { KilnError } from '../../../shared/errors';
+
+/** Over this many bytes a file opens with Monaco's large-file options (no minimap, no folding, plain text). */
+export const LARGE_FILE_BYTES = 5 * 1024 * 1024;
+
+const RECHECK_AFTER_SAVE_MS = 600;
+
+export type DiskConflict = { kind: 'changed'; diskText: string; diskHash: string } | { kind: 'deleted' };
+
+export interface OpenFile {
+  path: string;
+  name: string;
+  status: 'loading' | 'ready' | 'error';
+  error?: string;
+  binary: boolean;
+  /** Only the head of a very large file was read; the editor is read-only. */
+  truncated: boolean;
+  size: number;
+  large: boolean;
+  /** What the editor shows (and what Save writes). */
+  buffer: string;
+  /** The text as last read from or written to disk. */
+  diskText: string;
+  diskHash: string;
+  dirty: boolean;
+  /** Set when the file changed or vanished on disk while the buffer had unsaved edits. */
+  conflict: DiskConflict | null;
+  /** Bumped whenever the buffer is replaced from outside the editor (reload), so views resync. */
+  revision: number;
+}
+
+export interface OpenFilesState {
+  files: OpenFile[];
+  active: string | null;
+  /** The path whose disk-vs-buffer diff is shown in the centre, if any. */
+  comparing: string | null;
+}
+
+const nameOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+
+/**
+ * The open files: which is active, each buffer, its dirty flag and its disk state. Monaco-free so any
+ * panel (notebook, agent edit panel) can read and drive it through `useOpenFiles()`.
+ */
+export class OpenFilesStore {
+  private state: OpenFilesState = { files: [], active: null, comparing: null };
+  private readonly listeners = new Set<() => void>();
+  /** Paths with a save or disk check in flight; disk events for them are checked after it settles. */
+  private readonly busy = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly bridge: KilnBridge) {}
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getState = (): OpenFilesState => this.state;
+
+  get(path: string): OpenFile | undefined {
+    return this.state.files.find((f) => f.path === path);
+  }
+
+  get activeFile(): OpenFile | undefined {
+    return this.state.active ? this.get(this.state.active) : undefined;
+  }
+
+  /** Opens (or focuses) a file's tab and reads it. */
+  async open(path: string): Promise<void> {
+    if (this.get(path)) {
+      this.set({ active: path });
+      return;
+    }
+    const file: OpenFile = {
+      path, name: nameOf(path), status: 'loading', binary: false, truncated: false, size: 0, large: false,
+      buffer: '', diskText: '', diskHash: '', dirty: false, conflict: null, revision: 0,
+    };
+    this.set({ files: [...this.state.files, file], active: path });
+    await this.load(path);
+  }
+
+  activate(path: string): void {
+    if (this.get(path)) this.set({ active: path });
+  }
+
+  /** Closes a tab without asking; the UI asks about unsaved changes first. */
+  close(path: string): void {
+    const index = this.state.files.findIndex((f) => f.path === path);
+    if (index < 0) return;
+    const files = this.state.files.filter((f) => f.path !== path);
+    const active = this.state.active === path ? (files[index] ?? files[index - 1])?.path ?? null : this.state.active;
+    this.set({ files, active, comparing: this.state.comparing === path ? null : this.state.comparing });
+  }
+
+  /** The editor reports an edit. */
+  setBuffer(path: string, text: string): void {
+    this.patch(path, (f) => ({ buffer: text, dirty: text !== f.diskText }));
+  }
+
+  /** Writes the buffer through the main side's atomic write, refusing if the disk changed since it was read. */
+  async save(path: string): Promise<void> {
+    const file = this.get(path);
+    if (!file || file.status !== 'ready' || file.binary || file.truncated) return;
+    if (file.conflict) {
+      throw new KilnError('E_CHANGED_ON_DISK', `${file.name} changed on disk; choose Overwrite or Reload`);
+    }
+    await this.write(path, file.buffer, file.diskHash || undefined);
+  }
+
+  /** Saves the buffer over whatever is on disk now, after the operator chose Overwrite. */
+  async overwrite(path: string): Promise<void> {
+    const file = this.get(path);
+    if (!file) return;
+    const expected = file.conflict?.kind === 'changed' ? file.conflict.diskHash : undefined;
+    await this.write(path, file.buffer, expected);
+  }
+
+  /** Replaces the buffer with the disk's text, dropping unsaved edits. */
+  async reload(path: string): Promise<void> {
+    await this.load(path);
+  }
+
+  showCompare(path: string | null): void {
+    this.set({ comparing: path });
+  }
+
+  /** Retargets tabs after a rename or move (the file itself or a folder holding it). */
+  renamed(from: string, to: string): void {
+    let changed = false;
+    const map = (p: string) => {
+      if (p === from) return to;
+      if (p.startsWith(`${from}/`)) return to + p.slice(from.length);
+      return p;
+    };
+    const files = this.state.files.map((f) => {
+      const path = map(f.path);
+      if (path === f.path) return f;
+      changed = true;
+      return { ...f, path, name: nameOf(path) };
+    });
+    if (!changed) return;
+    this.set({
+      files,
+      active: this.state.active && map(this.state.active),
+      comparing: this.state.comparing && map(this.state.comparing),
+    });
+  }
+
+  /** Reacts to the watcher: a clean buffer follows the disk silently; a dirty one gets a conflict. */
+  handleFsChange(change: FsChange): void {
+    for (const file of this.state.files) {
+      const inside = file.path === change.path || file.path.startsWith(`${change.path}/`);
+      if (!inside) continue;
+      void this.afterBusy(file.path, () => this.checkDisk(file.path));
+    }
+  }
+
+  /** Re-reads every open file (e.g. when the window regains focus), in case a watcher event was missed. */
+  recheckAll(): void {
+    for (const file of this.state.files) void this.afterBusy(file.path, () => this.checkDisk(file.path));
+  }
+
+  // ---- internals ----
+
+  private async write(path: string, text: string, expectedHash: string | undefined): Promise<void> {
+    const job = this.bridge.request('workspace.write', { path, text, expectedHash });
+    this.busy.set(path, job.catch(() => undefined));
+    try {
+      const result = await job;
+      this.patch(path, (f) => ({
+        diskText: text, diskHash: result.hash, size: result.size, conflict: null, dirty: f.buffer !== text,
+      }));
+      // The watcher folds changes landing right after our own atomic rename into it; look once more.
+      setTimeout(() => void this.afterBusy(path, () => this.checkDisk(path)), RECHECK_AFTER_SAVE_MS);
+    } catch (err) {
+      if (err instanceof KilnError && err.code === 'E_CHANGED_ON_DISK') await this.checkDisk(path, true);
+      throw err;
+    } finally {
+      this.busy.delete(path);
+    }
+  }
+
+  private async afterBusy(path: string, run: () => Promise<void>): Promise<void> {
+    await this.busy.get(path);
+    await run();
+  }
+
+  private async load(path: string): Promise<void> {
+    try {
+      const content = await this.bridge.request('workspace.read', { path });
+      const text = content.text ?? '';
+      this.patch(path, (f) => ({
+        status: 'ready', error: undefined, binary: content.binary, truncated: content.truncated, size: content.size,
+        large: content.size > LARGE_FILE_BYTES, buffer: text, diskText: text, diskHash: content.hash, dirty: false,
+        conflict: null, revision: f.revision + 1,
+      }));
+    } catch (err) {
+      this.patch(path, () => ({ status: 'error', error: err instanceof Error ? err.message : String(err) }));
+    }
+  }
+
+  private async checkDisk(path: string, forceConflict = false): Promise<void> {
+    const file = this.get(path);
+    if (!file || file.status !== 'ready') return;
+    let content;
+    try {
+      content = await this.bridge.request('workspace.read', { path });
+    } catch (err) {
+      if (!(err instanceof KilnError && err.code === 'E_NOT_FOUND')) return;
+      const now = this.get(path);
+      if (!now) return;
+      if (now.dirty) this.patch(path, () => ({ conflict: { kind: 'deleted' } }));
+      else this.close(path);
+      return;
+    }
+    const now = this.get(path);
+    if (!now || content.hash === now.diskHash) {
+      if (now?.conflict && !forceConflict) this.patch(path, () => ({ conflict: null }));
+      return;
+    }
+    const text = content.text ?? '';
+    if (text === now.buffer) {
+      // The disk already holds what the buffer has: nothing to decide.
+      this.patch(path, () => ({ diskText: text, diskHash: content.hash, dirty: false, conflict: null, size: content.size }));
+    } else if (!now.dirty && !forceConflict) {
+      this.patch(path, (f) => ({
+        buffer: text, diskText: text, diskHash: content.hash, size: content.size, binary: content.binary,
+        conflict: null, revision: f.revision + 1,
+      }));
+    } else {
+      this.patch(path, () => ({ conflict: { kind: 'changed', diskText: text, diskHash: content.hash } }));
+    }
+  }
+
+  private patch(path: string, change: (file: OpenFile) => Partial<OpenFile>): void {
+    const files = this.state.files.map((f) => (f.path === path ? { ...f, ...change(f) } : f));
+    this.set({ files });
+  }
+
+  private set(next: Partial<OpenFilesState>): void {
+    this.state = { ...this.state, ...next };
+    for (const listener of this.listeners) listener();
+  }
+}
+
+export const OpenFilesContext = createContext<OpenFilesStore | null>(null);
+
+export function useOpenFilesStore(): OpenFilesStore {
+  const store = useContext(OpenFilesContext);
+  if (!store) throw new Error('useOpenFilesStore outside OpenFilesContext');
+  return store;
+}
+
+/** The open files' state, re-rendering on every change. */
+export function useOpenFiles(): OpenFilesState {
+  const store = useOpenFilesStore();
+  return useSyncExternalStore(store.subscribe, store.getState);
+}

@@ -1,0 +1,212 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { Entry } from '../../../shared/contract';
+import { useBridge } from '../app/bridge-context';
+import { ChevronIcon, FileIcon, FolderIcon, messageOf, usePrefs } from '../ui';
+
+const MAX_OPTIONS = 400;
+
+interface Segment {
+  label: string;
+  /** The segment's own path ('' for the workspace root). */
+  path: string;
+  /** The folder whose entries the dropdown lists first: the segment's siblings (the root lists its own contents). */
+  listDir: string;
+}
+
+function segmentsOf(path: string, rootName: string): Segment[] {
+  const parts = path.split('/').filter(Boolean);
+  const out: Segment[] = [{ label: rootName || 'Workspace', path: '', listDir: '' }];
+  parts.forEach((part, i) => {
+    out.push({ label: part, path: parts.slice(0, i + 1).join('/'), listDir: parts.slice(0, i).join('/') });
+  });
+  return out;
+}
+
+/** The open file's path; every segment opens a filterable list of its siblings (folders drill in, files open). */
+export function Breadcrumb({ path, rootName, onOpenFile }: { path: string | null; rootName: string; onOpenFile: (path: string) => void }) {
+  const [open, setOpen] = useState<number | null>(null);
+  const segments = useMemo(() => segmentsOf(path ?? '', rootName), [path, rootName]);
+  const buttons = useRef<Array<HTMLButtonElement | null>>([]);
+
+  useEffect(() => setOpen(null), [path]);
+
+  const close = (refocus: boolean) => {
+    const at = open;
+    setOpen(null);
+    if (refocus && at !== null) buttons.current[at]?.focus();
+  };
+
+  return (
+    <nav className="breadcrumb" aria-label="Breadcrumb">
+      <ol>
+        {segments.map((segment, i) => (
+          <li key={segment.path || '(root)'} className="crumb">
+            {i > 0 && <span className="crumb-sep" aria-hidden><ChevronIcon open={false} /></span>}
+            <button
+              ref={(el) => {
+                buttons.current[i] = el;
+              }}
+              type="button"
+              className={`crumb-btn${open === i ? ' open' : ''}${i === segments.length - 1 ? ' last' : ''}`}
+              aria-haspopup="listbox"
+              aria-expanded={open === i}
+              title={segment.path || rootName}
+              onClick={() => setOpen(open === i ? null : i)}
+              onKeyDown={(e) => {
+                if (e.key === 'ArrowRight') buttons.current[Math.min(i + 1, segments.length - 1)]?.focus();
+                else if (e.key === 'ArrowLeft') buttons.current[Math.max(i - 1, 0)]?.focus();
+                else if (e.key === 'ArrowDown') setOpen(i);
+                else return;
+                e.preventDefault();
+              }}
+            >
+              {i === 0 ? null : i === segments.length - 1 && path ? <FileIcon name={segment.label} /> : <FolderIcon open={false} />}
+              <span>{segment.label}</span>
+            </button>
+            {open === i && (
+              <SiblingList
+                dir={segment.listDir}
+                current={segment.path}
+                onOpenFile={(file) => {
+                  setOpen(null);
+                  onOpenFile(file);
+                }}
+                onClose={close}
+              />
+            )}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+function SiblingList({ dir: startDir, current, onOpenFile, onClose }: {
+  dir: string;
+  current: string;
+  onOpenFile: (path: string) => void;
+  onClose: (refocus: boolean) => void;
+}) {
+  const bridge = useBridge();
+  const { prefs } = usePrefs();
+  const [dir, setDir] = useState(startDir);
+  const [entries, setEntries] = useState<Entry[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [filter, setFilter] = useState('');
+  const [active, setActive] = useState(0);
+  const box = useRef<HTMLDivElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+
+  useEffect(() => {
+    let live = true;
+    setEntries(null);
+    bridge.request('workspace.list', { path: dir, showHidden: prefs?.showHidden ?? false }).then(
+      (result) => {
+        if (!live) return;
+        setEntries(result);
+        const at = result.findIndex((e) => e.path === current);
+        setActive(Math.max(0, at));
+      },
+      (err) => live && setError(messageOf(err)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [bridge, dir, current, prefs?.showHidden]);
+
+  useEffect(() => {
+    input.current?.focus();
+    const outside = (event: MouseEvent) => {
+      if (!box.current?.contains(event.target as Node) && !(event.target as HTMLElement).closest?.('.crumb-btn.open')) onClose(false);
+    };
+    window.addEventListener('mousedown', outside, true);
+    return () => window.removeEventListener('mousedown', outside, true);
+  }, [onClose]);
+
+  const matches = useMemo(() => {
+    const needle = filter.trim().toLowerCase();
+    const all = entries ?? [];
+    return needle ? all.filter((e) => e.name.toLowerCase().includes(needle)) : all;
+  }, [entries, filter]);
+  const shown = matches.slice(0, MAX_OPTIONS);
+
+  useEffect(() => {
+    list.current?.querySelector(`[data-index="${active}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [active, shown.length]);
+
+  const choose = (entry: Entry | undefined) => {
+    if (!entry) return;
+    if (entry.kind === 'dir') {
+      setDir(entry.path);
+      setFilter('');
+      setActive(0);
+      input.current?.focus();
+    } else onOpenFile(entry.path);
+  };
+
+  const onKeyDown = (event: React.KeyboardEvent) => {
+    if (event.key === 'ArrowDown') setActive((a) => Math.min(a + 1, shown.length - 1));
+    else if (event.key === 'ArrowUp') setActive((a) => Math.max(a - 1, 0));
+    else if (event.key === 'Home' && !filter) setActive(0);
+    else if (event.key === 'End' && !filter) setActive(shown.length - 1);
+    else if (event.key === 'Enter') choose(shown[active]);
+    else if (event.key === 'Escape') onClose(true);
+    else if (event.key === 'Backspace' && !filter && dir !== '') {
+      setDir(dir.slice(0, Math.max(0, dir.lastIndexOf('/'))));
+    } else return;
+    event.preventDefault();
+    event.stopPropagation();
+  };
+
+  const listId = 'breadcrumb-listbox';
+  return (
+    <div ref={box} className="crumb-dropdown">
+      <div className="crumb-dropdown-head">
+        <span className="crumb-dropdown-dir" title={dir || '(root)'}>{dir ? `${dir}/` : '/'}</span>
+        <input
+          ref={input}
+          className="crumb-filter"
+          role="combobox"
+          aria-label="Filter"
+          aria-expanded="true"
+          aria-controls={listId}
+          aria-activedescendant={shown.length ? `${listId}-${active}` : undefined}
+          placeholder="Type to filter"
+          value={filter}
+          onChange={(e) => {
+            setFilter(e.target.value);
+            setActive(0);
+          }}
+          onKeyDown={onKeyDown}
+        />
+      </div>
+      <ul ref={list} id={listId} role="listbox" aria-label={dir ? `Entries of ${dir}` : 'Entries of the workspace'} className="crumb-options">
+        {error && <li className="crumb-empty" role="presentation">{error}</li>}
+        {!error && entries === null && <li className="crumb-empty" role="presentation">Loading…</li>}
+        {entries !== null && !shown.length && <li className="crumb-empty" role="presentation">No matches</li>}
+        {shown.map((entry, i) => (
+          <li
+            key={entry.path}
+            id={`${listId}-${i}`}
+            data-index={i}
+            role="option"
+            aria-label={entry.name}
+            aria-selected={i === active}
+            className={`crumb-option${i === active ? ' active' : ''}${entry.path === current ? ' current' : ''}`}
+            onMouseDown={(e) => e.preventDefault()}
+            onMouseEnter={() => setActive(i)}
+            onClick={() => choose(entry)}
+          >
+            {entry.kind === 'dir' ? <FolderIcon open={false} /> : <FileIcon name={entry.name} />}
+            <span>{entry.name}</span>
+            {entry.kind === 'dir' && <span className="crumb-option-more" aria-hidden><ChevronIcon open={false} /></span>}
+          </li>
+        ))}
+        {matches.length > shown.length && (
+          <li className="crumb-empty" role="presentation">{(matches.length - shown.length).toLocaleString()} more — type to filter</li>
+        )}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+import { useState } from 'react';
+import { KilnError } from '../../../shared/errors';
+import { useBridge } from '../app/bridge-context';
+import { useOpenFiles, useOpenFilesStore } from '../editor/open-files';
+import { copyText } from '../tree/Explorer';
+import { ChevronDownIcon, ContextMenu, CopyIcon, MinimapIcon, SaveIcon, messageOf, usePrefs, useToasts, type Toasts } from '../ui';
+import { Breadcrumb } from './Breadcrumb';
+
+/** Saves the active file, explaining a refusal (changed on disk) instead of overwriting. */
+export async function saveActive(store: ReturnType<typeof useOpenFilesStore>, toasts: Toasts): Promise<void> {
+  const file = store.activeFile;
+  if (!file) return;
+  try {
+    await store.save(file.path);
+  } catch (err) {
+    if (err instanceof KilnError && err.code === 'E_CHANGED_ON_DISK') {
+      toasts.error(`${file.name} changed on disk since it was opened, so it was not saved. Compare, Overwrite or Reload.`);
+    } else toasts.error(`Could not save ${file.name}: ${messageOf(err)}`);
+  }
+}
+
+/** Above the editor: the breadcrumb of the open file, Copy Path, the minimap toggle and Save. */
+export function HeaderBar({ rootName }: { rootName: string }) {
+  const bridge = useBridge();
+  const store = useOpenFilesStore();
+  const { active, files } = useOpenFiles();
+  const toasts = useToasts();
+  const { prefs, setPref } = usePrefs();
+  const [copyMenu, setCopyMenu] = useState<{ x: number; y: number } | null>(null);
+  const file = files.find((f) => f.path === active);
+  const minimap = prefs?.minimap ?? true;
+
+  const copy = async (absolute: boolean) => {
+    if (!file) return;
+    try {
+      const text = absolute ? (await bridge.request('workspace.absolutePath', { path: file.path })).path : file.path;
+      await copyText(text);
+      toasts.show({ kind: 'info', message: `Copied ${absolute ? 'absolute path' : 'path'}: ${text}`, timeoutMs: 2500 });
+    } catch (err) {
+      toasts.error(messageOf(err));
+    }
+  };
+
+  const canSave = Boolean(file && file.status === 'ready' && !file.binary && !file.truncated && (file.dirty || file.conflict));
+
+  return (
+    <header className="editor-header">
+      <Breadcrumb path={active} rootName={rootName} onOpenFile={(path) => void store.open(path)} />
+      <span className="spacer" />
+      <div className="split-btn">
+        <button type="button" className="hdr-btn" disabled={!file} title="Copy the workspace-relative path (Shift: absolute)" onClick={(e) => void copy(e.shiftKey)}>
+          <CopyIcon />
+          <span>Copy Path</span>
+        </button>
+        <button
+          type="button"
+          className="hdr-btn hdr-btn-more"
+          disabled={!file}
+          aria-label="More copy options"
+          aria-haspopup="menu"
+          onClick={(e) => {
+            const box = (e.currentTarget as HTMLElement).getBoundingClientRect();
+            setCopyMenu({ x: box.left, y: box.bottom + 2 });
+          }}
+        >
+          <ChevronDownIcon />
+        </button>
+      </div>
+      <button
+        type="button"
+        className="hdr-btn"
+        aria-pressed={minimap}
+        title={minimap ? 'Hide the minimap' : 'Show the minimap'}
+        onClick={() => setPref('minimap', !minimap)}
+      >
+        <MinimapIcon />
+        <span>Minimap</span>
+      </button>
+      <button type="button" className="hdr-btn hdr-btn-save" disabled={!canSave} title="Save (Ctrl+S)" onClick={() => void saveActive(store, toasts)}>
+        <SaveIcon />
+        <span>Save</span>
+      </button>
+      {copyMenu && (
+        <ContextMenu
+          x={copyMenu.x}
+          y={copyMenu.y}
+          label="Copy options"
+          items={[
+            { label: 'Copy Path', onSelect: () => void copy(false) },
+            { label: 'Copy Absolute Path', onSelect: () => void copy(true) },
+          ]}
+          onClose={() => setCopyMenu(null)}
+        />
+      )}
+    </header>
+  );
+}

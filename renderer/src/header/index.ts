@@ -1,0 +1,2 @@
+export { HeaderBar, saveActive } from './HeaderBar';
+export { Breadcrumb } from './Breadcrumb';

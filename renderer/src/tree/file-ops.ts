@@ -1,0 +1,331 @@
+import type { KilnBridge } from '../../../shared/contract';
+import { KilnError } from '../../../shared/errors';
+import type { OpenFilesStore } from '../editor/open-files';
+import { renameModel } from '../editor/CodeEditor';
+import type { DialogRequest, Toasts } from '../ui';
+import { messageOf } from '../ui';
+import { isWithin, joinPath, nameOf, parentOf, topMost } from './paths';
+import type { TreeStore } from './tree-store';
+
+type Ask = <V extends string>(request: DialogRequest<V>) => Promise<V>;
+
+/** One step an undo reverses: a move (rename, drag, cut/paste) or something created (paste copy, new file). */
+type Step = { kind: 'move'; from: string; to: string } | { kind: 'created'; path: string };
+
+interface UndoEntry {
+  label: string;
+  steps: Step[];
+}
+
+export interface FileOpsDeps {
+  bridge: KilnBridge;
+  ask: Ask;
+  toasts: Toasts;
+  tree: TreeStore;
+  openFiles: OpenFilesStore;
+  /** Selects these paths in the tree after an operation. */
+  select: (paths: string[]) => void;
+}
+
+const PROGRESS_DELAY_MS = 300;
+
+/**
+ * Every file operation the explorer offers, on the workspace's one `move` primitive plus copy, create
+ * and delete; asks on conflicts, reports failures, shows progress for long jobs and keeps an undo stack.
+ */
+export class FileOps {
+  private readonly undoStack: UndoEntry[] = [];
+
+  constructor(private readonly deps: FileOpsDeps) {}
+
+  get canUndo(): boolean {
+    return this.undoStack.length > 0;
+  }
+
+  /** Moves entries into a folder (drag-and-drop, cut/paste). Folders into themselves are refused. */
+  async moveInto(paths: string[], dir: string): Promise<void> {
+    const sources = topMost(paths).filter((p) => parentOf(p) !== dir);
+    const intoSelf = sources.find((p) => isWithin(dir, p));
+    if (intoSelf) {
+      this.deps.toasts.error(`Cannot move "${nameOf(intoSelf)}" into itself`);
+      return;
+    }
+    const steps: Step[] = [];
+    for (const from of sources) {
+      const to = await this.moveOne(from, joinPath(dir, nameOf(from)));
+      if (to === 'cancel') break;
+      if (to) steps.push({ kind: 'move', from, to });
+    }
+    this.record(sources.length > 1 ? `Move ${steps.length} items` : 'Move', steps);
+    this.deps.tree.refresh([...sources, joinPath(dir, 'x')]);
+    if (steps.length) {
+      await this.deps.tree.expand(dir);
+      this.deps.select(steps.map((s) => (s.kind === 'move' ? s.to : s.path)));
+    }
+  }
+
+  /** Renames in place; the same move primitive. */
+  async rename(path: string, newName: string): Promise<boolean> {
+    const name = newName.trim();
+    if (!name || name === nameOf(path)) return false;
+    if (name.includes('/') || name.includes('\\') || name === '.' || name === '..') {
+      this.deps.toasts.error(`"${name}" is not a valid name`);
+      return false;
+    }
+    const to = joinPath(parentOf(path), name);
+    try {
+      await this.deps.bridge.request('workspace.move', { from: path, to });
+    } catch (err) {
+      this.deps.toasts.error(`Could not rename "${nameOf(path)}": ${messageOf(err)}`);
+      return false;
+    }
+    this.afterMove(path, to);
+    this.record('Rename', [{ kind: 'move', from: path, to }]);
+    this.deps.tree.refresh([path]);
+    this.deps.select([to]);
+    return true;
+  }
+
+  /** Duplicates into a folder; a clash becomes "name copy.ext". */
+  async copyInto(paths: string[], dir: string): Promise<void> {
+    const steps: Step[] = [];
+    for (const from of topMost(paths)) {
+      if (isWithin(dir, from) && dir !== parentOf(from)) {
+        this.deps.toasts.error(`Cannot copy "${nameOf(from)}" into itself`);
+        continue;
+      }
+      try {
+        const result = await this.withProgress(`Copying ${nameOf(from)}`, (jobId) =>
+          this.deps.bridge.request('workspace.copy', { from, toDir: dir, jobId }),
+        );
+        steps.push({ kind: 'created', path: result.path });
+      } catch (err) {
+        this.reportJobError(`Could not copy "${nameOf(from)}"`, err);
+        break;
+      }
+    }
+    this.record(steps.length > 1 ? `Paste ${steps.length} items` : 'Paste', steps);
+    this.deps.tree.refresh([joinPath(dir, 'x')]);
+    if (steps.length) {
+      await this.deps.tree.expand(dir);
+      this.deps.select(steps.map((s) => (s.kind === 'created' ? s.path : s.to)));
+    }
+  }
+
+  async create(dir: string, name: string, kind: 'file' | 'dir'): Promise<string | null> {
+    const clean = name.trim();
+    if (!clean) return null;
+    if (clean.includes('\\') || clean === '.' || clean === '..' || clean.split('/').some((part) => !part)) {
+      this.deps.toasts.error(`"${clean}" is not a valid name`);
+      return null;
+    }
+    const path = joinPath(dir, clean);
+    try {
+      if (kind === 'file') await this.deps.bridge.request('workspace.createFile', { path, text: '' });
+      else await this.deps.bridge.request('workspace.createDir', { path });
+    } catch (err) {
+      this.deps.toasts.error(`Could not create "${clean}": ${messageOf(err)}`);
+      return null;
+    }
+    this.record(kind === 'file' ? 'New File' : 'New Folder', [{ kind: 'created', path }]);
+    this.deps.tree.refresh([path]);
+    this.deps.select([path]);
+    return path;
+  }
+
+  /** Asks first, naming what goes and how much a folder holds; then to the trash. */
+  async delete(paths: string[]): Promise<void> {
+    const targets = topMost(paths).filter((p) => p !== '');
+    if (!targets.length) return;
+    const counts = await Promise.all(
+      targets.map((p) => this.deps.bridge.request('workspace.count', { path: p }).catch(() => ({ files: 1, dirs: 0 }))),
+    );
+    const listing = this.deps.tree.listing.bind(this.deps.tree);
+    const isDir = (p: string) => listing(parentOf(p))?.find((e) => e.path === p)?.kind === 'dir';
+    let title: string;
+    let message: string;
+    if (targets.length === 1) {
+      const [{ files, dirs }] = counts;
+      title = `Delete "${nameOf(targets[0])}"?`;
+      message = isDir(targets[0])
+        ? `The folder "${nameOf(targets[0])}" and the ${plural(files, 'file')} and ${plural(dirs, 'folder')} inside it will be moved to the trash.`
+        : `"${targets[0]}" will be moved to the trash.`;
+    } else {
+      const files = counts.reduce((n, c) => n + c.files, 0);
+      const dirs = counts.reduce((n, c) => n + c.dirs, 0) + targets.filter(isDir).length;
+      title = `Delete ${targets.length} items?`;
+      message = `${targets.slice(0, 8).map((p) => `"${nameOf(p)}"`).join(', ')}${targets.length > 8 ? ', …' : ''} (${plural(files, 'file')}, ${plural(dirs, 'folder')} in all) will be moved to the trash.`;
+    }
+    const answer = await this.deps.ask({
+      title,
+      message,
+      buttons: [
+        { label: 'Delete', value: 'delete', primary: true, danger: true },
+        { label: 'Cancel', value: 'cancel' },
+      ],
+      cancelValue: 'cancel',
+    });
+    if (answer !== 'delete') return;
+    for (const path of targets) {
+      try {
+        await this.deps.bridge.request('workspace.delete', { path });
+      } catch (err) {
+        if (err instanceof KilnError && (err.details as { noTrash?: boolean } | undefined)?.noTrash) {
+          const permanent = await this.deps.ask({
+            title: 'Delete permanently?',
+            message: `There is no trash here. "${nameOf(path)}" would be deleted permanently and cannot be restored.`,
+            buttons: [
+              { label: 'Delete Permanently', value: 'yes', danger: true },
+              { label: 'Cancel', value: 'cancel', primary: true },
+            ],
+            cancelValue: 'cancel',
+          });
+          if (permanent !== 'yes') break;
+          await this.deps.bridge.request('workspace.delete', { path, permanent: true }).catch((e: unknown) =>
+            this.deps.toasts.error(`Could not delete "${nameOf(path)}": ${messageOf(e)}`),
+          );
+          continue;
+        }
+        this.deps.toasts.error(`Could not delete "${nameOf(path)}": ${messageOf(err)}`);
+        break;
+      }
+      this.deps.tree.removed(path);
+      for (const file of this.deps.openFiles.getState().files) {
+        if (isWithin(file.path, path) && !file.dirty) this.deps.openFiles.close(file.path);
+      }
+    }
+    this.deps.tree.refresh(targets);
+  }
+
+  /** Reverses the last move, rename, paste or create. */
+  async undo(): Promise<void> {
+    const entry = this.undoStack.pop();
+    if (!entry) {
+      this.deps.toasts.show({ kind: 'info', message: 'Nothing to undo' });
+      return;
+    }
+    const touched: string[] = [];
+    try {
+      for (const step of [...entry.steps].reverse()) {
+        if (step.kind === 'move') {
+          await this.deps.bridge.request('workspace.move', { from: step.to, to: step.from });
+          this.afterMove(step.to, step.from);
+          touched.push(step.to, step.from);
+        } else {
+          await this.deps.bridge.request('workspace.delete', { path: step.path }).catch(async (err: unknown) => {
+            // What undo removes was made moments ago by Kiln; without a trash it goes for good.
+            if (err instanceof KilnError && (err.details as { noTrash?: boolean } | undefined)?.noTrash) {
+              await this.deps.bridge.request('workspace.delete', { path: step.path, permanent: true });
+            } else throw err;
+          });
+          this.deps.tree.removed(step.path);
+          touched.push(step.path);
+        }
+      }
+      this.deps.toasts.show({ kind: 'info', message: `Undid: ${entry.label}` });
+    } catch (err) {
+      this.deps.toasts.error(`Could not undo ${entry.label.toLowerCase()}: ${messageOf(err)}`);
+    }
+    this.deps.tree.refresh(touched);
+    const restored = entry.steps.filter((s): s is Extract<Step, { kind: 'move' }> => s.kind === 'move').map((s) => s.from);
+    if (restored.length) this.deps.select(restored);
+  }
+
+  // ---- internals ----
+
+  /** One move with the conflict prompt; resolves the final path, null when skipped, 'cancel' to stop. */
+  private async moveOne(from: string, to: string): Promise<string | null | 'cancel'> {
+    const attempt = (target: string, onConflict: 'reject' | 'overwrite') =>
+      this.withProgress(`Moving ${nameOf(from)}`, (jobId) =>
+        this.deps.bridge.request('workspace.move', { from, to: target, onConflict, jobId }),
+      );
+    try {
+      await attempt(to, 'reject');
+      this.afterMove(from, to);
+      return to;
+    } catch (err) {
+      if (!(err instanceof KilnError && err.code === 'E_EXISTS')) {
+        this.reportJobError(`Could not move "${nameOf(from)}"`, err);
+        return 'cancel';
+      }
+    }
+    const answer = await this.deps.ask({
+      title: `"${nameOf(to)}" already exists`,
+      message: `A file or folder named "${nameOf(to)}" already exists in ${parentOf(to) ? `"${parentOf(to)}"` : 'the workspace root'}. Replace it, keep both, or cancel the move?`,
+      buttons: [
+        { label: 'Replace', value: 'replace', danger: true },
+        { label: 'Keep both', value: 'keep', primary: true },
+        { label: 'Cancel', value: 'cancel' },
+      ],
+      cancelValue: 'cancel',
+    });
+    if (answer === 'cancel') return 'cancel';
+    try {
+      let target = to;
+      if (answer === 'keep') target = (await this.deps.bridge.request('workspace.nextFreeName', { dir: parentOf(to), name: nameOf(to) })).path;
+      await attempt(target, answer === 'replace' ? 'overwrite' : 'reject');
+      this.afterMove(from, target);
+      return target;
+    } catch (err) {
+      this.reportJobError(`Could not move "${nameOf(from)}"`, err);
+      return 'cancel';
+    }
+  }
+
+  private afterMove(from: string, to: string): void {
+    this.deps.tree.renamed(from, to);
+    renameModel(from, to);
+    this.deps.openFiles.renamed(from, to);
+  }
+
+  private record(label: string, steps: Step[]): void {
+    if (!steps.length) return;
+    this.undoStack.push({ label, steps });
+    if (this.undoStack.length > 50) this.undoStack.shift();
+  }
+
+  private reportJobError(prefix: string, err: unknown): void {
+    if (err instanceof KilnError && err.code === 'E_CANCELLED') {
+      this.deps.toasts.show({ kind: 'info', message: `${prefix.replace('Could not ', '').replace(/^./, (c) => c.toUpperCase())} was cancelled; nothing was left behind.` });
+    } else {
+      this.deps.toasts.error(`${prefix}: ${messageOf(err)}`);
+    }
+  }
+
+  /** Runs a copy or move with a job id; if it takes a moment, a progress toast with Cancel appears. */
+  private async withProgress<T>(label: string, run: (jobId: string) => Promise<T>): Promise<T> {
+    const jobId = crypto.randomUUID();
+    let toastId: number | null = null;
+    let latest = { done: 0, total: 0 };
+    const cancel = () => void this.deps.bridge.request('workspace.cancelJob', { jobId });
+    const showToast = () => {
+      toastId = this.deps.toasts.show({
+        kind: 'progress',
+        message: progressText(label, latest.done, latest.total),
+        progress: latest.total ? latest.done / latest.total : 0,
+        actions: [{ label: 'Cancel', run: cancel }],
+      });
+    };
+    const timer = setTimeout(showToast, PROGRESS_DELAY_MS);
+    const off = this.deps.bridge.on('fs.progress', (p) => {
+      if (p.jobId !== jobId || p.finished) return;
+      latest = p;
+      if (toastId !== null) this.deps.toasts.update(toastId, { message: progressText(label, p.done, p.total), progress: p.total ? p.done / p.total : 0 });
+    });
+    try {
+      return await run(jobId);
+    } finally {
+      clearTimeout(timer);
+      off();
+      if (toastId !== null) this.deps.toasts.close(toastId);
+    }
+  }
+}
+
+function progressText(label: string, done: number, total: number): string {
+  return total > 1 ? `${label}… ${done.toLocaleString()} of ${total.toLocaleString()} files` : `${label}…`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n.toLocaleString()} ${word}${n === 1 ? '' : 's'}`;
+}

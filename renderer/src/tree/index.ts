@@ -1,0 +1,3 @@
+export { Explorer, copyText } from './Explorer';
+export { TreeStore, type TreeRow } from './tree-store';
+export { FileOps } from './file-ops';

@@ -1,0 +1,30 @@
+/** Workspace-relative POSIX path helpers; '' is the root. */
+
+export function parentOf(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? '' : path.slice(0, slash);
+}
+
+export function nameOf(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+export function joinPath(dir: string, name: string): string {
+  return dir ? `${dir}/${name}` : name;
+}
+
+/** True when `path` is `ancestor` itself or lies inside it. */
+export function isWithin(path: string, ancestor: string): boolean {
+  return ancestor === '' || path === ancestor || path.startsWith(`${ancestor}/`);
+}
+
+/** Drops paths that sit inside another path of the list (moving a folder moves its contents). */
+export function topMost(paths: string[]): string[] {
+  return paths.filter((p) => !paths.some((other) => other !== p && isWithin(p, other)));
+}
+
+/** The range a rename should select: the stem, leaving the extension alone (dotfiles: everything). */
+export function stemRange(name: string, isDir: boolean): [number, number] {
+  const dot = name.lastIndexOf('.');
+  return !isDir && dot > 0 ? [0, dot] : [0, name.length];
+}

@@ -1,0 +1,223 @@
+import type { Entry, FsChange, KilnBridge, Origin } from '../../../shared/contract';
+import { isWithin, parentOf } from './paths';
+
+export interface TreeRow {
+  entry: Entry;
+  depth: number;
+  expanded: boolean;
+  /** True while a folder's first listing is on its way. */
+  loading: boolean;
+}
+
+const FLASH_MS = 1600;
+
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
+/** The service's order: folders first, then names as a person sorts them. */
+function byKindThenName(a: Entry, b: Entry): number {
+  return a.kind === b.kind ? collator.compare(a.name, b.name) : a.kind === 'dir' ? -1 : 1;
+}
+
+/**
+ * The tree's data outside React: loaded folder listings, which folders are open, and recent
+ * changes to flash. Folders load lazily on first expand; watcher events reload only loaded folders.
+ */
+export class TreeStore {
+  private children = new Map<string, Entry[]>();
+  private expanded = new Set<string>(['']);
+  private loading = new Set<string>();
+  private showHidden = false;
+  private readonly flashes = new Map<string, Origin>();
+  /** Entries the agent changed, marked until the operator looks at them. */
+  private readonly agentMarks = new Set<string>();
+  private readonly pendingReloads = new Map<string, ReturnType<typeof setTimeout>>();
+  /** The latest listing request per folder; an older reply arriving late must not overwrite a newer one. */
+  private readonly loadSeq = new Map<string, number>();
+  private seq = 0;
+  private readonly listeners = new Set<() => void>();
+  private cachedRows: TreeRow[] | null = null;
+  private version = 0;
+  /** Called when a listing could not be read (e.g. permission denied). */
+  onError: (message: string) => void = () => undefined;
+
+  constructor(private readonly bridge: KilnBridge) {}
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getVersion = (): number => this.version;
+
+  /** The visible rows, in display order. */
+  rows(): TreeRow[] {
+    if (this.cachedRows) return this.cachedRows;
+    const out: TreeRow[] = [];
+    const visit = (dir: string, depth: number) => {
+      const list = this.children.get(dir);
+      if (!list) return;
+      for (const entry of list) {
+        const open = entry.kind === 'dir' && this.expanded.has(entry.path);
+        out.push({ entry, depth, expanded: open, loading: open && this.loading.has(entry.path) });
+        if (open) visit(entry.path, depth + 1);
+      }
+    };
+    visit('', 0);
+    this.cachedRows = out;
+    return out;
+  }
+
+  isExpanded(dir: string): boolean {
+    return this.expanded.has(dir);
+  }
+
+  listing(dir: string): Entry[] | undefined {
+    return this.children.get(dir);
+  }
+
+  flashOf(path: string): Origin | undefined {
+    return this.flashes.get(path);
+  }
+
+  isAgentMarked(path: string): boolean {
+    return this.agentMarks.has(path);
+  }
+
+  acknowledge(path: string): void {
+    if (this.agentMarks.delete(path)) this.changed();
+  }
+
+  get hiddenShown(): boolean {
+    return this.showHidden;
+  }
+
+  async setShowHidden(show: boolean): Promise<void> {
+    if (show === this.showHidden) return;
+    this.showHidden = show;
+    await Promise.all([...this.children.keys()].map((dir) => this.load(dir)));
+  }
+
+  async load(dir: string): Promise<void> {
+    if (!this.children.has(dir)) {
+      this.loading.add(dir);
+      this.changed();
+    }
+    const mine = ++this.seq;
+    this.loadSeq.set(dir, mine);
+    try {
+      const entries = await this.bridge.request('workspace.list', { path: dir, showHidden: this.showHidden });
+      if (this.loadSeq.get(dir) !== mine) return;
+      this.children.set(dir, entries);
+    } catch (err) {
+      if (this.loadSeq.get(dir) !== mine) return;
+      // A folder that vanished or can't be read closes; its parent's reload will drop it.
+      this.children.delete(dir);
+      this.expanded.delete(dir);
+      if (dir === '' || this.expanded.has(parentOf(dir))) this.onError(err instanceof Error ? err.message : String(err));
+    } finally {
+      if (this.loadSeq.get(dir) === mine) this.loading.delete(dir);
+      this.changed();
+    }
+  }
+
+  async expand(dir: string): Promise<void> {
+    if (this.expanded.has(dir) && this.children.has(dir)) return;
+    this.expanded.add(dir);
+    this.changed();
+    if (!this.children.has(dir)) await this.load(dir);
+  }
+
+  collapse(dir: string): void {
+    if (dir === '' || !this.expanded.delete(dir)) return;
+    this.changed();
+  }
+
+  collapseAll(): void {
+    this.expanded = new Set(['']);
+    this.changed();
+  }
+
+  /** Opens every folder above a path so it can be shown. */
+  async reveal(path: string): Promise<void> {
+    const parts = path.split('/');
+    for (let i = 1; i < parts.length; i++) await this.expand(parts.slice(0, i).join('/'));
+  }
+
+  /**
+   * After a move or rename: shows the entry in its new place at once (both listings in one render),
+   * keeps open folders open, and lets the next listing confirm it.
+   */
+  renamed(from: string, to: string): void {
+    const source = this.children.get(parentOf(from));
+    const entry = source?.find((e) => e.path === from);
+    if (source) this.children.set(parentOf(from), source.filter((e) => e.path !== from));
+    const target = this.children.get(parentOf(to));
+    if (entry && target && !target.some((e) => e.path === to)) {
+      const moved: Entry = { ...entry, path: to, name: to.slice(to.lastIndexOf('/') + 1) };
+      this.children.set(parentOf(to), [...target, moved].sort(byKindThenName));
+    }
+    const next = new Set<string>();
+    for (const dir of this.expanded) next.add(isWithin(dir, from) && from !== '' ? to + dir.slice(from.length) : dir);
+    this.expanded = next;
+    for (const key of [...this.children.keys()]) if (from !== '' && isWithin(key, from)) this.children.delete(key);
+    for (const dir of this.expanded) if (!this.children.has(dir) && dir !== '') void this.load(dir);
+    this.changed();
+  }
+
+  /** Drops a deleted entry at once; the next listing confirms it. */
+  removed(path: string): void {
+    const list = this.children.get(parentOf(path));
+    if (list) this.children.set(parentOf(path), list.filter((e) => e.path !== path));
+    for (const key of [...this.children.keys()]) if (isWithin(key, path)) this.children.delete(key);
+    this.expanded.delete(path);
+    this.changed();
+  }
+
+  /** Re-reads the folders that hold these paths (after an operation, before the watcher says so). */
+  refresh(paths: string[]): void {
+    for (const dir of new Set(paths.map(parentOf))) if (this.children.has(dir)) this.scheduleReload(dir, 0);
+  }
+
+  handleFsChange(change: FsChange): void {
+    const dir = parentOf(change.path);
+    if (change.type === 'dir_deleted') {
+      for (const key of [...this.children.keys()]) if (isWithin(key, change.path)) this.children.delete(key);
+      this.expanded.delete(change.path);
+    }
+    if (change.type !== 'file_deleted' && change.type !== 'dir_deleted') this.flash(change.path, change.origin);
+    if (this.children.has(dir)) this.scheduleReload(dir, 40);
+  }
+
+  dispose(): void {
+    for (const timer of this.pendingReloads.values()) clearTimeout(timer);
+  }
+
+  private flash(path: string, origin: Origin): void {
+    this.flashes.set(path, origin);
+    if (origin === 'agent') this.agentMarks.add(path);
+    setTimeout(() => {
+      if (this.flashes.get(path) === origin) {
+        this.flashes.delete(path);
+        this.changed();
+      }
+    }, FLASH_MS);
+  }
+
+  /** Bursts of events (a copied folder, a git checkout) coalesce into one listing per folder. */
+  private scheduleReload(dir: string, delayMs: number): void {
+    if (this.pendingReloads.has(dir)) return;
+    this.pendingReloads.set(
+      dir,
+      setTimeout(() => {
+        this.pendingReloads.delete(dir);
+        void this.load(dir);
+      }, delayMs),
+    );
+  }
+
+  private changed(): void {
+    this.cachedRows = null;
+    this.version++;
+    for (const listener of this.listeners) listener();
+  }
+}
