@@ -1,11 +1,17 @@
+import { runEditDiffBench } from './edit-diff';
 import { runListingBench } from './listing';
+import { runNotebookFramesBench } from './notebook-frames';
 import { benchNotebookRoundTrip } from './notebook-roundtrip';
+import { runTreeBench } from './tree/tree-bench';
 
 /** `npm run bench`: every benchmark, each printing its ratio against a baseline measured in the same run. */
 const only = process.argv[2];
 const benches: Record<string, () => Promise<unknown>> = {
   listing: runListingBench,
+  tree: runTreeBench,
   'notebook-roundtrip': () => benchNotebookRoundTrip(),
+  'notebook-frames': runNotebookFramesBench,
+  'edit-diff': runEditDiffBench,
 };
 
 for (const [name, bench] of Object.entries(benches)) {

@@ -23,7 +23,7 @@ import { ModelServer, reply } from '../../e2e/support/model-server';
 import { median, report, type BenchResult } from '../support';
 import { waitForDiffPaint } from './paint';
 
-const RUNS = 7;
+const RUNS = 11;
 const WARMUP = 2;
 const REPO = path.resolve(import.meta.dirname, '../..');
 const VIEWPORT = { width: 1400, height: 900 };
@@ -46,7 +46,7 @@ export function benchTexts(bytes: number): { original: string; proposal: string 
 }
 
 /** Builds the bare diff page once (Vite, programmatically) and serves it on loopback. */
-async function serveBarePage(): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveBarePage(): Promise<{ url: string; close(): Promise<void> }> {
   const outDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-bare-diff-'));
   await build({
     configFile: false,
@@ -77,6 +77,8 @@ async function serveBarePage(): Promise<{ url: string; close(): Promise<void> }>
 
 /** Kiln: clear the session, send, and time proposal event → diff painted, measured inside the page. */
 async function kilnSample(page: Page, model: ModelServer, proposal: string): Promise<number> {
+  // Only the front page gets full-rate frames; each side is timed in front.
+  await page.bringToFront();
   const panel = page.getByRole('complementary', { name: 'Edit assistant' });
   await panel.getByRole('button', { name: 'Clear' }).click();
   await page.locator('.proposal-review').waitFor({ state: 'detached' });
@@ -98,6 +100,7 @@ async function kilnSample(page: Page, model: ModelServer, proposal: string): Pro
 }
 
 async function bareSample(page: Page, original: string, proposal: string): Promise<number> {
+  await page.bringToFront();
   return page.evaluate(([o, m]) => window.runBareDiff(o, m, 'python'), [original, proposal] as const);
 }
 

@@ -8,6 +8,10 @@ import { waitForDiffPaint } from '../paint';
 
 self.MonacoEnvironment = { getWorker: () => new EditorWorker() };
 
+// Like the app, where the open file's model lives on: without a live model Monaco stops its worker
+// after each diff and the next diff would pay for starting a new one.
+monaco.editor.createModel('', 'python');
+
 declare global {
   interface Window {
     runBareDiff(original: string, modified: string, language: string): Promise<number>;

@@ -1,0 +1,61 @@
+// Direct import, not '../editor': EditorArea renders this slot, and the index would make a cycle.
+import { DiffView } from '../editor/DiffView';
+import { DiffIcon, usePrefs } from '../ui';
+import { useEditAssistant, useEditAssistantStore } from './edit-assistant-store';
+import { WarningIcon, XIcon } from './icons';
+import './edit-assistant.css';
+
+/**
+ * The centre's view of a proposal under review: a Monaco diff of baseline (or disk) ↔ proposal.
+ * EditorArea renders this slot above its document; it is empty unless the active file has a review,
+ * and then the editor below is hidden (CSS) until the review closes.
+ */
+export function ProposalReviewSlot({ path }: { path: string | null | undefined }) {
+  const { reviews } = useEditAssistant();
+  const store = useEditAssistantStore();
+  const { prefs } = usePrefs();
+  const review = path ? reviews[path] : undefined;
+  const ready = review !== undefined && review.original !== null && review.modified !== null;
+
+  if (!path || !review) return null;
+  const name = path.split('/').pop() ?? path;
+  const summary = review.summary;
+  const sideBySide = prefs?.diffSideBySide ?? true;
+
+  return (
+    <section className="proposal-review" aria-label={`Proposed changes to ${name}`} data-proposal-id={review.proposalId} data-ready={ready ? 'true' : undefined}>
+      <div className="pr-header">
+        <span className="pr-icon"><DiffIcon /></span>
+        <span className="pr-title">
+          {review.against === 'disk' ? 'On disk ↔ proposal' : 'Proposed changes'}
+          <span className="pr-file"> · {name}</span>
+        </span>
+        {summary && (
+          <span className="ea-chip-counts">
+            <span className="ea-added">+{summary.linesAdded}</span> <span className="ea-removed">−{summary.linesRemoved}</span>
+          </span>
+        )}
+        {summary && <span className={`ea-pill status-${summary.status}`}>{summary.status}</span>}
+        <span className="spacer" />
+        <span className="pr-legend">
+          {sideBySide
+            ? review.against === 'disk' ? 'left: on disk now · right: proposal' : 'left: baseline · right: proposal'
+            : review.against === 'disk' ? '− on disk now · + proposal' : '− baseline · + proposal'}
+        </span>
+        <button type="button" className="ea-icon-btn" title="Back to the editor" aria-label="Close review" onClick={() => store.closeReview(path)}>
+          <XIcon />
+        </button>
+      </div>
+      {review.error ? (
+        <div className="ea-banner ea-banner-error" role="alert">
+          <WarningIcon />
+          <span>{review.error}</span>
+        </div>
+      ) : ready ? (
+        <DiffView path={path} original={review.original!} modified={review.modified!} sideBySide={sideBySide} className="pr-diff" />
+      ) : (
+        <div className="pr-loading">Loading proposal…</div>
+      )}
+    </section>
+  );
+}

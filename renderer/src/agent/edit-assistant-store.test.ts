@@ -1,0 +1,134 @@
+/**
+ * The edit assistant's store against the real main side: real services on a temp workspace, the
+ * contract's own dispatch and event hub as the bridge, and the scripted model server over HTTP.
+ */
+import { mkdtemp, rm, writeFile, mkdir, unlink } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EventChannel, EventPayload, KilnBridge, RequestArgs, RequestChannel, RequestResult } from '../../../shared/contract';
+import { KilnError, fromWireError } from '../../../shared/errors';
+import { MemoryStore } from '../../../main/prefs';
+import { dispatch } from '../../../main/router';
+import { createServices, type Services } from '../../../main/services';
+import { ModelServer, reply } from '../../../e2e/support/model-server';
+import { EditAssistantStore, type EditAssistantState } from './edit-assistant-store';
+
+const APP = 'def greet(name):\n    return f"hello {name}"\n';
+const RENAMED = 'def greet(person):\n    return f"hello {person}"\n';
+
+function inProcessBridge(services: Services): KilnBridge {
+  return {
+    transport: 'websocket',
+    async request<C extends RequestChannel>(channel: C, args: RequestArgs<C>): Promise<RequestResult<C>> {
+      const envelope = await dispatch(services.handlers, channel, args);
+      if (!envelope.ok) throw fromWireError(envelope.error);
+      return envelope.value as RequestResult<C>;
+    },
+    on<E extends EventChannel>(channel: E, listener: (payload: EventPayload<E>) => void) {
+      return services.hub.subscribe((event) => {
+        if (event.channel === channel) listener(event.payload as EventPayload<E>);
+      });
+    },
+  };
+}
+
+/** Resolves once the store's state satisfies `check` (the store is event-driven). */
+function until(store: EditAssistantStore, check: (s: EditAssistantState) => boolean): Promise<EditAssistantState> {
+  return new Promise((resolve) => {
+    if (check(store.getState())) return resolve(store.getState());
+    const off = store.subscribe(() => {
+      if (!check(store.getState())) return;
+      off();
+      resolve(store.getState());
+    });
+  });
+}
+
+describe('EditAssistantStore', () => {
+  let root: string;
+  let dataDir: string;
+  let services: Services;
+  let model: ModelServer;
+  let store: EditAssistantStore;
+
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'kiln-ea-ws-'));
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-ea-data-'));
+    model = await ModelServer.start();
+    await writeFile(path.join(root, 'app.py'), APP);
+    await mkdir(path.join(root, '.kiln'));
+    await writeFile(
+      path.join(root, '.kiln/config.yaml'),
+      `models:\n  scripted:\n    provider: openai-compatible\n    base_url: ${model.url}\n    model: m\nfile_editing:\n  model: scripted\n`,
+    );
+    services = await createServices({ root, dataDir, prefsStore: new MemoryStore() });
+    store = new EditAssistantStore(inProcessBridge(services));
+    await until(store, (s) => s.config?.fileEditing.enabled === true && s.models.length === 1);
+  });
+
+  afterEach(async () => {
+    store.dispose();
+    await services.dispose();
+    await model.close();
+    await rm(root, { recursive: true, force: true });
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('a proposal becomes a chip and opens its diff against the baseline', async () => {
+    await store.open('app.py');
+    model.enqueue(reply.propose(RENAMED, 'Renaming.'));
+    await store.send('app.py', 'rename name to person');
+    const state = await until(store, (s) => s.reviews['app.py']?.modified != null);
+    const kinds = state.sessions['app.py'].transcript.map((e) => e.type);
+    expect(kinds).toEqual(['user', 'assistant', 'proposal']);
+    expect(state.reviews['app.py']).toMatchObject({ against: 'baseline', original: APP, modified: RENAMED });
+  });
+
+  it('accept refuses when the disk moved under it; the comparison shows the disk', async () => {
+    await store.open('app.py');
+    model.enqueue(reply.propose(RENAMED));
+    await store.send('app.py', 'rename');
+    const { reviews } = await until(store, (s) => s.reviews['app.py']?.modified != null);
+    const proposalId = reviews['app.py'].proposalId;
+    // Deleted behind the session: the watcher does not adopt a deletion as a new baseline.
+    await unlink(path.join(root, 'app.py'));
+    const refused = await store.accept('app.py', proposalId).then(() => null, (err: unknown) => err);
+    expect(refused).toBeInstanceOf(KilnError);
+    expect((refused as KilnError).code).toBe('E_CHANGED_ON_DISK');
+    await store.compareWithDisk('app.py', proposalId);
+    expect(store.getState().reviews['app.py']).toMatchObject({ against: 'disk', original: '', modified: RENAMED });
+    await store.accept('app.py', proposalId, true);
+    expect(store.getState().reviews['app.py']).toBeUndefined();
+  });
+
+  it('Clear empties the transcript and drops the review', async () => {
+    await store.open('app.py');
+    model.enqueue(reply.propose(RENAMED));
+    await store.send('app.py', 'rename');
+    await until(store, (s) => s.reviews['app.py']?.modified != null);
+    await store.clear('app.py');
+    const state = store.getState();
+    expect(state.sessions['app.py'].transcript).toEqual([]);
+    expect(state.sessions['app.py'].status).toBe('ready');
+    expect(state.reviews['app.py']).toBeUndefined();
+  });
+
+  it('a file over 256 KB is blocked until confirmed', async () => {
+    await writeFile(path.join(root, 'big.txt'), 'x'.repeat(300 * 1024));
+    await store.open('big.txt');
+    expect(store.session('big.txt')).toMatchObject({ status: 'blocked', problem: { code: 'E_TOO_LARGE', confirmable: true } });
+    await store.open('big.txt', true);
+    expect(store.session('big.txt')?.status).toBe('ready');
+    expect(store.session('big.txt')?.snapshot?.warnings.map((w) => w.code)).toEqual(['large-file']);
+  });
+
+  it('refusals become error lines in the transcript', async () => {
+    await store.open('app.py');
+    await writeFile(path.join(root, '.kiln/config.yaml'), 'models: {}\n');
+    await until(store, (s) => s.config?.fileEditing.enabled === false);
+    await store.send('app.py', 'hello');
+    const last = store.session('app.py')?.transcript.at(-1);
+    expect(last).toMatchObject({ type: 'error', code: 'E_NO_MODEL' });
+  });
+});

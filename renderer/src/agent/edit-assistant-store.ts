@@ -1,0 +1,361 @@
+/**
+ * The edit assistant's renderer state: config, per-file sessions (transcript, run state) and the
+ * proposal under review per file. One store per bridge, shared by the right-rail panel and the
+ * centre's proposal diff, so neither needs a provider in App.
+ */
+import { useSyncExternalStore } from 'react';
+import type {
+  ConfigState,
+  EventPayload,
+  KilnBridge,
+  ModelAliasInfo,
+  ProposalSummary,
+  RunState,
+  SessionSnapshot,
+  TranscriptEntry,
+} from '../../../shared/contract';
+import { KilnError, type ErrorCode } from '../../../shared/errors';
+import { useBridge } from '../app/bridge-context';
+
+/** Why a session could not be opened; `confirmable` large files get a Continue button. */
+export interface OpenProblem {
+  code: ErrorCode;
+  message: string;
+  confirmable: boolean;
+}
+
+export interface SessionView {
+  path: string;
+  status: 'opening' | 'ready' | 'blocked';
+  problem: OpenProblem | null;
+  snapshot: SessionSnapshot | null;
+  transcript: TranscriptEntry[];
+  runState: RunState;
+  /** The operator confirmed working on a file over the size limit. */
+  largeConfirmed: boolean;
+}
+
+/** What the centre shows instead of the editor while a proposal is reviewed. */
+export interface ReviewState {
+  path: string;
+  proposalId: string;
+  /** baseline: the session baseline ↔ proposal; disk: what is on disk now ↔ proposal (after a refused Accept). */
+  against: 'baseline' | 'disk';
+  summary: ProposalSummary | null;
+  /** Null while loading. */
+  original: string | null;
+  modified: string | null;
+  error: string | null;
+}
+
+export interface EditAssistantState {
+  config: ConfigState | null;
+  models: ModelAliasInfo[];
+  sessions: Record<string, SessionView>;
+  reviews: Record<string, ReviewState>;
+}
+
+/** Performance marks the benchmark reads (cheap; no effect on behaviour). */
+export const PROPOSAL_RECEIVED_MARK = 'kiln:proposal-received';
+
+let localIds = 0;
+const localId = () => `local-${++localIds}`;
+
+function errorFrom(err: unknown): { code: ErrorCode; message: string; details?: unknown } {
+  if (err instanceof KilnError) return { code: err.code, message: err.message, details: err.details };
+  return { code: 'E_INTERNAL', message: err instanceof Error ? err.message : String(err) };
+}
+
+export class EditAssistantStore {
+  private state: EditAssistantState = { config: null, models: [], sessions: {}, reviews: {} };
+  private readonly listeners = new Set<() => void>();
+  private readonly unsubscribe: Array<() => void> = [];
+  /** Review fetches in flight, so a late answer for an older proposal does not win. */
+  private readonly reviewTokens = new Map<string, number>();
+
+  constructor(private readonly bridge: KilnBridge) {
+    this.unsubscribe.push(
+      bridge.on('config.changed', (config) => this.applyConfig(config)),
+      bridge.on('agent.delta', (p) => this.onDelta(p)),
+      bridge.on('agent.transcript', (p) => this.onTranscript(p)),
+      bridge.on('agent.proposal', (p) => this.onProposal(p)),
+      bridge.on('agent.runState', (p) => this.patchSession(p.path, () => ({ runState: p.state }))),
+      bridge.on('agent.session', (p) => this.onSession(p)),
+    );
+    void bridge.request('config.get', {}).then((config) => this.applyConfig(config), () => undefined);
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getState = (): EditAssistantState => this.state;
+
+  session(path: string): SessionView | undefined {
+    return this.state.sessions[path];
+  }
+
+  /** Opens (or resumes) the file's session; a large file waits for the operator's confirmation. */
+  async open(path: string, confirmLarge = false): Promise<void> {
+    const existing = this.state.sessions[path];
+    if (existing && existing.status === 'ready' && !confirmLarge) return;
+    this.putSession(path, {
+      path, status: 'opening', problem: null, snapshot: existing?.snapshot ?? null,
+      transcript: existing?.transcript ?? [], runState: existing?.runState ?? 'idle',
+      largeConfirmed: confirmLarge || (existing?.largeConfirmed ?? false),
+    });
+    try {
+      const snapshot = await this.bridge.request('agent.openSession', { path, confirmLarge: confirmLarge || existing?.largeConfirmed });
+      this.adoptSnapshot(path, snapshot);
+      const latest = snapshot.proposals.find((p) => p.id === snapshot.latestProposalId);
+      // Resuming a session with an undecided proposal: show it, as if it had just arrived.
+      if (latest?.status === 'pending' && !this.state.reviews[path]) void this.review(path, latest.id);
+    } catch (err) {
+      const e = errorFrom(err);
+      const details = (e.details ?? {}) as { confirmable?: boolean };
+      this.patchSession(path, () => ({
+        status: 'blocked',
+        problem: { code: e.code, message: e.message, confirmable: e.code === 'E_TOO_LARGE' && details.confirmable === true },
+      }));
+    }
+  }
+
+  /** Sends a message; refusals (busy, no model, too large) become local error lines in the transcript. */
+  async send(path: string, text: string): Promise<void> {
+    const view = this.state.sessions[path];
+    try {
+      const outcome = await this.bridge.request('agent.send', { path, text, confirmLarge: view?.largeConfirmed ?? false });
+      // Normally the events already brought the error entry; this covers a missed event.
+      if (outcome.status === 'error' && outcome.error) {
+        const seen = this.state.sessions[path]?.transcript.some((e) => e.type === 'error' && e.message === outcome.error!.message);
+        if (!seen) this.addLocalError(path, outcome.error.code, outcome.error.message);
+      }
+    } catch (err) {
+      const e = errorFrom(err);
+      this.addLocalError(path, e.code, e.message);
+    }
+  }
+
+  async stop(path: string): Promise<void> {
+    await this.bridge.request('agent.stop', { path }).catch(() => undefined);
+  }
+
+  /** Deletes the session (memory and disk) and starts a cold one. */
+  async clear(path: string): Promise<void> {
+    await this.bridge.request('agent.clear', { path });
+    this.dropReview(path);
+    const existing = this.state.sessions[path];
+    this.putSession(path, {
+      path, status: 'opening', problem: null, snapshot: null, transcript: [], runState: 'idle',
+      largeConfirmed: existing?.largeConfirmed ?? false,
+    });
+    await this.open(path, existing?.largeConfirmed ?? false);
+  }
+
+  async setModel(path: string, alias: string | null): Promise<void> {
+    try {
+      const snapshot = await this.bridge.request('agent.setModel', { path, model: alias });
+      this.adoptSnapshot(path, snapshot);
+    } catch (err) {
+      const e = errorFrom(err);
+      this.addLocalError(path, e.code, e.message);
+    }
+  }
+
+  /** Shows a proposal in the centre, diffed against the current baseline. */
+  async review(path: string, proposalId: string): Promise<void> {
+    const token = this.nextToken(path);
+    const summary = this.state.sessions[path]?.snapshot?.proposals.find((p) => p.id === proposalId) ?? null;
+    const previous = this.state.reviews[path];
+    const keep = previous?.proposalId === proposalId && previous.against === 'baseline';
+    this.putReview(path, {
+      path, proposalId, against: 'baseline', summary,
+      original: keep ? previous.original : null, modified: keep ? previous.modified : null, error: null,
+    });
+    try {
+      const proposal = await this.bridge.request('agent.getProposal', { path, proposalId });
+      if (this.reviewTokens.get(path) !== token) return;
+      const { content, baselineContent, baselineHash: _hash, ...rest } = proposal;
+      this.putReview(path, { path, proposalId, against: 'baseline', summary: rest, original: baselineContent, modified: content, error: null });
+    } catch (err) {
+      if (this.reviewTokens.get(path) !== token) return;
+      this.patchReview(path, { error: errorFrom(err).message });
+    }
+  }
+
+  /** After a refused Accept: the disk as it is now ↔ the proposal. */
+  async compareWithDisk(path: string, proposalId: string): Promise<void> {
+    const token = this.nextToken(path);
+    const summary = this.state.sessions[path]?.snapshot?.proposals.find((p) => p.id === proposalId) ?? null;
+    this.putReview(path, { path, proposalId, against: 'disk', summary, original: null, modified: null, error: null });
+    try {
+      const [proposal, disk] = await Promise.all([
+        this.bridge.request('agent.getProposal', { path, proposalId }),
+        this.bridge.request('workspace.read', { path }).then(
+          (c) => c.text ?? '',
+          (err: unknown) => {
+            // Deleted on disk: compare against nothing.
+            if (err instanceof KilnError && err.code === 'E_NOT_FOUND') return '';
+            throw err;
+          },
+        ),
+      ]);
+      if (this.reviewTokens.get(path) !== token) return;
+      this.patchReview(path, { original: disk, modified: proposal.content });
+    } catch (err) {
+      if (this.reviewTokens.get(path) !== token) return;
+      this.patchReview(path, { error: errorFrom(err).message });
+    }
+  }
+
+  closeReview(path: string): void {
+    this.dropReview(path);
+  }
+
+  /** Writes the proposal (throws E_CHANGED_ON_DISK for the caller's three-way choice). */
+  async accept(path: string, proposalId: string, overwrite = false): Promise<void> {
+    const result = await this.bridge.request('agent.accept', { path, proposalId, overwrite });
+    this.adoptSnapshot(path, result.snapshot);
+    this.dropReview(path);
+  }
+
+  async reject(path: string, proposalId: string): Promise<void> {
+    const snapshot = await this.bridge.request('agent.reject', { path, proposalId });
+    this.adoptSnapshot(path, snapshot);
+    this.dropReview(path);
+  }
+
+  addLocalError(path: string, code: ErrorCode, message: string): void {
+    const entry: TranscriptEntry = { type: 'error', id: localId(), at: Date.now(), code, message };
+    this.patchSession(path, (s) => ({ transcript: [...s.transcript, entry] }));
+  }
+
+  dispose(): void {
+    for (const off of this.unsubscribe) off();
+    this.listeners.clear();
+  }
+
+  // ---- events ----
+
+  private applyConfig(config: ConfigState): void {
+    this.set({ config });
+    void this.bridge.request('agent.models', {}).then((m) => this.set({ models: m.models }), () => undefined);
+  }
+
+  private onDelta({ path, entryId, text }: EventPayload<'agent.delta'>): void {
+    this.patchSession(path, (s) => ({
+      transcript: s.transcript.map((e) => (e.id === entryId && e.type === 'assistant' ? { ...e, text: e.text + text } : e)),
+    }));
+  }
+
+  private onTranscript({ path, entry }: EventPayload<'agent.transcript'>): void {
+    this.patchSession(path, (s) => {
+      const index = s.transcript.findIndex((e) => e.id === entry.id);
+      if (index < 0) return { transcript: [...s.transcript, entry] };
+      const transcript = [...s.transcript];
+      transcript[index] = entry;
+      return { transcript };
+    });
+  }
+
+  private onProposal({ path, proposal }: EventPayload<'agent.proposal'>): void {
+    const view = this.state.sessions[path];
+    if (!view) return;
+    const known = view.snapshot?.proposals.some((p) => p.id === proposal.id) ?? false;
+    if (view.snapshot) {
+      const proposals = known
+        ? view.snapshot.proposals.map((p) => (p.id === proposal.id ? proposal : p))
+        : [...view.snapshot.proposals, proposal];
+      const latestProposalId = known ? view.snapshot.latestProposalId : proposal.id;
+      this.patchSession(path, () => ({ snapshot: { ...view.snapshot!, proposals, latestProposalId } }));
+    }
+    const review = this.state.reviews[path];
+    if (review?.proposalId === proposal.id) this.patchReview(path, { summary: proposal });
+    if (!known && proposal.status === 'pending') {
+      performance.mark(PROPOSAL_RECEIVED_MARK);
+      void this.review(path, proposal.id);
+    }
+  }
+
+  private onSession({ path, snapshot }: EventPayload<'agent.session'>): void {
+    if (!this.state.sessions[path]) return;
+    if (snapshot === null) {
+      // Cleared (here or elsewhere): the transcript empties and nothing stays under review.
+      this.dropReview(path);
+      this.patchSession(path, () => ({ snapshot: null, transcript: [], runState: 'idle' }));
+      return;
+    }
+    const before = this.state.sessions[path]?.snapshot?.baselineHash;
+    this.adoptSnapshot(path, snapshot);
+    const review = this.state.reviews[path];
+    // The baseline moved (file changed on disk): the diff is against the new baseline.
+    if (review && review.against === 'baseline' && before !== snapshot.baselineHash) void this.review(path, review.proposalId);
+  }
+
+  // ---- state ----
+
+  private adoptSnapshot(path: string, snapshot: SessionSnapshot): void {
+    this.patchSession(path, () => ({
+      status: 'ready', problem: null, snapshot, transcript: snapshot.transcript, runState: snapshot.runState,
+    }));
+  }
+
+  private nextToken(path: string): number {
+    const token = (this.reviewTokens.get(path) ?? 0) + 1;
+    this.reviewTokens.set(path, token);
+    return token;
+  }
+
+  private dropReview(path: string): void {
+    if (!this.state.reviews[path]) return;
+    this.nextToken(path);
+    const reviews = { ...this.state.reviews };
+    delete reviews[path];
+    this.set({ reviews });
+  }
+
+  private putReview(path: string, review: ReviewState): void {
+    this.set({ reviews: { ...this.state.reviews, [path]: review } });
+  }
+
+  private patchReview(path: string, change: Partial<ReviewState>): void {
+    const review = this.state.reviews[path];
+    if (review) this.putReview(path, { ...review, ...change });
+  }
+
+  private putSession(path: string, view: SessionView): void {
+    this.set({ sessions: { ...this.state.sessions, [path]: view } });
+  }
+
+  private patchSession(path: string, change: (view: SessionView) => Partial<SessionView>): void {
+    const view = this.state.sessions[path];
+    if (view) this.putSession(path, { ...view, ...change(view) });
+  }
+
+  private set(next: Partial<EditAssistantState>): void {
+    this.state = { ...this.state, ...next };
+    for (const listener of this.listeners) listener();
+  }
+}
+
+// One store per bridge: the panel (right rail) and the proposal diff (centre) share it without a provider.
+const stores = new WeakMap<KilnBridge, EditAssistantStore>();
+
+export function editAssistantStoreFor(bridge: KilnBridge): EditAssistantStore {
+  let store = stores.get(bridge);
+  if (!store) {
+    store = new EditAssistantStore(bridge);
+    stores.set(bridge, store);
+  }
+  return store;
+}
+
+export function useEditAssistantStore(): EditAssistantStore {
+  return editAssistantStoreFor(useBridge());
+}
+
+export function useEditAssistant(): EditAssistantState {
+  const store = useEditAssistantStore();
+  return useSyncExternalStore(store.subscribe, store.getState);
+}
