@@ -1,0 +1,199 @@
+import { memo, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import type { CellType } from '../../../shared/contract';
+import { ContextMenu, type MenuItem } from '../ui';
+import { CellEditor, type EditorHandle, type EditorKey } from './CellEditor';
+import { ArrowDownIcon, ArrowUpIcon, MoreIcon, PlayIcon, TrashIcon } from './icons';
+import type { CellView } from './notebook-session';
+import { Markdown, OutputList } from './Outputs';
+
+/** What a cell asks the notebook to do; the notebook owns selection, focus and the session. */
+export interface CellActions {
+  select: (cellId: string, mode: 'command' | 'edit') => void;
+  run: (cellId: string, then: 'stay' | 'advance' | 'insert') => void;
+  runScope: (cellId: string, scope: 'above' | 'below') => void;
+  edit: (cellId: string, source: string) => void;
+  editorKey: (cellId: string, key: EditorKey) => void;
+  move: (cellId: string, by: -1 | 1) => void;
+  remove: (cellId: string) => void;
+  insert: (cellId: string, where: 'above' | 'below') => void;
+  setType: (cellId: string, type: CellType) => void;
+  clear: (cellId: string) => void;
+  answer: (cellId: string, value: string) => void;
+  registerEditor: (cellId: string, editor: EditorHandle | null) => void;
+  registerCell: (cellId: string, element: HTMLDivElement | null) => void;
+}
+
+export interface CellProps {
+  view: CellView;
+  index: number;
+  count: number;
+  active: boolean;
+  editing: boolean;
+  /** Markdown shown as source (being edited) rather than rendered. */
+  unrendered: boolean;
+  generation: number;
+  language: string;
+  actions: CellActions;
+}
+
+function InputPrompt({ prompt, password, onAnswer }: { prompt: string; password: boolean; onAnswer: (value: string) => void }) {
+  const [value, setValue] = useState('');
+  return (
+    <form
+      className="nb-stdin"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onAnswer(value);
+      }}
+    >
+      <label>
+        <span className="nb-stdin-prompt">{prompt}</span>
+        <input
+          autoFocus
+          aria-label={prompt.trim() || 'Input'}
+          type={password ? 'password' : 'text'}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          onKeyDown={(e) => e.stopPropagation()}
+        />
+      </label>
+    </form>
+  );
+}
+
+/** One notebook cell: gutter with run button and prompt, editor (or rendered markdown), outputs, cell toolbar. */
+export const Cell = memo(function Cell({ view, index, count, active, editing, unrendered, generation, language, actions }: CellProps) {
+  const { cell, state } = view;
+  const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
+  const isCode = cell.cell_type === 'code';
+  const isMarkdown = cell.cell_type === 'markdown';
+  const known = isCode || isMarkdown || cell.cell_type === 'raw';
+  const showRendered = isMarkdown && !unrendered;
+  const busy = state !== 'idle';
+  const prompt = !isCode ? '' : busy ? '[*]:' : `[${cell.execution_count ?? ' '}]:`;
+
+  const items: MenuItem[] = [
+    { label: 'Run cell', onSelect: () => actions.run(cell.id, 'stay'), shortcut: 'Ctrl+Enter' },
+    { label: 'Re-run cell', onSelect: () => actions.run(cell.id, 'stay'), disabled: !isCode || cell.execution_count === null },
+    { label: 'Run cells above', onSelect: () => actions.runScope(cell.id, 'above'), disabled: index === 0 },
+    { label: 'Run this and below', onSelect: () => actions.runScope(cell.id, 'below') },
+    'separator',
+    { label: 'Insert cell above', onSelect: () => actions.insert(cell.id, 'above'), shortcut: 'A' },
+    { label: 'Insert cell below', onSelect: () => actions.insert(cell.id, 'below'), shortcut: 'B' },
+    { label: 'Move up', onSelect: () => actions.move(cell.id, -1), disabled: index === 0 },
+    { label: 'Move down', onSelect: () => actions.move(cell.id, 1), disabled: index === count - 1 },
+    'separator',
+    { label: 'Change to code', onSelect: () => actions.setType(cell.id, 'code'), disabled: isCode, shortcut: 'Y' },
+    { label: 'Change to markdown', onSelect: () => actions.setType(cell.id, 'markdown'), disabled: isMarkdown, shortcut: 'M' },
+    { label: 'Change to raw', onSelect: () => actions.setType(cell.id, 'raw'), disabled: cell.cell_type === 'raw', shortcut: 'R' },
+    'separator',
+    { label: 'Clear output', onSelect: () => actions.clear(cell.id), disabled: !isCode || (cell.outputs.length === 0 && cell.execution_count === null) },
+    { label: 'Delete cell', onSelect: () => actions.remove(cell.id), shortcut: 'D D' },
+  ];
+
+  const onMouseDown = (e: MouseEvent) => {
+    // Clicking the cell's chrome selects it (command mode); the editor's own focus enters edit mode.
+    if ((e.target as HTMLElement).closest('.nb-editor, button, input, .menu, iframe')) return;
+    if (!active) actions.select(cell.id, 'command');
+  };
+
+  const stopKeys = (e: KeyboardEvent) => {
+    if (e.key === 'Enter' || e.key === ' ') e.stopPropagation();
+  };
+
+  return (
+    <div
+      ref={(el) => actions.registerCell(cell.id, el)}
+      role="group"
+      aria-label={`Cell ${index + 1}`}
+      tabIndex={-1}
+      data-cell-id={cell.id}
+      data-cell-type={cell.cell_type}
+      data-state={state}
+      className={`nb-cell${active ? ' active' : ''}${editing ? ' editing' : ''}${busy ? ' busy' : ''}`}
+      onMouseDown={onMouseDown}
+      onDoubleClick={() => {
+        if (showRendered) actions.select(cell.id, 'edit');
+      }}
+    >
+      <div className="nb-collapser" aria-hidden />
+      <div className="nb-gutter">
+        <button
+          type="button"
+          className="nb-run"
+          aria-label="Run cell"
+          title={isCode ? 'Run cell (Shift+Enter)' : 'Render cell (Shift+Enter)'}
+          onClick={() => actions.run(cell.id, 'stay')}
+          onKeyDown={stopKeys}
+        >
+          {busy ? <span className="nb-spinner" aria-hidden /> : <PlayIcon />}
+        </button>
+        <span className="nb-prompt" data-testid="execution-count" aria-label={isCode ? (busy ? 'Running' : `Execution count ${cell.execution_count ?? 'none'}`) : undefined}>
+          {prompt}
+        </span>
+      </div>
+      <div className="nb-body">
+        {!known ? (
+          <pre className="nb-out-note">A “{cell.cell_type}” cell from a newer notebook format; it is kept when saving.</pre>
+        ) : (
+          <div className={`nb-input${showRendered ? ' rendered' : ''}`}>
+            {!showRendered && (
+              <CellEditor
+                cellId={cell.id}
+                source={cell.source}
+                generation={generation}
+                language={isCode ? language : isMarkdown ? 'markdown' : 'plaintext'}
+                label={`Cell ${index + 1} ${isCode ? 'code' : cell.cell_type}`}
+                onChange={(source) => actions.edit(cell.id, source)}
+                onKey={(key) => actions.editorKey(cell.id, key)}
+                onFocus={() => actions.select(cell.id, 'edit')}
+                register={actions.registerEditor}
+              />
+            )}
+          </div>
+        )}
+        <div role="region" aria-label="Output" className={`nb-outputs${cell.outputs.length || showRendered || view.input || view.answers.length ? '' : ' empty'}`}>
+          {showRendered &&
+            (cell.source.trim() ? (
+              <Markdown source={cell.source} attachments={cell.attachments} />
+            ) : (
+              <div className="nb-markdown nb-placeholder">Empty markdown cell — double-click to edit</div>
+            ))}
+          {isCode && <OutputList outputs={cell.outputs} executionCount={cell.execution_count} />}
+          {view.answers.map((line, i) => (
+            <pre key={`answer-${i}`} className="nb-out-text nb-stdin-echo">
+              {line}
+            </pre>
+          ))}
+          {view.input && <InputPrompt prompt={view.input.prompt} password={view.input.password} onAnswer={(value) => actions.answer(cell.id, value)} />}
+        </div>
+      </div>
+      <div className="nb-cell-toolbar" role="toolbar" aria-label={`Cell ${index + 1} actions`}>
+        <button type="button" className="icon-btn" aria-label="Move cell up" title="Move up" disabled={index === 0} onClick={() => actions.move(cell.id, -1)} onKeyDown={stopKeys}>
+          <ArrowUpIcon />
+        </button>
+        <button type="button" className="icon-btn" aria-label="Move cell down" title="Move down" disabled={index === count - 1} onClick={() => actions.move(cell.id, 1)} onKeyDown={stopKeys}>
+          <ArrowDownIcon />
+        </button>
+        <button type="button" className="icon-btn" aria-label="Delete cell" title="Delete (D D)" onClick={() => actions.remove(cell.id)} onKeyDown={stopKeys}>
+          <TrashIcon />
+        </button>
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label="Cell menu"
+          aria-haspopup="menu"
+          title="More"
+          onKeyDown={stopKeys}
+          onClick={(e) => {
+            const box = e.currentTarget.getBoundingClientRect();
+            setMenu({ x: box.right - 220, y: box.bottom + 2 });
+          }}
+        >
+          <MoreIcon />
+        </button>
+      </div>
+      {menu && <ContextMenu x={menu.x} y={menu.y} label={`Cell ${index + 1} menu`} items={items} onClose={() => setMenu(null)} />}
+    </div>
+  );
+});

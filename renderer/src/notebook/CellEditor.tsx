@@ -1,0 +1,186 @@
+import { useEffect, useRef, useState } from 'react';
+import { monaco } from '../editor/monaco-setup';
+
+export type EditorKey = 'run' | 'run-advance' | 'run-insert' | 'escape' | 'up-out' | 'down-out';
+
+/** What the notebook can do with a cell's editor, whether or not Monaco was created yet. */
+export interface EditorHandle {
+  focus(): void;
+  hasTextFocus(): boolean;
+}
+
+export interface CellEditorProps {
+  cellId: string;
+  source: string;
+  /** Bumped when the document was replaced from outside: the editor takes `source` again. */
+  generation: number;
+  language: string;
+  onChange: (source: string) => void;
+  onKey: (key: EditorKey) => void;
+  onFocus: () => void;
+  /** Registers the editor so the notebook can focus it (edit mode). */
+  register: (cellId: string, editor: EditorHandle | null) => void;
+  label: string;
+}
+
+const LINE_HEIGHT = 19;
+
+/**
+ * One cell's Monaco: as tall as its text (no inner scrolling), wheel events pass to the notebook,
+ * and JupyterLab's run keys are taken before Monaco sees them. Monaco is created when the cell comes near
+ * the viewport (or is focused): a notebook of hundreds of cells opens at once, showing plain text meanwhile.
+ */
+export function CellEditor({ cellId, source, generation, language, onChange, onKey, onFocus, register, label }: CellEditorProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  const handlers = useRef({ onChange, onKey, onFocus });
+  handlers.current = { onChange, onKey, onFocus };
+  const applying = useRef(false);
+  const [live, setLive] = useState(false);
+  const focusWhenLive = useRef(false);
+
+  useEffect(() => {
+    const handle: EditorHandle = {
+      focus: () => {
+        if (editorRef.current) editorRef.current.focus();
+        else {
+          focusWhenLive.current = true;
+          setLive(true);
+        }
+      },
+      hasTextFocus: () => editorRef.current?.hasTextFocus() ?? false,
+    };
+    register(cellId, handle);
+    return () => register(cellId, null);
+  }, [cellId, register]);
+
+  useEffect(() => {
+    if (live) return;
+    const el = host.current!;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setLive(true);
+    }, { rootMargin: '800px 0px' });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [live]);
+
+  useEffect(() => {
+    if (!live) return;
+    const el = host.current!;
+    const model = monaco.editor.createModel(source, language);
+    const editor = monaco.editor.create(el, {
+      model,
+      ariaLabel: label,
+      fontSize: 13,
+      lineHeight: LINE_HEIGHT,
+      minimap: { enabled: false },
+      scrollBeyondLastLine: false,
+      lineNumbers: 'off',
+      glyphMargin: false,
+      folding: false,
+      lineDecorationsWidth: 8,
+      lineNumbersMinChars: 0,
+      renderLineHighlight: 'none',
+      overviewRulerLanes: 0,
+      hideCursorInOverviewRuler: true,
+      overviewRulerBorder: false,
+      wordWrap: 'on',
+      wrappingStrategy: 'advanced',
+      padding: { top: 5, bottom: 5 },
+      scrollbar: { vertical: 'hidden', horizontal: 'hidden', alwaysConsumeMouseWheel: false, handleMouseWheel: false },
+      fixedOverflowWidgets: true,
+      automaticLayout: false,
+      contextmenu: true,
+      tabSize: 4,
+      insertSpaces: true,
+      occurrencesHighlight: 'off',
+      selectionHighlight: false,
+      renderWhitespace: 'none',
+      stickyScroll: { enabled: false },
+    });
+    editorRef.current = editor;
+
+    const layout = () => {
+      const height = Math.max(editor.getContentHeight(), LINE_HEIGHT + 10);
+      el.style.height = `${height}px`;
+      editor.layout({ width: el.clientWidth, height });
+    };
+    layout();
+    const sizeSub = editor.onDidContentSizeChange(layout);
+    const resize = new ResizeObserver(() => {
+      if (el.clientWidth !== editor.getLayoutInfo().width) layout();
+    });
+    resize.observe(el);
+
+    const changeSub = editor.onDidChangeModelContent(() => {
+      if (!applying.current) handlers.current.onChange(model.getValue());
+    });
+    const focusSub = editor.onDidFocusEditorText(() => handlers.current.onFocus());
+    const keySub = editor.onKeyDown((e) => {
+      const suggesting = Boolean(el.ownerDocument.querySelector('.suggest-widget.visible'));
+      let key: EditorKey | null = null;
+      if (e.keyCode === monaco.KeyCode.Enter && e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey) key = 'run-advance';
+      else if (e.keyCode === monaco.KeyCode.Enter && (e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey) key = 'run';
+      else if (e.keyCode === monaco.KeyCode.Enter && e.altKey && !e.ctrlKey && !e.metaKey) key = 'run-insert';
+      else if (e.keyCode === monaco.KeyCode.Escape && !suggesting) key = 'escape';
+      else if (e.keyCode === monaco.KeyCode.UpArrow && !e.shiftKey && !suggesting) {
+        const pos = editor.getPosition();
+        if (pos && pos.lineNumber === 1 && pos.column === 1) key = 'up-out';
+      } else if (e.keyCode === monaco.KeyCode.DownArrow && !e.shiftKey && !suggesting) {
+        const pos = editor.getPosition();
+        const m = editor.getModel();
+        if (pos && m && pos.lineNumber === m.getLineCount() && pos.column === m.getLineMaxColumn(pos.lineNumber)) key = 'down-out';
+      }
+      if (!key) return;
+      e.preventDefault();
+      e.stopPropagation();
+      handlers.current.onKey(key);
+    });
+
+    if (focusWhenLive.current) {
+      focusWhenLive.current = false;
+      editor.focus();
+    }
+
+    return () => {
+      sizeSub.dispose();
+      changeSub.dispose();
+      focusSub.dispose();
+      keySub.dispose();
+      resize.disconnect();
+      editor.dispose();
+      model.dispose();
+      editorRef.current = null;
+    };
+    // The editor lives as long as the cell; text and language changes are applied below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [cellId, live]);
+
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (model && model.getLanguageId() !== language) monaco.editor.setModelLanguage(model, language);
+  }, [language]);
+
+  // A reload or an agent edit replaced the text: take it (undoable), unless it is what the editor has.
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (!model || model.getValue() === source) return;
+    applying.current = true;
+    try {
+      model.pushEditOperations([], [{ range: model.getFullModelRange(), text: source }], () => null);
+    } finally {
+      applying.current = false;
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [generation]);
+
+  return (
+    <div ref={host} className="nb-editor" data-language={language} data-live={live ? 'true' : undefined}>
+      {!live && (
+        <pre className="nb-editor-static" onMouseDown={(e) => { e.preventDefault(); focusWhenLive.current = true; setLive(true); }}>
+          {source || ' '}
+        </pre>
+      )}
+    </div>
+  );
+}

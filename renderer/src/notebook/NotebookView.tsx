@@ -1,0 +1,540 @@
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import type { CellType, KilnBridge, NotebookCell } from '../../../shared/contract';
+import { useBridge } from '../app/bridge-context';
+import { useColorScheme } from '../app/use-color-scheme';
+import { CodeDocument } from '../editor/CodeDocument';
+import { monaco } from '../editor/monaco-setup';
+import { useOpenFilesStore, type OpenFilesStore } from '../editor/open-files';
+import { messageOf, useToasts } from '../ui';
+import { Cell, type CellActions } from './Cell';
+import type { EditorHandle, EditorKey } from './CellEditor';
+import { ClearIcon, PlayIcon, PlusIcon, RestartIcon, RestartRunIcon, RunAllIcon, SaveIcon, StopIcon } from './icons';
+import { NotebookSession, type NotebookSessionState } from './notebook-session';
+import './notebook.css';
+
+// ---- "Open as text": a per-path switch to the plain text view (for notebooks that can't be parsed) ----
+
+const asText = new Set<string>();
+const asTextListeners = new Set<() => void>();
+
+function setOpenAsText(path: string, on: boolean): void {
+  if (on) asText.add(path);
+  else asText.delete(path);
+  for (const listener of asTextListeners) listener();
+}
+
+function useOpenAsText(path: string): boolean {
+  return useSyncExternalStore(
+    (notify) => {
+      asTextListeners.add(notify);
+      return () => asTextListeners.delete(notify);
+    },
+    () => asText.has(path),
+  );
+}
+
+// ---- Ctrl/Cmd+S for the visible notebook ----
+// The shell's save handler writes the open-files text buffer, which for a notebook is the file as first read.
+// This listener is registered when the module loads, before the shell's, so it runs first and keeps the
+// shell's from running while a notebook is shown.
+let activeSave: (() => void) | null = null;
+if (typeof window !== 'undefined') {
+  window.addEventListener(
+    'keydown',
+    (event) => {
+      if (!activeSave || event.altKey || event.key.toLowerCase() !== 's') return;
+      if (!(event.ctrlKey || event.metaKey)) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      activeSave();
+    },
+    true,
+  );
+}
+
+// ---- Closing the tab shuts the notebook's kernel down ----
+// A notebook with unsaved changes stays open in the main process instead (the tab's close button can't ask
+// about it: the open-files store only knows text buffers), so reopening the tab brings the changes back.
+const tracked = new Set<string>();
+const dirtyNotebooks = new Set<string>();
+
+function closeWithTab(store: OpenFilesStore, bridge: KilnBridge, path: string): void {
+  if (tracked.has(path)) return;
+  tracked.add(path);
+  const off = store.subscribe(() => {
+    if (store.get(path)) return;
+    off();
+    tracked.delete(path);
+    setOpenAsText(path, false);
+    if (dirtyNotebooks.has(path)) return;
+    void bridge.request('notebook.close', { path }).catch(() => undefined);
+  });
+}
+
+/** The centre view for a `.ipynb` file. */
+export function NotebookView({ path }: { path: string }) {
+  const text = useOpenAsText(path);
+  if (text) {
+    return (
+      <div className="nb-as-text">
+        <div className="info-bar" role="note">
+          <span>Showing {path.slice(path.lastIndexOf('/') + 1)} as text.</span>
+          <button type="button" className="btn btn-small" onClick={() => setOpenAsText(path, false)}>
+            Open as notebook
+          </button>
+        </div>
+        <CodeDocument path={path} />
+      </div>
+    );
+  }
+  return <NotebookEditor key={path} path={path} />;
+}
+
+function useSession(path: string): NotebookSession | null {
+  const bridge = useBridge();
+  const store = useOpenFilesStore();
+  const [session, setSession] = useState<NotebookSession | null>(null);
+  useEffect(() => {
+    const s = new NotebookSession(bridge, path);
+    setSession(s);
+    void s.load();
+    closeWithTab(store, bridge, path);
+    return () => s.dispose();
+  }, [bridge, store, path]);
+  return session;
+}
+
+const EMPTY_STATE: NotebookSessionState = {
+  status: 'loading', error: null, cells: [], dirty: false, kernel: { status: 'none', name: null, displayName: null, language: null },
+  metadata: {}, warnings: [], conflict: null, jupyterError: null, specs: null, generation: 0,
+};
+const noSubscribe = () => () => undefined;
+
+const STATUS_TEXT: Record<string, string> = {
+  none: 'no kernel',
+  starting: 'starting',
+  idle: 'idle',
+  busy: 'busy',
+  restarting: 'restarting',
+  dead: 'dead',
+  disconnected: 'disconnected',
+};
+
+const INSTALL_HINT =
+  'You can still edit and save this notebook. To use a particular Jupyter, set jupyter.command (a local jupyter) or ' +
+  'jupyter.url (a running server) in .kiln/config.yaml and restart Kiln.';
+
+function NotebookEditor({ path }: { path: string }) {
+  const session = useSession(path);
+  const state = useSyncExternalStore(session?.subscribe ?? noSubscribe, session?.getState ?? (() => EMPTY_STATE));
+  const toasts = useToasts();
+  const scheme = useColorScheme();
+  const name = path.slice(path.lastIndexOf('/') + 1);
+
+  const [activeId, setActiveId] = useState<string | null>(null);
+  const [mode, setMode] = useState<'command' | 'edit'>('command');
+  const [unrendered, setUnrendered] = useState<Set<string>>(() => new Set());
+  const [focusTick, setFocusTick] = useState(0);
+  const [saving, setSaving] = useState(false);
+  const editors = useRef(new Map<string, EditorHandle>());
+  const cellEls = useRef(new Map<string, HTMLDivElement>());
+  const deleted = useRef<{ cell: NotebookCell; index: number }[]>([]);
+  const lastD = useRef(0);
+
+  // Latest values for the stable action callbacks.
+  const live = useRef({ session, state, activeId, mode });
+  live.current = { session, state, activeId, mode };
+
+  useEffect(() => {
+    monaco.editor.setTheme(scheme === 'dark' ? 'vs-dark' : 'vs');
+  }, [scheme]);
+
+  useEffect(() => {
+    if (state.dirty) dirtyNotebooks.add(path);
+    else dirtyNotebooks.delete(path);
+  }, [path, state.dirty]);
+
+  // The first cell is selected once the notebook is there.
+  useEffect(() => {
+    if (state.status !== 'ready') return;
+    if (!activeId || !state.cells.some((c) => c.cell.id === activeId)) setActiveId(state.cells[0]?.cell.id ?? null);
+  }, [state.status, state.cells, activeId]);
+
+  // Focus follows selection: the cell itself in command mode, its editor in edit mode.
+  useEffect(() => {
+    if (!activeId || focusTick === 0) return;
+    if (mode === 'edit') {
+      const editor = editors.current.get(activeId);
+      if (editor) {
+        if (!editor.hasTextFocus()) editor.focus();
+        return;
+      }
+    }
+    const el = cellEls.current.get(activeId);
+    if (el && document.activeElement !== el) el.focus({ preventScroll: true });
+    el?.scrollIntoView({ block: 'nearest' });
+  }, [activeId, mode, focusTick]);
+
+  const focus = useCallback((cellId: string | null, nextMode: 'command' | 'edit') => {
+    if (!cellId) return;
+    setActiveId(cellId);
+    setMode(nextMode);
+    if (nextMode === 'edit') {
+      const cell = live.current.session?.cell(cellId)?.cell;
+      if (cell?.cell_type === 'markdown') setUnrendered((set) => (set.has(cellId) ? set : new Set(set).add(cellId)));
+    }
+    setFocusTick((n) => n + 1);
+  }, []);
+
+  const fail = useCallback((err: unknown) => toasts.error(messageOf(err)), [toasts]);
+
+  const save = useCallback(async (force = false) => {
+    const s = live.current.session;
+    if (!s) return;
+    setSaving(true);
+    try {
+      await s.save(force);
+    } catch (err) {
+      fail(err);
+    } finally {
+      setSaving(false);
+    }
+  }, [fail]);
+
+  useEffect(() => {
+    const handler = () => void save();
+    activeSave = handler;
+    return () => {
+      if (activeSave === handler) activeSave = null;
+    };
+  }, [save]);
+
+  const insertAt = useCallback(async (index: number, type: CellType, nextMode: 'command' | 'edit') => {
+    const s = live.current.session;
+    if (!s) return;
+    try {
+      const id = await s.insertCell(index, type);
+      if (type === 'markdown') setUnrendered((set) => new Set(set).add(id));
+      focus(id, nextMode);
+    } catch (err) {
+      fail(err);
+    }
+  }, [focus, fail]);
+
+  const actions = useMemo<CellActions>(() => {
+    const s = () => live.current.session;
+    const indexOf = (id: string) => s()?.indexOf(id) ?? -1;
+    const cellAt = (i: number) => s()?.getState().cells[i]?.cell.id ?? null;
+
+    const run: CellActions['run'] = (cellId, then) => {
+      const session = s();
+      const view = session?.cell(cellId);
+      if (!session || !view) return;
+      if (view.cell.cell_type === 'markdown') {
+        setUnrendered((set) => {
+          if (!set.has(cellId)) return set;
+          const next = new Set(set);
+          next.delete(cellId);
+          return next;
+        });
+        void session.flushEdits();
+      } else if (view.cell.cell_type === 'code') {
+        void session.runCell(cellId);
+      }
+      const index = indexOf(cellId);
+      if (then === 'advance') {
+        const next = cellAt(index + 1);
+        if (next) focus(next, 'command');
+        else void insertAt(index + 1, 'code', 'edit');
+      } else if (then === 'insert') {
+        void insertAt(index + 1, 'code', 'edit');
+      } else if (view.cell.cell_type === 'markdown' || live.current.mode !== 'edit') {
+        focus(cellId, 'command');
+      }
+    };
+
+    return {
+      select: (cellId, nextMode) => {
+        if (live.current.activeId === cellId && live.current.mode === nextMode) return;
+        if (nextMode === 'edit') {
+          setActiveId(cellId);
+          setMode('edit');
+          const cell = s()?.cell(cellId)?.cell;
+          if (cell?.cell_type === 'markdown') {
+            setUnrendered((set) => (set.has(cellId) ? set : new Set(set).add(cellId)));
+            setFocusTick((n) => n + 1);
+          }
+        } else focus(cellId, 'command');
+      },
+      run,
+      runScope: (cellId, scope) => void s()?.runCells(scope, cellId),
+      edit: (cellId, source) => s()?.editSource(cellId, source),
+      editorKey: (cellId, key: EditorKey) => {
+        const index = indexOf(cellId);
+        if (key === 'escape') focus(cellId, 'command');
+        else if (key === 'run') run(cellId, 'stay');
+        else if (key === 'run-advance') run(cellId, 'advance');
+        else if (key === 'run-insert') run(cellId, 'insert');
+        else if (key === 'up-out' && index > 0) focus(cellAt(index - 1), 'edit');
+        else if (key === 'down-out' && cellAt(index + 1)) focus(cellAt(index + 1), 'edit');
+      },
+      move: (cellId, by) => {
+        const index = indexOf(cellId);
+        s()?.moveCell(cellId, index + by).then(() => focus(cellId, 'command'), fail);
+      },
+      remove: (cellId) => {
+        const session = s();
+        if (!session) return;
+        const index = indexOf(cellId);
+        session.deleteCell(cellId).then((removed) => {
+          deleted.current.push(removed);
+          const cells = session.getState().cells;
+          focus(cells[Math.min(index, cells.length - 1)]?.cell.id ?? null, 'command');
+        }, fail);
+      },
+      insert: (cellId, where) => void insertAt(indexOf(cellId) + (where === 'below' ? 1 : 0), 'code', 'command'),
+      setType: (cellId, type) => {
+        s()?.setCellType(cellId, type).then(() => {
+          if (type === 'markdown') setUnrendered((set) => new Set(set).add(cellId));
+          focus(cellId, 'command');
+        }, fail);
+      },
+      clear: (cellId) => void s()?.clearOutputs(cellId).catch(fail),
+      answer: (cellId, value) => void s()?.answerInput(cellId, value),
+      registerEditor: (cellId, editor) => {
+        if (editor) editors.current.set(cellId, editor);
+        else editors.current.delete(cellId);
+      },
+      registerCell: (cellId, el) => {
+        if (el) cellEls.current.set(cellId, el);
+        else cellEls.current.delete(cellId);
+      },
+    };
+  }, [focus, insertAt, fail]);
+
+  const undoDelete = useCallback(() => {
+    const last = deleted.current.pop();
+    const s = live.current.session;
+    if (!last || !s) return;
+    s.restoreCell(last.cell, last.index).then(() => focus(last.cell.id, 'command'), fail);
+  }, [focus, fail]);
+
+  /** JupyterLab's command mode: keys act on the selected cell while focus is on a cell, not in an editor. */
+  const onCommandKey = (event: React.KeyboardEvent) => {
+    const target = event.target as HTMLElement;
+    if (!target.classList.contains('nb-cell') && !target.classList.contains('nb-cells')) return;
+    const id = activeId;
+    if (!id) return;
+    const index = state.cells.findIndex((c) => c.cell.id === id);
+    const plain = !event.ctrlKey && !event.metaKey && !event.altKey;
+    const key = event.key;
+    let handled = true;
+    if (key === 'Enter' && event.shiftKey && plain) actions.run(id, 'advance');
+    else if (key === 'Enter' && (event.ctrlKey || event.metaKey)) actions.run(id, 'stay');
+    else if (key === 'Enter' && event.altKey) actions.run(id, 'insert');
+    else if (key === 'Enter' && plain) focus(id, 'edit');
+    else if (!plain || event.shiftKey) handled = false;
+    else if (key === 'ArrowUp' || key === 'k') focus(state.cells[Math.max(0, index - 1)]?.cell.id ?? null, 'command');
+    else if (key === 'ArrowDown' || key === 'j') focus(state.cells[Math.min(state.cells.length - 1, index + 1)]?.cell.id ?? null, 'command');
+    else if (key === 'a') actions.insert(id, 'above');
+    else if (key === 'b') actions.insert(id, 'below');
+    else if (key === 'm') actions.setType(id, 'markdown');
+    else if (key === 'y') actions.setType(id, 'code');
+    else if (key === 'r') actions.setType(id, 'raw');
+    else if (key === 'z') undoDelete();
+    else if (key === 'd') {
+      const now = Date.now();
+      if (now - lastD.current < 800) {
+        lastD.current = 0;
+        actions.remove(id);
+      } else lastD.current = now;
+    } else handled = false;
+    if (handled) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  };
+
+  if (!session || state.status === 'loading') return <div className="notice">Opening {name}…</div>;
+
+  if (state.status === 'error') {
+    return (
+      <div className="nb-error-view">
+        <div role="alert" className="nb-alert nb-alert-error">
+          <strong>{name} can’t be opened as a notebook.</strong>
+          <div className="nb-alert-detail">{state.error?.message}</div>
+          <div className="nb-alert-detail nb-dim">Kiln never overwrites it. Open it as text to see or fix the JSON.</div>
+          <div className="nb-alert-actions">
+            <button type="button" className="btn btn-small btn-primary" onClick={() => setOpenAsText(path, true)}>
+              Open as text
+            </button>
+            <button type="button" className="btn btn-small" onClick={() => void session.load()}>
+              Try again
+            </button>
+          </div>
+        </div>
+      </div>
+    );
+  }
+
+  const kernel = state.kernel;
+  const status = STATUS_TEXT[kernel.status] ?? kernel.status;
+  const language = String((state.metadata.kernelspec as { language?: unknown } | undefined)?.language ?? kernel.language ?? 'python');
+  const noJupyter = state.jupyterError?.code === 'E_NO_JUPYTER';
+  const kernelChoices = state.specs?.specs ?? [];
+  const currentKernel = kernel.name ?? String((state.metadata.kernelspec as { name?: unknown } | undefined)?.name ?? '');
+  const activeIndex = state.cells.findIndex((c) => c.cell.id === activeId);
+
+  return (
+    <section className="nb" aria-label={name} data-path={path}>
+      <div className="nb-toolbar" role="toolbar" aria-label="Notebook">
+        <button type="button" className="nb-tool" aria-label="Save notebook" title="Save (Ctrl+S)" disabled={saving} onClick={() => void save()}>
+          <SaveIcon />
+        </button>
+        <button
+          type="button"
+          className="nb-tool"
+          aria-label="Add cell"
+          title="Add a code cell below the selected one (B)"
+          onClick={() => void insertAt(activeIndex >= 0 ? activeIndex + 1 : state.cells.length, 'code', 'edit')}
+        >
+          <PlusIcon />
+        </button>
+        <span className="nb-tool-sep" />
+        <button type="button" className="nb-tool" aria-label="Run selected cell" title="Run the selected cell and advance (Shift+Enter)" disabled={!activeId} onClick={() => activeId && actions.run(activeId, 'advance')}>
+          <PlayIcon />
+        </button>
+        <button type="button" className="nb-tool nb-tool-text" aria-label="Run all" title="Run all cells" onClick={() => void session.runCells('all')}>
+          <RunAllIcon />
+          <span>Run all</span>
+        </button>
+        <button type="button" className="nb-tool" aria-label="Interrupt" title="Interrupt the kernel" onClick={() => void session.interrupt()}>
+          <StopIcon />
+        </button>
+        <button type="button" className="nb-tool" aria-label="Restart" title="Restart the kernel (variables are lost, outputs stay)" onClick={() => void session.restart()}>
+          <RestartIcon />
+        </button>
+        <button type="button" className="nb-tool" aria-label="Rerun everything in a fresh kernel" title="Restart the kernel and run all cells" onClick={() => void session.restartRunAll()}>
+          <RestartRunIcon />
+        </button>
+        <button type="button" className="nb-tool" aria-label="Clear all outputs" title="Clear all outputs" onClick={() => void session.clearOutputs().catch(fail)}>
+          <ClearIcon />
+        </button>
+        <span className="nb-tool-sep" />
+        <select
+          className="nb-celltype"
+          aria-label="Cell type"
+          value={state.cells[activeIndex]?.cell.cell_type ?? 'code'}
+          disabled={activeIndex < 0}
+          onChange={(e) => activeId && actions.setType(activeId, e.target.value as CellType)}
+        >
+          <option value="code">Code</option>
+          <option value="markdown">Markdown</option>
+          <option value="raw">Raw</option>
+        </select>
+        <span className="spacer" />
+        {state.dirty && (
+          <span className="nb-dirty" title="Unsaved changes" data-testid="notebook-dirty">
+            <span className="nb-dirty-dot" aria-hidden />
+            Unsaved
+          </span>
+        )}
+        <select
+          className="nb-kernel-picker"
+          aria-label="Kernel"
+          title="Kernel"
+          value={currentKernel}
+          disabled={!kernelChoices.length}
+          onChange={(e) => void session.setKernel(e.target.value)}
+        >
+          {!kernelChoices.some((k) => k.name === currentKernel) && <option value={currentKernel}>{kernel.displayName ?? (currentKernel || 'No kernel')}</option>}
+          {kernelChoices.map((spec) => (
+            <option key={spec.name} value={spec.name}>
+              {spec.displayName}
+            </option>
+          ))}
+        </select>
+        <span className={`nb-kernel-state nb-kernel-${kernel.status}`} title={`Kernel ${status}`}>
+          <span className="nb-kernel-dot" aria-hidden />
+          <span role="status">{status}</span>
+        </span>
+        {(kernel.status === 'disconnected' || kernel.status === 'dead') && (
+          <button type="button" className="btn btn-small" onClick={() => void session.reconnect()}>
+            Reconnect
+          </button>
+        )}
+      </div>
+
+      {state.conflict && (
+        <div className="conflict-bar" role="alert" aria-label="Changed on disk">
+          <span className="conflict-icon" aria-hidden>!</span>
+          <span className="conflict-text">{state.conflict}</span>
+          <button type="button" className="btn btn-small btn-primary" onClick={() => void save(true)}>
+            Overwrite
+          </button>
+          <button type="button" className="btn btn-small" onClick={() => void session.revert().catch(fail)}>
+            Reload
+          </button>
+        </div>
+      )}
+      {noJupyter && (
+        <div role="alert" className="nb-alert nb-alert-warn nb-banner">
+          <strong>Jupyter is not available, so cells can’t run.</strong>
+          <div className="nb-alert-detail">{state.jupyterError?.message}</div>
+          <div className="nb-alert-detail nb-dim">{INSTALL_HINT}</div>
+          <div className="nb-alert-actions">
+            <button type="button" className="btn btn-small" onClick={() => session.dismissJupyterError()}>
+              Dismiss
+            </button>
+          </div>
+        </div>
+      )}
+      {!noJupyter && kernel.status === 'dead' && (
+        <div role="alert" className="nb-alert nb-alert-error nb-banner">
+          <strong>The kernel died.</strong> The notebook and its outputs are kept; restart the kernel to run cells again.
+          <div className="nb-alert-actions">
+            <button type="button" className="btn btn-small btn-primary" onClick={() => void session.restart()}>
+              Start a new kernel
+            </button>
+          </div>
+        </div>
+      )}
+      {!noJupyter && kernel.status !== 'dead' && state.jupyterError && (
+        <div role="alert" className="nb-alert nb-alert-error nb-banner">
+          <span>{state.jupyterError.message}</span>
+          <button type="button" className="btn btn-small" onClick={() => session.dismissJupyterError()}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      {state.warnings.length > 0 && (
+        <div className="info-bar nb-warnings" role="note">
+          {state.warnings.join(' ')}
+        </div>
+      )}
+
+      <div className="nb-cells" tabIndex={-1} onKeyDown={onCommandKey}>
+        {state.cells.map((view, index) => (
+          <Cell
+            key={view.cell.id}
+            view={view}
+            index={index}
+            count={state.cells.length}
+            active={view.cell.id === activeId}
+            editing={view.cell.id === activeId && mode === 'edit'}
+            unrendered={unrendered.has(view.cell.id) || (view.cell.cell_type === 'markdown' && !view.cell.source.trim() && view.cell.id === activeId && mode === 'edit')}
+            generation={state.generation}
+            language={language}
+            actions={actions}
+          />
+        ))}
+        <button type="button" className="nb-add-bottom" onClick={() => void insertAt(state.cells.length, 'code', 'edit')}>
+          <PlusIcon /> Code
+        </button>
+        <button type="button" className="nb-add-bottom" onClick={() => void insertAt(state.cells.length, 'markdown', 'edit')}>
+          <PlusIcon /> Markdown
+        </button>
+      </div>
+    </section>
+  );
+}

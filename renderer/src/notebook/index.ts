@@ -1,0 +1,2 @@
+export { NotebookView } from './NotebookView';
+export { NotebookSession, type NotebookSessionState, type CellView } from './notebook-session';

@@ -1,0 +1,434 @@
+import type {
+  CellRunResult,
+  CellState,
+  CellType,
+  EventChannel,
+  EventPayload,
+  KernelInfo,
+  KernelSpecInfo,
+  KilnBridge,
+  NotebookCell,
+  NotebookDocument,
+  NotebookOutput,
+  OutputChange,
+  RunScope,
+} from '../../../shared/contract';
+import { joinMultiline } from '../../../shared/contract';
+import { KilnError } from '../../../shared/errors';
+
+/** One cell as the view shows it: the document's cell plus what only the running session knows. */
+export interface CellView {
+  cell: NotebookCell;
+  state: CellState;
+  /** A pending input() prompt. */
+  input: { prompt: string; password: boolean } | null;
+  /** What the operator answered to input() prompts in this run (shown as JupyterLab does; not saved). */
+  answers: string[];
+}
+
+export interface NotebookProblem {
+  code: string;
+  message: string;
+}
+
+export interface NotebookSessionState {
+  status: 'loading' | 'ready' | 'error';
+  /** Why the notebook could not be opened (invalid JSON, schema error, ...). */
+  error: NotebookProblem | null;
+  cells: CellView[];
+  dirty: boolean;
+  kernel: KernelInfo;
+  metadata: Record<string, unknown>;
+  warnings: string[];
+  /** Changed on disk while dirty. */
+  conflict: string | null;
+  /** Jupyter missing or unreachable, the server restarting, a run refused. */
+  jupyterError: NotebookProblem | null;
+  specs: { default: string | null; specs: KernelSpecInfo[] } | null;
+  /** Bumped when the whole document was replaced (reload, revert, agent edit): editors resync their text. */
+  generation: number;
+}
+
+const NO_KERNEL: KernelInfo = { status: 'none', name: null, displayName: null, language: null };
+
+function problemOf(err: unknown): NotebookProblem {
+  if (err instanceof KilnError) return { code: err.code, message: err.message };
+  return { code: 'E_INTERNAL', message: err instanceof Error ? err.message : String(err) };
+}
+
+/** Stream text of an output (list-of-lines on disk, one string once streaming). */
+function withAppendedText(output: NotebookOutput, text: string): NotebookOutput {
+  const current = joinMultiline((output as { text?: string | string[] }).text);
+  return { ...output, text: current + text };
+}
+
+const EDIT_DELAY_MS = 250;
+
+/**
+ * The renderer's copy of one open notebook: loads it through `notebook.open`, applies the main process's
+ * events, and sends every edit as a request. Repaints are batched to one per animation frame so a cell
+ * streaming thousands of messages costs one render per frame, not one per message.
+ */
+export class NotebookSession {
+  private state: NotebookSessionState = {
+    status: 'loading', error: null, cells: [], dirty: false, kernel: NO_KERNEL, metadata: {}, warnings: [],
+    conflict: null, jupyterError: null, specs: null, generation: 0,
+  };
+  private readonly listeners = new Set<() => void>();
+  private readonly offs: (() => void)[] = [];
+  /** Output events at or below this revision are already in the loaded document. */
+  private baseRev = -1;
+  private readonly pendingEdits = new Map<string, { timer: ReturnType<typeof setTimeout>; source: string }>();
+  private readonly inflightEdits = new Set<Promise<unknown>>();
+  private frame: number | null = null;
+  private disposed = false;
+
+  constructor(
+    private readonly bridge: KilnBridge,
+    readonly path: string,
+  ) {
+    this.listen('notebook.output', (e) => this.onOutput(e.cellId, e.rev, e.change));
+    this.listen('notebook.cellState', (e) => this.onCellState(e.cellId, e.state, e.execution_count, e.result));
+    this.listen('notebook.kernelStatus', (e) => this.set({ kernel: e.kernel }));
+    this.listen('notebook.changed', (e) => this.adoptChanged(e.document, e.reason));
+    this.listen('notebook.conflict', (e) => this.set({ conflict: e.message }));
+    this.listen('notebook.dirty', (e) => this.set({ dirty: e.dirty }));
+    this.listen('notebook.inputRequest', (e) => this.patchCell(e.cellId, () => ({ input: { prompt: e.prompt, password: e.password } })));
+    // Jupyter problems without a path concern every notebook (the server is shared).
+    this.offs.push(
+      bridge.on('notebook.jupyterError', (e) => {
+        if (e.path === undefined || e.path === this.path) this.set({ jupyterError: { code: e.code, message: e.message } });
+      }),
+    );
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getState = (): NotebookSessionState => this.state;
+
+  async load(): Promise<void> {
+    try {
+      this.adopt(await this.bridge.request('notebook.open', { path: this.path }));
+    } catch (err) {
+      this.set({ status: 'error', error: problemOf(err) }, true);
+      return;
+    }
+    void this.loadSpecs();
+  }
+
+  /** The kernelspecs for the picker; also how a missing Jupyter is noticed when its one-time event was missed. */
+  async loadSpecs(): Promise<void> {
+    try {
+      this.set({ specs: await this.bridge.request('notebook.kernelSpecs', {}) });
+    } catch (err) {
+      const problem = problemOf(err);
+      if (problem.code === 'E_NO_JUPYTER') this.set({ jupyterError: problem });
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const off of this.offs) off();
+    if (this.frame !== null) cancelAnimationFrame(this.frame);
+    void this.flushEdits();
+  }
+
+  cell(cellId: string): CellView | undefined {
+    return this.state.cells.find((c) => c.cell.id === cellId);
+  }
+
+  indexOf(cellId: string): number {
+    return this.state.cells.findIndex((c) => c.cell.id === cellId);
+  }
+
+  // ---- edits ----
+
+  /** The editor's text changed: kept locally at once, sent after a short pause (or before anything else). */
+  editSource(cellId: string, source: string): void {
+    const view = this.cell(cellId);
+    if (!view || view.cell.source === source) return;
+    this.patchCell(cellId, (c) => ({ cell: { ...c.cell, source } }), true);
+    const pending = this.pendingEdits.get(cellId);
+    if (pending) clearTimeout(pending.timer);
+    this.pendingEdits.set(cellId, { source, timer: setTimeout(() => void this.sendEdit(cellId), EDIT_DELAY_MS) });
+    if (!this.state.dirty) this.set({ dirty: true });
+  }
+
+  /** Sends typed-but-unsent edits; every other operation waits for this first. */
+  async flushEdits(): Promise<void> {
+    for (const cellId of [...this.pendingEdits.keys()]) void this.sendEdit(cellId);
+    await Promise.allSettled([...this.inflightEdits]);
+  }
+
+  private sendEdit(cellId: string): Promise<unknown> {
+    const pending = this.pendingEdits.get(cellId);
+    if (!pending) return Promise.resolve();
+    clearTimeout(pending.timer);
+    this.pendingEdits.delete(cellId);
+    const job = this.bridge
+      .request('notebook.editCell', { path: this.path, cellId, source: pending.source })
+      .then((r) => this.set({ dirty: r.dirty }))
+      .catch((err: unknown) => this.report(err))
+      .finally(() => this.inflightEdits.delete(job));
+    this.inflightEdits.add(job);
+    return job;
+  }
+
+  async insertCell(index: number, cellType: CellType = 'code', source = ''): Promise<string> {
+    await this.flushEdits();
+    const r = await this.bridge.request('notebook.insertCell', { path: this.path, index, cellType, source });
+    const cells = [...this.state.cells];
+    cells.splice(r.index, 0, { cell: r.cell, state: 'idle', input: null, answers: [] });
+    this.set({ cells, dirty: r.dirty }, true);
+    return r.cell.id;
+  }
+
+  async deleteCell(cellId: string): Promise<{ cell: NotebookCell; index: number }> {
+    await this.flushEdits();
+    const r = await this.bridge.request('notebook.deleteCell', { path: this.path, cellId });
+    this.set({ cells: this.state.cells.filter((c) => c.cell.id !== cellId), dirty: r.dirty }, true);
+    return { cell: r.cell, index: r.index };
+  }
+
+  async restoreCell(cell: NotebookCell, index: number): Promise<void> {
+    await this.flushEdits();
+    const r = await this.bridge.request('notebook.restoreCell', { path: this.path, cell, index });
+    const cells = [...this.state.cells];
+    cells.splice(Math.min(index, cells.length), 0, { cell, state: 'idle', input: null, answers: [] });
+    this.set({ cells, dirty: r.dirty }, true);
+  }
+
+  async moveCell(cellId: string, toIndex: number): Promise<void> {
+    const from = this.indexOf(cellId);
+    if (from < 0 || toIndex < 0 || toIndex >= this.state.cells.length || toIndex === from) return;
+    await this.flushEdits();
+    const r = await this.bridge.request('notebook.moveCell', { path: this.path, cellId, toIndex });
+    const cells = [...this.state.cells];
+    const [moved] = cells.splice(from, 1);
+    cells.splice(toIndex, 0, moved);
+    this.set({ cells, dirty: r.dirty }, true);
+  }
+
+  async setCellType(cellId: string, cellType: CellType): Promise<void> {
+    const view = this.cell(cellId);
+    if (!view || view.cell.cell_type === cellType) return;
+    await this.flushEdits();
+    const r = await this.bridge.request('notebook.setCellType', { path: this.path, cellId, cellType });
+    this.patchCell(cellId, (c) => ({
+      cell: {
+        ...c.cell,
+        cell_type: cellType,
+        outputs: cellType === 'code' ? c.cell.outputs : [],
+        execution_count: cellType === 'code' ? c.cell.execution_count : null,
+      },
+    }), true);
+    this.set({ dirty: r.dirty }, true);
+  }
+
+  async clearOutputs(cellId?: string): Promise<void> {
+    await this.flushEdits();
+    const r = await this.bridge.request('notebook.clearOutputs', { path: this.path, cellId });
+    this.set({ dirty: r.dirty });
+  }
+
+  // ---- running ----
+
+  async runCell(cellId: string): Promise<CellRunResult | null> {
+    await this.flushEdits();
+    this.patchCell(cellId, () => ({ answers: [] }));
+    try {
+      return await this.bridge.request('notebook.runCell', { path: this.path, cellId });
+    } catch (err) {
+      this.report(err);
+      return null;
+    }
+  }
+
+  async runCells(scope: RunScope, cellId?: string): Promise<void> {
+    await this.flushEdits();
+    try {
+      await this.bridge.request('notebook.runCells', { path: this.path, scope, cellId });
+    } catch (err) {
+      this.report(err);
+    }
+  }
+
+  async interrupt(): Promise<void> {
+    await this.call(() => this.bridge.request('notebook.interrupt', { path: this.path }));
+  }
+
+  async restart(): Promise<void> {
+    const kernel = await this.call(() => this.bridge.request('notebook.restart', { path: this.path }));
+    if (kernel) this.set({ kernel, jupyterError: null });
+  }
+
+  async restartRunAll(): Promise<void> {
+    await this.flushEdits();
+    await this.call(() => this.bridge.request('notebook.restartRunAll', { path: this.path }));
+  }
+
+  async reconnect(): Promise<void> {
+    const kernel = await this.call(() => this.bridge.request('notebook.reconnect', { path: this.path }));
+    if (kernel) this.set({ kernel, jupyterError: null });
+  }
+
+  async setKernel(name: string): Promise<void> {
+    const kernel = await this.call(() => this.bridge.request('notebook.setKernel', { path: this.path, name }));
+    if (kernel) this.set({ kernel });
+  }
+
+  async answerInput(cellId: string, value: string): Promise<void> {
+    const view = this.cell(cellId);
+    const shown = view?.input?.password ? '········' : value;
+    this.patchCell(cellId, (c) => ({ input: null, answers: [...c.answers, `${c.input?.prompt ?? ''}${shown}`] }), true);
+    await this.call(() => this.bridge.request('notebook.inputReply', { path: this.path, value }));
+  }
+
+  // ---- file ----
+
+  async save(force = false): Promise<void> {
+    await this.flushEdits();
+    const r = await this.bridge.request('notebook.save', { path: this.path, force });
+    if (r.saved || force) this.set({ conflict: null });
+  }
+
+  async revert(): Promise<void> {
+    this.cancelEdits();
+    this.adopt(await this.bridge.request('notebook.revert', { path: this.path }));
+  }
+
+  async close(): Promise<void> {
+    this.cancelEdits();
+    await this.bridge.request('notebook.close', { path: this.path }).catch(() => undefined);
+  }
+
+  dismissJupyterError(): void {
+    this.set({ jupyterError: null });
+  }
+
+  // ---- internals ----
+
+  private listen<E extends EventChannel>(channel: E, handler: (payload: EventPayload<E>) => void): void {
+    this.offs.push(
+      this.bridge.on(channel, (payload) => {
+        if ((payload as { path?: string }).path !== this.path || this.disposed) return;
+        handler(payload);
+      }),
+    );
+  }
+
+  private async call<T>(fn: () => Promise<T>): Promise<T | null> {
+    try {
+      return await fn();
+    } catch (err) {
+      this.report(err);
+      return null;
+    }
+  }
+
+  private report(err: unknown): void {
+    this.set({ jupyterError: problemOf(err) }, true);
+  }
+
+  private cancelEdits(): void {
+    for (const pending of this.pendingEdits.values()) clearTimeout(pending.timer);
+    this.pendingEdits.clear();
+  }
+
+  /**
+   * The main process replaced the document. If it reloaded from disk while typed text was still on its way,
+   * the typing is kept (sent again on top of the disk version) and the conflict bar lets the operator choose.
+   */
+  private adoptChanged(doc: NotebookDocument, reason: 'reloaded' | 'reverted' | 'edited'): void {
+    const unsent = reason === 'reloaded' ? [...this.pendingEdits].map(([cellId, p]) => ({ cellId, source: p.source })) : [];
+    this.cancelEdits();
+    this.adopt(doc);
+    const kept = unsent.filter((edit) => this.cell(edit.cellId));
+    if (!kept.length) return;
+    for (const edit of kept) this.editSource(edit.cellId, edit.source);
+    this.set({ conflict: `${this.path} changed on disk while you were typing; your edits are kept. Reload to take the version on disk, or Overwrite it with yours.`, generation: this.state.generation + 1 }, true);
+  }
+
+  private adopt(doc: NotebookDocument): void {
+    this.baseRev = doc.rev;
+    const previous = new Map(this.state.cells.map((c) => [c.cell.id, c]));
+    this.set({
+      status: 'ready',
+      error: null,
+      cells: doc.cells.map((cell) => ({ cell, state: previous.get(cell.id)?.state ?? 'idle', input: null, answers: [] })),
+      dirty: doc.dirty,
+      kernel: doc.kernel.status === 'none' && this.state.kernel.status !== 'none' ? this.state.kernel : doc.kernel,
+      metadata: doc.metadata,
+      warnings: doc.warnings,
+      conflict: doc.dirty ? this.state.conflict : null,
+      generation: this.state.generation + 1,
+    }, true);
+  }
+
+  private onOutput(cellId: string, rev: number, change: OutputChange): void {
+    if (rev <= this.baseRev) return;
+    this.patchCell(cellId, (c) => {
+      const outputs = [...c.cell.outputs];
+      switch (change.kind) {
+        case 'append':
+          outputs.push(change.output);
+          break;
+        case 'appendText':
+          if (outputs[change.index]) outputs[change.index] = withAppendedText(outputs[change.index], change.text);
+          break;
+        case 'replace':
+          outputs[change.index] = change.output;
+          break;
+        case 'clear':
+          outputs.length = 0;
+          break;
+      }
+      return { cell: { ...c.cell, outputs } };
+    });
+  }
+
+  private onCellState(cellId: string, state: CellState, executionCount: number | null, result?: CellRunResult): void {
+    this.patchCell(cellId, (c) => ({
+      state,
+      input: state === 'idle' ? null : c.input,
+      cell: {
+        ...c.cell,
+        execution_count: executionCount,
+        // The final result carries the complete outputs: a safety net should an event have been missed.
+        outputs: result && result.status !== 'skipped' && result.outputs.length >= c.cell.outputs.length ? result.outputs : c.cell.outputs,
+      },
+    }), state !== 'idle');
+  }
+
+  private patchCell(cellId: string, change: (view: CellView) => Partial<CellView>, now = false): void {
+    let found = false;
+    const cells = this.state.cells.map((c) => {
+      if (c.cell.id !== cellId) return c;
+      found = true;
+      return { ...c, ...change(c) };
+    });
+    if (found) this.set({ cells }, now);
+  }
+
+  /** Updates state; repaints at the next frame unless `now` (for changes the operator just made). */
+  private set(next: Partial<NotebookSessionState>, now = false): void {
+    this.state = { ...this.state, ...next };
+    if (now) {
+      if (this.frame !== null) cancelAnimationFrame(this.frame);
+      this.frame = null;
+      this.notify();
+    } else if (this.frame === null) {
+      this.frame = requestAnimationFrame(() => {
+        this.frame = null;
+        this.notify();
+      });
+    }
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) listener();
+  }
+}
