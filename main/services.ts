@@ -1,6 +1,6 @@
 import path from 'node:path';
 import trash from 'trash';
-import { agentHandlers, EditSessionService, RunEngine } from './agent';
+import { agentHandlers, agentSessionHandlers, EditSessionService, RunEngine, WorkspaceSessionService } from './agent';
 import { ConfigService, configHandlers } from './config';
 import { JupyterServerManager, jupyterSource } from './kernel';
 import { NotebookService, notebookHandlers } from './notebook';
@@ -78,6 +78,16 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   });
   const notebooks = new NotebookService({ workspace, jupyter, events: hub });
   const verbs = new Verbs({ workspace, notebooks: new NotebookServiceVerbTarget({ notebooks }), jupyterCommand: jupyterSetting.command });
+  // The workspace agent session (kind `workspace`): acts through the verbs, on the same engine as the edits.
+  const agentSession = new WorkspaceSessionService({
+    verbs,
+    workspaceRoot: workspace.root,
+    config,
+    dataDir: options.dataDir,
+    engine,
+    emit: (channel, payload) => hub.emit(channel, payload),
+    interruptNotebook: (notebook) => notebooks.interrupt(notebook),
+  });
   const watcher = new WorkspaceWatcher({
     root: workspace.root,
     ledger: workspace.ledger,
@@ -98,6 +108,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     'prefs.set': (changes) => prefs.set(changes),
     ...configHandlers(config),
     ...agentHandlers(edits),
+    ...agentSessionHandlers(agentSession),
     ...notebookHandlers(notebooks),
     ...verbsHandlers(verbs),
   };
@@ -108,6 +119,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     handlers,
     async dispose() {
       await edits.dispose();
+      await agentSession.dispose();
       await config.dispose();
       await watcher.dispose();
       await verbs.dispose();

@@ -97,6 +97,12 @@ export const reply = {
     toolCalls: [{ name: 'propose_file', arguments: { content } }],
     ...extra,
   }),
+  /** One call of any tool (e.g. a workspace verb) with these arguments, optionally after some text. */
+  tool: (name: string, args: Record<string, unknown>, text?: string, extra: ScriptedReply = {}): ScriptedReply => ({
+    text,
+    toolCalls: [{ name, arguments: args }],
+    ...extra,
+  }),
   /** A `propose_file` call whose arguments are not valid JSON. */
   malformedToolArgs: (): ScriptedReply => ({
     toolCalls: [{ name: 'propose_file', arguments: '{"content": "unterminated' }],

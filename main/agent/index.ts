@@ -10,3 +10,10 @@ export { SESSION_KIND_POLICIES, selectTools, type SessionKindPolicy, type ToolSo
 export { createLanguageModel } from './providers';
 export { describeModelError } from './model-errors';
 export { agentHandlers } from './handlers';
+export {
+  WorkspaceSessionService,
+  type AgentSessionEmit,
+  type WorkspaceAgentConfigSource,
+  type WorkspaceSessionServiceOptions,
+} from './workspace-sessions';
+export { agentSessionHandlers } from './workspace-session-handlers';

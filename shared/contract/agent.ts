@@ -271,3 +271,114 @@ export const agentEvents = {
   /** The baseline, model or session itself changed (e.g. accepted, changed on disk, cleared: snapshot null). */
   'agent.session': z.object({ path: RelPath, snapshot: SessionSnapshot.nullable() }),
 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Agent: the workspace session (issue 6, session kind `workspace`). One session per workspace;
+// its channels take no path. The edit panel's channels above are unchanged.
+// ---------------------------------------------------------------------------------------------
+
+/** What the empty Agent panel shows when the `agent:` block is not configured. */
+export const WORKSPACE_AGENT_SNIPPET = `models:
+  smart-generalist:
+    provider: openai-compatible
+    base_url: http://127.0.0.1:11434/v1
+    model: qwen2.5-coder:7b
+
+agent:
+  model: smart-generalist
+  # tools: [write-file, run-file, ...]
+`;
+
+/** One argument of a tool call as the transcript shows it: long text is cut to a short preview. */
+export const ToolArgPreview = z.object({
+  name: z.string(),
+  value: z.string(),
+  /** Characters left out of `value` (0 when shown whole). */
+  omitted: z.number().int(),
+});
+export type ToolArgPreview = z.infer<typeof ToolArgPreview>;
+
+/**
+ * One line of the workspace session's transcript. A tool call is a compact chip (verb, target,
+ * result summary); file bodies never appear, only short previews.
+ */
+export const AgentSessionEntry = z.discriminatedUnion('type', [
+  EntryBase.extend({ type: z.literal('user'), text: z.string(), /** Waiting behind a running run. */ queued: z.boolean() }),
+  EntryBase.extend({ type: z.literal('assistant'), text: z.string(), streaming: z.boolean() }),
+  EntryBase.extend({
+    type: z.literal('tool'),
+    toolCallId: z.string(),
+    /** The verb (tool name) the model called. */
+    verb: z.string(),
+    /** The path or notebook it acted on (for execute-code: its scripts/ step, once known), or null. */
+    target: z.string().nullable(),
+    status: z.enum(['running', 'ok', 'error']),
+    /** One short line: "312 bytes", "exit 0", "1 replacement · 340 bytes", or the error. */
+    summary: z.string(),
+    args: z.array(ToolArgPreview),
+    /** A short preview of the result (stdout/stderr head, cell outputs), '' for none. */
+    resultPreview: z.string(),
+  }),
+  EntryBase.extend({
+    type: z.literal('marker'),
+    /** stopped: the operator pressed Stop; cancelled: a queued message dropped by Stop. */
+    marker: z.enum(['stopped', 'cancelled']),
+    text: z.string(),
+  }),
+  EntryBase.extend({ type: z.literal('error'), code: WireErrorSchema.shape.code, message: z.string() }),
+]);
+export type AgentSessionEntry = z.infer<typeof AgentSessionEntry>;
+
+/** A tool chip's visible label and accessible name: "write-file src/loaders.py · 312 bytes". */
+export function toolChipLabel(chip: { verb: string; target: string | null; summary: string }): string {
+  return [chip.verb, chip.target].filter(Boolean).join(' ') + (chip.summary ? ` · ${chip.summary}` : '');
+}
+
+export const AgentSessionSnapshot = z.object({
+  kind: z.literal('workspace'),
+  /** False when the config has no `agent:` block: the panel shows its empty state. */
+  enabled: z.boolean(),
+  /** The `agent.model` alias, or null. */
+  model: z.string().nullable(),
+  /** The verbs the model is offered (the allowlist applied). */
+  tools: z.array(z.string()),
+  transcript: z.array(AgentSessionEntry),
+  runState: RunState,
+  /** Messages waiting behind the running one. */
+  queued: z.number().int(),
+});
+export type AgentSessionSnapshot = z.infer<typeof AgentSessionSnapshot>;
+
+export const AgentSessionOutcome = z.object({
+  runId: z.string(),
+  /** stopped: Stop aborted the run, or dropped it from the queue before it ran. */
+  status: z.enum(['completed', 'stopped', 'error']),
+  error: WireErrorSchema.optional(),
+});
+export type AgentSessionOutcome = z.infer<typeof AgentSessionOutcome>;
+
+export const agentSessionRequests = {
+  /** The workspace session (resumed from disk if there is one). */
+  'agentSession.open': request(z.object({}), AgentSessionSnapshot),
+  /**
+   * Sends a message. A second send while a run is going is queued, not refused; the request
+   * resolves when this message's run ends. Refusal: E_NO_MODEL (no `agent:` block).
+   * Model failures end the run with status 'error' and an error transcript entry.
+   */
+  'agentSession.send': request(z.object({ text: z.string().min(1) }), AgentSessionOutcome),
+  /** Aborts the running run (killing a running run-file / execute-code) and drops queued messages. */
+  'agentSession.stop': request(z.object({}), z.object({ stopped: z.boolean() })),
+  /** Deletes the session (memory and disk); the next message starts cold. Stops any run. */
+  'agentSession.clear': request(z.object({}), z.object({ cleared: z.boolean() })),
+} as const;
+
+export const agentSessionEvents = {
+  /** Streaming text appended to an assistant entry. */
+  'agentSession.delta': z.object({ entryId: z.string(), text: z.string() }),
+  /** A transcript entry was added or replaced (upsert by entry.id): tool chips update in place. */
+  'agentSession.transcript': z.object({ entry: AgentSessionEntry }),
+  /** Run state and queue length changed. `error` is set with state 'error'. */
+  'agentSession.runState': z.object({ state: RunState, queued: z.number().int(), error: WireErrorSchema.optional() }),
+  /** The session was replaced wholesale (cleared: a fresh empty snapshot) or the config changed what it offers. */
+  'agentSession.session': z.object({ snapshot: AgentSessionSnapshot }),
+} as const;

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { workspaceEvents, workspaceRequests } from './workspace';
 import { notebookEvents, notebookRequests } from './notebook';
-import { agentEvents, agentRequests } from './agent';
+import { agentEvents, agentRequests, agentSessionEvents, agentSessionRequests } from './agent';
 import { verbsEvents, verbsRequests } from './verbs';
 
 export * from './workspace';
@@ -13,8 +13,8 @@ export * from './verbs';
  * The whole contract: every request channel (args, result) and every event channel (payload).
  * Both hosts, the preload bridge and the renderer client are typed from these two tables.
  */
-export const requests = { ...workspaceRequests, ...notebookRequests, ...agentRequests, ...verbsRequests } as const;
-export const events = { ...workspaceEvents, ...notebookEvents, ...agentEvents, ...verbsEvents } as const;
+export const requests = { ...workspaceRequests, ...notebookRequests, ...agentRequests, ...agentSessionRequests, ...verbsRequests } as const;
+export const events = { ...workspaceEvents, ...notebookEvents, ...agentEvents, ...agentSessionEvents, ...verbsEvents } as const;
 
 export type Requests = typeof requests;
 export type RequestChannel = keyof Requests;
