@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { WORKSPACE_AGENT_SNIPPET } from '../shared/contract';
 import { expect, test as base, type TempWorkspace } from './support/fixtures';
 import { ModelServer, reply } from './support/model-server';
-import { fileTree, treeItem } from './support/tree-helpers';
+import { expandFolder, fileTree, treeItem } from './support/tree-helpers';
 
 /** Each test gets its own scripted model server on loopback (real HTTP, real AI SDK client path). */
 const test = base.extend<{ model: ModelServer }>({
@@ -61,11 +61,6 @@ async function ask(page: Page, text: string): Promise<void> {
 /** A chip is a button whose name starts with the verb. */
 function chip(page: Page, prefix: string): Locator {
   return panel(page).getByRole('button', { name: new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) });
-}
-
-async function expandFolder(page: Page, name: string): Promise<void> {
-  const item = treeItem(page, name);
-  if ((await item.getAttribute('aria-expanded')) !== 'true') await item.click();
 }
 
 test.describe('agent session', () => {

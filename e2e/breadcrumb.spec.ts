@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { expect, test } from './support/fixtures';
-import { clipboardText, treeItem } from './support/tree-helpers';
+import { clipboardText, expandFolder, treeItem } from './support/tree-helpers';
 
 test('the breadcrumb names each segment; a segment lists its siblings, folders first', async ({ page, kiln, workspace }) => {
   await workspace.write('src/lib/helpers.py', 'pass\n');
   await kiln.open(page);
-  await treeItem(page, 'src').click();
+  await expandFolder(page, 'src');
   await treeItem(page, 'app.py').click();
   const nav = page.getByRole('navigation', { name: 'Breadcrumb' });
   await expect(nav.getByRole('button')).toHaveText([path.basename(workspace.root), 'src', 'app.py']);
@@ -32,7 +32,7 @@ test('the breadcrumb names each segment; a segment lists its siblings, folders f
 
 test('the dropdown filters as you type and works by keyboard', async ({ page, kiln }) => {
   await kiln.open(page);
-  await treeItem(page, 'src').click();
+  await expandFolder(page, 'src');
   await treeItem(page, 'app.py').click();
   const nav = page.getByRole('navigation', { name: 'Breadcrumb' });
   const srcSegment = nav.getByRole('button', { name: 'src' });
@@ -70,7 +70,7 @@ test('the dropdown filters as you type and works by keyboard', async ({ page, ki
 
 test('the header copies the relative path, and the absolute path as the secondary action', async ({ page, kiln, workspace }) => {
   await kiln.open(page);
-  await treeItem(page, 'src').click();
+  await expandFolder(page, 'src');
   await treeItem(page, 'app.py').click();
   await page.getByRole('button', { name: 'Copy Path', exact: true }).click();
   await expect.poll(() => clipboardText(page)).toBe('src/app.py');

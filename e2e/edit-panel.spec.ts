@@ -4,7 +4,7 @@ import type { Locator, Page } from '@playwright/test';
 import { FILE_EDITING_SNIPPET } from '../shared/contract';
 import { expect, test as base, type TempWorkspace } from './support/fixtures';
 import { ModelServer, reply } from './support/model-server';
-import { treeItem } from './support/tree-helpers';
+import { expandFolder, treeItem } from './support/tree-helpers';
 
 /** Each test gets its own scripted model server on loopback (real HTTP, real AI SDK client path). */
 const test = base.extend<{ model: ModelServer }>({
@@ -48,7 +48,7 @@ function review(page: Page): Locator {
 }
 
 async function openFile(page: Page, name: string, folder?: string): Promise<void> {
-  if (folder) await treeItem(page, folder).click();
+  if (folder) await expandFolder(page, folder);
   await treeItem(page, name).click();
   await expect(page.getByRole('tab', { name, exact: true })).toBeVisible();
 }

@@ -1,13 +1,11 @@
 import { expect, test } from './support/fixtures';
-import { treeItem } from './support/tree-helpers';
+import { expandFolder, treeItem } from './support/tree-helpers';
 import type { Page } from '@playwright/test';
 
 const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
 
 async function openFile(page: Page, ...segments: string[]): Promise<void> {
-  for (const folder of segments.slice(0, -1)) {
-    if ((await treeItem(page, folder).getAttribute('aria-expanded')) !== 'true') await treeItem(page, folder).click();
-  }
+  for (const folder of segments.slice(0, -1)) await expandFolder(page, folder);
   await treeItem(page, segments[segments.length - 1]).click();
 }
 

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from './support/fixtures';
-import { clipboardText, dragWithMouse, fileTree, treeItem } from './support/tree-helpers';
+import { clipboardText, dragWithMouse, expandFolder, fileTree, treeItem } from './support/tree-helpers';
 
 const MENU_ITEMS = ['New File', 'New Folder', 'Cut', 'Copy', 'Paste', 'Copy Path', 'Copy Absolute Path', 'Rename', 'Delete'];
 const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
@@ -65,7 +65,7 @@ test.describe('context menu', () => {
 
   test('Copy Path gives the relative path; Copy Absolute Path the absolute one', async ({ page, kiln, workspace }) => {
     await kiln.open(page);
-    await treeItem(page, 'src').click();
+    await expandFolder(page, 'src');
     await treeItem(page, 'app.py').click({ button: 'right' });
     await page.getByRole('menuitem', { name: 'Copy Path', exact: true }).click();
     await expect.poll(() => clipboardText(page)).toBe('src/app.py');
@@ -76,7 +76,7 @@ test.describe('context menu', () => {
 
   test('Copy then Paste duplicates as "name copy.ext", then "name copy 2.ext"', async ({ page, kiln, workspace }) => {
     await kiln.open(page);
-    await treeItem(page, 'src').click();
+    await expandFolder(page, 'src');
     await treeItem(page, 'app.py').click({ button: 'right' });
     await page.getByRole('menuitem', { name: 'Copy', exact: true }).click();
     await treeItem(page, 'app.py').click({ button: 'right' });
@@ -151,8 +151,7 @@ test.describe('rename and delete by keyboard', () => {
 
   test('Delete asks first naming the folder and its entries; Cancel keeps it, Delete trashes it', async ({ page, kiln, workspace }) => {
     await kiln.open(page);
-    await treeItem(page, 'src').click();
-    await treeItem(page, 'src').click(); // collapse again; still selected
+    await treeItem(page, 'src').click(); // src/ opens by itself; this collapses it and selects it
     await page.keyboard.press('Delete');
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText('"src"');
@@ -187,7 +186,7 @@ test.describe('drag and drop', () => {
 
   test('several selected entries drag together onto the tree root', async ({ page, kiln, workspace }) => {
     await kiln.open(page);
-    await treeItem(page, 'src').click();
+    await expandFolder(page, 'src');
     await treeItem(page, 'app.py').click();
     await treeItem(page, 'util.py').click({ modifiers: [mod] });
     const box = (await fileTree(page).boundingBox())!;
@@ -391,10 +390,8 @@ test.describe('tree behaviour', () => {
     expect(await fileTree(page).getByRole('treeitem').count()).toBeLessThan(120);
     await page.keyboard.press('End');
     await expect(treeItem(page, 'README.md')).toBeVisible();
-    await page.keyboard.press('ArrowUp');
-    await page.keyboard.press('ArrowUp');
-    await page.keyboard.press('ArrowUp');
-    await page.keyboard.press('ArrowUp');
+    // Up past README.md's neighbours: src/ (open, with two files), notes/ and data/.
+    for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowUp');
     await expect(treeItem(page, 'f19999.txt')).toHaveAttribute('aria-selected', 'true');
   });
 
@@ -422,7 +419,7 @@ test.describe('tree behaviour', () => {
 
   test('screenshot of the tree', async ({ page, kiln }) => {
     await kiln.open(page);
-    await treeItem(page, 'src').click();
+    await expandFolder(page, 'src');
     await treeItem(page, 'app.py').click();
     await treeItem(page, 'data').click();
     await page.screenshot({ path: '/tmp/kiln-tree.png' });

@@ -17,9 +17,18 @@ test('a file created by another program appears in the tree', async ({ page, kil
 
 test('opening a file shows its text in Monaco', async ({ page, kiln }) => {
   await kiln.open(page);
-  await page.getByRole('treeitem', { name: 'src', exact: true }).click();
   await page.getByRole('treeitem', { name: 'app.py' }).click();
   await expect(page.locator('.monaco-editor .view-lines')).toContainText('def greet(name):');
+});
+
+test('src/ is open on first load and scripts/ is collapsed', async ({ page, kiln, workspace }) => {
+  await workspace.write('scripts/step_01_run_app.py', 'import runpy\n');
+  await kiln.open(page);
+  const tree = page.getByRole('tree', { name: 'Files' });
+  await expect(tree.getByRole('treeitem', { name: 'src', exact: true })).toHaveAttribute('aria-expanded', 'true');
+  await expect(tree.getByRole('treeitem', { name: 'app.py' })).toBeVisible();
+  await expect(tree.getByRole('treeitem', { name: 'scripts', exact: true })).toHaveAttribute('aria-expanded', 'false');
+  await expect(tree.getByRole('treeitem', { name: 'step_01_run_app.py' })).toHaveCount(0);
 });
 
 test('requests without the token are refused, over HTTP and WebSocket', async ({ page, kiln }) => {

@@ -1,4 +1,4 @@
-import type { Locator, Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** The explorer's ARIA tree. */
 export function fileTree(page: Page): Locator {
@@ -30,4 +30,12 @@ export async function dragWithMouse(page: Page, source: Locator, target: Locator
 
 export async function clipboardText(page: Page): Promise<string> {
   return page.evaluate(() => navigator.clipboard.readText());
+}
+
+/** Opens a folder in the tree unless it is open already (src/ opens by itself on first load). */
+export async function expandFolder(page: Page, name: string): Promise<void> {
+  const item = treeItem(page, name);
+  await item.waitFor();
+  if ((await item.getAttribute('aria-expanded')) !== 'true') await item.click();
+  await expect(item).toHaveAttribute('aria-expanded', 'true');
 }

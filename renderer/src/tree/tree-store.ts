@@ -18,6 +18,8 @@ function byKindThenName(a: Entry, b: Entry): number {
   return a.kind === b.kind ? collator.compare(a.name, b.name) : a.kind === 'dir' ? -1 : 1;
 }
 
+const PINNED_OPEN = new Set(['src']);
+
 /**
  * The tree's data outside React: loaded folder listings, which folders are open, and recent
  * changes to flash. Folders load lazily on first expand; watcher events reload only loaded folders.
@@ -25,6 +27,8 @@ function byKindThenName(a: Entry, b: Entry): number {
 export class TreeStore {
   private children = new Map<string, Entry[]>();
   private expanded = new Set<string>(['']);
+  /** Pinned folders already opened once; the operator may close them after that. */
+  private readonly pinnedSeen = new Set<string>();
   private loading = new Set<string>();
   private showHidden = false;
   private readonly flashes = new Map<string, Origin>();
@@ -108,6 +112,7 @@ export class TreeStore {
       const entries = await this.bridge.request('workspace.list', { path: dir, showHidden: this.showHidden });
       if (this.loadSeq.get(dir) !== mine) return;
       this.children.set(dir, entries);
+      if (dir === '') this.openPinnedFolders(entries);
     } catch (err) {
       if (this.loadSeq.get(dir) !== mine) return;
       // A folder that vanished or can't be read closes; its parent's reload will drop it.
@@ -117,6 +122,15 @@ export class TreeStore {
     } finally {
       if (this.loadSeq.get(dir) === mine) this.loading.delete(dir);
       this.changed();
+    }
+  }
+
+  /** `src/` (where agents keep reusable modules) opens by itself the first time it appears; `scripts/` stays closed. */
+  private openPinnedFolders(rootEntries: Entry[]): void {
+    for (const entry of rootEntries) {
+      if (entry.kind !== 'dir' || !PINNED_OPEN.has(entry.name) || this.pinnedSeen.has(entry.path)) continue;
+      this.pinnedSeen.add(entry.path);
+      void this.expand(entry.path);
     }
   }
 
