@@ -16,5 +16,6 @@ export default defineConfig({
     viewport: { width: 1400, height: 900 },
     permissions: ['clipboard-read', 'clipboard-write'],
     trace: 'off',
+    screenshot: 'only-on-failure',
   },
 });

@@ -69,6 +69,32 @@ async function typeInto(page: Page, nb: Locator, n: number, text: string): Promi
 test.describe('notebook', () => {
   test.describe.configure({ timeout: 240_000 });
 
+  test.describe('the notebook tab', () => {
+    test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'notes.ipynb': notebook(cell('code', 'a = 1')) } });
+
+    test('shows unsaved changes, and closing asks: Save writes the notebook, Don\'t Save keeps the disk', async ({ page, kiln, workspace }) => {
+      await kiln.open(page);
+      const nb = await openNotebook(page, 'notes.ipynb');
+      const tab = page.getByRole('tab', { name: 'notes.ipynb' });
+      await typeInto(page, nb, 1, 'a = 2');
+      await expect(tab).toHaveAttribute('data-dirty', 'true');
+      await page.getByRole('button', { name: 'Close notes.ipynb' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Save', exact: true }).click();
+      await expect(tab).toHaveCount(0);
+      await expect.poll(async () => [JSON.parse(await workspace.read('notes.ipynb')).cells[0].source].flat().join('')).toBe('a = 2');
+
+      const again = await openNotebook(page, 'notes.ipynb');
+      await typeInto(page, again, 1, 'a = 3');
+      await expect(tab).toHaveAttribute('data-dirty', 'true');
+      await page.getByRole('button', { name: 'Close notes.ipynb' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: "Don't Save" }).click();
+      await expect(tab).toHaveCount(0);
+      const reopened = await openNotebook(page, 'notes.ipynb');
+      await expect(cellOf(reopened, 1)).toContainText('a = 2');
+      expect([JSON.parse(await workspace.read('notes.ipynb')).cells[0].source].flat().join('')).toBe('a = 2');
+    });
+  });
+
   test.describe('a notebook with text, an image and an error', () => {
     test.use({
       fixtureFiles: {
@@ -263,6 +289,7 @@ test.describe('notebook', () => {
       await expect(nb.getByRole('group', { name: /^Cell \d+$/ })).toHaveCount(4);
       await expect(cellOf(nb, 4)).toBeFocused();
       await page.keyboard.press('Enter');
+      await expect(cellOf(nb, 4).locator('.monaco-editor.focused')).toHaveCount(1);
       await page.keyboard.type('6 * 7');
       await page.keyboard.press('Shift+Enter');
       await expect(outputOf(nb, 4)).toContainText('42', { timeout: RUN });
@@ -276,6 +303,7 @@ test.describe('notebook', () => {
       await page.keyboard.press('d');
       await page.keyboard.press('d');
       await expect(nb.getByRole('group', { name: /^Cell \d+$/ })).toHaveCount(5);
+      await expect(cellOf(nb, 5)).toBeFocused();
       await page.keyboard.press('z');
       await expect(nb.getByRole('group', { name: /^Cell \d+$/ })).toHaveCount(6);
       await expect(cellOf(nb, 6)).toBeFocused();
@@ -370,6 +398,7 @@ test.describe('notebook', () => {
       await expect(nb.getByRole('status')).toHaveText('no kernel');
       await nb.getByRole('button', { name: 'Add cell', exact: true }).click();
       await expect(nb.getByRole('group', { name: /^Cell \d+$/ })).toHaveCount(2);
+      await expect(cellOf(nb, 2).locator('.monaco-editor.focused')).toHaveCount(1);
       await page.keyboard.type('y = 2');
       await page.keyboard.press(`${mod}+s`);
       await expect.poll(async () => JSON.parse(await workspace.read('plain.ipynb')).cells.length).toBe(2);

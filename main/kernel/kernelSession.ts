@@ -354,6 +354,7 @@ export class KernelSession {
         this.needsSetup = true;
         this.abortAll('The kernel died and was restarted');
         this.kernelLost.emit('The kernel died and was restarted; variables are gone.');
+        this.nudgeUntilSettled(kernel);
       } else if (status === 'dead') {
         this.abortAll('The kernel died');
       }
@@ -373,6 +374,22 @@ export class KernelSession {
       if (pending) pending.options.onOutput(msg);
       else this.strayOutput.emit(msg);
     });
+  }
+
+  /**
+   * After Jupyter restarts a crashed kernel, its first "idle" can be published before the server's
+   * subscription is back, leaving the status at "starting". Asking for kernel_info makes it publish again.
+   */
+  private nudgeUntilSettled(kernel: KernelConnection): void {
+    let tries = 0;
+    const timer = setInterval(() => {
+      const settled = kernel.status === 'idle' || kernel.status === 'busy' || kernel.status === 'dead';
+      if (this.kernel !== kernel || kernel.isDisposed || settled || ++tries > 60) {
+        clearInterval(timer);
+        return;
+      }
+      if (kernel.connectionStatus === 'connected') kernel.requestKernelInfo().catch(() => undefined);
+    }, 1000);
   }
 
   /** Waits until the kernel answered kernel_info and reported a settled status (idle or busy). */

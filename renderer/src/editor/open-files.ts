@@ -40,6 +40,13 @@ export interface OpenFilesState {
 
 const nameOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 
+/** A view that keeps its own document (a notebook, held by the main process) and answers for its tab. */
+export interface DocumentOwner {
+  save(): Promise<void>;
+  /** The tab closed, after the operator chose what to do with unsaved changes. */
+  closed(): void;
+}
+
 /**
  * The open files: which is active, each buffer, its dirty flag and its disk state. Monaco-free so any
  * panel (notebook, agent edit panel) can read and drive it through `useOpenFiles()`.
@@ -49,6 +56,8 @@ export class OpenFilesStore {
   private readonly listeners = new Set<() => void>();
   /** Paths with a save or disk check in flight; disk events for them are checked after it settles. */
   private readonly busy = new Map<string, Promise<unknown>>();
+  /** Tabs whose document a view keeps itself: saving, the dirty flag and disk changes are theirs. */
+  private readonly owners = new Map<string, DocumentOwner>();
 
   constructor(private readonly bridge: KilnBridge) {}
 
@@ -85,10 +94,28 @@ export class OpenFilesStore {
     if (this.get(path)) this.set({ active: path });
   }
 
+  /** A view takes over a tab's document; the returned function gives it back. */
+  claim(path: string, owner: DocumentOwner): () => void {
+    this.owners.set(path, owner);
+    return () => {
+      if (this.owners.get(path) !== owner) return;
+      this.owners.delete(path);
+      this.patch(path, () => ({ dirty: false }));
+    };
+  }
+
+  /** An owning view reports whether its document has unsaved changes. */
+  setDirty(path: string, dirty: boolean): void {
+    if (this.owners.has(path) && this.get(path)?.dirty !== dirty) this.patch(path, () => ({ dirty }));
+  }
+
   /** Closes a tab without asking; the UI asks about unsaved changes first. */
   close(path: string): void {
     const index = this.state.files.findIndex((f) => f.path === path);
     if (index < 0) return;
+    const owner = this.owners.get(path);
+    this.owners.delete(path);
+    owner?.closed();
     const files = this.state.files.filter((f) => f.path !== path);
     const active = this.state.active === path ? (files[index] ?? files[index - 1])?.path ?? null : this.state.active;
     this.set({ files, active, comparing: this.state.comparing === path ? null : this.state.comparing });
@@ -101,6 +128,8 @@ export class OpenFilesStore {
 
   /** Writes the buffer through the main side's atomic write, refusing if the disk changed since it was read. */
   async save(path: string): Promise<void> {
+    const owner = this.owners.get(path);
+    if (owner) return owner.save();
     const file = this.get(path);
     if (!file || file.status !== 'ready' || file.binary || file.truncated) return;
     if (file.conflict) {
@@ -203,7 +232,7 @@ export class OpenFilesStore {
 
   private async checkDisk(path: string, forceConflict = false): Promise<void> {
     const file = this.get(path);
-    if (!file || file.status !== 'ready') return;
+    if (!file || file.status !== 'ready' || this.owners.has(path)) return;
     let content;
     try {
       content = await this.bridge.request('workspace.read', { path });

@@ -18,6 +18,7 @@ const asText = new Set<string>();
 const asTextListeners = new Set<() => void>();
 
 function setOpenAsText(path: string, on: boolean): void {
+  if (on) releaseTab(path);
   if (on) asText.add(path);
   else asText.delete(path);
   for (const listener of asTextListeners) listener();
@@ -33,42 +34,41 @@ function useOpenAsText(path: string): boolean {
   );
 }
 
-// ---- Ctrl/Cmd+S for the visible notebook ----
-// The shell's save handler writes the open-files text buffer, which for a notebook is the file as first read.
-// This listener is registered when the module loads, before the shell's, so it runs first and keeps the
-// shell's from running while a notebook is shown.
-let activeSave: (() => void) | null = null;
-if (typeof window !== 'undefined') {
-  window.addEventListener(
-    'keydown',
-    (event) => {
-      if (!activeSave || event.altKey || event.key.toLowerCase() !== 's') return;
-      if (!(event.ctrlKey || event.metaKey)) return;
-      event.preventDefault();
-      event.stopImmediatePropagation();
-      activeSave();
+// ---- The notebook answers for its tab ----
+// Save (Ctrl/Cmd+S, the header button, "Save" when closing) and the tab's dirty dot go through the
+// notebook the main process holds; closing the tab, once the operator has chosen, closes it there.
+const claimed = new Map<string, () => void>();
+/** The session of a notebook on screen: its save first flushes edits still being typed. */
+const shown = new Map<string, NotebookSession>();
+
+function claimTab(store: OpenFilesStore, bridge: KilnBridge, path: string): void {
+  if (claimed.has(path)) return;
+  const offDirty = bridge.on('notebook.dirty', (event) => {
+    if (event.path === path) store.setDirty(path, event.dirty);
+  });
+  const release = store.claim(path, {
+    save: async () => {
+      const session = shown.get(path);
+      if (session) await session.save();
+      else await bridge.request('notebook.save', { path });
     },
-    true,
-  );
+    closed: () => {
+      offDirty();
+      claimed.delete(path);
+      setOpenAsText(path, false);
+      void bridge.request('notebook.close', { path }).catch(() => undefined);
+    },
+  });
+  claimed.set(path, () => {
+    offDirty();
+    release();
+    claimed.delete(path);
+  });
 }
 
-// ---- Closing the tab shuts the notebook's kernel down ----
-// A notebook with unsaved changes stays open in the main process instead (the tab's close button can't ask
-// about it: the open-files store only knows text buffers), so reopening the tab brings the changes back.
-const tracked = new Set<string>();
-const dirtyNotebooks = new Set<string>();
-
-function closeWithTab(store: OpenFilesStore, bridge: KilnBridge, path: string): void {
-  if (tracked.has(path)) return;
-  tracked.add(path);
-  const off = store.subscribe(() => {
-    if (store.get(path)) return;
-    off();
-    tracked.delete(path);
-    setOpenAsText(path, false);
-    if (dirtyNotebooks.has(path)) return;
-    void bridge.request('notebook.close', { path }).catch(() => undefined);
-  });
+/** Shown as text (a corrupt notebook), the file is an ordinary text tab again. */
+function releaseTab(path: string): void {
+  claimed.get(path)?.();
 }
 
 /** The centre view for a `.ipynb` file. */
@@ -98,8 +98,12 @@ function useSession(path: string): NotebookSession | null {
     const s = new NotebookSession(bridge, path);
     setSession(s);
     void s.load();
-    closeWithTab(store, bridge, path);
-    return () => s.dispose();
+    claimTab(store, bridge, path);
+    shown.set(path, s);
+    return () => {
+      if (shown.get(path) === s) shown.delete(path);
+      s.dispose();
+    };
   }, [bridge, store, path]);
   return session;
 }
@@ -126,6 +130,7 @@ const INSTALL_HINT =
 
 function NotebookEditor({ path }: { path: string }) {
   const session = useSession(path);
+  const store = useOpenFilesStore();
   const state = useSyncExternalStore(session?.subscribe ?? noSubscribe, session?.getState ?? (() => EMPTY_STATE));
   const toasts = useToasts();
   const scheme = useColorScheme();
@@ -149,10 +154,7 @@ function NotebookEditor({ path }: { path: string }) {
     monaco.editor.setTheme(scheme === 'dark' ? 'vs-dark' : 'vs');
   }, [scheme]);
 
-  useEffect(() => {
-    if (state.dirty) dirtyNotebooks.add(path);
-    else dirtyNotebooks.delete(path);
-  }, [path, state.dirty]);
+  useEffect(() => store.setDirty(path, state.dirty), [store, path, state.dirty]);
 
   // The first cell is selected once the notebook is there.
   useEffect(() => {
@@ -201,13 +203,6 @@ function NotebookEditor({ path }: { path: string }) {
     }
   }, [fail]);
 
-  useEffect(() => {
-    const handler = () => void save();
-    activeSave = handler;
-    return () => {
-      if (activeSave === handler) activeSave = null;
-    };
-  }, [save]);
 
   const insertAt = useCallback(async (index: number, type: CellType, nextMode: 'command' | 'edit') => {
     const s = live.current.session;
