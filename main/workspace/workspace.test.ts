@@ -55,8 +55,12 @@ describe('list and stat', () => {
   });
 
   it('sorts names naturally, like an operator expects', async () => {
-    for (const name of ['file10.txt', 'file2.txt', 'File1.txt']) await writeFile(path.join(root, 'empty', name), '');
-    expect((await ws.list('empty')).map((e) => e.name)).toEqual(['File1.txt', 'file2.txt', 'file10.txt']);
+    for (const name of ['file10.txt', 'file2.txt', 'File1.txt', 'éclair.md', 'eagle.md', 'zebra.md', 'v007.txt', 'v7b.txt']) {
+      await writeFile(path.join(root, 'empty', name), '');
+    }
+    expect((await ws.list('empty')).map((e) => e.name)).toEqual([
+      'eagle.md', 'éclair.md', 'File1.txt', 'file2.txt', 'file10.txt', 'v007.txt', 'v7b.txt', 'zebra.md',
+    ]);
   });
 
   it('stats files and refuses missing paths and files as folders', async () => {

@@ -6,7 +6,7 @@ import type { Entry, FileContent, Origin, WriteResult } from '../../shared/contr
 import { KilnError } from '../../shared/errors';
 import { decodeText, encodeText, hashText } from './encoding';
 import { PathGuard } from './guard';
-import { duplicateName } from './naming';
+import { duplicateName, naturalSortKey } from './naming';
 import { agentJournalPath, OriginLedger } from './origin-ledger';
 
 /** Files larger than this are read only up to this many bytes; the editor says so. */
@@ -33,8 +33,6 @@ interface JobOptions {
   origin?: Origin;
   jobId?: string;
 }
-
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 
 /** The workspace file service: every file operation Kiln performs goes through here and its guard. */
 export class Workspace {
@@ -105,7 +103,9 @@ export class Workspace {
       }
       entries.push({ name: dirent.name, path: base ? `${base}/${dirent.name}` : dirent.name, kind: isDir ? 'dir' : 'file', hidden });
     }
-    return entries.sort((a, b) => (a.kind === b.kind ? collator.compare(a.name, b.name) : a.kind === 'dir' ? -1 : 1));
+    const keyed = entries.map((entry) => ({ entry, key: `${entry.kind === 'dir' ? 0 : 1}${naturalSortKey(entry.name)}` }));
+    keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.entry.name < b.entry.name ? -1 : 1));
+    return keyed.map((k) => k.entry);
   }
 
   async stat(rel: string): Promise<Entry> {
