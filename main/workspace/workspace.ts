@@ -6,7 +6,8 @@ import type { Entry, FileContent, Origin, WriteResult } from '../../shared/contr
 import { KilnError } from '../../shared/errors';
 import { decodeText, encodeText, hashText } from './encoding';
 import { PathGuard } from './guard';
-import { duplicateName, naturalSortKey } from './naming';
+import { naturalSortKey } from '../../shared/natural-sort';
+import { duplicateName } from './naming';
 import { agentJournalPath, OriginLedger } from './origin-ledger';
 
 /** Files larger than this are read only up to this many bytes; the editor says so. */

@@ -1,3 +1,4 @@
+import { compareEntries } from '../../../shared/natural-sort';
 import type { Entry, FsChange, KilnBridge, Origin } from '../../../shared/contract';
 import { isWithin, parentOf } from './paths';
 
@@ -11,12 +12,6 @@ export interface TreeRow {
 
 const FLASH_MS = 1600;
 
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
-
-/** The service's order: folders first, then names as a person sorts them. */
-function byKindThenName(a: Entry, b: Entry): number {
-  return a.kind === b.kind ? collator.compare(a.name, b.name) : a.kind === 'dir' ? -1 : 1;
-}
 
 const PINNED_OPEN = new Set(['src']);
 
@@ -168,7 +163,7 @@ export class TreeStore {
     const target = this.children.get(parentOf(to));
     if (entry && target && !target.some((e) => e.path === to)) {
       const moved: Entry = { ...entry, path: to, name: to.slice(to.lastIndexOf('/') + 1) };
-      this.children.set(parentOf(to), [...target, moved].sort(byKindThenName));
+      this.children.set(parentOf(to), [...target, moved].sort(compareEntries));
     }
     const next = new Set<string>();
     for (const dir of this.expanded) next.add(isWithin(dir, from) && from !== '' ? to + dir.slice(from.length) : dir);

@@ -1,0 +1,10 @@
+import { expect, it } from 'vitest';
+import { compareEntries } from './natural-sort';
+
+it('orders folders first, then names case- and accent-insensitively with numbers as numbers', () => {
+  const entries = ['b.txt', 'Z', 'a10.txt', 'a9.txt', 'Éa.txt', 'eb.txt', 'A2.txt', 'dir'].map((name) => ({
+    name,
+    kind: name === 'Z' || name === 'dir' ? 'dir' : 'file',
+  }));
+  expect(entries.sort(compareEntries).map((e) => e.name)).toEqual(['dir', 'Z', 'A2.txt', 'a9.txt', 'a10.txt', 'b.txt', 'Éa.txt', 'eb.txt']);
+});
