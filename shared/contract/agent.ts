@@ -8,13 +8,15 @@ import { RelPath } from './workspace';
 // Config
 // ---------------------------------------------------------------------------------------------
 
-/** What the empty edit panel shows, verbatim, when `file_editing.model` is not configured. */
-export const FILE_EDITING_SNIPPET = `models:
+const MODELS_SNIPPET = `models:
   smart-generalist:
     provider: openai-compatible
     base_url: http://127.0.0.1:11434/v1
     model: qwen2.5-coder:7b
+`;
 
+/** What the empty edit panel shows, verbatim, when `file_editing.model` is not configured. */
+export const FILE_EDITING_SNIPPET = `${MODELS_SNIPPET}
 file_editing:
   model: smart-generalist
 `;
@@ -278,12 +280,7 @@ export const agentEvents = {
 // ---------------------------------------------------------------------------------------------
 
 /** What the empty Agent panel shows when the `agent:` block is not configured. */
-export const WORKSPACE_AGENT_SNIPPET = `models:
-  smart-generalist:
-    provider: openai-compatible
-    base_url: http://127.0.0.1:11434/v1
-    model: qwen2.5-coder:7b
-
+export const WORKSPACE_AGENT_SNIPPET = `${MODELS_SNIPPET}
 agent:
   model: smart-generalist
   # tools: [write-file, run-file, ...]

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { request } from './define';
-import { NotebookOutput } from './notebook';
+import { CellRunResult } from './notebook';
 import { RelPath } from './workspace';
 
 /*
@@ -31,16 +31,8 @@ export const VerbRunResult = z.object({
 });
 export type VerbRunResult = z.infer<typeof VerbRunResult>;
 
-/** What running a notebook cell reports to an agent (images are summarized, long text trimmed). */
-export const VerbCellRunResult = z.object({
-  cell_id: z.string(),
-  /** 'ok', 'error' (raised), 'aborted' (cut off: interrupt, restart, kernel death), 'skipped' (not a code cell). */
-  status: z.enum(['ok', 'error', 'aborted', 'skipped']),
-  exec_count: z.number().int().nullable(),
-  duration_ms: z.number(),
-  had_error: z.boolean(),
-  outputs: z.array(NotebookOutput),
-});
+/** What running a notebook cell reports to an agent: the notebook's own run result, its outputs compacted (images summarized, long text trimmed). */
+export const VerbCellRunResult = CellRunResult;
 export type VerbCellRunResult = z.infer<typeof VerbCellRunResult>;
 
 const WriteFileInput = z.object({
