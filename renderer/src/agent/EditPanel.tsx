@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { FILE_EDITING_SCOPE_HINT, FILE_EDITING_SNIPPET, type ConfigIssue } from '../../../shared/contract';
+import { useCallback, useEffect, useState } from 'react';
+import { FILE_EDITING_SCOPE_HINT, FILE_EDITING_SNIPPET } from '../../../shared/contract';
 import { KilnError } from '../../../shared/errors';
 import { useOpenFiles, useOpenFilesStore, type OpenFilesStore } from '../editor';
-import { FileIcon, messageOf, useAsk, usePrefs } from '../ui';
+import { ChatHeader, Composer, ConfigErrorBanner, SetupNeeded } from '../chat';
+import { CheckIcon, FileIcon, SparkIcon, WarningIcon, XIcon, messageOf, useAsk, usePrefs } from '../ui';
 import { useEditAssistant, useEditAssistantStore, type EditAssistantStore, type ReviewState, type SessionView } from './edit-assistant-store';
-import { CheckIcon, SendIcon, SparkIcon, StopIcon, TrashIcon, WarningIcon, XIcon } from './icons';
 import { Transcript } from './Transcript';
 import './edit-assistant.css';
 
@@ -28,46 +28,49 @@ export function EditPanel() {
 
   return (
     <aside className="edit-assistant" aria-label="Edit assistant">
-      <header className="ea-header">
-        <SparkIcon />
-        <span className="ea-title">Edit assistant</span>
+      <ChatHeader
+        mark={<SparkIcon />}
+        title="Edit assistant"
+        clearTitle="Clear: delete this file's session"
+        clearDisabled={!path || !enabled || !view}
+        onClear={() => path && void store.clear(path)}
+      >
         {path && enabled && (
           <span className="ea-scope" title={path}>
             <FileIcon name={activeFile!.name} />
             <span>{activeFile!.name}</span>
           </span>
         )}
-        <span className="spacer" />
-        <button
-          type="button"
-          className="ea-icon-btn"
-          title="Clear: delete this file's session"
-          disabled={!path || !enabled || !view}
-          onClick={() => path && void store.clear(path)}
-        >
-          <TrashIcon />
-          <span>Clear</span>
-        </button>
-      </header>
+      </ChatHeader>
 
-      {config?.error && <ConfigErrorAlert issue={config.error} />}
+      {config?.error && <ConfigErrorBanner issue={config.error} />}
 
       {!config ? (
-        <div className="ea-body ea-centered ea-dim">Loading…</div>
+        <div className="chat-body ea-centered chat-dim">Loading…</div>
       ) : !enabled ? (
-        <EmptyState />
+        <SetupNeeded
+          mark={<SparkIcon size={22} />}
+          title="The edit assistant is off"
+          intro={
+            <>
+              Name a model for file editing in <code>.kiln/config.yaml</code>:
+            </>
+          }
+          snippet={FILE_EDITING_SNIPPET}
+          hint={FILE_EDITING_SCOPE_HINT}
+        />
       ) : !path ? (
-        <div className="ea-body ea-centered">
+        <div className="chat-body ea-centered">
           <SparkIcon size={22} />
           <p>Open a file to edit it with the assistant.</p>
-          <p className="ea-dim">The assistant works on the active tab, one file at a time.</p>
+          <p className="chat-dim">The assistant works on the active tab, one file at a time.</p>
         </div>
       ) : view?.status === 'blocked' && view.problem ? (
         <Blocked view={view} onConfirm={() => void store.open(view.path, true)} />
       ) : (
         <>
           {view?.snapshot?.warnings.map((w) => (
-            <div key={w.code} className="ea-banner ea-banner-warn" role="alert">
+            <div key={w.code} className="chat-banner chat-banner-warn" role="alert">
               <WarningIcon />
               <span>{w.message}</span>
             </div>
@@ -82,7 +85,7 @@ export function EditPanel() {
         </>
       )}
 
-      <Composer
+      <EditComposer
         store={store}
         path={enabled && view?.status === 'ready' ? path : null}
         view={view}
@@ -102,51 +105,17 @@ export function EditPanel() {
   );
 }
 
-function ConfigErrorAlert({ issue }: { issue: ConfigIssue }) {
-  const where = `${issue.file}${issue.line ? `:${issue.line}` : ''}`;
-  return (
-    <div className="ea-banner ea-banner-error" role="alert" aria-label="Config error">
-      <WarningIcon />
-      <div>
-        <div className="ea-banner-title">
-          Config error in <code>{where}</code>
-        </div>
-        <div>
-          {issue.key && <code>{issue.key}</code>}
-          {issue.key && ': '}
-          {issue.message}
-        </div>
-        <div className="ea-dim">The last valid config keeps running.</div>
-      </div>
-    </div>
-  );
-}
-
-function EmptyState() {
-  return (
-    <div className="ea-body ea-empty">
-      <div className="ea-empty-mark"><SparkIcon size={22} /></div>
-      <h3>The edit assistant is off</h3>
-      <p>
-        Name a model for file editing in <code>.kiln/config.yaml</code>:
-      </p>
-      <pre className="ea-snippet" aria-label="Config snippet">{FILE_EDITING_SNIPPET}</pre>
-      <p className="ea-hint">{FILE_EDITING_SCOPE_HINT}</p>
-    </div>
-  );
-}
-
 function Blocked({ view, onConfirm }: { view: SessionView; onConfirm: () => void }) {
   const problem = view.problem!;
   return (
-    <div className="ea-body">
-      <div className={`ea-banner ${problem.confirmable ? 'ea-banner-warn' : 'ea-banner-error'}`} role="alert">
+    <div className="chat-body">
+      <div className={`chat-banner ${problem.confirmable ? 'chat-banner-warn' : 'chat-banner-error'}`} role="alert">
         <WarningIcon />
         <div>
-          <div className="ea-banner-title">{problem.confirmable ? 'Large file' : 'Not available for this file'}</div>
+          <div className="chat-banner-title">{problem.confirmable ? 'Large file' : 'Not available for this file'}</div>
           <div>{problem.message}</div>
           {problem.confirmable && (
-            <button type="button" className="btn btn-small ea-banner-btn" onClick={onConfirm}>
+            <button type="button" className="btn btn-small chat-banner-btn" onClick={onConfirm}>
               Continue anyway
             </button>
           )}
@@ -284,7 +253,7 @@ async function reloadEditor(openFiles: OpenFilesStore, path: string): Promise<vo
   if (file && !file.dirty) await openFiles.reload(path);
 }
 
-interface ComposerProps {
+interface EditComposerProps {
   store: EditAssistantStore;
   /** Null while sending is impossible (not configured, no file, session not open). */
   path: string | null;
@@ -294,71 +263,35 @@ interface ComposerProps {
   placeholder: string;
 }
 
-function Composer({ store, path, view, models, defaultModel, placeholder }: ComposerProps) {
-  const [text, setText] = useState('');
-  const input = useRef<HTMLTextAreaElement>(null);
+/** The shared composer with this file's model picker; one run at a time, so Send waits for the run to end. */
+function EditComposer({ store, path, view, models, defaultModel, placeholder }: EditComposerProps) {
   const running = view?.runState === 'running';
-  const canSend = Boolean(path) && !running && text.trim().length > 0;
   const override = view?.snapshot?.modelOverride ?? null;
-
-  const send = () => {
-    if (!canSend || !path) return;
-    const message = text.trim();
-    setText('');
-    void store.send(path, message);
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
-      event.preventDefault();
-      send();
-    }
-  };
-
-  // Grow with the text up to a few lines.
-  useEffect(() => {
-    const el = input.current;
-    if (!el) return;
-    el.style.height = 'auto';
-    el.style.height = `${Math.min(el.scrollHeight, 160)}px`;
-  }, [text]);
-
   return (
-    <div className={`ea-composer${path ? '' : ' disabled'}`}>
-      <textarea
-        ref={input}
-        aria-label="Message"
-        rows={2}
-        value={text}
-        disabled={!path}
-        placeholder={placeholder}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={onKeyDown}
-      />
-      <div className="ea-composer-bar">
-        <select
-          className="ea-model"
-          aria-label="Model"
-          title="Model for this file's session"
-          disabled={!path || running}
-          value={override ?? ''}
-          onChange={(e) => path && void store.setModel(path, e.target.value || null)}
-        >
-          <option value="">{defaultModel ? `Default · ${defaultModel}` : 'Default model'}</option>
-          {models.map((alias) => (
-            <option key={alias} value={alias}>
-              {alias}
-            </option>
-          ))}
-        </select>
-        <span className="spacer" />
-        <button type="button" className="ea-stop" disabled={!running} onClick={() => path && void store.stop(path)} title="Stop the run">
-          <StopIcon /> Stop
-        </button>
-        <button type="button" className="ea-send" disabled={!canSend} onClick={send} title="Send (Enter)">
-          <SendIcon /> Send
-        </button>
-      </div>
-    </div>
+    <Composer
+      disabled={!path}
+      running={running}
+      placeholder={placeholder}
+      sendTitle="Send (Enter)"
+      stopTitle="Stop the run"
+      onSend={(message) => path && void store.send(path, message)}
+      onStop={() => path && void store.stop(path)}
+    >
+      <select
+        className="ea-model"
+        aria-label="Model"
+        title="Model for this file's session"
+        disabled={!path || running}
+        value={override ?? ''}
+        onChange={(e) => path && void store.setModel(path, e.target.value || null)}
+      >
+        <option value="">{defaultModel ? `Default · ${defaultModel}` : 'Default model'}</option>
+        {models.map((alias) => (
+          <option key={alias} value={alias}>
+            {alias}
+          </option>
+        ))}
+      </select>
+    </Composer>
   );
 }

@@ -1,8 +1,7 @@
 // Direct import, not '../editor': EditorArea renders this slot, and the index would make a cycle.
 import { DiffView } from '../editor/DiffView';
-import { DiffIcon, usePrefs } from '../ui';
+import { DiffIcon, WarningIcon, XIcon, usePrefs } from '../ui';
 import { useEditAssistant, useEditAssistantStore } from './edit-assistant-store';
-import { WarningIcon, XIcon } from './icons';
 import './edit-assistant.css';
 
 /**
@@ -42,12 +41,12 @@ export function ProposalReviewSlot({ path }: { path: string | null | undefined }
             ? review.against === 'disk' ? 'left: on disk now · right: proposal' : 'left: baseline · right: proposal'
             : review.against === 'disk' ? '− on disk now · + proposal' : '− baseline · + proposal'}
         </span>
-        <button type="button" className="ea-icon-btn" title="Back to the editor" aria-label="Close review" onClick={() => store.closeReview(path)}>
+        <button type="button" className="chat-icon-btn" title="Back to the editor" aria-label="Close review" onClick={() => store.closeReview(path)}>
           <XIcon />
         </button>
       </div>
       {review.error ? (
-        <div className="ea-banner ea-banner-error" role="alert">
+        <div className="chat-banner chat-banner-error" role="alert">
           <WarningIcon />
           <span>{review.error}</span>
         </div>

@@ -1,6 +1,6 @@
-import { useEffect, useRef } from 'react';
 import type { RunState, TranscriptEntry } from '../../../shared/contract';
-import { SparkIcon, WarningIcon } from './icons';
+import { AssistantMessage, ChatError, ChatLog, ChatLogEmpty, ChatMarker, ThinkingDots, UserMessage } from '../chat';
+import { FileDiffIcon, SparkIcon, WarningIcon } from '../ui';
 
 export interface TranscriptProps {
   entries: TranscriptEntry[];
@@ -30,59 +30,32 @@ const STATUS_SPOKEN: Record<string, string> = {
 
 /** The conversation: text streams in, proposals are chips (never the file's text), errors are alerts. */
 export function Transcript({ entries, runState, reviewingId, onOpenProposal }: TranscriptProps) {
-  const scroller = useRef<HTMLDivElement>(null);
-  const pinned = useRef(true);
-
-  // Follow the stream while the operator is at the bottom; leave them be when they scrolled up.
-  useEffect(() => {
-    const el = scroller.current;
-    if (el && pinned.current) el.scrollTop = el.scrollHeight;
-  });
-
   const last = entries.at(-1);
   const waiting = runState === 'running' && !(last?.type === 'assistant' && last.streaming && last.text);
 
   return (
-    <div
-      ref={scroller}
-      className="ea-transcript"
-      role="log"
-      aria-label="Transcript"
-      aria-live="polite"
-      onScroll={(e) => {
-        const el = e.currentTarget;
-        pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
-      }}
-    >
+    <ChatLog label="Transcript" live>
       {entries.length === 0 && runState !== 'running' && (
-        <div className="ea-transcript-empty">
+        <ChatLogEmpty>
           <SparkIcon size={22} />
           <p>Ask for a change to this file: rename across it, reformat, a mechanical refactor.</p>
-          <p className="ea-dim">The assistant proposes the whole new file; you review the diff and Accept or Reject.</p>
-        </div>
+          <p className="chat-dim">The assistant proposes the whole new file; you review the diff and Accept or Reject.</p>
+        </ChatLogEmpty>
       )}
       {entries.map((entry) => (
         <Entry key={entry.id} entry={entry} reviewing={entry.type === 'proposal' && entry.proposalId === reviewingId} onOpenProposal={onOpenProposal} />
       ))}
-      {waiting && (
-        <div className="ea-msg ea-assistant ea-thinking" aria-label="Thinking">
-          <span /><span /><span />
-        </div>
-      )}
-    </div>
+      {waiting && <ThinkingDots label="Thinking" />}
+    </ChatLog>
   );
 }
 
 function Entry({ entry, reviewing, onOpenProposal }: { entry: TranscriptEntry; reviewing: boolean; onOpenProposal: (id: string) => void }) {
   switch (entry.type) {
     case 'user':
-      return <div className="ea-msg ea-user">{entry.text}</div>;
+      return <UserMessage text={entry.text} />;
     case 'assistant':
-      return (
-        <div className={`ea-msg ea-assistant${entry.streaming ? ' streaming' : ''}`} data-streaming={entry.streaming ? 'true' : undefined}>
-          <AssistantText text={entry.text} />
-        </div>
-      );
+      return <AssistantMessage text={entry.text} streaming={entry.streaming} />;
     case 'proposal':
       return (
         <button
@@ -94,7 +67,7 @@ function Entry({ entry, reviewing, onOpenProposal }: { entry: TranscriptEntry; r
           onClick={() => onOpenProposal(entry.proposalId)}
         >
           <span className="ea-chip-icon" aria-hidden>
-            <FileDiffGlyph />
+            <FileDiffIcon />
           </span>
           <span className="ea-chip-label">Proposed changes</span>
           <span className="ea-chip-counts">
@@ -103,66 +76,11 @@ function Entry({ entry, reviewing, onOpenProposal }: { entry: TranscriptEntry; r
           <span className="ea-chip-status">{STATUS_LABEL[entry.status]}</span>
         </button>
       );
-    case 'marker':
-      return (
-        <div className={`ea-marker marker-${entry.marker}`} role={entry.marker === 'changed-on-disk' ? 'status' : undefined}>
-          {entry.marker === 'changed-on-disk' && <WarningIcon />}
-          <span>{entry.text}</span>
-        </div>
-      );
+    case 'marker': {
+      const onDisk = entry.marker === 'changed-on-disk';
+      return <ChatMarker marker={entry.marker} text={entry.text} icon={onDisk ? <WarningIcon /> : undefined} role={onDisk ? 'status' : undefined} />;
+    }
     case 'error':
-      return (
-        <div className="ea-error" role="alert">
-          <WarningIcon />
-          <div>
-            <div className="ea-error-title">{titleFor(entry.code)}</div>
-            <div className="ea-error-message">{entry.message}</div>
-          </div>
-        </div>
-      );
+      return <ChatError code={entry.code} message={entry.message} icon={<WarningIcon />} />;
   }
-}
-
-/** Just enough markdown for chat: ``` fences and `code` spans; everything else stays plain text. */
-function AssistantText({ text }: { text: string }) {
-  const parts = text.split(/```[^\n]*\n?/);
-  return (
-    <>
-      {parts.map((part, i) =>
-        i % 2 === 1 ? (
-          <pre key={i}>{part.replace(/\n$/, '')}</pre>
-        ) : (
-          part.split(/(`[^`\n]+`)/).map((piece, j) =>
-            piece.length > 2 && piece.startsWith('`') && piece.endsWith('`') ? <code key={`${i}-${j}`}>{piece.slice(1, -1)}</code> : piece,
-          )
-        ),
-      )}
-    </>
-  );
-}
-
-function titleFor(code: string): string {
-  switch (code) {
-    case 'E_MODEL':
-      return 'The model run failed';
-    case 'E_NO_MODEL':
-      return 'No model';
-    case 'E_BUSY':
-      return 'Already running';
-    case 'E_TOO_LARGE':
-      return 'File too large';
-    case 'E_CHANGED_ON_DISK':
-      return 'Changed on disk';
-    default:
-      return 'Error';
-  }
-}
-
-function FileDiffGlyph() {
-  return (
-    <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden focusable="false">
-      <path d="M3.5 1.5h6l3 3v10h-9z" fill="none" stroke="currentColor" strokeWidth="1.2" strokeLinejoin="round" />
-      <path d="M8 5.5v4M6 7.5h4M6 12h4" stroke="currentColor" strokeWidth="1.2" />
-    </svg>
-  );
 }

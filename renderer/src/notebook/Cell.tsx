@@ -1,8 +1,7 @@
 import { memo, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { CellType } from '../../../shared/contract';
-import { ContextMenu, type MenuItem } from '../ui';
+import { ArrowDownIcon, ArrowUpIcon, ContextMenu, MoreIcon, PlayIcon, TrashIcon, type MenuItem } from '../ui';
 import { CellEditor, type EditorHandle, type EditorKey } from './CellEditor';
-import { ArrowDownIcon, ArrowUpIcon, MoreIcon, PlayIcon, TrashIcon } from './icons';
 import type { CellView } from './notebook-session';
 import { Markdown, OutputList } from './Outputs';
 
@@ -176,7 +175,7 @@ export const Cell = memo(function Cell({ view, index, count, active, editing, un
           <ArrowDownIcon />
         </button>
         <button type="button" className="icon-btn" aria-label="Delete cell" title="Delete (D D)" onClick={() => actions.remove(cell.id)} onKeyDown={stopKeys}>
-          <TrashIcon />
+          <TrashIcon size={16} />
         </button>
         <button
           type="button"

@@ -5,10 +5,11 @@ import { useColorScheme } from '../app/use-color-scheme';
 import { CodeDocument } from '../editor/CodeDocument';
 import { monaco } from '../editor/monaco-setup';
 import { useOpenFilesStore, type OpenFilesStore } from '../editor/open-files';
-import { messageOf, useToasts } from '../ui';
+import {
+  ClearIcon, PlayIcon, PlusIcon, RestartIcon, RestartRunIcon, RunAllIcon, SaveIcon, StopIcon, messageOf, useToasts,
+} from '../ui';
 import { Cell, type CellActions } from './Cell';
 import type { EditorHandle, EditorKey } from './CellEditor';
-import { ClearIcon, PlayIcon, PlusIcon, RestartIcon, RestartRunIcon, RunAllIcon, SaveIcon, StopIcon } from './icons';
 import { NotebookSession, type NotebookSessionState } from './notebook-session';
 import './notebook.css';
 
@@ -404,7 +405,7 @@ function NotebookEditor({ path }: { path: string }) {
           <span>Run all</span>
         </button>
         <button type="button" className="nb-tool" aria-label="Interrupt" title="Interrupt the kernel" onClick={() => void session.interrupt()}>
-          <StopIcon />
+          <StopIcon size={14} />
         </button>
         <button type="button" className="nb-tool" aria-label="Restart" title="Restart the kernel (variables are lost, outputs stay)" onClick={() => void session.restart()}>
           <RestartIcon />

@@ -1,0 +1,122 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+
+/**
+ * A chat transcript's scroller: it follows the stream while the operator is at the bottom
+ * and leaves them be when they scrolled up.
+ */
+export function ChatLog({ label, live = false, children }: { label: string; live?: boolean; children: ReactNode }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+
+  useEffect(() => {
+    const el = scroller.current;
+    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+  });
+
+  return (
+    <div
+      ref={scroller}
+      className="chat-log"
+      role="log"
+      aria-label={label}
+      aria-live={live ? 'polite' : undefined}
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
+      }}
+    >
+      {children}
+    </div>
+  );
+}
+
+/** What an empty transcript says: the panel's mark and a line or two on what to ask. */
+export function ChatLogEmpty({ children }: { children: ReactNode }) {
+  return <div className="chat-log-empty">{children}</div>;
+}
+
+/** Shown while the model works and nothing else shows progress. */
+export function ThinkingDots({ label }: { label: string }) {
+  return (
+    <div className="chat-thinking" aria-label={label}>
+      <span />
+      <span />
+      <span />
+    </div>
+  );
+}
+
+export function UserMessage({ text, queued = false }: { text: string; queued?: boolean }) {
+  return (
+    <div className={`chat-msg chat-user${queued ? ' queued' : ''}`}>
+      {text}
+      {queued && <span className="chat-queued-tag">queued</span>}
+    </div>
+  );
+}
+
+export function AssistantMessage({ text, streaming }: { text: string; streaming: boolean }) {
+  return (
+    <div className={`chat-msg chat-assistant${streaming ? ' streaming' : ''}`} data-streaming={streaming ? 'true' : undefined}>
+      <ChatText text={text} />
+    </div>
+  );
+}
+
+/** A line across the transcript naming what happened (accepted, changed on disk, cleared...). */
+export function ChatMarker({ marker, text, icon, role }: { marker: string; text: string; icon?: ReactNode; role?: 'status' }) {
+  return (
+    <div className={`chat-marker marker-${marker}`} role={role}>
+      {icon}
+      <span>{text}</span>
+    </div>
+  );
+}
+
+/** A failed run or refused request, as an alert in the transcript. */
+export function ChatError({ code, message, icon }: { code: string; message: string; icon: ReactNode }) {
+  return (
+    <div className="chat-error" role="alert">
+      {icon}
+      <div>
+        <div className="chat-error-title">{errorTitle(code)}</div>
+        <div className="chat-error-message">{message}</div>
+      </div>
+    </div>
+  );
+}
+
+function errorTitle(code: string): string {
+  switch (code) {
+    case 'E_MODEL':
+      return 'The model run failed';
+    case 'E_NO_MODEL':
+      return 'No model';
+    case 'E_BUSY':
+      return 'Already running';
+    case 'E_TOO_LARGE':
+      return 'File too large';
+    case 'E_CHANGED_ON_DISK':
+      return 'Changed on disk';
+    default:
+      return 'Error';
+  }
+}
+
+/** Just enough markdown for chat: ``` fences and `code` spans; everything else stays plain text. */
+function ChatText({ text }: { text: string }) {
+  const parts = text.split(/```[^\n]*\n?/);
+  return (
+    <>
+      {parts.map((part, i) =>
+        i % 2 === 1 ? (
+          <pre key={i}>{part.replace(/\n$/, '')}</pre>
+        ) : (
+          part.split(/(`[^`\n]+`)/).map((piece, j) =>
+            piece.length > 2 && piece.startsWith('`') && piece.endsWith('`') ? <code key={`${i}-${j}`}>{piece.slice(1, -1)}</code> : piece,
+          )
+        ),
+      )}
+    </>
+  );
+}
