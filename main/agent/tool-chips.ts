@@ -47,6 +47,12 @@ export function describeResult(verb: string, input: unknown, output: unknown): C
   const args = isDict(input) ? input : {};
   const out = isDict(output) ? output : {};
   switch (verb) {
+    case 'list-files':
+      return { status: 'ok', summary: `${Array.isArray(out.entries) ? out.entries.length : '?'} entries`, resultPreview: '' };
+    case 'read-file': {
+      const total = num(out.total_lines);
+      return { status: 'ok', summary: `${total ?? '?'} lines${out.truncated === true ? ' (part)' : ''}`, resultPreview: '' };
+    }
     case 'write-file': {
       const bytes = num(out.bytes_written);
       return { status: 'ok', summary: `${bytes ?? '?'} bytes${out.created === true ? ' · new' : ''}`, resultPreview: '' };

@@ -3,6 +3,8 @@
  * purpose: models left alone re-paste code into one-shots instead of building modules. Pure.
  */
 const VERB_GUIDE: Record<string, string> = {
+  'list-files': 'see what a folder holds (not logged).',
+  'read-file': 'read a file, or a range of its lines, before changing it (not logged).',
   'write-file': 'create a file or replace it whole (reusable code goes in `src/`).',
   'edit-file': 'change an existing file in place (`mode: "replace"` with an `old` that occurs exactly once, or `mode: "overwrite"`).',
   'run-file': 'run a Python file as `__main__` in a fresh process; `src/` is importable; logged in `scripts/`.',

@@ -205,7 +205,7 @@ describe('workspace agent session: allowlist', () => {
     server.setReplies([reply.text('hello')]);
     await call('agentSession.send', { text: 'hi' });
     expect(toolNames(server.chatRequests[0])).toEqual(
-      ['append-notebook-cell', 'delete-notebook-cell', 'edit-file', 'edit-notebook-cell', 'execute-code', 'rerun-notebook-cell', 'run-file', 'run-notebook-cell', 'write-file'],
+      ['append-notebook-cell', 'delete-notebook-cell', 'edit-file', 'edit-notebook-cell', 'execute-code', 'list-files', 'read-file', 'rerun-notebook-cell', 'run-file', 'run-notebook-cell', 'write-file'],
     );
   });
 });

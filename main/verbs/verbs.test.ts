@@ -71,6 +71,29 @@ async function waitUntilGone(pid: number, ms = 5000): Promise<boolean> {
   return !isRunning(pid);
 }
 
+describe('list-files and read-file', () => {
+  beforeEach(() => setup({ 'src/a.py': 'one\ntwo\nthree\n', 'src/pkg/b.py': '', '.env': 'X=1\n', 'img.bin': '\u0000\u0001' }));
+
+  it('lists a folder, folders first, hidden entries included, and logs nothing', async () => {
+    expect(await verbs.call('list-files', { path: 'src' })).toEqual({ path: 'src', entries: [{ name: 'pkg', kind: 'dir' }, { name: 'a.py', kind: 'file' }] });
+    expect((await verbs.call('list-files', {})).entries.map((e) => e.name)).toContain('.env');
+    expect(await scripts()).toEqual([]);
+  });
+
+  it('reads whole files and line ranges, and logs nothing', async () => {
+    expect(await verbs.call('read-file', { path: 'src/a.py' })).toEqual({ path: 'src/a.py', content: 'one\ntwo\nthree\n', start_line: 1, total_lines: 4, truncated: false });
+    expect(await verbs.call('read-file', { path: path.join(root, 'src/a.py'), start_line: 2, max_lines: 1 })).toMatchObject({ content: 'two', truncated: true });
+    expect(await scripts()).toEqual([]);
+  });
+
+  it('refuses missing files, binary files and paths outside the workspace', async () => {
+    expect(await codeOf(verbs.call('read-file', { path: 'nope.py' }))).toBe('E_NOT_FOUND');
+    expect(await codeOf(verbs.call('read-file', { path: 'img.bin' }))).toBe('E_BAD_REQUEST');
+    expect(await codeOf(verbs.call('read-file', { path: '../etc/passwd' }))).toBe('E_OUTSIDE_WORKSPACE');
+    expect(await codeOf(verbs.call('list-files', { path: '/etc' }))).toBe('E_OUTSIDE_WORKSPACE');
+  });
+});
+
 describe('write-file', () => {
   beforeEach(() => setup({ 'README.md': 'hello\n' }));
 

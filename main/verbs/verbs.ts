@@ -78,6 +78,8 @@ export class Verbs {
     this.workspace = options.workspace;
     this.audit = new AuditLog({ workspace: options.workspace, dir: normalizeDir(options.scriptsDir ?? 'scripts') });
     this.impl = {
+      'list-files': (args) => this.listFiles(args),
+      'read-file': (args) => this.readFile(args),
       'write-file': (args) => this.writeFile(args),
       'edit-file': (args) => this.editFile(args),
       'run-file': (args, opts) => this.runFile(args, opts),
@@ -127,6 +129,22 @@ export class Verbs {
   }
 
   // --- file verbs -----------------------------------------------------------------------------
+
+  private async listFiles({ path: given }: ParsedVerbArgs<'list-files'>): Promise<VerbResult<'list-files'>> {
+    const rel = given ? this.workspace.normalize(given) : '';
+    const entries = await this.workspace.list(rel, { showHidden: true });
+    return { path: rel, entries: entries.map((entry) => ({ name: entry.name, kind: entry.kind })) };
+  }
+
+  private async readFile({ path: given, start_line, max_lines }: ParsedVerbArgs<'read-file'>): Promise<VerbResult<'read-file'>> {
+    const rel = this.workspace.normalize(given);
+    const file = await this.workspace.read(rel);
+    if (file.binary || file.text === null) throw new KilnError('E_BAD_REQUEST', `"${rel}" is a binary file (${file.size} bytes); read-file returns text only`);
+    const lines = file.text.split('\n');
+    const slice = lines.slice(start_line - 1, start_line - 1 + max_lines);
+    const truncated = file.truncated || start_line - 1 + max_lines < lines.length;
+    return { path: file.path, content: slice.join('\n'), start_line, total_lines: lines.length, truncated };
+  }
 
   private async writeFile({ path: given, content, overwrite }: ParsedVerbArgs<'write-file'>): Promise<VerbResult<'write-file'>> {
     const rel = this.authoringPath(given);

@@ -61,3 +61,12 @@ it("marks an agent's write made by another Kiln process (the MCP server) as the 
   expect(seen('file_created', 'src/from-mcp.py')?.origin).toBe('agent');
   expect(seen('file_created', 'by-hand.txt')?.origin).toBe('external');
 });
+
+it('reports files written the instant their folders appear, once each', async () => {
+  const burst = path.join(root, 'burst', 'deep');
+  await mkdir(burst, { recursive: true });
+  for (let i = 0; i < 5; i++) await writeFile(path.join(burst, `f${i}.txt`), 'x');
+  await waitFor(() => [0, 1, 2, 3, 4].every((i) => seen('file_created', `burst/deep/f${i}.txt`)));
+  await new Promise((r) => setTimeout(r, 400));
+  for (let i = 0; i < 5; i++) expect(changes.filter((c) => c.path === `burst/deep/f${i}.txt`)).toHaveLength(1);
+});

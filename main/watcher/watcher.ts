@@ -1,4 +1,5 @@
 import { watch, type FSWatcher } from 'chokidar';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { FsChange } from '../../shared/contract';
 import type { OriginLedger } from '../workspace';
@@ -19,10 +20,14 @@ const CHOKIDAR_EVENTS: Record<string, FsChange['type']> = {
 
 // Kiln's own temp files, VCS internals and dependency trees are noise for the tree.
 const IGNORED = /(^|[/\\])(\.kiln-[0-9a-f]+\.tmp|\.git|node_modules|__pycache__|\.ipynb_checkpoints)([/\\]|$)/;
+/** How long a reported creation suppresses a second report of the same path. */
+const DEDUPE_MS = 2000;
 
 /** Watches the workspace and reports every change with who made it. */
 export class WorkspaceWatcher {
   private readonly watcher: FSWatcher;
+  private readonly created = new Map<string, number>();
+  private disposed = false;
   readonly ready: Promise<void>;
 
   constructor(private readonly options: WorkspaceWatcherOptions) {
@@ -38,12 +43,32 @@ export class WorkspaceWatcher {
 
   private report(event: string, absPath: string): void {
     const type = CHOKIDAR_EVENTS[event];
-    if (!type || absPath === this.options.root) return;
+    if (!type || absPath === this.options.root || IGNORED.test(path.relative(this.options.root, absPath))) return;
+    if (type === 'file_created' || type === 'dir_created') {
+      const now = Date.now();
+      if (now - (this.created.get(absPath) ?? 0) < DEDUPE_MS) return;
+      this.created.set(absPath, now);
+      if (this.created.size > 4096) this.created.clear();
+    } else if (type === 'file_deleted' || type === 'dir_deleted') {
+      this.created.delete(absPath);
+    }
     const rel = path.relative(this.options.root, absPath).split(path.sep).join('/');
     this.options.onChange({ type, path: rel, origin: this.options.ledger.originOf(absPath) });
+    // A file written the instant its folder appears can land before the folder is watched; look once more.
+    if (type === 'dir_created') setTimeout(() => void this.rescan(absPath), 150);
+  }
+
+  private async rescan(dir: string): Promise<void> {
+    if (this.disposed) return;
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const child = path.join(dir, entry.name);
+      this.report(entry.isDirectory() ? 'addDir' : 'add', child);
+    }
   }
 
   async dispose(): Promise<void> {
+    this.disposed = true;
     await this.watcher.close();
   }
 }

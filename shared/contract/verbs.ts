@@ -67,6 +67,20 @@ function verb<I extends z.ZodObject, R extends z.ZodObject>(description: string,
 }
 
 export const VERBS = {
+  'list-files': verb(
+    'List one folder of the workspace (folders first). Reading is not logged in scripts/.',
+    z.object({ path: VerbPath.default('').describe('Folder to list, relative to the workspace root; "" is the root') }),
+    z.object({ path: RelPath, entries: z.array(z.object({ name: z.string(), kind: z.enum(['file', 'dir']) })) }),
+  ),
+  'read-file': verb(
+    'Read a text file of the workspace, whole or a range of lines. Reading is not logged in scripts/.',
+    z.object({
+      path: VerbPath,
+      start_line: z.number().int().min(1).default(1).describe('First line to return (1-based)'),
+      max_lines: z.number().int().min(1).max(20_000).default(2000).describe('How many lines at most'),
+    }),
+    z.object({ path: RelPath, content: z.string(), start_line: z.number().int(), total_lines: z.number().int(), truncated: z.boolean() }),
+  ),
   'write-file': verb(
     'Create a file or replace it whole; parent folders are created. Put reusable code in src/ (it is importable from ' +
       'run-file, execute-code and notebooks). Authoring is not logged in scripts/.',
@@ -172,29 +186,14 @@ function callOption<V extends VerbName>(name: V): VerbCallOption<V> {
   return z.object({ verb: z.literal(name), args: VERBS[name].input }) as VerbCallOption<V>;
 }
 
-/** `{ verb, args }`, the args checked against that verb's schema. */
-export const VerbCall = z.discriminatedUnion('verb', [
-  callOption('write-file'),
-  callOption('edit-file'),
-  callOption('run-file'),
-  callOption('execute-code'),
-  callOption('append-notebook-cell'),
-  callOption('run-notebook-cell'),
-  callOption('edit-notebook-cell'),
-  callOption('delete-notebook-cell'),
-  callOption('rerun-notebook-cell'),
-]);
+type AnyVerbCallOption = { [V in VerbName]: VerbCallOption<V> }[VerbName];
+type AnyVerbResultSchema = VerbTable[VerbName]['result'];
+
+/** `{ verb, args }`, the args checked against that verb's schema; one option per entry of VERBS. */
+export const VerbCall = z.discriminatedUnion('verb', VERB_NAMES.map(callOption) as [AnyVerbCallOption, ...AnyVerbCallOption[]]);
 export type VerbCall = z.infer<typeof VerbCall>;
 
-const VerbCallResult = z.union([
-  VERBS['write-file'].result,
-  VERBS['edit-file'].result,
-  VerbRunResult,
-  VERBS['append-notebook-cell'].result,
-  VerbCellRunResult,
-  VERBS['edit-notebook-cell'].result,
-  VERBS['delete-notebook-cell'].result,
-]);
+const VerbCallResult = z.union(VERB_NAMES.map((name) => VERBS[name].result) as [AnyVerbResultSchema, ...AnyVerbResultSchema[]]);
 
 export const verbsRequests = {
   /** The verbs this host serves: names, descriptions and input JSON Schemas. */
