@@ -13,6 +13,8 @@ async function openFile(page: Page, ...segments: string[]): Promise<void> {
 async function typeAtEnd(page: Page, text: string): Promise<void> {
   await page.locator('.code-editor .monaco-editor .view-lines').click();
   await page.keyboard.press(`${mod}+End`);
+  // A word suggestion left open by earlier typing would take the Enter.
+  await page.keyboard.press('Escape');
   await page.keyboard.type(text);
 }
 
