@@ -93,10 +93,9 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ledger: workspace.ledger,
     onChange: (change) => {
       hub.emit('fs.change', change);
-      if (change.type === 'file_updated' || change.type === 'file_created') void edits.noteFileChanged(change.path);
-      if (change.path.endsWith('.ipynb') && change.origin === 'external' && change.type.startsWith('file_')) {
-        void notebooks.reloadFromDisk(change.path);
-      }
+      if (change.type === 'file_updated' || change.type === 'file_created') edits.noteFileChanged(change.path).catch(() => undefined);
+      // Any origin: an agent in another process (MCP) writes notebooks too; Kiln's own saves are recognized by hash.
+      if (change.path.endsWith('.ipynb') && change.type.startsWith('file_')) notebooks.reloadFromDisk(change.path).catch(() => undefined);
     },
   });
   await watcher.ready;

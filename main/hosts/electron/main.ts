@@ -131,6 +131,8 @@ app.on('before-quit', (event) => {
   void closing.dispose().finally(() => app.quit());
 });
 app.enableSandbox();
+// The main process is the daemon: a stray failure is logged, never fatal.
+process.on('unhandledRejection', (err) => console.error('Kiln: unexpected error:', err));
 void app.whenReady().then(start).catch((err: Error) => {
   dialog.showErrorBox('Kiln could not start', err.message);
   app.quit();

@@ -43,6 +43,8 @@ export function builtRendererDir(): string {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
+  // The daemon serves every open window: a stray failure is logged, never fatal.
+  process.on('unhandledRejection', (err) => console.error('Kiln: unexpected error:', err));
   const dataDir = defaultDataDir();
   await mkdir(dataDir, { recursive: true });
   const prefsStore = new Conf<Record<string, unknown>>({ projectName: 'kiln', cwd: dataDir, configName: 'prefs' });
