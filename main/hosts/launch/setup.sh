@@ -2,7 +2,7 @@
 # Sets up a fresh Debian 12 machine for Kiln: Debian's Chromium (the web host's browser and the e2e
 # browser) and Jupyter (the embedded notebook server), then the npm dependencies. Safe to run again.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 
 PACKAGES=(chromium jupyter-server jupyter-core jupyter-client python3-ipykernel python3-zmq)
 missing=()

@@ -3,7 +3,7 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const SOURCES = ['main', 'preload', 'renderer', 'shared', 'electron.vite.config.ts', 'package-lock.json'];
 const OUTPUTS = ['out/main/electron.js', 'out/main/web.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
 
