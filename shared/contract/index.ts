@@ -37,7 +37,7 @@ export interface KilnBridge {
   request<C extends RequestChannel>(channel: C, args: RequestArgs<C>): Promise<RequestResult<C>>;
   on<E extends EventChannel>(channel: E, listener: (payload: EventPayload<E>) => void): () => void;
   /** Which transport carries the contract; for diagnostics only, the UI must not branch on it. */
-  readonly transport: 'electron' | 'websocket';
+  readonly transport: 'electron' | 'websocket' | 'in-process';
 }
 
 /** The raw shape the Electron preload exposes; results arrive as an envelope so errors keep their code. */

@@ -6,32 +6,15 @@ import { mkdtemp, rm, writeFile, mkdir, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EventChannel, EventPayload, KilnBridge, RequestArgs, RequestChannel, RequestResult } from '../../../shared/contract';
-import { KilnError, fromWireError } from '../../../shared/errors';
+import { KilnError } from '../../../shared/errors';
 import { MemoryStore } from '../../../main/prefs';
-import { dispatch } from '../../../main/router';
+import { inProcessBridge } from '../../../main/hosts/in-process-bridge';
 import { createServices, type Services } from '../../../main/services';
 import { ModelServer, reply } from '../../../e2e/support/model-server';
 import { EditAssistantStore, type EditAssistantState } from './edit-assistant-store';
 
 const APP = 'def greet(name):\n    return f"hello {name}"\n';
 const RENAMED = 'def greet(person):\n    return f"hello {person}"\n';
-
-function inProcessBridge(services: Services): KilnBridge {
-  return {
-    transport: 'websocket',
-    async request<C extends RequestChannel>(channel: C, args: RequestArgs<C>): Promise<RequestResult<C>> {
-      const envelope = await dispatch(services.handlers, channel, args);
-      if (!envelope.ok) throw fromWireError(envelope.error);
-      return envelope.value as RequestResult<C>;
-    },
-    on<E extends EventChannel>(channel: E, listener: (payload: EventPayload<E>) => void) {
-      return services.hub.subscribe((event) => {
-        if (event.channel === channel) listener(event.payload as EventPayload<E>);
-      });
-    },
-  };
-}
 
 /** Resolves once the store's state satisfies `check` (the store is event-driven). */
 function until(store: EditAssistantStore, check: (s: EditAssistantState) => boolean): Promise<EditAssistantState> {

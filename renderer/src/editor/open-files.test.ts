@@ -2,11 +2,10 @@ import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EventChannel, EventPayload, KilnBridge, RequestArgs, RequestChannel, RequestResult } from '../../../shared/contract';
-import { fromWireError, KilnError } from '../../../shared/errors';
+import { KilnError } from '../../../shared/errors';
 // The real back end in-process: the store talks to the same dispatch and event hub both hosts use.
 import { MemoryStore } from '../../../main/prefs';
-import { dispatch } from '../../../main/router';
+import { inProcessBridge } from '../../../main/hosts/in-process-bridge';
 import { createServices, type Services } from '../../../main/services';
 import { OpenFilesStore } from './open-files';
 
@@ -14,22 +13,6 @@ let root: string;
 let dataDir: string;
 let services: Services;
 let store: OpenFilesStore;
-
-function inProcessBridge(s: Services): KilnBridge {
-  return {
-    transport: 'electron',
-    async request<C extends RequestChannel>(channel: C, args: RequestArgs<C>): Promise<RequestResult<C>> {
-      const envelope = await dispatch(s.handlers, channel, args);
-      if (!envelope.ok) throw fromWireError(envelope.error);
-      return envelope.value as RequestResult<C>;
-    },
-    on<E extends EventChannel>(channel: E, listener: (payload: EventPayload<E>) => void) {
-      return s.hub.subscribe((event) => {
-        if (event.channel === channel) listener(event.payload as EventPayload<E>);
-      });
-    },
-  };
-}
 
 async function until(check: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 8000;
