@@ -172,6 +172,8 @@ describe('move', () => {
     expect(await readFile(path.join(root, 'data/app.py'), 'utf8')).toBe('print(1)\n');
     expect(await ws.exists('src/app.py')).toBe(false);
     expect(await tempFiles(path.join(root, 'data'))).toEqual([]);
+    // The replaced file is recoverable: it went to the trash under its own name.
+    expect(trashed.map((p) => path.basename(p))).toEqual(['app.py']);
   });
 
   it('is a no-op onto itself and refuses missing sources and escaping targets', async () => {

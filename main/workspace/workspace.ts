@@ -238,7 +238,7 @@ export class Workspace {
       if (parked) await fs.rename(parked, dst).catch(() => undefined);
       throw err;
     }
-    if (parked) await fs.rm(parked, { recursive: true, force: true });
+    if (parked) await this.discardParked(parked);
     return { path: this.relative(dst) };
   }
 
@@ -329,10 +329,23 @@ export class Workspace {
     }
   }
 
+  /** Moves an entry aside, under its own name inside a hidden temp folder, so it can go back or to the trash. */
   private async park(abs: string): Promise<string> {
-    const parked = tempSibling(abs);
-    await fs.rename(abs, parked);
+    const holder = tempSibling(abs);
+    await fs.mkdir(holder);
+    const parked = path.join(holder, path.basename(abs));
+    await fs.rename(abs, parked).catch(async (err) => {
+      await fs.rmdir(holder).catch(() => undefined);
+      throw err;
+    });
     return parked;
+  }
+
+  /** A replaced entry goes to the OS trash under its own name (recoverable), else it is removed. */
+  private async discardParked(parked: string): Promise<void> {
+    const trashed = this.trash ? await this.trash(parked).catch(() => false) : false;
+    if (!trashed) await fs.rm(parked, { recursive: true, force: true });
+    await fs.rm(path.dirname(parked), { recursive: true, force: true });
   }
 
   private async renameOrCopy(src: string, dst: string, isDir: boolean, jobId?: string): Promise<void> {
