@@ -80,6 +80,8 @@ export class NotebookSession {
   private baseRev = -1;
   private readonly pendingEdits = new Map<string, { timer: ReturnType<typeof setTimeout>; source: string }>();
   private readonly inflightEdits = new Set<Promise<unknown>>();
+  /** Sources sent but not yet acknowledged: a reload from disk can overtake them in main. */
+  private readonly inflightSources = new Map<string, string>();
   private frame: number | null = null;
   private disposed = false;
 
@@ -168,11 +170,15 @@ export class NotebookSession {
     if (!pending) return Promise.resolve();
     clearTimeout(pending.timer);
     this.pendingEdits.delete(cellId);
+    this.inflightSources.set(cellId, pending.source);
     const job = this.bridge
       .request('notebook.editCell', { path: this.path, cellId, source: pending.source })
       .then((r) => this.set({ dirty: r.dirty }))
       .catch((err: unknown) => this.report(err))
-      .finally(() => this.inflightEdits.delete(job));
+      .finally(() => {
+        this.inflightEdits.delete(job);
+        if (this.inflightSources.get(cellId) === pending.source) this.inflightSources.delete(cellId);
+      });
     this.inflightEdits.add(job);
     return job;
   }
@@ -336,6 +342,7 @@ export class NotebookSession {
   private cancelEdits(): void {
     for (const pending of this.pendingEdits.values()) clearTimeout(pending.timer);
     this.pendingEdits.clear();
+    this.inflightSources.clear();
   }
 
   /**
@@ -343,12 +350,14 @@ export class NotebookSession {
    * the typing is kept (sent again on top of the disk version) and the conflict bar lets the operator choose.
    */
   private adoptChanged(doc: NotebookDocument, reason: 'reloaded' | 'reverted' | 'edited'): void {
-    const unsent = reason === 'reloaded' ? [...this.pendingEdits].map(([cellId, p]) => ({ cellId, source: p.source })) : [];
+    // Typed text main may not have applied yet: sent (in flight) or still waiting to be sent.
+    const unsent = new Map(reason === 'reloaded' ? this.inflightSources : []);
+    if (reason === 'reloaded') for (const [cellId, pending] of this.pendingEdits) unsent.set(cellId, pending.source);
     this.cancelEdits();
     this.adopt(doc);
-    const kept = unsent.filter((edit) => this.cell(edit.cellId));
+    const kept = [...unsent].filter(([cellId]) => this.cell(cellId));
     if (!kept.length) return;
-    for (const edit of kept) this.editSource(edit.cellId, edit.source);
+    for (const [cellId, source] of kept) this.editSource(cellId, source);
     this.set({ conflict: `${this.path} changed on disk while you were typing; your edits are kept. Reload to take the version on disk, or Overwrite it with yours.`, generation: this.state.generation + 1 }, true);
   }
 
