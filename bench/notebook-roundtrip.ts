@@ -12,6 +12,7 @@ import WebSocket from 'ws';
 import { startWebHost } from '../main/hosts/web/server';
 import { MemoryStore } from '../main/prefs';
 import { createServices } from '../main/services';
+import { median } from './support';
 
 export interface RoundTripResult {
   samples: number;
@@ -51,12 +52,6 @@ finally:
     km.shutdown_kernel(now=True)
 print(json.dumps({"median": statistics.median(times)}))
 `;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 async function measureDirect(samples: number, scratch: string): Promise<number> {
   const env = {

@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { WORKSPACE_AGENT_SNIPPET } from '../shared/contract';
 import { expect, test as base, type TempWorkspace } from './support/fixtures';
 import { ModelServer, reply } from './support/model-server';
-import { expandFolder, fileTree, treeItem } from './support/tree-helpers';
+import { expandFolder, fileTree, sendMessage, treeItem } from './support/ui';
 
 /** Each test gets its own scripted model server on loopback (real HTTP, real AI SDK client path). */
 const test = base.extend<{ model: ModelServer }>({
@@ -51,11 +51,8 @@ async function openAgentTab(page: Page): Promise<void> {
   await expect(panel(page)).toBeVisible();
 }
 
-async function ask(page: Page, text: string): Promise<void> {
-  const message = panel(page).getByRole('textbox', { name: 'Message' });
-  await expect(message).toBeEnabled();
-  await message.fill(text);
-  await panel(page).getByRole('button', { name: 'Send', exact: true }).click();
+function ask(page: Page, text: string): Promise<void> {
+  return sendMessage(panel(page), text);
 }
 
 /** A chip is a button whose name starts with the verb. */

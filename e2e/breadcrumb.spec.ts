@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect, test } from './support/fixtures';
-import { clipboardText, expandFolder, treeItem } from './support/tree-helpers';
+import { clipboardText, expandFolder, treeItem } from './support/ui';
 
 test('the breadcrumb names each segment; a segment lists its siblings, folders first', async ({ page, kiln, workspace }) => {
   await workspace.write('src/lib/helpers.py', 'pass\n');

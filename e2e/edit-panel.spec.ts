@@ -4,7 +4,7 @@ import type { Locator, Page } from '@playwright/test';
 import { FILE_EDITING_SNIPPET } from '../shared/contract';
 import { expect, test as base, type TempWorkspace } from './support/fixtures';
 import { ModelServer, reply } from './support/model-server';
-import { expandFolder, treeItem } from './support/tree-helpers';
+import { openFile, sendMessage } from './support/ui';
 
 /** Each test gets its own scripted model server on loopback (real HTTP, real AI SDK client path). */
 const test = base.extend<{ model: ModelServer }>({
@@ -47,17 +47,8 @@ function review(page: Page): Locator {
   return page.getByRole('region', { name: /^Proposed changes to / });
 }
 
-async function openFile(page: Page, name: string, folder?: string): Promise<void> {
-  if (folder) await expandFolder(page, folder);
-  await treeItem(page, name).click();
-  await expect(page.getByRole('tab', { name, exact: true })).toBeVisible();
-}
-
-async function ask(page: Page, text: string): Promise<void> {
-  const message = panel(page).getByRole('textbox', { name: 'Message' });
-  await expect(message).toBeEnabled();
-  await message.fill(text);
-  await panel(page).getByRole('button', { name: 'Send', exact: true }).click();
+function ask(page: Page, text: string): Promise<void> {
+  return sendMessage(panel(page), text);
 }
 
 /** The diff editor painted in the centre, with both sides' text. */
@@ -80,7 +71,7 @@ test.describe('edit assistant', () => {
     expect(await snippet.textContent()).toBe(FILE_EDITING_SNIPPET);
     await expect(p.getByText('Heavier, multi-file work belongs in a full agent session')).toBeVisible();
     await expect(p.getByRole('textbox', { name: 'Message' })).toBeDisabled();
-    await openFile(page, 'app.py', 'src');
+    await openFile(page, 'src', 'app.py');
     await page.screenshot({ path: '/tmp/kiln-edit-empty.png' });
 
     await configure(workspace, model);
@@ -109,7 +100,7 @@ test.describe('edit assistant', () => {
     await configure(workspace, model);
     model.enqueue(reply.propose(APP_RENAMED, 'Renaming `name` to `person` throughout the file.', { chunkSize: 3, delayMs: 15 }));
     await kiln.open(page);
-    await openFile(page, 'app.py', 'src');
+    await openFile(page, 'src', 'app.py');
     await ask(page, 'Rename name to person');
 
     const p = panel(page);
@@ -148,7 +139,7 @@ test.describe('edit assistant', () => {
     await expect(page.locator('.code-editor').getByText('def greet(person):')).toBeVisible();
     // The session persists and the layout choice is a pref: both survive a reload.
     await page.reload();
-    await openFile(page, 'app.py', 'src');
+    await openFile(page, 'src', 'app.py');
     await panel(page).getByRole('button', { name: /^Proposed changes/ }).click();
     await expect(panel(page).getByRole('switch', { name: 'Side by side' })).toHaveAttribute('aria-checked', 'false');
   });
@@ -157,7 +148,7 @@ test.describe('edit assistant', () => {
     await configure(workspace, model);
     model.enqueue(reply.propose(APP_RENAMED, 'Here you go.'));
     await kiln.open(page);
-    await openFile(page, 'app.py', 'src');
+    await openFile(page, 'src', 'app.py');
     await ask(page, 'Rename name to person');
     const p = panel(page);
     await expectDiffShown(page, 'hello {name}', 'hello {person}');
@@ -177,7 +168,7 @@ test.describe('edit assistant', () => {
     await configure(workspace, model);
     model.enqueue(reply.text('Sure, what should change?'), reply.propose(APP_RENAMED.replace('kiln', 'operator')));
     await kiln.open(page);
-    await openFile(page, 'app.py', 'src');
+    await openFile(page, 'src', 'app.py');
     await ask(page, 'Hello');
     const p = panel(page);
     await expect(p.getByText('Sure, what should change?')).toBeVisible();
@@ -222,7 +213,7 @@ test.describe('edit assistant', () => {
     await configure(workspace, model);
     model.enqueue(reply.text('First answer.'), reply.text('Second answer.'));
     await kiln.open(page);
-    await openFile(page, 'app.py', 'src');
+    await openFile(page, 'src', 'app.py');
     await ask(page, 'First question');
     const p = panel(page);
     const transcript = p.getByRole('log', { name: 'Transcript' });
@@ -241,7 +232,7 @@ test.describe('edit assistant', () => {
     await configure(workspace, model);
     model.enqueue(reply.status(401, 'Invalid API key'));
     await kiln.open(page);
-    await openFile(page, 'app.py', 'src');
+    await openFile(page, 'src', 'app.py');
     await ask(page, 'Rename name to person');
     const alert = panel(page).getByRole('log', { name: 'Transcript' }).getByRole('alert');
     await expect(alert).toBeVisible();
@@ -254,7 +245,7 @@ test.describe('edit assistant', () => {
   test('an unreachable server and a malformed tool call are alerts too', async ({ page, kiln, workspace, model }) => {
     await workspace.write('.kiln/config.yaml', configYaml('http://127.0.0.1:9/v1'));
     await kiln.open(page);
-    await openFile(page, 'app.py', 'src');
+    await openFile(page, 'src', 'app.py');
     await ask(page, 'Hello?');
     const transcript = panel(page).getByRole('log', { name: 'Transcript' });
     await expect(transcript.getByRole('alert')).toHaveCount(1);
@@ -273,7 +264,7 @@ test.describe('edit assistant', () => {
     await configure(workspace, model);
     model.enqueue(reply.slow('word '.repeat(400), 40));
     await kiln.open(page);
-    await openFile(page, 'app.py', 'src');
+    await openFile(page, 'src', 'app.py');
     await ask(page, 'Write a lot');
     const p = panel(page);
     await expect(p.locator('[data-streaming="true"]')).toBeVisible();
@@ -287,7 +278,7 @@ test.describe('edit assistant', () => {
     await configure(workspace, model);
     model.enqueue(reply.text('From the other model.'));
     await kiln.open(page);
-    await openFile(page, 'app.py', 'src');
+    await openFile(page, 'src', 'app.py');
     await panel(page).getByRole('combobox', { name: 'Model' }).selectOption('other');
     await expect(panel(page).getByRole('combobox', { name: 'Model' })).toHaveValue('other');
     await ask(page, 'Hi');
@@ -303,7 +294,7 @@ test.describe('edit assistant', () => {
     await configure(workspace, model);
     model.enqueue(reply.propose(APP_RENAMED, 'Renamed.'));
     await kiln.open(page);
-    await openFile(page, 'app.py', 'src');
+    await openFile(page, 'src', 'app.py');
     await ask(page, 'Rename name to person');
     const p = panel(page);
     await expectDiffShown(page, 'hello {name}', 'hello {person}');

@@ -1,13 +1,8 @@
 import { expect, test } from './support/fixtures';
-import { expandFolder, treeItem } from './support/tree-helpers';
+import { openFile, treeItem } from './support/ui';
 import type { Page } from '@playwright/test';
 
 const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
-
-async function openFile(page: Page, ...segments: string[]): Promise<void> {
-  for (const folder of segments.slice(0, -1)) await expandFolder(page, folder);
-  await treeItem(page, segments[segments.length - 1]).click();
-}
 
 /** Types at the end of the open document in Monaco. */
 async function typeAtEnd(page: Page, text: string): Promise<void> {

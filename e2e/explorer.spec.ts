@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from './support/fixtures';
-import { clipboardText, dragWithMouse, expandFolder, fileTree, treeItem } from './support/tree-helpers';
+import { clipboardText, dragWithMouse, expandFolder, fileTree, treeItem } from './support/ui';
 
 const MENU_ITEMS = ['New File', 'New Folder', 'Cut', 'Copy', 'Paste', 'Copy Path', 'Copy Absolute Path', 'Rename', 'Delete'];
 const mod = process.platform === 'darwin' ? 'Meta' : 'Control';

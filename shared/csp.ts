@@ -10,7 +10,7 @@ export function contentSecurityPolicy(): string {
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
-    "connect-src 'self' ws://127.0.0.1:* ws://localhost:*",
+    "connect-src 'self'",
     "worker-src 'self' blob:",
     "frame-src 'self' blob: data:",
     "child-src 'self' blob: data:",

@@ -1,10 +1,13 @@
 import { expect, it } from 'vitest';
-import { compareEntries } from './natural-sort';
+import { compareEntries, sortEntries } from './natural-sort';
 
 it('orders folders first, then names case- and accent-insensitively with numbers as numbers', () => {
   const entries = ['b.txt', 'Z', 'a10.txt', 'a9.txt', 'Éa.txt', 'eb.txt', 'A2.txt', 'dir'].map((name) => ({
     name,
     kind: name === 'Z' || name === 'dir' ? 'dir' : 'file',
   }));
-  expect(entries.sort(compareEntries).map((e) => e.name)).toEqual(['dir', 'Z', 'A2.txt', 'a9.txt', 'a10.txt', 'b.txt', 'Éa.txt', 'eb.txt']);
+  const expected = ['dir', 'Z', 'A2.txt', 'a9.txt', 'a10.txt', 'b.txt', 'Éa.txt', 'eb.txt'];
+  // The listing's keyed sort and the tree's comparator must agree, ties (same key) included.
+  expect(sortEntries([...entries, { name: 'b.TXT', kind: 'file' }]).map((e) => e.name)).toEqual([...entries, { name: 'b.TXT', kind: 'file' }].sort(compareEntries).map((e) => e.name));
+  expect(entries.sort(compareEntries).map((e) => e.name)).toEqual(expected);
 });

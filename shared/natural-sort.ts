@@ -20,3 +20,10 @@ export function compareEntries(a: { kind: string; name: string }, b: { kind: str
   const kb = naturalSortKey(b.name);
   return ka < kb ? -1 : ka > kb ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
+
+/** Sorts a whole listing in compareEntries' order, each key computed once (the fast path for huge folders). */
+export function sortEntries<T extends { kind: string; name: string }>(entries: T[]): T[] {
+  const keyed = entries.map((entry) => ({ entry, key: `${entry.kind === 'dir' ? 0 : 1}${naturalSortKey(entry.name)}` }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0));
+  return keyed.map((k) => k.entry);
+}

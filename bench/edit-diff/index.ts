@@ -6,27 +6,20 @@
  *
  * Needs the built app (`npm run build`). Run alone: `node --import tsx bench/edit-diff/index.ts`.
  */
-import { chromium, type Page } from '@playwright/test';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Page } from '@playwright/test';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import { LARGE_FILE_BYTES } from '../../shared/contract';
-import { startWebHost } from '../../main/hosts/web/server';
-import { MemoryStore } from '../../main/prefs';
-import { createServices } from '../../main/services';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/support/chromium';
 import { ModelServer, reply } from '../../e2e/support/model-server';
+import { NAME_SHIM, VIEWPORT, serveLoopback, startKilnInBrowser } from '../browser';
 import { median, report, type BenchResult } from '../support';
 import { waitForDiffPaint } from './paint';
 
 const RUNS = 11;
 const WARMUP = 2;
-const REPO = path.resolve(import.meta.dirname, '../..');
-const VIEWPORT = { width: 1400, height: 900 };
 
 /** A Python-looking file of exactly `bytes` bytes, and a proposal that changes a few lines of it. */
 export function benchTexts(bytes: number): { original: string; proposal: string } {
@@ -56,7 +49,7 @@ export async function serveBarePage(): Promise<{ url: string; close(): Promise<v
     worker: { format: 'es' },
   });
   const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf' };
-  const server = http.createServer((req, res) => {
+  const server = await serveLoopback((req, res) => {
     const rel = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     const file = path.join(outDir, rel === '/' ? 'index.html' : rel);
     if (!file.startsWith(outDir)) return void res.writeHead(403).end();
@@ -65,11 +58,10 @@ export async function serveBarePage(): Promise<{ url: string; close(): Promise<v
       () => res.writeHead(404).end(),
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    url: server.url,
     async close() {
-      await new Promise((resolve) => server.close(resolve));
+      await server.close();
       await rm(outDir, { recursive: true, force: true });
     },
   };
@@ -84,7 +76,7 @@ async function kilnSample(page: Page, model: ModelServer, proposal: string): Pro
   await page.locator('.proposal-review').waitFor({ state: 'detached' });
   await page.getByRole('log', { name: 'Transcript' }).getByText('Ask for a change').waitFor();
   model.enqueue(reply.propose(proposal));
-  await page.evaluate(`globalThis.__name = globalThis.__name || ((f) => f); globalThis.__waitForDiffPaint = ${waitForDiffPaint.toString()};`);
+  await page.evaluate(`${NAME_SHIM}; globalThis.__waitForDiffPaint = ${waitForDiffPaint.toString()};`);
   await page.evaluate(() => {
     performance.clearMarks('kiln:proposal-received');
     const w = window as unknown as { __waitForDiffPaint: typeof waitForDiffPaint; __benchResult: Promise<number> };
@@ -106,7 +98,6 @@ async function bareSample(page: Page, original: string, proposal: string): Promi
 
 export async function runEditDiffBench(): Promise<BenchResult[]> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-edit-'));
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-edit-data-'));
   const model = await ModelServer.start();
   const sizes = [
     { label: '1 KB', file: 'small.py', bytes: 1024 },
@@ -120,14 +111,13 @@ export async function runEditDiffBench(): Promise<BenchResult[]> {
     `models:\n  bench:\n    provider: openai-compatible\n    base_url: ${model.url}\n    model: bench-model\nfile_editing:\n  model: bench\n`,
   );
 
-  const services = await createServices({ root, dataDir, prefsStore: new MemoryStore() });
-  const host = await startWebHost({ services, staticDir: path.join(REPO, 'out/renderer') });
   const bare = await serveBarePage();
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const kiln = await startKilnInBrowser(root);
+  const { browser } = kiln;
   const results: BenchResult[] = [];
   try {
     const kilnPage = await browser.newPage({ viewport: VIEWPORT });
-    await kilnPage.goto(host.url);
+    await kilnPage.goto(kiln.url);
     await kilnPage.getByRole('tree', { name: 'Files' }).waitFor();
     const barePage = await browser.newPage({ viewport: VIEWPORT });
     await barePage.goto(bare.url);
@@ -159,13 +149,9 @@ export async function runEditDiffBench(): Promise<BenchResult[]> {
       results.push(result);
     }
   } finally {
-    await browser.close();
+    await kiln.close();
     await bare.close();
-    await host.close();
-    await services.dispose();
     await model.close();
-    await rm(root, { recursive: true, force: true });
-    await rm(dataDir, { recursive: true, force: true });
   }
   return results;
 }

@@ -111,7 +111,6 @@ async function kilnRun(page: Page): Promise<FrameStats> {
 async function bareRun(page: Page, durationMs: number, chunks: number): Promise<FrameStats> {
   await page.setContent('<!doctype html><html><body style="margin:0;font:13px monospace"><pre id="out" style="white-space:pre-wrap"></pre></body></html>');
   await startRecording(page);
-  await page.evaluate(NAME_SHIM);
   await page.evaluate(
     ([lines, duration, count]) =>
       new Promise<void>((resolve) => {

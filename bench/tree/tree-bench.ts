@@ -3,21 +3,15 @@
  * time from expanding the folder to its first rows painted, and scroll frame time, in the same run.
  * Needs the built renderer (`npx electron-vite build`). Run: `node --import tsx bench/tree/tree-bench.ts`.
  */
-import { chromium, type Page } from '@playwright/test';
-import { createServer } from 'node:http';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
+import type { Page } from '@playwright/test';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startWebHost } from '../../main/hosts/web/server';
-import { MemoryStore } from '../../main/prefs';
-import { createServices } from '../../main/services';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/support/chromium';
+import { VIEWPORT, serveLoopback, startKilnInBrowser } from '../browser';
 import { median, report, type BenchResult } from '../support';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const REPO = path.resolve(HERE, '../..');
 const FILES = Number(process.env.KILN_BENCH_TREE_FILES ?? 100_000);
 const RUNS = 5;
 const SCROLL_FRAMES = 240;
@@ -47,7 +41,7 @@ async function makeWorkspace(): Promise<string> {
 /** The bare page: its HTML plus the folder's names as JSON, from a plain local HTTP server. */
 async function startBaselineServer(root: string): Promise<{ url: string; close: () => Promise<void> }> {
   const html = await readFile(path.join(HERE, 'baseline.html'));
-  const server = createServer(async (req, res) => {
+  return serveLoopback(async (req, res) => {
     if (req.url === '/list') {
       const names = (await readdir(path.join(root, 'big'))).sort();
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -57,9 +51,6 @@ async function startBaselineServer(root: string): Promise<{ url: string; close: 
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(html);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 // Page scripts are plain strings: tsx would otherwise inject helpers the page does not have.
@@ -108,19 +99,16 @@ function withRatio(result: BenchResult): BenchResult & { ratio: number } {
 export async function runTreeBench(): Promise<TreeBenchResult> {
   console.log(`tree bench: ${FILES.toLocaleString()} files in one folder`);
   const root = await makeWorkspace();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-tree-data-'));
-  const services = await createServices({ root, dataDir, prefsStore: new MemoryStore() });
-  const host = await startWebHost({ services, staticDir: path.join(REPO, 'out/renderer') });
   const baseline = await startBaselineServer(root);
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const kiln = await startKilnInBrowser(root);
   try {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const page = await kiln.browser.newPage({ viewport: VIEWPORT });
     const kilnExpand: number[] = [];
     const bareExpand: number[] = [];
     let kilnFrames: number[] = [];
     let bareFrames: number[] = [];
     for (let run = 0; run < RUNS; run++) {
-      await page.goto(host.url);
+      await page.goto(kiln.url);
       await page.getByRole('treeitem', { name: 'big', exact: true }).waitFor();
       kilnExpand.push(await timeExpand(page, FIRST_ROW));
       if (run === RUNS - 1) kilnFrames = await scrollFrames(page, '[role="tree"]');
@@ -137,12 +125,8 @@ export async function runTreeBench(): Promise<TreeBenchResult> {
       scrollP95: withRatio({ name: 'tree scroll 100k: p95 frame', kiln: percentile(kilnFrames, 95), baseline: percentile(bareFrames, 95), unit: 'ms' }),
     };
   } finally {
-    await browser.close();
     await baseline.close();
-    await host.close();
-    await services.dispose();
-    await rm(root, { recursive: true, force: true });
-    await rm(dataDir, { recursive: true, force: true });
+    await kiln.close();
   }
 }
 

@@ -375,6 +375,19 @@ describe('edit session: persistence and Clear', () => {
     await third.send(FILE, 'hello');
     expect(lastRequest().messages.filter((m) => m.role === 'user')).toHaveLength(1);
   });
+
+  it('starts cold when the stored session file is not valid JSON', async () => {
+    const first = newService();
+    server.enqueue(reply.text('hi'));
+    await first.send(FILE, 'hello');
+    await first.dispose();
+    const dir = path.join(dataDir, 'edit-sessions');
+    const [file] = await fs.readdir(dir);
+    await fs.writeFile(path.join(dir, file!), '{"version": 1, "path":');
+
+    const cold = await newService().openSession(FILE);
+    expect(cold.transcript).toEqual([]);
+  });
 });
 
 describe('edit session: failures change nothing on disk', () => {

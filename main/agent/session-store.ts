@@ -1,8 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
-import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { ProposalStatus, TranscriptEntry } from '../../shared/contract';
+import { RecordFiles } from './record-files';
 
 /** A proposal in full; the transcript only carries its chip. */
 export const StoredProposal = z.object({
@@ -16,14 +15,12 @@ export const StoredProposal = z.object({
 });
 export type StoredProposal = z.infer<typeof StoredProposal>;
 
-export const StoredTurn = z.object({
+const StoredTurn = z.object({
   notes: z.array(z.string()),
   userText: z.string(),
   assistantText: z.string(),
   proposalId: z.string().optional(),
 });
-export type StoredTurn = z.infer<typeof StoredTurn>;
-
 /** One edit session on disk (app data, never the workspace). */
 export const EditSessionRecord = z.object({
   version: z.literal(1),
@@ -45,61 +42,35 @@ export const EditSessionRecord = z.object({
 });
 export type EditSessionRecord = z.infer<typeof EditSessionRecord>;
 
-/** Persists one JSON file per (workspace, file path) under `<dataDir>/edit-sessions/`, written atomically. */
+/** One JSON file per (workspace, file path) under `<dataDir>/edit-sessions/`. */
 export class SessionStore {
-  private readonly dir: string;
-  private readonly writes = new Map<string, Promise<void>>();
+  private readonly files: RecordFiles;
 
   constructor(dataDir: string, private readonly workspaceRoot: string) {
-    this.dir = path.join(dataDir, 'edit-sessions');
-  }
-
-  fileFor(relPath: string): string {
-    const key = createHash('sha256').update(`${this.workspaceRoot}\0${relPath}`).digest('hex').slice(0, 40);
-    return path.join(this.dir, `${key}.json`);
+    this.files = new RecordFiles(path.join(dataDir, 'edit-sessions'));
   }
 
   async load(relPath: string): Promise<EditSessionRecord | null> {
-    await this.writes.get(relPath);
-    let raw: string;
-    try {
-      raw = await fs.readFile(this.fileFor(relPath), 'utf8');
-    } catch {
-      return null;
-    }
-    const parsed = EditSessionRecord.safeParse(JSON.parse(raw));
-    // An unreadable or foreign record starts cold rather than failing the panel.
-    if (!parsed.success || parsed.data.path !== relPath || parsed.data.workspaceRoot !== this.workspaceRoot) return null;
-    return parsed.data;
+    const record = await this.files.load(this.fileFor(relPath), EditSessionRecord);
+    // A foreign record (hash collision, copied data folder) starts cold too.
+    if (!record || record.path !== relPath || record.workspaceRoot !== this.workspaceRoot) return null;
+    return record;
   }
 
   /** Saves a snapshot of the record; saves of one path happen in order. */
   save(record: EditSessionRecord): Promise<void> {
-    const json = JSON.stringify(record);
-    return this.enqueue(record.path, async () => {
-      const file = this.fileFor(record.path);
-      await fs.mkdir(this.dir, { recursive: true });
-      const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-      await fs.writeFile(temp, json);
-      await fs.rename(temp, file);
-    });
+    return this.files.save(this.fileFor(record.path), record);
   }
 
   delete(relPath: string): Promise<void> {
-    return this.enqueue(relPath, () => fs.rm(this.fileFor(relPath), { force: true }));
+    return this.files.delete(this.fileFor(relPath));
   }
 
-  async flush(): Promise<void> {
-    await Promise.all(this.writes.values());
+  flush(): Promise<void> {
+    return this.files.flush();
   }
 
-  private enqueue(relPath: string, job: () => Promise<void>): Promise<void> {
-    const next = (this.writes.get(relPath) ?? Promise.resolve()).then(job, job);
-    const settled = next.catch(() => {});
-    this.writes.set(relPath, settled);
-    void settled.then(() => {
-      if (this.writes.get(relPath) === settled) this.writes.delete(relPath);
-    });
-    return next;
+  private fileFor(relPath: string): string {
+    return this.files.fileFor(this.workspaceRoot, relPath);
   }
 }

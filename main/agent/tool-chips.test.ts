@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chipLabel, describeCall, describeError, describeResult } from './tool-chips';
+import { toolChipLabel } from '../../shared/contract';
+import { describeCall, describeError, describeResult } from './tool-chips';
 
 describe('tool chips', () => {
   it('names the verb and its path, and keeps only a short preview of a file body', () => {
@@ -10,7 +11,7 @@ describe('tool chips', () => {
     expect(content.value.length).toBeLessThan(300);
     expect(content.omitted).toBe(body.length - content.value.length);
     const end = describeResult('write-file', {}, { path: 'src/loaders.py', bytes_written: 312, created: true });
-    expect(chipLabel({ verb: 'write-file', target: start.target, summary: end.summary })).toBe('write-file src/loaders.py · 312 bytes · new');
+    expect(toolChipLabel({ verb: 'write-file', target: start.target, summary: end.summary })).toBe('write-file src/loaders.py · 312 bytes · new');
   });
 
   it('summarizes runs by exit code, timeouts, and shows the head of the output', () => {

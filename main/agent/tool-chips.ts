@@ -2,7 +2,7 @@
  * How a verb call shows in the workspace transcript: a compact chip (verb, target, one-line summary)
  * with short previews of the arguments and the result; never a whole file body. Pure.
  */
-import { toolChipLabel, type ToolArgPreview } from '../../shared/contract';
+import type { ToolArgPreview } from '../../shared/contract';
 
 const ARG_PREVIEW_CHARS = 240;
 const RESULT_PREVIEW_CHARS = 600;
@@ -25,7 +25,7 @@ const isDict = (v: unknown): v is Dict => typeof v === 'object' && v !== null &&
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
-export function previewText(text: string, limit: number): { value: string; omitted: number } {
+function previewText(text: string, limit: number): { value: string; omitted: number } {
   if (text.length <= limit) return { value: text, omitted: 0 };
   return { value: text.slice(0, limit), omitted: text.length - limit };
 }
@@ -104,16 +104,11 @@ export function describeError(message: string): ChipEnd {
   return { status: 'error', summary: previewText(firstLine, 120).value, resultPreview: previewText(message, RESULT_PREVIEW_CHARS).value };
 }
 
-/** The chip's accessible name and visible label (one definition, shared with the renderer). */
-export const chipLabel = toolChipLabel;
-
 function runPreview(stdout: string, stderr: string): string {
   const parts: string[] = [];
   if (stdout.trim()) parts.push(stdout.trimEnd());
   if (stderr.trim()) parts.push(`[stderr]\n${stderr.trimEnd()}`);
-  const text = parts.join('\n');
-  const cut = previewText(text, RESULT_PREVIEW_CHARS);
-  return cut.omitted ? `${cut.value}\n… (${cut.omitted} more characters)` : cut.value;
+  return resultPreview(parts.join('\n'));
 }
 
 function cellPreview(outputs: unknown): string {
@@ -130,6 +125,10 @@ function cellPreview(outputs: unknown): string {
       else texts.push(`(${Object.keys(output.data).join(', ')})`);
     }
   }
-  const cut = previewText(texts.join('\n').trimEnd(), RESULT_PREVIEW_CHARS);
+  return resultPreview(texts.join('\n').trimEnd());
+}
+
+function resultPreview(text: string): string {
+  const cut = previewText(text, RESULT_PREVIEW_CHARS);
   return cut.omitted ? `${cut.value}\n… (${cut.omitted} more characters)` : cut.value;
 }

@@ -5,13 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
-import type {
-  AgentSessionEntry,
-  AgentSessionOutcome,
-  AgentSessionSnapshot,
-  EventPayload,
-  RunState,
-  agentSessionEvents,
+import {
+  toolChipLabel,
+  type AgentSessionEntry,
+  type AgentSessionOutcome,
+  type AgentSessionSnapshot,
+  type EventPayload,
+  type RunState,
+  type agentSessionEvents,
 } from '../../shared/contract';
 import { KilnError, toWireError, type WireError } from '../../shared/errors';
 import type { ModelConfig, ResolvedConfig } from '../config';
@@ -20,7 +21,7 @@ import { verbToolSet } from '../verbs';
 import { RunEngine, type EngineOutcome } from './engine';
 import { selectTools } from './kinds';
 import { createLanguageModel } from './providers';
-import { chipLabel, describeCall, describeError, describeResult } from './tool-chips';
+import { describeCall, describeError, describeResult, type ChipEnd } from './tool-chips';
 import { workspaceHarnessPrompt } from './workspace-harness';
 import { WorkspaceSessionStore, type WorkspaceSessionRecord } from './workspace-session-store';
 
@@ -255,7 +256,7 @@ export class WorkspaceSessionService {
       record.messages.push({ role: 'user', content: text }, ...(outcome.responseMessages ?? assistantNote(outcome.text, '')));
     } else {
       // A partial run still happened (files may have changed): the model hears what it did.
-      const done = [...chips.values()].map((c) => `${chipLabel(c)} (${c.status})`);
+      const done = [...chips.values()].map((c) => `${toolChipLabel(c)} (${c.status})`);
       const what = status === 'stopped' ? 'Stopped by the operator' : 'The run failed';
       if (outcome.text || done.length) {
         record.messages.push({ role: 'user', content: text }, ...assistantNote(outcome.text, `[${what}${done.length ? ` after: ${done.join('; ')}` : ''}.]`));
@@ -272,7 +273,7 @@ export class WorkspaceSessionService {
     return { runId, status, ...(error ? { error } : {}) };
   }
 
-  private endChip(live: LiveSession, chip: ToolEntry, end: { status: 'ok' | 'error'; summary: string; target?: string; resultPreview: string }): void {
+  private endChip(live: LiveSession, chip: ToolEntry, end: ChipEnd): void {
     chip.status = end.status;
     chip.summary = end.summary;
     chip.resultPreview = end.resultPreview;

@@ -28,7 +28,6 @@ export const ModelEntrySchema = z
       ctx.addIssue({ code: 'custom', path: ['base_url'], message: 'base_url is required for provider openai-compatible' });
     }
   });
-export type ModelEntry = z.infer<typeof ModelEntrySchema>;
 
 const ModelAlias = z.string({ error: 'model is required: the name of an alias under models:' }).min(1, 'model must name an alias under models:');
 

@@ -1,9 +1,8 @@
-export { JupyterServerManager, makeServerSettings } from './jupyterServer';
+export { JupyterServerManager } from './jupyterServer';
 export type { JupyterConnection, JupyterServerEvent, JupyterServerOptions, JupyterServerStatus, KernelSpecList, RemoteJupyter } from './jupyterServer';
-export { KernelSession, kernelSetupCode } from './kernelSession';
+export { KernelSession } from './kernelSession';
 export type { ExecuteOptions, ExecutionReply, KernelSessionOptions, StrayOutput } from './kernelSession';
 export { findJupyter, JUPYTER_INSTALL_HINT, whichExecutable } from './discovery';
 export type { JupyterCommand } from './discovery';
 export { findProcessesByMarker } from './processes';
-export { Signal } from './signal';
 export { jupyterSource, type JupyterSourceSetting } from './source';

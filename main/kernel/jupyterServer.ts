@@ -161,10 +161,6 @@ export class JupyterServerManager {
     return this.output;
   }
 
-  get isRemote(): boolean {
-    return Boolean(this.options.remote);
-  }
-
   /** Starts the server once (or connects to the remote one); later calls share the result. */
   start(): Promise<JupyterConnection> {
     if (this.disposed) return Promise.reject(new KilnError('E_NO_JUPYTER', 'The Jupyter server manager was shut down'));

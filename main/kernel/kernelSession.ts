@@ -72,8 +72,8 @@ interface PendingExecution {
   abort: (reason: string) => void;
 }
 
-function mapStatus(kernel: KernelConnection | null, connected: boolean, starting: boolean): KernelStatus {
-  if (!kernel) return starting ? 'starting' : 'none';
+function mapStatus(kernel: KernelConnection | null, connected: boolean): KernelStatus {
+  if (!kernel) return 'none';
   switch (kernel.status) {
     case 'dead':
     case 'terminating':
@@ -83,7 +83,7 @@ function mapStatus(kernel: KernelConnection | null, connected: boolean, starting
       return 'restarting';
     case 'unknown':
     case 'starting':
-      return connected ? 'starting' : 'starting';
+      return 'starting';
     default:
       if (kernel.connectionStatus === 'disconnected' || (kernel.connectionStatus === 'connecting' && connected)) return 'disconnected';
       return kernel.status === 'busy' ? 'busy' : 'idle';
@@ -126,12 +126,8 @@ export class KernelSession {
 
   get info(): KernelInfo {
     // Until the set-up code ran, the kernel is not ready for the operator's cells.
-    const status = this.starting !== null ? 'starting' : mapStatus(this.kernel, this.everConnected, false);
+    const status = this.starting !== null ? 'starting' : mapStatus(this.kernel, this.everConnected);
     return { status, ...this.spec };
-  }
-
-  get kernelId(): string | null {
-    return this.kernel?.id ?? null;
   }
 
   /** The error that stopped the last start, if any (E_NO_JUPYTER with what to install). */
@@ -214,10 +210,6 @@ export class KernelSession {
     this.pendingInput = null;
     waiting.kernel.sendInputReply({ status: 'ok', value }, waiting.parent);
     return true;
-  }
-
-  get awaitingInput(): boolean {
-    return this.pendingInput !== null;
   }
 
   async interrupt(): Promise<void> {

@@ -225,6 +225,17 @@ describe('document operations', () => {
     expect(reverted.dirty).toBe(false);
   });
 
+  it('keeps the notebook when the file on disk turns binary', async () => {
+    const before = await svc.get(nbPath);
+    const bytes = await fs.readFile(path.join(root, nbPath));
+    await fs.writeFile(path.join(root, nbPath), Buffer.from([0, 1, 2, 3, 0, 255]));
+    expect(await svc.reloadFromDisk(nbPath)).toBe('conflict');
+    expect(eventsOf(events, 'notebook.conflict').at(-1)!.message).toContain('binary');
+    expect((await svc.get(nbPath)).cells).toEqual(before.cells);
+    await fs.writeFile(path.join(root, nbPath), bytes);
+    expect(await svc.reloadFromDisk(nbPath)).toBe('unchanged');
+  });
+
   it('announces agent edits with the whole document', async () => {
     const doc = await svc.get(nbPath);
     await svc.editCell(nbPath, doc.cells[0].id, 'by_agent = 1', { origin: 'agent' });

@@ -247,7 +247,6 @@ export function parseNotebook(text: string, path: string): ParsedNotebook {
       if (typeof cell.id !== 'string') {
         cell.id = newCellId(taken);
         idsAdded = true;
-        if (wantsIds) missing++;
       }
     }
     if (wantsIds && idsAdded) warnings.push('Some cells had no id; Kiln gave them ids, written on the next save.');

@@ -1,4 +1,3 @@
 export { NotebookService } from './service';
 export type { ChangeOptions, NotebookEvents, NotebookFiles, NotebookServiceOptions } from './service';
 export { notebookHandlers } from './handlers';
-export { parseNotebook, serializeNotebook, validateNotebook, splitLines } from './format';

@@ -142,7 +142,7 @@ export class NotebookService {
       }
       throw err;
     }
-    if (json.nbformat_minor !== model.json.nbformat_minor) model.json.nbformat_minor = json.nbformat_minor;
+    model.json.nbformat_minor = json.nbformat_minor;
     model.diskHash = written.hash;
     // Outputs may have arrived while writing; those keep the notebook dirty.
     if (model.rev === rev) {
@@ -167,7 +167,7 @@ export class NotebookService {
   /** Re-reads the file, dropping unsaved changes; the kernel keeps running. */
   async revert(rel: string): Promise<NotebookDocument> {
     const nb = await this.notebook(rel);
-    const content = await this.readNotebookFile(nb.model.path);
+    const content = await this.options.workspace.read(nb.model.path);
     this.replaceModel(nb, content);
     const document = this.documentOf(nb);
     this.emit('notebook.changed', { path: nb.model.path, document, reason: 'reverted' });
@@ -220,8 +220,7 @@ export class NotebookService {
   ): Promise<{ cell: NotebookCell; index: number; rev: number; dirty: boolean }> {
     const nb = await this.notebook(rel);
     const { cell, index } = nb.model.insertCell(args.index, args.cellType ?? 'code', args.source ?? '');
-    this.afterEdit(nb, options);
-    return { cell: nb.model.wireCell(cell), index, rev: nb.model.rev, dirty: nb.model.dirty };
+    return { cell: nb.model.wireCell(cell), index, ...this.afterEdit(nb, options) };
   }
 
   async editCell(rel: string, cellId: string, source: string, options: ChangeOptions = {}): Promise<EditResult> {
@@ -250,8 +249,7 @@ export class NotebookService {
       run.resolve(this.abortedResult(nb, cell, 'The cell was deleted'));
       return false;
     });
-    this.afterEdit(nb, options);
-    return { cell: nb.model.wireCell(cell), index, rev: nb.model.rev, dirty: nb.model.dirty };
+    return { cell: nb.model.wireCell(cell), index, ...this.afterEdit(nb, options) };
   }
 
   async restoreCell(rel: string, cell: NotebookCell, index: number, options: ChangeOptions = {}): Promise<EditResult> {
@@ -393,18 +391,12 @@ export class NotebookService {
     return pending;
   }
 
-  private async readNotebookFile(key: string): Promise<FileContent> {
-    const content = await this.options.workspace.read(key);
-    if (content.truncated) throw new KilnError('E_TOO_LARGE', `${key} is too large to open as a notebook (${content.size} bytes)`);
-    if (content.text === null) throw new KilnError('E_INVALID_NOTEBOOK', `${key} is not a valid notebook: the file is binary, not JSON text`, { reason: 'binary' });
-    return content;
-  }
-
   private async load(key: string): Promise<OpenNotebook> {
     if (!key.toLowerCase().endsWith('.ipynb')) throw new KilnError('E_BAD_REQUEST', `${key} is not a notebook (.ipynb)`);
-    const content = await this.readNotebookFile(key);
-    const parsed = parseNotebook(content.text!, key);
-    const empty = content.text!.trim() === '';
+    const content = await this.options.workspace.read(key);
+    const text = notebookText(key, content);
+    const parsed = parseNotebook(text, key);
+    const empty = text.trim() === '';
     const nb: OpenNotebook = {
       model: new NotebookModel(key, parsed.json, content.hash, parsed.warnings, empty),
       kernel: null,
@@ -422,7 +414,8 @@ export class NotebookService {
   }
 
   private replaceModel(nb: OpenNotebook, content: FileContent): void {
-    const parsed = parseNotebook(content.text ?? '', nb.model.path);
+    // Checked here too: the watcher's reload reads the file itself, and a binary file must not parse as ''.
+    const parsed = parseNotebook(notebookText(nb.model.path, content), nb.model.path);
     this.abortQueue(nb, 'The notebook was reloaded');
     nb.model = new NotebookModel(nb.model.path, parsed.json, content.hash, parsed.warnings);
   }
@@ -640,4 +633,11 @@ export class NotebookService {
     }
     if (nb.running?.batch) nb.running.batch.stopped = true;
   }
+}
+
+/** The file's text if it can be a notebook at all (not truncated, not binary). */
+function notebookText(key: string, content: FileContent): string {
+  if (content.truncated) throw new KilnError('E_TOO_LARGE', `${key} is too large to open as a notebook (${content.size} bytes)`);
+  if (content.text === null) throw new KilnError('E_INVALID_NOTEBOOK', `${key} is not a valid notebook: the file is binary, not JSON text`, { reason: 'binary' });
+  return content.text;
 }

@@ -111,6 +111,14 @@ describe('write', () => {
     expect(await readFile(path.join(root, 'latin.txt'))).toEqual(Buffer.from('déjà', 'latin1'));
   });
 
+  it('detects the encoding on save as read does, also with a character across the 8 KiB mark', async () => {
+    const text = `${'a'.repeat(8191)}é\n`;
+    await writeFile(path.join(root, 'long.txt'), text);
+    expect((await ws.read('long.txt')).encoding).toBe('utf-8');
+    await ws.write('long.txt', `${text}ü\n`);
+    expect(await readFile(path.join(root, 'long.txt'), 'utf8')).toBe(`${text}ü\n`);
+  });
+
   it('refuses to overwrite a file that changed since it was read', async () => {
     const read = await ws.read('README.md');
     await writeFile(path.join(root, 'README.md'), 'changed elsewhere\n');

@@ -6,7 +6,7 @@ import type { Entry, FileContent, Origin, WriteResult } from '../../shared/contr
 import { KilnError } from '../../shared/errors';
 import { decodeText, encodeText, hashText } from './encoding';
 import { PathGuard } from './guard';
-import { naturalSortKey } from '../../shared/natural-sort';
+import { sortEntries } from '../../shared/natural-sort';
 import { duplicateName } from './naming';
 import { agentJournalPath, OriginLedger } from './origin-ledger';
 
@@ -104,9 +104,7 @@ export class Workspace {
       }
       entries.push({ name: dirent.name, path: base ? `${base}/${dirent.name}` : dirent.name, kind: isDir ? 'dir' : 'file', hidden });
     }
-    const keyed = entries.map((entry) => ({ entry, key: `${entry.kind === 'dir' ? 0 : 1}${naturalSortKey(entry.name)}` }));
-    keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.entry.name < b.entry.name ? -1 : 1));
-    return keyed.map((k) => k.entry);
+    return sortEntries(entries);
   }
 
   async stat(rel: string): Promise<Entry> {
@@ -156,10 +154,12 @@ export class Workspace {
     let encoding = 'utf-8';
     if (existing) {
       const current = await fs.readFile(abs);
-      encoding = decodeText(current.subarray(0, 8192)).encoding;
+      // The whole file, as read() decodes it: a prefix can cut a UTF-8 character and look like Latin-1.
+      encoding = decodeText(current).encoding;
       if (encoding === 'binary') encoding = 'utf-8';
-      if (options.expectedHash && hashText(current) !== options.expectedHash) {
-        throw new KilnError('E_CHANGED_ON_DISK', `${rel} changed on disk since it was read`, { hash: hashText(current) });
+      const currentHash = options.expectedHash ? hashText(current) : null;
+      if (currentHash !== null && currentHash !== options.expectedHash) {
+        throw new KilnError('E_CHANGED_ON_DISK', `${rel} changed on disk since it was read`, { hash: currentHash });
       }
     } else if (options.expectedHash) {
       throw new KilnError('E_CHANGED_ON_DISK', `${rel} was deleted on disk since it was read`, { hash: null });

@@ -8,6 +8,7 @@ import { contentSecurityPolicy } from '../../../shared/csp';
 import { dispatch } from '../../router';
 import { createServices, type Services } from '../../services';
 import { defaultDataDir } from '../data-dir';
+import { rendererFile } from '../renderer-file';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const RENDERER_DIR = path.resolve(here, '../renderer');
@@ -43,8 +44,8 @@ function isFromKilnWindow(event: IpcMainInvokeEvent): boolean {
 function serveRenderer(): void {
   protocol.handle('kiln', async (request) => {
     const url = new URL(request.url);
-    const file = path.resolve(RENDERER_DIR, `.${decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname)}`);
-    if (!file.startsWith(RENDERER_DIR + path.sep)) return new Response('Not found', { status: 404 });
+    const file = rendererFile(RENDERER_DIR, url.pathname);
+    if (!file) return new Response('Not found', { status: 404 });
     const response = await net.fetch(pathToFileURL(file).toString());
     const headers = new Headers(response.headers);
     headers.set('Content-Security-Policy', contentSecurityPolicy());

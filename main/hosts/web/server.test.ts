@@ -64,6 +64,9 @@ describe('web host', () => {
   it('serves nothing over HTTP without the token', async () => {
     expect((await fetch(`http://127.0.0.1:${host.port}/`)).status).toBe(401);
     expect((await fetch(`http://127.0.0.1:${host.port}/?token=wrong`)).status).toBe(401);
+    // A malformed escape or a climb out of the renderer folder is simply not found, never a crash.
+    expect((await fetch(`http://127.0.0.1:${host.port}/%E0%A4%A?token=${host.token}`)).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${host.port}/..%2f..%2fetc%2fpasswd?token=${host.token}`)).status).toBe(404);
     const ok = await fetch(host.url);
     expect(ok.status).toBe(200);
     expect(ok.headers.get('content-security-policy')).toContain("default-src 'self'");

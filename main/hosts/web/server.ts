@@ -7,6 +7,7 @@ import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { contentSecurityPolicy } from '../../../shared/csp';
 import { dispatch } from '../../router';
+import { rendererFile } from '../renderer-file';
 import type { Services } from '../../services';
 
 export interface WebHostOptions {
@@ -71,10 +72,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       res.writeHead(405).end();
       return;
     }
-    const rel = decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname);
-    const file = path.resolve(staticRoot, `.${rel}`);
-    const info = file.startsWith(staticRoot + path.sep) ? await stat(file).catch(() => null) : null;
-    if (!info?.isFile()) {
+    const file = rendererFile(staticRoot, url.pathname);
+    const info = file ? await stat(file).catch(() => null) : null;
+    if (!file || !info?.isFile()) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
       return;
     }

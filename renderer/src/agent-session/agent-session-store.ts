@@ -2,10 +2,9 @@
  * The Agent panel's renderer state: the config (enabled or not) and the one workspace session
  * (transcript, run state, queue). One store per bridge, so the panel can unmount with its tab.
  */
-import { useSyncExternalStore } from 'react';
 import type { AgentSessionEntry, AgentSessionSnapshot, ConfigState, EventPayload, KilnBridge, RunState } from '../../../shared/contract';
-import { KilnError, type ErrorCode } from '../../../shared/errors';
-import { useBridge } from '../app/bridge-context';
+import { KilnError } from '../../../shared/errors';
+import { BridgeStore, errorFrom, perBridge, useStoreState } from '../chat/store';
 
 export interface AgentSessionState {
   config: ConfigState | null;
@@ -18,13 +17,10 @@ export interface AgentSessionState {
 
 let localIds = 0;
 
-export class AgentSessionStore {
-  private state: AgentSessionState = { config: null, snapshot: null, transcript: [], runState: 'idle', queued: 0 };
-  private readonly listeners = new Set<() => void>();
-  private readonly unsubscribe: Array<() => void>;
-
+export class AgentSessionStore extends BridgeStore<AgentSessionState> {
   constructor(private readonly bridge: KilnBridge) {
-    this.unsubscribe = [
+    super({ config: null, snapshot: null, transcript: [], runState: 'idle', queued: 0 });
+    this.unsubscribe.push(
       bridge.on('config.changed', (config) => {
         this.set({ config });
         // Enabled, model and offered verbs follow the config.
@@ -34,17 +30,10 @@ export class AgentSessionStore {
       bridge.on('agentSession.transcript', (p) => this.onTranscript(p)),
       bridge.on('agentSession.runState', (p) => this.set({ runState: p.state, queued: p.queued })),
       bridge.on('agentSession.session', (p) => this.adopt(p.snapshot)),
-    ];
+    );
     void bridge.request('config.get', {}).then((config) => this.set({ config }), () => undefined);
     void this.open();
   }
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getState = (): AgentSessionState => this.state;
 
   async open(): Promise<void> {
     try {
@@ -79,14 +68,8 @@ export class AgentSessionStore {
     }
   }
 
-  dispose(): void {
-    for (const off of this.unsubscribe) off();
-    this.listeners.clear();
-  }
-
   private addLocalError(err: unknown): void {
-    const code: ErrorCode = err instanceof KilnError ? err.code : 'E_INTERNAL';
-    const message = err instanceof Error ? err.message : String(err);
+    const { code, message } = errorFrom(err);
     const entry: AgentSessionEntry = { type: 'error', id: `local-${++localIds}`, at: Date.now(), code, message };
     this.set({ transcript: [...this.state.transcript, entry] });
   }
@@ -111,29 +94,10 @@ export class AgentSessionStore {
     transcript[index] = entry;
     this.set({ transcript });
   }
-
-  private set(next: Partial<AgentSessionState>): void {
-    this.state = { ...this.state, ...next };
-    for (const listener of this.listeners) listener();
-  }
 }
 
-const stores = new WeakMap<KilnBridge, AgentSessionStore>();
-
-export function agentSessionStoreFor(bridge: KilnBridge): AgentSessionStore {
-  let store = stores.get(bridge);
-  if (!store) {
-    store = new AgentSessionStore(bridge);
-    stores.set(bridge, store);
-  }
-  return store;
-}
-
-export function useAgentSessionStore(): AgentSessionStore {
-  return agentSessionStoreFor(useBridge());
-}
+export const useAgentSessionStore = perBridge((bridge) => new AgentSessionStore(bridge));
 
 export function useAgentSession(): AgentSessionState {
-  const store = useAgentSessionStore();
-  return useSyncExternalStore(store.subscribe, store.getState);
+  return useStoreState(useAgentSessionStore());
 }

@@ -3,7 +3,7 @@ import { FILE_EDITING_SCOPE_HINT, FILE_EDITING_SNIPPET } from '../../../shared/c
 import { KilnError } from '../../../shared/errors';
 import { useOpenFiles, useOpenFilesStore, type OpenFilesStore } from '../editor';
 import { ChatHeader, Composer, ConfigErrorBanner, SetupNeeded } from '../chat';
-import { CheckIcon, FileIcon, SparkIcon, WarningIcon, XIcon, messageOf, useAsk, usePrefs } from '../ui';
+import { CheckIcon, FileIcon, SparkIcon, WarningIcon, XIcon, useAsk, usePrefs } from '../ui';
 import { useEditAssistant, useEditAssistantStore, type EditAssistantStore, type ReviewState, type SessionView } from './edit-assistant-store';
 import { Transcript } from './Transcript';
 import './edit-assistant.css';
@@ -161,11 +161,11 @@ function ReviewBar({ store, view, review }: { store: EditAssistantStore; view: S
               await store.accept(path, review.proposalId, true);
               await reloadEditor(openFiles, path);
             } catch (again) {
-              store.addLocalError(path, again instanceof KilnError ? again.code : 'E_INTERNAL', messageOf(again));
+              store.addLocalError(path, again);
             }
           }
         } else {
-          store.addLocalError(path, err instanceof KilnError ? err.code : 'E_INTERNAL', messageOf(err));
+          store.addLocalError(path, err);
         }
       } finally {
         setBusy(false);
@@ -179,7 +179,7 @@ function ReviewBar({ store, view, review }: { store: EditAssistantStore; view: S
     try {
       await store.reject(path, review.proposalId);
     } catch (err) {
-      store.addLocalError(path, err instanceof KilnError ? err.code : 'E_INTERNAL', messageOf(err));
+      store.addLocalError(path, err);
     } finally {
       setBusy(false);
     }

@@ -1,4 +1,4 @@
-import type { RunState, TranscriptEntry } from '../../../shared/contract';
+import type { ProposalStatus, RunState, TranscriptEntry } from '../../../shared/contract';
 import { AssistantMessage, ChatError, ChatLog, ChatLogEmpty, ChatMarker, ThinkingDots, UserMessage } from '../chat';
 import { FileDiffIcon, SparkIcon, WarningIcon } from '../ui';
 
@@ -10,18 +10,11 @@ export interface TranscriptProps {
   onOpenProposal: (proposalId: string) => void;
 }
 
-const STATUS_LABEL: Record<string, string> = {
-  pending: 'pending',
-  accepted: 'accepted',
-  rejected: 'rejected',
-  superseded: 'superseded',
-};
-
 /**
  * The chip's accessible name. It avoids the words "accept"/"reject", so the panel's Accept and Reject
  * buttons stay the only buttons those names match.
  */
-const STATUS_SPOKEN: Record<string, string> = {
+const STATUS_SPOKEN: Record<ProposalStatus, string> = {
   pending: 'awaiting review',
   accepted: 'written to disk',
   rejected: 'declined',
@@ -73,7 +66,7 @@ function Entry({ entry, reviewing, onOpenProposal }: { entry: TranscriptEntry; r
           <span className="ea-chip-counts">
             <span className="ea-added">+{entry.linesAdded}</span> <span className="ea-removed">−{entry.linesRemoved}</span>
           </span>
-          <span className="ea-chip-status">{STATUS_LABEL[entry.status]}</span>
+          <span className="ea-chip-status">{entry.status}</span>
         </button>
       );
     case 'marker': {

@@ -3,7 +3,6 @@
  * proposal under review per file. One store per bridge, shared by the right-rail panel and the
  * centre's proposal diff, so neither needs a provider in App.
  */
-import { useSyncExternalStore } from 'react';
 import type {
   ConfigState,
   EventPayload,
@@ -15,7 +14,7 @@ import type {
   TranscriptEntry,
 } from '../../../shared/contract';
 import { KilnError, type ErrorCode } from '../../../shared/errors';
-import { useBridge } from '../app/bridge-context';
+import { BridgeStore, errorFrom, perBridge, useStoreState } from '../chat/store';
 
 /** Why a session could not be opened; `confirmable` large files get a Continue button. */
 export interface OpenProblem {
@@ -61,19 +60,12 @@ export const PROPOSAL_RECEIVED_MARK = 'kiln:proposal-received';
 let localIds = 0;
 const localId = () => `local-${++localIds}`;
 
-function errorFrom(err: unknown): { code: ErrorCode; message: string; details?: unknown } {
-  if (err instanceof KilnError) return { code: err.code, message: err.message, details: err.details };
-  return { code: 'E_INTERNAL', message: err instanceof Error ? err.message : String(err) };
-}
-
-export class EditAssistantStore {
-  private state: EditAssistantState = { config: null, models: [], sessions: {}, reviews: {} };
-  private readonly listeners = new Set<() => void>();
-  private readonly unsubscribe: Array<() => void> = [];
+export class EditAssistantStore extends BridgeStore<EditAssistantState> {
   /** Review fetches in flight, so a late answer for an older proposal does not win. */
   private readonly reviewTokens = new Map<string, number>();
 
   constructor(private readonly bridge: KilnBridge) {
+    super({ config: null, models: [], sessions: {}, reviews: {} });
     this.unsubscribe.push(
       bridge.on('config.changed', (config) => this.applyConfig(config)),
       bridge.on('agent.delta', (p) => this.onDelta(p)),
@@ -84,13 +76,6 @@ export class EditAssistantStore {
     );
     void bridge.request('config.get', {}).then((config) => this.applyConfig(config), () => undefined);
   }
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getState = (): EditAssistantState => this.state;
 
   session(path: string): SessionView | undefined {
     return this.state.sessions[path];
@@ -129,11 +114,10 @@ export class EditAssistantStore {
       // Normally the events already brought the error entry; this covers a missed event.
       if (outcome.status === 'error' && outcome.error) {
         const seen = this.state.sessions[path]?.transcript.some((e) => e.type === 'error' && e.message === outcome.error!.message);
-        if (!seen) this.addLocalError(path, outcome.error.code, outcome.error.message);
+        if (!seen) this.addLocalError(path, new KilnError(outcome.error.code, outcome.error.message));
       }
     } catch (err) {
-      const e = errorFrom(err);
-      this.addLocalError(path, e.code, e.message);
+      this.addLocalError(path, err);
     }
   }
 
@@ -158,8 +142,7 @@ export class EditAssistantStore {
       const snapshot = await this.bridge.request('agent.setModel', { path, model: alias });
       this.adoptSnapshot(path, snapshot);
     } catch (err) {
-      const e = errorFrom(err);
-      this.addLocalError(path, e.code, e.message);
+      this.addLocalError(path, err);
     }
   }
 
@@ -226,14 +209,11 @@ export class EditAssistantStore {
     this.dropReview(path);
   }
 
-  addLocalError(path: string, code: ErrorCode, message: string): void {
+  /** A failure as an error line in the file's transcript. */
+  addLocalError(path: string, err: unknown): void {
+    const { code, message } = errorFrom(err);
     const entry: TranscriptEntry = { type: 'error', id: localId(), at: Date.now(), code, message };
     this.patchSession(path, (s) => ({ transcript: [...s.transcript, entry] }));
-  }
-
-  dispose(): void {
-    for (const off of this.unsubscribe) off();
-    this.listeners.clear();
   }
 
   // ---- events ----
@@ -332,30 +312,11 @@ export class EditAssistantStore {
     const view = this.state.sessions[path];
     if (view) this.putSession(path, { ...view, ...change(view) });
   }
-
-  private set(next: Partial<EditAssistantState>): void {
-    this.state = { ...this.state, ...next };
-    for (const listener of this.listeners) listener();
-  }
 }
 
 // One store per bridge: the panel (right rail) and the proposal diff (centre) share it without a provider.
-const stores = new WeakMap<KilnBridge, EditAssistantStore>();
-
-export function editAssistantStoreFor(bridge: KilnBridge): EditAssistantStore {
-  let store = stores.get(bridge);
-  if (!store) {
-    store = new EditAssistantStore(bridge);
-    stores.set(bridge, store);
-  }
-  return store;
-}
-
-export function useEditAssistantStore(): EditAssistantStore {
-  return editAssistantStoreFor(useBridge());
-}
+export const useEditAssistantStore = perBridge((bridge) => new EditAssistantStore(bridge));
 
 export function useEditAssistant(): EditAssistantState {
-  const store = useEditAssistantStore();
-  return useSyncExternalStore(store.subscribe, store.getState);
+  return useStoreState(useEditAssistantStore());
 }

@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { FsChange } from '../../../shared/contract';
-import { EditorArea, OpenFilesContext, OpenFilesStore, useOpenFiles } from '../editor';
+import { EditorArea, OpenFilesContext, OpenFilesStore } from '../editor';
 import { HeaderBar, saveActive } from '../header';
 import { Explorer } from '../tree';
 import { DialogProvider, PrefsProvider, ToastProvider, isModKey, useToasts } from '../ui';
@@ -28,8 +28,9 @@ function Shell({ openFiles }: { openFiles: OpenFilesStore }) {
   const bridge = useBridge();
   const toasts = useToasts();
   const [workspaceName, setWorkspaceName] = useState('');
-  const { files, active } = useOpenFiles();
-  const anyDirty = files.some((f) => f.dirty);
+  // Only what the shell itself uses: subscribing to all of it would re-render the whole window on every keystroke.
+  const active = useSyncExternalStore(openFiles.subscribe, () => openFiles.getState().active);
+  const anyDirty = useSyncExternalStore(openFiles.subscribe, () => openFiles.getState().files.some((f) => f.dirty));
 
   useEffect(() => {
     void bridge.request('workspace.info', {}).then((info) => {

@@ -10,6 +10,11 @@ import { useOpenFiles, useOpenFilesStore, type OpenFile } from './open-files';
 const models = new Map<string, monaco.editor.ITextModel>();
 const viewStates = new Map<string, monaco.editor.ICodeEditorViewState | null>();
 
+/** The open path a model belongs to. */
+function pathOf(model: monaco.editor.ITextModel | null): string | undefined {
+  return [...models.entries()].find(([, m]) => m === model)?.[0];
+}
+
 function modelFor(file: OpenFile): monaco.editor.ITextModel {
   let model = models.get(file.path);
   if (!model || model.isDisposed()) {
@@ -48,12 +53,11 @@ export function CodeEditor({ path }: { path: string }) {
     const sub = editor.onDidChangeModelContent(() => {
       if (applying.current) return;
       const model = editor.getModel();
-      const owner = [...models.entries()].find(([, m]) => m === model)?.[0];
+      const owner = pathOf(model);
       if (model && owner) store.setBuffer(owner, model.getValue());
     });
     return () => {
-      const model = editor.getModel();
-      const owner = [...models.entries()].find(([, m]) => m === model)?.[0];
+      const owner = pathOf(editor.getModel());
       if (owner) viewStates.set(owner, editor.saveViewState());
       sub.dispose();
       editor.dispose();
@@ -69,7 +73,7 @@ export function CodeEditor({ path }: { path: string }) {
     const previous = editor.getModel();
     const model = modelFor(file);
     if (previous === model) return;
-    const prevOwner = [...models.entries()].find(([, m]) => m === previous)?.[0];
+    const prevOwner = pathOf(previous);
     if (prevOwner) viewStates.set(prevOwner, editor.saveViewState());
     editor.setModel(model);
     const state = viewStates.get(file.path);
@@ -153,7 +157,7 @@ export function disposeClosedModels(openPaths: Set<string>): void {
   }
 }
 
-/** Moves a model to a new path after a rename, keeping its undo history. */
+/** Moves a model to a new path after a rename, keeping its text and view state (Monaco can't move undo history). */
 export function renameModel(from: string, to: string): void {
   for (const [path, model] of [...models]) {
     const target = path === from ? to : path.startsWith(`${from}/`) ? to + path.slice(from.length) : null;

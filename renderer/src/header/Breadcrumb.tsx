@@ -101,6 +101,7 @@ function SiblingList({ dir: startDir, current, onOpenFile, onClose }: {
   useEffect(() => {
     let live = true;
     setEntries(null);
+    setError(null);
     bridge.request('workspace.list', { path: dir, showHidden: prefs?.showHidden ?? false }).then(
       (result) => {
         if (!live) return;

@@ -1,13 +1,12 @@
 import { useState } from 'react';
 import { KilnError } from '../../../shared/errors';
 import { useBridge } from '../app/bridge-context';
-import { useOpenFiles, useOpenFilesStore } from '../editor/open-files';
-import { copyText } from '../tree/Explorer';
-import { ChevronDownIcon, ContextMenu, CopyIcon, MinimapIcon, SaveIcon, messageOf, usePrefs, useToasts, type Toasts } from '../ui';
+import { useOpenFiles, useOpenFilesStore, type OpenFilesStore } from '../editor/open-files';
+import { ChevronDownIcon, ContextMenu, CopyIcon, MinimapIcon, SaveIcon, copyWorkspacePath, messageOf, usePrefs, useToasts, type Toasts } from '../ui';
 import { Breadcrumb } from './Breadcrumb';
 
 /** Saves the active file, explaining a refusal (changed on disk) instead of overwriting. */
-export async function saveActive(store: ReturnType<typeof useOpenFilesStore>, toasts: Toasts): Promise<void> {
+export async function saveActive(store: OpenFilesStore, toasts: Toasts): Promise<void> {
   const file = store.activeFile;
   if (!file) return;
   try {
@@ -31,14 +30,7 @@ export function HeaderBar({ rootName }: { rootName: string }) {
   const minimap = prefs?.minimap ?? true;
 
   const copy = async (absolute: boolean) => {
-    if (!file) return;
-    try {
-      const text = absolute ? (await bridge.request('workspace.absolutePath', { path: file.path })).path : file.path;
-      await copyText(text);
-      toasts.show({ kind: 'info', message: `Copied ${absolute ? 'absolute path' : 'path'}: ${text}`, timeoutMs: 2500 });
-    } catch (err) {
-      toasts.error(messageOf(err));
-    }
+    if (file) await copyWorkspacePath(bridge, toasts, file.path, absolute);
   };
 
   const canSave = Boolean(file && file.status === 'ready' && !file.binary && !file.truncated && (file.dirty || file.conflict));

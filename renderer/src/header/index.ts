@@ -1,2 +1,1 @@
 export { HeaderBar, saveActive } from './HeaderBar';
-export { Breadcrumb } from './Breadcrumb';

@@ -5,12 +5,13 @@ import { useColorScheme } from '../app/use-color-scheme';
 import { CodeDocument } from '../editor/CodeDocument';
 import { monaco } from '../editor/monaco-setup';
 import { useOpenFilesStore, type OpenFilesStore } from '../editor/open-files';
+import { nameOf } from '../tree/paths';
 import {
   ClearIcon, PlayIcon, PlusIcon, RestartIcon, RestartRunIcon, RunAllIcon, SaveIcon, StopIcon, messageOf, useToasts,
 } from '../ui';
 import { Cell, type CellActions } from './Cell';
 import type { EditorHandle, EditorKey } from './CellEditor';
-import { NotebookSession, type NotebookSessionState } from './notebook-session';
+import { INITIAL_STATE, NotebookSession } from './notebook-session';
 import './notebook.css';
 
 // ---- "Open as text": a per-path switch to the plain text view (for notebooks that can't be parsed) ----
@@ -19,9 +20,10 @@ const asText = new Set<string>();
 const asTextListeners = new Set<() => void>();
 
 function setOpenAsText(path: string, on: boolean): void {
-  if (on) releaseTab(path);
-  if (on) asText.add(path);
-  else asText.delete(path);
+  if (on) {
+    releaseTab(path);
+    asText.add(path);
+  } else asText.delete(path);
   for (const listener of asTextListeners) listener();
 }
 
@@ -79,7 +81,7 @@ export function NotebookView({ path }: { path: string }) {
     return (
       <div className="nb-as-text">
         <div className="info-bar" role="note">
-          <span>Showing {path.slice(path.lastIndexOf('/') + 1)} as text.</span>
+          <span>Showing {nameOf(path)} as text.</span>
           <button type="button" className="btn btn-small" onClick={() => setOpenAsText(path, false)}>
             Open as notebook
           </button>
@@ -109,10 +111,6 @@ function useSession(path: string): NotebookSession | null {
   return session;
 }
 
-const EMPTY_STATE: NotebookSessionState = {
-  status: 'loading', error: null, cells: [], dirty: false, kernel: { status: 'none', name: null, displayName: null, language: null },
-  metadata: {}, warnings: [], conflict: null, jupyterError: null, specs: null, generation: 0,
-};
 const noSubscribe = () => () => undefined;
 
 const STATUS_TEXT: Record<string, string> = {
@@ -132,10 +130,10 @@ const INSTALL_HINT =
 function NotebookEditor({ path }: { path: string }) {
   const session = useSession(path);
   const store = useOpenFilesStore();
-  const state = useSyncExternalStore(session?.subscribe ?? noSubscribe, session?.getState ?? (() => EMPTY_STATE));
+  const state = useSyncExternalStore(session?.subscribe ?? noSubscribe, session?.getState ?? (() => INITIAL_STATE));
   const toasts = useToasts();
   const scheme = useColorScheme();
-  const name = path.slice(path.lastIndexOf('/') + 1);
+  const name = nameOf(path);
 
   const [activeId, setActiveId] = useState<string | null>(null);
   const [mode, setMode] = useState<'command' | 'edit'>('command');
@@ -203,7 +201,6 @@ function NotebookEditor({ path }: { path: string }) {
       setSaving(false);
     }
   }, [fail]);
-
 
   const insertAt = useCallback(async (index: number, type: CellType, nextMode: 'command' | 'edit') => {
     const s = live.current.session;

@@ -26,7 +26,7 @@ const MIME_ORDER = [
 ];
 
 /** Coloured text from ANSI escapes; plain strings skip the parse. */
-export function AnsiText({ text }: { text: string }): ReactNode {
+function AnsiText({ text }: { text: string }): ReactNode {
   const segments = useMemo(() => (text.includes('\x1b') ? parseAnsi(text) : null), [text]);
   if (!segments) return text;
   return segments.map((seg, i) => {
@@ -167,7 +167,7 @@ export function Markdown({ source, attachments }: { source: string; attachments?
   );
 }
 
-export const OutputView = memo(function OutputView({ output }: { output: NotebookOutput }) {
+const OutputView = memo(function OutputView({ output }: { output: NotebookOutput }) {
   switch (output.output_type) {
     case 'stream':
       return <StreamView name={String(output.name)} text={joinMultiline(output.text as string | string[])} />;

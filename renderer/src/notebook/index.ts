@@ -1,2 +1,1 @@
 export { NotebookView } from './NotebookView';
-export { NotebookSession, type NotebookSessionState, type CellView } from './notebook-session';

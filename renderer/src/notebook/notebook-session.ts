@@ -51,6 +51,12 @@ export interface NotebookSessionState {
 
 const NO_KERNEL: KernelInfo = { status: 'none', name: null, displayName: null, language: null };
 
+/** Before the first load; also what the view reads while it has no session yet. */
+export const INITIAL_STATE: NotebookSessionState = {
+  status: 'loading', error: null, cells: [], dirty: false, kernel: NO_KERNEL, metadata: {}, warnings: [],
+  conflict: null, jupyterError: null, specs: null, generation: 0,
+};
+
 function problemOf(err: unknown): NotebookProblem {
   if (err instanceof KilnError) return { code: err.code, message: err.message };
   return { code: 'E_INTERNAL', message: err instanceof Error ? err.message : String(err) };
@@ -70,10 +76,7 @@ const EDIT_DELAY_MS = 250;
  * streaming thousands of messages costs one render per frame, not one per message.
  */
 export class NotebookSession {
-  private state: NotebookSessionState = {
-    status: 'loading', error: null, cells: [], dirty: false, kernel: NO_KERNEL, metadata: {}, warnings: [],
-    conflict: null, jupyterError: null, specs: null, generation: 0,
-  };
+  private state = INITIAL_STATE;
   private readonly listeners = new Set<() => void>();
   private readonly offs: (() => void)[] = [];
   /** Output events at or below this revision are already in the loaded document. */

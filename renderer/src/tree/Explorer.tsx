@@ -5,7 +5,7 @@ import { useBridge, useKilnEvent } from '../app/bridge-context';
 import { useOpenFilesStore } from '../editor/open-files';
 import {
   AgentBadge, ChevronIcon, CollapseIcon, ContextMenu, EyeIcon, FileIcon, FolderIcon, MOD, NewFileIcon, NewFolderIcon,
-  isModKey, messageOf, useAsk, usePrefs, useToasts, type MenuItem,
+  copyWorkspacePath, isModKey, useAsk, usePrefs, useToasts, type MenuItem,
 } from '../ui';
 import { FileOps } from './file-ops';
 import { nameOf, parentOf, stemRange } from './paths';
@@ -19,20 +19,6 @@ const TYPE_TO_FIND_RESET_MS = 800;
 type DisplayRow = { type: 'entry'; row: TreeRow } | { type: 'create'; dir: string; kind: 'file' | 'dir'; depth: number };
 type Editing = { mode: 'rename'; path: string } | { mode: 'create'; dir: string; kind: 'file' | 'dir' } | null;
 type Clip = { mode: 'copy' | 'cut'; paths: string[] } | null;
-
-/** Writes text to the system clipboard, with a fallback for contexts without the async API. */
-export async function copyText(text: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(text);
-  } catch {
-    const area = document.createElement('textarea');
-    area.value = text;
-    document.body.appendChild(area);
-    area.select();
-    document.execCommand('copy');
-    area.remove();
-  }
-}
 
 /** The left rail: the workspace's files as an ARIA tree, virtualized, with every explorer operation. */
 export function Explorer({ workspaceName, activePath, onOpen }: {
@@ -209,15 +195,7 @@ export function Explorer({ workspaceName, activePath, onOpen }: {
     }
   };
 
-  const copyPath = async (path: string, absolute: boolean) => {
-    try {
-      const text = absolute ? (await bridge.request('workspace.absolutePath', { path })).path : path || '.';
-      await copyText(text);
-      toasts.show({ kind: 'info', message: `Copied ${absolute ? 'absolute path' : 'path'}: ${text}`, timeoutMs: 2500 });
-    } catch (err) {
-      toasts.error(messageOf(err));
-    }
-  };
+  const copyPath = (path: string, absolute: boolean) => copyWorkspacePath(bridge, toasts, path, absolute);
 
   const onKeyDown = (event: React.KeyboardEvent) => {
     if (event.target !== event.currentTarget) return;

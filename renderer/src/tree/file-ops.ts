@@ -170,7 +170,7 @@ export class FileOps {
       try {
         await this.deps.bridge.request('workspace.delete', { path });
       } catch (err) {
-        if (err instanceof KilnError && (err.details as { noTrash?: boolean } | undefined)?.noTrash) {
+        if (isNoTrash(err)) {
           const permanent = await this.deps.ask({
             title: 'Delete permanently?',
             message: `There is no trash here. "${nameOf(path)}" would be deleted permanently and cannot be restored.`,
@@ -214,7 +214,7 @@ export class FileOps {
         } else {
           await this.deps.bridge.request('workspace.delete', { path: step.path }).catch(async (err: unknown) => {
             // What undo removes was made moments ago by Kiln; without a trash it goes for good.
-            if (err instanceof KilnError && (err.details as { noTrash?: boolean } | undefined)?.noTrash) {
+            if (isNoTrash(err)) {
               await this.deps.bridge.request('workspace.delete', { path: step.path, permanent: true });
             } else throw err;
           });
@@ -324,6 +324,11 @@ export class FileOps {
 
 function progressText(label: string, done: number, total: number): string {
   return total > 1 ? `${label}… ${done.toLocaleString()} of ${total.toLocaleString()} files` : `${label}…`;
+}
+
+/** The delete failed only because this filesystem has no trash. */
+function isNoTrash(err: unknown): boolean {
+  return err instanceof KilnError && Boolean((err.details as { noTrash?: boolean } | undefined)?.noTrash);
 }
 
 function plural(n: number, word: string): string {

@@ -1,6 +1,6 @@
 import { compareEntries } from '../../../shared/natural-sort';
 import type { Entry, FsChange, KilnBridge, Origin } from '../../../shared/contract';
-import { isWithin, parentOf } from './paths';
+import { isWithin, nameOf, parentOf } from './paths';
 
 export interface TreeRow {
   entry: Entry;
@@ -11,7 +11,6 @@ export interface TreeRow {
 }
 
 const FLASH_MS = 1600;
-
 
 const PINNED_OPEN = new Set(['src']);
 
@@ -162,7 +161,7 @@ export class TreeStore {
     if (source) this.children.set(parentOf(from), source.filter((e) => e.path !== from));
     const target = this.children.get(parentOf(to));
     if (entry && target && !target.some((e) => e.path === to)) {
-      const moved: Entry = { ...entry, path: to, name: to.slice(to.lastIndexOf('/') + 1) };
+      const moved: Entry = { ...entry, path: to, name: nameOf(to) };
       this.children.set(parentOf(to), [...target, moved].sort(compareEntries));
     }
     const next = new Set<string>();

@@ -1,3 +1,4 @@
+/** Playwright helpers for what an operator does in Kiln: the tree, tabs, the assistant panels. */
 import { expect, type Locator, type Page } from '@playwright/test';
 
 /** The explorer's ARIA tree. */
@@ -38,4 +39,20 @@ export async function expandFolder(page: Page, name: string): Promise<void> {
   await item.waitFor();
   if ((await item.getAttribute('aria-expanded')) !== 'true') await item.click();
   await expect(item).toHaveAttribute('aria-expanded', 'true');
+}
+
+/** Opens a file from the tree: its folders first (e.g. `openFile(page, 'src', 'app.py')`), then the file, whose tab shows. */
+export async function openFile(page: Page, ...segments: string[]): Promise<void> {
+  for (const folder of segments.slice(0, -1)) await expandFolder(page, folder);
+  const name = segments[segments.length - 1];
+  await treeItem(page, name).click();
+  await expect(page.getByRole('tab', { name, exact: true })).toBeVisible();
+}
+
+/** Sends a message from an assistant panel (Edit or Agent) once its composer is enabled. */
+export async function sendMessage(panel: Locator, text: string): Promise<void> {
+  const message = panel.getByRole('textbox', { name: 'Message' });
+  await expect(message).toBeEnabled();
+  await message.fill(text);
+  await panel.getByRole('button', { name: 'Send', exact: true }).click();
 }

@@ -1,0 +1,54 @@
+/** What the browser benchmarks share: Kiln's web host on a workspace, a Chromium to load it, and loopback pages for baselines. */
+import { chromium, type Browser } from '@playwright/test';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { startWebHost } from '../main/hosts/web/server';
+import { MemoryStore } from '../main/prefs';
+import { createServices } from '../main/services';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
+
+const REPO = path.resolve(import.meta.dirname, '..');
+
+export const VIEWPORT = { width: 1400, height: 900 };
+
+/** tsx keeps function names with a `__name` helper that a page doesn't have. */
+export const NAME_SHIM = 'globalThis.__name = globalThis.__name || ((f) => f)';
+
+export interface KilnInBrowser {
+  url: string;
+  browser: Browser;
+  /** Closes everything and removes the workspace and the data dir. */
+  close(): Promise<void>;
+}
+
+/** The built renderer (`out/renderer`) served on real services over `root`, and a Chromium to load it. */
+export async function startKilnInBrowser(root: string): Promise<KilnInBrowser> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-data-'));
+  const services = await createServices({ root, dataDir, prefsStore: new MemoryStore() });
+  const host = await startWebHost({ services, staticDir: path.join(REPO, 'out/renderer') });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  return {
+    url: host.url,
+    browser,
+    async close() {
+      await browser.close();
+      await host.close();
+      await services.dispose();
+      await rm(root, { recursive: true, force: true });
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A plain HTTP server on 127.0.0.1 (a baseline page needs no app around it). */
+export async function serveLoopback(handler: http.RequestListener): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,62 @@
+import { createHash, randomBytes } from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import path from 'node:path';
+import type { z } from 'zod';
+
+/**
+ * Session records as JSON files in one app-data folder: hashed names, atomic writes, and writes of one
+ * file kept in order (a load waits for them). Both session stores persist through this.
+ */
+export class RecordFiles {
+  private readonly writes = new Map<string, Promise<void>>();
+
+  constructor(private readonly dir: string) {}
+
+  /** The record's file, named by a hash of its key parts (so any path or root fits a file name). */
+  fileFor(...keyParts: string[]): string {
+    const key = createHash('sha256').update(keyParts.join('\0')).digest('hex').slice(0, 40);
+    return path.join(this.dir, `${key}.json`);
+  }
+
+  /** The parsed record; null when missing, unreadable or not matching the schema (the session starts cold). */
+  async load<S extends z.ZodType>(file: string, schema: S): Promise<z.output<S> | null> {
+    await this.writes.get(file);
+    let json: unknown;
+    try {
+      json = JSON.parse(await fs.readFile(file, 'utf8'));
+    } catch {
+      return null;
+    }
+    const parsed = schema.safeParse(json);
+    return parsed.success ? parsed.data : null;
+  }
+
+  /** Saves a snapshot of the record as it is now, atomically. */
+  save(file: string, record: unknown): Promise<void> {
+    const json = JSON.stringify(record);
+    return this.enqueue(file, async () => {
+      await fs.mkdir(this.dir, { recursive: true });
+      const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+      await fs.writeFile(temp, json);
+      await fs.rename(temp, file);
+    });
+  }
+
+  delete(file: string): Promise<void> {
+    return this.enqueue(file, () => fs.rm(file, { force: true }));
+  }
+
+  async flush(): Promise<void> {
+    await Promise.all(this.writes.values());
+  }
+
+  private enqueue(file: string, job: () => Promise<void>): Promise<void> {
+    const next = (this.writes.get(file) ?? Promise.resolve()).then(job, job);
+    const settled = next.catch(() => {});
+    this.writes.set(file, settled);
+    void settled.then(() => {
+      if (this.writes.get(file) === settled) this.writes.delete(file);
+    });
+    return next;
+  }
+}

@@ -1,0 +1,112 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { KilnBridge, NotebookCell, NotebookDocument } from '../../../shared/contract';
+import { KilnError } from '../../../shared/errors';
+import { NotebookSession } from './notebook-session';
+
+type Handler = (args: Record<string, unknown>) => unknown;
+
+/** A bridge whose requests answer from `handlers` and whose events the test emits. */
+function fakeBridge(handlers: Record<string, Handler>) {
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const calls: { channel: string; args: Record<string, unknown> }[] = [];
+  const bridge = {
+    transport: 'in-process',
+    request: async (channel: string, args: Record<string, unknown>) => {
+      calls.push({ channel, args });
+      const handler = handlers[channel];
+      if (!handler) throw new Error(`unexpected ${channel}`);
+      return handler(args);
+    },
+    on: (channel: string, listener: (payload: unknown) => void) => {
+      if (!listeners.has(channel)) listeners.set(channel, new Set());
+      listeners.get(channel)!.add(listener);
+      return () => listeners.get(channel)!.delete(listener);
+    },
+  } as unknown as KilnBridge;
+  const emit = (channel: string, payload: unknown) => listeners.get(channel)?.forEach((l) => l(payload));
+  return { bridge, emit, calls };
+}
+
+const code = (id: string, source = '', outputs: NotebookCell['outputs'] = []): NotebookCell =>
+  ({ cell_type: 'code', id, source, metadata: {}, outputs, execution_count: null }) as NotebookCell;
+
+const doc = (cells: NotebookCell[], rev = 5, dirty = false): NotebookDocument => ({
+  path: 'a.ipynb', nbformat: 4, nbformat_minor: 5, metadata: {}, cells, dirty, rev, diskHash: 'h',
+  kernel: { status: 'none', name: null, displayName: null, language: null }, warnings: [],
+});
+
+beforeEach(() => {
+  vi.stubGlobal('requestAnimationFrame', (cb: () => void) => setTimeout(cb, 0));
+  vi.stubGlobal('cancelAnimationFrame', (id: ReturnType<typeof setTimeout>) => clearTimeout(id));
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('NotebookSession', () => {
+  it('shows why a notebook could not be opened, with its code', async () => {
+    const { bridge } = fakeBridge({
+      'notebook.open': () => {
+        throw new KilnError('E_INVALID_NOTEBOOK', 'not JSON');
+      },
+    });
+    const session = new NotebookSession(bridge, 'a.ipynb');
+    await session.load();
+    expect(session.getState().status).toBe('error');
+    expect(session.getState().error).toEqual({ code: 'E_INVALID_NOTEBOOK', message: 'not JSON' });
+    session.dispose();
+  });
+
+  it('reports a missing Jupyter from the kernelspec request, and only that', async () => {
+    let failure = new KilnError('E_NO_JUPYTER', 'no jupyter');
+    const { bridge } = fakeBridge({
+      'notebook.kernelSpecs': () => {
+        throw failure;
+      },
+    });
+    const session = new NotebookSession(bridge, 'a.ipynb');
+    failure = new KilnError('E_TIMEOUT', 'slow');
+    await session.loadSpecs();
+    expect(session.getState().jupyterError).toBeNull();
+    failure = new KilnError('E_NO_JUPYTER', 'no jupyter');
+    await session.loadSpecs();
+    expect(session.getState().jupyterError?.code).toBe('E_NO_JUPYTER');
+    session.dispose();
+  });
+
+  it('ignores output events already in the loaded document and appends later ones', async () => {
+    const stream = { output_type: 'stream', name: 'stdout', text: ['a\n', 'b\n'] };
+    const { bridge, emit } = fakeBridge({ 'notebook.open': () => doc([code('c1', 'print()', [stream])], 5), 'notebook.kernelSpecs': () => ({ default: null, specs: [] }) });
+    const session = new NotebookSession(bridge, 'a.ipynb');
+    await session.load();
+    emit('notebook.output', { path: 'a.ipynb', cellId: 'c1', rev: 5, change: { kind: 'appendText', index: 0, text: 'old\n' } });
+    emit('notebook.output', { path: 'other.ipynb', cellId: 'c1', rev: 9, change: { kind: 'appendText', index: 0, text: 'elsewhere\n' } });
+    emit('notebook.output', { path: 'a.ipynb', cellId: 'c1', rev: 6, change: { kind: 'appendText', index: 0, text: 'c\n' } });
+    expect(session.cell('c1')?.cell.outputs[0]).toMatchObject({ text: 'a\nb\nc\n' });
+    session.dispose();
+  });
+
+  it('keeps typing that a reload from disk overtook, sends it again and raises a conflict', async () => {
+    vi.useFakeTimers();
+    try {
+      const { bridge, emit, calls } = fakeBridge({
+        'notebook.open': () => doc([code('c1', 'x = 1')]),
+        'notebook.kernelSpecs': () => ({ default: null, specs: [] }),
+        'notebook.editCell': () => ({ dirty: true }),
+      });
+      const session = new NotebookSession(bridge, 'a.ipynb');
+      await session.load();
+      session.editSource('c1', 'x = 2');
+      emit('notebook.changed', { path: 'a.ipynb', reason: 'reloaded', document: doc([code('c1', 'x = disk')], 7) });
+      expect(session.cell('c1')?.cell.source).toBe('x = 2');
+      expect(session.getState().conflict).toMatch(/your edits are kept/);
+      await session.flushEdits();
+      expect(calls.filter((c) => c.channel === 'notebook.editCell').map((c) => c.args.source)).toEqual(['x = 2']);
+
+      // An agent's edit is not a conflict: the document simply replaces what is shown.
+      emit('notebook.changed', { path: 'a.ipynb', reason: 'edited', document: doc([code('c1', 'x = agent')], 8, true) });
+      expect(session.cell('c1')?.cell.source).toBe('x = agent');
+      session.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
