@@ -1,17 +1,8 @@
-export { Verbs, replaceExactlyOnce, type VerbsOptions, type VerbCallOptions, type VerbTimeouts } from './verbs';
-export { compactOutputs, type NotebookVerbTarget } from './notebook-target';
-export { NotebookServiceVerbTarget, type NotebookAdapterOptions } from './notebook-adapter';
-export { AuditLog, slugForCode, slugify, runFileStepSource } from './audit-log';
+export { Verbs, type VerbsOptions } from './verbs';
+export { type NotebookVerbTarget } from './notebook-target';
+export { NotebookServiceVerbTarget } from './notebook-adapter';
+export { slugForCode, slugify } from './audit-log';
 export { findKernelPython } from './python';
-export { verbsHandlers, type VerbsHandlers } from './handlers';
+export { verbsHandlers } from './handlers';
 export { verbToolSet } from './ai-tools';
-export {
-  VERBS,
-  VERB_NAMES,
-  verbInputJsonSchema,
-  verbResultJsonSchema,
-  isVerbName,
-  type VerbName,
-  type VerbArgs,
-  type VerbResult,
-} from '../../shared/contract/verbs';
+export { VERB_NAMES } from '../../shared/contract/verbs';

@@ -1,4 +1,4 @@
-import type { CellRunResult, CellType, NotebookDocument } from '../../shared/contract';
+import type { CellType, NotebookDocument } from '../../shared/contract';
 import type { VerbCellRunResult } from '../../shared/contract/verbs';
 import { KilnError } from '../../shared/errors';
 import type { NotebookService } from '../notebook';
@@ -44,7 +44,7 @@ export class NotebookServiceVerbTarget implements NotebookVerbTarget {
   async runNewCell(notebook: string, source: string): Promise<VerbCellRunResult> {
     return this.change(notebook, async () => {
       const { cell } = await this.notebooks.insertCell(notebook, { cellType: 'code', source }, { origin: 'agent' });
-      return toVerbResult(await this.notebooks.runCell(notebook, cell.id, { allowStdin: false }));
+      return this.notebooks.runCell(notebook, cell.id, { allowStdin: false });
     });
   }
 
@@ -68,7 +68,7 @@ export class NotebookServiceVerbTarget implements NotebookVerbTarget {
   async rerunCell(notebook: string, cellId: string): Promise<VerbCellRunResult> {
     return this.change(notebook, async (document) => {
       findCell(document, cellId);
-      return toVerbResult(await this.notebooks.runCell(notebook, cellId, { allowStdin: false }));
+      return this.notebooks.runCell(notebook, cellId, { allowStdin: false });
     });
   }
 
@@ -97,15 +97,4 @@ function findCell(document: NotebookDocument, cellId: string): NotebookDocument[
   const cell = document.cells.find((candidate) => candidate.id === cellId);
   if (!cell) throw new KilnError('E_NOT_FOUND', `No cell with id "${cellId}" in the notebook "${document.path}"`, { cellId });
   return cell;
-}
-
-function toVerbResult(result: CellRunResult): VerbCellRunResult {
-  return {
-    cell_id: result.cell_id,
-    status: result.status,
-    exec_count: result.exec_count,
-    duration_ms: result.duration_ms,
-    had_error: result.had_error,
-    outputs: result.outputs,
-  };
 }

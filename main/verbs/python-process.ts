@@ -26,7 +26,7 @@ export interface PythonProcessOutcome {
 const DRAIN_MS = 2000;
 
 /** Keeps the head and the tail of a stream, so a runaway print loop cannot exhaust memory or a model's context. */
-export class CappedText {
+class CappedText {
   private head = '';
   private tail = '';
   private dropped = 0;

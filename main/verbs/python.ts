@@ -1,21 +1,15 @@
-import { constants as fsConstants } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { KilnError } from '../../shared/errors';
 import { findJupyter, JUPYTER_INSTALL_HINT, whichExecutable } from '../kernel';
 
+/** An existing executable file (whichExecutable checks a path with a slash as is, PATH unused). */
 async function isExecutable(file: string): Promise<boolean> {
-  try {
-    if (!(await fs.stat(file)).isFile()) return false;
-    await fs.access(file, fsConstants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  return (await whichExecutable(file, undefined)) !== null;
 }
 
 /** The interpreter named by a script's `#!` line: `{ program, viaEnv }`, or null when there is none. */
-export async function readShebang(file: string): Promise<{ program: string; viaEnv: boolean } | null> {
+async function readShebang(file: string): Promise<{ program: string; viaEnv: boolean } | null> {
   let head: string;
   try {
     const handle = await fs.open(file, 'r');

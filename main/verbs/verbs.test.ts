@@ -9,7 +9,7 @@ import { KilnError } from '../../shared/errors';
 import { WorkspaceWatcher } from '../watcher';
 import { Workspace } from '../workspace';
 import { makeTempTree } from '../workspace/test-support';
-import { findKernelPython, slugForCode, slugify, Verbs } from '.';
+import { findKernelPython, slugForCode, slugify, Verbs, type NotebookVerbTarget } from '.';
 
 const PYTHON = '/usr/bin/python3';
 
@@ -387,6 +387,21 @@ describe('notebook verbs without a notebook service', () => {
     const list = verbs.list();
     expect(list.find((v) => v.name === 'run-notebook-cell')?.available).toBe(false);
     expect(list.find((v) => v.name === 'write-file')?.available).toBe(true);
+  });
+
+  it('refuse a path that is not a notebook before the service sees it', async () => {
+    await verbs.dispose();
+    verbs = new Verbs({ workspace, python: PYTHON, notebooks: {} as NotebookVerbTarget });
+    expect(await codeOf(verbs.call('append-notebook-cell', { notebook: 'src/a.py', source: 'x' }))).toBe('E_BAD_REQUEST');
+  });
+});
+
+describe('refusals', () => {
+  beforeEach(() => setup({ 'src/pkg/b.py': '' }));
+  it('write-file onto a folder is E_IS_A_DIRECTORY, and a disposed service refuses calls', async () => {
+    expect(await codeOf(verbs.call('write-file', { path: 'src/pkg', content: 'x' }))).toBe('E_IS_A_DIRECTORY');
+    await verbs.dispose();
+    expect(await codeOf(verbs.call('list-files', {}))).toBe('E_CANCELLED');
   });
 });
 

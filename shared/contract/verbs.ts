@@ -155,7 +155,6 @@ export type VerbArgs<V extends VerbName> = z.input<VerbTable[V]['input']>;
 /** What the verb receives after validation. */
 export type ParsedVerbArgs<V extends VerbName> = z.output<VerbTable[V]['input']>;
 export type VerbResult<V extends VerbName> = z.output<VerbTable[V]['result']>;
-export type AnyVerbResult = { [V in VerbName]: VerbResult<V> }[VerbName];
 
 export function isVerbName(name: string): name is VerbName {
   return Object.hasOwn(VERBS, name);
@@ -164,11 +163,6 @@ export function isVerbName(name: string): name is VerbName {
 /** A verb's input as JSON Schema (draft-7, input side: fields with defaults are optional), for MCP and model tool definitions. */
 export function verbInputJsonSchema(name: VerbName): Record<string, unknown> {
   return z.toJSONSchema(VERBS[name].input, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
-}
-
-/** A verb's result as JSON Schema (draft-7, output side). */
-export function verbResultJsonSchema(name: VerbName): Record<string, unknown> {
-  return z.toJSONSchema(VERBS[name].result, { target: 'draft-7', io: 'output' }) as Record<string, unknown>;
 }
 
 export const VerbInfo = z.object({
