@@ -51,6 +51,9 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     trash: options.trash ?? osTrash,
     onProgress: (progress) => hub.emit('fs.progress', progress),
   });
+  // Temp files of a save or copy cut short by a kill; swept in the background, start-up never waits.
+  const sweeping = new AbortController();
+  const sweep = workspace.sweepStaleTemps(sweeping.signal).catch(() => []);
   const prefs = new PrefsService(options.prefsStore);
   const gutter: GutterSource = new EmptyGutterSource();
   const config = new ConfigService({
@@ -117,6 +120,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     hub,
     handlers,
     async dispose() {
+      sweeping.abort();
+      await sweep;
       await edits.dispose();
       await agentSession.dispose();
       await config.dispose();

@@ -19,7 +19,7 @@ const CHOKIDAR_EVENTS: Record<string, FsChange['type']> = {
 };
 
 // Kiln's own temp files, VCS internals and dependency trees are noise for the tree.
-const IGNORED = /(^|[/\\])(\.kiln-[0-9a-f]+\.tmp|\.git|node_modules|__pycache__|\.ipynb_checkpoints)([/\\]|$)/;
+const IGNORED = /(^|[/\\])(\.kiln-(?:\d+-)?[0-9a-f]+\.tmp|\.git|node_modules|__pycache__|\.ipynb_checkpoints)([/\\]|$)/;
 /** How long a reported creation suppresses a second report of the same path. */
 const DEDUPE_MS = 2000;
 

@@ -1,4 +1,5 @@
-import { realpath } from 'node:fs/promises';
+import { constants as fsConstants } from 'node:fs';
+import { lstat, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { KilnError } from '../../shared/errors';
 
@@ -51,6 +52,71 @@ export class PathGuard {
     }
   }
 
+  /**
+   * Resolves `rel` and runs `use` with the entry pinned under its verified parent folder, so a symlink
+   * swapped into the path after the check cannot redirect the operation. The parent is realpath'd and
+   * opened; on Linux the operation then goes through that open handle (`/proc/self/fd/N/name`), whose
+   * real location is read back from the kernel and must lie inside the root. Elsewhere the handle's
+   * identity is compared with the folder at the path. `followFinal` resolves a final symlink first
+   * (content operations); without it the entry itself is the target (delete, move, create).
+   */
+  async pin<T>(rel: string, use: (target: PinnedPath) => Promise<T>, options: PinOptions = {}): Promise<T> {
+    const abs = await this.resolve(rel);
+    const follow = options.followFinal || options.folder || abs === this.root;
+    const real = follow ? await this.canonical(abs) : path.join(await this.canonical(path.dirname(abs)), path.basename(abs));
+    if (!this.contains(real)) throw outside(rel, 'a symbolic link leads outside the workspace');
+    const anchorAtSelf = options.folder || real === this.root;
+    const dirReal = anchorAtSelf ? real : path.dirname(real);
+    let handle: FileHandle;
+    try {
+      // The folder itself must not be a link swapped in after canonicalizing; its parents are checked below.
+      handle = await open(dirReal, fsConstants.O_RDONLY | fsConstants.O_DIRECTORY | fsConstants.O_NOFOLLOW);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ELOOP') throw outside(rel, 'a folder on the way was replaced by a symbolic link');
+      if (code === 'ENOENT') throw new KilnError('E_NOT_FOUND', anchorAtSelf ? `"${rel}" does not exist` : `The folder for "${rel}" does not exist`);
+      if (code === 'ENOTDIR') throw new KilnError('E_NOT_A_DIRECTORY', anchorAtSelf ? `${rel || '(root)'} is not a folder` : `The parent of "${rel}" is not a folder`);
+      throw err;
+    }
+    try {
+      const dir = await this.verifiedDir(handle, dirReal, rel);
+      return await use({ abs, real, dir, path: anchorAtSelf ? dir : `${dir}/${path.basename(real)}` });
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** The path operations use for an open, verified folder handle. */
+  private async verifiedDir(handle: FileHandle, dirReal: string, rel: string): Promise<string> {
+    if (process.platform === 'linux') {
+      const viaHandle = `/proc/self/fd/${handle.fd}`;
+      const actual = await readlink(viaHandle).catch(() => null);
+      if (actual !== null) {
+        if (!this.contains(actual)) throw outside(rel, 'a symbolic link leads outside the workspace');
+        return viaHandle;
+      }
+    }
+    const [opened, atPath] = await Promise.all([handle.stat(), lstat(dirReal).catch(() => null)]);
+    if (!atPath || atPath.ino !== opened.ino || atPath.dev !== opened.dev) throw outside(rel, 'the folder changed while it was checked');
+    return dirReal;
+  }
+
+  /** realpath of the path, or of its deepest existing ancestor plus the rest. */
+  private async canonical(abs: string): Promise<string> {
+    const rest: string[] = [];
+    let probe = abs;
+    for (;;) {
+      try {
+        return path.join(await realpath(probe), ...rest);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if ((code !== 'ENOENT' && code !== 'ENOTDIR') || probe === this.root) throw err;
+        rest.unshift(path.basename(probe));
+        probe = path.dirname(probe);
+      }
+    }
+  }
+
   contains(absReal: string): boolean {
     return absReal === this.root || absReal.startsWith(this.root.endsWith(path.sep) ? this.root : this.root + path.sep);
   }
@@ -59,6 +125,28 @@ export class PathGuard {
     return path.relative(this.root, abs).split(path.sep).join('/');
   }
 }
+
+export interface PinOptions {
+  /** Resolve a final symbolic link first (reads and writes of content); otherwise the entry itself is the target. */
+  followFinal?: boolean;
+  /** The target is a folder and is itself the pinned handle (listing, copying into it). */
+  folder?: boolean;
+}
+
+/** An entry pinned by `PathGuard.pin`. */
+export interface PinnedPath {
+  /** The lexical absolute path, for reporting (relative paths, the origin ledger). */
+  abs: string;
+  /** The resolved real path (for hand-offs that need a plain path, such as the OS trash). */
+  real: string;
+  /** The verified parent folder (the folder itself when pinned as a folder): siblings such as temp files go here. */
+  dir: string;
+  /** The path to hand to fs calls: the entry's name under `dir` (or `dir` itself for a folder). */
+  path: string;
+}
+
+/** Opening a final component that is a symbolic link fails with ELOOP: content never comes from a link swapped in. */
+export const NO_FOLLOW = fsConstants.O_NOFOLLOW;
 
 function outside(rel: string, why: string): KilnError {
   return new KilnError('E_OUTSIDE_WORKSPACE', `Path "${rel.replace(/\0/g, '\\0')}" is outside the workspace: ${why}`);

@@ -253,3 +253,29 @@ describe('delete', () => {
     expect(await ws.count('src')).toEqual({ files: 2, dirs: 1 });
   });
 });
+
+describe('nextFreeName', () => {
+  it('finds the next copy name and guards its name like any path', async () => {
+    expect(await ws.nextFreeName('src', 'app.py')).toEqual({ path: 'src/app copy.py' });
+    expect(await ws.nextFreeName('src', 'new.py')).toEqual({ path: 'src/new.py' });
+    for (const name of ['../../etc/passwd', '..', 'a/b', 'a\\b', '', 'x\0y']) {
+      expect(await code(ws.nextFreeName('src', name)), name).toBe('E_OUTSIDE_WORKSPACE');
+    }
+    expect(await code(ws.nextFreeName('../', 'x'))).toBe('E_OUTSIDE_WORKSPACE');
+  });
+});
+
+describe('stale temp files', () => {
+  it('removes what a killed save left behind and keeps live writers\' temps and look-alikes', async () => {
+    const { spawnSync } = await import('node:child_process');
+    // A pid that certainly exited: a child that ran and was reaped.
+    const deadPid = spawnSync('true').pid!;
+    const stale = [`.kiln-${deadPid}-0123456789ab.tmp`, 'src/pkg/.kiln-0123456789ab.tmp'];
+    const live = `src/.kiln-${process.pid}-0123456789ab.tmp`;
+    for (const rel of [...stale, live, 'src/.kiln-notes.tmp']) await writeFile(path.join(root, rel), 'partial');
+    await mkdir(path.join(root, `data/.kiln-${deadPid}-abcdefabcdef.tmp`));
+    expect((await ws.sweepStaleTemps()).sort()).toEqual([...stale, `data/.kiln-${deadPid}-abcdefabcdef.tmp`].sort());
+    expect(await tempFiles(path.join(root, 'src'))).toEqual(['.kiln-notes.tmp', `.kiln-${process.pid}-0123456789ab.tmp`].sort());
+    expect(await tempFiles(root)).toEqual([]);
+  });
+});

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { constants as fsConstants } from 'node:fs';
+import { constants as fsConstants, type Stats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Entry, FileContent, Origin, WriteResult } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { decodeText, encodeText, hashText } from './encoding';
-import { PathGuard } from './guard';
+import { NO_FOLLOW, PathGuard, type PinnedPath } from './guard';
 import { sortEntries } from '../../shared/natural-sort';
 import { duplicateName } from './naming';
 import { agentJournalPath, OriginLedger } from './origin-ledger';
@@ -89,116 +89,126 @@ export class Workspace {
   }
 
   async list(rel: string, options: { showHidden?: boolean } = {}): Promise<Entry[]> {
-    const abs = await this.existingDir(rel);
-    const dirents = await fs.readdir(abs, { withFileTypes: true });
-    const base = this.relative(abs);
-    const entries: Entry[] = [];
-    for (const dirent of dirents) {
-      const hidden = dirent.name.startsWith('.');
-      if (hidden && !options.showHidden) continue;
-      if (dirent.name.startsWith(TEMP_PREFIX)) continue;
-      let isDir = dirent.isDirectory();
-      if (dirent.isSymbolicLink()) {
-        // A link is listed by what it points to; links leading outside are still refused on use.
-        isDir = await fs.stat(path.join(abs, dirent.name)).then((s) => s.isDirectory(), () => false);
+    return this.guard.pin(rel, async (folder) => {
+      const dirents = await fs.readdir(folder.path, { withFileTypes: true });
+      const base = this.relative(folder.abs);
+      const entries: Entry[] = [];
+      for (const dirent of dirents) {
+        const hidden = dirent.name.startsWith('.');
+        if (hidden && !options.showHidden) continue;
+        if (dirent.name.startsWith(TEMP_PREFIX)) continue;
+        let isDir = dirent.isDirectory();
+        if (dirent.isSymbolicLink()) {
+          // A link is listed by what it points to; links leading outside are still refused on use.
+          isDir = await fs.stat(path.join(folder.path, dirent.name)).then((s) => s.isDirectory(), () => false);
+        }
+        entries.push({ name: dirent.name, path: base ? `${base}/${dirent.name}` : dirent.name, kind: isDir ? 'dir' : 'file', hidden });
       }
-      entries.push({ name: dirent.name, path: base ? `${base}/${dirent.name}` : dirent.name, kind: isDir ? 'dir' : 'file', hidden });
-    }
-    return sortEntries(entries);
+      return sortEntries(entries);
+    }, { folder: true });
   }
 
   async stat(rel: string): Promise<Entry> {
-    const abs = await this.resolve(rel);
-    const info = await fs.stat(abs).catch((err) => { throw notFound(rel, err); });
-    const name = abs === this.root ? this.name : path.basename(abs);
-    return {
-      name,
-      path: this.relative(abs),
-      kind: info.isDirectory() ? 'dir' : 'file',
-      size: info.size,
-      mtimeMs: info.mtimeMs,
-      hidden: name.startsWith('.'),
-    };
+    return this.guard.pin(rel, async (target) => {
+      const info = await fs.lstat(target.path).catch((err) => { throw notFound(rel, err); });
+      const name = target.abs === this.root ? this.name : path.basename(target.abs);
+      return {
+        name,
+        path: this.relative(target.abs),
+        kind: info.isDirectory() ? 'dir' : 'file',
+        size: info.size,
+        mtimeMs: info.mtimeMs,
+        hidden: name.startsWith('.'),
+      };
+    }, { followFinal: true });
   }
 
   async exists(rel: string): Promise<boolean> {
-    const abs = await this.resolve(rel);
-    return fs.lstat(abs).then(() => true, () => false);
+    try {
+      return await this.guard.pin(rel, (target) => fs.lstat(target.path).then(() => true, () => false));
+    } catch (err) {
+      if (err instanceof KilnError && (err.code === 'E_NOT_FOUND' || err.code === 'E_NOT_A_DIRECTORY')) return false;
+      throw err;
+    }
   }
 
   async read(rel: string): Promise<FileContent> {
-    const abs = await this.resolve(rel);
-    const info = await fs.stat(abs).catch((err) => { throw notFound(rel, err); });
-    if (info.isDirectory()) throw new KilnError('E_IS_A_DIRECTORY', `${rel} is a folder, not a file`);
-    const truncated = info.size > MAX_READ_BYTES;
-    const bytes = truncated ? await readHead(abs, MAX_READ_BYTES) : await fs.readFile(abs);
-    const { text, encoding } = decodeText(bytes);
-    return {
-      path: this.relative(abs),
-      text,
-      binary: text === null,
-      encoding,
-      size: info.size,
-      hash: hashText(bytes),
-      mtimeMs: info.mtimeMs,
-      truncated,
-    };
+    return this.guard.pin(rel, async (target) => {
+      const handle = await openFinal(target.path, fsConstants.O_RDONLY, rel);
+      try {
+        const info = await handle.stat();
+        if (info.isDirectory()) throw new KilnError('E_IS_A_DIRECTORY', `${rel} is a folder, not a file`);
+        const truncated = info.size > MAX_READ_BYTES;
+        const bytes = truncated ? await readHead(handle, MAX_READ_BYTES) : await handle.readFile();
+        const { text, encoding } = decodeText(bytes);
+        return {
+          path: this.relative(target.abs),
+          text,
+          binary: text === null,
+          encoding,
+          size: info.size,
+          hash: hashText(bytes),
+          mtimeMs: info.mtimeMs,
+          truncated,
+        };
+      } finally {
+        await handle.close();
+      }
+    }, { followFinal: true });
   }
 
   /** Atomic write: a temp file in the same folder, then rename over the target. Keeps mode and encoding. */
   async write(rel: string, text: string, options: WriteOptions = {}): Promise<WriteResult> {
-    const abs = await this.resolve(rel);
-    if (abs === this.root) throw new KilnError('E_IS_A_DIRECTORY', 'The workspace root is a folder');
-    const existing = await fs.stat(abs).catch(() => null);
-    if (existing?.isDirectory()) throw new KilnError('E_IS_A_DIRECTORY', `${rel} is a folder, not a file`);
-    let encoding = 'utf-8';
-    if (existing) {
-      const current = await fs.readFile(abs);
-      // The whole file, as read() decodes it: a prefix can cut a UTF-8 character and look like Latin-1.
-      encoding = decodeText(current).encoding;
-      if (encoding === 'binary') encoding = 'utf-8';
-      const currentHash = options.expectedHash ? hashText(current) : null;
-      if (currentHash !== null && currentHash !== options.expectedHash) {
-        throw new KilnError('E_CHANGED_ON_DISK', `${rel} changed on disk since it was read`, { hash: currentHash });
+    if (this.guard.resolveLexically(rel) === this.root) throw new KilnError('E_IS_A_DIRECTORY', 'The workspace root is a folder');
+    if (options.createParents && !options.expectedHash) await this.makeParents(rel, options.origin);
+    return this.guard.pin(rel, async (target) => {
+      const existing = await readExisting(target.path, rel);
+      let encoding = 'utf-8';
+      if (existing) {
+        // The whole file, as read() decodes it: a prefix can cut a UTF-8 character and look like Latin-1.
+        encoding = decodeText(existing.bytes).encoding;
+        if (encoding === 'binary') encoding = 'utf-8';
+        const currentHash = options.expectedHash ? hashText(existing.bytes) : null;
+        if (currentHash !== null && currentHash !== options.expectedHash) {
+          throw new KilnError('E_CHANGED_ON_DISK', `${rel} changed on disk since it was read`, { hash: currentHash });
+        }
+      } else if (options.expectedHash) {
+        throw new KilnError('E_CHANGED_ON_DISK', `${rel} was deleted on disk since it was read`, { hash: null });
       }
-    } else if (options.expectedHash) {
-      throw new KilnError('E_CHANGED_ON_DISK', `${rel} was deleted on disk since it was read`, { hash: null });
-    }
-    if (options.createParents) await this.makeParents(abs, options.origin);
-    else await this.requireParent(abs, rel);
-    const bytes = encodeText(text, encoding);
-    await this.writeAtomically(abs, bytes, existing?.mode, options.origin ?? 'operator');
-    const after = await fs.stat(abs);
-    return { path: this.relative(abs), hash: hashText(bytes), mtimeMs: after.mtimeMs, size: after.size };
+      const bytes = encodeText(text, encoding);
+      const after = await this.writeAtomically(target, bytes, existing?.mode, options.origin ?? 'operator');
+      return { path: this.relative(target.abs), hash: hashText(bytes), mtimeMs: after.mtimeMs, size: after.size };
+    }, { followFinal: true });
   }
 
   async createFile(rel: string, text = '', options: { origin?: Origin } = {}): Promise<WriteResult> {
-    const abs = await this.resolve(rel);
-    await this.requireParent(abs, rel);
-    const origin = options.origin ?? 'operator';
-    this.ledger.mark(abs, origin);
-    const handle = await fs.open(abs, 'wx').catch((err) => {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw exists(rel);
-      throw err;
+    return this.guard.pin(rel, async (target) => {
+      this.ledger.mark(target.abs, options.origin ?? 'operator');
+      // O_EXCL: never opens an existing entry, a symbolic link included.
+      const handle = await fs.open(target.path, 'wx').catch((err) => {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw exists(rel);
+        throw err;
+      });
+      try {
+        await handle.writeFile(text, 'utf8');
+        const after = await handle.stat();
+        return { path: this.relative(target.abs), hash: hashText(text), mtimeMs: after.mtimeMs, size: after.size };
+      } finally {
+        await handle.close();
+      }
     });
-    try {
-      await handle.writeFile(text, 'utf8');
-    } finally {
-      await handle.close();
-    }
-    const after = await fs.stat(abs);
-    return { path: this.relative(abs), hash: hashText(text), mtimeMs: after.mtimeMs, size: after.size };
   }
 
   async createDir(rel: string, options: { origin?: Origin } = {}): Promise<Entry> {
-    const abs = await this.resolve(rel);
-    await this.requireParent(abs, rel);
-    this.ledger.mark(abs, options.origin ?? 'operator');
-    await fs.mkdir(abs).catch((err) => {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw exists(rel);
-      throw err;
+    const created = await this.guard.pin(rel, async (target) => {
+      this.ledger.mark(target.abs, options.origin ?? 'operator');
+      await fs.mkdir(target.path).catch((err) => {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw exists(rel);
+        throw err;
+      });
+      return this.relative(target.abs);
     });
-    return this.stat(this.relative(abs));
+    return this.stat(created);
   }
 
   /**
@@ -210,76 +220,83 @@ export class Workspace {
     to: string,
     options: JobOptions & { onConflict?: 'reject' | 'overwrite' } = {},
   ): Promise<{ path: string }> {
-    const src = await this.resolve(from);
-    const dst = await this.resolve(to);
-    if (src === this.root) throw new KilnError('E_BAD_REQUEST', 'The workspace root cannot be moved');
-    const srcInfo = await fs.lstat(src).catch((err) => { throw notFound(from, err); });
-    if (src === dst) return { path: this.relative(dst) };
-    if (srcInfo.isDirectory() && dst.startsWith(src + path.sep)) {
-      throw new KilnError('E_INTO_SELF', `Cannot move folder "${from}" into itself`);
-    }
-    await this.requireParent(dst, to);
-    const dstInfo = await fs.lstat(dst).catch(() => null);
-    const caseOnlyRename = dstInfo !== null && dstInfo.ino === srcInfo.ino && dstInfo.dev === srcInfo.dev;
-    const origin = options.origin ?? 'operator';
-    if (dstInfo && !caseOnlyRename) {
-      if (options.onConflict !== 'overwrite') throw exists(to);
-      if (dstInfo.isDirectory() && src.startsWith(dst + path.sep)) {
-        throw new KilnError('E_INTO_SELF', `Cannot replace "${to}" with something inside it`);
+    if (this.guard.resolveLexically(from) === this.root) throw new KilnError('E_BAD_REQUEST', 'The workspace root cannot be moved');
+    return this.guard.pin(from, (src) => this.guard.pin(to, async (dst) => {
+      const srcInfo = await fs.lstat(src.path).catch((err) => { throw notFound(from, err); });
+      if (src.abs === dst.abs || src.real === dst.real) return { path: this.relative(dst.abs) };
+      if (srcInfo.isDirectory() && dst.real.startsWith(src.real + path.sep)) {
+        throw new KilnError('E_INTO_SELF', `Cannot move folder "${from}" into itself`);
       }
-    }
-    this.ledger.mark(src, origin);
-    this.ledger.mark(dst, origin);
-    // Park a replaced target beside itself so a failed move can put it back.
-    const parked = dstInfo && !caseOnlyRename ? await this.park(dst) : null;
-    try {
-      await this.renameOrCopy(src, dst, srcInfo.isDirectory(), options.jobId);
-    } catch (err) {
-      if (parked) await fs.rename(parked, dst).catch(() => undefined);
-      throw err;
-    }
-    if (parked) await this.discardParked(parked);
-    return { path: this.relative(dst) };
+      const dstInfo = await fs.lstat(dst.path).catch(() => null);
+      const caseOnlyRename = dstInfo !== null && dstInfo.ino === srcInfo.ino && dstInfo.dev === srcInfo.dev;
+      const origin = options.origin ?? 'operator';
+      if (dstInfo && !caseOnlyRename) {
+        if (options.onConflict !== 'overwrite') throw exists(to);
+        if (dstInfo.isDirectory() && src.real.startsWith(dst.real + path.sep)) {
+          throw new KilnError('E_INTO_SELF', `Cannot replace "${to}" with something inside it`);
+        }
+      }
+      this.ledger.mark(src.abs, origin);
+      this.ledger.mark(dst.abs, origin);
+      // Park a replaced target beside itself so a failed move can put it back.
+      const parked = dstInfo && !caseOnlyRename ? await this.park(dst) : null;
+      try {
+        await this.renameOrCopy(src.path, dst, kindOf(srcInfo), options.jobId);
+      } catch (err) {
+        if (parked) await fs.rename(parked.path, dst.path).catch(() => undefined);
+        throw err;
+      }
+      if (parked) await this.discardParked(parked);
+      return { path: this.relative(dst.abs) };
+    }));
   }
 
-  /** Duplicates into a folder; a clash gets "name copy.ext", "name copy 2.ext", like VS Code. */
+  /** Duplicates into a folder; a clash gets "name copy.ext", "name copy 2.ext", like VS Code. Links are copied as links. */
   async copy(from: string, toDir: string, options: JobOptions = {}): Promise<{ path: string }> {
-    const src = await this.resolve(from);
-    const srcInfo = await fs.stat(src).catch((err) => { throw notFound(from, err); });
-    const dir = await this.existingDir(toDir);
-    const target = await this.freeName(dir, path.basename(src), srcInfo.isDirectory());
-    this.ledger.mark(target, options.origin ?? 'operator');
-    await this.copyViaTemp(src, target, srcInfo.isDirectory(), options.jobId);
-    return { path: this.relative(target) };
+    return this.guard.pin(from, (src) => this.guard.pin(toDir, async (dir) => {
+      const srcInfo = await fs.lstat(src.path).catch((err) => { throw notFound(from, err); });
+      const name = await freeName(dir.path, path.basename(src.abs), srcInfo.isDirectory());
+      const target = path.join(dir.abs, name);
+      this.ledger.mark(target, options.origin ?? 'operator');
+      await this.copyViaTemp(src.path, { dir: dir.path, name }, kindOf(srcInfo), options.jobId);
+      return { path: this.relative(target) };
+    }, { folder: true }));
   }
 
   /** To the OS trash where there is one; permanent only when asked explicitly. */
   async delete(rel: string, options: { permanent?: boolean; origin?: Origin } = {}): Promise<{ trashed: boolean }> {
-    const abs = await this.resolve(rel);
-    if (abs === this.root) throw new KilnError('E_BAD_REQUEST', 'The workspace root cannot be deleted');
-    await fs.lstat(abs).catch((err) => { throw notFound(rel, err); });
-    this.ledger.mark(abs, options.origin ?? 'operator');
-    if (!options.permanent) {
-      if (this.trash && (await this.trash(abs))) return { trashed: true };
-      throw new KilnError('E_PERMISSION', `There is no trash here; "${rel}" can only be deleted permanently`, { noTrash: true });
-    }
-    await fs.rm(abs, { recursive: true, force: true });
-    return { trashed: false };
+    if (this.guard.resolveLexically(rel) === this.root) throw new KilnError('E_BAD_REQUEST', 'The workspace root cannot be deleted');
+    return this.guard.pin(rel, async (target) => {
+      await fs.lstat(target.path).catch((err) => { throw notFound(rel, err); });
+      this.ledger.mark(target.abs, options.origin ?? 'operator');
+      if (!options.permanent) {
+        if (this.trash && (await this.trash(target.real))) return { trashed: true };
+        throw new KilnError('E_PERMISSION', `There is no trash here; "${rel}" can only be deleted permanently`, { noTrash: true });
+      }
+      await fs.rm(target.path, { recursive: true, force: true });
+      return { trashed: false };
+    });
   }
 
   /** How many files and folders lie under a folder, so a delete confirmation can say so. */
   async count(rel: string): Promise<{ files: number; dirs: number }> {
-    const abs = await this.resolve(rel);
-    const info = await fs.stat(abs).catch((err) => { throw notFound(rel, err); });
-    if (!info.isDirectory()) return { files: 1, dirs: 0 };
-    const tree = await walk(abs);
-    return { files: tree.files.length, dirs: tree.dirs.length };
+    return this.guard.pin(rel, async (target) => {
+      const info = await fs.lstat(target.path).catch((err) => { throw notFound(rel, err); });
+      if (!info.isDirectory()) return { files: 1, dirs: 0 };
+      const tree = await walk(target.path);
+      return { files: tree.files.length + tree.links.length, dirs: tree.dirs.length };
+    }, { followFinal: true });
   }
 
+  /** The first free "name copy N" in a folder; `name` is one file name, guarded like any path. */
   async nextFreeName(dirRel: string, name: string): Promise<{ path: string }> {
-    const dir = await this.existingDir(dirRel);
-    const src = await fs.stat(path.join(dir, name)).catch(() => null);
-    return { path: this.relative(await this.freeName(dir, name, src?.isDirectory() ?? false)) };
+    if (!isSingleName(name)) {
+      throw new KilnError('E_OUTSIDE_WORKSPACE', `"${name.replace(/\0/g, '\\0')}" is not a single file name`);
+    }
+    return this.guard.pin(dirRel, async (dir) => {
+      const existing = await fs.lstat(path.join(dir.path, name)).catch(() => null);
+      return { path: this.relative(path.join(dir.abs, await freeName(dir.path, name, existing?.isDirectory() ?? false))) };
+    }, { folder: true });
   }
 
   cancelJob(jobId: string): boolean {
@@ -288,41 +305,64 @@ export class Workspace {
     return Boolean(job);
   }
 
+  /**
+   * Removes temp files that a killed Kiln left behind (a save or copy cut short). Runs in the background
+   * at start; a temp whose writer is still alive (another Kiln process on this workspace) is left alone.
+   */
+  async sweepStaleTemps(signal?: AbortSignal): Promise<string[]> {
+    const removed: string[] = [];
+    const pending = [this.root];
+    while (pending.length && !signal?.aborted) {
+      const dir = pending.pop()!;
+      const dirents = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+      for (const dirent of dirents) {
+        const abs = path.join(dir, dirent.name);
+        if (isStaleTemp(dirent.name)) {
+          // Through the guard like any delete, so a link swapped in here cannot point the removal elsewhere.
+          await this.delete(this.relative(abs), { permanent: true }).then(() => removed.push(this.relative(abs)), () => undefined);
+        } else if (dirent.isDirectory()) {
+          pending.push(abs);
+        }
+      }
+      // Start-up never waits for this walk; let everything else go first.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return removed;
+  }
+
   // ---- internals ----
 
-  private async existingDir(rel: string): Promise<string> {
-    const abs = await this.resolve(rel);
-    const info = await fs.stat(abs).catch((err) => { throw notFound(rel, err); });
-    if (!info.isDirectory()) throw new KilnError('E_NOT_A_DIRECTORY', `${rel || '(root)'} is not a folder`);
-    return abs;
+  /** Creates the missing folders above `rel`, one guarded step at a time. */
+  private async makeParents(rel: string, origin: Origin = 'operator'): Promise<void> {
+    const segments = this.relative(this.guard.resolveLexically(rel)).split('/').slice(0, -1);
+    for (let i = 1; i <= segments.length; i++) {
+      await this.guard.pin(segments.slice(0, i).join('/'), async (folder) => {
+        const info = await fs.lstat(folder.path).catch(() => null);
+        if (info) return;
+        this.ledger.mark(folder.abs, origin);
+        await fs.mkdir(folder.path).catch((err) => {
+          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        });
+      });
+    }
   }
 
-  private async requireParent(abs: string, rel: string): Promise<void> {
-    const parent = await fs.stat(path.dirname(abs)).catch(() => null);
-    if (!parent) throw new KilnError('E_NOT_FOUND', `The folder for "${rel}" does not exist`);
-    if (!parent.isDirectory()) throw new KilnError('E_NOT_A_DIRECTORY', `The parent of "${rel}" is not a folder`);
-  }
-
-  private async makeParents(abs: string, origin: Origin = 'operator'): Promise<void> {
-    const parent = path.dirname(abs);
-    if (await fs.stat(parent).then((s) => s.isDirectory(), () => false)) return;
-    this.ledger.mark(parent, origin);
-    await fs.mkdir(parent, { recursive: true });
-  }
-
-  private async writeAtomically(abs: string, bytes: Buffer, mode: number | undefined, origin: Origin): Promise<void> {
-    const temp = tempSibling(abs);
-    this.ledger.mark(abs, origin);
+  private async writeAtomically(target: PinnedPath, bytes: Buffer, mode: number | undefined, origin: Origin): Promise<Stats> {
+    const temp = `${target.dir}/${tempName()}`;
+    this.ledger.mark(target.abs, origin);
     try {
       const handle = await fs.open(temp, 'wx', mode ?? 0o666);
+      let written: Stats;
       try {
         await handle.writeFile(bytes);
+        if (mode !== undefined) await handle.chmod(mode & 0o7777);
         await handle.sync();
+        written = await handle.stat();
       } finally {
         await handle.close();
       }
-      if (mode !== undefined) await fs.chmod(temp, mode & 0o7777);
-      await fs.rename(temp, abs);
+      await fs.rename(temp, target.path);
+      return written;
     } catch (err) {
       await fs.rm(temp, { force: true });
       throw err;
@@ -330,11 +370,13 @@ export class Workspace {
   }
 
   /** Moves an entry aside, under its own name inside a hidden temp folder, so it can go back or to the trash. */
-  private async park(abs: string): Promise<string> {
-    const holder = tempSibling(abs);
+  private async park(target: PinnedPath): Promise<Parked> {
+    const holderName = tempName();
+    const holder = `${target.dir}/${holderName}`;
     await fs.mkdir(holder);
-    const parked = path.join(holder, path.basename(abs));
-    await fs.rename(abs, parked).catch(async (err) => {
+    const name = path.basename(target.real);
+    const parked = { holder, path: `${holder}/${name}`, real: path.join(path.dirname(target.real), holderName, name) };
+    await fs.rename(target.path, parked.path).catch(async (err) => {
       await fs.rmdir(holder).catch(() => undefined);
       throw err;
     });
@@ -342,32 +384,37 @@ export class Workspace {
   }
 
   /** A replaced entry goes to the OS trash under its own name (recoverable), else it is removed. */
-  private async discardParked(parked: string): Promise<void> {
-    const trashed = this.trash ? await this.trash(parked).catch(() => false) : false;
-    if (!trashed) await fs.rm(parked, { recursive: true, force: true });
-    await fs.rm(path.dirname(parked), { recursive: true, force: true });
+  private async discardParked(parked: Parked): Promise<void> {
+    const trashed = this.trash ? await this.trash(parked.real).catch(() => false) : false;
+    if (!trashed) await fs.rm(parked.path, { recursive: true, force: true });
+    await fs.rm(parked.holder, { recursive: true, force: true });
   }
 
-  private async renameOrCopy(src: string, dst: string, isDir: boolean, jobId?: string): Promise<void> {
+  private async renameOrCopy(src: string, dst: PinnedPath, kind: EntryKind, jobId?: string): Promise<void> {
     try {
-      await fs.rename(src, dst);
+      await fs.rename(src, dst.path);
       return;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
     }
     // Across devices: copy fully, then remove the source. A failure leaves the source whole and no target.
-    await this.copyViaTemp(src, dst, isDir, jobId);
+    await this.copyViaTemp(src, { dir: dst.dir, name: path.basename(dst.real) }, kind, jobId);
     await fs.rm(src, { recursive: true, force: true });
   }
 
-  /** Copies into a hidden temp sibling and renames it into place, so a cancelled copy leaves nothing behind. */
-  private async copyViaTemp(src: string, dst: string, isDir: boolean, jobId?: string): Promise<void> {
+  /**
+   * Copies into a hidden temp sibling and renames it into place, so a cancelled copy leaves nothing behind.
+   * Symbolic links are copied as links (their target text), never as the content they point to.
+   */
+  private async copyViaTemp(src: string, dst: { dir: string; name: string }, kind: EntryKind, jobId?: string): Promise<void> {
     const controller = new AbortController();
     const id = jobId ?? randomBytes(6).toString('hex');
     this.jobs.set(id, controller);
-    const temp = tempSibling(dst);
+    const temp = `${dst.dir}/${tempName()}`;
     try {
-      if (!isDir) {
+      if (kind === 'link') {
+        await fs.symlink(await fs.readlink(src), temp);
+      } else if (kind === 'file') {
         await fs.copyFile(src, temp, fsConstants.COPYFILE_EXCL);
         this.onProgress?.({ jobId: id, done: 1, total: 1, finished: false });
       } else {
@@ -375,6 +422,7 @@ export class Workspace {
         const total = tree.files.length;
         await fs.mkdir(temp);
         for (const dir of tree.dirs) await fs.mkdir(path.join(temp, dir), { recursive: true });
+        for (const link of tree.links) await fs.symlink(await fs.readlink(path.join(src, link)), path.join(temp, link));
         let done = 0;
         for (const file of tree.files) {
           if (controller.signal.aborted) throw new KilnError('E_CANCELLED', 'Copy cancelled; nothing was left behind');
@@ -386,7 +434,7 @@ export class Workspace {
         }
       }
       if (controller.signal.aborted) throw new KilnError('E_CANCELLED', 'Copy cancelled; nothing was left behind');
-      await fs.rename(temp, dst);
+      await fs.rename(temp, `${dst.dir}/${dst.name}`);
     } catch (err) {
       await fs.rm(temp, { recursive: true, force: true });
       throw err;
@@ -395,35 +443,94 @@ export class Workspace {
       this.onProgress?.({ jobId: id, done: 0, total: 0, finished: true });
     }
   }
+}
 
-  private async freeName(dir: string, name: string, isDir: boolean): Promise<string> {
-    let candidate = path.join(dir, name);
-    for (let attempt = 1; await fs.lstat(candidate).then(() => true, () => false); attempt++) {
-      candidate = path.join(dir, duplicateName(name, attempt, isDir));
-    }
-    return candidate;
+type EntryKind = 'file' | 'dir' | 'link';
+
+interface Parked {
+  holder: string;
+  path: string;
+  real: string;
+}
+
+function kindOf(info: Stats): EntryKind {
+  return info.isSymbolicLink() ? 'link' : info.isDirectory() ? 'dir' : 'file';
+}
+
+/** The first of name, "name copy", "name copy 2"... that is free in the folder. */
+async function freeName(dir: string, name: string, isDir: boolean): Promise<string> {
+  let candidate = name;
+  for (let attempt = 1; await fs.lstat(path.join(dir, candidate)).then(() => true, () => false); attempt++) {
+    candidate = duplicateName(name, attempt, isDir);
+  }
+  return candidate;
+}
+
+function isSingleName(name: string): boolean {
+  return name !== '' && name !== '.' && name !== '..' && !/[/\\\0]/.test(name);
+}
+
+/** Temp names carry the writer's pid, so a later start can tell a dead writer's leftovers from live work. */
+function tempName(): string {
+  return `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+}
+
+const TEMP_NAME = /^\.kiln-(?:(\d+)-)?[0-9a-f]{12}\.tmp$/;
+
+function isStaleTemp(name: string): boolean {
+  const match = TEMP_NAME.exec(name);
+  if (!match) return false;
+  const pid = Number(match[1]);
+  if (!match[1] || pid === process.pid) return !match[1];
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
 
-function tempSibling(abs: string): string {
-  return path.join(path.dirname(abs), `${TEMP_PREFIX}${randomBytes(6).toString('hex')}.tmp`);
+/** Opens a final path component without following a symbolic link swapped in after the guard's check. */
+async function openFinal(at: string, flags: number, rel: string): Promise<fs.FileHandle> {
+  try {
+    return await fs.open(at, flags | NO_FOLLOW);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') {
+      throw new KilnError('E_OUTSIDE_WORKSPACE', `Path "${rel}" turned into a symbolic link while it was opened`);
+    }
+    throw notFound(rel, err);
+  }
 }
 
-async function readHead(abs: string, bytes: number): Promise<Buffer> {
-  const handle = await fs.open(abs, 'r');
+/** The current bytes and mode of a file about to be replaced; null when there is none. */
+async function readExisting(at: string, rel: string): Promise<{ bytes: Buffer; mode: number } | null> {
+  let handle: fs.FileHandle;
   try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
-    return buffer.subarray(0, bytesRead);
+    handle = await openFinal(at, fsConstants.O_RDONLY, rel);
+  } catch (err) {
+    if (err instanceof KilnError && err.code === 'E_NOT_FOUND') return null;
+    throw err;
+  }
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) throw new KilnError('E_IS_A_DIRECTORY', `${rel} is a folder, not a file`);
+    return { bytes: await handle.readFile(), mode: info.mode };
   } finally {
     await handle.close();
   }
 }
 
-/** Relative paths of every folder and file under root (folders listed parents first). */
-async function walk(root: string): Promise<{ dirs: string[]; files: string[] }> {
+async function readHead(handle: fs.FileHandle, bytes: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(bytes);
+  const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+  return buffer.subarray(0, bytesRead);
+}
+
+/** Relative paths of every folder, file and symbolic link under root (folders parents first); links are not followed. */
+async function walk(root: string): Promise<{ dirs: string[]; files: string[]; links: string[] }> {
   const dirs: string[] = [];
   const files: string[] = [];
+  const links: string[] = [];
   const pending = [''];
   while (pending.length) {
     const rel = pending.shift()!;
@@ -432,12 +539,14 @@ async function walk(root: string): Promise<{ dirs: string[]; files: string[] }> 
       if (dirent.isDirectory()) {
         dirs.push(child);
         pending.push(child);
+      } else if (dirent.isSymbolicLink()) {
+        links.push(child);
       } else {
         files.push(child);
       }
     }
   }
-  return { dirs, files };
+  return { dirs, files, links };
 }
 
 function notFound(rel: string, err: unknown): unknown {
