@@ -1,5 +1,5 @@
+import * as fs from 'node:fs/promises';
 import path from 'node:path';
-import { KilnError } from '../../shared/errors';
 import type { Workspace } from '../workspace';
 
 const STEP_FILE = /^step_(\d+)(?=[_.]|$)/;
@@ -22,6 +22,7 @@ export function slugify(text: string, fallback = 'code'): string {
 /**
  * The slug for a piece of code: its first meaningful line. Blank lines, comments, shebangs and imports say
  * little about what a step does, so the first other line wins; code made only of those uses its first one.
+ * `run_` starts run-file entries only, so `ls scripts/` tells reuse from one-shots: such a slug gets `code_` first.
  */
 export function slugForCode(code: string): string {
   // `a; b` on one line counts as two statements (a split inside a string literal only affects the name).
@@ -32,17 +33,58 @@ export function slugForCode(code: string): string {
     .flatMap((line) => line.split(';').map((part) => part.trim()))
     .filter(Boolean);
   const telling = statements.find((line) => !/^(import\s|from\s+\S+\s+import\s)/.test(line) && slugify(line, '') !== '');
-  return slugify(telling ?? statements[0] ?? '', 'code');
+  const slug = slugify(telling ?? statements[0] ?? '', 'code');
+  return slug === 'run' || slug.startsWith('run_') ? slugify(`code_${slug}`) : slug;
 }
 
-/** The Python line a run-file step holds: it runs the file as __main__ from the workspace root. */
-export function runFileStepSource(relPath: string): string {
-  return `import runpy; runpy.run_path(${JSON.stringify(relPath)}, run_name="__main__")\n`;
+/** The slug of a run-file entry: `run_` and the file's name. */
+export function slugForRunFile(rel: string): string {
+  return `run_${slugify(path.posix.basename(rel).replace(/\.py$/i, ''), 'file')}`;
+}
+
+/** Python for the workspace root, from the step file's own place (so a replay finds src/ from any cwd). */
+function rootExpression(scriptsDir: string): string {
+  const up = scriptsDir.split('/').map(() => '".."').join(', ');
+  return `os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ${up}))`;
+}
+
+const PREAMBLE_NOTE = '  # kiln: as when this step ran';
+
+/**
+ * A one-shot's step: a preamble line that puts src/ on sys.path where PYTHONPATH would (after the script's
+ * own folder), then the code. `from __future__` imports must come first, so the preamble goes after them.
+ */
+export function codeStepSource(code: string, scriptsDir: string): string {
+  const body = code.endsWith('\n') ? code : `${code}\n`;
+  const preamble = `import os, sys; sys.path.insert(1, os.path.join(${rootExpression(scriptsDir)}, "src"))${PREAMBLE_NOTE}\n`;
+  const lines = body.split('\n');
+  let futures = 0;
+  while (futures < lines.length && /^from\s+__future__\s+import\b/.test(lines[futures])) futures++;
+  return [...lines.slice(0, futures), preamble.trimEnd(), ...lines.slice(futures)].join('\n');
 }
 
 /**
- * The audit log in `scripts/`: one numbered file per thing that ran (execute-code's code, or a line that runs
- * a file for run-file). Running every step in order from the workspace root, with src/ importable, replays it.
+ * A run-file step: what `python3 <file>` from the root with src/ importable does. sys.path[0] is the file's
+ * folder (so siblings import), src/ follows it, and the file runs as __main__ with its absolute __file__.
+ */
+export function runFileStepSource(rel: string, scriptsDir: string): string {
+  const folder = path.posix.dirname(rel);
+  const paths = [folder === '.' ? 'root' : `os.path.join(root, ${JSON.stringify(folder)})`];
+  if (folder !== 'src') paths.push('os.path.join(root, "src")');
+  return (
+    `import os, runpy, sys; root = ${rootExpression(scriptsDir)}; sys.path[0:1] = [${paths.join(', ')}]${PREAMBLE_NOTE}\n` +
+    `runpy.run_path(os.path.join(root, ${JSON.stringify(rel)}), run_name="__main__")\n`
+  );
+}
+
+/**
+ * The audit log in `scripts/`: one numbered, self-contained file per thing that ran. `python3 scripts/step_NN_x.py`
+ * from the workspace root replays it; running every step in order replays the session.
+ *
+ * Numbers are unique across every process writing the log (the app, MCP servers): a number is claimed by an
+ * exclusive create of `step_NN.py`, which is renamed to its full name only if no other NN entry exists. A process
+ * that listed before another's claim and created its own claim after that claim was renamed sees the renamed
+ * entry and gives the number up, so exactly one claimant keeps each number and none is skipped.
  */
 export class AuditLog {
   private tail: Promise<unknown> = Promise.resolve();
@@ -59,34 +101,56 @@ export class AuditLog {
     return path.posix.dirname(rel) === dir && STEP_FILE.test(path.posix.basename(rel));
   }
 
-  /** Writes the next step file and returns its workspace-relative path. Steps are numbered one at a time. */
-  record(slug: string, source: string): Promise<string> {
+  /** Logs a one-shot and returns its step's workspace-relative path. */
+  recordCode(code: string): Promise<string> {
+    return this.record(slugForCode(code), codeStepSource(code, this.options.dir));
+  }
+
+  /** Logs a run of `rel` (a workspace file) and returns its step's workspace-relative path. */
+  recordRunFile(rel: string): Promise<string> {
+    return this.record(slugForRunFile(rel), runFileStepSource(rel, this.options.dir));
+  }
+
+  private record(slug: string, source: string): Promise<string> {
+    // One claim at a time in this process; other processes are handled by the exclusive create.
     const next = this.tail.then(() => this.writeNext(slug, source));
     this.tail = next.catch(() => undefined);
     return next;
   }
 
   private async writeNext(slug: string, source: string): Promise<string> {
-    const number = (await this.highestStep()) + 1;
-    const rel = `${this.options.dir}/step_${String(number).padStart(2, '0')}_${slug}.py`;
-    await this.options.workspace.write(rel, source, { origin: 'agent', createParents: true });
-    return rel;
-  }
-
-  private async highestStep(): Promise<number> {
     const { workspace, dir } = this.options;
-    let names: string[];
-    try {
-      names = (await workspace.list(dir, { showHidden: true })).map((entry) => entry.name);
-    } catch (err) {
-      if (err instanceof KilnError && err.code === 'E_NOT_FOUND') return 0;
-      throw err;
+    const dirAbs = await workspace.resolve(dir);
+    if (!(await fs.stat(dirAbs).then((s) => s.isDirectory(), () => false))) {
+      workspace.ledger.mark(dirAbs, 'agent');
+      await fs.mkdir(dirAbs, { recursive: true });
     }
-    let highest = 0;
-    for (const name of names) {
-      const match = STEP_FILE.exec(name);
-      if (match) highest = Math.max(highest, Number(match[1]));
+    for (;;) {
+      const number = Math.max(0, ...(await fs.readdir(dirAbs)).map(stepNumberOf).filter((n) => n !== null)) + 1;
+      const padded = String(number).padStart(2, '0');
+      const claim = path.join(dirAbs, `step_${padded}.py`);
+      workspace.ledger.mark(claim, 'agent');
+      try {
+        await fs.writeFile(claim, source, { flag: 'wx' });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        throw err;
+      }
+      const names = await fs.readdir(dirAbs);
+      if (names.some((name) => name !== path.basename(claim) && stepNumberOf(name) === number)) {
+        await fs.rm(claim, { force: true });
+        continue;
+      }
+      const name = `step_${padded}_${slug}.py`;
+      const final = path.join(dirAbs, name);
+      workspace.ledger.mark(final, 'agent');
+      await fs.rename(claim, final);
+      return `${dir}/${name}`;
     }
-    return highest;
   }
+}
+
+function stepNumberOf(name: string): number | null {
+  const match = STEP_FILE.exec(name);
+  return match ? Number(match[1]) : null;
 }

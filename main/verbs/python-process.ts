@@ -1,6 +1,7 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { KilnError } from '../../shared/errors';
+import { killRunTree, newRunId, RUN_ID_VARIABLE } from './process-tree';
 
 export interface PythonProcessOptions {
   python: string;
@@ -60,23 +61,22 @@ class CappedText {
   }
 }
 
-/** Kills a detached process group (the child and everything it started that stayed in its group). */
-function killTree(pid: number): void {
-  if (process.platform === 'win32') {
-    spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore' });
-    return;
-  }
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // The group is already gone.
-  }
+/** Runs still going, killed if this process exits without stopping them (a crash, process.exit). */
+const live = new Map<number, string>();
+let exitHookInstalled = false;
+function track(pid: number, runId: string): void {
+  live.set(pid, runId);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const [livePid, liveRunId] of live) killRunTree(livePid, liveRunId);
+  });
 }
 
 /**
- * Runs Python in a fresh process of its own process group. When the time limit passes (or the caller aborts),
- * the whole group is killed; once the main process exits, anything it left running in its group is killed too,
- * so a throwaway run never leaves processes behind.
+ * Runs Python in a fresh session of its own. When the time limit passes (or the caller aborts) the whole tree is
+ * killed; once the main process exits, anything it left running is killed too, including descendants that left
+ * its session or were reparented by a double fork (see killRunTree), so a run never leaves processes behind.
  */
 export function runPythonProcess(options: PythonProcessOptions): Promise<PythonProcessOutcome> {
   return new Promise((resolve, reject) => {
@@ -85,9 +85,10 @@ export function runPythonProcess(options: PythonProcessOptions): Promise<PythonP
       return;
     }
     const started = Date.now();
+    const runId = newRunId();
     const child = spawn(options.python, options.args, {
       cwd: options.cwd,
-      env: options.env,
+      env: { ...options.env, [RUN_ID_VARIABLE]: runId },
       detached: process.platform !== 'win32',
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
@@ -102,8 +103,9 @@ export function runPythonProcess(options: PythonProcessOptions): Promise<PythonP
     let exit: { code: number | null; signal: NodeJS.Signals | null; at: number } | null = null;
     let settled = false;
 
+    if (child.pid !== undefined) track(child.pid, runId);
     const stop = () => {
-      if (child.pid !== undefined) killTree(child.pid);
+      if (child.pid !== undefined) killRunTree(child.pid, runId);
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -118,6 +120,7 @@ export function runPythonProcess(options: PythonProcessOptions): Promise<PythonP
     const finish = () => {
       if (settled || !exit) return;
       settled = true;
+      if (child.pid !== undefined) live.delete(child.pid);
       clearTimeout(timer);
       clearTimeout(drainTimer);
       options.signal?.removeEventListener('abort', onAbort);
@@ -136,6 +139,7 @@ export function runPythonProcess(options: PythonProcessOptions): Promise<PythonP
     child.once('error', (err: NodeJS.ErrnoException) => {
       if (settled) return;
       settled = true;
+      if (child.pid !== undefined) live.delete(child.pid);
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       reject(

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import os from 'node:os';
@@ -12,6 +12,18 @@ import { makeTempTree } from '../workspace/test-support';
 import { findKernelPython, slugForCode, slugify, Verbs, type NotebookVerbTarget } from '.';
 
 const PYTHON = '/usr/bin/python3';
+const README = readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
+
+/** A replay's environment: nothing set but PATH (with Debian's python3 first). */
+const bareEnv = () => ({ PATH: `/usr/bin:/bin:${process.env.PATH ?? ''}` });
+
+/** `python3 <step>` from the workspace root, with nothing set. */
+function replay(step: string): { stdout: string; returncode: number | null } {
+  const result = spawnSync(PYTHON, [step], { cwd: root, env: bareEnv(), encoding: 'utf8' });
+  return { stdout: result.stdout, returncode: result.status };
+}
+
+const stepNumber = (script: string) => Number(/step_(\d+)_/.exec(script)?.[1]);
 
 let root: string;
 let cleanup: () => Promise<void>;
@@ -197,6 +209,33 @@ describe('edit-file', () => {
     expect(await codeOf(verbs.call('edit-file', { path: '../../etc/hosts', mode: 'overwrite', content: 'x' }))).toBe('E_OUTSIDE_WORKSPACE');
   });
 
+  it('refuses to touch an audit-log entry, like write-file', async () => {
+    await fs.mkdir(path.join(root, 'scripts'));
+    await fs.writeFile(path.join(root, 'scripts/step_01_load.py'), 'print(1)\n');
+    expect(await codeOf(verbs.call('edit-file', { path: 'scripts/step_01_load.py', mode: 'overwrite', content: 'print(2)\n' }))).toBe('E_BAD_REQUEST');
+    expect(await codeOf(verbs.call('edit-file', { path: 'scripts/step_01_load.py', mode: 'replace', old: '1', new: '2' }))).toBe('E_BAD_REQUEST');
+    expect(read('scripts/step_01_load.py')).toBe('print(1)\n');
+    // Other files in scripts/ are ordinary files.
+    await fs.writeFile(path.join(root, 'scripts/notes.md'), 'a\n');
+    await verbs.call('edit-file', { path: 'scripts/notes.md', mode: 'overwrite', content: 'b\n' });
+    expect(read('scripts/notes.md')).toBe('b\n');
+  });
+
+  it('refuses with E_CHANGED_ON_DISK when the file changes between its read and its write, and keeps that change', async () => {
+    const realRead = workspace.read.bind(workspace);
+    let saves = 0;
+    // Someone saves the file right after edit-file read it.
+    workspace.read = async (...args: Parameters<Workspace['read']>) => {
+      const file = await realRead(...args);
+      await fs.writeFile(path.join(root, 'src/mod.py'), `def g():\n    return ${++saves}\n`);
+      return file;
+    };
+    expect(await codeOf(verbs.call('edit-file', { path: 'src/mod.py', mode: 'replace', old: 'def g():', new: 'def h():' }))).toBe('E_CHANGED_ON_DISK');
+    expect(read('src/mod.py')).toBe('def g():\n    return 1\n');
+    expect(await codeOf(verbs.call('edit-file', { path: 'src/mod.py', mode: 'overwrite', content: 'x = 1\n' }))).toBe('E_CHANGED_ON_DISK');
+    expect(read('src/mod.py')).toBe('def g():\n    return 2\n');
+  });
+
   it('matches a CRLF file when the model sends LF line endings', async () => {
     await fs.writeFile(path.join(root, 'win.py'), 'a = 1\r\nb = 2\r\n');
     await verbs.call('edit-file', { path: 'win.py', mode: 'replace', old: 'a = 1\nb = 2', new: 'a = 1\nb = 3' });
@@ -222,7 +261,11 @@ describe('run-file', () => {
     expect(result.duration_ms).toBeGreaterThanOrEqual(0);
     expect(result.script).toBe('scripts/step_01_run_main.py');
     expect(await scripts()).toEqual(['step_01_run_main.py']);
-    expect(read('scripts/step_01_run_main.py')).toBe('import runpy; runpy.run_path("src/main.py", run_name="__main__")\n');
+    // Two lines: a preamble that sets sys.path as `python3 src/main.py` would, and the run itself.
+    const step = read('scripts/step_01_run_main.py').split('\n');
+    expect(step).toHaveLength(3);
+    expect(step[0]).toMatch(/^import os, runpy, sys; root = .*; sys\.path\[0:1\] = \[os\.path\.join\(root, "src"\)\]/);
+    expect(step[1]).toBe('runpy.run_path(os.path.join(root, "src/main.py"), run_name="__main__")');
     // The workspace stays clean: no bytecode caches.
     expect(exists('src/__pycache__')).toBe(false);
   });
@@ -251,12 +294,13 @@ describe('execute-code', () => {
     expect(result.stdout).toBe('42\n');
     expect(result.returncode).toBe(0);
     expect(result.script).toBe('scripts/step_08_answer_helpers_value_1.py');
-    expect(read(result.script)).toBe(`${code}\n`);
+    expect(read(result.script)).toMatch(/^import os, sys; sys\.path\.insert\(1, .*"src"\)\)  # kiln: as when this step ran\n/);
+    expect(read(result.script).split('\n').slice(1).join('\n')).toBe(`${code}\n`);
     const second = await verbs.call('execute-code', { code: 'raise ValueError("boom")' });
     expect(second.script).toBe('scripts/step_09_raise_valueerror_boom.py');
     expect(second.returncode).toBe(1);
     // The traceback points at the saved step, line by line.
-    expect(second.stderr).toContain('step_09_raise_valueerror_boom.py", line 1');
+    expect(second.stderr).toContain('step_09_raise_valueerror_boom.py", line 2');
     expect(second.stderr).toContain('ValueError: boom');
     expect(await scripts()).toEqual(['notes.txt', 'step_07_load_data.py', 'step_08_answer_helpers_value_1.py', 'step_09_raise_valueerror_boom.py']);
   });
@@ -265,6 +309,27 @@ describe('execute-code', () => {
     const results = await Promise.all([1, 2, 3].map((n) => verbs.call('execute-code', { code: `print(${n})` })));
     expect(results.map((r) => r.script).sort()).toEqual(['scripts/step_08_print_1.py', 'scripts/step_09_print_2.py', 'scripts/step_10_print_3.py']);
     expect(results.map((r) => r.stdout)).toEqual(['1\n', '2\n', '3\n']);
+  });
+
+  it('keeps numbers distinct and contiguous when two logs (two processes’ worth) write at once', async () => {
+    const other = new Verbs({ workspace: await Workspace.open({ root }), python: PYTHON });
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => (i % 2 ? verbs : other).call('execute-code', { code: `print(${i})` })),
+      );
+      expect(results.map((r) => stepNumber(r.script)).sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 8));
+      expect(results.map((r) => r.stdout)).toEqual(Array.from({ length: 12 }, (_, i) => `${i}\n`));
+      // No claim is left behind: every entry has its full name.
+      expect((await scripts()).filter((name) => !/^step_\d+_\w+\.py$/.test(name))).toEqual(['notes.txt']);
+    } finally {
+      await other.dispose();
+    }
+  });
+
+  it('never names a one-shot like a run-file entry', async () => {
+    const result = await verbs.call('execute-code', { code: 'run_training = 3\nprint(run_training)' });
+    expect(result.script).toBe('scripts/step_08_code_run_training_3.py');
+    expect(slugForCode('run()')).toBe('code_run');
   });
 
   it('logs nothing when there is no Python to run', async () => {
@@ -335,6 +400,48 @@ describe('time limits and process trees', () => {
     expect(await waitUntilGone(Number(result.stdout.trim()))).toBe(true);
   });
 
+  // A child in a new session, and a grandchild that left through a double fork (reparented away from the run).
+  const escapees = [
+    'import os, subprocess, sys, time',
+    'a = subprocess.Popen(["sleep", "300"], start_new_session=True)',
+    'r, w = os.pipe()',
+    'if os.fork() == 0:',
+    '    os.setsid()',
+    '    if os.fork() == 0:',
+    '        os.write(w, b"%d" % os.getpid())',
+    '        time.sleep(300)',
+    '    os._exit(0)',
+    'os.wait()',
+    'pids = f"{a.pid} {int(os.read(r, 32))}"',
+    'open("pids.tmp", "w").write(pids)',
+    'os.rename("pids.tmp", "pids.txt")',
+    'print(pids, flush=True)',
+  ].join('\n');
+
+  it('kills children that left the session or double-forked when the run ends', async () => {
+    const result = await verbs.call('execute-code', { code: escapees });
+    expect(result.returncode).toBe(0);
+    const pids = result.stdout.trim().split(' ').map(Number);
+    expect(pids).toHaveLength(2);
+    for (const pid of pids) expect(await waitUntilGone(pid)).toBe(true);
+  });
+
+  it('kills them at shutdown too', async () => {
+    await fs.mkdir(path.join(root, 'src'));
+    await fs.writeFile(path.join(root, 'src/escape.py'), `${escapees}\ntime.sleep(300)\n`);
+    await verbs.dispose();
+    verbs = new Verbs({ workspace, python: PYTHON, timeouts: { runMs: 60_000 } });
+    const pending = verbs.call('run-file', { path: 'src/escape.py' });
+    const outcome = codeOf(pending);
+    // The escapees exist once their pids are on disk.
+    await expect.poll(() => exists('pids.txt'), { timeout: 15_000 }).toBe(true);
+    const started = read('pids.txt').split(' ').map(Number);
+    expect(started.every(isRunning)).toBe(true);
+    await verbs.dispose();
+    expect(await outcome).toBe('E_CANCELLED');
+    for (const pid of started) expect(await waitUntilGone(pid)).toBe(true);
+  });
+
   it('a cancelled run is killed and fails with E_CANCELLED', async () => {
     await verbs.dispose();
     verbs = new Verbs({ workspace, python: PYTHON, timeouts: { runMs: 30_000 } });
@@ -373,10 +480,48 @@ describe('the audit log replays what ran', () => {
 
     // Replay: the first run of report.py saw the old loaders; a replay sees today's src/, as any replay of a log would.
     await fs.rm(path.join(root, 'out'), { recursive: true });
-    for (const step of await scripts()) {
-      execFileSync(PYTHON, [path.join('scripts', step)], { cwd: root, env: { ...process.env, PYTHONPATH: path.join(root, 'src') } });
-    }
+    // The README's replay command, as written there.
+    const command = /^for f in scripts\/step_\*\.py; do python3 "\$f"; done$/m.exec(README)?.[0];
+    expect(command).toBeDefined();
+    execFileSync('bash', ['-c', command!], { cwd: root, env: bareEnv() });
     expect(read('out/log.txt')).toBe('sum=60\nsum=60\nmax=30\n');
+  });
+});
+
+describe('each step replays on its own', () => {
+  beforeEach(() =>
+    setup({
+      'tools/helper.py': 'def shout(s):\n    return s.upper()\n',
+      'tools/report.py': [
+        'import os, sys',
+        'from helper import shout',
+        'import mathlib',
+        'print(shout("report"), __name__, os.path.relpath(__file__), os.path.relpath(sys.path[0]), os.path.isabs(__file__))',
+        'print(mathlib.square(3), os.path.relpath(sys.argv[0]))',
+        'sys.exit(4)',
+      ].join('\n'),
+      'src/mathlib.py': 'def square(x):\n    return x * x\n',
+      'src/job.py': 'from mathlib import square\nprint("job", square(5))\n',
+    }),
+  );
+
+  it('run-file of a sibling-importing script, of a src/ module importing another, and one-shots importing src/', async () => {
+    const runs = [
+      await verbs.call('run-file', { path: 'tools/report.py' }),
+      await verbs.call('run-file', { path: 'src/job.py' }),
+      await verbs.call('execute-code', { code: 'from mathlib import square\nimport os, sys\nprint(square(7), os.path.relpath(__file__), os.path.relpath(sys.path[0]))' }),
+      await verbs.call('execute-code', { code: 'from __future__ import annotations\nimport mathlib\nraise SystemExit(mathlib.square(2))' }),
+    ];
+    expect(runs.map((run) => [run.stdout, run.returncode])).toEqual([
+      ['REPORT __main__ tools/report.py tools True\n9 tools/report.py\n', 4],
+      ['job 25\n', 0],
+      [`49 ${runs[2].script} scripts\n`, 0],
+      ['', 4],
+    ]);
+    // run-file behaves as `python3 tools/report.py` from the root with src/ on PYTHONPATH.
+    const direct = spawnSync(PYTHON, ['tools/report.py'], { cwd: root, env: { ...bareEnv(), PYTHONPATH: path.join(root, 'src') }, encoding: 'utf8' });
+    expect([direct.stdout, direct.status]).toEqual([runs[0].stdout, runs[0].returncode]);
+    for (const run of runs) expect(replay(run.script)).toEqual({ stdout: run.stdout, returncode: run.returncode });
   });
 });
 

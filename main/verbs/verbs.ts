@@ -1,6 +1,5 @@
 import { constants as fsConstants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import path from 'node:path';
 import type { z } from 'zod';
 import {
   isVerbName,
@@ -16,7 +15,7 @@ import {
 } from '../../shared/contract/verbs';
 import { KilnError } from '../../shared/errors';
 import type { Workspace } from '../workspace';
-import { AuditLog, runFileStepSource, slugForCode, slugify } from './audit-log';
+import { AuditLog } from './audit-log';
 import { compactOutputs, type NotebookVerbTarget } from './notebook-target';
 import { findKernelPython } from './python';
 import { runPythonProcess, type PythonProcessOutcome } from './python-process';
@@ -179,24 +178,24 @@ export class Verbs {
 
   private async runFile({ path: given, heavy }: ParsedVerbArgs<'run-file'>, options: VerbCallOptions): Promise<VerbRunResult> {
     const rel = this.workspace.normalize(given);
-    const abs = await this.workspace.resolve(rel);
     // Refused before anything runs, so a missing file leaves no step in the log.
     if ((await this.existingKind(rel)) !== 'file') {
       throw new KilnError('E_NOT_FOUND', `"${rel}" does not exist (or is not a file); nothing was run`);
     }
-    const python = await this.kernelPython();
-    const slug = `run_${slugify(path.posix.basename(rel).replace(/\.py$/i, ''), 'file')}`;
-    const script = await this.audit.record(slug, runFileStepSource(rel));
-    const outcome = await this.runPython(python, [abs], heavy, options);
-    return { ...outcome, script };
+    return this.runStep(() => this.audit.recordRunFile(rel), heavy, options);
   }
 
-  private async executeCode({ code, heavy }: ParsedVerbArgs<'execute-code'>, options: VerbCallOptions): Promise<VerbRunResult> {
-    // Found first: nothing is logged when there is no Python to run it.
+  private executeCode({ code, heavy }: ParsedVerbArgs<'execute-code'>, options: VerbCallOptions): Promise<VerbRunResult> {
+    return this.runStep(() => this.audit.recordCode(code), heavy, options);
+  }
+
+  /**
+   * The one way code runs: log the step, then run the step file itself, so what ran is what replays
+   * (and a traceback points at the step's real lines). Python is found first: nothing is logged without it.
+   */
+  private async runStep(record: () => Promise<string>, heavy: boolean, options: VerbCallOptions): Promise<VerbRunResult> {
     const python = await this.kernelPython();
-    const source = code.endsWith('\n') ? code : `${code}\n`;
-    const script = await this.audit.record(slugForCode(code), source);
-    // The step file itself is what runs, so a traceback points at real lines and the replay is exact.
+    const script = await record();
     const outcome = await this.runPython(python, [await this.workspace.resolve(script)], heavy, options);
     return { ...outcome, script };
   }
@@ -255,13 +254,14 @@ export class Verbs {
     return this.python;
   }
 
-  /** The environment of a run: the workspace's src/ importable, unbuffered UTF-8 output, no bytecode litter, no GUI. */
+  /**
+   * The environment of a run: unbuffered UTF-8 output, no bytecode litter, no GUI. src/ is put on sys.path by
+   * the step file itself, not here, so a replay with nothing set imports the same modules.
+   */
   private pythonEnv(): NodeJS.ProcessEnv {
     const base = this.options.env ?? process.env;
-    const src = path.join(this.workspace.root, 'src');
     return {
       ...base,
-      PYTHONPATH: base.PYTHONPATH ? `${src}${path.delimiter}${base.PYTHONPATH}` : src,
       PYTHONUNBUFFERED: '1',
       PYTHONIOENCODING: 'utf-8',
       PYTHONDONTWRITEBYTECODE: '1',
