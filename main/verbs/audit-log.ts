@@ -1,5 +1,5 @@
-import * as fs from 'node:fs/promises';
 import path from 'node:path';
+import { KilnError } from '../../shared/errors';
 import type { Workspace } from '../workspace';
 
 const STEP_FILE = /^step_(\d+)(?=[_.]|$)/;
@@ -120,32 +120,34 @@ export class AuditLog {
 
   private async writeNext(slug: string, source: string): Promise<string> {
     const { workspace, dir } = this.options;
-    const dirAbs = await workspace.resolve(dir);
-    if (!(await fs.stat(dirAbs).then((s) => s.isDirectory(), () => false))) {
-      workspace.ledger.mark(dirAbs, 'agent');
-      await fs.mkdir(dirAbs, { recursive: true });
-    }
+    await this.ensureDir();
+    const origin = { origin: 'agent' } as const;
     for (;;) {
-      const number = Math.max(0, ...(await fs.readdir(dirAbs)).map(stepNumberOf).filter((n) => n !== null)) + 1;
+      const names = (await workspace.list(dir, { showHidden: true })).map((entry) => entry.name);
+      const number = Math.max(0, ...names.map(stepNumberOf).filter((n) => n !== null)) + 1;
       const padded = String(number).padStart(2, '0');
-      const claim = path.join(dirAbs, `step_${padded}.py`);
-      workspace.ledger.mark(claim, 'agent');
+      const claim = `${dir}/step_${padded}.py`;
       try {
-        await fs.writeFile(claim, source, { flag: 'wx' });
+        await workspace.createFile(claim, source, origin);
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        if (err instanceof KilnError && err.code === 'E_EXISTS') continue;
         throw err;
       }
-      const names = await fs.readdir(dirAbs);
-      if (names.some((name) => name !== path.basename(claim) && stepNumberOf(name) === number)) {
-        await fs.rm(claim, { force: true });
+      const now = (await workspace.list(dir, { showHidden: true })).map((entry) => entry.name);
+      if (now.some((name) => `${dir}/${name}` !== claim && stepNumberOf(name) === number)) {
+        await workspace.delete(claim, { permanent: true, ...origin });
         continue;
       }
-      const name = `step_${padded}_${slug}.py`;
-      const final = path.join(dirAbs, name);
-      workspace.ledger.mark(final, 'agent');
-      await fs.rename(claim, final);
-      return `${dir}/${name}`;
+      return (await workspace.move(claim, `${dir}/step_${padded}_${slug}.py`, origin)).path;
+    }
+  }
+
+  private async ensureDir(): Promise<void> {
+    const segments = this.options.dir.split('/');
+    for (let i = 1; i <= segments.length; i++) {
+      await this.options.workspace.createDir(segments.slice(0, i).join('/'), { origin: 'agent' }).catch((err: unknown) => {
+        if (!(err instanceof KilnError && err.code === 'E_EXISTS')) throw err;
+      });
     }
   }
 }
