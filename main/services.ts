@@ -1,6 +1,8 @@
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import trash from 'trash';
 import { agentHandlers, agentSessionHandlers, EditSessionService, RunEngine, WorkspaceSessionService } from './agent';
+import { ChangeFeed } from './changes';
 import { ConfigService, configHandlers } from './config';
 import { JupyterServerManager, jupyterSource } from './kernel';
 import { NotebookService, notebookHandlers } from './notebook';
@@ -26,6 +28,8 @@ export interface ServiceOptions {
 export interface Services {
   readonly workspace: Workspace;
   readonly hub: EventHub;
+  /** The one change feed: Kiln's own operations and the watcher's observations, echoes dropped. */
+  readonly changes: ChangeFeed;
   readonly handlers: Handlers;
   dispose(): Promise<void>;
 }
@@ -46,10 +50,13 @@ async function osTrash(absPath: string): Promise<boolean> {
  */
 export async function createServices(options: ServiceOptions): Promise<Services> {
   const hub = new EventHub();
+  const changes = new ChangeFeed({ root: await realpath(path.resolve(options.root)) });
+  changes.subscribe((change) => hub.emit('fs.change', change));
   const workspace = await Workspace.open({
     root: options.root,
     trash: options.trash ?? osTrash,
     onProgress: (progress) => hub.emit('fs.progress', progress),
+    onChange: (change, disk) => changes.reportOwn(change, disk),
   });
   // Temp files of a save or copy cut short by a kill; swept in the background, start-up never waits.
   const sweeping = new AbortController();
@@ -94,13 +101,13 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const watcher = new WorkspaceWatcher({
     root: workspace.root,
     ledger: workspace.ledger,
-    onChange: (change) => {
-      hub.emit('fs.change', change);
-      if (change.type === 'file_updated' || change.type === 'file_created') edits.noteFileChanged(change.path).catch(() => undefined);
-      // Any origin: an agent in another process (MCP) writes notebooks too; Kiln's own saves are recognized by hash.
-      if (change.path.endsWith('.ipynb') && change.type.startsWith('file_')) notebooks.reloadFromDisk(change.path).catch(() => undefined);
-    },
+    onChange: (change) => void changes.reportObserved(change),
   });
+  // Owners of path-keyed state in main follow the feed themselves; nobody tells them after a move.
+  changes.subscribe((change) => {
+    if (change.type === 'updated' || change.type === 'created') edits.noteFileChanged(change.path).catch(() => undefined);
+  });
+  changes.subscribe((change) => notebooks.applyChange(change));
   await watcher.ready;
 
   const handlers: Handlers = {
@@ -118,6 +125,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   return {
     workspace,
     hub,
+    changes,
     handlers,
     async dispose() {
       sweeping.abort();

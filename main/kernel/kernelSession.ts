@@ -130,6 +130,22 @@ export class KernelSession {
     return { status, ...this.spec };
   }
 
+  /**
+   * The notebook was renamed or moved: the Jupyter session follows, so the server lists it under its new
+   * path (the running kernel keeps its variables and its working folder, as in JupyterLab).
+   */
+  async setNotebookPath(notebookPath: string): Promise<void> {
+    this.options.notebookPath = notebookPath;
+    const connection = this.options.server.connection;
+    if (!this.sessionId || !connection || connection.generation !== this.generation) return;
+    await SessionAPI.updateSession({ id: this.sessionId, path: notebookPath, name: path.posix.basename(notebookPath) }, connection.settings);
+  }
+
+  /** The notebook's path as its Jupyter session knows it. */
+  get notebookPath(): string {
+    return this.options.notebookPath;
+  }
+
   /** The error that stopped the last start, if any (E_NO_JUPYTER with what to install). */
   get lastStartError(): KilnError | null {
     return this.startError;

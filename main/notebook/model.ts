@@ -23,7 +23,8 @@ export interface CellOutputChange {
  * as Jupyter would. Outputs produced in this session are kept as the kernel sent them and split into lines on save.
  */
 export class NotebookModel {
-  readonly path: string;
+  /** Follows the file across renames and moves (the service re-keys it from the change feed). */
+  path: string;
   json: NotebookJson;
   dirty = false;
   rev = 0;

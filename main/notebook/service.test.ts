@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
+import { SessionAPI } from '@jupyterlab/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyEvent, NotebookOutput } from '../../shared/contract';
 import type { EventHub } from '../events';
 import { findProcessesByMarker, JupyterServerManager } from '../kernel';
-import type { Workspace } from '../workspace';
+import { Workspace } from '../workspace';
 import { NotebookService } from './service';
 import { eventsOf, makeWorkspace, nextEvent } from './testkit';
 
@@ -265,5 +266,28 @@ describe('running cells against a live kernel', () => {
     expect(jupyter.pid).not.toBe(pid);
     const id = await addCell('"back" + "!"');
     expect(text((await svc.runCell(NB, id)).outputs)).toBe("'back!'");
+  });
+});
+
+describe('following the change feed', () => {
+  it('a move of the folder holding an open notebook carries its unsaved edits, dirty state and Jupyter session', async () => {
+    const mover = await Workspace.open({ root, onChange: (change) => svc.applyChange(change) });
+    await svc.runCell(NB, await addCell('kept = 7'));
+    const id = await addCell('unsaved = 1');
+    expect((await svc.get(NB)).dirty).toBe(true);
+    await mover.move('work', 'moved');
+    const moved = 'moved/run.ipynb';
+    expect(svc.isOpen(NB)).toBe(false);
+    const doc = await svc.get(moved);
+    expect(doc).toMatchObject({ path: moved, dirty: true });
+    expect(doc.cells.find((c) => c.id === id)?.source).toBe('unsaved = 1');
+    const settings = jupyter.connection!.settings;
+    await expect.poll(async () => (await SessionAPI.listRunning(settings)).map((s) => s.path)).toContain(moved);
+    // Still the same kernel: what ran before the move is still defined.
+    const probe = (await svc.insertCell(moved, { source: 'kept * 6' })).cell.id;
+    expect(text((await svc.runCell(moved, probe)).outputs)).toBe('42');
+    await svc.save(moved);
+    expect(JSON.parse(await fs.readFile(path.join(root, moved), 'utf8')).cells.some((c: { source: string[] }) => c.source.join('') === 'unsaved = 1')).toBe(true);
+    await expect(fs.stat(path.join(root, NB))).rejects.toThrow();
   });
 });

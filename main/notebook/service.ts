@@ -10,11 +10,13 @@ import type {
   NotebookCell,
   NotebookDocument,
   notebookEvents,
+  FsChange,
   Origin,
   RunScope,
   WriteResult,
 } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
+import { changeTouches, pathAfterMove } from '../../shared/fs-change';
 import type { JupyterServerEvent, JupyterServerManager } from '../kernel';
 import { KernelSession } from '../kernel';
 import { emptyNotebook, parseNotebook, serializeNotebook, validateNotebook, type CellJson, type Json } from './format';
@@ -209,6 +211,28 @@ export class NotebookService {
     }
     this.emit('notebook.changed', { path: nb.model.path, document: this.documentOf(nb), reason: 'reloaded' });
     return 'reloaded';
+  }
+
+  /**
+   * Follows the change feed. A move re-keys every open notebook it carried (the model with its unsaved
+   * edits and dirty state, and the Jupyter session's path); any other change to an open notebook's file,
+   * or to a folder holding it, is checked against the disk.
+   */
+  applyChange(change: FsChange): void {
+    if (change.type === 'moved') {
+      for (const [key, nb] of [...this.open_]) {
+        const next = pathAfterMove(key, change.from, change.to);
+        if (next === null) continue;
+        this.open_.delete(key);
+        this.open_.set(next, nb);
+        nb.model.path = next;
+        nb.kernel?.setNotebookPath(next).catch((err: unknown) => this.reportJupyterError(nb, err));
+      }
+      return;
+    }
+    for (const key of this.open_.keys()) {
+      if (changeTouches(change, key)) this.reloadFromDisk(key).catch(() => undefined);
+    }
   }
 
   // --- cell edits -----------------------------------------------------------------------------

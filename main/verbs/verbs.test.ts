@@ -117,21 +117,23 @@ describe('write-file', () => {
       const result = await verbs.call('write-file', { path: 'src/pkg/loaders.py', content: 'X = 1\n' });
       expect(result).toEqual({ path: 'src/pkg/loaders.py', bytes_written: 6, created: true });
       expect(read('src/pkg/loaders.py')).toBe('X = 1\n');
-      await expect.poll(() => changes.find((c) => c.path === 'src/pkg/loaders.py'), { timeout: 10_000 }).toEqual({
-        type: 'file_created',
+      await expect.poll(() => changes.find((c) => 'path' in c && c.path === 'src/pkg/loaders.py'), { timeout: 10_000 }).toEqual({
+        type: 'created',
         path: 'src/pkg/loaders.py',
+        isDir: false,
         origin: 'agent',
       });
       changes.length = 0;
       const again = await verbs.call('write-file', { path: 'src/pkg/loaders.py', content: 'X = 22\n' });
       expect(again).toEqual({ path: 'src/pkg/loaders.py', bytes_written: 7, created: false });
       expect(read('src/pkg/loaders.py')).toBe('X = 22\n');
-      await expect.poll(() => changes.find((c) => c.path === 'src/pkg/loaders.py'), { timeout: 10_000 }).toEqual({
-        type: 'file_updated',
+      await expect.poll(() => changes.find((c) => 'path' in c && c.path === 'src/pkg/loaders.py'), { timeout: 10_000 }).toEqual({
+        type: 'updated',
         path: 'src/pkg/loaders.py',
+        isDir: false,
         origin: 'agent',
       });
-      expect(changes.some((c) => c.type === 'file_created' && c.path === 'src/pkg/loaders.py')).toBe(false);
+      expect(changes.some((c) => c.type === 'created' && c.path === 'src/pkg/loaders.py')).toBe(false);
     } finally {
       await watcher.dispose();
     }

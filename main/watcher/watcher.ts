@@ -10,12 +10,14 @@ export interface WorkspaceWatcherOptions {
   onChange: (change: FsChange) => void;
 }
 
-const CHOKIDAR_EVENTS: Record<string, FsChange['type']> = {
-  add: 'file_created',
-  change: 'file_updated',
-  unlink: 'file_deleted',
-  addDir: 'dir_created',
-  unlinkDir: 'dir_deleted',
+/** What another program did, as the feed names it; a rename by another program is `deleted` + `created`. */
+type ObservedChange = Extract<FsChange, { type: 'created' | 'updated' | 'deleted' }>;
+const CHOKIDAR_EVENTS: Record<string, Pick<ObservedChange, 'type' | 'isDir'>> = {
+  add: { type: 'created', isDir: false },
+  change: { type: 'updated', isDir: false },
+  unlink: { type: 'deleted', isDir: false },
+  addDir: { type: 'created', isDir: true },
+  unlinkDir: { type: 'deleted', isDir: true },
 };
 
 // Kiln's own temp files, VCS internals and dependency trees are noise for the tree.
@@ -42,20 +44,21 @@ export class WorkspaceWatcher {
   }
 
   private report(event: string, absPath: string): void {
-    const type = CHOKIDAR_EVENTS[event];
-    if (!type || absPath === this.options.root || IGNORED.test(path.relative(this.options.root, absPath))) return;
-    if (type === 'file_created' || type === 'dir_created') {
+    const mapped = CHOKIDAR_EVENTS[event];
+    if (!mapped || absPath === this.options.root || IGNORED.test(path.relative(this.options.root, absPath))) return;
+    const { type, isDir } = mapped;
+    if (type === 'created') {
       const now = Date.now();
       if (now - (this.created.get(absPath) ?? 0) < DEDUPE_MS) return;
       this.created.set(absPath, now);
       if (this.created.size > 4096) this.created.clear();
-    } else if (type === 'file_deleted' || type === 'dir_deleted') {
+    } else if (type === 'deleted') {
       this.created.delete(absPath);
     }
     const rel = path.relative(this.options.root, absPath).split(path.sep).join('/');
-    this.options.onChange({ type, path: rel, origin: this.options.ledger.originOf(absPath) });
+    this.options.onChange({ ...mapped, path: rel, origin: this.options.ledger.originOf(absPath) } as ObservedChange);
     // A file written the instant its folder appears can land before the folder is watched; look once more.
-    if (type === 'dir_created') setTimeout(() => void this.rescan(absPath), 150);
+    if (type === 'created' && isDir) setTimeout(() => void this.rescan(absPath), 150);
   }
 
   private async rescan(dir: string): Promise<void> {

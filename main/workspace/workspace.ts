@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants as fsConstants, type Stats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Entry, FileContent, Origin, WriteResult } from '../../shared/contract';
+import type { Entry, FileContent, FsChange, Origin, WriteResult } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { decodeText, encodeText, hashText } from './encoding';
 import { NO_FOLLOW, PathGuard, type PinnedPath } from './guard';
@@ -21,6 +21,20 @@ export interface WorkspaceOptions {
   trash?: (absPath: string) => Promise<boolean>;
   /** Reports progress of a long copy or cross-device move. */
   onProgress?: (progress: { jobId: string; done: number; total: number; finished: boolean }) => void;
+  /**
+   * Reports each operation as it completes, before its caller hears back: the change feed's own half.
+   * `disk` describes a written file, so the watcher's echo of it can be told from a later edit.
+   */
+  onChange?: (change: FsChange, disk?: DiskState) => void;
+}
+
+/** What a written file looks like on disk right after the write (identity and content). */
+export interface DiskState {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  hash: string;
 }
 
 export interface WriteOptions {
@@ -42,6 +56,7 @@ export class Workspace {
   private readonly guard: PathGuard;
   private readonly trash?: WorkspaceOptions['trash'];
   private readonly onProgress?: WorkspaceOptions['onProgress'];
+  private readonly onChange: NonNullable<WorkspaceOptions['onChange']>;
   private readonly jobs = new Map<string, AbortController>();
 
   /** Use `Workspace.open` unless root is already absolute and realpath'd. */
@@ -51,6 +66,7 @@ export class Workspace {
     this.ledger = options.ledger ?? new OriginLedger();
     this.trash = options.trash;
     this.onProgress = options.onProgress;
+    this.onChange = options.onChange ?? (() => undefined);
   }
 
   static async open(options: WorkspaceOptions): Promise<Workspace> {
@@ -160,7 +176,8 @@ export class Workspace {
   /** Atomic write: a temp file in the same folder, then rename over the target. Keeps mode and encoding. */
   async write(rel: string, text: string, options: WriteOptions = {}): Promise<WriteResult> {
     if (this.guard.resolveLexically(rel) === this.root) throw new KilnError('E_IS_A_DIRECTORY', 'The workspace root is a folder');
-    if (options.createParents && !options.expectedHash) await this.makeParents(rel, options.origin);
+    const origin = options.origin ?? 'operator';
+    if (options.createParents && !options.expectedHash) await this.makeParents(rel, origin);
     return this.guard.pin(rel, async (target) => {
       const existing = await readExisting(target.path, rel);
       let encoding = 'utf-8';
@@ -176,14 +193,18 @@ export class Workspace {
         throw new KilnError('E_CHANGED_ON_DISK', `${rel} was deleted on disk since it was read`, { hash: null });
       }
       const bytes = encodeText(text, encoding);
-      const after = await this.writeAtomically(target, bytes, existing?.mode, options.origin ?? 'operator');
-      return { path: this.relative(target.abs), hash: hashText(bytes), mtimeMs: after.mtimeMs, size: after.size };
+      const after = await this.writeAtomically(target, bytes, existing?.mode, origin);
+      const written = this.relative(target.abs);
+      const hash = hashText(bytes);
+      this.report({ type: existing ? 'updated' : 'created', path: written, isDir: false, origin }, diskState(after, hash));
+      return { path: written, hash, mtimeMs: after.mtimeMs, size: after.size };
     }, { followFinal: true });
   }
 
   async createFile(rel: string, text = '', options: { origin?: Origin } = {}): Promise<WriteResult> {
+    const origin = options.origin ?? 'operator';
     return this.guard.pin(rel, async (target) => {
-      this.ledger.mark(target.abs, options.origin ?? 'operator');
+      this.ledger.mark(target.abs, origin);
       // O_EXCL: never opens an existing entry, a symbolic link included.
       const handle = await fs.open(target.path, 'wx').catch((err) => {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw exists(rel);
@@ -192,7 +213,9 @@ export class Workspace {
       try {
         await handle.writeFile(text, 'utf8');
         const after = await handle.stat();
-        return { path: this.relative(target.abs), hash: hashText(text), mtimeMs: after.mtimeMs, size: after.size };
+        const created = this.relative(target.abs);
+        this.report({ type: 'created', path: created, isDir: false, origin }, diskState(after, hashText(text)));
+        return { path: created, hash: hashText(text), mtimeMs: after.mtimeMs, size: after.size };
       } finally {
         await handle.close();
       }
@@ -200,14 +223,16 @@ export class Workspace {
   }
 
   async createDir(rel: string, options: { origin?: Origin } = {}): Promise<Entry> {
+    const origin = options.origin ?? 'operator';
     const created = await this.guard.pin(rel, async (target) => {
-      this.ledger.mark(target.abs, options.origin ?? 'operator');
+      this.ledger.mark(target.abs, origin);
       await fs.mkdir(target.path).catch((err) => {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw exists(rel);
         throw err;
       });
       return this.relative(target.abs);
     });
+    this.report({ type: 'created', path: created, isDir: true, origin });
     return this.stat(created);
   }
 
@@ -247,6 +272,7 @@ export class Workspace {
         throw err;
       }
       if (parked) await this.discardParked(parked);
+      this.report({ type: 'moved', from: this.relative(src.abs), to: this.relative(dst.abs), isDir: srcInfo.isDirectory(), origin });
       return { path: this.relative(dst.abs) };
     }));
   }
@@ -257,8 +283,10 @@ export class Workspace {
       const srcInfo = await fs.lstat(src.path).catch((err) => { throw notFound(from, err); });
       const name = await freeName(dir.path, path.basename(src.abs), srcInfo.isDirectory());
       const target = path.join(dir.abs, name);
-      this.ledger.mark(target, options.origin ?? 'operator');
+      const origin = options.origin ?? 'operator';
+      this.ledger.mark(target, origin);
       await this.copyViaTemp(src.path, { dir: dir.path, name }, kindOf(srcInfo), options.jobId);
+      this.report({ type: 'created', path: this.relative(target), isDir: srcInfo.isDirectory(), origin });
       return { path: this.relative(target) };
     }, { folder: true }));
   }
@@ -267,13 +295,19 @@ export class Workspace {
   async delete(rel: string, options: { permanent?: boolean; origin?: Origin } = {}): Promise<{ trashed: boolean }> {
     if (this.guard.resolveLexically(rel) === this.root) throw new KilnError('E_BAD_REQUEST', 'The workspace root cannot be deleted');
     return this.guard.pin(rel, async (target) => {
-      await fs.lstat(target.path).catch((err) => { throw notFound(rel, err); });
-      this.ledger.mark(target.abs, options.origin ?? 'operator');
+      const info = await fs.lstat(target.path).catch((err) => { throw notFound(rel, err); });
+      const origin = options.origin ?? 'operator';
+      this.ledger.mark(target.abs, origin);
+      const deleted: FsChange = { type: 'deleted', path: this.relative(target.abs), isDir: info.isDirectory(), origin };
       if (!options.permanent) {
-        if (this.trash && (await this.trash(target.real))) return { trashed: true };
+        if (this.trash && (await this.trash(target.real))) {
+          this.report(deleted);
+          return { trashed: true };
+        }
         throw new KilnError('E_PERMISSION', `There is no trash here; "${rel}" can only be deleted permanently`, { noTrash: true });
       }
       await fs.rm(target.path, { recursive: true, force: true });
+      this.report(deleted);
       return { trashed: false };
     });
   }
@@ -333,8 +367,9 @@ export class Workspace {
   // ---- internals ----
 
   /** Creates the missing folders above `rel`, one guarded step at a time. */
-  private async makeParents(rel: string, origin: Origin = 'operator'): Promise<void> {
+  private async makeParents(rel: string, origin: Origin): Promise<void> {
     const segments = this.relative(this.guard.resolveLexically(rel)).split('/').slice(0, -1);
+    let first: string | null = null;
     for (let i = 1; i <= segments.length; i++) {
       await this.guard.pin(segments.slice(0, i).join('/'), async (folder) => {
         const info = await fs.lstat(folder.path).catch(() => null);
@@ -343,8 +378,17 @@ export class Workspace {
         await fs.mkdir(folder.path).catch((err) => {
           if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
         });
+        first ??= this.relative(folder.abs);
       });
     }
+    // One `created` for the new subtree, as for a folder made any other way.
+    if (first !== null) this.report({ type: 'created', path: first, isDir: true, origin });
+  }
+
+  /** Kiln's own temp files are nobody's business: they never reach the feed. */
+  private report(change: FsChange, disk?: DiskState): void {
+    const name = path.posix.basename(change.type === 'moved' ? change.to : change.path);
+    if (!name.startsWith(TEMP_PREFIX)) this.onChange(change, disk);
   }
 
   private async writeAtomically(target: PinnedPath, bytes: Buffer, mode: number | undefined, origin: Origin): Promise<Stats> {
@@ -547,6 +591,10 @@ async function walk(root: string): Promise<{ dirs: string[]; files: string[]; li
     }
   }
   return { dirs, files, links };
+}
+
+function diskState(info: Stats, hash: string): DiskState {
+  return { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino, hash };
 }
 
 function notFound(rel: string, err: unknown): unknown {

@@ -53,12 +53,19 @@ export const GutterChange = z.object({
 });
 export type GutterChange = z.infer<typeof GutterChange>;
 
-export const FsChange = z.object({
-  type: z.enum(['file_created', 'file_updated', 'file_deleted', 'dir_created', 'dir_deleted']),
-  path: RelPath,
-  origin: Origin,
-});
+/**
+ * One entry of the change feed. Kiln's own operations report what they did (a rename or move is one
+ * `moved`, even for a folder: every owner applies it to the whole subtree); the watcher adds what other
+ * programs did, where a rename can only be seen as `deleted` + `created`.
+ */
+export const FsChange = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('created'), path: RelPath, isDir: z.boolean(), origin: Origin }),
+  z.object({ type: z.literal('updated'), path: RelPath, isDir: z.literal(false), origin: Origin }),
+  z.object({ type: z.literal('deleted'), path: RelPath, isDir: z.boolean(), origin: Origin }),
+  z.object({ type: z.literal('moved'), from: RelPath, to: RelPath, isDir: z.boolean(), origin: Origin }),
+]);
 export type FsChange = z.infer<typeof FsChange>;
+export type FsMove = Extract<FsChange, { type: 'moved' }>;
 
 export const TransferProgress = z.object({
   jobId: z.string(),

@@ -88,7 +88,7 @@ describe('web host', () => {
     const write = await client.call('workspace.write', { path: 'src/new.py', text: 'x = 1\n' });
     expect(write.ok).toBe(true);
     for (let i = 0; i < 100 && !client.events.length; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(client.events).toContainEqual({ event: 'fs.change', payload: { type: 'file_created', path: 'src/new.py', origin: 'operator' } });
+    expect(client.events).toContainEqual({ event: 'fs.change', payload: { type: 'created', path: 'src/new.py', isDir: false, origin: 'operator' } });
     client.close();
   });
 

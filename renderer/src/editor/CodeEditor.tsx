@@ -5,25 +5,10 @@ import { useColorScheme } from '../app/use-color-scheme';
 import { usePrefs } from '../ui';
 import { languageForPath, monaco } from './monaco-setup';
 import { useOpenFiles, useOpenFilesStore, type OpenFile } from './open-files';
+import { textModels } from './text-models';
 
-/** One Monaco model per open path, kept across tab switches so undo history and view state survive. */
-const models = new Map<string, monaco.editor.ITextModel>();
-const viewStates = new Map<string, monaco.editor.ICodeEditorViewState | null>();
-
-/** The open path a model belongs to. */
-function pathOf(model: monaco.editor.ITextModel | null): string | undefined {
-  return [...models.entries()].find(([, m]) => m === model)?.[0];
-}
-
-function modelFor(file: OpenFile): monaco.editor.ITextModel {
-  let model = models.get(file.path);
-  if (!model || model.isDisposed()) {
-    const language = file.large ? 'plaintext' : languageForPath(file.path);
-    model = monaco.editor.createModel(file.buffer, language, monaco.Uri.from({ scheme: 'kiln', path: `/${file.path}` }));
-    models.set(file.path, model);
-  }
-  return model;
-}
+const modelFor = (file: OpenFile) => textModels.modelFor(file.path, file.buffer, file.large);
+const pathOf = (model: monaco.editor.ITextModel | null) => textModels.pathOf(model);
 
 /** Monaco for one text file of the open-files store: edits flow into the buffer, reloads flow back. */
 export function CodeEditor({ path }: { path: string }) {
@@ -58,7 +43,7 @@ export function CodeEditor({ path }: { path: string }) {
     });
     return () => {
       const owner = pathOf(editor.getModel());
-      if (owner) viewStates.set(owner, editor.saveViewState());
+      if (owner) textModels.saveViewState(owner, editor.saveViewState());
       sub.dispose();
       editor.dispose();
       editorRef.current = null;
@@ -74,9 +59,9 @@ export function CodeEditor({ path }: { path: string }) {
     const model = modelFor(file);
     if (previous === model) return;
     const prevOwner = pathOf(previous);
-    if (prevOwner) viewStates.set(prevOwner, editor.saveViewState());
+    if (prevOwner) textModels.saveViewState(prevOwner, editor.saveViewState());
     editor.setModel(model);
-    const state = viewStates.get(file.path);
+    const state = textModels.viewState(file.path);
     if (state) editor.restoreViewState(state);
     // Focus stays where the operator was (the tree keeps it after a click, as in VS Code).
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -144,30 +129,4 @@ function gutterDecoration(change: GutterChange): monaco.editor.IModelDeltaDecora
       },
     },
   };
-}
-
-/** Drops models of files that are no longer open. */
-export function disposeClosedModels(openPaths: Set<string>): void {
-  for (const [path, model] of models) {
-    if (!openPaths.has(path)) {
-      model.dispose();
-      models.delete(path);
-      viewStates.delete(path);
-    }
-  }
-}
-
-/** Moves a model to a new path after a rename, keeping its text and view state (Monaco can't move undo history). */
-export function renameModel(from: string, to: string): void {
-  for (const [path, model] of [...models]) {
-    const target = path === from ? to : path.startsWith(`${from}/`) ? to + path.slice(from.length) : null;
-    if (!target) continue;
-    // Monaco models have fixed URIs: recreate under the new one with the same text.
-    models.delete(path);
-    const fresh = monaco.editor.createModel(model.getValue(), languageForPath(target), monaco.Uri.from({ scheme: 'kiln', path: `/${target}` }));
-    models.set(target, fresh);
-    viewStates.set(target, viewStates.get(path) ?? null);
-    viewStates.delete(path);
-    model.dispose();
-  }
 }

@@ -1,6 +1,8 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
+import type { FsChange } from '../../../shared/contract';
 import { useAsk, useToasts, messageOf, usePrefs, CloseIcon, FileIcon, DiffIcon } from '../ui';
-import { disposeClosedModels } from './CodeEditor';
+import { useKilnEvent } from '../app/bridge-context';
+import { textModels } from './text-models';
 import { DiffView } from './DiffView';
 import { viewFor } from './document-views';
 import { useOpenFiles, useOpenFilesStore, type OpenFile, type OpenFilesStore } from './open-files';
@@ -44,7 +46,8 @@ export function EditorArea() {
   const { prefs, setPref } = usePrefs();
   const activeFile = files.find((f) => f.path === active);
 
-  useEffect(() => disposeClosedModels(new Set(files.map((f) => f.path))), [files]);
+  useKilnEvent('fs.change', useCallback((change: FsChange) => textModels.applyChange(change), []));
+  useEffect(() => textModels.disposeExcept(new Set(files.map((f) => f.path))), [files]);
 
   const closeTab = async (file: OpenFile) => {
     if (await confirmClose(file, store, ask, (m) => toasts.error(m))) store.close(file.path);

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { KilnBridge } from '../../../shared/contract';
 import { KilnError } from '../../../shared/errors';
 // The real back end in-process: the store talks to the same dispatch and event hub both hosts use.
 import { MemoryStore } from '../../../main/prefs';
@@ -13,6 +14,7 @@ let root: string;
 let dataDir: string;
 let services: Services;
 let store: OpenFilesStore;
+let bridge: KilnBridge;
 
 async function until(check: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 8000;
@@ -27,7 +29,7 @@ beforeEach(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-open-files-data-'));
   await writeFile(path.join(root, 'notes.txt'), 'one\n');
   services = await createServices({ root, dataDir, prefsStore: new MemoryStore() });
-  const bridge = inProcessBridge(services);
+  bridge = inProcessBridge(services);
   store = new OpenFilesStore(bridge);
   bridge.on('fs.change', (change) => store.handleFsChange(change));
 });
@@ -92,27 +94,51 @@ describe('OpenFilesStore', () => {
     expect(store.get('notes.txt')?.conflict?.kind).toBe('changed');
   });
 
-  it('a deleted file closes when clean and keeps its text with a conflict when dirty', async () => {
+  it('a file deleted on disk stays open saying so, clean or dirty; a dirty one keeps its text', async () => {
     await writeFile(path.join(root, 'other.txt'), 'x\n');
     await store.open('notes.txt');
     await store.open('other.txt');
     store.setBuffer('other.txt', 'unsaved\n');
     await unlink(path.join(root, 'notes.txt'));
     await unlink(path.join(root, 'other.txt'));
-    await until(() => !store.get('notes.txt'), 'the clean tab to close');
+    await until(() => store.get('notes.txt')?.conflict?.kind === 'deleted', 'the clean tab to say deleted');
     await until(() => store.get('other.txt')?.conflict?.kind === 'deleted', 'the deleted conflict');
+    // Put back (another program's undo): the clean tab simply has its file again.
+    await writeFile(path.join(root, 'notes.txt'), 'one\n');
+    await until(() => store.get('notes.txt')?.conflict === null, 'the clean tab to reopen');
     expect(store.get('other.txt')?.buffer).toBe('unsaved\n');
     await store.overwrite('other.txt');
     expect(await readFile(path.join(root, 'other.txt'), 'utf8')).toBe('unsaved\n');
   });
 
-  it('follows a rename of the file or of a folder holding it', async () => {
+  it('follows a rename of the file, and of a folder holding it, from the feed alone', async () => {
     await store.open('notes.txt');
-    store.renamed('notes.txt', 'renamed.txt');
+    store.setBuffer('notes.txt', 'unsaved\n');
+    await bridge.request('workspace.move', { from: 'notes.txt', to: 'renamed.txt' });
+    // The feed reached the store before the move's caller heard back.
     expect(store.getState()).toMatchObject({ active: 'renamed.txt' });
-    expect(store.get('renamed.txt')?.name).toBe('renamed.txt');
-    store.renamed('', 'x'); // the root never moves; nothing changes
-    store.renamed('renamed.txt', 'dir/renamed.txt');
-    expect(store.getState().files.map((f) => f.path)).toEqual(['dir/renamed.txt']);
+    expect(store.get('renamed.txt')).toMatchObject({ name: 'renamed.txt', buffer: 'unsaved\n', dirty: true });
+    await bridge.request('workspace.createDir', { path: 'dir' });
+    await bridge.request('workspace.createDir', { path: 'dir/deep' });
+    await bridge.request('workspace.move', { from: 'renamed.txt', to: 'dir/deep/renamed.txt' });
+    await bridge.request('workspace.move', { from: 'dir', to: 'moved' });
+    expect(store.getState().files.map((f) => f.path)).toEqual(['moved/deep/renamed.txt']);
+    await store.save('moved/deep/renamed.txt');
+    expect(await readFile(path.join(root, 'moved/deep/renamed.txt'), 'utf8')).toBe('unsaved\n');
+    // The watcher's echoes of those moves (deletes and creates) never close or conflict the tab.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(store.get('moved/deep/renamed.txt')).toMatchObject({ conflict: null, dirty: false });
+  });
+
+  it('a tab owned by a view keeps its owner across a move', async () => {
+    await writeFile(path.join(root, 'a.ipynb'), '{}');
+    await store.open('a.ipynb');
+    const saves: string[] = [];
+    store.claim('a.ipynb', { save: async () => void saves.push('owner'), closed: () => undefined });
+    store.setDirty('a.ipynb', true);
+    await bridge.request('workspace.move', { from: 'a.ipynb', to: 'b.ipynb' });
+    expect(store.get('b.ipynb')?.dirty).toBe(true);
+    await store.save('b.ipynb');
+    expect(saves).toEqual(['owner']);
   });
 });

@@ -1,6 +1,7 @@
 import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { FsChange, KilnBridge } from '../../../shared/contract';
 import { KilnError } from '../../../shared/errors';
+import { changeTouches, pathAfterMove } from '../../../shared/fs-change';
 
 /** Over this many bytes a file opens with Monaco's large-file options (no minimap, no folding, plain text). */
 export const LARGE_FILE_BYTES = 5 * 1024 * 1024;
@@ -155,14 +156,33 @@ export class OpenFilesStore {
     this.set({ comparing: path });
   }
 
-  /** Retargets tabs after a rename or move (the file itself or a folder holding it). */
-  renamed(from: string, to: string): void {
-    let changed = false;
-    const map = (p: string) => {
-      if (p === from) return to;
-      if (p.startsWith(`${from}/`)) return to + p.slice(from.length);
-      return p;
+  /**
+   * Follows the change feed. A move (of the file or a folder holding it) retargets the tab with its
+   * buffer, owner and in-flight work; anything else that touches an open file is checked against the
+   * disk: a clean buffer follows it silently, a dirty one gets a conflict.
+   */
+  handleFsChange(change: FsChange): void {
+    if (change.type === 'moved') {
+      this.moved(change.from, change.to);
+      return;
+    }
+    for (const file of this.state.files) {
+      if (changeTouches(change, file.path)) void this.afterBusy(file.path, () => this.checkDisk(file.path));
+    }
+  }
+
+  private moved(from: string, to: string): void {
+    const map = (p: string) => pathAfterMove(p, from, to) ?? p;
+    const rekey = <V>(entries: Map<string, V>) => {
+      for (const [path, value] of [...entries]) {
+        if (map(path) === path) continue;
+        entries.delete(path);
+        entries.set(map(path), value);
+      }
     };
+    rekey(this.owners);
+    rekey(this.busy);
+    let changed = false;
     const files = this.state.files.map((f) => {
       const path = map(f.path);
       if (path === f.path) return f;
@@ -175,15 +195,6 @@ export class OpenFilesStore {
       active: this.state.active && map(this.state.active),
       comparing: this.state.comparing && map(this.state.comparing),
     });
-  }
-
-  /** Reacts to the watcher: a clean buffer follows the disk silently; a dirty one gets a conflict. */
-  handleFsChange(change: FsChange): void {
-    for (const file of this.state.files) {
-      const inside = file.path === change.path || file.path.startsWith(`${change.path}/`);
-      if (!inside) continue;
-      void this.afterBusy(file.path, () => this.checkDisk(file.path));
-    }
   }
 
   /** Re-reads every open file (e.g. when the window regains focus), in case a watcher event was missed. */
@@ -238,10 +249,8 @@ export class OpenFilesStore {
       content = await this.bridge.request('workspace.read', { path });
     } catch (err) {
       if (!(err instanceof KilnError && err.code === 'E_NOT_FOUND')) return;
-      const now = this.get(path);
-      if (!now) return;
-      if (now.dirty) this.patch(path, () => ({ conflict: { kind: 'deleted' } }));
-      else this.close(path);
+      // The tab stays, clean or dirty, and says so: a rename by another program looks exactly like this.
+      if (this.get(path)) this.patch(path, () => ({ conflict: { kind: 'deleted' } }));
       return;
     }
     const now = this.get(path);

@@ -1,7 +1,6 @@
 import type { KilnBridge } from '../../../shared/contract';
 import { KilnError } from '../../../shared/errors';
 import type { OpenFilesStore } from '../editor/open-files';
-import { renameModel } from '../editor/CodeEditor';
 import type { DialogRequest, Toasts } from '../ui';
 import { messageOf } from '../ui';
 import { isWithin, joinPath, nameOf, parentOf, topMost } from './paths';
@@ -32,6 +31,7 @@ const PROGRESS_DELAY_MS = 300;
 /**
  * Every file operation the explorer offers, on the workspace's one `move` primitive plus copy, create
  * and delete; asks on conflicts, reports failures, shows progress for long jobs and keeps an undo stack.
+ * What an operation changed reaches the tree, tabs and editors through the change feed, not from here.
  */
 export class FileOps {
   private readonly undoStack: UndoEntry[] = [];
@@ -79,7 +79,6 @@ export class FileOps {
       this.deps.toasts.error(`Could not rename "${nameOf(path)}": ${messageOf(err)}`);
       return false;
     }
-    this.afterMove(path, to);
     this.record('Rename', [{ kind: 'move', from: path, to }]);
     this.deps.tree.refresh([path]);
     this.deps.select([to]);
@@ -189,7 +188,6 @@ export class FileOps {
         this.deps.toasts.error(`Could not delete "${nameOf(path)}": ${messageOf(err)}`);
         break;
       }
-      this.deps.tree.removed(path);
       for (const file of this.deps.openFiles.getState().files) {
         if (isWithin(file.path, path) && !file.dirty) this.deps.openFiles.close(file.path);
       }
@@ -209,7 +207,6 @@ export class FileOps {
       for (const step of [...entry.steps].reverse()) {
         if (step.kind === 'move') {
           await this.deps.bridge.request('workspace.move', { from: step.to, to: step.from });
-          this.afterMove(step.to, step.from);
           touched.push(step.to, step.from);
         } else {
           await this.deps.bridge.request('workspace.delete', { path: step.path }).catch(async (err: unknown) => {
@@ -218,7 +215,6 @@ export class FileOps {
               await this.deps.bridge.request('workspace.delete', { path: step.path, permanent: true });
             } else throw err;
           });
-          this.deps.tree.removed(step.path);
           touched.push(step.path);
         }
       }
@@ -241,7 +237,6 @@ export class FileOps {
       );
     try {
       await attempt(to, 'reject');
-      this.afterMove(from, to);
       return to;
     } catch (err) {
       if (!(err instanceof KilnError && err.code === 'E_EXISTS')) {
@@ -264,18 +259,11 @@ export class FileOps {
       let target = to;
       if (answer === 'keep') target = (await this.deps.bridge.request('workspace.nextFreeName', { dir: parentOf(to), name: nameOf(to) })).path;
       await attempt(target, answer === 'replace' ? 'overwrite' : 'reject');
-      this.afterMove(from, target);
       return target;
     } catch (err) {
       this.reportJobError(`Could not move "${nameOf(from)}"`, err);
       return 'cancel';
     }
-  }
-
-  private afterMove(from: string, to: string): void {
-    this.deps.tree.renamed(from, to);
-    renameModel(from, to);
-    this.deps.openFiles.renamed(from, to);
   }
 
   private record(label: string, steps: Step[]): void {

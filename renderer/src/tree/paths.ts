@@ -1,4 +1,7 @@
 /** Workspace-relative POSIX path helpers; '' is the root. */
+import { isWithin } from '../../../shared/fs-change';
+
+export { isWithin };
 
 export function parentOf(path: string): string {
   const slash = path.lastIndexOf('/');
@@ -13,10 +16,6 @@ export function joinPath(dir: string, name: string): string {
   return dir ? `${dir}/${name}` : name;
 }
 
-/** True when `path` is `ancestor` itself or lies inside it. */
-export function isWithin(path: string, ancestor: string): boolean {
-  return ancestor === '' || path === ancestor || path.startsWith(`${ancestor}/`);
-}
 
 /** Drops paths that sit inside another path of the list (moving a folder moves its contents). */
 export function topMost(paths: string[]): string[] {

@@ -1,5 +1,6 @@
 import { compareEntries } from '../../../shared/natural-sort';
 import type { Entry, FsChange, KilnBridge, Origin } from '../../../shared/contract';
+import { pathAfterMove } from '../../../shared/fs-change';
 import { isWithin, nameOf, parentOf } from './paths';
 
 export interface TreeRow {
@@ -152,10 +153,10 @@ export class TreeStore {
   }
 
   /**
-   * After a move or rename: shows the entry in its new place at once (both listings in one render),
+   * A move or rename: shows the entry in its new place at once (both listings in one render),
    * keeps open folders open, and lets the next listing confirm it.
    */
-  renamed(from: string, to: string): void {
+  private moved(from: string, to: string): void {
     const source = this.children.get(parentOf(from));
     const entry = source?.find((e) => e.path === from);
     if (source) this.children.set(parentOf(from), source.filter((e) => e.path !== from));
@@ -169,11 +170,17 @@ export class TreeStore {
     this.expanded = next;
     for (const key of [...this.children.keys()]) if (from !== '' && isWithin(key, from)) this.children.delete(key);
     for (const dir of this.expanded) if (!this.children.has(dir) && dir !== '') void this.load(dir);
+    for (const path of [...this.agentMarks]) {
+      const next = pathAfterMove(path, from, to);
+      if (next === null) continue;
+      this.agentMarks.delete(path);
+      this.agentMarks.add(next);
+    }
     this.changed();
   }
 
   /** Drops a deleted entry at once; the next listing confirms it. */
-  removed(path: string): void {
+  private removed(path: string): void {
     const list = this.children.get(parentOf(path));
     if (list) this.children.set(parentOf(path), list.filter((e) => e.path !== path));
     for (const key of [...this.children.keys()]) if (isWithin(key, path)) this.children.delete(key);
@@ -186,13 +193,17 @@ export class TreeStore {
     for (const dir of new Set(paths.map(parentOf))) if (this.children.has(dir)) this.scheduleReload(dir, 0);
   }
 
+  /** Follows the change feed: a move is applied whole (one event for a folder and all it holds). */
   handleFsChange(change: FsChange): void {
-    const dir = parentOf(change.path);
-    if (change.type === 'dir_deleted') {
-      for (const key of [...this.children.keys()]) if (isWithin(key, change.path)) this.children.delete(key);
-      this.expanded.delete(change.path);
+    if (change.type === 'moved') {
+      this.moved(change.from, change.to);
+      this.flash(change.to, change.origin);
+      for (const dir of new Set([parentOf(change.from), parentOf(change.to)])) if (this.children.has(dir)) this.scheduleReload(dir, 40);
+      return;
     }
-    if (change.type !== 'file_deleted' && change.type !== 'dir_deleted') this.flash(change.path, change.origin);
+    const dir = parentOf(change.path);
+    if (change.type === 'deleted') this.removed(change.path);
+    else this.flash(change.path, change.origin);
     if (this.children.has(dir)) this.scheduleReload(dir, 40);
   }
 

@@ -1,0 +1,110 @@
+import { mkdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { FsChange } from '../../shared/contract';
+import { WorkspaceWatcher } from '../watcher';
+import { hashText, Workspace } from '../workspace';
+import { makeTempTree } from '../workspace/test-support';
+import { ChangeFeed } from './feed';
+
+let root: string;
+let cleanup: () => Promise<void>;
+let feed: ChangeFeed;
+let ws: Workspace;
+let watcher: WorkspaceWatcher;
+let changes: FsChange[];
+
+beforeEach(async () => {
+  ({ root, cleanup } = await makeTempTree({ 'a.txt': 'a\n', 'src/pkg/mod.py': 'x = 1\n', 'src/pkg/deep/n.py': 'y\n' }));
+  feed = new ChangeFeed({ root });
+  ws = await Workspace.open({ root, trash: async () => false, onChange: (change, disk) => feed.reportOwn(change, disk) });
+  changes = [];
+  feed.subscribe((c) => changes.push(c));
+  watcher = new WorkspaceWatcher({ root, ledger: ws.ledger, onChange: (c) => void feed.reportObserved(c) });
+  await watcher.ready;
+});
+afterEach(async () => {
+  await watcher.dispose();
+  await cleanup();
+});
+
+/** Waits until the watcher has seen `marker` (written by another program after the operations under test). */
+async function quiesce(): Promise<void> {
+  const marker = `marker-${Math.random().toString(36).slice(2)}.txt`;
+  await writeFile(path.join(root, marker), 'm');
+  await expect.poll(() => changes.some((c) => c.type === 'created' && c.path === marker), { timeout: 10_000 }).toBe(true);
+  await feed.settled();
+  changes = changes.filter((c) => !(c.type === 'created' && c.path === marker));
+}
+
+it("reports Kiln's own operations at once, with their origin, and drops the watcher's echoes", async () => {
+  await ws.write('a.txt', 'by operator');
+  expect(changes).toEqual([{ type: 'updated', path: 'a.txt', isDir: false, origin: 'operator' }]);
+  await ws.write('src/new/agent.py', 'z = 3', { origin: 'agent', createParents: true });
+  await ws.createDir('made');
+  await ws.copy('src/pkg', 'made');
+  await ws.delete('a.txt', { permanent: true });
+  expect(changes.slice(1)).toEqual([
+    { type: 'created', path: 'src/new', isDir: true, origin: 'agent' },
+    { type: 'created', path: 'src/new/agent.py', isDir: false, origin: 'agent' },
+    { type: 'created', path: 'made', isDir: true, origin: 'operator' },
+    { type: 'created', path: 'made/pkg', isDir: true, origin: 'operator' },
+    { type: 'deleted', path: 'a.txt', isDir: false, origin: 'operator' },
+  ]);
+  const before = changes.length;
+  await quiesce();
+  expect(changes.slice(before)).toEqual([]);
+});
+
+it('reports a move of a folder as one event, never a delete plus creates for what it holds', async () => {
+  await ws.move('src/pkg', 'lib', { origin: 'agent' });
+  await ws.move('a.txt', 'lib/deep/b.txt');
+  expect(changes).toEqual([
+    { type: 'moved', from: 'src/pkg', to: 'lib', isDir: true, origin: 'agent' },
+    { type: 'moved', from: 'a.txt', to: 'lib/deep/b.txt', isDir: false, origin: 'operator' },
+  ]);
+  await quiesce();
+  expect(changes).toHaveLength(2);
+});
+
+it("reports another program's rename as deleted + created, and its edits as external", async () => {
+  await rename(path.join(root, 'a.txt'), path.join(root, 'renamed.txt'));
+  await writeFile(path.join(root, 'src/pkg/mod.py'), 'x = 2\n');
+  await expect
+    .poll(() => changes.map((c) => ('path' in c ? `${c.type} ${c.path} ${c.origin}` : c.type)).sort(), { timeout: 10_000 })
+    .toEqual(['created renamed.txt external', 'deleted a.txt external', 'updated src/pkg/mod.py external']);
+});
+
+it('an outside replacement with the same size and mtime as our own write is news, not an echo', async () => {
+  const file = path.join(root, 'a.txt');
+  const when = new Date(Date.UTC(2026, 0, 1, 12, 0, 0));
+  await writeFile(file, 'ours\n');
+  await utimes(file, when, when);
+  const ours = await stat(file);
+  const own = new ChangeFeed({ root });
+  const published: FsChange[] = [];
+  own.subscribe((c) => published.push(c));
+  const updated: FsChange = { type: 'updated', path: 'a.txt', isDir: false, origin: 'external' };
+  own.reportOwn({ ...updated, origin: 'operator' }, { size: ours.size, mtimeMs: ours.mtimeMs, ctimeMs: ours.ctimeMs, ino: ours.ino, hash: hashText('ours\n') });
+  // The watcher's report of our own write: dropped, however late it comes.
+  await own.reportObserved(updated);
+  expect(published).toHaveLength(1);
+  // Another program rewrites it in place with same-size content and sets the mtime back.
+  await writeFile(file, 'them\n');
+  await utimes(file, when, when);
+  expect((await stat(file)).mtimeMs).toBe(ours.mtimeMs);
+  await own.reportObserved(updated);
+  expect(published).toEqual([{ ...updated, origin: 'operator' }, updated]);
+});
+
+it('a stale watcher delete of a path Kiln has filled again is dropped', async () => {
+  await mkdir(path.join(root, 'x'));
+  await expect.poll(() => changes.some((c) => c.type === 'created' && c.path === 'x'), { timeout: 10_000 }).toBe(true);
+  changes = [];
+  await rm(path.join(root, 'x'), { recursive: true });
+  await ws.createDir('x');
+  await quiesce();
+  // Either the delete was seen before our create, or it was dropped as stale: never after it.
+  const last = changes.filter((c) => 'path' in c && c.path === 'x').at(-1);
+  expect(last).toEqual({ type: 'created', path: 'x', isDir: true, origin: 'operator' });
+});

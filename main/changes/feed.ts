@@ -1,0 +1,134 @@
+import { lstat, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FsChange } from '../../shared/contract';
+import { isWithin } from '../../shared/fs-change';
+import { hashText, type DiskState } from '../workspace';
+
+export type ChangeListener = (change: FsChange) => void;
+
+export interface ChangeFeedOptions {
+  /** Absolute workspace root, to look at what the watcher reports. */
+  root: string;
+  /** How long Kiln's own creations, deletions and moves may echo back from the watcher. */
+  echoWindowMs?: number;
+}
+
+/** A path Kiln just made appear or vanish (with everything inside, for a folder). */
+interface Expectation {
+  path: string;
+  present: boolean;
+  until: number;
+}
+
+const WRITTEN_LIMIT = 4096;
+
+/**
+ * The one change feed. Kiln's own operations report what they did as they complete (`reportOwn`, with
+ * the operator's or the agent's origin, a move as one `moved`); the watcher adds what it saw
+ * (`reportObserved`). The watcher also sees Kiln's own operations: those echoes are dropped here, so each
+ * change reaches subscribers once and a move never turns into a delete plus a create.
+ */
+export class ChangeFeed {
+  private readonly listeners = new Set<ChangeListener>();
+  private expectations: Expectation[] = [];
+  /** The size and mtime of each file Kiln last wrote: an `updated` that still matches is our own echo. */
+  private readonly written = new Map<string, DiskState>();
+  private observed: Promise<void> = Promise.resolve();
+  private readonly echoWindowMs: number;
+
+  constructor(private readonly options: ChangeFeedOptions) {
+    this.echoWindowMs = options.echoWindowMs ?? 5000;
+  }
+
+  subscribe(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Kiln did this; subscribers hear it at once, before the operation's caller does. */
+  reportOwn(change: FsChange, disk?: DiskState): void {
+    const until = Date.now() + this.echoWindowMs;
+    switch (change.type) {
+      case 'created':
+        this.expect({ path: change.path, present: true, until });
+        break;
+      case 'deleted':
+        this.expect({ path: change.path, present: false, until });
+        for (const file of [...this.written.keys()]) if (isWithin(file, change.path)) this.written.delete(file);
+        break;
+      case 'moved':
+        this.expect({ path: change.from, present: false, until });
+        this.expect({ path: change.to, present: true, until });
+        for (const [file, state] of [...this.written]) {
+          if (!isWithin(file, change.from)) continue;
+          this.written.delete(file);
+          this.written.set(change.to + file.slice(change.from.length), state);
+        }
+        break;
+      case 'updated':
+        break;
+    }
+    if (disk && change.type !== 'moved') this.remember(change.path, disk);
+    this.publish(change);
+  }
+
+  /** The watcher saw this; it is published unless it is the echo of Kiln's own operation. */
+  reportObserved(change: FsChange): Promise<void> {
+    // In arrival order: an echo check awaits the disk, and a later event must not overtake it.
+    this.observed = this.observed.then(async () => {
+      if (!(await this.isEcho(change))) this.publish(change);
+    });
+    return this.observed;
+  }
+
+  /** Resolves once every observed change reported so far has been published or dropped. */
+  settled(): Promise<void> {
+    return this.observed;
+  }
+
+  private async isEcho(change: FsChange): Promise<boolean> {
+    if (change.type === 'moved') return false;
+    const now = Date.now();
+    this.expectations = this.expectations.filter((e) => e.until > now);
+    const covering = (present: boolean) => this.expectations.some((e) => e.present === present && isWithin(change.path, e.path));
+    const abs = path.join(this.options.root, change.path);
+    const disk = await lstat(abs).catch(() => null);
+    const mine = this.written.get(change.path);
+    if (mine && disk?.isFile() && (change.type === 'updated' || change.type === 'created')) {
+      // What is on disk is exactly what Kiln wrote: an echo, however late. Anything else is news.
+      if (disk.size !== mine.size || disk.mtimeMs !== mine.mtimeMs) return false;
+      // Same size and mtime prove nothing by themselves (a replacement can forge both): the same inode
+      // untouched since (ctime) does; failing that, the content decides.
+      if (disk.ino === mine.ino && disk.ctimeMs === mine.ctimeMs) return true;
+      return (await readFile(abs).then(hashText, () => null)) === mine.hash;
+    }
+    switch (change.type) {
+      case 'created':
+      case 'updated':
+        return disk !== null && covering(true);
+      case 'deleted':
+        // Gone as Kiln made it go, or a stale report of a path Kiln has since filled again.
+        return disk === null ? covering(false) : covering(true);
+    }
+  }
+
+  private expect(expectation: Expectation): void {
+    this.expectations.push(expectation);
+  }
+
+  private remember(rel: string, disk: DiskState): void {
+    this.written.delete(rel);
+    this.written.set(rel, disk);
+    if (this.written.size > WRITTEN_LIMIT) this.written.delete(this.written.keys().next().value!);
+  }
+
+  private publish(change: FsChange): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch {
+        // One owner failing to apply a change must not keep it from the others.
+      }
+    }
+  }
+}

@@ -1,0 +1,1 @@
+export { ChangeFeed, type ChangeFeedOptions, type ChangeListener } from './feed';
