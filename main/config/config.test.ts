@@ -262,3 +262,40 @@ describe('ConfigService: hot reload', () => {
     }
   });
 });
+
+describe('ConfigService: hostile configs', () => {
+  const aliasBomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]']
+    .concat(Array.from({ length: 9 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill(`*${String.fromCharCode(97 + i)}`).join(',')}]`))
+    .join('\n');
+
+  it('refuses a YAML alias bomb with a config error, and hot reload keeps working after it', async () => {
+    await put('.kiln/config.yaml', aliasBomb);
+    const { svc, changes } = await start({ watch: true });
+    expect(svc.error()).toMatchObject({ file: '.kiln/config.yaml', code: 'E_CONFIG' });
+    expect(svc.error()?.message).toMatch(/aliases/);
+    await put('.kiln/config.yaml', VALID);
+    await until(() => changes.some((c) => c.fileEditing.enabled && c.error === null), 'the fixed config to load');
+  });
+
+  it('reports tens of thousands of unknown keys in linear time: the first ones located, then a count', async () => {
+    const keys = Array.from({ length: 20_000 }, (_, i) => `  t${i}: 1`).join('\n');
+    await put('.kiln/config.yaml', `${VALID}agent:\n  model: smart-generalist\n${keys}\n`);
+    const { svc } = await start();
+    const issues = svc.state().issues;
+    expect(issues[0]).toMatchObject({ key: 'agent.t0', line: 10, code: 'E_CONFIG' });
+    expect(issues.length).toBeLessThanOrEqual(21);
+    expect(issues.at(-1)?.message).toContain(`${20_000 - (issues.length - 1)} more`);
+  });
+
+  it('refuses a key given twice, at its second line', async () => {
+    await put('.kiln/config.yaml', `${VALID}file_editing:\n  model: smart-generalist\n`);
+    const { svc } = await start();
+    expect(svc.error()).toMatchObject({ key: 'file_editing', line: 8, code: 'E_CONFIG' });
+  });
+
+  it('refuses a file far larger than any config', async () => {
+    await put('.kiln/config.yaml', `${VALID}# ${'x'.repeat(1100 * 1024)}\n`);
+    const { svc } = await start();
+    expect(svc.error()?.message).toMatch(/KiB/);
+  });
+});

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
-import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isMap, isPair, isScalar, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
 import type { z } from 'zod';
 import type { ConfigIssue, ConfigSource, ModelProvider } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
@@ -62,6 +62,13 @@ interface ParsedFile {
   lines: LineCounter;
   value: ConfigFile;
 }
+
+/** Configs are a few hundred bytes; anything near this size is not one. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+/** A config has no reason to repeat an anchor more than a handful of times. */
+const MAX_ALIAS_COUNT = 100;
+/** How many problems one load reports (each is located in the document). */
+const MAX_ISSUES = 20;
 
 export type LoadResult = { ok: true; config: ResolvedConfig } | { ok: false; issues: ConfigIssue[] };
 
@@ -152,11 +159,16 @@ async function parseConfigFile(location: ConfigFileLocation): Promise<ParsedFile
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     return { issues: [{ file: location.displayName, key: '', message: `Cannot read the config: ${(err as Error).message}`, code: 'E_CONFIG' }] };
   }
+  const fileIssue = (message: string): { issues: ConfigIssue[] } => ({ issues: [{ file: location.displayName, key: '', message, code: 'E_CONFIG' }] });
+  if (Buffer.byteLength(text) > MAX_CONFIG_BYTES) {
+    return fileIssue(`The config is ${Math.round(Buffer.byteLength(text) / 1024)} KiB; Kiln reads configs up to ${MAX_CONFIG_BYTES / 1024} KiB`);
+  }
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  // yaml's own duplicate-key check compares every key with every other (quadratic); ours below is a Set per map.
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false });
   if (doc.errors.length) {
     return {
-      issues: doc.errors.map((e) => ({
+      issues: doc.errors.slice(0, MAX_ISSUES).map((e) => ({
         file: location.displayName,
         line: lines.linePos(e.pos[0]).line,
         column: lines.linePos(e.pos[0]).col,
@@ -166,11 +178,62 @@ async function parseConfigFile(location: ConfigFileLocation): Promise<ParsedFile
       })),
     };
   }
-  const raw: unknown = doc.toJS() ?? {};
+  const duplicate = firstDuplicateKey(doc);
+  if (duplicate) {
+    const pos = duplicate.offset === undefined ? undefined : lines.linePos(duplicate.offset);
+    return { issues: [{ file: location.displayName, line: pos?.line, column: pos?.col, key: duplicate.key, message: `Map keys must be unique: '${duplicate.key}' appears twice`, code: 'E_CONFIG' }] };
+  }
+  let raw: unknown;
+  try {
+    // yaml stops expanding aliases past maxAliasCount, so an alias bomb costs a few milliseconds, not memory.
+    raw = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
+  } catch (err) {
+    return fileIssue(`The config expands its aliases (*name) too far to be read: ${(err as Error).message}`);
+  }
   const result = ConfigFileSchema.safeParse(raw);
   const partial = { location, doc, lines };
-  if (!result.success) return { issues: result.error.issues.flatMap((issue) => describeZodIssue(partial, issue)) };
+  if (!result.success) return { issues: describeZodIssues(partial, result.error.issues) };
   return { ...partial, value: result.data };
+}
+
+function firstDuplicateKey(doc: Document): { key: string; offset?: number } | null {
+  let found: { key: string; offset?: number } | null = null;
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        const key = isScalar(pair.key) ? pair.key.value : pair.key;
+        if (seen.has(key)) {
+          found = { key: String(key), offset: isScalar(pair.key) ? pair.key.range?.[0] : undefined };
+          return visit.BREAK;
+        }
+        seen.add(key);
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+/**
+ * Locating an issue scans its map, so only the first few are located: a file with tens of thousands of unknown
+ * keys is reported in linear time, with a count of the rest.
+ */
+function describeZodIssues(file: Pick<ParsedFile, 'location' | 'doc' | 'lines'>, zodIssues: z.core.$ZodIssue[]): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  let total = 0;
+  for (const issue of zodIssues) {
+    const count = issue.code === 'unrecognized_keys' ? issue.keys.length : 1;
+    if (issues.length < MAX_ISSUES) {
+      const room = MAX_ISSUES - issues.length;
+      issues.push(...describeZodIssue(file, issue.code === 'unrecognized_keys' ? { ...issue, keys: issue.keys.slice(0, room) } : issue));
+    }
+    total += count;
+  }
+  if (total > issues.length) {
+    issues.push({ file: file.location.displayName, key: '', message: `…and ${total - issues.length} more problems like these`, code: 'E_CONFIG' });
+  }
+  return issues;
 }
 
 function describeZodIssue(file: Pick<ParsedFile, 'location' | 'doc' | 'lines'>, issue: z.core.$ZodIssue): ConfigIssue[] {

@@ -2,7 +2,7 @@ import { watch, type FSWatcher } from 'chokidar';
 import path from 'node:path';
 import type { ConfigIssue, ConfigState, ModelAliasInfo } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
-import { loadConfig, type ConfigFileLocation, type ModelConfig, type PromptedBlock, type ResolvedConfig } from './load';
+import { loadConfig, type ConfigFileLocation, type LoadResult, type ModelConfig, type PromptedBlock, type ResolvedConfig } from './load';
 
 export interface ConfigServiceOptions {
   /** The workspace root (absolute); the project config is `<root>/.kiln/config.yaml`. */
@@ -171,7 +171,11 @@ export class ConfigService {
 
   private async loadOnce(): Promise<void> {
     if (this.disposed) return;
-    const result = await loadConfig(this.files);
+    // A load that throws must not break the reload chain: the next edit reloads as usual.
+    const result = await loadConfig(this.files).catch((err: unknown): LoadResult => ({
+      ok: false,
+      issues: [{ file: PROJECT_CONFIG_PATH, key: '', message: `Cannot load the config: ${err instanceof Error ? err.message : String(err)}`, code: 'E_CONFIG' }],
+    }));
     if (result.ok) {
       this.config = result.config;
       this.issues = [];

@@ -6,6 +6,8 @@ import { createServices } from '../../services';
 import { defaultDataDir } from '../data-dir';
 import { startWebHost } from './server';
 
+/** How long a graceful stop (kernels, Jupyter, watchers) may take before the process exits anyway. */
+const STOP_GRACE_MS = 5000;
 const USAGE = 'Usage: npm run serve -- <folder> [--port N] [--host ADDR --allow-remote]';
 
 interface CliArgs {
@@ -62,12 +64,16 @@ async function main(): Promise<void> {
   console.log(`Kiln web host: ${host.url}`);
 
   let stopping = false;
-  const stop = async (): Promise<void> => {
-    if (stopping) return;
+  const stop = (): void => {
+    // A second signal, or a shutdown that hangs, still ends the process: SIGTERM always stops the host.
+    if (stopping) process.exit(0);
     stopping = true;
-    await host.close();
-    await services.dispose();
-    process.exit(0);
+    setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
+    void host
+      .close()
+      .then(() => services.dispose())
+      .catch((err: unknown) => console.error('Kiln: error while stopping:', err))
+      .finally(() => process.exit(0));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

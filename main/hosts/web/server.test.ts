@@ -1,60 +1,23 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { MemoryStore } from '../../prefs';
-import { createServices, type Services } from '../../services';
-import { makeTempTree } from '../../workspace/test-support';
+import type { Services } from '../../services';
 import { startWebHost, type WebHost } from './server';
+import { connectClient, rawExchange, startTestHost, upgradeRequest } from './test-host';
 
 let root: string;
-let cleanup: () => Promise<void>;
-let staticDir: string;
 let services: Services;
+let staticDir: string;
 let host: WebHost;
+let closeHost: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ root, cleanup } = await makeTempTree({ 'hello.txt': 'hello\n', 'src/': '' }));
-  staticDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-static-'));
-  await writeFile(path.join(staticDir, 'index.html'), '<!doctype html><title>Kiln</title>');
-  services = await createServices({ root, dataDir: staticDir, prefsStore: new MemoryStore(), trash: async () => false });
-  host = await startWebHost({ services, staticDir });
+  ({ host, root, services, staticDir, close: closeHost } = await startTestHost());
 });
-afterAll(async () => {
-  await host.close();
-  await services.dispose();
-  await cleanup();
-  await rm(staticDir, { recursive: true, force: true });
-});
+afterAll(() => closeHost());
 
-type Reply = { id: number; ok: boolean; value?: unknown; error?: { code: string; message: string } };
-
-async function connect(token = host.token): Promise<{ call: (channel: unknown, args: unknown) => Promise<Reply>; events: unknown[]; close: () => void }> {
-  const socket = new WebSocket(`ws://127.0.0.1:${host.port}/ws?token=${token}`);
-  await new Promise((resolve, reject) => {
-    socket.once('open', resolve);
-    socket.once('error', reject);
-  });
-  let nextId = 1;
-  const waiting = new Map<number, (reply: Reply) => void>();
-  const events: unknown[] = [];
-  socket.on('message', (data) => {
-    const frame = JSON.parse(String(data));
-    if ('event' in frame) events.push(frame);
-    else waiting.get(frame.id)?.(frame);
-  });
-  return {
-    call: (channel, args) =>
-      new Promise((resolve) => {
-        const id = nextId++;
-        waiting.set(id, resolve);
-        socket.send(JSON.stringify({ id, channel, args }));
-      }),
-    events,
-    close: () => socket.close(),
-  };
-}
+const connect = (token = host.token) => connectClient(host, { query: `?token=${token}` });
+const ownOrigin = () => `http://127.0.0.1:${host.port}`;
 
 describe('web host', () => {
   it('prints a loopback URL carrying the token', () => {
@@ -119,5 +82,59 @@ describe('web host', () => {
     expect(await readFile(path.join(root, 'hello.txt'), 'utf8')).toBe('hello\n');
     await expect(readFile(path.join(root, '..', 'escape.txt'))).rejects.toThrow();
     client.close();
+  });
+
+  it('lets in the page with the token, by query or by this port\'s cookie alone, and nothing else', async () => {
+    const cookie = (value: string, name = `kiln_token_${host.port}`) => ({ Cookie: `${name}=${value}`, Origin: ownOrigin() });
+    // The cookie alone connects, as the page does after dropping the token from its address.
+    const viaCookie = await connectClient(host, { query: '', headers: cookie(host.token) });
+    expect((await viaCookie.call('workspace.stat', { path: 'hello.txt' })).ok).toBe(true);
+    viaCookie.close();
+    await expect(connectClient(host, { query: '', headers: cookie('wrong') })).rejects.toThrow(/401/);
+    await expect(connectClient(host, { query: '', headers: cookie(host.token, 'kiln_token_1') })).rejects.toThrow(/401/);
+    await expect(connectClient(host, { query: '', headers: { Origin: ownOrigin() } })).rejects.toThrow(/401/);
+    await expect(connectClient(host, { query: '' })).rejects.toThrow(/401/);
+    expect((await fetch(`http://127.0.0.1:${host.port}/`, { headers: { cookie: `kiln_token_${host.port}=${host.token}` } })).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${host.port}/`, { headers: { cookie: `kiln_token_${host.port}=nope` } })).status).toBe(401);
+  });
+
+  it('refuses the right token from a foreign Origin: scheme, host and port must all be the page\'s', async () => {
+    for (const origin of [
+      'http://evil.example',
+      `http://evil.example:${host.port}`,
+      `https://127.0.0.1:${host.port}`,
+      `http://127.0.0.1:${host.port + 1}`,
+      `http://127.0.0.2:${host.port}`,
+      'null',
+      'not a url',
+    ]) {
+      await expect(connectClient(host, { headers: { Origin: origin } }), origin).rejects.toThrow(/403/);
+    }
+    for (const origin of [ownOrigin(), `http://localhost:${host.port}`]) {
+      const client = await connectClient(host, { headers: { Origin: origin } });
+      expect((await client.call('workspace.stat', { path: '' })).ok, origin).toBe(true);
+      client.close();
+    }
+  });
+
+  it('answers only to its own Host names: another Host gets 403 even with the token (DNS rebinding)', async () => {
+    for (const hostHeader of ['evil.example', `evil.example:${host.port}`, `127.0.0.1:${host.port + 1}`, '127.0.0.1']) {
+      const http = await rawExchange(host.port, `GET /?token=${host.token} HTTP/1.1\r\nHost: ${hostHeader}\r\nConnection: close\r\n\r\n`);
+      expect(http, hostHeader).toMatch(/^HTTP\/1\.1 403/);
+      const upgrade = await rawExchange(host.port, upgradeRequest(host.port, `/ws?token=${host.token}`, { Host: hostHeader }));
+      expect(upgrade, hostHeader).toMatch(/^HTTP\/1\.1 403/);
+    }
+    const noHost = await rawExchange(host.port, `GET /?token=${host.token} HTTP/1.0\r\n\r\n`);
+    expect(noHost).toMatch(/^HTTP\/1\.1 403/);
+    for (const hostHeader of [`localhost:${host.port}`, `LOCALHOST:${host.port}`, `127.0.0.1:${host.port}`]) {
+      const ok = await rawExchange(host.port, `GET /?token=${host.token} HTTP/1.1\r\nHost: ${hostHeader}\r\nConnection: close\r\n\r\n`);
+      expect(ok, hostHeader).toMatch(/^HTTP\/1\.1 200/);
+    }
+  });
+
+  it('remembers the token in an HttpOnly, SameSite=Strict cookie named for its port', async () => {
+    const page = await fetch(host.url);
+    expect(page.headers.get('set-cookie')).toBe(`kiln_token_${host.port}=${host.token}; HttpOnly; SameSite=Strict; Path=/`);
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
   });
 });

@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { contentSecurityPolicy } from '../../../shared/csp';
 import { dispatch } from '../../router';
 import { rendererFile } from '../renderer-file';
@@ -29,7 +29,12 @@ export interface WebHost {
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
-const TOKEN_COOKIE = 'kiln_token';
+/**
+ * The largest frame the contract needs is `workspace.write` of the largest file Kiln opens: reads stop at
+ * 64 MiB (main/workspace MAX_READ_BYTES), plus room for JSON escaping and the envelope. ws checks a frame's
+ * declared length before buffering it, so anything larger is refused (close 1009) without being held.
+ */
+export const MAX_FRAME_BYTES = (64 + 16) * 1024 * 1024;
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -53,21 +58,38 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? randomBytes(24).toString('base64url');
   const staticRoot = path.resolve(options.staticDir);
   const sockets = new Set<WebSocket>();
+  // Known once listening: the Host names this host answers to and the cookie named for its port.
+  let gate: RequestGate = { hosts: new Set(), cookie: '' };
+  const refusals = new Set<string>();
+  /** Bad input is answered, never thrown; each kind is logged once so a flood cannot fill the log. */
+  const logRefusal = (kind: string, detail: string): void => {
+    if (refusals.has(kind)) return;
+    refusals.add(kind);
+    console.warn(`Kiln web host: refused ${kind} (${detail}); further ones are refused silently.`);
+  };
 
   const server = createServer((req, res) => {
-    serveHttp(req, res).catch(() => {
+    serveHttp(req, res).catch((err: unknown) => {
+      logRefusal('a request that failed', err instanceof Error ? err.message : String(err));
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
   });
+  server.on('clientError', (err, socket) => {
+    logRefusal('a malformed HTTP request', (err as NodeJS.ErrnoException).code ?? err.message);
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
 
   async function serveHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://host');
-    if (!isAuthorized(req, url, token)) {
-      res.writeHead(401, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end('Kiln: this address needs the token printed when the web host started.\n');
+    const verdict = checkRequest(req, gate, token);
+    if (verdict.status !== 200) {
+      if (verdict.status !== 401) logRefusal(verdict.why, `${req.headers.host ?? 'no Host'} ${req.headers.origin ?? ''}`.trim());
+      res.writeHead(verdict.status, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(verdict.status === 401 ? 'Kiln: this address needs the token printed when the web host started.\n' : `Kiln: ${verdict.why}.\n`);
       return;
     }
+    const url = verdict.url;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405).end();
       return;
@@ -86,8 +108,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     };
     if (file.endsWith('.html')) {
       headers['content-security-policy'] = contentSecurityPolicy();
-      // A token in the URL is remembered as a cookie so assets and reloads without it still work.
-      headers['set-cookie'] = `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+      // A token in the URL is remembered as a cookie so assets, reloads and the WebSocket work without it (the
+      // page then drops it from its address). Named per port: two Kiln hosts in one browser keep their own.
+      headers['set-cookie'] = `${gate.cookie}=${token}; HttpOnly; SameSite=Strict; Path=/`;
       headers['referrer-policy'] = 'no-referrer';
     }
     res.writeHead(200, headers);
@@ -95,14 +118,23 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     else createReadStream(file).pipe(res);
   }
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 512 * 1024 * 1024 });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  wss.on('error', (err) => logRefusal('a WebSocket server error', err.message));
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://host');
-    if (url.pathname !== '/ws' || !isAuthorized(req, url, token) || !isSameOrigin(req)) {
-      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
-      return;
+    socket.on('error', () => socket.destroy());
+    try {
+      const verdict = checkRequest(req, gate, token);
+      if (verdict.status !== 200 || verdict.url.pathname !== '/ws') {
+        const status = verdict.status === 200 ? 404 : verdict.status;
+        if (status !== 401) logRefusal(verdict.status === 200 ? 'an upgrade to an unknown path' : verdict.why, req.url ?? '');
+        socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nConnection: close\r\n\r\n`);
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws));
+    } catch (err) {
+      logRefusal('an upgrade that failed', err instanceof Error ? err.message : String(err));
+      socket.destroy();
     }
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws));
   });
 
   const unsubscribe = options.services.hub.subscribe((event) => {
@@ -112,21 +144,28 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   wss.on('connection', (ws) => {
     sockets.add(ws);
+    // A malformed frame (bad UTF-8, RSV bits, unmasked, bad opcode or close code, too large) closes this
+    // socket only; without a listener ws would rethrow it and take the host down.
+    ws.on('error', (err) => logRefusal('a malformed WebSocket frame', err.message));
     ws.on('close', () => sockets.delete(ws));
-    ws.on('message', async (data) => {
-      let id: unknown = null;
-      let channel: unknown;
-      let args: unknown;
-      try {
-        const message = JSON.parse(String(data)) as { id?: unknown; channel?: unknown; args?: unknown };
-        ({ id, channel, args } = message);
-      } catch {
-        channel = undefined;
-      }
-      const envelope = await dispatch(options.services.handlers, channel, args);
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, ...envelope }));
+    ws.on('message', (data) => {
+      void answer(ws, data).catch((err: unknown) => logRefusal('a message that failed', err instanceof Error ? err.message : String(err)));
     });
   });
+
+  async function answer(ws: WebSocket, data: RawData): Promise<void> {
+    let id: unknown = null;
+    let channel: unknown;
+    let args: unknown;
+    try {
+      const message = JSON.parse(String(data)) as { id?: unknown; channel?: unknown; args?: unknown };
+      ({ id, channel, args } = message ?? {});
+    } catch {
+      channel = undefined;
+    }
+    const envelope = await dispatch(options.services.handlers, channel, args);
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, ...envelope }));
+  }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -134,6 +173,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
   const port = (server.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
+  gate = { hosts: allowedHosts(shownHost, port), cookie: `kiln_token_${port}` };
   return {
     url: `http://${shownHost}:${port}/?token=${token}`,
     port,
@@ -148,23 +188,57 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
 }
 
-function isAuthorized(req: IncomingMessage, url: URL, token: string): boolean {
-  const offered = url.searchParams.get('token') ?? readCookie(req.headers.cookie, TOKEN_COOKIE);
-  if (!offered) return false;
-  const a = Buffer.from(offered);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
+interface RequestGate {
+  /** `host:port` values of the Host header this host answers to (DNS rebinding gets 403). */
+  hosts: Set<string>;
+  /** The token cookie's name, per port. */
+  cookie: string;
 }
 
-/** Browsers always send Origin on WebSocket upgrades; another site's page must not reach the contract. */
-function isSameOrigin(req: IncomingMessage): boolean {
-  const origin = req.headers.origin;
-  if (!origin) return true;
+type Verdict = { status: 200; url: URL } | { status: 400 | 401 | 403; why: string };
+
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' };
+
+function allowedHosts(shownHost: string, port: number): Set<string> {
+  return new Set(['127.0.0.1', 'localhost', '[::1]', shownHost].map((name) => `${name.toLowerCase()}:${port}`));
+}
+
+/**
+ * Every request passes here first, upgrade or not: a target that does not parse is 400, a Host that is not
+ * this host's is 403 (DNS rebinding), an Origin that is not this host's page (scheme, host and port) is 403,
+ * and without the token (query or this port's cookie) it is 401.
+ */
+function checkRequest(req: IncomingMessage, gate: RequestGate, token: string): Verdict {
+  const host = req.headers.host?.toLowerCase();
+  if (!host || !gate.hosts.has(host)) return { status: 403, why: 'a request for another Host' };
+  let url: URL;
   try {
-    return new URL(origin).host === req.headers.host;
+    url = new URL(req.url ?? '/', `http://${host}`);
+  } catch {
+    return { status: 400, why: 'a request target that does not parse' };
+  }
+  const origin = req.headers.origin;
+  // Browsers always send Origin on WebSocket upgrades; a plain page load sends none, or its own.
+  if (origin !== undefined && !isOwnOrigin(origin, gate)) return { status: 403, why: 'a request from a foreign Origin' };
+  const offered = url.searchParams.get('token') ?? readCookie(req.headers.cookie, gate.cookie);
+  if (!offered || !sameSecret(offered, token)) return { status: 401, why: 'a request without the token' };
+  return { status: 200, url };
+}
+
+/** The page's own origin: http, one of this host's names, this port. */
+function isOwnOrigin(origin: string, gate: RequestGate): boolean {
+  try {
+    const parsed = new URL(origin);
+    return parsed.protocol === 'http:' && parsed.origin === origin && gate.hosts.has(parsed.host.toLowerCase());
   } catch {
     return false;
   }
+}
+
+function sameSecret(offered: string, token: string): boolean {
+  const a = Buffer.from(offered);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function readCookie(header: string | undefined, name: string): string | null {

@@ -7,8 +7,9 @@ type EventFrame = { event: string; payload: unknown };
 
 /** The contract over the web host's single WebSocket; request ids pair replies with calls. */
 export function connectWebSocketBridge(location: Location): Promise<KilnBridge> {
-  const token = new URLSearchParams(location.search).get('token') ?? '';
-  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?token=${encodeURIComponent(token)}`;
+  forgetTokenInAddress(location);
+  // The host set its token as an HttpOnly cookie with this page; the upgrade carries it, the page never sees it.
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
   const pending = new Map<number, Pending>();
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   let nextId = 1;
@@ -56,4 +57,13 @@ export function connectWebSocketBridge(location: Location): Promise<KilnBridge> 
       window.dispatchEvent(new CustomEvent('kiln-disconnected'));
     });
   });
+}
+
+/** The token leaves no trace in the address bar, history or a copied link once the page has loaded with it. */
+function forgetTokenInAddress(location: Location): void {
+  const params = new URLSearchParams(location.search);
+  if (!params.has('token')) return;
+  params.delete('token');
+  const query = params.toString();
+  window.history.replaceState(window.history.state, '', `${location.pathname}${query ? `?${query}` : ''}${location.hash}`);
 }

@@ -1,0 +1,45 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempTree } from '../../workspace/test-support';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+/** Starts `npm run serve`'s entry point as its own process, as an operator does. */
+async function startCli(files: Record<string, string>) {
+  const { root, cleanup } = await makeTempTree(files);
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-cli-data-'));
+  await writeFile(path.join(dataDir, 'index.html'), '<!doctype html>');
+  cleanups.push(cleanup, () => rm(dataDir, { recursive: true, force: true }));
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'cli.ts'), root], {
+    env: { ...process.env, KILN_DATA_DIR: dataDir, KILN_RENDERER_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  cleanups.push(async () => void child.kill('SIGKILL'));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += String(chunk);
+      const found = /Kiln web host: (\S+)/.exec(out)?.[1];
+      if (found) resolve(found);
+    });
+    void exited.then((code) => reject(new Error(`the host exited (${code}) before serving: ${out}`)));
+  });
+  return { child, url, exited, root };
+}
+
+describe('the web host process', () => {
+  it('stops on SIGTERM, also when its project config is an alias bomb', async () => {
+    const bomb = ['a: &a [x,x,x,x,x,x,x,x,x]', ...'bcdefghi'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`)];
+    const { child, url, exited } = await startCli({ '.kiln/config.yaml': bomb.join('\n'), 'hello.txt': 'hi' });
+    expect((await fetch(url)).status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});
