@@ -114,6 +114,8 @@ async function answersStatus(baseUrl: string, token: string): Promise<boolean> {
   }
 }
 
+const TOKEN_FILE = 'token';
+
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -234,6 +236,9 @@ export class JupyterServerManager {
     const dir = await fs.mkdtemp(path.join(parent, 'kiln-jupyter-'));
     for (const sub of ['config', 'data', 'runtime', 'ipython']) await fs.mkdir(path.join(dir, sub), { recursive: true });
     await fs.writeFile(path.join(dir, 'kiln_server_config.py'), serverConfigSource());
+    // The token never goes on the command line (/proc/*/cmdline is world-readable): the config reads it from
+    // this owner-only file, in a folder only the owner can enter (mkdtemp makes it 0700).
+    await fs.writeFile(path.join(dir, TOKEN_FILE), this.token, { mode: 0o600 });
     this._privateDir = dir;
     return dir;
   }
@@ -251,6 +256,7 @@ export class JupyterServerManager {
       IPYTHONDIR: path.join(dir, 'ipython'),
       JUPYTER_PATH: [userData, env.JUPYTER_PATH].filter(Boolean).join(path.delimiter),
       KILN_PARENT_PID: String(process.pid),
+      KILN_JUPYTER_TOKEN_FILE: path.join(dir, TOKEN_FILE),
       // debugpy's warning about frozen modules would otherwise land in every kernel's stderr.
       PYDEVD_DISABLE_FILE_VALIDATION: '1',
     };
@@ -281,7 +287,6 @@ export class JupyterServerManager {
       '--ServerApp.ip=127.0.0.1',
       `--ServerApp.port=${port}`,
       '--ServerApp.port_retries=0',
-      `--ServerApp.token=${this.token}`,
       `--ServerApp.root_dir=${this.options.rootDir}`,
       '--ServerApp.open_browser=False',
       // Jupyter refuses to run as root unless told; containers often run as root.

@@ -66,6 +66,25 @@ describe('JupyterServerManager', () => {
     expect(res.status).toBe(403);
   });
 
+  it.runIf(process.platform === 'linux')('keeps its token off every command line: an owner-only file carries it', async () => {
+    const connection = await server.start();
+    // A kernel too, so its process and the server's children are in /proc while we look.
+    const session = new KernelSession({ server, notebookPath: 'token-check.ipynb', srcDir: null });
+    await session.start();
+    const leaks: string[] = [];
+    for (const pid of await fs.readdir('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      const cmdline = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+      if (cmdline.includes(connection.token)) leaks.push(`${pid}: ${cmdline.replace(/\0/g, ' ').slice(0, 120)}`);
+    }
+    await session.dispose();
+    expect(leaks).toEqual([]);
+    const tokenFile = path.join(server.privateDir!, 'token');
+    expect((await fs.stat(tokenFile)).mode & 0o777).toBe(0o600);
+    expect((await fs.stat(server.privateDir!)).mode & 0o777).toBe(0o700);
+    expect((await fetch(`${connection.baseUrl}api/status`, { headers: { Authorization: `token ${connection.token}` } })).status).toBe(200);
+  });
+
   it('turns TCP_NODELAY on for kernel websockets through its config file', async () => {
     const config = await fs.readFile(path.join(server.privateDir!, 'kiln_server_config.py'), 'utf8');
     expect(config).toContain('set_nodelay(True)');

@@ -6,7 +6,9 @@
  *    `open()` is wrapped to call `self.set_nodelay(True)` — the place Tornado's docs name for it — for every
  *    class that has played that role across jupyter_server 1.x and 2.x. Each step is guarded so a server
  *    version without one of these classes still starts.
- * 2. Exit when Kiln is gone. If Kiln is killed without a chance to stop the server, the server notices its
+ * 2. The token comes from an owner-only file named by KILN_JUPYTER_TOKEN_FILE, never the command line, which
+ *    every user can read in /proc. jupyter_server 2 moved the setting to IdentityProvider.
+ * 3. Exit when Kiln is gone. If Kiln is killed without a chance to stop the server, the server notices its
  *    parent died and shuts itself (and its kernels) down, so no orphans remain.
  */
 export function serverConfigSource(): string {
@@ -82,6 +84,24 @@ def _kiln_watch_parent():
     _kiln_threading.Thread(target=watch, name="kiln-parent-watch", daemon=True).start()
 
 
+def _kiln_token():
+    token_file = _kiln_os.environ.get("KILN_JUPYTER_TOKEN_FILE")
+    if not token_file:
+        return
+    with open(token_file) as f:
+        token = f.read().strip()
+    try:
+        import jupyter_server
+        major = int(jupyter_server.__version__.split(".")[0])
+    except Exception:
+        major = 1
+    if major >= 2:
+        c.IdentityProvider.token = token
+    else:
+        c.ServerApp.token = token
+
+
+_kiln_token()
 try:
     _kiln_patch_nodelay()
 except Exception:
