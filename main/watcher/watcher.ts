@@ -43,6 +43,11 @@ export class WorkspaceWatcher {
     this.ready = new Promise((resolve) => this.watcher.once('ready', () => resolve()));
   }
 
+  /** Whether a workspace-relative path is outside what is watched (other indexes of the tree honour the same). */
+  excludes(relPath: string): boolean {
+    return IGNORED.test(relPath);
+  }
+
   private report(event: string, absPath: string): void {
     const mapped = CHOKIDAR_EVENTS[event];
     if (!mapped || absPath === this.options.root || IGNORED.test(path.relative(this.options.root, absPath))) return;

@@ -1,26 +1,43 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { FsChange } from '../../../shared/contract';
+import { CommandPaletteHost, CommandRegistry, CommandsContext, useCommands } from '../commands';
 import { EditorArea, OpenFilesContext, OpenFilesStore } from '../editor';
 import { HeaderBar, saveActive } from '../header';
-import { Explorer } from '../tree';
-import { DialogProvider, PrefsProvider, ToastProvider, isModKey, useToasts } from '../ui';
+import { QuickOpenHost } from '../quick-open';
+import { DialogProvider, IS_MAC, PrefsProvider, ToastProvider, useToasts } from '../ui';
 import { useBridge, useKilnEvent } from './bridge-context';
+import { LeftRail } from './LeftRail';
 import { RightRail } from './RightRail';
 
 /** The window: file tree on the left, the editor in the centre, the agent rail on the right. */
 export function App() {
   const bridge = useBridge();
   const openFiles = useMemo(() => new OpenFilesStore(bridge), [bridge]);
+  const commands = useMemo(() => new CommandRegistry(IS_MAC), []);
+  // Every key binding goes through the one registry (capture: before Monaco or a view sees the key).
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented) return;
+      if (commands.handleKey(event)) {
+        event.preventDefault();
+        event.stopPropagation();
+      }
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [commands]);
   return (
-    <PrefsProvider>
-      <ToastProvider>
-        <DialogProvider>
-          <OpenFilesContext.Provider value={openFiles}>
-            <Shell openFiles={openFiles} />
-          </OpenFilesContext.Provider>
-        </DialogProvider>
-      </ToastProvider>
-    </PrefsProvider>
+    <CommandsContext.Provider value={commands}>
+      <PrefsProvider>
+        <ToastProvider>
+          <DialogProvider>
+            <OpenFilesContext.Provider value={openFiles}>
+              <Shell openFiles={openFiles} />
+            </OpenFilesContext.Provider>
+          </DialogProvider>
+        </ToastProvider>
+      </PrefsProvider>
+    </CommandsContext.Provider>
   );
 }
 
@@ -41,18 +58,7 @@ function Shell({ openFiles }: { openFiles: OpenFilesStore }) {
 
   useKilnEvent('fs.change', useCallback((change: FsChange) => openFiles.handleFsChange(change), [openFiles]));
 
-  // Ctrl/Cmd+S saves from anywhere, Monaco included (capture runs before Monaco sees the key).
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (isModKey(event) && !event.altKey && event.key.toLowerCase() === 's') {
-        event.preventDefault();
-        event.stopPropagation();
-        void saveActive(openFiles, toasts);
-      }
-    };
-    window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
-  }, [openFiles, toasts]);
+  useCommands([{ id: 'file.save', title: 'Save', category: 'File', keys: 'Mod+S', run: () => saveActive(openFiles, toasts) }]);
 
   // Coming back to the window: anything changed behind our back shows now, even if an event was missed.
   useEffect(() => {
@@ -72,14 +78,14 @@ function Shell({ openFiles }: { openFiles: OpenFilesStore }) {
 
   return (
     <div className="shell">
-      <aside className="left-rail" aria-label="Explorer">
-        <Explorer workspaceName={workspaceName} activePath={active} onOpen={open} />
-      </aside>
+      <LeftRail workspaceName={workspaceName} activePath={active} onOpen={open} />
       <main className="centre">
         <HeaderBar rootName={workspaceName} />
         <EditorArea />
       </main>
       <RightRail />
+      <QuickOpenHost onOpen={open} />
+      <CommandPaletteHost />
     </div>
   );
 }

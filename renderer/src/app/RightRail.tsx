@@ -1,6 +1,7 @@
 import { useState, type ComponentType } from 'react';
 import { EditPanel } from '../agent';
 import { AgentPanel } from '../agent-session';
+import { useCommands } from '../commands';
 
 interface RailTab {
   id: string;
@@ -20,6 +21,7 @@ export function RightRail() {
   const [selected, setSelected] = useState(RAIL_TABS[0].id);
   const current = RAIL_TABS.find((t) => t.id === selected) ?? RAIL_TABS[0];
   const Panel = current.component;
+  useCommands(RAIL_TABS.map((tab) => ({ id: `view.rail.${tab.id}`, title: `Show the ${tab.label} panel`, category: 'View', run: () => setSelected(tab.id) })));
   const focusTab = (index: number) => {
     const tab = RAIL_TABS[(index + RAIL_TABS.length) % RAIL_TABS.length];
     setSelected(tab.id);

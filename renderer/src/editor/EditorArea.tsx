@@ -58,6 +58,7 @@ export function EditorArea() {
       <div className="empty-editor">
         <div className="empty-mark" aria-hidden>K</div>
         <div>Open a file from the Explorer.</div>
+        <div className="empty-hint">Go to File <kbd>Ctrl</kbd>+<kbd>P</kbd> · All commands <kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>P</kbd></div>
         <div className="empty-hint">Save <kbd>Ctrl</kbd>+<kbd>S</kbd> · Rename <kbd>F2</kbd> · Undo a move <kbd>Ctrl</kbd>+<kbd>Z</kbd></div>
       </div>
     );

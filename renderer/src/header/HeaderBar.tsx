@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { KilnError } from '../../../shared/errors';
 import { useBridge } from '../app/bridge-context';
+import { useCommands } from '../commands';
 import { useOpenFiles, useOpenFilesStore, type OpenFilesStore } from '../editor/open-files';
 import { ChevronDownIcon, ContextMenu, CopyIcon, MinimapIcon, SaveIcon, copyWorkspacePath, messageOf, usePrefs, useToasts, type Toasts } from '../ui';
 import { Breadcrumb } from './Breadcrumb';
@@ -32,6 +33,12 @@ export function HeaderBar({ rootName }: { rootName: string }) {
   const copy = async (absolute: boolean) => {
     if (file) await copyWorkspacePath(bridge, toasts, file.path, absolute);
   };
+
+  useCommands([
+    { id: 'view.toggleMinimap', title: minimap ? 'Hide the minimap' : 'Show the minimap', category: 'View', run: () => setPref('minimap', !minimap) },
+    { id: 'file.copyPath', title: 'Copy Path of Active File', category: 'File', when: () => Boolean(file), run: () => copy(false) },
+    { id: 'file.copyAbsolutePath', title: 'Copy Absolute Path of Active File', category: 'File', when: () => Boolean(file), run: () => copy(true) },
+  ]);
 
   const canSave = Boolean(file && file.status === 'ready' && !file.binary && !file.truncated && (file.dirty || file.conflict));
 

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { CellType, KilnBridge, NotebookCell } from '../../../shared/contract';
 import { useBridge } from '../app/bridge-context';
+import { useCommands, type Command } from '../commands';
 import { useColorScheme } from '../app/use-color-scheme';
 import { CodeDocument } from '../editor/CodeDocument';
 import { monaco } from '../editor/monaco-setup';
@@ -143,7 +144,7 @@ function NotebookEditor({ path }: { path: string }) {
   const editors = useRef(new Map<string, EditorHandle>());
   const cellEls = useRef(new Map<string, HTMLDivElement>());
   const deleted = useRef<{ cell: NotebookCell; index: number }[]>([]);
-  const lastD = useRef(0);
+  const cellsRef = useRef<HTMLDivElement>(null);
 
   // Latest values for the stable action callbacks.
   const live = useRef({ session, state, activeId, mode });
@@ -312,40 +313,44 @@ function NotebookEditor({ path }: { path: string }) {
     s.restoreCell(last.cell, last.index).then(() => focus(last.cell.id, 'command'), fail);
   }, [focus, fail]);
 
-  /** JupyterLab's command mode: keys act on the selected cell while focus is on a cell, not in an editor. */
+  /** JupyterLab's command mode: focus is on a cell (or the list), not in an editor. */
+  const inCommandMode = () => {
+    const el = document.activeElement;
+    return Boolean(activeId && el && cellsRef.current?.contains(el) && (el.classList.contains('nb-cell') || el.classList.contains('nb-cells')));
+  };
+  const onActive = (act: (id: string) => void) => () => {
+    if (activeId) act(activeId);
+  };
+  const cellCommand = (id: string, title: string, keys: string, run: (cellId: string) => void): Command => ({
+    id: `notebook.${id}`, title, category: 'Notebook', keys, when: inCommandMode, run: onActive(run),
+  });
+  useCommands([
+    cellCommand('runCellAdvance', 'Run Cell and Select Below', 'Shift+Enter', (id) => actions.run(id, 'advance')),
+    cellCommand('runCell', 'Run Cell', 'Mod+Enter', (id) => actions.run(id, 'stay')),
+    cellCommand('runCellInsert', 'Run Cell and Insert Below', 'Alt+Enter', (id) => actions.run(id, 'insert')),
+    cellCommand('editCell', 'Edit Cell', 'Enter', (id) => focus(id, 'edit')),
+    cellCommand('insertAbove', 'Insert Cell Above', 'A', (id) => actions.insert(id, 'above')),
+    cellCommand('insertBelow', 'Insert Cell Below', 'B', (id) => actions.insert(id, 'below')),
+    cellCommand('toMarkdown', 'Change Cell to Markdown', 'M', (id) => actions.setType(id, 'markdown')),
+    cellCommand('toCode', 'Change Cell to Code', 'Y', (id) => actions.setType(id, 'code')),
+    cellCommand('toRaw', 'Change Cell to Raw', 'R', (id) => actions.setType(id, 'raw')),
+    cellCommand('deleteCell', 'Delete Cell', 'D D', (id) => actions.remove(id)),
+    { id: 'notebook.undoDelete', title: 'Undo Cell Deletion', category: 'Notebook', keys: 'Z', when: inCommandMode, run: undoDelete },
+  ]);
+
+  /** Moving between cells in command mode stays here: arrows and j/k are navigation, not commands. */
   const onCommandKey = (event: React.KeyboardEvent) => {
     const target = event.target as HTMLElement;
     if (!target.classList.contains('nb-cell') && !target.classList.contains('nb-cells')) return;
     const id = activeId;
-    if (!id) return;
+    if (!id || event.ctrlKey || event.metaKey || event.altKey || event.shiftKey) return;
     const index = state.cells.findIndex((c) => c.cell.id === id);
-    const plain = !event.ctrlKey && !event.metaKey && !event.altKey;
     const key = event.key;
-    let handled = true;
-    if (key === 'Enter' && event.shiftKey && plain) actions.run(id, 'advance');
-    else if (key === 'Enter' && (event.ctrlKey || event.metaKey)) actions.run(id, 'stay');
-    else if (key === 'Enter' && event.altKey) actions.run(id, 'insert');
-    else if (key === 'Enter' && plain) focus(id, 'edit');
-    else if (!plain || event.shiftKey) handled = false;
-    else if (key === 'ArrowUp' || key === 'k') focus(state.cells[Math.max(0, index - 1)]?.cell.id ?? null, 'command');
+    if (key === 'ArrowUp' || key === 'k') focus(state.cells[Math.max(0, index - 1)]?.cell.id ?? null, 'command');
     else if (key === 'ArrowDown' || key === 'j') focus(state.cells[Math.min(state.cells.length - 1, index + 1)]?.cell.id ?? null, 'command');
-    else if (key === 'a') actions.insert(id, 'above');
-    else if (key === 'b') actions.insert(id, 'below');
-    else if (key === 'm') actions.setType(id, 'markdown');
-    else if (key === 'y') actions.setType(id, 'code');
-    else if (key === 'r') actions.setType(id, 'raw');
-    else if (key === 'z') undoDelete();
-    else if (key === 'd') {
-      const now = Date.now();
-      if (now - lastD.current < 800) {
-        lastD.current = 0;
-        actions.remove(id);
-      } else lastD.current = now;
-    } else handled = false;
-    if (handled) {
-      event.preventDefault();
-      event.stopPropagation();
-    }
+    else return;
+    event.preventDefault();
+    event.stopPropagation();
   };
 
   if (!session || state.status === 'loading') return <div className="notice">Opening {name}…</div>;
@@ -506,7 +511,7 @@ function NotebookEditor({ path }: { path: string }) {
         </div>
       )}
 
-      <div className="nb-cells" tabIndex={-1} onKeyDown={onCommandKey}>
+      <div ref={cellsRef} className="nb-cells" tabIndex={-1} onKeyDown={onCommandKey}>
         {state.cells.map((view, index) => (
           <Cell
             key={view.cell.id}

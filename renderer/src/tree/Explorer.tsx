@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { Entry, FsChange, Origin } from '../../../shared/contract';
 import { useBridge, useKilnEvent } from '../app/bridge-context';
+import { useCommands } from '../commands';
 import { useOpenFilesStore } from '../editor/open-files';
 import {
   AgentBadge, ChevronIcon, CollapseIcon, ContextMenu, EyeIcon, FileIcon, FolderIcon, MOD, NewFileIcon, NewFolderIcon,
@@ -217,8 +218,7 @@ export function Explorer({ workspaceName, activePath, onOpen }: {
       if (entry.kind === 'dir' && tree.isExpanded(entry.path)) tree.collapse(entry.path);
       else if (parentOf(entry.path) !== '' || entry.path.includes('/')) focusRow(indexOf(parentOf(entry.path)), false);
     } else if (key === 'Enter' && entry) activate(entry);
-    else if (key === 'F2' && entry) setEditing({ mode: 'rename', path: entry.path });
-    else if ((key === 'Delete' || (key === 'Backspace' && event.metaKey)) && selected().length) void ops.delete(selected());
+    else if (key === 'Backspace' && event.metaKey && selected().length) void ops.delete(selected());
     else if (mod && key.toLowerCase() === 'c' && !event.shiftKey && selected().length) setClip({ mode: 'copy', paths: selected() });
     else if (mod && key.toLowerCase() === 'x' && selected().length) setClip({ mode: 'cut', paths: selected() });
     else if (mod && key.toLowerCase() === 'v') void paste(folderFor(entry));
@@ -244,6 +244,16 @@ export function Explorer({ workspaceName, activePath, onOpen }: {
     event.preventDefault();
     event.stopPropagation();
   };
+
+  const treeFocused = () => document.activeElement === scrollRef.current;
+  useCommands([
+    { id: 'explorer.rename', title: 'Rename', category: 'Explorer', keys: 'F2', when: () => treeFocused() && Boolean(focusedEntry), run: () => focusedEntry && setEditing({ mode: 'rename', path: focusedEntry.path }) },
+    { id: 'explorer.delete', title: 'Delete', category: 'Explorer', keys: 'Delete', when: () => treeFocused() && selected().length > 0, run: () => ops.delete(selected()) },
+    { id: 'explorer.newFile', title: 'New File', category: 'Explorer', run: () => startCreate(folderFor(focusedEntry), 'file') },
+    { id: 'explorer.newFolder', title: 'New Folder', category: 'Explorer', run: () => startCreate(folderFor(focusedEntry), 'dir') },
+    { id: 'explorer.collapseAll', title: 'Collapse Folders', category: 'Explorer', run: () => tree.collapseAll() },
+    { id: 'explorer.toggleHidden', title: showHidden ? 'Hide hidden files' : 'Show hidden files', category: 'View', run: () => setPref('showHidden', !showHidden) },
+  ]);
 
   const onContextMenu = (event: React.MouseEvent) => {
     event.preventDefault();

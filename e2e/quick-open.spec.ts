@@ -1,0 +1,87 @@
+import { expect, test } from './support/fixtures';
+import { openFile, treeItem } from './support/ui';
+
+const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
+
+test.use({
+  fixtureFiles: {
+    'README.md': '# Fixture\n',
+    'src/app.py': 'print(1)\n',
+    'src/kiln/analysis/quarterly_report.py': 'REPORT = "q3"\n',
+    'src/kiln/analysis/question.py': 'Q = 1\n',
+    'docs/guide.md': '# Guide\n',
+    'node_modules/quarterly_report/index.js': '// excluded from Quick Open like the watcher\n',
+    '.hidden-config': 'secret=1\n',
+  },
+});
+
+test('Quick Open finds a nested file by a fuzzy query and opens it; Escape closes; recent files come first', async ({ page, kiln }) => {
+  await kiln.open(page);
+  await page.keyboard.press(`${mod}+p`);
+  const dialog = page.getByRole('dialog', { name: 'Quick Open' });
+  await expect(dialog).toBeVisible();
+  const input = dialog.getByRole('combobox', { name: 'Quick Open' });
+  await expect(input).toBeFocused();
+  await input.fill('qrtrpy');
+  const options = dialog.getByRole('option');
+  await expect(options.first()).toHaveAccessibleName('src/kiln/analysis/quarterly_report.py');
+  // The watcher's excludes hold here too.
+  await expect(dialog.getByRole('option', { name: 'node_modules/quarterly_report/index.js' })).toHaveCount(0);
+  await page.screenshot({ path: '/tmp/kiln-quick-open.png' });
+  await input.press('Enter');
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('tab', { name: 'quarterly_report.py' })).toBeVisible();
+  await expect(page.locator('.code-editor[data-path="src/kiln/analysis/quarterly_report.py"]')).toContainText('REPORT');
+
+  // Arrows move, Escape closes without opening anything.
+  await openFile(page, 'README.md');
+  await page.keyboard.press(`${mod}+p`);
+  await expect(dialog).toBeVisible();
+  // Nothing typed: what was opened last comes first.
+  await expect(options.first()).toHaveAccessibleName('README.md');
+  await expect(options.nth(1)).toHaveAccessibleName('src/kiln/analysis/quarterly_report.py');
+  await input.fill('q');
+  await expect(options.first()).toHaveAccessibleName('src/kiln/analysis/quarterly_report.py');
+  await expect(options.first()).toHaveAttribute('aria-selected', 'true');
+  await input.press('ArrowDown');
+  await expect(options.nth(1)).toHaveAttribute('aria-selected', 'true');
+  await input.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('tablist', { name: 'Open files' }).getByRole('tab')).toHaveCount(2);
+});
+
+test('Quick Open sees a file created after start-up', async ({ page, kiln, workspace }) => {
+  await kiln.open(page);
+  await workspace.write('late/arrival_notes.txt', 'hello\n');
+  await expect(treeItem(page, 'late')).toBeVisible();
+  await page.keyboard.press(`${mod}+p`);
+  const dialog = page.getByRole('dialog', { name: 'Quick Open' });
+  await dialog.getByRole('combobox').fill('arrnotes');
+  await expect(dialog.getByRole('option').first()).toHaveAccessibleName('late/arrival_notes.txt');
+});
+
+test('the command palette lists commands with their keys and runs "Show hidden files"', async ({ page, kiln }) => {
+  await kiln.open(page);
+  await expect(treeItem(page, '.hidden-config')).toHaveCount(0);
+  await page.keyboard.press(`${mod}+Shift+p`);
+  const palette = page.getByRole('dialog', { name: 'Command Palette' });
+  await expect(palette).toBeVisible();
+  // Every command with its binding, from the one registry.
+  await expect(palette.getByRole('option', { name: 'Go to File…' })).toContainText(process.platform === 'darwin' ? '⌘P' : 'Ctrl+P');
+  await expect(palette.getByRole('option', { name: 'Save' })).toContainText(process.platform === 'darwin' ? '⌘S' : 'Ctrl+S');
+  const input = palette.getByRole('combobox', { name: 'Command Palette' });
+  await input.fill('hidden');
+  await expect(palette.getByRole('option').first()).toHaveAccessibleName('Show hidden files');
+  await page.screenshot({ path: '/tmp/kiln-command-palette.png' });
+  await input.press('Enter');
+  await expect(palette).toHaveCount(0);
+  await expect(treeItem(page, '.hidden-config')).toBeVisible();
+
+  // The same registry runs key bindings: Rename (F2) applies where the tree has focus, and the palette offers it there.
+  await treeItem(page, 'README.md').click();
+  await page.keyboard.press(`${mod}+Shift+p`);
+  await palette.getByRole('combobox').fill('rename');
+  await expect(palette.getByRole('option', { name: 'Rename' })).toContainText('F2');
+  await palette.getByRole('combobox').press('Enter');
+  await expect(page.getByRole('textbox', { name: 'New name' })).toBeFocused();
+});

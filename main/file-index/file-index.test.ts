@@ -1,0 +1,68 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { makeTempTree } from '../workspace/test-support';
+import { FileIndex } from './file-index';
+
+const EXCLUDED = /(^|\/)(\.git|node_modules)(\/|$)/;
+let root: string;
+let cleanup: () => Promise<void>;
+let index: FileIndex;
+
+beforeEach(async () => {
+  ({ root, cleanup } = await makeTempTree({
+    'README.md': '',
+    'src/kiln/quick_open.py': '',
+    'src/kiln/question.py': '',
+    'docs/quarterly-overview.md': '',
+    'node_modules/quick/index.js': '',
+    '.git/HEAD': '',
+    '.env': '',
+  }));
+  index = new FileIndex({ root, excluded: (rel) => EXCLUDED.test(rel) });
+  await index.ready;
+});
+afterEach(async () => {
+  index.dispose();
+  await cleanup();
+});
+
+const paths = (query: string, recent: string[] = []) => index.search(query, { recent }).matches.map((m) => m.path);
+
+it('lists every file once the scan is done, leaving out what the watcher excludes', () => {
+  expect(index.indexing).toBe(false);
+  expect(paths('').sort()).toEqual(['.env', 'README.md', 'docs/quarterly-overview.md', 'src/kiln/question.py', 'src/kiln/quick_open.py']);
+});
+
+it('matches letters in order across folders, best first, with the matched positions', () => {
+  const result = index.search('kqop');
+  expect(result.matches[0].path).toBe('src/kiln/quick_open.py');
+  const { path: p, positions } = result.matches[0];
+  expect(positions.map((i) => p[i]).join('').toLowerCase()).toBe('kqop');
+  expect(paths('zzz')).toEqual([]);
+});
+
+it('puts recently opened files first', () => {
+  const plain = paths('q');
+  const last = plain[plain.length - 1];
+  expect(plain.length).toBeGreaterThan(1);
+  const recent = paths('q', [last]);
+  expect(recent[0]).toBe(last);
+  expect(new Set(recent).size).toBe(recent.length);
+  expect(index.search('', { recent: ['src/kiln/question.py', 'gone.txt'] }).matches[0]).toEqual({ path: 'src/kiln/question.py', positions: [], recent: true });
+});
+
+it('follows the change feed: created, deleted, folders created with files and folders deleted', async () => {
+  index.applyChange({ type: 'file_created', path: 'new.txt', origin: 'external' });
+  expect(index.has('new.txt')).toBe(true);
+  index.applyChange({ type: 'file_deleted', path: 'README.md', origin: 'operator' });
+  expect(index.has('README.md')).toBe(false);
+  index.applyChange({ type: 'dir_deleted', path: 'src', origin: 'operator' });
+  expect(paths('').some((p) => p.startsWith('src/'))).toBe(false);
+  await mkdir(path.join(root, 'lib/deep'), { recursive: true });
+  await writeFile(path.join(root, 'lib/deep/mod.py'), '');
+  index.applyChange({ type: 'dir_created', path: 'lib', origin: 'external' });
+  await expect.poll(() => index.has('lib/deep/mod.py')).toBe(true);
+  index.applyChange({ type: 'file_created', path: 'node_modules/x.js', origin: 'external' });
+  expect(index.has('node_modules/x.js')).toBe(false);
+});

@@ -1,0 +1,144 @@
+import fuzzysort from 'fuzzysort';
+import type { Dirent } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { FsChange, QuickOpenMatch, QuickOpenResult } from '../../shared/contract';
+
+export interface FileIndexOptions {
+  root: string;
+  /** The watcher's excludes: a workspace-relative path that is true here is neither listed nor watched. */
+  excluded: (relPath: string) => boolean;
+  /** The first scan finished. */
+  onIndexed?: (files: number) => void;
+}
+
+export interface SearchOptions {
+  /** Recently opened files, most recent first; their matches come before the rest. */
+  recent?: readonly string[];
+  limit?: number;
+}
+
+/**
+ * Every file of the workspace by relative path, for Quick Open. Built by one scan in the background
+ * (start-up never waits for it) and kept current from the change feed, never by rescanning.
+ */
+export class FileIndex {
+  /** Relative path → the matcher's prepared form (prepared once, not per query). */
+  private readonly files = new Map<string, Fuzzysort.Prepared>();
+  private list: Fuzzysort.Prepared[] | null = null;
+  private scanning = true;
+  private disposed = false;
+  readonly ready: Promise<void>;
+
+  constructor(private readonly options: FileIndexOptions) {
+    this.ready = this.scan('').finally(() => {
+      this.scanning = false;
+      if (!this.disposed) this.options.onIndexed?.(this.files.size);
+    });
+  }
+
+  get size(): number {
+    return this.files.size;
+  }
+
+  get indexing(): boolean {
+    return this.scanning;
+  }
+
+  has(relPath: string): boolean {
+    return this.files.has(relPath);
+  }
+
+  /** Fuzzy-matches the query against every path: letters in order, word starts and separators score higher. */
+  search(query: string, options: SearchOptions = {}): QuickOpenResult {
+    const limit = options.limit ?? 100;
+    const recent = (options.recent ?? []).filter((p) => this.files.has(p));
+    const recentSet = new Set(recent);
+    const needle = query.replace(/\s+/g, '');
+    if (!needle) {
+      // Nothing typed: what the operator opened last, then the rest in path order.
+      const matches: QuickOpenMatch[] = recent.slice(0, limit).map((p) => ({ path: p, positions: [], recent: true }));
+      for (const p of this.files.keys()) {
+        if (matches.length >= limit) break;
+        if (!recentSet.has(p)) matches.push({ path: p, positions: [], recent: false });
+      }
+      return { matches, total: this.files.size, indexing: this.scanning };
+    }
+    const fromRecent = fuzzysort.go(needle, recent.map((p) => this.files.get(p)!), { limit });
+    const fromAll = fuzzysort.go(needle, this.prepared(), { limit: limit + fromRecent.length });
+    const matches: QuickOpenMatch[] = fromRecent.map((r) => ({ path: r.target, positions: [...r.indexes], recent: true }));
+    for (const r of fromAll) {
+      if (matches.length >= limit) break;
+      if (!recentSet.has(r.target)) matches.push({ path: r.target, positions: [...r.indexes], recent: false });
+    }
+    return { matches, total: fromAll.total, indexing: this.scanning };
+  }
+
+  /** Follows the change feed: one event, one update; a new folder is scanned once for what it already holds. */
+  applyChange(change: FsChange): void {
+    if (this.options.excluded(change.path)) return;
+    switch (change.type) {
+      case 'file_created':
+      case 'file_updated':
+        this.add(change.path);
+        break;
+      case 'file_deleted':
+        this.remove(change.path);
+        break;
+      case 'dir_deleted':
+        this.removeUnder(change.path);
+        break;
+      case 'dir_created':
+        void this.scan(change.path);
+        break;
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.files.clear();
+    this.list = null;
+  }
+
+  private prepared(): Fuzzysort.Prepared[] {
+    this.list ??= [...this.files.values()];
+    return this.list;
+  }
+
+  private add(relPath: string): void {
+    if (this.disposed || this.files.has(relPath)) return;
+    this.files.set(relPath, fuzzysort.prepare(relPath));
+    this.list = null;
+  }
+
+  private remove(relPath: string): void {
+    if (this.files.delete(relPath)) this.list = null;
+  }
+
+  private removeUnder(dir: string): void {
+    const prefix = `${dir}/`;
+    for (const p of this.files.keys()) if (p.startsWith(prefix)) this.files.delete(p);
+    this.remove(dir);
+    this.list = null;
+  }
+
+  /** Walks a folder breadth-first; symlinks are entries, never followed. */
+  private async scan(start: string): Promise<void> {
+    const queue = [start];
+    while (queue.length && !this.disposed) {
+      const dir = queue.shift()!;
+      let entries: Dirent[];
+      try {
+        entries = await readdir(path.join(this.options.root, dir), { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const entry of entries) {
+        const rel = dir ? `${dir}/${entry.name}` : entry.name;
+        if (this.options.excluded(rel)) continue;
+        if (entry.isDirectory()) queue.push(rel);
+        else this.add(rel);
+      }
+    }
+  }
+}

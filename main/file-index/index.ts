@@ -1,0 +1,2 @@
+export { FileIndex, type FileIndexOptions, type SearchOptions } from './file-index';
+export { quickOpenHandlers } from './handlers';

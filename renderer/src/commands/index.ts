@@ -1,0 +1,5 @@
+export { CommandRegistry, type Command } from './registry';
+export { formatKeys, parseKeys, matchesStroke, type KeyStroke } from './keys';
+export { CommandsContext, useCommandRegistry, useCommands } from './context';
+export { CommandPalette } from './CommandPalette';
+export { CommandPaletteHost } from './CommandPaletteHost';
