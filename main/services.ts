@@ -8,6 +8,8 @@ import { JupyterServerManager, jupyterSource } from './kernel';
 import { NotebookService, notebookHandlers } from './notebook';
 import { NotebookServiceVerbTarget, Verbs, verbsHandlers } from './verbs';
 import { EventHub } from './events';
+import { FileIndex, quickOpenHandlers } from './file-index';
+import { SearchService, searchHandlers } from './search';
 import { EmptyGutterSource, type GutterSource } from './gutter';
 import { PrefsService, type KeyValueStore } from './prefs';
 import type { Handlers } from './router';
@@ -109,6 +111,16 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   });
   changes.subscribe((change) => notebooks.applyChange(change));
   await watcher.ready;
+  // Quick Open's index: scanned in the background, then kept current from the change feed.
+  const fileIndex = new FileIndex({
+    root: workspace.root,
+    excluded: (rel) => watcher.excludes(rel),
+    onIndexed: (files) => hub.emit('quickOpen.indexed', { files }),
+  });
+  const search = new SearchService({ root: workspace.root, emit: (channel, payload) => hub.emit(channel, payload) });
+  const unfollowFeed = hub.subscribe((event) => {
+    if (event.channel === 'fs.change') fileIndex.applyChange(event.payload);
+  });
 
   const handlers: Handlers = {
     ...workspaceHandlers(workspace),
@@ -120,6 +132,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...agentSessionHandlers(agentSession),
     ...notebookHandlers(notebooks),
     ...verbsHandlers(verbs),
+    ...quickOpenHandlers(fileIndex),
+    ...searchHandlers(search),
   };
 
   return {
@@ -134,6 +148,9 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       await agentSession.dispose();
       await config.dispose();
       await watcher.dispose();
+      unfollowFeed();
+      fileIndex.dispose();
+      await search.dispose();
       await verbs.dispose();
       // Kernels first, then the server, so no Jupyter process outlives Kiln.
       await notebooks.dispose();

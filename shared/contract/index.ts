@@ -3,18 +3,22 @@ import { workspaceEvents, workspaceRequests } from './workspace';
 import { notebookEvents, notebookRequests } from './notebook';
 import { agentEvents, agentRequests, agentSessionEvents, agentSessionRequests } from './agent';
 import { verbsEvents, verbsRequests } from './verbs';
+import { quickOpenEvents, quickOpenRequests } from './quick-open';
+import { searchEvents, searchRequests } from './search';
 
 export * from './workspace';
 export * from './notebook';
 export * from './agent';
 export * from './verbs';
+export * from './quick-open';
+export * from './search';
 
 /**
  * The whole contract: every request channel (args, result) and every event channel (payload).
  * Both hosts, the preload bridge and the renderer client are typed from these two tables.
  */
-export const requests = { ...workspaceRequests, ...notebookRequests, ...agentRequests, ...agentSessionRequests, ...verbsRequests } as const;
-export const events = { ...workspaceEvents, ...notebookEvents, ...agentEvents, ...agentSessionEvents, ...verbsEvents } as const;
+export const requests = { ...workspaceRequests, ...notebookRequests, ...agentRequests, ...agentSessionRequests, ...verbsRequests, ...quickOpenRequests, ...searchRequests } as const;
+export const events = { ...workspaceEvents, ...notebookEvents, ...agentEvents, ...agentSessionEvents, ...verbsEvents, ...quickOpenEvents, ...searchEvents } as const;
 
 export type Requests = typeof requests;
 export type RequestChannel = keyof Requests;

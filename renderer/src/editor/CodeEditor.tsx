@@ -5,6 +5,7 @@ import { useColorScheme } from '../app/use-color-scheme';
 import { usePrefs } from '../ui';
 import { languageForPath, monaco } from './monaco-setup';
 import { useOpenFiles, useOpenFilesStore, type OpenFile } from './open-files';
+import { onRevealRequest, takeReveal } from './reveal';
 import { textModels } from './text-models';
 
 const modelFor = (file: OpenFile) => textModels.modelFor(file.path, file.buffer, file.large);
@@ -65,6 +66,23 @@ export function CodeEditor({ path }: { path: string }) {
     if (state) editor.restoreViewState(state);
     // Focus stays where the operator was (the tree keeps it after a click, as in VS Code).
     // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [path, ready]);
+
+  // Find in Files asked to show a match: select it, centre it, and put the cursor there.
+  useEffect(() => {
+    if (!ready) return;
+    const reveal = () => {
+      const editor = editorRef.current;
+      if (!editor || pathOf(editor.getModel()) !== path) return;
+      const target = takeReveal(path);
+      if (!target) return;
+      const selection = new monaco.Selection(target.line, target.start + 1, target.line, target.end + 1);
+      editor.setSelection(selection);
+      editor.revealRangeInCenter(selection);
+      editor.focus();
+    };
+    reveal();
+    return onRevealRequest((requested) => requested === path && reveal());
   }, [path, ready]);
 
   // A reload or silent disk update replaced the buffer: push it into the model (undoable).

@@ -1,0 +1,19 @@
+import type { SearchFileResult } from '../../shared/contract';
+import type { ParsedQuery } from './query';
+
+export interface EngineRun {
+  root: string;
+  query: ParsedQuery;
+  /** Stop once this many matches were reported. */
+  maxMatches: number;
+  signal: AbortSignal;
+  /** One file with all its matches (the last one may be cut at `maxMatches`). */
+  onFile: (file: SearchFileResult) => void;
+}
+
+export interface EngineOutcome {
+  limitHit: boolean;
+}
+
+/** A way to search the workspace: ripgrep where it exists, Node otherwise. */
+export type SearchEngineRun = (run: EngineRun) => Promise<EngineOutcome>;

@@ -1,0 +1,79 @@
+import type { Dirent } from 'node:fs';
+import { open, readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { SearchMatch } from '../../shared/contract';
+import type { EngineOutcome, EngineRun } from './engine';
+import { globFilter, matchOf, toRegExp } from './query';
+
+const MAX_FILE_BYTES = 50 * 1024 * 1024;
+const BINARY_SNIFF_BYTES = 8000;
+
+/**
+ * The engine when ripgrep is not installed: walks the workspace and searches file by file, yielding
+ * between files so the host keeps serving. Slower, same results for the common cases; .gitignore is not read.
+ */
+export async function searchWithNode(run: EngineRun): Promise<EngineOutcome> {
+  const filter = globFilter(run.query.include, run.query.exclude);
+  const regex = toRegExp(run.query);
+  let reported = 0;
+  const queue = [''];
+  while (queue.length) {
+    if (run.signal.aborted) return { limitHit: false };
+    const dir = queue.shift()!;
+    let entries: Dirent[];
+    try {
+      entries = await readdir(path.join(run.root, dir), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const entry of entries) {
+      const rel = dir ? `${dir}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        if (filter.dir(rel)) queue.push(rel);
+        continue;
+      }
+      if (!entry.isFile() || !filter.file(rel)) continue;
+      const text = await readText(path.join(run.root, rel));
+      if (text === null || run.signal.aborted) continue;
+      const matches: SearchMatch[] = [];
+      const lines = text.split('\n');
+      for (let i = 0; i < lines.length; i++) {
+        const line = lines[i].endsWith('\r') ? lines[i].slice(0, -1) : lines[i];
+        regex.lastIndex = 0;
+        for (let m = regex.exec(line); m; m = regex.exec(line)) {
+          if (m[0].length === 0) {
+            regex.lastIndex++;
+            continue;
+          }
+          matches.push(matchOf(i + 1, line, m.index, m.index + m[0].length));
+          if (++reported >= run.maxMatches) {
+            run.onFile({ path: rel, matches });
+            return { limitHit: true };
+          }
+        }
+      }
+      if (matches.length) run.onFile({ path: rel, matches });
+    }
+  }
+  return { limitHit: false };
+}
+
+/** A text file's content, or null for binary, unreadable or oversized files. */
+async function readText(abs: string): Promise<string | null> {
+  try {
+    const handle = await open(abs, 'r');
+    try {
+      const { size } = await handle.stat();
+      if (size > MAX_FILE_BYTES) return null;
+      const head = Buffer.alloc(Math.min(size, BINARY_SNIFF_BYTES));
+      await handle.read(head, 0, head.length, 0);
+      if (head.includes(0)) return null;
+    } finally {
+      await handle.close();
+    }
+    return await readFile(abs, 'utf8');
+  } catch {
+    return null;
+  }
+}

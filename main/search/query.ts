@@ -1,0 +1,69 @@
+import picomatch from 'picomatch';
+import type { SearchMatch, SearchQuery } from '../../shared/contract';
+import { KilnError } from '../../shared/errors';
+
+/** Never searched, whatever the query says: VCS internals, dependency trees, caches, Kiln's temp files. */
+export const ALWAYS_EXCLUDED = ['.git', 'node_modules', '__pycache__', '.ipynb_checkpoints', '.kiln-*.tmp'];
+
+/** Past this many characters a preview is cut around its match. */
+const PREVIEW_CHARS = 240;
+const PREVIEW_BEFORE = 40;
+
+export type ParsedQuery = Required<Omit<SearchQuery, 'include' | 'exclude'>> & { include: string[]; exclude: string[] };
+
+/** "src/**, *.py" → ["src/**", "*.py"]. */
+export function splitGlobs(text: string): string[] {
+  return text.split(',').map((g) => g.trim()).filter(Boolean);
+}
+
+export function parseQuery(query: SearchQuery): ParsedQuery {
+  const parsed: ParsedQuery = {
+    pattern: query.pattern,
+    isRegex: query.isRegex ?? false,
+    matchCase: query.matchCase ?? false,
+    wholeWord: query.wholeWord ?? false,
+    include: splitGlobs(query.include ?? ''),
+    exclude: [...ALWAYS_EXCLUDED, ...splitGlobs(query.exclude ?? '')],
+  };
+  // Both engines are told the same thing; a pattern JavaScript can't read is refused before either runs.
+  toRegExp(parsed);
+  return parsed;
+}
+
+/** The query as a JavaScript RegExp (global), for the Node engine and for checking a regex up front. */
+export function toRegExp(query: Pick<ParsedQuery, 'pattern' | 'isRegex' | 'matchCase' | 'wholeWord'>): RegExp {
+  let source = query.isRegex ? query.pattern : query.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  if (query.wholeWord) source = `\\b(?:${source})\\b`;
+  try {
+    return new RegExp(source, query.matchCase ? 'g' : 'gi');
+  } catch (err) {
+    throw new KilnError('E_BAD_REQUEST', `Not a valid regular expression: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Tests a workspace-relative path against include and exclude globs the way ripgrep's -g does: a glob
+ * without a slash matches a name at any depth, and an excluded folder excludes everything in it.
+ */
+export function globFilter(include: string[], exclude: string[]): { file: (rel: string) => boolean; dir: (rel: string) => boolean } {
+  const compile = (globs: string[]) => globs.map((g) => {
+    const anchored = g.includes('/');
+    const glob = g.replace(/^\.?\//, '').replace(/\/$/, '');
+    return picomatch(glob, { dot: true, basename: !anchored });
+  });
+  const inc = compile(include);
+  const exc = compile(exclude);
+  const excluded = (rel: string) => exc.some((m) => m(rel));
+  return {
+    dir: (rel) => !excluded(rel),
+    file: (rel) => !excluded(rel) && (!inc.length || inc.some((m) => m(rel))),
+  };
+}
+
+/** One match as the contract carries it: offsets in the line, and a preview cut around the match. */
+export function matchOf(lineNumber: number, line: string, start: number, end: number): SearchMatch {
+  if (line.length <= PREVIEW_CHARS) return { line: lineNumber, start, end, preview: line, previewStart: 0 };
+  const previewStart = Math.max(0, Math.min(start - PREVIEW_BEFORE, line.length - PREVIEW_CHARS));
+  const previewEnd = Math.max(Math.min(line.length, previewStart + PREVIEW_CHARS), Math.min(end, previewStart + 1000));
+  return { line: lineNumber, start, end, preview: line.slice(previewStart, previewEnd), previewStart };
+}

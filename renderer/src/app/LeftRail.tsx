@@ -1,0 +1,50 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { SearchMatch } from '../../../shared/contract';
+import { useCommands } from '../commands';
+import { requestReveal } from '../editor';
+import { SearchStore, SearchView } from '../search';
+import { Explorer } from '../tree';
+import { useBridge } from './bridge-context';
+
+type View = 'explorer' | 'search';
+
+/** The left rail: the Explorer, or Find in Files. The Explorer stays mounted so its folders stay open. */
+export function LeftRail({ workspaceName, activePath, onOpen }: { workspaceName: string; activePath: string | null; onOpen: (path: string) => void }) {
+  const bridge = useBridge();
+  const search = useMemo(() => new SearchStore(bridge), [bridge]);
+  useEffect(() => () => search.dispose(), [search]);
+  const [view, setView] = useState<View>('explorer');
+  const [focusTick, setFocusTick] = useState(0);
+  const showSearch = () => {
+    setView('search');
+    setFocusTick((n) => n + 1);
+  };
+  useCommands([
+    { id: 'workbench.showExplorer', title: 'Show Explorer', category: 'View', keys: 'Mod+Shift+E', run: () => setView('explorer') },
+    { id: 'search.findInFiles', title: 'Find in Files', category: 'Search', keys: 'Mod+Shift+F', run: showSearch },
+    { id: 'search.cancel', title: 'Cancel Search', category: 'Search', when: () => search.getState().status === 'searching', run: () => search.cancel() },
+  ]);
+  const openMatch = (path: string, match: SearchMatch) => {
+    requestReveal(path, { line: match.line, start: match.start, end: match.end });
+    onOpen(path);
+  };
+  const views: { id: View; label: string; select: () => void }[] = [
+    { id: 'explorer', label: 'Explorer', select: () => setView('explorer') },
+    { id: 'search', label: 'Search', select: showSearch },
+  ];
+  return (
+    <aside className="left-rail" aria-label="Side Bar">
+      <div className="view-switch" role="tablist" aria-label="Side Bar views">
+        {views.map((v) => (
+          <button key={v.id} type="button" role="tab" aria-selected={view === v.id} className={`view-switch-tab${view === v.id ? ' active' : ''}`} onClick={v.select}>
+            {v.label}
+          </button>
+        ))}
+      </div>
+      <div className="left-view" hidden={view !== 'explorer'}>
+        <Explorer workspaceName={workspaceName} activePath={activePath} onOpen={onOpen} />
+      </div>
+      {view === 'search' && <SearchView store={search} focusTick={focusTick} onOpenMatch={openMatch} />}
+    </aside>
+  );
+}

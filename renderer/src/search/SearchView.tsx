@@ -1,0 +1,239 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import type { SearchFileResult, SearchMatch } from '../../../shared/contract';
+import { ChevronIcon, FileIcon, XIcon } from '../ui';
+import type { SearchStore } from './search-store';
+import './search.css';
+
+const ROW_HEIGHT = 22;
+/** Typing pauses this long before the search starts (Enter starts it at once). */
+const TYPING_PAUSE_MS = 250;
+
+type Row = { kind: 'file'; file: SearchFileResult; expanded: boolean } | { kind: 'match'; file: SearchFileResult; match: SearchMatch; index: number };
+
+/** The left rail's search view: the query, its toggles and globs, and the results as a tree grouped by file. */
+export function SearchView({ store, focusTick, onOpenMatch }: {
+  store: SearchStore;
+  /** Bumped by Find in Files: focus the search box and select its text. */
+  focusTick: number;
+  onOpenMatch: (path: string, match: SearchMatch) => void;
+}) {
+  const state = useSyncExternalStore(store.subscribe, store.getState);
+  const { query } = state;
+  const [pattern, setPattern] = useState(query.pattern);
+  const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
+  const [focused, setFocused] = useState(0);
+  const input = useRef<HTMLInputElement>(null);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const typing = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  useEffect(() => {
+    input.current?.focus();
+    input.current?.select();
+  }, [focusTick]);
+  useEffect(() => () => void (typing.current && clearTimeout(typing.current)), []);
+
+  const searchNow = (change: Parameters<SearchStore['search']>[0]) => {
+    if (typing.current) clearTimeout(typing.current);
+    typing.current = null;
+    setCollapsed(new Set());
+    setFocused(0);
+    void store.search(change);
+  };
+
+  const rows = useMemo<Row[]>(() => {
+    const out: Row[] = [];
+    for (const file of state.files) {
+      const expanded = !collapsed.has(file.path);
+      out.push({ kind: 'file', file, expanded });
+      if (expanded) file.matches.forEach((match, index) => out.push({ kind: 'match', file, match, index }));
+    }
+    return out;
+  }, [state.files, collapsed]);
+
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+
+  const toggle = (path: string) => setCollapsed((set) => {
+    const next = new Set(set);
+    if (next.has(path)) next.delete(path);
+    else next.add(path);
+    return next;
+  });
+
+  const activate = (row: Row | undefined) => {
+    if (!row) return;
+    if (row.kind === 'file') toggle(row.file.path);
+    else onOpenMatch(row.file.path, row.match);
+  };
+
+  const moveTo = (index: number) => {
+    const clamped = Math.max(0, Math.min(index, rows.length - 1));
+    setFocused(clamped);
+    virtualizer.scrollToIndex(clamped, { align: 'auto' });
+  };
+
+  const onTreeKey = (event: React.KeyboardEvent) => {
+    const row = rows[focused];
+    if (event.key === 'ArrowDown') moveTo(focused + 1);
+    else if (event.key === 'ArrowUp') moveTo(focused - 1);
+    else if (event.key === 'Home') moveTo(0);
+    else if (event.key === 'End') moveTo(rows.length - 1);
+    else if (event.key === 'Enter') activate(row);
+    else if (event.key === 'ArrowRight' && row?.kind === 'file' && !row.expanded) toggle(row.file.path);
+    else if (event.key === 'ArrowLeft' && row) {
+      if (row.kind === 'file' && row.expanded) toggle(row.file.path);
+      else if (row.kind === 'match') moveTo(rows.findIndex((r) => r.kind === 'file' && r.file === row.file));
+    } else return;
+    event.preventDefault();
+    event.stopPropagation();
+  };
+
+  const toggles = [
+    { name: 'Match Case', key: 'matchCase', text: 'Aa' },
+    { name: 'Whole Word', key: 'wholeWord', text: 'ab' },
+    { name: 'Use Regular Expression', key: 'isRegex', text: '.*' },
+  ] as const;
+
+  const searching = state.status === 'searching';
+  const summary = searching
+    ? `Searching… ${state.matchCount.toLocaleString()} results in ${state.files.length.toLocaleString()} files`
+    : state.status === 'error'
+      ? state.error
+      : state.status === 'idle'
+        ? ''
+        : state.matchCount === 0
+          ? state.status === 'cancelled' ? 'Search cancelled. No results.' : 'No results found.'
+          : `${state.matchCount.toLocaleString()} results in ${state.files.length.toLocaleString()} files${state.limitHit ? ' (stopped at the result limit: narrow the search)' : ''}${state.status === 'cancelled' ? ' (cancelled)' : ''}`;
+
+  return (
+    <section className="search-view" role="region" aria-label="Search">
+      <div className="rail-header">
+        <span className="rail-title">Search</span>
+        {searching && (
+          <button type="button" className="icon-btn" aria-label="Cancel search" title="Cancel search" onClick={() => void store.cancel()}>
+            <XIcon />
+          </button>
+        )}
+      </div>
+      <div className="search-form">
+        <div className="search-box">
+          <input
+            ref={input}
+            className="search-input"
+            aria-label="Search"
+            placeholder="Search"
+            spellCheck={false}
+            value={pattern}
+            onChange={(e) => {
+              const value = e.target.value;
+              setPattern(value);
+              if (typing.current) clearTimeout(typing.current);
+              typing.current = setTimeout(() => searchNow({ pattern: value }), TYPING_PAUSE_MS);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') searchNow({ pattern });
+              else if (e.key === 'Escape' && searching) void store.cancel();
+              else if (e.key === 'ArrowDown' && rows.length) scrollRef.current?.focus();
+              else return;
+              e.preventDefault();
+            }}
+          />
+          {toggles.map((t) => (
+            <button
+              key={t.key}
+              type="button"
+              className="search-toggle"
+              aria-label={t.name}
+              title={t.name}
+              aria-pressed={query[t.key]}
+              onClick={() => searchNow({ pattern, [t.key]: !query[t.key] })}
+            >
+              {t.text}
+            </button>
+          ))}
+        </div>
+        <GlobInput label="Files to include" placeholder="e.g. src/**, *.py" value={query.include} onCommit={(include) => searchNow({ pattern, include })} />
+        <GlobInput label="Files to exclude" placeholder="e.g. *.csv, build/" value={query.exclude} onCommit={(exclude) => searchNow({ pattern, exclude })} />
+      </div>
+      <div className={`search-summary${state.status === 'error' ? ' error' : ''}`} role="status">{summary}</div>
+      <div
+        ref={scrollRef}
+        className="tree search-results"
+        role="tree"
+        aria-label="Search results"
+        tabIndex={0}
+        aria-activedescendant={rows.length ? `search-row-${focused}` : undefined}
+        onKeyDown={onTreeKey}
+      >
+        <div className="tree-inner" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const row = rows[item.index];
+            const style = { transform: `translateY(${item.start}px)`, height: ROW_HEIGHT };
+            const common = {
+              id: `search-row-${item.index}`,
+              role: 'treeitem',
+              'aria-selected': item.index === focused,
+              className: `tree-row search-row${item.index === focused ? ' focused selected' : ''}`,
+              style,
+              onClick: () => {
+                setFocused(item.index);
+                activate(row);
+              },
+            } as const;
+            if (row.kind === 'file') {
+              const slash = row.file.path.lastIndexOf('/');
+              return (
+                <div key={`f:${row.file.path}`} {...common} aria-level={1} aria-expanded={row.expanded} aria-label={row.file.path} data-path={row.file.path}>
+                  <span className="twisty" aria-hidden><ChevronIcon open={row.expanded} /></span>
+                  <FileIcon name={row.file.path.slice(slash + 1)} />
+                  <span className="tree-name">{row.file.path.slice(slash + 1)}</span>
+                  {slash > 0 && <span className="search-dir">{row.file.path.slice(0, slash)}</span>}
+                  <span className="search-count" aria-hidden>{row.file.matches.length}</span>
+                </div>
+              );
+            }
+            const { match } = row;
+            const from = match.start - match.previewStart;
+            const to = Math.min(match.end - match.previewStart, match.preview.length);
+            const before = match.preview.slice(0, from).trimStart();
+            return (
+              <div
+                key={`m:${row.file.path}:${row.index}`}
+                {...common}
+                aria-level={2}
+                aria-label={`${match.preview.trim()} (line ${match.line})`}
+                data-path={row.file.path}
+                data-line={match.line}
+                title={`Line ${match.line}`}
+              >
+                <span className="search-line">
+                  {match.previewStart > 0 && '…'}
+                  {before.length > 24 ? `…${before.slice(-24)}` : before}
+                  <mark>{match.preview.slice(from, to)}</mark>
+                  {match.preview.slice(to)}
+                </span>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** A globs box: the search reruns when the operator presses Enter or leaves it changed. */
+function GlobInput({ label, placeholder, value, onCommit }: { label: string; placeholder: string; value: string; onCommit: (value: string) => void }) {
+  const [text, setText] = useState(value);
+  return (
+    <input
+      className="search-input search-glob"
+      aria-label={label}
+      placeholder={placeholder}
+      spellCheck={false}
+      value={text}
+      onChange={(e) => setText(e.target.value)}
+      onKeyDown={(e) => e.key === 'Enter' && onCommit(text)}
+      onBlur={() => text !== value && onCommit(text)}
+    />
+  );
+}

@@ -1,0 +1,79 @@
+import type { KilnBridge, SearchEngine, SearchFileResult, SearchQuery } from '../../../shared/contract';
+import { messageOf } from '../ui';
+
+export interface SearchState {
+  query: Required<SearchQuery>;
+  status: 'idle' | 'searching' | 'done' | 'cancelled' | 'error';
+  /** Files in the order their results arrived. */
+  files: SearchFileResult[];
+  matchCount: number;
+  limitHit: boolean;
+  engine: SearchEngine | null;
+  error: string | null;
+}
+
+const EMPTY_QUERY: Required<SearchQuery> = { pattern: '', isRegex: false, matchCase: false, wholeWord: false, include: '', exclude: '' };
+
+/** Find in Files: the query, and the results of the latest search as they stream in. */
+export class SearchStore {
+  private state: SearchState = { query: EMPTY_QUERY, status: 'idle', files: [], matchCount: 0, limitHit: false, engine: null, error: null };
+  private readonly listeners = new Set<() => void>();
+  private currentId: string | null = null;
+  private readonly unsubscribe: (() => void)[];
+
+  constructor(private readonly bridge: KilnBridge) {
+    this.unsubscribe = [
+      bridge.on('search.results', ({ searchId, files }) => {
+        if (searchId !== this.currentId) return;
+        this.set({ files: [...this.state.files, ...files], matchCount: this.state.matchCount + files.reduce((n, f) => n + f.matches.length, 0) });
+      }),
+      bridge.on('search.done', (done) => {
+        if (done.searchId !== this.currentId) return;
+        this.currentId = null;
+        const status = done.error ? 'error' : done.cancelled ? 'cancelled' : 'done';
+        this.set({ status, limitHit: done.limitHit, error: done.error?.message ?? null });
+      }),
+    ];
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getState = (): SearchState => this.state;
+
+  /** Changes the query; a non-empty one starts a new search (the main side cancels the old). */
+  async search(change: Partial<SearchQuery>): Promise<void> {
+    const query = { ...this.state.query, ...change };
+    const searchId = `search-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    this.currentId = query.pattern ? searchId : null;
+    if (!query.pattern) {
+      this.set({ query, status: 'idle', files: [], matchCount: 0, limitHit: false, error: null });
+      return;
+    }
+    this.set({ query, status: 'searching', files: [], matchCount: 0, limitHit: false, error: null });
+    try {
+      const { engine } = await this.bridge.request('search.start', { ...query, searchId });
+      if (this.currentId === searchId) this.set({ engine });
+    } catch (err) {
+      if (this.currentId !== searchId) return;
+      this.currentId = null;
+      this.set({ status: 'error', error: messageOf(err) });
+    }
+  }
+
+  async cancel(): Promise<void> {
+    if (this.currentId) await this.bridge.request('search.cancel', { searchId: this.currentId });
+  }
+
+  dispose(): void {
+    void this.cancel();
+    this.unsubscribe.forEach((off) => off());
+  }
+
+  private set(next: Partial<SearchState>): void {
+    this.state = { ...this.state, ...next };
+    for (const listener of this.listeners) listener();
+  }
+}

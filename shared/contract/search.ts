@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { WireErrorSchema } from '../errors';
+import { request } from './define';
+import { RelPath } from './workspace';
+
+export const SearchQuery = z.object({
+  pattern: z.string().min(1).max(2000),
+  isRegex: z.boolean().default(false),
+  matchCase: z.boolean().default(false),
+  wholeWord: z.boolean().default(false),
+  /** Comma-separated globs ("src/**, *.py"); empty means everything. */
+  include: z.string().max(2000).default(''),
+  /** Comma-separated globs to leave out, on top of what is never searched (.git, node_modules…). */
+  exclude: z.string().max(2000).default(''),
+});
+export type SearchQuery = z.input<typeof SearchQuery>;
+
+export const SearchMatch = z.object({
+  /** 1-based line number. */
+  line: z.number().int().min(1),
+  /** The match within the full line, as UTF-16 offsets (what the editor selects). */
+  start: z.number().int().min(0),
+  end: z.number().int().min(0),
+  /** The line, cut around the match when long. */
+  preview: z.string(),
+  /** Where `preview` starts within the line. */
+  previewStart: z.number().int().min(0),
+});
+export type SearchMatch = z.infer<typeof SearchMatch>;
+
+export const SearchFileResult = z.object({ path: RelPath, matches: z.array(SearchMatch) });
+export type SearchFileResult = z.infer<typeof SearchFileResult>;
+
+export const SearchEngine = z.enum(['ripgrep', 'node']);
+export type SearchEngine = z.infer<typeof SearchEngine>;
+
+export const searchRequests = {
+  /** Starts a search whose results stream as `search.results`; any search still running is cancelled. */
+  'search.start': request(
+    SearchQuery.extend({
+      searchId: z.string().min(1).max(100),
+      /** Stop after this many matches (the rest would not help anyone). */
+      maxMatches: z.number().int().min(1).max(100_000).default(20_000),
+    }),
+    z.object({ searchId: z.string(), engine: SearchEngine }),
+  ),
+  'search.cancel': request(z.object({ searchId: z.string() }), z.object({ cancelled: z.boolean() })),
+} as const;
+
+export const searchEvents = {
+  /** A batch of files with their matches; a file appears in one batch only. */
+  'search.results': z.object({ searchId: z.string(), files: z.array(SearchFileResult) }),
+  'search.done': z.object({
+    searchId: z.string(),
+    files: z.number().int(),
+    matches: z.number().int(),
+    cancelled: z.boolean(),
+    /** Stopped at `maxMatches`. */
+    limitHit: z.boolean(),
+    error: WireErrorSchema.optional(),
+  }),
+} as const;
