@@ -118,9 +118,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     onIndexed: (files) => hub.emit('quickOpen.indexed', { files }),
   });
   const search = new SearchService({ root: workspace.root, emit: (channel, payload) => hub.emit(channel, payload) });
-  const unfollowFeed = hub.subscribe((event) => {
-    if (event.channel === 'fs.change') fileIndex.applyChange(event.payload);
-  });
+  const unfollowFeed = changes.subscribe((change) => fileIndex.applyChange(change));
 
   const handlers: Handlers = {
     ...workspaceHandlers(workspace),

@@ -52,17 +52,22 @@ it('puts recently opened files first', () => {
   expect(index.search('', { recent: ['src/kiln/question.py', 'gone.txt'] }).matches[0]).toEqual({ path: 'src/kiln/question.py', positions: [], recent: true });
 });
 
-it('follows the change feed: created, deleted, folders created with files and folders deleted', async () => {
-  index.applyChange({ type: 'file_created', path: 'new.txt', origin: 'external' });
+it('follows the change feed: created, deleted, moved, folders created with files and folders deleted', async () => {
+  index.applyChange({ type: 'created', path: 'new.txt', isDir: false, origin: 'external' });
   expect(index.has('new.txt')).toBe(true);
-  index.applyChange({ type: 'file_deleted', path: 'README.md', origin: 'operator' });
+  index.applyChange({ type: 'deleted', path: 'README.md', isDir: false, origin: 'operator' });
   expect(index.has('README.md')).toBe(false);
-  index.applyChange({ type: 'dir_deleted', path: 'src', origin: 'operator' });
-  expect(paths('').some((p) => p.startsWith('src/'))).toBe(false);
-  await mkdir(path.join(root, 'lib/deep'), { recursive: true });
-  await writeFile(path.join(root, 'lib/deep/mod.py'), '');
-  index.applyChange({ type: 'dir_created', path: 'lib', origin: 'external' });
-  await expect.poll(() => index.has('lib/deep/mod.py')).toBe(true);
-  index.applyChange({ type: 'file_created', path: 'node_modules/x.js', origin: 'external' });
+  index.applyChange({ type: 'moved', from: 'new.txt', to: 'docs/renamed.txt', isDir: false, origin: 'operator' });
+  expect([index.has('new.txt'), index.has('docs/renamed.txt')]).toEqual([false, true]);
+  index.applyChange({ type: 'moved', from: 'src', to: 'lib/src', isDir: true, origin: 'operator' });
+  expect(paths('').filter((p) => p.includes('kiln/')).sort()).toEqual(['lib/src/kiln/question.py', 'lib/src/kiln/quick_open.py']);
+  expect(index.search('kqop').matches[0].path).toBe('lib/src/kiln/quick_open.py');
+  index.applyChange({ type: 'deleted', path: 'lib', isDir: true, origin: 'operator' });
+  expect(paths('').some((p) => p.startsWith('lib/'))).toBe(false);
+  await mkdir(path.join(root, 'pkg/deep'), { recursive: true });
+  await writeFile(path.join(root, 'pkg/deep/mod.py'), '');
+  index.applyChange({ type: 'created', path: 'pkg', isDir: true, origin: 'external' });
+  await expect.poll(() => index.has('pkg/deep/mod.py')).toBe(true);
+  index.applyChange({ type: 'created', path: 'node_modules/x.js', isDir: false, origin: 'external' });
   expect(index.has('node_modules/x.js')).toBe(false);
 });

@@ -74,24 +74,23 @@ export class FileIndex {
     return { matches, total: fromAll.total, indexing: this.scanning };
   }
 
-  /** Follows the change feed: one event, one update; a new folder is scanned once for what it already holds. */
+  /** Follows the change feed: one event, one update; a folder that appears is scanned once for what it holds. */
   applyChange(change: FsChange): void {
-    if (this.options.excluded(change.path)) return;
-    switch (change.type) {
-      case 'file_created':
-      case 'file_updated':
-        this.add(change.path);
-        break;
-      case 'file_deleted':
-        this.remove(change.path);
-        break;
-      case 'dir_deleted':
-        this.removeUnder(change.path);
-        break;
-      case 'dir_created':
-        void this.scan(change.path);
-        break;
+    if (change.type === 'moved') {
+      if (change.isDir) this.moveUnder(change.from, change.to);
+      else {
+        this.remove(change.from);
+        if (!this.options.excluded(change.to)) this.add(change.to);
+      }
+      return;
     }
+    if (this.options.excluded(change.path)) return;
+    if (change.type === 'deleted') {
+      if (change.isDir) this.removeUnder(change.path);
+      else this.remove(change.path);
+    } else if (change.isDir) {
+      if (change.type === 'created') void this.scan(change.path);
+    } else this.add(change.path);
   }
 
   dispose(): void {
@@ -119,6 +118,17 @@ export class FileIndex {
     const prefix = `${dir}/`;
     for (const p of this.files.keys()) if (p.startsWith(prefix)) this.files.delete(p);
     this.remove(dir);
+    this.list = null;
+  }
+
+  private moveUnder(from: string, to: string): void {
+    const prefix = `${from}/`;
+    for (const p of [...this.files.keys()]) {
+      if (!p.startsWith(prefix)) continue;
+      this.files.delete(p);
+      const moved = to + p.slice(from.length);
+      if (!this.options.excluded(moved)) this.add(moved);
+    }
     this.list = null;
   }
 
