@@ -11,6 +11,7 @@ export default defineConfig({
         input: {
           electron: resolve(__dirname, 'main/hosts/electron/main.ts'),
           web: resolve(__dirname, 'main/hosts/web/cli.ts'),
+          mcp: resolve(__dirname, 'main/mcp/cli.ts'),
         },
       },
     },

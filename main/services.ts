@@ -3,10 +3,9 @@ import path from 'node:path';
 import trash from 'trash';
 import { agentHandlers, agentSessionHandlers, EditSessionService, RunEngine, WorkspaceSessionService } from './agent';
 import { ChangeFeed } from './changes';
-import { ConfigService, configHandlers } from './config';
-import { JupyterServerManager, jupyterSource } from './kernel';
-import { NotebookService, notebookHandlers } from './notebook';
-import { NotebookServiceVerbTarget, Verbs, verbsHandlers } from './verbs';
+import { configHandlers } from './config';
+import { notebookHandlers } from './notebook';
+import { createVerbStack, verbsHandlers } from './verbs';
 import { EventHub } from './events';
 import { FileIndex, quickOpenHandlers } from './file-index';
 import { SearchService, searchHandlers } from './search';
@@ -14,7 +13,7 @@ import { EmptyGutterSource, type GutterSource } from './gutter';
 import { PrefsService, type KeyValueStore } from './prefs';
 import type { Handlers } from './router';
 import { WorkspaceWatcher } from './watcher';
-import { Workspace, workspaceHandlers } from './workspace';
+import { workspaceHandlers, type Workspace } from './workspace';
 
 export interface ServiceOptions {
   /** The workspace folder the operator opened. */
@@ -54,23 +53,22 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const hub = new EventHub();
   const changes = new ChangeFeed({ root: await realpath(path.resolve(options.root)) });
   changes.subscribe((change) => hub.emit('fs.change', change));
-  const workspace = await Workspace.open({
+  // Workspace, config, Jupyter, notebooks and verbs: the same stack the MCP server builds.
+  const stack = await createVerbStack({
     root: options.root,
     trash: options.trash ?? osTrash,
     onProgress: (progress) => hub.emit('fs.progress', progress),
     onChange: (change, disk) => changes.reportOwn(change, disk),
+    config: { userConfigPath: path.join(options.dataDir, 'config.yaml'), onChange: (state) => hub.emit('config.changed', state) },
+    jupyterStateDir: path.join(options.dataDir, 'jupyter'),
+    events: hub,
   });
+  const { workspace, config, notebooks, verbs } = stack;
   // Temp files of a save or copy cut short by a kill; swept in the background, start-up never waits.
   const sweeping = new AbortController();
   const sweep = workspace.sweepStaleTemps(sweeping.signal).catch(() => []);
   const prefs = new PrefsService(options.prefsStore);
   const gutter: GutterSource = new EmptyGutterSource();
-  const config = new ConfigService({
-    workspaceRoot: workspace.root,
-    userConfigPath: path.join(options.dataDir, 'config.yaml'),
-    onChange: (state) => hub.emit('config.changed', state),
-  });
-  await config.start();
   // One run engine for every session kind.
   const engine = new RunEngine();
   const edits = new EditSessionService({
@@ -81,15 +79,6 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     engine,
     emit: (channel, payload) => hub.emit(channel, payload),
   });
-  const jupyterSetting = jupyterSource(config.current().jupyter);
-  // The Jupyter server starts lazily, when the first notebook needs a kernel.
-  const jupyter = new JupyterServerManager({
-    rootDir: workspace.root,
-    stateDir: path.join(options.dataDir, 'jupyter'),
-    ...jupyterSetting,
-  });
-  const notebooks = new NotebookService({ workspace, jupyter, events: hub });
-  const verbs = new Verbs({ workspace, notebooks: new NotebookServiceVerbTarget({ notebooks }), jupyterCommand: jupyterSetting.command });
   // The workspace agent session (kind `workspace`): acts through the verbs, on the same engine as the edits.
   const agentSession = new WorkspaceSessionService({
     verbs,
@@ -144,15 +133,12 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       await sweep;
       await edits.dispose();
       await agentSession.dispose();
-      await config.dispose();
       await watcher.dispose();
       unfollowFeed();
       fileIndex.dispose();
       await search.dispose();
-      await verbs.dispose();
-      // Kernels first, then the server, so no Jupyter process outlives Kiln.
-      await notebooks.dispose();
-      await jupyter.dispose();
+      // Runs, then kernels, then the server, so no process outlives Kiln.
+      await stack.dispose();
     },
   };
 }

@@ -7,7 +7,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERB_NAMES, VERBS, verbInputJsonSchema } from '../../shared/contract/verbs';
+import { createVerbStack } from '../verbs';
 import { makeTempTree } from '../workspace/test-support';
+import { mcpArgumentsOf, parseMcpArguments } from './serve';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -92,6 +94,26 @@ describe('the MCP server', () => {
     ]);
   });
 
+  it('shares the audit log with the app: concurrent runs from both processes get distinct, contiguous step numbers', async () => {
+    // The app's side, built by the same builder as the app's services.
+    const app = await createVerbStack({ root, config: { watch: false }, python: '/usr/bin/python3', events: { emit: () => undefined } });
+    try {
+      const numberOf = (script: string) => Number(/^scripts\/step_(\d+)_/.exec(script)?.[1]);
+      const before = Math.max(...(await fs.readdir(path.join(root, 'scripts'))).map((name) => numberOf(`scripts/${name}`)));
+      const scripts = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          i % 2
+            ? app.verbs.call('execute-code', { code: `print(${i})` }).then((result) => result.script)
+            : call('execute-code', { code: `print(${i})` }).then((result) => (result.structuredContent as { script: string }).script),
+        ),
+      );
+      expect(scripts.map(numberOf).sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => before + 1 + i));
+      for (const [i, script] of scripts.entries()) expect(read(script)).toContain(`print(${i})`);
+    } finally {
+      await app.dispose();
+    }
+  });
+
   it('reports refusals as tool errors carrying the code', async () => {
     const missing = await call('run-file', { path: 'src/missing.py' });
     expect(missing.isError).toBe(true);
@@ -141,4 +163,15 @@ describe('the MCP server', () => {
     const final = JSON.parse(read('nb.ipynb')) as { cells: { source: string | string[] }[] };
     expect(final.cells.map((cell) => joined(cell.source))).toEqual(['a = 5  # operator note', 'print(a + 1)', 'print(a * 3)']);
   }, 90_000);
+});
+
+describe('the MCP command line', () => {
+  it('reads a folder and options, and finds them after --mcp in the packaged app', () => {
+    expect(parseMcpArguments(['ws', '--python', '/usr/bin/python3'])).toEqual({ folder: 'ws', python: '/usr/bin/python3', jupyter: undefined });
+    expect(() => parseMcpArguments([])).toThrow(/No workspace folder/);
+    expect(() => parseMcpArguments(['ws', '--python'])).toThrow(/needs a value/);
+    expect(() => parseMcpArguments(['ws', 'other'])).toThrow(/Unexpected argument "other"/);
+    expect(mcpArgumentsOf(['/opt/Kiln/kiln', '--no-sandbox', '--mcp', '/home/me/ws'])).toEqual(['/home/me/ws']);
+    expect(mcpArgumentsOf(['/opt/Kiln/kiln', '/home/me/ws'])).toBeNull();
+  });
 });

@@ -29,36 +29,46 @@ export function joinMultiline(value: MultilineString | undefined): string {
   return typeof value === 'string' ? value : value.join('');
 }
 
+/**
+ * Any JSON value. Its JSON Schema names the types instead of being an empty `{}`, which MCP clients' schema
+ * checks (the MCP Inspector's portability lint among them) flag as untyped.
+ */
+export const JsonValue = z.unknown().meta({
+  anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }, { type: 'array' }, { type: 'object', additionalProperties: true }],
+});
+/** Free-form metadata: a JSON object. */
+export const JsonObject = z.record(z.string(), JsonValue);
+
 /** Mimetype -> data. Text types are MultilineString; JSON types (application/json, *+json) are any JSON. */
-export const MimeBundle = z.record(z.string(), z.unknown());
+export const MimeBundle = JsonObject;
 export type MimeBundle = z.infer<typeof MimeBundle>;
 
-export const StreamOutput = z.looseObject({
+export const StreamOutput = z.object({
   output_type: z.literal('stream'),
   /** 'stdout' or 'stderr'. */
   name: z.string(),
   text: MultilineString,
-});
-export const DisplayDataOutput = z.looseObject({
+}).catchall(JsonValue);
+export const DisplayDataOutput = z.object({
   output_type: z.literal('display_data'),
   data: MimeBundle,
-  metadata: z.record(z.string(), z.unknown()),
-});
-export const ExecuteResultOutput = z.looseObject({
+  metadata: JsonObject,
+}).catchall(JsonValue);
+export const ExecuteResultOutput = z.object({
   output_type: z.literal('execute_result'),
   execution_count: z.number().int().nullable(),
   data: MimeBundle,
-  metadata: z.record(z.string(), z.unknown()),
-});
-export const ErrorOutput = z.looseObject({
+  metadata: JsonObject,
+}).catchall(JsonValue);
+export const ErrorOutput = z.object({
   output_type: z.literal('error'),
   ename: z.string(),
   evalue: z.string(),
   /** Lines with ANSI colour escapes, as IPython sends them. */
   traceback: z.array(z.string()),
-});
+}).catchall(JsonValue);
 /** An output type from a newer nbformat; shown as unsupported, kept on save. */
-export const UnknownOutput = z.looseObject({ output_type: z.string() });
+export const UnknownOutput = z.object({ output_type: z.string() }).catchall(JsonValue);
 
 export const NotebookOutput = z.union([StreamOutput, DisplayDataOutput, ExecuteResultOutput, ErrorOutput, UnknownOutput]);
 export type StreamOutput = z.infer<typeof StreamOutput>;
@@ -76,7 +86,7 @@ export const NotebookCell = z.object({
   cell_type: z.string(),
   /** The source joined into one string. */
   source: z.string(),
-  metadata: z.record(z.string(), z.unknown()),
+  metadata: JsonObject,
   /** Code cells only; [] otherwise. */
   outputs: z.array(NotebookOutput),
   /** Code cells only; null when never run (or cleared), and always null for other cell types. */
@@ -115,7 +125,7 @@ export const NotebookDocument = z.object({
   nbformat: z.number().int(),
   nbformat_minor: z.number().int(),
   /** Notebook metadata, unknown keys included. */
-  metadata: z.record(z.string(), z.unknown()),
+  metadata: JsonObject,
   cells: z.array(NotebookCell),
   /** Unsaved changes exist. Output arriving from a run also makes a notebook dirty, as in JupyterLab. */
   dirty: z.boolean(),
@@ -207,7 +217,7 @@ export const notebookRequests = {
   'notebook.restoreCell': request(z.object({ path: RelPath, cell: NotebookCell, index: z.number().int().min(0) }), EditResult),
   /** Replaces a cell's metadata (e.g. tags, collapsed). */
   'notebook.setCellMetadata': request(
-    z.object({ path: RelPath, cellId: z.string(), metadata: z.record(z.string(), z.unknown()) }),
+    z.object({ path: RelPath, cellId: z.string(), metadata: JsonObject }),
     EditResult,
   ),
 

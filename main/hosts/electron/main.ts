@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { REQUEST_CHANNELS } from '../../../shared/contract';
 import { contentSecurityPolicy } from '../../../shared/csp';
+import { MCP_USAGE, mcpArgumentsOf, parseMcpArguments, serveMcpOverStdio } from '../../mcp';
 import { dispatch } from '../../router';
 import { createServices, type Services } from '../../services';
 import { defaultDataDir } from '../data-dir';
@@ -122,19 +123,35 @@ async function start(): Promise<void> {
   await window.loadURL(process.env.ELECTRON_RENDERER_URL ?? `${APP_ORIGIN}/index.html`);
 }
 
-app.on('window-all-closed', () => app.quit());
-app.on('before-quit', (event) => {
-  if (!services) return;
-  // Stop the Jupyter server and watchers before exiting so no process outlives Kiln.
-  event.preventDefault();
-  const closing = services;
-  services = null;
-  void closing.dispose().finally(() => app.quit());
-});
-app.enableSandbox();
-// The main process is the daemon: a stray failure is logged, never fatal.
-process.on('unhandledRejection', (err) => console.error('Kiln: unexpected error:', err));
-void app.whenReady().then(start).catch((err: Error) => {
-  dialog.showErrorBox('Kiln could not start', err.message);
-  app.quit();
-});
+// `kiln --mcp <folder>`: the packaged app serves the workspace verbs over MCP on stdio, with no window.
+const mcpArgs = mcpArgumentsOf(process.argv);
+if (mcpArgs) {
+  app.dock?.hide();
+  Promise.resolve()
+    .then(() => serveMcpOverStdio(parseMcpArguments(mcpArgs), { cwd: process.cwd(), exit: (code) => app.exit(code) }))
+    .catch((err: unknown) => {
+      process.stderr.write(`kiln --mcp: ${err instanceof Error ? err.message : String(err)}\nusage: kiln --mcp ${MCP_USAGE}\n`);
+      app.exit(1);
+    });
+} else {
+  startApp();
+}
+
+function startApp(): void {
+  app.on('window-all-closed', () => app.quit());
+  app.on('before-quit', (event) => {
+    if (!services) return;
+    // Stop the Jupyter server and watchers before exiting so no process outlives Kiln.
+    event.preventDefault();
+    const closing = services;
+    services = null;
+    void closing.dispose().finally(() => app.quit());
+  });
+  app.enableSandbox();
+  // The main process is the daemon: a stray failure is logged, never fatal.
+  process.on('unhandledRejection', (err) => console.error('Kiln: unexpected error:', err));
+  void app.whenReady().then(start).catch((err: Error) => {
+    dialog.showErrorBox('Kiln could not start', err.message);
+    app.quit();
+  });
+}

@@ -1,0 +1,78 @@
+import { ConfigService, type ConfigServiceOptions } from '../config';
+import { JupyterServerManager, jupyterSource } from '../kernel';
+import { NotebookService, type NotebookEvents } from '../notebook';
+import { Workspace, type WorkspaceOptions } from '../workspace';
+import { NotebookServiceVerbTarget, type NotebookAdapterOptions } from './notebook-adapter';
+import { Verbs } from './verbs';
+
+export interface VerbStackOptions {
+  /** The workspace folder (any form; it is resolved and realpath'd). */
+  root: string;
+  trash?: WorkspaceOptions['trash'];
+  onProgress?: WorkspaceOptions['onProgress'];
+  /** Kiln's own file operations, as they happen (the app's change feed). */
+  onChange?: WorkspaceOptions['onChange'];
+  /** The app's user-level config and its hot reload; the MCP server reads the project config once. */
+  config?: Omit<ConfigServiceOptions, 'workspaceRoot'>;
+  /** Kiln's private Jupyter folders (the app's data folder); default: the Jupyter server's own default. */
+  jupyterStateDir?: string;
+  /** Overrides the Jupyter command of the `jupyter:` config block (and any remote server it names). */
+  jupyterCommand?: string[];
+  /** The Python of run-file / execute-code; default: the interpreter Jupyter runs on. */
+  python?: string;
+  events: NotebookEvents;
+  /** Start a notebook's kernel when it opens (the app) or at its first run (the MCP server). */
+  autoStartKernel?: boolean;
+  /** How the notebook verbs save and re-read; see NotebookAdapterOptions. */
+  notebookVerbs?: Omit<NotebookAdapterOptions, 'notebooks'>;
+}
+
+/** The services the workspace verbs stand on, built once for every front-end. */
+export interface VerbStack {
+  readonly workspace: Workspace;
+  readonly config: ConfigService;
+  readonly jupyter: JupyterServerManager;
+  readonly notebooks: NotebookService;
+  readonly verbs: Verbs;
+  /** Stops runs, then kernels, then the Jupyter server, so no process outlives it. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Builds workspace, config, Jupyter, notebooks and verbs for one folder. The app's services and the MCP
+ * server both call this, so an external agent gets exactly the verbs Kiln's own agent has.
+ */
+export async function createVerbStack(options: VerbStackOptions): Promise<VerbStack> {
+  const workspace = await Workspace.open({ root: options.root, trash: options.trash, onProgress: options.onProgress, onChange: options.onChange });
+  const config = new ConfigService({ ...options.config, workspaceRoot: workspace.root });
+  await config.start();
+  const setting = jupyterSource(config.current().jupyter);
+  const jupyterCommand = options.jupyterCommand ?? setting.command;
+  // The Jupyter server starts lazily, when the first notebook needs a kernel.
+  const jupyter = new JupyterServerManager({
+    rootDir: workspace.root,
+    stateDir: options.jupyterStateDir,
+    command: jupyterCommand,
+    remote: options.jupyterCommand ? undefined : setting.remote,
+  });
+  const notebooks = new NotebookService({ workspace, jupyter, events: options.events, autoStartKernel: options.autoStartKernel });
+  const verbs = new Verbs({
+    workspace,
+    notebooks: new NotebookServiceVerbTarget({ ...options.notebookVerbs, notebooks }),
+    python: options.python,
+    jupyterCommand,
+  });
+  return {
+    workspace,
+    config,
+    jupyter,
+    notebooks,
+    verbs,
+    async dispose() {
+      await verbs.dispose();
+      await config.dispose();
+      await notebooks.dispose().catch(() => undefined);
+      await jupyter.dispose().catch(() => undefined);
+    },
+  };
+}
