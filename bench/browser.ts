@@ -8,6 +8,7 @@ import path from 'node:path';
 import { startWebHost } from '../main/hosts/web/server';
 import { MemoryStore } from '../main/prefs';
 import { createServices } from '../main/services';
+import { trustFolder } from '../main/trust';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 
 const REPO = path.resolve(import.meta.dirname, '..');
@@ -27,6 +28,8 @@ export interface KilnInBrowser {
 /** The built renderer (`out/renderer`) served on real services over `root`, and a Chromium to load it. */
 export async function startKilnInBrowser(root: string): Promise<KilnInBrowser> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-data-'));
+  // Benchmarks run the workspace's own config (the edit bench names a scripted model server).
+  await trustFolder(dataDir, root);
   const services = await createServices({ root, dataDir, prefsStore: new MemoryStore() });
   const host = await startWebHost({ services, staticDir: path.join(REPO, 'out/renderer') });
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });

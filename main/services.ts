@@ -12,6 +12,7 @@ import { SearchService, searchHandlers } from './search';
 import { EmptyGutterSource, type GutterSource } from './gutter';
 import { PrefsService, type KeyValueStore } from './prefs';
 import type { Handlers } from './router';
+import type { TrustState } from '../shared/contract';
 import { WorkspaceWatcher } from './watcher';
 import { workspaceHandlers, type Workspace } from './workspace';
 
@@ -61,9 +62,12 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     onChange: (change, disk) => changes.reportOwn(change, disk),
     config: { userConfigPath: path.join(options.dataDir, 'config.yaml'), onChange: (state) => hub.emit('config.changed', state) },
     jupyterStateDir: path.join(options.dataDir, 'jupyter'),
+    dataDir: options.dataDir,
     events: hub,
   });
-  const { workspace, config, notebooks, verbs } = stack;
+  const { workspace, config, notebooks, verbs, trust } = stack;
+  const trustState = (): TrustState => ({ trusted: trust.trusted, withheld: config.current().withheld });
+  config.subscribe(() => hub.emit('trust.changed', trustState()));
   // Temp files of a save or copy cut short by a kill; swept in the background, start-up never waits.
   const sweeping = new AbortController();
   const sweep = workspace.sweepStaleTemps(sweeping.signal).catch(() => []);
@@ -121,6 +125,12 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...verbsHandlers(verbs),
     ...quickOpenHandlers(fileIndex),
     ...searchHandlers(search),
+    'trust.get': () => trustState(),
+    'trust.set': async ({ trusted }) => {
+      await trust.set(trusted);
+      hub.emit('trust.changed', trustState());
+      return trustState();
+    },
   };
 
   return {

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { trustFolder } from '../../main/trust';
 
 /** A real folder on disk, fresh per test, with a small default fixture tree. */
 export class TempWorkspace {
@@ -70,9 +71,11 @@ export async function startWebHost(root: string, dataDir: string, env: Record<st
   return { child, url };
 }
 
-export const test = base.extend<{ fixtureFiles: Record<string, string>; hostEnv: Record<string, string>; workspace: TempWorkspace; kiln: KilnWebHost }>({
+export const test = base.extend<{ fixtureFiles: Record<string, string>; hostEnv: Record<string, string>; trusted: boolean; workspace: TempWorkspace; kiln: KilnWebHost }>({
   fixtureFiles: [DEFAULT_FIXTURE, { option: true }],
   hostEnv: [{}, { option: true }],
+  // Fixture workspaces are the tests' own, so trusted; the trust specs open untrusted ones.
+  trusted: [true, { option: true }],
   workspace: async ({ fixtureFiles }, use) => {
     const root = await mkdtemp(path.join(os.tmpdir(), 'kiln-e2e-ws-'));
     const workspace = new TempWorkspace(root);
@@ -80,8 +83,9 @@ export const test = base.extend<{ fixtureFiles: Record<string, string>; hostEnv:
     await use(workspace);
     await rm(root, { recursive: true, force: true });
   },
-  kiln: async ({ workspace, hostEnv }, use) => {
+  kiln: async ({ workspace, hostEnv, trusted }, use) => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-e2e-data-'));
+    if (trusted) await trustFolder(dataDir, workspace.root);
     const { child, url } = await startWebHost(workspace.root, dataDir, hostEnv);
     const parsed = new URL(url);
     await use({

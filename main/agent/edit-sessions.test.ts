@@ -100,7 +100,7 @@ beforeEach(async () => {
   await fs.writeFile(path.join(root, FILE), ORIGINAL);
   server = await ModelServer.start({ models: ['scripted-model', 'other-model'] });
   workspace = await Workspace.open({ root });
-  config = new ConfigService({ workspaceRoot: workspace.root, watch: false });
+  config = new ConfigService({ workspaceRoot: workspace.root, watch: false, projectTrusted: () => true });
   await config.start();
   events = [];
   await writeConfig('file_editing:\n  model: scripted\n');

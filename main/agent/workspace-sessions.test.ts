@@ -12,6 +12,7 @@ import type { AgentSessionEntry, AgentSessionSnapshot, AnyEvent, RequestArgs, Re
 import { MemoryStore } from '../prefs';
 import { dispatch } from '../router';
 import { createServices, type Services } from '../services';
+import { trustFolder } from '../trust';
 
 let root: string;
 let dataDir: string;
@@ -63,6 +64,8 @@ async function writeConfig(extra = 'agent:\n  model: scripted\n'): Promise<void>
 }
 
 async function start(): Promise<Services> {
+  // The project config names the scripted model server: trusted, as the operator would.
+  await trustFolder(dataDir, root);
   services = await createServices({ root, dataDir, prefsStore: new MemoryStore(), trash: async () => false });
   services.hub.subscribe((event) => events.push(event));
   return services;

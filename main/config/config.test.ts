@@ -26,9 +26,15 @@ async function put(rel: string, text: string): Promise<void> {
   await fs.writeFile(abs, text);
 }
 
-async function start(opts: { userConfigPath?: string; watch?: boolean } = {}) {
+async function start(opts: { userConfigPath?: string; watch?: boolean; trusted?: () => boolean } = {}) {
   const changes: ConfigState[] = [];
-  const svc = new ConfigService({ workspaceRoot: root, watch: opts.watch ?? false, userConfigPath: opts.userConfigPath, onChange: (s) => changes.push(s) });
+  const svc = new ConfigService({
+    workspaceRoot: root,
+    watch: opts.watch ?? false,
+    userConfigPath: opts.userConfigPath,
+    onChange: (s) => changes.push(s),
+    projectTrusted: opts.trusted ?? (() => true),
+  });
   services.push(svc);
   await svc.start();
   return { svc, changes };

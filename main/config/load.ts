@@ -35,8 +35,10 @@ export interface ResolvedConfig {
   models: Record<string, ModelConfig>;
   fileEditing: PromptedBlock | null;
   agent: AgentBlock | null;
-  /** Read when Kiln starts; null means `jupyter` on PATH. */
+  /** null means `jupyter` on PATH. */
   jupyter: JupyterSetting | null;
+  /** Project settings not used because the workspace is not trusted (e.g. `jupyter.command`, `models.local`). */
+  withheld: string[];
 }
 
 export interface JupyterSetting {
@@ -72,8 +74,20 @@ const MAX_ISSUES = 20;
 
 export type LoadResult = { ok: true; config: ResolvedConfig } | { ok: false; issues: ConfigIssue[] };
 
+/**
+ * Blocks an untrusted project may not set: they start programs (`jupyter.command`) or send requests, and
+ * with them secrets from the environment, to servers the project names (`jupyter.url`, model `base_url`s
+ * and `api_key_env`). Until the workspace is trusted the user's blocks (the operator's own) are used.
+ */
+const TRUST_REQUIRED: readonly ConfigBlock[] = ['models', 'jupyter'];
+
+export interface LoadOptions {
+  /** Whether the workspace is trusted; the user config always is. */
+  projectTrusted: boolean;
+}
+
 /** Loads, validates and resolves the user and project configs (either may be missing). */
-export async function loadConfig(files: ConfigFileLocation[]): Promise<LoadResult> {
+export async function loadConfig(files: ConfigFileLocation[], options: LoadOptions): Promise<LoadResult> {
   const issues: ConfigIssue[] = [];
   const parsed: ParsedFile[] = [];
   for (const location of files) {
@@ -86,10 +100,14 @@ export async function loadConfig(files: ConfigFileLocation[]): Promise<LoadResul
 
   // Set, not merge: for each block the project's wins whole; otherwise the user's.
   const chosen = new Map<ConfigBlock, ParsedFile>();
+  const withheld: string[] = [];
+  const project = parsed.find((p) => p.location.source === 'project');
   for (const block of CONFIG_BLOCKS) {
+    const projectValue = project?.value[block];
+    const projectMayUse = options.projectTrusted || !TRUST_REQUIRED.includes(block);
+    if (projectValue !== undefined && !projectMayUse) withheld.push(...Object.keys(projectValue).map((key) => `${block}.${key}`));
     const owner =
-      parsed.find((p) => p.location.source === 'project' && p.value[block] !== undefined) ??
-      parsed.find((p) => p.location.source === 'user' && p.value[block] !== undefined);
+      projectValue !== undefined && projectMayUse ? project : parsed.find((p) => p.location.source === 'user' && p.value[block] !== undefined);
     if (owner) chosen.set(block, owner);
   }
 
@@ -107,7 +125,14 @@ export async function loadConfig(files: ConfigFileLocation[]): Promise<LoadResul
   }
 
   const resolveBlock = async (block: 'file_editing' | 'agent'): Promise<PromptedBlock | null> => {
-    const owner = chosen.get(block);
+    let owner = chosen.get(block);
+    // An untrusted project's block that names one of its own (withheld) models falls back to the user's block.
+    const named = owner === project ? owner?.value[block]?.model : undefined;
+    if (named !== undefined && !Object.hasOwn(models, named) && withheld.includes(`models.${named}`)) {
+      owner = parsed.find((p) => p.location.source === 'user' && p.value[block] !== undefined);
+      if (owner) chosen.set(block, owner);
+      else chosen.delete(block);
+    }
     const value = owner?.value[block];
     if (!owner || !value) return null;
     if (!Object.hasOwn(models, value.model)) {
@@ -147,7 +172,7 @@ export async function loadConfig(files: ConfigFileLocation[]): Promise<LoadResul
     : null;
 
   if (issues.length) return { ok: false, issues };
-  return { ok: true, config: { models, fileEditing, agent, jupyter } };
+  return { ok: true, config: { models, fileEditing, agent, jupyter, withheld } };
 }
 
 /** Parses and validates one file; null when it does not exist. */

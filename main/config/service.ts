@@ -13,11 +13,13 @@ export interface ConfigServiceOptions {
   onChange?: (state: ConfigState) => void;
   /** Hot reload on changes under `.kiln/` and the user config's folder (default true). */
   watch?: boolean;
+  /** Whether the workspace is trusted (main/trust); untrusted, the project's models and jupyter blocks are not used. */
+  projectTrusted: () => boolean;
 }
 
 export const PROJECT_CONFIG_PATH = '.kiln/config.yaml';
 
-const EMPTY: ResolvedConfig = { models: {}, fileEditing: null, agent: null, jupyter: null };
+const EMPTY: ResolvedConfig = { models: {}, fileEditing: null, agent: null, jupyter: null, withheld: [] };
 
 /**
  * The project config, validated and hot-reloaded. An invalid config keeps the last valid one
@@ -172,7 +174,7 @@ export class ConfigService {
   private async loadOnce(): Promise<void> {
     if (this.disposed) return;
     // A load that throws must not break the reload chain: the next edit reloads as usual.
-    const result = await loadConfig(this.files).catch((err: unknown): LoadResult => ({
+    const result = await loadConfig(this.files, { projectTrusted: this.options.projectTrusted() }).catch((err: unknown): LoadResult => ({
       ok: false,
       issues: [{ file: PROJECT_CONFIG_PATH, key: '', message: `Cannot load the config: ${err instanceof Error ? err.message : String(err)}`, code: 'E_CONFIG' }],
     }));

@@ -128,6 +128,7 @@ export class JupyterServerManager {
   private _status: JupyterServerStatus = 'stopped';
   private _connection: JupyterConnection | null = null;
   private starting: Promise<JupyterConnection> | null = null;
+  private switching: Promise<void> | null = null;
   private child: ChildProcess | null = null;
   private output = '';
   private generation = 0;
@@ -138,7 +139,7 @@ export class JupyterServerManager {
   private disposed = false;
 
   constructor(options: JupyterServerOptions) {
-    this.options = options;
+    this.options = { ...options };
   }
 
   get status(): JupyterServerStatus {
@@ -165,6 +166,7 @@ export class JupyterServerManager {
 
   /** Starts the server once (or connects to the remote one); later calls share the result. */
   start(): Promise<JupyterConnection> {
+    if (this.switching) return this.switching.then(() => this.start());
     if (this.disposed) return Promise.reject(new KilnError('E_NO_JUPYTER', 'The Jupyter server manager was shut down'));
     if (this._connection && this._status === 'running') return Promise.resolve(this._connection);
     if (!this.starting) {
@@ -173,6 +175,33 @@ export class JupyterServerManager {
       });
     }
     return this.starting;
+  }
+
+  /**
+   * Switches where Jupyter comes from (workspace trust granted or revoked, or the config edited). When it
+   * changed, a running server is stopped with its kernels and the next one starts from the new source;
+   * open notebooks get new kernels, as after a server restart.
+   */
+  async reconfigure(source: { command?: string[]; remote?: RemoteJupyter }): Promise<void> {
+    const current = { command: this.options.command, remote: this.options.remote };
+    if (this.disposed || JSON.stringify(current) === JSON.stringify({ command: source.command, remote: source.remote })) return;
+    this.options.command = source.command;
+    this.options.remote = source.remote;
+    const wasActive = this._connection !== null || this.starting !== null;
+    // From here on no caller gets the old server: start() waits for the switch.
+    this._connection = null;
+    const switching = (async () => {
+      await this.starting?.catch(() => undefined);
+      this._connection = null;
+      await this.stopChild();
+      if (wasActive) this.setStatus('restarting', 'Jupyter restarts: where it comes from changed (workspace trust or the jupyter: config).');
+      else this.setStatus('stopped');
+    })().finally(() => {
+      if (this.switching === switching) this.switching = null;
+    });
+    this.switching = switching;
+    await switching;
+    if (wasActive) await this.start().catch(() => undefined);
   }
 
   async kernelSpecs(): Promise<KernelSpecList> {

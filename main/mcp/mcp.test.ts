@@ -96,7 +96,7 @@ describe('the MCP server', () => {
 
   it('shares the audit log with the app: concurrent runs from both processes get distinct, contiguous step numbers', async () => {
     // The app's side, built by the same builder as the app's services.
-    const app = await createVerbStack({ root, config: { watch: false }, python: '/usr/bin/python3', events: { emit: () => undefined } });
+    const app = await createVerbStack({ root, dataDir: root, config: { watch: false }, python: '/usr/bin/python3', events: { emit: () => undefined } });
     try {
       const numberOf = (script: string) => Number(/^scripts\/step_(\d+)_/.exec(script)?.[1]);
       const before = Math.max(...(await fs.readdir(path.join(root, 'scripts'))).map((name) => numberOf(`scripts/${name}`)));

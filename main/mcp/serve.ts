@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { defaultDataDir } from '../hosts/data-dir';
 import { createVerbStack } from '../verbs';
 import { createVerbsMcpServer } from './server';
 
@@ -58,6 +59,8 @@ export async function serveMcpOverStdio(args: McpArguments, options: ServeOption
   const stack = await createVerbStack({
     root: path.resolve(options.cwd, args.folder),
     config: { watch: false },
+    // The app's trust list: a project's jupyter: block runs only in a folder the operator trusted in Kiln.
+    dataDir: defaultDataDir(),
     jupyterCommand: args.jupyter ? [args.jupyter] : undefined,
     python: args.python,
     events: { emit: () => undefined },

@@ -1,6 +1,7 @@
 import { ConfigService, type ConfigServiceOptions } from '../config';
 import { JupyterServerManager, jupyterSource } from '../kernel';
 import { NotebookService, type NotebookEvents } from '../notebook';
+import { WorkspaceTrust } from '../trust';
 import { Workspace, type WorkspaceOptions } from '../workspace';
 import { NotebookServiceVerbTarget, type NotebookAdapterOptions } from './notebook-adapter';
 import { Verbs } from './verbs';
@@ -13,7 +14,9 @@ export interface VerbStackOptions {
   /** Kiln's own file operations, as they happen (the app's change feed). */
   onChange?: WorkspaceOptions['onChange'];
   /** The app's user-level config and its hot reload; the MCP server reads the project config once. */
-  config?: Omit<ConfigServiceOptions, 'workspaceRoot'>;
+  config?: Omit<ConfigServiceOptions, 'workspaceRoot' | 'projectTrusted'>;
+  /** The app's data folder, where the operator's trusted folders are listed (main/trust). */
+  dataDir: string;
   /** Kiln's private Jupyter folders (the app's data folder); default: the Jupyter server's own default. */
   jupyterStateDir?: string;
   /** Overrides the Jupyter command of the `jupyter:` config block (and any remote server it names). */
@@ -31,6 +34,8 @@ export interface VerbStackOptions {
 export interface VerbStack {
   readonly workspace: Workspace;
   readonly config: ConfigService;
+  /** Whether the operator trusts this folder; until then its config starts no program and reaches no server. */
+  readonly trust: WorkspaceTrust;
   readonly jupyter: JupyterServerManager;
   readonly notebooks: NotebookService;
   readonly verbs: Verbs;
@@ -44,27 +49,26 @@ export interface VerbStack {
  */
 export async function createVerbStack(options: VerbStackOptions): Promise<VerbStack> {
   const workspace = await Workspace.open({ root: options.root, trash: options.trash, onProgress: options.onProgress, onChange: options.onChange });
-  const config = new ConfigService({ ...options.config, workspaceRoot: workspace.root });
+  const trust = await WorkspaceTrust.open({ dataDir: options.dataDir, folder: workspace.root, onChange: () => config.reload() });
+  const config = new ConfigService({ ...options.config, workspaceRoot: workspace.root, projectTrusted: () => trust.trusted });
   await config.start();
-  const setting = jupyterSource(config.current().jupyter);
-  const jupyterCommand = options.jupyterCommand ?? setting.command;
+  // --jupyter overrides the config; else the jupyter: block as trust allows it, followed as it changes.
+  const jupyterSetting = () => (options.jupyterCommand ? { command: options.jupyterCommand } : jupyterSource(config.current().jupyter));
   // The Jupyter server starts lazily, when the first notebook needs a kernel.
-  const jupyter = new JupyterServerManager({
-    rootDir: workspace.root,
-    stateDir: options.jupyterStateDir,
-    command: jupyterCommand,
-    remote: options.jupyterCommand ? undefined : setting.remote,
-  });
+  const jupyter = new JupyterServerManager({ rootDir: workspace.root, stateDir: options.jupyterStateDir, ...jupyterSetting() });
+  // Trust granted or revoked, or the block edited: Jupyter restarts on the new source when it changed.
+  config.subscribe(() => void jupyter.reconfigure(jupyterSetting()).catch(() => undefined));
   const notebooks = new NotebookService({ workspace, jupyter, events: options.events, autoStartKernel: options.autoStartKernel });
   const verbs = new Verbs({
     workspace,
     notebooks: new NotebookServiceVerbTarget({ ...options.notebookVerbs, notebooks }),
     python: options.python,
-    jupyterCommand,
+    jupyterCommand: () => jupyterSetting().command,
   });
   return {
     workspace,
     config,
+    trust,
     jupyter,
     notebooks,
     verbs,

@@ -33,8 +33,8 @@ export interface VerbsOptions {
   notebooks?: NotebookVerbTarget;
   /** The kernel's Python. Default: the interpreter the `jupyter` command runs on (see findKernelPython). */
   python?: string;
-  /** The configured Jupyter command, used to find the kernel's Python when `python` is not given. */
-  jupyterCommand?: string[];
+  /** The configured Jupyter command (read at each use: trust and config can change it), to find the kernel's Python when `python` is not given. */
+  jupyterCommand?: () => string[] | undefined;
   timeouts?: VerbTimeouts;
   /** Per output stream (and per notebook output text); the middle of longer output is dropped. Default 50,000. */
   maxOutputChars?: number;
@@ -68,6 +68,7 @@ export class Verbs {
   private readonly options: VerbsOptions;
   private readonly audit: AuditLog;
   private python: Promise<string> | null = null;
+  private pythonSource = 'null';
   private readonly running = new Set<AbortController>();
   private disposed = false;
   private readonly impl: Implementations;
@@ -240,6 +241,10 @@ export class Verbs {
 
   private kernelPython(): Promise<string> {
     const given = this.options.python;
+    const jupyterCommand = this.options.jupyterCommand?.();
+    const source = JSON.stringify(jupyterCommand ?? null);
+    if (source !== this.pythonSource) this.python = null;
+    this.pythonSource = source;
     this.python ??= given
       ? access(given, fsConstants.X_OK).then(
           () => given,
@@ -247,7 +252,7 @@ export class Verbs {
             throw new KilnError('E_NO_JUPYTER', `The Python interpreter ${given} does not exist or cannot be run`);
           },
         )
-      : findKernelPython({ jupyterCommand: this.options.jupyterCommand, env: this.options.env });
+      : findKernelPython({ jupyterCommand, env: this.options.env });
     this.python.catch(() => {
       this.python = null;
     });

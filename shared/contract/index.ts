@@ -5,6 +5,7 @@ import { agentEvents, agentRequests, agentSessionEvents, agentSessionRequests } 
 import { verbsEvents, verbsRequests } from './verbs';
 import { quickOpenEvents, quickOpenRequests } from './quick-open';
 import { searchEvents, searchRequests } from './search';
+import { trustEvents, trustRequests } from './trust';
 
 export * from './workspace';
 export * from './notebook';
@@ -12,13 +13,14 @@ export * from './agent';
 export * from './verbs';
 export * from './quick-open';
 export * from './search';
+export * from './trust';
 
 /**
  * The whole contract: every request channel (args, result) and every event channel (payload).
  * Both hosts, the preload bridge and the renderer client are typed from these two tables.
  */
-export const requests = { ...workspaceRequests, ...notebookRequests, ...agentRequests, ...agentSessionRequests, ...verbsRequests, ...quickOpenRequests, ...searchRequests } as const;
-export const events = { ...workspaceEvents, ...notebookEvents, ...agentEvents, ...agentSessionEvents, ...verbsEvents, ...quickOpenEvents, ...searchEvents } as const;
+export const requests = { ...workspaceRequests, ...notebookRequests, ...agentRequests, ...agentSessionRequests, ...verbsRequests, ...quickOpenRequests, ...searchRequests, ...trustRequests } as const;
+export const events = { ...workspaceEvents, ...notebookEvents, ...agentEvents, ...agentSessionEvents, ...verbsEvents, ...quickOpenEvents, ...searchEvents, ...trustEvents } as const;
 
 export type Requests = typeof requests;
 export type RequestChannel = keyof Requests;

@@ -10,6 +10,7 @@ import { KilnError } from '../../../shared/errors';
 import { MemoryStore } from '../../../main/prefs';
 import { inProcessBridge } from '../../../main/hosts/in-process-bridge';
 import { createServices, type Services } from '../../../main/services';
+import { trustFolder } from '../../../main/trust';
 import { ModelServer, reply } from '../../../e2e/support/model-server';
 import { EditAssistantStore, type EditAssistantState } from './edit-assistant-store';
 
@@ -45,6 +46,7 @@ describe('EditAssistantStore', () => {
       path.join(root, '.kiln/config.yaml'),
       `models:\n  scripted:\n    provider: openai-compatible\n    base_url: ${model.url}\n    model: m\nfile_editing:\n  model: scripted\n`,
     );
+    await trustFolder(dataDir, root);
     services = await createServices({ root, dataDir, prefsStore: new MemoryStore() });
     store = new EditAssistantStore(inProcessBridge(services));
     await until(store, (s) => s.config?.fileEditing.enabled === true && s.models.length === 1);

@@ -1,0 +1,1 @@
+export { WorkspaceTrust, TRUST_FILE, trustFolder, type WorkspaceTrustOptions } from './workspace-trust';

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import path from 'node:path';
+
+export interface WorkspaceTrustOptions {
+  /** The app's data folder: the list of trusted folders lives there, never in a project. */
+  dataDir: string;
+  /** The workspace folder (absolute, realpath'd). */
+  folder: string;
+  /** Called after trust is granted or revoked. */
+  onChange?: (trusted: boolean) => void | Promise<void>;
+}
+
+interface TrustFile {
+  version: 1;
+  /** Realpaths of the folders the operator trusted. */
+  folders: string[];
+}
+
+export const TRUST_FILE = 'trusted-folders.json';
+
+/**
+ * Workspace trust, as VS Code has it: a folder is untrusted until the operator trusts it, the decision is
+ * remembered per folder in the app's data and can be revoked. Until then, project config that starts
+ * programs or reaches other servers is not used (main/config asks `trusted`).
+ */
+export class WorkspaceTrust {
+  private constructor(
+    private readonly options: WorkspaceTrustOptions,
+    private _trusted: boolean,
+  ) {}
+
+  static async open(options: WorkspaceTrustOptions): Promise<WorkspaceTrust> {
+    const file = await readTrustFile(options.dataDir);
+    return new WorkspaceTrust(options, file.folders.includes(options.folder));
+  }
+
+  get trusted(): boolean {
+    return this._trusted;
+  }
+
+  get folder(): string {
+    return this.options.folder;
+  }
+
+  /** Grants or revokes trust for this folder, remembers it, then tells the listener. */
+  async set(trusted: boolean): Promise<void> {
+    const file = await readTrustFile(this.options.dataDir);
+    const others = file.folders.filter((folder) => folder !== this.options.folder);
+    await writeTrustFile(this.options.dataDir, { version: 1, folders: trusted ? [...others, this.options.folder] : others });
+    if (this._trusted === trusted) return;
+    this._trusted = trusted;
+    await this.options.onChange?.(trusted);
+  }
+}
+
+async function readTrustFile(dataDir: string): Promise<TrustFile> {
+  try {
+    const parsed = JSON.parse(await fs.readFile(path.join(dataDir, TRUST_FILE), 'utf8')) as Partial<TrustFile>;
+    const folders = Array.isArray(parsed.folders) ? parsed.folders.filter((f): f is string => typeof f === 'string') : [];
+    return { version: 1, folders };
+  } catch {
+    // Missing or unreadable: nothing is trusted, which is the safe reading.
+    return { version: 1, folders: [] };
+  }
+}
+
+async function writeTrustFile(dataDir: string, file: TrustFile): Promise<void> {
+  await fs.mkdir(dataDir, { recursive: true });
+  const target = path.join(dataDir, TRUST_FILE);
+  const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+  await fs.writeFile(temp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+  await fs.rename(temp, target);
+}
+
+/** Trusts a folder as the operator's "Trust" does (tests and benchmarks that run a project's own models). */
+export async function trustFolder(dataDir: string, folder: string): Promise<void> {
+  const trust = await WorkspaceTrust.open({ dataDir, folder: await fs.realpath(folder) });
+  await trust.set(true);
+}
