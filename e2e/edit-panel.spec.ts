@@ -286,9 +286,9 @@ test.describe('edit assistant', () => {
     expect(model.lastChatRequest?.model).toBe('other-coder');
   });
 
-  test('Accept after the file changed behind it offers compare, overwrite or cancel', async ({ page, kiln, workspace, model }) => {
-    // Whole-second mtime, so a replacement can carry the very same mtime and size: the session's quick
-    // stat check cannot see it (as with `rsync -t` or a restore), but Accept's hash check does.
+  test('a stale Accept is refused and the outside edit survives; reviewed against the current file, accepting writes knowingly', async ({ page, kiln, workspace, model }) => {
+    // Whole-second mtime, so a replacement can carry the very same mtime and size (as with `rsync -t` or
+    // a restore): only the content hash can tell, and it does.
     const MTIME = 1_700_000_000;
     await utimes(workspace.abs('src/app.py'), MTIME, MTIME);
     await configure(workspace, model);
@@ -307,22 +307,37 @@ test.describe('edit assistant', () => {
     await rename(swap, workspace.abs('src/app.py'));
 
     await p.getByRole('button', { name: 'Accept' }).click();
-    const dialog = page.getByRole('dialog');
-    await expect(dialog).toContainText('changed on disk');
-    await expect(dialog.getByRole('button')).toHaveText(['Compare', 'Overwrite', 'Cancel']);
-    await page.screenshot({ path: '/tmp/kiln-edit-conflict.png' });
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await expect(dialog).toHaveCount(0);
+    const alert = p.getByRole('alert').filter({ hasText: 'changed on disk since this proposal was made' });
+    await expect(alert).toBeVisible();
+    await expect(alert.getByRole('button')).toHaveText(['Review against current file', 'Discard']);
+    await page.screenshot({ path: '/tmp/kiln-edit-stale.png' });
     expect(await workspace.read('src/app.py')).toBe(other);
+    await expect(p.getByRole('button', { name: /^Proposed changes/ })).toContainText('pending');
 
-    await p.getByRole('button', { name: 'Accept' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Compare' }).click();
+    await alert.getByRole('button', { name: 'Review against current file' }).click();
     await expect(review(page)).toContainText('On disk ↔ proposal');
     await expectDiffShown(page, '"KILN"', 'hello {person}');
-    await page.screenshot({ path: '/tmp/kiln-edit-compare.png' });
+    await page.screenshot({ path: '/tmp/kiln-edit-review-disk.png' });
     expect(await workspace.read('src/app.py')).toBe(other);
-    await p.getByRole('button', { name: 'Overwrite' }).click();
+    await p.getByRole('button', { name: 'Accept' }).click();
     await expect.poll(() => workspace.read('src/app.py')).toBe(APP_RENAMED);
     await expect(p.getByRole('button', { name: /^Proposed changes/ })).toContainText('accepted');
+  });
+
+  test('Discard on a stale proposal rejects it and leaves the file as it is on disk', async ({ page, kiln, workspace, model }) => {
+    await configure(workspace, model);
+    model.enqueue(reply.propose(APP_RENAMED, 'Renamed.'));
+    await kiln.open(page);
+    await openFile(page, 'src', 'app.py');
+    await ask(page, 'Rename name to person');
+    const p = panel(page);
+    await expectDiffShown(page, 'hello {name}', 'hello {person}');
+    const other = `${APP}# edited elsewhere\n`;
+    await workspace.write('src/app.py', other);
+    await expect(p.getByText(/changed on disk/).first()).toBeVisible();
+    await p.getByRole('button', { name: 'Accept' }).click();
+    await p.getByRole('alert').getByRole('button', { name: 'Discard' }).click();
+    await expect(p.getByRole('button', { name: /^Proposed changes/ })).toContainText('rejected');
+    expect(await workspace.read('src/app.py')).toBe(other);
   });
 });

@@ -99,9 +99,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     onChange: (change) => void changes.reportObserved(change),
   });
   // Owners of path-keyed state in main follow the feed themselves; nobody tells them after a move.
-  changes.subscribe((change) => {
-    if (change.type === 'updated' || change.type === 'created') edits.noteFileChanged(change.path).catch(() => undefined);
-  });
+  changes.subscribe((change) => void edits.applyChange(change).catch(() => undefined));
   changes.subscribe((change) => notebooks.applyChange(change));
   await watcher.ready;
   // Quick Open's index: scanned in the background, then kept current from the change feed.

@@ -11,6 +11,7 @@ import { ConfigService, configHandlers } from '../config';
 import { dispatch, type Handlers } from '../router';
 import { Workspace } from '../workspace';
 import { EditSessionService, agentHandlers } from './index';
+import { ORPHAN_RETENTION_MS, SessionStore } from './session-store';
 
 type Recorded = { channel: string; payload: unknown };
 
@@ -224,7 +225,7 @@ describe('edit session: accept and reject', () => {
     expect(systemText(lastRequest())).toContain(RENAMED);
   });
 
-  it('refuses to accept over an external change (E_CHANGED_ON_DISK), then overwrites when asked', async () => {
+  it('refuses to accept over an external change (E_CHANGED_ON_DISK) and keeps the proposal; reviewed against the disk, it is accepted knowingly', async () => {
     const svc = newService();
     await svc.openSession(FILE);
     server.enqueue(reply.propose(RENAMED));
@@ -232,16 +233,46 @@ describe('edit session: accept and reject', () => {
 
     const external = `${ORIGINAL}# edited elsewhere\n`;
     await fs.writeFile(path.join(root, FILE), external);
+    // The feed told the session at once: it adopts the disk as its baseline for the next turn...
+    await svc.applyChange({ type: 'updated', path: FILE, isDir: false, origin: 'external' });
+    expect((await svc.openSession(FILE)).baselineHash).toBe((await workspace.read(FILE)).hash);
+    // ...but the proposal stays bound to what it was made against.
     const err = (await svc.acceptProposal(FILE, proposalId!).catch((e: unknown) => e)) as KilnError;
     expect(err).toBeInstanceOf(KilnError);
     expect(err.code).toBe('E_CHANGED_ON_DISK');
     const details = err.details as { diskHash: string; baselineHash: string };
     expect(details.diskHash).toBe((await workspace.read(FILE)).hash);
-    expect(details.diskHash).not.toBe(details.baselineHash);
+    expect(details.baselineHash).toBe((await svc.getProposal(FILE, proposalId!)).baselineHash);
     expect(await disk()).toBe(external);
+    expect((await svc.openSession(FILE)).proposals[0].status).toBe('pending');
 
-    await svc.acceptProposal(FILE, proposalId!, { overwrite: true });
+    // Reviewed against today's file: the diff shows what Accept would now replace.
+    const review = await svc.reviewAgainstDisk(FILE, proposalId!);
+    expect(review).toMatchObject({ baselineContent: external, content: RENAMED, linesRemoved: 3 });
+    // Another change after that review is refused again: never written over unseen content.
+    const later = `${external}# and again\n`;
+    await fs.writeFile(path.join(root, FILE), later);
+    expect(((await svc.acceptProposal(FILE, proposalId!).catch((e: unknown) => e)) as KilnError).code).toBe('E_CHANGED_ON_DISK');
+    expect(await disk()).toBe(later);
+    await svc.reviewAgainstDisk(FILE, proposalId!);
+    await svc.acceptProposal(FILE, proposalId!);
     expect(await disk()).toBe(RENAMED);
+  });
+
+  it('a proposal is decided once: no accept after reject, no reject or second accept after accept', async () => {
+    const svc = newService();
+    server.enqueue(reply.propose(RENAMED), reply.propose(`${RENAMED}# v2\n`));
+    const first = await svc.send(FILE, 'one');
+    await svc.rejectProposal(FILE, first.proposalId!);
+    const refused = (await svc.acceptProposal(FILE, first.proposalId!).catch((e: unknown) => e)) as KilnError;
+    expect(refused.code).toBe('E_BAD_REQUEST');
+    expect(await disk()).toBe(ORIGINAL);
+    const second = await svc.send(FILE, 'two');
+    await svc.acceptProposal(FILE, second.proposalId!);
+    for (const again of [() => svc.acceptProposal(FILE, second.proposalId!), () => svc.rejectProposal(FILE, second.proposalId!), () => svc.rejectProposal(FILE, first.proposalId!)]) {
+      expect(((await again().catch((e: unknown) => e)) as KilnError).code).toBe('E_BAD_REQUEST');
+    }
+    expect((await svc.openSession(FILE)).proposals.map((p) => p.status)).toEqual(['rejected', 'accepted']);
   });
 
   it('reject keeps the disk and the baseline; the agent continues from its own last proposal', async () => {
@@ -288,6 +319,8 @@ describe('edit session: external edits', () => {
   it('re-injects the disk content with a marker and makes it the baseline', async () => {
     const svc = newService();
     const opened = await svc.openSession(FILE);
+    server.enqueue(reply.text('ok'));
+    await svc.send(FILE, 'hi');
     const external = 'print("rewritten by git")\n';
     await fs.writeFile(path.join(root, FILE), external);
 
@@ -314,11 +347,12 @@ describe('edit session: external edits', () => {
     expect(lastUserText(lastRequest())).not.toContain('FILE CHANGED ON DISK');
   });
 
-  it('adopts a change reported by the watcher right away', async () => {
+  it('adopts a change reported by the feed right away', async () => {
     const svc = newService();
-    await svc.openSession(FILE);
+    server.enqueue(reply.text('hello'));
+    await svc.send(FILE, 'hi');
     await fs.writeFile(path.join(root, FILE), 'x = 1\n');
-    await svc.noteFileChanged(FILE);
+    await svc.applyChange({ type: 'updated', path: FILE, isDir: false, origin: 'external' });
     const session = events.filter((e) => e.channel === 'agent.session').at(-1)?.payload as EventPayload<'agent.session'>;
     expect(session.snapshot?.baselineHash).toBe((await workspace.read(FILE)).hash);
     expect(session.snapshot?.transcript.at(-1)).toMatchObject({ type: 'marker', marker: 'changed-on-disk' });
@@ -362,7 +396,9 @@ describe('edit session: persistence and Clear', () => {
     expect(lastRequest().messages.filter((m) => m.role === 'user')).toHaveLength(2);
 
     expect(await second.clear(FILE)).toBe(true);
-    expect(await fs.readdir(path.join(dataDir, 'edit-sessions'))).toEqual([]);
+    // Gone for good: nothing of it is left in the data folder.
+    const left = await fs.readdir(path.join(dataDir, 'edit-sessions'));
+    for (const file of left) expect(await fs.readFile(path.join(dataDir, 'edit-sessions', file), 'utf8')).not.toContain('welcome');
     expect(events.at(-1)).toEqual({ channel: 'agent.session', payload: { path: FILE, snapshot: null } });
 
     const third = newService();
@@ -382,8 +418,7 @@ describe('edit session: persistence and Clear', () => {
     await first.send(FILE, 'hello');
     await first.dispose();
     const dir = path.join(dataDir, 'edit-sessions');
-    const [file] = await fs.readdir(dir);
-    await fs.writeFile(path.join(dir, file!), '{"version": 1, "path":');
+    for (const file of await fs.readdir(dir)) await fs.writeFile(path.join(dir, file), '{"version": 1, "path":');
 
     const cold = await newService().openSession(FILE);
     expect(cold.transcript).toEqual([]);
@@ -496,7 +531,8 @@ describe('edit session: Stop and concurrency', () => {
     await until(() => events.some((e) => e.channel === 'agent.delta'), 'the first delta');
     await svc.clear(FILE);
     expect((await running).status).toBe('stopped');
-    expect(await fs.readdir(path.join(dataDir, 'edit-sessions'))).toEqual([]);
+    const dir = path.join(dataDir, 'edit-sessions');
+    for (const file of await fs.readdir(dir)) expect(await fs.readFile(path.join(dir, file), 'utf8')).not.toContain('write a lot');
     expect((await svc.openSession(FILE)).transcript).toEqual([]);
   });
 });
@@ -522,7 +558,13 @@ describe('handlers and contract', () => {
     expect((await call('agent.getProposal', { path: FILE, proposalId })).ok).toBe(true);
     expect((await call('agent.models', {})).ok).toBe(true);
     expect((await call('agent.reject', { path: FILE, proposalId })).ok).toBe(true);
-    expect((await call('agent.accept', { path: FILE, proposalId })).ok).toBe(true);
+    const decided = await call('agent.accept', { path: FILE, proposalId });
+    expect(!decided.ok && decided.error.code).toBe('E_BAD_REQUEST');
+    server.enqueue(reply.propose(`${RENAMED}# v2\n`, 'ok'));
+    const again = await call('agent.send', { path: FILE, text: 'again' });
+    const secondId = again.ok ? (again.value as { proposalId: string }).proposalId : '';
+    expect((await call('agent.reviewAgainstDisk', { path: FILE, proposalId: secondId })).ok).toBe(true);
+    expect((await call('agent.accept', { path: FILE, proposalId: secondId })).ok).toBe(true);
     expect((await call('agent.setModel', { path: FILE, model: 'other' })).ok).toBe(true);
     expect((await call('agent.stop', { path: FILE })).ok).toBe(true);
     const bad = await call('agent.send', { path: FILE, text: '' });
@@ -538,5 +580,108 @@ describe('handlers and contract', () => {
     expect(new Set(events.map((e) => e.channel))).toEqual(
       new Set(['agent.transcript', 'agent.runState', 'agent.delta', 'agent.proposal', 'agent.session']),
     );
+  });
+});
+
+describe('edit session: lineage, lazy creation and privacy', () => {
+  const sessionFiles = async () => fs.readdir(path.join(dataDir, 'edit-sessions')).catch(() => []);
+
+  it('opening or viewing a file persists nothing; the first message does, owner-only', async () => {
+    const svc = newService();
+    await svc.openSession(FILE);
+    await svc.openSession(FILE);
+    expect(await sessionFiles()).toEqual([]);
+    server.enqueue(reply.text('hi'));
+    await svc.send(FILE, 'hello');
+    await svc.dispose();
+    const dir = path.join(dataDir, 'edit-sessions');
+    expect((await fs.stat(dir)).mode & 0o777).toBe(0o700);
+    const files = await sessionFiles();
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) expect((await fs.stat(path.join(dir, file))).mode & 0o777).toBe(0o600);
+  });
+
+  it("a Kiln move carries the session (its pending proposal too), by file or by folder; the old path starts fresh", async () => {
+    const svc = newService();
+    server.enqueue(reply.propose(RENAMED, 'here'));
+    const { proposalId } = await svc.send(FILE, 'rename');
+    await fs.mkdir(path.join(root, 'lib'));
+    await fs.rename(path.join(root, FILE), path.join(root, 'lib/app.py'));
+    await svc.applyChange({ type: 'moved', from: FILE, to: 'lib/app.py', isDir: false, origin: 'operator' });
+    await fs.rename(path.join(root, 'lib'), path.join(root, 'pkg'));
+    await svc.applyChange({ type: 'moved', from: 'lib', to: 'pkg', isDir: true, origin: 'agent' });
+    const moved = await svc.openSession('pkg/app.py');
+    expect(moved.proposals.map((p) => p.status)).toEqual(['pending']);
+    expect(moved.transcript.map((e) => e.type)).toEqual(['user', 'assistant', 'proposal']);
+    // A new file at the old path is a different file.
+    await fs.writeFile(path.join(root, FILE), 'brand new\n');
+    expect((await svc.openSession(FILE)).transcript).toEqual([]);
+    // The session followed for good: a fresh service finds it at the new path too.
+    await svc.dispose();
+    const after = newService();
+    expect((await after.openSession('pkg/app.py')).proposals).toHaveLength(1);
+    await after.acceptProposal('pkg/app.py', proposalId!);
+    expect(await fs.readFile(path.join(root, 'pkg/app.py'), 'utf8')).toBe(RENAMED);
+    expect(await disk()).toBe('brand new\n');
+  });
+
+  it('a rename by another program orphans the session: a new file at the old path never gets its proposal', async () => {
+    const svc = newService();
+    server.enqueue(reply.propose(RENAMED, 'here'));
+    const { proposalId } = await svc.send(FILE, 'rename');
+    // Another program renames the file (the feed sees deleted + created), then a new file takes the old name.
+    await fs.rename(path.join(root, FILE), path.join(root, 'src/elsewhere.py'));
+    await svc.applyChange({ type: 'deleted', path: FILE, isDir: false, origin: 'external' });
+    await svc.applyChange({ type: 'created', path: 'src/elsewhere.py', isDir: false, origin: 'external' });
+    expect(events.at(-1)).toEqual({ channel: 'agent.session', payload: { path: FILE, snapshot: null } });
+    await fs.writeFile(path.join(root, FILE), 'someone else\n');
+    await svc.applyChange({ type: 'created', path: FILE, isDir: false, origin: 'external' });
+    const fresh = await svc.openSession(FILE);
+    expect(fresh.transcript).toEqual([]);
+    expect(((await svc.acceptProposal(FILE, proposalId!).catch((e: unknown) => e)) as KilnError).code).toBe('E_NOT_FOUND');
+    expect(await disk()).toBe('someone else\n');
+    // So does a fresh start of Kiln.
+    await svc.dispose();
+    expect((await newService().openSession(FILE)).transcript).toEqual([]);
+    // Deleting a folder orphans what is inside it the same way.
+    const other = newService();
+    server.enqueue(reply.text('hi'));
+    await other.send('src/elsewhere.py', 'hello');
+    await other.applyChange({ type: 'deleted', path: 'src', isDir: true, origin: 'operator' });
+    expect((await other.openSession('src/elsewhere.py')).transcript).toEqual([]);
+  });
+
+  it(`prunes orphans after the retention period (${ORPHAN_RETENTION_MS / 86_400_000} days), record and all`, async () => {
+    let now = 1_000_000;
+    const store = new SessionStore(dataDir, root, () => now);
+    const svc = newService();
+    server.enqueue(reply.text('hi'));
+    await svc.send(FILE, 'hello');
+    await svc.dispose();
+    await store.orphan(FILE);
+    const dir = path.join(dataDir, 'edit-sessions');
+    const before = (await fs.readdir(dir)).length;
+    now += ORPHAN_RETENTION_MS - 1;
+    expect(await store.prune()).toEqual([]);
+    now += 2;
+    expect(await store.prune()).toHaveLength(1);
+    await store.flush();
+    expect((await fs.readdir(dir)).length).toBe(before - 1);
+  });
+
+  it('a file that grows past 256 KB mid-session asks once to continue, then goes on with a warning', async () => {
+    const svc = newService();
+    server.enqueue(reply.text('small'));
+    await svc.send(FILE, 'hello');
+    await fs.writeFile(path.join(root, FILE), `${ORIGINAL}${'# padding padding padding padding\n'.repeat(9000)}`);
+    const err = (await svc.send(FILE, 'and now?').catch((e: unknown) => e)) as KilnError;
+    expect(err.code).toBe('E_TOO_LARGE');
+    expect(err.details).toMatchObject({ confirmable: true });
+    server.enqueue(reply.text('fine'));
+    const outcome = await svc.send(FILE, 'and now?', { confirmLarge: true });
+    expect(outcome.status).toBe('completed');
+    const snapshot = await svc.openSession(FILE);
+    expect(snapshot.warnings.map((w) => w.code)).toEqual(['large-file']);
+    expect(snapshot.transcript.filter((e) => e.type === 'user').map((e) => e.type === 'user' && e.text)).toEqual(['hello', 'and now?']);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * Edit sessions: one per file, the propose/accept loop around the run engine. This is the only
- * agent module that touches the workspace, and only `acceptProposal` writes to it.
+ * Edit sessions: one per file lineage, the propose/accept loop around the run engine. This is the only
+ * agent module that touches the workspace, and only `acceptProposal` writes to it, and only over the
+ * exact content the proposal was reviewed against.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -10,6 +11,8 @@ import {
   type Entry,
   type EventPayload,
   type FileContent,
+  type FsChange,
+  type ProposalContent,
   type ModelAliasInfo,
   type ProposalSummary,
   type RunOutcome,
@@ -20,6 +23,7 @@ import {
   agentEvents,
 } from '../../shared/contract';
 import { KilnError, toWireError, type WireError } from '../../shared/errors';
+import { changeTouches, isWithin, pathAfterMove } from '../../shared/fs-change';
 import type { ModelConfig, ResolvedConfig } from '../config';
 import { PROPOSE_FILE, buildModelMessages, editTools, harnessPrompt, notes, type ModelTurn } from './edit-harness';
 import { RunEngine, type EngineOutcome } from './engine';
@@ -63,6 +67,8 @@ interface LiveSession {
   runState: RunState;
   lastError?: WireError;
   lock: Promise<unknown>;
+  /** Opening or viewing a file persists nothing: the record is written from the first message on. */
+  persisted: boolean;
 }
 
 export class EditSessionService {
@@ -75,6 +81,7 @@ export class EditSessionService {
 
   constructor(private readonly options: EditSessionServiceOptions) {
     this.store = new SessionStore(options.dataDir, options.workspaceRoot);
+    void this.store.prune().catch(() => undefined);
     this.engine = options.engine ?? new RunEngine();
     this.emit = options.emit ?? (() => {});
     this.createModel = options.createModel ?? ((config) => createLanguageModel(config));
@@ -101,7 +108,7 @@ export class EditSessionService {
     }
     const modelConfig = this.options.config.model(alias);
 
-    const slot = await this.engine.acquire(key, 'edit');
+    const slot = await this.engine.acquire(live.record.id, 'edit');
     const runId = randomUUID();
     try {
       const prepared = await this.withLock(live, async () => {
@@ -117,7 +124,8 @@ export class EditSessionService {
         const turnNotes = [...live.record.pendingNotes];
         this.addEntry(live, { type: 'user', id: randomUUID(), at: Date.now(), text });
         this.setRunState(live, 'running');
-        await this.store.save(live.record);
+        live.persisted = true;
+        await this.persist(live);
         return { turnNotes };
       });
 
@@ -135,15 +143,15 @@ export class EditSessionService {
           kind: 'edit',
           model,
           target: { alias, model: modelConfig.model, baseUrl: modelConfig.baseUrl },
-          harnessPrompt: harnessPrompt(key, live.record.baseline.text),
+          harnessPrompt: harnessPrompt(live.record.path, live.record.baseline.text),
           operatorPrompt: this.options.config.current().fileEditing?.systemPrompt ?? '',
           intrinsic: editTools(),
           messages: buildModelMessages(this.modelTurns(live), { notes: prepared.turnNotes, userText: text }),
           onTextDelta: (delta) => {
-            if (!this.isCurrent(key, live)) return;
+            if (!this.isCurrent(live)) return;
             if (assistant.text === '') this.addEntry(live, assistant);
             assistant.text += delta;
-            this.emit('agent.delta', { path: key, entryId: assistant.id, text: delta });
+            this.emit('agent.delta', { path: live.record.path, entryId: assistant.id, text: delta });
           },
         });
       } catch (err) {
@@ -151,64 +159,68 @@ export class EditSessionService {
         const error = err instanceof KilnError ? err : new KilnError('E_MODEL', String(err));
         outcome = { status: 'error', text: '', toolCalls: [], error };
       }
-      return await this.withLock(live, () => this.finishRun(live, key, runId, prepared.turnNotes, text, assistant, outcome));
+      return await this.withLock(live, () => this.finishRun(live, runId, prepared.turnNotes, text, assistant, outcome));
     } finally {
       slot.release();
     }
   }
 
   stop(rawPath: string): boolean {
-    return this.engine.stop(normalizePath(rawPath));
+    const live = this.sessions.get(normalizePath(rawPath));
+    return live ? this.engine.stop(live.record.id) : false;
   }
 
-  async getProposal(rawPath: string, proposalId: string) {
+  async getProposal(rawPath: string, proposalId: string): Promise<ProposalContent> {
     const live = await this.requireSession(rawPath);
-    const proposal = findProposal(live, proposalId);
-    return {
-      ...summary(proposal),
-      content: proposal.content,
-      baselineContent: live.record.baseline.text,
-      baselineHash: live.record.baseline.hash,
-    };
+    return proposalContent(findProposal(live, proposalId));
   }
 
   /**
-   * The only write of an edit session: checks the disk still matches the baseline, then writes the
-   * proposal through the workspace and makes it the baseline. `overwrite` skips the check.
+   * After a refused Accept: the proposal is bound to the file as it is now, and the operator sees that
+   * diff. Accepting it then writes knowingly, over exactly what they were shown.
    */
-  async acceptProposal(
-    rawPath: string,
-    proposalId: string,
-    opts: { overwrite?: boolean } = {},
-  ): Promise<{ path: string; hash: string; snapshot: SessionSnapshot }> {
+  async reviewAgainstDisk(rawPath: string, proposalId: string): Promise<ProposalContent> {
     const live = await this.requireSession(rawPath);
-    const key = live.record.path;
     return this.withLock(live, async () => {
-      const proposal = findProposal(live, proposalId);
-      if (proposal.status === 'accepted') throw new KilnError('E_BAD_REQUEST', `Proposal ${proposalId} is already accepted`);
-      const baselineHash = live.record.baseline.hash;
+      const proposal = undecided(findProposal(live, proposalId));
+      const disk = await this.options.files.read(live.record.path);
+      if (disk.text === null) throw new KilnError('E_BAD_REQUEST', `${live.record.path} is binary now; the proposal cannot be compared with it`);
+      Object.assign(proposal, { baselineText: disk.text, baselineHash: disk.hash }, countLineChanges(disk.text, proposal.content));
+      await this.persist(live);
+      this.emit('agent.proposal', { path: live.record.path, proposal: summary(proposal) });
+      return proposalContent(proposal);
+    });
+  }
+
+  /**
+   * The only write of an edit session: checks the disk still holds exactly the content the proposal was
+   * reviewed against, then writes it through the workspace and makes it the baseline. Anything else on
+   * disk refuses with E_CHANGED_ON_DISK and the proposal stays pending.
+   */
+  async acceptProposal(rawPath: string, proposalId: string): Promise<{ path: string; hash: string; snapshot: SessionSnapshot }> {
+    const live = await this.requireSession(rawPath);
+    return this.withLock(live, async () => {
+      const key = live.record.path;
+      const proposal = undecided(findProposal(live, proposalId));
+      const baselineHash = proposal.baselineHash;
       const changed = (diskHash: string | null) =>
-        new KilnError('E_CHANGED_ON_DISK', `${key} changed on disk since the session's baseline: compare, overwrite or cancel.`, {
+        new KilnError('E_CHANGED_ON_DISK', `${key} changed on disk since this proposal was made: review it against the current file, or discard it.`, {
           path: key,
           diskHash,
           baselineHash,
         });
-      if (!opts.overwrite) {
-        const diskHash = await this.options.files.read(key).then(
-          (c) => c.hash,
-          (err: unknown) => {
-            if (err instanceof KilnError && err.code === 'E_NOT_FOUND') return null;
-            throw err;
-          },
-        );
-        if (diskHash !== baselineHash) throw changed(diskHash);
-      }
+      const diskHash = await this.options.files.read(key).then(
+        (c) => c.hash,
+        (err: unknown) => {
+          if (err instanceof KilnError && err.code === 'E_NOT_FOUND') return null;
+          throw err;
+        },
+      );
+      if (diskHash !== baselineHash) throw changed(diskHash);
       let written: WriteResult;
       try {
-        written = await this.options.files.write(key, proposal.content, {
-          origin: 'agent',
-          expectedHash: opts.overwrite ? undefined : baselineHash,
-        });
+        // The workspace checks the hash again at the write itself, so nothing can slip in between.
+        written = await this.options.files.write(key, proposal.content, { origin: 'agent', expectedHash: baselineHash });
       } catch (err) {
         if (err instanceof KilnError && err.code === 'E_CHANGED_ON_DISK') {
           throw changed((err.details as { hash?: string | null } | undefined)?.hash ?? null);
@@ -230,7 +242,7 @@ export class EditSessionService {
         proposalId,
       });
       live.record.pendingNotes.push(notes.accepted(proposalId));
-      await this.store.save(live.record);
+      await this.persist(live);
       const snapshot = this.snapshot(live);
       this.emit('agent.session', { path: key, snapshot });
       return { path: key, hash: written.hash, snapshot };
@@ -241,33 +253,30 @@ export class EditSessionService {
   async rejectProposal(rawPath: string, proposalId: string): Promise<SessionSnapshot> {
     const live = await this.requireSession(rawPath);
     return this.withLock(live, async () => {
-      const proposal = findProposal(live, proposalId);
-      if (proposal.status === 'accepted') throw new KilnError('E_BAD_REQUEST', `Proposal ${proposalId} was already accepted`);
-      if (proposal.status !== 'rejected') {
-        this.setProposalStatus(live, proposal, 'rejected');
-        this.addEntry(live, {
-          type: 'marker',
-          id: randomUUID(),
-          at: Date.now(),
-          marker: 'rejected',
-          text: 'Rejected proposal: the file is unchanged',
-          proposalId,
-        });
-        live.record.pendingNotes.push(notes.rejected(proposalId));
-        await this.store.save(live.record);
-      }
+      const proposal = undecided(findProposal(live, proposalId));
+      this.setProposalStatus(live, proposal, 'rejected');
+      this.addEntry(live, {
+        type: 'marker',
+        id: randomUUID(),
+        at: Date.now(),
+        marker: 'rejected',
+        text: 'Rejected proposal: the file is unchanged',
+        proposalId,
+      });
+      live.record.pendingNotes.push(notes.rejected(proposalId));
+      await this.persist(live);
       return this.snapshot(live);
     });
   }
 
-  /** Deletes the session entirely: memory and disk. The next open starts cold. */
+  /** Deletes the session for good: memory and disk. The next open starts cold. */
   async clear(rawPath: string): Promise<boolean> {
     const key = normalizePath(rawPath);
-    this.engine.stop(key);
     const live = this.sessions.get(key);
+    if (live) this.engine.stop(live.record.id);
     this.sessions.delete(key);
     const existed = live !== undefined || (await this.store.load(key)) !== null;
-    await this.store.delete(key);
+    await this.store.delete(key, live?.record.id);
     this.emit('agent.session', { path: key, snapshot: null });
     return existed;
   }
@@ -278,7 +287,7 @@ export class EditSessionService {
     const live = await this.requireSession(rawPath);
     return this.withLock(live, async () => {
       live.record.modelOverride = alias;
-      await this.store.save(live.record);
+      await this.persist(live);
       const snapshot = this.snapshot(live);
       this.emit('agent.session', { path: live.record.path, snapshot });
       return snapshot;
@@ -290,17 +299,40 @@ export class EditSessionService {
   }
 
   /**
-   * The watcher saw `path` change: if a session is live, adopt the disk content as the baseline now
-   * (marker + note for the next turn). Runs also check on their own, so this is only for promptness.
+   * Follows the change feed. A Kiln move carries the sessions it moved (the file's lineage goes with it);
+   * a file that goes away (deleted, or renamed by another program) orphans its session, so a later file
+   * at that path starts fresh; an edit to a file with a live session is adopted as its baseline now
+   * (marker + note for the next turn; runs also check on their own, so this is only for promptness).
    */
-  async noteFileChanged(rawPath: string): Promise<void> {
-    const live = this.sessions.get(normalizePath(rawPath));
-    if (!live) return;
-    await this.withLock(live, () => this.syncWithDisk(live)).catch(() => {});
+  async applyChange(change: FsChange): Promise<void> {
+    if (change.type === 'moved') {
+      for (const [key, live] of [...this.sessions]) {
+        const next = pathAfterMove(key, change.from, change.to);
+        if (next === null) continue;
+        this.sessions.delete(key);
+        this.sessions.set(next, live);
+        live.record.path = next;
+      }
+      await this.store.moved(change.from, change.to);
+      return;
+    }
+    if (change.type === 'deleted') {
+      for (const [key, live] of [...this.sessions]) {
+        if (!isWithin(key, change.path)) continue;
+        this.engine.stop(live.record.id);
+        this.sessions.delete(key);
+        this.emit('agent.session', { path: key, snapshot: null });
+      }
+      await this.store.orphan(change.path);
+      return;
+    }
+    for (const [key, live] of this.sessions) {
+      if (changeTouches(change, key)) await this.withLock(live, () => this.syncWithDisk(live)).catch(() => {});
+    }
   }
 
   async dispose(): Promise<void> {
-    for (const key of this.sessions.keys()) this.engine.stop(key);
+    for (const live of this.sessions.values()) this.engine.stop(live.record.id);
     await Promise.all([...this.sessions.values()].map((live) => live.lock.catch(() => {})));
     await this.store.flush();
   }
@@ -319,8 +351,10 @@ export class EditSessionService {
       live = {
         runState: 'idle',
         lock: Promise.resolve(),
+        persisted: false,
         record: {
-          version: 1,
+          version: 2,
+          id: randomUUID(),
           workspaceRoot: this.options.workspaceRoot,
           path: key,
           kind: 'edit',
@@ -336,7 +370,6 @@ export class EditSessionService {
         },
       };
       this.sessions.set(key, live);
-      await this.store.save(live.record);
       return live;
     }
     const session = live;
@@ -357,7 +390,7 @@ export class EditSessionService {
       if (existing) return existing;
       // A run that was streaming when the app quit is over.
       for (const entry of record.transcript) if (entry.type === 'assistant') entry.streaming = false;
-      const live: LiveSession = { record, runState: 'idle', lock: Promise.resolve() };
+      const live: LiveSession = { record, runState: 'idle', lock: Promise.resolve(), persisted: true };
       this.sessions.set(key, live);
       return live;
     });
@@ -372,25 +405,21 @@ export class EditSessionService {
     return live;
   }
 
-  /** Compares the disk with the session's known state (mtime+size, then hash); adopts external changes. */
+  /**
+   * Compares the disk with the session's baseline by content hash (size and mtime prove nothing: a
+   * same-size replacement with its mtime set back is still a change) and adopts external changes.
+   */
   private async syncWithDisk(live: LiveSession, known?: FileContent): Promise<void> {
     const key = live.record.path;
-    const disk = live.record.disk;
-    if (!known) {
-      const stat = await this.options.files.stat(key);
-      if (stat.mtimeMs === disk.mtimeMs && stat.size === disk.size) return;
-    }
     const content = known ?? (await this.options.files.read(key));
-    if (content.hash === disk.hash) {
-      live.record.disk = { hash: content.hash, mtimeMs: content.mtimeMs, size: content.size };
-      return;
-    }
     live.record.disk = { hash: content.hash, mtimeMs: content.mtimeMs, size: content.size };
-    if (content.text === null || content.hash === live.record.baseline.hash) {
-      await this.store.save(live.record);
+    if (content.text === null || content.hash === live.record.baseline.hash) return;
+    live.record.baseline = { text: content.text, hash: content.hash };
+    if (!live.record.turns.length && !live.record.transcript.length) {
+      // Nothing said yet: the model will see today's file as the baseline anyway.
+      this.emit('agent.session', { path: key, snapshot: this.snapshot(live) });
       return;
     }
-    live.record.baseline = { text: content.text, hash: content.hash };
     // Only the newest disk content matters to the model.
     live.record.pendingNotes = live.record.pendingNotes.filter((n) => !n.includes('FILE CHANGED ON DISK'));
     live.record.pendingNotes.push(notes.changedOnDisk(key, content.text));
@@ -401,26 +430,25 @@ export class EditSessionService {
       marker: 'changed-on-disk',
       text: `${key} changed on disk; its current content is now the baseline`,
     });
-    await this.store.save(live.record);
+    await this.persist(live);
     this.emit('agent.session', { path: key, snapshot: this.snapshot(live) });
   }
 
   private async finishRun(
     live: LiveSession,
-    key: string,
     runId: string,
     turnNotes: string[],
     userText: string,
     assistant: Extract<TranscriptEntry, { type: 'assistant' }>,
     outcome: EngineOutcome,
   ): Promise<RunOutcome> {
-    if (!this.isCurrent(key, live)) {
-      // Cleared while running: the session is gone, nothing to record.
+    if (!this.isCurrent(live)) {
+      // Cleared (or its file went away) while running: the session is gone, nothing to record.
       return { runId, status: outcome.status === 'completed' ? 'completed' : outcome.status === 'stopped' ? 'stopped' : 'error', proposalId: null };
     }
     if (assistant.text !== '') {
       assistant.streaming = false;
-      this.emit('agent.transcript', { path: key, entry: structuredClone(assistant) });
+      this.emit('agent.transcript', { path: live.record.path, entry: structuredClone(assistant) });
     }
 
     let proposal: StoredProposal | undefined;
@@ -456,7 +484,7 @@ export class EditSessionService {
       live.lastError = undefined;
       this.setRunState(live, 'idle');
     }
-    await this.store.save(live.record);
+    await this.persist(live);
 
     const status: RunOutcome['status'] = error ? 'error' : outcome.status === 'stopped' ? 'stopped' : 'completed';
     return { runId, status, proposalId: proposal?.id ?? null, ...(error ? { error: toWireError(error) } : {}) };
@@ -466,8 +494,9 @@ export class EditSessionService {
     for (const older of live.record.proposals) {
       if (older.status === 'pending') this.setProposalStatus(live, older, 'superseded');
     }
-    const counts = countLineChanges(live.record.baseline.text, content);
-    const proposal: StoredProposal = { id: randomUUID(), content, createdAt: Date.now(), status: 'pending', toolCallId, ...counts };
+    const { text: baselineText, hash: baselineHash } = live.record.baseline;
+    const counts = countLineChanges(baselineText, content);
+    const proposal: StoredProposal = { id: randomUUID(), content, createdAt: Date.now(), status: 'pending', toolCallId, baselineText, baselineHash, ...counts };
     live.record.proposals.push(proposal);
     this.addEntry(live, { type: 'proposal', id: `chip-${proposal.id}`, at: proposal.createdAt, proposalId: proposal.id, status: 'pending', ...counts });
     this.emit('agent.proposal', { path: live.record.path, proposal: summary(proposal) });
@@ -485,14 +514,14 @@ export class EditSessionService {
   }
 
   private addEntry(live: LiveSession, entry: TranscriptEntry): void {
-    if (!this.isCurrent(live.record.path, live)) return;
+    if (!this.isCurrent(live)) return;
     live.record.transcript.push(entry);
     this.emit('agent.transcript', { path: live.record.path, entry: structuredClone(entry) });
   }
 
   private setRunState(live: LiveSession, state: RunState, error?: WireError): void {
     live.runState = state;
-    if (!this.isCurrent(live.record.path, live)) return;
+    if (!this.isCurrent(live)) return;
     this.emit('agent.runState', { path: live.record.path, state, ...(error ? { error } : {}) });
   }
 
@@ -527,8 +556,12 @@ export class EditSessionService {
     });
   }
 
-  private isCurrent(key: string, live: LiveSession): boolean {
-    return this.sessions.get(key) === live;
+  private isCurrent(live: LiveSession): boolean {
+    return this.sessions.get(live.record.path) === live;
+  }
+
+  private async persist(live: LiveSession): Promise<void> {
+    if (live.persisted) await this.store.save(live.record);
   }
 
   /** Serializes state changes of one session (not the streaming itself, which runs outside the lock). */
@@ -559,6 +592,18 @@ function findProposal(live: LiveSession, proposalId: string): StoredProposal {
   const proposal = live.record.proposals.find((p) => p.id === proposalId);
   if (!proposal) throw new KilnError('E_NOT_FOUND', `No proposal ${proposalId} in the session of ${live.record.path}`);
   return proposal;
+}
+
+/** A proposal is decided once: accepted or rejected, it can be neither again. */
+function undecided(proposal: StoredProposal): StoredProposal {
+  if (proposal.status === 'accepted' || proposal.status === 'rejected') {
+    throw new KilnError('E_BAD_REQUEST', `Proposal ${proposal.id} was already ${proposal.status}; a proposal is decided once`);
+  }
+  return proposal;
+}
+
+function proposalContent(proposal: StoredProposal): ProposalContent {
+  return { ...summary(proposal), content: proposal.content, baselineContent: proposal.baselineText, baselineHash: proposal.baselineHash };
 }
 
 function summary(p: StoredProposal): ProposalSummary {

@@ -7,6 +7,7 @@ type AgentChannel =
   | 'agent.stop'
   | 'agent.getProposal'
   | 'agent.accept'
+  | 'agent.reviewAgainstDisk'
   | 'agent.reject'
   | 'agent.clear'
   | 'agent.setModel'
@@ -18,7 +19,8 @@ export function agentHandlers(edits: EditSessionService): HandlersFor<AgentChann
     'agent.send': ({ path, text, modelOverride, confirmLarge }) => edits.send(path, text, { modelOverride, confirmLarge }),
     'agent.stop': ({ path }) => ({ stopped: edits.stop(path) }),
     'agent.getProposal': ({ path, proposalId }) => edits.getProposal(path, proposalId),
-    'agent.accept': ({ path, proposalId, overwrite }) => edits.acceptProposal(path, proposalId, { overwrite }),
+    'agent.accept': ({ path, proposalId }) => edits.acceptProposal(path, proposalId),
+    'agent.reviewAgainstDisk': ({ path, proposalId }) => edits.reviewAgainstDisk(path, proposalId),
     'agent.reject': ({ path, proposalId }) => edits.rejectProposal(path, proposalId),
     'agent.clear': async ({ path }) => ({ cleared: await edits.clear(path) }),
     'agent.setModel': ({ path, model }) => edits.setModel(path, model),

@@ -3,6 +3,10 @@ import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 
+/** Session records hold file contents: their folder is the owner's alone, and so is each file. */
+export const PRIVATE_DIR_MODE = 0o700;
+export const PRIVATE_FILE_MODE = 0o600;
+
 /**
  * Session records as JSON files in one app-data folder: hashed names, atomic writes, and writes of one
  * file kept in order (a load waits for them). Both session stores persist through this.
@@ -35,9 +39,9 @@ export class RecordFiles {
   save(file: string, record: unknown): Promise<void> {
     const json = JSON.stringify(record);
     return this.enqueue(file, async () => {
-      await fs.mkdir(this.dir, { recursive: true });
+      await fs.mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
       const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-      await fs.writeFile(temp, json);
+      await fs.writeFile(temp, json, { mode: PRIVATE_FILE_MODE });
       await fs.rename(temp, file);
     });
   }

@@ -1,3 +1,4 @@
+import { chmod, mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -16,4 +17,10 @@ export function defaultDataDir(): string {
     default:
       return path.join(process.env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Kiln');
   }
+}
+
+/** Creates the data folder for the owner alone (0700): sessions in it hold the contents of files. */
+export async function ensureDataDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
 }

@@ -192,6 +192,10 @@ export const RunOutcome = z.object({
 });
 export type RunOutcome = z.infer<typeof RunOutcome>;
 
+/** A proposal in full with what it diffs against (its baseline content and that content's hash). */
+export const ProposalContent = ProposalSummary.extend({ content: z.string(), baselineContent: z.string(), baselineHash: z.string() });
+export type ProposalContent = z.infer<typeof ProposalContent>;
+
 /** Size above which opening or running a session needs `confirmLarge: true` (else E_TOO_LARGE). */
 export const LARGE_FILE_BYTES = 256 * 1024;
 
@@ -226,27 +230,31 @@ export const agentRequests = {
   /** Aborts the running run of the session, if any. */
   'agent.stop': request(PathArgs, z.object({ stopped: z.boolean() })),
 
-  /** The full text of a proposal plus the current baseline it is diffed and accepted against. */
-  'agent.getProposal': request(
-    PathArgs.extend({ proposalId: z.string() }),
-    ProposalSummary.extend({ content: z.string(), baselineContent: z.string(), baselineHash: z.string() }),
-  ),
+  /** The full text of a proposal plus the content it was made (or last reviewed) against: what Accept writes over. */
+  'agent.getProposal': request(PathArgs.extend({ proposalId: z.string() }), ProposalContent),
+
+  /**
+   * After a refused Accept: binds the proposal to the file as it is on disk now and returns that diff
+   * (today's disk ↔ proposal), so the operator can still accept, knowingly. E_NOT_FOUND if the file is gone.
+   */
+  'agent.reviewAgainstDisk': request(PathArgs.extend({ proposalId: z.string() }), ProposalContent),
 
   /**
    * Writes the proposal to disk (the only path by which an edit session changes a file) and makes
-   * it the baseline. If the disk no longer matches the baseline: E_CHANGED_ON_DISK with details
-   * { path, diskHash (null if deleted), baselineHash }; the UI offers compare / overwrite / cancel,
-   * and `overwrite: true` writes anyway.
+   * it the baseline, only if the disk still holds exactly the content the proposal was reviewed
+   * against; otherwise E_CHANGED_ON_DISK with details { path, diskHash (null if deleted), baselineHash }
+   * and the proposal stays pending. A proposal is decided once: accepting a rejected or accepted one
+   * is E_BAD_REQUEST.
    */
   'agent.accept': request(
-    PathArgs.extend({ proposalId: z.string(), overwrite: z.boolean().default(false) }),
+    PathArgs.extend({ proposalId: z.string() }),
     z.object({ path: RelPath, hash: z.string(), snapshot: SessionSnapshot }),
   ),
 
-  /** Marks the proposal rejected; the baseline stays and the agent is told at its next turn. */
+  /** Marks the proposal rejected (decided once: E_BAD_REQUEST if already decided); the agent hears at its next turn. */
   'agent.reject': request(PathArgs.extend({ proposalId: z.string() }), SessionSnapshot),
 
-  /** Deletes the session entirely (memory and disk); the next open starts cold. Stops a running run. */
+  /** Deletes the session for good (memory and disk); the next open starts cold. Stops a running run. */
   'agent.clear': request(PathArgs, z.object({ cleared: z.boolean() })),
 
   /** Sets or clears (null) the session's model override. Unknown alias: E_NO_MODEL. */

@@ -1,6 +1,6 @@
 import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, session, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
 import Store from 'electron-store';
-import { mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { REQUEST_CHANNELS } from '../../../shared/contract';
@@ -8,7 +8,7 @@ import { contentSecurityPolicy } from '../../../shared/csp';
 import { MCP_USAGE, mcpArgumentsOf, parseMcpArguments, serveMcpOverStdio } from '../../mcp';
 import { dispatch } from '../../router';
 import { createServices, type Services } from '../../services';
-import { defaultDataDir } from '../data-dir';
+import { defaultDataDir, ensureDataDir } from '../data-dir';
 import { rendererFile } from '../renderer-file';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -84,8 +84,8 @@ function bindContract(svc: Services): void {
 
 async function start(): Promise<void> {
   const dataDir = process.env.KILN_DATA_DIR ? defaultDataDir() : app.getPath('userData');
-  await mkdir(dataDir, { recursive: true });
-  const store = new Store<Record<string, unknown>>({ cwd: dataDir, name: 'prefs' });
+  await ensureDataDir(dataDir);
+  const store = new Store<Record<string, unknown>>({ cwd: dataDir, name: 'prefs', configFileMode: 0o600 });
   hardenSessions();
   serveRenderer();
   const root = await chooseWorkspace(store);

@@ -1,9 +1,8 @@
 import Conf from 'conf';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServices } from '../../services';
-import { defaultDataDir } from '../data-dir';
+import { defaultDataDir, ensureDataDir } from '../data-dir';
 import { startWebHost } from './server';
 
 /** How long a graceful stop (kernels, Jupyter, watchers) may take before the process exits anyway. */
@@ -48,8 +47,8 @@ async function main(): Promise<void> {
   // The daemon serves every open window: a stray failure is logged, never fatal.
   process.on('unhandledRejection', (err) => console.error('Kiln: unexpected error:', err));
   const dataDir = defaultDataDir();
-  await mkdir(dataDir, { recursive: true });
-  const prefsStore = new Conf<Record<string, unknown>>({ projectName: 'kiln', cwd: dataDir, configName: 'prefs' });
+  await ensureDataDir(dataDir);
+  const prefsStore = new Conf<Record<string, unknown>>({ projectName: 'kiln', cwd: dataDir, configName: 'prefs', configFileMode: 0o600 });
   const services = await createServices({ root: args.folder, dataDir, prefsStore }).catch((err: Error) =>
     exit(`Kiln: cannot open ${args.folder}: ${err.message}`, 1),
   );

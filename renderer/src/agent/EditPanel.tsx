@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { FILE_EDITING_SCOPE_HINT, FILE_EDITING_SNIPPET } from '../../../shared/contract';
-import { KilnError } from '../../../shared/errors';
 import { useOpenFiles, useOpenFilesStore, type OpenFilesStore } from '../editor';
 import { ChatHeader, Composer, ConfigErrorBanner, SetupNeeded } from '../chat';
-import { CheckIcon, FileIcon, SparkIcon, WarningIcon, XIcon, useAsk, usePrefs } from '../ui';
+import { CheckIcon, FileIcon, SparkIcon, WarningIcon, XIcon, usePrefs } from '../ui';
 import { useEditAssistant, useEditAssistantStore, type EditAssistantStore, type ReviewState, type SessionView } from './edit-assistant-store';
 import { Transcript } from './Transcript';
 import './edit-assistant.css';
@@ -66,7 +65,7 @@ export function EditPanel() {
           <p className="chat-dim">The assistant works on the active tab, one file at a time.</p>
         </div>
       ) : view?.status === 'blocked' && view.problem ? (
-        <Blocked view={view} onConfirm={() => void store.open(view.path, true)} />
+        <Blocked view={view} onConfirm={() => void store.continueLarge(view.path)} />
       ) : (
         <>
           {view?.snapshot?.warnings.map((w) => (
@@ -128,51 +127,24 @@ function Blocked({ view, onConfirm }: { view: SessionView; onConfirm: () => void
 /** Accept / Reject for the proposal under review, and the diff layout switch. */
 function ReviewBar({ store, view, review }: { store: EditAssistantStore; view: SessionView; review: ReviewState }) {
   const openFiles = useOpenFilesStore();
-  const ask = useAsk();
   const { prefs, setPref } = usePrefs();
   const sideBySide = prefs?.diffSideBySide ?? true;
   const [busy, setBusy] = useState(false);
   const summary = review.summary ?? view.snapshot?.proposals.find((p) => p.id === review.proposalId) ?? null;
-  const decided = summary?.status === 'accepted';
+  // Decided once: an accepted or rejected proposal offers neither again.
+  const decided = summary?.status === 'accepted' || summary?.status === 'rejected';
   const path = view.path;
 
-  const accept = useCallback(
-    async (overwrite: boolean) => {
-      setBusy(true);
-      try {
-        await store.accept(path, review.proposalId, overwrite);
-        await reloadEditor(openFiles, path);
-      } catch (err) {
-        if (err instanceof KilnError && err.code === 'E_CHANGED_ON_DISK') {
-          const choice = await ask({
-            title: `${path.split('/').pop()} changed on disk`,
-            message:
-              'The file on disk no longer matches the version this proposal was made against. Compare the disk with the proposal, overwrite the disk with the proposal, or cancel.',
-            buttons: [
-              { label: 'Compare', value: 'compare', primary: true },
-              { label: 'Overwrite', value: 'overwrite', danger: true },
-              { label: 'Cancel', value: 'cancel' },
-            ],
-            cancelValue: 'cancel',
-          });
-          if (choice === 'compare') await store.compareWithDisk(path, review.proposalId);
-          else if (choice === 'overwrite') {
-            try {
-              await store.accept(path, review.proposalId, true);
-              await reloadEditor(openFiles, path);
-            } catch (again) {
-              store.addLocalError(path, again);
-            }
-          }
-        } else {
-          store.addLocalError(path, err);
-        }
-      } finally {
-        setBusy(false);
-      }
-    },
-    [store, path, review.proposalId, openFiles, ask],
-  );
+  const accept = useCallback(async () => {
+    setBusy(true);
+    try {
+      if (await store.accept(path, review.proposalId)) await reloadEditor(openFiles, path);
+    } catch (err) {
+      store.addLocalError(path, err);
+    } finally {
+      setBusy(false);
+    }
+  }, [store, path, review.proposalId, openFiles]);
 
   const reject = async () => {
     setBusy(true);
@@ -216,33 +188,32 @@ function ReviewBar({ store, view, review }: { store: EditAssistantStore; view: S
           <span aria-hidden>Side by side</span>
         </label>
       </div>
-      <div className="ea-review-actions">
-        {review.against === 'disk' ? (
-          <>
-            <button type="button" className="btn btn-small" onClick={() => void store.review(path, review.proposalId)}>
-              Back to proposal
-            </button>
-            <span className="spacer" />
-            <button type="button" className="btn btn-small ea-btn-reject" disabled={busy || decided || summary?.status === 'rejected'} onClick={() => void reject()}>
-              <XIcon /> Reject
-            </button>
-            {/* Accept would only refuse again: Overwrite is the way forward from a comparison. */}
-            <button type="button" className="btn btn-small btn-danger" disabled={busy || decided} onClick={() => void accept(true)}>
-              Overwrite
-            </button>
-          </>
-        ) : (
-          <>
-            <span className="spacer" />
-            <button type="button" className="btn btn-small ea-btn-reject" disabled={busy || decided || summary?.status === 'rejected'} onClick={() => void reject()}>
-              <XIcon /> Reject
-            </button>
-            <button type="button" className="btn btn-small btn-primary ea-btn-accept" disabled={busy || decided} onClick={() => void accept(false)}>
-              <CheckIcon /> Accept
-            </button>
-          </>
-        )}
-      </div>
+      {review.stale ? (
+        <div className="chat-banner chat-banner-warn ea-stale" role="alert">
+          <WarningIcon />
+          <div>
+            <div>{review.stale} Review the proposal against the file as it is now, or discard it.</div>
+            <div className="ea-review-actions">
+              <button type="button" className="btn btn-small btn-primary" disabled={busy} onClick={() => void store.reviewAgainstDisk(path, review.proposalId)}>
+                Review against current file
+              </button>
+              <button type="button" className="btn btn-small" disabled={busy} onClick={() => void reject()}>
+                Discard
+              </button>
+            </div>
+          </div>
+        </div>
+      ) : (
+        <div className="ea-review-actions">
+          <span className="spacer" />
+          <button type="button" className="btn btn-small ea-btn-reject" disabled={busy || decided} onClick={() => void reject()}>
+            <XIcon /> Reject
+          </button>
+          <button type="button" className="btn btn-small btn-primary ea-btn-accept" disabled={busy || decided || review.original === null} onClick={() => void accept()}>
+            <CheckIcon /> Accept
+          </button>
+        </div>
+      )}
     </div>
   );
 }

@@ -2,11 +2,11 @@
  * The edit assistant's store against the real main side: real services on a temp workspace, the
  * contract's own dispatch and event hub as the bridge, and the scripted model server over HTTP.
  */
-import { mkdtemp, rm, writeFile, mkdir, unlink } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile, mkdir, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { KilnError } from '../../../shared/errors';
+import type { KilnBridge } from '../../../shared/contract';
 import { MemoryStore } from '../../../main/prefs';
 import { inProcessBridge } from '../../../main/hosts/in-process-bridge';
 import { createServices, type Services } from '../../../main/services';
@@ -35,6 +35,7 @@ describe('EditAssistantStore', () => {
   let services: Services;
   let model: ModelServer;
   let store: EditAssistantStore;
+  let bridge: KilnBridge;
 
   beforeEach(async () => {
     root = await mkdtemp(path.join(os.tmpdir(), 'kiln-ea-ws-'));
@@ -48,7 +49,8 @@ describe('EditAssistantStore', () => {
     );
     await trustFolder(dataDir, root);
     services = await createServices({ root, dataDir, prefsStore: new MemoryStore() });
-    store = new EditAssistantStore(inProcessBridge(services));
+    bridge = inProcessBridge(services);
+    store = new EditAssistantStore(bridge);
     await until(store, (s) => s.config?.fileEditing.enabled === true && s.models.length === 1);
   });
 
@@ -70,21 +72,41 @@ describe('EditAssistantStore', () => {
     expect(state.reviews['app.py']).toMatchObject({ against: 'baseline', original: APP, modified: RENAMED });
   });
 
-  it('accept refuses when the disk moved under it; the comparison shows the disk', async () => {
+  it('accept refuses when the disk changed under the proposal; reviewed against the current file, it is accepted knowingly', async () => {
     await store.open('app.py');
     model.enqueue(reply.propose(RENAMED));
     await store.send('app.py', 'rename');
     const { reviews } = await until(store, (s) => s.reviews['app.py']?.modified != null);
     const proposalId = reviews['app.py'].proposalId;
-    // Deleted behind the session: the watcher does not adopt a deletion as a new baseline.
-    await unlink(path.join(root, 'app.py'));
-    const refused = await store.accept('app.py', proposalId).then(() => null, (err: unknown) => err);
-    expect(refused).toBeInstanceOf(KilnError);
-    expect((refused as KilnError).code).toBe('E_CHANGED_ON_DISK');
-    await store.compareWithDisk('app.py', proposalId);
-    expect(store.getState().reviews['app.py']).toMatchObject({ against: 'disk', original: '', modified: RENAMED });
-    await store.accept('app.py', proposalId, true);
+    const outside = `${APP}# edited elsewhere\n`;
+    await writeFile(path.join(root, 'app.py'), outside);
+    // The session adopts the disk as its baseline for the next turn; the proposal stays bound to its own.
+    await until(store, (s) => s.sessions['app.py'].transcript.some((e) => e.type === 'marker' && e.marker === 'changed-on-disk'));
+    expect(await store.accept('app.py', proposalId)).toBe(false);
+    expect(store.getState().reviews['app.py']).toMatchObject({ against: 'baseline', original: APP, stale: expect.stringContaining('changed on disk') });
+    expect(await readFile(path.join(root, 'app.py'), 'utf8')).toBe(outside);
+    await store.reviewAgainstDisk('app.py', proposalId);
+    expect(store.getState().reviews['app.py']).toMatchObject({ against: 'disk', stale: null, original: outside, modified: RENAMED });
+    expect(await store.accept('app.py', proposalId)).toBe(true);
     expect(store.getState().reviews['app.py']).toBeUndefined();
+    expect(await readFile(path.join(root, 'app.py'), 'utf8')).toBe(RENAMED);
+  });
+
+  it('follows a move of the file, session and review alike, and drops them when the file goes away', async () => {
+    await store.open('app.py');
+    model.enqueue(reply.propose(RENAMED));
+    await store.send('app.py', 'rename');
+    await until(store, (s) => s.reviews['app.py']?.modified != null);
+    await bridge.request('workspace.createDir', { path: 'pkg' });
+    await bridge.request('workspace.move', { from: 'app.py', to: 'pkg/app.py' });
+    await bridge.request('workspace.move', { from: 'pkg', to: 'lib' });
+    const state = store.getState();
+    expect(Object.keys(state.sessions)).toEqual(['lib/app.py']);
+    expect(state.reviews['lib/app.py']).toMatchObject({ path: 'lib/app.py', modified: RENAMED });
+    expect(await store.accept('lib/app.py', state.reviews['lib/app.py'].proposalId)).toBe(true);
+    expect(await readFile(path.join(root, 'lib/app.py'), 'utf8')).toBe(RENAMED);
+    await unlink(path.join(root, 'lib/app.py'));
+    await until(store, (s) => !s.sessions['lib/app.py']);
   });
 
   it('Clear empties the transcript and drops the review', async () => {

@@ -6,6 +6,7 @@
 import type {
   ConfigState,
   EventPayload,
+  FsChange,
   KilnBridge,
   ModelAliasInfo,
   ProposalSummary,
@@ -14,6 +15,7 @@ import type {
   TranscriptEntry,
 } from '../../../shared/contract';
 import { KilnError, type ErrorCode } from '../../../shared/errors';
+import { isWithin, pathAfterMove } from '../../../shared/fs-change';
 import { BridgeStore, errorFrom, perBridge, useStoreState } from '../chat/store';
 
 /** Why a session could not be opened; `confirmable` large files get a Continue button. */
@@ -32,14 +34,18 @@ export interface SessionView {
   runState: RunState;
   /** The operator confirmed working on a file over the size limit. */
   largeConfirmed: boolean;
+  /** A message refused because the file grew past the size limit; sent once the operator continues. */
+  heldMessage?: string;
 }
 
 /** What the centre shows instead of the editor while a proposal is reviewed. */
 export interface ReviewState {
   path: string;
   proposalId: string;
-  /** baseline: the session baseline ↔ proposal; disk: what is on disk now ↔ proposal (after a refused Accept). */
+  /** baseline: what the proposal was made against ↔ proposal; disk: the file today ↔ proposal (after a refused Accept). */
   against: 'baseline' | 'disk';
+  /** Accept was refused because the file changed on disk since the proposal was made. */
+  stale: string | null;
   summary: ProposalSummary | null;
   /** Null while loading. */
   original: string | null;
@@ -73,6 +79,7 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
       bridge.on('agent.proposal', (p) => this.onProposal(p)),
       bridge.on('agent.runState', (p) => this.patchSession(p.path, () => ({ runState: p.state }))),
       bridge.on('agent.session', (p) => this.onSession(p)),
+      bridge.on('fs.change', (change) => this.applyChange(change)),
     );
     void bridge.request('config.get', {}).then((config) => this.applyConfig(config), () => undefined);
   }
@@ -106,7 +113,7 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
     }
   }
 
-  /** Sends a message; refusals (busy, no model, too large) become local error lines in the transcript. */
+  /** Sends a message; refusals (busy, no model) become local error lines in the transcript. */
   async send(path: string, text: string): Promise<void> {
     const view = this.state.sessions[path];
     try {
@@ -117,8 +124,22 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
         if (!seen) this.addLocalError(path, new KilnError(outcome.error.code, outcome.error.message));
       }
     } catch (err) {
+      const e = errorFrom(err);
+      if (e.code === 'E_TOO_LARGE' && (e.details as { confirmable?: boolean } | undefined)?.confirmable) {
+        // The file grew past the limit mid-session: the same warn-and-continue as on first use.
+        this.patchSession(path, () => ({ status: 'blocked', problem: { code: e.code, message: e.message, confirmable: true }, heldMessage: text }));
+        return;
+      }
       this.addLocalError(path, err);
     }
+  }
+
+  /** The operator chose to continue with a large file: the session opens, and a held message goes out. */
+  async continueLarge(path: string): Promise<void> {
+    const held = this.state.sessions[path]?.heldMessage;
+    await this.open(path, true);
+    this.patchSession(path, () => ({ heldMessage: undefined }));
+    if (held && this.state.sessions[path]?.status === 'ready') await this.send(path, held);
   }
 
   async stop(path: string): Promise<void> {
@@ -151,41 +172,34 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
     const token = this.nextToken(path);
     const summary = this.state.sessions[path]?.snapshot?.proposals.find((p) => p.id === proposalId) ?? null;
     const previous = this.state.reviews[path];
-    const keep = previous?.proposalId === proposalId && previous.against === 'baseline';
+    const keep = previous?.proposalId === proposalId;
     this.putReview(path, {
-      path, proposalId, against: 'baseline', summary,
+      path, proposalId, against: keep ? previous.against : 'baseline', stale: keep ? previous.stale : null, summary,
       original: keep ? previous.original : null, modified: keep ? previous.modified : null, error: null,
     });
     try {
       const proposal = await this.bridge.request('agent.getProposal', { path, proposalId });
       if (this.reviewTokens.get(path) !== token) return;
       const { content, baselineContent, baselineHash: _hash, ...rest } = proposal;
-      this.putReview(path, { path, proposalId, against: 'baseline', summary: rest, original: baselineContent, modified: content, error: null });
+      this.patchReview(path, { summary: rest, original: baselineContent, modified: content });
     } catch (err) {
       if (this.reviewTokens.get(path) !== token) return;
       this.patchReview(path, { error: errorFrom(err).message });
     }
   }
 
-  /** After a refused Accept: the disk as it is now ↔ the proposal. */
-  async compareWithDisk(path: string, proposalId: string): Promise<void> {
+  /**
+   * After a refused Accept: binds the proposal to the file as it is now and shows that diff, so the
+   * operator can still accept it, knowingly.
+   */
+  async reviewAgainstDisk(path: string, proposalId: string): Promise<void> {
     const token = this.nextToken(path);
     const summary = this.state.sessions[path]?.snapshot?.proposals.find((p) => p.id === proposalId) ?? null;
-    this.putReview(path, { path, proposalId, against: 'disk', summary, original: null, modified: null, error: null });
+    this.putReview(path, { path, proposalId, against: 'disk', stale: null, summary, original: null, modified: null, error: null });
     try {
-      const [proposal, disk] = await Promise.all([
-        this.bridge.request('agent.getProposal', { path, proposalId }),
-        this.bridge.request('workspace.read', { path }).then(
-          (c) => c.text ?? '',
-          (err: unknown) => {
-            // Deleted on disk: compare against nothing.
-            if (err instanceof KilnError && err.code === 'E_NOT_FOUND') return '';
-            throw err;
-          },
-        ),
-      ]);
+      const { content, baselineContent, baselineHash: _hash, ...rest } = await this.bridge.request('agent.reviewAgainstDisk', { path, proposalId });
       if (this.reviewTokens.get(path) !== token) return;
-      this.patchReview(path, { original: disk, modified: proposal.content });
+      this.patchReview(path, { summary: rest, original: baselineContent, modified: content });
     } catch (err) {
       if (this.reviewTokens.get(path) !== token) return;
       this.patchReview(path, { error: errorFrom(err).message });
@@ -196,11 +210,27 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
     this.dropReview(path);
   }
 
-  /** Writes the proposal (throws E_CHANGED_ON_DISK for the caller's three-way choice). */
-  async accept(path: string, proposalId: string, overwrite = false): Promise<void> {
-    const result = await this.bridge.request('agent.accept', { path, proposalId, overwrite });
-    this.adoptSnapshot(path, result.snapshot);
-    this.dropReview(path);
+  /**
+   * Writes the proposal if the disk still holds what it was reviewed against. If not, the review stays
+   * open with the refusal (`stale`), from which the operator reviews it against the file or discards it.
+   */
+  async accept(path: string, proposalId: string): Promise<boolean> {
+    try {
+      const result = await this.bridge.request('agent.accept', { path, proposalId });
+      this.adoptSnapshot(path, result.snapshot);
+      this.dropReview(path);
+      return true;
+    } catch (err) {
+      if (!(err instanceof KilnError && err.code === 'E_CHANGED_ON_DISK')) throw err;
+      const name = path.slice(path.lastIndexOf('/') + 1);
+      const deleted = (err.details as { diskHash?: string | null } | undefined)?.diskHash === null;
+      this.patchReview(path, {
+        stale: deleted
+          ? `${name} was deleted on disk since this proposal was made. Nothing was written.`
+          : `${name} changed on disk since this proposal was made. Nothing was written.`,
+      });
+      return false;
+    }
   }
 
   async reject(path: string, proposalId: string): Promise<void> {
@@ -217,6 +247,30 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
   }
 
   // ---- events ----
+
+  /** Follows the change feed: views move with their file; a file that went away takes its view along. */
+  private applyChange(change: FsChange): void {
+    if (change.type === 'created' || change.type === 'updated') return;
+    const rekey = <V extends { path: string }>(record: Record<string, V>): Record<string, V> => {
+      const next: Record<string, V> = {};
+      for (const [path, value] of Object.entries(record)) {
+        if (change.type === 'deleted') {
+          if (!isWithin(path, change.path)) next[path] = value;
+          continue;
+        }
+        const moved = pathAfterMove(path, change.from, change.to);
+        next[moved ?? path] = moved === null ? value : { ...value, path: moved };
+      }
+      return next;
+    };
+    for (const path of [...this.reviewTokens.keys()]) {
+      const moved = change.type === 'moved' ? pathAfterMove(path, change.from, change.to) : null;
+      if (moved === null) continue;
+      this.reviewTokens.set(moved, this.reviewTokens.get(path)!);
+      this.reviewTokens.delete(path);
+    }
+    this.set({ sessions: rekey(this.state.sessions), reviews: rekey(this.state.reviews) });
+  }
 
   private applyConfig(config: ConfigState): void {
     this.set({ config });
