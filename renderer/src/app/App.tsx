@@ -4,6 +4,7 @@ import { CommandPaletteHost, CommandRegistry, CommandsContext, useCommands } fro
 import { EditorArea, OpenFilesContext, OpenFilesStore } from '../editor';
 import { HeaderBar, saveActive } from '../header';
 import { QuickOpenHost } from '../quick-open';
+import { TrustBanner } from '../trust';
 import { DialogProvider, IS_MAC, PrefsProvider, ToastProvider, useToasts } from '../ui';
 import { useBridge, useKilnEvent } from './bridge-context';
 import { LeftRail } from './LeftRail';
@@ -80,6 +81,7 @@ function Shell({ openFiles }: { openFiles: OpenFilesStore }) {
     <div className="shell">
       <LeftRail workspaceName={workspaceName} activePath={active} onOpen={open} />
       <main className="centre">
+        <TrustBanner />
         <HeaderBar rootName={workspaceName} />
         <EditorArea />
       </main>
