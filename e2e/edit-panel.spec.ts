@@ -69,6 +69,10 @@ test.describe('edit assistant', () => {
     const snippet = p.getByLabel('Config snippet');
     await expect(snippet).toBeVisible();
     expect(await snippet.textContent()).toBe(FILE_EDITING_SNIPPET);
+    // The ADR's snippet: the model, an optional list of config:/ prompt files, and that both files hot-reload.
+    await expect(snippet).toContainText('file_editing:\n  model: smart-generalist\n  system_prompt:');
+    await expect(snippet).toContainText('- config:/prompts/files.md');
+    await expect(snippet).toContainText('Both files hot-reload');
     await expect(p.getByText('Heavier, multi-file work belongs in a full agent session')).toBeVisible();
     await expect(p.getByRole('textbox', { name: 'Message' })).toBeDisabled();
     await openFile(page, 'src', 'app.py');

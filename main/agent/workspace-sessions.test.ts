@@ -176,12 +176,28 @@ describe('workspace agent session: the full scenario on a small CSV', () => {
 
     // The harness taught the verbs prescriptively; the operator saw text stream.
     const system = String(server.chatRequests[0].messages.find((m) => m.role === 'system')?.content);
-    expect(system).toMatch(/src\//);
-    expect(system).toMatch(/edit-file/);
-    expect(system).toMatch(/third time/);
+    expectAuthoringVsRunning(system);
     expect(sessionEvents('agentSession.delta').length).toBeGreaterThan(0);
   }, 120_000);
 });
+
+/** The design's "Authoring vs running" block, as the model receives it: its rules in its own words. */
+function expectAuthoringVsRunning(system: string): void {
+  expect(system).toContain('## Authoring vs running');
+  for (const rule of [
+    '**Rule of three.** Before pasting code into a third `execute-code` call on the same theme, stop and refactor: `write-file` `src/{name}.py`, then `run-file` it or import it in the next cell. This holds for notebook cells too.',
+    "**Edit, don't repaste.** `edit-file` the existing module rather than `write-file` a near-duplicate.",
+    '`scripts/` is the audit log of what ran; `src/` is the library that survives. Keep `src/` small and edited; let `scripts/` accumulate.',
+    'A notebook cell can `import` from `src/`, and the kernel finds a module written after it started, without restart.',
+    // Working directories, truthfully: runs at the root, kernels in the notebook's folder.
+    '`run-file` and `execute-code` start at the workspace root',
+    "A notebook's kernel starts in the notebook's folder",
+    '`src/` is importable from both',
+  ]) {
+    expect(system).toContain(rule);
+  }
+  expect(system).not.toMatch(/working directory of every run/);
+}
 
 describe('workspace agent session: allowlist', () => {
   it('offers only the verbs in agent.tools, and a call to another verb does nothing', async () => {
@@ -194,6 +210,11 @@ describe('workspace agent session: allowlist', () => {
     const outcome = await call('agentSession.send', { text: 'go' });
     expect(outcome.status).toBe('completed');
     expect(toolNames(server.chatRequests[0])).toEqual(['run-file', 'write-file']);
+    // The block's verb list names only what is offered; its rules stay whole.
+    const system = String(server.chatRequests[0].messages.find((m) => m.role === 'system')?.content);
+    expect(system).toContain('- `run-file`: ');
+    expect(system).not.toContain('- `execute-code`: ');
+    expectAuthoringVsRunning(system);
     expect(existsSync(path.join(root, 'pwned.txt'))).toBe(false);
     expect(scripts()).toEqual([]);
     const [chip] = chips((await call('agentSession.open', {})).transcript);

@@ -2,7 +2,7 @@ import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ConfigState } from '../../shared/contract';
+import { FILE_EDITING_SNIPPET, type ConfigState } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { ConfigService, resolveConfigRef } from './index';
 
@@ -231,6 +231,20 @@ describe('ConfigService: user config, set not merge', () => {
 });
 
 describe('ConfigService: hot reload', () => {
+  it('the edit panel’s empty-state snippet, pasted as is, enables it; both of its files hot-reload as its comment says', async () => {
+    const { svc } = await start({ watch: true });
+    await put('.kiln/prompts/files.md', 'Keep the style of the file.');
+    await put('.kiln/config.yaml', FILE_EDITING_SNIPPET);
+    await until(() => svc.state().fileEditing.enabled, 'the snippet to load');
+    expect(svc.state().error).toBeNull();
+    expect(svc.state().fileEditing.systemPromptRefs).toEqual(['config:/prompts/files.md']);
+    expect(svc.current().fileEditing?.systemPrompt).toBe('Keep the style of the file.');
+    await put('.kiln/prompts/files.md', 'Be terse.');
+    await until(() => svc.current().fileEditing?.systemPrompt === 'Be terse.', 'the prompt to reload');
+    await put('.kiln/config.yaml', FILE_EDITING_SNIPPET.replace(/  system_prompt:.*\n.*\n/, ''));
+    await until(() => svc.current().fileEditing?.systemPrompt === '', 'the config to reload');
+  });
+
   it('enables the panel when .kiln/config.yaml appears, and reloads on prompt edits', async () => {
     const { svc, changes } = await start({ watch: true });
     expect(svc.state().fileEditing.enabled).toBe(false);

@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERB_NAMES, VERBS, verbInputJsonSchema } from '../../shared/contract/verbs';
-import { createVerbStack } from '../verbs';
+import { authoringVsRunning, createVerbStack } from '../verbs';
 import { makeTempTree } from '../workspace/test-support';
 import { mcpArgumentsOf, parseMcpArguments } from './serve';
 
@@ -60,6 +60,11 @@ afterAll(async () => {
 });
 
 describe('the MCP server', () => {
+  it('teaches the same "Authoring vs running" block as Kiln\'s own agent', () => {
+    expect(client.getInstructions()).toBe(authoringVsRunning(VERB_NAMES));
+    expect(client.getInstructions()).toContain('**Rule of three.**');
+  });
+
   it('lists every verb with the schemas of the VERBS table', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([...VERB_NAMES].sort());

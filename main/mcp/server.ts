@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { VERB_NAMES, VERBS, type VerbName } from '../../shared/contract/verbs';
 import { toWireError } from '../../shared/errors';
-import type { Verbs } from '../verbs';
+import { authoringVsRunning, type Verbs } from '../verbs';
 
 export interface VerbsMcpServerOptions {
   verbs: Verbs;
@@ -43,10 +43,8 @@ export function createVerbsMcpServer(options: VerbsMcpServerOptions): VerbsMcpSe
   const server = new McpServer(
     { name: options.name ?? 'kiln-verbs', version: options.version ?? '0.1.0' },
     {
-      instructions:
-        'Kiln workspace verbs. Write reusable code to src/ with write-file and run it with run-file (or import it); ' +
-        'change existing modules with edit-file instead of writing near-copies; execute-code is for throwaway one-shots. ' +
-        'run-file and execute-code are logged in scripts/. Paths are relative to the workspace root.',
+      // The same "Authoring vs running" block Kiln's own agent is taught.
+      instructions: authoringVsRunning(VERB_NAMES),
     },
   );
   for (const name of VERB_NAMES) {

@@ -7,3 +7,4 @@ export { findKernelPython } from './python';
 export { verbsHandlers } from './handlers';
 export { verbToolSet } from './ai-tools';
 export { VERB_NAMES } from '../../shared/contract/verbs';
+export { authoringVsRunning } from './guide';

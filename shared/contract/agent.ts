@@ -19,6 +19,9 @@ const MODELS_SNIPPET = `models:
 export const FILE_EDITING_SNIPPET = `${MODELS_SNIPPET}
 file_editing:
   model: smart-generalist
+  system_prompt:              # optional; config:/ paths resolve under .kiln/
+    - config:/prompts/files.md
+# Both files hot-reload: .kiln/config.yaml and the prompt files it names.
 `;
 
 /** The one line under the snippet in the empty state. */

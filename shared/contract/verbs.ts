@@ -100,7 +100,7 @@ export const VERBS = {
   ),
   'run-file': verb(
     'Run a Python file as __main__ in a fresh process (working directory: the workspace root; src/ importable). ' +
-      'Logged in scripts/ as a one-line step that runs the file. Time limit 60 s, or 600 s with heavy.',
+      'Logged in scripts/ as a step that runs the file (replayable with python3 from the root). Time limit 60 s, or 600 s with heavy.',
     z.object({ path: VerbPath, heavy: Heavy }),
     VerbRunResult,
   ),
@@ -121,7 +121,7 @@ export const VERBS = {
   ),
   'run-notebook-cell': verb(
     "Append a code cell to the end of a notebook and run it against the notebook's live kernel (earlier cells' " +
-      'variables are in scope; src/ is importable).',
+      "variables are in scope; src/ is importable; the kernel's working directory is the notebook's folder).",
     z.object({ notebook: NotebookPath, source: z.string() }),
     VerbCellRunResult,
   ),
