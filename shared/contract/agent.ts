@@ -19,9 +19,10 @@ const MODELS_SNIPPET = `models:
 export const FILE_EDITING_SNIPPET = `${MODELS_SNIPPET}
 file_editing:
   model: smart-generalist
-  system_prompt:              # optional; config:/ paths resolve under .kiln/
+  system_prompt:    # optional
     - config:/prompts/files.md
-# Both files hot-reload: .kiln/config.yaml and the prompt files it names.
+# Both files hot-reload: this config and
+# the prompt files it names.
 `;
 
 /** The one line under the snippet in the empty state. */
