@@ -30,6 +30,9 @@ describe('tool chips', () => {
     expect(describeResult('edit-file', { mode: 'overwrite' }, { path: 'a.py', bytes_written: 9, replacements: 0 }).summary).toBe('overwritten · 9 bytes');
     const cell = describeResult('run-notebook-cell', {}, { cell_id: 'c', status: 'ok', exec_count: 4, duration_ms: 3, had_error: false, outputs: [{ output_type: 'stream', name: 'stdout', text: '47\n' }] });
     expect(cell).toMatchObject({ status: 'ok', summary: 'ok · [4]', resultPreview: '47' });
+    const unsaved = describeResult('edit-notebook-cell', {}, { cell_id: 'c', source_len: 3, saved: false, not_saved_reason: 'a.ipynb has unsaved edits by the operator' });
+    expect(unsaved).toMatchObject({ summary: 'cell c edited · not saved', resultPreview: 'a.ipynb has unsaved edits by the operator' });
+    expect(describeResult('delete-notebook-cell', {}, { cell_id: 'c', remaining_cells: 2, saved: true }).summary).toBe('2 cells left');
     expect(describeError('"src/x.py" does not exist (or is not a file); nothing was run\nmore').summary).toBe('"src/x.py" does not exist (or is not a file); nothing was run');
   });
 });

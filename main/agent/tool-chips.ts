@@ -77,7 +77,7 @@ export function describeResult(verb: string, input: unknown, output: unknown): C
       };
     }
     case 'append-notebook-cell':
-      return { status: 'ok', summary: `cell ${num(out.index) ?? '?'} added`, resultPreview: '' };
+      return { status: 'ok', summary: `cell ${num(out.index) ?? '?'} added${notSaved(out)}`, resultPreview: notSavedReason(out) };
     case 'run-notebook-cell':
     case 'rerun-notebook-cell': {
       const status = str(out.status) ?? 'ok';
@@ -85,14 +85,14 @@ export function describeResult(verb: string, input: unknown, output: unknown): C
       const bad = out.had_error === true || status === 'error' || status === 'aborted';
       return {
         status: bad ? 'error' : 'ok',
-        summary: `${status}${count !== undefined ? ` · [${count}]` : ''}`,
-        resultPreview: cellPreview(out.outputs),
+        summary: `${status}${count !== undefined ? ` · [${count}]` : ''}${notSaved(out)}`,
+        resultPreview: [notSavedReason(out), cellPreview(out.outputs)].filter(Boolean).join('\n'),
       };
     }
     case 'edit-notebook-cell':
-      return { status: 'ok', summary: `cell ${str(out.cell_id) ?? '?'} edited`, resultPreview: '' };
+      return { status: 'ok', summary: `cell ${str(out.cell_id) ?? '?'} edited${notSaved(out)}`, resultPreview: notSavedReason(out) };
     case 'delete-notebook-cell':
-      return { status: 'ok', summary: `${num(out.remaining_cells) ?? '?'} cells left`, resultPreview: '' };
+      return { status: 'ok', summary: `${num(out.remaining_cells) ?? '?'} cells left${notSaved(out)}`, resultPreview: notSavedReason(out) };
     default:
       return { status: 'ok', summary: 'done', resultPreview: previewText(JSON.stringify(output) ?? '', RESULT_PREVIEW_CHARS).value };
   }
@@ -102,6 +102,15 @@ export function describeResult(verb: string, input: unknown, output: unknown): C
 export function describeError(message: string): ChipEnd {
   const firstLine = message.split('\n')[0];
   return { status: 'error', summary: previewText(firstLine, 120).value, resultPreview: previewText(message, RESULT_PREVIEW_CHARS).value };
+}
+
+/** A notebook change that did not reach disk says so on the chip itself. */
+function notSaved(out: Dict): string {
+  return out.saved === false ? ' · not saved' : '';
+}
+
+function notSavedReason(out: Dict): string {
+  return out.saved === false ? str(out.not_saved_reason) ?? 'Not saved to disk.' : '';
 }
 
 function runPreview(stdout: string, stderr: string): string {

@@ -145,7 +145,7 @@ describe('the MCP server', () => {
     const run = ran.structuredContent as { cell_id: string; outputs: { text?: string }[] };
     expect(run.outputs[0].text).toBe('10\n');
     const edited = await call('edit-notebook-cell', { notebook: 'nb.ipynb', cell_id: run.cell_id, source: 'print(a + 1)' });
-    expect(edited.structuredContent).toEqual({ cell_id: run.cell_id, source_len: 12 });
+    expect(edited.structuredContent).toEqual({ cell_id: run.cell_id, source_len: 12, saved: true });
     const rerun = await call('rerun-notebook-cell', { notebook: 'nb.ipynb', cell_id: run.cell_id });
     expect((rerun.structuredContent as { outputs: { text?: string }[] }).outputs[0].text).toBe('6\n');
     const deleted = await call('delete-notebook-cell', { notebook: 'nb.ipynb', cell_id: (appended.structuredContent as { cell_id: string }).cell_id });

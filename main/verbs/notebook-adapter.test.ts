@@ -81,7 +81,7 @@ describe('notebook verbs on the notebook service', () => {
     expect(cells[2].outputs).toHaveLength(1);
 
     const edited = await verbs.call('edit-notebook-cell', { notebook: 'analysis.ipynb', cell_id: ran.cell_id, source: 'raise ValueError("nope")' });
-    expect(edited).toEqual({ cell_id: ran.cell_id, source_len: 24 });
+    expect(edited).toEqual({ cell_id: ran.cell_id, source_len: 24, saved: true });
     // Outputs are kept by an edit.
     expect(onDisk('analysis.ipynb')[2].outputs).toHaveLength(1);
     expect(sourceOf(onDisk('analysis.ipynb')[2])).toBe('raise ValueError("nope")');
@@ -99,7 +99,7 @@ describe('notebook verbs on the notebook service', () => {
     expect(onDisk('analysis.ipynb')[1].cell_type).toBe('raw');
 
     const deleted = await verbs.call('delete-notebook-cell', { notebook: 'analysis.ipynb', cell_id: appended.cell_id });
-    expect(deleted).toEqual({ cell_id: appended.cell_id, remaining_cells: 2 });
+    expect(deleted).toEqual({ cell_id: appended.cell_id, remaining_cells: 2, saved: true });
     expect(onDisk('analysis.ipynb').map((c) => c.id)).toEqual(['first', ran.cell_id]);
     await expect(fs.access(path.join(root, 'scripts'))).rejects.toThrow();
   });
@@ -116,13 +116,26 @@ describe('notebook verbs on the notebook service', () => {
     expect((await codeOf(verbs.call('append-notebook-cell', { notebook: '../x.ipynb', source: 'x' }))).code).toBe('E_OUTSIDE_WORKSPACE');
   });
 
-  it('does not save over the operator’s unsaved edits', async () => {
+  it('does not save over the operator’s unsaved edits, and every cell verb says its change is not on disk', async () => {
     await notebooks.editCell('analysis.ipynb', 'first', 'x = 21', { origin: 'operator' });
     const before = readFileSync(path.join(root, 'analysis.ipynb'), 'utf8');
-    await verbs.call('append-notebook-cell', { notebook: 'analysis.ipynb', source: 'y = 1' });
+    const appended = await verbs.call('append-notebook-cell', { notebook: 'analysis.ipynb', source: 'y = 1' });
+    expect(appended).toMatchObject({ saved: false, not_saved_reason: expect.stringContaining('unsaved edits by the operator') });
+    const edited = await verbs.call('edit-notebook-cell', { notebook: 'analysis.ipynb', cell_id: appended.cell_id, source: 'y = 2' });
+    expect(edited.saved).toBe(false);
+    const ran = await verbs.call('run-notebook-cell', { notebook: 'analysis.ipynb', source: '6 * 7' });
+    expect(ran).toMatchObject({ status: 'ok', saved: false });
+    expect((await verbs.call('rerun-notebook-cell', { notebook: 'analysis.ipynb', cell_id: ran.cell_id })).saved).toBe(false);
+    expect((await verbs.call('delete-notebook-cell', { notebook: 'analysis.ipynb', cell_id: ran.cell_id })).saved).toBe(false);
     expect(readFileSync(path.join(root, 'analysis.ipynb'), 'utf8')).toBe(before);
     const document = await notebooks.get('analysis.ipynb');
     expect(document.dirty).toBe(true);
-    expect(document.cells.at(-1)?.source).toBe('y = 1');
+    expect(document.cells.at(-1)?.source).toBe('y = 2');
+    // The operator's Save writes both their edit and the agent's.
+    await notebooks.save('analysis.ipynb');
+    const saved = JSON.parse(readFileSync(path.join(root, 'analysis.ipynb'), 'utf8')) as { cells: { source: string[] | string }[] };
+    const sources = saved.cells.map((c) => (Array.isArray(c.source) ? c.source.join('') : c.source));
+    expect(sources).toContain('x = 21');
+    expect(sources).toContain('y = 2');
   });
 });

@@ -1,5 +1,5 @@
-import type { CellType, NotebookDocument } from '../../shared/contract';
-import type { VerbCellRunResult } from '../../shared/contract/verbs';
+import type { CellRunResult, CellType, NotebookDocument } from '../../shared/contract';
+import type { NotebookSaved } from '../../shared/contract/verbs';
 import { KilnError } from '../../shared/errors';
 import type { NotebookService } from '../notebook';
 import type { NotebookVerbTarget } from './notebook-target';
@@ -34,21 +34,21 @@ export class NotebookServiceVerbTarget implements NotebookVerbTarget {
     this.syncFromDisk = options.syncFromDisk ?? false;
   }
 
-  async appendCell(notebook: string, source: string, cellType: CellType): Promise<{ cell_id: string; index: number }> {
+  async appendCell(notebook: string, source: string, cellType: CellType): Promise<{ cell_id: string; index: number } & NotebookSaved> {
     return this.change(notebook, async () => {
       const { cell, index } = await this.notebooks.insertCell(notebook, { cellType, source }, { origin: 'agent' });
       return { cell_id: cell.id, index };
     });
   }
 
-  async runNewCell(notebook: string, source: string): Promise<VerbCellRunResult> {
+  async runNewCell(notebook: string, source: string): Promise<CellRunResult & NotebookSaved> {
     return this.change(notebook, async () => {
       const { cell } = await this.notebooks.insertCell(notebook, { cellType: 'code', source }, { origin: 'agent' });
       return this.notebooks.runCell(notebook, cell.id, { allowStdin: false });
     });
   }
 
-  async editCell(notebook: string, cellId: string, source: string, cellType?: CellType): Promise<{ cell_id: string; source_len: number }> {
+  async editCell(notebook: string, cellId: string, source: string, cellType?: CellType): Promise<{ cell_id: string; source_len: number } & NotebookSaved> {
     return this.change(notebook, async (document) => {
       const cell = findCell(document, cellId);
       await this.notebooks.editCell(notebook, cellId, source, { origin: 'agent' });
@@ -57,7 +57,7 @@ export class NotebookServiceVerbTarget implements NotebookVerbTarget {
     });
   }
 
-  async deleteCell(notebook: string, cellId: string): Promise<{ cell_id: string; remaining_cells: number }> {
+  async deleteCell(notebook: string, cellId: string): Promise<{ cell_id: string; remaining_cells: number } & NotebookSaved> {
     return this.change(notebook, async (document) => {
       findCell(document, cellId);
       await this.notebooks.deleteCell(notebook, cellId, { origin: 'agent' });
@@ -65,15 +65,18 @@ export class NotebookServiceVerbTarget implements NotebookVerbTarget {
     });
   }
 
-  async rerunCell(notebook: string, cellId: string): Promise<VerbCellRunResult> {
+  async rerunCell(notebook: string, cellId: string): Promise<CellRunResult & NotebookSaved> {
     return this.change(notebook, async (document) => {
       findCell(document, cellId);
       return this.notebooks.runCell(notebook, cellId, { allowStdin: false });
     });
   }
 
-  /** Opens the notebook if needed (an unknown file is E_NOT_FOUND naming it), applies the change, then saves per policy. */
-  private async change<T>(notebook: string, apply: (document: NotebookDocument) => Promise<T>): Promise<T> {
+  /**
+   * Opens the notebook if needed (an unknown file is E_NOT_FOUND naming it), applies the change, then saves
+   * per policy, and says whether the change reached disk.
+   */
+  private async change<T>(notebook: string, apply: (document: NotebookDocument) => Promise<T>): Promise<T & NotebookSaved> {
     let document: NotebookDocument;
     try {
       if (this.syncFromDisk && this.notebooks.isOpen(notebook)) await this.notebooks.reloadFromDisk(notebook);
@@ -88,8 +91,12 @@ export class NotebookServiceVerbTarget implements NotebookVerbTarget {
     const result = await apply(document);
     if (this.autosave === 'always' || (this.autosave === 'if-clean' && !wasDirty)) {
       await this.notebooks.save(notebook, { origin: 'agent' });
+      return { ...result, saved: true };
     }
-    return result;
+    const not_saved_reason = wasDirty
+      ? `${notebook} has unsaved edits by the operator: the change is in the open notebook they see and reaches disk when they save it.`
+      : `${notebook} is not saved automatically here: the change reaches disk when the operator saves it.`;
+    return { ...result, saved: false, not_saved_reason };
   }
 }
 

@@ -1,19 +1,20 @@
 import type { CellType, NotebookOutput } from '../../shared/contract';
-import type { VerbCellRunResult } from '../../shared/contract/verbs';
+import type { CellRunResult } from '../../shared/contract';
+import type { NotebookSaved } from '../../shared/contract/verbs';
 
 /**
  * What the notebook verbs need from a notebook service. Paths are canonical workspace-relative paths of
  * .ipynb files; an unknown notebook or cell id is a KilnError E_NOT_FOUND that names it.
  */
 export interface NotebookVerbTarget {
-  appendCell(notebook: string, source: string, cellType: CellType): Promise<{ cell_id: string; index: number }>;
+  appendCell(notebook: string, source: string, cellType: CellType): Promise<{ cell_id: string; index: number } & NotebookSaved>;
   /** Appends a code cell and runs it against the notebook's live kernel. */
-  runNewCell(notebook: string, source: string): Promise<VerbCellRunResult>;
+  runNewCell(notebook: string, source: string): Promise<CellRunResult & NotebookSaved>;
   /** Replaces the source (outputs kept); changes the type when given. */
-  editCell(notebook: string, cellId: string, source: string, cellType?: CellType): Promise<{ cell_id: string; source_len: number }>;
-  deleteCell(notebook: string, cellId: string): Promise<{ cell_id: string; remaining_cells: number }>;
+  editCell(notebook: string, cellId: string, source: string, cellType?: CellType): Promise<{ cell_id: string; source_len: number } & NotebookSaved>;
+  deleteCell(notebook: string, cellId: string): Promise<{ cell_id: string; remaining_cells: number } & NotebookSaved>;
   /** Clears the cell's outputs and runs it again with the kernel's earlier state in scope. */
-  rerunCell(notebook: string, cellId: string): Promise<VerbCellRunResult>;
+  rerunCell(notebook: string, cellId: string): Promise<CellRunResult & NotebookSaved>;
 }
 
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;

@@ -31,8 +31,18 @@ export const VerbRunResult = z.object({
 });
 export type VerbRunResult = z.infer<typeof VerbRunResult>;
 
+/**
+ * Whether a notebook verb's change reached disk. An open notebook with the operator's unsaved edits gets
+ * the change in the live model they see, and it is written when they save (`saved: false`, with the reason).
+ */
+const NotebookSaved = {
+  saved: z.boolean().describe('True when the change was written to the notebook file'),
+  not_saved_reason: z.string().optional().describe('Why the change is not on disk yet'),
+};
+export type NotebookSaved = { saved: boolean; not_saved_reason?: string };
+
 /** What running a notebook cell reports to an agent: the notebook's own run result, its outputs compacted (images summarized, long text trimmed). */
-export const VerbCellRunResult = CellRunResult;
+export const VerbCellRunResult = CellRunResult.extend(NotebookSaved);
 export type VerbCellRunResult = z.infer<typeof VerbCellRunResult>;
 
 const WriteFileInput = z.object({
@@ -117,7 +127,7 @@ export const VERBS = {
       source: z.string(),
       cell_type: CellTypeInput.default('code').describe('"code" (default), "markdown" or "raw"'),
     }),
-    z.object({ cell_id: z.string(), index: z.number().int() }),
+    z.object({ cell_id: z.string(), index: z.number().int(), ...NotebookSaved }),
   ),
   'run-notebook-cell': verb(
     "Append a code cell to the end of a notebook and run it against the notebook's live kernel (earlier cells' " +
@@ -133,12 +143,12 @@ export const VERBS = {
       source: z.string(),
       cell_type: CellTypeInput.optional(),
     }),
-    z.object({ cell_id: z.string(), source_len: z.number().int() }),
+    z.object({ cell_id: z.string(), source_len: z.number().int(), ...NotebookSaved }),
   ),
   'delete-notebook-cell': verb(
     'Delete a cell from a notebook.',
     z.object({ notebook: NotebookPath, cell_id: z.string().min(1) }),
-    z.object({ cell_id: z.string(), remaining_cells: z.number().int() }),
+    z.object({ cell_id: z.string(), remaining_cells: z.number().int(), ...NotebookSaved }),
   ),
   'rerun-notebook-cell': verb(
     "Clear a notebook cell's outputs and run it again against the live kernel, with earlier state in scope.",
