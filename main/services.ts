@@ -9,7 +9,7 @@ import { createVerbStack, verbsHandlers } from './verbs';
 import { EventHub } from './events';
 import { FileIndex, quickOpenHandlers } from './file-index';
 import { SearchService, searchHandlers } from './search';
-import { EmptyGutterSource, type GutterSource } from './gutter';
+import { GitService, gitHandlers } from './git';
 import { PrefsService, type KeyValueStore } from './prefs';
 import type { Handlers } from './router';
 import type { TrustState } from '../shared/contract';
@@ -72,7 +72,6 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const sweeping = new AbortController();
   const sweep = workspace.sweepStaleTemps(sweeping.signal).catch(() => []);
   const prefs = new PrefsService(options.prefsStore);
-  const gutter: GutterSource = new EmptyGutterSource();
   // One run engine for every session kind.
   const engine = new RunEngine();
   const edits = new EditSessionService({
@@ -109,11 +108,18 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     onIndexed: (files) => hub.emit('quickOpen.indexed', { files }),
   });
   const search = new SearchService({ root: workspace.root, emit: (channel, payload) => hub.emit(channel, payload) });
-  const unfollowFeed = changes.subscribe((change) => fileIndex.applyChange(change));
+  // Git decorations and the change gutter; no git or no repository means none, and no errors.
+  const git = new GitService({ root: workspace.root, trusted: () => trust.trusted, onChange: (status) => hub.emit('git.changed', status) });
+  hub.subscribe((event) => event.channel === 'trust.changed' && git.scheduleRefresh());
+  const unfollowFeed = changes.subscribe((change) => {
+    fileIndex.applyChange(change);
+    git.scheduleRefresh();
+  });
+  void git.start();
 
   const handlers: Handlers = {
     ...workspaceHandlers(workspace),
-    'editor.gutter': ({ path }) => gutter.changesFor(path),
+    'editor.gutter': ({ path, text }) => git.changesFor(path, text),
     'prefs.get': () => prefs.get(),
     'prefs.set': (changes) => prefs.set(changes),
     ...configHandlers(config),
@@ -129,6 +135,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       hub.emit('trust.changed', trustState());
       return trustState();
     },
+    ...gitHandlers(git),
   };
 
   return {
@@ -145,6 +152,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       unfollowFeed();
       fileIndex.dispose();
       await search.dispose();
+      await git.dispose();
       // Runs, then kernels, then the server, so no process outlives Kiln.
       await stack.dispose();
     },

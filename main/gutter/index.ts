@@ -1,15 +1,7 @@
 import type { GutterChange } from '../../shared/contract';
 
-/**
- * Where the editor's change gutter gets its line ranges. The contract is fixed now; the git-backed
- * source comes later and replaces the empty one without touching the editor.
- */
+/** Where the editor's change gutter gets its line ranges (git's, against HEAD). */
 export interface GutterSource {
-  changesFor(relPath: string): Promise<GutterChange[]>;
-}
-
-export class EmptyGutterSource implements GutterSource {
-  async changesFor(): Promise<GutterChange[]> {
-    return [];
-  }
+  /** The changes of the file on disk, or of `text` (the editor's buffer) when given. */
+  changesFor(relPath: string, text?: string): Promise<GutterChange[]>;
 }

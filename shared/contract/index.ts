@@ -6,6 +6,7 @@ import { verbsEvents, verbsRequests } from './verbs';
 import { quickOpenEvents, quickOpenRequests } from './quick-open';
 import { searchEvents, searchRequests } from './search';
 import { trustEvents, trustRequests } from './trust';
+import { gitEvents, gitRequests } from './git';
 
 export * from './workspace';
 export * from './notebook';
@@ -14,13 +15,34 @@ export * from './verbs';
 export * from './quick-open';
 export * from './search';
 export * from './trust';
+export * from './git';
 
 /**
  * The whole contract: every request channel (args, result) and every event channel (payload).
  * Both hosts, the preload bridge and the renderer client are typed from these two tables.
  */
-export const requests = { ...workspaceRequests, ...notebookRequests, ...agentRequests, ...agentSessionRequests, ...verbsRequests, ...quickOpenRequests, ...searchRequests, ...trustRequests } as const;
-export const events = { ...workspaceEvents, ...notebookEvents, ...agentEvents, ...agentSessionEvents, ...verbsEvents, ...quickOpenEvents, ...searchEvents, ...trustEvents } as const;
+export const requests = {
+  ...workspaceRequests,
+  ...notebookRequests,
+  ...agentRequests,
+  ...agentSessionRequests,
+  ...verbsRequests,
+  ...quickOpenRequests,
+  ...searchRequests,
+  ...trustRequests,
+  ...gitRequests,
+} as const;
+export const events = {
+  ...workspaceEvents,
+  ...notebookEvents,
+  ...agentEvents,
+  ...agentSessionEvents,
+  ...verbsEvents,
+  ...quickOpenEvents,
+  ...searchEvents,
+  ...trustEvents,
+  ...gitEvents,
+} as const;
 
 export type Requests = typeof requests;
 export type RequestChannel = keyof Requests;

@@ -114,7 +114,14 @@ export const workspaceRequests = {
   'workspace.absolutePath': request(z.object({ path: RelPath }), z.object({ path: z.string() })),
   'workspace.nextFreeName': request(z.object({ dir: RelPath, name: z.string() }), z.object({ path: RelPath })),
   'workspace.cancelJob': request(z.object({ jobId: z.string() }), z.object({ cancelled: z.boolean() })),
-  'editor.gutter': request(z.object({ path: RelPath }), z.array(GutterChange)),
+  'editor.gutter': request(
+    z.object({
+      path: RelPath,
+      /** The editor's buffer; when given, the changes are the buffer's rather than the file's on disk. */
+      text: z.string().optional(),
+    }),
+    z.array(GutterChange),
+  ),
   'prefs.get': request(z.object({}), Prefs),
   'prefs.set': request(Prefs.partial(), Prefs),
 } as const;

@@ -3,6 +3,7 @@ import type { FsChange } from '../../../shared/contract';
 import { CommandPaletteHost, CommandRegistry, CommandsContext, useCommands } from '../commands';
 import { EditorArea, OpenFilesContext, OpenFilesStore } from '../editor';
 import { HeaderBar, saveActive } from '../header';
+import { GitProvider, StatusBar } from '../git';
 import { QuickOpenHost } from '../quick-open';
 import { TrustBanner } from '../trust';
 import { DialogProvider, IS_MAC, PrefsProvider, ToastProvider, useToasts } from '../ui';
@@ -33,7 +34,9 @@ export function App() {
         <ToastProvider>
           <DialogProvider>
             <OpenFilesContext.Provider value={openFiles}>
-              <Shell openFiles={openFiles} />
+              <GitProvider>
+                <Shell openFiles={openFiles} />
+              </GitProvider>
             </OpenFilesContext.Provider>
           </DialogProvider>
         </ToastProvider>
@@ -86,6 +89,7 @@ function Shell({ openFiles }: { openFiles: OpenFilesStore }) {
         <EditorArea />
       </main>
       <RightRail />
+      <StatusBar />
       <QuickOpenHost onOpen={open} />
       <CommandPaletteHost />
     </div>

@@ -5,11 +5,14 @@ import { useColorScheme } from '../app/use-color-scheme';
 import { usePrefs } from '../ui';
 import { languageForPath, monaco } from './monaco-setup';
 import { useOpenFiles, useOpenFilesStore, type OpenFile } from './open-files';
+import { useGitVersion } from '../git';
 import { onRevealRequest, takeReveal } from './reveal';
 import { textModels } from './text-models';
 
 const modelFor = (file: OpenFile) => textModels.modelFor(file.path, file.buffer, file.large);
 const pathOf = (model: monaco.editor.ITextModel | null) => textModels.pathOf(model);
+
+const GUTTER_TYPING_PAUSE_MS = 300;
 
 /** Monaco for one text file of the open-files store: edits flow into the buffer, reloads flow back. */
 export function CodeEditor({ path }: { path: string }) {
@@ -118,18 +121,24 @@ export function CodeEditor({ path }: { path: string }) {
     monaco.editor.setTheme(scheme === 'dark' ? 'vs-dark' : 'vs');
   }, [scheme]);
 
-  // The change gutter: whatever the gutter source reports for this path, redrawn on load and save.
+  // The change gutter against HEAD: for the disk on load and save, for the buffer as it is edited
+  // (after a pause in typing), and again when git's status moves (a commit, a checkout).
+  const gitVersion = useGitVersion();
+  const buffer = file?.dirty ? file.buffer : undefined;
   useEffect(() => {
-    if (!ready) return;
+    if (!ready || file?.large) return;
     let live = true;
-    bridge.request('editor.gutter', { path }).then(
-      (changes) => live && gutter.current?.set(changes.map(gutterDecoration)),
-      () => live && gutter.current?.clear(),
-    );
+    const timer = setTimeout(() => {
+      bridge.request('editor.gutter', { path, text: buffer }).then(
+        (changes) => live && gutter.current?.set(changes.map(gutterDecoration)),
+        () => live && gutter.current?.clear(),
+      );
+    }, buffer === undefined ? 0 : GUTTER_TYPING_PAUSE_MS);
     return () => {
       live = false;
+      clearTimeout(timer);
     };
-  }, [bridge, path, ready, file?.diskHash]);
+  }, [bridge, path, ready, file?.large, file?.diskHash, buffer, gitVersion]);
 
   const language = file && ready ? (file.large ? 'plaintext' : languageForPath(file.path)) : undefined;
   return <div ref={host} className="code-editor" data-path={path} data-language={language} data-minimap={String(minimap && !file?.large)} />;

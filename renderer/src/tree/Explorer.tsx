@@ -4,6 +4,7 @@ import type { Entry, FsChange, Origin } from '../../../shared/contract';
 import { useBridge, useKilnEvent } from '../app/bridge-context';
 import { useCommands } from '../commands';
 import { useOpenFilesStore } from '../editor/open-files';
+import { GitMark, useGitDecoration } from '../git';
 import {
   AgentBadge, ChevronIcon, CollapseIcon, ContextMenu, EyeIcon, FileIcon, FolderIcon, MOD, NewFileIcon, NewFolderIcon,
   copyWorkspacePath, isModKey, useAsk, usePrefs, useToasts, type MenuItem,
@@ -469,6 +470,7 @@ interface TreeRowProps {
 /** One tree entry; memoized so scrolling re-renders only the rows that come into view. */
 const TreeRowView = memo(function TreeRowView(props: TreeRowProps) {
   const { index, start, entry, depth, expanded, loading, selected, focused, cut, flash, agentMarked, drop, inDropZone, dragSource, renaming, events } = props;
+  const git = useGitDecoration(entry.path, entry.kind === 'dir');
   const classes = [
     'tree-row',
     selected && 'selected',
@@ -478,6 +480,7 @@ const TreeRowView = memo(function TreeRowView(props: TreeRowProps) {
     drop && (drop === 'valid' ? 'drop-target' : 'drop-invalid'),
     inDropZone && 'drop-zone',
     dragSource && 'drag-source',
+    git && `git-${git.state}`,
   ].filter(Boolean).join(' ');
   return (
     <div
@@ -488,6 +491,7 @@ const TreeRowView = memo(function TreeRowView(props: TreeRowProps) {
       aria-expanded={entry.kind === 'dir' ? expanded : undefined}
       aria-selected={selected}
       aria-busy={loading || undefined}
+      aria-description={git?.description}
       data-path={entry.path}
       data-kind={entry.kind}
       data-drop={drop}
@@ -519,6 +523,7 @@ const TreeRowView = memo(function TreeRowView(props: TreeRowProps) {
           <AgentBadge />
         </span>
       )}
+      <GitMark decoration={git} />
     </div>
   );
 });

@@ -1,0 +1,199 @@
+import { execFile } from 'node:child_process';
+import { watch, type FSWatcher } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { GitStatus, GutterChange } from '../../shared/contract';
+import { findExecutable } from '../executables';
+import type { GutterSource } from '../gutter';
+import { gutterChanges } from './gutter-diff';
+import { parsePorcelainV2 } from './porcelain';
+
+export interface GitServiceOptions {
+  root: string;
+  /** git's path; by default `git` on PATH, and null means no git (no decorations, no errors). */
+  gitPath?: string | null;
+  /**
+   * Whether the workspace is trusted. A repository's own config can name programs git runs (filters,
+   * fsmonitor), so an untrusted workspace gets no git at all, as in VS Code's restricted mode.
+   */
+  trusted?: () => boolean;
+  onChange: (status: GitStatus) => void;
+}
+
+/** Changes arriving this close together cause one `git status`, not one each. */
+const REFRESH_DELAY_MS = 150;
+/** Files larger than this get no change gutter. */
+const MAX_GUTTER_BYTES = 4 * 1024 * 1024;
+// The repository's own config must not start programs behind the operator's back: fsmonitor hooks are off.
+const SAFE_CONFIG = ['-c', 'core.fsmonitor=false', '-c', 'core.quotePath=false'];
+const NONE: GitStatus = { available: false, branch: null, files: {} };
+
+/**
+ * The workspace's git state, as VS Code shows it: one batch `git status --porcelain=v2` per burst of
+ * changes (never a process per file), the branch, and the change gutter against HEAD.
+ */
+export class GitService implements GutterSource {
+  private readonly git: string | null;
+  private repo: { top: string; gitDir: string } | null = null;
+  private current: GitStatus = NONE;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private gitDirWatch: FSWatcher | null = null;
+  private readonly committed = new Map<string, Promise<string | null>>();
+  private disposed = false;
+
+  constructor(private readonly options: GitServiceOptions) {
+    this.git = options.gitPath !== undefined ? options.gitPath : findExecutable('git');
+  }
+
+  /** Finds the repository and reads its status once; without git or a repository it stays quiet. */
+  async start(): Promise<void> {
+    await this.refresh();
+  }
+
+  status(): GitStatus {
+    return this.current;
+  }
+
+  /** Something in the workspace changed: refresh soon, once for the whole burst. */
+  scheduleRefresh(): void {
+    if (this.disposed || !this.git) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.refresh();
+    }, REFRESH_DELAY_MS);
+  }
+
+  /** Runs `git status` now (or once more after the one running). */
+  refresh(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.readStatus().finally(() => {
+      this.running = null;
+      if (this.again && !this.disposed) {
+        this.again = false;
+        void this.refresh();
+      }
+    });
+    return this.running;
+  }
+
+  async changesFor(relPath: string, text?: string): Promise<GutterChange[]> {
+    if (!this.repo || !this.current.available) return [];
+    const state = this.stateOf(relPath);
+    if (state === 'untracked' || state === 'ignored') return [];
+    const committed = await this.committedText(relPath);
+    if (committed === null) return [];
+    let current = text;
+    if (current === undefined) {
+      if (!state) return [];
+      current = await readFile(path.join(this.options.root, relPath), 'utf8').catch(() => undefined);
+      if (current === undefined) return [];
+    }
+    if (current.length > MAX_GUTTER_BYTES) return [];
+    return gutterChanges(committed, current);
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.gitDirWatch?.close();
+    await this.running;
+  }
+
+  private stateOf(relPath: string) {
+    const files = this.current.files;
+    for (let p = relPath; p; p = p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '') {
+      const state = files[p];
+      if (state && (p === relPath || state === 'untracked' || state === 'ignored')) return state;
+    }
+    return undefined;
+  }
+
+  private async readStatus(): Promise<void> {
+    if (!this.git || this.disposed) return;
+    if (this.options.trusted && !this.options.trusted()) {
+      this.repo = null;
+      this.gitDirWatch?.close();
+      this.gitDirWatch = null;
+      return this.publish(NONE);
+    }
+    if (!this.repo) {
+      this.repo = await this.findRepository();
+      if (!this.repo) return this.publish(NONE);
+      this.watchGitDir(this.repo.gitDir);
+    }
+    const out = await this.run(['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=normal', '--ignored=traditional']);
+    if (out === null) {
+      // The repository went away (deleted .git) or git failed: no decorations rather than stale ones.
+      this.repo = null;
+      this.gitDirWatch?.close();
+      this.gitDirWatch = null;
+      return this.publish(NONE);
+    }
+    const parsed = parsePorcelainV2(out, this.repo.top, this.options.root);
+    this.publish({ available: true, branch: parsed.branch, files: parsed.files });
+  }
+
+  private publish(next: GitStatus): void {
+    if (this.disposed) return;
+    const branchChanged = next.branch !== this.current.branch;
+    if (next.available === this.current.available && !branchChanged && sameFiles(next.files, this.current.files)) return;
+    // A commit or checkout moves HEAD: committed texts read before are stale.
+    this.committed.clear();
+    this.current = next;
+    this.options.onChange(next);
+  }
+
+  private async findRepository(): Promise<{ top: string; gitDir: string } | null> {
+    const out = await this.run(['rev-parse', '--show-toplevel', '--absolute-git-dir']);
+    if (!out) return null;
+    const [top, gitDir] = out.trim().split('\n');
+    return top && gitDir ? { top: path.resolve(top), gitDir: path.resolve(gitDir) } : null;
+  }
+
+  /** Commits, checkouts and staging change .git, which the workspace watcher leaves out: watch its top folder. */
+  private watchGitDir(gitDir: string): void {
+    try {
+      this.gitDirWatch = watch(gitDir, (_event, name) => {
+        if (name === 'index' || name === 'HEAD' || name === 'ORIG_HEAD' || name === 'packed-refs' || name === 'MERGE_HEAD') this.scheduleRefresh();
+      });
+      this.gitDirWatch.on('error', () => undefined);
+    } catch {
+      this.gitDirWatch = null;
+    }
+  }
+
+  private committedText(relPath: string): Promise<string | null> {
+    let text = this.committed.get(relPath);
+    if (!text) {
+      text = this.run(['show', `HEAD:./${relPath}`], 64 * 1024 * 1024).then((out) => (out === null || out.includes('\0') ? null : out));
+      this.committed.set(relPath, text);
+    }
+    return text;
+  }
+
+  /** Runs git in the workspace; null when it fails (not a repository, no HEAD yet, no such path). */
+  private run(args: string[], maxBuffer = 512 * 1024 * 1024): Promise<string | null> {
+    const git = this.git;
+    if (!git) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      execFile(
+        git,
+        [...SAFE_CONFIG, ...args],
+        { cwd: this.options.root, maxBuffer, encoding: 'utf8', env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' } },
+        (err, stdout) => resolve(err ? null : stdout),
+      );
+    });
+  }
+}
+
+function sameFiles(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((k) => a[k] === b[k]);
+}
