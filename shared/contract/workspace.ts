@@ -123,7 +123,8 @@ export const workspaceRequests = {
     z.array(GutterChange),
   ),
   'prefs.get': request(z.object({}), Prefs),
-  'prefs.set': request(Prefs.partial(), Prefs),
+  /** Changes preferences; `lastWorkspace` is not among them: only the host's folder-open flow sets it. */
+  'prefs.set': request(Prefs.omit({ lastWorkspace: true }).partial().strict(), Prefs),
 } as const;
 
 export const workspaceEvents = {

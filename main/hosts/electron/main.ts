@@ -10,13 +10,24 @@ import { dispatch } from '../../router';
 import { createServices, type Services } from '../../services';
 import { defaultDataDir, ensureDataDir } from '../data-dir';
 import { rendererFile } from '../renderer-file';
+import {
+  allowsNavigation,
+  applicationMenuTemplate,
+  devRendererUrl,
+  externalLinkConfirmation,
+  externalLinkOf,
+  folderFromArgv,
+  isPermissionAllowed,
+  isTrustedSender,
+  rendererEntryUrl,
+  windowOpenDecision,
+} from './policy';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const RENDERER_DIR = path.resolve(here, '../renderer');
 const PRELOAD = path.resolve(here, '../preload/index.cjs');
-const APP_ORIGIN = 'kiln://app';
-// Only these permissions are ever granted: copying to the clipboard from the tree and editor.
-const ALLOWED_PERMISSIONS = new Set(['clipboard-sanitized-write']);
+// Only an unpackaged build may load a dev server's page, and only on loopback.
+const DEV_URL = devRendererUrl(process.env, app.isPackaged);
 
 protocol.registerSchemesAsPrivileged([
   { scheme: 'kiln', privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
@@ -24,22 +35,30 @@ protocol.registerSchemesAsPrivileged([
 
 let window: BrowserWindow | null = null;
 let services: Services | null = null;
+let unbindContract: (() => void) | null = null;
+let store: Store<Record<string, unknown>> | null = null;
+let dataDir = '';
 
-async function chooseWorkspace(store: Store<Record<string, unknown>>): Promise<string | null> {
-  // Command line first (the first non-flag argument after the app path), then the last one, then a picker.
-  const fromArgs = process.argv.slice(app.isPackaged ? 1 : 2).find((arg) => !arg.startsWith('-') && arg !== '.');
-  for (const candidate of [fromArgs, store.get('lastWorkspace') as string | undefined]) {
-    if (candidate && (await stat(candidate).then((s) => s.isDirectory(), () => false))) return path.resolve(candidate);
+async function isFolder(candidate: string | null | undefined): Promise<boolean> {
+  return Boolean(candidate) && (await stat(candidate!).then((s) => s.isDirectory(), () => false));
+}
+
+async function chooseWorkspace(): Promise<string | null> {
+  // Command line first, then the last one opened, then a picker.
+  const fromArgs = folderFromArgv(process.argv, app.isPackaged, process.cwd(), path.resolve);
+  for (const candidate of [fromArgs, store?.get('lastWorkspace') as string | undefined]) {
+    if (await isFolder(candidate)) return path.resolve(candidate!);
   }
   const picked = await dialog.showOpenDialog({ title: 'Open a workspace folder', properties: ['openDirectory', 'createDirectory'] });
   return picked.canceled ? null : (picked.filePaths[0] ?? null);
 }
 
-/** Every IPC request must come from Kiln's own window and its own page, never a frame or another origin. */
 function isFromKilnWindow(event: IpcMainInvokeEvent): boolean {
-  if (!window || event.sender !== window.webContents) return false;
-  const frameUrl = event.senderFrame?.url ?? '';
-  return frameUrl.startsWith(`${APP_ORIGIN}/`) || (Boolean(process.env.ELECTRON_RENDERER_URL) && frameUrl.startsWith(process.env.ELECTRON_RENDERER_URL!));
+  const frame = event.senderFrame;
+  return isTrustedSender(
+    { isKilnWindow: Boolean(window) && event.sender === window!.webContents, frameUrl: frame?.url, isMainFrame: frame?.parent === null },
+    DEV_URL,
+  );
 }
 
 function serveRenderer(): void {
@@ -54,56 +73,86 @@ function serveRenderer(): void {
   });
 }
 
+/** A web link leaves Kiln only for the OS browser, and only after the operator saw the exact URL. */
+async function openExternalAfterConfirming(url: string): Promise<void> {
+  const link = externalLinkOf(url);
+  if (!link) return;
+  const options = externalLinkConfirmation(link);
+  const answer = window ? await dialog.showMessageBox(window, { type: 'question', ...options }) : await dialog.showMessageBox({ type: 'question', ...options });
+  if (answer.response === 0) await shell.openExternal(link);
+}
+
 function hardenSessions(): void {
   const ses = session.defaultSession;
-  ses.setPermissionRequestHandler((_wc, permission, callback) => callback(ALLOWED_PERMISSIONS.has(permission)));
-  ses.setPermissionCheckHandler((_wc, permission) => ALLOWED_PERMISSIONS.has(permission));
+  ses.setPermissionRequestHandler((_wc, permission, callback) => callback(isPermissionAllowed(permission)));
+  ses.setPermissionCheckHandler((_wc, permission) => isPermissionAllowed(permission));
   app.on('web-contents-created', (_event, contents) => {
-    contents.on('will-navigate', (event) => event.preventDefault());
-    contents.on('will-redirect', (event) => event.preventDefault());
+    const refuse = (event: { preventDefault(): void; url?: string }) => {
+      if (!allowsNavigation(event.url ?? '')) event.preventDefault();
+    };
+    contents.on('will-navigate', refuse);
+    contents.on('will-frame-navigate', refuse);
+    contents.on('will-redirect', refuse);
     contents.on('will-attach-webview', (event) => event.preventDefault());
     contents.setWindowOpenHandler(({ url }) => {
-      // Links open in the OS browser, and only plain web links.
-      if (/^https?:\/\//i.test(url)) void shell.openExternal(url);
-      return { action: 'deny' };
+      const decision = windowOpenDecision(url);
+      if (decision.external) void openExternalAfterConfirming(decision.external);
+      return { action: decision.action };
     });
   });
 }
 
-function bindContract(svc: Services): void {
+function bindContract(svc: Services): () => void {
   for (const channel of REQUEST_CHANNELS) {
     ipcMain.handle(channel, (event, args: unknown) => {
       if (!isFromKilnWindow(event)) return { ok: false, error: { code: 'E_BAD_REQUEST', message: 'Request from an unknown frame' } };
       return dispatch(svc.handlers, channel, args);
     });
   }
-  svc.hub.subscribe((event) => {
+  const unsubscribe = svc.hub.subscribe((event) => {
     if (window && !window.isDestroyed()) window.webContents.send(event.channel, event.payload);
   });
+  return () => {
+    unsubscribe();
+    for (const channel of REQUEST_CHANNELS) ipcMain.removeHandler(channel);
+  };
+}
+
+/**
+ * The folder-open flow: the one place a workspace is opened, and so the one place `lastWorkspace` is
+ * written (the renderer cannot set it). Opening another folder replaces the running one's services.
+ */
+async function openWorkspace(root: string): Promise<void> {
+  if (services && path.resolve(root) === services.workspace.root) return;
+  const previous = services;
+  services = null;
+  unbindContract?.();
+  unbindContract = null;
+  await previous?.dispose();
+  services = await createServices({ root, dataDir, prefsStore: store! });
+  store!.set('lastWorkspace', services.workspace.root);
+  unbindContract = bindContract(services);
+  window?.setTitle(`Kiln — ${services.workspace.name}`);
 }
 
 async function start(): Promise<void> {
-  const dataDir = process.env.KILN_DATA_DIR ? defaultDataDir() : app.getPath('userData');
+  dataDir = process.env.KILN_DATA_DIR ? defaultDataDir() : app.getPath('userData');
   await ensureDataDir(dataDir);
-  const store = new Store<Record<string, unknown>>({ cwd: dataDir, name: 'prefs', configFileMode: 0o600 });
+  store = new Store<Record<string, unknown>>({ cwd: dataDir, name: 'prefs', configFileMode: 0o600 });
   hardenSessions();
   serveRenderer();
-  const root = await chooseWorkspace(store);
+  const root = await chooseWorkspace();
   if (!root) {
     app.quit();
     return;
   }
-  services = await createServices({ root, dataDir, prefsStore: store });
-  store.set('lastWorkspace', services.workspace.root);
-  bindContract(services);
-  const menu: MenuItemConstructorOptions[] = [{ role: 'editMenu' }, { role: 'viewMenu' }, { role: 'windowMenu' }];
-  if (process.platform === 'darwin') menu.unshift({ role: 'appMenu' });
-  Menu.setApplicationMenu(Menu.buildFromTemplate(menu));
+  await openWorkspace(root);
+  Menu.setApplicationMenu(Menu.buildFromTemplate(applicationMenuTemplate(app.isPackaged, process.platform) as MenuItemConstructorOptions[]));
 
   window = new BrowserWindow({
     width: 1400,
     height: 900,
-    title: `Kiln — ${services.workspace.name}`,
+    title: `Kiln — ${services!.workspace.name}`,
     show: false,
     webPreferences: {
       preload: PRELOAD,
@@ -116,11 +165,24 @@ async function start(): Promise<void> {
       experimentalFeatures: false,
       webviewTag: false,
       spellcheck: false,
+      devTools: !app.isPackaged,
     },
   });
   window.once('ready-to-show', () => window?.show());
   window.on('closed', () => (window = null));
-  await window.loadURL(process.env.ELECTRON_RENDERER_URL ?? `${APP_ORIGIN}/index.html`);
+  await window.loadURL(rendererEntryUrl(DEV_URL));
+}
+
+/** A second launch (`kiln <folder>` while Kiln runs) opens its folder in this instance's window. */
+async function onSecondInstance(argv: string[], workingDirectory: string): Promise<void> {
+  const folder = folderFromArgv(argv, app.isPackaged, workingDirectory, path.resolve);
+  if (window) {
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  }
+  if (!folder || !(await isFolder(folder)) || !window) return;
+  await openWorkspace(folder);
+  await window.loadURL(rendererEntryUrl(DEV_URL));
 }
 
 // `kiln --mcp <folder>`: the packaged app serves the workspace verbs over MCP on stdio, with no window.
@@ -138,6 +200,14 @@ if (mcpArgs) {
 }
 
 function startApp(): void {
+  // One Kiln at a time: a second launch hands its folder to this one and exits.
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return;
+  }
+  app.on('second-instance', (_event, argv, workingDirectory) => {
+    void onSecondInstance(argv, workingDirectory).catch((err: Error) => dialog.showErrorBox('Kiln could not open the folder', err.message));
+  });
   app.on('window-all-closed', () => app.quit());
   app.on('before-quit', (event) => {
     if (!services) return;
@@ -145,6 +215,7 @@ function startApp(): void {
     event.preventDefault();
     const closing = services;
     services = null;
+    unbindContract?.();
     void closing.dispose().finally(() => app.quit());
   });
   app.enableSandbox();

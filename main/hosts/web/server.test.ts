@@ -137,4 +137,14 @@ describe('web host', () => {
     expect(page.headers.get('set-cookie')).toBe(`kiln_token_${host.port}=${host.token}; HttpOnly; SameSite=Strict; Path=/`);
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
   });
+
+  it('lets no page set the last workspace: only the folder-open flow writes it', async () => {
+    const client = await connect();
+    const before = (await client.call('prefs.get', {})).value as { lastWorkspace: string | null };
+    const reply = await client.call('prefs.set', { lastWorkspace: '/etc' });
+    expect(reply).toMatchObject({ ok: false, error: { code: 'E_BAD_REQUEST' } });
+    expect(((await client.call('prefs.get', {})).value as { lastWorkspace: string | null }).lastWorkspace).toBe(before.lastWorkspace);
+    expect((await client.call('prefs.set', { minimap: false })).ok).toBe(true);
+    client.close();
+  });
 });

@@ -1,0 +1,91 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  allowsNavigation,
+  applicationMenuTemplate,
+  devRendererUrl,
+  externalLinkConfirmation,
+  externalLinkOf,
+  folderFromArgv,
+  isPermissionAllowed,
+  isTrustedSender,
+  rendererEntryUrl,
+  windowOpenDecision,
+} from './policy';
+
+const own = { isKilnWindow: true, isMainFrame: true };
+
+describe('Electron host policy', () => {
+  it('accepts IPC only from the top frame of Kiln\'s own page', () => {
+    expect(isTrustedSender({ ...own, frameUrl: 'kiln://app/index.html' }, null)).toBe(true);
+    expect(isTrustedSender({ ...own, frameUrl: 'kiln://app/' }, null)).toBe(true);
+    for (const frameUrl of [
+      'https://evil.example/',
+      'kiln://app.evil/index.html',
+      'kiln://other/index.html',
+      'file:///etc/passwd',
+      'http://localhost:5173/',
+      'about:blank',
+      '',
+      undefined,
+      'not a url',
+    ]) {
+      expect(isTrustedSender({ ...own, frameUrl }, null), String(frameUrl)).toBe(false);
+    }
+    expect(isTrustedSender({ ...own, isMainFrame: false, frameUrl: 'kiln://app/index.html' }, null)).toBe(false);
+    expect(isTrustedSender({ ...own, isKilnWindow: false, frameUrl: 'kiln://app/index.html' }, null)).toBe(false);
+    // The dev server counts only when the build is unpackaged (devRendererUrl decides), and only its origin.
+    expect(isTrustedSender({ ...own, frameUrl: 'http://localhost:5173/src/x' }, 'http://localhost:5173')).toBe(true);
+    expect(isTrustedSender({ ...own, frameUrl: 'http://localhost:5173.evil.example/' }, 'http://localhost:5173')).toBe(false);
+    expect(isTrustedSender({ ...own, frameUrl: 'http://localhost:5174/' }, 'http://localhost:5173')).toBe(false);
+  });
+
+  it('honours ELECTRON_RENDERER_URL only unpackaged and only on loopback', () => {
+    expect(devRendererUrl({ ELECTRON_RENDERER_URL: 'http://localhost:5173' }, false)).toBe('http://localhost:5173');
+    expect(devRendererUrl({ ELECTRON_RENDERER_URL: 'http://localhost:5173' }, true)).toBeNull();
+    expect(devRendererUrl({ ELECTRON_RENDERER_URL: 'https://evil.example' }, false)).toBeNull();
+    expect(devRendererUrl({ ELECTRON_RENDERER_URL: 'file:///tmp/x.html' }, false)).toBeNull();
+    expect(devRendererUrl({}, false)).toBeNull();
+    expect(rendererEntryUrl(devRendererUrl({ ELECTRON_RENDERER_URL: 'http://localhost:5173' }, true))).toBe('kiln://app/index.html');
+  });
+
+  it('refuses every navigation, frame navigation and redirect', () => {
+    for (const url of ['https://evil.example/', 'kiln://app/index.html', 'file:///etc/passwd', 'javascript:alert(1)']) {
+      expect(allowsNavigation(url), url).toBe(false);
+    }
+  });
+
+  it('never opens a window; only http(s) links may go to the browser, after a confirmation naming them', () => {
+    expect(windowOpenDecision('https://jupyter.org/docs')).toEqual({ action: 'deny', external: 'https://jupyter.org/docs' });
+    for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'kiln://app/index.html', 'smb://host/share', 'vscode://x', 'https://user:pw@evil.example/', 'nope']) {
+      expect(windowOpenDecision(url), url).toEqual({ action: 'deny', external: null });
+      expect(externalLinkOf(url), url).toBeNull();
+    }
+    const confirm = externalLinkConfirmation('https://jupyter.org/docs');
+    expect(confirm.detail).toBe('https://jupyter.org/docs');
+    expect(confirm.buttons[confirm.cancelId]).toBe('Cancel');
+    expect(confirm.defaultId).toBe(confirm.cancelId);
+  });
+
+  it('grants only clipboard writes among permissions', () => {
+    expect(isPermissionAllowed('clipboard-sanitized-write')).toBe(true);
+    for (const permission of ['media', 'geolocation', 'notifications', 'openExternal', 'clipboard-read', 'fullscreen', 'hid', 'serial']) {
+      expect(isPermissionAllowed(permission), permission).toBe(false);
+    }
+  });
+
+  it('has no developer tools in a packaged build\'s menu', () => {
+    const roles = (template: ReturnType<typeof applicationMenuTemplate>) =>
+      JSON.stringify(template).match(/"role":"\w+"/g)?.map((r) => r.slice(8, -1)) ?? [];
+    expect(roles(applicationMenuTemplate(true, 'linux'))).not.toContain('viewMenu');
+    expect(roles(applicationMenuTemplate(true, 'linux'))).not.toContain('toggleDevTools');
+    expect(roles(applicationMenuTemplate(false, 'linux'))).toContain('viewMenu');
+    expect(roles(applicationMenuTemplate(true, 'darwin'))[0]).toBe('appMenu');
+  });
+
+  it('reads the folder of a launch, packaged or not, relative to its working folder', () => {
+    expect(folderFromArgv(['/opt/Kiln/kiln', 'proj'], true, '/home/me', path.resolve)).toBe('/home/me/proj');
+    expect(folderFromArgv(['electron', '/repo', '--flag', '/abs/ws'], false, '/x', path.resolve)).toBe('/abs/ws');
+    expect(folderFromArgv(['/opt/Kiln/kiln', '--no-sandbox'], true, '/home/me', path.resolve)).toBeNull();
+  });
+});

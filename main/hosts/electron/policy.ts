@@ -1,0 +1,106 @@
+/**
+ * The Electron host's security decisions as plain functions, so they are tested without launching Electron
+ * (main.ts only wires them to Electron's events).
+ */
+
+/** Kiln's own page: the renderer served over the privileged kiln:// scheme. */
+export const APP_ORIGIN = 'kiln://app';
+
+/** Only these permissions are ever granted: copying to the clipboard from the tree and editor. */
+const ALLOWED_PERMISSIONS = new Set(['clipboard-sanitized-write']);
+
+export function isPermissionAllowed(permission: string): boolean {
+  return ALLOWED_PERMISSIONS.has(permission);
+}
+
+/**
+ * The dev server URL (electron-vite's ELECTRON_RENDERER_URL) is honoured only in an unpackaged build and only
+ * on loopback; a packaged app always loads its own bundled page, whatever the environment says.
+ */
+export function devRendererUrl(env: Record<string, string | undefined>, isPackaged: boolean): string | null {
+  const given = env.ELECTRON_RENDERER_URL;
+  if (isPackaged || !given) return null;
+  try {
+    const url = new URL(given);
+    return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The page the window loads. */
+export function rendererEntryUrl(devUrl: string | null): string {
+  return devUrl ? `${devUrl}/` : `${APP_ORIGIN}/index.html`;
+}
+
+/**
+ * Every IPC request must come from Kiln's own window and from its own page (the top frame's origin), never
+ * from a subframe or a page that navigated elsewhere.
+ */
+export function isTrustedSender(sender: { isKilnWindow: boolean; frameUrl: string | undefined; isMainFrame: boolean }, devUrl: string | null): boolean {
+  if (!sender.isKilnWindow || !sender.isMainFrame || !sender.frameUrl) return false;
+  let origin: string;
+  try {
+    const url = new URL(sender.frameUrl);
+    // kiln://app/... has an opaque origin in WHATWG terms; compare scheme and host instead.
+    origin = url.protocol === 'kiln:' ? `kiln://${url.host}` : url.origin;
+  } catch {
+    return false;
+  }
+  return origin === APP_ORIGIN || (devUrl !== null && origin === devUrl);
+}
+
+/** will-navigate, will-frame-navigate, will-redirect: Kiln is one page; nothing navigates it anywhere. */
+export function allowsNavigation(_url: string): boolean {
+  return false;
+}
+
+/** window.open and target=_blank links: never a new Electron window; web links may go to the OS browser. */
+export function windowOpenDecision(url: string): { action: 'deny'; external: string | null } {
+  return { action: 'deny', external: externalLinkOf(url) };
+}
+
+/** A URL the OS browser may open: http(s) only, never file:, javascript:, custom schemes or credentials. */
+export function externalLinkOf(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
+    if (parsed.username || parsed.password) return null;
+    return parsed.href;
+  } catch {
+    return null;
+  }
+}
+
+/** The confirmation shown before a link leaves Kiln; it names the exact URL. */
+export function externalLinkConfirmation(url: string): { message: string; detail: string; buttons: string[]; defaultId: number; cancelId: number } {
+  return {
+    message: 'Open this link in your browser?',
+    detail: url,
+    buttons: ['Open', 'Cancel'],
+    defaultId: 1,
+    cancelId: 1,
+  };
+}
+
+/** The application menu: no developer tools in a packaged build. */
+export function applicationMenuTemplate(isPackaged: boolean, platform: NodeJS.Platform): Array<{ role?: string; label?: string; submenu?: Array<{ role?: string; type?: string }> }> {
+  const view = isPackaged
+    ? {
+        label: 'View',
+        submenu: [{ role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { type: 'separator' }, { role: 'togglefullscreen' }],
+      }
+    : { role: 'viewMenu' };
+  const menu = [{ role: 'editMenu' }, view, { role: 'windowMenu' }];
+  return platform === 'darwin' ? [{ role: 'appMenu' }, ...menu] : menu;
+}
+
+/**
+ * The folder a launch asks for: the first non-flag argument after the executable (and, unpackaged, after the
+ * app path), relative to the launch's working folder. `--mcp` launches open no window.
+ */
+export function folderFromArgv(argv: readonly string[], isPackaged: boolean, cwd: string, resolve: (cwd: string, p: string) => string): string | null {
+  const args = argv.slice(isPackaged ? 1 : 2);
+  const folder = args.find((arg) => !arg.startsWith('-') && arg !== '.');
+  return folder ? resolve(cwd, folder) : null;
+}
