@@ -352,8 +352,10 @@ export class Workspace {
       for (const dirent of dirents) {
         const abs = path.join(dir, dirent.name);
         if (isStaleTemp(dirent.name)) {
-          // Through the guard like any delete, so a link swapped in here cannot point the removal elsewhere.
-          await this.delete(this.relative(abs), { permanent: true }).then(() => removed.push(this.relative(abs)), () => undefined);
+          // Pinned like any delete, so a link swapped in here cannot point the removal elsewhere; not reported:
+          // Kiln's temp files are never entries anyone shows.
+          const rel = this.relative(abs);
+          await this.guard.pin(rel, (target) => fs.rm(target.path, { recursive: true, force: true })).then(() => removed.push(rel), () => undefined);
         } else if (dirent.isDirectory()) {
           pending.push(abs);
         }
