@@ -10,6 +10,7 @@ import { EventHub } from './events';
 import { FileIndex, quickOpenHandlers } from './file-index';
 import { SearchService, searchHandlers } from './search';
 import { GitService, gitHandlers } from './git';
+import { TerminalService, terminalHandlers } from './terminal';
 import { PrefsService, type KeyValueStore } from './prefs';
 import type { Handlers } from './router';
 import type { TrustState } from '../shared/contract';
@@ -116,6 +117,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     git.scheduleRefresh();
   });
   void git.start();
+  // Terminals: the operator opened this workspace, so an untrusted one gets them too.
+  const terminals = new TerminalService({ root: workspace.root, emit: (channel, payload) => hub.emit(channel, payload) });
 
   const handlers: Handlers = {
     ...workspaceHandlers(workspace),
@@ -136,6 +139,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       return trustState();
     },
     ...gitHandlers(git),
+    ...terminalHandlers(terminals),
   };
 
   return {
@@ -153,6 +157,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       fileIndex.dispose();
       await search.dispose();
       await git.dispose();
+      await terminals.dispose();
       // Runs, then kernels, then the server, so no process outlives Kiln.
       await stack.dispose();
     },

@@ -7,6 +7,7 @@ import { quickOpenEvents, quickOpenRequests } from './quick-open';
 import { searchEvents, searchRequests } from './search';
 import { trustEvents, trustRequests } from './trust';
 import { gitEvents, gitRequests } from './git';
+import { terminalEvents, terminalRequests } from './terminal';
 
 export * from './workspace';
 export * from './notebook';
@@ -16,6 +17,7 @@ export * from './quick-open';
 export * from './search';
 export * from './trust';
 export * from './git';
+export * from './terminal';
 
 /**
  * The whole contract: every request channel (args, result) and every event channel (payload).
@@ -31,6 +33,7 @@ export const requests = {
   ...searchRequests,
   ...trustRequests,
   ...gitRequests,
+  ...terminalRequests,
 } as const;
 export const events = {
   ...workspaceEvents,
@@ -42,6 +45,7 @@ export const events = {
   ...searchEvents,
   ...trustEvents,
   ...gitEvents,
+  ...terminalEvents,
 } as const;
 
 export type Requests = typeof requests;

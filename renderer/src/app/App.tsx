@@ -5,6 +5,7 @@ import { EditorArea, OpenFilesContext, OpenFilesStore } from '../editor';
 import { HeaderBar, saveActive } from '../header';
 import { GitProvider, StatusBar } from '../git';
 import { QuickOpenHost } from '../quick-open';
+import { TerminalPanel } from '../terminal';
 import { TrustBanner } from '../trust';
 import { DialogProvider, IS_MAC, PrefsProvider, ToastProvider, useToasts } from '../ui';
 import { useBridge, useKilnEvent } from './bridge-context';
@@ -87,6 +88,7 @@ function Shell({ openFiles }: { openFiles: OpenFilesStore }) {
         <TrustBanner />
         <HeaderBar rootName={workspaceName} />
         <EditorArea />
+        <TerminalPanel />
       </main>
       <RightRail />
       <StatusBar />

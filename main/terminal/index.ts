@@ -1,0 +1,2 @@
+export { TerminalService, type TerminalServiceOptions } from './service';
+export { terminalHandlers } from './handlers';

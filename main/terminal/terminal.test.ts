@@ -1,0 +1,90 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { KilnError } from '../../shared/errors';
+import { makeTempTree } from '../workspace/test-support';
+import { TerminalService } from './service';
+
+let root: string;
+let cleanup: () => Promise<void>;
+let service: TerminalService;
+let output: Map<string, string>;
+let exits: Map<string, number>;
+
+beforeEach(async () => {
+  ({ root, cleanup } = await makeTempTree({ 'src/pkg/__init__.py': 'NAME = "from src"\n' }));
+  output = new Map();
+  exits = new Map();
+  service = new TerminalService({
+    root,
+    shell: '/bin/bash',
+    emit: (channel: string, payload: { id: string; data?: string; exitCode?: number }) => {
+      if (channel === 'terminal.data') output.set(payload.id, (output.get(payload.id) ?? '') + payload.data);
+      else exits.set(payload.id, payload.exitCode!);
+    },
+  });
+});
+afterEach(async () => {
+  await service.dispose();
+  await cleanup();
+});
+
+const screen = (id: string) => output.get(id) ?? '';
+
+it('runs the shell in the workspace root with src/ importable, and follows resizes', async () => {
+  const { id, cwd } = service.create(80, 24);
+  expect(cwd).toBe(root);
+  service.input(id, 'pwd; python3 -c "import pkg, sys; print(pkg.NAME)"\r');
+  await expect.poll(() => screen(id), { timeout: 10_000 }).toContain('from src');
+  expect(screen(id)).toContain(root);
+  expect(process.env.PYTHONPATH ?? '').not.toContain(path.join(root, 'src'));
+  service.resize(id, 100, 30);
+  service.input(id, 'stty size\r');
+  await expect.poll(() => screen(id)).toContain('30 100');
+});
+
+it('pauses a shell whose output the renderer has not drawn, and resumes it on acknowledgement', async () => {
+  const { id } = service.create(80, 24);
+  service.input(id, 'for i in $(seq 1 60000); do echo "line $i"; done; echo "EN""D"\r');
+  // Without acknowledgements output stops well short of the end.
+  await expect.poll(() => screen(id).length, { timeout: 10_000 }).toBeGreaterThan(256 * 1024);
+  const stalled = screen(id).length;
+  await new Promise((r) => setTimeout(r, 500));
+  expect(screen(id).length).toBeLessThan(stalled + 128 * 1024);
+  expect(screen(id)).not.toContain('END');
+  // Drawing it all lets it finish.
+  const drain = setInterval(() => service.ack(id, 1 << 30), 20);
+  await expect.poll(() => screen(id), { timeout: 20_000 }).toMatch(/END/);
+  clearInterval(drain);
+});
+
+it('ends the shell and what it started when its terminal is killed; input after that is an error', async () => {
+  const { id } = service.create(80, 24);
+  service.input(id, 'sleep 300 & echo "child $!"\r');
+  await expect.poll(() => /child (\d+)/.exec(screen(id))?.[1], { timeout: 10_000 }).toBeTruthy();
+  const child = Number(/child (\d+)/.exec(screen(id))![1]);
+  await service.kill(id);
+  expect(exits.has(id)).toBe(true);
+  await expect.poll(() => isRunning(child), { timeout: 5000 }).toBe(false);
+  expect(() => service.input(id, 'echo\r')).toThrow(KilnError);
+});
+
+it('ends every shell at shutdown', async () => {
+  const a = service.create(80, 24);
+  const b = service.create(80, 24);
+  service.input(a.id, 'echo "pid $$"\r');
+  service.input(b.id, 'echo "pid $$"\r');
+  await expect.poll(() => /pid (\d+)/.test(screen(a.id)) && /pid (\d+)/.test(screen(b.id)), { timeout: 10_000 }).toBe(true);
+  const pids = [a.id, b.id].map((id) => Number(/pid (\d+)/.exec(screen(id))![1]));
+  await service.dispose();
+  for (const pid of pids) expect(isRunning(pid)).toBe(false);
+});
+
+function isRunning(pid: number): boolean {
+  try {
+    // A zombie still answers kill -0; ask ps for live ones.
+    return execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim().length > 0 && !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).startsWith('Z');
+  } catch {
+    return false;
+  }
+}

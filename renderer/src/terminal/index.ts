@@ -1,0 +1,2 @@
+export { TerminalPanel } from './TerminalPanel';
+export { TerminalStore, type TerminalTab, type TerminalsState } from './terminal-store';
