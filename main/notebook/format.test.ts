@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,13 +38,20 @@ let hub: EventHub;
 let events: AnyEvent[];
 let svc: NotebookService;
 
-/** nbformat itself (Debian's python3-nbformat) judges what Kiln wrote. */
-function nbformatValidates(file: string): string {
-  return execFileSync('/usr/bin/python3', ['-c', 'import sys, nbformat; nb = nbformat.read(sys.argv[1], as_version=4); nbformat.validate(nb); print("valid", nb.nbformat_minor)', file], {
-    env: { ...process.env, PYTHONWARNINGS: 'ignore' },
-  })
-    .toString()
-    .trim();
+/**
+ * nbformat itself (Debian's python3-nbformat) judges what Kiln wrote: it reads and validates the file, and writes it
+ * back as Jupyter saves (nbformat.write: nbformat.writes and a newline); Kiln's bytes must be exactly those.
+ */
+function nbformatJudges(file: string): { valid: boolean; minor: number; sameBytes: boolean; ids: string[] } {
+  const script = [
+    'import io, json, sys, nbformat',
+    'raw = open(sys.argv[1], encoding="utf-8", newline="").read()',
+    'nb = nbformat.read(io.StringIO(raw), as_version=4)',
+    'nbformat.validate(nb)',
+    'out = io.StringIO(); nbformat.write(nb, out)',
+    'print(json.dumps({"valid": True, "minor": nb.nbformat_minor, "sameBytes": out.getvalue() == raw, "ids": [c.get("id") for c in nb.cells]}))',
+  ].join('\n');
+  return JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, file], { env: { ...process.env, PYTHONWARNINGS: 'ignore' } }).toString());
 }
 
 beforeAll(async () => {
@@ -93,7 +101,7 @@ describe('nbformat round trips', () => {
     expect(written.cells.at(-1).source).toEqual(['new *cell*\n', 'second line']);
     // The ids Kiln uses are the ones on disk now, so cells keep their identity across sessions.
     expect(written.cells.map((c: { id: string }) => c.id)).toEqual((await svc.get(copy)).cells.map((c) => c.id));
-    if (original.nbformat_minor <= 5) expect(nbformatValidates(path.join(root, copy))).toMatch(/^valid 5$/);
+    if (original.nbformat_minor <= 5) expect(nbformatJudges(path.join(root, copy))).toMatchObject({ valid: true, minor: 5, sameBytes: true });
     await svc.close(copy);
   });
 
@@ -114,13 +122,16 @@ describe('nbformat round trips', () => {
     expect(err.message).toMatch(/not valid JSON \(line 3/);
   });
 
-  it('keeps a string source as a string and splits lines like Python', async () => {
+  it('splits a string source into lines like Python, as nbformat.writes does', async () => {
     expect(splitLines('a\nb\r\nc')).toEqual(['a\n', 'b\r\n', 'c']);
     expect(splitLines('')).toEqual([]);
     expect(splitLines('x\n')).toEqual(['x\n']);
     const nb = {
-      cells: [{ cell_type: 'code', execution_count: null, id: 'abc', metadata: {}, outputs: [], source: 'x = 1\ny = 2' }],
-      metadata: { custom: { keep: true } },
+      cells: [
+        { cell_type: 'code', execution_count: null, id: 'abc', metadata: {}, outputs: [], source: 'x = 1\ny = 2' },
+        { cell_type: 'markdown', id: 'def', metadata: { trusted: true }, source: 'kept\nas lines' },
+      ],
+      metadata: { custom: { keep: true }, orig_nbformat: 3 },
       nbformat: 4,
       nbformat_minor: 5,
     };
@@ -129,9 +140,109 @@ describe('nbformat round trips', () => {
     await svc.editCell('strsrc.ipynb', 'abc', 'x = 3\ny = 4');
     await svc.save('strsrc.ipynb');
     const written = JSON.parse(await fs.readFile(path.join(root, 'strsrc.ipynb'), 'utf8'));
-    expect(written.cells[0].source).toBe('x = 3\ny = 4');
-    expect(written.metadata.custom).toEqual({ keep: true });
+    expect(written.cells[0].source).toEqual(['x = 3\n', 'y = 4']);
+    expect(written.cells[1].source).toEqual(['kept\n', 'as lines']);
+    // Transient fields are not written (nbformat's strip_transient); the rest of the metadata is kept.
+    expect(written.metadata).toEqual({ custom: { keep: true } });
+    expect(written.cells[1].metadata).toEqual({});
+    expect(nbformatJudges(path.join(root, 'strsrc.ipynb'))).toMatchObject({ valid: true, sameBytes: true });
     await svc.close('strsrc.ipynb');
+  });
+});
+
+const conformance = (name: string): NotebookFile => JSON.parse(readFileSync(path.join(CONFORMANCE, name), 'utf8'));
+const withMinor = (nb: NotebookFile, minor: number): NotebookFile => ({ ...nb, nbformat_minor: minor });
+
+interface NotebookFile {
+  cells: { id?: string; cell_type: string; [key: string]: unknown }[];
+  nbformat_minor: number;
+  [key: string]: unknown;
+}
+
+/** ipywidgets' saved state and a widget view output, as JupyterLab writes them into a 4.4 file. */
+function widgetNotebook(): NotebookFile {
+  const view = { model_id: '3f2a9c', version_major: 2, version_minor: 0 };
+  return {
+    cells: [
+      {
+        cell_type: 'code',
+        execution_count: 1,
+        metadata: { scrolled: true },
+        outputs: [{ output_type: 'display_data', data: { 'application/vnd.jupyter.widget-view+json': view, 'text/plain': 'IntSlider(value=3)' }, metadata: {} }],
+        source: ['import ipywidgets as w\n', 'w.IntSlider(3)'],
+      },
+    ],
+    metadata: {
+      kernelspec: { display_name: 'Python 3', language: 'python', name: 'python3' },
+      widgets: { 'application/vnd.jupyter.widget-state+json': { state: { '3f2a9c': { model_name: 'IntSliderModel', state: { value: 3 } } }, version_major: 2, version_minor: 0 } },
+    },
+    nbformat: 4,
+    nbformat_minor: 4,
+  };
+}
+
+const VARIANTS: Record<string, () => NotebookFile> = {
+  '4.0 with images and HTML': () => conformance('test4.ipynb'),
+  '4.1': () => withMinor(conformance('test4.ipynb'), 1),
+  '4.2': () => conformance('test4custom.ipynb'),
+  '4.3': () => withMinor(conformance('test4docinfo.ipynb'), 3),
+  '4.4 without ids': () => conformance('many_tracebacks.ipynb'),
+  '4.4 with ids (as several JupyterLab versions wrote them)': () => withMinor(conformance('test4.5.ipynb'), 4),
+  '4.5 without ids': () => conformance('v4_5_no_cell_id.ipynb'),
+  'empty (no cells)': () => ({ cells: [], metadata: {}, nbformat: 4, nbformat_minor: 4 }),
+  'widget state and views': widgetNotebook,
+};
+
+describe('notebooks as Jupyter reads them', () => {
+  it.each(Object.keys(VARIANTS))('%s: opens as 4.5 with ids kept or added, and saves what nbformat.write would', async (variant) => {
+    const file = `variant-${Object.keys(VARIANTS).indexOf(variant)}.ipynb`;
+    const original = VARIANTS[variant]();
+    await fs.writeFile(path.join(root, file), JSON.stringify(original, null, 2));
+    const doc = await svc.open(file);
+    if (original.nbformat_minor < 5) expect(doc.warnings.join(' ')).toMatch(new RegExp(`nbformat 4\\.${original.nbformat_minor}; Kiln opened it as 4\\.5`));
+    expect(doc.nbformat_minor).toBe(5);
+    original.cells.forEach((cell, i) => {
+      if (cell.id) expect(doc.cells[i].id).toBe(cell.id);
+    });
+    const target = doc.cells.find((c) => ['code', 'markdown', 'raw'].includes(c.cell_type));
+    if (target) await svc.editCell(file, target.id, `${target.source}\n# edited`);
+    else await svc.insertCell(file, { cellType: 'code', source: 'print("first")' });
+    expect((await svc.save(file)).saved).toBe(true);
+    const judged = nbformatJudges(path.join(root, file));
+    expect(judged).toMatchObject({ valid: true, minor: 5, sameBytes: true });
+    expect(judged.ids).toEqual((await svc.get(file)).cells.map((c) => c.id));
+    await svc.close(file);
+  });
+});
+
+describe('the serializer', () => {
+  it('editing one cell changes only that cell’s source lines', async () => {
+    await fs.copyFile(path.join(CONFORMANCE, 'test4.5.ipynb'), path.join(root, 'serial.ipynb'));
+    // The premise: the file is as nbformat writes it.
+    expect(nbformatJudges(path.join(root, 'serial.ipynb')).sameBytes).toBe(true);
+    const before = (await fs.readFile(path.join(root, 'serial.ipynb'), 'utf8')).split('\n');
+    const doc = await svc.open('serial.ipynb');
+    const target = doc.cells.find((c) => c.cell_type === 'code' && c.source.split('\n').length >= 3)!;
+    await svc.editCell('serial.ipynb', target.id, target.source.replace('\n', '\n# inserted line\n'));
+    await svc.save('serial.ipynb');
+    const after = (await fs.readFile(path.join(root, 'serial.ipynb'), 'utf8')).split('\n');
+
+    let start = 0;
+    while (before[start] === after[start]) start++;
+    let endBefore = before.length - 1;
+    let endAfter = after.length - 1;
+    while (before[endBefore] === after[endAfter]) {
+      endBefore--;
+      endAfter--;
+    }
+    const idLine = before.findIndex((line) => line.trim() === `"id": "${target.id}",`);
+    const sourceOpen = before.findIndex((line, i) => i > idLine && line.trim() === '"source": [');
+    const sourceClose = before.findIndex((line, i) => i > sourceOpen && /^\s*\]/.test(line));
+    expect(idLine).toBeGreaterThan(0);
+    expect(start).toBeGreaterThan(sourceOpen);
+    expect(endBefore).toBeLessThan(sourceClose);
+    expect(after.slice(start, endAfter + 1)).toContain('    "# inserted line\\n",');
+    await svc.close('serial.ipynb');
   });
 });
 
@@ -147,7 +258,7 @@ describe('document operations', () => {
     expect(doc.cells).toHaveLength(1);
     expect(doc.cells[0].cell_type).toBe('code');
     expect(doc.dirty).toBe(false);
-    expect(nbformatValidates(path.join(root, nbPath))).toBe('valid 5');
+    expect(nbformatJudges(path.join(root, nbPath))).toMatchObject({ valid: true, minor: 5, sameBytes: true });
     await expect(svc.create(nbPath)).rejects.toMatchObject({ code: 'E_EXISTS' });
   });
 
@@ -183,7 +294,7 @@ describe('document operations', () => {
     expect(written.cells.map((c: { id: string }) => c.id)).toEqual([a.cell.id, b.cell.id, first]);
     expect(written.cells[0].metadata.tags).toEqual(['parameters']);
     expect(written.cells[2]).not.toHaveProperty('outputs');
-    expect(nbformatValidates(path.join(root, nbPath))).toBe('valid 5');
+    expect(nbformatJudges(path.join(root, nbPath))).toMatchObject({ valid: true, minor: 5, sameBytes: true });
     expect((await svc.get(nbPath)).dirty).toBe(false);
   });
 

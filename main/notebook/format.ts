@@ -184,10 +184,15 @@ export function emptyNotebook(): NotebookJson {
   };
 }
 
+/** A cell id as nbformat 4.5 allows it. */
+const CELL_ID = /^[a-zA-Z0-9-_]{1,64}$/;
+
 /**
- * Parses and validates an .ipynb. Refuses (E_INVALID_NOTEBOOK, message naming the problem) JSON syntax errors,
- * anything but nbformat 4, schema errors and duplicate cell ids. Cells without ids get ids in memory, as
- * nbformat's reader does.
+ * Parses and validates an .ipynb: whatever `nbformat.read` opens. Refuses (E_INVALID_NOTEBOOK, message naming
+ * the problem) JSON syntax errors, anything but nbformat 4, schema errors and duplicate ids in a 4.5 file.
+ * A 4.0-4.4 file is upgraded in memory to 4.5 as JupyterLab does (the schemas differ only by cell ids): ids it
+ * already carries are kept (several JupyterLab versions wrote them into 4.4 files), the others are added, and a
+ * warning says the next save writes 4.5. A 4.5 file missing ids gets them the same way (nbformat repairs those).
  */
 export function parseNotebook(text: string, path: string): ParsedNotebook {
   if (text.trim() === '') {
@@ -215,46 +220,46 @@ export function parseNotebook(text: string, path: string): ParsedNotebook {
     );
   }
   if (major > 4) throw invalid(path, `nbformat ${major} is newer than Kiln supports (4)`);
+  const cells = nb.cells;
+  if (!Array.isArray(cells)) throw invalid(path, validateNotebook(nb, minor) ?? 'it has no "cells" list');
+
+  const upgrading = minor < CURRENT_MINOR;
+  // Before 4.5 an id is no part of the format: one that 4.5 would refuse, or a repeat, is replaced.
+  const taken = new Set<string>();
+  for (const cell of cells) {
+    if (!isObject(cell) || typeof cell.id !== 'string') continue;
+    if (upgrading && (!CELL_ID.test(cell.id) || taken.has(cell.id))) delete cell.id;
+    else taken.add(cell.id);
+  }
+  const missing = cells.filter((cell) => isObject(cell) && !('id' in cell)).length;
+  if (upgrading) nb.nbformat_minor = CURRENT_MINOR;
+  // Judged with the ids it will have, so a file that lacks them (and only them) is not refused for it.
+  const withIds = structuredClone(cells) as unknown[];
+  const probeTaken = new Set(taken);
+  for (const cell of withIds) if (isObject(cell) && !('id' in cell)) cell.id = newCellId(probeTaken);
+  const error = validateNotebook({ ...nb, cells: withIds }, upgrading ? CURRENT_MINOR : minor);
+  if (error) throw invalid(path, error);
+  const seen = new Map<string, number>();
+  for (let i = 0; i < cells.length; i++) {
+    const id = (cells[i] as Json).id;
+    if (typeof id !== 'string') continue;
+    if (seen.has(id)) throw invalid(path, `cell id "${id}" is used by more than one cell (cells[${seen.get(id)}] and cells[${i}])`);
+    seen.set(id, i);
+  }
+  for (const cell of cells as Json[]) if (typeof cell.id !== 'string') cell.id = newCellId(taken);
 
   const warnings: string[] = [];
-  let idsAdded = false;
-  const cells = nb.cells;
-  // Ids are given before validation so a 4.5 file missing them (nbformat repairs these) is judged on the rest.
-  if (Array.isArray(cells)) {
-    const taken = new Set<string>();
-    for (const cell of cells) if (cell && typeof cell === 'object' && typeof cell.id === 'string') taken.add(cell.id);
-    const wantsIds = minor >= 5;
-    let missing = 0;
-    const error = validateNotebook(nb, minor);
-    if (error) {
-      if (!wantsIds) throw invalid(path, error);
-      for (const cell of cells) if (cell && typeof cell === 'object' && !('id' in cell)) missing++;
-      if (missing === 0) throw invalid(path, error);
-      const repaired = structuredClone(nb) as { cells: Json[] };
-      const repairTaken = new Set(taken);
-      for (const cell of repaired.cells) if (cell && typeof cell === 'object' && !('id' in cell)) cell.id = newCellId(repairTaken);
-      const after = validateNotebook(repaired, minor);
-      if (after) throw invalid(path, after);
-    }
-    const seen = new Map<string, number>();
-    for (let i = 0; i < cells.length; i++) {
-      const id = (cells[i] as Json).id;
-      if (typeof id !== 'string') continue;
-      if (seen.has(id)) throw invalid(path, `cell id "${id}" is used by more than one cell (cells[${seen.get(id)}] and cells[${i}])`);
-      seen.set(id, i);
-    }
-    for (const cell of cells as Json[]) {
-      if (typeof cell.id !== 'string') {
-        cell.id = newCellId(taken);
-        idsAdded = true;
-      }
-    }
-    if (wantsIds && idsAdded) warnings.push('Some cells had no id; Kiln gave them ids, written on the next save.');
-  } else {
-    const error = validateNotebook(nb, minor);
-    throw invalid(path, error ?? 'it has no "cells" list');
+  if (upgrading) {
+    const ids = missing === 0 ? 'its cell ids are kept' : missing === cells.length ? 'its cells were given ids' : `${missing} of its ${cells.length} cells were given ids`;
+    warnings.push(`This notebook was nbformat 4.${minor}; Kiln opened it as 4.5 (as JupyterLab does): ${ids}. The next save writes nbformat 4.5.`);
+  } else if (missing > 0) {
+    warnings.push('Some cells had no id; Kiln gave them ids, written on the next save.');
   }
-  return { json: nb as NotebookJson, warnings, idsAdded };
+  return { json: nb as NotebookJson, warnings, idsAdded: missing > 0 };
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -286,26 +291,67 @@ function sortKeysDeep(value: unknown): unknown {
   return value;
 }
 
-/** JSON as nbformat writes it: json.dumps(nb, sort_keys=True, indent=1, ensure_ascii=False) + "\n". */
-export function serializeNotebook(nb: NotebookJson): string {
-  return `${JSON.stringify(sortKeysDeep(nb), null, 1)}\n`;
+/** Mimetypes nbformat splits into lines besides text/*: the rest (images, JSON) are kept whole. */
+const SPLIT_MIMES = new Set(['application/javascript', 'image/svg+xml']);
+
+/** JSON mimetypes hold structure, never lines (nbformat's _is_json_mime). */
+function isJsonMime(mime: string): boolean {
+  return mime === 'application/json' || (mime.startsWith('application/') && mime.endsWith('+json'));
 }
 
-/** Whether a mimetype's data is JSON (kept as structure) rather than text (split into lines). */
-export function isJsonMime(mime: string): boolean {
-  return mime === 'application/json' || /^application\/(.*\+)?json$/.test(mime);
+/** A list of strings read from disk, joined (nbformat's rejoin_lines); anything else as it is. */
+function joined(value: unknown): unknown {
+  return Array.isArray(value) && value.every((line) => typeof line === 'string') ? value.join('') : value;
 }
 
-/** Puts an output produced by the kernel into the form nbformat writes (multiline text as lists of lines). */
+/** nbformat's rejoin then split of a mimebundle: text/* (and JavaScript, SVG) as lists of lines, the rest whole. */
+function diskBundle(bundle: unknown): unknown {
+  if (!isObject(bundle)) return bundle;
+  const out: Json = {};
+  for (const [mime, value] of Object.entries(bundle)) {
+    const text = isJsonMime(mime) ? value : joined(value);
+    out[mime] = typeof text === 'string' && (mime.startsWith('text/') || SPLIT_MIMES.has(mime)) ? splitLines(text) : text;
+  }
+  return out;
+}
+
+/** An output in the form nbformat writes it (what nbformat.read then nbformat.writes gives). */
 export function splitOutputForDisk(output: OutputJson): OutputJson {
   const copy: OutputJson = { ...output };
-  if (copy.output_type === 'stream' && typeof copy.text === 'string') copy.text = splitLines(copy.text);
-  if ((copy.output_type === 'display_data' || copy.output_type === 'execute_result') && copy.data && typeof copy.data === 'object') {
-    const data: Json = {};
-    for (const [mime, value] of Object.entries(copy.data as Json)) {
-      data[mime] = typeof value === 'string' && !isJsonMime(mime) ? splitLines(value) : value;
-    }
-    copy.data = data;
+  if (copy.output_type === 'execute_result' || copy.output_type === 'display_data') {
+    if ('data' in copy) copy.data = diskBundle(copy.data);
+  } else if ('text' in copy) {
+    copy.text = joined(copy.text);
+    if (copy.output_type === 'stream' && typeof copy.text === 'string') copy.text = splitLines(copy.text);
   }
   return copy;
+}
+
+/** nbformat's rejoin_lines, split_lines and strip_transient, on a copy: the notebook as nbformat.writes sees it. */
+function diskForm(nb: NotebookJson): NotebookJson {
+  const metadata: Json = { ...nb.metadata };
+  for (const transient of ['orig_nbformat', 'orig_nbformat_minor', 'signature']) delete metadata[transient];
+  const cells = nb.cells.map((cell) => {
+    const out: CellJson = { ...cell };
+    const source = joined(out.source);
+    if (typeof source === 'string') out.source = splitLines(source);
+    if (isObject(out.attachments)) {
+      out.attachments = Object.fromEntries(Object.entries(out.attachments).map(([name, bundle]) => [name, diskBundle(bundle)]));
+    }
+    if (out.cell_type === 'code' && Array.isArray(out.outputs)) out.outputs = out.outputs.map(splitOutputForDisk);
+    if (isObject(out.metadata) && 'trusted' in out.metadata) {
+      const { trusted: _trusted, ...rest } = out.metadata;
+      out.metadata = rest;
+    }
+    return out;
+  });
+  return { ...nb, metadata, cells };
+}
+
+/**
+ * The bytes nbformat.write puts on disk (what Jupyter saves): nbformat.writes, i.e. split_lines, strip_transient and
+ * json.dumps(nb, sort_keys=True, indent=1, ensure_ascii=False), then a newline.
+ */
+export function serializeNotebook(nb: NotebookJson): string {
+  return `${JSON.stringify(sortKeysDeep(diskForm(nb)), null, 1)}\n`;
 }
