@@ -1,4 +1,4 @@
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { FsChange } from '../../../shared/contract';
 import { useAsk, useToasts, messageOf, usePrefs, CloseIcon, FileIcon, DiffIcon } from '../ui';
 import { useKilnEvent } from '../app/bridge-context';
@@ -109,8 +109,11 @@ export function EditorArea() {
           <span className="conflict-text">
             {conflict.kind === 'changed'
               ? <><strong>{activeFile.name}</strong> changed on disk while you have unsaved changes.</>
-              : <><strong>{activeFile.name}</strong> was deleted on disk; your unsaved text is still here.</>}
+              : activeFile.dirty
+                ? <><strong>{activeFile.name}</strong> was deleted on disk; your unsaved text is still here.</>
+                : <><strong>{activeFile.name}</strong> was deleted on disk. It comes back here if the file does; Save As keeps this text.</>}
           </span>
+          {conflict.kind === 'deleted' && <SaveAs key={activeFile.id} file={activeFile} store={store} onError={(m) => toasts.error(m)} />}
           {conflict.kind === 'changed' && (
             <button type="button" className="btn btn-small" onClick={() => store.showCompare(showingDiff ? null : activeFile.path)}>
               {showingDiff ? 'Close Compare' : 'Compare'}
@@ -118,10 +121,10 @@ export function EditorArea() {
           )}
           <button
             type="button"
-            className="btn btn-small btn-primary"
+            className={`btn btn-small${conflict.kind === 'changed' ? ' btn-primary' : ''}`}
             onClick={() => store.overwrite(activeFile.path).then(() => store.showCompare(null), (err) => toasts.error(messageOf(err)))}
           >
-            Overwrite
+            {conflict.kind === 'changed' ? 'Overwrite' : 'Save here again'}
           </button>
           <button
             type="button"
@@ -161,5 +164,42 @@ export function EditorArea() {
         )}
       </div>
     </div>
+  );
+}
+
+/** Save As for a tab whose file went away: a path field, then the buffer goes to a new file there. */
+function SaveAs({ file, store, onError }: { file: OpenFile; store: OpenFilesStore; onError: (message: string) => void }) {
+  const [target, setTarget] = useState<string | null>(null);
+  if (target === null) {
+    return (
+      <button type="button" className="btn btn-small btn-primary" onClick={() => setTarget(file.path)}>
+        Save As…
+      </button>
+    );
+  }
+  const save = () => {
+    const to = target.trim();
+    if (!to) return;
+    textModels.rename(file.path, to);
+    store.saveAs(file.path, to).then(
+      () => setTarget(null),
+      (err: unknown) => {
+        textModels.rename(to, file.path);
+        onError(messageOf(err));
+      },
+    );
+  };
+  return (
+    <form className="save-as" onSubmit={(e) => { e.preventDefault(); save(); }}>
+      <input
+        aria-label="Save as path"
+        className="save-as-input"
+        value={target}
+        autoFocus
+        onChange={(e) => setTarget(e.target.value)}
+        onKeyDown={(e) => e.key === 'Escape' && setTarget(null)}
+      />
+      <button type="submit" className="btn btn-small btn-primary">Save</button>
+    </form>
   );
 }

@@ -11,6 +11,8 @@ const RECHECK_AFTER_SAVE_MS = 600;
 export type DiskConflict = { kind: 'changed'; diskText: string; diskHash: string } | { kind: 'deleted' };
 
 export interface OpenFile {
+  /** Stays the same for the tab's whole life, across renames and moves of its file. */
+  id: number;
   path: string;
   name: string;
   status: 'loading' | 'ready' | 'error';
@@ -40,6 +42,7 @@ export interface OpenFilesState {
 }
 
 const nameOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+let tabIds = 0;
 
 /** A view that keeps its own document (a notebook, held by the main process) and answers for its tab. */
 export interface DocumentOwner {
@@ -84,7 +87,7 @@ export class OpenFilesStore {
       return;
     }
     const file: OpenFile = {
-      path, name: nameOf(path), status: 'loading', binary: false, truncated: false, size: 0, large: false,
+      id: ++tabIds, path, name: nameOf(path), status: 'loading', binary: false, truncated: false, size: 0, large: false,
       buffer: '', diskText: '', diskHash: '', dirty: false, conflict: null, revision: 0,
     };
     this.set({ files: [...this.state.files, file], active: path });
@@ -99,9 +102,11 @@ export class OpenFilesStore {
   claim(path: string, owner: DocumentOwner): () => void {
     this.owners.set(path, owner);
     return () => {
-      if (this.owners.get(path) !== owner) return;
-      this.owners.delete(path);
-      this.patch(path, () => ({ dirty: false }));
+      // Wherever the tab has moved to since.
+      const current = [...this.owners].find(([, o]) => o === owner)?.[0];
+      if (current === undefined) return;
+      this.owners.delete(current);
+      this.patch(current, () => ({ dirty: false }));
     };
   }
 
@@ -145,6 +150,28 @@ export class OpenFilesStore {
     if (!file) return;
     const expected = file.conflict?.kind === 'changed' ? file.conflict.diskHash : undefined;
     await this.write(path, file.buffer, expected);
+  }
+
+  /**
+   * Writes the buffer to a new file (never over an existing one) and retargets the tab there: the way
+   * out for a buffer whose file was deleted or renamed by another program.
+   */
+  async saveAs(path: string, target: string): Promise<void> {
+    const file = this.get(path);
+    if (!file || file.binary || file.truncated) return;
+    const text = file.buffer;
+    const result = await this.bridge.request('workspace.createFile', { path: target, text });
+    const to = result.path;
+    if (this.get(to)) this.close(to);
+    this.set({
+      files: this.state.files.map((f) =>
+        f.path === path
+          ? { ...f, path: to, name: nameOf(to), diskText: text, diskHash: result.hash, size: result.size, dirty: f.buffer !== text, conflict: null }
+          : f,
+      ),
+      active: this.state.active === path ? to : this.state.active,
+      comparing: this.state.comparing === path ? null : this.state.comparing,
+    });
   }
 
   /** Replaces the buffer with the disk's text, dropping unsaved edits. */

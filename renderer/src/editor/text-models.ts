@@ -52,10 +52,14 @@ export class TextModels {
 
   /** Follows the change feed: a move (of the file or a folder holding it) re-keys its model. */
   applyChange(change: FsChange): void {
-    if (change.type !== 'moved') return;
+    if (change.type === 'moved') this.rename(change.from, change.to);
+  }
+
+  /** Re-keys the models at or under `from` to `to` (a move, or a tab saved under another name). */
+  rename(from: string, to: string): void {
     const moved: [string, TextModelEntry][] = [];
     for (const [path, entry] of this.entries) {
-      const next = pathAfterMove(path, change.from, change.to);
+      const next = pathAfterMove(path, from, to);
       if (next === null) continue;
       this.entries.delete(path);
       moved.push([next, entry]);

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { CellType, KilnBridge, NotebookCell } from '../../../shared/contract';
+import { pathAfterMove } from '../../../shared/fs-change';
 import { useBridge } from '../app/bridge-context';
 import { useCommands, type Command } from '../commands';
 import { useColorScheme } from '../app/use-color-scheme';
@@ -41,43 +42,78 @@ function useOpenAsText(path: string): boolean {
 // ---- The notebook answers for its tab ----
 // Save (Ctrl/Cmd+S, the header button, "Save" when closing) and the tab's dirty dot go through the
 // notebook the main process holds; closing the tab, once the operator has chosen, closes it there.
-const claimed = new Map<string, () => void>();
+/** A notebook tab this view answers for; `path` follows the file through moves. */
+interface ClaimedTab {
+  path: string;
+  release: () => void;
+}
+const claimed = new Map<string, ClaimedTab>();
 /** The session of a notebook on screen: its save first flushes edits still being typed. */
 const shown = new Map<string, NotebookSession>();
 
+/** These module-level maps are path-keyed state too: they follow the change feed like every other owner. */
+let followingMoves = false;
+function followMoves(bridge: KilnBridge): void {
+  if (followingMoves) return;
+  followingMoves = true;
+  bridge.on('fs.change', (change) => {
+    if (change.type !== 'moved') return;
+    const rekey = <V,>(entries: Map<string, V>, moved?: (value: V, to: string) => void) => {
+      for (const [path, value] of [...entries]) {
+        const to = pathAfterMove(path, change.from, change.to);
+        if (to === null) continue;
+        entries.delete(path);
+        entries.set(to, value);
+        moved?.(value, to);
+      }
+    };
+    rekey(claimed, (tab, to) => (tab.path = to));
+    rekey(shown);
+    for (const path of [...asText]) {
+      const to = pathAfterMove(path, change.from, change.to);
+      if (to !== null) asText.delete(path) && asText.add(to);
+    }
+  });
+}
+
 function claimTab(store: OpenFilesStore, bridge: KilnBridge, path: string): void {
+  followMoves(bridge);
   if (claimed.has(path)) return;
+  const tab: ClaimedTab = { path, release: () => undefined };
   const offDirty = bridge.on('notebook.dirty', (event) => {
-    if (event.path === path) store.setDirty(path, event.dirty);
+    if (event.path === tab.path) store.setDirty(tab.path, event.dirty);
   });
   const release = store.claim(path, {
     save: async () => {
-      const session = shown.get(path);
+      const session = shown.get(tab.path);
       if (session) await session.save();
-      else await bridge.request('notebook.save', { path });
+      else await bridge.request('notebook.save', { path: tab.path });
     },
     closed: () => {
       offDirty();
-      claimed.delete(path);
-      setOpenAsText(path, false);
-      void bridge.request('notebook.close', { path }).catch(() => undefined);
+      claimed.delete(tab.path);
+      setOpenAsText(tab.path, false);
+      void bridge.request('notebook.close', { path: tab.path }).catch(() => undefined);
     },
   });
-  claimed.set(path, () => {
+  tab.release = () => {
     offDirty();
     release();
-    claimed.delete(path);
-  });
+    claimed.delete(tab.path);
+  };
+  claimed.set(path, tab);
 }
 
 /** Shown as text (a corrupt notebook), the file is an ordinary text tab again. */
 function releaseTab(path: string): void {
-  claimed.get(path)?.();
+  claimed.get(path)?.release();
 }
 
 /** The centre view for a `.ipynb` file. */
 export function NotebookView({ path }: { path: string }) {
   const text = useOpenAsText(path);
+  const store = useOpenFilesStore();
+  const tabId = useSyncExternalStore(store.subscribe, () => store.get(path)?.id) ?? path;
   if (text) {
     return (
       <div className="nb-as-text">
@@ -91,7 +127,8 @@ export function NotebookView({ path }: { path: string }) {
       </div>
     );
   }
-  return <NotebookEditor key={path} path={path} />;
+  // Keyed by the tab, not the path: a renamed or moved notebook keeps its view, selection and session.
+  return <NotebookEditor key={tabId} path={path} />;
 }
 
 function useSession(path: string): NotebookSession | null {
@@ -99,12 +136,18 @@ function useSession(path: string): NotebookSession | null {
   const store = useOpenFilesStore();
   const [session, setSession] = useState<NotebookSession | null>(null);
   useEffect(() => {
-    const s = new NotebookSession(bridge, path);
+    // A session that followed its file through a move goes on under the new path, unsaved edits and all.
+    const followed = shown.get(path);
+    const s = followed ?? new NotebookSession(bridge, path);
+    if (!followed) {
+      shown.set(path, s);
+      void s.load();
+    }
     setSession(s);
-    void s.load();
     claimTab(store, bridge, path);
-    shown.set(path, s);
     return () => {
+      // Moved away: the effect for the new path takes the session over.
+      if (s.path !== path) return;
       if (shown.get(path) === s) shown.delete(path);
       s.dispose();
     };

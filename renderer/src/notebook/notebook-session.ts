@@ -15,6 +15,7 @@ import type {
 } from '../../../shared/contract';
 import { joinMultiline } from '../../../shared/contract';
 import { KilnError } from '../../../shared/errors';
+import { pathAfterMove } from '../../../shared/fs-change';
 
 /** One cell as the view shows it: the document's cell plus what only the running session knows. */
 export interface CellView {
@@ -90,8 +91,14 @@ export class NotebookSession {
 
   constructor(
     private readonly bridge: KilnBridge,
-    readonly path: string,
+    /** Follows the file through renames and moves (from the change feed), unsaved edits and all. */
+    public path: string,
   ) {
+    this.offs.push(
+      bridge.on('fs.change', (change) => {
+        if (change.type === 'moved') this.path = pathAfterMove(this.path, change.from, change.to) ?? this.path;
+      }),
+    );
     this.listen('notebook.output', (e) => this.onOutput(e.cellId, e.rev, e.change));
     this.listen('notebook.cellState', (e) => this.onCellState(e.cellId, e.state, e.execution_count, e.result));
     this.listen('notebook.kernelStatus', (e) => this.set({ kernel: e.kernel }));

@@ -1,0 +1,203 @@
+import { rename } from 'node:fs/promises';
+import type { Locator, Page } from '@playwright/test';
+import { DEFAULT_FIXTURE, expect, test as base, type TempWorkspace } from './support/fixtures';
+import { ModelServer, reply } from './support/model-server';
+import { dragWithMouse, openFile, sendMessage, treeItem } from './support/ui';
+
+/**
+ * File identity: unsaved work follows renames and moves made in Kiln (one change feed, every owner
+ * re-keys itself), proposals never land on a different file, and nothing an agent or another program
+ * does to a file silently replaces what the operator has not saved. Asserted on disk and on screen.
+ */
+
+const test = base.extend<{ model: ModelServer }>({
+  model: async ({}, use) => {
+    const server = await ModelServer.start({ models: ['scripted-model'] });
+    await use(server);
+    await server.close();
+  },
+});
+
+const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
+const APP = DEFAULT_FIXTURE['src/app.py'];
+const APP_RENAMED = APP.replace(/name/g, 'person');
+
+async function typeAtEnd(page: Page, text: string): Promise<void> {
+  await page.locator('.code-editor .monaco-editor .view-lines').click();
+  await page.keyboard.press(`${mod}+End`);
+  await page.keyboard.press('Escape');
+  await page.keyboard.type(text);
+}
+
+const tab = (page: Page, name: string) => page.getByRole('tab', { name, exact: true });
+const editorText = (page: Page) => page.locator('.code-editor .monaco-editor .view-lines');
+
+/** F2 on a tree entry, the new name typed over the selected stem. */
+async function renameInTree(page: Page, name: string, stem: string): Promise<void> {
+  await treeItem(page, name).click();
+  await page.keyboard.press('F2');
+  await expect(page.getByRole('textbox', { name: 'New name' })).toBeFocused();
+  await page.keyboard.type(stem);
+  await page.keyboard.press('Enter');
+}
+
+async function configure(workspace: TempWorkspace, model: ModelServer): Promise<void> {
+  await workspace.write(
+    '.kiln/config.yaml',
+    `models:\n  scripted:\n    provider: openai-compatible\n    base_url: ${model.url}\n    model: scripted-model\n\nfile_editing:\n  model: scripted\n\nagent:\n  model: scripted\n`,
+  );
+}
+
+function notebookJson(source: string): string {
+  const cell = { cell_type: 'code', id: 'cell-1', metadata: {}, source, execution_count: null, outputs: [] };
+  return `${JSON.stringify({ cells: [cell], metadata: { kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' } }, nbformat: 4, nbformat_minor: 5 }, null, 1)}\n`;
+}
+
+const cellSources = async (workspace: TempWorkspace, file: string) =>
+  (JSON.parse(await workspace.read(file)) as { cells: { source: string | string[] }[] }).cells.map((c) => [c.source].flat().join(''));
+
+test.describe('unsaved work follows renames and moves', () => {
+  test('an unsaved text buffer follows F2; Save writes the new path', async ({ page, kiln, workspace }) => {
+    await kiln.open(page);
+    await openFile(page, 'src', 'util.py');
+    await typeAtEnd(page, '\nMINE = 1');
+    await expect(tab(page, 'util.py')).toHaveAttribute('data-dirty', 'true');
+
+    await renameInTree(page, 'util.py', 'helpers');
+    await expect(tab(page, 'helpers.py')).toHaveAttribute('data-dirty', 'true');
+    await expect(tab(page, 'util.py')).toHaveCount(0);
+    await expect(editorText(page)).toContainText('MINE = 1');
+    expect(await workspace.read('src/helpers.py')).toBe('VALUE = 42\n');
+
+    await page.keyboard.press(`${mod}+s`);
+    await expect.poll(() => workspace.read('src/helpers.py')).toContain('MINE = 1');
+    await expect(tab(page, 'helpers.py')).not.toHaveAttribute('data-dirty', 'true');
+    expect(await workspace.exists('src/util.py')).toBe(false);
+    // Monaco kept the very same model: undo still reaches back past the rename.
+    await page.locator('.code-editor .monaco-editor .view-lines').click();
+    await page.keyboard.press(`${mod}+z`);
+    await expect(editorText(page)).not.toContainText('MINE = 1');
+  });
+
+  test('an unsaved file inside a dragged folder follows it; Save writes the new path', async ({ page, kiln, workspace }) => {
+    await kiln.open(page);
+    await openFile(page, 'notes', 'todo.txt');
+    await typeAtEnd(page, 'third');
+    await expect(tab(page, 'todo.txt')).toHaveAttribute('data-dirty', 'true');
+
+    await dragWithMouse(page, treeItem(page, 'notes'), treeItem(page, 'data'));
+    await expect.poll(() => workspace.exists('data/notes/todo.txt')).toBe(true);
+    await expect(tab(page, 'todo.txt')).toHaveAttribute('title', 'data/notes/todo.txt (unsaved)');
+    await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toContainText('data');
+
+    await page.keyboard.press(`${mod}+s`);
+    await expect.poll(() => workspace.read('data/notes/todo.txt')).toBe('first\nsecond\nthird');
+    expect(await workspace.exists('notes')).toBe(false);
+    await page.screenshot({ path: '/tmp/kiln-identity-folder-move.png' });
+  });
+
+  test.describe('a notebook', () => {
+    test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'notes.ipynb': notebookJson('a = 1') } });
+
+    test('with unsaved cell edits follows F2; Save writes them to the new path', async ({ page, kiln, workspace }) => {
+      await kiln.open(page);
+      await treeItem(page, 'notes.ipynb').click();
+      const nb = page.getByRole('region', { name: 'notes.ipynb', exact: true });
+      await expect(nb).toBeVisible();
+      await nb.getByRole('group', { name: 'Cell 1', exact: true }).locator('.nb-editor .view-lines').click();
+      await page.keyboard.press(`${mod}+A`);
+      await page.keyboard.type('a = 2');
+      await expect(tab(page, 'notes.ipynb')).toHaveAttribute('data-dirty', 'true');
+
+      await renameInTree(page, 'notes.ipynb', 'renamed');
+      const moved = page.getByRole('region', { name: 'renamed.ipynb', exact: true });
+      await expect(moved).toBeVisible();
+      await expect(moved.getByRole('group', { name: 'Cell 1', exact: true })).toContainText('a = 2');
+      await expect(tab(page, 'renamed.ipynb')).toHaveAttribute('data-dirty', 'true');
+      expect(await cellSources(workspace, 'renamed.ipynb')).toEqual(['a = 1']);
+
+      await page.keyboard.press(`${mod}+s`);
+      await expect.poll(() => cellSources(workspace, 'renamed.ipynb')).toEqual(['a = 2']);
+      await expect(tab(page, 'renamed.ipynb')).not.toHaveAttribute('data-dirty', 'true');
+      expect(await workspace.exists('notes.ipynb')).toBe(false);
+    });
+  });
+});
+
+test.describe('outside changes never replace unsaved work', () => {
+  test('a rename by another program: the dirty tab keeps its buffer and Save As writes it', async ({ page, kiln, workspace }) => {
+    await kiln.open(page);
+    await openFile(page, 'src', 'util.py');
+    await typeAtEnd(page, '\nMINE = 1');
+    await rename(workspace.abs('src/util.py'), workspace.abs('src/moved_by_git.py'));
+    const bar = page.getByRole('alert', { name: 'Changed on disk' });
+    await expect(bar).toContainText('util.py was deleted on disk; your unsaved text is still here');
+    await expect(treeItem(page, 'moved_by_git.py')).toBeVisible();
+    await bar.getByRole('button', { name: 'Save As…' }).click();
+    const field = bar.getByRole('textbox', { name: 'Save as path' });
+    await field.fill('src/kept.py');
+    await page.screenshot({ path: '/tmp/kiln-identity-save-as.png' });
+    await bar.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(tab(page, 'kept.py')).toBeVisible();
+    await expect(bar).toHaveCount(0);
+    expect(await workspace.read('src/kept.py')).toContain('MINE = 1');
+    expect(await workspace.read('src/moved_by_git.py')).toBe('VALUE = 42\n');
+  });
+
+  test("an agent's write-file over an open dirty file raises the conflict bar; both versions stay reachable", async ({ page, kiln, workspace, model }) => {
+    await configure(workspace, model);
+    model.setReplies([reply.tool('write-file', { path: 'src/util.py', content: 'AGENT = 1\n' }), reply.text('Wrote it.')]);
+    await kiln.open(page);
+    await openFile(page, 'src', 'util.py');
+    await typeAtEnd(page, '\nMINE = 1');
+    await page.getByRole('tab', { name: 'Agent' }).click();
+    await sendMessage(page.getByRole('complementary', { name: 'Agent' }), 'Rewrite util.py');
+
+    const bar = page.getByRole('alert', { name: 'Changed on disk' });
+    await expect(bar).toContainText('util.py changed on disk');
+    await expect.poll(() => workspace.read('src/util.py')).toBe('AGENT = 1\n');
+    await expect(editorText(page)).toContainText('MINE = 1');
+    await bar.getByRole('button', { name: 'Compare' }).click();
+    const diff = page.getByTestId('diff-view');
+    await expect(diff).toContainText('AGENT = 1');
+    await expect(diff).toContainText('MINE = 1');
+    await page.screenshot({ path: '/tmp/kiln-identity-agent-conflict.png' });
+    await bar.getByRole('button', { name: 'Overwrite' }).click();
+    await expect.poll(() => workspace.read('src/util.py')).toContain('MINE = 1');
+  });
+});
+
+test.describe('proposals stay with their file', () => {
+  function editPanel(page: Page): Locator {
+    return page.getByRole('complementary', { name: 'Edit assistant' });
+  }
+
+  test('a pending proposal on a renamed file never lands on a new file at the old path', async ({ page, kiln, workspace, model }) => {
+    await configure(workspace, model);
+    model.enqueue(reply.propose(APP_RENAMED, 'Renamed.'));
+    await kiln.open(page);
+    await openFile(page, 'src', 'app.py');
+    await sendMessage(editPanel(page), 'Rename name to person');
+    const chip = editPanel(page).getByRole('button', { name: /^Proposed changes/ });
+    await expect(chip).toContainText('pending');
+
+    await renameInTree(page, 'app.py', 'main');
+    await expect(tab(page, 'main.py')).toBeVisible();
+    // Another program puts a new file where the old one was.
+    await workspace.write('src/app.py', 'NEW = 1\n');
+    await expect(treeItem(page, 'app.py')).toBeVisible();
+    await openFile(page, 'src', 'app.py');
+    await expect(editPanel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
+    await expect(editPanel(page).getByRole('button', { name: /^Proposed changes/ })).toHaveCount(0);
+    await expect(editPanel(page).getByRole('button', { name: 'Accept' })).toHaveCount(0);
+    expect(await workspace.read('src/app.py')).toBe('NEW = 1\n');
+
+    // The proposal went with its file, and lands there only.
+    await tab(page, 'main.py').click();
+    await expect(chip).toContainText('pending');
+    await chip.click();
+    await editPanel(page).getByRole('button', { name: 'Accept' }).click();
+    await expect.poll(() => workspace.read('src/main.py')).toBe(APP_RENAMED);
+    expect(await workspace.read('src/app.py')).toBe('NEW = 1\n');
+  });
+});
