@@ -115,7 +115,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     res.writeHead(200, headers);
     if (req.method === 'HEAD') res.end();
-    else createReadStream(file).pipe(res);
+    // A file that vanished after its stat ends this response, not the host.
+    else createReadStream(file).on('error', () => res.destroy()).pipe(res);
   }
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
