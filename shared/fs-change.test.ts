@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { changeTouches, isWithin, pathAfterMove } from './fs-change';
+import { changeTouches, isWithin, pathAfterMove, rekeyAfterMove } from './fs-change';
 
 it('re-keys the entry itself, anything inside a moved folder, and nothing else', () => {
   expect(pathAfterMove('a.txt', 'a.txt', 'b.txt')).toBe('b.txt');
@@ -19,4 +19,14 @@ it('says which paths a change concerns', () => {
   expect(changeTouches(moved, 'srcs/a.py')).toBe(false);
   expect(changeTouches({ type: 'deleted', path: 'a', isDir: true, origin: 'external' }, 'a/b')).toBe(true);
   expect(isWithin('x', '')).toBe(true);
+});
+
+it('re-keys a path-keyed map in place, a moved entry landing on a key another one just left', () => {
+  const map = new Map([['a', 1], ['a/b', 2], ['ab', 3], ['c', 4]]);
+  expect(rekeyAfterMove(map, 'a', 'c/a')).toEqual([['a', 'c/a', 1], ['a/b', 'c/a/b', 2]]);
+  expect([...map]).toEqual([['ab', 3], ['c', 4], ['c/a', 1], ['c/a/b', 2]]);
+  // A key that a moved entry lands on and another moved entry leaves: both survive.
+  const swap = new Map([['x', 'old x'], ['x/y', 'old y']]);
+  rekeyAfterMove(swap, 'x', 'x/y');
+  expect([...swap]).toEqual([['x/y', 'old x'], ['x/y/y', 'old y']]);
 });

@@ -23,3 +23,18 @@ export function changedPaths(change: FsChange): string[] {
 export function changeTouches(change: FsChange, path: string): boolean {
   return changedPaths(change).some((p) => isWithin(path, p) && p !== '');
 }
+
+/**
+ * Re-keys a path-keyed map in place after `from` moved to `to`; returns what moved, as
+ * [old path, new path, value], so an owner can update the values that carry their path.
+ */
+export function rekeyAfterMove<V>(entries: Map<string, V>, from: string, to: string): [string, string, V][] {
+  const moved: [string, string, V][] = [];
+  for (const [path, value] of entries) {
+    const next = pathAfterMove(path, from, to);
+    if (next !== null) moved.push([path, next, value]);
+  }
+  for (const [path] of moved) entries.delete(path);
+  for (const [, next, value] of moved) entries.set(next, value);
+  return moved;
+}

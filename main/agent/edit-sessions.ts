@@ -23,7 +23,7 @@ import {
   agentEvents,
 } from '../../shared/contract';
 import { KilnError, toWireError, type WireError } from '../../shared/errors';
-import { changeTouches, isWithin, pathAfterMove } from '../../shared/fs-change';
+import { changeTouches, isWithin, rekeyAfterMove } from '../../shared/fs-change';
 import type { ModelConfig, ResolvedConfig } from '../config';
 import { PROPOSE_FILE, buildModelMessages, editTools, harnessPrompt, notes, type ModelTurn } from './edit-harness';
 import { RunEngine, type EngineOutcome } from './engine';
@@ -306,13 +306,7 @@ export class EditSessionService {
    */
   async applyChange(change: FsChange): Promise<void> {
     if (change.type === 'moved') {
-      for (const [key, live] of [...this.sessions]) {
-        const next = pathAfterMove(key, change.from, change.to);
-        if (next === null) continue;
-        this.sessions.delete(key);
-        this.sessions.set(next, live);
-        live.record.path = next;
-      }
+      for (const [, next, live] of rekeyAfterMove(this.sessions, change.from, change.to)) live.record.path = next;
       await this.store.moved(change.from, change.to);
       return;
     }

@@ -108,3 +108,14 @@ it('a stale watcher delete of a path Kiln has filled again is dropped', async ()
   const last = changes.filter((c) => 'path' in c && c.path === 'x').at(-1);
   expect(last).toEqual({ type: 'created', path: 'x', isDir: true, origin: 'operator' });
 });
+
+it("an agent writing from another Kiln process (the MCP server) reaches the feed as the agent's, once", async () => {
+  const mcp = await Workspace.open({ root });
+  await mcp.write('src/pkg/from_mcp.py', 'z = 1\n', { origin: 'agent' });
+  await mcp.write('a.txt', 'agent edit\n', { origin: 'agent' });
+  await expect
+    .poll(() => changes.map((c) => ('path' in c ? `${c.type} ${c.path} ${c.origin}` : c.type)).sort(), { timeout: 10_000 })
+    .toEqual(['created src/pkg/from_mcp.py agent', 'updated a.txt agent']);
+  await quiesce();
+  expect(changes).toHaveLength(2);
+});

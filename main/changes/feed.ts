@@ -1,7 +1,7 @@
 import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FsChange } from '../../shared/contract';
-import { isWithin } from '../../shared/fs-change';
+import { isWithin, rekeyAfterMove } from '../../shared/fs-change';
 import { hashText, type DiskState } from '../workspace';
 
 export type ChangeListener = (change: FsChange) => void;
@@ -59,11 +59,7 @@ export class ChangeFeed {
       case 'moved':
         this.expect({ path: change.from, present: false, until });
         this.expect({ path: change.to, present: true, until });
-        for (const [file, state] of [...this.written]) {
-          if (!isWithin(file, change.from)) continue;
-          this.written.delete(file);
-          this.written.set(change.to + file.slice(change.from.length), state);
-        }
+        rekeyAfterMove(this.written, change.from, change.to);
         break;
       case 'updated':
         break;

@@ -16,7 +16,7 @@ import type {
   WriteResult,
 } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
-import { changeTouches, pathAfterMove } from '../../shared/fs-change';
+import { changeTouches, rekeyAfterMove } from '../../shared/fs-change';
 import type { JupyterServerEvent, JupyterServerManager } from '../kernel';
 import { KernelSession } from '../kernel';
 import { emptyNotebook, parseNotebook, serializeNotebook, validateNotebook, type CellJson, type Json } from './format';
@@ -220,11 +220,7 @@ export class NotebookService {
    */
   applyChange(change: FsChange): void {
     if (change.type === 'moved') {
-      for (const [key, nb] of [...this.open_]) {
-        const next = pathAfterMove(key, change.from, change.to);
-        if (next === null) continue;
-        this.open_.delete(key);
-        this.open_.set(next, nb);
+      for (const [, next, nb] of rekeyAfterMove(this.open_, change.from, change.to)) {
         nb.model.path = next;
         nb.kernel?.setNotebookPath(next).catch((err: unknown) => this.reportJupyterError(nb, err));
       }

@@ -15,7 +15,7 @@ import type {
   TranscriptEntry,
 } from '../../../shared/contract';
 import { KilnError, type ErrorCode } from '../../../shared/errors';
-import { isWithin, pathAfterMove } from '../../../shared/fs-change';
+import { isWithin, pathAfterMove, rekeyAfterMove } from '../../../shared/fs-change';
 import { BridgeStore, errorFrom, perBridge, useStoreState } from '../chat/store';
 
 /** Why a session could not be opened; `confirmable` large files get a Continue button. */
@@ -263,12 +263,7 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
       }
       return next;
     };
-    for (const path of [...this.reviewTokens.keys()]) {
-      const moved = change.type === 'moved' ? pathAfterMove(path, change.from, change.to) : null;
-      if (moved === null) continue;
-      this.reviewTokens.set(moved, this.reviewTokens.get(path)!);
-      this.reviewTokens.delete(path);
-    }
+    if (change.type === 'moved') rekeyAfterMove(this.reviewTokens, change.from, change.to);
     this.set({ sessions: rekey(this.state.sessions), reviews: rekey(this.state.reviews) });
   }
 

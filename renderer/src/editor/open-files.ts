@@ -1,7 +1,7 @@
 import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { FsChange, KilnBridge } from '../../../shared/contract';
 import { KilnError } from '../../../shared/errors';
-import { changeTouches, pathAfterMove } from '../../../shared/fs-change';
+import { changeTouches, pathAfterMove, rekeyAfterMove } from '../../../shared/fs-change';
 
 /** Over this many bytes a file opens with Monaco's large-file options (no minimap, no folding, plain text). */
 export const LARGE_FILE_BYTES = 5 * 1024 * 1024;
@@ -200,15 +200,8 @@ export class OpenFilesStore {
 
   private moved(from: string, to: string): void {
     const map = (p: string) => pathAfterMove(p, from, to) ?? p;
-    const rekey = <V>(entries: Map<string, V>) => {
-      for (const [path, value] of [...entries]) {
-        if (map(path) === path) continue;
-        entries.delete(path);
-        entries.set(map(path), value);
-      }
-    };
-    rekey(this.owners);
-    rekey(this.busy);
+    rekeyAfterMove(this.owners, from, to);
+    rekeyAfterMove(this.busy, from, to);
     let changed = false;
     const files = this.state.files.map((f) => {
       const path = map(f.path);

@@ -1,5 +1,5 @@
 import type { FsChange } from '../../../shared/contract';
-import { pathAfterMove } from '../../../shared/fs-change';
+import { rekeyAfterMove } from '../../../shared/fs-change';
 import { languageForPath, monaco } from './monaco-setup';
 
 interface TextModelEntry {
@@ -57,15 +57,7 @@ export class TextModels {
 
   /** Re-keys the models at or under `from` to `to` (a move, or a tab saved under another name). */
   rename(from: string, to: string): void {
-    const moved: [string, TextModelEntry][] = [];
-    for (const [path, entry] of this.entries) {
-      const next = pathAfterMove(path, from, to);
-      if (next === null) continue;
-      this.entries.delete(path);
-      moved.push([next, entry]);
-    }
-    for (const [path, entry] of moved) {
-      this.entries.set(path, entry);
+    for (const [, path, entry] of rekeyAfterMove(this.entries, from, to)) {
       if (!entry.large) monaco.editor.setModelLanguage(entry.model, languageOf(path, false));
     }
   }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { CellType, KilnBridge, NotebookCell } from '../../../shared/contract';
-import { pathAfterMove } from '../../../shared/fs-change';
+import { pathAfterMove, rekeyAfterMove } from '../../../shared/fs-change';
 import { useBridge } from '../app/bridge-context';
 import { useCommands, type Command } from '../commands';
 import { useColorScheme } from '../app/use-color-scheme';
@@ -58,20 +58,13 @@ function followMoves(bridge: KilnBridge): void {
   followingMoves = true;
   bridge.on('fs.change', (change) => {
     if (change.type !== 'moved') return;
-    const rekey = <V,>(entries: Map<string, V>, moved?: (value: V, to: string) => void) => {
-      for (const [path, value] of [...entries]) {
-        const to = pathAfterMove(path, change.from, change.to);
-        if (to === null) continue;
-        entries.delete(path);
-        entries.set(to, value);
-        moved?.(value, to);
-      }
-    };
-    rekey(claimed, (tab, to) => (tab.path = to));
-    rekey(shown);
+    for (const [, to, tab] of rekeyAfterMove(claimed, change.from, change.to)) tab.path = to;
+    rekeyAfterMove(shown, change.from, change.to);
     for (const path of [...asText]) {
       const to = pathAfterMove(path, change.from, change.to);
-      if (to !== null) asText.delete(path) && asText.add(to);
+      if (to === null) continue;
+      asText.delete(path);
+      asText.add(to);
     }
   });
 }

@@ -1,0 +1,65 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { KilnBridge } from '../../../shared/contract';
+// The real back end in-process: the store follows the same change feed both hosts forward.
+import { MemoryStore } from '../../../main/prefs';
+import { inProcessBridge } from '../../../main/hosts/in-process-bridge';
+import { createServices, type Services } from '../../../main/services';
+import { TreeStore } from './tree-store';
+
+let root: string;
+let dataDir: string;
+let services: Services;
+let bridge: KilnBridge;
+let tree: TreeStore;
+
+beforeEach(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'kiln-tree-'));
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-tree-data-'));
+  await mkdir(path.join(root, 'src/pkg/deep'), { recursive: true });
+  await writeFile(path.join(root, 'src/pkg/deep/mod.py'), 'x = 1\n');
+  await writeFile(path.join(root, 'top.txt'), 't\n');
+  services = await createServices({ root, dataDir, prefsStore: new MemoryStore() });
+  bridge = inProcessBridge(services);
+  tree = new TreeStore(bridge);
+  bridge.on('fs.change', (change) => tree.handleFsChange(change));
+  await tree.load('');
+  await tree.expand('src');
+  await tree.expand('src/pkg');
+  await tree.expand('src/pkg/deep');
+});
+
+afterEach(async () => {
+  tree.dispose();
+  await services.dispose();
+  await rm(root, { recursive: true, force: true });
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const rows = () => tree.rows().map((r) => `${r.entry.path}${r.expanded ? '/' : ''}`);
+
+it('applies a folder move as one event: the whole subtree re-keyed in one render, open folders still open', async () => {
+  expect(rows()).toEqual(['src/', 'src/pkg/', 'src/pkg/deep/', 'src/pkg/deep/mod.py', 'top.txt']);
+  let renders = 0;
+  const off = tree.subscribe(() => renders++);
+  await bridge.request('workspace.move', { from: 'src/pkg', to: 'lib' });
+  off();
+  // Shown at once (before any listing came back), deep folders still expanded.
+  expect(rows()).toContain('lib/');
+  expect(tree.isExpanded('lib/deep')).toBe(true);
+  expect(renders).toBeGreaterThan(0);
+  await expect.poll(() => rows()).toEqual(['lib/', 'lib/deep/', 'lib/deep/mod.py', 'src/', 'top.txt']);
+});
+
+it("marks the agent's changes and keeps the mark through a move; a delete drops the entry and what it held", async () => {
+  await services.workspace.write('src/pkg/deep/agent.py', 'y = 2\n', { origin: 'agent' });
+  expect(tree.isAgentMarked('src/pkg/deep/agent.py')).toBe(true);
+  await bridge.request('workspace.move', { from: 'src', to: 'moved' });
+  expect(tree.isAgentMarked('moved/pkg/deep/agent.py')).toBe(true);
+  expect(tree.isAgentMarked('src/pkg/deep/agent.py')).toBe(false);
+  await bridge.request('workspace.delete', { path: 'moved/pkg', permanent: true });
+  expect(rows().some((r) => r.startsWith('moved/pkg'))).toBe(false);
+  expect(tree.listing('moved/pkg/deep')).toBeUndefined();
+});
