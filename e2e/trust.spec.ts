@@ -18,7 +18,7 @@ test.use({
   },
 });
 
-test('an untrusted folder asks once, says what it withholds, and remembers "Trust"', async ({ page, kiln }) => {
+test('an untrusted folder asks once, says what it withholds, remembers "Trust", and the palette revokes it', async ({ page, kiln }) => {
   await kiln.open(page);
   const dialog = page.getByRole('dialog', { name: 'Trust this folder?' });
   await expect(dialog).toBeVisible();
@@ -41,6 +41,14 @@ test('an untrusted folder asks once, says what it withholds, and remembers "Trus
   await expect(page.getByRole('tree', { name: 'Files' })).toBeVisible();
   await expect(page.getByRole('status', { name: 'Restricted mode' })).toHaveCount(0);
   await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  // Revocable from the command palette: the bar comes back.
+  await page.keyboard.press(`${process.platform === 'darwin' ? 'Meta' : 'Control'}+Shift+p`);
+  const palette = page.getByRole('dialog', { name: 'Command Palette' });
+  await palette.getByRole('combobox', { name: 'Command Palette' }).fill('revoke trust');
+  await expect(palette.getByRole('option').first()).toHaveAccessibleName('Revoke Trust in This Folder');
+  await palette.getByRole('combobox', { name: 'Command Palette' }).press('Enter');
+  await expect(page.getByRole('status', { name: 'Restricted mode' })).toContainText('jupyter.command');
 });
 
 test('the page drops the token from its address and keeps working on its cookie', async ({ page, kiln }) => {
