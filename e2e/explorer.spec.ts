@@ -351,32 +351,56 @@ test.describe('tree behaviour', () => {
     await expect(treeItem(page, 'new.txt')).toBeVisible();
   });
 
-  test("the agent's changes are marked as the agent's", async ({ page, kiln, workspace }) => {
+  test("the agent's new files keep a badge until opened; updates flash; both name who made them", async ({ page, kiln, workspace }) => {
     await kiln.open(page);
     await treeItem(page, 'notes').click();
-    // Another client of the same host calls the agent's write verb, as an agent session would.
-    const reply = await page.evaluate(
-      ({ origin, token }) =>
-        new Promise<string>((resolve) => {
-          const socket = new WebSocket(`${origin.replace('http', 'ws')}/ws?token=${encodeURIComponent(token)}`);
-          socket.onopen = () =>
-            socket.send(JSON.stringify({ id: 1, channel: 'verbs.call', args: { verb: 'write-file', args: { path: 'notes/from-agent.md', content: '# hi\n' } } }));
-          socket.onmessage = (m) => {
-            const frame = JSON.parse(String(m.data));
-            if (frame.id === 1) resolve(JSON.stringify(frame));
-          };
-        }),
-      { origin: kiln.origin, token: kiln.token },
-    );
-    expect(reply).toContain('"ok":true');
+    // Another client of the same host calls the agent's verbs, as an agent session would.
+    const callVerb = (verb: string, args: Record<string, unknown>) =>
+      page.evaluate(
+        ({ origin, token, verb, args }) =>
+          new Promise<string>((resolve) => {
+            const socket = new WebSocket(`${origin.replace('http', 'ws')}/ws?token=${encodeURIComponent(token)}`);
+            socket.onopen = () => socket.send(JSON.stringify({ id: 1, channel: 'verbs.call', args: { verb, args } }));
+            socket.onmessage = (m) => {
+              const frame = JSON.parse(String(m.data));
+              if (frame.id === 1) {
+                socket.close();
+                resolve(JSON.stringify(frame));
+              }
+            };
+          }),
+        { origin: kiln.origin, token: kiln.token, verb, args },
+      );
+    expect(await callVerb('write-file', { path: 'notes/from-agent.md', content: '# hi\n' })).toContain('"ok":true');
     const row = treeItem(page, 'from-agent.md');
     await expect(row).toHaveAttribute('data-origin', 'agent');
     await expect(row).toHaveClass(/flash-agent/);
-    expect(await workspace.read('notes/from-agent.md')).toBe('# hi\n');
-    // A change by another program is not the agent's.
+    const badge = row.locator('.new-mark');
+    await expect(badge).toHaveText('N');
+    await expect(badge).toHaveAttribute('title', 'Created by the agent; new until you open it');
+    await expect(row).toHaveAttribute('title', 'notes/from-agent.md — created by the agent; new until you open it');
+    // The flash passes; the badge stays until the operator opens the file.
+    await expect(row).not.toHaveClass(/flash-agent/);
+    await expect(badge).toBeVisible();
+    await page.screenshot({ path: '/tmp/kiln-agent-new.png' });
+    await row.click();
+    await expect(page.getByRole('tab', { name: /from-agent\.md/ })).toBeVisible();
+    await expect(badge).toHaveCount(0);
+    await expect(row).toHaveAttribute('title', 'notes/from-agent.md');
+
+    // An update by the agent flashes in place, with no badge.
+    expect(await callVerb('edit-file', { path: 'notes/from-agent.md', mode: 'overwrite', content: '# hello\n' })).toContain('"ok":true');
+    await expect(row).toHaveClass(/flash-agent/);
+    await expect(row).toHaveAttribute('title', 'notes/from-agent.md — updated by the agent');
+    await expect(badge).toHaveCount(0);
+    expect(await workspace.read('notes/from-agent.md')).toBe('# hello\n');
+
+    // A change by another program is not the agent's: it flashes, and says so.
     await workspace.write('notes/todo.txt', 'external\n');
-    await expect(treeItem(page, 'todo.txt')).toHaveClass(/flash(?!-agent)/);
-    await expect(treeItem(page, 'todo.txt')).not.toHaveAttribute('data-origin', 'agent');
+    const todo = treeItem(page, 'todo.txt');
+    await expect(todo).toHaveClass(/flash(?!-agent)/);
+    await expect(todo).toHaveAttribute('title', /^notes\/todo\.txt — (created|updated) by another program$/);
+    await expect(todo.locator('.new-mark')).toHaveCount(0);
   });
 
   test('a folder of 20,000 files renders only the visible rows and scrolls to the end', async ({ page, kiln, workspace }) => {

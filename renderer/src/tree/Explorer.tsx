@@ -1,12 +1,14 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import type { Entry, FsChange, Origin } from '../../../shared/contract';
+import type { Entry, FsChange } from '../../../shared/contract';
 import { useBridge, useKilnEvent } from '../app/bridge-context';
 import { useCommands } from '../commands';
 import { useOpenFilesStore } from '../editor/open-files';
 import { GitMark, useGitDecoration } from '../git';
+import { rowTitle, type FlashMark, type NewMark } from './change-marks';
+import { NewBadge } from './NewBadge';
 import {
-  AgentBadge, ChevronIcon, CollapseIcon, ContextMenu, EyeIcon, FileIcon, FolderIcon, MOD, NewFileIcon, NewFolderIcon,
+  ChevronIcon, CollapseIcon, ContextMenu, EyeIcon, FileIcon, FolderIcon, MOD, NewFileIcon, NewFolderIcon,
   copyWorkspacePath, isModKey, useAsk, usePrefs, useToasts, type MenuItem,
 } from '../ui';
 import { FileOps } from './file-ops';
@@ -60,6 +62,8 @@ export function Explorer({ workspaceName, activePath, onOpen }: {
   const selectionRef = useRef(selection);
   selectionRef.current = selection;
   useEffect(() => {
+    // An opened file is not new to the operator any more, however it was opened.
+    if (activePath) tree.marks.opened(activePath);
     if (!activePath || selectionRef.current.has(activePath)) return;
     let live = true;
     void tree.reveal(activePath).then(() => live && select([activePath]));
@@ -137,7 +141,6 @@ export function Explorer({ workspaceName, activePath, onOpen }: {
   };
 
   const activate = (entry: Entry) => {
-    tree.acknowledge(entry.path);
     if (entry.kind === 'dir') {
       if (tree.isExpanded(entry.path)) tree.collapse(entry.path);
       else void tree.expand(entry.path);
@@ -401,8 +404,8 @@ export function Explorer({ workspaceName, activePath, onOpen }: {
                 selected={selection.has(entry.path)}
                 focused={entry.path === focused}
                 cut={Boolean(cutPaths?.has(entry.path))}
-                flash={tree.flashOf(entry.path)}
-                agentMarked={tree.isAgentMarked(entry.path)}
+                flash={tree.marks.flashOf(entry.path)}
+                newMark={tree.marks.newMarkOf(entry.path)}
                 drop={dropHere ? (dragState.valid ? 'valid' : 'invalid') : undefined}
                 inDropZone={Boolean(dragState && dragState.target && dragState.valid && entry.path.startsWith(`${dragState.target}/`))}
                 dragSource={Boolean(dragState?.sources.includes(entry.path))}
@@ -458,8 +461,8 @@ interface TreeRowProps {
   selected: boolean;
   focused: boolean;
   cut: boolean;
-  flash: Origin | undefined;
-  agentMarked: boolean;
+  flash: FlashMark | undefined;
+  newMark: NewMark | undefined;
   drop: 'valid' | 'invalid' | undefined;
   inDropZone: boolean;
   dragSource: boolean;
@@ -469,14 +472,14 @@ interface TreeRowProps {
 
 /** One tree entry; memoized so scrolling re-renders only the rows that come into view. */
 const TreeRowView = memo(function TreeRowView(props: TreeRowProps) {
-  const { index, start, entry, depth, expanded, loading, selected, focused, cut, flash, agentMarked, drop, inDropZone, dragSource, renaming, events } = props;
+  const { index, start, entry, depth, expanded, loading, selected, focused, cut, flash, newMark, drop, inDropZone, dragSource, renaming, events } = props;
   const git = useGitDecoration(entry.path, entry.kind === 'dir');
   const classes = [
     'tree-row',
     selected && 'selected',
     focused && 'focused',
     cut && 'cut',
-    flash && (flash === 'agent' ? 'flash-agent' : 'flash'),
+    flash && (flash.origin === 'agent' ? 'flash-agent' : 'flash'),
     drop && (drop === 'valid' ? 'drop-target' : 'drop-invalid'),
     inDropZone && 'drop-zone',
     dragSource && 'drag-source',
@@ -495,10 +498,10 @@ const TreeRowView = memo(function TreeRowView(props: TreeRowProps) {
       data-path={entry.path}
       data-kind={entry.kind}
       data-drop={drop}
-      data-origin={agentMarked ? 'agent' : undefined}
+      data-origin={newMark?.origin ?? flash?.origin}
       className={classes}
       style={{ transform: `translateY(${start}px)`, height: ROW_HEIGHT, paddingLeft: 6 + depth * INDENT }}
-      title={agentMarked ? `${entry.path} — changed by the agent` : entry.path}
+      title={rowTitle(entry.path, newMark, flash)}
       onPointerDown={(e) => !renaming && events.pointerDown(e, entry.path)}
       onClick={(e) => events.click(e, entry)}
     >
@@ -518,11 +521,7 @@ const TreeRowView = memo(function TreeRowView(props: TreeRowProps) {
       ) : (
         <span className={`tree-name${entry.hidden ? ' hidden-entry' : ''}`}>{entry.name}</span>
       )}
-      {agentMarked && (
-        <span className="agent-mark" aria-hidden title="Changed by the agent">
-          <AgentBadge />
-        </span>
-      )}
+      <NewBadge mark={newMark} />
       <GitMark decoration={git} />
     </div>
   );

@@ -1,6 +1,6 @@
 import { compareEntries } from '../../../shared/natural-sort';
-import type { Entry, FsChange, KilnBridge, Origin } from '../../../shared/contract';
-import { pathAfterMove } from '../../../shared/fs-change';
+import type { Entry, FsChange, KilnBridge } from '../../../shared/contract';
+import { ChangeMarks } from './change-marks';
 import { isWithin, nameOf, parentOf } from './paths';
 
 export interface TreeRow {
@@ -10,8 +10,6 @@ export interface TreeRow {
   /** True while a folder's first listing is on its way. */
   loading: boolean;
 }
-
-const FLASH_MS = 1600;
 
 const PINNED_OPEN = new Set(['src']);
 
@@ -26,9 +24,8 @@ export class TreeStore {
   private readonly pinnedSeen = new Set<string>();
   private loading = new Set<string>();
   private showHidden = false;
-  private readonly flashes = new Map<string, Origin>();
-  /** Entries the agent changed, marked until the operator looks at them. */
-  private readonly agentMarks = new Set<string>();
+  /** Flashes for recent changes and "new" badges for files an agent created. */
+  readonly marks = new ChangeMarks(() => this.changed());
   private readonly pendingReloads = new Map<string, ReturnType<typeof setTimeout>>();
   /** The latest listing request per folder; an older reply arriving late must not overwrite a newer one. */
   private readonly loadSeq = new Map<string, number>();
@@ -72,18 +69,6 @@ export class TreeStore {
 
   listing(dir: string): Entry[] | undefined {
     return this.children.get(dir);
-  }
-
-  flashOf(path: string): Origin | undefined {
-    return this.flashes.get(path);
-  }
-
-  isAgentMarked(path: string): boolean {
-    return this.agentMarks.has(path);
-  }
-
-  acknowledge(path: string): void {
-    if (this.agentMarks.delete(path)) this.changed();
   }
 
   get hiddenShown(): boolean {
@@ -170,12 +155,6 @@ export class TreeStore {
     this.expanded = next;
     for (const key of [...this.children.keys()]) if (from !== '' && isWithin(key, from)) this.children.delete(key);
     for (const dir of this.expanded) if (!this.children.has(dir) && dir !== '') void this.load(dir);
-    for (const path of [...this.agentMarks]) {
-      const next = pathAfterMove(path, from, to);
-      if (next === null) continue;
-      this.agentMarks.delete(path);
-      this.agentMarks.add(next);
-    }
     this.changed();
   }
 
@@ -195,31 +174,20 @@ export class TreeStore {
 
   /** Follows the change feed: a move is applied whole (one event for a folder and all it holds). */
   handleFsChange(change: FsChange): void {
+    this.marks.apply(change);
     if (change.type === 'moved') {
       this.moved(change.from, change.to);
-      this.flash(change.to, change.origin);
       for (const dir of new Set([parentOf(change.from), parentOf(change.to)])) if (this.children.has(dir)) this.scheduleReload(dir, 40);
       return;
     }
     const dir = parentOf(change.path);
     if (change.type === 'deleted') this.removed(change.path);
-    else this.flash(change.path, change.origin);
     if (this.children.has(dir)) this.scheduleReload(dir, 40);
   }
 
   dispose(): void {
+    this.marks.dispose();
     for (const timer of this.pendingReloads.values()) clearTimeout(timer);
-  }
-
-  private flash(path: string, origin: Origin): void {
-    this.flashes.set(path, origin);
-    if (origin === 'agent') this.agentMarks.add(path);
-    setTimeout(() => {
-      if (this.flashes.get(path) === origin) {
-        this.flashes.delete(path);
-        this.changed();
-      }
-    }, FLASH_MS);
   }
 
   /** Bursts of events (a copied folder, a git checkout) coalesce into one listing per folder. */

@@ -156,14 +156,6 @@ export function CloseIcon() {
   );
 }
 
-export function AgentBadge() {
-  return (
-    <Icon size={12} className="agent-badge-icon">
-      <path d="M8 1.5l1.6 4.9 4.9 1.6-4.9 1.6L8 14.5l-1.6-4.9L1.5 8l4.9-1.6z" fill="currentColor" />
-    </Icon>
-  );
-}
-
 export function ChevronDownIcon() {
   return (
     <Icon size={12}>

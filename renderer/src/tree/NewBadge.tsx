@@ -1,0 +1,11 @@
+import { newMarkTitle, type NewMark } from './change-marks';
+
+/** The "new" badge of a file an agent created (VS Code's untracked "U", in the agent's colour), until it is opened. */
+export function NewBadge({ mark }: { mark: NewMark | undefined }) {
+  if (!mark) return null;
+  return (
+    <span className={`new-mark new-by-${mark.origin}`} title={newMarkTitle(mark)} aria-hidden>
+      N
+    </span>
+  );
+}
