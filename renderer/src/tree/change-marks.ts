@@ -1,5 +1,5 @@
 import type { FsChange, Origin } from '../../../shared/contract';
-import { isWithin, pathAfterMove } from '../../../shared/fs-change';
+import { isWithin, rekeyAfterMove } from '../../../shared/fs-change';
 
 const FLASH_MS = 1600;
 
@@ -92,14 +92,8 @@ export class ChangeMarks {
   }
 
   private rekey(from: string, to: string): void {
-    for (const marks of [this.created, this.flashes] as Map<string, unknown>[]) {
-      for (const [path, mark] of [...marks]) {
-        const next = pathAfterMove(path, from, to);
-        if (next === null) continue;
-        marks.delete(path);
-        marks.set(next, mark);
-      }
-    }
+    rekeyAfterMove(this.created, from, to);
+    rekeyAfterMove(this.flashes, from, to);
   }
 
   private forget(path: string): void {

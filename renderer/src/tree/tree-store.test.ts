@@ -55,10 +55,10 @@ it('applies a folder move as one event: the whole subtree re-keyed in one render
 
 it("marks the agent's changes and keeps the mark through a move; a delete drops the entry and what it held", async () => {
   await services.workspace.write('src/pkg/deep/agent.py', 'y = 2\n', { origin: 'agent' });
-  expect(tree.isAgentMarked('src/pkg/deep/agent.py')).toBe(true);
+  expect(tree.marks.newMarkOf('src/pkg/deep/agent.py')).toEqual({ origin: 'agent' });
   await bridge.request('workspace.move', { from: 'src', to: 'moved' });
-  expect(tree.isAgentMarked('moved/pkg/deep/agent.py')).toBe(true);
-  expect(tree.isAgentMarked('src/pkg/deep/agent.py')).toBe(false);
+  expect(tree.marks.newMarkOf('moved/pkg/deep/agent.py')).toEqual({ origin: 'agent' });
+  expect(tree.marks.newMarkOf('src/pkg/deep/agent.py')).toBeUndefined();
   await bridge.request('workspace.delete', { path: 'moved/pkg', permanent: true });
   expect(rows().some((r) => r.startsWith('moved/pkg'))).toBe(false);
   expect(tree.listing('moved/pkg/deep')).toBeUndefined();
