@@ -1,1 +1,1 @@
-export { WorkspaceTrust, TRUST_FILE, trustFolder, type WorkspaceTrustOptions } from './workspace-trust';
+export { WorkspaceTrust, trustFolder } from './workspace-trust';

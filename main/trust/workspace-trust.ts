@@ -17,7 +17,7 @@ interface TrustFile {
   folders: string[];
 }
 
-export const TRUST_FILE = 'trusted-folders.json';
+const TRUST_FILE = 'trusted-folders.json';
 
 /**
  * Workspace trust, as VS Code has it: a folder is untrusted until the operator trusts it, the decision is
