@@ -31,7 +31,7 @@ const WRITTEN_LIMIT = 4096;
 export class ChangeFeed {
   private readonly listeners = new Set<ChangeListener>();
   private expectations: Expectation[] = [];
-  /** The size and mtime of each file Kiln last wrote: an `updated` that still matches is our own echo. */
+  /** How each file Kiln last wrote looked right after (size, mtime, identity, hash): a report still matching it is our echo. */
   private readonly written = new Map<string, DiskState>();
   private observed: Promise<void> = Promise.resolve();
   private readonly echoWindowMs: number;
@@ -85,8 +85,7 @@ export class ChangeFeed {
   private async isEcho(change: FsChange): Promise<boolean> {
     if (change.type === 'moved') return false;
     const now = Date.now();
-    this.expectations = this.expectations.filter((e) => e.until > now);
-    const covering = (present: boolean) => this.expectations.some((e) => e.present === present && isWithin(change.path, e.path));
+    const covering = (present: boolean) => this.expectations.some((e) => e.until > now && e.present === present && isWithin(change.path, e.path));
     const abs = path.join(this.options.root, change.path);
     const disk = await lstat(abs).catch(() => null);
     const mine = this.written.get(change.path);
@@ -109,6 +108,8 @@ export class ChangeFeed {
   }
 
   private expect(expectation: Expectation): void {
+    const now = Date.now();
+    this.expectations = this.expectations.filter((e) => e.until > now);
     this.expectations.push(expectation);
   }
 

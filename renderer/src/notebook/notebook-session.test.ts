@@ -109,4 +109,30 @@ describe('NotebookSession', () => {
       vi.useRealTimers();
     }
   });
+
+  it('follows a move of its file or of a folder holding it: edits and events use the new path', async () => {
+    const { bridge, emit, calls } = fakeBridge({
+      'notebook.open': () => doc([code('c1', 'a = 1')]),
+      'notebook.kernelSpecs': () => ({ default: null, specs: [] }),
+      'notebook.editCell': () => ({ rev: 6, dirty: true }),
+    });
+    const session = new NotebookSession(bridge, 'a.ipynb');
+    await session.load();
+    session.editSource('c1', 'a = 2');
+    emit('fs.change', { type: 'moved', from: 'a.ipynb', to: 'b.ipynb', isDir: false, origin: 'operator' });
+    // Moves of other entries, and of the root (which never moves), leave it alone.
+    emit('fs.change', { type: 'moved', from: 'elsewhere', to: 'x', isDir: true, origin: 'operator' });
+    emit('fs.change', { type: 'moved', from: '', to: 'never', isDir: true, origin: 'operator' });
+    expect(session.path).toBe('b.ipynb');
+    await session.flushEdits();
+    expect(calls.find((c) => c.channel === 'notebook.editCell')?.args).toMatchObject({ path: 'b.ipynb', source: 'a = 2' });
+    emit('notebook.dirty', { path: 'b.ipynb', dirty: false, rev: 7 });
+    emit('notebook.dirty', { path: 'a.ipynb', dirty: true, rev: 8 });
+    await new Promise((r) => setTimeout(r, 5));
+    expect(session.getState().dirty).toBe(false);
+    emit('fs.change', { type: 'moved', from: 'b.ipynb', to: 'nb/deep/b.ipynb', isDir: false, origin: 'agent' });
+    emit('fs.change', { type: 'moved', from: 'nb', to: 'books', isDir: true, origin: 'external' });
+    expect(session.path).toBe('books/deep/b.ipynb');
+    session.dispose();
+  });
 });
