@@ -51,6 +51,15 @@ function ask(page: Page, text: string): Promise<void> {
   return sendMessage(panel(page), text);
 }
 
+/** Opens src/app.py, asks for the rename and waits until its proposal's diff is painted. */
+async function proposeRename(page: Page, kiln: { open(page: Page): Promise<void> }, model: ModelServer, text: string): Promise<void> {
+  model.enqueue(reply.propose(APP_RENAMED, text));
+  await kiln.open(page);
+  await openFile(page, 'src', 'app.py');
+  await ask(page, 'Rename name to person');
+  await expectDiffShown(page, 'hello {name}', 'hello {person}');
+}
+
 /** The diff editor painted in the centre, with both sides' text. */
 async function expectDiffShown(page: Page, removed: string, added: string): Promise<void> {
   const diff = review(page).getByTestId('diff-view');
@@ -150,12 +159,8 @@ test.describe('edit assistant', () => {
 
   test('Reject keeps the disk unchanged; the rejected proposal stays viewable from its chip', async ({ page, kiln, workspace, model }) => {
     await configure(workspace, model);
-    model.enqueue(reply.propose(APP_RENAMED, 'Here you go.'));
-    await kiln.open(page);
-    await openFile(page, 'src', 'app.py');
-    await ask(page, 'Rename name to person');
+    await proposeRename(page, kiln, model, 'Here you go.');
     const p = panel(page);
-    await expectDiffShown(page, 'hello {name}', 'hello {person}');
     await p.getByRole('button', { name: 'Reject' }).click();
     await expect(review(page)).toHaveCount(0);
     const chip = p.getByRole('button', { name: /^Proposed changes/ });
@@ -296,12 +301,8 @@ test.describe('edit assistant', () => {
     const MTIME = 1_700_000_000;
     await utimes(workspace.abs('src/app.py'), MTIME, MTIME);
     await configure(workspace, model);
-    model.enqueue(reply.propose(APP_RENAMED, 'Renamed.'));
-    await kiln.open(page);
-    await openFile(page, 'src', 'app.py');
-    await ask(page, 'Rename name to person');
+    await proposeRename(page, kiln, model, 'Renamed.');
     const p = panel(page);
-    await expectDiffShown(page, 'hello {name}', 'hello {person}');
 
     const other = APP.replace('"kiln"', '"KILN"');
     expect(other.length).toBe(APP.length);
@@ -330,12 +331,8 @@ test.describe('edit assistant', () => {
 
   test('Discard on a stale proposal rejects it and leaves the file as it is on disk', async ({ page, kiln, workspace, model }) => {
     await configure(workspace, model);
-    model.enqueue(reply.propose(APP_RENAMED, 'Renamed.'));
-    await kiln.open(page);
-    await openFile(page, 'src', 'app.py');
-    await ask(page, 'Rename name to person');
+    await proposeRename(page, kiln, model, 'Renamed.');
     const p = panel(page);
-    await expectDiffShown(page, 'hello {name}', 'hello {person}');
     const other = `${APP}# edited elsewhere\n`;
     await workspace.write('src/app.py', other);
     await expect(p.getByText(/changed on disk/).first()).toBeVisible();
