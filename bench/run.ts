@@ -1,7 +1,10 @@
 import { runEditDiffBench } from './edit-diff';
+import { runGitStatusBench } from './git-status';
 import { runListingBench } from './listing';
 import { runNotebookFramesBench } from './notebook-frames';
 import { benchNotebookRoundTrip } from './notebook-roundtrip';
+import { runQuickOpenBench } from './quick-open';
+import { runSearchBench } from './search';
 import { runTreeBench } from './tree/tree-bench';
 
 /** `npm run bench`: every benchmark, each printing its ratio against a baseline measured in the same run. */
@@ -12,6 +15,9 @@ const benches: Record<string, () => Promise<unknown>> = {
   'notebook-roundtrip': () => benchNotebookRoundTrip(),
   'notebook-frames': runNotebookFramesBench,
   'edit-diff': runEditDiffBench,
+  'quick-open': runQuickOpenBench,
+  search: runSearchBench,
+  'git-status': runGitStatusBench,
 };
 
 for (const [name, bench] of Object.entries(benches)) {

@@ -1,22 +1,30 @@
-import { accessSync, constants, statSync } from 'node:fs';
+import { constants as fsConstants } from 'node:fs';
+import * as fs from 'node:fs/promises';
 import path from 'node:path';
 
+async function isExecutable(file: string): Promise<boolean> {
+  try {
+    const info = await fs.stat(file);
+    if (!info.isFile()) return false;
+    await fs.access(file, fsConstants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Finds a program on PATH the way a shell would (PATHEXT on Windows), so a feature can tell up front
- * whether it has its tool. Null when there is none.
+ * Finds an executable by name on PATH (every directory, in order), as a shell would; a name with a
+ * slash is checked as is. Null when there is none, so a feature can tell up front whether it has its tool.
  */
-export function findExecutable(name: string, envPath = process.env.PATH ?? ''): string | null {
-  const exts = process.platform === 'win32' ? (process.env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
-  for (const dir of envPath.split(path.delimiter)) {
+export async function whichExecutable(name: string, envPath: string | undefined): Promise<string | null> {
+  if (name.includes('/') || name.includes(path.sep)) return (await isExecutable(name)) ? path.resolve(name) : null;
+  const exts = process.platform === 'win32' ? ['.exe', '.cmd', '.bat', ''] : [''];
+  for (const dir of (envPath ?? '').split(path.delimiter)) {
     if (!dir) continue;
     for (const ext of exts) {
       const candidate = path.join(dir, name + ext);
-      try {
-        accessSync(candidate, constants.X_OK);
-        if (statSync(candidate).isFile()) return candidate;
-      } catch {
-        // not here
-      }
+      if (await isExecutable(candidate)) return candidate;
     }
   }
   return null;

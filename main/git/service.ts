@@ -3,7 +3,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitStatus, GutterChange } from '../../shared/contract';
-import { findExecutable } from '../executables';
+import { whichExecutable } from '../executables';
 import type { GutterSource } from '../gutter';
 import { gutterChanges } from './gutter-diff';
 import { parsePorcelainV2 } from './porcelain';
@@ -33,7 +33,7 @@ const NONE: GitStatus = { available: false, branch: null, files: {} };
  * changes (never a process per file), the branch, and the change gutter against HEAD.
  */
 export class GitService implements GutterSource {
-  private readonly git: string | null;
+  private readonly git: Promise<string | null>;
   private repo: { top: string; gitDir: string } | null = null;
   private current: GitStatus = NONE;
   private timer: NodeJS.Timeout | null = null;
@@ -44,7 +44,7 @@ export class GitService implements GutterSource {
   private disposed = false;
 
   constructor(private readonly options: GitServiceOptions) {
-    this.git = options.gitPath !== undefined ? options.gitPath : findExecutable('git');
+    this.git = Promise.resolve(options.gitPath !== undefined ? options.gitPath : whichExecutable('git', process.env.PATH));
   }
 
   /** Finds the repository and reads its status once; without git or a repository it stays quiet. */
@@ -58,7 +58,7 @@ export class GitService implements GutterSource {
 
   /** Something in the workspace changed: refresh soon, once for the whole burst. */
   scheduleRefresh(): void {
-    if (this.disposed || !this.git) return;
+    if (this.disposed) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
@@ -115,7 +115,7 @@ export class GitService implements GutterSource {
   }
 
   private async readStatus(): Promise<void> {
-    if (!this.git || this.disposed) return;
+    if (this.disposed || !(await this.git)) return;
     if (this.options.trusted && !this.options.trusted()) {
       this.repo = null;
       this.gitDirWatch?.close();
@@ -178,9 +178,9 @@ export class GitService implements GutterSource {
   }
 
   /** Runs git in the workspace; null when it fails (not a repository, no HEAD yet, no such path). */
-  private run(args: string[], maxBuffer = 512 * 1024 * 1024): Promise<string | null> {
-    const git = this.git;
-    if (!git) return Promise.resolve(null);
+  private async run(args: string[], maxBuffer = 512 * 1024 * 1024): Promise<string | null> {
+    const git = await this.git;
+    if (!git) return null;
     return new Promise((resolve) => {
       execFile(
         git,

@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import type { SearchMatch } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import type { EngineOutcome, EngineRun } from './engine';
@@ -7,17 +6,18 @@ import { matchOf } from './query';
 
 /** Files larger than this are not searched (logs and data dumps would swamp the results). */
 const MAX_FILESIZE = '50M';
-
-type RgText = { text: string } | { bytes: string };
-type RgMessage =
-  | { type: 'begin'; data: { path: RgText } }
-  | { type: 'match'; data: { path: RgText; lines: RgText; line_number: number; submatches: { start: number; end: number }[] } }
-  | { type: 'end' | 'summary' | 'context'; data: unknown };
+/**
+ * ripgrep wraps each match in these (via --replace), so one line of plain output carries the line and
+ * every match's place in it: no JSON to build in ripgrep and none to parse here.
+ */
+const OPEN = '\u0001';
+const CLOSE = '\u0002';
 
 /** The ripgrep arguments for a query: the same ones the bench runs `rg` with directly. */
 export function ripgrepArgs(run: Pick<EngineRun, 'query'>): string[] {
   const { query } = run;
-  const args = ['--json', '--no-config', '--hidden', '--engine', 'auto', '--max-filesize', MAX_FILESIZE];
+  const args = ['--no-config', '--hidden', '--engine', 'auto', '--max-filesize', MAX_FILESIZE];
+  args.push('--no-heading', '--with-filename', '--line-number', '--null', '--color', 'never', '--replace', `${OPEN}$0${CLOSE}`);
   args.push(query.matchCase ? '--case-sensitive' : '--ignore-case');
   if (!query.isRegex) args.push('--fixed-strings');
   if (query.wholeWord) args.push('--word-regexp');
@@ -28,7 +28,7 @@ export function ripgrepArgs(run: Pick<EngineRun, 'query'>): string[] {
   return args;
 }
 
-/** Searches with ripgrep, streaming each file's matches as ripgrep finishes it. */
+/** Searches with ripgrep, streaming each file's matches once ripgrep moves on to the next file. */
 export function searchWithRipgrep(rgPath: string, run: EngineRun): Promise<EngineOutcome> {
   return new Promise((resolve, reject) => {
     const child = spawn(rgPath, ripgrepArgs(run), { cwd: run.root, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -45,34 +45,42 @@ export function searchWithRipgrep(rgPath: string, run: EngineRun): Promise<Engin
       if (current?.matches.length) run.onFile(current);
       current = null;
     };
-    const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
-    lines.on('line', (line) => {
+    // One output line: path NUL line-number ':' the line with each match between OPEN and CLOSE.
+    const onLine = (raw: string) => {
       if (limitHit || run.signal.aborted) return;
-      const message = JSON.parse(line) as RgMessage;
-      if (message.type === 'begin') {
-        const path = textOf(message.data.path);
-        current = path === null ? null : { path: path.replace(/^\.\//, ''), matches: [] };
-      } else if (message.type === 'match' && current) {
-        const text = textOf(message.data.lines);
-        if (text === null) return;
-        const lineText = text.replace(/\r?\n$/, '');
-        const ascii = Buffer.byteLength(lineText) === lineText.length;
-        for (const sub of message.data.submatches) {
-          const start = ascii ? sub.start : utf16Offset(lineText, sub.start);
-          const end = ascii ? sub.end : utf16Offset(lineText, sub.end);
-          current.matches.push(matchOf(message.data.line_number, lineText, start, end));
-          if (++reported >= run.maxMatches) {
-            limitHit = true;
-            flush();
-            child.kill();
-            return;
-          }
+      const nul = raw.indexOf('\0');
+      const colon = raw.indexOf(':', nul + 1);
+      if (nul < 0 || colon < 0) return;
+      const path = raw.slice(0, nul).replace(/^\.\//, '');
+      if (current?.path !== path) {
+        flush();
+        current = { path, matches: [] };
+      }
+      const lineNumber = Number(raw.slice(nul + 1, colon));
+      let marked = raw.slice(colon + 1);
+      if (marked.endsWith('\r')) marked = marked.slice(0, -1);
+      const { line, spans } = unmark(marked);
+      for (const [start, end] of spans) {
+        if (start === end) continue;
+        current.matches.push(matchOf(lineNumber, line, start, end));
+        if (++reported >= run.maxMatches) {
+          limitHit = true;
+          flush();
+          child.kill();
+          return;
         }
-      } else if (message.type === 'end') flush();
+      }
+    };
+    let tail = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      const lines = (tail + chunk).split('\n');
+      tail = lines.pop() ?? '';
+      for (const line of lines) onLine(line);
     });
     child.once('error', (err) => reject(new KilnError('E_INTERNAL', `ripgrep could not start: ${err.message}`)));
     child.once('close', (code) => {
       run.signal.removeEventListener('abort', stop);
+      if (tail) onLine(tail);
       flush();
       // 0: matches, 1: none; 2 with a pattern error is the operator's to fix, other errors (unreadable files) are not fatal.
       if (code === 2 && /regex|pattern/i.test(stderr) && !reported) {
@@ -82,11 +90,20 @@ export function searchWithRipgrep(rgPath: string, run: EngineRun): Promise<Engin
   });
 }
 
-function textOf(value: RgText): string | null {
-  return 'text' in value ? value.text : null;
-}
-
-/** ripgrep counts bytes; the editor counts UTF-16 units. */
-function utf16Offset(line: string, byteOffset: number): number {
-  return Buffer.from(line).subarray(0, byteOffset).toString('utf8').length;
+/** Takes the markers out of a line, keeping where each match started and ended (UTF-16 offsets). */
+function unmark(marked: string): { line: string; spans: [number, number][] } {
+  const spans: [number, number][] = [];
+  let line = '';
+  let from = 0;
+  for (let open = marked.indexOf(OPEN); open >= 0; open = marked.indexOf(OPEN, from)) {
+    const close = marked.indexOf(CLOSE, open + 1);
+    if (close < 0) break;
+    line += marked.slice(from, open);
+    const start = line.length;
+    line += marked.slice(open + 1, close);
+    spans.push([start, line.length]);
+    from = close + 1;
+  }
+  line += marked.slice(from);
+  return { line, spans };
 }

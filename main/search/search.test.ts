@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventPayload, SearchFileResult, SearchQuery } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
-import { findExecutable } from '../executables';
+import { whichExecutable } from '../executables';
 import { makeTempTree } from '../workspace/test-support';
 import { SearchService } from './service';
 
@@ -42,7 +42,7 @@ function search(service: SearchService, events: { results: SearchFileResult[]; d
 }
 
 const engines = [
-  ['ripgrep', findExecutable('rg')],
+  ['ripgrep', await whichExecutable('rg', process.env.PATH)],
   ['node', null],
 ] as const;
 
@@ -67,7 +67,7 @@ describe.each(engines)('with the %s engine', (name, rgPath) => {
   const byPath = () => Object.fromEntries(events.results.map((f) => [f.path, f.matches]));
 
   it.skipIf(name === 'ripgrep' && !rgPath)('finds a string in every text file, case-insensitively, skipping binaries and what is never searched', async () => {
-    expect(service.engine).toBe(name);
+    expect(await service.engine()).toBe(name);
     const done = await search(service, events, { pattern: 'hello' });
     expect(done).toMatchObject({ cancelled: false, limitHit: false, files: 5 });
     expect(Object.keys(byPath()).sort()).toEqual(['.env', 'docs/café.md', 'docs/notes.md', 'src/app.py', 'src/util.py']);
@@ -94,7 +94,7 @@ describe.each(engines)('with the %s engine', (name, rgPath) => {
     const done = await search(service, events, { pattern: 'hello' }, 'limited', 2);
     expect(done.limitHit).toBe(true);
     expect(events.results.flatMap((f) => f.matches)).toHaveLength(2);
-    expect(() => service.start('bad', { pattern: '(unclosed', isRegex: true }, 10)).toThrow(KilnError);
+    await expect(service.start('bad', { pattern: '(unclosed', isRegex: true }, 10)).rejects.toThrow(KilnError);
   });
 
   it.skipIf(name === 'ripgrep' && !rgPath)('a new search cancels the one running, whose results stop', async () => {

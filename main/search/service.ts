@@ -1,6 +1,6 @@
 import type { EventPayload, SearchEngine, SearchFileResult, SearchQuery } from '../../shared/contract';
 import { toWireError } from '../../shared/errors';
-import { findExecutable } from '../executables';
+import { whichExecutable } from '../executables';
 import type { EngineRun } from './engine';
 import { searchWithNode } from './node-search';
 import { parseQuery } from './query';
@@ -25,25 +25,29 @@ const BATCH_MATCHES = 2000;
 
 /** Find in Files: one search at a time, streaming its results as events; a new search cancels the old. */
 export class SearchService {
-  private readonly ripgrep: string | null;
+  private readonly ripgrep: Promise<string | null>;
   private current: { id: string; abort: AbortController; finished: Promise<void> } | null = null;
 
   constructor(private readonly options: SearchServiceOptions) {
     const fromEnv = process.env.KILN_RIPGREP;
-    this.ripgrep = options.ripgrepPath !== undefined ? options.ripgrepPath : fromEnv !== undefined ? fromEnv || null : findExecutable('rg');
+    this.ripgrep = Promise.resolve(
+      options.ripgrepPath !== undefined ? options.ripgrepPath : fromEnv !== undefined ? fromEnv || null : whichExecutable('rg', process.env.PATH),
+    );
   }
 
-  get engine(): SearchEngine {
-    return this.ripgrep ? 'ripgrep' : 'node';
+  async engine(): Promise<SearchEngine> {
+    return (await this.ripgrep) ? 'ripgrep' : 'node';
   }
 
-  start(searchId: string, query: SearchQuery, maxMatches: number): { searchId: string; engine: SearchEngine } {
+  async start(searchId: string, query: SearchQuery, maxMatches: number): Promise<{ searchId: string; engine: SearchEngine }> {
     const parsed = parseQuery(query);
+    const rg = await this.ripgrep;
+    // After the await, so overlapping starts cancel each other in the order they were asked.
     this.current?.abort.abort();
     const abort = new AbortController();
-    const run = this.run(searchId, { root: this.options.root, query: parsed, maxMatches, signal: abort.signal, onFile: () => undefined });
+    const run = this.run(searchId, rg, { root: this.options.root, query: parsed, maxMatches, signal: abort.signal, onFile: () => undefined });
     this.current = { id: searchId, abort, finished: run };
-    return { searchId, engine: this.engine };
+    return { searchId, engine: rg ? 'ripgrep' : 'node' };
   }
 
   cancel(searchId: string): boolean {
@@ -57,7 +61,7 @@ export class SearchService {
     await this.current?.finished;
   }
 
-  private async run(searchId: string, run: EngineRun): Promise<void> {
+  private async run(searchId: string, rg: string | null, run: EngineRun): Promise<void> {
     let pending: SearchFileResult[] = [];
     let pendingMatches = 0;
     let files = 0;
@@ -81,7 +85,7 @@ export class SearchService {
       else timer ??= setTimeout(send, BATCH_MS);
     };
     try {
-      const outcome = this.ripgrep ? await searchWithRipgrep(this.ripgrep, run) : await searchWithNode(run);
+      const outcome = rg ? await searchWithRipgrep(rg, run) : await searchWithNode(run);
       send();
       this.options.emit('search.done', { searchId, files, matches, cancelled: run.signal.aborted, limitHit: outcome.limitHit });
     } catch (err) {

@@ -1,0 +1,59 @@
+import WebSocket from 'ws';
+import type { EventChannel, EventPayload, RequestArgs, RequestChannel, RequestResult } from '../shared/contract';
+import { startWebHost, type WebHost } from '../main/hosts/web/server';
+import type { Services } from '../main/services';
+
+/** The contract as the renderer speaks it: requests and events over the web host's WebSocket. */
+export interface ContractClient {
+  request<C extends RequestChannel>(channel: C, args: RequestArgs<C>): Promise<RequestResult<C>>;
+  /** Resolves with the first event on `channel` that `match` accepts. */
+  next<E extends EventChannel>(channel: E, match?: (payload: EventPayload<E>) => boolean): Promise<EventPayload<E>>;
+  close(): Promise<void>;
+}
+
+export async function connectContract(services: Services, staticDir: string): Promise<ContractClient> {
+  const host: WebHost = await startWebHost({ services, staticDir });
+  const socket = new WebSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`);
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  let id = 0;
+  const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const listeners = new Set<(event: string, payload: unknown) => void>();
+  socket.on('message', (data) => {
+    const message = JSON.parse(String(data)) as { id?: number; ok?: boolean; value?: unknown; error?: { message: string }; event?: string; payload?: unknown };
+    if (message.event) {
+      for (const listener of listeners) listener(message.event, message.payload);
+      return;
+    }
+    const pending = waiting.get(message.id!);
+    if (!pending) return;
+    waiting.delete(message.id!);
+    if (message.ok) pending.resolve(message.value);
+    else pending.reject(new Error(message.error?.message ?? 'request failed'));
+  });
+  return {
+    request<C extends RequestChannel>(channel: C, args: RequestArgs<C>) {
+      const mine = ++id;
+      return new Promise<RequestResult<C>>((resolve, reject) => {
+        waiting.set(mine, { resolve: resolve as (v: unknown) => void, reject });
+        socket.send(JSON.stringify({ id: mine, channel, args }));
+      });
+    },
+    next<E extends EventChannel>(channel: E, match?: (payload: EventPayload<E>) => boolean) {
+      return new Promise<EventPayload<E>>((resolve) => {
+        const listener = (event: string, payload: unknown) => {
+          if (event !== channel || (match && !match(payload as EventPayload<E>))) return;
+          listeners.delete(listener);
+          resolve(payload as EventPayload<E>);
+        };
+        listeners.add(listener);
+      });
+    },
+    async close() {
+      socket.close();
+      await host.close();
+    },
+  };
+}

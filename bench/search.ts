@@ -1,0 +1,101 @@
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { whichExecutable } from '../main/executables';
+import { MemoryStore } from '../main/prefs';
+import { parseQuery, ripgrepArgs } from '../main/search';
+import { createServices } from '../main/services';
+import { connectContract } from './contract-client';
+import { median, report, type BenchResult } from './support';
+
+const TOTAL_BYTES = 200 * 1024 * 1024;
+const FILE_BYTES = 100 * 1024;
+const RUNS = 7;
+/** Every 97th line has a `needle_`; every 997th a `rare_`: a typical search, and one heavy with results. */
+const PATTERNS = ['rare_[0-9]+', 'needle_[0-9]+'];
+
+/**
+ * Find in Files over a 200 MB tree: a search through Kiln (request, streamed result events, done event
+ * over the WebSocket) against running `rg` directly with the same arguments, reading all its output.
+ */
+export async function runSearchBench(): Promise<BenchResult[]> {
+  const rg = await whichExecutable('rg', process.env.PATH);
+  if (!rg) {
+    console.log('search: skipped, no rg on PATH (npm run setup installs ripgrep)');
+    return [];
+  }
+  const root = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-search-'));
+  const words = 'alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega'.split(' ');
+  let line = '';
+  for (let i = 0; i < 12; i++) line += `${words[(i * 7) % words.length]} `;
+  const files = TOTAL_BYTES / FILE_BYTES;
+  for (let f = 0; f < files; f++) {
+    const lines: string[] = [];
+    let size = 0;
+    for (let l = 0; size < FILE_BYTES; l++) {
+      const text = `${line}${l % 97 === 0 ? `needle_${f}_${l}` : l}${l % 997 === 0 ? ` rare_${l}` : ''}`;
+      lines.push(text);
+      size += text.length + 1;
+    }
+    const dir = path.join(root, `pkg${f % 40}`, `mod${f % 7}`);
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, `file${f}.txt`), `${lines.join('\n')}\n`);
+  }
+  const services = await createServices({ root, dataDir: await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-search-data-')), prefsStore: new MemoryStore() });
+  const client = await connectContract(services, root);
+  let n = 0;
+  let expected = -1;
+  const throughKiln = async (query: { pattern: string; isRegex: boolean }) => {
+    const searchId = `bench-${++n}`;
+    const done = client.next('search.done', (d) => d.searchId === searchId);
+    const start = performance.now();
+    await client.request('search.start', { ...query, searchId, maxMatches: 100_000 });
+    const result = await done;
+    const elapsed = performance.now() - start;
+    if (result.error || result.cancelled) throw new Error(`search failed: ${result.error?.message}`);
+    if (expected >= 0 && result.matches !== expected) throw new Error(`kiln found ${result.matches}, rg ${expected}`);
+    return elapsed;
+  };
+  const direct = (query: { pattern: string; isRegex: boolean }) =>
+    new Promise<number>((resolve, reject) => {
+      const start = performance.now();
+      const child = spawn(rg, ripgrepArgs({ query: parseQuery(query) }), { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
+      // Reading all of its output, counting matches (ripgrep marks each one) to check Kiln found as many.
+      let matches = 0;
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        for (let at = chunk.indexOf('\u0001'); at >= 0; at = chunk.indexOf('\u0001', at + 1)) matches++;
+      });
+      child.once('error', reject);
+      child.once('close', () => {
+        expected = matches;
+        resolve(performance.now() - start);
+      });
+    });
+  const results: BenchResult[] = [];
+  for (const pattern of PATTERNS) {
+    const query = { pattern, isRegex: true };
+    expected = -1;
+    // Warm the page cache for both.
+    await direct(query);
+    await throughKiln(query);
+    const kiln: number[] = [];
+    const baseline: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      baseline.push(await direct(query));
+      kiln.push(await throughKiln(query));
+    }
+    const result = {
+      name: `search: 200 MB in ${files} files, /${pattern}/ with ${expected} matches (Kiln over WebSocket vs rg directly, same arguments), median of ${RUNS}`,
+      kiln: median(kiln),
+      baseline: median(baseline),
+      unit: 'ms',
+    };
+    report(result);
+    results.push(result);
+  }
+  await client.close();
+  await services.dispose();
+  await rm(root, { recursive: true, force: true });
+  return results;
+}
