@@ -51,7 +51,8 @@ test.describe('Find in Files', () => {
     await results.press('Enter');
     await expect(page.getByRole('tab', { name: 'config.yaml' })).toBeVisible();
     const editor = page.locator('.code-editor[data-path="src/deep/nested/config.yaml"]');
-    // The match is selected and has focus: typing replaces exactly it.
+    // The match is selected and the editor has focus: typing replaces exactly it.
+    await expect(editor.locator('.monaco-editor.focused')).toHaveCount(1);
     await page.keyboard.type('flux_condenser');
     await expect(editor).toContainText('- flux_condenser');
     await expect(editor).not.toContainText('flux_capacitor');
