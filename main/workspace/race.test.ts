@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dispatch, type Handlers } from '../router';
@@ -26,15 +26,19 @@ const OUTSIDE_TEXT = 'OUTSIDE CANARY';
 
 let root: string;
 let outside: string;
+/** A real trash for the race: entries handed to it are moved here. */
+let trashDir: string;
 let cleanups: Array<() => Promise<void>>;
 let swapper: ChildProcess | null;
 
 beforeEach(async () => {
   const ws = await makeTempTree({ 'x-dir/target.txt': 'inside\n' });
-  const out = await makeTempTree({ 'target.txt': OUTSIDE_TEXT, 'keep.txt': OUTSIDE_TEXT });
+  const out = await makeTempTree({ 'target.txt': OUTSIDE_TEXT, 'keep.txt': OUTSIDE_TEXT, 'doomed.txt': OUTSIDE_TEXT });
+  const bin = await makeTempTree({});
   root = ws.root;
   outside = out.root;
-  cleanups = [ws.cleanup, out.cleanup];
+  trashDir = bin.root;
+  cleanups = [ws.cleanup, out.cleanup, bin.cleanup];
   await symlink(outside, path.join(root, 'x-link'));
   swapper = null;
 });
@@ -50,11 +54,16 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
 }
 
 describe('the path guard under a racing symlink swap', () => {
-  it('lets no write, read, delete, create, move or copy land outside across thousands of tries', async () => {
+  it('lets no write, read, delete (permanent or to the trash), create, move or copy land outside across thousands of tries', async () => {
     const before = await snapshot(outside);
     swapper = spawn('python3', ['-c', SWAPPER, root], { stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<void>((resolve) => swapper!.stdout!.once('data', () => resolve()));
-    const handlers = workspaceHandlers(await Workspace.open({ root, trash: async () => false })) as Handlers;
+    let trashedCount = 0;
+    const trash = async (abs: string) => {
+      await rename(abs, path.join(trashDir, `${trashedCount++}-${path.basename(abs)}`));
+      return true;
+    };
+    const handlers = workspaceHandlers(await Workspace.open({ root, trash })) as Handlers;
     const call = (channel: string, args: unknown) => dispatch(handlers, channel, args);
 
     let succeeded = 0;
@@ -65,6 +74,9 @@ describe('the path guard under a racing symlink swap', () => {
         await call('workspace.write', { path: 'x/target.txt', text: `written ${i}\n` }),
         await call('workspace.read', { path: 'x/target.txt' }),
         await call('workspace.delete', { path: 'x/keep.txt', permanent: true }),
+        // The outside folder holds a doomed.txt too: a trash handed a path through the swapped link takes that one.
+        await call('workspace.write', { path: 'x/doomed.txt', text: `doomed ${i}\n` }),
+        await call('workspace.delete', { path: 'x/doomed.txt' }),
         await call('workspace.createDir', { path: `x/dir-${i}` }),
         await call('workspace.createFile', { path: `x/new-${i}.txt`, text: 'new' }),
         await call('workspace.move', { from: 'x/target.txt', to: `moved-${i}.txt` }),
@@ -89,6 +101,14 @@ describe('the path guard under a racing symlink swap', () => {
     expect(refusedOutside).toBeGreaterThan(100);
     expect(leaks).toEqual([]);
     expect(await snapshot(outside)).toEqual(before);
+    // Trash deletes really happened, each took an inside entry under its own name, and no staging folder is left.
+    const binned = await snapshot(trashDir);
+    expect(Object.keys(binned).length).toBeGreaterThan(10);
+    for (const [name, text] of Object.entries(binned)) {
+      expect(name).toMatch(/^\d+-doomed\.txt$/);
+      expect(text).not.toContain(OUTSIDE_TEXT);
+    }
+    expect((await readdir(root)).filter((name) => name.startsWith('.kiln-'))).toEqual([]);
     for (const name of await readdir(root)) {
       if (name.startsWith('moved-') || name.startsWith('keep')) expect(await readFile(path.join(root, name), 'utf8')).not.toContain(OUTSIDE_TEXT);
     }

@@ -231,14 +231,20 @@ describe('copy', () => {
 describe('delete', () => {
   it('moves to the trash by default', async () => {
     expect(await ws.delete('src/pkg')).toEqual({ trashed: true });
-    expect(trashed).toEqual([path.join(root, 'src/pkg')]);
+    // Handed over from Kiln's own staging folder at the root, under its own name; the folder is gone after.
+    expect(trashed).toHaveLength(1);
+    expect(path.dirname(path.dirname(trashed[0]))).toBe(root);
+    expect(path.basename(path.dirname(trashed[0]))).toMatch(/^\.kiln-\d+-[0-9a-f]{12}\.tmp$/);
+    expect(path.basename(trashed[0])).toBe('pkg');
     expect(await ws.exists('src/pkg')).toBe(false);
+    expect(await tempFiles(root)).toEqual([]);
   });
 
   it('without a trash, refuses unless asked to delete permanently', async () => {
     const noTrash = await Workspace.open({ root, trash: async () => false });
     expect(await code(noTrash.delete('README.md'))).toBe('E_PERMISSION');
-    expect(await noTrash.exists('README.md')).toBe(true);
+    expect(await readFile(path.join(root, 'README.md'), 'utf8')).toBe('# hi\n');
+    expect(await tempFiles(root)).toEqual([]);
     expect(await noTrash.delete('README.md', { permanent: true })).toEqual({ trashed: false });
     expect(await noTrash.exists('README.md')).toBe(false);
   });

@@ -263,7 +263,7 @@ export class Workspace {
       }
       this.ledger.mark(src.abs, origin);
       this.ledger.mark(dst.abs, origin);
-      // Park a replaced target beside itself so a failed move can put it back.
+      // Park a replaced target aside so a failed move can put it back.
       const parked = dstInfo && !caseOnlyRename ? await this.park(dst) : null;
       try {
         await this.renameOrCopy(src.path, dst, kindOf(srcInfo), options.jobId);
@@ -300,10 +300,14 @@ export class Workspace {
       this.ledger.mark(target.abs, origin);
       const deleted: FsChange = { type: 'deleted', path: this.relative(target.abs), isDir: info.isDirectory(), origin };
       if (!options.permanent) {
-        if (this.trash && (await this.trash(target.real))) {
+        // The trash takes a plain path, so it gets the entry's staged path, never one through the folders checked above.
+        const parked = this.trash ? await this.park(target) : null;
+        if (parked && (await this.trash!(parked.real).catch(() => false))) {
+          await fs.rm(parked.holder, { recursive: true, force: true });
           this.report(deleted);
           return { trashed: true };
         }
+        if (parked) await this.unpark(parked, target, info.isDirectory());
         throw new KilnError('E_PERMISSION', `There is no trash here; "${rel}" can only be deleted permanently`, { noTrash: true });
       }
       await fs.rm(target.path, { recursive: true, force: true });
@@ -415,18 +419,26 @@ export class Workspace {
     }
   }
 
-  /** Moves an entry aside, under its own name inside a hidden temp folder, so it can go back or to the trash. */
+  /**
+   * Moves an entry aside, through its pinned parent and under its own name, into a fresh hidden folder Kiln
+   * creates at the (realpath'd) root, so it can go back or to the OS trash. `real` then names only the root and
+   * Kiln's own folder: a link swapped into the entry's old path after the check cannot redirect the trash.
+   * An entry on another device than the root (a mount inside the workspace) is staged beside itself instead.
+   */
   private async park(target: PinnedPath): Promise<Parked> {
-    const holderName = tempName();
-    const holder = `${target.dir}/${holderName}`;
-    await fs.mkdir(holder);
-    const name = path.basename(target.real);
-    const parked = { holder, path: `${holder}/${name}`, real: path.join(path.dirname(target.real), holderName, name) };
-    await fs.rename(target.path, parked.path).catch(async (err) => {
-      await fs.rmdir(holder).catch(() => undefined);
-      throw err;
-    });
-    return parked;
+    try {
+      return await stage(target, this.root, this.root);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+      return stage(target, target.dir, path.dirname(target.real));
+    }
+  }
+
+  /** Puts a parked entry back; if its name was taken meanwhile, under the first free "name copy". */
+  private async unpark(parked: Parked, target: PinnedPath, isDir: boolean): Promise<void> {
+    const name = await freeName(target.dir, path.basename(target.real), isDir);
+    await fs.rename(parked.path, `${target.dir}/${name}`);
+    await fs.rmdir(parked.holder).catch(() => undefined);
   }
 
   /** A replaced entry goes to the OS trash under its own name (recoverable), else it is removed. */
@@ -492,6 +504,20 @@ export class Workspace {
 }
 
 type EntryKind = 'file' | 'dir' | 'link';
+
+/** Renames a pinned entry into a new private temp folder under `dir` (whose real path is `dirReal`). */
+async function stage(target: PinnedPath, dir: string, dirReal: string): Promise<Parked> {
+  const holderName = tempName();
+  const holder = `${dir}/${holderName}`;
+  await fs.mkdir(holder, { mode: 0o700 });
+  const name = path.basename(target.real);
+  const parked = { holder, path: `${holder}/${name}`, real: path.join(dirReal, holderName, name) };
+  await fs.rename(target.path, parked.path).catch(async (err) => {
+    await fs.rmdir(holder).catch(() => undefined);
+    throw err;
+  });
+  return parked;
+}
 
 interface Parked {
   holder: string;
