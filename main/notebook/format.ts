@@ -316,7 +316,7 @@ function diskBundle(bundle: unknown): unknown {
 }
 
 /** An output in the form nbformat writes it (what nbformat.read then nbformat.writes gives). */
-export function splitOutputForDisk(output: OutputJson): OutputJson {
+function splitOutputForDisk(output: OutputJson): OutputJson {
   const copy: OutputJson = { ...output };
   if (copy.output_type === 'execute_result' || copy.output_type === 'display_data') {
     if ('data' in copy) copy.data = diskBundle(copy.data);

@@ -5,7 +5,6 @@ import {
   joinLines,
   newCellId,
   splitLines,
-  splitOutputForDisk,
   type CellJson,
   type Json,
   type NotebookJson,
@@ -31,10 +30,8 @@ export class NotebookModel {
   diskHash: string;
   warnings: string[];
   private readonly ids = new Set<string>();
-  /** Outputs produced by the kernel in this session (written in nbformat's line-split form). */
+  /** Outputs produced by the kernel in this session (a stream may still grow). */
   private readonly fresh = new WeakSet<object>();
-  /** Cells whose source was a plain string in the file keep that form. */
-  private readonly stringSource = new WeakSet<object>();
   /** display_id -> outputs showing it. */
   private readonly displays = new Map<string, { cell: CellJson; output: OutputJson }[]>();
   /** Cells that asked for clear_output(wait=True): cleared when their next output arrives. */
@@ -46,10 +43,7 @@ export class NotebookModel {
     this.diskHash = diskHash;
     this.warnings = warnings;
     this.dirty = dirty;
-    for (const cell of json.cells) {
-      this.ids.add(cell.id);
-      if (typeof cell.source === 'string') this.stringSource.add(cell);
-    }
+    for (const cell of json.cells) this.ids.add(cell.id);
   }
 
   get cells(): CellJson[] {
@@ -91,7 +85,7 @@ export class NotebookModel {
   editSource(cellId: string, source: string): void {
     const cell = this.cell(cellId);
     this.requireKnownType(cell);
-    cell.source = this.stringSource.has(cell) ? source : splitLines(source);
+    cell.source = splitLines(source);
     this.touch();
   }
 
@@ -311,15 +305,8 @@ export class NotebookModel {
     return wire;
   }
 
-  /** The JSON to write: fresh outputs split into lines; an older minor becomes 4.5 so the cell ids persist. */
+  /** The JSON to write (serializeNotebook puts it in nbformat's line form); an older minor becomes 4.5 so the cell ids persist. */
   diskJson(): NotebookJson {
-    const nb: NotebookJson = { ...this.json, cells: this.json.cells.map((cell) => this.diskCell(cell)) };
-    if (nb.nbformat_minor < CURRENT_MINOR) nb.nbformat_minor = CURRENT_MINOR;
-    return nb;
-  }
-
-  private diskCell(cell: CellJson): CellJson {
-    if (!cell.outputs) return cell;
-    return { ...cell, outputs: cell.outputs.map((o) => (this.fresh.has(o) ? splitOutputForDisk(o) : o)) };
+    return this.json.nbformat_minor < CURRENT_MINOR ? { ...this.json, nbformat_minor: CURRENT_MINOR } : this.json;
   }
 }
