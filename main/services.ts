@@ -14,7 +14,7 @@ import { TerminalService, terminalHandlers } from './terminal';
 import { PrefsService, type KeyValueStore } from './prefs';
 import type { Handlers } from './router';
 import type { TrustState } from '../shared/contract';
-import { WorkspaceWatcher } from './watcher';
+import { WorkspaceWatcher, type FolderWatchFactory } from './watcher';
 import { workspaceHandlers, type Workspace } from './workspace';
 
 export interface ServiceOptions {
@@ -26,6 +26,8 @@ export interface ServiceOptions {
   prefsStore: KeyValueStore;
   /** Overrides the OS trash (tests point it at a temp folder). */
   trash?: (absPath: string) => Promise<boolean>;
+  /** Overrides how a folder is watched (tests inject an OS that refuses watches). */
+  watchFolder?: FolderWatchFactory;
 }
 
 export interface Services {
@@ -34,6 +36,8 @@ export interface Services {
   /** The one change feed: Kiln's own operations and the watcher's observations, echoes dropped. */
   readonly changes: ChangeFeed;
   readonly handlers: Handlers;
+  /** Resolves when the watcher's first walk is done (tests and benches; start-up never waits for it). */
+  watching(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -93,15 +97,35 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     emit: (channel, payload) => hub.emit(channel, payload),
     interruptNotebook: (notebook) => notebooks.interrupt(notebook),
   });
-  const watcher = new WorkspaceWatcher({
-    root: workspace.root,
-    ledger: workspace.ledger,
-    onChange: (change) => void changes.reportObserved(change),
-  });
+  // The operator is told once per session, even if the watcher restarts with new excludes.
+  let degradationTold = false;
+  const startWatcher = (exclude: string[] | null) =>
+    new WorkspaceWatcher({
+      root: workspace.root,
+      ledger: workspace.ledger,
+      exclude: exclude ?? undefined,
+      watchFolder: options.watchFolder,
+      onDegraded: (status) => {
+        if (degradationTold) return;
+        degradationTold = true;
+        hub.emit('watch.degraded', status);
+      },
+      onChange: (change) => void changes.reportObserved(change),
+    });
   // Owners of path-keyed state in main follow the feed themselves; nobody tells them after a move.
   changes.subscribe((change) => void edits.applyChange(change).catch(() => undefined));
   changes.subscribe((change) => notebooks.applyChange(change));
-  await watcher.ready;
+  // Start-up never waits for the watcher's walk: the window and the first listing come first.
+  let watchExclude = config.current().watchExclude;
+  let watcher = startWatcher(watchExclude);
+  const stopWatchingConfig = config.subscribe(() => {
+    const next = config.current().watchExclude;
+    if (JSON.stringify(next) === JSON.stringify(watchExclude)) return;
+    watchExclude = next;
+    void watcher.dispose();
+    watcher = startWatcher(next);
+  });
+  const files = workspaceHandlers(workspace);
   // Quick Open's index: scanned in the background, then kept current from the change feed.
   const fileIndex = new FileIndex({
     root: workspace.root,
@@ -121,7 +145,19 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const terminals = new TerminalService({ root: workspace.root, emit: (channel, payload) => hub.emit(channel, payload) });
 
   const handlers: Handlers = {
-    ...workspaceHandlers(workspace),
+    ...files,
+    // What the operator looks at stays live even where no watch could be placed (polled instead).
+    'workspace.list': async (args) => {
+      const entries = await files['workspace.list'](args);
+      watcher.noteShown(path.join(workspace.root, workspace.normalize(args.path)), 'dir');
+      return entries;
+    },
+    'workspace.read': async (args) => {
+      const content = await files['workspace.read'](args);
+      watcher.noteShown(path.join(workspace.root, content.path), 'file');
+      return content;
+    },
+    'watch.status': () => ({ degraded: watcher.degraded, watchedFolders: watcher.watchCount }),
     'editor.gutter': ({ path, text }) => git.changesFor(path, text),
     'prefs.get': () => prefs.get(),
     'prefs.set': (changes) => prefs.set(changes),
@@ -147,11 +183,13 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     hub,
     changes,
     handlers,
+    watching: () => watcher.ready,
     async dispose() {
       sweeping.abort();
       await sweep;
       await edits.dispose();
       await agentSession.dispose();
+      stopWatchingConfig();
       await watcher.dispose();
       unfollowFeed();
       fileIndex.dispose();

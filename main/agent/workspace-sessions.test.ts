@@ -67,6 +67,8 @@ async function start(): Promise<Services> {
   // The project config names the scripted model server: trusted, as the operator would.
   await trustFolder(dataDir, root);
   services = await createServices({ root, dataDir, prefsStore: new MemoryStore(), trash: async () => false });
+  // Start-up does not wait for the watcher; these tests assert on its events.
+  await services.watching();
   services.hub.subscribe((event) => events.push(event));
   return services;
 }

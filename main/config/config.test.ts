@@ -94,6 +94,23 @@ describe('ConfigService: validation', () => {
     expect(svc.state().error?.message).toContain('not both');
   });
 
+  it('reads the watch block: exclude patterns replace the defaults, validated with their line', async () => {
+    const { svc } = await start();
+    expect(svc.current().watchExclude).toBeNull();
+    await put('.kiln/config.yaml', `watch:\n  exclude: [node_modules, data/raw/**]\n`);
+    await svc.reload();
+    expect(svc.current().watchExclude).toEqual(['node_modules', 'data/raw/**']);
+    await put('.kiln/config.yaml', `watch:\n  exclude:\n    - ../outside\n`);
+    await svc.reload();
+    expect(svc.state().error).toMatchObject({ file: '.kiln/config.yaml', line: 3, code: 'E_CONFIG' });
+    expect(svc.state().error?.message).toContain('relative to the workspace');
+    // The last valid config keeps running.
+    expect(svc.current().watchExclude).toEqual(['node_modules', 'data/raw/**']);
+    await put('.kiln/config.yaml', `watch:\n  exclude: node_modules\n`);
+    await svc.reload();
+    expect(svc.state().error?.message).toContain('must be a list');
+  });
+
   it('names the file and line of an unknown provider', async () => {
     await put('.kiln/config.yaml', VALID.replace('provider: openai-compatible', 'provider: ollama'));
     const { svc } = await start();

@@ -39,6 +39,8 @@ export interface ResolvedConfig {
   jupyter: JupyterSetting | null;
   /** Project settings not used because the workspace is not trusted (e.g. `jupyter.command`, `models.local`). */
   withheld: string[];
+  /** The watcher's exclude patterns; null means Kiln's defaults. */
+  watchExclude: string[] | null;
 }
 
 export interface JupyterSetting {
@@ -171,8 +173,10 @@ export async function loadConfig(files: ConfigFileLocation[], options: LoadOptio
     ? { command: jupyterValue.command, url: jupyterValue.url, tokenEnv: jupyterValue.token_env }
     : null;
 
+  const watchExclude = chosen.get('watch')?.value.watch?.exclude ?? null;
+
   if (issues.length) return { ok: false, issues };
-  return { ok: true, config: { models, fileEditing, agent, jupyter, withheld } };
+  return { ok: true, config: { models, fileEditing, agent, jupyter, withheld, watchExclude } };
 }
 
 /** Parses and validates one file; null when it does not exist. */

@@ -52,6 +52,16 @@ export const JupyterBlockSchema = z
   })
   .refine((block) => !(block.command && block.url), { message: 'jupyter: set command (a local server) or url (a running one), not both' });
 
+/** What the file watcher leaves alone; replaces the defaults (.git, node_modules, __pycache__, .ipynb_checkpoints) whole. */
+export const WatchBlockSchema = z.strictObject({
+  exclude: z.array(
+    z.string({ error: 'watch.exclude entries are names or paths such as node_modules or data/raw/**' })
+      .min(1, 'watch.exclude entries must not be empty')
+      .refine((p) => !p.startsWith('/') && !p.split('/').includes('..'), 'watch.exclude entries are relative to the workspace (no leading / or ..)'),
+    { error: 'watch.exclude must be a list, e.g. [node_modules, data/raw]' },
+  ),
+});
+
 // An empty block (`file_editing:` with nothing under it) reads as null in YAML; treat it as absent.
 const optionalBlock = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null ? undefined : v), schema.optional());
 
@@ -60,9 +70,10 @@ export const ConfigFileSchema = z.strictObject({
   file_editing: optionalBlock(FileEditingSchema),
   agent: optionalBlock(AgentBlockSchema),
   jupyter: optionalBlock(JupyterBlockSchema),
+  watch: optionalBlock(WatchBlockSchema),
 });
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
 /** The blocks that follow set-not-merge: a project block replaces the user's block whole. */
-export const CONFIG_BLOCKS = ['models', 'file_editing', 'agent', 'jupyter'] as const;
+export const CONFIG_BLOCKS = ['models', 'file_editing', 'agent', 'jupyter', 'watch'] as const;
 export type ConfigBlock = (typeof CONFIG_BLOCKS)[number];

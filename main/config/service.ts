@@ -19,7 +19,7 @@ export interface ConfigServiceOptions {
 
 export const PROJECT_CONFIG_PATH = '.kiln/config.yaml';
 
-const EMPTY: ResolvedConfig = { models: {}, fileEditing: null, agent: null, jupyter: null, withheld: [] };
+const EMPTY: ResolvedConfig = { models: {}, fileEditing: null, agent: null, jupyter: null, withheld: [], watchExclude: null };
 
 /**
  * The project config, validated and hot-reloaded. An invalid config keeps the last valid one

@@ -1,1 +1,2 @@
-export { WorkspaceWatcher, type WorkspaceWatcherOptions } from './watcher';
+export { refuseWatchesAfter, WorkspaceWatcher, type FolderWatchFactory, type WorkspaceWatcherOptions } from './watcher';
+export { DEFAULT_WATCH_EXCLUDES } from './excludes';

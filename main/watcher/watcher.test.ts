@@ -1,10 +1,10 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { FsChange } from '../../shared/contract';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FsChange, WatchDegraded } from '../../shared/contract';
 import { Workspace } from '../workspace';
 import { makeTempTree } from '../workspace/test-support';
-import { WorkspaceWatcher } from './watcher';
+import { refuseWatchesAfter, WorkspaceWatcher } from './watcher';
 
 let root: string;
 let cleanup: () => Promise<void>;
@@ -71,4 +71,80 @@ it('reports files written the instant their folders appear, once each', async ()
   for (let i = 0; i < 5; i++) {
     expect(changes.filter((c) => c.type === 'created' && c.path === `burst/deep/f${i}.txt`)).toHaveLength(1);
   }
+});
+
+describe('what is watched', () => {
+  it('never follows a symlink out of the workspace, and a symlink loop cannot hang it', async () => {
+    const outside = await makeTempTree({ 'big/one.txt': '1', 'big/sub/two.txt': '2' });
+    try {
+      await symlink(outside.root, path.join(root, 'out-link'));
+      await symlink('.', path.join(root, 'src', 'loop'));
+      await symlink('../..', path.join(root, 'src', 'up'));
+      const fresh = new WorkspaceWatcher({ root, ledger: ws.ledger, onChange: (c) => changes.push(c) });
+      await fresh.ready;
+      // The root and src/ only: links are entries, never folders to watch.
+      expect(fresh.watchCount).toBe(2);
+      await writeFile(path.join(outside.root, 'big', 'three.txt'), '3');
+      await writeFile(path.join(root, 'src', 'inside.txt'), 'x');
+      await waitFor(() => Boolean(seen('created', 'src/inside.txt')));
+      expect(changes.filter((c) => 'path' in c && (c.path.includes('three') || c.path.includes('out-link/')))).toEqual([]);
+      await fresh.dispose();
+    } finally {
+      await outside.cleanup();
+    }
+  });
+
+  it('holds one watch per folder, none per file, and none in excluded folders', async () => {
+    for (let d = 0; d < 3; d++) for (let f = 0; f < 50; f++) await writeFile(path.join(root, 'src', `f${d}-${f}.txt`), '');
+    await mkdir(path.join(root, 'node_modules', 'pkg'), { recursive: true });
+    await mkdir(path.join(root, 'data', 'raw'), { recursive: true });
+    const fresh = new WorkspaceWatcher({ root, ledger: ws.ledger, onChange: () => undefined, exclude: ['data/raw'] });
+    await fresh.ready;
+    // root, src, node_modules, node_modules/pkg, data: the configured list replaces the defaults.
+    expect(fresh.watchCount).toBe(5);
+    await fresh.dispose();
+  });
+
+  it('re-reads an excluded folder while the operator is looking at it', async () => {
+    await mkdir(path.join(root, 'node_modules'));
+    const fresh = new WorkspaceWatcher({ root, ledger: ws.ledger, onChange: (c) => changes.push(c), pollMs: 100 });
+    await fresh.ready;
+    fresh.noteShown(path.join(root, 'node_modules'), 'dir');
+    await new Promise((r) => setTimeout(r, 150));
+    await writeFile(path.join(root, 'node_modules', 'new.js'), '');
+    await waitFor(() => Boolean(seen('created', 'node_modules/new.js')));
+    await fresh.dispose();
+  });
+});
+
+describe('when the OS refuses more watches', () => {
+  it('keeps working: tells once what degraded and how to raise the limit, and polls what is shown', async () => {
+    for (let i = 0; i < 6; i++) await mkdir(path.join(root, 'src', `d${i}`));
+    const told: WatchDegraded[] = [];
+    const fresh = new WorkspaceWatcher({
+      root,
+      ledger: ws.ledger,
+      onChange: (c) => changes.push(c),
+      onDegraded: (s) => told.push(s),
+      watchFolder: refuseWatchesAfter(2),
+      pollMs: 100,
+    });
+    await fresh.ready;
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ reason: 'ENOSPC', watchedFolders: 2 });
+    expect(told[0].message).toContain('fs.inotify.max_user_watches');
+    expect(fresh.degraded).toEqual(told[0]);
+    // Changes in a watched folder still arrive; an unwatched folder the operator opens is re-read.
+    await writeFile(path.join(root, 'src', 'live.txt'), '');
+    await waitFor(() => Boolean(seen('created', 'src/live.txt')));
+    fresh.noteShown(path.join(root, 'src', 'd3'), 'dir');
+    await new Promise((r) => setTimeout(r, 150));
+    await writeFile(path.join(root, 'src', 'd3', 'polled.txt'), '');
+    await waitFor(() => Boolean(seen('created', 'src/d3/polled.txt')));
+    // New folders never retry the refused watch, so the error cannot loop.
+    await mkdir(path.join(root, 'src', 'later'));
+    await waitFor(() => Boolean(seen('created', 'src/later')));
+    expect(told).toHaveLength(1);
+    await fresh.dispose();
+  });
 });

@@ -67,6 +67,15 @@ export const FsChange = z.discriminatedUnion('type', [
 export type FsChange = z.infer<typeof FsChange>;
 export type FsMove = Extract<FsChange, { type: 'moved' }>;
 
+/** Set when the OS refused more file watches: what degraded and how to raise the limit. */
+export const WatchDegraded = z.object({
+  reason: z.enum(['ENOSPC', 'EMFILE']),
+  /** Folders that kept their watch. */
+  watchedFolders: z.number(),
+  message: z.string(),
+});
+export type WatchDegraded = z.infer<typeof WatchDegraded>;
+
 export const TransferProgress = z.object({
   jobId: z.string(),
   done: z.number(),
@@ -114,6 +123,8 @@ export const workspaceRequests = {
   'workspace.absolutePath': request(z.object({ path: RelPath }), z.object({ path: z.string() })),
   'workspace.nextFreeName': request(z.object({ dir: RelPath, name: z.string() }), z.object({ path: RelPath })),
   'workspace.cancelJob': request(z.object({ jobId: z.string() }), z.object({ cancelled: z.boolean() })),
+  /** Whether live updates cover the whole workspace; the UI shows `degraded.message` once when not. */
+  'watch.status': request(z.object({}), z.object({ degraded: WatchDegraded.nullable(), watchedFolders: z.number() })),
   'editor.gutter': request(
     z.object({
       path: RelPath,
@@ -130,4 +141,5 @@ export const workspaceRequests = {
 export const workspaceEvents = {
   'fs.change': FsChange,
   'fs.progress': TransferProgress,
+  'watch.degraded': WatchDegraded,
 } as const;

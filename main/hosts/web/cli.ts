@@ -2,6 +2,7 @@ import Conf from 'conf';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServices } from '../../services';
+import { refuseWatchesAfter } from '../../watcher';
 import { defaultDataDir, ensureDataDir } from '../data-dir';
 import { startWebHost } from './server';
 
@@ -49,7 +50,10 @@ async function main(): Promise<void> {
   const dataDir = defaultDataDir();
   await ensureDataDir(dataDir);
   const prefsStore = new Conf<Record<string, unknown>>({ projectName: 'kiln', cwd: dataDir, configName: 'prefs', configFileMode: 0o600 });
-  const services = await createServices({ root: args.folder, dataDir, prefsStore }).catch((err: Error) =>
+  // The end-to-end tests' way to meet a full inotify budget without exhausting the machine's.
+  const refuseAfter = process.env.KILN_TEST_REFUSE_WATCHES_AFTER;
+  const watchFolder = refuseAfter && /^\d+$/.test(refuseAfter) ? refuseWatchesAfter(Number(refuseAfter)) : undefined;
+  const services = await createServices({ root: args.folder, dataDir, prefsStore, watchFolder }).catch((err: Error) =>
     exit(`Kiln: cannot open ${args.folder}: ${err.message}`, 1),
   );
   prefsStore.set('lastWorkspace', services.workspace.root);

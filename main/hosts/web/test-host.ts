@@ -21,6 +21,8 @@ export async function startTestHost(files: Record<string, string> = { 'hello.txt
   const staticDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-static-'));
   await writeFile(path.join(staticDir, 'index.html'), '<!doctype html><title>Kiln</title>');
   const services = await createServices({ root, dataDir: staticDir, prefsStore: new MemoryStore(), trash: async () => false });
+  // Start-up does not wait for the watcher; the tests assert on its events.
+  await services.watching();
   const host = await startWebHost({ services, staticDir });
   return {
     host,

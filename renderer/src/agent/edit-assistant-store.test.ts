@@ -50,6 +50,8 @@ describe('EditAssistantStore', () => {
     await trustFolder(dataDir, root);
     services = await createServices({ root, dataDir, prefsStore: new MemoryStore() });
     bridge = inProcessBridge(services);
+    // Start-up does not wait for the watcher; these tests assert on its events.
+    await services.watching();
     store = new EditAssistantStore(bridge);
     await until(store, (s) => s.config?.fileEditing.enabled === true && s.models.length === 1);
   });

@@ -11,6 +11,7 @@ import { DialogProvider, IS_MAC, PrefsProvider, ToastProvider, useToasts } from 
 import { useBridge, useKilnEvent } from './bridge-context';
 import { LeftRail } from './LeftRail';
 import { RightRail } from './RightRail';
+import { WatchStatusLine } from './WatchStatusLine';
 
 /** The window: file tree on the left, the editor in the centre, the agent rail on the right. */
 export function App() {
@@ -94,6 +95,7 @@ function Shell({ openFiles }: { openFiles: OpenFilesStore }) {
       <StatusBar />
       <QuickOpenHost onOpen={open} />
       <CommandPaletteHost />
+      <WatchStatusLine />
     </div>
   );
 }

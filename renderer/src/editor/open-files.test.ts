@@ -29,6 +29,8 @@ beforeEach(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-open-files-data-'));
   await writeFile(path.join(root, 'notes.txt'), 'one\n');
   services = await createServices({ root, dataDir, prefsStore: new MemoryStore() });
+  // Start-up does not wait for the watcher; these tests assert on its events.
+  await services.watching();
   bridge = inProcessBridge(services);
   store = new OpenFilesStore(bridge);
   bridge.on('fs.change', (change) => store.handleFsChange(change));
