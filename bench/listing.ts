@@ -25,10 +25,10 @@ export async function runListingBench(): Promise<BenchResult> {
     new Promise<void>((resolve, reject) => {
       const mine = ++id;
       const onMessage = (data: WebSocket.RawData) => {
-        const reply = JSON.parse(String(data)) as { id: number; ok: boolean; value: unknown[] };
+        const reply = JSON.parse(String(data)) as { id: number; ok: boolean; value: { names: string[] } };
         if (reply.id !== mine) return;
         socket.off('message', onMessage);
-        if (!reply.ok || reply.value.length !== ENTRIES) reject(new Error('listing failed'));
+        if (!reply.ok || reply.value.names.length !== ENTRIES) reject(new Error('listing failed'));
         else resolve();
       };
       socket.on('message', onMessage);

@@ -9,6 +9,8 @@ export const ERROR_CODES = [
   'E_INTO_SELF',
   'E_NOT_A_DIRECTORY',
   'E_IS_A_DIRECTORY',
+  'E_NOT_REGULAR_FILE',
+  'E_NAME_TOO_LONG',
   'E_PERMISSION',
   'E_CHANGED_ON_DISK',
   'E_CANCELLED',
@@ -54,6 +56,7 @@ const ERRNO_CODES: Record<string, ErrorCode> = {
   EROFS: 'E_PERMISSION',
   ENOTDIR: 'E_NOT_A_DIRECTORY',
   EISDIR: 'E_IS_A_DIRECTORY',
+  ENAMETOOLONG: 'E_NAME_TOO_LONG',
 };
 
 /** Turns anything thrown inside main into the wire shape, keeping internals out of the message. */
@@ -81,6 +84,7 @@ function describeErrno(err: NodeJS.ErrnoException): string {
     EROFS: 'Read-only file system',
     ENOTDIR: 'Not a folder',
     EISDIR: 'Is a folder',
+    ENAMETOOLONG: 'The name is too long for the file system',
   };
   return what[err.code ?? ''] ?? err.message;
 }

@@ -13,6 +13,7 @@ import {
   type VerbResult,
   type VerbRunResult,
 } from '../../shared/contract/verbs';
+import type { EntryKind } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import type { Workspace } from '../workspace';
 import { AuditLog } from './audit-log';
@@ -180,9 +181,11 @@ export class Verbs {
   private async runFile({ path: given, heavy }: ParsedVerbArgs<'run-file'>, options: VerbCallOptions): Promise<VerbRunResult> {
     const rel = this.workspace.normalize(given);
     // Refused before anything runs, so a missing file leaves no step in the log.
-    if ((await this.existingKind(rel)) !== 'file') {
-      throw new KilnError('E_NOT_FOUND', `"${rel}" does not exist (or is not a file); nothing was run`);
+    const kind = await this.existingKind(rel);
+    if (kind !== 'file' && kind !== null && kind !== 'dir') {
+      throw new KilnError('E_NOT_REGULAR_FILE', `"${rel}" is a ${kind}, not a file; nothing was run`);
     }
+    if (kind !== 'file') throw new KilnError('E_NOT_FOUND', `"${rel}" does not exist (or is not a file); nothing was run`);
     return this.runStep(() => this.audit.recordRunFile(rel), heavy, options);
   }
 
@@ -327,7 +330,7 @@ export class Verbs {
     return rel;
   }
 
-  private async existingKind(rel: string): Promise<'file' | 'dir' | null> {
+  private async existingKind(rel: string): Promise<EntryKind | null> {
     try {
       return (await this.workspace.stat(rel)).kind;
     } catch (err) {

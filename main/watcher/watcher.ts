@@ -46,6 +46,9 @@ interface Folder {
   names: Set<string>;
 }
 
+/** How long events gather before they are compared with the disk. */
+const SETTLE_MS = 50;
+
 /** How many unwatched folders and files are polled at most (the most recently shown ones). */
 const MAX_POLLED = 64;
 
@@ -235,11 +238,20 @@ export class WorkspaceWatcher {
     const child = path.join(dir, name);
     if (this.isExcluded(child)) return;
     this.pending.set(child, dir);
-    if (!this.draining) void this.drain();
+    this.scheduleDrain();
+  }
+
+  /**
+   * Events settle after a short quiet spell: a save's truncate-and-write is one change, not two, and Kiln's
+   * own operation has reported itself to the feed before the watcher's echo of it arrives.
+   */
+  private scheduleDrain(): void {
+    if (this.draining) return;
+    this.draining = true;
+    setTimeout(() => void this.drain(), SETTLE_MS);
   }
 
   private async drain(): Promise<void> {
-    this.draining = true;
     try {
       while (this.pending.size && !this.disposed) {
         const [child, dir] = this.pending.entries().next().value!;
@@ -313,7 +325,7 @@ export class WorkspaceWatcher {
     const now = new Set(names.filter((n) => !this.isExcluded(path.join(absPath, n))));
     for (const name of now) if (!folder.names.has(name)) this.pending.set(path.join(absPath, name), absPath);
     for (const name of folder.names) if (!now.has(name)) this.pending.set(path.join(absPath, name), absPath);
-    if (!this.draining) await this.drain();
+    if (this.pending.size) this.scheduleDrain();
   }
 
   // ---- helpers ----

@@ -8,7 +8,7 @@ type WorkspaceChannel = Exclude<keyof typeof workspaceRequests, `prefs.${string}
 export function workspaceHandlers(ws: Workspace): HandlersFor<WorkspaceChannel> {
   return {
     'workspace.info': () => ({ root: ws.root, name: ws.name, trash: ws.hasTrash }),
-    'workspace.list': ({ path, showHidden }) => ws.list(path, { showHidden }),
+    'workspace.list': ({ path, showHidden, offset, limit }) => ws.listing(path, { showHidden, offset, limit }),
     'workspace.stat': ({ path }) => ws.stat(path),
     'workspace.read': ({ path }) => ws.read(path),
     'workspace.write': ({ path, text, expectedHash }) => ws.write(path, text, { origin: 'operator', expectedHash }),

@@ -1,7 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import net from 'node:net';
 import { chmod, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { KilnError } from '../../shared/errors';
+import { KilnError, toWireError } from '../../shared/errors';
 import { hashText } from './encoding';
 import { makeTempTree } from './test-support';
 import { Workspace } from './workspace';
@@ -283,5 +285,37 @@ describe('stale temp files', () => {
     expect((await ws.sweepStaleTemps()).sort()).toEqual([...stale, `data/.kiln-${deadPid}-abcdefabcdef.tmp`].sort());
     expect(await tempFiles(path.join(root, 'src'))).toEqual(['.kiln-notes.tmp', `.kiln-${process.pid}-0123456789ab.tmp`].sort());
     expect(await tempFiles(root)).toEqual([]);
+  });
+});
+
+describe('special files and impossible names', () => {
+  it('lists FIFOs and sockets as such, and read, write and copy answer E_NOT_REGULAR_FILE at once', async () => {
+    execFileSync('mkfifo', [path.join(root, 'data', 'pipe')]);
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(path.join(root, 'data', 'sock'), resolve));
+    try {
+      const kinds = Object.fromEntries((await ws.list('data')).map((e) => [e.name, e.kind]));
+      expect(kinds).toEqual({ 'a.csv': 'file', pipe: 'fifo', sock: 'socket' });
+      expect((await ws.stat('data/pipe')).kind).toBe('fifo');
+      // Five reads of a FIFO used to hold every I/O thread; later listings must still answer.
+      for (let i = 0; i < 5; i++) expect(await code(ws.read('data/pipe'))).toBe('E_NOT_REGULAR_FILE');
+      expect(await code(ws.read('data/sock'))).toBe('E_NOT_REGULAR_FILE');
+      expect(await code(ws.write('data/pipe', 'x'))).toBe('E_NOT_REGULAR_FILE');
+      expect(await code(ws.copy('data/pipe', 'empty'))).toBe('E_NOT_REGULAR_FILE');
+      expect(await code(ws.copy('data', 'empty'))).toBe('E_NOT_REGULAR_FILE');
+      expect(await readdir(path.join(root, 'empty'))).toEqual([]);
+      expect((await ws.list('data')).length).toBe(3);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('a name too long for the OS answers E_NAME_TOO_LONG without the absolute path', async () => {
+    const long = `${'n'.repeat(300)}.txt`;
+    for (const attempt of [ws.read(long), ws.createFile(`src/${long}`), ws.write(long, 'x'), ws.createDir(long)]) {
+      const wire = await attempt.then(() => null, toWireError);
+      expect(wire?.code).toBe('E_NAME_TOO_LONG');
+      expect(wire?.message).not.toContain(root);
+    }
   });
 });

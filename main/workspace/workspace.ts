@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { constants as fsConstants, type Stats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Entry, FileContent, FsChange, Origin, WriteResult } from '../../shared/contract';
+import type { Entry, EntryKind as ListedKind, FileContent, FsChange, Listing, Origin, WriteResult } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { decodeText, encodeText, hashText } from './encoding';
 import { NO_FOLLOW, PathGuard, type PinnedPath } from './guard';
+import { kindLetter, listingEntries } from '../../shared/listing';
 import { sortEntries } from '../../shared/natural-sort';
 import { duplicateName } from './naming';
 import { agentJournalPath, OriginLedger } from './origin-ledger';
@@ -13,6 +14,8 @@ import { agentJournalPath, OriginLedger } from './origin-ledger';
 /** Files larger than this are read only up to this many bytes; the editor says so. */
 const MAX_READ_BYTES = 64 * 1024 * 1024;
 const TEMP_PREFIX = '.kiln-';
+/** How long a sorted listing serves the next page of the same folder. */
+const LISTING_REUSE_MS = 5000;
 
 export interface WorkspaceOptions {
   root: string;
@@ -58,6 +61,7 @@ export class Workspace {
   private readonly onProgress?: WorkspaceOptions['onProgress'];
   private readonly onChange: NonNullable<WorkspaceOptions['onChange']>;
   private readonly jobs = new Map<string, AbortController>();
+  private readonly recentListings = new Map<string, { at: number; names: string[]; kinds: string }>();
 
   /** Use `Workspace.open` unless root is already absolute and realpath'd. */
   constructor(options: WorkspaceOptions) {
@@ -105,22 +109,34 @@ export class Workspace {
   }
 
   async list(rel: string, options: { showHidden?: boolean } = {}): Promise<Entry[]> {
+    return listingEntries(await this.listing(rel, options));
+  }
+
+  /**
+   * A folder's entries in display order, in the wire's compact form. A page (`offset`, `limit`) lets the
+   * tree paint a huge folder's first rows before the rest arrives; the sorted whole is kept a few seconds
+   * so the next page costs no second read.
+   */
+  async listing(rel: string, options: { showHidden?: boolean; offset?: number; limit?: number } = {}): Promise<Listing> {
     return this.guard.pin(rel, async (folder) => {
-      const dirents = await fs.readdir(folder.path, { withFileTypes: true });
-      const base = this.relative(folder.abs);
-      const entries: Entry[] = [];
-      for (const dirent of dirents) {
-        const hidden = dirent.name.startsWith('.');
-        if (hidden && !options.showHidden) continue;
-        if (dirent.name.startsWith(TEMP_PREFIX)) continue;
-        let isDir = dirent.isDirectory();
-        if (dirent.isSymbolicLink()) {
-          // A link is listed by what it points to; links leading outside are still refused on use.
-          isDir = await fs.stat(path.join(folder.path, dirent.name)).then((s) => s.isDirectory(), () => false);
-        }
-        entries.push({ name: dirent.name, path: base ? `${base}/${dirent.name}` : dirent.name, kind: isDir ? 'dir' : 'file', hidden });
+      const key = `${options.showHidden ? 1 : 0}${folder.abs}`;
+      const offset = options.offset ?? 0;
+      let whole = offset > 0 ? this.recentListings.get(key) : undefined;
+      if (!whole || Date.now() - whole.at > LISTING_REUSE_MS) {
+        whole = { at: Date.now(), ...(await readListing(folder.path, Boolean(options.showHidden))) };
+        this.recentListings.delete(key);
+        this.recentListings.set(key, whole);
+        if (this.recentListings.size > 4) this.recentListings.delete(this.recentListings.keys().next().value!);
       }
-      return sortEntries(entries);
+      const end = options.limit === undefined ? whole.names.length : Math.min(whole.names.length, offset + options.limit);
+      const everything = offset === 0 && end === whole.names.length;
+      return {
+        path: this.relative(folder.abs),
+        total: whole.names.length,
+        offset,
+        names: everything ? whole.names : whole.names.slice(offset, end),
+        kinds: everything ? whole.kinds : whole.kinds.slice(offset, end),
+      };
     }, { folder: true });
   }
 
@@ -131,7 +147,7 @@ export class Workspace {
       return {
         name,
         path: this.relative(target.abs),
-        kind: info.isDirectory() ? 'dir' : 'file',
+        kind: listedKind(info),
         size: info.size,
         mtimeMs: info.mtimeMs,
         hidden: name.startsWith('.'),
@@ -154,6 +170,7 @@ export class Workspace {
       try {
         const info = await handle.stat();
         if (info.isDirectory()) throw new KilnError('E_IS_A_DIRECTORY', `${rel} is a folder, not a file`);
+        refuseSpecial(rel, info);
         const truncated = info.size > MAX_READ_BYTES;
         const bytes = truncated ? await readHead(handle, MAX_READ_BYTES) : await handle.readFile();
         const { text, encoding } = decodeText(bytes);
@@ -281,6 +298,7 @@ export class Workspace {
   async copy(from: string, toDir: string, options: JobOptions = {}): Promise<{ path: string }> {
     return this.guard.pin(from, (src) => this.guard.pin(toDir, async (dir) => {
       const srcInfo = await fs.lstat(src.path).catch((err) => { throw notFound(from, err); });
+      if (!srcInfo.isDirectory() && !srcInfo.isSymbolicLink()) refuseSpecial(from, srcInfo);
       const name = await freeName(dir.path, path.basename(src.abs), srcInfo.isDirectory());
       const target = path.join(dir.abs, name);
       const origin = options.origin ?? 'operator';
@@ -473,10 +491,12 @@ export class Workspace {
       if (kind === 'link') {
         await fs.symlink(await fs.readlink(src), temp);
       } else if (kind === 'file') {
+        refuseSpecial(path.basename(src), await fs.lstat(src));
         await fs.copyFile(src, temp, fsConstants.COPYFILE_EXCL);
         this.onProgress?.({ jobId: id, done: 1, total: 1, finished: false });
       } else {
         const tree = await walk(src);
+        if (tree.special) refuseSpecial(tree.special, { isFile: () => false });
         const total = tree.files.length;
         await fs.mkdir(temp);
         for (const dir of tree.dirs) await fs.mkdir(path.join(temp, dir), { recursive: true });
@@ -565,11 +585,14 @@ function isStaleTemp(name: string): boolean {
 /** Opens a final path component without following a symbolic link swapped in after the guard's check. */
 async function openFinal(at: string, flags: number, rel: string): Promise<fs.FileHandle> {
   try {
-    return await fs.open(at, flags | NO_FOLLOW);
+    // O_NONBLOCK: opening a FIFO would otherwise wait for a writer, holding one of the few I/O threads.
+    return await fs.open(at, flags | NO_FOLLOW | fsConstants.O_NONBLOCK);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOOP') {
       throw new KilnError('E_OUTSIDE_WORKSPACE', `Path "${rel}" turned into a symbolic link while it was opened`);
     }
+    // A socket cannot be opened at all.
+    if ((err as NodeJS.ErrnoException).code === 'ENXIO') refuseSpecial(rel, { isFile: () => false });
     throw notFound(rel, err);
   }
 }
@@ -586,6 +609,7 @@ async function readExisting(at: string, rel: string): Promise<{ bytes: Buffer; m
   try {
     const info = await handle.stat();
     if (info.isDirectory()) throw new KilnError('E_IS_A_DIRECTORY', `${rel} is a folder, not a file`);
+    refuseSpecial(rel, info);
     return { bytes: await handle.readFile(), mode: info.mode };
   } finally {
     await handle.close();
@@ -599,10 +623,11 @@ async function readHead(handle: fs.FileHandle, bytes: number): Promise<Buffer> {
 }
 
 /** Relative paths of every folder, file and symbolic link under root (folders parents first); links are not followed. */
-async function walk(root: string): Promise<{ dirs: string[]; files: string[]; links: string[] }> {
+async function walk(root: string): Promise<{ dirs: string[]; files: string[]; links: string[]; special?: string }> {
   const dirs: string[] = [];
   const files: string[] = [];
   const links: string[] = [];
+  let special: string | undefined;
   const pending = [''];
   while (pending.length) {
     const rel = pending.shift()!;
@@ -615,10 +640,52 @@ async function walk(root: string): Promise<{ dirs: string[]; files: string[]; li
         links.push(child);
       } else {
         files.push(child);
+        if (!dirent.isFile()) special ??= child;
       }
     }
   }
-  return { dirs, files, links };
+  return { dirs, files, links, special };
+}
+
+/** A folder's entries sorted for display, as the wire's names and kind letters. */
+async function readListing(dir: string, showHidden: boolean): Promise<{ names: string[]; kinds: string }> {
+  const dirents = await fs.readdir(dir, { withFileTypes: true });
+  const found: { name: string; kind: ListedKind; link: boolean }[] = [];
+  for (const dirent of dirents) {
+    if (!showHidden && dirent.name.startsWith('.')) continue;
+    if (dirent.name.startsWith(TEMP_PREFIX)) continue;
+    if (dirent.isSymbolicLink()) {
+      // A link is listed by what it points to (a link to a folder opens); links leading outside are still refused on use.
+      const target = await fs.stat(path.join(dir, dirent.name)).catch(() => null);
+      found.push({ name: dirent.name, kind: target ? listedKind(target) : 'file', link: true });
+    } else {
+      found.push({ name: dirent.name, kind: listedKind(dirent), link: false });
+    }
+  }
+  const sorted = sortEntries(found);
+  const names = new Array<string>(sorted.length);
+  let kinds = '';
+  for (let i = 0; i < sorted.length; i++) {
+    names[i] = sorted[i].name;
+    kinds += kindLetter(sorted[i].kind, sorted[i].link);
+  }
+  return { names, kinds };
+}
+
+/** What an entry is, as the tree shows it: FIFOs, sockets and devices are named as such. */
+function listedKind(info: { isDirectory(): boolean; isFile(): boolean; isFIFO(): boolean; isSocket(): boolean }): ListedKind {
+  if (info.isDirectory()) return 'dir';
+  if (info.isFile()) return 'file';
+  if (info.isFIFO()) return 'fifo';
+  if (info.isSocket()) return 'socket';
+  return 'device';
+}
+
+/** FIFOs, sockets and devices are listed, never read, written or copied: answered at once. */
+function refuseSpecial(rel: string, info: { isFile(): boolean }): void {
+  if (!info.isFile()) {
+    throw new KilnError('E_NOT_REGULAR_FILE', `"${rel}" is not a regular file (a pipe, socket or device); Kiln does not open it`);
+  }
 }
 
 function diskState(info: Stats, hash: string): DiskState {

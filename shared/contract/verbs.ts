@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { request } from './define';
 import { CellRunResult } from './notebook';
-import { RelPath } from './workspace';
+import { EntryKind, RelPath } from './workspace';
 
 /*
  * The workspace verbs agents use (issue 6). One table, VERBS, holds each verb's description, input schema
@@ -80,7 +80,7 @@ export const VERBS = {
   'list-files': verb(
     'List one folder of the workspace (folders first). Reading is not logged in scripts/.',
     z.object({ path: VerbPath.default('').describe('Folder to list, relative to the workspace root; "" is the root') }),
-    z.object({ path: RelPath, entries: z.array(z.object({ name: z.string(), kind: z.enum(['file', 'dir']) })) }),
+    z.object({ path: RelPath, entries: z.array(z.object({ name: z.string(), kind: EntryKind })) }),
   ),
   'read-file': verb(
     'Read a text file of the workspace, whole or a range of lines. Reading is not logged in scripts/.',

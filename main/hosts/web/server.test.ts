@@ -47,7 +47,7 @@ describe('web host', () => {
     const client = await connect();
     const list = await client.call('workspace.list', { path: '' });
     expect(list.ok).toBe(true);
-    expect((list.value as { name: string }[]).map((e) => e.name)).toEqual(['src', 'hello.txt']);
+    expect(list.value).toMatchObject({ path: '', total: 2, names: ['src', 'hello.txt'], kinds: 'df' });
     const write = await client.call('workspace.write', { path: 'src/new.py', text: 'x = 1\n' });
     expect(write.ok).toBe(true);
     for (let i = 0; i < 100 && !client.events.length; i++) await new Promise((r) => setTimeout(r, 50));

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Entry } from '../../../shared/contract';
+import { listingEntries } from '../../../shared/listing';
 import { useBridge } from '../app/bridge-context';
 import { ChevronIcon, FileIcon, FolderIcon, messageOf, usePrefs } from '../ui';
 
@@ -103,8 +104,9 @@ function SiblingList({ dir: startDir, current, onOpenFile, onClose }: {
     setEntries(null);
     setError(null);
     bridge.request('workspace.list', { path: dir, showHidden: prefs?.showHidden ?? false }).then(
-      (result) => {
+      (listing) => {
         if (!live) return;
+        const result = listingEntries(listing);
         setEntries(result);
         const at = result.findIndex((e) => e.path === current);
         setActive(Math.max(0, at));

@@ -1,6 +1,7 @@
 import { compareEntries } from '../../../shared/natural-sort';
 import type { Entry, FsChange, KilnBridge } from '../../../shared/contract';
 import { ChangeMarks } from './change-marks';
+import { listingEntries } from '../../../shared/listing';
 import { isWithin, nameOf, parentOf } from './paths';
 
 export interface TreeRow {
@@ -12,6 +13,9 @@ export interface TreeRow {
 }
 
 const PINNED_OPEN = new Set(['src']);
+
+/** Entries in a folder's first page: more than a tall window shows. */
+const FIRST_PAGE = 200;
 
 /**
  * The tree's data outside React: loaded folder listings, which folders are open, and recent
@@ -89,8 +93,20 @@ export class TreeStore {
     const mine = ++this.seq;
     this.loadSeq.set(dir, mine);
     try {
-      const entries = await this.bridge.request('workspace.list', { path: dir, showHidden: this.showHidden });
+      const args = { path: dir, showHidden: this.showHidden };
+      const first = await this.bridge.request('workspace.list', { ...args, limit: FIRST_PAGE });
       if (this.loadSeq.get(dir) !== mine) return;
+      let entries = listingEntries(first);
+      if (first.total > first.names.length) {
+        // A huge folder paints its first screen now; the rest follows in one more request, which main
+        // answers from the listing it just sorted.
+        this.children.set(dir, entries);
+        this.loading.delete(dir);
+        this.changed();
+        const rest = await this.bridge.request('workspace.list', { ...args, offset: first.names.length });
+        if (this.loadSeq.get(dir) !== mine) return;
+        entries = entries.concat(listingEntries(rest));
+      }
       this.children.set(dir, entries);
       if (dir === '') this.openPinnedFolders(entries);
     } catch (err) {
