@@ -5,6 +5,7 @@ import { runNotebookFramesBench } from './notebook-frames';
 import { benchNotebookRoundTrip } from './notebook-roundtrip';
 import { runQuickOpenBench } from './quick-open';
 import { runSearchBench } from './search';
+import { runScaleBench } from './scale';
 import { runTreeBench } from './tree/tree-bench';
 
 /** `npm run bench`: every benchmark, each printing its ratio against a baseline measured in the same run. */
@@ -18,6 +19,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'quick-open': runQuickOpenBench,
   search: runSearchBench,
   'git-status': runGitStatusBench,
+  scale: runScaleBench,
 };
 
 for (const [name, bench] of Object.entries(benches)) {

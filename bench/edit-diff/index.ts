@@ -1,6 +1,7 @@
 /**
- * Edit panel benchmark: from the end of a `propose_file` stream (the renderer receives the
- * `agent.proposal` event) to the proposal's diff painted in the centre, for a 1 KB and a 256 KB file.
+ * Edit panel benchmark: from the end of a `propose_file` stream as main receives it (the model's HTTP
+ * stream read to its end by main's provider, which runs in this process) to the proposal's diff painted
+ * in the centre, for a 1 KB and a 256 KB file. So main's parsing, line counting and the socket hop count.
  * Baseline, in the same run and browser: the same two texts opened in a bare Monaco diff editor page
  * with no app around it (built here with Vite from `bare/`, served from loopback, no CDN).
  *
@@ -67,8 +68,42 @@ export async function serveBarePage(): Promise<{ url: string; close(): Promise<v
   };
 }
 
-/** Kiln: clear the session, send, and time proposal event → diff painted, measured inside the page. */
-async function kilnSample(page: Page, model: ModelServer, proposal: string): Promise<number> {
+/**
+ * Records when main reads each model stream to its end: main (the services) runs in this process and its
+ * provider calls `globalThis.fetch` per request. Wall-clock milliseconds, comparable with the page's
+ * `performance.timeOrigin + performance.now()`.
+ */
+function recordStreamEnds(modelUrl: string): { last(): number | undefined; clear(): void; restore(): void } {
+  const original = globalThis.fetch;
+  let ends: number[] = [];
+  globalThis.fetch = async (input, init) => {
+    const response = await original(input, init);
+    const url = input instanceof Request ? input.url : String(input);
+    if (!url.startsWith(modelUrl) || !response.body) return response;
+    const reader = response.body.getReader();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) {
+          ends.push(performance.timeOrigin + performance.now());
+          controller.close();
+        } else {
+          controller.enqueue(value);
+        }
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+  return {
+    last: () => ends.at(-1),
+    clear: () => void (ends = []),
+    restore: () => void (globalThis.fetch = original),
+  };
+}
+
+/** Kiln: clear the session, send, and time main's end of the stream → diff painted (the paint measured inside the page). */
+async function kilnSample(page: Page, model: ModelServer, streams: ReturnType<typeof recordStreamEnds>, proposal: string): Promise<number> {
   // Only the front page gets full-rate frames; each side is timed in front.
   await page.bringToFront();
   const panel = page.getByRole('complementary', { name: 'Edit assistant' });
@@ -78,17 +113,16 @@ async function kilnSample(page: Page, model: ModelServer, proposal: string): Pro
   model.enqueue(reply.propose(proposal));
   await page.evaluate(`${NAME_SHIM}; globalThis.__waitForDiffPaint = ${waitForDiffPaint.toString()};`);
   await page.evaluate(() => {
-    performance.clearMarks('kiln:proposal-received');
     const w = window as unknown as { __waitForDiffPaint: typeof waitForDiffPaint; __benchResult: Promise<number> };
-    w.__benchResult = w.__waitForDiffPaint(document.body).then((painted) => {
-      const mark = performance.getEntriesByName('kiln:proposal-received').at(-1);
-      if (!mark) throw new Error('no proposal-received mark');
-      return painted - mark.startTime;
-    });
+    w.__benchResult = w.__waitForDiffPaint(document.body).then((painted) => performance.timeOrigin + painted);
   });
+  streams.clear();
   await panel.getByRole('textbox', { name: 'Message' }).fill('Rename compute to evaluate in a few places');
   await panel.getByRole('button', { name: 'Send', exact: true }).click();
-  return page.evaluate(() => (window as unknown as { __benchResult: Promise<number> }).__benchResult);
+  const paintedAt = await page.evaluate(() => (window as unknown as { __benchResult: Promise<number> }).__benchResult);
+  const streamEnd = streams.last();
+  if (streamEnd === undefined) throw new Error('main never read a model stream to its end');
+  return paintedAt - streamEnd;
 }
 
 async function bareSample(page: Page, original: string, proposal: string): Promise<number> {
@@ -112,6 +146,7 @@ export async function runEditDiffBench(): Promise<BenchResult[]> {
   );
 
   const bare = await serveBarePage();
+  const streams = recordStreamEnds(model.url);
   const kiln = await startKilnInBrowser(root);
   const { browser } = kiln;
   const results: BenchResult[] = [];
@@ -132,7 +167,7 @@ export async function runEditDiffBench(): Promise<BenchResult[]> {
       const baseline: number[] = [];
       // Interleaved, so machine noise hits both sides alike; the first runs warm caches and JITs.
       for (let i = 0; i < WARMUP + RUNS; i++) {
-        const k = await kilnSample(kilnPage, model, proposal);
+        const k = await kilnSample(kilnPage, model, streams, proposal);
         const b = await bareSample(barePage, original, proposal);
         if (i >= WARMUP) {
           kiln.push(k);
@@ -149,6 +184,7 @@ export async function runEditDiffBench(): Promise<BenchResult[]> {
       results.push(result);
     }
   } finally {
+    streams.restore();
     await kiln.close();
     await bare.close();
     await model.close();

@@ -211,15 +211,16 @@ export class WorkspaceWatcher {
 
   private degrade(code: 'ENOSPC' | 'EMFILE'): void {
     if (this.degradedStatus) return;
+    const folders = this.watchCount === 1 ? '1 folder' : `${this.watchCount} folders`;
     this.degradedStatus = {
       reason: code,
       watchedFolders: this.watchCount,
       message:
         code === 'ENOSPC'
-          ? `Live updates are partial: the system's limit on file watches is reached (ENOSPC) after ${this.watchCount} folders. ` +
+          ? `Live updates are partial: the system's limit on file watches is reached (ENOSPC) after ${folders}. ` +
             'Folders you open are re-read every 2 s instead. To raise the limit: ' +
             'sudo sysctl fs.inotify.max_user_watches=524288 (add it to /etc/sysctl.conf to keep it), then reopen the workspace.'
-          : `Live updates are partial: too many open files or watch instances (EMFILE) after ${this.watchCount} folders. ` +
+          : `Live updates are partial: too many open files or watch instances (EMFILE) after ${folders}. ` +
             'Folders you open are re-read every 2 s instead. To raise the limit: ulimit -n 65536, or ' +
             'sudo sysctl fs.inotify.max_user_instances=1024, then reopen the workspace.',
     };

@@ -60,9 +60,6 @@ export interface EditAssistantState {
   reviews: Record<string, ReviewState>;
 }
 
-/** Performance marks the benchmark reads (cheap; no effect on behaviour). */
-export const PROPOSAL_RECEIVED_MARK = 'kiln:proposal-received';
-
 let localIds = 0;
 const localId = () => `local-${++localIds}`;
 
@@ -302,7 +299,6 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
     const review = this.state.reviews[path];
     if (review?.proposalId === proposal.id) this.patchReview(path, { summary: proposal });
     if (!known && proposal.status === 'pending') {
-      performance.mark(PROPOSAL_RECEIVED_MARK);
       void this.review(path, proposal.id);
     }
   }
