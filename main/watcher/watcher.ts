@@ -47,7 +47,7 @@ interface Folder {
 }
 
 /** How long events gather before they are compared with the disk. */
-const SETTLE_MS = 50;
+const SETTLE_MS = 100;
 
 /** How many unwatched folders and files are polled at most (the most recently shown ones). */
 const MAX_POLLED = 64;
@@ -272,7 +272,7 @@ export class WorkspaceWatcher {
     const info = await lstat(child).catch(() => null);
     const known = folder.names.has(name);
     if (!info) {
-      if (!known) return;
+      // Unknown and gone: it came and went between two looks. Say so anyway: an owner may have read it meanwhile.
       folder.names.delete(name);
       const wasDir = this.folders.has(child);
       if (wasDir) this.forgetTree(child);
