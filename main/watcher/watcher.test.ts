@@ -1,4 +1,4 @@
-import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FsChange, WatchDegraded } from '../../shared/contract';
@@ -71,6 +71,19 @@ it('reports files written the instant their folders appear, once each', async ()
   for (let i = 0; i < 5; i++) {
     expect(changes.filter((c) => c.type === 'created' && c.path === `burst/deep/f${i}.txt`)).toHaveLength(1);
   }
+});
+
+it("follows a folder another program renames: what happens in it is reported at its new place", async () => {
+  await mkdir(path.join(root, 'src', 'pkg'));
+  await writeFile(path.join(root, 'src', 'pkg', 'mod.py'), '');
+  await waitFor(() => Boolean(seen('created', 'src/pkg/mod.py')));
+  await rename(path.join(root, 'src'), path.join(root, 'lib'));
+  // Inside the settle window: the watch that follows the folder still names it src/.
+  await rm(path.join(root, 'lib', 'pkg', 'mod.py'));
+  await waitFor(() => Boolean(seen('deleted', 'src') && seen('created', 'lib') && seen('deleted', 'lib/pkg/mod.py')));
+  await writeFile(path.join(root, 'lib', 'pkg', 'new.py'), '');
+  await waitFor(() => Boolean(seen('created', 'lib/pkg/new.py')));
+  expect(changes.some((c) => 'path' in c && c.path.startsWith('src/pkg/') && c.type !== 'created')).toBe(false);
 });
 
 describe('what is watched', () => {

@@ -40,6 +40,10 @@ export interface WorkspaceWatcherOptions {
 type ObservedChange = Extract<FsChange, { type: 'created' | 'updated' | 'deleted' }>;
 
 interface Folder {
+  /** Where it is now: a watch follows its folder when it is renamed, and so does this. */
+  path: string;
+  /** dev:ino, to recognize the folder when it turns up under another name. */
+  inode: string;
   /** Null when the OS refused a watch (degraded); such a folder is polled while it is shown. */
   watcher: FSWatcher | null;
   /** The children last seen, to tell a creation from an update and a file from a folder on deletion. */
@@ -77,6 +81,12 @@ export class WorkspaceWatcher {
   private readonly watchFolder: FolderWatchFactory;
   /** Children with pending events, handled one at a time so a create-then-delete never reorders. */
   private readonly pending = new Map<string, string>();
+  /** Watched folders that vanished in this drain, by inode: one that reappears elsewhere was moved. */
+  private readonly detached = new Map<string, Folder[]>();
+  /** Early watches still walking, so a folder settles only once its walk is complete. */
+  private readonly early = new Map<string, Promise<void>>();
+  /** Old path → new path of watched folders seen renamed before their events settled. */
+  private readonly renamed = new Map<string, string>();
   private draining = false;
   private degradedStatus: WatchDegraded | null = null;
   /** Folders and files the operator is looking at that have no watch: polled, newest last. */
@@ -129,7 +139,7 @@ export class WorkspaceWatcher {
     if (previous) return;
     if (kind === 'dir' && !this.folders.has(absPath)) {
       // Its children as they are now are not news: learn them silently.
-      const folder: Folder = { watcher: null, names: new Set() };
+      const folder: Folder = { path: absPath, inode: '', watcher: null, names: new Set() };
       this.folders.set(absPath, folder);
       void readdir(absPath).then((names) => {
         for (const name of names) if (!this.isExcluded(path.join(absPath, name))) folder.names.add(name);
@@ -142,6 +152,7 @@ export class WorkspaceWatcher {
   async dispose(): Promise<void> {
     this.disposed = true;
     clearInterval(this.pollTimer);
+    this.closeDetached();
     for (const folder of this.folders.values()) folder.watcher?.close();
     this.folders.clear();
   }
@@ -170,7 +181,8 @@ export class WorkspaceWatcher {
     // A bind mount can make a folder its own descendant; each inode is walked once.
     const inode = `${info.dev}:${info.ino}`;
     if (this.inodes.has(inode)) return [];
-    const folder: Folder = { watcher: this.startWatch(dir), names: new Set() };
+    const folder: Folder = { path: dir, inode, watcher: null, names: new Set() };
+    folder.watcher = this.startWatch(folder);
     if (this.degradedStatus && !folder.watcher) return [];
     this.inodes.add(inode);
     this.folders.set(dir, folder);
@@ -189,16 +201,16 @@ export class WorkspaceWatcher {
     return subdirs;
   }
 
-  private startWatch(dir: string): FSWatcher | null {
+  private startWatch(folder: Folder): FSWatcher | null {
     if (this.degradedStatus || this.disposed) return null;
     try {
-      const watcher = this.watchFolder(dir, (_event, name) => this.onEvent(dir, name));
+      // folder.path, not the path at start: inotify follows a renamed folder, and its events name its new place.
+      const watcher = this.watchFolder(folder.path, (_event, name) => this.onEvent(folder.path, name));
       // A watch that fails later (its folder removed, the OS out of resources) closes quietly: the parent's
       // watch reports the removal, and a resource error degrades once.
       watcher.on('error', (err: NodeJS.ErrnoException) => {
         watcher.close();
-        const folder = this.folders.get(dir);
-        if (folder?.watcher === watcher) folder.watcher = null;
+        if (folder.watcher === watcher) folder.watcher = null;
         if (err.code === 'ENOSPC' || err.code === 'EMFILE') this.degrade(err.code);
       });
       return watcher;
@@ -240,6 +252,37 @@ export class WorkspaceWatcher {
     if (this.isExcluded(child)) return;
     this.pending.set(child, dir);
     this.scheduleDrain();
+    if (!this.folders.get(dir)?.names.has(name) && !this.early.has(child)) {
+      const early = this.watchEarly(child).finally(() => this.early.delete(child));
+      this.early.set(child, early);
+    }
+  }
+
+  /**
+   * A new folder is watched at once, silently, so what happens in it during the settle window is seen; its
+   * contents are reported when it settles. A watched folder found under a new name was renamed: its watch
+   * (which inotify keeps on the folder) now stands for the new name.
+   */
+  private async watchEarly(child: string): Promise<void> {
+    const info = await lstat(child).catch(() => null);
+    if (!info?.isDirectory() || this.disposed || this.folders.has(child)) return;
+    const parent = this.folders.get(path.dirname(child));
+    if (!parent?.watcher) return;
+    const inode = `${info.dev}:${info.ino}`;
+    const existing = [...this.folders.values()].find((f) => f.inode === inode);
+    if (existing) {
+      if (await lstat(existing.path).then(() => true, () => false)) return;
+      const oldTop = existing.path;
+      for (const [dir, folder] of [...this.folders]) {
+        if (dir !== oldTop && !dir.startsWith(oldTop + path.sep)) continue;
+        this.folders.delete(dir);
+        folder.path = child + dir.slice(oldTop.length);
+        this.folders.set(folder.path, folder);
+      }
+      this.renamed.set(oldTop, child);
+      return;
+    }
+    await this.addTree(child, false);
   }
 
   /**
@@ -261,6 +304,7 @@ export class WorkspaceWatcher {
       }
     } finally {
       this.draining = false;
+      this.closeDetached();
     }
   }
 
@@ -269,13 +313,15 @@ export class WorkspaceWatcher {
     const folder = this.folders.get(dir);
     if (!folder) return;
     const name = path.basename(child);
+    await this.early.get(child);
     const info = await lstat(child).catch(() => null);
     const known = folder.names.has(name);
     if (!info) {
       // Unknown and gone: it came and went between two looks. Say so anyway: an owner may have read it meanwhile.
       folder.names.delete(name);
-      const wasDir = this.folders.has(child);
-      if (wasDir) this.forgetTree(child);
+      const renamed = this.renamed.delete(child);
+      const wasDir = renamed || this.folders.has(child);
+      if (this.folders.has(child)) this.detach(child);
       this.emit('deleted', child, wasDir);
       return;
     }
@@ -283,6 +329,10 @@ export class WorkspaceWatcher {
       if (known) return;
       folder.names.add(name);
       this.emit('created', child, true);
+      // Watched early (or renamed here): what it holds is news now.
+      if (this.folders.has(child)) return this.reportContents(child);
+      const moved = this.detached.get(`${info.dev}:${info.ino}`);
+      if (moved) return this.reattach(moved, child);
       // Files written the instant their folder appears land before its watch exists: the walk reports them.
       // Under a polled folder (excluded, or the OS refused watches) nothing new is watched.
       if (folder.watcher) await this.addTree(child, true);
@@ -293,15 +343,72 @@ export class WorkspaceWatcher {
     else this.emit('created', child, false);
   }
 
-  private forgetTree(absDir: string): void {
+  /** Reports everything known under a folder that has just been reported created. */
+  private reportContents(absDir: string): void {
     for (const [dir, folder] of this.folders) {
       if (dir !== absDir && !dir.startsWith(absDir + path.sep)) continue;
-      folder.watcher?.close();
+      for (const name of folder.names) {
+        const child = path.join(dir, name);
+        this.emit('created', child, this.folders.has(child));
+      }
+    }
+  }
+
+  /** Takes a vanished folder and those under it off the map; closed after this drain unless it turns up elsewhere. */
+  private detach(absDir: string): void {
+    const subtree: Folder[] = [];
+    for (const [dir, folder] of this.folders) {
+      if (dir !== absDir && !dir.startsWith(absDir + path.sep)) continue;
+      subtree.push(folder);
       this.folders.delete(dir);
     }
-    // Inodes are reused; forget them all and let the next walk re-learn (rare: a folder removed).
-    this.inodes.clear();
-    for (const dir of this.folders.keys()) void lstat(dir).then((s) => this.inodes.add(`${s.dev}:${s.ino}`), () => undefined);
+    if (subtree.length) this.detached.set(subtree[0].inode, subtree);
+  }
+
+  private closeDetached(): void {
+    for (const subtree of this.detached.values()) {
+      for (const folder of subtree) {
+        folder.watcher?.close();
+        this.inodes.delete(folder.inode);
+      }
+    }
+    this.detached.clear();
+  }
+
+  /**
+   * A watched folder moved here (same inode): its watches come along. What it holds is news at the new
+   * place, and what went from it meanwhile (its events named the old place) is reported gone.
+   */
+  private async reattach(subtree: Folder[], newTop: string): Promise<void> {
+    const oldTop = subtree[0].path;
+    this.detached.delete(subtree[0].inode);
+    for (const folder of subtree) {
+      folder.path = newTop + folder.path.slice(oldTop.length);
+      this.folders.set(folder.path, folder);
+    }
+    const appeared: string[] = [];
+    for (const folder of subtree) {
+      if (this.folders.get(folder.path) !== folder) continue;
+      const entries = await readdir(folder.path, { withFileTypes: true }).catch(() => []);
+      const before = folder.names;
+      folder.names = new Set();
+      for (const entry of entries) {
+        const child = path.join(folder.path, entry.name);
+        if (this.isExcluded(child)) continue;
+        folder.names.add(entry.name);
+        const isDir = entry.isDirectory();
+        if (isDir && !this.folders.has(child)) appeared.push(child);
+        this.emit('created', child, isDir);
+      }
+      for (const name of before) {
+        if (folder.names.has(name)) continue;
+        const child = path.join(folder.path, name);
+        const wasDir = this.folders.has(child);
+        if (wasDir) this.detach(child);
+        this.emit('deleted', child, wasDir);
+      }
+    }
+    for (const dir of appeared) await this.addTree(dir, true);
   }
 
   // ---- polling (degraded or excluded folders the operator is looking at) ----
