@@ -1,5 +1,5 @@
 /** What the browser benchmarks share: Kiln's web host on a workspace, a Chromium to load it, and loopback pages for baselines. */
-import { chromium, type Browser } from '@playwright/test';
+import { chromium, type Browser, type Page } from '@playwright/test';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -54,4 +54,37 @@ export async function serveLoopback(handler: http.RequestListener): Promise<{ ur
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Main-thread work the page could not split: its long tasks (50 ms or more, from PerformanceObserver). */
+export interface LongTasks {
+  count: number;
+  totalMs: number;
+  maxMs: number;
+  /** How long the observation lasted. */
+  durationMs: number;
+}
+
+/** Starts collecting the page's long tasks; work per frame, where animation-frame gaps would floor at 16.7 ms. */
+export async function startLongTasks(page: Page): Promise<void> {
+  await page.evaluate(`(() => {
+    window.__longTasks = [];
+    window.__longStart = performance.now();
+    window.__longObserver?.disconnect();
+    window.__longObserver = new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(e.duration); });
+    window.__longObserver.observe({ type: 'longtask' });
+  })()`);
+}
+
+export async function stopLongTasks(page: Page): Promise<LongTasks> {
+  const { tasks, durationMs } = (await page.evaluate(`(() => {
+    for (const e of window.__longObserver.takeRecords()) window.__longTasks.push(e.duration);
+    window.__longObserver.disconnect();
+    return { tasks: window.__longTasks, durationMs: performance.now() - window.__longStart };
+  })()`)) as { tasks: number[]; durationMs: number };
+  return { count: tasks.length, totalMs: tasks.reduce((a, b) => a + b, 0), maxMs: Math.max(0, ...tasks), durationMs };
+}
+
+export function describeLongTasks(label: string, t: LongTasks): string {
+  return `  ${label}: ${t.count} long tasks, ${t.totalMs.toFixed(0)} ms of ${t.durationMs.toFixed(0)} ms, longest ${t.maxMs.toFixed(0)} ms`;
 }

@@ -1,9 +1,9 @@
 /**
  * Execution round trip of `1+1`: Kiln's full path (a WebSocket request as the renderer sends it -> router ->
  * NotebookService -> Jupyter server -> kernel -> notebook.output event back over the socket) against a direct jupyter_client BlockingKernelClient talking ZMQ to
- * the same kind of kernel, measured in the same run. Prints medians and their ratio.
+ * the same kind of kernel, measured in the same run with the two sides' samples interleaved. Prints medians and their ratio.
  */
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,10 +24,10 @@ export interface RoundTripResult {
 
 const PYTHON = '/usr/bin/python3';
 
+/** A direct jupyter_client that runs `1+1` once per line it reads, answering with the milliseconds it took. */
 const DIRECT_CLIENT = String.raw`
-import json, statistics, sys, time
+import json, os, sys, time
 from jupyter_client.manager import start_new_kernel
-n = int(sys.argv[1])
 km, kc = start_new_kernel(kernel_name="python3")
 def once():
     start = time.perf_counter()
@@ -43,17 +43,26 @@ def once():
             break
     kc.get_shell_msg(timeout=30)
     return elapsed
+print("ready", flush=True)
 try:
-    for _ in range(5):
-        once()
-    times = [once() for _ in range(n)]
+    for line in sys.stdin:
+        if line.strip() != "run":
+            break
+        print(json.dumps(once()), flush=True)
 finally:
     kc.stop_channels()
     km.shutdown_kernel(now=True)
-print(json.dumps({"median": statistics.median(times)}))
+    # Skips interpreter teardown, where jupyter_client's destructors print noise.
+    os._exit(0)
 `;
 
-async function measureDirect(samples: number, scratch: string): Promise<number> {
+interface Sampler {
+  /** One `1+1` round trip, in ms. */
+  once(): Promise<number>;
+  close(): Promise<void>;
+}
+
+async function startDirect(scratch: string): Promise<Sampler> {
   const env = {
     ...process.env,
     JUPYTER_CONFIG_DIR: path.join(scratch, 'config'),
@@ -62,17 +71,44 @@ async function measureDirect(samples: number, scratch: string): Promise<number> 
     IPYTHONDIR: path.join(scratch, 'ipython'),
     PYDEVD_DISABLE_FILE_VALIDATION: '1',
   };
-  const stdout = await new Promise<string>((resolve, reject) => {
-    execFile(PYTHON, ['-c', DIRECT_CLIENT, String(samples)], { env, cwd: scratch, timeout: 180_000 }, (err, out, errOut) => {
-      if (err) reject(new Error(`direct jupyter_client run failed: ${err.message}\n${errOut}`));
-      else resolve(out);
-    });
+  const child = spawn(PYTHON, ['-c', DIRECT_CLIENT], { env, cwd: scratch, stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines: string[] = [];
+  let waiting: ((line: string) => void) | null = null;
+  let buffered = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffered += chunk;
+    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      if (waiting) {
+        const resolve = waiting;
+        waiting = null;
+        resolve(line);
+      } else lines.push(line);
+    }
   });
-  const line = stdout.trim().split('\n').at(-1)!;
-  return (JSON.parse(line) as { median: number }).median;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const nextLine = () =>
+    lines.length
+      ? Promise.resolve(lines.shift()!)
+      : new Promise<string>((resolve, reject) => {
+          waiting = resolve;
+          void exited.then(() => reject(new Error('the direct jupyter_client exited')));
+        });
+  if ((await nextLine()) !== 'ready') throw new Error('the direct jupyter_client did not start');
+  return {
+    async once() {
+      child.stdin.write('run\n');
+      return JSON.parse(await nextLine()) as number;
+    },
+    async close() {
+      child.stdin.end('quit\n');
+      await exited;
+    },
+  };
 }
 
-async function measureKiln(samples: number, scratch: string): Promise<number> {
+async function startKiln(scratch: string): Promise<Sampler> {
   const root = path.join(scratch, 'workspace');
   await fs.mkdir(root, { recursive: true });
   // The full path a renderer takes: WebSocket request -> router -> NotebookService -> kernel -> output event.
@@ -94,33 +130,36 @@ async function measureKiln(samples: number, scratch: string): Promise<number> {
       socket.on('message', onMessage);
       socket.send(JSON.stringify({ id, channel, args }));
     });
-  try {
-    await call('notebook.create', { path: 'bench.ipynb' });
-    const { cell } = (await call('notebook.insertCell', { path: 'bench.ipynb', source: '1+1' })) as { cell: { id: string } };
-    const once = async (): Promise<number> => {
-      const start = performance.now();
-      const arrived = new Promise<number>((resolve) => {
-        const onMessage = (data: WebSocket.RawData) => {
-          const frame = JSON.parse(String(data)) as { event?: string; payload?: { cellId: string; change: { kind: string; output?: { output_type: string } } } };
-          const change = frame.payload?.change;
-          if (frame.event === 'notebook.output' && frame.payload?.cellId === cell.id && change?.kind === 'append' && change.output?.output_type === 'execute_result') {
-            socket.off('message', onMessage);
-            resolve(performance.now() - start);
-          }
-        };
-        socket.on('message', onMessage);
-      });
-      await call('notebook.runCell', { path: 'bench.ipynb', cellId: cell.id });
-      return arrived;
-    };
-    for (let i = 0; i < 5; i++) await once();
-    const times: number[] = [];
-    for (let i = 0; i < samples; i++) times.push(await once());
-    return median(times);
-  } finally {
+  const close = async () => {
     socket.close();
     await host.close();
     await services.dispose();
+  };
+  try {
+    await call('notebook.create', { path: 'bench.ipynb' });
+    const { cell } = (await call('notebook.insertCell', { path: 'bench.ipynb', source: '1+1' })) as { cell: { id: string } };
+    return {
+      async once() {
+        const start = performance.now();
+        const arrived = new Promise<number>((resolve) => {
+          const onMessage = (data: WebSocket.RawData) => {
+            const frame = JSON.parse(String(data)) as { event?: string; payload?: { cellId: string; change: { kind: string; output?: { output_type: string } } } };
+            const change = frame.payload?.change;
+            if (frame.event === 'notebook.output' && frame.payload?.cellId === cell.id && change?.kind === 'append' && change.output?.output_type === 'execute_result') {
+              socket.off('message', onMessage);
+              resolve(performance.now() - start);
+            }
+          };
+          socket.on('message', onMessage);
+        });
+        await call('notebook.runCell', { path: 'bench.ipynb', cellId: cell.id });
+        return arrived;
+      },
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
   }
 }
 
@@ -128,16 +167,34 @@ async function measureKiln(samples: number, scratch: string): Promise<number> {
 export async function benchNotebookRoundTrip(options: { samples?: number } = {}): Promise<RoundTripResult> {
   const samples = Math.max(50, options.samples ?? 60);
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-bench-nb-'));
+  const kiln = await startKiln(scratch);
+  const direct = await startDirect(scratch).catch(async (err: unknown) => {
+    await kiln.close();
+    throw err;
+  });
   try {
-    const kilnMedianMs = await measureKiln(samples, scratch);
-    const directMedianMs = await measureDirect(samples, scratch);
+    // Both warm up, then their samples alternate so machine noise hits both alike.
+    for (let i = 0; i < 5; i++) {
+      await kiln.once();
+      await direct.once();
+    }
+    const kilnTimes: number[] = [];
+    const directTimes: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      kilnTimes.push(await kiln.once());
+      directTimes.push(await direct.once());
+    }
+    const kilnMedianMs = median(kilnTimes);
+    const directMedianMs = median(directTimes);
     const result = { samples, kilnMedianMs, directMedianMs, ratio: kilnMedianMs / directMedianMs };
     console.log(
-      `notebook 1+1 round trip (median of ${samples}): Kiln ${kilnMedianMs.toFixed(2)} ms, ` +
+      `notebook 1+1 round trip (median of ${samples}, interleaved): Kiln ${kilnMedianMs.toFixed(2)} ms, ` +
         `jupyter_client ${directMedianMs.toFixed(2)} ms, ratio ${result.ratio.toFixed(2)}x`,
     );
     return result;
   } finally {
+    await direct.close();
+    await kiln.close();
     await fs.rm(scratch, { recursive: true, force: true });
   }
 }
