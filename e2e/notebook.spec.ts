@@ -376,6 +376,30 @@ test.describe('notebook', () => {
     });
   });
 
+  test.describe('an nbformat 4.4 file whose cells carry ids (as several JupyterLab versions wrote them)', () => {
+    const v44 = JSON.stringify({ ...JSON.parse(notebook(cell('markdown', '# Title'), cell('code', 'x = 1'))), nbformat_minor: 4 }, null, 1);
+    test.use({
+      fixtureFiles: { ...DEFAULT_FIXTURE, 'old.ipynb': v44, '.kiln/config.yaml': 'jupyter:\n  command: /nonexistent/jupyter\n' },
+    });
+
+    test('opens as 4.5 with a warning, keeps the ids, and saves nbformat 4.5', async ({ page, kiln, workspace }) => {
+      const ids = JSON.parse(v44).cells.map((c: { id: string }) => c.id);
+      await kiln.open(page);
+      const nb = await openNotebook(page, 'old.ipynb');
+      await expect(nb.getByRole('note')).toContainText('This notebook was nbformat 4.4; Kiln opened it as 4.5');
+      await expect(nb.getByRole('group', { name: /^Cell \d+$/ })).toHaveCount(2);
+      await page.screenshot({ path: '/tmp/kiln-nb-upgraded.png' });
+      await nb.getByRole('button', { name: 'Add cell', exact: true }).click();
+      await expect(cellOf(nb, 2).locator('.monaco-editor.focused')).toHaveCount(1);
+      await page.keyboard.type('y = 2');
+      await page.keyboard.press(`${mod}+s`);
+      await expect.poll(async () => JSON.parse(await workspace.read('old.ipynb')).cells.length).toBe(3);
+      const saved = JSON.parse(await workspace.read('old.ipynb'));
+      expect(saved.nbformat_minor).toBe(5);
+      expect(saved.cells.map((c: { id: string }) => c.id).filter((id: string) => ids.includes(id))).toEqual(ids);
+    });
+  });
+
   test.describe('without Jupyter', () => {
     test.use({
       fixtureFiles: {
