@@ -42,7 +42,8 @@ export async function runSearchBench(): Promise<BenchResult[]> {
     await mkdir(dir, { recursive: true });
     await writeFile(path.join(dir, `file${f}.txt`), `${lines.join('\n')}\n`);
   }
-  const services = await createServices({ root, dataDir: await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-search-data-')), prefsStore: new MemoryStore() });
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-search-data-'));
+  const services = await createServices({ root, dataDir, prefsStore: new MemoryStore() });
   const client = await connectContract(services, root);
   let n = 0;
   let expected = -1;
@@ -97,5 +98,6 @@ export async function runSearchBench(): Promise<BenchResult[]> {
   await client.close();
   await services.dispose();
   await rm(root, { recursive: true, force: true });
+  await rm(dataDir, { recursive: true, force: true });
   return results;
 }

@@ -1,4 +1,5 @@
 import type { KilnBridge, SearchEngine, SearchFileResult, SearchQuery } from '../../../shared/contract';
+import { BridgeStore } from '../chat/store';
 import { messageOf } from '../ui';
 
 export interface SearchState {
@@ -15,14 +16,12 @@ export interface SearchState {
 const EMPTY_QUERY: Required<SearchQuery> = { pattern: '', isRegex: false, matchCase: false, wholeWord: false, include: '', exclude: '' };
 
 /** Find in Files: the query, and the results of the latest search as they stream in. */
-export class SearchStore {
-  private state: SearchState = { query: EMPTY_QUERY, status: 'idle', files: [], matchCount: 0, limitHit: false, engine: null, error: null };
-  private readonly listeners = new Set<() => void>();
+export class SearchStore extends BridgeStore<SearchState> {
   private currentId: string | null = null;
-  private readonly unsubscribe: (() => void)[];
 
   constructor(private readonly bridge: KilnBridge) {
-    this.unsubscribe = [
+    super({ query: EMPTY_QUERY, status: 'idle', files: [], matchCount: 0, limitHit: false, engine: null, error: null });
+    this.unsubscribe.push(
       bridge.on('search.results', ({ searchId, files }) => {
         if (searchId !== this.currentId) return;
         this.set({ files: [...this.state.files, ...files], matchCount: this.state.matchCount + files.reduce((n, f) => n + f.matches.length, 0) });
@@ -33,15 +32,8 @@ export class SearchStore {
         const status = done.error ? 'error' : done.cancelled ? 'cancelled' : 'done';
         this.set({ status, limitHit: done.limitHit, error: done.error?.message ?? null });
       }),
-    ];
+    );
   }
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getState = (): SearchState => this.state;
 
   /** Changes the query; a non-empty one starts a new search (the main side cancels the old). */
   async search(change: Partial<SearchQuery>): Promise<void> {
@@ -67,13 +59,8 @@ export class SearchStore {
     if (this.currentId) await this.bridge.request('search.cancel', { searchId: this.currentId });
   }
 
-  dispose(): void {
+  override dispose(): void {
     void this.cancel();
-    this.unsubscribe.forEach((off) => off());
-  }
-
-  private set(next: Partial<SearchState>): void {
-    this.state = { ...this.state, ...next };
-    for (const listener of this.listeners) listener();
+    super.dispose();
   }
 }

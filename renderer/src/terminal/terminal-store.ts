@@ -1,6 +1,7 @@
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import type { KilnBridge } from '../../../shared/contract';
+import { BridgeStore } from '../chat/store';
 
 export interface TerminalTab {
   id: string;
@@ -23,29 +24,20 @@ const ACK_DELAY_MS = 30;
  * The terminals of the window: one xterm per shell in main. Output is written as it arrives and
  * acknowledged once drawn, which is what lets main pause a shell that outruns the screen.
  */
-export class TerminalStore {
-  private state: TerminalsState = { tabs: [], active: null, open: false };
-  private readonly listeners = new Set<() => void>();
-  private readonly unsubscribe: (() => void)[];
+export class TerminalStore extends BridgeStore<TerminalsState> {
   private readonly acks = new Map<string, { chars: number; timer: ReturnType<typeof setTimeout> | null }>();
   private count = 0;
 
   constructor(private readonly bridge: KilnBridge) {
-    this.unsubscribe = [
+    super({ tabs: [], active: null, open: false });
+    this.unsubscribe.push(
       bridge.on('terminal.data', ({ id, data }) => {
         const tab = this.tab(id);
         tab?.xterm.write(data, () => this.drawn(id, data.length));
       }),
       bridge.on('terminal.exit', ({ id }) => this.closed(id)),
-    ];
+    );
   }
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getState = (): TerminalsState => this.state;
 
   /** Shows the panel (starting a terminal if there is none) or hides it. */
   async toggle(): Promise<void> {
@@ -83,9 +75,9 @@ export class TerminalStore {
     this.closed(id);
   }
 
-  dispose(): void {
+  override dispose(): void {
     for (const tab of this.state.tabs) void this.kill(tab.id);
-    this.unsubscribe.forEach((off) => off());
+    super.dispose();
   }
 
   private tab(id: string): TerminalTab | undefined {
@@ -117,10 +109,5 @@ export class TerminalStore {
     };
     if (ack.chars >= ACK_CHARS) send();
     else ack.timer ??= setTimeout(send, ACK_DELAY_MS);
-  }
-
-  private set(next: Partial<TerminalsState>): void {
-    this.state = { ...this.state, ...next };
-    for (const listener of this.listeners) listener();
   }
 }
