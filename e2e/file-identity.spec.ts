@@ -121,6 +121,37 @@ test.describe('unsaved work follows renames and moves', () => {
       await expect(tab(page, 'renamed.ipynb')).not.toHaveAttribute('data-dirty', 'true');
       expect(await workspace.exists('notes.ipynb')).toBe(false);
     });
+
+    test('with unsaved cell edits, renamed by another program: the edits stay and Save As writes them', async ({ page, kiln, workspace }) => {
+      await kiln.open(page);
+      await treeItem(page, 'notes.ipynb').click();
+      const nb = page.getByRole('region', { name: 'notes.ipynb', exact: true });
+      await nb.getByRole('group', { name: 'Cell 1', exact: true }).locator('.nb-editor .view-lines').click();
+      await page.keyboard.press(`${mod}+A`);
+      await page.keyboard.type('a = 3');
+      await expect(tab(page, 'notes.ipynb')).toHaveAttribute('data-dirty', 'true');
+
+      await rename(workspace.abs('notes.ipynb'), workspace.abs('by_git.ipynb'));
+      const bar = nb.getByRole('alert', { name: 'Changed on disk' });
+      await expect(bar).toContainText('was deleted on disk');
+      await expect(nb.getByRole('group', { name: 'Cell 1', exact: true })).toContainText('a = 3');
+      await bar.getByRole('button', { name: 'Save As…' }).click();
+      await bar.getByRole('textbox', { name: 'Save as path' }).fill('kept.ipynb');
+      await bar.getByRole('button', { name: 'Save', exact: true }).click();
+
+      await expect(tab(page, 'kept.ipynb')).toBeVisible();
+      await expect(tab(page, 'kept.ipynb')).not.toHaveAttribute('data-dirty', 'true');
+      await expect(page.getByRole('region', { name: 'kept.ipynb', exact: true })).toBeVisible();
+      expect(await cellSources(workspace, 'kept.ipynb')).toEqual(['a = 3']);
+      expect(await cellSources(workspace, 'by_git.ipynb')).toEqual(['a = 1']);
+      // It goes on there: the next edit and Save land in the new file.
+      const kept = page.getByRole('region', { name: 'kept.ipynb', exact: true });
+      await kept.getByRole('group', { name: 'Cell 1', exact: true }).locator('.nb-editor .view-lines').click();
+      await page.keyboard.press(`${mod}+A`);
+      await page.keyboard.type('a = 4');
+      await page.keyboard.press(`${mod}+s`);
+      await expect.poll(() => cellSources(workspace, 'kept.ipynb')).toEqual(['a = 4']);
+    });
   });
 });
 

@@ -11,6 +11,7 @@ export function notebookHandlers(svc: NotebookService): HandlersFor<keyof typeof
     'notebook.save': ({ path, force }) => svc.save(path, { force }),
     'notebook.close': ({ path }) => svc.close(path),
     'notebook.revert': ({ path }) => svc.revert(path),
+    'notebook.saveAs': ({ path, target }) => svc.saveAs(path, target),
     'notebook.insertCell': ({ path, index, cellType, source }) => svc.insertCell(path, { index, cellType, source }),
     'notebook.editCell': ({ path, cellId, source }) => svc.editCell(path, cellId, source),
     'notebook.setCellType': ({ path, cellId, cellType }) => svc.setCellType(path, cellId, cellType),

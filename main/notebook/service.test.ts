@@ -290,4 +290,21 @@ describe('following the change feed', () => {
     expect(JSON.parse(await fs.readFile(path.join(root, moved), 'utf8')).cells.some((c: { source: string[] }) => c.source.join('') === 'unsaved = 1')).toBe(true);
     await expect(fs.stat(path.join(root, NB))).rejects.toThrow();
   });
+
+  it('Save As writes the unsaved notebook to a new file and goes on there; never over an existing file', async () => {
+    const current = 'moved/run.ipynb';
+    await svc.insertCell(current, { source: 'saved_as = 1' });
+    await fs.rm(path.join(root, current));
+    await fs.writeFile(path.join(root, 'taken.ipynb'), '{}');
+    const refused = await svc.saveAs(current, 'taken.ipynb').catch((e: unknown) => e);
+    expect((refused as { code: string }).code).toBe('E_EXISTS');
+    expect(await fs.readFile(path.join(root, 'taken.ipynb'), 'utf8')).toBe('{}');
+    const doc = await svc.saveAs(current, 'kept.ipynb');
+    expect(doc).toMatchObject({ path: 'kept.ipynb', dirty: false });
+    expect(svc.isOpen(current)).toBe(false);
+    const saved = JSON.parse(await fs.readFile(path.join(root, 'kept.ipynb'), 'utf8')) as { cells: { source: string[] }[] };
+    expect(saved.cells.some((c) => c.source.join('') === 'saved_as = 1')).toBe(true);
+    const settings = jupyter.connection!.settings;
+    await expect.poll(async () => (await SessionAPI.listRunning(settings)).map((s) => s.path)).toContain('kept.ipynb');
+  });
 });

@@ -37,6 +37,7 @@ export interface NotebookFiles {
   read(rel: string): Promise<FileContent>;
   write(rel: string, text: string, options?: { origin?: Origin; expectedHash?: string; createParents?: boolean }): Promise<WriteResult>;
   exists(rel: string): Promise<boolean>;
+  createFile(rel: string, text: string, options?: { origin?: Origin }): Promise<WriteResult>;
 }
 
 export interface NotebookServiceOptions {
@@ -152,6 +153,32 @@ export class NotebookService {
       this.emit('notebook.dirty', { path: model.path, dirty: false, rev: model.rev });
     }
     return { saved: true, diskHash: written.hash, rev: model.rev };
+  }
+
+  /**
+   * Writes the notebook to a new file (never over an existing one) and goes on there: the model with its
+   * kernel and Jupyter session re-keyed to the new path. For a notebook whose file went away.
+   */
+  async saveAs(rel: string, target: string, options: ChangeOptions = {}): Promise<NotebookDocument> {
+    const nb = await this.notebook(rel);
+    const to = await this.key(target);
+    if (!to.toLowerCase().endsWith('.ipynb')) throw new KilnError('E_BAD_REQUEST', `${to} is not a notebook name (.ipynb)`);
+    if (this.open_.has(to)) throw new KilnError('E_EXISTS', `${to} is already open`);
+    const model = nb.model;
+    const json = model.diskJson();
+    const problem = validateNotebook(json, json.nbformat_minor);
+    if (problem) throw new KilnError('E_INVALID_NOTEBOOK', `${model.path} was not saved because it would not be a valid notebook: ${problem}`);
+    const rev = model.rev;
+    const written = await this.options.workspace.createFile(to, serializeNotebook(json), { origin: options.origin ?? 'operator' });
+    this.open_.delete(model.path);
+    this.open_.set(to, nb);
+    model.path = to;
+    model.json.nbformat_minor = json.nbformat_minor;
+    model.diskHash = written.hash;
+    if (model.rev === rev) model.dirty = false;
+    nb.kernel?.setNotebookPath(to).catch((err: unknown) => this.reportJupyterError(nb, err));
+    this.emit('notebook.dirty', { path: to, dirty: model.dirty, rev: model.rev });
+    return this.documentOf(nb);
   }
 
   /** Forgets the notebook (unsaved changes are dropped) and shuts its kernel down. */

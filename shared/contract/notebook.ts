@@ -187,6 +187,11 @@ export const notebookRequests = {
     z.object({ path: RelPath, /** Overwrite even if the disk changed since it was read. */ force: z.boolean().default(false) }),
     z.object({ saved: z.boolean(), diskHash: z.string(), rev: z.number().int() }),
   ),
+  /**
+   * Writes the open notebook to a new file (E_EXISTS if the path is taken) and carries on there, kernel
+   * and all: the way out for a notebook whose file was deleted or renamed by another program.
+   */
+  'notebook.saveAs': request(z.object({ path: RelPath, target: RelPath }), NotebookDocument),
   /** Discards the in-memory document (unsaved changes are lost; the renderer asks first) and shuts its kernel down. */
   'notebook.close': request(NotebookRef, z.object({ closed: z.boolean() })),
   /** Re-reads the file from disk, dropping unsaved changes (the "Reload" button of the conflict bar). */

@@ -161,16 +161,20 @@ export class OpenFilesStore {
     if (!file || file.binary || file.truncated) return;
     const text = file.buffer;
     const result = await this.bridge.request('workspace.createFile', { path: target, text });
-    const to = result.path;
+    this.retarget(path, result.path, (f) => ({ diskText: text, diskHash: result.hash, size: result.size, dirty: f.buffer !== text }));
+  }
+
+  /** The tab's document now lives at `to` (saved under a new name): the tab, its owner and its state go there. */
+  retarget(from: string, to: string, change: (file: OpenFile) => Partial<OpenFile> = () => ({})): void {
+    if (from === to || !this.get(from)) return;
     if (this.get(to)) this.close(to);
+    const owner = this.owners.get(from);
+    this.owners.delete(from);
+    if (owner) this.owners.set(to, owner);
     this.set({
-      files: this.state.files.map((f) =>
-        f.path === path
-          ? { ...f, path: to, name: nameOf(to), diskText: text, diskHash: result.hash, size: result.size, dirty: f.buffer !== text, conflict: null }
-          : f,
-      ),
-      active: this.state.active === path ? to : this.state.active,
-      comparing: this.state.comparing === path ? null : this.state.comparing,
+      files: this.state.files.map((f) => (f.path === from ? { ...f, ...change(f), path: to, name: nameOf(to), conflict: null } : f)),
+      active: this.state.active === from ? to : this.state.active,
+      comparing: this.state.comparing === from ? null : this.state.comparing,
     });
   }
 

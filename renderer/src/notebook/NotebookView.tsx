@@ -57,16 +57,20 @@ function followMoves(bridge: KilnBridge): void {
   if (followingMoves) return;
   followingMoves = true;
   bridge.on('fs.change', (change) => {
-    if (change.type !== 'moved') return;
-    for (const [, to, tab] of rekeyAfterMove(claimed, change.from, change.to)) tab.path = to;
-    rekeyAfterMove(shown, change.from, change.to);
-    for (const path of [...asText]) {
-      const to = pathAfterMove(path, change.from, change.to);
-      if (to === null) continue;
-      asText.delete(path);
-      asText.add(to);
-    }
+    if (change.type === 'moved') rekeyNotebookViews(change.from, change.to);
   });
+}
+
+/** The notebook at `from` is now at `to` (moved, or saved under a new name). */
+function rekeyNotebookViews(from: string, to: string): void {
+  for (const [, next, tab] of rekeyAfterMove(claimed, from, to)) tab.path = next;
+  rekeyAfterMove(shown, from, to);
+  for (const path of [...asText]) {
+    const next = pathAfterMove(path, from, to);
+    if (next === null) continue;
+    asText.delete(path);
+    asText.add(next);
+  }
 }
 
 function claimTab(store: OpenFilesStore, bridge: KilnBridge, path: string): void {
@@ -238,6 +242,21 @@ function NotebookEditor({ path }: { path: string }) {
       setSaving(false);
     }
   }, [fail]);
+
+  // The notebook goes on at a new file; its tab and this view's registries follow it there.
+  const saveAs = useCallback(async (target: string) => {
+    const s = live.current.session;
+    if (!s) return;
+    const from = s.path;
+    try {
+      const to = await s.saveAs(target);
+      rekeyNotebookViews(from, to);
+      store.retarget(from, to);
+    } catch (err) {
+      fail(err);
+      throw err;
+    }
+  }, [fail, store]);
 
   const insertAt = useCallback(async (index: number, type: CellType, nextMode: 'command' | 'edit') => {
     const s = live.current.session;
@@ -503,6 +522,7 @@ function NotebookEditor({ path }: { path: string }) {
         <div className="conflict-bar" role="alert" aria-label="Changed on disk">
           <span className="conflict-icon" aria-hidden>!</span>
           <span className="conflict-text">{state.conflict}</span>
+          {state.conflictDeleted && <NotebookSaveAs path={path} onSave={saveAs} />}
           <button type="button" className="btn btn-small btn-primary" onClick={() => void save(true)}>
             Overwrite
           </button>
@@ -570,5 +590,23 @@ function NotebookEditor({ path }: { path: string }) {
         </button>
       </div>
     </section>
+  );
+}
+
+/** Save As for a notebook whose file went away: a path field, then the notebook carries on at the new file. */
+function NotebookSaveAs({ path, onSave }: { path: string; onSave: (target: string) => Promise<void> }) {
+  const [target, setTarget] = useState<string | null>(null);
+  if (target === null) {
+    return (
+      <button type="button" className="btn btn-small btn-primary" onClick={() => setTarget(path)}>
+        Save As…
+      </button>
+    );
+  }
+  return (
+    <form className="save-as" onSubmit={(e) => { e.preventDefault(); if (target.trim()) void onSave(target.trim()).then(() => setTarget(null), () => undefined); }}>
+      <input aria-label="Save as path" className="save-as-input" value={target} autoFocus onChange={(e) => setTarget(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setTarget(null)} />
+      <button type="submit" className="btn btn-small btn-primary">Save</button>
+    </form>
   );
 }

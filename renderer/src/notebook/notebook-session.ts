@@ -43,6 +43,8 @@ export interface NotebookSessionState {
   warnings: string[];
   /** Changed on disk while dirty. */
   conflict: string | null;
+  /** The conflict is that the file is gone (deleted, or renamed by another program): Save As is the way out. */
+  conflictDeleted: boolean;
   /** Jupyter missing or unreachable, the server restarting, a run refused. */
   jupyterError: NotebookProblem | null;
   specs: { default: string | null; specs: KernelSpecInfo[] } | null;
@@ -55,7 +57,7 @@ const NO_KERNEL: KernelInfo = { status: 'none', name: null, displayName: null, l
 /** Before the first load; also what the view reads while it has no session yet. */
 export const INITIAL_STATE: NotebookSessionState = {
   status: 'loading', error: null, cells: [], dirty: false, kernel: NO_KERNEL, metadata: {}, warnings: [],
-  conflict: null, jupyterError: null, specs: null, generation: 0,
+  conflict: null, conflictDeleted: false, jupyterError: null, specs: null, generation: 0,
 };
 
 function problemOf(err: unknown): NotebookProblem {
@@ -103,7 +105,7 @@ export class NotebookSession {
     this.listen('notebook.cellState', (e) => this.onCellState(e.cellId, e.state, e.execution_count, e.result));
     this.listen('notebook.kernelStatus', (e) => this.set({ kernel: e.kernel }));
     this.listen('notebook.changed', (e) => this.adoptChanged(e.document, e.reason));
-    this.listen('notebook.conflict', (e) => this.set({ conflict: e.message }));
+    this.listen('notebook.conflict', (e) => this.set({ conflict: e.message, conflictDeleted: e.diskHash === null }));
     this.listen('notebook.dirty', (e) => this.set({ dirty: e.dirty }));
     this.listen('notebook.inputRequest', (e) => this.patchCell(e.cellId, () => ({ input: { prompt: e.prompt, password: e.password } })));
     // Jupyter problems without a path concern every notebook (the server is shared).
@@ -308,7 +310,16 @@ export class NotebookSession {
   async save(force = false): Promise<void> {
     await this.flushEdits();
     const r = await this.bridge.request('notebook.save', { path: this.path, force });
-    if (r.saved || force) this.set({ conflict: null });
+    if (r.saved || force) this.set({ conflict: null, conflictDeleted: false });
+  }
+
+  /** Writes the notebook to a new file and follows it there; resolves the new path. */
+  async saveAs(target: string): Promise<string> {
+    await this.flushEdits();
+    const doc = await this.bridge.request('notebook.saveAs', { path: this.path, target });
+    this.path = doc.path;
+    this.set({ conflict: null, conflictDeleted: false, dirty: doc.dirty }, true);
+    return doc.path;
   }
 
   async revert(): Promise<void> {
@@ -368,7 +379,7 @@ export class NotebookSession {
     const kept = [...unsent].filter(([cellId]) => this.cell(cellId));
     if (!kept.length) return;
     for (const [cellId, source] of kept) this.editSource(cellId, source);
-    this.set({ conflict: `${this.path} changed on disk while you were typing; your edits are kept. Reload to take the version on disk, or Overwrite it with yours.`, generation: this.state.generation + 1 }, true);
+    this.set({ conflict: `${this.path} changed on disk while you were typing; your edits are kept. Reload to take the version on disk, or Overwrite it with yours.`, conflictDeleted: false, generation: this.state.generation + 1 }, true);
   }
 
   private adopt(doc: NotebookDocument): void {
@@ -383,6 +394,7 @@ export class NotebookSession {
       metadata: doc.metadata,
       warnings: doc.warnings,
       conflict: doc.dirty ? this.state.conflict : null,
+      conflictDeleted: doc.dirty && this.state.conflictDeleted,
       generation: this.state.generation + 1,
     }, true);
   }
