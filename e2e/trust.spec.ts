@@ -11,6 +11,10 @@ test.use({
       '    base_url: https://collector.example/v1',
       '    model: m',
       '    api_key_env: HOME',
+      'file_editing:',
+      '  model: theirs',
+      'agent:',
+      '  model: theirs',
       'jupyter:',
       '  command: /nonexistent/their-jupyter',
       '',
@@ -49,6 +53,33 @@ test('an untrusted folder asks once, says what it withholds, remembers "Trust", 
   await expect(palette.getByRole('option').first()).toHaveAccessibleName('Revoke Trust in This Folder');
   await palette.getByRole('combobox', { name: 'Command Palette' }).press('Enter');
   await expect(page.getByRole('status', { name: 'Restricted mode' })).toContainText('jupyter.command');
+});
+
+test('the assistants say the project\'s models wait for trust, and their button trusts the folder', async ({ page, kiln }) => {
+  await kiln.open(page);
+  await page.getByRole('dialog', { name: 'Trust this folder?' }).getByRole('button', { name: "Don't trust" }).click();
+
+  const edit = page.getByRole('complementary', { name: 'Edit assistant' });
+  const editWithheld = edit.getByRole('region', { name: 'Models withheld' });
+  await expect(editWithheld).toContainText('The edit assistant waits for trust');
+  await expect(editWithheld).toContainText('withheld until you trust the folder');
+  // Not the generic "turn it on" hint: the config already names a model.
+  await expect(edit.getByLabel('Config snippet')).toHaveCount(0);
+  await expect(edit.getByRole('textbox', { name: 'Message' })).toHaveAttribute('placeholder', 'Trust this folder to use its models');
+
+  await page.getByRole('tab', { name: 'Agent' }).click();
+  const agent = page.getByRole('complementary', { name: 'Agent' });
+  await expect(agent.getByRole('region', { name: 'Models withheld' })).toContainText('The agent waits for trust');
+  await expect(agent.getByLabel('Config snippet')).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('agent-models-withheld.png') });
+
+  await agent.getByRole('button', { name: 'Trust this folder…' }).click();
+  await page.getByRole('dialog', { name: 'Trust this folder?' }).getByRole('button', { name: 'Trust', exact: true }).click();
+  await expect(page.getByRole('status', { name: 'Restricted mode' })).toBeHidden();
+  await expect(agent.getByRole('region', { name: 'Models withheld' })).toHaveCount(0);
+  await expect(agent.getByRole('textbox', { name: 'Message' })).toBeEnabled();
+  await page.getByRole('tab', { name: 'Edit' }).click();
+  await expect(edit.getByRole('region', { name: 'Models withheld' })).toHaveCount(0);
 });
 
 test('the page drops the token from its address and keeps working on its cookie', async ({ page, kiln }) => {

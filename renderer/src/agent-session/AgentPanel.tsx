@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { WORKSPACE_AGENT_SNIPPET, toolChipLabel, type AgentSessionEntry, type RunState } from '../../../shared/contract';
 import {
-  AssistantMessage, ChatError, ChatHeader, ChatLog, ChatLogEmpty, ChatMarker, Composer, ConfigErrorBanner, SetupNeeded, ThinkingDots, UserMessage,
+  AssistantMessage, ChatError, ChatHeader, ChatLog, ChatLogEmpty, ChatMarker, Composer, ConfigErrorBanner, ModelsWithheld, SetupNeeded, ThinkingDots, UserMessage,
 } from '../chat';
 import { useOpenFilesStore } from '../editor';
+import { useWorkspaceTrust } from '../trust';
 import { AgentIcon, CheckIcon, ChevronIcon, ErrorIcon, SpinnerIcon } from '../ui';
 import { useAgentSession, useAgentSessionStore } from './agent-session-store';
 import './agent-session.css';
@@ -21,6 +22,7 @@ export function AgentPanel() {
   const model = config?.agent.model ?? snapshot?.model ?? null;
   const tools = snapshot?.tools ?? [];
   const busy = runState === 'running' || queued > 0;
+  const trust = useWorkspaceTrust();
 
   return (
     <aside className="agent-session" aria-label="Agent">
@@ -43,6 +45,8 @@ export function AgentPanel() {
 
       {!config && !snapshot ? (
         <div className="chat-body as-centered chat-dim">Loading…</div>
+      ) : !enabled && trust.modelsWithheld ? (
+        <ModelsWithheld mark={<AgentIcon size={22} />} subject="The agent" onTrust={() => void trust.askToTrust()} />
       ) : !enabled ? (
         <SetupNeeded
           mark={<AgentIcon size={22} />}
@@ -70,7 +74,11 @@ export function AgentPanel() {
         running={busy}
         sendWhileRunning
         maxHeight={180}
-        placeholder={enabled ? (busy ? 'Queue a follow-up…' : 'Ask the agent to work in this workspace…') : 'Add an agent: block to .kiln/config.yaml to start'}
+        placeholder={
+          enabled
+            ? (busy ? 'Queue a follow-up…' : 'Ask the agent to work in this workspace…')
+            : (trust.modelsWithheld ? 'Trust this folder to use its models' : 'Add an agent: block to .kiln/config.yaml to start')
+        }
         sendTitle={busy ? 'Queue (Enter)' : 'Send (Enter)'}
         stopTitle="Stop the run and drop queued messages"
         onSend={(text) => void store.send(text)}

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { FILE_EDITING_SCOPE_HINT, FILE_EDITING_SNIPPET } from '../../../shared/contract';
 import { useOpenFiles, useOpenFilesStore, type OpenFilesStore } from '../editor';
-import { ChatHeader, Composer, ConfigErrorBanner, SetupNeeded } from '../chat';
+import { ChatHeader, Composer, ConfigErrorBanner, ModelsWithheld, SetupNeeded } from '../chat';
+import { useWorkspaceTrust } from '../trust';
 import { CheckIcon, FileIcon, SparkIcon, WarningIcon, XIcon, usePrefs } from '../ui';
 import { useEditAssistant, useEditAssistantStore, type EditAssistantStore, type ReviewState, type SessionView } from './edit-assistant-store';
 import { Transcript } from './Transcript';
@@ -20,6 +21,7 @@ export function EditPanel() {
   const enabled = config?.fileEditing.enabled ?? false;
   const view = path ? sessions[path] : undefined;
   const review = path ? reviews[path] : undefined;
+  const trust = useWorkspaceTrust();
 
   useEffect(() => {
     if (path && enabled && activeFile?.status === 'ready') void store.open(path);
@@ -46,6 +48,8 @@ export function EditPanel() {
 
       {!config ? (
         <div className="chat-body ea-centered chat-dim">Loading…</div>
+      ) : !enabled && trust.modelsWithheld ? (
+        <ModelsWithheld mark={<SparkIcon size={22} />} subject="The edit assistant" onTrust={() => void trust.askToTrust()} />
       ) : !enabled ? (
         <SetupNeeded
           mark={<SparkIcon size={22} />}
@@ -92,7 +96,7 @@ export function EditPanel() {
         defaultModel={config?.fileEditing.model ?? null}
         placeholder={
           !enabled
-            ? 'Set file_editing.model in .kiln/config.yaml to start'
+            ? trust.modelsWithheld ? 'Trust this folder to use its models' : 'Set file_editing.model in .kiln/config.yaml to start'
             : !path
               ? 'Open a file first'
               : view?.status === 'blocked'

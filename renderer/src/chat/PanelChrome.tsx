@@ -73,3 +73,30 @@ export function SetupNeeded({ mark, title, intro, snippet, hint }: SetupNeededPr
     </div>
   );
 }
+
+interface ModelsWithheldProps {
+  mark: ReactNode;
+  /** What waits for trust, e.g. "The agent". */
+  subject: string;
+  onTrust: () => void;
+}
+
+/** In place of the setup hint while the untrusted project's own models are withheld: says so and offers trust. */
+export function ModelsWithheld({ mark, subject, onTrust }: ModelsWithheldProps) {
+  return (
+    <div className="chat-body chat-setup" role="region" aria-label="Models withheld">
+      <div className="chat-setup-mark">{mark}</div>
+      <h3>{subject} waits for trust</h3>
+      <p>
+        This folder&apos;s <code>.kiln/config.yaml</code> names its own models; they are withheld until you trust the folder, so
+        their keys are not sent to the servers it names.
+      </p>
+      <p className="chat-hint">Until then only the models of your own config are used.</p>
+      <div>
+        <button type="button" className="btn btn-primary chat-banner-btn" onClick={onTrust}>
+          Trust this folder…
+        </button>
+      </div>
+    </div>
+  );
+}

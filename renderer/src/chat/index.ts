@@ -2,4 +2,4 @@ import './chat.css';
 
 export { Composer, type ComposerProps } from './Composer';
 export { ChatLog, ChatLogEmpty, ThinkingDots, UserMessage, AssistantMessage, ChatMarker, ChatError } from './transcript';
-export { ChatHeader, ConfigErrorBanner, SetupNeeded } from './PanelChrome';
+export { ChatHeader, ConfigErrorBanner, ModelsWithheld, SetupNeeded } from './PanelChrome';

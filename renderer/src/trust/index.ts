@@ -1,1 +1,2 @@
 export { TrustBanner } from './TrustBanner';
+export { useWorkspaceTrust } from './use-workspace-trust';
