@@ -2,7 +2,7 @@
 export const DEFAULT_WATCH_EXCLUDES: readonly string[] = ['.git', 'node_modules', '__pycache__', '.ipynb_checkpoints'];
 
 /** Kiln's own atomic-write temp files never surface, whatever the config says. */
-const KILN_TEMP = /^\.kiln-(?:\d+-)?[0-9a-f]+\.tmp$/;
+const KILN_TEMP = /^\.kiln-(?:trash-)?(?:\d+-)?[0-9a-f]+\.tmp$/;
 
 /**
  * Matches workspace-relative POSIX paths against exclude patterns. A pattern without '/' matches any

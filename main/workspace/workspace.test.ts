@@ -236,7 +236,7 @@ describe('delete', () => {
     // Handed over from Kiln's own staging folder at the root, under its own name; the folder is gone after.
     expect(trashed).toHaveLength(1);
     expect(path.dirname(path.dirname(trashed[0]))).toBe(root);
-    expect(path.basename(path.dirname(trashed[0]))).toMatch(/^\.kiln-\d+-[0-9a-f]{12}\.tmp$/);
+    expect(path.basename(path.dirname(trashed[0]))).toMatch(/^\.kiln-trash-\d+-[0-9a-f]{12}\.tmp$/);
     expect(path.basename(trashed[0])).toBe('pkg');
     expect(await ws.exists('src/pkg')).toBe(false);
     expect(await tempFiles(root)).toEqual([]);
@@ -284,6 +284,20 @@ describe('stale temp files', () => {
     await mkdir(path.join(root, `data/.kiln-${deadPid}-abcdefabcdef.tmp`));
     expect((await ws.sweepStaleTemps()).sort()).toEqual([...stale, `data/.kiln-${deadPid}-abcdefabcdef.tmp`].sort());
     expect(await tempFiles(path.join(root, 'src'))).toEqual(['.kiln-notes.tmp', `.kiln-${process.pid}-0123456789ab.tmp`].sort());
+    expect(await tempFiles(root)).toEqual([]);
+  });
+
+  it('gives back what a dead Kiln\'s trash holder still holds (killed mid-delete, or restored there by the OS trash)', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const deadPid = spawnSync('true').pid!;
+    const holder = `.kiln-trash-${deadPid}-0123456789ab.tmp`;
+    await mkdir(path.join(root, holder, 'results'), { recursive: true });
+    await writeFile(path.join(root, holder, 'results', 'run.csv'), 'a,b\n');
+    await writeFile(path.join(root, holder, 'README.md'), 'restored\n');
+    expect(await ws.sweepStaleTemps()).toEqual([holder]);
+    expect(await readFile(path.join(root, 'results', 'run.csv'), 'utf8')).toBe('a,b\n');
+    // The root already had a README.md: the recovered one takes the next free name, overwriting nothing.
+    expect(await readFile(path.join(root, 'README copy.md'), 'utf8')).toBe('restored\n');
     expect(await tempFiles(root)).toEqual([]);
   });
 });

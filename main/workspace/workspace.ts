@@ -374,9 +374,12 @@ export class Workspace {
       for (const dirent of dirents) {
         const abs = path.join(dir, dirent.name);
         if (isStaleTemp(dirent.name)) {
+          const rel = this.relative(abs);
+          // A trash holder still holding its entry: Kiln died before the trash took it, or the OS trash
+          // restored it there. It is the operator's; bring it back to the root instead of removing it.
+          if (dirent.name.startsWith(TEMP_PREFIX + TRASH_MARK)) await this.recoverFromHolder(rel).catch(() => undefined);
           // Pinned like any delete, so a link swapped in here cannot point the removal elsewhere; not reported:
           // Kiln's temp files are never entries anyone shows.
-          const rel = this.relative(abs);
           await this.guard.pin(rel, (target) => fs.rm(target.path, { recursive: true, force: true })).then(() => removed.push(rel), () => undefined);
         } else if (dirent.isDirectory()) {
           pending.push(abs);
@@ -389,6 +392,14 @@ export class Workspace {
   }
 
   // ---- internals ----
+
+  /** Moves what a dead Kiln's trash holder still holds to the workspace root, under a free name. */
+  private async recoverFromHolder(holderRel: string): Promise<void> {
+    for (const name of await this.guard.pin(holderRel, (holder) => fs.readdir(holder.path), { folder: true })) {
+      const { path: to } = await this.nextFreeName('', name);
+      await this.move(`${holderRel}/${name}`, to, { origin: 'external' });
+    }
+  }
 
   /** Creates the missing folders above `rel`, one guarded step at a time. */
   private async makeParents(rel: string, origin: Origin): Promise<void> {
@@ -412,7 +423,13 @@ export class Workspace {
   /** Kiln's own temp files are nobody's business: they never reach the feed. */
   private report(change: FsChange, disk?: DiskState): void {
     const name = path.posix.basename(change.type === 'moved' ? change.to : change.path);
-    if (!name.startsWith(TEMP_PREFIX)) this.onChange(change, disk);
+    if (name.startsWith(TEMP_PREFIX)) return;
+    // Out of a temp folder (a recovered trash holder) is a creation for everyone who shows entries.
+    if (change.type === 'moved' && change.from.split('/').some((segment) => segment.startsWith(TEMP_PREFIX))) {
+      this.onChange({ type: 'created', path: change.to, isDir: change.isDir, origin: change.origin }, disk);
+      return;
+    }
+    this.onChange(change, disk);
   }
 
   private async writeAtomically(target: PinnedPath, bytes: Buffer, mode: number | undefined, origin: Origin): Promise<Stats> {
@@ -527,7 +544,7 @@ type EntryKind = 'file' | 'dir' | 'link';
 
 /** Renames a pinned entry into a new private temp folder under `dir` (whose real path is `dirReal`). */
 async function stage(target: PinnedPath, dir: string, dirReal: string): Promise<Parked> {
-  const holderName = tempName();
+  const holderName = tempName(TRASH_MARK);
   const holder = `${dir}/${holderName}`;
   await fs.mkdir(holder, { mode: 0o700 });
   const name = path.basename(target.real);
@@ -562,18 +579,22 @@ function isSingleName(name: string): boolean {
   return name !== '' && name !== '.' && name !== '..' && !/[/\\\0]/.test(name);
 }
 
-/** Temp names carry the writer's pid, so a later start can tell a dead writer's leftovers from live work. */
-function tempName(): string {
-  return `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+/**
+ * Temp names carry the writer's pid, so a later start can tell a dead writer's leftovers from live work.
+ * A trash holder is marked: what it holds is the operator's, never a partial write.
+ */
+function tempName(mark = ''): string {
+  return `${TEMP_PREFIX}${mark}${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
 }
 
-const TEMP_NAME = /^\.kiln-(?:(\d+)-)?[0-9a-f]{12}\.tmp$/;
+const TRASH_MARK = 'trash-';
+const TEMP_NAME = /^\.kiln-(trash-)?(?:(\d+)-)?[0-9a-f]{12}\.tmp$/;
 
 function isStaleTemp(name: string): boolean {
   const match = TEMP_NAME.exec(name);
   if (!match) return false;
-  const pid = Number(match[1]);
-  if (!match[1] || pid === process.pid) return !match[1];
+  const pid = Number(match[2]);
+  if (!match[2] || pid === process.pid) return !match[2];
   try {
     process.kill(pid, 0);
     return false;
