@@ -1,6 +1,5 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import trash from 'trash';
 import { agentHandlers, agentSessionHandlers, EditSessionService, RunEngine, WorkspaceSessionService } from './agent';
 import { ChangeFeed } from './changes';
 import { configHandlers } from './config';
@@ -15,7 +14,7 @@ import { PrefsService, type KeyValueStore } from './prefs';
 import type { Handlers } from './router';
 import type { TrustState } from '../shared/contract';
 import { WorkspaceWatcher, type FolderWatchFactory } from './watcher';
-import { workspaceHandlers, type Workspace } from './workspace';
+import { osTrash, workspaceHandlers, type Workspace, type WorkspaceOptions } from './workspace';
 
 export interface ServiceOptions {
   /** The workspace folder the operator opened. */
@@ -25,7 +24,7 @@ export interface ServiceOptions {
   /** electron-store under Electron, conf under the web host. */
   prefsStore: KeyValueStore;
   /** Overrides the OS trash (tests point it at a temp folder). */
-  trash?: (absPath: string) => Promise<boolean>;
+  trash?: WorkspaceOptions['trash'];
   /** Overrides how a folder is watched (tests inject an OS that refuses watches). */
   watchFolder?: FolderWatchFactory;
 }
@@ -39,16 +38,6 @@ export interface Services {
   /** Resolves when the watcher's first walk is done (tests and benches; start-up never waits for it). */
   watching(): Promise<void>;
   dispose(): Promise<void>;
-}
-
-/** Moves a path to the OS trash; false where the platform offers none. */
-async function osTrash(absPath: string): Promise<boolean> {
-  try {
-    await trash(absPath, { glob: false });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -4,3 +4,4 @@ export { OriginLedger, agentJournalPath } from './origin-ledger';
 export { hashText, decodeText } from './encoding';
 export { duplicateName } from './naming';
 export { workspaceHandlers } from './handlers';
+export { osTrash } from './os-trash';

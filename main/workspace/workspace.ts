@@ -20,8 +20,11 @@ const LISTING_REUSE_MS = 5000;
 export interface WorkspaceOptions {
   root: string;
   ledger?: OriginLedger;
-  /** Moves a path to the OS trash; resolves false where the platform has none. Injected so tests use a temp trash. */
-  trash?: (absPath: string) => Promise<boolean>;
+  /**
+   * Moves `absPath` (Kiln's staged copy of the entry) to the OS trash, recording `originalPath` as where it
+   * was deleted from; resolves false where the platform has none. Injected so tests use a temp trash.
+   */
+  trash?: (absPath: string, originalPath: string) => Promise<boolean>;
   /** Reports progress of a long copy or cross-device move. */
   onProgress?: (progress: { jobId: string; done: number; total: number; finished: boolean }) => void;
   /**
@@ -320,7 +323,7 @@ export class Workspace {
       if (!options.permanent) {
         // The trash takes a plain path, so it gets the entry's staged path, never one through the folders checked above.
         const parked = this.trash ? await this.park(target) : null;
-        if (parked && (await this.trash!(parked.real).catch(() => false))) {
+        if (parked && (await this.trash!(parked.real, parked.original).catch(() => false))) {
           await fs.rm(parked.holder, { recursive: true, force: true });
           this.report(deleted);
           return { trashed: true };
@@ -478,7 +481,7 @@ export class Workspace {
 
   /** A replaced entry goes to the OS trash under its own name (recoverable), else it is removed. */
   private async discardParked(parked: Parked): Promise<void> {
-    const trashed = this.trash ? await this.trash(parked.real).catch(() => false) : false;
+    const trashed = this.trash ? await this.trash(parked.real, parked.original).catch(() => false) : false;
     if (!trashed) await fs.rm(parked.path, { recursive: true, force: true });
     await fs.rm(parked.holder, { recursive: true, force: true });
   }
@@ -548,7 +551,7 @@ async function stage(target: PinnedPath, dir: string, dirReal: string): Promise<
   const holder = `${dir}/${holderName}`;
   await fs.mkdir(holder, { mode: 0o700 });
   const name = path.basename(target.real);
-  const parked = { holder, path: `${holder}/${name}`, real: path.join(dirReal, holderName, name) };
+  const parked = { holder, path: `${holder}/${name}`, real: path.join(dirReal, holderName, name), original: target.abs };
   await fs.rename(target.path, parked.path).catch(async (err) => {
     await fs.rmdir(holder).catch(() => undefined);
     throw err;
@@ -560,6 +563,8 @@ interface Parked {
   holder: string;
   path: string;
   real: string;
+  /** Where the entry was before it was parked: what the OS trash should offer to restore to. */
+  original: string;
 }
 
 function kindOf(info: Stats): EntryKind {
