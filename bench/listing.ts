@@ -51,5 +51,7 @@ export async function runListingBench(): Promise<BenchResult> {
   await rm(root, { recursive: true, force: true });
   const result = { name: `list ${ENTRIES} entries (contract over WebSocket vs fs.readdir), median of ${RUNS}`, kiln: median(kiln), baseline: median(baseline), unit: 'ms' };
   report(result);
+  const ratio = result.kiln / result.baseline;
+  console.log(`list ${ENTRIES} entries: ratio ${ratio.toFixed(2)}x against a target of 3x: ${ratio <= 3 ? 'meets target' : 'MISSES target'}`);
   return result;
 }
