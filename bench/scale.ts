@@ -20,8 +20,10 @@ const RUNS = 5;
 const TARGET_RATIO = 1.5;
 const TARGET_RSS_MB = 250;
 
+/** `files` files in FOLDERS folders, plus a README at the root so both workspaces have a first row to paint. */
 async function makeWorkspace(files: number): Promise<string> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-scale-'));
+  await writeFile(path.join(root, 'README.md'), '# bench\n');
   const perFolder = Math.ceil(files / FOLDERS);
   for (let d = 0; d < (files ? FOLDERS : 0); d++) {
     const dir = path.join(root, `shard-${String(d).padStart(2, '0')}`);
@@ -69,7 +71,7 @@ async function stop(child: ChildProcess): Promise<void> {
 /** Loads the URL and waits for the tree's first row; ms since the host was spawned. */
 async function firstPaint(page: Page, launched: Launched): Promise<number> {
   await page.goto(launched.url);
-  await page.getByRole('treeitem').first().waitFor();
+  await page.getByRole('treeitem', { name: 'README.md' }).waitFor();
   await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
   return performance.now() - launched.spawnedAt;
 }
@@ -110,7 +112,7 @@ function verdict(ok: boolean): string {
 }
 
 export async function runScaleBench(): Promise<void> {
-  console.log(`scale bench: empty workspace vs ${FILES.toLocaleString()} files in ${FOLDERS} folders`);
+  console.log(`scale bench: a one-file workspace vs ${FILES.toLocaleString()} files in ${FOLDERS} folders`);
   const empty = await makeWorkspace(0);
   const big = await makeWorkspace(FILES);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-scale-data-'));

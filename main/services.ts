@@ -137,9 +137,9 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...files,
     // What the operator looks at stays live even where no watch could be placed (polled instead).
     'workspace.list': async (args) => {
-      const entries = await files['workspace.list'](args);
-      watcher.noteShown(path.join(workspace.root, workspace.normalize(args.path)), 'dir');
-      return entries;
+      const listing = await files['workspace.list'](args);
+      watcher.noteShown(path.join(workspace.root, listing.path), 'dir');
+      return listing;
     },
     'workspace.read': async (args) => {
       const content = await files['workspace.read'](args);

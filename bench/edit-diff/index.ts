@@ -175,7 +175,7 @@ export async function runEditDiffBench(): Promise<BenchResult[]> {
         }
       }
       const result: BenchResult = {
-        name: `edit panel: propose_file end → diff painted, ${size.label} file (Kiln vs bare Monaco diff page), median of ${RUNS}`,
+        name: `edit panel: end of the propose_file stream in main → diff painted, ${size.label} file (Kiln vs bare Monaco diff page), median of ${RUNS}`,
         kiln: median(kiln),
         baseline: median(baseline),
         unit: 'ms',
