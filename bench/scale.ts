@@ -70,8 +70,9 @@ async function stop(child: ChildProcess): Promise<void> {
 
 /** Loads the URL and waits for the tree's first row; ms since the host was spawned. */
 async function firstPaint(page: Page, launched: Launched): Promise<number> {
-  await page.goto(launched.url);
-  await page.getByRole('treeitem', { name: 'README.md' }).waitFor();
+  // A slow first paint is the figure, not a failure.
+  await page.goto(launched.url, { timeout: 120_000 });
+  await page.getByRole('treeitem', { name: 'README.md' }).waitFor({ timeout: 120_000 });
   await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
   return performance.now() - launched.spawnedAt;
 }
@@ -130,8 +131,9 @@ export async function runScaleBench(): Promise<void> {
           if (kind === 'big' && run === RUNS - 1) {
             const watches = await settle(launched.child.pid!);
             const rss = await residentMb(launched.child.pid!);
-            const folders = FILES ? FOLDERS + 1 : 1;
-            console.log(`scale ${FILES.toLocaleString()} files: inotify watches after settling ${watches} (target: at most the ${folders} folders): ${verdict(watches <= folders)}`);
+            // The workspace's folders (root included), plus the folder of the user's config.yaml, which is hot-reloaded too.
+            const folders = (FILES ? FOLDERS + 1 : 1) + 1;
+            console.log(`scale ${FILES.toLocaleString()} files: inotify watches after settling ${watches} (target: at most the ${folders} folders watched, the user-config folder included): ${verdict(watches <= folders)}`);
             console.log(`scale ${FILES.toLocaleString()} files: host RSS after settling ${rss.toFixed(0)} MB (target < ${TARGET_RSS_MB} MB): ${verdict(rss < TARGET_RSS_MB)}`);
           }
         } finally {

@@ -4,9 +4,27 @@
  * clearly faster than Intl.Collator's compare, which matters for huge folders.
  */
 export function naturalSortKey(name: string): string {
-  // Plain ASCII names (the vast majority) skip Unicode normalization.
-  const key = ASCII.test(name) ? name.toLowerCase() : name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-  return DIGIT.test(key) ? key.replace(DIGITS, padDigits) : key;
+  // Plain ASCII names (the vast majority) take one pass with no regex and no Unicode normalization.
+  if (!ASCII.test(name)) {
+    const key = name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+    return DIGIT.test(key) ? key.replace(DIGITS, padDigits) : key;
+  }
+  let key = '';
+  let runStart = -1;
+  for (let i = 0; i <= name.length; i++) {
+    const c = i < name.length ? name.charCodeAt(i) : -1;
+    if (c >= 48 && c <= 57) {
+      if (runStart < 0) runStart = i;
+      continue;
+    }
+    if (runStart >= 0) {
+      key += padDigits(name.slice(runStart, i));
+      runStart = -1;
+    }
+    if (c >= 65 && c <= 90) key += String.fromCharCode(c + 32);
+    else if (c >= 0) key += name[i];
+  }
+  return key;
 }
 
 const ASCII = /^[\x20-\x7e]*$/;
