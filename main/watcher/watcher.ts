@@ -109,7 +109,14 @@ export class WorkspaceWatcher {
 
   /** Whether a workspace-relative path is outside what is watched (other indexes of the tree honour the same). */
   excludes(relPath: string): boolean {
-    return relPath !== '' && this.isUnderExcluded(path.join(this.options.root, ...relPath.split('/')));
+    // Called for every file an index scans: string work only, no path module.
+    let prefix = '';
+    for (const segment of relPath.split('/')) {
+      if (!segment) continue;
+      prefix = prefix ? `${prefix}/${segment}` : segment;
+      if (this.matcher.excludes(prefix, segment)) return true;
+    }
+    return false;
   }
 
   /** How many folders hold a watch (one inotify watch each). */
@@ -440,22 +447,25 @@ export class WorkspaceWatcher {
 
   /** The path or one of its folders is excluded (the walk never went there). */
   private isUnderExcluded(absPath: string): boolean {
-    for (let probe = absPath; probe.startsWith(this.options.root + path.sep); probe = path.dirname(probe)) {
-      if (this.isExcluded(probe)) return true;
-    }
-    return false;
+    return this.excludes(this.relativeOf(absPath));
   }
 
   private isExcluded(absPath: string): boolean {
     if (absPath === this.options.root) return false;
-    const rel = path.relative(this.options.root, absPath).split(path.sep).join('/');
-    return this.matcher.excludes(rel, path.basename(absPath));
+    return this.matcher.excludes(this.relativeOf(absPath), path.basename(absPath));
+  }
+
+  /** Workspace-relative, POSIX-separated; every path here lies under the root. */
+  private relativeOf(absPath: string): string {
+    if (absPath === this.options.root) return '';
+    const rel = absPath.startsWith(this.options.root + path.sep) ? absPath.slice(this.options.root.length + 1) : path.relative(this.options.root, absPath);
+    return path.sep === '/' ? rel : rel.split(path.sep).join('/');
   }
 
   /** What another program did; a rename by another program is `deleted` + `created` (Kiln's own moves come from the feed). */
   private emit(type: ObservedChange['type'], absPath: string, isDir: boolean): void {
     if (this.disposed) return;
-    const rel = path.relative(this.options.root, absPath).split(path.sep).join('/');
+    const rel = this.relativeOf(absPath);
     const origin = this.options.ledger.originOf(absPath);
     this.options.onChange(type === 'updated' ? { type, path: rel, isDir: false, origin } : { type, path: rel, isDir, origin });
   }
