@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 
-PACKAGES=(chromium jupyter-server jupyter-core jupyter-client python3-ipykernel python3-zmq ripgrep)
+PACKAGES=(chromium jupyter-server jupyter-core jupyter-client python3-ipykernel python3-zmq python3-nbformat ripgrep)
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
