@@ -10,21 +10,32 @@ const KILN_TEMP = /^\.kiln-(?:trash-)?(?:\d+-)?[0-9a-f]+\.tmp$/;
  * (`data/raw`, `runs/**`). `*` stays within a name, `**` crosses folders, `?` is one character.
  */
 export class ExcludeMatcher {
+  /** Plain names (the usual case) are one set lookup; only wildcards cost a regex. */
+  private readonly names = new Set<string>();
   private readonly byName: RegExp[] = [];
+  private readonly paths = new Set<string>();
   private readonly byPath: RegExp[] = [];
 
   constructor(patterns: readonly string[]) {
     for (const raw of patterns) {
       const pattern = raw.replace(/^\.?\/+/, '').replace(/\/+$/, '');
       if (!pattern) continue;
-      (pattern.includes('/') ? this.byPath : this.byName).push(globToRegExp(pattern));
+      const literal = !/[*?]/.test(pattern);
+      if (pattern.includes('/')) {
+        if (literal) this.paths.add(pattern);
+        else this.byPath.push(globToRegExp(pattern));
+      } else if (literal) this.names.add(pattern);
+      else this.byName.push(globToRegExp(pattern));
     }
   }
 
   /** `rel` is the entry's workspace-relative path; `name` its last segment. */
   excludes(rel: string, name: string): boolean {
-    if (KILN_TEMP.test(name)) return true;
-    return this.byName.some((re) => re.test(name)) || this.byPath.some((re) => re.test(rel));
+    if (this.names.has(name) || this.paths.has(rel)) return true;
+    if (name.startsWith('.kiln-') && KILN_TEMP.test(name)) return true;
+    for (const re of this.byName) if (re.test(name)) return true;
+    for (const re of this.byPath) if (re.test(rel)) return true;
+    return false;
   }
 }
 

@@ -196,9 +196,10 @@ export class WorkspaceWatcher {
     // Watch first, then read: a child created in between is seen by one or the other.
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
     const subdirs: string[] = [];
+    const relDir = this.relativeOf(dir);
     for (const entry of entries) {
-      const child = path.join(dir, entry.name);
-      if (this.isExcluded(child)) continue;
+      const child = dir + path.sep + entry.name;
+      if (this.matcher.excludes(relDir ? `${relDir}/${entry.name}` : entry.name, entry.name)) continue;
       if (folder.names.has(entry.name)) continue;
       folder.names.add(entry.name);
       const isDir = entry.isDirectory();
