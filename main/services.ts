@@ -115,7 +115,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     watcher = startWatcher(next);
   });
   const files = workspaceHandlers(workspace);
-  // Quick Open's index: scanned in the background, then kept current from the change feed.
+  // Quick Open's index: scanned in the background from its first use, then kept current from the change feed.
   const fileIndex = new FileIndex({
     root: workspace.root,
     excluded: (rel) => watcher.excludes(rel),

@@ -71,3 +71,18 @@ it('follows the change feed: created, deleted, moved, folders created with files
   index.applyChange({ type: 'created', path: 'node_modules/x.js', isDir: false, origin: 'external' });
   expect(index.has('node_modules/x.js')).toBe(false);
 });
+
+it('walks nothing until Quick Open first asks, then finds what the disk holds by then and says when it is done', async () => {
+  let indexed = -1;
+  const lazy = new FileIndex({ root, excluded: (rel) => EXCLUDED.test(rel), onIndexed: (files) => (indexed = files) });
+  await writeFile(path.join(root, 'later.txt'), '');
+  // Changes before first use are not kept: the first scan reads the disk as it is then.
+  lazy.applyChange({ type: 'created', path: 'later.txt', isDir: false, origin: 'external' });
+  expect(lazy.size).toBe(0);
+  expect(indexed).toBe(-1);
+  expect(lazy.search('').indexing).toBe(true);
+  await lazy.ready;
+  expect(indexed).toBe(6);
+  expect(lazy.search('later').matches.map((m) => m.path)).toEqual(['later.txt']);
+  lazy.dispose();
+});

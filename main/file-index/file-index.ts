@@ -19,22 +19,27 @@ export interface SearchOptions {
 }
 
 /**
- * Every file of the workspace by relative path, for Quick Open. Built by one scan in the background
- * (start-up never waits for it) and kept current from the change feed, never by rescanning.
+ * Every file of the workspace by relative path, for Quick Open. Built by one background scan that starts
+ * on first use (a million-file workspace starts without walking or holding its paths), then kept current
+ * from the change feed, never by rescanning.
  */
 export class FileIndex {
   /** Relative path → the matcher's prepared form (prepared once, not per query). */
   private readonly files = new Map<string, Fuzzysort.Prepared>();
   private list: Fuzzysort.Prepared[] | null = null;
+  private firstScan: Promise<void> | null = null;
   private scanning = true;
   private disposed = false;
-  readonly ready: Promise<void>;
 
-  constructor(private readonly options: FileIndexOptions) {
-    this.ready = this.scan('').finally(() => {
+  constructor(private readonly options: FileIndexOptions) {}
+
+  /** Starts the first scan if nothing asked before; resolves when it is done. */
+  get ready(): Promise<void> {
+    this.firstScan ??= this.scan('').finally(() => {
       this.scanning = false;
       if (!this.disposed) this.options.onIndexed?.(this.files.size);
     });
+    return this.firstScan;
   }
 
   get size(): number {
@@ -51,6 +56,7 @@ export class FileIndex {
 
   /** Fuzzy-matches the query against every path: letters in order, word starts and separators score higher. */
   search(query: string, options: SearchOptions = {}): QuickOpenResult {
+    void this.ready;
     const limit = options.limit ?? 100;
     const recent = (options.recent ?? []).filter((p) => this.files.has(p));
     const recentSet = new Set(recent);
@@ -76,6 +82,8 @@ export class FileIndex {
 
   /** Follows the change feed: one event, one update; a folder that appears is scanned once for what it holds. */
   applyChange(change: FsChange): void {
+    // Before the first scan there is nothing to keep current: the scan will see the disk as it is then.
+    if (!this.firstScan) return;
     if (change.type === 'moved') {
       if (change.isDir) this.moveUnder(change.from, change.to);
       else {
