@@ -312,6 +312,8 @@ test.describe('tree behaviour', () => {
     await expect(treeItem(page, 'data')).toHaveAttribute('aria-expanded', 'false');
     await page.keyboard.press('ArrowRight');
     await expect(treeItem(page, 'data')).toHaveAttribute('aria-expanded', 'true');
+    // The folder's rows arrive with its listing; the operator moves down once they see them.
+    await expect(treeItem(page, 'sample.csv')).toBeVisible();
     await page.keyboard.press('ArrowDown');
     await expect(treeItem(page, 'sample.csv')).toHaveAttribute('aria-selected', 'true');
     await page.keyboard.press('Enter');
