@@ -62,9 +62,6 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const { workspace, config, notebooks, verbs, trust } = stack;
   const trustState = (): TrustState => ({ trusted: trust.trusted, withheld: config.current().withheld });
   config.subscribe(() => hub.emit('trust.changed', trustState()));
-  // Temp files of a save or copy cut short by a kill; swept in the background, start-up never waits.
-  const sweeping = new AbortController();
-  const sweep = workspace.sweepStaleTemps(sweeping.signal).catch(() => []);
   const prefs = new PrefsService(options.prefsStore);
   // One run engine for every session kind.
   const engine = new RunEngine();
@@ -107,6 +104,10 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   // Start-up never waits for the watcher's walk: the window and the first listing come first.
   let watchExclude = config.current().watchExclude;
   let watcher = startWatcher(watchExclude);
+  // Temp files of a save or copy cut short by a kill; swept in the background (start-up never waits),
+  // skipping what the watcher skips, so .git and node_modules are not walked for them.
+  const sweeping = new AbortController();
+  const sweep = workspace.sweepStaleTemps(sweeping.signal, (rel) => watcher.excludes(rel)).catch(() => []);
   const stopWatchingConfig = config.subscribe(() => {
     const next = config.current().watchExclude;
     if (JSON.stringify(next) === JSON.stringify(watchExclude)) return;
@@ -124,7 +125,6 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const search = new SearchService({ root: workspace.root, emit: (channel, payload) => hub.emit(channel, payload) });
   // Git decorations and the change gutter; no git or no repository means none, and no errors.
   const git = new GitService({ root: workspace.root, trusted: () => trust.trusted, onChange: (status) => hub.emit('git.changed', status) });
-  hub.subscribe((event) => event.channel === 'trust.changed' && git.scheduleRefresh());
   const unfollowFeed = changes.subscribe((change) => {
     fileIndex.applyChange(change);
     git.scheduleRefresh();
@@ -160,6 +160,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     'trust.get': () => trustState(),
     'trust.set': async ({ trusted }) => {
       await trust.set(trusted);
+      // git runs only in trusted folders: its marks appear or go with the decision.
+      git.scheduleRefresh();
       hub.emit('trust.changed', trustState());
       return trustState();
     },

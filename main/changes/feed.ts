@@ -86,9 +86,11 @@ export class ChangeFeed {
     if (change.type === 'moved') return false;
     const now = Date.now();
     const covering = (present: boolean) => this.expectations.some((e) => e.until > now && e.present === present && isWithin(change.path, e.path));
+    const mine = this.written.get(change.path);
+    // Most reports are other programs' work on paths Kiln never touched: news, with no disk look needed.
+    if (!mine && !covering(true) && !covering(false)) return false;
     const abs = path.join(this.options.root, change.path);
     const disk = await lstat(abs).catch(() => null);
-    const mine = this.written.get(change.path);
     if (mine && disk?.isFile() && (change.type === 'updated' || change.type === 'created')) {
       // What is on disk is exactly what Kiln wrote: an echo, however late. Anything else is news.
       if (disk.size !== mine.size || disk.mtimeMs !== mine.mtimeMs) return false;

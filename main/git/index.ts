@@ -1,4 +1,2 @@
 export { GitService, type GitServiceOptions } from './service';
 export { gitHandlers } from './handlers';
-export { parsePorcelainV2 } from './porcelain';
-export { gutterChanges } from './gutter-diff';

@@ -2,7 +2,6 @@ import path from 'node:path';
 import { KilnError } from '../../shared/errors';
 import { whichExecutable } from '../executables';
 
-export { whichExecutable };
 
 /** What to tell an operator who has no usable Jupyter. */
 export const JUPYTER_INSTALL_HINT =

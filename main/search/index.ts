@@ -1,4 +1,4 @@
 export { SearchService, type SearchServiceOptions } from './service';
 export { searchHandlers } from './handlers';
 export { ripgrepArgs } from './ripgrep';
-export { ALWAYS_EXCLUDED, parseQuery } from './query';
+export { parseQuery } from './query';

@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { open, readdir, readFile } from 'node:fs/promises';
+import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { SearchMatch } from '../../shared/contract';
 import type { EngineOutcome, EngineRun } from './engine';
@@ -59,20 +59,19 @@ export async function searchWithNode(run: EngineRun): Promise<EngineOutcome> {
   return { limitHit: false };
 }
 
-/** A text file's content, or null for binary, unreadable or oversized files. */
+/** A text file's content, or null for binary, unreadable or oversized files; one open per file. */
 async function readText(abs: string): Promise<string | null> {
   try {
     const handle = await open(abs, 'r');
     try {
-      const { size } = await handle.stat();
-      if (size > MAX_FILE_BYTES) return null;
-      const head = Buffer.alloc(Math.min(size, BINARY_SNIFF_BYTES));
-      await handle.read(head, 0, head.length, 0);
-      if (head.includes(0)) return null;
+      const info = await handle.stat();
+      if (!info.isFile() || info.size > MAX_FILE_BYTES) return null;
+      const bytes = await handle.readFile();
+      if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return null;
+      return bytes.toString('utf8');
     } finally {
       await handle.close();
     }
-    return await readFile(abs, 'utf8');
   } catch {
     return null;
   }

@@ -12,7 +12,7 @@ const PREVIEW_BEFORE = 40;
 export type ParsedQuery = Required<Omit<SearchQuery, 'include' | 'exclude'>> & { include: string[]; exclude: string[] };
 
 /** "src/**, *.py" → ["src/**", "*.py"]. */
-export function splitGlobs(text: string): string[] {
+function splitGlobs(text: string): string[] {
   return text.split(',').map((g) => g.trim()).filter(Boolean);
 }
 

@@ -39,10 +39,6 @@ export class WorkspaceTrust {
     return this._trusted;
   }
 
-  get folder(): string {
-    return this.options.folder;
-  }
-
   /** Grants or revokes trust for this folder, remembers it, then tells the listener. */
   async set(trusted: boolean): Promise<void> {
     const file = await readTrustFile(this.options.dataDir);

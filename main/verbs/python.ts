@@ -1,7 +1,8 @@
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { KilnError } from '../../shared/errors';
-import { findJupyter, JUPYTER_INSTALL_HINT, whichExecutable } from '../kernel';
+import { whichExecutable } from '../executables';
+import { findJupyter, JUPYTER_INSTALL_HINT } from '../kernel';
 
 /** An existing executable file (whichExecutable checks a path with a slash as is, PATH unused). */
 async function isExecutable(file: string): Promise<boolean> {

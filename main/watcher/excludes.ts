@@ -1,8 +1,8 @@
+import { isKilnTempName } from '../workspace';
+
 /** What the watcher leaves alone unless `.kiln/config.yaml` says otherwise (VS Code's defaults). */
 export const DEFAULT_WATCH_EXCLUDES: readonly string[] = ['.git', 'node_modules', '__pycache__', '.ipynb_checkpoints'];
 
-/** Kiln's own atomic-write temp files never surface, whatever the config says. */
-const KILN_TEMP = /^\.kiln-(?:trash-)?(?:\d+-)?[0-9a-f]+\.tmp$/;
 
 /**
  * Matches workspace-relative POSIX paths against exclude patterns. A pattern without '/' matches any
@@ -32,7 +32,8 @@ export class ExcludeMatcher {
   /** `rel` is the entry's workspace-relative path; `name` its last segment. */
   excludes(rel: string, name: string): boolean {
     if (this.names.has(name) || this.paths.has(rel)) return true;
-    if (name.startsWith('.kiln-') && KILN_TEMP.test(name)) return true;
+    // Kiln's own temp files never surface, whatever the config says.
+    if (name.startsWith('.kiln-') && isKilnTempName(name)) return true;
     for (const re of this.byName) if (re.test(name)) return true;
     for (const re of this.byPath) if (re.test(rel)) return true;
     return false;

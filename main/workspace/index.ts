@@ -1,4 +1,4 @@
-export { Workspace, type DiskState, type WorkspaceOptions, type WriteOptions } from './workspace';
+export { isKilnTempName, Workspace, type DiskState, type WorkspaceOptions, type WriteOptions } from './workspace';
 export { PathGuard } from './guard';
 export { OriginLedger, agentJournalPath } from './origin-ledger';
 export { hashText, decodeText } from './encoding';

@@ -287,6 +287,17 @@ describe('stale temp files', () => {
     expect(await tempFiles(root)).toEqual([]);
   });
 
+  it('leaves folders it is told to skip unwalked (the watcher\'s excludes: .git, node_modules)', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const deadPid = spawnSync('true').pid!;
+    const inSkipped = `node_modules/pkg/.kiln-${deadPid}-0123456789ab.tmp`;
+    const inWalked = `src/.kiln-${deadPid}-0123456789ab.tmp`;
+    await mkdir(path.join(root, 'node_modules/pkg'), { recursive: true });
+    for (const rel of [inSkipped, inWalked]) await writeFile(path.join(root, rel), 'partial');
+    expect(await ws.sweepStaleTemps(undefined, (rel) => rel === 'node_modules')).toEqual([inWalked]);
+    expect(await readFile(path.join(root, inSkipped), 'utf8')).toBe('partial');
+  });
+
   it('gives back what a dead Kiln\'s trash holder still holds (killed mid-delete, or restored there by the OS trash)', async () => {
     const { spawnSync } = await import('node:child_process');
     const deadPid = spawnSync('true').pid!;

@@ -368,7 +368,7 @@ export class Workspace {
    * Removes temp files that a killed Kiln left behind (a save or copy cut short). Runs in the background
    * at start; a temp whose writer is still alive (another Kiln process on this workspace) is left alone.
    */
-  async sweepStaleTemps(signal?: AbortSignal): Promise<string[]> {
+  async sweepStaleTemps(signal?: AbortSignal, skipFolder: (rel: string) => boolean = () => false): Promise<string[]> {
     const removed: string[] = [];
     const pending = [this.root];
     while (pending.length && !signal?.aborted) {
@@ -384,7 +384,7 @@ export class Workspace {
           // Pinned like any delete, so a link swapped in here cannot point the removal elsewhere; not reported:
           // Kiln's temp files are never entries anyone shows.
           await this.guard.pin(rel, (target) => fs.rm(target.path, { recursive: true, force: true })).then(() => removed.push(rel), () => undefined);
-        } else if (dirent.isDirectory()) {
+        } else if (dirent.isDirectory() && !skipFolder(this.relative(abs))) {
           pending.push(abs);
         }
       }
@@ -594,6 +594,11 @@ function tempName(mark = ''): string {
 
 const TRASH_MARK = 'trash-';
 const TEMP_NAME = /^\.kiln-(trash-)?(?:(\d+)-)?[0-9a-f]{12}\.tmp$/;
+
+/** One of Kiln's own temp names (a save, copy or trash holder in progress): never an entry anyone shows. */
+export function isKilnTempName(name: string): boolean {
+  return TEMP_NAME.test(name);
+}
 
 function isStaleTemp(name: string): boolean {
   const match = TEMP_NAME.exec(name);

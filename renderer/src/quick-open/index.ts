@@ -1,3 +1,1 @@
-export { QuickOpen } from './QuickOpen';
-export { RecentFiles } from './recent-files';
 export { QuickOpenHost } from './QuickOpenHost';
