@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
-import type { TrustState } from '../../../shared/contract';
-import { useBridge, useKilnEvent } from '../app/bridge-context';
+import { useCallback } from 'react';
+import type { KilnBridge, TrustState } from '../../../shared/contract';
+import { useBridge } from '../app/bridge-context';
+import { BridgeStore, perBridge, useStoreState } from '../chat/store';
 import { useAsk, useToasts } from '../ui';
 import './trust.css';
 
@@ -15,27 +16,38 @@ export interface WorkspaceTrust {
   askToTrust: () => Promise<void>;
 }
 
-/** The workspace's trust, kept current from main, and the one "Trust this folder?" dialog every surface opens. */
+/** The workspace's trust as main last told it: asked once per window, then kept current from its event. */
+class TrustStore extends BridgeStore<{ trust: TrustState | null }> {
+  constructor(bridge: KilnBridge) {
+    super({ trust: null });
+    this.unsubscribe.push(bridge.on('trust.changed', (trust) => this.set({ trust })));
+    void bridge.request('trust.get', {}).then((trust) => this.set({ trust }), () => undefined);
+  }
+
+  update(trust: TrustState): void {
+    this.set({ trust });
+  }
+}
+
+const useTrustStore = perBridge((bridge) => new TrustStore(bridge));
+
+/** The workspace's trust, shared by every surface, and the one "Trust this folder?" dialog they all open. */
 export function useWorkspaceTrust(): WorkspaceTrust {
   const bridge = useBridge();
   const ask = useAsk();
   const toasts = useToasts();
-  const [state, setState] = useState<TrustState | null>(null);
-
-  useEffect(() => {
-    void bridge.request('trust.get', {}).then(setState);
-  }, [bridge]);
-  useKilnEvent('trust.changed', setState);
+  const store = useTrustStore();
+  const state = useStoreState(store).trust;
 
   const setTrusted = useCallback(
     async (trusted: boolean) => {
       try {
-        setState(await bridge.request('trust.set', { trusted }));
+        store.update(await bridge.request('trust.set', { trusted }));
       } catch (err) {
         toasts.error(`Could not change trust: ${(err as Error).message}`);
       }
     },
-    [bridge, toasts],
+    [bridge, store, toasts],
   );
 
   const withheld = state?.withheld;
