@@ -1,6 +1,6 @@
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { BridgeProvider } from './app/bridge-context';
+import { BridgeProvider } from './base';
 import { connectBridge } from './bridge';
 import './styles.css';
 

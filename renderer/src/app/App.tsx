@@ -8,7 +8,7 @@ import { QuickOpenHost } from '../quick-open';
 import { TerminalPanel } from '../terminal';
 import { TrustBanner } from '../trust';
 import { DialogProvider, IS_MAC, PrefsProvider, ToastProvider, useToasts } from '../ui';
-import { useBridge, useKilnEvent } from './bridge-context';
+import { useBridge, useKilnEvent } from '../base';
 import { LeftRail } from './LeftRail';
 import { RightRail } from './RightRail';
 import { WatchStatusLine } from './WatchStatusLine';

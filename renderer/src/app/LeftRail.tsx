@@ -4,7 +4,7 @@ import { useCommands } from '../commands';
 import { requestReveal } from '../editor';
 import { SearchStore, SearchView } from '../search';
 import { Explorer } from '../tree';
-import { useBridge } from './bridge-context';
+import { useBridge } from '../base';
 
 type View = 'explorer' | 'search';
 

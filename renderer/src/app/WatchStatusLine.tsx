@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { WatchDegraded } from '../../../shared/contract';
-import { useBridge, useKilnEvent } from './bridge-context';
+import { useBridge, useKilnEvent } from '../base';
 
 /**
  * One line along the bottom of the window when the OS refused file watches: what is no longer live and

@@ -5,7 +5,7 @@
 import { useSyncExternalStore } from 'react';
 import type { KilnBridge } from '../../../shared/contract';
 import { KilnError, type ErrorCode } from '../../../shared/errors';
-import { useBridge } from '../app/bridge-context';
+import { useBridge } from '../base';
 
 export abstract class BridgeStore<S> {
   private readonly listeners = new Set<() => void>();

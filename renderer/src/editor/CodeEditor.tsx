@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { GutterChange } from '../../../shared/contract';
-import { useBridge } from '../app/bridge-context';
+import { useBridge } from '../base';
 import { useColorScheme } from '../app/use-color-scheme';
 import { usePrefs } from '../ui';
 import { languageForPath, monaco } from './monaco-setup';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { FsChange } from '../../../shared/contract';
 import { useAsk, useToasts, messageOf, usePrefs, CloseIcon, FileIcon, DiffIcon } from '../ui';
-import { useKilnEvent } from '../app/bridge-context';
+import { useKilnEvent } from '../base';
 import { textModels } from './text-models';
 import { DiffView } from './DiffView';
 import { viewFor } from './document-views';

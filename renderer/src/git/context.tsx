@@ -1,5 +1,5 @@
 import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
-import { useBridge } from '../app/bridge-context';
+import { useBridge } from '../base';
 import { GitStore, type GitDecoration } from './git-store';
 import './git.css';
 

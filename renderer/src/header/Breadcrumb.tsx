@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Entry } from '../../../shared/contract';
 import { listingEntries } from '../../../shared/listing';
-import { useBridge } from '../app/bridge-context';
+import { useBridge } from '../base';
 import { ChevronIcon, FileIcon, FolderIcon, messageOf, usePrefs } from '../ui';
 
 const MAX_OPTIONS = 400;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { KilnError } from '../../../shared/errors';
-import { useBridge } from '../app/bridge-context';
+import { useBridge } from '../base';
 import { useCommands } from '../commands';
 import { useOpenFiles, useOpenFilesStore, type OpenFilesStore } from '../editor/open-files';
 import { ChevronDownIcon, ContextMenu, CopyIcon, MinimapIcon, SaveIcon, copyWorkspacePath, messageOf, usePrefs, useToasts, type Toasts } from '../ui';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { CellType, KilnBridge, NotebookCell } from '../../../shared/contract';
 import { pathAfterMove, rekeyAfterMove } from '../../../shared/fs-change';
-import { useBridge } from '../app/bridge-context';
+import { useBridge } from '../base';
 import { useCommands, type Command } from '../commands';
 import { useColorScheme } from '../app/use-color-scheme';
 import { CodeDocument } from '../editor/CodeDocument';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { QuickOpenResult } from '../../../shared/contract';
-import { useBridge, useKilnEvent } from '../app/bridge-context';
+import { useBridge, useKilnEvent } from '../base';
 import { FileIcon, Picker, highlight, messageOf, type PickerItem } from '../ui';
 
 /** Ctrl/Cmd+P: jump to any file of the workspace by typing part of its path. */

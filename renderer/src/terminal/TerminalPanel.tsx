@@ -1,6 +1,6 @@
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react';
-import { useBridge } from '../app/bridge-context';
+import { useBridge } from '../base';
 import { useCommands } from '../commands';
 import { PlusIcon, XIcon, messageOf, useToasts } from '../ui';
 import { TerminalStore, type TerminalTab } from './terminal-store';

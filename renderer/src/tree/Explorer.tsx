@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { Entry, FsChange } from '../../../shared/contract';
-import { useBridge, useKilnEvent } from '../app/bridge-context';
+import { useBridge, useKilnEvent } from '../base';
 import { useCommands } from '../commands';
 import { useOpenFilesStore } from '../editor/open-files';
 import { GitMark, useGitDecoration } from '../git';

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import type { KilnBridge, TrustState } from '../../../shared/contract';
-import { useBridge } from '../app/bridge-context';
+import { useBridge } from '../base';
 import { BridgeStore, perBridge, useStoreState } from '../chat/store';
 import { useAsk, useToasts } from '../ui';
 import './trust.css';

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import type { Prefs } from '../../../shared/contract';
-import { useBridge } from '../app/bridge-context';
+import { useBridge } from '../base';
 
 interface PrefsApi {
   /** Null until the main side answered. */
