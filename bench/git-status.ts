@@ -2,7 +2,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { whichExecutable } from '../main/executables';
+import { findExecutable } from '../main/process';
 import { GitService } from '../main/git';
 import { median, report, type BenchResult } from './support';
 
@@ -17,7 +17,7 @@ const STATUS_ARGS = ['status', '--porcelain=v2', '-z', '--branch', '--untracked-
  * status, parsing, the decoration map published) against `git status` run directly with the same options.
  */
 export async function runGitStatusBench(): Promise<BenchResult | null> {
-  const git = await whichExecutable('git', process.env.PATH);
+  const git = await findExecutable('git', process.env.PATH);
   if (!git) {
     console.log('git-status: skipped, no git on PATH');
     return null;

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { whichExecutable } from '../main/executables';
+import { findExecutable } from '../main/process';
 import { MemoryStore } from '../main/prefs';
 import { parseQuery, ripgrepArgs } from '../main/search';
 import { createServices } from '../main/services';
@@ -20,7 +20,7 @@ const PATTERNS = ['rare_[0-9]+', 'needle_[0-9]+'];
  * over the WebSocket) against running `rg` directly with the same arguments, reading all its output.
  */
 export async function runSearchBench(): Promise<BenchResult[]> {
-  const rg = await whichExecutable('rg', process.env.PATH);
+  const rg = await findExecutable('rg', process.env.PATH);
   if (!rg) {
     console.log('search: skipped, no rg on PATH (npm run setup installs ripgrep)');
     return [];

@@ -3,12 +3,12 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GitStatus } from '../../shared/contract';
-import { whichExecutable } from '../executables';
+import { findExecutable } from '../process';
 import { makeTempTree } from '../workspace/test-support';
 import { gutterChanges } from './gutter-diff';
 import { GitService } from './service';
 
-const git = await whichExecutable('git', process.env.PATH);
+const git = await findExecutable('git', process.env.PATH);
 let root: string;
 let cleanup: () => Promise<void>;
 const sh = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: 'pipe', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });

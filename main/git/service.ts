@@ -3,7 +3,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitStatus, GutterChange } from '../../shared/contract';
-import { whichExecutable } from '../executables';
+import { findExecutable } from '../process';
 import type { GutterSource } from '../gutter';
 import { gutterChanges } from './gutter-diff';
 import { parsePorcelainV2 } from './porcelain';
@@ -44,7 +44,7 @@ export class GitService implements GutterSource {
   private disposed = false;
 
   constructor(private readonly options: GitServiceOptions) {
-    this.git = Promise.resolve(options.gitPath !== undefined ? options.gitPath : whichExecutable('git', process.env.PATH));
+    this.git = Promise.resolve(options.gitPath !== undefined ? options.gitPath : findExecutable('git', process.env.PATH));
   }
 
   /** Finds the repository and reads its status once; without git or a repository it stays quiet. */

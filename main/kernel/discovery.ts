@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { KilnError } from '../../shared/errors';
-import { whichExecutable } from '../executables';
+import { findExecutable } from '../process';
 
 
 /** What to tell an operator who has no usable Jupyter. */
@@ -23,13 +23,13 @@ export async function findJupyter(options: { command?: string[]; env?: NodeJS.Pr
   const envPath = (options.env ?? process.env).PATH;
   if (options.command && options.command.length > 0) {
     const [program, ...rest] = options.command;
-    const found = await whichExecutable(program, envPath);
+    const found = await findExecutable(program, envPath);
     if (!found) {
       throw new KilnError('E_NO_JUPYTER', `The configured Jupyter command "${options.command.join(' ')}" was not found. ${JUPYTER_INSTALL_HINT}`);
     }
     return { argv: [found, ...rest], source: 'configured' };
   }
-  const jupyter = await whichExecutable('jupyter', envPath);
+  const jupyter = await findExecutable('jupyter', envPath);
   if (!jupyter) throw new KilnError('E_NO_JUPYTER', `No Jupyter found on PATH. ${JUPYTER_INSTALL_HINT}`);
   return { argv: [jupyter], source: 'path' };
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventPayload, SearchFileResult, SearchQuery } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
-import { whichExecutable } from '../executables';
+import { findExecutable } from '../process';
 import { makeTempTree } from '../workspace/test-support';
 import { SearchService } from './service';
 
@@ -42,7 +42,7 @@ function search(service: SearchService, events: { results: SearchFileResult[]; d
 }
 
 const engines = [
-  ['ripgrep', await whichExecutable('rg', process.env.PATH)],
+  ['ripgrep', await findExecutable('rg', process.env.PATH)],
   ['node', null],
 ] as const;
 

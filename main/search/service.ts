@@ -1,6 +1,6 @@
 import type { EventPayload, SearchEngine, SearchFileResult, SearchQuery } from '../../shared/contract';
 import { toWireError } from '../../shared/errors';
-import { whichExecutable } from '../executables';
+import { findExecutable } from '../process';
 import type { EngineRun } from './engine';
 import { searchWithNode } from './node-search';
 import { parseQuery } from './query';
@@ -31,7 +31,7 @@ export class SearchService {
   constructor(private readonly options: SearchServiceOptions) {
     const fromEnv = process.env.KILN_RIPGREP;
     this.ripgrep = Promise.resolve(
-      options.ripgrepPath !== undefined ? options.ripgrepPath : fromEnv !== undefined ? fromEnv || null : whichExecutable('rg', process.env.PATH),
+      options.ripgrepPath !== undefined ? options.ripgrepPath : fromEnv !== undefined ? fromEnv || null : findExecutable('rg', process.env.PATH),
     );
   }
 

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { EventPayload } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
+import { signalGroup } from '../process';
 
 export interface TerminalServiceOptions {
   /** The workspace root: every terminal starts here. */
@@ -104,11 +105,7 @@ export class TerminalService {
     terminal.pty.kill('SIGHUP');
     const grace = setTimeout(() => {
       // The shell's process group: jobs it started that ignore the hang-up go too.
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
+      signalGroup(pid, 'SIGKILL');
       try {
         terminal.pty.kill('SIGKILL');
       } catch {

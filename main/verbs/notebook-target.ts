@@ -1,6 +1,7 @@
 import type { CellType, NotebookOutput } from '../../shared/contract';
 import type { CellRunResult } from '../../shared/contract';
 import type { NotebookSaved } from '../../shared/contract/verbs';
+import { trimMiddle } from '../process';
 
 /**
  * What the notebook verbs need from a notebook service. Paths are canonical workspace-relative paths of
@@ -19,12 +20,6 @@ export interface NotebookVerbTarget {
 
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
-function trimText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const half = Math.floor(max / 2);
-  return `${text.slice(0, half)}\n[... ${text.length - 2 * half} characters omitted ...]\n${text.slice(-half)}`;
-}
-
 function textOf(value: unknown): string | null {
   if (typeof value === 'string') return value;
   if (Array.isArray(value) && value.every((line) => typeof line === 'string')) return value.join('');
@@ -38,19 +33,19 @@ function textOf(value: unknown): string | null {
 export function compactOutputs(outputs: NotebookOutput[], maxChars: number): NotebookOutput[] {
   return outputs.map((output): NotebookOutput => {
     if (output.output_type === 'stream') {
-      return { ...output, text: trimText(textOf(output.text) ?? '', maxChars) };
+      return { ...output, text: trimMiddle(textOf(output.text) ?? '', maxChars) };
     }
     if (output.output_type === 'error' && Array.isArray(output.traceback)) {
       const traceback = (output.traceback as unknown[]).map((line) => String(line).replace(ANSI, ''));
-      return { ...output, traceback: trimText(traceback.join('\n'), maxChars).split('\n') };
+      return { ...output, traceback: trimMiddle(traceback.join('\n'), maxChars).split('\n') };
     }
     if ((output.output_type === 'display_data' || output.output_type === 'execute_result') && output.data && typeof output.data === 'object') {
       const data: Record<string, unknown> = {};
       for (const [mime, value] of Object.entries(output.data as Record<string, unknown>)) {
         const text = textOf(value);
         const textual = mime.startsWith('text/') || mime === 'application/json' || mime.endsWith('+json');
-        if (textual && text !== null) data[mime] = trimText(text, maxChars);
-        else if (textual) data[mime] = trimText(JSON.stringify(value), maxChars);
+        if (textual && text !== null) data[mime] = trimMiddle(text, maxChars);
+        else if (textual) data[mime] = trimMiddle(JSON.stringify(value), maxChars);
         else data[mime] = `<${mime} output, ${text?.length ?? JSON.stringify(value ?? null).length} characters; not shown>`;
       }
       return { ...output, data };

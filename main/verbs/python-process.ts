@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { KilnError } from '../../shared/errors';
-import { killRunTree, newRunId, RUN_ID_VARIABLE } from './process-tree';
+import { CappedText, headAndTail, killRunTree, newRunId, RUN_ID_VARIABLE } from '../process';
 
 export interface PythonProcessOptions {
   python: string;
@@ -25,41 +25,6 @@ export interface PythonProcessOutcome {
 
 /** How long to wait for the output pipes to drain after the process is gone (a stray holder may keep them open). */
 const DRAIN_MS = 2000;
-
-/** Keeps the head and the tail of a stream, so a runaway print loop cannot exhaust memory or a model's context. */
-class CappedText {
-  private head = '';
-  private tail = '';
-  private dropped = 0;
-  constructor(private readonly max: number) {}
-
-  push(chunk: string): void {
-    const headRoom = Math.ceil(this.max / 2) - this.head.length;
-    if (headRoom > 0) {
-      this.head += chunk.slice(0, headRoom);
-      chunk = chunk.slice(headRoom);
-    }
-    if (!chunk) return;
-    const tailMax = Math.floor(this.max / 2);
-    this.tail += chunk;
-    if (this.tail.length > tailMax * 2 || this.tail.length > tailMax + 65536) {
-      this.dropped += this.tail.length - tailMax;
-      this.tail = this.tail.slice(this.tail.length - tailMax);
-    }
-  }
-
-  toString(): string {
-    const tailMax = Math.floor(this.max / 2);
-    let tail = this.tail;
-    let dropped = this.dropped;
-    if (tail.length > tailMax) {
-      dropped += tail.length - tailMax;
-      tail = tail.slice(tail.length - tailMax);
-    }
-    if (dropped === 0) return this.head + tail;
-    return `${this.head}\n[... ${dropped} characters of output omitted ...]\n${tail}`;
-  }
-}
 
 /** Runs still going, killed if this process exits without stopping them (a crash, process.exit). */
 const live = new Map<number, string>();
@@ -93,8 +58,8 @@ export function runPythonProcess(options: PythonProcessOptions): Promise<PythonP
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
     });
-    const stdout = new CappedText(options.maxOutputChars);
-    const stderr = new CappedText(options.maxOutputChars);
+    const stdout = new CappedText(headAndTail(options.maxOutputChars));
+    const stderr = new CappedText(headAndTail(options.maxOutputChars));
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => stdout.push(chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
 

@@ -1,12 +1,12 @@
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { KilnError } from '../../shared/errors';
-import { whichExecutable } from '../executables';
+import { findExecutable } from '../process';
 import { findJupyter, JUPYTER_INSTALL_HINT } from '../kernel';
 
-/** An existing executable file (whichExecutable checks a path with a slash as is, PATH unused). */
+/** An existing executable file (findExecutable checks a path with a slash as is, PATH unused). */
 async function isExecutable(file: string): Promise<boolean> {
-  return (await whichExecutable(file, undefined)) !== null;
+  return (await findExecutable(file, undefined)) !== null;
 }
 
 /** The interpreter named by a script's `#!` line: `{ program, viaEnv }`, or null when there is none. */
@@ -53,12 +53,12 @@ export async function findKernelPython(options: { jupyterCommand?: string[]; env
       if (await isExecutable(sibling)) return sibling;
     }
     if (shebang?.viaEnv) {
-      const found = await whichExecutable(shebang.program, env.PATH);
+      const found = await findExecutable(shebang.program, env.PATH);
       if (found) return found;
     }
   }
   if (await isExecutable('/usr/bin/python3')) return '/usr/bin/python3';
-  const onPath = await whichExecutable('python3', env.PATH);
+  const onPath = await findExecutable('python3', env.PATH);
   if (onPath) return onPath;
   throw new KilnError('E_NO_JUPYTER', `No Python interpreter found to run code in. ${JUPYTER_INSTALL_HINT}`);
 }

@@ -17,7 +17,7 @@ async function isExecutable(file: string): Promise<boolean> {
  * Finds an executable by name on PATH (every directory, in order), as a shell would; a name with a
  * slash is checked as is. Null when there is none, so a feature can tell up front whether it has its tool.
  */
-export async function whichExecutable(name: string, envPath: string | undefined): Promise<string | null> {
+export async function findExecutable(name: string, envPath: string | undefined): Promise<string | null> {
   if (name.includes('/') || name.includes(path.sep)) return (await isExecutable(name)) ? path.resolve(name) : null;
   const exts = process.platform === 'win32' ? ['.exe', '.cmd', '.bat', ''] : [''];
   for (const dir of (envPath ?? '').split(path.delimiter)) {
