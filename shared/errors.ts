@@ -66,15 +66,21 @@ export function toWireError(err: unknown): WireError {
       ? { code: err.code, message: err.message }
       : { code: err.code, message: err.message, details: err.details };
   }
-  const errno = (err as NodeJS.ErrnoException | undefined)?.code;
+  const errno = (err as SystemErrorLike | undefined)?.code;
   if (errno && ERRNO_CODES[errno]) {
-    return { code: ERRNO_CODES[errno], message: describeErrno(err as NodeJS.ErrnoException) };
+    return { code: ERRNO_CODES[errno], message: describeErrno(err as SystemErrorLike) };
   }
   const message = err instanceof Error ? err.message : String(err);
   return { code: 'E_INTERNAL', message };
 }
 
-function describeErrno(err: NodeJS.ErrnoException): string {
+/** The fields of a Node system error read here, named without Node's types (shared runs in the page too). */
+interface SystemErrorLike {
+  code?: string;
+  message: string;
+}
+
+function describeErrno(err: SystemErrorLike): string {
   const what: Record<string, string> = {
     ENOENT: 'No such file or folder',
     EEXIST: 'Already exists',
