@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { KilnError, toWireError } from '../shared/errors';
+import { KilnError } from '../shared/errors';
+import { toWireError } from './errors';
 import {
   requests,
   type Envelope,

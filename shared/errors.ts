@@ -1,32 +1,72 @@
 import { z } from 'zod';
 
-/** The fixed set of error codes that may cross the contract. Tests assert these. */
-export const ERROR_CODES = [
-  'E_BAD_REQUEST',
-  'E_OUTSIDE_WORKSPACE',
-  'E_NOT_FOUND',
-  'E_EXISTS',
-  'E_INTO_SELF',
-  'E_NOT_A_DIRECTORY',
-  'E_IS_A_DIRECTORY',
-  'E_NOT_REGULAR_FILE',
-  'E_NAME_TOO_LONG',
-  'E_PERMISSION',
-  'E_CHANGED_ON_DISK',
-  'E_CANCELLED',
-  'E_TIMEOUT',
-  'E_INVALID_NOTEBOOK',
-  'E_NO_JUPYTER',
-  'E_KERNEL_DEAD',
-  'E_NO_MODEL',
-  'E_MODEL',
-  'E_CONFIG',
-  'E_BUSY',
-  'E_TOO_LARGE',
-  'E_INTERNAL',
-] as const;
+const Hash = z.string();
 
-export type ErrorCode = (typeof ERROR_CODES)[number];
+/**
+ * Every error code that may cross the contract, each defined once: a short human title the UI can show
+ * above the message, and the shape of its `details` (`z.never()`: the code carries none). Tests assert codes.
+ */
+export const ERRORS = {
+  E_BAD_REQUEST: {
+    title: 'Bad request',
+    // edit-file: how often the text to replace occurs (0 or more than 1).
+    details: z.object({ matches: z.number().int() }),
+  },
+  E_OUTSIDE_WORKSPACE: { title: 'Outside the workspace', details: z.never() },
+  E_NOT_FOUND: {
+    title: 'Not found',
+    details: z.object({ path: z.string(), notebook: z.string(), cellId: z.string() }).partial(),
+  },
+  E_EXISTS: { title: 'Already exists', details: z.never() },
+  E_INTO_SELF: { title: 'Cannot move a folder into itself', details: z.never() },
+  E_NOT_A_DIRECTORY: { title: 'Not a folder', details: z.never() },
+  E_IS_A_DIRECTORY: { title: 'Is a folder', details: z.never() },
+  E_NOT_REGULAR_FILE: { title: 'Not a regular file', details: z.never() },
+  E_NAME_TOO_LONG: { title: 'Name too long', details: z.never() },
+  E_PERMISSION: {
+    title: 'Permission denied',
+    // A delete where the OS has no trash: only a permanent delete can go ahead.
+    details: z.object({ noTrash: z.literal(true) }),
+  },
+  E_CHANGED_ON_DISK: {
+    title: 'Changed on disk',
+    // What the writer expected (baselineHash) and what is there now (diskHash, null when deleted).
+    details: z.object({ path: z.string(), diskHash: Hash.nullable(), baselineHash: Hash }),
+  },
+  E_CANCELLED: { title: 'Cancelled', details: z.never() },
+  E_TIMEOUT: { title: 'Timed out', details: z.never() },
+  E_INVALID_NOTEBOOK: { title: 'Not a valid notebook', details: z.object({ reason: z.string() }) },
+  E_NO_JUPYTER: { title: 'Jupyter is not available', details: z.never() },
+  E_KERNEL_DEAD: { title: 'The kernel died', details: z.never() },
+  E_NO_MODEL: { title: 'No model', details: z.never() },
+  E_MODEL: {
+    title: 'The model run failed',
+    // The model server's HTTP status, and what the transport said underneath (for the log, not the UI).
+    details: z.object({ status: z.number().int(), cause: z.string() }).partial(),
+  },
+  E_CONFIG: { title: 'Config problem', details: z.never() },
+  E_BUSY: { title: 'Already running', details: z.never() },
+  E_TOO_LARGE: {
+    title: 'File too large',
+    // confirmable: the operator may go ahead anyway (over the soft limit, under the hard one).
+    details: z.object({ size: z.number(), limit: z.number(), confirmable: z.boolean() }),
+  },
+  E_SHUTTING_DOWN: { title: 'Kiln is shutting down', details: z.never() },
+  E_DISCONNECTED: { title: 'Lost the connection to Kiln', details: z.never() },
+  E_INTERNAL: { title: 'Error', details: z.never() },
+} as const satisfies Record<string, { title: string; details: z.ZodType }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export const ERROR_CODES = Object.keys(ERRORS) as [ErrorCode, ...ErrorCode[]];
+
+/** The `details` a given code carries (`never` for codes that carry none). */
+export type ErrorDetails<C extends ErrorCode> = z.infer<(typeof ERRORS)[C]['details']>;
+
+/** The short human title for a code, shown above (or instead of) the message. */
+export function errorTitle(code: ErrorCode): string {
+  return ERRORS[code].title;
+}
 
 export const WireErrorSchema = z.object({
   code: z.enum(ERROR_CODES),
@@ -35,67 +75,30 @@ export const WireErrorSchema = z.object({
 });
 export type WireError = z.infer<typeof WireErrorSchema>;
 
-/** An error a service raises on purpose; its code and message reach the UI unchanged. */
-export class KilnError extends Error {
-  readonly code: ErrorCode;
-  readonly details?: unknown;
-  constructor(code: ErrorCode, message: string, details?: unknown) {
+/** An error a service raises on purpose; its code, message and details reach the UI unchanged. */
+export class KilnError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly code: C;
+  readonly details?: ErrorDetails<C>;
+  constructor(code: C, message: string, details?: ErrorDetails<C>) {
     super(message);
     this.name = 'KilnError';
     this.code = code;
     this.details = details;
   }
-}
 
-const ERRNO_CODES: Record<string, ErrorCode> = {
-  ENOENT: 'E_NOT_FOUND',
-  EEXIST: 'E_EXISTS',
-  ENOTEMPTY: 'E_EXISTS',
-  EACCES: 'E_PERMISSION',
-  EPERM: 'E_PERMISSION',
-  EROFS: 'E_PERMISSION',
-  ENOTDIR: 'E_NOT_A_DIRECTORY',
-  EISDIR: 'E_IS_A_DIRECTORY',
-  ENAMETOOLONG: 'E_NAME_TOO_LONG',
-};
-
-/** Turns anything thrown inside main into the wire shape, keeping internals out of the message. */
-export function toWireError(err: unknown): WireError {
-  if (err instanceof KilnError) {
-    return err.details === undefined
-      ? { code: err.code, message: err.message }
-      : { code: err.code, message: err.message, details: err.details };
+  /** The wire shape; details are left out when there are none. */
+  toWire(): WireError {
+    return this.details === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, details: this.details };
   }
-  const errno = (err as SystemErrorLike | undefined)?.code;
-  if (errno && ERRNO_CODES[errno]) {
-    return { code: ERRNO_CODES[errno], message: describeErrno(err as SystemErrorLike) };
-  }
-  const message = err instanceof Error ? err.message : String(err);
-  return { code: 'E_INTERNAL', message };
 }
 
-/** The fields of a Node system error read here, named without Node's types (shared runs in the page too). */
-interface SystemErrorLike {
-  code?: string;
-  message: string;
+/** True when `err` is a KilnError with this code; its `details` are then typed for that code. */
+export function isKilnError<C extends ErrorCode>(err: unknown, code: C): err is KilnError<C> {
+  return err instanceof KilnError && err.code === code;
 }
 
-function describeErrno(err: SystemErrorLike): string {
-  const what: Record<string, string> = {
-    ENOENT: 'No such file or folder',
-    EEXIST: 'Already exists',
-    ENOTEMPTY: 'Folder is not empty',
-    EACCES: 'Permission denied',
-    EPERM: 'Operation not permitted',
-    EROFS: 'Read-only file system',
-    ENOTDIR: 'Not a folder',
-    EISDIR: 'Is a folder',
-    ENAMETOOLONG: 'The name is too long for the file system',
-  };
-  return what[err.code ?? ''] ?? err.message;
-}
-
-/** Rebuilds a KilnError on the calling side of the boundary. */
+/** Rebuilds a KilnError on the calling side of the boundary; details that do not fit their code's shape are dropped. */
 export function fromWireError(wire: WireError): KilnError {
-  return new KilnError(wire.code, wire.message, wire.details);
+  const details = wire.details === undefined ? undefined : ERRORS[wire.code].details.safeParse(wire.details);
+  return new KilnError(wire.code, wire.message, details?.success ? (details.data as ErrorDetails<ErrorCode>) : undefined);
 }

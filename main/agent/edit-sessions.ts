@@ -22,7 +22,8 @@ import {
   type WriteResult,
   agentEvents,
 } from '../../shared/contract';
-import { KilnError, toWireError, type WireError } from '../../shared/errors';
+import { isKilnError, KilnError, type WireError } from '../../shared/errors';
+import { toWireError } from '../errors';
 import { changeTouches, isWithin, rekeyAfterMove } from '../../shared/fs-change';
 import type { ModelConfig, ResolvedConfig } from '../config';
 import { PROPOSE_FILE, buildModelMessages, editTools, harnessPrompt, notes, type ModelTurn } from './edit-harness';
@@ -222,8 +223,8 @@ export class EditSessionService {
         // The workspace checks the hash again at the write itself, so nothing can slip in between.
         written = await this.options.files.write(key, proposal.content, { origin: 'agent', expectedHash: baselineHash });
       } catch (err) {
-        if (err instanceof KilnError && err.code === 'E_CHANGED_ON_DISK') {
-          throw changed((err.details as { hash?: string | null } | undefined)?.hash ?? null);
+        if (isKilnError(err, 'E_CHANGED_ON_DISK')) {
+          throw changed(err.details?.diskHash ?? null);
         }
         throw err;
       }

@@ -14,7 +14,8 @@ import {
   type RunState,
   type agentSessionEvents,
 } from '../../shared/contract';
-import { KilnError, toWireError, type WireError } from '../../shared/errors';
+import { KilnError, type WireError } from '../../shared/errors';
+import { toWireError } from '../errors';
 import type { ModelConfig, ResolvedConfig } from '../config';
 import type { Verbs } from '../verbs';
 import { verbToolSet } from '../verbs';

@@ -167,7 +167,7 @@ export class JupyterServerManager {
   /** Starts the server once (or connects to the remote one); later calls share the result. */
   start(): Promise<JupyterConnection> {
     if (this.switching) return this.switching.then(() => this.start());
-    if (this.disposed) return Promise.reject(new KilnError('E_NO_JUPYTER', 'The Jupyter server manager was shut down'));
+    if (this.disposed) return Promise.reject(new KilnError('E_SHUTTING_DOWN', 'The Jupyter server manager was shut down'));
     if (this._connection && this._status === 'running') return Promise.resolve(this._connection);
     if (!this.starting) {
       this.starting = this.startOnce().finally(() => {
@@ -236,7 +236,7 @@ export class JupyterServerManager {
     this.setStatus('starting');
     try {
       const connection = this.options.remote ? await this.connectRemote(this.options.remote) : await this.spawnServer();
-      if (this.disposed) throw new KilnError('E_NO_JUPYTER', 'The Jupyter server manager was shut down');
+      if (this.disposed) throw new KilnError('E_SHUTTING_DOWN', 'The Jupyter server manager was shut down');
       this._connection = connection;
       this.setStatus('running');
       return connection;

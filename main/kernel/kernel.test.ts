@@ -234,5 +234,7 @@ describe('server death and dispose', () => {
     await session.dispose();
     await own.dispose();
     expect(await findProcessesByMarker(marker)).toEqual([]);
+    // A request that comes in during shutdown says so, not that Jupyter is missing.
+    await expect(own.start()).rejects.toMatchObject({ code: 'E_SHUTTING_DOWN' });
   });
 });

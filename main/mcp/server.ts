@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { VERB_NAMES, VERBS, type VerbName } from '../../shared/contract/verbs';
-import { toWireError } from '../../shared/errors';
+import { toWireError } from '../errors';
 import { authoringVsRunning, type Verbs } from '../verbs';
 
 export interface VerbsMcpServerOptions {

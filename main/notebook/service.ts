@@ -15,7 +15,7 @@ import type {
   RunScope,
   WriteResult,
 } from '../../shared/contract';
-import { KilnError } from '../../shared/errors';
+import { isKilnError, KilnError } from '../../shared/errors';
 import { changeTouches, rekeyAfterMove } from '../../shared/fs-change';
 import type { JupyterServerEvent, JupyterServerManager } from '../kernel';
 import { KernelSession } from '../kernel';
@@ -139,8 +139,8 @@ export class NotebookService {
         expectedHash: options.force || !model.diskHash ? undefined : model.diskHash,
       });
     } catch (err) {
-      if (err instanceof KilnError && err.code === 'E_CHANGED_ON_DISK') {
-        const hash = (err.details as { hash?: string | null } | undefined)?.hash ?? null;
+      if (isKilnError(err, 'E_CHANGED_ON_DISK')) {
+        const hash = err.details?.diskHash ?? null;
         this.emit('notebook.conflict', { path: model.path, diskHash: hash, message: `${model.path} changed on disk since Kiln read it. Reload it, or save again to overwrite.` });
       }
       throw err;
@@ -426,7 +426,7 @@ export class NotebookService {
   }
 
   private async ensureOpen(rel: string): Promise<OpenNotebook> {
-    if (this.disposed) throw new KilnError('E_BAD_REQUEST', 'Kiln is shutting down');
+    if (this.disposed) throw new KilnError('E_SHUTTING_DOWN', 'Kiln is shutting down');
     const key = await this.key(rel);
     const existing = this.open_.get(key);
     if (existing) return existing;

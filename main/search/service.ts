@@ -1,5 +1,5 @@
 import type { EventPayload, SearchEngine, SearchFileResult, SearchQuery } from '../../shared/contract';
-import { toWireError } from '../../shared/errors';
+import { toWireError } from '../errors';
 import { findExecutable } from '../process';
 import type { EngineRun } from './engine';
 import { searchWithNode } from './node-search';

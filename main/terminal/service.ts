@@ -46,7 +46,7 @@ export class TerminalService {
   constructor(private readonly options: TerminalServiceOptions) {}
 
   create(cols: number, rows: number): { id: string; shell: string; cwd: string } {
-    if (this.disposed) throw new KilnError('E_CANCELLED', 'Kiln is shutting down');
+    if (this.disposed) throw new KilnError('E_SHUTTING_DOWN', 'Kiln is shutting down');
     const shell = this.options.shell ?? defaultShell();
     const id = randomUUID();
     let pty: IPty;

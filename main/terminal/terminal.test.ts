@@ -88,3 +88,8 @@ function isRunning(pid: number): boolean {
     return false;
   }
 }
+
+it('refuses a new terminal once Kiln is shutting down', async () => {
+  await service.dispose();
+  expect(() => service.create(80, 24)).toThrow(expect.objectContaining({ code: 'E_SHUTTING_DOWN' }));
+});

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VerbCall, verbInputJsonSchema, verbsRequests } from '../../shared/contract/verbs';
-import { toWireError } from '../../shared/errors';
+import { toWireError } from '../errors';
 import { Workspace } from '../workspace';
 import { makeTempTree } from '../workspace/test-support';
 import { VERB_NAMES, Verbs, verbsHandlers, verbToolSet } from '.';

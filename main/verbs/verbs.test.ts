@@ -548,7 +548,7 @@ describe('refusals', () => {
   it('write-file onto a folder is E_IS_A_DIRECTORY, and a disposed service refuses calls', async () => {
     expect(await codeOf(verbs.call('write-file', { path: 'src/pkg', content: 'x' }))).toBe('E_IS_A_DIRECTORY');
     await verbs.dispose();
-    expect(await codeOf(verbs.call('list-files', {}))).toBe('E_CANCELLED');
+    expect(await codeOf(verbs.call('list-files', {}))).toBe('E_SHUTTING_DOWN');
   });
 });
 

@@ -111,7 +111,7 @@ export class Verbs {
   async call<V extends VerbName>(verb: V, args: unknown, options?: VerbCallOptions): Promise<VerbResult<V>>;
   async call(verb: string, args: unknown, options?: VerbCallOptions): Promise<VerbResult<VerbName>>;
   async call(verb: string, args: unknown, options: VerbCallOptions = {}): Promise<VerbResult<VerbName>> {
-    if (this.disposed) throw new KilnError('E_CANCELLED', 'The verbs service was shut down');
+    if (this.disposed) throw new KilnError('E_SHUTTING_DOWN', 'The verbs service was shut down');
     if (!isVerbName(verb)) throw new KilnError('E_BAD_REQUEST', `Unknown verb "${verb}". Known verbs: ${VERB_NAMES.join(', ')}`);
     const schema: z.ZodType = VERBS[verb].input;
     const parsed = schema.safeParse(args ?? {});

@@ -207,10 +207,10 @@ export class Workspace {
         if (encoding === 'binary') encoding = 'utf-8';
         const currentHash = options.expectedHash ? hashText(existing.bytes) : null;
         if (currentHash !== null && currentHash !== options.expectedHash) {
-          throw new KilnError('E_CHANGED_ON_DISK', `${rel} changed on disk since it was read`, { hash: currentHash });
+          throw new KilnError('E_CHANGED_ON_DISK', `${rel} changed on disk since it was read`, { path: rel, diskHash: currentHash, baselineHash: options.expectedHash! });
         }
       } else if (options.expectedHash) {
-        throw new KilnError('E_CHANGED_ON_DISK', `${rel} was deleted on disk since it was read`, { hash: null });
+        throw new KilnError('E_CHANGED_ON_DISK', `${rel} was deleted on disk since it was read`, { path: rel, diskHash: null, baselineHash: options.expectedHash });
       }
       const bytes = encodeText(text, encoding);
       const after = await this.writeAtomically(target, bytes, existing?.mode, origin);

@@ -50,7 +50,7 @@ export function connectWebSocketBridge(location: Location): Promise<KilnBridge> 
       else call.reject(fromWireError(frame.error));
     });
     socket.addEventListener('close', () => {
-      closedError = new KilnError('E_INTERNAL', 'Lost the connection to Kiln; reload to reconnect');
+      closedError = new KilnError('E_DISCONNECTED', 'Lost the connection to Kiln; reload to reconnect');
       for (const call of pending.values()) call.reject(closedError);
       pending.clear();
       reject(closedError);

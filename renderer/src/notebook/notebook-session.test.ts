@@ -56,7 +56,7 @@ describe('NotebookSession', () => {
   });
 
   it('reports a missing Jupyter from the kernelspec request, and only that', async () => {
-    let failure = new KilnError('E_NO_JUPYTER', 'no jupyter');
+    let failure: KilnError = new KilnError('E_NO_JUPYTER', 'no jupyter');
     const { bridge } = fakeBridge({
       'notebook.kernelSpecs': () => {
         throw failure;
