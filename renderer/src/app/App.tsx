@@ -1,22 +1,19 @@
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import type { FsChange } from '../../../shared/contract';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { CommandPaletteHost, CommandRegistry, CommandsContext, useCommands } from '../commands';
-import { EditorArea, OpenFilesContext, OpenFilesStore } from '../editor';
+import { EditorArea, useOpenFilesStore } from '../editor';
 import { HeaderBar, saveActive } from '../header';
-import { GitProvider, StatusBar } from '../git';
+import { StatusBar } from '../git';
 import { QuickOpenHost } from '../quick-open';
 import { TerminalPanel } from '../terminal';
 import { TrustBanner } from '../trust';
-import { DialogProvider, IS_MAC, PrefsProvider, ToastProvider, useToasts } from '../ui';
-import { useBridge, useKilnEvent } from '../base';
+import { DialogProvider, IS_MAC, ToastProvider, useToasts } from '../ui';
+import { useBridge, useStore } from '../base';
 import { LeftRail } from './LeftRail';
 import { RightRail } from './RightRail';
 import { WatchStatusLine } from './WatchStatusLine';
 
 /** The window: file tree on the left, the editor in the centre, the agent rail on the right. */
 export function App() {
-  const bridge = useBridge();
-  const openFiles = useMemo(() => new OpenFilesStore(bridge), [bridge]);
   const commands = useMemo(() => new CommandRegistry(IS_MAC), []);
   // Every key binding goes through the one registry (capture: before Monaco or a view sees the key).
   useEffect(() => {
@@ -32,28 +29,23 @@ export function App() {
   }, [commands]);
   return (
     <CommandsContext.Provider value={commands}>
-      <PrefsProvider>
-        <ToastProvider>
-          <DialogProvider>
-            <OpenFilesContext.Provider value={openFiles}>
-              <GitProvider>
-                <Shell openFiles={openFiles} />
-              </GitProvider>
-            </OpenFilesContext.Provider>
-          </DialogProvider>
-        </ToastProvider>
-      </PrefsProvider>
+      <ToastProvider>
+        <DialogProvider>
+          <Shell />
+        </DialogProvider>
+      </ToastProvider>
     </CommandsContext.Provider>
   );
 }
 
-function Shell({ openFiles }: { openFiles: OpenFilesStore }) {
+function Shell() {
   const bridge = useBridge();
+  const openFiles = useOpenFilesStore();
   const toasts = useToasts();
   const [workspaceName, setWorkspaceName] = useState('');
   // Only what the shell itself uses: subscribing to all of it would re-render the whole window on every keystroke.
-  const active = useSyncExternalStore(openFiles.subscribe, () => openFiles.getState().active);
-  const anyDirty = useSyncExternalStore(openFiles.subscribe, () => openFiles.getState().files.some((f) => f.dirty));
+  const active = useStore(openFiles, (s) => s.active);
+  const anyDirty = useStore(openFiles, (s) => s.files.some((f) => f.dirty));
 
   useEffect(() => {
     void bridge.request('workspace.info', {}).then((info) => {
@@ -61,8 +53,6 @@ function Shell({ openFiles }: { openFiles: OpenFilesStore }) {
       document.title = `Kiln — ${info.name}`;
     });
   }, [bridge]);
-
-  useKilnEvent('fs.change', useCallback((change: FsChange) => openFiles.handleFsChange(change), [openFiles]));
 
   useCommands([{ id: 'file.save', title: 'Save', category: 'File', keys: 'Mod+S', run: () => saveActive(openFiles, toasts) }]);
 

@@ -1,18 +1,15 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useState } from 'react';
 import type { SearchMatch } from '../../../shared/contract';
 import { useCommands } from '../commands';
 import { requestReveal } from '../editor';
-import { SearchStore, SearchView } from '../search';
+import { SearchView, useSearchStore } from '../search';
 import { Explorer } from '../tree';
-import { useBridge } from '../base';
 
 type View = 'explorer' | 'search';
 
 /** The left rail: the Explorer, or Find in Files. The Explorer stays mounted so its folders stay open. */
 export function LeftRail({ workspaceName, activePath, onOpen }: { workspaceName: string; activePath: string | null; onOpen: (path: string) => void }) {
-  const bridge = useBridge();
-  const search = useMemo(() => new SearchStore(bridge), [bridge]);
-  useEffect(() => () => search.dispose(), [search]);
+  const search = useSearchStore();
   const [view, setView] = useState<View>('explorer');
   const [focusTick, setFocusTick] = useState(0);
   const showSearch = () => {
@@ -44,7 +41,7 @@ export function LeftRail({ workspaceName, activePath, onOpen }: { workspaceName:
       <div className="left-view" hidden={view !== 'explorer'}>
         <Explorer workspaceName={workspaceName} activePath={activePath} onOpen={onOpen} />
       </div>
-      {view === 'search' && <SearchView store={search} focusTick={focusTick} onOpenMatch={openMatch} />}
+      {view === 'search' && <SearchView focusTick={focusTick} onOpenMatch={openMatch} />}
     </aside>
   );
 }

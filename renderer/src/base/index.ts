@@ -1,2 +1,2 @@
 export { BridgeProvider, useBridge, useKilnEvent } from './bridge';
-export { Store, perBridge, useStore, type Notify, type Readable, type Unsubscribe } from './store';
+export { Store, perBridge, useStore, type Notify, type PerBridge, type Readable, type Unsubscribe } from './store';

@@ -108,17 +108,22 @@ function identity<S>(state: S): S {
   return state;
 }
 
-/**
- * A hook returning the window's one store of a kind, created on first use from the bridge in context.
- * It lives as long as the bridge (the window), so a panel can unmount with its tab and find it again.
- */
-export function perBridge<T>(create: (bridge: KilnBridge) => T): () => T {
-  const stores = new WeakMap<KilnBridge, T>();
-  return () => storeFor(stores, useBridge(), create);
+/** A hook finding the window's one store of a kind; `of(bridge)` finds it outside React (another store's constructor). */
+export interface PerBridge<T> {
+  (): T;
+  of(bridge: KilnBridge): T;
 }
 
-function storeFor<T>(stores: WeakMap<KilnBridge, T>, bridge: KilnBridge, create: (bridge: KilnBridge) => T): T {
-  let store = stores.get(bridge);
-  if (!store) stores.set(bridge, (store = create(bridge)));
-  return store;
+/**
+ * The window's one store of a kind, created on first use from the bridge. It lives as long as the
+ * bridge (the window), so a panel can unmount with its tab and find it again.
+ */
+export function perBridge<T>(create: (bridge: KilnBridge) => T): PerBridge<T> {
+  const stores = new WeakMap<KilnBridge, T>();
+  const of = (bridge: KilnBridge): T => {
+    let store = stores.get(bridge);
+    if (!store) stores.set(bridge, (store = create(bridge)));
+    return store;
+  };
+  return Object.assign(() => of(useBridge()), { of });
 }

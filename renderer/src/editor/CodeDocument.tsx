@@ -1,5 +1,5 @@
 import { CodeEditor } from './CodeEditor';
-import { useOpenFiles } from './open-files';
+import { useOpenFile } from './open-files';
 
 function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -9,7 +9,7 @@ function formatSize(bytes: number): string {
 
 /** The default document view: a text file in Monaco, or a notice for what Monaco shouldn't show. */
 export function CodeDocument({ path }: { path: string }) {
-  const file = useOpenFiles().files.find((f) => f.path === path);
+  const file = useOpenFile(path);
   if (!file || file.status === 'loading') return <div className="notice">Loading…</div>;
   if (file.status === 'error') return <div role="alert" className="notice notice-error">Could not open {file.name}: {file.error}</div>;
   if (file.binary) {

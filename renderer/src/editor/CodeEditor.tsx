@@ -4,8 +4,8 @@ import { useBridge } from '../base';
 import { useColorScheme } from '../app/use-color-scheme';
 import { usePrefs } from '../ui';
 import { languageForPath, monaco } from './monaco-setup';
-import { useOpenFiles, useOpenFilesStore, type OpenFile } from './open-files';
-import { useGitVersion } from '../git';
+import { useOpenFile, useOpenFilesStore, type OpenFile } from './open-files';
+import { useGitStateOf } from '../git';
 import { onRevealRequest, takeReveal } from './reveal';
 import { textModels } from './text-models';
 
@@ -18,14 +18,13 @@ const GUTTER_TYPING_PAUSE_MS = 300;
 export function CodeEditor({ path }: { path: string }) {
   const bridge = useBridge();
   const store = useOpenFilesStore();
-  const { files } = useOpenFiles();
   const { prefs } = usePrefs();
   const scheme = useColorScheme();
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const gutter = useRef<monaco.editor.IEditorDecorationsCollection | null>(null);
   const applying = useRef(false);
-  const file = files.find((f) => f.path === path);
+  const file = useOpenFile(path);
   const minimap = prefs?.minimap ?? true;
 
   useEffect(() => {
@@ -122,8 +121,8 @@ export function CodeEditor({ path }: { path: string }) {
   }, [scheme]);
 
   // The change gutter against HEAD: for the disk on load and save, for the buffer as it is edited
-  // (after a pause in typing), and again when git's status moves (a commit, a checkout).
-  const gitVersion = useGitVersion();
+  // (after a pause in typing), and again when this file's git state or the branch moves (a commit, a checkout).
+  const gitState = useGitStateOf(path);
   const buffer = file?.dirty ? file.buffer : undefined;
   useEffect(() => {
     if (!ready || file?.large) return;
@@ -138,7 +137,7 @@ export function CodeEditor({ path }: { path: string }) {
       live = false;
       clearTimeout(timer);
     };
-  }, [bridge, path, ready, file?.large, file?.diskHash, buffer, gitVersion]);
+  }, [bridge, path, ready, file?.large, file?.diskHash, buffer, gitState]);
 
   const language = file && ready ? (file.large ? 'plaintext' : languageForPath(file.path)) : undefined;
   return <div ref={host} className="code-editor" data-path={path} data-language={language} data-minimap={String(minimap && !file?.large)} />;

@@ -1,3 +1,3 @@
 export { EditorArea } from './EditorArea';
-export { OpenFilesStore, OpenFilesContext, useOpenFiles, useOpenFilesStore } from './open-files';
+export { OpenFilesStore, useOpenFile, useOpenFiles, useOpenFilesStore } from './open-files';
 export { requestReveal, type RevealTarget } from './reveal';

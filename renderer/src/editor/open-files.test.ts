@@ -33,10 +33,10 @@ beforeEach(async () => {
   await services.watching();
   bridge = inProcessBridge(services);
   store = new OpenFilesStore(bridge);
-  bridge.on('fs.change', (change) => store.handleFsChange(change));
 });
 
 afterEach(async () => {
+  store.dispose();
   await services.dispose();
   await rm(root, { recursive: true, force: true });
   await rm(dataDir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
-import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { FsChange, KilnBridge } from '../../../shared/contract';
 import { KilnError } from '../../../shared/errors';
 import { changeTouches, pathAfterMove, rekeyAfterMove } from '../../../shared/fs-change';
+import { Store, perBridge, useStore } from '../base';
 
 /** Over this many bytes a file opens with Monaco's large-file options (no minimap, no folding, plain text). */
 export const LARGE_FILE_BYTES = 5 * 1024 * 1024;
@@ -55,22 +55,16 @@ export interface DocumentOwner {
  * The open files: which is active, each buffer, its dirty flag and its disk state. Monaco-free so any
  * panel (notebook, agent edit panel) can read and drive it through `useOpenFiles()`.
  */
-export class OpenFilesStore {
-  private state: OpenFilesState = { files: [], active: null, comparing: null };
-  private readonly listeners = new Set<() => void>();
+export class OpenFilesStore extends Store<OpenFilesState> {
   /** Paths with a save or disk check in flight; disk events for them are checked after it settles. */
   private readonly busy = new Map<string, Promise<unknown>>();
   /** Tabs whose document a view keeps itself: saving, the dirty flag and disk changes are theirs. */
   private readonly owners = new Map<string, DocumentOwner>();
 
-  constructor(private readonly bridge: KilnBridge) {}
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getState = (): OpenFilesState => this.state;
+  constructor(private readonly bridge: KilnBridge) {
+    super({ files: [], active: null, comparing: null });
+    this.own(bridge.on('fs.change', (change) => this.handleFsChange(change)));
+  }
 
   get(path: string): OpenFile | undefined {
     return this.state.files.find((f) => f.path === path);
@@ -192,7 +186,7 @@ export class OpenFilesStore {
    * buffer, owner and in-flight work; anything else that touches an open file is checked against the
    * disk: a clean buffer follows it silently, a dirty one gets a conflict.
    */
-  handleFsChange(change: FsChange): void {
+  private handleFsChange(change: FsChange): void {
     if (change.type === 'moved') {
       this.moved(change.from, change.to);
       return;
@@ -300,23 +294,16 @@ export class OpenFilesStore {
     const files = this.state.files.map((f) => (f.path === path ? { ...f, ...change(f) } : f));
     this.set({ files });
   }
-
-  private set(next: Partial<OpenFilesState>): void {
-    this.state = { ...this.state, ...next };
-    for (const listener of this.listeners) listener();
-  }
 }
 
-export const OpenFilesContext = createContext<OpenFilesStore | null>(null);
+export const useOpenFilesStore = perBridge((bridge) => new OpenFilesStore(bridge));
 
-export function useOpenFilesStore(): OpenFilesStore {
-  const store = useContext(OpenFilesContext);
-  if (!store) throw new Error('useOpenFilesStore outside OpenFilesContext');
-  return store;
-}
-
-/** The open files' state, re-rendering on every change. */
+/** The open files' state, re-rendering on every change (a keystroke in any buffer included). */
 export function useOpenFiles(): OpenFilesState {
-  const store = useOpenFilesStore();
-  return useSyncExternalStore(store.subscribe, store.getState);
+  return useStore(useOpenFilesStore());
+}
+
+/** One open file, re-rendering only when it changes. */
+export function useOpenFile(path: string): OpenFile | undefined {
+  return useStore(useOpenFilesStore(), (state) => state.files.find((f) => f.path === path));
 }

@@ -1,39 +1,24 @@
-import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
-import { useBridge } from '../base';
-import { GitStore, type GitDecoration } from './git-store';
+import { useStore } from '../base';
+import { decorationOf, useGitStore, type GitDecoration } from './git-store';
 import './git.css';
 
-const GitContext = createContext<GitStore | null>(null);
+const sameDecoration = (a: GitDecoration | null, b: GitDecoration | null) => a?.state === b?.state && a?.letter === b?.letter;
 
-export function GitProvider({ children }: { children: ReactNode }) {
-  const bridge = useBridge();
-  const store = useMemo(() => new GitStore(bridge), [bridge]);
-  useEffect(() => () => store.dispose(), [store]);
-  return <GitContext.Provider value={store}>{children}</GitContext.Provider>;
-}
-
-function useGitStore(): GitStore {
-  const store = useContext(GitContext);
-  if (!store) throw new Error('useGitStore outside GitProvider');
-  return store;
-}
-
-/** A tree row's git state; re-renders the row only when the repository's status changes. */
+/** A tree row's git state; re-renders the row only when its own decoration changes. */
 export function useGitDecoration(path: string, isDir: boolean): GitDecoration | null {
-  const store = useGitStore();
-  useSyncExternalStore(store.subscribe, store.getVersion);
-  return store.decorationOf(path, isDir);
+  return useStore(useGitStore(), (state) => decorationOf(state, path, isDir), sameDecoration);
 }
 
-/** Changes whenever git's status does (a save, a commit, a checkout). */
-export function useGitVersion(): number {
-  const store = useGitStore();
-  return useSyncExternalStore(store.subscribe, store.getVersion);
+/**
+ * Changes when what HEAD holds for this file may have: its own git state, or the branch (a commit,
+ * a checkout). Other files' changes leave it alone.
+ */
+export function useGitStateOf(path: string): string {
+  return useStore(useGitStore(), ({ status }) => `${status.branch ?? ''}\n${status.files[path] ?? 'clean'}`);
 }
 
 export function useGitBranch(): string | null {
-  const store = useGitStore();
-  return useSyncExternalStore(store.subscribe, () => store.getStatus().branch);
+  return useStore(useGitStore(), (state) => state.status.branch);
 }
 
 /** The letter at the end of a tree row (M, U, A, D…), coloured by state; decoration, not the row's name. */

@@ -1,4 +1,5 @@
 import type { GitFileState, GitStatus, KilnBridge } from '../../../shared/contract';
+import { Store, perBridge } from '../base';
 
 export interface GitDecoration {
   /** A state of the entry itself, or `contains` for a folder holding changes. */
@@ -17,51 +18,23 @@ const DESCRIPTIONS: Record<GitDecoration['state'], string> = {
   conflicted: 'Conflict', ignored: 'Ignored', contains: 'Contains changes',
 };
 
+export interface GitState {
+  status: GitStatus;
+  /** Folders with a changed (not ignored) entry somewhere below. */
+  changedDirs: ReadonlySet<string>;
+}
+
 const NONE: GitStatus = { available: false, branch: null, files: {} };
 
-/** The workspace's git status in the renderer: the tree's marks and the status bar's branch read it. */
-export class GitStore {
-  private status: GitStatus = NONE;
-  /** Folders with a changed (not ignored) entry somewhere below. */
-  private changedDirs = new Set<string>();
-  private version = 0;
-  private readonly listeners = new Set<() => void>();
-  private readonly unsubscribe: () => void;
-
+/** The workspace's git status in the renderer: the tree's marks, the status bar's branch and the editor's gutter read it. */
+export class GitStore extends Store<GitState> {
   constructor(bridge: KilnBridge) {
-    this.unsubscribe = bridge.on('git.changed', (status) => this.set(status));
-    void bridge.request('git.status', {}).then((status) => this.set(status), () => undefined);
+    super({ status: NONE, changedDirs: new Set() });
+    this.own(bridge.on('git.changed', (status) => this.update(status)));
+    void bridge.request('git.status', {}).then((status) => this.update(status), () => undefined);
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getStatus = (): GitStatus => this.status;
-
-  /** Bumped on every change; views that depend on HEAD (the gutter) refresh on it. */
-  getVersion = (): number => this.version;
-
-  decorationOf(path: string, isDir: boolean): GitDecoration | null {
-    const { files } = this.status;
-    const own = files[path];
-    if (own) return decoration(isDir && own !== 'ignored' && own !== 'untracked' ? 'contains' : own, isDir);
-    // Inside an untracked or ignored folder, an entry is what its folder is.
-    for (let p = path; p.includes('/'); ) {
-      p = p.slice(0, p.lastIndexOf('/'));
-      const state = files[p];
-      if (state === 'untracked' || state === 'ignored') return decoration(state, isDir);
-    }
-    return isDir && this.changedDirs.has(path) ? decoration('contains', true) : null;
-  }
-
-  dispose(): void {
-    this.unsubscribe();
-  }
-
-  private set(status: GitStatus): void {
-    this.status = status;
+  private update(status: GitStatus): void {
     const dirs = new Set<string>();
     for (const [path, state] of Object.entries(status.files)) {
       if (state === 'ignored') continue;
@@ -71,10 +44,22 @@ export class GitStore {
         dirs.add(p);
       }
     }
-    this.changedDirs = dirs;
-    this.version++;
-    for (const listener of this.listeners) listener();
+    this.set({ status, changedDirs: dirs });
   }
+}
+
+export const useGitStore = perBridge((bridge) => new GitStore(bridge));
+
+export function decorationOf({ status: { files }, changedDirs }: GitState, path: string, isDir: boolean): GitDecoration | null {
+  const own = files[path];
+  if (own) return decoration(isDir && own !== 'ignored' && own !== 'untracked' ? 'contains' : own, isDir);
+  // Inside an untracked or ignored folder, an entry is what its folder is.
+  for (let p = path; p.includes('/'); ) {
+    p = p.slice(0, p.lastIndexOf('/'));
+    const state = files[p];
+    if (state === 'untracked' || state === 'ignored') return decoration(state, isDir);
+  }
+  return isDir && changedDirs.has(path) ? decoration('contains', true) : null;
 }
 
 function decoration(state: GitDecoration['state'], isDir: boolean): GitDecoration {

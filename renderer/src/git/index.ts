@@ -1,3 +1,3 @@
-export { GitStore, type GitDecoration } from './git-store';
-export { GitProvider, GitMark, useGitBranch, useGitDecoration, useGitVersion } from './context';
+export type { GitDecoration } from './git-store';
+export { GitMark, useGitBranch, useGitDecoration, useGitStateOf } from './context';
 export { StatusBar } from './StatusBar';

@@ -1,32 +1,12 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { QuickOpenResult } from '../../../shared/contract';
-import { useBridge, useKilnEvent } from '../base';
-import { FileIcon, Picker, highlight, messageOf, type PickerItem } from '../ui';
+import { useStore } from '../base';
+import { FileIcon, Picker, highlight, type PickerItem } from '../ui';
+import { useQuickOpenStore } from './quick-open-store';
 
 /** Ctrl/Cmd+P: jump to any file of the workspace by typing part of its path. */
-export function QuickOpen({ recent, onOpen, onClose }: {
-  /** Recently opened files, most recent first. */
-  recent: string[];
-  onOpen: (path: string) => void;
-  onClose: () => void;
-}) {
-  const bridge = useBridge();
-  const [query, setQuery] = useState('');
-  const [result, setResult] = useState<QuickOpenResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const asked = useRef(0);
-
-  const search = useCallback(() => {
-    // Answers can overtake each other; only the latest query's is shown.
-    const ticket = ++asked.current;
-    bridge.request('quickOpen.search', { query, recent, limit: 100 }).then(
-      (r) => ticket === asked.current && (setResult(r), setError(null)),
-      (err: unknown) => ticket === asked.current && setError(messageOf(err)),
-    );
-  }, [bridge, query, recent]);
-  useEffect(search, [search]);
-  // The first scan finished while the dialog was open: ask again over the whole workspace.
-  useKilnEvent('quickOpen.indexed', search);
+export function QuickOpen({ onOpen, onClose }: { onOpen: (path: string) => void; onClose: () => void }) {
+  const store = useQuickOpenStore();
+  const result = useStore(store, (s) => s.result);
+  const error = useStore(store, (s) => s.error);
 
   const items: PickerItem[] = (result?.matches ?? []).map((m) => {
     const slash = m.path.lastIndexOf('/');
@@ -53,7 +33,7 @@ export function QuickOpen({ recent, onOpen, onClose }: {
       placeholder="Search files by name (fuzzy)"
       items={items}
       status={status}
-      onQuery={setQuery}
+      onQuery={(query) => store.setQuery(query)}
       onPick={(item) => {
         onClose();
         onOpen(item.id);

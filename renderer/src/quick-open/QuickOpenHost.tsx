@@ -1,28 +1,30 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useRef } from 'react';
+import { useStore } from '../base';
 import { useCommands } from '../commands';
-import { useOpenFilesStore } from '../editor';
 import { QuickOpen } from './QuickOpen';
-import { RecentFiles } from './recent-files';
+import { useQuickOpenStore } from './quick-open-store';
 
-/** Ctrl/Cmd+P opens Quick Open; the recent-files history lives here for the window's life. */
+/** Ctrl/Cmd+P opens Quick Open; focus goes back where it was when it closes. */
 export function QuickOpenHost({ onOpen }: { onOpen: (path: string) => void }) {
-  const openFiles = useOpenFilesStore();
-  const recent = useMemo(() => new RecentFiles(openFiles), [openFiles]);
-  useEffect(() => () => recent.dispose(), [recent]);
-  const [open, setOpen] = useState<{ recent: string[]; returnTo: HTMLElement | null } | null>(null);
+  const store = useQuickOpenStore();
+  const open = useStore(store, (s) => s.open);
+  const returnTo = useRef<HTMLElement | null>(null);
   useCommands([
     {
       id: 'workbench.quickOpen',
       title: 'Go to File…',
       category: 'File',
       keys: 'Mod+P',
-      run: () => setOpen({ recent: [...recent.list()], returnTo: document.activeElement instanceof HTMLElement ? document.activeElement : null }),
+      run: () => {
+        returnTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+        store.show();
+      },
     },
   ]);
   if (!open) return null;
   const close = () => {
-    setOpen(null);
-    open.returnTo?.focus();
+    store.hide();
+    returnTo.current?.focus();
   };
-  return <QuickOpen recent={open.recent} onOpen={onOpen} onClose={close} />;
+  return <QuickOpen onOpen={onOpen} onClose={close} />;
 }

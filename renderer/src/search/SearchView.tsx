@@ -1,8 +1,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { SearchFileResult, SearchMatch } from '../../../shared/contract';
 import { ChevronIcon, FileIcon, XIcon } from '../ui';
-import type { SearchStore } from './search-store';
+import { useStore } from '../base';
+import { useSearchStore, type SearchStore } from './search-store';
 import './search.css';
 
 const ROW_HEIGHT = 22;
@@ -12,13 +13,13 @@ const TYPING_PAUSE_MS = 250;
 type Row = { kind: 'file'; file: SearchFileResult; expanded: boolean } | { kind: 'match'; file: SearchFileResult; match: SearchMatch; index: number };
 
 /** The left rail's search view: the query, its toggles and globs, and the results as a tree grouped by file. */
-export function SearchView({ store, focusTick, onOpenMatch }: {
-  store: SearchStore;
+export function SearchView({ focusTick, onOpenMatch }: {
   /** Bumped by Find in Files: focus the search box and select its text. */
   focusTick: number;
   onOpenMatch: (path: string, match: SearchMatch) => void;
 }) {
-  const state = useSyncExternalStore(store.subscribe, store.getState);
+  const store = useSearchStore();
+  const state = useStore(store);
   const { query } = state;
   const [pattern, setPattern] = useState(query.pattern);
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());

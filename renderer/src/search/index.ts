@@ -1,2 +1,2 @@
-export { SearchStore, type SearchState } from './search-store';
+export { useSearchStore } from './search-store';
 export { SearchView } from './SearchView';

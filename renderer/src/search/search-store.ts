@@ -1,5 +1,5 @@
 import type { KilnBridge, SearchEngine, SearchFileResult, SearchQuery } from '../../../shared/contract';
-import { BridgeStore } from '../chat/store';
+import { Store, perBridge } from '../base';
 import { messageOf } from '../ui';
 
 export interface SearchState {
@@ -16,12 +16,12 @@ export interface SearchState {
 const EMPTY_QUERY: Required<SearchQuery> = { pattern: '', isRegex: false, matchCase: false, wholeWord: false, include: '', exclude: '' };
 
 /** Find in Files: the query, and the results of the latest search as they stream in. */
-export class SearchStore extends BridgeStore<SearchState> {
+export class SearchStore extends Store<SearchState> {
   private currentId: string | null = null;
 
   constructor(private readonly bridge: KilnBridge) {
     super({ query: EMPTY_QUERY, status: 'idle', files: [], matchCount: 0, limitHit: false, engine: null, error: null });
-    this.unsubscribe.push(
+    this.own(
       bridge.on('search.results', ({ searchId, files }) => {
         if (searchId !== this.currentId) return;
         this.set({ files: [...this.state.files, ...files], matchCount: this.state.matchCount + files.reduce((n, f) => n + f.matches.length, 0) });
@@ -64,3 +64,5 @@ export class SearchStore extends BridgeStore<SearchState> {
     super.dispose();
   }
 }
+
+export const useSearchStore = perBridge((bridge) => new SearchStore(bridge));

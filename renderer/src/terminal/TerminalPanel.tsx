@@ -1,18 +1,16 @@
 import '@xterm/xterm/css/xterm.css';
-import { useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react';
-import { useBridge } from '../base';
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useStore } from '../base';
 import { useCommands } from '../commands';
 import { PlusIcon, XIcon, messageOf, useToasts } from '../ui';
-import { TerminalStore, type TerminalTab } from './terminal-store';
+import { useTerminalStore, type TerminalTab } from './terminal-store';
 import './terminal.css';
 
 /** The terminal panel under the editor: tabs of shells in the workspace root, toggled with Ctrl+`. */
 export function TerminalPanel() {
-  const bridge = useBridge();
   const toasts = useToasts();
-  const store = useMemo(() => new TerminalStore(bridge), [bridge]);
-  useEffect(() => () => store.dispose(), [store]);
-  const { tabs, active, open } = useSyncExternalStore(store.subscribe, store.getState);
+  const store = useTerminalStore();
+  const { tabs, active, open } = useStore(store);
   const fail = (err: unknown): void => {
     toasts.error(`Could not start a terminal: ${messageOf(err)}`);
   };

@@ -1,2 +1,1 @@
 export { TerminalPanel } from './TerminalPanel';
-export { TerminalStore, type TerminalTab, type TerminalsState } from './terminal-store';

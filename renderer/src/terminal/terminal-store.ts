@@ -1,7 +1,7 @@
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import type { KilnBridge } from '../../../shared/contract';
-import { BridgeStore } from '../chat/store';
+import { Store, perBridge } from '../base';
 
 export interface TerminalTab {
   id: string;
@@ -24,13 +24,13 @@ const ACK_DELAY_MS = 30;
  * The terminals of the window: one xterm per shell in main. Output is written as it arrives and
  * acknowledged once drawn, which is what lets main pause a shell that outruns the screen.
  */
-export class TerminalStore extends BridgeStore<TerminalsState> {
+export class TerminalStore extends Store<TerminalsState> {
   private readonly acks = new Map<string, { chars: number; timer: ReturnType<typeof setTimeout> | null }>();
   private count = 0;
 
   constructor(private readonly bridge: KilnBridge) {
     super({ tabs: [], active: null, open: false });
-    this.unsubscribe.push(
+    this.own(
       bridge.on('terminal.data', ({ id, data }) => {
         const tab = this.tab(id);
         tab?.xterm.write(data, () => this.drawn(id, data.length));
@@ -111,3 +111,5 @@ export class TerminalStore extends BridgeStore<TerminalsState> {
     else ack.timer ??= setTimeout(send, ACK_DELAY_MS);
   }
 }
+
+export const useTerminalStore = perBridge((bridge) => new TerminalStore(bridge));

@@ -1,7 +1,6 @@
 import { useCallback } from 'react';
 import type { KilnBridge, TrustState } from '../../../shared/contract';
-import { useBridge } from '../base';
-import { BridgeStore, perBridge, useStoreState } from '../chat/store';
+import { Store, perBridge, useStore } from '../base';
 import { useAsk, useToasts } from '../ui';
 import './trust.css';
 
@@ -17,15 +16,15 @@ export interface WorkspaceTrust {
 }
 
 /** The workspace's trust as main last told it: asked once per window, then kept current from its event. */
-class TrustStore extends BridgeStore<{ trust: TrustState | null }> {
-  constructor(bridge: KilnBridge) {
+class TrustStore extends Store<{ trust: TrustState | null }> {
+  constructor(private readonly bridge: KilnBridge) {
     super({ trust: null });
-    this.unsubscribe.push(bridge.on('trust.changed', (trust) => this.set({ trust })));
+    this.own(bridge.on('trust.changed', (trust) => this.set({ trust })));
     void bridge.request('trust.get', {}).then((trust) => this.set({ trust }), () => undefined);
   }
 
-  update(trust: TrustState): void {
-    this.set({ trust });
+  async setTrusted(trusted: boolean): Promise<void> {
+    this.set({ trust: await this.bridge.request('trust.set', { trusted }) });
   }
 }
 
@@ -33,21 +32,20 @@ const useTrustStore = perBridge((bridge) => new TrustStore(bridge));
 
 /** The workspace's trust, shared by every surface, and the one "Trust this folder?" dialog they all open. */
 export function useWorkspaceTrust(): WorkspaceTrust {
-  const bridge = useBridge();
   const ask = useAsk();
   const toasts = useToasts();
   const store = useTrustStore();
-  const state = useStoreState(store).trust;
+  const state = useStore(store, (s) => s.trust);
 
   const setTrusted = useCallback(
     async (trusted: boolean) => {
       try {
-        store.update(await bridge.request('trust.set', { trusted }));
+        await store.setTrusted(trusted);
       } catch (err) {
         toasts.error(`Could not change trust: ${(err as Error).message}`);
       }
     },
-    [bridge, store, toasts],
+    [store, toasts],
   );
 
   const withheld = state?.withheld;

@@ -1,7 +1,7 @@
 export { DialogProvider, useAsk, type DialogRequest } from './dialog';
 export { ToastProvider, useToasts, messageOf, type Toasts } from './toast';
 export { ContextMenu, IS_MAC, MOD, isModKey, type MenuItem } from './ContextMenu';
-export { PrefsProvider, usePrefs } from './prefs';
+export { usePrefs } from './prefs';
 export { copyWorkspacePath } from './clipboard';
 export * from './icons';
 export { Picker, highlight, type PickerItem } from './Picker';

@@ -1,34 +1,28 @@
-import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
-import type { Prefs } from '../../../shared/contract';
-import { useBridge } from '../base';
+import type { KilnBridge, Prefs } from '../../../shared/contract';
+import { Store, perBridge, useStore } from '../base';
 
-interface PrefsApi {
+interface PrefsState {
   /** Null until the main side answered. */
   prefs: Prefs | null;
-  setPref<K extends keyof Prefs>(key: K, value: Prefs[K]): void;
 }
-
-const PrefsContext = createContext<PrefsApi | null>(null);
 
 /** User preferences from the main side (kept in the app's data folder, never in the project). */
-export function PrefsProvider({ children }: { children: ReactNode }) {
-  const bridge = useBridge();
-  const [prefs, setPrefs] = useState<Prefs | null>(null);
-  useEffect(() => {
-    void bridge.request('prefs.get', {}).then(setPrefs);
-  }, [bridge]);
-  const setPref = useCallback(
-    <K extends keyof Prefs>(key: K, value: Prefs[K]) => {
-      setPrefs((prev) => (prev ? { ...prev, [key]: value } : prev));
-      void bridge.request('prefs.set', { [key]: value } as Partial<Prefs>).then(setPrefs);
-    },
-    [bridge],
-  );
-  return <PrefsContext.Provider value={{ prefs, setPref }}>{children}</PrefsContext.Provider>;
+class PrefsStore extends Store<PrefsState> {
+  constructor(private readonly bridge: KilnBridge) {
+    super({ prefs: null });
+    void bridge.request('prefs.get', {}).then((prefs) => this.set({ prefs }), () => undefined);
+  }
+
+  /** Shows the new value at once; main's answer (the whole set) follows. */
+  setPref = <K extends keyof Prefs>(key: K, value: Prefs[K]): void => {
+    if (this.state.prefs) this.set({ prefs: { ...this.state.prefs, [key]: value } });
+    void this.bridge.request('prefs.set', { [key]: value } as Partial<Prefs>).then((prefs) => this.set({ prefs }), () => undefined);
+  };
 }
 
-export function usePrefs(): PrefsApi {
-  const api = useContext(PrefsContext);
-  if (!api) throw new Error('usePrefs outside PrefsProvider');
-  return api;
+const usePrefsStore = perBridge((bridge) => new PrefsStore(bridge));
+
+export function usePrefs(): { prefs: Prefs | null; setPref: PrefsStore['setPref'] } {
+  const store = usePrefsStore();
+  return { prefs: useStore(store, (s) => s.prefs), setPref: store.setPref };
 }
