@@ -4,6 +4,8 @@
  * animation frame for state that streams (a notebook's outputs), so a burst of events costs one render.
  */
 import { useRef, useSyncExternalStore } from 'react';
+import { Emitter } from '../../../shared/base/event';
+import { DisposableStore, toDisposable } from '../../../shared/base/lifecycle';
 import type { KilnBridge } from '../../../shared/contract';
 import { useBridge } from './bridge';
 
@@ -19,38 +21,38 @@ export interface Readable<S> {
 export type Notify = 'now' | 'frame';
 
 export class Store<S extends object> implements Readable<S> {
-  private readonly listeners = new Set<() => void>();
-  private readonly owned: Unsubscribe[] = [];
+  private readonly changed = new Emitter<void>();
+  private readonly owned = new DisposableStore();
   private frame: number | null = null;
-  private disposed = false;
 
-  constructor(protected state: S) {}
+  constructor(protected state: S) {
+    this.owned.add(this.changed);
+    this.owned.add(
+      toDisposable(() => {
+        if (this.frame !== null) cancelAnimationFrame(this.frame);
+      }),
+    );
+  }
 
   subscribe = (listener: () => void): Unsubscribe => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    const subscription = this.changed.event(listener);
+    return () => void subscription.dispose();
   };
 
   getState = (): S => this.state;
 
   get isDisposed(): boolean {
-    return this.disposed;
+    return this.owned.isDisposed;
   }
 
-  /** Releases what the store owns (bridge listeners, timers) and stops telling listeners anything. */
+  /** Releases what the store owns (bridge listeners, timers), newest first, and stops telling listeners anything. */
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    if (this.frame !== null) cancelAnimationFrame(this.frame);
-    this.frame = null;
-    for (const off of this.owned.splice(0).reverse()) off();
-    this.listeners.clear();
+    void this.owned.dispose();
   }
 
   /** Keeps a teardown (what `bridge.on` returns, a clearTimeout) to run on dispose. */
   protected own(...offs: Unsubscribe[]): void {
-    if (this.disposed) for (const off of offs) off();
-    else this.owned.push(...offs);
+    for (const off of offs) this.owned.add(toDisposable(off));
   }
 
   /** Merges a change into the state; getState sees it at once, listeners when `notify` says. */
@@ -61,11 +63,11 @@ export class Store<S extends object> implements Readable<S> {
 
   /** Tells listeners the state changed (for stores whose state object is replaced whole). */
   protected notify(when: Notify = 'now'): void {
-    if (this.disposed) return;
+    if (this.isDisposed) return;
     if (when === 'now') {
       if (this.frame !== null) cancelAnimationFrame(this.frame);
       this.frame = null;
-      for (const listener of [...this.listeners]) listener();
+      this.changed.fire();
     } else if (this.frame === null) {
       this.frame = requestAnimationFrame(() => {
         this.frame = null;
