@@ -1,8 +1,10 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { agentHandlers, agentSessionHandlers, EditSessionService, RunEngine, WorkspaceSessionService } from './agent';
+import { AgentService, agentHandlers } from './agent';
 import { ChangeFeed } from './changes';
 import { configHandlers } from './config';
+import { EditAssistantService, editAssistantHandlers } from './edit-assistant';
+import { RunEngine } from './models';
 import { notebookHandlers } from './notebook';
 import { createVerbStack, verbsHandlers } from './verbs';
 import { EventHub } from './events';
@@ -65,7 +67,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const prefs = new PrefsService(options.prefsStore);
   // One run engine for every session kind.
   const engine = new RunEngine();
-  const edits = new EditSessionService({
+  const edits = new EditAssistantService({
     files: workspace,
     workspaceRoot: workspace.root,
     config,
@@ -73,8 +75,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     engine,
     emit: (channel, payload) => hub.emit(channel, payload),
   });
-  // The workspace agent session (kind `workspace`): acts through the verbs, on the same engine as the edits.
-  const agentSession = new WorkspaceSessionService({
+  // The Agent (session kind `workspace`): acts through the verbs, on the same engine as the edits.
+  const agent = new AgentService({
     verbs,
     workspaceRoot: workspace.root,
     config,
@@ -151,8 +153,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     'prefs.get': () => prefs.get(),
     'prefs.set': (changes) => prefs.set(changes),
     ...configHandlers(config),
-    ...agentHandlers(edits),
-    ...agentSessionHandlers(agentSession),
+    ...editAssistantHandlers(edits),
+    ...agentHandlers(agent),
     ...notebookHandlers(notebooks),
     ...verbsHandlers(verbs),
     ...quickOpenHandlers(fileIndex),
@@ -179,7 +181,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       sweeping.abort();
       await sweep;
       await edits.dispose();
-      await agentSession.dispose();
+      await agent.dispose();
       stopWatchingConfig();
       await watcher.dispose();
       unfollowFeed();

@@ -1,7 +1,7 @@
-export { JupyterServerManager } from './jupyterServer';
-export type { JupyterConnection, JupyterServerEvent, JupyterServerOptions, JupyterServerStatus, KernelSpecList, RemoteJupyter } from './jupyterServer';
-export { KernelSession } from './kernelSession';
-export type { ExecuteOptions, ExecutionReply, KernelSessionOptions, StrayOutput } from './kernelSession';
+export { JupyterServerManager } from './jupyter-server';
+export type { JupyterConnection, JupyterServerEvent, JupyterServerOptions, JupyterServerStatus, KernelSpecList, RemoteJupyter } from './jupyter-server';
+export { KernelSession } from './kernel-session';
+export type { ExecuteOptions, ExecutionReply, KernelSessionOptions, StrayOutput } from './kernel-session';
 export { findJupyter, JUPYTER_INSTALL_HINT } from './discovery';
 export type { JupyterCommand } from './discovery';
 export { findProcessesByMarker } from './processes';

@@ -4,8 +4,8 @@ import path from 'node:path';
 import type { KernelMessage } from '@jupyterlab/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KilnError } from '../../shared/errors';
-import { JupyterServerManager } from './jupyterServer';
-import { KernelSession } from './kernelSession';
+import { JupyterServerManager } from './jupyter-server';
+import { KernelSession } from './kernel-session';
 import { findProcessesByMarker } from './processes';
 
 let root: string;

@@ -1,4 +1,4 @@
-import type { RemoteJupyter } from './jupyterServer';
+import type { RemoteJupyter } from './jupyter-server';
 
 /** The `jupyter:` config block, as main/config resolves it. */
 export interface JupyterSourceSetting {

@@ -82,7 +82,7 @@ describe('workspace trust', () => {
       expect(await call('notebook.kernelSpecs')).toMatchObject({ default: 'python3' });
       expect(await markerPids()).toEqual([]);
       expect(await call('config.get')).toMatchObject({ fileEditing: { enabled: true, model: 'mine', source: 'user' } });
-      expect((await call('agent.models')) as { models: { alias: string }[] }).toMatchObject({ models: [{ alias: 'mine' }] });
+      expect((await call('editAssistant.models')) as { models: { alias: string }[] }).toMatchObject({ models: [{ alias: 'mine' }] });
 
       expect(await call('trust.set', { trusted: true })).toEqual({ trusted: true, withheld: [] });
       expect(await call('notebook.kernelSpecs')).toMatchObject({ default: 'python3' });

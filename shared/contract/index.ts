@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import { workspaceEvents, workspaceRequests } from './workspace';
 import { notebookEvents, notebookRequests } from './notebook';
-import { agentEvents, agentRequests, agentSessionEvents, agentSessionRequests } from './agent';
+import { configEvents, configRequests } from './config';
+import { editAssistantEvents, editAssistantRequests } from './edit-assistant';
+import { agentEvents, agentRequests } from './agent';
 import { verbsEvents, verbsRequests } from './verbs';
 import { quickOpenEvents, quickOpenRequests } from './quick-open';
 import { searchEvents, searchRequests } from './search';
@@ -11,6 +13,9 @@ import { terminalEvents, terminalRequests } from './terminal';
 
 export * from './workspace';
 export * from './notebook';
+export * from './config';
+export * from './runs';
+export * from './edit-assistant';
 export * from './agent';
 export * from './verbs';
 export * from './quick-open';
@@ -26,8 +31,9 @@ export * from './terminal';
 export const requests = {
   ...workspaceRequests,
   ...notebookRequests,
+  ...configRequests,
+  ...editAssistantRequests,
   ...agentRequests,
-  ...agentSessionRequests,
   ...verbsRequests,
   ...quickOpenRequests,
   ...searchRequests,
@@ -38,8 +44,9 @@ export const requests = {
 export const events = {
   ...workspaceEvents,
   ...notebookEvents,
+  ...configEvents,
+  ...editAssistantEvents,
   ...agentEvents,
-  ...agentSessionEvents,
   ...verbsEvents,
   ...quickOpenEvents,
   ...searchEvents,

@@ -1,2 +1,1 @@
-export { EditPanel } from './EditPanel';
-export { ProposalReviewSlot } from './ProposalReview';
+export { AgentPanel } from './AgentPanel';

@@ -1,6 +1,6 @@
 import { useState, type ComponentType } from 'react';
-import { EditPanel } from '../agent';
-import { AgentPanel } from '../agent-session';
+import { EditPanel } from '../edit-assistant';
+import { AgentPanel } from '../agent';
 import { useCommands } from '../commands';
 
 interface RailTab {

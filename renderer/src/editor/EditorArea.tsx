@@ -8,7 +8,7 @@ import { viewFor } from './document-views';
 import { useOpenFiles, useOpenFilesStore, type OpenFile, type OpenFilesStore } from './open-files';
 import type { DialogRequest } from '../ui';
 // Edit assistant (issue 5): the proposal under review for the active file replaces the document view.
-import { ProposalReviewSlot } from '../agent/ProposalReview';
+import { ProposalReviewSlot } from '../edit-assistant';
 
 type Ask = <V extends string>(request: DialogRequest<V>) => Promise<V>;
 

@@ -20,16 +20,15 @@ import {
   type SessionSnapshot,
   type TranscriptEntry,
   type WriteResult,
-  agentEvents,
+  editAssistantEvents,
 } from '../../shared/contract';
 import { isKilnError, KilnError, type WireError } from '../../shared/errors';
 import { toWireError } from '../errors';
 import { changeTouches, isWithin, rekeyAfterMove } from '../../shared/fs-change';
 import type { ModelConfig, ResolvedConfig } from '../config';
-import { PROPOSE_FILE, buildModelMessages, editTools, harnessPrompt, notes, type ModelTurn } from './edit-harness';
-import { RunEngine, type EngineOutcome } from './engine';
+import { PROPOSE_FILE, buildModelMessages, editTools, harnessPrompt, notes, type ModelTurn } from './harness';
 import { countLineChanges } from './line-diff';
-import { createLanguageModel } from './providers';
+import { RunEngine, createLanguageModel, type EngineOutcome } from '../models';
 import { SessionStore, type EditSessionRecord, type StoredProposal } from './session-store';
 
 /** The file operations an edit session needs; `Workspace` provides them (path-guarded, atomic). */
@@ -46,17 +45,17 @@ export interface EditConfigSource {
   models(): ModelAliasInfo[];
 }
 
-type AgentEventChannel = Exclude<keyof typeof agentEvents, 'config.changed'>;
-export type AgentEmit = <E extends AgentEventChannel>(channel: E, payload: EventPayload<E>) => void;
+type EditAssistantEventChannel = keyof typeof editAssistantEvents;
+export type EditAssistantEmit = <E extends EditAssistantEventChannel>(channel: E, payload: EventPayload<E>) => void;
 
-export interface EditSessionServiceOptions {
+export interface EditAssistantServiceOptions {
   files: EditFileAccess;
   /** Absolute workspace root: sessions are keyed by (root, path) in the shared data folder. */
   workspaceRoot: string;
   config: EditConfigSource;
   /** The app's data folder; sessions live in `<dataDir>/edit-sessions/`. */
   dataDir: string;
-  emit?: AgentEmit;
+  emit?: EditAssistantEmit;
   /** The shared run engine (issue 6's workspace sessions use the same instance). */
   engine?: RunEngine;
   /** Builds the provider model; tests keep the default (real AI SDK providers). */
@@ -72,15 +71,15 @@ interface LiveSession {
   persisted: boolean;
 }
 
-export class EditSessionService {
+export class EditAssistantService {
   private readonly sessions = new Map<string, LiveSession>();
   private readonly loading = new Map<string, Promise<LiveSession | null>>();
   private readonly store: SessionStore;
   readonly engine: RunEngine;
-  private readonly emit: AgentEmit;
+  private readonly emit: EditAssistantEmit;
   private readonly createModel: (config: ModelConfig) => LanguageModel;
 
-  constructor(private readonly options: EditSessionServiceOptions) {
+  constructor(private readonly options: EditAssistantServiceOptions) {
     this.store = new SessionStore(options.dataDir, options.workspaceRoot);
     void this.store.prune().catch(() => undefined);
     this.engine = options.engine ?? new RunEngine();
@@ -152,7 +151,7 @@ export class EditSessionService {
             if (!this.isCurrent(live)) return;
             if (assistant.text === '') this.addEntry(live, assistant);
             assistant.text += delta;
-            this.emit('agent.delta', { path: live.record.path, entryId: assistant.id, text: delta });
+            this.emit('editAssistant.delta', { path: live.record.path, entryId: assistant.id, text: delta });
           },
         });
       } catch (err) {
@@ -188,7 +187,7 @@ export class EditSessionService {
       if (disk.text === null) throw new KilnError('E_BAD_REQUEST', `${live.record.path} is binary now; the proposal cannot be compared with it`);
       Object.assign(proposal, { baselineText: disk.text, baselineHash: disk.hash }, countLineChanges(disk.text, proposal.content));
       await this.persist(live);
-      this.emit('agent.proposal', { path: live.record.path, proposal: summary(proposal) });
+      this.emit('editAssistant.proposal', { path: live.record.path, proposal: summary(proposal) });
       return proposalContent(proposal);
     });
   }
@@ -245,7 +244,7 @@ export class EditSessionService {
       live.record.pendingNotes.push(notes.accepted(proposalId));
       await this.persist(live);
       const snapshot = this.snapshot(live);
-      this.emit('agent.session', { path: key, snapshot });
+      this.emit('editAssistant.session', { path: key, snapshot });
       return { path: key, hash: written.hash, snapshot };
     });
   }
@@ -278,7 +277,7 @@ export class EditSessionService {
     this.sessions.delete(key);
     const existed = live !== undefined || (await this.store.load(key)) !== null;
     await this.store.delete(key, live?.record.id);
-    this.emit('agent.session', { path: key, snapshot: null });
+    this.emit('editAssistant.session', { path: key, snapshot: null });
     return existed;
   }
 
@@ -290,7 +289,7 @@ export class EditSessionService {
       live.record.modelOverride = alias;
       await this.persist(live);
       const snapshot = this.snapshot(live);
-      this.emit('agent.session', { path: live.record.path, snapshot });
+      this.emit('editAssistant.session', { path: live.record.path, snapshot });
       return snapshot;
     });
   }
@@ -316,7 +315,7 @@ export class EditSessionService {
         if (!isWithin(key, change.path)) continue;
         this.engine.stop(live.record.id);
         this.sessions.delete(key);
-        this.emit('agent.session', { path: key, snapshot: null });
+        this.emit('editAssistant.session', { path: key, snapshot: null });
       }
       await this.store.orphan(change.path);
       return;
@@ -412,7 +411,7 @@ export class EditSessionService {
     live.record.baseline = { text: content.text, hash: content.hash };
     if (!live.record.turns.length && !live.record.transcript.length) {
       // Nothing said yet: the model will see today's file as the baseline anyway.
-      this.emit('agent.session', { path: key, snapshot: this.snapshot(live) });
+      this.emit('editAssistant.session', { path: key, snapshot: this.snapshot(live) });
       return;
     }
     // Only the newest disk content matters to the model.
@@ -426,7 +425,7 @@ export class EditSessionService {
       text: `${key} changed on disk; its current content is now the baseline`,
     });
     await this.persist(live);
-    this.emit('agent.session', { path: key, snapshot: this.snapshot(live) });
+    this.emit('editAssistant.session', { path: key, snapshot: this.snapshot(live) });
   }
 
   private async finishRun(
@@ -443,7 +442,7 @@ export class EditSessionService {
     }
     if (assistant.text !== '') {
       assistant.streaming = false;
-      this.emit('agent.transcript', { path: live.record.path, entry: structuredClone(assistant) });
+      this.emit('editAssistant.transcript', { path: live.record.path, entry: structuredClone(assistant) });
     }
 
     let proposal: StoredProposal | undefined;
@@ -494,7 +493,7 @@ export class EditSessionService {
     const proposal: StoredProposal = { id: randomUUID(), content, createdAt: Date.now(), status: 'pending', toolCallId, baselineText, baselineHash, ...counts };
     live.record.proposals.push(proposal);
     this.addEntry(live, { type: 'proposal', id: `chip-${proposal.id}`, at: proposal.createdAt, proposalId: proposal.id, status: 'pending', ...counts });
-    this.emit('agent.proposal', { path: live.record.path, proposal: summary(proposal) });
+    this.emit('editAssistant.proposal', { path: live.record.path, proposal: summary(proposal) });
     return proposal;
   }
 
@@ -503,21 +502,21 @@ export class EditSessionService {
     const chip = live.record.transcript.find((e) => e.type === 'proposal' && e.proposalId === proposal.id);
     if (chip && chip.type === 'proposal') {
       chip.status = status;
-      this.emit('agent.transcript', { path: live.record.path, entry: structuredClone(chip) });
+      this.emit('editAssistant.transcript', { path: live.record.path, entry: structuredClone(chip) });
     }
-    this.emit('agent.proposal', { path: live.record.path, proposal: summary(proposal) });
+    this.emit('editAssistant.proposal', { path: live.record.path, proposal: summary(proposal) });
   }
 
   private addEntry(live: LiveSession, entry: TranscriptEntry): void {
     if (!this.isCurrent(live)) return;
     live.record.transcript.push(entry);
-    this.emit('agent.transcript', { path: live.record.path, entry: structuredClone(entry) });
+    this.emit('editAssistant.transcript', { path: live.record.path, entry: structuredClone(entry) });
   }
 
   private setRunState(live: LiveSession, state: RunState, error?: WireError): void {
     live.runState = state;
     if (!this.isCurrent(live)) return;
-    this.emit('agent.runState', { path: live.record.path, state, ...(error ? { error } : {}) });
+    this.emit('editAssistant.runState', { path: live.record.path, state, ...(error ? { error } : {}) });
   }
 
   private modelTurns(live: LiveSession): ModelTurn[] {

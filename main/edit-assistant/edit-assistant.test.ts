@@ -10,7 +10,7 @@ import { KilnError } from '../../shared/errors';
 import { ConfigService, configHandlers } from '../config';
 import { dispatch, type Handlers } from '../router';
 import { Workspace } from '../workspace';
-import { EditSessionService, agentHandlers } from './index';
+import { EditAssistantService, editAssistantHandlers } from './index';
 import { ORPHAN_RETENTION_MS, SessionStore } from './session-store';
 
 type Recorded = { channel: string; payload: unknown };
@@ -21,7 +21,7 @@ let server: ModelServer;
 let workspace: Workspace;
 let config: ConfigService;
 let events: Recorded[];
-const services: EditSessionService[] = [];
+const services: EditAssistantService[] = [];
 
 const FILE = 'src/app.py';
 const ORIGINAL = 'def greet(name):\n    print("hi", name)\n\ngreet("kiln")\n';
@@ -68,8 +68,8 @@ ${extra}`,
   expect(config.state().error).toBeNull();
 }
 
-function newService(): EditSessionService {
-  const svc = new EditSessionService({
+function newService(): EditAssistantService {
+  const svc = new EditAssistantService({
     files: workspace,
     workspaceRoot: workspace.root,
     config,
@@ -127,7 +127,7 @@ describe('edit session: ask, stream, propose', () => {
     expect(outcome.proposalId).toBeTruthy();
 
     // Streaming arrived in several deltas that add up to the text.
-    const deltas = events.filter((e) => e.channel === 'agent.delta').map((e) => (e.payload as EventPayload<'agent.delta'>).text);
+    const deltas = events.filter((e) => e.channel === 'editAssistant.delta').map((e) => (e.payload as EventPayload<'editAssistant.delta'>).text);
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join('')).toBe('Renamed greet to welcome.');
 
@@ -353,7 +353,7 @@ describe('edit session: external edits', () => {
     await svc.send(FILE, 'hi');
     await fs.writeFile(path.join(root, FILE), 'x = 1\n');
     await svc.applyChange({ type: 'updated', path: FILE, isDir: false, origin: 'external' });
-    const session = events.filter((e) => e.channel === 'agent.session').at(-1)?.payload as EventPayload<'agent.session'>;
+    const session = events.filter((e) => e.channel === 'editAssistant.session').at(-1)?.payload as EventPayload<'editAssistant.session'>;
     expect(session.snapshot?.baselineHash).toBe((await workspace.read(FILE)).hash);
     expect(session.snapshot?.transcript.at(-1)).toMatchObject({ type: 'marker', marker: 'changed-on-disk' });
   });
@@ -399,7 +399,7 @@ describe('edit session: persistence and Clear', () => {
     // Gone for good: nothing of it is left in the data folder.
     const left = await fs.readdir(path.join(dataDir, 'edit-sessions'));
     for (const file of left) expect(await fs.readFile(path.join(dataDir, 'edit-sessions', file), 'utf8')).not.toContain('welcome');
-    expect(events.at(-1)).toEqual({ channel: 'agent.session', payload: { path: FILE, snapshot: null } });
+    expect(events.at(-1)).toEqual({ channel: 'editAssistant.session', payload: { path: FILE, snapshot: null } });
 
     const third = newService();
     const cold = await third.openSession(FILE);
@@ -452,7 +452,7 @@ describe('edit session: failures change nothing on disk', () => {
       expect(last?.type === 'error' && last.message).toMatch(c.message);
       expect(snap.proposals).toEqual([]);
       expect(snap.runState).toBe('error');
-      expect(events.some((e) => e.channel === 'agent.runState' && (e.payload as EventPayload<'agent.runState'>).state === 'error')).toBe(true);
+      expect(events.some((e) => e.channel === 'editAssistant.runState' && (e.payload as EventPayload<'editAssistant.runState'>).state === 'error')).toBe(true);
       expect(await disk()).toBe(ORIGINAL);
     });
   }
@@ -504,7 +504,7 @@ describe('edit session: Stop and concurrency', () => {
     const svc = newService();
     server.enqueue(reply.slow('word '.repeat(400), 30));
     const running = svc.send(FILE, 'write a lot');
-    await until(() => events.some((e) => e.channel === 'agent.delta'), 'the first delta');
+    await until(() => events.some((e) => e.channel === 'editAssistant.delta'), 'the first delta');
 
     const busy = (await svc.send(FILE, 'another').catch((e: unknown) => e)) as KilnError;
     expect(busy.code).toBe('E_BUSY');
@@ -528,7 +528,7 @@ describe('edit session: Stop and concurrency', () => {
     const svc = newService();
     server.enqueue(reply.slow('word '.repeat(400), 30));
     const running = svc.send(FILE, 'write a lot');
-    await until(() => events.some((e) => e.channel === 'agent.delta'), 'the first delta');
+    await until(() => events.some((e) => e.channel === 'editAssistant.delta'), 'the first delta');
     await svc.clear(FILE);
     expect((await running).status).toBe('stopped');
     const dir = path.join(dataDir, 'edit-sessions');
@@ -540,7 +540,7 @@ describe('edit session: Stop and concurrency', () => {
 describe('handlers and contract', () => {
   it('serves the agent and config channels through dispatch, with results and events matching the contract', async () => {
     const svc = newService();
-    const handlers = { ...configHandlers(config), ...agentHandlers(svc) } as unknown as Handlers;
+    const handlers = { ...configHandlers(config), ...editAssistantHandlers(svc) } as unknown as Handlers;
     const call = async (channel: keyof typeof requests, args: unknown) => {
       const envelope = await dispatch(handlers, channel, args);
       if (!envelope.ok) return envelope;
@@ -551,25 +551,25 @@ describe('handlers and contract', () => {
     };
     const state = await call('config.get', {});
     expect(state.ok && (state.value as { fileEditing: { model: string } }).fileEditing.model).toBe('scripted');
-    expect((await call('agent.openSession', { path: FILE })).ok).toBe(true);
+    expect((await call('editAssistant.openSession', { path: FILE })).ok).toBe(true);
     server.enqueue(reply.propose(RENAMED, 'ok'));
-    const sent = await call('agent.send', { path: FILE, text: 'rename' });
+    const sent = await call('editAssistant.send', { path: FILE, text: 'rename' });
     const proposalId = sent.ok ? (sent.value as { proposalId: string }).proposalId : '';
-    expect((await call('agent.getProposal', { path: FILE, proposalId })).ok).toBe(true);
-    expect((await call('agent.models', {})).ok).toBe(true);
-    expect((await call('agent.reject', { path: FILE, proposalId })).ok).toBe(true);
-    const decided = await call('agent.accept', { path: FILE, proposalId });
+    expect((await call('editAssistant.getProposal', { path: FILE, proposalId })).ok).toBe(true);
+    expect((await call('editAssistant.models', {})).ok).toBe(true);
+    expect((await call('editAssistant.reject', { path: FILE, proposalId })).ok).toBe(true);
+    const decided = await call('editAssistant.accept', { path: FILE, proposalId });
     expect(!decided.ok && decided.error.code).toBe('E_BAD_REQUEST');
     server.enqueue(reply.propose(`${RENAMED}# v2\n`, 'ok'));
-    const again = await call('agent.send', { path: FILE, text: 'again' });
+    const again = await call('editAssistant.send', { path: FILE, text: 'again' });
     const secondId = again.ok ? (again.value as { proposalId: string }).proposalId : '';
-    expect((await call('agent.reviewAgainstDisk', { path: FILE, proposalId: secondId })).ok).toBe(true);
-    expect((await call('agent.accept', { path: FILE, proposalId: secondId })).ok).toBe(true);
-    expect((await call('agent.setModel', { path: FILE, model: 'other' })).ok).toBe(true);
-    expect((await call('agent.stop', { path: FILE })).ok).toBe(true);
-    const bad = await call('agent.send', { path: FILE, text: '' });
+    expect((await call('editAssistant.reviewAgainstDisk', { path: FILE, proposalId: secondId })).ok).toBe(true);
+    expect((await call('editAssistant.accept', { path: FILE, proposalId: secondId })).ok).toBe(true);
+    expect((await call('editAssistant.setModel', { path: FILE, model: 'other' })).ok).toBe(true);
+    expect((await call('editAssistant.stop', { path: FILE })).ok).toBe(true);
+    const bad = await call('editAssistant.send', { path: FILE, text: '' });
     expect(!bad.ok && bad.error.code).toBe('E_BAD_REQUEST');
-    const cleared = await call('agent.clear', { path: FILE });
+    const cleared = await call('editAssistant.clear', { path: FILE });
     expect(cleared.ok && cleared.value).toEqual({ cleared: true });
 
     expect(events.length).toBeGreaterThan(5);
@@ -578,7 +578,7 @@ describe('handlers and contract', () => {
       expect(() => schema.parse(e.payload), e.channel).not.toThrow();
     }
     expect(new Set(events.map((e) => e.channel))).toEqual(
-      new Set(['agent.transcript', 'agent.runState', 'agent.delta', 'agent.proposal', 'agent.session']),
+      new Set(['editAssistant.transcript', 'editAssistant.runState', 'editAssistant.delta', 'editAssistant.proposal', 'editAssistant.session']),
     );
   });
 });
@@ -633,7 +633,7 @@ describe('edit session: lineage, lazy creation and privacy', () => {
     await fs.rename(path.join(root, FILE), path.join(root, 'src/elsewhere.py'));
     await svc.applyChange({ type: 'deleted', path: FILE, isDir: false, origin: 'external' });
     await svc.applyChange({ type: 'created', path: 'src/elsewhere.py', isDir: false, origin: 'external' });
-    expect(events.at(-1)).toEqual({ channel: 'agent.session', payload: { path: FILE, snapshot: null } });
+    expect(events.at(-1)).toEqual({ channel: 'editAssistant.session', payload: { path: FILE, snapshot: null } });
     await fs.writeFile(path.join(root, FILE), 'someone else\n');
     await svc.applyChange({ type: 'created', path: FILE, isDir: false, origin: 'external' });
     const fresh = await svc.openSession(FILE);

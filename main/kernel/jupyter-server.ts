@@ -9,7 +9,7 @@ import WebSocket from 'ws';
 import { KilnError } from '../../shared/errors';
 import { findJupyter, JUPYTER_INSTALL_HINT, userJupyterDataDir, type JupyterCommand } from './discovery';
 import { killStragglers, stopProcessGroup } from './processes';
-import { serverConfigSource } from './serverConfig';
+import { serverConfigSource } from './server-config';
 import { Signal } from './signal';
 
 export interface RemoteJupyter {

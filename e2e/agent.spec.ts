@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { WORKSPACE_AGENT_SNIPPET } from '../shared/contract';
+import { AGENT_SNIPPET } from '../shared/contract';
 import { expect, test as base, type TempWorkspace } from './support/fixtures';
 import { ModelServer, reply } from './support/model-server';
 import { expandFolder, fileTree, sendMessage, treeItem } from './support/ui';
@@ -66,12 +66,12 @@ test.describe('agent session', () => {
     await openAgentTab(page);
     const snippet = panel(page).getByLabel('Config snippet');
     await expect(snippet).toBeVisible();
-    expect(await snippet.textContent()).toBe(WORKSPACE_AGENT_SNIPPET);
+    expect(await snippet.textContent()).toBe(AGENT_SNIPPET);
     await expect(panel(page).getByRole('textbox', { name: 'Message' })).toBeDisabled();
     await expect(panel(page).getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
     await expect(panel(page).getByRole('button', { name: 'Stop', exact: true })).toBeDisabled();
     await expect(panel(page).getByRole('button', { name: 'Clear', exact: true })).toBeDisabled();
-    await page.screenshot({ path: '/tmp/agent-session-empty.png' });
+    await page.screenshot({ path: '/tmp/agent-empty.png' });
   });
 
   test('writing the agent: block enables the panel without a reload', async ({ page, kiln, workspace, model }) => {
@@ -122,7 +122,7 @@ test.describe('agent session', () => {
     const details = panel(page).getByRole('group', { name: 'Details of write-file' });
     await expect(details).toContainText('"""Loads the fixture');
     await expect(details).toContainText('more characters');
-    await page.screenshot({ path: '/tmp/agent-session-chips.png' });
+    await page.screenshot({ path: '/tmp/agent-chips.png' });
 
     // The module opens from its chip.
     await details.getByRole('button', { name: 'Open src/loaders.py' }).click();
@@ -145,7 +145,7 @@ test.describe('agent session', () => {
     await expect(panel(page).locator('[data-streaming="true"]')).toBeVisible();
     await ask(page, 'second');
     await expect(panel(page).getByText('queued', { exact: true })).toBeVisible();
-    await page.screenshot({ path: '/tmp/agent-session-queued.png' });
+    await page.screenshot({ path: '/tmp/agent-queued.png' });
     await stop.click();
     await expect(panel(page).getByText('Stopped', { exact: true })).toBeVisible();
     await expect(panel(page).getByText('Not sent: stopped before its turn')).toBeVisible();

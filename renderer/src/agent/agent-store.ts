@@ -2,22 +2,22 @@
  * The Agent panel's renderer state: the config (enabled or not) and the one workspace session
  * (transcript, run state, queue). One store per bridge, so the panel can unmount with its tab.
  */
-import type { AgentSessionEntry, AgentSessionSnapshot, ConfigState, EventPayload, KilnBridge, RunState } from '../../../shared/contract';
+import type { AgentEntry, AgentSnapshot, ConfigState, EventPayload, KilnBridge, RunState } from '../../../shared/contract';
 import { KilnError } from '../../../shared/errors';
 import { BridgeStore, errorFrom, perBridge, useStoreState } from '../chat/store';
 
-export interface AgentSessionState {
+export interface AgentState {
   config: ConfigState | null;
   /** Null until the first open answered. */
-  snapshot: AgentSessionSnapshot | null;
-  transcript: AgentSessionEntry[];
+  snapshot: AgentSnapshot | null;
+  transcript: AgentEntry[];
   runState: RunState;
   queued: number;
 }
 
 let localIds = 0;
 
-export class AgentSessionStore extends BridgeStore<AgentSessionState> {
+export class AgentStore extends BridgeStore<AgentState> {
   constructor(private readonly bridge: KilnBridge) {
     super({ config: null, snapshot: null, transcript: [], runState: 'idle', queued: 0 });
     this.unsubscribe.push(
@@ -26,10 +26,10 @@ export class AgentSessionStore extends BridgeStore<AgentSessionState> {
         // Enabled, model and offered verbs follow the config.
         void this.open();
       }),
-      bridge.on('agentSession.delta', (p) => this.onDelta(p)),
-      bridge.on('agentSession.transcript', (p) => this.onTranscript(p)),
-      bridge.on('agentSession.runState', (p) => this.set({ runState: p.state, queued: p.queued })),
-      bridge.on('agentSession.session', (p) => this.adopt(p.snapshot)),
+      bridge.on('agent.delta', (p) => this.onDelta(p)),
+      bridge.on('agent.transcript', (p) => this.onTranscript(p)),
+      bridge.on('agent.runState', (p) => this.set({ runState: p.state, queued: p.queued })),
+      bridge.on('agent.session', (p) => this.adopt(p.snapshot)),
     );
     void bridge.request('config.get', {}).then((config) => this.set({ config }), () => undefined);
     void this.open();
@@ -37,7 +37,7 @@ export class AgentSessionStore extends BridgeStore<AgentSessionState> {
 
   async open(): Promise<void> {
     try {
-      this.adopt(await this.bridge.request('agentSession.open', {}));
+      this.adopt(await this.bridge.request('agent.open', {}));
     } catch (err) {
       this.addLocalError(err);
     }
@@ -46,7 +46,7 @@ export class AgentSessionStore extends BridgeStore<AgentSessionState> {
   /** Sends a message; while a run is going it is queued by main. Refusals become local error lines. */
   async send(text: string): Promise<void> {
     try {
-      const outcome = await this.bridge.request('agentSession.send', { text });
+      const outcome = await this.bridge.request('agent.send', { text });
       if (outcome.status === 'error' && outcome.error) {
         const seen = this.state.transcript.some((e) => e.type === 'error' && e.message === outcome.error!.message);
         if (!seen) this.addLocalError(new KilnError(outcome.error.code, outcome.error.message));
@@ -57,12 +57,12 @@ export class AgentSessionStore extends BridgeStore<AgentSessionState> {
   }
 
   async stop(): Promise<void> {
-    await this.bridge.request('agentSession.stop', {}).catch(() => undefined);
+    await this.bridge.request('agent.stop', {}).catch(() => undefined);
   }
 
   async clear(): Promise<void> {
     try {
-      await this.bridge.request('agentSession.clear', {});
+      await this.bridge.request('agent.clear', {});
     } catch (err) {
       this.addLocalError(err);
     }
@@ -70,21 +70,21 @@ export class AgentSessionStore extends BridgeStore<AgentSessionState> {
 
   private addLocalError(err: unknown): void {
     const { code, message } = errorFrom(err);
-    const entry: AgentSessionEntry = { type: 'error', id: `local-${++localIds}`, at: Date.now(), code, message };
+    const entry: AgentEntry = { type: 'error', id: `local-${++localIds}`, at: Date.now(), code, message };
     this.set({ transcript: [...this.state.transcript, entry] });
   }
 
-  private adopt(snapshot: AgentSessionSnapshot): void {
+  private adopt(snapshot: AgentSnapshot): void {
     this.set({ snapshot, transcript: snapshot.transcript, runState: snapshot.runState, queued: snapshot.queued });
   }
 
-  private onDelta({ entryId, text }: EventPayload<'agentSession.delta'>): void {
+  private onDelta({ entryId, text }: EventPayload<'agent.delta'>): void {
     this.set({
       transcript: this.state.transcript.map((e) => (e.id === entryId && e.type === 'assistant' ? { ...e, text: e.text + text } : e)),
     });
   }
 
-  private onTranscript({ entry }: EventPayload<'agentSession.transcript'>): void {
+  private onTranscript({ entry }: EventPayload<'agent.transcript'>): void {
     const index = this.state.transcript.findIndex((e) => e.id === entry.id);
     if (index < 0) {
       this.set({ transcript: [...this.state.transcript, entry] });
@@ -96,8 +96,8 @@ export class AgentSessionStore extends BridgeStore<AgentSessionState> {
   }
 }
 
-export const useAgentSessionStore = perBridge((bridge) => new AgentSessionStore(bridge));
+export const useAgentStore = perBridge((bridge) => new AgentStore(bridge));
 
-export function useAgentSession(): AgentSessionState {
-  return useStoreState(useAgentSessionStore());
+export function useAgent(): AgentState {
+  return useStoreState(useAgentStore());
 }

@@ -1,23 +1,23 @@
 import { useState } from 'react';
-import { WORKSPACE_AGENT_SNIPPET, toolChipLabel, type AgentSessionEntry, type RunState } from '../../../shared/contract';
+import { AGENT_SNIPPET, toolChipLabel, type AgentEntry, type RunState } from '../../../shared/contract';
 import {
   AssistantMessage, ChatError, ChatHeader, ChatLog, ChatLogEmpty, ChatMarker, Composer, ConfigErrorBanner, ModelsWithheld, SetupNeeded, ThinkingDots, UserMessage,
 } from '../chat';
 import { useOpenFilesStore } from '../editor';
 import { useWorkspaceTrust } from '../trust';
 import { AgentIcon, CheckIcon, ChevronIcon, ErrorIcon, SpinnerIcon } from '../ui';
-import { useAgentSession, useAgentSessionStore } from './agent-session-store';
-import './agent-session.css';
+import { useAgent, useAgentStore } from './agent-store';
+import './agent.css';
 
-type ToolEntry = Extract<AgentSessionEntry, { type: 'tool' }>;
+type ToolEntry = Extract<AgentEntry, { type: 'tool' }>;
 
 /**
  * The Agent panel: a chat agent over the whole workspace. It acts through the workspace verbs;
  * each call is a compact chip (verb, path, result) that expands to short previews, never file bodies.
  */
 export function AgentPanel() {
-  const store = useAgentSessionStore();
-  const { config, snapshot, transcript, runState, queued } = useAgentSession();
+  const store = useAgentStore();
+  const { config, snapshot, transcript, runState, queued } = useAgent();
   const enabled = config?.agent.enabled ?? snapshot?.enabled ?? false;
   const model = config?.agent.model ?? snapshot?.model ?? null;
   const tools = snapshot?.tools ?? [];
@@ -25,7 +25,7 @@ export function AgentPanel() {
   const trust = useWorkspaceTrust();
 
   return (
-    <aside className="agent-session" aria-label="Agent">
+    <aside className="agent-panel" aria-label="Agent">
       <ChatHeader
         mark={<AgentIcon />}
         title="Agent"
@@ -56,7 +56,7 @@ export function AgentPanel() {
               Add an <code>agent:</code> block naming a model to <code>.kiln/config.yaml</code>:
             </>
           }
-          snippet={WORKSPACE_AGENT_SNIPPET}
+          snippet={AGENT_SNIPPET}
           hint={
             <>
               The agent works across the whole workspace: it writes modules to <code>src/</code>, runs them, and works in notebooks.
@@ -92,7 +92,7 @@ export function AgentPanel() {
   );
 }
 
-function Transcript({ entries, runState }: { entries: AgentSessionEntry[]; runState: RunState }) {
+function Transcript({ entries, runState }: { entries: AgentEntry[]; runState: RunState }) {
   // Dots only while nothing else shows progress (no text streaming, no verb running).
   const visiblyBusy = entries.some((e) => (e.type === 'assistant' && e.streaming) || (e.type === 'tool' && e.status === 'running'));
   const thinking = runState === 'running' && !visiblyBusy;
@@ -114,7 +114,7 @@ function Transcript({ entries, runState }: { entries: AgentSessionEntry[]; runSt
   );
 }
 
-function Entry({ entry }: { entry: AgentSessionEntry }) {
+function Entry({ entry }: { entry: AgentEntry }) {
   switch (entry.type) {
     case 'user':
       return <UserMessage text={entry.text} queued={entry.queued} />;

@@ -7,43 +7,41 @@ import { randomUUID } from 'node:crypto';
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import {
   toolChipLabel,
-  type AgentSessionEntry,
-  type AgentSessionOutcome,
-  type AgentSessionSnapshot,
+  type AgentEntry,
+  type AgentOutcome,
+  type AgentSnapshot,
   type EventPayload,
   type RunState,
-  type agentSessionEvents,
+  type agentEvents,
 } from '../../shared/contract';
 import { KilnError, type WireError } from '../../shared/errors';
 import { toWireError } from '../errors';
 import type { ModelConfig, ResolvedConfig } from '../config';
 import type { Verbs } from '../verbs';
 import { verbToolSet } from '../verbs';
-import { RunEngine, type EngineOutcome } from './engine';
-import { selectTools } from './kinds';
-import { createLanguageModel } from './providers';
+import { RunEngine, createLanguageModel, selectTools, type EngineOutcome } from '../models';
 import { describeCall, describeError, describeResult, type ChipEnd } from './tool-chips';
-import { workspaceHarnessPrompt } from './workspace-harness';
-import { WorkspaceSessionStore, type WorkspaceSessionRecord } from './workspace-session-store';
+import { workspaceHarnessPrompt } from './harness';
+import { AgentRecordStore, type AgentRecord } from './session-store';
 
-type AgentSessionChannel = keyof typeof agentSessionEvents;
-export type AgentSessionEmit = <E extends AgentSessionChannel>(channel: E, payload: EventPayload<E>) => void;
+type AgentEventChannel = keyof typeof agentEvents;
+export type AgentEmit = <E extends AgentEventChannel>(channel: E, payload: EventPayload<E>) => void;
 
 /** What the workspace session reads from the config; `ConfigService` provides it. */
-export interface WorkspaceAgentConfigSource {
+export interface AgentConfigSource {
   current(): ResolvedConfig;
   model(alias: string): ModelConfig;
 }
 
-export interface WorkspaceSessionServiceOptions {
+export interface AgentServiceOptions {
   /** The verbs the agent acts through (the same instance the MCP server and UI use). */
   verbs: Verbs;
   /** Absolute workspace root: the session is keyed by it in the shared data folder. */
   workspaceRoot: string;
-  config: WorkspaceAgentConfigSource;
+  config: AgentConfigSource;
   /** The app's data folder; the session lives in `<dataDir>/agent-sessions/`. */
   dataDir: string;
-  emit?: AgentSessionEmit;
+  emit?: AgentEmit;
   /** The shared run engine (the edit sessions use the same instance). */
   engine?: RunEngine;
   /** Builds the provider model; tests keep the default (real AI SDK providers). */
@@ -55,21 +53,21 @@ export interface WorkspaceSessionServiceOptions {
   interruptNotebook?: (notebook: string) => Promise<unknown>;
 }
 
-type ToolEntry = Extract<AgentSessionEntry, { type: 'tool' }>;
-type AssistantEntry = Extract<AgentSessionEntry, { type: 'assistant' }>;
-type UserEntry = Extract<AgentSessionEntry, { type: 'user' }>;
+type ToolEntry = Extract<AgentEntry, { type: 'tool' }>;
+type AssistantEntry = Extract<AgentEntry, { type: 'assistant' }>;
+type UserEntry = Extract<AgentEntry, { type: 'user' }>;
 
 interface LiveSession {
-  record: WorkspaceSessionRecord;
+  record: AgentRecord;
   runState: RunState;
 }
 
-export class WorkspaceSessionService {
+export class AgentService {
   private live: LiveSession | null = null;
   private loading: Promise<LiveSession> | null = null;
-  private readonly store: WorkspaceSessionStore;
+  private readonly store: AgentRecordStore;
   readonly engine: RunEngine;
-  private readonly emit: AgentSessionEmit;
+  private readonly emit: AgentEmit;
   private readonly createModel: (config: ModelConfig) => LanguageModel;
   /** The engine's session key; prefixed so it never meets an edit session's file path. */
   private readonly key: string;
@@ -80,8 +78,8 @@ export class WorkspaceSessionService {
   /** Chips of the running run, for Stop to find a notebook cell still executing. */
   private runningChips: Map<string, ToolEntry> | null = null;
 
-  constructor(private readonly options: WorkspaceSessionServiceOptions) {
-    this.store = new WorkspaceSessionStore(options.dataDir, options.workspaceRoot);
+  constructor(private readonly options: AgentServiceOptions) {
+    this.store = new AgentRecordStore(options.dataDir, options.workspaceRoot);
     this.engine = options.engine ?? new RunEngine();
     this.emit = options.emit ?? (() => {});
     this.createModel = options.createModel ?? ((config) => createLanguageModel(config));
@@ -89,7 +87,7 @@ export class WorkspaceSessionService {
   }
 
   /** The session, resumed from disk if there is one. */
-  async open(): Promise<AgentSessionSnapshot> {
+  async open(): Promise<AgentSnapshot> {
     return this.snapshot(await this.ensure());
   }
 
@@ -102,7 +100,7 @@ export class WorkspaceSessionService {
    * Sends a message; resolves when its run ends. A send while a run is going waits its turn (queued),
    * it is not refused. Refused only when no `agent:` block is configured (E_NO_MODEL).
    */
-  async send(text: string): Promise<AgentSessionOutcome> {
+  async send(text: string): Promise<AgentOutcome> {
     if (!this.options.config.current().agent) throw notEnabled();
     const live = await this.ensure();
     const runId = randomUUID();
@@ -154,7 +152,7 @@ export class WorkspaceSessionService {
     this.live = fresh;
     this.loading = null;
     await this.store.delete();
-    this.emit('agentSession.session', { snapshot: this.snapshot(fresh) });
+    this.emit('agent.session', { snapshot: this.snapshot(fresh) });
     return existed;
   }
 
@@ -205,7 +203,7 @@ export class WorkspaceSessionService {
             this.addEntry(live, assistant);
           }
           assistant.text += delta;
-          if (this.isCurrent(live)) this.emit('agentSession.delta', { entryId: assistant.id, text: delta });
+          if (this.isCurrent(live)) this.emit('agent.delta', { entryId: assistant.id, text: delta });
         },
         onToolCall: (call) => {
           closeAssistant();
@@ -248,7 +246,7 @@ export class WorkspaceSessionService {
     return { outcome, chips };
   }
 
-  private async finish(live: LiveSession, runId: string, text: string, { outcome, chips }: RunResult): Promise<AgentSessionOutcome> {
+  private async finish(live: LiveSession, runId: string, text: string, { outcome, chips }: RunResult): Promise<AgentOutcome> {
     const status = outcome.status;
     if (!this.isCurrent(live)) return { runId, status };
     const record = live.record;
@@ -325,28 +323,28 @@ export class WorkspaceSessionService {
     return this.store.save(live.record);
   }
 
-  private addEntry(live: LiveSession, entry: AgentSessionEntry): void {
+  private addEntry(live: LiveSession, entry: AgentEntry): void {
     if (!this.isCurrent(live)) return;
     live.record.transcript.push(entry);
-    this.emit('agentSession.transcript', { entry: structuredClone(entry) });
+    this.emit('agent.transcript', { entry: structuredClone(entry) });
   }
 
   /** Replaces the entry with the same id (chips and streaming text change in place). */
-  private upsert(live: LiveSession, entry: AgentSessionEntry): void {
+  private upsert(live: LiveSession, entry: AgentEntry): void {
     if (!this.isCurrent(live)) return;
     const index = live.record.transcript.findIndex((e) => e.id === entry.id);
     if (index >= 0) live.record.transcript[index] = entry;
     else live.record.transcript.push(entry);
-    this.emit('agentSession.transcript', { entry: structuredClone(entry) });
+    this.emit('agent.transcript', { entry: structuredClone(entry) });
   }
 
   private announceRunState(live: LiveSession, state: RunState, error?: WireError): void {
     live.runState = state;
     if (!this.isCurrent(live)) return;
-    this.emit('agentSession.runState', { state, queued: this.pending, ...(error ? { error } : {}) });
+    this.emit('agent.runState', { state, queued: this.pending, ...(error ? { error } : {}) });
   }
 
-  private snapshot(live: LiveSession): AgentSessionSnapshot {
+  private snapshot(live: LiveSession): AgentSnapshot {
     const agent = this.options.config.current().agent;
     return structuredClone({
       kind: 'workspace' as const,
@@ -372,7 +370,7 @@ function notEnabled(): KilnError {
 }
 
 /** A record resumed after a restart: whatever was running then is over. */
-function settle(record: WorkspaceSessionRecord): WorkspaceSessionRecord {
+function settle(record: AgentRecord): AgentRecord {
   for (const entry of record.transcript) {
     if (entry.type === 'assistant') entry.streaming = false;
     if (entry.type === 'user') entry.queued = false;

@@ -3,7 +3,7 @@ import type { Kernel } from '@jupyterlab/services';
 import path from 'node:path';
 import type { KernelInfo, KernelStatus } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
-import type { JupyterConnection, JupyterServerEvent, JupyterServerManager } from './jupyterServer';
+import type { JupyterConnection, JupyterServerEvent, JupyterServerManager } from './jupyter-server';
 import { Signal } from './signal';
 
 export interface KernelSessionOptions {

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ModelServer, reply, type ChatRequestBody } from '../../e2e/support/model-server';
-import type { AgentSessionEntry, AgentSessionSnapshot, AnyEvent, RequestArgs, RequestChannel, RequestResult } from '../../shared/contract';
+import type { AgentEntry, AgentSnapshot, AnyEvent, RequestArgs, RequestChannel, RequestResult } from '../../shared/contract';
 import { MemoryStore } from '../prefs';
 import { dispatch } from '../router';
 import { createServices, type Services } from '../services';
@@ -88,7 +88,7 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
   throw new Error('expected a refusal');
 }
 
-const chips = (transcript: AgentSessionEntry[]) => transcript.filter((e): e is Extract<AgentSessionEntry, { type: 'tool' }> => e.type === 'tool');
+const chips = (transcript: AgentEntry[]) => transcript.filter((e): e is Extract<AgentEntry, { type: 'tool' }> => e.type === 'tool');
 const label = (c: { verb: string; target: string | null; summary: string }) => `${c.verb}${c.target ? ` ${c.target}` : ''} · ${c.summary}`;
 const toolNames = (req: ChatRequestBody) => (req.tools ?? []).map((t) => t.function.name).sort();
 const scripts = () => (existsSync(path.join(root, 'scripts')) ? readdirSync(path.join(root, 'scripts')).sort() : []);
@@ -139,7 +139,7 @@ describe('workspace agent session: the full scenario on a small CSV', () => {
       reply.text('Done: src/loaders.py loads the CSV; the notebook imports it.'),
     ]);
 
-    const outcome = await call('agentSession.send', { text: 'Load data/sales.csv with a reusable loader and use it in the notebook.' });
+    const outcome = await call('agent.send', { text: 'Load data/sales.csv with a reusable loader and use it in the notebook.' });
     expect(outcome.status).toBe('completed');
 
     // src/ holds the module, edited in place.
@@ -160,7 +160,7 @@ describe('workspace agent session: the full scenario on a small CSV', () => {
     expect(toolMessages.at(-1)).toContain('total 47.0');
 
     // The transcript: chips with verb, path and a result summary, in order, never the file body.
-    const snapshot = await call('agentSession.open', {});
+    const snapshot = await call('agent.open', {});
     const toolChips = chips(snapshot.transcript);
     expect(toolChips.map(label)).toEqual([
       `write-file src/loaders.py · ${Buffer.byteLength(LOADERS_V1)} bytes · new`,
@@ -179,7 +179,7 @@ describe('workspace agent session: the full scenario on a small CSV', () => {
     // The harness taught the verbs prescriptively; the operator saw text stream.
     const system = String(server.chatRequests[0].messages.find((m) => m.role === 'system')?.content);
     expectAuthoringVsRunning(system);
-    expect(sessionEvents('agentSession.delta').length).toBeGreaterThan(0);
+    expect(sessionEvents('agent.delta').length).toBeGreaterThan(0);
   }, 120_000);
 });
 
@@ -206,10 +206,10 @@ describe('workspace agent session: allowlist', () => {
     await writeConfig('agent:\n  model: scripted\n  tools: [write-file, run-file]\n');
     await start();
     server.setReplies([reply.tool('execute-code', { code: 'open("pwned.txt", "w").write("x")' }), reply.text('ok')]);
-    const snapshot = await call('agentSession.open', {});
+    const snapshot = await call('agent.open', {});
     expect(snapshot.tools.sort()).toEqual(['run-file', 'write-file']);
 
-    const outcome = await call('agentSession.send', { text: 'go' });
+    const outcome = await call('agent.send', { text: 'go' });
     expect(outcome.status).toBe('completed');
     expect(toolNames(server.chatRequests[0])).toEqual(['run-file', 'write-file']);
     // The block's verb list names only what is offered; its rules stay whole.
@@ -219,7 +219,7 @@ describe('workspace agent session: allowlist', () => {
     expectAuthoringVsRunning(system);
     expect(existsSync(path.join(root, 'pwned.txt'))).toBe(false);
     expect(scripts()).toEqual([]);
-    const [chip] = chips((await call('agentSession.open', {})).transcript);
+    const [chip] = chips((await call('agent.open', {})).transcript);
     expect(chip.verb).toBe('execute-code');
     expect(chip.status).toBe('error');
     expect(chip.resultPreview).toMatch(/not offered/);
@@ -229,7 +229,7 @@ describe('workspace agent session: allowlist', () => {
     await writeConfig();
     await start();
     server.setReplies([reply.text('hello')]);
-    await call('agentSession.send', { text: 'hi' });
+    await call('agent.send', { text: 'hi' });
     expect(toolNames(server.chatRequests[0])).toEqual(
       ['append-notebook-cell', 'delete-notebook-cell', 'edit-file', 'edit-notebook-cell', 'execute-code', 'list-files', 'read-file', 'rerun-notebook-cell', 'run-file', 'run-notebook-cell', 'write-file'],
     );
@@ -241,16 +241,16 @@ describe('workspace agent session: queueing and Stop', () => {
     await writeConfig();
     await start();
     server.setReplies([reply.slow('first answer '.repeat(20), 20), reply.text('second answer')]);
-    const first = call('agentSession.send', { text: 'first question' });
-    await until(() => sessionEvents('agentSession.delta').length > 0, 'the first run to stream');
-    const second = call('agentSession.send', { text: 'second question' });
+    const first = call('agent.send', { text: 'first question' });
+    await until(() => sessionEvents('agent.delta').length > 0, 'the first run to stream');
+    const second = call('agent.send', { text: 'second question' });
 
     const queuedEntry = await until(
-      () => sessionEvents('agentSession.transcript').find((p) => p.entry.type === 'user' && p.entry.text === 'second question'),
+      () => sessionEvents('agent.transcript').find((p) => p.entry.type === 'user' && p.entry.text === 'second question'),
       'the second message in the transcript',
     );
     expect(queuedEntry.entry.type === 'user' && queuedEntry.entry.queued).toBe(true);
-    expect(sessionEvents('agentSession.runState').some((s) => s.queued === 1)).toBe(true);
+    expect(sessionEvents('agent.runState').some((s) => s.queued === 1)).toBe(true);
 
     expect((await first).status).toBe('completed');
     expect((await second).status).toBe('completed');
@@ -259,7 +259,7 @@ describe('workspace agent session: queueing and Stop', () => {
     expect(history.some((m) => m.startsWith('user:first question'))).toBe(true);
     expect(history.some((m) => m.startsWith('assistant:') && m.includes('first answer'))).toBe(true);
     expect(history.at(-1)).toBe('user:second question');
-    const snapshot = await call('agentSession.open', {});
+    const snapshot = await call('agent.open', {});
     expect(snapshot.transcript.filter((e) => e.type === 'user').map((e) => e.type === 'user' && e.queued)).toEqual([false, false]);
   }, 60_000);
 
@@ -272,20 +272,20 @@ describe('workspace agent session: queueing and Stop', () => {
     );
     await start();
     server.setReplies([reply.tool('run-file', { path: 'src/sleepy.py' }), reply.text('never asked')]);
-    const running = call('agentSession.send', { text: 'run it' });
+    const running = call('agent.send', { text: 'run it' });
     await until(() => existsSync(path.join(root, 'sleepy.pid')) && readFileSync(path.join(root, 'sleepy.pid'), 'utf8'), 'the run-file process');
     const pid = Number(readFileSync(path.join(root, 'sleepy.pid'), 'utf8'));
-    const queued = call('agentSession.send', { text: 'and then this' });
-    await until(() => sessionEvents('agentSession.runState').some((s) => s.queued === 1), 'the queued message');
+    const queued = call('agent.send', { text: 'and then this' });
+    await until(() => sessionEvents('agent.runState').some((s) => s.queued === 1), 'the queued message');
 
-    expect(await call('agentSession.stop', {})).toEqual({ stopped: true });
+    expect(await call('agent.stop', {})).toEqual({ stopped: true });
     expect((await running).status).toBe('stopped');
     expect((await queued).status).toBe('stopped');
 
     await until(() => !isAlive(pid), 'the run-file process to die');
     expect(existsSync(path.join(root, 'finished.txt'))).toBe(false);
     expect(server.chatRequests).toHaveLength(1);
-    const snapshot = await call('agentSession.open', {});
+    const snapshot = await call('agent.open', {});
     const [chip] = chips(snapshot.transcript);
     expect(chip.verb).toBe('run-file');
     expect(chip.status).toBe('error');
@@ -294,7 +294,7 @@ describe('workspace agent session: queueing and Stop', () => {
 
     // The next message runs, and the model hears what the stopped run did.
     server.setReplies([reply.text('ok')]);
-    expect((await call('agentSession.send', { text: 'what happened?' })).status).toBe('completed');
+    expect((await call('agent.send', { text: 'what happened?' })).status).toBe('completed');
     expect(JSON.stringify(server.lastChatRequest!.messages)).toContain('Stopped by the operator after: run-file src/sleepy.py');
   }, 60_000);
 
@@ -305,15 +305,15 @@ describe('workspace agent session: queueing and Stop', () => {
       reply.tool('run-notebook-cell', { notebook: 'analysis.ipynb', source: 'import time\nopen("cell.started", "w").write("1")\ntime.sleep(8)' }),
       reply.text('never asked'),
     ]);
-    const running = call('agentSession.send', { text: 'run a slow cell' });
+    const running = call('agent.send', { text: 'run a slow cell' });
     await until(() => existsSync(path.join(root, 'cell.started')), 'the cell to start');
-    expect(await call('agentSession.stop', {})).toEqual({ stopped: true });
+    expect(await call('agent.stop', {})).toEqual({ stopped: true });
     expect((await running).status).toBe('stopped');
     // The kernel was interrupted: the cell did not sleep on to its end.
     const nb = JSON.parse(readFileSync(path.join(root, 'analysis.ipynb'), 'utf8')) as { cells: Array<{ outputs?: unknown[] }> };
     expect(JSON.stringify(nb.cells.at(-1)?.outputs ?? [])).toContain('KeyboardInterrupt');
     server.setReplies([reply.text('ok')]);
-    expect((await call('agentSession.send', { text: 'next' })).status).toBe('completed');
+    expect((await call('agent.send', { text: 'next' })).status).toBe('completed');
   }, 60_000);
 });
 
@@ -322,41 +322,41 @@ describe('workspace agent session: persistence, Clear, errors', () => {
     await writeConfig();
     await start();
     server.setReplies([reply.tool('write-file', { path: 'src/a.py', content: 'A = 1\n' }), reply.text('wrote it')]);
-    await call('agentSession.send', { text: 'remember the word apricot' });
+    await call('agent.send', { text: 'remember the word apricot' });
     await services!.dispose();
     services = null;
 
     await start();
-    const resumed = await call('agentSession.open', {});
+    const resumed = await call('agent.open', {});
     expect(resumed.transcript.map((e) => e.type)).toEqual(['user', 'tool', 'assistant']);
     expect(chips(resumed.transcript)[0].summary).toBe('6 bytes · new');
     server.setReplies([reply.text('apricot')]);
-    await call('agentSession.send', { text: 'what was the word?' });
+    await call('agent.send', { text: 'what was the word?' });
     const history = JSON.stringify(server.lastChatRequest!.messages);
     expect(history).toContain('remember the word apricot');
     expect(history).toContain('wrote it');
 
-    expect(await call('agentSession.clear', {})).toEqual({ cleared: true });
-    const cleared = sessionEvents('agentSession.session').at(-1)!.snapshot as AgentSessionSnapshot;
+    expect(await call('agent.clear', {})).toEqual({ cleared: true });
+    const cleared = sessionEvents('agent.session').at(-1)!.snapshot as AgentSnapshot;
     expect(cleared.transcript).toEqual([]);
     expect(readdirSync(path.join(dataDir, 'agent-sessions'))).toEqual([]);
     await services!.dispose();
     services = null;
 
     await start();
-    expect((await call('agentSession.open', {})).transcript).toEqual([]);
+    expect((await call('agent.open', {})).transcript).toEqual([]);
     server.setReplies([reply.text('fresh')]);
-    await call('agentSession.send', { text: 'hello again' });
+    await call('agent.send', { text: 'hello again' });
     expect(JSON.stringify(server.lastChatRequest!.messages)).not.toContain('apricot');
   }, 60_000);
 
   it('without an agent: block the session is disabled and sending is refused with E_NO_MODEL', async () => {
     await writeConfig('');
     await start();
-    const snapshot = await call('agentSession.open', {});
+    const snapshot = await call('agent.open', {});
     expect(snapshot.enabled).toBe(false);
     expect(snapshot.tools).toEqual([]);
-    expect(await refusal(call('agentSession.send', { text: 'hi' }))).toBe('E_NO_MODEL');
+    expect(await refusal(call('agent.send', { text: 'hi' }))).toBe('E_NO_MODEL');
     expect(server.chatRequests).toHaveLength(0);
   });
 
@@ -364,10 +364,10 @@ describe('workspace agent session: persistence, Clear, errors', () => {
     await writeConfig();
     await start();
     await server.close();
-    const outcome = await call('agentSession.send', { text: 'hi' });
+    const outcome = await call('agent.send', { text: 'hi' });
     expect(outcome.status).toBe('error');
     expect(outcome.error?.code).toBe('E_MODEL');
-    const snapshot = await call('agentSession.open', {});
+    const snapshot = await call('agent.open', {});
     const error = snapshot.transcript.at(-1)!;
     expect(error.type === 'error' && error.message).toMatch(/Could not reach the model server/);
     expect(snapshot.runState).toBe('error');
@@ -378,9 +378,9 @@ describe('workspace agent session: persistence, Clear, errors', () => {
     await writeConfig();
     await start();
     server.setReplies([reply.tool('run-file', { path: 'src/missing.py' }), reply.text('That file does not exist.')]);
-    const outcome = await call('agentSession.send', { text: 'run src/missing.py' });
+    const outcome = await call('agent.send', { text: 'run src/missing.py' });
     expect(outcome.status).toBe('completed');
-    const [chip] = chips((await call('agentSession.open', {})).transcript);
+    const [chip] = chips((await call('agent.open', {})).transcript);
     expect(chip.status).toBe('error');
     expect(chip.summary).toMatch(/does not exist/);
     expect(scripts()).toEqual([]);

@@ -5,10 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { KilnError } from '../../shared/errors';
-import { editTools } from './edit-harness';
+import { editTools } from '../edit-assistant/harness';
 import { RunEngine, composeSystemPrompt } from './engine';
 import { SESSION_KIND_POLICIES, selectTools } from './kinds';
-import { countLineChanges } from './line-diff';
+import { countLineChanges } from '../edit-assistant/line-diff';
 
 const verb = (name: string) => tool({ description: name, inputSchema: z.object({ path: z.string() }) });
 const verbs = { 'write-file': verb('write-file'), 'run-file': verb('run-file'), 'edit-file': verb('edit-file') };
@@ -125,7 +125,7 @@ describe('the run engine has no path to the filesystem', () => {
     // The workspace service (main/workspace) is unreachable; shared/contract's schemas are fine.
     expect(files.filter((f) => f.startsWith('../workspace') || f.startsWith('../watcher'))).toEqual([]);
     expect(files).toContain('kinds.ts');
-    expect(files.some((f) => /edit-sessions|session-store|providers/.test(f))).toBe(false);
+    expect(files.some((f) => /^\.\.\/(edit-assistant|agent)\/|session-store|providers/.test(f))).toBe(false);
     expect(external.filter((s) => /(^|:)fs(\/|$)|fs\/promises|workspace|chokidar|child_process/.test(s))).toEqual([]);
   });
 });

@@ -71,11 +71,11 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
     super({ config: null, models: [], sessions: {}, reviews: {} });
     this.unsubscribe.push(
       bridge.on('config.changed', (config) => this.applyConfig(config)),
-      bridge.on('agent.delta', (p) => this.onDelta(p)),
-      bridge.on('agent.transcript', (p) => this.onTranscript(p)),
-      bridge.on('agent.proposal', (p) => this.onProposal(p)),
-      bridge.on('agent.runState', (p) => this.patchSession(p.path, () => ({ runState: p.state }))),
-      bridge.on('agent.session', (p) => this.onSession(p)),
+      bridge.on('editAssistant.delta', (p) => this.onDelta(p)),
+      bridge.on('editAssistant.transcript', (p) => this.onTranscript(p)),
+      bridge.on('editAssistant.proposal', (p) => this.onProposal(p)),
+      bridge.on('editAssistant.runState', (p) => this.patchSession(p.path, () => ({ runState: p.state }))),
+      bridge.on('editAssistant.session', (p) => this.onSession(p)),
       bridge.on('fs.change', (change) => this.applyChange(change)),
     );
     void bridge.request('config.get', {}).then((config) => this.applyConfig(config), () => undefined);
@@ -95,7 +95,7 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
       largeConfirmed: confirmLarge || (existing?.largeConfirmed ?? false),
     });
     try {
-      const snapshot = await this.bridge.request('agent.openSession', { path, confirmLarge: confirmLarge || existing?.largeConfirmed });
+      const snapshot = await this.bridge.request('editAssistant.openSession', { path, confirmLarge: confirmLarge || existing?.largeConfirmed });
       this.adoptSnapshot(path, snapshot);
       const latest = snapshot.proposals.find((p) => p.id === snapshot.latestProposalId);
       // Resuming a session with an undecided proposal: show it, as if it had just arrived.
@@ -114,7 +114,7 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
   async send(path: string, text: string): Promise<void> {
     const view = this.state.sessions[path];
     try {
-      const outcome = await this.bridge.request('agent.send', { path, text, confirmLarge: view?.largeConfirmed ?? false });
+      const outcome = await this.bridge.request('editAssistant.send', { path, text, confirmLarge: view?.largeConfirmed ?? false });
       // Normally the events already brought the error entry; this covers a missed event.
       if (outcome.status === 'error' && outcome.error) {
         const seen = this.state.sessions[path]?.transcript.some((e) => e.type === 'error' && e.message === outcome.error!.message);
@@ -140,12 +140,12 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
   }
 
   async stop(path: string): Promise<void> {
-    await this.bridge.request('agent.stop', { path }).catch(() => undefined);
+    await this.bridge.request('editAssistant.stop', { path }).catch(() => undefined);
   }
 
   /** Deletes the session (memory and disk) and starts a cold one. */
   async clear(path: string): Promise<void> {
-    await this.bridge.request('agent.clear', { path });
+    await this.bridge.request('editAssistant.clear', { path });
     this.dropReview(path);
     const existing = this.state.sessions[path];
     this.putSession(path, {
@@ -157,7 +157,7 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
 
   async setModel(path: string, alias: string | null): Promise<void> {
     try {
-      const snapshot = await this.bridge.request('agent.setModel', { path, model: alias });
+      const snapshot = await this.bridge.request('editAssistant.setModel', { path, model: alias });
       this.adoptSnapshot(path, snapshot);
     } catch (err) {
       this.addLocalError(path, err);
@@ -175,7 +175,7 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
       original: keep ? previous.original : null, modified: keep ? previous.modified : null, error: null,
     });
     try {
-      const proposal = await this.bridge.request('agent.getProposal', { path, proposalId });
+      const proposal = await this.bridge.request('editAssistant.getProposal', { path, proposalId });
       if (this.reviewTokens.get(path) !== token) return;
       const { content, baselineContent, baselineHash: _hash, ...rest } = proposal;
       this.patchReview(path, { summary: rest, original: baselineContent, modified: content });
@@ -194,7 +194,7 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
     const summary = this.state.sessions[path]?.snapshot?.proposals.find((p) => p.id === proposalId) ?? null;
     this.putReview(path, { path, proposalId, against: 'disk', stale: null, summary, original: null, modified: null, error: null });
     try {
-      const { content, baselineContent, baselineHash: _hash, ...rest } = await this.bridge.request('agent.reviewAgainstDisk', { path, proposalId });
+      const { content, baselineContent, baselineHash: _hash, ...rest } = await this.bridge.request('editAssistant.reviewAgainstDisk', { path, proposalId });
       if (this.reviewTokens.get(path) !== token) return;
       this.patchReview(path, { summary: rest, original: baselineContent, modified: content });
     } catch (err) {
@@ -213,7 +213,7 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
    */
   async accept(path: string, proposalId: string): Promise<boolean> {
     try {
-      const result = await this.bridge.request('agent.accept', { path, proposalId });
+      const result = await this.bridge.request('editAssistant.accept', { path, proposalId });
       this.adoptSnapshot(path, result.snapshot);
       this.dropReview(path);
       return true;
@@ -231,7 +231,7 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
   }
 
   async reject(path: string, proposalId: string): Promise<void> {
-    const snapshot = await this.bridge.request('agent.reject', { path, proposalId });
+    const snapshot = await this.bridge.request('editAssistant.reject', { path, proposalId });
     this.adoptSnapshot(path, snapshot);
     this.dropReview(path);
   }
@@ -266,16 +266,16 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
 
   private applyConfig(config: ConfigState): void {
     this.set({ config });
-    void this.bridge.request('agent.models', {}).then((m) => this.set({ models: m.models }), () => undefined);
+    void this.bridge.request('editAssistant.models', {}).then((m) => this.set({ models: m.models }), () => undefined);
   }
 
-  private onDelta({ path, entryId, text }: EventPayload<'agent.delta'>): void {
+  private onDelta({ path, entryId, text }: EventPayload<'editAssistant.delta'>): void {
     this.patchSession(path, (s) => ({
       transcript: s.transcript.map((e) => (e.id === entryId && e.type === 'assistant' ? { ...e, text: e.text + text } : e)),
     }));
   }
 
-  private onTranscript({ path, entry }: EventPayload<'agent.transcript'>): void {
+  private onTranscript({ path, entry }: EventPayload<'editAssistant.transcript'>): void {
     this.patchSession(path, (s) => {
       const index = s.transcript.findIndex((e) => e.id === entry.id);
       if (index < 0) return { transcript: [...s.transcript, entry] };
@@ -285,7 +285,7 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
     });
   }
 
-  private onProposal({ path, proposal }: EventPayload<'agent.proposal'>): void {
+  private onProposal({ path, proposal }: EventPayload<'editAssistant.proposal'>): void {
     const view = this.state.sessions[path];
     if (!view) return;
     const known = view.snapshot?.proposals.some((p) => p.id === proposal.id) ?? false;
@@ -303,7 +303,7 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
     }
   }
 
-  private onSession({ path, snapshot }: EventPayload<'agent.session'>): void {
+  private onSession({ path, snapshot }: EventPayload<'editAssistant.session'>): void {
     if (!this.state.sessions[path]) return;
     if (snapshot === null) {
       // Cleared (here or elsewhere): the transcript empties and nothing stays under review.

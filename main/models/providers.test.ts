@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ModelServer, reply } from '../../e2e/support/model-server';
 import { KilnError } from '../../shared/errors';
-import { editTools } from './edit-harness';
+import { editTools } from '../edit-assistant/harness';
 import { createLanguageModel } from './providers';
 
 const servers: ModelServer[] = [];

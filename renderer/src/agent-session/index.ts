@@ -1,1 +1,0 @@
-export { AgentPanel } from './AgentPanel';

@@ -1,0 +1,2 @@
+export { EditPanel } from './EditPanel';
+export { ProposalReviewSlot } from './ProposalReview';
