@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { VERB_NAMES, VERBS, type VerbName } from '../../shared/contract/verbs';
+import { VERB_NAMES, VERBS } from '../../shared/contract/verbs';
 import { toWireError } from '../errors';
 import { authoringVsRunning, type Verbs } from '../verbs';
 
@@ -10,9 +10,6 @@ export interface VerbsMcpServerOptions {
   name?: string;
   version?: string;
 }
-
-// Verbs that replace or remove what is there; the rest only add (files, steps, cells) or run.
-const DESTRUCTIVE: ReadonlySet<VerbName> = new Set(['write-file', 'edit-file', 'edit-notebook-cell', 'delete-notebook-cell']);
 
 /** The verbs as a tool result: the JSON as text (what every client shows a model) and as structured content. */
 function toolResult(value: unknown): CallToolResult {
@@ -61,7 +58,7 @@ export function createVerbsMcpServer(options: VerbsMcpServerOptions): VerbsMcpSe
         description: spec.description,
         inputSchema: spec.input as z.ZodObject,
         outputSchema: spec.result as z.ZodObject,
-        annotations: { destructiveHint: DESTRUCTIVE.has(name), openWorldHint: false },
+        annotations: { destructiveHint: spec.destructive, openWorldHint: false },
       },
       handler,
     );

@@ -52,14 +52,6 @@ export interface VerbCallOptions {
 
 type Implementations = { [V in VerbName]: (args: ParsedVerbArgs<V>, options: VerbCallOptions) => Promise<VerbResult<V>> };
 
-const NOTEBOOK_VERBS: ReadonlySet<VerbName> = new Set([
-  'append-notebook-cell',
-  'run-notebook-cell',
-  'edit-notebook-cell',
-  'delete-notebook-cell',
-  'rerun-notebook-cell',
-]);
-
 /**
  * The workspace verbs, once, for every front-end: Kiln's agent session, the MCP server and the UI.
  * Writes are marked as the agent's; run-file and execute-code leave a step in the audit log (scripts/).
@@ -104,7 +96,7 @@ export class Verbs {
   }
 
   isAvailable(name: VerbName): boolean {
-    return !NOTEBOOK_VERBS.has(name) || this.options.notebooks !== undefined;
+    return !VERBS[name].needsNotebooks || this.options.notebooks !== undefined;
   }
 
   /** Validates `args` against the verb's schema (E_BAD_REQUEST) and runs it. */

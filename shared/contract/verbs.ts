@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { request } from './define';
 import { CellRunResult } from './notebook';
+import { cellRunChip, notebookChangeChip, processRunChip, type VerbChip } from './verb-chips';
 import { EntryKind, RelPath } from './workspace';
 
+export type { VerbChip } from './verb-chips';
+
 /*
- * The workspace verbs agents use (issue 6). One table, VERBS, holds each verb's description, input schema
- * and result schema; Kiln's agent session, the MCP server and the UI all take their schemas from it.
+ * The workspace verbs agents use. One table, VERBS, holds everything about each verb but its implementation:
+ * description, input and result schemas, guide line, flags and chip summary. Kiln's agent session, the MCP
+ * server and the UI all read it, so adding a verb is one entry here plus one method in main/verbs.
  * Verb arguments use snake_case, as tool-calling models expect; paths are workspace-relative
  * (an absolute path inside the workspace is accepted and normalized).
  */
@@ -72,89 +76,152 @@ const EditFileInput = z
 
 const CellTypeInput = z.enum(['code', 'markdown', 'raw']);
 
-function verb<I extends z.ZodObject, R extends z.ZodObject>(description: string, input: I, result: R) {
-  return { description, input, result };
+/** One verb, whole: what models read, its schemas, and what every front-end needs to know about it. */
+interface VerbSpec<I extends z.ZodObject, R extends z.ZodObject> {
+  /** For models: the tool description (AI SDK tools, MCP tools). */
+  description: string;
+  input: I;
+  result: R;
+  /** Its line in the harness guide ("Authoring vs running"), which both Kiln's agent and MCP clients read. */
+  guide: string;
+  /** Replaces or removes what is there (MCP's destructiveHint); the others only add (files, steps, cells), read or run. */
+  destructive?: boolean;
+  /** Served only where there is a notebook service (E_NO_JUPYTER and listed unavailable otherwise). */
+  needsNotebooks?: boolean;
+  /** Runs a cell on a notebook's live kernel: stopping the agent interrupts that kernel. */
+  runsCell?: boolean;
+  /** How its chip in the Agent panel sums up the result. */
+  chip: (result: z.output<R>) => VerbChip;
 }
 
+export type VerbEntry<I extends z.ZodObject, R extends z.ZodObject> = Required<VerbSpec<I, R>>;
+
+function verb<I extends z.ZodObject, R extends z.ZodObject>(spec: VerbSpec<I, R>): VerbEntry<I, R> {
+  return { destructive: false, needsNotebooks: false, runsCell: false, ...spec };
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 export const VERBS = {
-  'list-files': verb(
-    'List one folder of the workspace (folders first). Reading is not logged in scripts/.',
-    z.object({ path: VerbPath.default('').describe('Folder to list, relative to the workspace root; "" is the root') }),
-    z.object({ path: RelPath, entries: z.array(z.object({ name: z.string(), kind: EntryKind })) }),
-  ),
-  'read-file': verb(
-    'Read a text file of the workspace, whole or a range of lines. Reading is not logged in scripts/.',
-    z.object({
+  'list-files': verb({
+    description: 'List one folder of the workspace (folders first). Reading is not logged in scripts/.',
+    input: z.object({ path: VerbPath.default('').describe('Folder to list, relative to the workspace root; "" is the root') }),
+    result: z.object({ path: RelPath, entries: z.array(z.object({ name: z.string(), kind: EntryKind })) }),
+    guide: 'see what a folder holds (not logged).',
+    chip: (result) => ({ summary: `${result.entries.length} entries` }),
+  }),
+  'read-file': verb({
+    description: 'Read a text file of the workspace, whole or a range of lines. Reading is not logged in scripts/.',
+    input: z.object({
       path: VerbPath,
       start_line: z.number().int().min(1).default(1).describe('First line to return (1-based)'),
       max_lines: z.number().int().min(1).max(20_000).default(2000).describe('How many lines at most'),
     }),
-    z.object({ path: RelPath, content: z.string(), start_line: z.number().int(), total_lines: z.number().int(), truncated: z.boolean() }),
-  ),
-  'write-file': verb(
-    'Create a file or replace it whole; parent folders are created. Put reusable code in src/ (it is importable from ' +
+    result: z.object({ path: RelPath, content: z.string(), start_line: z.number().int(), total_lines: z.number().int(), truncated: z.boolean() }),
+    guide: 'read a file, or a range of its lines, before changing it (not logged).',
+    chip: (result) => ({ summary: `${result.total_lines} lines${result.truncated ? ' (part)' : ''}` }),
+  }),
+  'write-file': verb({
+    description:
+      'Create a file or replace it whole; parent folders are created. Put reusable code in src/ (it is importable from ' +
       'run-file, execute-code and notebooks). Authoring is not logged in scripts/.',
-    WriteFileInput,
-    z.object({ path: RelPath, bytes_written: z.number().int(), created: z.boolean() }),
-  ),
-  'edit-file': verb(
-    'Change an existing file: mode "replace" swaps `old` (must occur exactly once) for `new`; mode "overwrite" replaces ' +
+    input: WriteFileInput,
+    result: z.object({ path: RelPath, bytes_written: z.number().int(), created: z.boolean() }),
+    guide: 'create a file or replace it whole; reusable code goes in `src/` (authoring: not logged).',
+    destructive: true,
+    chip: (result) => ({ summary: `${result.bytes_written} bytes${result.created ? ' · new' : ''}` }),
+  }),
+  'edit-file': verb({
+    description:
+      'Change an existing file: mode "replace" swaps `old` (must occur exactly once) for `new`; mode "overwrite" replaces ' +
       'the whole content. Prefer this over writing a near-copy of a module. Never creates a file (E_NOT_FOUND).',
-    EditFileInput,
-    z.object({
+    input: EditFileInput,
+    result: z.object({
       path: RelPath,
       bytes_written: z.number().int(),
       /** How many occurrences were replaced: 1 for mode "replace", 0 for "overwrite". */
       replacements: z.number().int(),
     }),
-  ),
-  'run-file': verb(
-    'Run a Python file as __main__ in a fresh process (working directory: the workspace root; src/ importable). ' +
+    guide:
+      'change an existing file in place: `mode: "replace"` with an `old` that occurs exactly once, or `mode: "overwrite"` (authoring: not logged).',
+    destructive: true,
+    chip: (result) => ({
+      summary: `${result.replacements === 0 ? 'overwritten' : plural(result.replacements, 'replacement')} · ${result.bytes_written} bytes`,
+    }),
+  }),
+  'run-file': verb({
+    description:
+      'Run a Python file as __main__ in a fresh process (working directory: the workspace root; src/ importable). ' +
       'Logged in scripts/ as a step that runs the file (replayable with python3 from the root). Time limit 60 s, or 600 s with heavy.',
-    z.object({ path: VerbPath, heavy: Heavy }),
-    VerbRunResult,
-  ),
-  'execute-code': verb(
-    'Run throwaway Python in a fresh process (working directory: the workspace root; src/ importable); the code is ' +
+    input: z.object({ path: VerbPath, heavy: Heavy }),
+    result: VerbRunResult,
+    guide: 'run a Python file as `__main__` in a fresh process; logged in `scripts/` as a step that runs it.',
+    chip: processRunChip,
+  }),
+  'execute-code': verb({
+    description:
+      'Run throwaway Python in a fresh process (working directory: the workspace root; src/ importable); the code is ' +
       'saved in scripts/ as the next step. For code you will reuse, write a module in src/ instead.',
-    z.object({ code: z.string().min(1).describe('Python source to run'), heavy: Heavy }),
-    VerbRunResult,
-  ),
-  'append-notebook-cell': verb(
-    'Append a cell to the end of a notebook without running it.',
-    z.object({
+    input: z.object({ code: z.string().min(1).describe('Python source to run'), heavy: Heavy }),
+    result: VerbRunResult,
+    guide: 'run a throwaway one-shot in a fresh process; its code is saved in `scripts/` as the next step.',
+    chip: (result) => ({ ...processRunChip(result), target: result.script }),
+  }),
+  'append-notebook-cell': verb({
+    description: 'Append a cell to the end of a notebook without running it.',
+    input: z.object({
       notebook: NotebookPath,
       source: z.string(),
       cell_type: CellTypeInput.default('code').describe('"code" (default), "markdown" or "raw"'),
     }),
-    z.object({ cell_id: z.string(), index: z.number().int(), ...NotebookSaved }),
-  ),
-  'run-notebook-cell': verb(
-    "Append a code cell to the end of a notebook and run it against the notebook's live kernel (earlier cells' " +
+    result: z.object({ cell_id: z.string(), index: z.number().int(), ...NotebookSaved }),
+    guide: 'append a cell to a notebook without running it.',
+    needsNotebooks: true,
+    chip: (result) => notebookChangeChip(`cell ${result.index} added`, result),
+  }),
+  'run-notebook-cell': verb({
+    description:
+      "Append a code cell to the end of a notebook and run it against the notebook's live kernel (earlier cells' " +
       "variables are in scope; src/ is importable; the kernel's working directory is the notebook's folder).",
-    z.object({ notebook: NotebookPath, source: z.string() }),
-    VerbCellRunResult,
-  ),
-  'edit-notebook-cell': verb(
-    "Replace a notebook cell's source (and optionally its type); its outputs are kept. Does not run it.",
-    z.object({
+    input: z.object({ notebook: NotebookPath, source: z.string() }),
+    result: VerbCellRunResult,
+    guide: "append a code cell to a notebook and run it on the notebook's live kernel.",
+    needsNotebooks: true,
+    runsCell: true,
+    chip: cellRunChip,
+  }),
+  'edit-notebook-cell': verb({
+    description: "Replace a notebook cell's source (and optionally its type); its outputs are kept. Does not run it.",
+    input: z.object({
       notebook: NotebookPath,
       cell_id: z.string().min(1),
       source: z.string(),
       cell_type: CellTypeInput.optional(),
     }),
-    z.object({ cell_id: z.string(), source_len: z.number().int(), ...NotebookSaved }),
-  ),
-  'delete-notebook-cell': verb(
-    'Delete a cell from a notebook.',
-    z.object({ notebook: NotebookPath, cell_id: z.string().min(1) }),
-    z.object({ cell_id: z.string(), remaining_cells: z.number().int(), ...NotebookSaved }),
-  ),
-  'rerun-notebook-cell': verb(
-    "Clear a notebook cell's outputs and run it again against the live kernel, with earlier state in scope.",
-    z.object({ notebook: NotebookPath, cell_id: z.string().min(1) }),
-    VerbCellRunResult,
-  ),
+    result: z.object({ cell_id: z.string(), source_len: z.number().int(), ...NotebookSaved }),
+    guide: "replace a notebook cell's source (outputs kept, not run).",
+    destructive: true,
+    needsNotebooks: true,
+    chip: (result) => notebookChangeChip(`cell ${result.cell_id} edited`, result),
+  }),
+  'delete-notebook-cell': verb({
+    description: 'Delete a cell from a notebook.',
+    input: z.object({ notebook: NotebookPath, cell_id: z.string().min(1) }),
+    result: z.object({ cell_id: z.string(), remaining_cells: z.number().int(), ...NotebookSaved }),
+    guide: 'delete a notebook cell.',
+    destructive: true,
+    needsNotebooks: true,
+    chip: (result) => notebookChangeChip(`${result.remaining_cells} cells left`, result),
+  }),
+  'rerun-notebook-cell': verb({
+    description: "Clear a notebook cell's outputs and run it again against the live kernel, with earlier state in scope.",
+    input: z.object({ notebook: NotebookPath, cell_id: z.string().min(1) }),
+    result: VerbCellRunResult,
+    guide: "clear a notebook cell's outputs and run it again on the live kernel.",
+    needsNotebooks: true,
+    runsCell: true,
+    chip: cellRunChip,
+  }),
 } as const;
 
 export type VerbTable = typeof VERBS;

@@ -1,0 +1,55 @@
+import type { NotebookOutput } from './notebook';
+import type { NotebookSaved, VerbCellRunResult, VerbRunResult } from './verbs';
+
+/** How a verb's call shows on its chip in the Agent panel once the verb returned. */
+export interface VerbChip {
+  /** One line: `exit 0`, `12 entries`, `cell 3 added · not saved`. */
+  summary: string;
+  /** The verb worked but what it ran did not (a non-zero exit, a time-out, a cell error). */
+  failed?: boolean;
+  /** Replaces the call's target when the result names a better one (execute-code's scripts/ step). */
+  target?: string;
+  /** Text shown under the chip; whoever shows it keeps only its head. */
+  preview?: string;
+}
+
+/** A notebook change that did not reach disk says so on the chip itself, and why under it. */
+export function notebookChangeChip(summary: string, result: NotebookSaved): VerbChip {
+  if (result.saved) return { summary };
+  return { summary: `${summary} · not saved`, preview: result.not_saved_reason ?? 'Not saved to disk.' };
+}
+
+export function processRunChip(result: VerbRunResult): VerbChip {
+  const parts: string[] = [];
+  if (result.stdout.trim()) parts.push(result.stdout.trimEnd());
+  if (result.stderr.trim()) parts.push(`[stderr]\n${result.stderr.trimEnd()}`);
+  return {
+    summary: result.timed_out ? 'timed out' : `exit ${result.returncode}`,
+    failed: result.returncode !== 0 || result.timed_out,
+    preview: parts.join('\n'),
+  };
+}
+
+export function cellRunChip(result: VerbCellRunResult): VerbChip {
+  const saved = notebookChangeChip(`${result.status}${result.exec_count !== null ? ` · [${result.exec_count}]` : ''}`, result);
+  return {
+    summary: saved.summary,
+    failed: result.had_error || result.status === 'error' || result.status === 'aborted',
+    preview: [saved.preview, outputsText(result.outputs)].filter(Boolean).join('\n'),
+  };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function outputsText(outputs: NotebookOutput[]): string {
+  const joined = (value: unknown) => (typeof value === 'string' ? value : Array.isArray(value) ? value.join('') : null);
+  const texts: string[] = [];
+  for (const output of outputs) {
+    const text = joined(output.text);
+    const data = output.data;
+    if (text !== null) texts.push(text);
+    else if (output.output_type === 'error') texts.push(`${String(output.ename ?? 'Error')}: ${String(output.evalue ?? '')}`);
+    else if (isRecord(data)) texts.push(joined(data['text/plain']) ?? `(${Object.keys(data).join(', ')})`);
+  }
+  return texts.join('\n').trimEnd();
+}
