@@ -74,6 +74,9 @@ describe('the MCP server', () => {
       expect(tool.inputSchema).toEqual(verbInputJsonSchema(name));
       expect(tool.outputSchema).toBeDefined();
     }
+    // A client asks before a tool that replaces or removes what is there.
+    const destructive = tools.filter((tool) => tool.annotations?.destructiveHint).map((tool) => tool.name);
+    expect(destructive.sort()).toEqual(['delete-notebook-cell', 'edit-file', 'edit-notebook-cell', 'write-file']);
   });
 
   it('writes, edits and runs files on disk, logging runs in scripts/', async () => {

@@ -2,11 +2,11 @@ import { asSchema } from 'ai';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { VerbCall, verbInputJsonSchema, verbsRequests } from '../../shared/contract/verbs';
+import { VerbCall, verbInputJsonSchema, VERBS, verbsRequests } from '../../shared/contract/verbs';
 import { toWireError } from '../errors';
 import { Workspace } from '../workspace';
 import { makeTempTree } from '../workspace/test-support';
-import { VERB_NAMES, Verbs, verbsHandlers, verbToolSet } from '.';
+import { authoringVsRunning, VERB_NAMES, Verbs, verbsHandlers, verbToolSet } from '.';
 
 let root: string;
 let cleanup: () => Promise<void>;
@@ -42,6 +42,16 @@ describe('the verbs contract', () => {
     expect(verbsRequests['verbs.call'].result.safeParse(result).success).toBe(true);
     const refused = await Promise.resolve().then(() => handlers['verbs.call'](verbsRequests['verbs.call'].args.parse({ verb: 'run-file', args: { path: 'nope.py' } }))).catch(toWireError);
     expect(refused).toMatchObject({ code: 'E_NOT_FOUND' });
+  });
+});
+
+describe('the harness guide', () => {
+  it('gives each offered verb its line from the table, in the table’s order, and nothing for the others', () => {
+    const guide = authoringVsRunning(['run-file', 'list-files']);
+    const lines = guide.split('\n').filter((line) => line.startsWith('- `'));
+    expect(lines.slice(0, 2)).toEqual([`- \`list-files\`: ${VERBS['list-files'].guide}`, `- \`run-file\`: ${VERBS['run-file'].guide}`]);
+    expect(guide).not.toContain('`write-file`: ');
+    expect(authoringVsRunning([])).toContain('- (none: answer in text only)');
   });
 });
 
