@@ -81,7 +81,7 @@ describe.runIf(posix)('killing a process group', () => {
   it('killRunTree also ends processes that left the group and the session, found by their run id', async () => {
     const runId = newRunId();
     // setsid: a new session (and group); the double fork reparents it away from the run.
-    const { child, pids } = await spawnTree('sleep 300 & a=$!; (setsid sleep 300 & echo $!) > escapee; read b < escapee; echo $$ $a $b; wait', {
+    const { child, pids } = await spawnTree('sleep 300 & a=$!; b=$(setsid sleep 300 >/dev/null & echo $!); echo $$ $a $b; wait', {
       ...process.env,
       [RUN_ID_VARIABLE]: runId,
     });
