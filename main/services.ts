@@ -1,5 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { DisposableStore, toDisposable } from '../shared/base/lifecycle';
 import { AgentService, agentHandlers } from './agent';
 import { ChangeFeed } from './changes';
 import { configHandlers } from './config';
@@ -47,9 +48,13 @@ export interface Services {
  * so the Electron app, the web host and the tests all run the same code.
  */
 export async function createServices(options: ServiceOptions): Promise<Services> {
-  const hub = new EventHub();
-  const changes = new ChangeFeed({ root: await realpath(path.resolve(options.root)) });
-  changes.subscribe((change) => hub.emit('fs.change', change));
+  // Each part registers here as it is made; dispose releases them newest first, so nothing is stopped
+  // while a part made after it (and so possibly using it) still runs. The verb stack goes last: runs,
+  // then kernels, then the Jupyter server, so no process outlives Kiln.
+  const owned = new DisposableStore();
+  const hub = owned.add(new EventHub());
+  const changes = owned.add(new ChangeFeed({ root: await realpath(path.resolve(options.root)) }));
+  owned.add(changes.onChange((change) => hub.emit('fs.change', change)));
   // Workspace, config, Jupyter, notebooks and verbs: the same stack the MCP server builds.
   const stack = await createVerbStack({
     root: options.root,
@@ -61,22 +66,23 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     dataDir: options.dataDir,
     events: hub,
   });
+  owned.add(stack);
   const { workspace, config, notebooks, verbs, trust } = stack;
   const trustState = (): TrustState => ({ trusted: trust.trusted, withheld: config.current().withheld });
-  config.subscribe(() => hub.emit('trust.changed', trustState()));
+  owned.add(config.onDidChange(() => hub.emit('trust.changed', trustState())));
   const prefs = new PrefsService(options.prefsStore);
   // One run engine for every session kind.
   const engine = new RunEngine();
-  const edits = new EditAssistantService({
+  const edits = owned.add(new EditAssistantService({
     files: workspace,
     workspaceRoot: workspace.root,
     config,
     dataDir: options.dataDir,
     engine,
     emit: (channel, payload) => hub.emit(channel, payload),
-  });
+  }));
   // The Agent (session kind `workspace`): acts through the verbs, on the same engine as the edits.
-  const agent = new AgentService({
+  const agent = owned.add(new AgentService({
     verbs,
     workspaceRoot: workspace.root,
     config,
@@ -84,7 +90,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     engine,
     emit: (channel, payload) => hub.emit(channel, payload),
     interruptNotebook: (notebook) => notebooks.interrupt(notebook),
-  });
+  }));
   // The operator is told once per session, even if the watcher restarts with new excludes.
   let degradationTold = false;
   const startWatcher = (exclude: string[] | null) =>
@@ -101,39 +107,53 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       onChange: (change) => void changes.reportObserved(change),
     });
   // Owners of path-keyed state in main follow the feed themselves; nobody tells them after a move.
-  changes.subscribe((change) => void edits.applyChange(change).catch(() => undefined));
-  changes.subscribe((change) => notebooks.applyChange(change));
+  owned.add(changes.onChange((change) => void edits.applyChange(change).catch(() => undefined)));
+  owned.add(changes.onChange((change) => notebooks.applyChange(change)));
   // Start-up never waits for the watcher's walk: the window and the first listing come first.
   let watchExclude = config.current().watchExclude;
   let watcher = startWatcher(watchExclude);
+  // Whichever watcher is current at the end: a replaced one was disposed when it was replaced.
+  owned.add(toDisposable(() => watcher.dispose()));
   // Temp files of a save or copy cut short by a kill; swept in the background (start-up never waits),
   // skipping what the watcher skips, so .git and node_modules are not walked for them.
   const sweeping = new AbortController();
   const sweep = workspace.sweepStaleTemps(sweeping.signal, (rel) => watcher.excludes(rel)).catch(() => []);
-  const stopWatchingConfig = config.subscribe(() => {
-    const next = config.current().watchExclude;
-    if (JSON.stringify(next) === JSON.stringify(watchExclude)) return;
-    watchExclude = next;
-    void watcher.dispose();
-    watcher = startWatcher(next);
-  });
+  owned.add(
+    toDisposable(async () => {
+      sweeping.abort();
+      await sweep;
+    }),
+  );
+  owned.add(
+    config.onDidChange(() => {
+      const next = config.current().watchExclude;
+      if (JSON.stringify(next) === JSON.stringify(watchExclude)) return;
+      watchExclude = next;
+      void watcher.dispose();
+      watcher = startWatcher(next);
+    }),
+  );
   const files = workspaceHandlers(workspace);
   // Quick Open's index: scanned in the background from its first use, then kept current from the change feed.
-  const fileIndex = new FileIndex({
-    root: workspace.root,
-    excluded: (rel) => watcher.excludes(rel),
-    onIndexed: (files) => hub.emit('quickOpen.indexed', { files }),
-  });
-  const search = new SearchService({ root: workspace.root, emit: (channel, payload) => hub.emit(channel, payload) });
+  const fileIndex = owned.add(
+    new FileIndex({
+      root: workspace.root,
+      excluded: (rel) => watcher.excludes(rel),
+      onIndexed: (files) => hub.emit('quickOpen.indexed', { files }),
+    }),
+  );
+  const search = owned.add(new SearchService({ root: workspace.root, emit: (channel, payload) => hub.emit(channel, payload) }));
   // Git decorations and the change gutter; no git or no repository means none, and no errors.
-  const git = new GitService({ root: workspace.root, trusted: () => trust.trusted, onChange: (status) => hub.emit('git.changed', status) });
-  const unfollowFeed = changes.subscribe((change) => {
-    fileIndex.applyChange(change);
-    git.scheduleRefresh();
-  });
+  const git = owned.add(new GitService({ root: workspace.root, trusted: () => trust.trusted, onChange: (status) => hub.emit('git.changed', status) }));
+  owned.add(
+    changes.onChange((change) => {
+      fileIndex.applyChange(change);
+      git.scheduleRefresh();
+    }),
+  );
   void git.start();
   // Terminals: the operator opened this workspace, so an untrusted one gets them too.
-  const terminals = new TerminalService({ root: workspace.root, emit: (channel, payload) => hub.emit(channel, payload) });
+  const terminals = owned.add(new TerminalService({ root: workspace.root, emit: (channel, payload) => hub.emit(channel, payload) }));
 
   const handlers: Handlers = {
     ...files,
@@ -177,20 +197,6 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     changes,
     handlers,
     watching: () => watcher.ready,
-    async dispose() {
-      sweeping.abort();
-      await sweep;
-      await edits.dispose();
-      await agent.dispose();
-      stopWatchingConfig();
-      await watcher.dispose();
-      unfollowFeed();
-      fileIndex.dispose();
-      await search.dispose();
-      await git.dispose();
-      await terminals.dispose();
-      // Runs, then kernels, then the server, so no process outlives Kiln.
-      await stack.dispose();
-    },
+    dispose: () => owned.dispose(),
   };
 }

@@ -69,7 +69,7 @@ async function start(): Promise<Services> {
   services = await createServices({ root, dataDir, prefsStore: new MemoryStore(), trash: async () => false });
   // Start-up does not wait for the watcher; these tests assert on its events.
   await services.watching();
-  services.hub.subscribe((event) => events.push(event));
+  services.hub.onEvent((event) => events.push(event));
   return services;
 }
 

@@ -19,7 +19,7 @@ beforeEach(async () => {
   feed = new ChangeFeed({ root });
   ws = await Workspace.open({ root, trash: async () => false, onChange: (change, disk) => feed.reportOwn(change, disk) });
   changes = [];
-  feed.subscribe((c) => changes.push(c));
+  feed.onChange((c) => changes.push(c));
   watcher = new WorkspaceWatcher({ root, ledger: ws.ledger, onChange: (c) => void feed.reportObserved(c) });
   await watcher.ready;
 });
@@ -83,7 +83,7 @@ it('an outside replacement with the same size and mtime as our own write is news
   const ours = await stat(file);
   const own = new ChangeFeed({ root });
   const published: FsChange[] = [];
-  own.subscribe((c) => published.push(c));
+  own.onChange((c) => published.push(c));
   const updated: FsChange = { type: 'updated', path: 'a.txt', isDir: false, origin: 'external' };
   own.reportOwn({ ...updated, origin: 'operator' }, { size: ours.size, mtimeMs: ours.mtimeMs, ctimeMs: ours.ctimeMs, ino: ours.ino, hash: hashText('ours\n') });
   // The watcher's report of our own write: dropped, however late it comes.

@@ -1,10 +1,12 @@
 import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FsChange } from '../../shared/contract';
+import { Emitter, type Event } from '../../shared/base/event';
+import type { IDisposable } from '../../shared/base/lifecycle';
+import { SerialQueue } from '../../shared/base/serial-queue';
 import { isWithin, rekeyAfterMove } from '../../shared/fs-change';
+import { logListenerError } from '../events';
 import { hashText, type DiskState } from '../workspace';
-
-export type ChangeListener = (change: FsChange) => void;
 
 export interface ChangeFeedOptions {
   /** Absolute workspace root, to look at what the watcher reports. */
@@ -28,21 +30,20 @@ const WRITTEN_LIMIT = 4096;
  * (`reportObserved`). The watcher also sees Kiln's own operations: those echoes are dropped here, so each
  * change reaches subscribers once and a move never turns into a delete plus a create.
  */
-export class ChangeFeed {
-  private readonly listeners = new Set<ChangeListener>();
+export class ChangeFeed implements IDisposable {
+  // One owner failing to apply a change must not keep it from the others.
+  private readonly changed = new Emitter<FsChange>({ onListenerError: logListenerError });
+  /** Every change, once, in the order it happened. */
+  readonly onChange: Event<FsChange> = this.changed.event;
   private expectations: Expectation[] = [];
   /** How each file Kiln last wrote looked right after (size, mtime, identity, hash): a report still matching it is our echo. */
   private readonly written = new Map<string, DiskState>();
-  private observed: Promise<void> = Promise.resolve();
+  // In arrival order: an echo check awaits the disk, and a later report must not overtake it.
+  private readonly observed = new SerialQueue();
   private readonly echoWindowMs: number;
 
   constructor(private readonly options: ChangeFeedOptions) {
     this.echoWindowMs = options.echoWindowMs ?? 5000;
-  }
-
-  subscribe(listener: ChangeListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   /** Kiln did this; subscribers hear it at once, before the operation's caller does. */
@@ -70,16 +71,18 @@ export class ChangeFeed {
 
   /** The watcher saw this; it is published unless it is the echo of Kiln's own operation. */
   reportObserved(change: FsChange): Promise<void> {
-    // In arrival order: an echo check awaits the disk, and a later event must not overtake it.
-    this.observed = this.observed.then(async () => {
+    return this.observed.run(async () => {
       if (!(await this.isEcho(change))) this.publish(change);
     });
-    return this.observed;
   }
 
   /** Resolves once every observed change reported so far has been published or dropped. */
   settled(): Promise<void> {
-    return this.observed;
+    return this.observed.whenIdle();
+  }
+
+  dispose(): void {
+    this.changed.dispose();
   }
 
   private async isEcho(change: FsChange): Promise<boolean> {
@@ -122,12 +125,6 @@ export class ChangeFeed {
   }
 
   private publish(change: FsChange): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(change);
-      } catch {
-        // One owner failing to apply a change must not keep it from the others.
-      }
-    }
+    this.changed.fire(change);
   }
 }

@@ -1,1 +1,1 @@
-export { ChangeFeed, type ChangeFeedOptions, type ChangeListener } from './feed';
+export { ChangeFeed, type ChangeFeedOptions } from './feed';

@@ -1,7 +1,10 @@
 import { watch, type FSWatcher } from 'chokidar';
 import path from 'node:path';
 import type { ConfigIssue, ConfigState, ModelAliasInfo } from '../../shared/contract';
+import { Emitter, type Event } from '../../shared/base/event';
+import { SerialQueue } from '../../shared/base/serial-queue';
 import { KilnError } from '../../shared/errors';
+import { logListenerError } from '../events';
 import { loadConfig, type ConfigFileLocation, type LoadResult, type ModelConfig, type PromptedBlock, type ResolvedConfig } from './load';
 
 export interface ConfigServiceOptions {
@@ -27,7 +30,9 @@ const EMPTY: ResolvedConfig = { models: {}, fileEditing: null, agent: null, jupy
  */
 export class ConfigService {
   private readonly files: ConfigFileLocation[];
-  private readonly listeners = new Set<(state: ConfigState) => void>();
+  private readonly changed = new Emitter<ConfigState>({ onListenerError: logListenerError });
+  /** The effective config or its problems changed (not fired for file events that change nothing). */
+  readonly onDidChange: Event<ConfigState> = this.changed.event;
   private config: ResolvedConfig = EMPTY;
   private issues: ConfigIssue[] = [];
   private lastFingerprint = '';
@@ -35,7 +40,8 @@ export class ConfigService {
   private userWatcher?: FSWatcher;
   private readonly watchedUserRefs = new Set<string>();
   private reloadTimer?: NodeJS.Timeout;
-  private reloading: Promise<void> = Promise.resolve();
+  // One load at a time, in order; a load that fails leaves the next one to run as usual.
+  private readonly reloads = new SerialQueue();
   private disposed = false;
 
   constructor(private readonly options: ConfigServiceOptions) {
@@ -50,7 +56,7 @@ export class ConfigService {
       });
     }
     this.files.push({ source: 'project', file: path.join(kilnDir, 'config.yaml'), refRoot: kilnDir, displayName: PROJECT_CONFIG_PATH });
-    if (options.onChange) this.listeners.add(options.onChange);
+    if (options.onChange) this.onDidChange(options.onChange);
   }
 
   /** Loads once and starts watching. Resolves when the first load is done and the watcher is ready. */
@@ -129,24 +135,17 @@ export class ConfigService {
     return found;
   }
 
-  /** Subscribes to state changes; returns the unsubscribe function. */
-  subscribe(listener: (state: ConfigState) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
   /** Re-reads the files now (the watcher calls this; tests and hosts may too). */
   reload(): Promise<void> {
-    this.reloading = this.reloading.then(() => this.loadOnce());
-    return this.reloading;
+    return this.reloads.run(() => this.loadOnce());
   }
 
   async dispose(): Promise<void> {
     this.disposed = true;
     clearTimeout(this.reloadTimer);
-    this.listeners.clear();
+    this.changed.dispose();
     await Promise.all(this.watchers.map((w) => w.close()));
-    await this.reloading;
+    await this.reloads.whenIdle();
   }
 
   /** Prompt files of user-sourced blocks may sit in subfolders the shallow user watcher does not see. */
@@ -173,7 +172,7 @@ export class ConfigService {
 
   private async loadOnce(): Promise<void> {
     if (this.disposed) return;
-    // A load that throws must not break the reload chain: the next edit reloads as usual.
+    // A load that throws (unreadable file, bad ref) is shown as a config problem, like a typo would be.
     const result = await loadConfig(this.files, { projectTrusted: this.options.projectTrusted() }).catch((err: unknown): LoadResult => ({
       ok: false,
       issues: [{ file: PROJECT_CONFIG_PATH, key: '', message: `Cannot load the config: ${err instanceof Error ? err.message : String(err)}`, code: 'E_CONFIG' }],
@@ -189,7 +188,6 @@ export class ConfigService {
     const fingerprint = JSON.stringify([this.config, this.issues]);
     if (fingerprint === this.lastFingerprint) return;
     this.lastFingerprint = fingerprint;
-    const state = this.state();
-    for (const listener of this.listeners) listener(state);
+    this.changed.fire(this.state());
   }
 }

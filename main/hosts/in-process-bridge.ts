@@ -16,9 +16,10 @@ export function inProcessBridge(services: Services): KilnBridge {
       return envelope.value as RequestResult<C>;
     },
     on<E extends EventChannel>(channel: E, listener: (payload: EventPayload<E>) => void) {
-      return services.hub.subscribe((event) => {
+      const subscription = services.hub.onEvent((event) => {
         if (event.channel === channel) listener(event.payload as EventPayload<E>);
       });
+      return () => void subscription.dispose();
     },
   };
 }

@@ -250,12 +250,12 @@ describe('running cells against a live kernel', () => {
     const restarted = nextEvent(hub, 'notebook.jupyterError', (e) => /stopped unexpectedly/.test(e.message));
     const idle = new Promise<void>((resolve) => {
       let sawOutage = false;
-      const off = hub.subscribe((e) => {
+      const watching = hub.onEvent((e) => {
         if (e.channel !== 'notebook.kernelStatus') return;
         const status = (e.payload as { kernel: { status: string } }).kernel.status;
         if (status !== 'idle' && status !== 'busy') sawOutage = true;
         if (sawOutage && status === 'idle') {
-          off();
+          void watching.dispose();
           resolve();
         }
       });

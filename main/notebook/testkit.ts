@@ -11,7 +11,7 @@ export async function makeWorkspace(prefix: string): Promise<{ root: string; wor
   const workspace = await Workspace.open({ root });
   const hub = new EventHub();
   const events: AnyEvent[] = [];
-  hub.subscribe((e) => events.push(e));
+  hub.onEvent((e) => events.push(e));
   return { root, workspace, hub, events };
 }
 
@@ -23,13 +23,13 @@ export function eventsOf<E extends EventChannel>(events: AnyEvent[], channel: E)
 export function nextEvent<E extends EventChannel>(hub: EventHub, channel: E, match: (p: EventPayload<E>) => boolean = () => true, timeoutMs = 60_000): Promise<EventPayload<E>> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      off();
+      void watching.dispose();
       reject(new Error(`No ${channel} event within ${timeoutMs} ms`));
     }, timeoutMs);
-    const off = hub.subscribe((e) => {
+    const watching = hub.onEvent((e) => {
       if (e.channel === channel && match(e.payload as EventPayload<E>)) {
         clearTimeout(timer);
-        off();
+        void watching.dispose();
         resolve(e.payload as EventPayload<E>);
       }
     });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { SerialQueue } from '../../shared/base/serial-queue';
 import { KilnError } from '../../shared/errors';
 import type { Workspace } from '../workspace';
 
@@ -87,7 +88,8 @@ export function runFileStepSource(rel: string, scriptsDir: string): string {
  * entry and gives the number up, so exactly one claimant keeps each number and none is skipped.
  */
 export class AuditLog {
-  private tail: Promise<unknown> = Promise.resolve();
+  // One claim at a time in this process; other processes are handled by the exclusive create.
+  private readonly claims = new SerialQueue();
 
   constructor(private readonly options: { workspace: Workspace; dir: string }) {}
 
@@ -112,10 +114,7 @@ export class AuditLog {
   }
 
   private record(slug: string, source: string): Promise<string> {
-    // One claim at a time in this process; other processes are handled by the exclusive create.
-    const next = this.tail.then(() => this.writeNext(slug, source));
-    this.tail = next.catch(() => undefined);
-    return next;
+    return this.claims.run(() => this.writeNext(slug, source));
   }
 
   private async writeNext(slug: string, source: string): Promise<string> {

@@ -1,3 +1,4 @@
+import { DisposableStore, toDisposable } from '../../shared/base/lifecycle';
 import { ConfigService, type ConfigServiceOptions } from '../config';
 import { JupyterServerManager, jupyterSource } from '../kernel';
 import { NotebookService, type NotebookEvents } from '../notebook';
@@ -48,23 +49,29 @@ export interface VerbStack {
  * server both call this, so an external agent gets exactly the verbs Kiln's own agent has.
  */
 export async function createVerbStack(options: VerbStackOptions): Promise<VerbStack> {
+  // Everything below registers here as it is made, and is released newest first: runs, then kernels,
+  // then the Jupyter server, then the config.
+  const owned = new DisposableStore();
   const workspace = await Workspace.open({ root: options.root, trash: options.trash, onProgress: options.onProgress, onChange: options.onChange });
   const trust = await WorkspaceTrust.open({ dataDir: options.dataDir, folder: workspace.root, onChange: () => config.reload() });
-  const config = new ConfigService({ ...options.config, workspaceRoot: workspace.root, projectTrusted: () => trust.trusted });
+  const config = owned.add(new ConfigService({ ...options.config, workspaceRoot: workspace.root, projectTrusted: () => trust.trusted }));
   await config.start();
   // --jupyter overrides the config; else the jupyter: block as trust allows it, followed as it changes.
   const jupyterSetting = () => (options.jupyterCommand ? { command: options.jupyterCommand } : jupyterSource(config.current().jupyter));
   // The Jupyter server starts lazily, when the first notebook needs a kernel.
   const jupyter = new JupyterServerManager({ rootDir: workspace.root, stateDir: options.jupyterStateDir, ...jupyterSetting() });
+  // A server or kernel already gone by shutdown is not a failure of the shutdown.
+  owned.add(toDisposable(() => jupyter.dispose().catch(() => undefined)));
   // Trust granted or revoked, or the block edited: Jupyter restarts on the new source when it changed.
-  config.subscribe(() => void jupyter.reconfigure(jupyterSetting()).catch(() => undefined));
+  owned.add(config.onDidChange(() => void jupyter.reconfigure(jupyterSetting()).catch(() => undefined)));
   const notebooks = new NotebookService({ workspace, jupyter, events: options.events, autoStartKernel: options.autoStartKernel });
-  const verbs = new Verbs({
+  owned.add(toDisposable(() => notebooks.dispose().catch(() => undefined)));
+  const verbs = owned.add(new Verbs({
     workspace,
     notebooks: new NotebookServiceVerbTarget({ ...options.notebookVerbs, notebooks }),
     python: options.python,
     jupyterCommand: () => jupyterSetting().command,
-  });
+  }));
   return {
     workspace,
     config,
@@ -72,11 +79,6 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
     jupyter,
     notebooks,
     verbs,
-    async dispose() {
-      await verbs.dispose();
-      await config.dispose();
-      await notebooks.dispose().catch(() => undefined);
-      await jupyter.dispose().catch(() => undefined);
-    },
+    dispose: () => owned.dispose(),
   };
 }

@@ -109,11 +109,11 @@ function bindContract(svc: Services): () => void {
       return dispatch(svc.handlers, channel, args);
     });
   }
-  const unsubscribe = svc.hub.subscribe((event) => {
+  const forwarding = svc.hub.onEvent((event) => {
     if (window && !window.isDestroyed()) window.webContents.send(event.channel, event.payload);
   });
   return () => {
-    unsubscribe();
+    void forwarding.dispose();
     for (const channel of REQUEST_CHANNELS) ipcMain.removeHandler(channel);
   };
 }

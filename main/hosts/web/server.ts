@@ -138,7 +138,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
   });
 
-  const unsubscribe = options.services.hub.subscribe((event) => {
+  const forwarding = options.services.hub.onEvent((event) => {
     const frame = JSON.stringify({ event: event.channel, payload: event.payload });
     for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(frame);
   });
@@ -180,7 +180,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     port,
     token,
     async close() {
-      unsubscribe();
+      void forwarding.dispose();
       for (const ws of sockets) ws.terminate();
       wss.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));

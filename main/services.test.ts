@@ -1,0 +1,31 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { MemoryStore } from './prefs';
+import { createServices } from './services';
+import { makeTempTree } from './workspace/test-support';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+it('shutdown stops every part, and a request that still arrives is told Kiln is shutting down', async () => {
+  const { root, cleanup } = await makeTempTree({ 'a.txt': 'a\n' });
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-services-data-'));
+  cleanups.push(cleanup, () => rm(dataDir, { recursive: true, force: true }));
+  const services = await createServices({ root, dataDir, prefsStore: new MemoryStore(), trash: async () => false });
+  await services.watching();
+  const { id } = await services.handlers['terminal.create']({ cols: 80, rows: 24 });
+  expect(id).toBeTruthy();
+
+  const first = services.dispose();
+  // A second shutdown (a second signal, a window closing during quit) waits for the same one.
+  expect(services.dispose()).toBe(first);
+  await first;
+
+  // Made last, gone first; made first (the verb stack), gone last: both answer as shut down.
+  expect(() => services.handlers['terminal.create']({ cols: 80, rows: 24 })).toThrow(expect.objectContaining({ code: 'E_SHUTTING_DOWN' }));
+  await expect(services.handlers['verbs.call']({ verb: 'list-files', args: { path: '' } })).rejects.toMatchObject({ code: 'E_SHUTTING_DOWN' });
+});
