@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect } from 'react';
 import type { FsChange } from '../../../shared/contract';
-import { useAsk, useToasts, messageOf, usePrefs, CloseIcon, FileIcon, DiffIcon } from '../ui';
-import { useKilnEvent } from '../base';
+import { useAsk, useToasts, usePrefs, CloseIcon, FileIcon, DiffIcon } from '../ui';
+import { errorText, useKilnEvent } from '../base';
 import { textModels } from './text-models';
 import { DiffView } from './DiffView';
+import { SaveAs } from './SaveAs';
 import { viewFor } from './document-views';
 import { useOpenFiles, useOpenFilesStore, type OpenFile, type OpenFilesStore } from './open-files';
 import type { DialogRequest } from '../ui';
@@ -30,7 +31,7 @@ export async function confirmClose(file: OpenFile, store: OpenFilesStore, ask: A
     try {
       await store.save(file.path);
     } catch (err) {
-      onError(messageOf(err));
+      onError(errorText(err));
       return false;
     }
   }
@@ -64,7 +65,7 @@ export function EditorArea() {
     );
   }
 
-  const View = activeFile ? viewFor(activeFile.path).component : null;
+  const View = activeFile ? viewFor(activeFile).component : null;
   const conflict = activeFile?.conflict;
   const showingDiff = activeFile && comparing === activeFile.path && conflict;
 
@@ -113,7 +114,18 @@ export function EditorArea() {
                 ? <><strong>{activeFile.name}</strong> was deleted on disk; your unsaved text is still here.</>
                 : <><strong>{activeFile.name}</strong> was deleted on disk. It comes back here if the file does; Save As keeps this text.</>}
           </span>
-          {conflict.kind === 'deleted' && <SaveAs key={activeFile.id} file={activeFile} store={store} onError={(m) => toasts.error(m)} />}
+          {conflict.kind === 'deleted' && (
+            <SaveAs
+              key={activeFile.id}
+              path={activeFile.path}
+              onSave={(to) =>
+                saveBufferAs(store, activeFile.path, to).catch((err: unknown) => {
+                  toasts.error(errorText(err));
+                  throw err;
+                })
+              }
+            />
+          )}
           {conflict.kind === 'changed' && (
             <button type="button" className="btn btn-small" onClick={() => store.showCompare(showingDiff ? null : activeFile.path)}>
               {showingDiff ? 'Close Compare' : 'Compare'}
@@ -122,7 +134,7 @@ export function EditorArea() {
           <button
             type="button"
             className={`btn btn-small${conflict.kind === 'changed' ? ' btn-primary' : ''}`}
-            onClick={() => store.overwrite(activeFile.path).then(() => store.showCompare(null), (err) => toasts.error(messageOf(err)))}
+            onClick={() => store.overwrite(activeFile.path).then(() => store.showCompare(null), (err) => toasts.error(errorText(err)))}
           >
             {conflict.kind === 'changed' ? 'Overwrite' : 'Save here again'}
           </button>
@@ -167,39 +179,13 @@ export function EditorArea() {
   );
 }
 
-/** Save As for a tab whose file went away: a path field, then the buffer goes to a new file there. */
-function SaveAs({ file, store, onError }: { file: OpenFile; store: OpenFilesStore; onError: (message: string) => void }) {
-  const [target, setTarget] = useState<string | null>(null);
-  if (target === null) {
-    return (
-      <button type="button" className="btn btn-small btn-primary" onClick={() => setTarget(file.path)}>
-        Save As…
-      </button>
-    );
+/** Writes the buffer to a new file and moves the tab (and its Monaco model) there. */
+async function saveBufferAs(store: OpenFilesStore, path: string, target: string): Promise<void> {
+  textModels.rename(path, target);
+  try {
+    await store.saveAs(path, target);
+  } catch (err) {
+    textModels.rename(target, path);
+    throw err;
   }
-  const save = () => {
-    const to = target.trim();
-    if (!to) return;
-    textModels.rename(file.path, to);
-    store.saveAs(file.path, to).then(
-      () => setTarget(null),
-      (err: unknown) => {
-        textModels.rename(to, file.path);
-        onError(messageOf(err));
-      },
-    );
-  };
-  return (
-    <form className="save-as" onSubmit={(e) => { e.preventDefault(); save(); }}>
-      <input
-        aria-label="Save as path"
-        className="save-as-input"
-        value={target}
-        autoFocus
-        onChange={(e) => setTarget(e.target.value)}
-        onKeyDown={(e) => e.key === 'Escape' && setTarget(null)}
-      />
-      <button type="submit" className="btn btn-small btn-primary">Save</button>
-    </form>
-  );
 }

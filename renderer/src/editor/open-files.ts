@@ -1,7 +1,7 @@
 import type { FsChange, KilnBridge } from '../../../shared/contract';
 import { KilnError } from '../../../shared/errors';
 import { changeTouches, pathAfterMove, rekeyAfterMove } from '../../../shared/fs-change';
-import { Store, perBridge, useStore } from '../base';
+import { Store, errorText, perBridge, useStore } from '../base';
 
 /** Over this many bytes a file opens with Monaco's large-file options (no minimap, no folding, plain text). */
 export const LARGE_FILE_BYTES = 5 * 1024 * 1024;
@@ -32,6 +32,8 @@ export interface OpenFile {
   conflict: DiskConflict | null;
   /** Bumped whenever the buffer is replaced from outside the editor (reload), so views resync. */
   revision: number;
+  /** The document view the operator chose for this tab ("Open as text"), instead of the one its path picks. */
+  view: string | null;
 }
 
 export interface OpenFilesState {
@@ -82,7 +84,7 @@ export class OpenFilesStore extends Store<OpenFilesState> {
     }
     const file: OpenFile = {
       id: ++tabIds, path, name: nameOf(path), status: 'loading', binary: false, truncated: false, size: 0, large: false,
-      buffer: '', diskText: '', diskHash: '', dirty: false, conflict: null, revision: 0,
+      buffer: '', diskText: '', diskHash: '', dirty: false, conflict: null, revision: 0, view: null,
     };
     this.set({ files: [...this.state.files, file], active: path });
     await this.load(path);
@@ -90,6 +92,11 @@ export class OpenFilesStore extends Store<OpenFilesState> {
 
   activate(path: string): void {
     if (this.get(path)) this.set({ active: path });
+  }
+
+  /** Shows the tab with another document view (null: the one its path picks); the view's owner, if any, lets go first. */
+  setView(path: string, view: string | null): void {
+    this.patch(path, () => ({ view }));
   }
 
   /** A view takes over a tab's document; the returned function gives it back. */
@@ -255,7 +262,7 @@ export class OpenFilesStore extends Store<OpenFilesState> {
         conflict: null, revision: f.revision + 1,
       }));
     } catch (err) {
-      this.patch(path, () => ({ status: 'error', error: err instanceof Error ? err.message : String(err) }));
+      this.patch(path, () => ({ status: 'error', error: errorText(err) }));
     }
   }
 

@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Entry } from '../../../shared/contract';
 import { listingEntries } from '../../../shared/listing';
-import { useBridge } from '../base';
-import { ChevronIcon, FileIcon, FolderIcon, messageOf, usePrefs } from '../ui';
+import { errorText, useBridge } from '../base';
+import { ChevronIcon, FileIcon, FolderIcon, usePrefs } from '../ui';
 
 const MAX_OPTIONS = 400;
 
@@ -111,7 +111,7 @@ function SiblingList({ dir: startDir, current, onOpenFile, onClose }: {
         const at = result.findIndex((e) => e.path === current);
         setActive(Math.max(0, at));
       },
-      (err) => live && setError(messageOf(err)),
+      (err) => live && setError(errorText(err)),
     );
     return () => {
       live = false;

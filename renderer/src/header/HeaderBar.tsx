@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { KilnError } from '../../../shared/errors';
-import { useBridge } from '../base';
+import { errorText, useBridge } from '../base';
 import { useCommands } from '../commands';
 import { useOpenFiles, useOpenFilesStore, type OpenFilesStore } from '../editor/open-files';
-import { ChevronDownIcon, ContextMenu, CopyIcon, MinimapIcon, SaveIcon, copyWorkspacePath, messageOf, usePrefs, useToasts, type Toasts } from '../ui';
+import { ChevronDownIcon, ContextMenu, CopyIcon, MinimapIcon, SaveIcon, copyWorkspacePath, usePrefs, useToasts, type Toasts } from '../ui';
 import { Breadcrumb } from './Breadcrumb';
 
 /** Saves the active file, explaining a refusal (changed on disk) instead of overwriting. */
@@ -15,7 +15,7 @@ export async function saveActive(store: OpenFilesStore, toasts: Toasts): Promise
   } catch (err) {
     if (err instanceof KilnError && err.code === 'E_CHANGED_ON_DISK') {
       toasts.error(`${file.name} changed on disk since it was opened, so it was not saved. Compare, Overwrite or Reload.`);
-    } else toasts.error(`Could not save ${file.name}: ${messageOf(err)}`);
+    } else toasts.error(errorText(err, `Could not save ${file.name}`));
   }
 }
 

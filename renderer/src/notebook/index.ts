@@ -1,1 +1,1 @@
-export { NotebookView } from './NotebookView';
+export { NOTEBOOK_AS_TEXT, NotebookAsText, NotebookView } from './NotebookView';

@@ -14,8 +14,8 @@ import type {
   RunScope,
 } from '../../../shared/contract';
 import { joinMultiline } from '../../../shared/contract';
-import { KilnError } from '../../../shared/errors';
 import { pathAfterMove } from '../../../shared/fs-change';
+import { Store, shownError, type Notify } from '../base';
 
 /** One cell as the view shows it: the document's cell plus what only the running session knows. */
 export interface CellView {
@@ -54,15 +54,15 @@ export interface NotebookSessionState {
 
 const NO_KERNEL: KernelInfo = { status: 'none', name: null, displayName: null, language: null };
 
-/** Before the first load; also what the view reads while it has no session yet. */
-export const INITIAL_STATE: NotebookSessionState = {
+/** Before the first load. */
+const INITIAL_STATE: NotebookSessionState = {
   status: 'loading', error: null, cells: [], dirty: false, kernel: NO_KERNEL, metadata: {}, warnings: [],
   conflict: null, conflictDeleted: false, jupyterError: null, specs: null, generation: 0,
 };
 
 function problemOf(err: unknown): NotebookProblem {
-  if (err instanceof KilnError) return { code: err.code, message: err.message };
-  return { code: 'E_INTERNAL', message: err instanceof Error ? err.message : String(err) };
+  const { code, message } = shownError(err);
+  return { code, message };
 }
 
 /** Stream text of an output (list-of-lines on disk, one string once streaming). */
@@ -78,25 +78,21 @@ const EDIT_DELAY_MS = 250;
  * events, and sends every edit as a request. Repaints are batched to one per animation frame so a cell
  * streaming thousands of messages costs one render per frame, not one per message.
  */
-export class NotebookSession {
-  private state = INITIAL_STATE;
-  private readonly listeners = new Set<() => void>();
-  private readonly offs: (() => void)[] = [];
+export class NotebookSession extends Store<NotebookSessionState> {
   /** Output events at or below this revision are already in the loaded document. */
   private baseRev = -1;
   private readonly pendingEdits = new Map<string, { timer: ReturnType<typeof setTimeout>; source: string }>();
   private readonly inflightEdits = new Set<Promise<unknown>>();
   /** Sources sent but not yet acknowledged: a reload from disk can overtake them in main. */
   private readonly inflightSources = new Map<string, string>();
-  private frame: number | null = null;
-  private disposed = false;
 
   constructor(
     private readonly bridge: KilnBridge,
     /** Follows the file through renames and moves (from the change feed), unsaved edits and all. */
     public path: string,
   ) {
-    this.offs.push(
+    super(INITIAL_STATE);
+    this.own(
       bridge.on('fs.change', (change) => {
         if (change.type === 'moved') this.path = pathAfterMove(this.path, change.from, change.to) ?? this.path;
       }),
@@ -109,25 +105,18 @@ export class NotebookSession {
     this.listen('notebook.dirty', (e) => this.set({ dirty: e.dirty }));
     this.listen('notebook.inputRequest', (e) => this.patchCell(e.cellId, () => ({ input: { prompt: e.prompt, password: e.password } })));
     // Jupyter problems without a path concern every notebook (the server is shared).
-    this.offs.push(
+    this.own(
       bridge.on('notebook.jupyterError', (e) => {
         if (e.path === undefined || e.path === this.path) this.set({ jupyterError: { code: e.code, message: e.message } });
       }),
     );
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getState = (): NotebookSessionState => this.state;
-
   async load(): Promise<void> {
     try {
       this.adopt(await this.bridge.request('notebook.open', { path: this.path }));
     } catch (err) {
-      this.set({ status: 'error', error: problemOf(err) }, true);
+      this.set({ status: 'error', error: problemOf(err) }, 'now');
       return;
     }
     void this.loadSpecs();
@@ -143,11 +132,9 @@ export class NotebookSession {
     }
   }
 
-  dispose(): void {
-    this.disposed = true;
-    for (const off of this.offs) off();
-    if (this.frame !== null) cancelAnimationFrame(this.frame);
+  override dispose(): void {
     void this.flushEdits();
+    super.dispose();
   }
 
   cell(cellId: string): CellView | undefined {
@@ -164,7 +151,7 @@ export class NotebookSession {
   editSource(cellId: string, source: string): void {
     const view = this.cell(cellId);
     if (!view || view.cell.source === source) return;
-    this.patchCell(cellId, (c) => ({ cell: { ...c.cell, source } }), true);
+    this.patchCell(cellId, (c) => ({ cell: { ...c.cell, source } }), 'now');
     const pending = this.pendingEdits.get(cellId);
     if (pending) clearTimeout(pending.timer);
     this.pendingEdits.set(cellId, { source, timer: setTimeout(() => void this.sendEdit(cellId), EDIT_DELAY_MS) });
@@ -200,14 +187,14 @@ export class NotebookSession {
     const r = await this.bridge.request('notebook.insertCell', { path: this.path, index, cellType, source });
     const cells = [...this.state.cells];
     cells.splice(r.index, 0, { cell: r.cell, state: 'idle', input: null, answers: [] });
-    this.set({ cells, dirty: r.dirty }, true);
+    this.set({ cells, dirty: r.dirty }, 'now');
     return r.cell.id;
   }
 
   async deleteCell(cellId: string): Promise<{ cell: NotebookCell; index: number }> {
     await this.flushEdits();
     const r = await this.bridge.request('notebook.deleteCell', { path: this.path, cellId });
-    this.set({ cells: this.state.cells.filter((c) => c.cell.id !== cellId), dirty: r.dirty }, true);
+    this.set({ cells: this.state.cells.filter((c) => c.cell.id !== cellId), dirty: r.dirty }, 'now');
     return { cell: r.cell, index: r.index };
   }
 
@@ -216,7 +203,7 @@ export class NotebookSession {
     const r = await this.bridge.request('notebook.restoreCell', { path: this.path, cell, index });
     const cells = [...this.state.cells];
     cells.splice(Math.min(index, cells.length), 0, { cell, state: 'idle', input: null, answers: [] });
-    this.set({ cells, dirty: r.dirty }, true);
+    this.set({ cells, dirty: r.dirty }, 'now');
   }
 
   async moveCell(cellId: string, toIndex: number): Promise<void> {
@@ -227,7 +214,7 @@ export class NotebookSession {
     const cells = [...this.state.cells];
     const [moved] = cells.splice(from, 1);
     cells.splice(toIndex, 0, moved);
-    this.set({ cells, dirty: r.dirty }, true);
+    this.set({ cells, dirty: r.dirty }, 'now');
   }
 
   async setCellType(cellId: string, cellType: CellType): Promise<void> {
@@ -242,8 +229,8 @@ export class NotebookSession {
         outputs: cellType === 'code' ? c.cell.outputs : [],
         execution_count: cellType === 'code' ? c.cell.execution_count : null,
       },
-    }), true);
-    this.set({ dirty: r.dirty }, true);
+    }), 'now');
+    this.set({ dirty: r.dirty }, 'now');
   }
 
   async clearOutputs(cellId?: string): Promise<void> {
@@ -301,7 +288,7 @@ export class NotebookSession {
   async answerInput(cellId: string, value: string): Promise<void> {
     const view = this.cell(cellId);
     const shown = view?.input?.password ? '········' : value;
-    this.patchCell(cellId, (c) => ({ input: null, answers: [...c.answers, `${c.input?.prompt ?? ''}${shown}`] }), true);
+    this.patchCell(cellId, (c) => ({ input: null, answers: [...c.answers, `${c.input?.prompt ?? ''}${shown}`] }), 'now');
     await this.call(() => this.bridge.request('notebook.inputReply', { path: this.path, value }));
   }
 
@@ -318,7 +305,7 @@ export class NotebookSession {
     await this.flushEdits();
     const doc = await this.bridge.request('notebook.saveAs', { path: this.path, target });
     this.path = doc.path;
-    this.set({ conflict: null, conflictDeleted: false, dirty: doc.dirty }, true);
+    this.set({ conflict: null, conflictDeleted: false, dirty: doc.dirty }, 'now');
     return doc.path;
   }
 
@@ -339,9 +326,9 @@ export class NotebookSession {
   // ---- internals ----
 
   private listen<E extends EventChannel>(channel: E, handler: (payload: EventPayload<E>) => void): void {
-    this.offs.push(
+    this.own(
       this.bridge.on(channel, (payload) => {
-        if ((payload as { path?: string }).path !== this.path || this.disposed) return;
+        if ((payload as { path?: string }).path !== this.path) return;
         handler(payload);
       }),
     );
@@ -357,7 +344,7 @@ export class NotebookSession {
   }
 
   private report(err: unknown): void {
-    this.set({ jupyterError: problemOf(err) }, true);
+    this.set({ jupyterError: problemOf(err) }, 'now');
   }
 
   private cancelEdits(): void {
@@ -379,7 +366,7 @@ export class NotebookSession {
     const kept = [...unsent].filter(([cellId]) => this.cell(cellId));
     if (!kept.length) return;
     for (const [cellId, source] of kept) this.editSource(cellId, source);
-    this.set({ conflict: `${this.path} changed on disk while you were typing; your edits are kept. Reload to take the version on disk, or Overwrite it with yours.`, conflictDeleted: false, generation: this.state.generation + 1 }, true);
+    this.set({ conflict: `${this.path} changed on disk while you were typing; your edits are kept. Reload to take the version on disk, or Overwrite it with yours.`, conflictDeleted: false, generation: this.state.generation + 1 }, 'now');
   }
 
   private adopt(doc: NotebookDocument): void {
@@ -396,7 +383,7 @@ export class NotebookSession {
       conflict: doc.dirty ? this.state.conflict : null,
       conflictDeleted: doc.dirty && this.state.conflictDeleted,
       generation: this.state.generation + 1,
-    }, true);
+    }, 'now');
   }
 
   private onOutput(cellId: string, rev: number, change: OutputChange): void {
@@ -431,35 +418,21 @@ export class NotebookSession {
         // The final result carries the complete outputs: a safety net should an event have been missed.
         outputs: result && result.status !== 'skipped' && result.outputs.length >= c.cell.outputs.length ? result.outputs : c.cell.outputs,
       },
-    }), state !== 'idle');
+    }), state !== 'idle' ? 'now' : 'frame');
   }
 
-  private patchCell(cellId: string, change: (view: CellView) => Partial<CellView>, now = false): void {
+  private patchCell(cellId: string, change: (view: CellView) => Partial<CellView>, notify: Notify = 'frame'): void {
     let found = false;
     const cells = this.state.cells.map((c) => {
       if (c.cell.id !== cellId) return c;
       found = true;
       return { ...c, ...change(c) };
     });
-    if (found) this.set({ cells }, now);
+    if (found) this.set({ cells }, notify);
   }
 
-  /** Updates state; repaints at the next frame unless `now` (for changes the operator just made). */
-  private set(next: Partial<NotebookSessionState>, now = false): void {
-    this.state = { ...this.state, ...next };
-    if (now) {
-      if (this.frame !== null) cancelAnimationFrame(this.frame);
-      this.frame = null;
-      this.notify();
-    } else if (this.frame === null) {
-      this.frame = requestAnimationFrame(() => {
-        this.frame = null;
-        this.notify();
-      });
-    }
-  }
-
-  private notify(): void {
-    for (const listener of this.listeners) listener();
+  /** Updates state; repaints at the next frame unless 'now' (for changes the operator just made). */
+  protected override set(patch: Partial<NotebookSessionState>, notify: Notify = 'frame'): void {
+    super.set(patch, notify);
   }
 }

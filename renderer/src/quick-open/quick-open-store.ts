@@ -1,7 +1,6 @@
 import type { KilnBridge, QuickOpenResult } from '../../../shared/contract';
-import { Store, perBridge } from '../base';
+import { Store, errorText, perBridge } from '../base';
 import { useOpenFilesStore, type OpenFilesStore } from '../editor';
-import { messageOf } from '../ui';
 
 const KEEP_RECENT = 200;
 
@@ -55,7 +54,7 @@ export class QuickOpenStore extends Store<QuickOpenState> {
     const { query, recent } = this.state;
     this.bridge.request('quickOpen.search', { query, recent, limit: 100 }).then(
       (result) => ticket === this.asked && this.set({ result, error: null }),
-      (err: unknown) => ticket === this.asked && this.set({ error: messageOf(err) }),
+      (err: unknown) => ticket === this.asked && this.set({ error: errorText(err) }),
     );
   }
 }

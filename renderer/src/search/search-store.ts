@@ -1,6 +1,5 @@
 import type { KilnBridge, SearchEngine, SearchFileResult, SearchQuery } from '../../../shared/contract';
-import { Store, perBridge } from '../base';
-import { messageOf } from '../ui';
+import { Store, errorText, perBridge } from '../base';
 
 export interface SearchState {
   query: Required<SearchQuery>;
@@ -51,7 +50,7 @@ export class SearchStore extends Store<SearchState> {
     } catch (err) {
       if (this.currentId !== searchId) return;
       this.currentId = null;
-      this.set({ status: 'error', error: messageOf(err) });
+      this.set({ status: 'error', error: errorText(err) });
     }
   }
 

@@ -1,8 +1,8 @@
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useLayoutEffect, useRef } from 'react';
-import { useStore } from '../base';
+import { errorText, useStore } from '../base';
 import { useCommands } from '../commands';
-import { PlusIcon, XIcon, messageOf, useToasts } from '../ui';
+import { PlusIcon, XIcon, useToasts } from '../ui';
 import { useTerminalStore, type TerminalTab } from './terminal-store';
 import './terminal.css';
 
@@ -12,7 +12,7 @@ export function TerminalPanel() {
   const store = useTerminalStore();
   const { tabs, active, open } = useStore(store);
   const fail = (err: unknown): void => {
-    toasts.error(`Could not start a terminal: ${messageOf(err)}`);
+    toasts.error(errorText(err, 'Could not start a terminal'));
   };
 
   useCommands([

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import type { KilnBridge, TrustState } from '../../../shared/contract';
-import { Store, perBridge, useStore } from '../base';
+import { Store, errorText, perBridge, useStore } from '../base';
 import { useAsk, useToasts } from '../ui';
 import './trust.css';
 
@@ -42,7 +42,7 @@ export function useWorkspaceTrust(): WorkspaceTrust {
       try {
         await store.setTrusted(trusted);
       } catch (err) {
-        toasts.error(`Could not change trust: ${(err as Error).message}`);
+        toasts.error(errorText(err, 'Could not change trust'));
       }
     },
     [store, toasts],

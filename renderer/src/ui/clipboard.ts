@@ -1,6 +1,6 @@
 import type { KilnBridge } from '../../../shared/contract';
 import type { Toasts } from './toast';
-import { messageOf } from './toast';
+import { errorText } from '../base';
 
 /** Writes text to the system clipboard, with a fallback for contexts without the async API. */
 async function copyText(text: string): Promise<void> {
@@ -23,6 +23,6 @@ export async function copyWorkspacePath(bridge: KilnBridge, toasts: Toasts, path
     await copyText(text);
     toasts.show({ kind: 'info', message: `Copied ${absolute ? 'absolute path' : 'path'}: ${text}`, timeoutMs: 2500 });
   } catch (err) {
-    toasts.error(messageOf(err));
+    toasts.error(errorText(err));
   }
 }

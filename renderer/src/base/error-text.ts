@@ -1,0 +1,32 @@
+import { KilnError, errorTitle, type ErrorCode } from '../../../shared/errors';
+
+/** A thrown value as the UI shows it: its code (what tests and styling read) and its text. */
+export interface ShownError {
+  code: ErrorCode;
+  message: string;
+  details?: unknown;
+}
+
+/**
+ * Codes about Kiln itself rather than the operation that met them: whichever layer raised one, the
+ * operator reads what happened to Kiln and what to do about it.
+ */
+const ABOUT_KILN: Partial<Record<ErrorCode, string>> = {
+  E_SHUTTING_DOWN: `${errorTitle('E_SHUTTING_DOWN')}; nothing more runs in this window.`,
+  E_DISCONNECTED: `${errorTitle('E_DISCONNECTED')}; reload the window to reconnect.`,
+};
+
+/** The one way a wire error (or anything thrown) becomes UI text. */
+export function shownError(err: unknown): ShownError {
+  if (err instanceof KilnError) {
+    const code: ErrorCode = err.code;
+    return { code, message: ABOUT_KILN[code] ?? err.message, details: err.details };
+  }
+  return { code: 'E_INTERNAL', message: err instanceof Error ? err.message : String(err) };
+}
+
+/** The text for a toast or a status line; `failed` says what could not be done ("Could not save a.txt"). */
+export function errorText(err: unknown, failed?: string): string {
+  const { message } = shownError(err);
+  return failed ? `${failed}: ${message}` : message;
+}

@@ -1,0 +1,105 @@
+import type { CellType } from '../../../shared/contract';
+import { useStore } from '../base';
+import { ClearIcon, PlayIcon, PlusIcon, RestartIcon, RestartRunIcon, RunAllIcon, SaveIcon, StopIcon } from '../ui';
+import type { NotebookController } from './notebook-controller';
+import type { NotebookSessionState } from './notebook-session';
+
+const STATUS_TEXT: Record<string, string> = {
+  none: 'no kernel',
+  starting: 'starting',
+  idle: 'idle',
+  busy: 'busy',
+  restarting: 'restarting',
+  dead: 'dead',
+  disconnected: 'disconnected',
+};
+
+function kernelStatusText(status: string): string {
+  return STATUS_TEXT[status] ?? status;
+}
+
+/** The notebook's toolbar: save, add, run, kernel actions, the cell type, the dirty mark and the kernel picker. */
+export function Toolbar({ notebook, state }: { notebook: NotebookController; state: NotebookSessionState }) {
+  const { session } = notebook;
+  const activeId = useStore(notebook, (s) => s.activeId);
+  const saving = useStore(notebook, (s) => s.saving);
+  const { kernel } = state;
+  const status = kernelStatusText(kernel.status);
+  const kernelChoices = state.specs?.specs ?? [];
+  const currentKernel = kernel.name ?? String((state.metadata.kernelspec as { name?: unknown } | undefined)?.name ?? '');
+  const activeIndex = state.cells.findIndex((c) => c.cell.id === activeId);
+
+  return (
+    <div className="nb-toolbar" role="toolbar" aria-label="Notebook">
+      <button type="button" className="nb-tool" aria-label="Save notebook" title="Save (Ctrl+S)" disabled={saving} onClick={() => void notebook.save()}>
+        <SaveIcon />
+      </button>
+      <button type="button" className="nb-tool" aria-label="Add cell" title="Add a code cell below the selected one (B)" onClick={notebook.insertBelowActive}>
+        <PlusIcon />
+      </button>
+      <span className="nb-tool-sep" />
+      <button type="button" className="nb-tool" aria-label="Run selected cell" title="Run the selected cell and advance (Shift+Enter)" disabled={!activeId} onClick={() => activeId && notebook.run(activeId, 'advance')}>
+        <PlayIcon />
+      </button>
+      <button type="button" className="nb-tool nb-tool-text" aria-label="Run all" title="Run all cells" onClick={notebook.runAll}>
+        <RunAllIcon />
+        <span>Run all</span>
+      </button>
+      <button type="button" className="nb-tool" aria-label="Interrupt" title="Interrupt the kernel" onClick={() => void session.interrupt()}>
+        <StopIcon size={14} />
+      </button>
+      <button type="button" className="nb-tool" aria-label="Restart" title="Restart the kernel (variables are lost, outputs stay)" onClick={() => void session.restart()}>
+        <RestartIcon />
+      </button>
+      <button type="button" className="nb-tool" aria-label="Rerun everything in a fresh kernel" title="Restart the kernel and run all cells" onClick={() => void session.restartRunAll()}>
+        <RestartRunIcon />
+      </button>
+      <button type="button" className="nb-tool" aria-label="Clear all outputs" title="Clear all outputs" onClick={notebook.clearAll}>
+        <ClearIcon />
+      </button>
+      <span className="nb-tool-sep" />
+      <select
+        className="nb-celltype"
+        aria-label="Cell type"
+        value={state.cells[activeIndex]?.cell.cell_type ?? 'code'}
+        disabled={activeIndex < 0}
+        onChange={(e) => activeId && notebook.setType(activeId, e.target.value as CellType)}
+      >
+        <option value="code">Code</option>
+        <option value="markdown">Markdown</option>
+        <option value="raw">Raw</option>
+      </select>
+      <span className="spacer" />
+      {state.dirty && (
+        <span className="nb-dirty" title="Unsaved changes" data-testid="notebook-dirty">
+          <span className="nb-dirty-dot" aria-hidden />
+          Unsaved
+        </span>
+      )}
+      <select
+        className="nb-kernel-picker"
+        aria-label="Kernel"
+        title="Kernel"
+        value={currentKernel}
+        disabled={!kernelChoices.length}
+        onChange={(e) => void session.setKernel(e.target.value)}
+      >
+        {!kernelChoices.some((k) => k.name === currentKernel) && <option value={currentKernel}>{kernel.displayName ?? (currentKernel || 'No kernel')}</option>}
+        {kernelChoices.map((spec) => (
+          <option key={spec.name} value={spec.name}>
+            {spec.displayName}
+          </option>
+        ))}
+      </select>
+      <span className={`nb-kernel-state nb-kernel-${kernel.status}`} title={`Kernel ${status}`}>
+        <span className="nb-kernel-dot" aria-hidden />
+        <span role="status">{status}</span>
+      </span>
+      {(kernel.status === 'disconnected' || kernel.status === 'dead') && (
+        <button type="button" className="btn btn-small" onClick={() => void session.reconnect()}>
+          Reconnect
+        </button>
+      )}
+    </div>
+  );
+}
