@@ -141,11 +141,6 @@ export class KernelSession {
     await SessionAPI.updateSession({ id: this.sessionId, path: notebookPath, name: path.posix.basename(notebookPath) }, connection.settings);
   }
 
-  /** The notebook's path as its Jupyter session knows it. */
-  get notebookPath(): string {
-    return this.options.notebookPath;
-  }
-
   /** The error that stopped the last start, if any (E_NO_JUPYTER with what to install). */
   get lastStartError(): KilnError | null {
     return this.startError;

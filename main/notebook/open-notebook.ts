@@ -1,0 +1,442 @@
+import type {
+  CellRunResult,
+  CellType,
+  EditResult,
+  EventPayload,
+  FileContent,
+  KernelInfo,
+  KernelSpecInfo,
+  NotebookCell,
+  NotebookDocument,
+  notebookEvents,
+  Origin,
+  RunScope,
+  WriteResult,
+} from '../../shared/contract';
+import { isKilnError, KilnError } from '../../shared/errors';
+import { KernelSession, type JupyterServerManager } from '../kernel';
+import { parseNotebook, serializeNotebook, validateNotebook, type CellJson, type Json } from './format';
+import { NotebookModel, type CellOutputChange } from './model';
+import { RunQueue, type QueuedRun } from './run-queue';
+
+type NotebookEventName = keyof typeof notebookEvents;
+
+/** The part of the Workspace service notebooks need. */
+export interface NotebookFiles {
+  readonly root: string;
+  resolve(rel: string): Promise<string>;
+  relative(abs: string): string;
+  read(rel: string): Promise<FileContent>;
+  write(rel: string, text: string, options?: { origin?: Origin; expectedHash?: string; createParents?: boolean }): Promise<WriteResult>;
+  exists(rel: string): Promise<boolean>;
+  createFile(rel: string, text: string, options?: { origin?: Origin }): Promise<WriteResult>;
+}
+
+/** Who asked for a change; edits by others than the operator's own UI are announced with the whole document. */
+export interface ChangeOptions {
+  origin?: Origin;
+}
+
+/** What every open notebook shares with the others, through the service that holds them. */
+export interface NotebookHost {
+  readonly workspace: NotebookFiles;
+  /** Folder put first on sys.path in every kernel, or null. */
+  readonly srcDir: string | null;
+  emit<E extends NotebookEventName>(channel: E, payload: EventPayload<E>): void;
+  /** The Jupyter server, or E_NO_JUPYTER. */
+  requireJupyter(): JupyterServerManager;
+  /** Announces a Jupyter problem (once, for a missing Jupyter). */
+  reportJupyterError(path: string | null, err: unknown): void;
+}
+
+/** One open notebook: its authoritative model, its kernel and its run queue. Cells are addressed by id. */
+export class OpenNotebook {
+  private kernel: KernelSession | null = null;
+  private readonly runs: RunQueue;
+  private readonly unsubscribe: (() => void)[] = [];
+
+  /** Reads the file at `key` as a notebook; E_INVALID_NOTEBOOK (the file untouched) if it is not one. */
+  static async load(host: NotebookHost, key: string): Promise<OpenNotebook> {
+    if (!key.toLowerCase().endsWith('.ipynb')) throw new KilnError('E_BAD_REQUEST', `${key} is not a notebook (.ipynb)`);
+    const content = await host.workspace.read(key);
+    const text = notebookText(key, content);
+    const parsed = parseNotebook(text, key);
+    return new OpenNotebook(host, new NotebookModel(key, parsed.json, content.hash, parsed.warnings, text.trim() === ''));
+  }
+
+  private constructor(
+    private readonly host: NotebookHost,
+    public model: NotebookModel,
+  ) {
+    this.runs = new RunQueue({
+      execute: (run) => this.execute(run),
+      aborted: (cell) => this.abortedResult(cell),
+      queued: (cell) => this.emitCellState(cell, 'queued', cell.execution_count ?? null),
+      failed: (cell) => this.emitCellState(cell, 'idle', cell.execution_count ?? null),
+    });
+  }
+
+  get path(): string {
+    return this.model.path;
+  }
+
+  document(): NotebookDocument {
+    const model = this.model;
+    const { metadata, nbformat, nbformat_minor } = model.json;
+    return {
+      path: model.path,
+      nbformat,
+      nbformat_minor,
+      metadata: structuredClone(metadata ?? {}),
+      cells: model.cells.map((cell) => model.wireCell(cell)),
+      dirty: model.dirty,
+      rev: model.rev,
+      diskHash: model.diskHash,
+      kernel: this.kernel?.info ?? { status: 'none', name: null, displayName: null, language: null },
+      warnings: [...model.warnings],
+    };
+  }
+
+  /** Starts the kernel now rather than at the first run, as JupyterLab does on open. */
+  startKernel(): void {
+    this.kernelSession()
+      .start()
+      .catch((err: unknown) => this.host.reportJupyterError(this.path, err));
+  }
+
+  // --- the file -------------------------------------------------------------------------------
+
+  /** Writes the notebook as Jupyter formats it. A clean notebook is not rewritten (its bytes stay as they are). */
+  async save(options: { force?: boolean; origin?: Origin }): Promise<{ saved: boolean; diskHash: string; rev: number }> {
+    const model = this.model;
+    if (!model.dirty) return { saved: false, diskHash: model.diskHash, rev: model.rev };
+    const written = await this.persist(async (text) => {
+      try {
+        return await this.host.workspace.write(model.path, text, {
+          origin: options.origin ?? 'operator',
+          expectedHash: options.force || !model.diskHash ? undefined : model.diskHash,
+        });
+      } catch (err) {
+        if (isKilnError(err, 'E_CHANGED_ON_DISK')) {
+          const hash = err.details?.diskHash ?? null;
+          this.host.emit('notebook.conflict', { path: model.path, diskHash: hash, message: `${model.path} changed on disk since Kiln read it. Reload it, or save again to overwrite.` });
+        }
+        throw err;
+      }
+    });
+    if (!model.dirty) this.host.emit('notebook.dirty', { path: model.path, dirty: false, rev: model.rev });
+    return { saved: true, diskHash: written.hash, rev: model.rev };
+  }
+
+  /** Writes the notebook to a new file `to` (never over an existing one) and goes on there, kernel and Jupyter session included. */
+  async saveAs(to: string, options: ChangeOptions): Promise<void> {
+    await this.persist((text) => this.host.workspace.createFile(to, text, { origin: options.origin ?? 'operator' }));
+    this.movedTo(to);
+    this.host.emit('notebook.dirty', { path: to, dirty: this.model.dirty, rev: this.model.rev });
+  }
+
+  /** The file was renamed or moved: the model (with its unsaved edits) and the Jupyter session follow. */
+  movedTo(path: string): void {
+    this.model.path = path;
+    this.kernel?.setNotebookPath(path).catch((err: unknown) => this.host.reportJupyterError(this.path, err));
+  }
+
+  /** Re-reads the file, dropping unsaved changes; the kernel keeps running. */
+  async revert(): Promise<NotebookDocument> {
+    this.replaceModel(await this.host.workspace.read(this.path));
+    const document = this.document();
+    this.host.emit('notebook.changed', { path: this.path, document, reason: 'reverted' });
+    return document;
+  }
+
+  /**
+   * The file changed on disk (the watcher saw it, origin external). Clean: reloaded and announced with
+   * notebook.changed. Dirty: notebook.conflict. Our own writes (same hash) are ignored.
+   */
+  async reloadFromDisk(diskHash?: string | null): Promise<'reloaded' | 'conflict' | 'unchanged'> {
+    const model = this.model;
+    if (diskHash !== undefined && diskHash === model.diskHash) return 'unchanged';
+    let content: FileContent | null;
+    try {
+      content = await this.host.workspace.read(model.path);
+    } catch (err) {
+      if (err instanceof KilnError && err.code === 'E_NOT_FOUND') content = null;
+      else throw err;
+    }
+    if (content && content.hash === model.diskHash) return 'unchanged';
+    if (!content) {
+      this.host.emit('notebook.conflict', { path: model.path, diskHash: null, message: `${model.path} was deleted on disk. Save to write it again, or close it.` });
+      return 'conflict';
+    }
+    if (model.dirty) {
+      this.host.emit('notebook.conflict', { path: model.path, diskHash: content.hash, message: `${model.path} changed on disk while it has unsaved changes. Reload it (dropping your changes) or keep yours and save over it.` });
+      return 'conflict';
+    }
+    try {
+      this.replaceModel(content);
+    } catch (err) {
+      const message = err instanceof KilnError ? err.message : String(err);
+      this.host.emit('notebook.conflict', { path: model.path, diskHash: content.hash, message: `${model.path} changed on disk and is no longer a valid notebook (${message}). Kiln kept the version it had.` });
+      return 'conflict';
+    }
+    this.host.emit('notebook.changed', { path: this.path, document: this.document(), reason: 'reloaded' });
+    return 'reloaded';
+  }
+
+  /** Forgets the queue and shuts the kernel down. */
+  async close(): Promise<void> {
+    this.runs.abort();
+    for (const off of this.unsubscribe) off();
+    await this.kernel?.dispose();
+  }
+
+  // --- cell edits -----------------------------------------------------------------------------
+
+  insertCell(args: { index?: number; cellType?: CellType; source?: string }, options: ChangeOptions): { cell: NotebookCell; index: number; rev: number; dirty: boolean } {
+    const { cell, index } = this.model.insertCell(args.index, args.cellType ?? 'code', args.source ?? '');
+    return { cell: this.model.wireCell(cell), index, ...this.afterEdit(options) };
+  }
+
+  editCell(cellId: string, source: string, options: ChangeOptions): EditResult {
+    this.model.editSource(cellId, source);
+    return this.afterEdit(options);
+  }
+
+  setCellType(cellId: string, cellType: CellType, options: ChangeOptions): EditResult {
+    this.model.setCellType(cellId, cellType);
+    return this.afterEdit(options);
+  }
+
+  moveCell(cellId: string, toIndex: number, options: ChangeOptions): EditResult {
+    this.model.moveCell(cellId, toIndex);
+    return this.afterEdit(options);
+  }
+
+  deleteCell(cellId: string, options: ChangeOptions): { cell: NotebookCell; index: number; rev: number; dirty: boolean } {
+    const { cell, index } = this.model.deleteCell(cellId);
+    this.runs.drop(cell);
+    return { cell: this.model.wireCell(cell), index, ...this.afterEdit(options) };
+  }
+
+  restoreCell(cell: NotebookCell, index: number, options: ChangeOptions): EditResult {
+    this.model.restoreCell(cell, index);
+    return this.afterEdit(options);
+  }
+
+  setCellMetadata(cellId: string, metadata: Json, options: ChangeOptions): EditResult {
+    this.model.setCellMetadata(cellId, metadata);
+    return this.afterEdit(options);
+  }
+
+  clearOutputs(cellId: string | undefined, options: ChangeOptions): EditResult {
+    const model = this.model;
+    const cells = cellId === undefined ? model.cells : [model.cell(cellId)];
+    for (const cell of cells) {
+      if (model.clearOutputs(cell)) {
+        this.emitOutput({ cellId: cell.id, change: { kind: 'clear' } });
+        this.emitCellState(cell, this.runs.stateOf(cell), null);
+      }
+    }
+    return this.afterEdit(options);
+  }
+
+  // --- execution ------------------------------------------------------------------------------
+
+  /** Runs (or re-runs) one cell and resolves when it finished. */
+  async runCell(cellId: string, allowStdin: boolean): Promise<CellRunResult> {
+    const [result] = await this.runs.enqueue([this.model.cell(cellId)], allowStdin);
+    return result;
+  }
+
+  /** Runs all cells, those above `cellId` (exclusive) or from `cellId` down (inclusive); stops at the first error. */
+  runCells(scope: RunScope, cellId: string | undefined, allowStdin: boolean): Promise<CellRunResult[]> {
+    let cells = this.model.cells;
+    if (scope !== 'all') {
+      if (cellId === undefined) throw new KilnError('E_BAD_REQUEST', `Running cells ${scope} a cell needs its cellId`);
+      const index = this.model.indexOf(cellId);
+      cells = scope === 'above' ? cells.slice(0, index) : cells.slice(index);
+    }
+    return this.runs.enqueue([...cells], allowStdin);
+  }
+
+  async interrupt(): Promise<{ interrupted: boolean }> {
+    const wasRunning = this.runs.busy;
+    this.runs.abort();
+    if (this.kernel) await this.kernel.interrupt();
+    return { interrupted: wasRunning };
+  }
+
+  async restart(): Promise<KernelInfo> {
+    this.runs.abort();
+    const kernel = this.kernelSession();
+    await this.withJupyterErrors(() => kernel.restart());
+    return kernel.info;
+  }
+
+  async reconnect(): Promise<KernelInfo> {
+    const kernel = this.kernelSession();
+    await this.withJupyterErrors(() => kernel.reconnect());
+    return kernel.info;
+  }
+
+  /** Switches to another kernelspec and records it in the notebook's metadata. */
+  async changeKernel(spec: KernelSpecInfo): Promise<KernelInfo> {
+    this.runs.abort();
+    const kernel = this.kernelSession();
+    await this.withJupyterErrors(() => kernel.changeKernel(spec.name));
+    this.model.setKernelspec({ name: spec.name, display_name: spec.displayName, language: spec.language });
+    this.afterEdit({});
+    return kernel.info;
+  }
+
+  inputReply(value: string): { accepted: boolean } {
+    return { accepted: this.kernel?.sendInputReply(value) ?? false };
+  }
+
+  // --- internals ------------------------------------------------------------------------------
+
+  /** Validates, serialises and writes the notebook through `write`; what was written becomes the disk state. */
+  private async persist(write: (text: string) => Promise<WriteResult>): Promise<WriteResult> {
+    const model = this.model;
+    const json = model.diskJson();
+    const problem = validateNotebook(json, json.nbformat_minor);
+    if (problem) throw new KilnError('E_INVALID_NOTEBOOK', `${model.path} was not saved because it would not be a valid notebook: ${problem}`);
+    const rev = model.rev;
+    const written = await write(serializeNotebook(json));
+    model.json.nbformat_minor = json.nbformat_minor;
+    model.diskHash = written.hash;
+    // Outputs may have arrived while writing; those keep the notebook dirty.
+    if (model.rev === rev) model.dirty = false;
+    return written;
+  }
+
+  private replaceModel(content: FileContent): void {
+    // Checked here too: the watcher's reload reads the file itself, and a binary file must not parse as ''.
+    const parsed = parseNotebook(notebookText(this.path, content), this.path);
+    this.runs.abort();
+    this.model = new NotebookModel(this.path, parsed.json, content.hash, parsed.warnings);
+  }
+
+  private kernelSession(): KernelSession {
+    if (this.kernel) return this.kernel;
+    const spec = this.model.json.metadata.kernelspec as { name?: unknown } | undefined;
+    const kernel = new KernelSession({
+      server: this.host.requireJupyter(),
+      notebookPath: this.path,
+      kernelName: typeof spec?.name === 'string' ? spec.name : null,
+      srcDir: this.host.srcDir,
+    });
+    this.kernel = kernel;
+    this.unsubscribe.push(
+      kernel.statusChanged.connect((info) => this.host.emit('notebook.kernelStatus', { path: this.path, kernel: info })),
+      kernel.kernelLost.connect((message) => this.host.emit('notebook.jupyterError', { code: 'E_KERNEL_DEAD', message, path: this.path })),
+      kernel.strayOutput.connect((msg) => {
+        if (msg.header.msg_type !== 'update_display_data') return;
+        for (const change of this.model.applyDisplayUpdate(msg.content as Json)) this.emitOutput(change);
+      }),
+    );
+    return kernel;
+  }
+
+  private async withJupyterErrors<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      this.host.reportJupyterError(this.path, err);
+      throw asKernelError(err);
+    }
+  }
+
+  private afterEdit(options: ChangeOptions): EditResult {
+    const model = this.model;
+    this.host.emit('notebook.dirty', { path: model.path, dirty: model.dirty, rev: model.rev });
+    if (options.origin && options.origin !== 'operator') {
+      this.host.emit('notebook.changed', { path: model.path, document: this.document(), reason: 'edited' });
+    }
+    return { rev: model.rev, dirty: model.dirty };
+  }
+
+  private emitOutput(change: CellOutputChange): void {
+    this.host.emit('notebook.output', { path: this.path, cellId: change.cellId, rev: this.model.rev, change: change.change });
+  }
+
+  private emitCellState(cell: CellJson, state: 'queued' | 'running' | 'idle', executionCount: number | null, result?: CellRunResult): void {
+    this.host.emit('notebook.cellState', { path: this.path, cellId: cell.id, state, execution_count: executionCount, ...(result ? { result } : {}) });
+  }
+
+  private async execute(run: QueuedRun): Promise<CellRunResult> {
+    const { cell } = run;
+    const model = this.model;
+    if (cell.cell_type !== 'code') {
+      return { cell_id: cell.id, status: 'skipped', exec_count: null, duration_ms: 0, had_error: false, outputs: [] };
+    }
+    const code = model.sourceOf(cell);
+    if (model.clearOutputs(cell)) this.host.emit('notebook.dirty', { path: model.path, dirty: model.dirty, rev: model.rev });
+    this.emitOutput({ cellId: cell.id, change: { kind: 'clear' } });
+    this.emitCellState(cell, 'running', null);
+    const started = performance.now();
+    if (code.trim() === '') {
+      // As in JupyterLab, an empty cell is cleared but not sent to the kernel.
+      const result: CellRunResult = { cell_id: cell.id, status: 'ok', exec_count: null, duration_ms: 0, had_error: false, outputs: [] };
+      this.emitCellState(cell, 'idle', null, result);
+      return result;
+    }
+    const kernel = this.kernelSession();
+    const reply = await this.withJupyterErrors(() =>
+      kernel.execute(code, {
+        allowStdin: run.allowStdin,
+        onOutput: (msg) => {
+          // The notebook may have been reloaded meanwhile; outputs then belong to nothing on screen.
+          if (this.model !== model || !model.cells.includes(cell)) return;
+          for (const change of model.applyOutput(cell, msg.header.msg_type, msg.content as Json)) this.emitOutput(change);
+        },
+        onInputRequest: (prompt, password) => this.host.emit('notebook.inputRequest', { path: model.path, cellId: cell.id, prompt, password }),
+      }),
+    );
+    const duration = performance.now() - started;
+    if (this.model === model && model.cells.includes(cell)) {
+      for (const page of reply.pages) {
+        this.emitOutput(model.appendOutput(cell, { output_type: 'display_data', data: page, metadata: {} }));
+      }
+      if (reply.executionCount !== null) model.setExecutionCount(cell, reply.executionCount);
+      this.host.emit('notebook.dirty', { path: model.path, dirty: model.dirty, rev: model.rev });
+    }
+    const outputs = model.wireCell(cell).outputs;
+    const result: CellRunResult = {
+      cell_id: cell.id,
+      status: reply.status,
+      exec_count: reply.executionCount,
+      duration_ms: Math.round(duration * 1000) / 1000,
+      had_error: reply.status !== 'ok' || outputs.some((o) => o.output_type === 'error'),
+      outputs,
+    };
+    this.emitCellState(cell, 'idle', cell.execution_count ?? null, result);
+    return result;
+  }
+
+  private abortedResult(cell: CellJson): CellRunResult {
+    const code = cell.cell_type === 'code';
+    const result: CellRunResult = {
+      cell_id: cell.id,
+      status: code ? 'aborted' : 'skipped',
+      exec_count: null,
+      duration_ms: 0,
+      had_error: false,
+      outputs: code ? this.model.wireCell(cell).outputs : [],
+    };
+    if (code) this.emitCellState(cell, 'idle', cell.execution_count ?? null, result);
+    return result;
+  }
+}
+
+/** A Jupyter failure as callers get it: Kiln's own errors as they are, anything else as E_KERNEL_DEAD. */
+export function asKernelError(err: unknown): KilnError {
+  return err instanceof KilnError ? err : new KilnError('E_KERNEL_DEAD', err instanceof Error ? err.message : String(err));
+}
+
+/** The file's text if it can be a notebook at all (not truncated, not binary). */
+function notebookText(key: string, content: FileContent): string {
+  if (content.truncated) throw new KilnError('E_TOO_LARGE', `${key} is too large to open as a notebook (${content.size} bytes)`);
+  if (content.text === null) throw new KilnError('E_INVALID_NOTEBOOK', `${key} is not a valid notebook: the file is binary, not JSON text`, { reason: 'binary' });
+  return content.text;
+}
