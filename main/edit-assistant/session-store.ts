@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ProposalStatus, TranscriptEntry } from '../../shared/contract';
-import { isWithin, pathAfterMove } from '../../shared/fs-change';
+import { isWithin, rekeyAfterMove } from '../../shared/fs-change';
 import { RecordFiles } from '../models';
 
 /** How long the session of a file that went away (deleted, or renamed by another program) is kept. */
@@ -103,15 +103,10 @@ export class SessionStore {
   /** A Kiln move: every session at or under `from` now lives under `to`. */
   async moved(from: string, to: string): Promise<void> {
     const index = await this.loadIndex();
-    let changed = false;
-    for (const [filePath, id] of Object.entries(index.live)) {
-      const next = pathAfterMove(filePath, from, to);
-      if (next === null) continue;
-      delete index.live[filePath];
-      index.live[next] = id;
-      changed = true;
-    }
-    if (changed) await this.saveIndex(index);
+    const live = new Map(Object.entries(index.live));
+    if (rekeyAfterMove(live, from, to).length === 0) return;
+    index.live = Object.fromEntries(live);
+    await this.saveIndex(index);
   }
 
   /** The file (or a folder holding it) went away: its sessions become orphans, kept for a while, never reused. */

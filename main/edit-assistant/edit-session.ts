@@ -1,0 +1,469 @@
+import { randomUUID } from 'node:crypto';
+import type { LanguageModel } from 'ai';
+import {
+  LARGE_FILE_BYTES,
+  type Entry,
+  type EventPayload,
+  type FileContent,
+  type ModelAliasInfo,
+  type ProposalContent,
+  type ProposalSummary,
+  type RunOutcome,
+  type RunState,
+  type SessionSnapshot,
+  type TranscriptEntry,
+  type WriteResult,
+  editAssistantEvents,
+} from '../../shared/contract';
+import { isKilnError, KilnError, type WireError } from '../../shared/errors';
+import type { ModelConfig, ResolvedConfig } from '../config';
+import { toWireError } from '../errors';
+import type { EngineOutcome, RunEngine } from '../models';
+import { PROPOSE_FILE, buildModelMessages, editTools, harnessPrompt, notes, type ModelTurn } from './harness';
+import { countLineChanges } from './line-diff';
+import type { EditSessionRecord, SessionStore, StoredProposal } from './session-store';
+
+/** The file operations an edit session needs; `Workspace` provides them (path-guarded, atomic). */
+export interface EditFileAccess {
+  read(rel: string): Promise<FileContent>;
+  stat(rel: string): Promise<Entry>;
+  write(rel: string, text: string, options: { origin: 'agent'; expectedHash?: string }): Promise<WriteResult>;
+}
+
+/** What edit sessions read from the config; `ConfigService` provides it. */
+export interface EditConfigSource {
+  current(): ResolvedConfig;
+  model(alias: string): ModelConfig;
+  models(): ModelAliasInfo[];
+}
+
+type EditAssistantEventChannel = keyof typeof editAssistantEvents;
+export type EditAssistantEmit = <E extends EditAssistantEventChannel>(channel: E, payload: EventPayload<E>) => void;
+
+/** What every edit session shares with the others, through the service that holds them. */
+export interface EditSessionHost {
+  readonly files: EditFileAccess;
+  readonly config: EditConfigSource;
+  readonly store: SessionStore;
+  readonly engine: RunEngine;
+  readonly emit: EditAssistantEmit;
+  createModel(config: ModelConfig): LanguageModel;
+  /** False once the session was cleared or its file went away: it then announces and records nothing. */
+  isCurrent(session: EditSession): boolean;
+}
+
+type AssistantEntry = Extract<TranscriptEntry, { type: 'assistant' }>;
+
+/**
+ * The edit session of one file lineage: the propose/accept loop around the run engine. Only `accept`
+ * writes to the workspace, and only over the exact content the proposal was reviewed against.
+ */
+export class EditSession {
+  runState: RunState = 'idle';
+  private lock: Promise<unknown> = Promise.resolve();
+
+  /**
+   * @param persisted Opening or viewing a file persists nothing: the record is written from the first
+   *   message on.
+   */
+  constructor(
+    private readonly host: EditSessionHost,
+    readonly record: EditSessionRecord,
+    private persisted: boolean,
+  ) {}
+
+  get path(): string {
+    return this.record.path;
+  }
+
+  /** Sends the operator's message and runs the model; resolves with the outcome when the run ends. */
+  async send(text: string, opts: { modelOverride?: string; confirmLarge?: boolean }): Promise<RunOutcome> {
+    const { config, engine } = this.host;
+    const alias = opts.modelOverride ?? this.record.modelOverride ?? config.current().fileEditing?.model ?? null;
+    if (!alias) {
+      throw new KilnError('E_NO_MODEL', 'File editing is not enabled: set file_editing.model in .kiln/config.yaml.');
+    }
+    const modelConfig = config.model(alias);
+
+    const slot = await engine.acquire(this.record.id, 'edit');
+    const runId = randomUUID();
+    try {
+      const prepared = await this.locked(async () => {
+        await this.syncWithDisk();
+        if (this.record.disk.size > LARGE_FILE_BYTES && !this.record.largeConfirmed) {
+          if (!opts.confirmLarge) throw tooLarge(this.path, this.record.disk.size);
+          this.record.largeConfirmed = true;
+        }
+        if (opts.modelOverride !== undefined && opts.modelOverride !== this.record.modelOverride) {
+          this.record.modelOverride = opts.modelOverride;
+        }
+        // Notes stay pending (and persisted) until a turn that carried them is recorded.
+        const turnNotes = [...this.record.pendingNotes];
+        this.addEntry({ type: 'user', id: randomUUID(), at: Date.now(), text });
+        this.setRunState('running');
+        this.persisted = true;
+        await this.persist();
+        return { turnNotes };
+      });
+
+      const assistant: AssistantEntry = { type: 'assistant', id: randomUUID(), at: Date.now(), text: '', streaming: true };
+      let outcome: EngineOutcome;
+      try {
+        const model = this.host.createModel(modelConfig);
+        outcome = await engine.stream(slot, {
+          kind: 'edit',
+          model,
+          target: { alias, model: modelConfig.model, baseUrl: modelConfig.baseUrl },
+          harnessPrompt: harnessPrompt(this.path, this.record.baseline.text),
+          operatorPrompt: config.current().fileEditing?.systemPrompt ?? '',
+          intrinsic: editTools(),
+          messages: buildModelMessages(this.modelTurns(), { notes: prepared.turnNotes, userText: text }),
+          onTextDelta: (delta) => {
+            if (!this.host.isCurrent(this)) return;
+            if (assistant.text === '') this.addEntry(assistant);
+            assistant.text += delta;
+            this.host.emit('editAssistant.delta', { path: this.path, entryId: assistant.id, text: delta });
+          },
+        });
+      } catch (err) {
+        // Building the model failed (e.g. the key's env var is unset): same report as a failed call.
+        const error = err instanceof KilnError ? err : new KilnError('E_MODEL', String(err));
+        outcome = { status: 'error', text: '', toolCalls: [], error };
+      }
+      return await this.locked(() => this.finishRun(runId, prepared.turnNotes, text, assistant, outcome));
+    } finally {
+      slot.release();
+    }
+  }
+
+  stop(): boolean {
+    return this.host.engine.stop(this.record.id);
+  }
+
+  getProposal(proposalId: string): ProposalContent {
+    return proposalContent(this.findProposal(proposalId));
+  }
+
+  /**
+   * After a refused Accept: the proposal is bound to the file as it is now, and the operator sees that
+   * diff. Accepting it then writes knowingly, over exactly what they were shown.
+   */
+  reviewAgainstDisk(proposalId: string): Promise<ProposalContent> {
+    return this.locked(async () => {
+      const proposal = undecided(this.findProposal(proposalId));
+      const disk = await this.host.files.read(this.path);
+      if (disk.text === null) throw new KilnError('E_BAD_REQUEST', `${this.path} is binary now; the proposal cannot be compared with it`);
+      Object.assign(proposal, { baselineText: disk.text, baselineHash: disk.hash }, countLineChanges(disk.text, proposal.content));
+      await this.persist();
+      this.host.emit('editAssistant.proposal', { path: this.path, proposal: summary(proposal) });
+      return proposalContent(proposal);
+    });
+  }
+
+  /**
+   * The only write of an edit session: checks the disk still holds exactly the content the proposal was
+   * reviewed against, then writes it through the workspace and makes it the baseline. Anything else on
+   * disk refuses with E_CHANGED_ON_DISK and the proposal stays pending.
+   */
+  accept(proposalId: string): Promise<{ path: string; hash: string; snapshot: SessionSnapshot }> {
+    return this.locked(async () => {
+      const key = this.path;
+      const proposal = undecided(this.findProposal(proposalId));
+      const baselineHash = proposal.baselineHash;
+      const changed = (diskHash: string | null) =>
+        new KilnError('E_CHANGED_ON_DISK', `${key} changed on disk since this proposal was made: review it against the current file, or discard it.`, {
+          path: key,
+          diskHash,
+          baselineHash,
+        });
+      const diskHash = await this.host.files.read(key).then(
+        (c) => c.hash,
+        (err: unknown) => {
+          if (err instanceof KilnError && err.code === 'E_NOT_FOUND') return null;
+          throw err;
+        },
+      );
+      if (diskHash !== baselineHash) throw changed(diskHash);
+      let written: WriteResult;
+      try {
+        // The workspace checks the hash again at the write itself, so nothing can slip in between.
+        written = await this.host.files.write(key, proposal.content, { origin: 'agent', expectedHash: baselineHash });
+      } catch (err) {
+        if (isKilnError(err, 'E_CHANGED_ON_DISK')) {
+          throw changed(err.details?.diskHash ?? null);
+        }
+        throw err;
+      }
+      this.record.baseline = { text: proposal.content, hash: written.hash };
+      this.record.disk = { hash: written.hash, mtimeMs: written.mtimeMs, size: written.size };
+      this.setProposalStatus(proposal, 'accepted');
+      for (const other of this.record.proposals) {
+        if (other !== proposal && other.status === 'pending') this.setProposalStatus(other, 'superseded');
+      }
+      this.addEntry({
+        type: 'marker',
+        id: randomUUID(),
+        at: Date.now(),
+        marker: 'accepted',
+        text: `Accepted proposal: ${key} written`,
+        proposalId,
+      });
+      this.record.pendingNotes.push(notes.accepted(proposalId));
+      await this.persist();
+      const snapshot = this.snapshot();
+      this.host.emit('editAssistant.session', { path: key, snapshot });
+      return { path: key, hash: written.hash, snapshot };
+    });
+  }
+
+  /** The baseline stays; the agent hears about it at its next turn and continues from its own proposal. */
+  reject(proposalId: string): Promise<SessionSnapshot> {
+    return this.locked(async () => {
+      const proposal = undecided(this.findProposal(proposalId));
+      this.setProposalStatus(proposal, 'rejected');
+      this.addEntry({
+        type: 'marker',
+        id: randomUUID(),
+        at: Date.now(),
+        marker: 'rejected',
+        text: 'Rejected proposal: the file is unchanged',
+        proposalId,
+      });
+      this.record.pendingNotes.push(notes.rejected(proposalId));
+      await this.persist();
+      return this.snapshot();
+    });
+  }
+
+  /** Sets (alias) or clears (null) the session's model override. */
+  setModel(alias: string | null): Promise<SessionSnapshot> {
+    return this.locked(async () => {
+      this.record.modelOverride = alias;
+      await this.persist();
+      const snapshot = this.snapshot();
+      this.host.emit('editAssistant.session', { path: this.path, snapshot });
+      return snapshot;
+    });
+  }
+
+  /** Re-opened with the file as it is now; `confirmLarge` is remembered once given for a large file. */
+  reopen(content: FileContent, confirmLarge: boolean): Promise<void> {
+    return this.locked(async () => {
+      if (confirmLarge && !this.record.largeConfirmed && content.size > LARGE_FILE_BYTES) this.record.largeConfirmed = true;
+      await this.syncWithDisk(content);
+    });
+  }
+
+  /** Checks the disk now rather than at the next run. */
+  followDisk(): Promise<void> {
+    return this.locked(() => this.syncWithDisk());
+  }
+
+  /** Resolves when the session's pending state changes are done. */
+  settled(): Promise<void> {
+    return this.lock.then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
+  snapshot(): SessionSnapshot {
+    const r = this.record;
+    return structuredClone({
+      path: r.path,
+      kind: r.kind,
+      transcript: r.transcript,
+      baselineHash: r.baseline.hash,
+      latestProposalId: r.proposals.at(-1)?.id ?? null,
+      proposals: r.proposals.map(summary),
+      model: r.modelOverride ?? this.host.config.current().fileEditing?.model ?? null,
+      modelOverride: r.modelOverride,
+      runState: this.runState,
+      warnings:
+        r.disk.size > LARGE_FILE_BYTES
+          ? [{ code: 'large-file' as const, message: `This file is over ${LARGE_FILE_BYTES / 1024} KB: work on it belongs in a full agent session.` }]
+          : [],
+    });
+  }
+
+  // --- internals ------------------------------------------------------------------------------
+
+  /**
+   * Compares the disk with the session's baseline by content hash (size and mtime prove nothing: a
+   * same-size replacement with its mtime set back is still a change) and adopts external changes.
+   */
+  private async syncWithDisk(known?: FileContent): Promise<void> {
+    const key = this.path;
+    const content = known ?? (await this.host.files.read(key));
+    this.record.disk = { hash: content.hash, mtimeMs: content.mtimeMs, size: content.size };
+    if (content.text === null || content.hash === this.record.baseline.hash) return;
+    this.record.baseline = { text: content.text, hash: content.hash };
+    if (!this.record.turns.length && !this.record.transcript.length) {
+      // Nothing said yet: the model will see today's file as the baseline anyway.
+      this.host.emit('editAssistant.session', { path: key, snapshot: this.snapshot() });
+      return;
+    }
+    // Only the newest disk content matters to the model.
+    this.record.pendingNotes = this.record.pendingNotes.filter((n) => !n.includes('FILE CHANGED ON DISK'));
+    this.record.pendingNotes.push(notes.changedOnDisk(key, content.text));
+    this.addEntry({
+      type: 'marker',
+      id: randomUUID(),
+      at: Date.now(),
+      marker: 'changed-on-disk',
+      text: `${key} changed on disk; its current content is now the baseline`,
+    });
+    await this.persist();
+    this.host.emit('editAssistant.session', { path: key, snapshot: this.snapshot() });
+  }
+
+  private async finishRun(runId: string, turnNotes: string[], userText: string, assistant: AssistantEntry, outcome: EngineOutcome): Promise<RunOutcome> {
+    if (!this.host.isCurrent(this)) {
+      // Cleared (or its file went away) while running: the session is gone, nothing to record.
+      return { runId, status: outcome.status === 'completed' ? 'completed' : outcome.status === 'stopped' ? 'stopped' : 'error', proposalId: null };
+    }
+    if (assistant.text !== '') {
+      assistant.streaming = false;
+      this.host.emit('editAssistant.transcript', { path: this.path, entry: structuredClone(assistant) });
+    }
+
+    let proposal: StoredProposal | undefined;
+    let error: KilnError | undefined = outcome.status === 'error' ? outcome.error : undefined;
+    const calls = outcome.toolCalls.filter((c) => c.toolName === PROPOSE_FILE);
+    const valid = calls.filter((c) => !c.invalid && isContentInput(c.input));
+    const lastValid = valid.at(-1);
+    if (lastValid && outcome.status !== 'error') {
+      proposal = this.addProposal(lastValid.toolCallId, (lastValid.input as { content: string }).content);
+    } else if (outcome.status === 'completed') {
+      const bad = outcome.toolCalls.find((c) => c.invalid || (c.toolName === PROPOSE_FILE && !isContentInput(c.input)));
+      if (bad) {
+        const reason = describeBadCall(bad.toolName, bad.invalid?.message ?? '');
+        error = new KilnError('E_MODEL', `${reason} Nothing was proposed; the file is unchanged.`);
+        this.record.pendingNotes.push(notes.invalidProposal(reason));
+      }
+    }
+
+    const produced = assistant.text !== '' || proposal !== undefined;
+    if (outcome.status === 'stopped') {
+      this.addEntry({ type: 'marker', id: randomUUID(), at: Date.now(), marker: 'stopped', text: 'Stopped' });
+    }
+    if (produced && outcome.status !== 'error') {
+      this.record.turns.push({ notes: turnNotes, userText, assistantText: assistant.text, proposalId: proposal?.id });
+      this.record.pendingNotes = this.record.pendingNotes.filter((n) => !turnNotes.includes(n));
+    }
+    // Otherwise the turn is not in the model's history, so its notes are delivered next time.
+    if (error) {
+      this.addEntry({ type: 'error', id: randomUUID(), at: Date.now(), code: error.code, message: error.message });
+      this.setRunState('error', toWireError(error));
+    } else {
+      this.setRunState('idle');
+    }
+    await this.persist();
+
+    const status: RunOutcome['status'] = error ? 'error' : outcome.status === 'stopped' ? 'stopped' : 'completed';
+    return { runId, status, proposalId: proposal?.id ?? null, ...(error ? { error: toWireError(error) } : {}) };
+  }
+
+  private addProposal(toolCallId: string, content: string): StoredProposal {
+    for (const older of this.record.proposals) {
+      if (older.status === 'pending') this.setProposalStatus(older, 'superseded');
+    }
+    const { text: baselineText, hash: baselineHash } = this.record.baseline;
+    const counts = countLineChanges(baselineText, content);
+    const proposal: StoredProposal = { id: randomUUID(), content, createdAt: Date.now(), status: 'pending', toolCallId, baselineText, baselineHash, ...counts };
+    this.record.proposals.push(proposal);
+    this.addEntry({ type: 'proposal', id: `chip-${proposal.id}`, at: proposal.createdAt, proposalId: proposal.id, status: 'pending', ...counts });
+    this.host.emit('editAssistant.proposal', { path: this.path, proposal: summary(proposal) });
+    return proposal;
+  }
+
+  private setProposalStatus(proposal: StoredProposal, status: StoredProposal['status']): void {
+    proposal.status = status;
+    const chip = this.record.transcript.find((e) => e.type === 'proposal' && e.proposalId === proposal.id);
+    if (chip && chip.type === 'proposal') {
+      chip.status = status;
+      this.host.emit('editAssistant.transcript', { path: this.path, entry: structuredClone(chip) });
+    }
+    this.host.emit('editAssistant.proposal', { path: this.path, proposal: summary(proposal) });
+  }
+
+  private addEntry(entry: TranscriptEntry): void {
+    if (!this.host.isCurrent(this)) return;
+    this.record.transcript.push(entry);
+    this.host.emit('editAssistant.transcript', { path: this.path, entry: structuredClone(entry) });
+  }
+
+  private setRunState(state: RunState, error?: WireError): void {
+    this.runState = state;
+    if (!this.host.isCurrent(this)) return;
+    this.host.emit('editAssistant.runState', { path: this.path, state, ...(error ? { error } : {}) });
+  }
+
+  private modelTurns(): ModelTurn[] {
+    return this.record.turns.map((turn) => {
+      const proposal = turn.proposalId ? this.record.proposals.find((p) => p.id === turn.proposalId) : undefined;
+      return {
+        notes: turn.notes,
+        userText: turn.userText,
+        assistantText: turn.assistantText,
+        proposal: proposal ? { toolCallId: proposal.toolCallId, proposalId: proposal.id, content: proposal.content } : undefined,
+      };
+    });
+  }
+
+  private findProposal(proposalId: string): StoredProposal {
+    const proposal = this.record.proposals.find((p) => p.id === proposalId);
+    if (!proposal) throw new KilnError('E_NOT_FOUND', `No proposal ${proposalId} in the session of ${this.path}`);
+    return proposal;
+  }
+
+  private async persist(): Promise<void> {
+    if (this.persisted) await this.host.store.save(this.record);
+  }
+
+  /** Serializes state changes of the session (not the streaming itself, which runs outside the lock). */
+  private locked<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.lock.then(fn, fn);
+    this.lock = run.catch(() => {});
+    return run;
+  }
+}
+
+export function tooLarge(key: string, size: number, hard = false): KilnError {
+  const kb = Math.round(size / 1024);
+  return hard
+    ? new KilnError('E_TOO_LARGE', `${key} (${kb} KB) is too large to edit in the panel.`, { size, limit: LARGE_FILE_BYTES, confirmable: false })
+    : new KilnError(
+        'E_TOO_LARGE',
+        `${key} is ${kb} KB, over ${LARGE_FILE_BYTES / 1024} KB: this belongs in a full agent session. Confirm to use the edit assistant anyway.`,
+        { size, limit: LARGE_FILE_BYTES, confirmable: true },
+      );
+}
+
+/** A proposal is decided once: accepted or rejected, it can be neither again. */
+function undecided(proposal: StoredProposal): StoredProposal {
+  if (proposal.status === 'accepted' || proposal.status === 'rejected') {
+    throw new KilnError('E_BAD_REQUEST', `Proposal ${proposal.id} was already ${proposal.status}; a proposal is decided once`);
+  }
+  return proposal;
+}
+
+function proposalContent(proposal: StoredProposal): ProposalContent {
+  return { ...summary(proposal), content: proposal.content, baselineContent: proposal.baselineText, baselineHash: proposal.baselineHash };
+}
+
+function summary(p: StoredProposal): ProposalSummary {
+  return { id: p.id, linesAdded: p.linesAdded, linesRemoved: p.linesRemoved, status: p.status, createdAt: p.createdAt };
+}
+
+function isContentInput(input: unknown): input is { content: string } {
+  return typeof input === 'object' && input !== null && typeof (input as { content?: unknown }).content === 'string';
+}
+
+function describeBadCall(toolName: string, message: string): string {
+  if (toolName !== PROPOSE_FILE) return `The model called an unknown tool '${toolName}'.`;
+  if (/JSON parsing failed|JSON/i.test(message) && !/Type validation/i.test(message)) {
+    return `The model's ${PROPOSE_FILE} call had malformed arguments (not valid JSON).`;
+  }
+  return `The model called ${PROPOSE_FILE} without a string "content" argument.`;
+}
