@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { AGENT_SNIPPET } from '../shared/contract';
 import { expect, test as base, type TempWorkspace } from './support/fixtures';
-import { ModelServer, reply } from './support/model-server';
+import { ModelServer, reply } from '../test-support/model-server';
 import { expandFolder, fileTree, sendMessage, treeItem } from './support/ui';
 
 /** Each test gets its own scripted model server on loopback (real HTTP, real AI SDK client path). */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { FILE_EDITING_SNIPPET } from '../shared/contract';
 import { expect, test as base, type TempWorkspace } from './support/fixtures';
-import { ModelServer, reply } from './support/model-server';
+import { ModelServer, reply } from '../test-support/model-server';
 import { openFile, sendMessage } from './support/ui';
 
 /** Each test gets its own scripted model server on loopback (real HTTP, real AI SDK client path). */

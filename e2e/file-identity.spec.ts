@@ -1,7 +1,7 @@
 import { rename } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
 import { DEFAULT_FIXTURE, expect, test as base, type TempWorkspace } from './support/fixtures';
-import { ModelServer, reply } from './support/model-server';
+import { ModelServer, reply } from '../test-support/model-server';
 import { dragWithMouse, openFile, sendMessage, treeItem } from './support/ui';
 
 /**

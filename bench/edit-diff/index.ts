@@ -14,7 +14,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import { LARGE_FILE_BYTES } from '../../shared/contract';
-import { ModelServer, reply } from '../../e2e/support/model-server';
+import { ModelServer, reply } from '../../test-support/model-server';
 import { NAME_SHIM, VIEWPORT, serveLoopback, startKilnInBrowser } from '../browser';
 import { median, report, type BenchResult } from '../support';
 import { waitForDiffPaint } from './paint';

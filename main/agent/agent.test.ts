@@ -7,7 +7,7 @@ import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ModelServer, reply, type ChatRequestBody } from '../../e2e/support/model-server';
+import { ModelServer, reply, type ChatRequestBody } from '../../test-support/model-server';
 import type { AgentEntry, AgentSnapshot, AnyEvent, RequestArgs, RequestChannel, RequestResult } from '../../shared/contract';
 import { MemoryStore } from '../prefs';
 import { dispatch } from '../router';
@@ -46,6 +46,7 @@ if __name__ == "__main__":
     rows = load_csv("data/sales.csv")
     print("rows", len(rows))
 `;
+import { until } from '../../test-support/until';
 const EDIT_OLD = '    print("rows", len(rows))\n';
 const EDIT_NEW = '    print("rows", len(rows))\n    print("total", total(rows, "amount"))\n';
 
@@ -93,14 +94,6 @@ const label = (c: { verb: string; target: string | null; summary: string }) => `
 const toolNames = (req: ChatRequestBody) => (req.tools ?? []).map((t) => t.function.name).sort();
 const scripts = () => (existsSync(path.join(root, 'scripts')) ? readdirSync(path.join(root, 'scripts')).sort() : []);
 
-async function until<T>(probe: () => T | undefined | false | null, what: string): Promise<T> {
-  for (let i = 0; i < 600; i++) {
-    const value = probe();
-    if (value) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
-}
 
 function sessionEvents<T extends AnyEvent['channel']>(channel: T) {
   return events.filter((e) => e.channel === channel).map((e) => e.payload) as Array<Extract<AnyEvent, { channel: T }>['payload']>;

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { FsChange } from '../../shared/contract';
 import { WorkspaceWatcher } from '../watcher';
 import { hashText, Workspace } from '../workspace';
-import { makeTempTree } from '../workspace/test-support';
+import { makeTempTree } from '../../test-support/temp-workspace';
 import { ChangeFeed } from './feed';
 
 let root: string;

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FILE_EDITING_SNIPPET, type ConfigState } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { ConfigService, resolveConfigRef } from './index';
+import { until } from '../../test-support/until';
 
 let root: string;
 let kiln: string;
@@ -38,15 +39,6 @@ async function start(opts: { userConfigPath?: string; watch?: boolean; trusted?:
   services.push(svc);
   await svc.start();
   return { svc, changes };
-}
-
-async function until<T>(probe: () => T | undefined | false, what: string): Promise<T> {
-  for (let i = 0; i < 400; i++) {
-    const value = probe();
-    if (value) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
 }
 
 const VALID = `models:

@@ -1,10 +1,8 @@
 import * as fs from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ModelServer, reply, type ChatRequestBody } from '../../e2e/support/model-server';
+import { ModelServer, reply, type ChatRequestBody } from '../../test-support/model-server';
 import { events as contractEvents, requests, type EventPayload } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { ConfigService, configHandlers } from '../config';
@@ -12,6 +10,8 @@ import { dispatch, type Handlers } from '../router';
 import { Workspace } from '../workspace';
 import { EditAssistantService, editAssistantHandlers } from './index';
 import { ORPHAN_RETENTION_MS, SessionStore } from './session-store';
+import { freePort } from '../../test-support/free-port';
+import { until } from '../../test-support/until';
 
 type Recorded = { channel: string; payload: unknown };
 
@@ -27,16 +27,8 @@ const FILE = 'src/app.py';
 const ORIGINAL = 'def greet(name):\n    print("hi", name)\n\ngreet("kiln")\n';
 const RENAMED = 'def welcome(name):\n    print("hi", name)\n\nwelcome("kiln")\n';
 
-async function closedPort(): Promise<number> {
-  const probe = http.createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((r) => probe.close(() => r()));
-  return port;
-}
-
 async function writeConfig(extra = ''): Promise<void> {
-  const down = await closedPort();
+  const down = await freePort();
   await fs.mkdir(path.join(root, '.kiln'), { recursive: true });
   await fs.writeFile(
     path.join(root, '.kiln', 'config.yaml'),
@@ -84,15 +76,6 @@ const disk = () => fs.readFile(path.join(root, FILE), 'utf8');
 const lastRequest = (): ChatRequestBody => server.lastChatRequest!;
 const systemText = (req: ChatRequestBody) => String(req.messages.find((m) => m.role === 'system')?.content ?? '');
 const lastUserText = (req: ChatRequestBody) => String(req.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
-
-async function until<T>(probe: () => T | undefined | false, what: string): Promise<T> {
-  for (let i = 0; i < 400; i++) {
-    const value = probe();
-    if (value) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
-}
 
 beforeEach(async () => {
   root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-edit-')));

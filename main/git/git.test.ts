@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GitStatus } from '../../shared/contract';
 import { findExecutable } from '../process';
-import { makeTempTree } from '../workspace/test-support';
+import { makeTempTree } from '../../test-support/temp-workspace';
 import { gutterChanges } from './gutter-diff';
 import { GitService } from './service';
 

@@ -8,7 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERB_NAMES, VERBS, verbInputJsonSchema } from '../../shared/contract/verbs';
 import { authoringVsRunning, createVerbStack } from '../verbs';
-import { makeTempTree } from '../workspace/test-support';
+import { makeTempTree } from '../../test-support/temp-workspace';
 import { mcpArgumentsOf, parseMcpArguments } from './serve';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -4,7 +4,7 @@ import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ModelServer, reply } from '../../e2e/support/model-server';
+import { ModelServer, reply } from '../../test-support/model-server';
 import { KilnError } from '../../shared/errors';
 import { editTools } from '../edit-assistant/harness';
 import { createLanguageModel } from './providers';
@@ -80,7 +80,7 @@ describe('scripted model server', () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-scenario-'));
     const scenario = path.join(dir, 'scenario.json');
     await fs.writeFile(scenario, JSON.stringify({ replies: [{ text: 'scripted hello' }] }));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'e2e/support/model-server.ts', '--port', '0', '--scenario', scenario], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test-support/model-server.ts', '--port', '0', '--scenario', scenario], {
       cwd: path.resolve(import.meta.dirname, '../..'),
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -9,7 +9,7 @@ import type { EventHub } from '../events';
 import type { Workspace } from '../workspace';
 import { splitLines, validateNotebook } from './format';
 import { NotebookService } from './service';
-import { eventsOf, makeWorkspace } from './testkit';
+import { eventsOf, makeWorkspace } from '../../test-support/event-hub';
 import type { AnyEvent } from '../../shared/contract';
 
 const CONFORMANCE = path.resolve(__dirname, '../../../shared/conformance/nbformat');

@@ -8,7 +8,7 @@ import type { EventHub } from '../events';
 import { findProcessesByMarker, JupyterServerManager } from '../kernel';
 import { Workspace } from '../workspace';
 import { NotebookService } from './service';
-import { eventsOf, makeWorkspace, nextEvent } from './testkit';
+import { eventsOf, makeWorkspace, nextEvent } from '../../test-support/event-hub';
 
 let root: string;
 let workspace: Workspace;

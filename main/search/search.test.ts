@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventPayload, SearchFileResult, SearchQuery } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { findExecutable } from '../process';
-import { makeTempTree } from '../workspace/test-support';
+import { makeTempTree } from '../../test-support/temp-workspace';
 import { SearchService } from './service';
 
 let root: string;

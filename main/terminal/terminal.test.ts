@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { KilnError } from '../../shared/errors';
-import { makeTempTree } from '../workspace/test-support';
+import { makeTempTree } from '../../test-support/temp-workspace';
 import { TerminalService } from './service';
 
 let root: string;

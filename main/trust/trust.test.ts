@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../prefs';
 import { dispatch } from '../router';
 import { createServices, type Services } from '../services';
-import { makeTempTree } from '../workspace/test-support';
+import { makeTempTree } from '../../test-support/temp-workspace';
 
 let root: string;
 let dataDir: string;

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VerbCall, verbInputJsonSchema, VERBS, verbsRequests } from '../../shared/contract/verbs';
 import { toWireError } from '../errors';
 import { Workspace } from '../workspace';
-import { makeTempTree } from '../workspace/test-support';
+import { makeTempTree } from '../../test-support/temp-workspace';
 import { authoringVsRunning, VERB_NAMES, Verbs, verbsHandlers, verbToolSet } from '.';
 
 let root: string;

@@ -7,7 +7,7 @@ import type { AnyEvent } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { JupyterServerManager } from '../kernel';
 import { NotebookService } from '../notebook';
-import { makeWorkspace } from '../notebook/testkit';
+import { makeWorkspace } from '../../test-support/event-hub';
 import type { Workspace } from '../workspace';
 import { NotebookServiceVerbTarget, Verbs } from '.';
 

@@ -8,7 +8,7 @@ import type { FsChange } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { WorkspaceWatcher } from '../watcher';
 import { Workspace } from '../workspace';
-import { makeTempTree } from '../workspace/test-support';
+import { makeTempTree } from '../../test-support/temp-workspace';
 import { findKernelPython, slugForCode, slugify, Verbs, type NotebookVerbTarget } from '.';
 
 const PYTHON = '/usr/bin/python3';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FsChange, WatchDegraded } from '../../shared/contract';
 import { Workspace } from '../workspace';
-import { makeTempTree } from '../workspace/test-support';
+import { makeTempTree } from '../../test-support/temp-workspace';
 import { refuseWatchesAfter, WorkspaceWatcher } from './watcher';
 
 let root: string;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KilnError } from '../../shared/errors';
 import { PathGuard } from './guard';
-import { makeTempTree } from './test-support';
+import { makeTempTree } from '../../test-support/temp-workspace';
 
 let root: string;
 let outside: string;

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { osTrash, trashInfo } from './os-trash';
-import { makeTempTree } from './test-support';
+import { makeTempTree } from '../../test-support/temp-workspace';
 import { Workspace } from './workspace';
 
 let root: string;

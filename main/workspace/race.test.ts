@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dispatch, type Handlers } from '../router';
 import { workspaceHandlers } from './handlers';
-import { makeTempTree } from './test-support';
+import { makeTempTree } from '../../test-support/temp-workspace';
 import { Workspace } from './workspace';
 
 // Swaps `x` between a real folder inside the workspace and a symbolic link to a folder outside, as fast

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KilnError } from '../../shared/errors';
 import { toWireError } from '../errors';
 import { hashText } from './encoding';
-import { makeTempTree } from './test-support';
+import { makeTempTree } from '../../test-support/temp-workspace';
 import { Workspace } from './workspace';
 
 let root: string;

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeTempTree } from '../../workspace/test-support';
+import { makeTempTree } from '../../../test-support/temp-workspace';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

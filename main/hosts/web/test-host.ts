@@ -6,7 +6,7 @@ import path from 'node:path';
 import WebSocket from 'ws';
 import { MemoryStore } from '../../prefs';
 import { createServices, type Services } from '../../services';
-import { makeTempTree } from '../../workspace/test-support';
+import { makeTempTree } from '../../../test-support/temp-workspace';
 import { startWebHost, type WebHost } from './server';
 
 /** A web host on a real temp workspace with a stub renderer page, for the host's own tests. */

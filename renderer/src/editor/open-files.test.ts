@@ -1,146 +1,90 @@
-import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+/**
+ * The open-files store alone, over the fake bridge: a disk held in a Map answers reads and writes, and
+ * the test emits the change feed. The same store against main's real services is in
+ * test/integration/open-files.test.ts.
+ */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { KilnBridge } from '../../../shared/contract';
 import { KilnError } from '../../../shared/errors';
-// The real back end in-process: the store talks to the same dispatch and event hub both hosts use.
-import { MemoryStore } from '../../../main/prefs';
-import { inProcessBridge } from '../../../main/hosts/in-process-bridge';
-import { createServices, type Services } from '../../../main/services';
+import { FakeBridge } from '../../../test-support/fake-bridge';
+import { untilState } from '../../../test-support/until';
 import { OpenFilesStore } from './open-files';
 
-let root: string;
-let dataDir: string;
-let services: Services;
+let disk: Map<string, string>;
+let bridge: FakeBridge;
 let store: OpenFilesStore;
-let bridge: KilnBridge;
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 8000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const hashOf = (text: string) => `hash:${text}`;
 
-beforeEach(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), 'kiln-open-files-'));
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-open-files-data-'));
-  await writeFile(path.join(root, 'notes.txt'), 'one\n');
-  services = await createServices({ root, dataDir, prefsStore: new MemoryStore() });
-  // Start-up does not wait for the watcher; these tests assert on its events.
-  await services.watching();
-  bridge = inProcessBridge(services);
+beforeEach(() => {
+  disk = new Map([['notes.txt', 'one\n']]);
+  bridge = new FakeBridge()
+    .handle('workspace.read', ({ path }) => {
+      const text = disk.get(path);
+      if (text === undefined) throw new KilnError('E_NOT_FOUND', `No such file: ${path}`);
+      return { path, text, binary: false, encoding: 'utf8', size: text.length, hash: hashOf(text), mtimeMs: 1, truncated: false };
+    })
+    .handle('workspace.write', ({ path, text, expectedHash }) => {
+      const current = disk.get(path);
+      if (expectedHash !== undefined && current !== undefined && hashOf(current) !== expectedHash) {
+        throw new KilnError('E_CHANGED_ON_DISK', `${path} changed on disk`);
+      }
+      disk.set(path, text);
+      return { path, hash: hashOf(text), mtimeMs: 2, size: text.length };
+    });
   store = new OpenFilesStore(bridge);
 });
 
-afterEach(async () => {
+afterEach(() => {
   store.dispose();
-  await services.dispose();
-  await rm(root, { recursive: true, force: true });
-  await rm(dataDir, { recursive: true, force: true });
+  expect(bridge.listenerCount('fs.change')).toBe(0);
 });
 
-describe('OpenFilesStore', () => {
-  it('opens, marks edits dirty, and saves through the atomic write', async () => {
-    await store.open('notes.txt');
-    expect(store.activeFile).toMatchObject({ path: 'notes.txt', buffer: 'one\n', dirty: false });
-    store.setBuffer('notes.txt', 'one\ntwo\n');
-    expect(store.get('notes.txt')?.dirty).toBe(true);
-    await store.save('notes.txt');
-    expect(store.get('notes.txt')?.dirty).toBe(false);
-    expect(await readFile(path.join(root, 'notes.txt'), 'utf8')).toBe('one\ntwo\n');
-    // Its own save does not come back as a conflict.
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(store.get('notes.txt')?.conflict).toBeNull();
-  });
-
-  it('a clean buffer follows the disk silently', async () => {
-    await store.open('notes.txt');
-    await writeFile(path.join(root, 'notes.txt'), 'from elsewhere\n');
-    await until(() => store.get('notes.txt')?.buffer === 'from elsewhere\n', 'the reload');
-    expect(store.get('notes.txt')).toMatchObject({ dirty: false, conflict: null });
-  });
-
-  it('a dirty buffer gets a conflict; Save refuses, Overwrite and Reload resolve it', async () => {
-    await store.open('notes.txt');
-    store.setBuffer('notes.txt', 'mine\n');
-    await writeFile(path.join(root, 'notes.txt'), 'theirs\n');
-    await until(() => store.get('notes.txt')?.conflict?.kind === 'changed', 'the conflict');
-    expect(store.get('notes.txt')?.conflict).toMatchObject({ diskText: 'theirs\n' });
-    expect(store.get('notes.txt')?.buffer).toBe('mine\n');
-
-    await expect(store.save('notes.txt')).rejects.toMatchObject({ code: 'E_CHANGED_ON_DISK' });
-    expect(await readFile(path.join(root, 'notes.txt'), 'utf8')).toBe('theirs\n');
-
-    await store.overwrite('notes.txt');
-    expect(await readFile(path.join(root, 'notes.txt'), 'utf8')).toBe('mine\n');
-    expect(store.get('notes.txt')).toMatchObject({ dirty: false, conflict: null });
-
-    store.setBuffer('notes.txt', 'mine again\n');
-    await writeFile(path.join(root, 'notes.txt'), 'theirs again\n');
-    await until(() => store.get('notes.txt')?.conflict?.kind === 'changed', 'the second conflict');
-    await store.reload('notes.txt');
-    expect(store.get('notes.txt')).toMatchObject({ buffer: 'theirs again\n', dirty: false, conflict: null });
-  });
-
-  it('a save over a file changed since it was read is refused even before the watcher reports it', async () => {
-    await store.open('notes.txt');
-    store.setBuffer('notes.txt', 'mine\n');
-    await writeFile(path.join(root, 'notes.txt'), 'theirs\n');
-    const error = await store.save('notes.txt').catch((err: unknown) => err);
-    expect(error).toBeInstanceOf(KilnError);
-    expect((error as KilnError).code).toBe('E_CHANGED_ON_DISK');
-    expect(await readFile(path.join(root, 'notes.txt'), 'utf8')).toBe('theirs\n');
-    expect(store.get('notes.txt')?.conflict?.kind).toBe('changed');
-  });
-
-  it('a file deleted on disk stays open saying so, clean or dirty; a dirty one keeps its text', async () => {
-    await writeFile(path.join(root, 'other.txt'), 'x\n');
+describe('OpenFilesStore over the fake bridge', () => {
+  it('a clean tab follows an outside change; a dirty one keeps its text and shows the conflict', async () => {
+    disk.set('other.txt', 'x\n');
     await store.open('notes.txt');
     await store.open('other.txt');
-    store.setBuffer('other.txt', 'unsaved\n');
-    await unlink(path.join(root, 'notes.txt'));
-    await unlink(path.join(root, 'other.txt'));
-    await until(() => store.get('notes.txt')?.conflict?.kind === 'deleted', 'the clean tab to say deleted');
-    await until(() => store.get('other.txt')?.conflict?.kind === 'deleted', 'the deleted conflict');
-    // Put back (another program's undo): the clean tab simply has its file again.
-    await writeFile(path.join(root, 'notes.txt'), 'one\n');
-    await until(() => store.get('notes.txt')?.conflict === null, 'the clean tab to reopen');
-    expect(store.get('other.txt')?.buffer).toBe('unsaved\n');
-    await store.overwrite('other.txt');
-    expect(await readFile(path.join(root, 'other.txt'), 'utf8')).toBe('unsaved\n');
+    store.setBuffer('other.txt', 'mine\n');
+    disk.set('notes.txt', 'theirs\n');
+    disk.set('other.txt', 'theirs too\n');
+    bridge.emit('fs.change', { type: 'updated', path: 'notes.txt', isDir: false, origin: 'external' });
+    bridge.emit('fs.change', { type: 'updated', path: 'other.txt', isDir: false, origin: 'external' });
+    await untilState(store, () => store.get('other.txt')?.conflict?.kind === 'changed', 'the conflict');
+    await untilState(store, () => store.get('notes.txt')?.buffer === 'theirs\n', 'the clean tab to reload');
+    expect(store.get('notes.txt')).toMatchObject({ dirty: false, conflict: null });
+    expect(store.get('other.txt')).toMatchObject({ buffer: 'mine\n', dirty: true, conflict: { diskText: 'theirs too\n' } });
   });
 
-  it('follows a rename of the file, and of a folder holding it, from the feed alone', async () => {
+  it('a save over a file changed since it was read is refused, the disk kept and the conflict shown', async () => {
+    await store.open('notes.txt');
+    store.setBuffer('notes.txt', 'mine\n');
+    disk.set('notes.txt', 'theirs\n');
+    await expect(store.save('notes.txt')).rejects.toMatchObject({ code: 'E_CHANGED_ON_DISK' });
+    expect(disk.get('notes.txt')).toBe('theirs\n');
+    expect(store.get('notes.txt')).toMatchObject({ buffer: 'mine\n', conflict: { kind: 'changed', diskText: 'theirs\n' } });
+    await store.overwrite('notes.txt');
+    expect(disk.get('notes.txt')).toBe('mine\n');
+    expect(store.get('notes.txt')).toMatchObject({ dirty: false, conflict: null });
+  });
+
+  it('a move of a folder holding the tab re-keys it with its unsaved text, without asking main', async () => {
+    disk.set('src/app.py', 'x = 1\n');
+    await store.open('src/app.py');
+    store.setBuffer('src/app.py', 'x = 2\n');
+    const asked = bridge.sent.length;
+    bridge.emit('fs.change', { type: 'moved', from: 'src', to: 'lib', isDir: true, origin: 'operator' });
+    expect(store.getState().active).toBe('lib/app.py');
+    expect(store.get('lib/app.py')).toMatchObject({ name: 'app.py', buffer: 'x = 2\n', dirty: true });
+    expect(store.get('src/app.py')).toBeUndefined();
+    expect(bridge.sent.length).toBe(asked);
+  });
+
+  it('a file deleted on disk keeps its tab and unsaved text, saying it was deleted', async () => {
     await store.open('notes.txt');
     store.setBuffer('notes.txt', 'unsaved\n');
-    await bridge.request('workspace.move', { from: 'notes.txt', to: 'renamed.txt' });
-    // The feed reached the store before the move's caller heard back.
-    expect(store.getState()).toMatchObject({ active: 'renamed.txt' });
-    expect(store.get('renamed.txt')).toMatchObject({ name: 'renamed.txt', buffer: 'unsaved\n', dirty: true });
-    await bridge.request('workspace.createDir', { path: 'dir' });
-    await bridge.request('workspace.createDir', { path: 'dir/deep' });
-    await bridge.request('workspace.move', { from: 'renamed.txt', to: 'dir/deep/renamed.txt' });
-    await bridge.request('workspace.move', { from: 'dir', to: 'moved' });
-    expect(store.getState().files.map((f) => f.path)).toEqual(['moved/deep/renamed.txt']);
-    await store.save('moved/deep/renamed.txt');
-    expect(await readFile(path.join(root, 'moved/deep/renamed.txt'), 'utf8')).toBe('unsaved\n');
-    // The watcher's echoes of those moves (deletes and creates) never close or conflict the tab.
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(store.get('moved/deep/renamed.txt')).toMatchObject({ conflict: null, dirty: false });
-  });
-
-  it('a tab owned by a view keeps its owner across a move', async () => {
-    await writeFile(path.join(root, 'a.ipynb'), '{}');
-    await store.open('a.ipynb');
-    const saves: string[] = [];
-    store.claim('a.ipynb', { save: async () => void saves.push('owner'), closed: () => undefined });
-    store.setDirty('a.ipynb', true);
-    await bridge.request('workspace.move', { from: 'a.ipynb', to: 'b.ipynb' });
-    expect(store.get('b.ipynb')?.dirty).toBe(true);
-    await store.save('b.ipynb');
-    expect(saves).toEqual(['owner']);
+    disk.delete('notes.txt');
+    bridge.emit('fs.change', { type: 'deleted', path: 'notes.txt', isDir: false, origin: 'external' });
+    await untilState(store, () => store.get('notes.txt')?.conflict?.kind === 'deleted', 'the deleted conflict');
+    expect(store.get('notes.txt')).toMatchObject({ buffer: 'unsaved\n', dirty: true });
   });
 });

@@ -1,9 +1,9 @@
 import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { AnyEvent, EventChannel, EventPayload } from '../../shared/contract';
-import { EventHub } from '../events';
-import { Workspace } from '../workspace';
+import type { AnyEvent, EventChannel, EventPayload } from '../shared/contract';
+import { EventHub } from '../main/events';
+import { Workspace } from '../main/workspace';
 
 /** A real temp workspace and an event recorder, for notebook tests. */
 export async function makeWorkspace(prefix: string): Promise<{ root: string; workspace: Workspace; hub: EventHub; events: AnyEvent[] }> {

@@ -15,3 +15,9 @@ export async function makeTempTree(files: Record<string, string> = {}): Promise<
   }
   return { root, cleanup: () => rm(root, { recursive: true, force: true }) };
 }
+
+/** An empty real temporary folder (an app data folder, a static dir) and its removal. */
+export async function makeTempDir(prefix = 'kiln-test-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await realpath(await mkdtemp(path.join(os.tmpdir(), prefix)));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}

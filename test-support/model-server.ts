@@ -6,7 +6,7 @@
  * received, so they can assert what the harness sent. It is real HTTP: clients go through their
  * real code path (the AI SDK providers, fetch, SSE parsing).
  *
- * Standalone (for Playwright): `node --import tsx e2e/support/model-server.ts --port N --scenario file.json`
+ * Standalone (for Playwright): `node --import tsx test-support/model-server.ts --port N --scenario file.json`
  * prints `model-server listening on http://127.0.0.1:N/v1` and serves until killed. The scenario file
  * is a `ScenarioFile` (JSON). At run time, `POST /_scripted/replies` (body: ScriptedReply[] or
  * { replies, loop? }) replaces the queue, `GET /_scripted/requests` returns what was received,

@@ -1,28 +1,16 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+/** The explorer's tree store against main's real services: the same change feed both hosts forward. */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { KilnBridge } from '../../../shared/contract';
-// The real back end in-process: the store follows the same change feed both hosts forward.
-import { MemoryStore } from '../../../main/prefs';
-import { inProcessBridge } from '../../../main/hosts/in-process-bridge';
-import { createServices, type Services } from '../../../main/services';
-import { TreeStore } from './tree-store';
+import type { KilnBridge } from '../../shared/contract';
+import { TreeStore } from '../../renderer/src/tree/tree-store';
+import { startServices, type RunningServices } from '../../test-support/services';
 
-let root: string;
-let dataDir: string;
-let services: Services;
+let running: RunningServices;
 let bridge: KilnBridge;
 let tree: TreeStore;
 
 beforeEach(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), 'kiln-tree-'));
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-tree-data-'));
-  await mkdir(path.join(root, 'src/pkg/deep'), { recursive: true });
-  await writeFile(path.join(root, 'src/pkg/deep/mod.py'), 'x = 1\n');
-  await writeFile(path.join(root, 'top.txt'), 't\n');
-  services = await createServices({ root, dataDir, prefsStore: new MemoryStore() });
-  bridge = inProcessBridge(services);
+  running = await startServices({ 'src/pkg/deep/mod.py': 'x = 1\n', 'top.txt': 't\n' });
+  bridge = running.bridge;
   tree = new TreeStore(bridge);
   bridge.on('fs.change', (change) => tree.handleFsChange(change));
   await tree.load('');
@@ -33,9 +21,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   tree.dispose();
-  await services.dispose();
-  await rm(root, { recursive: true, force: true });
-  await rm(dataDir, { recursive: true, force: true });
+  await running.close();
 });
 
 const rows = () => tree.rows().map((r) => `${r.entry.path}${r.expanded ? '/' : ''}`);
@@ -54,7 +40,7 @@ it('applies a folder move as one event: the whole subtree re-keyed in one render
 });
 
 it("marks the agent's changes and keeps the mark through a move; a delete drops the entry and what it held", async () => {
-  await services.workspace.write('src/pkg/deep/agent.py', 'y = 2\n', { origin: 'agent' });
+  await running.services.workspace.write('src/pkg/deep/agent.py', 'y = 2\n', { origin: 'agent' });
   expect(tree.marks.newMarkOf('src/pkg/deep/agent.py')).toEqual({ origin: 'agent' });
   await bridge.request('workspace.move', { from: 'src', to: 'moved' });
   expect(tree.marks.newMarkOf('moved/pkg/deep/agent.py')).toEqual({ origin: 'agent' });

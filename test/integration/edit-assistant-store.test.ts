@@ -2,73 +2,53 @@
  * The edit assistant's store against the real main side: real services on a temp workspace, the
  * contract's own dispatch and event hub as the bridge, and the scripted model server over HTTP.
  */
-import { mkdtemp, readFile, rm, writeFile, mkdir, unlink } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, writeFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { KilnBridge } from '../../../shared/contract';
-import { MemoryStore } from '../../../main/prefs';
-import { inProcessBridge } from '../../../main/hosts/in-process-bridge';
-import { createServices, type Services } from '../../../main/services';
-import { trustFolder } from '../../../main/trust';
-import { ModelServer, reply } from '../../../e2e/support/model-server';
-import { EditAssistantStore, type EditAssistantState } from './edit-assistant-store';
+import type { KilnBridge } from '../../shared/contract';
+import { trustFolder } from '../../main/trust';
+import { EditAssistantStore } from '../../renderer/src/edit-assistant/edit-assistant-store';
+import { ModelServer, reply } from '../../test-support/model-server';
+import { startServices, type RunningServices } from '../../test-support/services';
+import { untilState } from '../../test-support/until';
 
 const APP = 'def greet(name):\n    return f"hello {name}"\n';
 const RENAMED = 'def greet(person):\n    return f"hello {person}"\n';
 
-/** Resolves once the store's state satisfies `check` (the store is event-driven). */
-function until(store: EditAssistantStore, check: (s: EditAssistantState) => boolean): Promise<EditAssistantState> {
-  return new Promise((resolve) => {
-    if (check(store.getState())) return resolve(store.getState());
-    const off = store.subscribe(() => {
-      if (!check(store.getState())) return;
-      off();
-      resolve(store.getState());
-    });
-  });
-}
-
 describe('EditAssistantStore', () => {
+  let running: RunningServices;
   let root: string;
-  let dataDir: string;
-  let services: Services;
   let model: ModelServer;
   let store: EditAssistantStore;
   let bridge: KilnBridge;
 
   beforeEach(async () => {
-    root = await mkdtemp(path.join(os.tmpdir(), 'kiln-ea-ws-'));
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-ea-data-'));
     model = await ModelServer.start();
-    await writeFile(path.join(root, 'app.py'), APP);
-    await mkdir(path.join(root, '.kiln'));
-    await writeFile(
-      path.join(root, '.kiln/config.yaml'),
-      `models:\n  scripted:\n    provider: openai-compatible\n    base_url: ${model.url}\n    model: m\nfile_editing:\n  model: scripted\n`,
+    running = await startServices(
+      {
+        'app.py': APP,
+        '.kiln/config.yaml': `models:\n  scripted:\n    provider: openai-compatible\n    base_url: ${model.url}\n    model: m\nfile_editing:\n  model: scripted\n`,
+      },
+      // The project config names the scripted model server: trusted, as the operator would.
+      { prepare: (root, dataDir) => trustFolder(dataDir, root) },
     );
-    await trustFolder(dataDir, root);
-    services = await createServices({ root, dataDir, prefsStore: new MemoryStore() });
-    bridge = inProcessBridge(services);
-    // Start-up does not wait for the watcher; these tests assert on its events.
-    await services.watching();
+    root = running.root;
+    bridge = running.bridge;
     store = new EditAssistantStore(bridge);
-    await until(store, (s) => s.config?.fileEditing.enabled === true && s.models.length === 1);
+    await untilState(store, (s) => s.config?.fileEditing.enabled === true && s.models.length === 1);
   });
 
   afterEach(async () => {
     store.dispose();
-    await services.dispose();
+    await running.close();
     await model.close();
-    await rm(root, { recursive: true, force: true });
-    await rm(dataDir, { recursive: true, force: true });
   });
 
   it('a proposal becomes a chip and opens its diff against the baseline', async () => {
     await store.open('app.py');
     model.enqueue(reply.propose(RENAMED, 'Renaming.'));
     await store.send('app.py', 'rename name to person');
-    const state = await until(store, (s) => s.reviews['app.py']?.modified != null);
+    const state = await untilState(store, (s) => s.reviews['app.py']?.modified != null);
     const kinds = state.sessions['app.py'].transcript.map((e) => e.type);
     expect(kinds).toEqual(['user', 'assistant', 'proposal']);
     expect(state.reviews['app.py']).toMatchObject({ against: 'baseline', original: APP, modified: RENAMED });
@@ -78,12 +58,12 @@ describe('EditAssistantStore', () => {
     await store.open('app.py');
     model.enqueue(reply.propose(RENAMED));
     await store.send('app.py', 'rename');
-    const { reviews } = await until(store, (s) => s.reviews['app.py']?.modified != null);
+    const { reviews } = await untilState(store, (s) => s.reviews['app.py']?.modified != null);
     const proposalId = reviews['app.py'].proposalId;
     const outside = `${APP}# edited elsewhere\n`;
     await writeFile(path.join(root, 'app.py'), outside);
     // The session adopts the disk as its baseline for the next turn; the proposal stays bound to its own.
-    await until(store, (s) => s.sessions['app.py'].transcript.some((e) => e.type === 'marker' && e.marker === 'changed-on-disk'));
+    await untilState(store, (s) => s.sessions['app.py'].transcript.some((e) => e.type === 'marker' && e.marker === 'changed-on-disk'));
     expect(await store.accept('app.py', proposalId)).toBe(false);
     expect(store.getState().reviews['app.py']).toMatchObject({ against: 'baseline', original: APP, stale: expect.stringContaining('changed on disk') });
     expect(await readFile(path.join(root, 'app.py'), 'utf8')).toBe(outside);
@@ -98,7 +78,7 @@ describe('EditAssistantStore', () => {
     await store.open('app.py');
     model.enqueue(reply.propose(RENAMED));
     await store.send('app.py', 'rename');
-    await until(store, (s) => s.reviews['app.py']?.modified != null);
+    await untilState(store, (s) => s.reviews['app.py']?.modified != null);
     await bridge.request('workspace.createDir', { path: 'pkg' });
     await bridge.request('workspace.move', { from: 'app.py', to: 'pkg/app.py' });
     await bridge.request('workspace.move', { from: 'pkg', to: 'lib' });
@@ -108,14 +88,14 @@ describe('EditAssistantStore', () => {
     expect(await store.accept('lib/app.py', state.reviews['lib/app.py'].proposalId)).toBe(true);
     expect(await readFile(path.join(root, 'lib/app.py'), 'utf8')).toBe(RENAMED);
     await unlink(path.join(root, 'lib/app.py'));
-    await until(store, (s) => !s.sessions['lib/app.py']);
+    await untilState(store, (s) => !s.sessions['lib/app.py']);
   });
 
   it('Clear empties the transcript and drops the review', async () => {
     await store.open('app.py');
     model.enqueue(reply.propose(RENAMED));
     await store.send('app.py', 'rename');
-    await until(store, (s) => s.reviews['app.py']?.modified != null);
+    await untilState(store, (s) => s.reviews['app.py']?.modified != null);
     await store.clear('app.py');
     const state = store.getState();
     expect(state.sessions['app.py'].transcript).toEqual([]);
@@ -135,7 +115,7 @@ describe('EditAssistantStore', () => {
   it('refusals become error lines in the transcript', async () => {
     await store.open('app.py');
     await writeFile(path.join(root, '.kiln/config.yaml'), 'models: {}\n');
-    await until(store, (s) => s.config?.fileEditing.enabled === false);
+    await untilState(store, (s) => s.config?.fileEditing.enabled === false);
     await store.send('app.py', 'hello');
     const last = store.session('app.py')?.transcript.at(-1);
     expect(last).toMatchObject({ type: 'error', code: 'E_NO_MODEL' });
