@@ -4,10 +4,10 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { MemoryStore } from '../../prefs';
-import { createServices, type Services } from '../../services';
-import { makeTempTree } from '../../../test-support/temp-workspace';
-import { startWebHost, type WebHost } from './server';
+import { MemoryStore } from '../main/prefs';
+import { createServices, type Services } from '../main/services';
+import { makeTempTree } from './temp-workspace';
+import { startWebHost, type WebHost } from '../main/hosts/web/server';
 
 /** A web host on a real temp workspace with a stub renderer page, for the host's own tests. */
 export async function startTestHost(files: Record<string, string> = { 'hello.txt': 'hello\n', 'src/': '' }): Promise<{

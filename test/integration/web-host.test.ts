@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../services';
-import { startWebHost, type WebHost } from './server';
-import { connectClient, rawExchange, startTestHost, upgradeRequest } from './test-host';
+import type { Services } from '../../main/services';
+import { startWebHost, type WebHost } from '../../main/hosts/web/server';
+import { connectClient, rawExchange, startTestHost, upgradeRequest } from '../../test-support/web-host';
 
 let root: string;
 let services: Services;

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WebHost } from './server';
-import { MAX_FRAME_BYTES } from './server';
-import { connectClient, frame, rawExchange, rawSocket, startTestHost, upgradeRequest } from './test-host';
+import type { WebHost } from '../../main/hosts/web/server';
+import { MAX_FRAME_BYTES } from '../../main/hosts/web/server';
+import { connectClient, frame, rawExchange, rawSocket, startTestHost, upgradeRequest } from '../../test-support/web-host';
 
 let host: WebHost;
 let closeHost: () => Promise<void>;

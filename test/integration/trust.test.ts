@@ -6,9 +6,9 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryStore } from '../prefs';
-import { dispatch } from '../router';
-import { createServices, type Services } from '../services';
+import { MemoryStore } from '../../main/prefs';
+import { dispatch } from '../../main/router';
+import { createServices, type Services } from '../../main/services';
 import { makeTempTree } from '../../test-support/temp-workspace';
 
 let root: string;
