@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { MemoryStore } from './prefs';
 import { createServices } from './services';
-import { makeTempTree } from './workspace/test-support';
+import { makeTempTree } from '../test-support/temp-workspace';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
