@@ -72,7 +72,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   owned.add(config.onDidChange(() => hub.emit('trust.changed', trustState())));
   const prefs = new PrefsService(options.prefsStore);
   // One run engine for every session kind.
-  const engine = new RunEngine();
+  const engine = owned.add(new RunEngine());
   const edits = owned.add(new EditAssistantService({
     files: workspace,
     workspaceRoot: workspace.root,

@@ -130,7 +130,7 @@ export class AgentService {
       const outcome = await this.run(live, slot, text);
       return await this.finish(live, runId, text, outcome);
     } finally {
-      slot.release();
+      slot.dispose();
     }
   }
 
@@ -161,7 +161,7 @@ export class AgentService {
     this.engine.stop(this.key);
     // Let a stopped run record itself before the last save is flushed, but never hold up shutdown for long
     // (a notebook cell does not hear the abort signal; it finishes on its own).
-    const settled = this.engine.acquire(this.key, 'workspace').then((slot) => slot.release());
+    const settled = this.engine.whenIdle(this.key);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([settled, new Promise<void>((resolve) => (timer = setTimeout(resolve, 5_000)))]);
     clearTimeout(timer);

@@ -15,6 +15,7 @@ import {
   type WriteResult,
   editAssistantEvents,
 } from '../../shared/contract';
+import { SerialQueue } from '../../shared/base/serial-queue';
 import { isKilnError, KilnError, type WireError } from '../../shared/errors';
 import type { ModelConfig, ResolvedConfig } from '../config';
 import { toWireError } from '../errors';
@@ -60,7 +61,8 @@ type AssistantEntry = Extract<TranscriptEntry, { type: 'assistant' }>;
  */
 export class EditSession {
   runState: RunState = 'idle';
-  private lock: Promise<unknown> = Promise.resolve();
+  /** State changes of the session, one at a time (the streaming itself runs outside it). */
+  private readonly lock = new SerialQueue();
 
   /**
    * @param persisted Opening or viewing a file persists nothing: the record is written from the first
@@ -88,7 +90,7 @@ export class EditSession {
     const slot = await engine.acquire(this.record.id, 'edit');
     const runId = randomUUID();
     try {
-      const prepared = await this.locked(async () => {
+      const prepared = await this.lock.run(async () => {
         await this.syncWithDisk();
         if (this.record.disk.size > LARGE_FILE_BYTES && !this.record.largeConfirmed) {
           if (!opts.confirmLarge) throw tooLarge(this.path, this.record.disk.size);
@@ -130,9 +132,9 @@ export class EditSession {
         const error = err instanceof KilnError ? err : new KilnError('E_MODEL', String(err));
         outcome = { status: 'error', text: '', toolCalls: [], error };
       }
-      return await this.locked(() => this.finishRun(runId, prepared.turnNotes, text, assistant, outcome));
+      return await this.lock.run(() => this.finishRun(runId, prepared.turnNotes, text, assistant, outcome));
     } finally {
-      slot.release();
+      slot.dispose();
     }
   }
 
@@ -149,7 +151,7 @@ export class EditSession {
    * diff. Accepting it then writes knowingly, over exactly what they were shown.
    */
   reviewAgainstDisk(proposalId: string): Promise<ProposalContent> {
-    return this.locked(async () => {
+    return this.lock.run(async () => {
       const proposal = undecided(this.findProposal(proposalId));
       const disk = await this.host.files.read(this.path);
       if (disk.text === null) throw new KilnError('E_BAD_REQUEST', `${this.path} is binary now; the proposal cannot be compared with it`);
@@ -166,7 +168,7 @@ export class EditSession {
    * disk refuses with E_CHANGED_ON_DISK and the proposal stays pending.
    */
   accept(proposalId: string): Promise<{ path: string; hash: string; snapshot: SessionSnapshot }> {
-    return this.locked(async () => {
+    return this.lock.run(async () => {
       const key = this.path;
       const proposal = undecided(this.findProposal(proposalId));
       const baselineHash = proposal.baselineHash;
@@ -218,7 +220,7 @@ export class EditSession {
 
   /** The baseline stays; the agent hears about it at its next turn and continues from its own proposal. */
   reject(proposalId: string): Promise<SessionSnapshot> {
-    return this.locked(async () => {
+    return this.lock.run(async () => {
       const proposal = undecided(this.findProposal(proposalId));
       this.setProposalStatus(proposal, 'rejected');
       this.addEntry({
@@ -237,7 +239,7 @@ export class EditSession {
 
   /** Sets (alias) or clears (null) the session's model override. */
   setModel(alias: string | null): Promise<SessionSnapshot> {
-    return this.locked(async () => {
+    return this.lock.run(async () => {
       this.record.modelOverride = alias;
       await this.persist();
       const snapshot = this.snapshot();
@@ -248,7 +250,7 @@ export class EditSession {
 
   /** Re-opened with the file as it is now; `confirmLarge` is remembered once given for a large file. */
   reopen(content: FileContent, confirmLarge: boolean): Promise<void> {
-    return this.locked(async () => {
+    return this.lock.run(async () => {
       if (confirmLarge && !this.record.largeConfirmed && content.size > LARGE_FILE_BYTES) this.record.largeConfirmed = true;
       await this.syncWithDisk(content);
     });
@@ -256,15 +258,12 @@ export class EditSession {
 
   /** Checks the disk now rather than at the next run. */
   followDisk(): Promise<void> {
-    return this.locked(() => this.syncWithDisk());
+    return this.lock.run(() => this.syncWithDisk());
   }
 
   /** Resolves when the session's pending state changes are done. */
   settled(): Promise<void> {
-    return this.lock.then(
-      () => undefined,
-      () => undefined,
-    );
+    return this.lock.whenIdle();
   }
 
   snapshot(): SessionSnapshot {
@@ -419,13 +418,6 @@ export class EditSession {
 
   private async persist(): Promise<void> {
     if (this.persisted) await this.host.store.save(this.record);
-  }
-
-  /** Serializes state changes of the session (not the streaming itself, which runs outside the lock). */
-  private locked<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.lock.then(fn, fn);
-    this.lock = run.catch(() => {});
-    return run;
   }
 }
 

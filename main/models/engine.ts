@@ -4,6 +4,8 @@
  * does not import the workspace: whatever a run produces goes back to its caller as data.
  */
 import { stepCountIs, streamText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import type { IDisposable } from '../../shared/base/lifecycle';
+import { KeyedSerialQueue } from '../../shared/base/serial-queue';
 import type { SessionKind } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { SESSION_KIND_POLICIES, selectTools, type SessionKindPolicy, type ToolSources } from './kinds';
@@ -40,17 +42,15 @@ export type EngineOutcome =
   | { status: 'stopped'; text: string; toolCalls: EngineToolCall[] }
   | { status: 'error'; text: string; toolCalls: EngineToolCall[]; error: KilnError };
 
-/** A reserved run slot of one session; release it when the run (and its bookkeeping) is over. */
-export interface RunSlot {
+/**
+ * A reserved run slot of one session: it holds the session's turn until it is disposed, which its owner
+ * does on every path (finished, failed, stopped). Disposing twice is harmless.
+ */
+export interface RunSlot extends IDisposable {
   readonly key: string;
+  /** Aborted by `stop(key)` and at shutdown. */
   readonly signal: AbortSignal;
-  release(): void;
-}
-
-interface SessionGate {
-  running: RunSlot | null;
-  controller: AbortController | null;
-  tail: Promise<void>;
+  dispose(): void;
 }
 
 /** Layers stay separate in code; on the wire they form one system message, which every chat template accepts. */
@@ -60,8 +60,12 @@ export function composeSystemPrompt(harnessPrompt: string, operatorPrompt: strin
   return `${harnessPrompt}\n\n## Operator instructions\n\n${operator}`;
 }
 
-export class RunEngine {
-  private readonly gates = new Map<string, SessionGate>();
+export class RunEngine implements IDisposable {
+  // Whose turn it is, per session: each slot's turn ends when the slot is disposed. A session with no run
+  // running or waiting has no entry, so the engine does not grow with every session it ever ran.
+  private readonly turns = new KeyedSerialQueue<string>();
+  private readonly running = new Map<string, { slot: RunSlot; controller: AbortController }>();
+  private disposed = false;
 
   constructor(private readonly policies: Readonly<Record<SessionKind, SessionKindPolicy>> = SESSION_KIND_POLICIES) {}
 
@@ -70,49 +74,62 @@ export class RunEngine {
   }
 
   isRunning(key: string): boolean {
-    return this.gates.get(key)?.running != null;
+    return this.running.has(key);
   }
 
   /**
-   * Reserves the session's run slot. Kinds that refuse (edit) throw E_BUSY at once when a run is
-   * going; kinds that queue (workspace) wait their turn.
+   * Reserves the session's run slot. Kinds that refuse (edit) fail with E_BUSY at once when a run is
+   * going; kinds that queue (workspace) wait their turn. After shutdown, and for a turn still waiting when
+   * it came, the answer is E_SHUTTING_DOWN.
    */
-  async acquire(key: string, kind: SessionKind): Promise<RunSlot> {
-    const gate = this.gates.get(key) ?? { running: null, controller: null, tail: Promise.resolve() };
-    this.gates.set(key, gate);
-    if (this.policies[kind].whenBusy === 'refuse' && gate.running) {
-      throw new KilnError('E_BUSY', 'A run is already in progress for this session: wait for it or press Stop.');
+  acquire(key: string, kind: SessionKind): Promise<RunSlot> {
+    if (this.disposed) return Promise.reject(shuttingDown());
+    if (this.policies[kind].whenBusy === 'refuse' && this.running.has(key)) {
+      return Promise.reject(new KilnError('E_BUSY', 'A run is already in progress for this session: wait for it or press Stop.'));
     }
-    let releaseTurn!: () => void;
-    const previous = gate.tail;
-    gate.tail = new Promise<void>((resolve) => (releaseTurn = resolve));
-    await previous;
-    const controller = new AbortController();
-    let released = false;
-    const slot: RunSlot = {
-      key,
-      signal: controller.signal,
-      release: () => {
-        if (released) return;
-        released = true;
-        if (gate.running === slot) {
-          gate.running = null;
-          gate.controller = null;
-        }
-        releaseTurn();
-      },
-    };
-    gate.running = slot;
-    gate.controller = controller;
-    return slot;
+    return new Promise<RunSlot>((resolve, reject) => {
+      void this.turns.run(
+        key,
+        () =>
+          new Promise<void>((endTurn) => {
+            if (this.disposed) {
+              endTurn();
+              reject(shuttingDown());
+              return;
+            }
+            const controller = new AbortController();
+            const slot: RunSlot = {
+              key,
+              signal: controller.signal,
+              dispose: () => {
+                if (this.running.get(key)?.slot === slot) this.running.delete(key);
+                endTurn();
+              },
+            };
+            this.running.set(key, { slot, controller });
+            resolve(slot);
+          }),
+      );
+    });
   }
 
   /** Aborts the session's running run, if any. */
   stop(key: string): boolean {
-    const gate = this.gates.get(key);
-    if (!gate?.controller || gate.controller.signal.aborted) return false;
-    gate.controller.abort();
+    const run = this.running.get(key);
+    if (!run || run.controller.signal.aborted) return false;
+    run.controller.abort();
     return true;
+  }
+
+  /** Resolves once the session has no run running or waiting (its slots all disposed). */
+  whenIdle(key: string): Promise<void> {
+    return this.turns.whenIdle(key);
+  }
+
+  /** Shutdown: every running run is aborted, and no turn starts any more (waiting ones get E_SHUTTING_DOWN). */
+  dispose(): void {
+    this.disposed = true;
+    for (const { controller } of this.running.values()) controller.abort();
   }
 
   /** Runs the model once for a reserved slot. Never throws for model failures: they are the outcome. */
@@ -185,6 +202,10 @@ export class RunEngine {
     const response = await responsePromise;
     return { status: 'completed', text, toolCalls, responseMessages: response?.messages };
   }
+}
+
+function shuttingDown(): KilnError {
+  return new KilnError('E_SHUTTING_DOWN', 'Kiln is shutting down: no new run starts.');
 }
 
 function errorMessage(err: unknown): string {

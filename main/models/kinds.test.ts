@@ -47,7 +47,7 @@ describe('session kind guards', () => {
 });
 
 describe('RunEngine gate', () => {
-  it('refuses a second edit run on a busy session with E_BUSY, and frees the slot on release', async () => {
+  it('refuses a second edit run on a busy session with E_BUSY, and frees the slot when it is disposed', async () => {
     const engine = new RunEngine();
     const first = await engine.acquire('a.txt', 'edit');
     const second = await engine.acquire('a.txt', 'edit').catch((e: unknown) => e);
@@ -55,11 +55,11 @@ describe('RunEngine gate', () => {
     expect((second as KilnError).code).toBe('E_BUSY');
     // Another file's session is independent.
     const other = await engine.acquire('b.txt', 'edit');
-    other.release();
-    first.release();
+    other.dispose();
+    first.dispose();
     const third = await engine.acquire('a.txt', 'edit');
     expect(engine.isRunning('a.txt')).toBe(true);
-    third.release();
+    third.dispose();
     expect(engine.isRunning('a.txt')).toBe(false);
   });
 
@@ -73,8 +73,8 @@ describe('RunEngine gate', () => {
     });
     await new Promise((r) => setTimeout(r, 20));
     order.push('first done');
-    first.release();
-    (await second).release();
+    first.dispose();
+    (await second).dispose();
     expect(order).toEqual(['first done', 'second started']);
   });
 
@@ -83,8 +83,37 @@ describe('RunEngine gate', () => {
     const slot = await engine.acquire('a', 'edit');
     expect(engine.stop('a')).toBe(true);
     expect(slot.signal.aborted).toBe(true);
-    slot.release();
+    slot.dispose();
     expect(engine.stop('a')).toBe(false);
+  });
+
+  it('whenIdle waits until the running and the waiting runs of the session have let go of their slots', async () => {
+    const engine = new RunEngine();
+    const first = await engine.acquire('ws', 'workspace');
+    const second = engine.acquire('ws', 'workspace');
+    let idle = false;
+    const settled = engine.whenIdle('ws').then(() => (idle = true));
+    first.dispose();
+    const slot = await second;
+    expect(idle).toBe(false);
+    slot.dispose();
+    // Disposing again (a finally after a catch that already did) changes nothing.
+    slot.dispose();
+    await settled;
+    expect(engine.isRunning('ws')).toBe(false);
+  });
+
+  it('shutdown aborts the running run, refuses new ones, and tells a waiting turn Kiln is shutting down', async () => {
+    const engine = new RunEngine();
+    const running = await engine.acquire('ws', 'workspace');
+    const waiting = engine.acquire('ws', 'workspace');
+    engine.dispose();
+    expect(running.signal.aborted).toBe(true);
+    await expect(engine.acquire('a.txt', 'edit')).rejects.toMatchObject({ code: 'E_SHUTTING_DOWN' });
+    running.dispose();
+    await expect(waiting).rejects.toMatchObject({ code: 'E_SHUTTING_DOWN' });
+    await engine.whenIdle('ws');
+    expect(engine.isRunning('ws')).toBe(false);
   });
 });
 

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
+import { KeyedSerialQueue } from '../../shared/base/serial-queue';
 
 /** Session records hold file contents: their folder is the owner's alone, and so is each file. */
 export const PRIVATE_DIR_MODE = 0o700;
@@ -12,7 +13,7 @@ export const PRIVATE_FILE_MODE = 0o600;
  * file kept in order (a load waits for them). Both session stores persist through this.
  */
 export class RecordFiles {
-  private readonly writes = new Map<string, Promise<void>>();
+  private readonly writes = new KeyedSerialQueue<string>();
 
   constructor(private readonly dir: string) {}
 
@@ -24,7 +25,7 @@ export class RecordFiles {
 
   /** The parsed record; null when missing, unreadable or not matching the schema (the session starts cold). */
   async load<S extends z.ZodType>(file: string, schema: S): Promise<z.output<S> | null> {
-    await this.writes.get(file);
+    await this.writes.whenIdle(file);
     let json: unknown;
     try {
       json = JSON.parse(await fs.readFile(file, 'utf8'));
@@ -38,7 +39,7 @@ export class RecordFiles {
   /** Saves a snapshot of the record as it is now, atomically. */
   save(file: string, record: unknown): Promise<void> {
     const json = JSON.stringify(record);
-    return this.enqueue(file, async () => {
+    return this.writes.run(file, async () => {
       await fs.mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
       const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
       await fs.writeFile(temp, json, { mode: PRIVATE_FILE_MODE });
@@ -47,20 +48,10 @@ export class RecordFiles {
   }
 
   delete(file: string): Promise<void> {
-    return this.enqueue(file, () => fs.rm(file, { force: true }));
+    return this.writes.run(file, () => fs.rm(file, { force: true }));
   }
 
-  async flush(): Promise<void> {
-    await Promise.all(this.writes.values());
-  }
-
-  private enqueue(file: string, job: () => Promise<void>): Promise<void> {
-    const next = (this.writes.get(file) ?? Promise.resolve()).then(job, job);
-    const settled = next.catch(() => {});
-    this.writes.set(file, settled);
-    void settled.then(() => {
-      if (this.writes.get(file) === settled) this.writes.delete(file);
-    });
-    return next;
+  flush(): Promise<void> {
+    return this.writes.whenIdle();
   }
 }

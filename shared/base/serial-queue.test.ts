@@ -90,4 +90,20 @@ describe('KeyedSerialQueue', () => {
     await expect(next).resolves.toBe('saved');
     await queue.whenIdle();
   });
+
+  it('whenIdle(key) waits for that key only, and an idle key is forgotten', async () => {
+    const queue = new KeyedSerialQueue<string>();
+    const slow = deferred();
+    let aDone = false;
+    void queue.run('a', () => void (aDone = true));
+    void queue.run('b', () => slow.promise);
+    expect(queue.busyKeys).toBe(2);
+    await queue.whenIdle('a');
+    expect(aDone).toBe(true);
+    await queue.whenIdle('never queued');
+    slow.resolve();
+    await queue.whenIdle();
+    // The bookkeeping of a settled key goes with it, so a long-lived queue does not grow with every key it saw.
+    expect(queue.busyKeys).toBe(0);
+  });
 });

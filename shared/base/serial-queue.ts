@@ -50,8 +50,14 @@ export class KeyedSerialQueue<K> {
     return result;
   }
 
-  /** Resolves once every job queued so far, on every key, has settled (never rejects). */
-  async whenIdle(): Promise<void> {
+  /** Resolves once every job queued so far on `key` (on every key, without one) has settled; never rejects. */
+  async whenIdle(key?: K): Promise<void> {
+    if (key !== undefined) return this.queues.get(key)?.whenIdle();
     await Promise.all([...this.queues.values()].map((queue) => queue.whenIdle()));
+  }
+
+  /** How many keys have jobs queued or running. */
+  get busyKeys(): number {
+    return this.queues.size;
   }
 }
