@@ -1,6 +1,8 @@
+import Anser from 'anser';
+
 /**
- * ANSI SGR escapes (what IPython puts in tracebacks and what programs print) -> styled segments.
- * Only colour and weight are kept; every other escape sequence is dropped so it never shows as garbage.
+ * ANSI SGR escapes (what IPython puts in tracebacks and what programs print) -> styled segments, read by
+ * anser. Only colour and weight are kept; every other escape sequence is dropped so it never shows as garbage.
  */
 
 export interface AnsiSegment {
@@ -14,85 +16,49 @@ export interface AnsiSegment {
   underline?: boolean;
 }
 
-const NAMES = ['black', 'red', 'green', 'yellow', 'blue', 'magenta', 'cyan', 'white'];
-
-/** xterm's 256-colour palette entry as CSS. */
-function color256(n: number): string {
-  if (n < 8) return NAMES[n];
-  if (n < 16) return `bright-${NAMES[n - 8]}`;
-  if (n < 232) {
-    const i = n - 16;
-    const level = (v: number) => (v === 0 ? 0 : 55 + v * 40);
-    return `rgb(${level(Math.floor(i / 36))}, ${level(Math.floor(i / 6) % 6)}, ${level(i % 6)})`;
-  }
-  const grey = 8 + (n - 232) * 10;
-  return `rgb(${grey}, ${grey}, ${grey})`;
-}
-
-type Style = Omit<AnsiSegment, 'text'>;
-
-function applySgr(style: Style, params: number[]): Style {
-  const next: Style = { ...style };
-  if (params.length === 0) params = [0];
-  for (let i = 0; i < params.length; i++) {
-    const p = params[i];
-    if (p === 0) {
-      for (const key of Object.keys(next) as (keyof Style)[]) delete next[key];
-    } else if (p === 1) next.bold = true;
-    else if (p === 2) next.dim = true;
-    else if (p === 3) next.italic = true;
-    else if (p === 4) next.underline = true;
-    else if (p === 22) {
-      delete next.bold;
-      delete next.dim;
-    } else if (p === 23) delete next.italic;
-    else if (p === 24) delete next.underline;
-    else if (p >= 30 && p <= 37) next.fg = NAMES[p - 30];
-    else if (p === 39) delete next.fg;
-    else if (p >= 40 && p <= 47) next.bg = NAMES[p - 40];
-    else if (p === 49) delete next.bg;
-    else if (p >= 90 && p <= 97) next.fg = `bright-${NAMES[p - 90]}`;
-    else if (p >= 100 && p <= 107) next.bg = `bright-${NAMES[p - 100]}`;
-    else if (p === 38 || p === 48) {
-      const key = p === 38 ? 'fg' : 'bg';
-      if (params[i + 1] === 5 && params[i + 2] !== undefined) {
-        next[key] = color256(params[i + 2]);
-        i += 2;
-      } else if (params[i + 1] === 2 && params[i + 4] !== undefined) {
-        next[key] = `rgb(${params[i + 2]}, ${params[i + 3]}, ${params[i + 4]})`;
-        i += 4;
-      }
-    }
-  }
-  return next;
-}
-
-// CSI sequences (ESC [ ... final byte), OSC (ESC ] ... BEL or ESC \), and two-byte escapes.
+// anser reads CSI sequences (ESC [) only: OSC strings (window titles, links) and other ESC sequences go first.
 // eslint-disable-next-line no-control-regex
-const ESCAPE = /\x1b\[([0-9;?]*)([@-~])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?/g;
+const NON_CSI = /\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b(?!\[)[\x20-\x2f]*[\x30-\x7e]?/g;
+
+/** xterm's 256-colour cube and grey ramp as CSS (anser names these only as `ansi-palette-N` classes). */
+function paletteColour(n: number): string {
+  if (n >= 232) {
+    const grey = 8 + (n - 232) * 10;
+    return `rgb(${grey}, ${grey}, ${grey})`;
+  }
+  const level = (v: number) => (v === 0 ? 0 : 55 + v * 40);
+  const i = n - 16;
+  return `rgb(${level(Math.floor(i / 36))}, ${level(Math.floor(i / 6) % 6)}, ${level(i % 6)})`;
+}
+
+/** anser's colour (with `use_classes`) as a class suffix ('red', 'bright-blue') or a CSS colour. */
+function colourOf(name: string | null, truecolor: string | null): string | undefined {
+  if (!name) return undefined;
+  if (name === 'ansi-truecolor') return truecolor ? `rgb(${truecolor})` : undefined;
+  if (name.startsWith('ansi-palette-')) return paletteColour(Number(name.slice('ansi-palette-'.length)));
+  return name.slice('ansi-'.length);
+}
+
+function segmentOf(entry: Anser.AnserJsonEntry): AnsiSegment {
+  const segment: AnsiSegment = { text: entry.content };
+  const fg = colourOf(entry.fg, entry.fg_truecolor);
+  const bg = colourOf(entry.bg, entry.bg_truecolor);
+  if (fg) segment.fg = fg;
+  if (bg) segment.bg = bg;
+  for (const decoration of entry.decorations) {
+    if (decoration === 'bold' || decoration === 'dim' || decoration === 'italic' || decoration === 'underline') segment[decoration] = true;
+  }
+  return segment;
+}
 
 /** Splits text into segments of one style each; empty segments are dropped. */
 export function parseAnsi(text: string): AnsiSegment[] {
-  const segments: AnsiSegment[] = [];
   if (!text.includes('\x1b')) return text ? [{ text }] : [];
-  let style: Style = {};
-  let last = 0;
-  const push = (chunk: string) => {
-    if (chunk) segments.push({ text: chunk, ...style });
-  };
-  for (const match of text.matchAll(ESCAPE)) {
-    push(text.slice(last, match.index));
-    last = match.index + match[0].length;
-    if (match[2] === 'm') {
-      const params = match[1] === '' ? [] : match[1].split(';').map((v) => Number.parseInt(v, 10) || 0);
-      style = applySgr(style, params);
-    }
-  }
-  push(text.slice(last));
-  return segments;
+  const entries = Anser.ansiToJson(text.replace(NON_CSI, ''), { json: true, remove_empty: true, use_classes: true });
+  return entries.map(segmentOf);
 }
 
 /** The text without any escape sequences (for copying, searching, accessible names). */
 export function stripAnsi(text: string): string {
-  return text.includes('\x1b') ? text.replace(ESCAPE, '') : text;
+  return text.includes('\x1b') ? Anser.ansiToText(text.replace(NON_CSI, '')) : text;
 }

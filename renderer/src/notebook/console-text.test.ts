@@ -52,4 +52,22 @@ describe('parseAnsi', () => {
     expect(parseAnsi('\x1b[48;2;1;2;3my')).toEqual([{ text: 'y', bg: 'rgb(1, 2, 3)' }]);
     expect(stripAnsi('a\x1b[2Kb\x1b]0;title\x07c')).toBe('abc');
   });
+  it('maps the low 256-colour entries to theme colours and the rest to the xterm palette', () => {
+    expect(parseAnsi('\x1b[38;5;9ma\x1b[48;5;244mb')).toEqual([
+      { text: 'a', fg: 'bright-red' },
+      { text: 'b', fg: 'bright-red', bg: 'rgb(128, 128, 128)' },
+    ]);
+  });
+  it('keeps dim, italic and underline until their reset', () => {
+    expect(parseAnsi('\x1b[2;3;4mz\x1b[22mw\x1b[0mv')).toEqual([
+      { text: 'z', dim: true, italic: true, underline: true },
+      { text: 'w', italic: true, underline: true },
+      { text: 'v' },
+    ]);
+  });
+  it('never shows titles, links, cursor moves or charset switches as text', () => {
+    const text = '\x1b]0;title\x07\x1b(B\x1b[?25l\x1b]8;;https://x.org\x1b\\link\x1b]8;;\x1b\\ \x1b7\x1b[31mred\x1b[0m\x1b[1A';
+    expect(parseAnsi(text)).toEqual([{ text: 'link ' }, { text: 'red', fg: 'red' }]);
+    expect(stripAnsi(text)).toBe('link red');
+  });
 });
