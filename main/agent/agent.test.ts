@@ -176,7 +176,7 @@ describe('workspace agent session: the full scenario on a small CSV', () => {
   }, 120_000);
 });
 
-/** The design's "Authoring vs running" block, as the model receives it: its rules in its own words. */
+/** The "Authoring vs running" block, as the model receives it: its rules in its own words. */
 function expectAuthoringVsRunning(system: string): void {
   expect(system).toContain('## Authoring vs running');
   for (const rule of [

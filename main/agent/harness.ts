@@ -1,8 +1,8 @@
 import { authoringVsRunning } from '../verbs';
 
 /**
- * The `workspace` kind's harness prompt: the design's "Authoring vs running" block (shared with MCP clients),
- * then what is particular to Kiln's own agent panel. Prescriptive on purpose: models left alone re-paste code
+ * The `workspace` kind's harness prompt: the "Authoring vs running" block (shared with MCP clients),
+ * then what is particular to Kiln's own Agent panel. Prescriptive on purpose: models left alone re-paste code
  * into one-shots instead of building modules. Pure.
  */
 export function workspaceHarnessPrompt(offered: readonly string[]): string {

@@ -30,7 +30,7 @@ export const SESSION_KIND_POLICIES: Readonly<Record<SessionKind, SessionKindPoli
     checkpoints: false,
     maxSteps: 1,
   }),
-  // Issue 6 fills in the verbs; the policy is fixed here so the engine's guards are tested once.
+  // The Agent: the configured verbs under its allowlist. Fixed here, so the engine's guards are tested once for both kinds.
   workspace: Object.freeze({
     intrinsicTools: Object.freeze([]),
     configuredTools: true,

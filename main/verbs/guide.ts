@@ -1,8 +1,8 @@
 import { VERB_NAMES, VERBS } from '../../shared/contract/verbs';
 
 /**
- * The design's shared "Authoring vs running" block, with its paths adapted to Kiln (the workspace root where
- * the design says a session folder). Kiln's workspace agent reads it as its harness prompt and MCP clients as
+ * The shared "Authoring vs running" block: how an agent should author modules and run steps in a Kiln
+ * workspace (paths are relative to the workspace root). Kiln's Agent reads it as its harness prompt and MCP clients as
  * the server's instructions, so every agent on a workspace is taught the same rules. `offered`: the verbs
  * this agent may call (the allowlist), listed in the block's order.
  */

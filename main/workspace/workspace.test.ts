@@ -323,7 +323,7 @@ describe('special files and impossible names', () => {
       const kinds = Object.fromEntries((await ws.list('data')).map((e) => [e.name, e.kind]));
       expect(kinds).toEqual({ 'a.csv': 'file', pipe: 'fifo', sock: 'socket' });
       expect((await ws.stat('data/pipe')).kind).toBe('fifo');
-      // Five reads of a FIFO used to hold every I/O thread; later listings must still answer.
+      // Five reads of a FIFO must not hold every I/O thread: later listings must still answer.
       for (let i = 0; i < 5; i++) expect(await code(ws.read('data/pipe'))).toBe('E_NOT_REGULAR_FILE');
       expect(await code(ws.read('data/sock'))).toBe('E_NOT_REGULAR_FILE');
       expect(await code(ws.write('data/pipe', 'x'))).toBe('E_NOT_REGULAR_FILE');

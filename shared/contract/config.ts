@@ -55,7 +55,7 @@ const BlockState = z.object({
 /** The config as the UI needs it. Keys are never included, only the env var names that hold them. */
 export const ConfigState = z.object({
   fileEditing: BlockState,
-  /** The `agent:` block (workspace sessions, issue 6); `tools` null means all verbs. */
+  /** The `agent:` block (the Agent); `tools` null means all verbs. */
   agent: BlockState.extend({ tools: z.array(z.string()).nullable() }),
   models: z.array(ModelAliasInfo),
   /**

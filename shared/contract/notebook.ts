@@ -3,7 +3,7 @@ import { request } from './define';
 import { RelPath } from './workspace';
 
 /*
- * Notebooks against a live Jupyter kernel (issue 4).
+ * Notebooks against a live Jupyter kernel.
  *
  * The main process owns each open notebook's document and its kernel. The renderer keeps a copy:
  * it gets the whole document from `notebook.open` (and again on `notebook.changed`), applies the

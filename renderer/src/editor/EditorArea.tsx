@@ -8,7 +8,7 @@ import { SaveAs } from './SaveAs';
 import { viewFor } from './document-views';
 import { useOpenFiles, useOpenFilesStore, type OpenFile, type OpenFilesStore } from './open-files';
 import type { DialogRequest } from '../ui';
-// Edit assistant (issue 5): the proposal under review for the active file replaces the document view.
+// The Edit assistant's proposal under review for the active file replaces the document view.
 import { ProposalReviewSlot } from '../edit-assistant';
 
 type Ask = <V extends string>(request: DialogRequest<V>) => Promise<V>;
@@ -151,7 +151,7 @@ export function EditorArea() {
           </button>
         </div>
       )}
-      {/* Edit assistant (issue 5, renderer/src/agent): renders nothing unless a proposal is under review; while it is, CSS hides the .document below. */}
+      {/* Renders nothing unless a proposal is under review; while it is, CSS hides the .document below. */}
       <ProposalReviewSlot path={activeFile?.path} />
       <div className="document">
         {showingDiff && conflict.kind === 'changed' ? (
