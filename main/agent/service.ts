@@ -6,7 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import {
+  isVerbName,
   toolChipLabel,
+  VERBS,
   type AgentEntry,
   type AgentOutcome,
   type AgentSnapshot,
@@ -226,7 +228,7 @@ export class AgentService {
         },
         onToolResult: ({ toolCallId, toolName, output }) => {
           const chip = chips.get(toolCallId);
-          if (chip) this.endChip(live, chip, describeResult(toolName, inputOf(chip), output));
+          if (chip) this.endChip(live, chip, describeResult(toolName, output));
         },
         onToolError: ({ toolCallId, toolName, message }) => {
           const chip = chips.get(toolCallId);
@@ -284,7 +286,7 @@ export class AgentService {
     const interrupt = this.options.interruptNotebook;
     if (!interrupt || !this.runningChips) return;
     for (const chip of this.runningChips.values()) {
-      if (chip.status === 'running' && chip.target && NOTEBOOK_RUN_VERBS.has(chip.verb)) void interrupt(chip.target).catch(() => {});
+      if (chip.status === 'running' && chip.target && isVerbName(chip.verb) && VERBS[chip.verb].runsCell) void interrupt(chip.target).catch(() => {});
     }
   }
 
@@ -358,8 +360,6 @@ export class AgentService {
   }
 }
 
-const NOTEBOOK_RUN_VERBS: ReadonlySet<string> = new Set(['run-notebook-cell', 'rerun-notebook-cell']);
-
 interface RunResult {
   outcome: EngineOutcome;
   chips: Map<string, ToolEntry>;
@@ -385,11 +385,6 @@ function settle(record: AgentRecord): AgentRecord {
 function assistantNote(text: string, note: string): ModelMessage[] {
   const content = [text, note].filter(Boolean).join('\n\n') || '(no reply)';
   return [{ role: 'assistant', content }];
-}
-
-/** The chip keeps previews only; enough of the input to summarize the result (mode for edit-file). */
-function inputOf(chip: ToolEntry): Record<string, string> {
-  return Object.fromEntries(chip.args.filter((a) => a.omitted === 0).map((a) => [a.name, a.value]));
 }
 
 function invalidCallMessage(toolName: string, message: string, offered: ToolSet): string {

@@ -4,5 +4,4 @@ export { KernelSession } from './kernel-session';
 export type { ExecuteOptions, ExecutionReply, KernelSessionOptions, StrayOutput } from './kernel-session';
 export { findJupyter, JUPYTER_INSTALL_HINT } from './discovery';
 export type { JupyterCommand } from './discovery';
-export { findProcessesByMarker } from './processes';
 export { jupyterSource, type JupyterSourceSetting } from './source';

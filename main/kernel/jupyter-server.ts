@@ -8,7 +8,7 @@ import { KernelSpecAPI, ServerConnection } from '@jupyterlab/services';
 import WebSocket from 'ws';
 import { KilnError } from '../../shared/errors';
 import { findJupyter, JUPYTER_INSTALL_HINT, userJupyterDataDir, type JupyterCommand } from './discovery';
-import { killStragglers, stopProcessGroup } from './processes';
+import { CappedText, killStragglers, stopProcessGroup } from '../process';
 import { serverConfigSource } from './server-config';
 import { Signal } from './signal';
 
@@ -17,6 +17,9 @@ export interface RemoteJupyter {
   url: string;
   token: string;
 }
+
+/** The end of the server's output is what says why it failed; only that is kept. */
+const SERVER_LOG_LIMITS = { head: 0, tail: 16_000 };
 
 export interface JupyterServerOptions {
   /** The folder the embedded server serves (its root_dir): the workspace. */
@@ -130,7 +133,7 @@ export class JupyterServerManager {
   private starting: Promise<JupyterConnection> | null = null;
   private switching: Promise<void> | null = null;
   private child: ChildProcess | null = null;
-  private output = '';
+  private output = new CappedText(SERVER_LOG_LIMITS);
   private generation = 0;
   private token = randomBytes(24).toString('hex');
   private port = 0;
@@ -161,7 +164,7 @@ export class JupyterServerManager {
 
   /** The tail of the embedded server's output, for diagnostics. */
   get log(): string {
-    return this.output;
+    return this.output.parts().tail;
   }
 
   /** Starts the server once (or connects to the remote one); later calls share the result. */
@@ -302,7 +305,7 @@ export class JupyterServerManager {
       } catch (err) {
         lastError = err instanceof KilnError ? err : new KilnError('E_NO_JUPYTER', String(err));
         // Only a lost race for the port is worth another try.
-        if (!/address already in use|errno 98|port .* in use/i.test(this.output)) break;
+        if (!/address already in use|errno 98|port .* in use/i.test(this.log)) break;
       }
     }
     throw lastError ?? new KilnError('E_NO_JUPYTER', `Jupyter could not start. ${JUPYTER_INSTALL_HINT}`);
@@ -321,7 +324,7 @@ export class JupyterServerManager {
       // Jupyter refuses to run as root unless told; containers often run as root.
       ...(process.getuid?.() === 0 ? ['--ServerApp.allow_root=True'] : []),
     ];
-    this.output = '';
+    this.output = new CappedText(SERVER_LOG_LIMITS);
     const child = spawn(command.argv[0], args, {
       cwd: this.options.rootDir,
       env: this.serverEnv(dir),
@@ -331,7 +334,7 @@ export class JupyterServerManager {
     });
     this.child = child;
     const collect = (chunk: Buffer) => {
-      this.output = (this.output + chunk.toString('utf8')).slice(-16_000);
+      this.output.push(chunk.toString('utf8'));
     };
     child.stdout?.on('data', collect);
     child.stderr?.on('data', collect);
@@ -366,7 +369,7 @@ export class JupyterServerManager {
   }
 
   private tail(): string {
-    const lines = this.output.split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = this.log.split('\n').map((l) => l.trim()).filter(Boolean);
     return lines.slice(-6).join(' | ');
   }
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KilnError } from '../../shared/errors';
 import { JupyterServerManager } from './jupyter-server';
 import { KernelSession } from './kernel-session';
-import { findProcessesByMarker } from './processes';
+import { findProcessesByMarker } from '../process';
 
 let root: string;
 let stateDir: string;
