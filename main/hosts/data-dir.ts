@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * The app's data folder (prefs, agent sessions, private Jupyter dirs). KILN_DATA_DIR overrides it,
+ * The app's data folder (prefs, the assistants' sessions, private Jupyter dirs). KILN_DATA_DIR overrides it,
  * which tests use to start from a clean slate.
  */
 export function defaultDataDir(): string {

@@ -33,7 +33,7 @@ export interface VerbsMcpServer {
 
 /**
  * An MCP server exposing every workspace verb as a tool, with the schemas of the VERBS table
- * (the same ones Kiln's agent session and UI use). Connect `server` to a transport (stdio for MCP clients).
+ * (the same ones Kiln's Agent and UI use). Connect `server` to a transport (stdio for MCP clients).
  */
 export function createVerbsMcpServer(options: VerbsMcpServerOptions): VerbsMcpServer {
   const inFlight = new Set<Promise<unknown>>();

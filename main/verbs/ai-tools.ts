@@ -3,7 +3,7 @@ import { VERB_NAMES, verbInputJsonSchema, VERBS, type VerbName } from '../../sha
 import type { Verbs } from './verbs';
 
 /**
- * The verbs as AI SDK tools for Kiln's own agent session, with exactly the JSON Schemas the MCP server lists.
+ * The verbs as AI SDK tools for Kiln's own Agent, with exactly the JSON Schemas the MCP server lists.
  * `only` is the config's allowlist (absent = every verb). Verbs.call validates the arguments, and a refusal
  * is thrown as a KilnError, which the AI SDK hands back to the model as a tool error.
  */

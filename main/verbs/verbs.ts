@@ -53,7 +53,7 @@ export interface VerbCallOptions {
 type Implementations = { [V in VerbName]: (args: ParsedVerbArgs<V>, options: VerbCallOptions) => Promise<VerbResult<V>> };
 
 /**
- * The workspace verbs, once, for every front-end: Kiln's agent session, the MCP server and the UI.
+ * The workspace verbs, once, for every front-end: Kiln's Agent, the MCP server and the UI.
  * Writes are marked as the agent's; run-file and execute-code leave a step in the audit log (scripts/).
  */
 export class Verbs {

@@ -8,7 +8,7 @@ export type { VerbChip } from './verb-chips';
 
 /*
  * The workspace verbs agents use. One table, VERBS, holds everything about each verb but its implementation:
- * description, input and result schemas, guide line, flags and chip summary. Kiln's agent session, the MCP
+ * description, input and result schemas, guide line, flags and chip summary. Kiln's Agent, the MCP
  * server and the UI all read it, so adding a verb is one entry here plus one method in main/verbs.
  * Verb arguments use snake_case, as tool-calling models expect; paths are workspace-relative
  * (an absolute path inside the workspace is accepted and normalized).
