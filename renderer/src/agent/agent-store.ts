@@ -4,7 +4,7 @@
  */
 import type { AgentEntry, AgentSnapshot, ConfigState, EventPayload, KilnBridge, RunState } from '../../../shared/contract';
 import { KilnError } from '../../../shared/errors';
-import { BridgeStore, errorFrom, perBridge, useStoreState } from '../chat/store';
+import { Store, perBridge, shownError, useStore } from '../base';
 
 export interface AgentState {
   config: ConfigState | null;
@@ -17,10 +17,10 @@ export interface AgentState {
 
 let localIds = 0;
 
-export class AgentStore extends BridgeStore<AgentState> {
+export class AgentStore extends Store<AgentState> {
   constructor(private readonly bridge: KilnBridge) {
     super({ config: null, snapshot: null, transcript: [], runState: 'idle', queued: 0 });
-    this.unsubscribe.push(
+    this.own(
       bridge.on('config.changed', (config) => {
         this.set({ config });
         // Enabled, model and offered verbs follow the config.
@@ -69,7 +69,7 @@ export class AgentStore extends BridgeStore<AgentState> {
   }
 
   private addLocalError(err: unknown): void {
-    const { code, message } = errorFrom(err);
+    const { code, message } = shownError(err);
     const entry: AgentEntry = { type: 'error', id: `local-${++localIds}`, at: Date.now(), code, message };
     this.set({ transcript: [...this.state.transcript, entry] });
   }
@@ -99,5 +99,5 @@ export class AgentStore extends BridgeStore<AgentState> {
 export const useAgentStore = perBridge((bridge) => new AgentStore(bridge));
 
 export function useAgent(): AgentState {
-  return useStoreState(useAgentStore());
+  return useStore(useAgentStore());
 }

@@ -1,7 +1,8 @@
 // Direct import, not '../editor': EditorArea renders this slot, and the index would make a cycle.
 import { DiffView } from '../editor/DiffView';
 import { DiffIcon, WarningIcon, XIcon, usePrefs } from '../ui';
-import { useEditAssistant, useEditAssistantStore } from './edit-assistant-store';
+import { useStore } from '../base';
+import { useEditAssistantStore } from './edit-assistant-store';
 import './edit-assistant.css';
 
 /**
@@ -10,10 +11,10 @@ import './edit-assistant.css';
  * and then the editor below is hidden (CSS) until the review closes.
  */
 export function ProposalReviewSlot({ path }: { path: string | null | undefined }) {
-  const { reviews } = useEditAssistant();
   const store = useEditAssistantStore();
+  // Only this file's review: a transcript streaming in the panel does not re-render the centre.
+  const review = useStore(store, (s) => (path ? s.reviews[path] : undefined));
   const { prefs } = usePrefs();
-  const review = path ? reviews[path] : undefined;
   const ready = review !== undefined && review.original !== null && review.modified !== null;
 
   if (!path || !review) return null;

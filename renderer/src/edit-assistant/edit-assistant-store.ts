@@ -16,7 +16,7 @@ import type {
 } from '../../../shared/contract';
 import { KilnError, type ErrorCode } from '../../../shared/errors';
 import { isWithin, pathAfterMove, rekeyAfterMove } from '../../../shared/fs-change';
-import { BridgeStore, errorFrom, perBridge, useStoreState } from '../chat/store';
+import { Store, perBridge, shownError, useStore } from '../base';
 
 /** Why a session could not be opened; `confirmable` large files get a Continue button. */
 export interface OpenProblem {
@@ -63,13 +63,13 @@ export interface EditAssistantState {
 let localIds = 0;
 const localId = () => `local-${++localIds}`;
 
-export class EditAssistantStore extends BridgeStore<EditAssistantState> {
+export class EditAssistantStore extends Store<EditAssistantState> {
   /** Review fetches in flight, so a late answer for an older proposal does not win. */
   private readonly reviewTokens = new Map<string, number>();
 
   constructor(private readonly bridge: KilnBridge) {
     super({ config: null, models: [], sessions: {}, reviews: {} });
-    this.unsubscribe.push(
+    this.own(
       bridge.on('config.changed', (config) => this.applyConfig(config)),
       bridge.on('editAssistant.delta', (p) => this.onDelta(p)),
       bridge.on('editAssistant.transcript', (p) => this.onTranscript(p)),
@@ -101,7 +101,7 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
       // Resuming a session with an undecided proposal: show it, as if it had just arrived.
       if (latest?.status === 'pending' && !this.state.reviews[path]) void this.review(path, latest.id);
     } catch (err) {
-      const e = errorFrom(err);
+      const e = shownError(err);
       const details = (e.details ?? {}) as { confirmable?: boolean };
       this.patchSession(path, () => ({
         status: 'blocked',
@@ -121,7 +121,7 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
         if (!seen) this.addLocalError(path, new KilnError(outcome.error.code, outcome.error.message));
       }
     } catch (err) {
-      const e = errorFrom(err);
+      const e = shownError(err);
       if (e.code === 'E_TOO_LARGE' && (e.details as { confirmable?: boolean } | undefined)?.confirmable) {
         // The file grew past the limit mid-session: the same warn-and-continue as on first use.
         this.patchSession(path, () => ({ status: 'blocked', problem: { code: e.code, message: e.message, confirmable: true }, heldMessage: text }));
@@ -181,7 +181,7 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
       this.patchReview(path, { summary: rest, original: baselineContent, modified: content });
     } catch (err) {
       if (this.reviewTokens.get(path) !== token) return;
-      this.patchReview(path, { error: errorFrom(err).message });
+      this.patchReview(path, { error: shownError(err).message });
     }
   }
 
@@ -199,7 +199,7 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
       this.patchReview(path, { summary: rest, original: baselineContent, modified: content });
     } catch (err) {
       if (this.reviewTokens.get(path) !== token) return;
-      this.patchReview(path, { error: errorFrom(err).message });
+      this.patchReview(path, { error: shownError(err).message });
     }
   }
 
@@ -238,7 +238,7 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
 
   /** A failure as an error line in the file's transcript. */
   addLocalError(path: string, err: unknown): void {
-    const { code, message } = errorFrom(err);
+    const { code, message } = shownError(err);
     const entry: TranscriptEntry = { type: 'error', id: localId(), at: Date.now(), code, message };
     this.patchSession(path, (s) => ({ transcript: [...s.transcript, entry] }));
   }
@@ -363,5 +363,5 @@ export class EditAssistantStore extends BridgeStore<EditAssistantState> {
 export const useEditAssistantStore = perBridge((bridge) => new EditAssistantStore(bridge));
 
 export function useEditAssistant(): EditAssistantState {
-  return useStoreState(useEditAssistantStore());
+  return useStore(useEditAssistantStore());
 }
