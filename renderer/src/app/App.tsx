@@ -10,7 +10,7 @@ import { DialogProvider, IS_MAC, ToastProvider, useToasts } from '../ui';
 import { useBridge, useStore } from '../base';
 import { LeftRail } from './LeftRail';
 import { RightRail } from './RightRail';
-import { WatchStatusLine } from './WatchStatusLine';
+import { ConnectionLostLine, WatchStatusLine } from './WatchStatusLine';
 
 /** The window: file tree on the left, the editor in the centre, the agent rail on the right. */
 export function App() {
@@ -86,6 +86,7 @@ function Shell() {
       <QuickOpenHost onOpen={open} />
       <CommandPaletteHost />
       <WatchStatusLine />
+      <ConnectionLostLine />
     </div>
   );
 }

@@ -11,16 +11,21 @@ export interface ShownError {
  * Codes about Kiln itself rather than the operation that met them: whichever layer raised one, the
  * operator reads what happened to Kiln and what to do about it.
  */
-const ABOUT_KILN: Partial<Record<ErrorCode, string>> = {
+const ABOUT_KILN = {
   E_SHUTTING_DOWN: `${errorTitle('E_SHUTTING_DOWN')}; nothing more runs in this window.`,
   E_DISCONNECTED: `${errorTitle('E_DISCONNECTED')}; reload the window to reconnect.`,
-};
+} satisfies Partial<Record<ErrorCode, string>>;
+
+/** What the window says when Kiln itself went away (the connection line), in the same words as any failed request. */
+export function aboutKiln(code: keyof typeof ABOUT_KILN): string {
+  return ABOUT_KILN[code];
+}
 
 /** The one way a wire error (or anything thrown) becomes UI text. */
 export function shownError(err: unknown): ShownError {
   if (err instanceof KilnError) {
     const code: ErrorCode = err.code;
-    return { code, message: ABOUT_KILN[code] ?? err.message, details: err.details };
+    return { code, message: (ABOUT_KILN as Partial<Record<ErrorCode, string>>)[code] ?? err.message, details: err.details };
   }
   return { code: 'E_INTERNAL', message: err instanceof Error ? err.message : String(err) };
 }

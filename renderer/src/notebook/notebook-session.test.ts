@@ -1,7 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { KilnBridge, NotebookCell, NotebookDocument } from '../../../shared/contract';
 import { KilnError } from '../../../shared/errors';
+import type { Readable } from '../base';
+import { OpenFilesStore } from '../editor/open-files';
+import { NotebookController } from './notebook-controller';
 import { NotebookSession } from './notebook-session';
+import { NotebookSessions } from './notebook-sessions';
 
 type Handler = (args: Record<string, unknown>) => unknown;
 
@@ -134,5 +138,139 @@ describe('NotebookSession', () => {
     emit('fs.change', { type: 'moved', from: 'nb', to: 'books', isDir: true, origin: 'external' });
     expect(session.path).toBe('books/deep/b.ipynb');
     session.dispose();
+  });
+});
+
+/** Resolves once the store's state passes `check` (checked now and on each change). */
+function when<S>(store: Readable<S>, check: (state: S) => boolean): Promise<S> {
+  return new Promise((resolve) => {
+    if (check(store.getState())) return resolve(store.getState());
+    const off = store.subscribe(() => {
+      if (!check(store.getState())) return;
+      off();
+      resolve(store.getState());
+    });
+  });
+}
+
+describe('NotebookController', () => {
+  /** A notebook main keeps in a list, answering the cell requests the controller makes. */
+  function notebookBridge(cells: NotebookCell[]) {
+    let ids = 0;
+    return fakeBridge({
+      'notebook.open': () => doc(cells),
+      'notebook.kernelSpecs': () => ({ default: null, specs: [] }),
+      'notebook.runCell': () => ({ status: 'ok', outputs: [], execution_count: 1 }),
+      'notebook.insertCell': (a) => {
+        const cell = code(`new${++ids}`, String(a.source ?? ''));
+        cells.splice(Number(a.index), 0, cell);
+        return { cell, index: a.index, rev: 6, dirty: true };
+      },
+      'notebook.deleteCell': (a) => {
+        const index = cells.findIndex((c) => c.id === a.cellId);
+        const [cell] = cells.splice(index, 1);
+        return { cell, index, rev: 7, dirty: true };
+      },
+      'notebook.restoreCell': (a) => {
+        cells.splice(Number(a.index), 0, a.cell as NotebookCell);
+        return { rev: 8, dirty: true };
+      },
+    });
+  }
+
+  async function open(cells: NotebookCell[]) {
+    const { bridge, calls } = notebookBridge(cells);
+    const session = new NotebookSession(bridge, 'a.ipynb');
+    await session.load();
+    let told: (err: unknown) => void = () => undefined;
+    const failed = new Promise<unknown>((resolve) => (told = resolve));
+    const notebook = new NotebookController(session, { onError: (err) => told(err), retarget: () => undefined });
+    notebook.keepSelection();
+    return { session, notebook, calls, failed };
+  }
+
+
+  it('selects the first cell; Shift+Enter runs and moves down, and on the last cell adds a new one to type in', async () => {
+    const { session, notebook, calls } = await open([code('c1', '1'), code('c2', '2')]);
+    expect(notebook.getState().activeId).toBe('c1');
+    notebook.run('c1', 'advance');
+    expect(notebook.getState()).toMatchObject({ activeId: 'c2', mode: 'command' });
+    notebook.run('c2', 'advance');
+    await when(notebook, (s) => s.activeId === 'new1');
+    expect(calls.filter((c) => c.channel === 'notebook.runCell').map((c) => c.args.cellId)).toEqual(['c1', 'c2']);
+    expect(session.getState().cells.map((c) => c.cell.id)).toEqual(['c1', 'c2', 'new1']);
+    expect(notebook.getState()).toMatchObject({ activeId: 'new1', mode: 'edit' });
+  });
+
+  it('D D then Z: the deleted cell comes back where it was, selected', async () => {
+    const { session, notebook } = await open([code('c1'), code('c2'), code('c3')]);
+    notebook.remove('c2');
+    await when(notebook, (s) => s.activeId !== 'c1');
+    expect(session.getState().cells.map((c) => c.cell.id)).toEqual(['c1', 'c3']);
+    expect(notebook.getState().activeId).toBe('c3');
+    notebook.undoDelete();
+    await when(notebook, (s) => s.activeId !== 'c3');
+    expect(session.getState().cells.map((c) => c.cell.id)).toEqual(['c1', 'c2', 'c3']);
+    expect(notebook.getState()).toMatchObject({ activeId: 'c2', mode: 'command' });
+  });
+
+  it('a failed operation is told, and the selection stays', async () => {
+    const { notebook, failed } = await open([code('c1')]);
+    notebook.setType('c1', 'markdown');
+    expect(String(await failed)).toMatch(/notebook.setCellType/);
+    expect(notebook.getState().activeId).toBe('c1');
+  });
+});
+
+describe('NotebookSessions', () => {
+  it('one session per tab answers for it: Save, the dirty dot, and closing it closes the notebook in main', async () => {
+    const { bridge, emit, calls } = fakeBridge({
+      'workspace.read': () => ({ text: '{}', binary: false, truncated: false, size: 2, hash: 'h' }),
+      'notebook.open': () => doc([code('c1')]),
+      'notebook.kernelSpecs': () => ({ default: null, specs: [] }),
+      'notebook.save': () => ({ saved: true }),
+      'notebook.close': () => ({}),
+    });
+    const openFiles = new OpenFilesStore(bridge);
+    const sessions = new NotebookSessions(bridge, openFiles);
+    await openFiles.open('a.ipynb');
+    const tab = openFiles.get('a.ipynb')!;
+    const session = sessions.sessionFor(tab.id, 'a.ipynb');
+    expect(sessions.sessionFor(tab.id, 'a.ipynb')).toBe(session);
+    await when(session, (s) => s.status === 'ready');
+
+    emit('notebook.dirty', { path: 'a.ipynb', dirty: true, rev: 6 });
+    await when(openFiles, (s) => s.files[0].dirty);
+    await openFiles.save('a.ipynb');
+    expect(calls.filter((c) => c.channel === 'notebook.save')).toHaveLength(1);
+    expect(calls.some((c) => c.channel === 'workspace.write')).toBe(false);
+
+    openFiles.close('a.ipynb');
+    expect(calls.filter((c) => c.channel === 'notebook.close').map((c) => c.args.path)).toEqual(['a.ipynb']);
+    expect(session.isDisposed).toBe(true);
+    openFiles.dispose();
+  });
+
+  it('a notebook opened as text becomes an ordinary file tab', async () => {
+    const { bridge, calls } = fakeBridge({
+      'workspace.read': () => ({ text: 'not json', binary: false, truncated: false, size: 8, hash: 'h' }),
+      'notebook.open': () => {
+        throw new KilnError('E_INVALID_NOTEBOOK', 'not JSON');
+      },
+      'notebook.close': () => ({}),
+      'workspace.write': () => ({ hash: 'h2', size: 9 }),
+    });
+    const openFiles = new OpenFilesStore(bridge);
+    const sessions = new NotebookSessions(bridge, openFiles);
+    await openFiles.open('bad.ipynb');
+    const tab = openFiles.get('bad.ipynb')!;
+    sessions.sessionFor(tab.id, 'bad.ipynb');
+    sessions.release(tab.id);
+    openFiles.setView('bad.ipynb', 'notebook-text');
+    openFiles.setBuffer('bad.ipynb', 'not json!');
+    expect(openFiles.get('bad.ipynb')).toMatchObject({ dirty: true, view: 'notebook-text' });
+    await openFiles.save('bad.ipynb');
+    expect(calls.find((c) => c.channel === 'workspace.write')?.args).toMatchObject({ path: 'bad.ipynb', text: 'not json!' });
+    openFiles.dispose();
   });
 });
