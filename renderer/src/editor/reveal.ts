@@ -1,3 +1,5 @@
+import { Emitter } from '../../../shared/base/event';
+
 /** A place in a file to show and select once its editor has it: Find in Files opens results this way. */
 export interface RevealTarget {
   /** 1-based. */
@@ -8,12 +10,12 @@ export interface RevealTarget {
 }
 
 const pending = new Map<string, RevealTarget>();
-const listeners = new Set<(path: string) => void>();
+const requested = new Emitter<string>();
 
 /** Asks the editor showing `path` (now or once it opens) to select this range and scroll it into view. */
 export function requestReveal(path: string, target: RevealTarget): void {
   pending.set(path, target);
-  for (const listener of listeners) listener(path);
+  requested.fire(path);
 }
 
 /** The editor takes the request for its path, once. */
@@ -24,6 +26,6 @@ export function takeReveal(path: string): RevealTarget | undefined {
 }
 
 export function onRevealRequest(listener: (path: string) => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  const subscription = requested.event(listener);
+  return () => void subscription.dispose();
 }

@@ -2,7 +2,7 @@ import type { KilnBridge } from '../../../shared/contract';
 import { KilnError } from '../../../shared/errors';
 import type { OpenFilesStore } from '../editor/open-files';
 import type { DialogRequest, Toasts } from '../ui';
-import { messageOf } from '../ui';
+import { errorText } from '../base';
 import { isWithin, joinPath, nameOf, parentOf, topMost } from './paths';
 import type { TreeStore } from './tree-store';
 
@@ -76,7 +76,7 @@ export class FileOps {
     try {
       await this.deps.bridge.request('workspace.move', { from: path, to });
     } catch (err) {
-      this.deps.toasts.error(`Could not rename "${nameOf(path)}": ${messageOf(err)}`);
+      this.deps.toasts.error(errorText(err, `Could not rename "${nameOf(path)}"`));
       return false;
     }
     this.record('Rename', [{ kind: 'move', from: path, to }]);
@@ -123,7 +123,7 @@ export class FileOps {
       if (kind === 'file') await this.deps.bridge.request('workspace.createFile', { path, text: '' });
       else await this.deps.bridge.request('workspace.createDir', { path });
     } catch (err) {
-      this.deps.toasts.error(`Could not create "${clean}": ${messageOf(err)}`);
+      this.deps.toasts.error(errorText(err, `Could not create "${clean}"`));
       return null;
     }
     this.record(kind === 'file' ? 'New File' : 'New Folder', [{ kind: 'created', path }]);
@@ -181,11 +181,11 @@ export class FileOps {
           });
           if (permanent !== 'yes') break;
           await this.deps.bridge.request('workspace.delete', { path, permanent: true }).catch((e: unknown) =>
-            this.deps.toasts.error(`Could not delete "${nameOf(path)}": ${messageOf(e)}`),
+            this.deps.toasts.error(errorText(e, `Could not delete "${nameOf(path)}"`)),
           );
           continue;
         }
-        this.deps.toasts.error(`Could not delete "${nameOf(path)}": ${messageOf(err)}`);
+        this.deps.toasts.error(errorText(err, `Could not delete "${nameOf(path)}"`));
         break;
       }
       for (const file of this.deps.openFiles.getState().files) {
@@ -220,7 +220,7 @@ export class FileOps {
       }
       this.deps.toasts.show({ kind: 'info', message: `Undid: ${entry.label}` });
     } catch (err) {
-      this.deps.toasts.error(`Could not undo ${entry.label.toLowerCase()}: ${messageOf(err)}`);
+      this.deps.toasts.error(errorText(err, `Could not undo ${entry.label.toLowerCase()}`));
     }
     this.deps.tree.refresh(touched);
     const restored = entry.steps.filter((s): s is Extract<Step, { kind: 'move' }> => s.kind === 'move').map((s) => s.from);
@@ -276,7 +276,7 @@ export class FileOps {
     if (err instanceof KilnError && err.code === 'E_CANCELLED') {
       this.deps.toasts.show({ kind: 'info', message: `${prefix.replace('Could not ', '').replace(/^./, (c) => c.toUpperCase())} was cancelled; nothing was left behind.` });
     } else {
-      this.deps.toasts.error(`${prefix}: ${messageOf(err)}`);
+      this.deps.toasts.error(errorText(err, prefix));
     }
   }
 

@@ -1,5 +1,5 @@
 export { DialogProvider, useAsk, type DialogRequest } from './dialog';
-export { ToastProvider, useToasts, messageOf, type Toasts } from './toast';
+export { ToastProvider, useToasts, type Toasts } from './toast';
 export { ContextMenu, IS_MAC, MOD, isModKey, type MenuItem } from './ContextMenu';
 export { usePrefs } from './prefs';
 export { copyWorkspacePath } from './clipboard';

@@ -101,8 +101,3 @@ export function useToasts(): Toasts {
   if (!toasts) throw new Error('useToasts outside ToastProvider');
   return toasts;
 }
-
-/** A readable message for anything a request rejected with. */
-export function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
