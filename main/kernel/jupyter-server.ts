@@ -6,11 +6,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { KernelSpecAPI, ServerConnection } from '@jupyterlab/services';
 import WebSocket from 'ws';
+import { Emitter, type Event } from '../../shared/base/event';
 import { KilnError } from '../../shared/errors';
+import { logListenerError } from '../events';
 import { findJupyter, JUPYTER_INSTALL_HINT, userJupyterDataDir, type JupyterCommand } from './discovery';
 import { CappedText, killStragglers, stopProcessGroup } from '../process';
 import { serverConfigSource } from './server-config';
-import { Signal } from './signal';
 
 export interface RemoteJupyter {
   /** e.g. http://gpu-box:8888/ or https://hub.example.org/user/me/ */
@@ -126,7 +127,8 @@ const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * when it dies, stopped with its whole process group on dispose) or a remote one given by URL and token.
  */
 export class JupyterServerManager {
-  readonly statusChanged = new Signal<JupyterServerEvent>();
+  private readonly statusChanged = new Emitter<JupyterServerEvent>({ onListenerError: logListenerError });
+  readonly onStatusChanged: Event<JupyterServerEvent> = this.statusChanged.event;
   private readonly options: JupyterServerOptions;
   private _status: JupyterServerStatus = 'stopped';
   private _connection: JupyterConnection | null = null;
@@ -227,12 +229,12 @@ export class JupyterServerManager {
     }
     this._connection = null;
     this.setStatus('disposed');
-    this.statusChanged.clear();
+    this.statusChanged.dispose();
   }
 
   private setStatus(status: JupyterServerStatus, message?: string): void {
     this._status = status;
-    this.statusChanged.emit({ status, generation: this.generation, message });
+    this.statusChanged.fire({ status, generation: this.generation, message });
   }
 
   private async startOnce(): Promise<JupyterConnection> {

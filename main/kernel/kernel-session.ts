@@ -2,9 +2,11 @@ import { KernelConnection, KernelMessage, SessionAPI } from '@jupyterlab/service
 import type { Kernel } from '@jupyterlab/services';
 import path from 'node:path';
 import type { KernelInfo, KernelStatus } from '../../shared/contract';
+import { Emitter, type Event } from '../../shared/base/event';
+import type { IDisposable } from '../../shared/base/lifecycle';
 import { KilnError } from '../../shared/errors';
+import { logListenerError } from '../events';
 import type { JupyterConnection, JupyterServerEvent, JupyterServerManager } from './jupyter-server';
-import { Signal } from './signal';
 
 export interface KernelSessionOptions {
   server: JupyterServerManager;
@@ -95,12 +97,15 @@ function mapStatus(kernel: KernelConnection | null, connected: boolean): KernelS
  * connection. Survives kernel restarts and server restarts by starting a new kernel when the old one is gone.
  */
 export class KernelSession {
+  private readonly statusChanged = new Emitter<KernelInfo>({ onListenerError: logListenerError });
+  private readonly kernelLost = new Emitter<string>({ onListenerError: logListenerError });
+  private readonly strayOutput = new Emitter<StrayOutput>({ onListenerError: logListenerError });
   /** Fires whenever the status shown to the operator changes. */
-  readonly statusChanged = new Signal<KernelInfo>();
+  readonly onStatusChanged: Event<KernelInfo> = this.statusChanged.event;
   /** The kernel restarted or was replaced without Kiln asking (it died, or the server came back): variables are gone. */
-  readonly kernelLost = new Signal<string>();
+  readonly onKernelLost: Event<string> = this.kernelLost.event;
   /** IOPub messages for no running execution of ours (e.g. update_display_data from a background thread). */
-  readonly strayOutput = new Signal<StrayOutput>();
+  readonly onStrayOutput: Event<StrayOutput> = this.strayOutput.event;
 
   private readonly options: KernelSessionOptions;
   private kernel: KernelConnection | null = null;
@@ -116,12 +121,12 @@ export class KernelSession {
   private pendingInput: { parent: KernelMessage.IHeader<'input_request'>; kernel: KernelConnection } | null = null;
   private spec: { name: string | null; displayName: string | null; language: string | null };
   private lastInfo = '';
-  private readonly unsubscribeServer: () => void;
+  private readonly followingServer: IDisposable;
 
   constructor(options: KernelSessionOptions) {
     this.options = options;
     this.spec = { name: options.kernelName ?? null, displayName: null, language: null };
-    this.unsubscribeServer = options.server.statusChanged.connect((event) => this.onServerStatus(event));
+    this.followingServer = options.server.onStatusChanged((event) => this.onServerStatus(event));
   }
 
   get info(): KernelInfo {
@@ -281,10 +286,10 @@ export class KernelSession {
     this.abortAll('The notebook was closed');
     await this.shutdownKernel();
     this.disposed = true;
-    this.unsubscribeServer();
-    this.statusChanged.clear();
-    this.kernelLost.clear();
-    this.strayOutput.clear();
+    void this.followingServer.dispose();
+    this.statusChanged.dispose();
+    this.kernelLost.dispose();
+    this.strayOutput.dispose();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -356,7 +361,7 @@ export class KernelSession {
       if (status === 'autorestarting' || (status === 'restarting' && !this.intendedRestart)) {
         this.needsSetup = true;
         this.abortAll('The kernel died and was restarted');
-        this.kernelLost.emit('The kernel died and was restarted; variables are gone.');
+        this.kernelLost.fire('The kernel died and was restarted; variables are gone.');
         this.nudgeUntilSettled(kernel);
       } else if (status === 'dead') {
         this.abortAll('The kernel died');
@@ -375,7 +380,7 @@ export class KernelSession {
       const type = msg.header.msg_type;
       if (type === 'status' || type === 'execute_input' || type.startsWith('comm_')) return;
       if (pending) pending.options.onOutput(msg);
-      else this.strayOutput.emit(msg);
+      else this.strayOutput.fire(msg);
     });
   }
 
@@ -469,7 +474,7 @@ export class KernelSession {
       this.kernel = null;
       this.sessionId = null;
       old.dispose();
-      this.kernelLost.emit('The Jupyter server restarted; a new kernel was started and variables are gone.');
+      this.kernelLost.fire('The Jupyter server restarted; a new kernel was started and variables are gone.');
       this.start().catch(() => undefined);
     }
   }
@@ -479,6 +484,6 @@ export class KernelSession {
     const key = JSON.stringify(info);
     if (key === this.lastInfo) return;
     this.lastInfo = key;
-    this.statusChanged.emit(info);
+    this.statusChanged.fire(info);
   }
 }

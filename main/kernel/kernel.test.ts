@@ -218,10 +218,10 @@ describe('server death and dispose', () => {
     await session.start();
     expect((await findProcessesByMarker(marker)).length).toBeGreaterThanOrEqual(2);
 
-    const lost = new Promise<string>((resolve) => session.kernelLost.connect(resolve));
+    const lost = new Promise<string>((resolve) => session.onKernelLost(resolve));
     process.kill(own.pid!, 'SIGKILL');
     const back = await new Promise<number>((resolve) => {
-      own.statusChanged.connect((e) => {
+      own.onStatusChanged((e) => {
         if (e.status === 'running') resolve(e.generation);
       });
     });

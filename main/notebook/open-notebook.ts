@@ -13,6 +13,7 @@ import type {
   RunScope,
   WriteResult,
 } from '../../shared/contract';
+import { DisposableStore } from '../../shared/base/lifecycle';
 import { isKilnError, KilnError } from '../../shared/errors';
 import { KernelSession, type JupyterServerManager } from '../kernel';
 import { parseNotebook, serializeNotebook, validateNotebook, type CellJson, type Json } from './format';
@@ -53,7 +54,8 @@ export interface NotebookHost {
 export class OpenNotebook {
   private kernel: KernelSession | null = null;
   private readonly runs: RunQueue;
-  private readonly unsubscribe: (() => void)[] = [];
+  /** What this notebook follows of its kernel. */
+  private readonly subscriptions = new DisposableStore();
 
   /** Reads the file at `key` as a notebook; E_INVALID_NOTEBOOK (the file untouched) if it is not one. */
   static async load(host: NotebookHost, key: string): Promise<OpenNotebook> {
@@ -186,7 +188,7 @@ export class OpenNotebook {
   /** Forgets the queue and shuts the kernel down. */
   async close(): Promise<void> {
     this.runs.abort();
-    for (const off of this.unsubscribe) off();
+    await this.subscriptions.dispose();
     await this.kernel?.dispose();
   }
 
@@ -327,10 +329,10 @@ export class OpenNotebook {
       srcDir: this.host.srcDir,
     });
     this.kernel = kernel;
-    this.unsubscribe.push(
-      kernel.statusChanged.connect((info) => this.host.emit('notebook.kernelStatus', { path: this.path, kernel: info })),
-      kernel.kernelLost.connect((message) => this.host.emit('notebook.jupyterError', { code: 'E_KERNEL_DEAD', message, path: this.path })),
-      kernel.strayOutput.connect((msg) => {
+    this.subscriptions.add(kernel.onStatusChanged((info) => this.host.emit('notebook.kernelStatus', { path: this.path, kernel: info })));
+    this.subscriptions.add(kernel.onKernelLost((message) => this.host.emit('notebook.jupyterError', { code: 'E_KERNEL_DEAD', message, path: this.path })));
+    this.subscriptions.add(
+      kernel.onStrayOutput((msg) => {
         if (msg.header.msg_type !== 'update_display_data') return;
         for (const change of this.model.applyDisplayUpdate(msg.content as Json)) this.emitOutput(change);
       }),

@@ -13,6 +13,7 @@ import type {
   Origin,
   RunScope,
 } from '../../shared/contract';
+import type { IDisposable } from '../../shared/base/lifecycle';
 import { KilnError } from '../../shared/errors';
 import { changeTouches, rekeyAfterMove } from '../../shared/fs-change';
 import type { JupyterServerEvent, JupyterServerManager } from '../kernel';
@@ -49,7 +50,7 @@ export class NotebookService {
   private readonly opening = new Map<string, Promise<OpenNotebook>>();
   private readonly host: NotebookHost;
   private lastJupyterError: string | null = null;
-  private readonly unsubscribeJupyter: (() => void) | null;
+  private readonly followingJupyter: IDisposable | null;
   private disposed = false;
 
   constructor(options: NotebookServiceOptions) {
@@ -61,7 +62,7 @@ export class NotebookService {
       requireJupyter: () => this.requireJupyter(),
       reportJupyterError: (notebookPath, err) => this.reportJupyterError(notebookPath, err),
     };
-    this.unsubscribeJupyter = options.jupyter?.statusChanged.connect((event) => this.onJupyterStatus(event)) ?? null;
+    this.followingJupyter = options.jupyter?.onStatusChanged((event) => this.onJupyterStatus(event)) ?? null;
   }
 
   // --- documents ------------------------------------------------------------------------------
@@ -244,7 +245,7 @@ export class NotebookService {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    this.unsubscribeJupyter?.();
+    await this.followingJupyter?.dispose();
     await Promise.all([...this.open_.keys()].map((key) => this.close(key)));
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Emitter, toPromise } from './event';
+import { Emitter } from './event';
 import { DisposableStore } from './lifecycle';
 
 describe('Emitter', () => {
@@ -94,14 +94,6 @@ describe('Emitter', () => {
     await store.dispose();
     emitter.fire(2);
     expect(seen).toEqual([1]);
-    expect(emitter.hasListeners).toBe(false);
-  });
-
-  it('toPromise resolves with the next value and unsubscribes', async () => {
-    const emitter = new Emitter<string>();
-    const next = toPromise(emitter.event);
-    emitter.fire('ready');
-    await expect(next).resolves.toBe('ready');
     expect(emitter.hasListeners).toBe(false);
   });
 });

@@ -60,13 +60,3 @@ export class Emitter<T> implements IDisposable {
     this.listeners.clear();
   }
 }
-
-/** Resolves with the next value `event` delivers (tests and one-shot waits). */
-export function toPromise<T>(event: Event<T>): Promise<T> {
-  return new Promise((resolve) => {
-    const subscription = event((value) => {
-      void subscription.dispose();
-      resolve(value);
-    });
-  });
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DisposableStore, MutableDisposable, toDisposable } from './lifecycle';
+import { DisposableStore, toDisposable } from './lifecycle';
 
 describe('toDisposable', () => {
   it('releases once however often it is disposed', () => {
@@ -75,29 +75,5 @@ describe('DisposableStore', () => {
     let released = false;
     store.add(toDisposable(() => void (released = true)));
     expect(released).toBe(true);
-  });
-
-  it('does not dispose what was deleted from it', async () => {
-    const store = new DisposableStore();
-    let released = false;
-    const item = store.add(toDisposable(() => void (released = true)));
-    store.delete(item);
-    await store.dispose();
-    expect(released).toBe(false);
-  });
-});
-
-describe('MutableDisposable', () => {
-  it('disposes the previous value when a new one is set, and the last one on dispose', async () => {
-    const released: string[] = [];
-    const holder = new MutableDisposable();
-    await holder.set(toDisposable(() => void released.push('one')));
-    await holder.set(toDisposable(() => void released.push('two')));
-    expect(released).toEqual(['one']);
-    await holder.dispose();
-    expect(released).toEqual(['one', 'two']);
-    expect(holder.value).toBeUndefined();
-    await holder.set(toDisposable(() => void released.push('late')));
-    expect(released).toEqual(['one', 'two', 'late']);
   });
 });

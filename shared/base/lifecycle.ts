@@ -31,7 +31,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
  * others: they all run, then the first error is thrown (an AggregateError when several failed). With only
  * synchronous items everything has been released by the time this returns.
  */
-export async function disposeAll(items: readonly IDisposable[]): Promise<void> {
+async function disposeAll(items: readonly IDisposable[]): Promise<void> {
   const errors: unknown[] = [];
   for (let i = items.length - 1; i >= 0; i--) {
     try {
@@ -64,12 +64,6 @@ export class DisposableStore implements IDisposable {
     return item;
   }
 
-  /** Forgets `item` without disposing it (its new owner releases it). */
-  delete(item: IDisposable): void {
-    const at = this.items.indexOf(item);
-    if (at >= 0) this.items.splice(at, 1);
-  }
-
   /** Disposes everything added so far, newest first; later calls return the same promise. */
   dispose(): Promise<void> {
     if (!this.disposing) {
@@ -78,33 +72,5 @@ export class DisposableStore implements IDisposable {
       this.disposing = disposeAll(items);
     }
     return this.disposing;
-  }
-}
-
-/** Holds at most one disposable; setting a new value disposes the old one (a watcher restarted with new settings). */
-export class MutableDisposable<T extends IDisposable> implements IDisposable {
-  private current?: T;
-  private disposed = false;
-
-  get value(): T | undefined {
-    return this.current;
-  }
-
-  /** Replaces the value; the previous one is disposed (awaited by whoever awaits the returned promise). */
-  set(value: T | undefined): Promise<void> {
-    const previous = this.current;
-    if (this.disposed) {
-      this.current = undefined;
-      return disposeAll(value ? [value] : []);
-    }
-    this.current = value;
-    return previous && previous !== value ? disposeAll([previous]) : Promise.resolve();
-  }
-
-  dispose(): Promise<void> {
-    this.disposed = true;
-    const previous = this.current;
-    this.current = undefined;
-    return disposeAll(previous ? [previous] : []);
   }
 }
