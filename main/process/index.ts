@@ -3,6 +3,7 @@ export {
   isAlive,
   killRunTree,
   killStragglers,
+  killTreeOnExit,
   newRunId,
   processesOfRun,
   RUN_ID_VARIABLE,

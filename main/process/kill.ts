@@ -103,6 +103,22 @@ export function killRunTree(pid: number, runId: string): void {
   }
 }
 
+/** Runs still going, killed if this process exits without stopping them (a crash, process.exit). */
+const liveRuns = new Map<number, string>();
+let exitHookInstalled = false;
+
+/** Kills the run's tree if this process exits while it runs; the returned function forgets it once it ended. */
+export function killTreeOnExit(pid: number, runId: string): () => void {
+  liveRuns.set(pid, runId);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const [livePid, liveRunId] of liveRuns) killRunTree(livePid, liveRunId);
+    });
+  }
+  return () => liveRuns.delete(pid);
+}
+
 async function waitGone(pids: number[], timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   // Polled: a process that is not our child announces its end to no one.

@@ -91,6 +91,32 @@ describe.runIf(posix)('killing a process group', () => {
     await gone(pids);
   });
 
+  it('killTreeOnExit ends a run still going when Kiln exits, and not one it forgot', async () => {
+    // A Kiln stand-in: starts two runs, forgets the second, exits without stopping either.
+    const kit = JSON.stringify(path.join(import.meta.dirname, 'kill.ts'));
+    const script = `
+      const { spawn } = await import('node:child_process');
+      const kit = await import(${kit});
+      const start = () => {
+        const runId = kit.newRunId();
+        const child = spawn('sh', ['-c', 'sleep 300 & echo $$ $!; wait'], { detached: true, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, [kit.RUN_ID_VARIABLE]: runId } });
+        return new Promise((resolve) => child.stdout.once('data', (line) => resolve({ forget: kit.killTreeOnExit(child.pid, runId), pids: String(line).trim() })));
+      };
+      const kept = await start();
+      const forgotten = await start();
+      forgotten.forget();
+      console.log(kept.pids + '|' + forgotten.pids);
+      process.exit(0);`;
+    const host = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    host.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    expect(await new Promise((resolve) => host.once('exit', resolve))).toBe(0);
+    const [kept, forgotten] = out.trim().split('|').map((pids) => pids.split(' ').map(Number));
+    started.push(...kept, ...forgotten);
+    await gone(kept);
+    expect(forgotten.every(isAlive)).toBe(true);
+  });
+
   it('stopProcessGroup asks politely first, then forces a group that ignores it, then ends stragglers naming the marker', async () => {
     const marker = `kiln-marker-${newRunId()}`;
     // The leader ignores SIGTERM; its sleep does not.

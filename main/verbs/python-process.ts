@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { KilnError } from '../../shared/errors';
-import { CappedText, headAndTail, killRunTree, newRunId, RUN_ID_VARIABLE } from '../process';
+import { CappedText, headAndTail, killRunTree, killTreeOnExit, newRunId, RUN_ID_VARIABLE } from '../process';
 
 export interface PythonProcessOptions {
   python: string;
@@ -25,18 +25,6 @@ export interface PythonProcessOutcome {
 
 /** How long to wait for the output pipes to drain after the process is gone (a stray holder may keep them open). */
 const DRAIN_MS = 2000;
-
-/** Runs still going, killed if this process exits without stopping them (a crash, process.exit). */
-const live = new Map<number, string>();
-let exitHookInstalled = false;
-function track(pid: number, runId: string): void {
-  live.set(pid, runId);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const [livePid, liveRunId] of live) killRunTree(livePid, liveRunId);
-  });
-}
 
 /**
  * Runs Python in a fresh session of its own. When the time limit passes (or the caller aborts) the whole tree is
@@ -68,7 +56,7 @@ export function runPythonProcess(options: PythonProcessOptions): Promise<PythonP
     let exit: { code: number | null; signal: NodeJS.Signals | null; at: number } | null = null;
     let settled = false;
 
-    if (child.pid !== undefined) track(child.pid, runId);
+    const untrack = child.pid !== undefined ? killTreeOnExit(child.pid, runId) : () => {};
     const stop = () => {
       if (child.pid !== undefined) killRunTree(child.pid, runId);
     };
@@ -85,7 +73,7 @@ export function runPythonProcess(options: PythonProcessOptions): Promise<PythonP
     const finish = () => {
       if (settled || !exit) return;
       settled = true;
-      if (child.pid !== undefined) live.delete(child.pid);
+      untrack();
       clearTimeout(timer);
       clearTimeout(drainTimer);
       options.signal?.removeEventListener('abort', onAbort);
@@ -104,7 +92,7 @@ export function runPythonProcess(options: PythonProcessOptions): Promise<PythonP
     child.once('error', (err: NodeJS.ErrnoException) => {
       if (settled) return;
       settled = true;
-      if (child.pid !== undefined) live.delete(child.pid);
+      untrack();
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       reject(
