@@ -14,7 +14,7 @@ import type {
   SessionSnapshot,
   TranscriptEntry,
 } from '../../../shared/contract';
-import { KilnError, type ErrorCode } from '../../../shared/errors';
+import { isKilnError, KilnError, type ErrorCode } from '../../../shared/errors';
 import { isWithin, pathAfterMove, rekeyAfterMove } from '../../../shared/fs-change';
 import { Store, perBridge, shownError, useStore } from '../base';
 
@@ -102,11 +102,8 @@ export class EditAssistantStore extends Store<EditAssistantState> {
       if (latest?.status === 'pending' && !this.state.reviews[path]) void this.review(path, latest.id);
     } catch (err) {
       const e = shownError(err);
-      const details = (e.details ?? {}) as { confirmable?: boolean };
-      this.patchSession(path, () => ({
-        status: 'blocked',
-        problem: { code: e.code, message: e.message, confirmable: e.code === 'E_TOO_LARGE' && details.confirmable === true },
-      }));
+      const confirmable = isKilnError(err, 'E_TOO_LARGE') && err.details?.confirmable === true;
+      this.patchSession(path, () => ({ status: 'blocked', problem: { code: e.code, message: e.message, confirmable } }));
     }
   }
 
@@ -122,7 +119,7 @@ export class EditAssistantStore extends Store<EditAssistantState> {
       }
     } catch (err) {
       const e = shownError(err);
-      if (e.code === 'E_TOO_LARGE' && (e.details as { confirmable?: boolean } | undefined)?.confirmable) {
+      if (isKilnError(err, 'E_TOO_LARGE') && err.details?.confirmable) {
         // The file grew past the limit mid-session: the same warn-and-continue as on first use.
         this.patchSession(path, () => ({ status: 'blocked', problem: { code: e.code, message: e.message, confirmable: true }, heldMessage: text }));
         return;
@@ -218,9 +215,9 @@ export class EditAssistantStore extends Store<EditAssistantState> {
       this.dropReview(path);
       return true;
     } catch (err) {
-      if (!(err instanceof KilnError && err.code === 'E_CHANGED_ON_DISK')) throw err;
+      if (!isKilnError(err, 'E_CHANGED_ON_DISK')) throw err;
       const name = path.slice(path.lastIndexOf('/') + 1);
-      const deleted = (err.details as { diskHash?: string | null } | undefined)?.diskHash === null;
+      const deleted = err.details?.diskHash === null;
       this.patchReview(path, {
         stale: deleted
           ? `${name} was deleted on disk since this proposal was made. Nothing was written.`

@@ -1,5 +1,5 @@
 import type { KilnBridge } from '../../../shared/contract';
-import { KilnError } from '../../../shared/errors';
+import { isKilnError, KilnError } from '../../../shared/errors';
 import type { OpenFilesStore } from '../editor/open-files';
 import type { DialogRequest, Toasts } from '../ui';
 import { errorText } from '../base';
@@ -316,7 +316,7 @@ function progressText(label: string, done: number, total: number): string {
 
 /** The delete failed only because this filesystem has no trash. */
 function isNoTrash(err: unknown): boolean {
-  return err instanceof KilnError && Boolean((err.details as { noTrash?: boolean } | undefined)?.noTrash);
+  return isKilnError(err, 'E_PERMISSION') && err.details?.noTrash === true;
 }
 
 function plural(n: number, word: string): string {
