@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ModelServer, reply, type ChatRequestBody } from '../../test-support/model-server';
 import type { AgentEntry, AgentSnapshot, AnyEvent, RequestArgs, RequestChannel, RequestResult } from '../../shared/contract';
 import { MemoryStore } from '../prefs';
+import { isAlive } from '../process';
 import { dispatch } from '../router';
 import { createServices, type Services } from '../services';
 import { trustFolder } from '../trust';
@@ -380,12 +381,3 @@ describe('workspace agent session: persistence, Clear, errors', () => {
     expect(JSON.stringify(server.lastChatRequest!.messages)).toMatch(/does not exist/);
   }, 60_000);
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -68,7 +68,7 @@ export function capText(text: string, limits: CapLimits): CappedParts {
 }
 
 /** Parts as one text for a model or a log: what was dropped is a line that says how much. */
-export function joinWithNote({ head, tail, omitted }: CappedParts): string {
+function joinWithNote({ head, tail, omitted }: CappedParts): string {
   if (omitted === 0) return head + tail;
   return `${head}\n[... ${omitted} characters of output omitted ...]\n${tail}`;
 }

@@ -5,10 +5,9 @@ export {
   killStragglers,
   killTreeOnExit,
   newRunId,
-  processesOfRun,
   RUN_ID_VARIABLE,
   signalGroup,
   stopProcessGroup,
 } from './kill';
 export { findExecutable } from './find-executable';
-export { capText, CappedText, headAndTail, joinWithNote, trimMiddle, type CapLimits, type CappedParts } from './capped-text';
+export { capText, CappedText, headAndTail, trimMiddle, type CapLimits, type CappedParts } from './capped-text';

@@ -74,7 +74,7 @@ function scanProc(file: 'cmdline' | 'environ', needle: string): number[] {
 }
 
 /** Live processes whose environment carries `runId` (Linux; elsewhere none can be found this way). */
-export function processesOfRun(runId: string): number[] {
+function processesOfRun(runId: string): number[] {
   return process.platform === 'linux' ? scanProc('environ', `${RUN_ID_VARIABLE}=${runId}\0`) : [];
 }
 
