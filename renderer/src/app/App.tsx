@@ -11,6 +11,7 @@ import { useBridge, useStore } from '../base';
 import { LeftRail } from './LeftRail';
 import { RightRail } from './RightRail';
 import { ConnectionLostLine, WatchStatusLine } from './WatchStatusLine';
+import './document-views';
 
 /** The window: file tree on the left, the editor in the centre, the agent rail on the right. */
 export function App() {

@@ -1,5 +1,4 @@
-// Direct import, not '../editor': EditorArea renders this slot, and the index would make a cycle.
-import { DiffView } from '../editor/DiffView';
+import { DiffView } from '../editor';
 import { DiffIcon, WarningIcon, XIcon, usePrefs } from '../ui';
 import { useStore } from '../base';
 import { useEditAssistantStore } from './edit-assistant-store';

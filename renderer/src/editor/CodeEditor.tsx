@@ -1,8 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { GutterChange } from '../../../shared/contract';
 import { useBridge } from '../base';
-import { useColorScheme } from '../app/use-color-scheme';
-import { usePrefs } from '../ui';
+import { useColorScheme, usePrefs } from '../ui';
 import { languageForPath, monaco } from './monaco-setup';
 import { useOpenFile, useOpenFilesStore, type OpenFile } from './open-files';
 import { useGitStateOf } from '../git';
@@ -99,7 +98,7 @@ export function CodeEditor({ path }: { path: string }) {
     } finally {
       applying.current = false;
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on the revision: typing changes the buffer, not it
   }, [file?.revision, ready]);
 
   // Large files get Monaco's cheap mode; truncated ones are read-only.

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useColorScheme } from '../app/use-color-scheme';
+import { useColorScheme } from '../ui';
 import { languageForPath, monaco } from './monaco-setup';
 
 export interface DiffViewProps {

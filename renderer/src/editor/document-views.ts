@@ -1,6 +1,5 @@
 import type { ComponentType } from 'react';
 import { CodeDocument } from './CodeDocument';
-import { NOTEBOOK_AS_TEXT, NotebookAsText, NotebookView } from '../notebook';
 import type { OpenFile } from './open-files';
 
 export interface DocumentViewProps {
@@ -15,16 +14,18 @@ export interface DocumentViewSpec {
   component: ComponentType<DocumentViewProps>;
 }
 
+// Views are plugged in from outside (the app shell registers the notebook's), so the editor never imports the
+// folders that build on it. The code editor is the fallback, always last.
+const documentViews: DocumentViewSpec[] = [{ id: 'code', matches: () => true, component: CodeDocument }];
+
+export function registerDocumentView(view: DocumentViewSpec): void {
+  documentViews.splice(documentViews.length - 1, 0, view);
+}
+
 /**
  * Which view the centre shows for an open file: the one its tab asks for (`OpenFile.view`, e.g. a
- * notebook opened as text), else the first spec that matches. Plug a view in with one line above the fallback.
+ * notebook opened as text), else the first spec that matches.
  */
-const documentViews: DocumentViewSpec[] = [
-  { id: 'notebook', matches: (p) => p.endsWith('.ipynb'), component: NotebookView },
-  { id: NOTEBOOK_AS_TEXT, matches: () => false, component: NotebookAsText },
-  { id: 'code', matches: () => true, component: CodeDocument },
-];
-
 export function viewFor(file: Pick<OpenFile, 'path' | 'view'>): DocumentViewSpec {
   return (
     documentViews.find((view) => view.id === file.view) ??

@@ -1,4 +1,8 @@
 export { EditorArea } from './EditorArea';
+export { CodeDocument } from './CodeDocument';
+export { DiffView } from './DiffView';
+export { registerDocumentView, type DocumentViewProps, type DocumentViewSpec } from './document-views';
+export { monaco } from './monaco-setup';
 export { OpenFilesStore, useOpenFile, useOpenFiles, useOpenFilesStore } from './open-files';
 export { requestReveal, type RevealTarget } from './reveal';
 export { SaveAs } from './SaveAs';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { KilnError } from '../../../shared/errors';
 import { errorText, useBridge } from '../base';
 import { useCommands } from '../commands';
-import { useOpenFiles, useOpenFilesStore, type OpenFilesStore } from '../editor/open-files';
+import { useOpenFiles, useOpenFilesStore, type OpenFilesStore } from '../editor';
 import { ChevronDownIcon, ContextMenu, CopyIcon, MinimapIcon, SaveIcon, copyWorkspacePath, usePrefs, useToasts, type Toasts } from '../ui';
 import { Breadcrumb } from './Breadcrumb';
 

@@ -1,4 +1,4 @@
-import { SaveAs } from '../editor/SaveAs';
+import { SaveAs } from '../editor';
 import type { NotebookController } from './notebook-controller';
 import type { NotebookSessionState } from './notebook-session';
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { monaco } from '../editor/monaco-setup';
+import { monaco } from '../editor';
 
 export type EditorKey = 'run' | 'run-advance' | 'run-insert' | 'escape' | 'up-out' | 'down-out';
 
@@ -171,7 +171,7 @@ export function CellEditor({ cellId, source, generation, language, onChange, onK
     } finally {
       applying.current = false;
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on the generation: what is typed here is already in the model
   }, [generation]);
 
   return (

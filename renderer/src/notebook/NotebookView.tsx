@@ -1,11 +1,8 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { errorText, useStore } from '../base';
-import { useColorScheme } from '../app/use-color-scheme';
-import { CodeDocument } from '../editor/CodeDocument';
-import { monaco } from '../editor/monaco-setup';
-import { useOpenFile, useOpenFilesStore } from '../editor/open-files';
-import { nameOf } from '../tree/paths';
-import { PlusIcon, useToasts } from '../ui';
+import { CodeDocument, monaco, useOpenFile, useOpenFilesStore } from '../editor';
+import { nameOf } from '../tree';
+import { PlusIcon, useColorScheme, useToasts } from '../ui';
 import { Banners, CannotOpen } from './Banners';
 import { Cell } from './Cell';
 import { navigationStep, useNotebookKeys } from './key-table';

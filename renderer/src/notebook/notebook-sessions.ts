@@ -1,6 +1,6 @@
 import type { KilnBridge } from '../../../shared/contract';
 import { perBridge } from '../base';
-import { useOpenFilesStore, type OpenFilesStore } from '../editor/open-files';
+import { useOpenFilesStore, type OpenFilesStore } from '../editor';
 import { NotebookSession } from './notebook-session';
 
 /**

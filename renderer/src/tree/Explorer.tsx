@@ -3,7 +3,7 @@ import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useStat
 import type { Entry, FsChange } from '../../../shared/contract';
 import { useBridge, useKilnEvent } from '../base';
 import { useCommands } from '../commands';
-import { useOpenFilesStore } from '../editor/open-files';
+import { useOpenFilesStore } from '../editor';
 import { GitMark, useGitDecoration } from '../git';
 import { rowTitle, type FlashMark, type NewMark } from './change-marks';
 import { NewBadge } from './NewBadge';
@@ -299,7 +299,7 @@ export function Explorer({ workspaceName, activePath, onOpen }: {
   };
 
   // Rows are memoized; they call the latest handlers through one stable object.
-  const latest = useRef({ onRowClick, renameTo: (path: string, name: string) => void ops.rename(path, name), pointerDown: drag.onRowPointerDown, finishEditing: (refocus?: boolean) => {} });
+  const latest = useRef({ onRowClick, renameTo: (path: string, name: string) => void ops.rename(path, name), pointerDown: drag.onRowPointerDown, finishEditing: (_refocus?: boolean) => {} });
   const rowEvents = useMemo<RowEvents>(
     () => ({
       click: (e, entry) => latest.current.onRowClick(e, entry),
@@ -542,7 +542,7 @@ function NameInput({ initial, label, select, onCommit, onCancel }: {
     if (!input) return;
     input.focus();
     input.setSelectionRange(select[0], select[1]);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the selection is set once, when the box opens
   }, []);
   const finish = (commit: boolean) => {
     if (done.current) return;

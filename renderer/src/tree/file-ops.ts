@@ -1,6 +1,6 @@
 import type { KilnBridge } from '../../../shared/contract';
 import { isKilnError, KilnError } from '../../../shared/errors';
-import type { OpenFilesStore } from '../editor/open-files';
+import type { OpenFilesStore } from '../editor';
 import type { DialogRequest, Toasts } from '../ui';
 import { errorText } from '../base';
 import { isWithin, joinPath, nameOf, parentOf, topMost } from './paths';
