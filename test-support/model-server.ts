@@ -214,7 +214,7 @@ export class ModelServer {
 
     if (path.startsWith('/_scripted/')) return this.handleControl(req.method ?? 'GET', path, raw, res);
 
-    let body: ChatRequestBody | null = null;
+    let body: ChatRequestBody | null;
     try {
       body = raw ? (JSON.parse(raw) as ChatRequestBody) : null;
     } catch {

@@ -250,7 +250,7 @@ describe('ConfigService: hot reload', () => {
     expect(svc.current().fileEditing?.systemPrompt).toBe('Keep the style of the file.');
     await put('.kiln/prompts/files.md', 'Be terse.');
     await until(() => svc.current().fileEditing?.systemPrompt === 'Be terse.', 'the prompt to reload');
-    await put('.kiln/config.yaml', FILE_EDITING_SNIPPET.replace(/  system_prompt:.*\n.*\n/, ''));
+    await put('.kiln/config.yaml', FILE_EDITING_SNIPPET.replace(/ {2}system_prompt:.*\n.*\n/, ''));
     await until(() => svc.current().fileEditing?.systemPrompt === '', 'the config to reload');
   });
 

@@ -18,6 +18,7 @@ export interface NotebookVerbTarget {
   rerunCell(notebook: string, cellId: string): Promise<CellRunResult & NotebookSaved>;
 }
 
+// eslint-disable-next-line no-control-regex -- ANSI escapes start with ESC
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
 function textOf(value: unknown): string | null {

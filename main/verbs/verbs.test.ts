@@ -296,7 +296,7 @@ describe('execute-code', () => {
     expect(result.stdout).toBe('42\n');
     expect(result.returncode).toBe(0);
     expect(result.script).toBe('scripts/step_08_answer_helpers_value_1.py');
-    expect(read(result.script)).toMatch(/^import os, sys; sys\.path\.insert\(1, .*"src"\)\)  # kiln: as when this step ran\n/);
+    expect(read(result.script)).toMatch(/^import os, sys; sys\.path\.insert\(1, .*"src"\)\) {2}# kiln: as when this step ran\n/);
     expect(read(result.script).split('\n').slice(1).join('\n')).toBe(`${code}\n`);
     const second = await verbs.call('execute-code', { code: 'raise ValueError("boom")' });
     expect(second.script).toBe('scripts/step_09_raise_valueerror_boom.py');
