@@ -71,7 +71,10 @@ describe('RunEngine gate', () => {
       order.push('second started');
       return slot;
     });
-    await new Promise((r) => setTimeout(r, 20));
+    // Every promise job queued so far runs before the next turn of the event loop: a second run that
+    // did not wait for the first would have started by then.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toEqual([]);
     order.push('first done');
     first.dispose();
     (await second).dispose();

@@ -3,12 +3,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FsChange } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { WorkspaceWatcher } from '../watcher';
 import { Workspace } from '../workspace';
 import { makeTempTree } from '../../test-support/temp-workspace';
+import { until } from '../../test-support/until';
 import { findKernelPython, slugForCode, slugify, Verbs, type NotebookVerbTarget } from '.';
 
 const PYTHON = '/usr/bin/python3';
@@ -74,13 +75,10 @@ function isRunning(pid: number): boolean {
   }
 }
 
-async function waitUntilGone(pid: number, ms = 5000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (!isRunning(pid)) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return !isRunning(pid);
+/** Waits until `pid` has ended; a pid that was never read (0, NaN) fails instead of passing for "gone". */
+async function gone(pid: number): Promise<void> {
+  expect(pid).toBeGreaterThan(0);
+  await until(() => !isRunning(pid), `process ${pid} to end`, 5000);
 }
 
 describe('list-files and read-file', () => {
@@ -358,7 +356,15 @@ describe('execute-code', () => {
 });
 
 describe('time limits and process trees', () => {
-  beforeEach(() => setup({}, { timeouts: { runMs: 1500, heavyRunMs: 30_000 } }));
+  // The limit must outlast Python starting and spawning its child on this machine as loaded now: a run
+  // killed before it started its child would prove nothing.
+  let limitMs: number;
+  beforeAll(() => {
+    const start = performance.now();
+    execFileSync(PYTHON, ['-c', 'import subprocess; subprocess.Popen(["true"]).wait()']);
+    limitMs = Math.max(1500, Math.ceil((4 * (performance.now() - start)) / 100) * 100);
+  });
+  beforeEach(() => setup({}, { timeouts: { runMs: limitMs, heavyRunMs: 30_000 } }));
 
   const spawnSleeper = [
     'import subprocess, sys, time',
@@ -371,11 +377,9 @@ describe('time limits and process trees', () => {
     const result = await verbs.call('execute-code', { code: spawnSleeper });
     expect(result.timed_out).toBe(true);
     expect(result.returncode).toBe(-9);
-    expect(result.stderr).toMatch(/Time limit of 1\.5 s reached: the process and every process it started were killed/);
+    expect(result.stderr).toContain(`Time limit of ${limitMs / 1000} s reached: the process and every process it started were killed`);
     expect(result.stderr).toMatch(/heavy: true/);
-    const pid = Number(result.stdout.trim());
-    expect(pid).toBeGreaterThan(0);
-    expect(await waitUntilGone(pid)).toBe(true);
+    await gone(Number(result.stdout.trim()));
     expect(await scripts()).toEqual(['step_01_child_subprocess_popen_sleep_300.py']);
   });
 
@@ -384,11 +388,14 @@ describe('time limits and process trees', () => {
     await fs.writeFile(path.join(root, 'src/slow.py'), spawnSleeper);
     const result = await verbs.call('run-file', { path: 'src/slow.py' });
     expect(result.timed_out).toBe(true);
-    expect(await waitUntilGone(Number(result.stdout.trim()))).toBe(true);
+    expect(result.returncode).toBe(-9);
+    expect(result.stderr).toContain(`Time limit of ${limitMs / 1000} s reached`);
+    await gone(Number(result.stdout.trim()));
   });
 
   it('heavy runs get the longer limit', async () => {
-    const result = await verbs.call('execute-code', { code: 'import time\ntime.sleep(2)\nprint("done")', heavy: true });
+    // Longer than the ordinary limit, well inside the heavy one.
+    const result = await verbs.call('execute-code', { code: `import time\ntime.sleep(${limitMs / 1000 + 0.5})\nprint("done")`, heavy: true });
     expect(result.timed_out).toBe(false);
     expect(result.stdout).toBe('done\n');
   });
@@ -399,7 +406,7 @@ describe('time limits and process trees', () => {
     });
     expect(result.timed_out).toBe(false);
     expect(result.returncode).toBe(0);
-    expect(await waitUntilGone(Number(result.stdout.trim()))).toBe(true);
+    await gone(Number(result.stdout.trim()));
   });
 
   // A child in a new session, and a grandchild that left through a double fork (reparented away from the run).
@@ -425,7 +432,7 @@ describe('time limits and process trees', () => {
     expect(result.returncode).toBe(0);
     const pids = result.stdout.trim().split(' ').map(Number);
     expect(pids).toHaveLength(2);
-    for (const pid of pids) expect(await waitUntilGone(pid)).toBe(true);
+    for (const pid of pids) await gone(pid);
   });
 
   it('kills them at shutdown too', async () => {
@@ -441,16 +448,21 @@ describe('time limits and process trees', () => {
     expect(started.every(isRunning)).toBe(true);
     await verbs.dispose();
     expect(await outcome).toBe('E_CANCELLED');
-    for (const pid of started) expect(await waitUntilGone(pid)).toBe(true);
+    for (const pid of started) await gone(pid);
   });
 
   it('a cancelled run is killed and fails with E_CANCELLED', async () => {
     await verbs.dispose();
     verbs = new Verbs({ workspace, python: PYTHON, timeouts: { runMs: 30_000 } });
     const controller = new AbortController();
-    const pending = verbs.call('execute-code', { code: 'import time\nprint("started", flush=True)\ntime.sleep(300)' }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 500);
-    expect(await codeOf(pending)).toBe('E_CANCELLED');
+    const code = 'import os, time\nopen("pid.tmp", "w").write(str(os.getpid()))\nos.rename("pid.tmp", "pid.txt")\ntime.sleep(300)';
+    const pending = verbs.call('execute-code', { code }, { signal: controller.signal });
+    const outcome = codeOf(pending);
+    // Stopped once it runs, as the operator presses Stop on a run they see going.
+    await until(() => exists('pid.txt'), 'the run to start');
+    controller.abort();
+    expect(await outcome).toBe('E_CANCELLED');
+    await gone(Number(read('pid.txt')));
   });
 });
 

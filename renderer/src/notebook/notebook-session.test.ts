@@ -1,34 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { KilnBridge, NotebookCell, NotebookDocument } from '../../../shared/contract';
+import type { NotebookCell, NotebookDocument, ParsedArgs, RequestChannel, RequestResult } from '../../../shared/contract';
 import { KilnError } from '../../../shared/errors';
+import { FakeBridge } from '../../../test-support/fake-bridge';
+import { untilState } from '../../../test-support/until';
 import type { Readable } from '../base';
 import { OpenFilesStore } from '../editor/open-files';
 import { NotebookController } from './notebook-controller';
 import { NotebookSession } from './notebook-session';
 import { NotebookSessions } from './notebook-sessions';
 
-type Handler = (args: Record<string, unknown>) => unknown;
-
-/** A bridge whose requests answer from `handlers` and whose events the test emits. */
-function fakeBridge(handlers: Record<string, Handler>) {
-  const listeners = new Map<string, Set<(payload: unknown) => void>>();
-  const calls: { channel: string; args: Record<string, unknown> }[] = [];
-  const bridge = {
-    transport: 'in-process',
-    request: async (channel: string, args: Record<string, unknown>) => {
-      calls.push({ channel, args });
-      const handler = handlers[channel];
-      if (!handler) throw new Error(`unexpected ${channel}`);
-      return handler(args);
-    },
-    on: (channel: string, listener: (payload: unknown) => void) => {
-      if (!listeners.has(channel)) listeners.set(channel, new Set());
-      listeners.get(channel)!.add(listener);
-      return () => listeners.get(channel)!.delete(listener);
-    },
-  } as unknown as KilnBridge;
-  const emit = (channel: string, payload: unknown) => listeners.get(channel)?.forEach((l) => l(payload));
-  return { bridge, emit, calls };
+/** A fake bridge answering from `handlers`; the test emits the events. */
+function fakeBridge(handlers: Partial<{ [C in RequestChannel]: (args: ParsedArgs<C>) => RequestResult<C> | Promise<RequestResult<C>> }>) {
+  const bridge = new FakeBridge();
+  for (const [channel, handler] of Object.entries(handlers)) bridge.handle(channel as RequestChannel, handler as never);
+  return { bridge, emit: bridge.emit.bind(bridge), calls: bridge.sent };
 }
 
 const code = (id: string, source = '', outputs: NotebookCell['outputs'] = []): NotebookCell =>
@@ -91,10 +76,10 @@ describe('NotebookSession', () => {
   it('keeps typing that a reload from disk overtook, sends it again and raises a conflict', async () => {
     vi.useFakeTimers();
     try {
-      const { bridge, emit, calls } = fakeBridge({
+      const { bridge, emit } = fakeBridge({
         'notebook.open': () => doc([code('c1', 'x = 1')]),
         'notebook.kernelSpecs': () => ({ default: null, specs: [] }),
-        'notebook.editCell': () => ({ dirty: true }),
+        'notebook.editCell': () => ({ rev: 6, dirty: true }),
       });
       const session = new NotebookSession(bridge, 'a.ipynb');
       await session.load();
@@ -103,7 +88,7 @@ describe('NotebookSession', () => {
       expect(session.cell('c1')?.cell.source).toBe('x = 2');
       expect(session.getState().conflict).toMatch(/your edits are kept/);
       await session.flushEdits();
-      expect(calls.filter((c) => c.channel === 'notebook.editCell').map((c) => c.args.source)).toEqual(['x = 2']);
+      expect(bridge.sentOn('notebook.editCell').map((args) => args.source)).toEqual(['x = 2']);
 
       // An agent's edit is not a conflict: the document simply replaces what is shown.
       emit('notebook.changed', { path: 'a.ipynb', reason: 'edited', document: doc([code('c1', 'x = agent')], 8, true) });
@@ -132,7 +117,9 @@ describe('NotebookSession', () => {
     expect(calls.find((c) => c.channel === 'notebook.editCell')?.args).toMatchObject({ path: 'b.ipynb', source: 'a = 2' });
     emit('notebook.dirty', { path: 'b.ipynb', dirty: false, rev: 7 });
     emit('notebook.dirty', { path: 'a.ipynb', dirty: true, rev: 8 });
-    await new Promise((r) => setTimeout(r, 5));
+    // An event for the new path that comes after the old path's: once it shows, the old one was ignored.
+    emit('notebook.kernelStatus', { path: 'b.ipynb', kernel: { status: 'idle', name: 'python3', displayName: 'Python 3', language: 'python' } });
+    await untilState(session, (s) => s.kernel.status === 'idle', 'the kernel status for the new path');
     expect(session.getState().dirty).toBe(false);
     emit('fs.change', { type: 'moved', from: 'b.ipynb', to: 'nb/deep/b.ipynb', isDir: false, origin: 'agent' });
     emit('fs.change', { type: 'moved', from: 'nb', to: 'books', isDir: true, origin: 'external' });
@@ -160,11 +147,12 @@ describe('NotebookController', () => {
     return fakeBridge({
       'notebook.open': () => doc(cells),
       'notebook.kernelSpecs': () => ({ default: null, specs: [] }),
-      'notebook.runCell': () => ({ status: 'ok', outputs: [], execution_count: 1 }),
+      'notebook.runCell': (a) => ({ cell_id: a.cellId, status: 'ok', exec_count: 1, duration_ms: 1, had_error: false, outputs: [] }),
       'notebook.insertCell': (a) => {
-        const cell = code(`new${++ids}`, String(a.source ?? ''));
-        cells.splice(Number(a.index), 0, cell);
-        return { cell, index: a.index, rev: 6, dirty: true };
+        const cell = code(`new${++ids}`, a.source);
+        const index = a.index ?? cells.length;
+        cells.splice(index, 0, cell);
+        return { cell, index, rev: 6, dirty: true };
       },
       'notebook.deleteCell': (a) => {
         const index = cells.findIndex((c) => c.id === a.cellId);
@@ -179,25 +167,25 @@ describe('NotebookController', () => {
   }
 
   async function open(cells: NotebookCell[]) {
-    const { bridge, calls } = notebookBridge(cells);
+    const { bridge } = notebookBridge(cells);
     const session = new NotebookSession(bridge, 'a.ipynb');
     await session.load();
     let told: (err: unknown) => void = () => undefined;
     const failed = new Promise<unknown>((resolve) => (told = resolve));
     const notebook = new NotebookController(session, { onError: (err) => told(err), retarget: () => undefined });
     notebook.keepSelection();
-    return { session, notebook, calls, failed };
+    return { session, notebook, bridge, failed };
   }
 
 
   it('selects the first cell; Shift+Enter runs and moves down, and on the last cell adds a new one to type in', async () => {
-    const { session, notebook, calls } = await open([code('c1', '1'), code('c2', '2')]);
+    const { session, notebook, bridge } = await open([code('c1', '1'), code('c2', '2')]);
     expect(notebook.getState().activeId).toBe('c1');
     notebook.run('c1', 'advance');
     expect(notebook.getState()).toMatchObject({ activeId: 'c2', mode: 'command' });
     notebook.run('c2', 'advance');
     await when(notebook, (s) => s.activeId === 'new1');
-    expect(calls.filter((c) => c.channel === 'notebook.runCell').map((c) => c.args.cellId)).toEqual(['c1', 'c2']);
+    expect(bridge.sentOn('notebook.runCell').map((args) => args.cellId)).toEqual(['c1', 'c2']);
     expect(session.getState().cells.map((c) => c.cell.id)).toEqual(['c1', 'c2', 'new1']);
     expect(notebook.getState()).toMatchObject({ activeId: 'new1', mode: 'edit' });
   });
@@ -225,11 +213,11 @@ describe('NotebookController', () => {
 describe('NotebookSessions', () => {
   it('one session per tab answers for it: Save, the dirty dot, and closing it closes the notebook in main', async () => {
     const { bridge, emit, calls } = fakeBridge({
-      'workspace.read': () => ({ text: '{}', binary: false, truncated: false, size: 2, hash: 'h' }),
+      'workspace.read': ({ path }) => ({ path, text: '{}', binary: false, encoding: 'utf8', truncated: false, size: 2, hash: 'h', mtimeMs: 1 }),
       'notebook.open': () => doc([code('c1')]),
       'notebook.kernelSpecs': () => ({ default: null, specs: [] }),
-      'notebook.save': () => ({ saved: true }),
-      'notebook.close': () => ({}),
+      'notebook.save': () => ({ saved: true, diskHash: 'h2', rev: 6 }),
+      'notebook.close': () => ({ closed: true }),
     });
     const openFiles = new OpenFilesStore(bridge);
     const sessions = new NotebookSessions(bridge, openFiles);
@@ -246,19 +234,19 @@ describe('NotebookSessions', () => {
     expect(calls.some((c) => c.channel === 'workspace.write')).toBe(false);
 
     openFiles.close('a.ipynb');
-    expect(calls.filter((c) => c.channel === 'notebook.close').map((c) => c.args.path)).toEqual(['a.ipynb']);
+    expect(bridge.sentOn('notebook.close').map((args) => args.path)).toEqual(['a.ipynb']);
     expect(session.isDisposed).toBe(true);
     openFiles.dispose();
   });
 
   it('a notebook opened as text becomes an ordinary file tab', async () => {
     const { bridge, calls } = fakeBridge({
-      'workspace.read': () => ({ text: 'not json', binary: false, truncated: false, size: 8, hash: 'h' }),
+      'workspace.read': ({ path }) => ({ path, text: 'not json', binary: false, encoding: 'utf8', truncated: false, size: 8, hash: 'h', mtimeMs: 1 }),
       'notebook.open': () => {
         throw new KilnError('E_INVALID_NOTEBOOK', 'not JSON');
       },
-      'notebook.close': () => ({}),
-      'workspace.write': () => ({ hash: 'h2', size: 9 }),
+      'notebook.close': () => ({ closed: true }),
+      'workspace.write': ({ path }) => ({ path, hash: 'h2', mtimeMs: 2, size: 9 }),
     });
     const openFiles = new OpenFilesStore(bridge);
     const sessions = new NotebookSessions(bridge, openFiles);
