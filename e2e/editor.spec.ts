@@ -144,13 +144,20 @@ test('a large file opens in Monaco with large-file options', async ({ page, kiln
   await expect(editorText(page)).toContainText('xxxxxxxx');
 });
 
-test('screenshot: editor with tabs', async ({ page, kiln }) => {
+test('one tab per open file in opening order: the unsaved one is marked, the chosen one is shown', async ({ page, kiln }) => {
   await kiln.open(page);
   await openFile(page, 'src', 'app.py');
   await openFile(page, 'src', 'util.py');
   await openFile(page, 'README.md');
   await typeAtEnd(page, '\nMore text.');
   await page.getByRole('tab', { name: 'app.py' }).click();
+  const tabs = page.getByRole('tablist', { name: 'Open files' }).getByRole('tab');
+  await expect(tabs).toHaveText(['app.py', 'util.py', 'README.md']);
+  await expect(page.getByRole('tab', { name: 'README.md' })).toHaveAttribute('data-dirty', 'true');
+  await expect(page.getByRole('tab', { name: 'README.md' })).toHaveAttribute('title', 'README.md (unsaved)');
+  await expect(page.getByRole('tab', { name: 'app.py' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tab', { name: 'app.py' })).not.toHaveAttribute('data-dirty');
+  await expect(editorText(page)).toContainText('def greet(name):');
   await page.screenshot({ path: '/tmp/kiln-editor.png' });
 });
 

@@ -207,9 +207,15 @@ test.describe('drag and drop', () => {
     await expect(fileTree(page)).toHaveAttribute('data-drop-valid', 'false');
     await page.screenshot({ path: '/tmp/kiln-drag-invalid.png' });
     await page.mouse.up();
-    await page.waitForTimeout(300);
+    await expect(fileTree(page)).not.toHaveAttribute('data-drop-valid');
+    // A drop sends its move at once; a file written afterwards from outside reaches the tree through main
+    // after that move would have run, so by the time it shows, a refused drop has had every chance to move.
+    await workspace.write('after-the-drop.txt', 'x');
+    await expect(treeItem(page, 'after-the-drop.txt')).toBeVisible();
     expect(await workspace.exists('outer/inner/deep.txt')).toBe(true);
     expect(existsSync(workspace.abs('outer/inner/outer'))).toBe(false);
+    await expect(treeItem(page, 'inner')).toHaveAttribute('aria-level', '2');
+    await expect(page.getByRole('alert')).toHaveCount(0);
   });
 
   test('dropping onto an existing name: Replace', async ({ page, kiln, workspace }) => {
@@ -251,7 +257,8 @@ test.describe('drag and drop', () => {
     await treeItem(page, 'notes').click();
     await treeItem(page, 'sub').click(); // expand, then
     await treeItem(page, 'sub').click(); // collapse again
-    await dragWithMouse(page, treeItem(page, 'README.md'), treeItem(page, 'sub'), { release: false, hoverMs: 900 });
+    // Held over the closed folder, it springs open.
+    await dragWithMouse(page, treeItem(page, 'README.md'), treeItem(page, 'sub'), { release: false });
     await expect(treeItem(page, 'sub')).toHaveAttribute('aria-expanded', 'true');
     await expect(treeItem(page, 'keep.txt')).toBeVisible();
     await page.mouse.up();
@@ -264,8 +271,8 @@ test.describe('drag and drop', () => {
     await treeItem(page, 'many').click();
     const tree = fileTree(page);
     const box = (await tree.boundingBox())!;
-    await dragWithMouse(page, treeItem(page, 'README.md').or(treeItem(page, 'data')).first(), { x: box.x + 100, y: box.y + box.height - 6 }, { release: false, hoverMs: 800 });
-    expect(await tree.evaluate((el) => el.scrollTop)).toBeGreaterThan(100);
+    await dragWithMouse(page, treeItem(page, 'README.md').or(treeItem(page, 'data')).first(), { x: box.x + 100, y: box.y + box.height - 6 }, { release: false });
+    await expect.poll(() => tree.evaluate((el) => el.scrollTop)).toBeGreaterThan(100);
     await page.keyboard.press('Escape');
     await page.mouse.up();
   });
@@ -443,11 +450,20 @@ test.describe('tree behaviour', () => {
     expect(names.some((n) => n.startsWith('.kiln-'))).toBe(false);
   });
 
-  test('screenshot of the tree', async ({ page, kiln }) => {
+  test('folders first, open ones showing their files one level in, dotfiles hidden; a click selects and opens', async ({ page, kiln }) => {
     await kiln.open(page);
     await expandFolder(page, 'src');
     await treeItem(page, 'app.py').click();
+    await expect(page.getByRole('tab', { name: 'app.py' })).toHaveAttribute('aria-selected', 'true');
     await treeItem(page, 'data').click();
+    const rows = fileTree(page).getByRole('treeitem');
+    await expect(rows).toHaveText(['data', 'sample.csv', 'notes', 'src', 'app.py', 'util.py', 'README.md']);
+    await expect(treeItem(page, 'data')).toHaveAttribute('aria-expanded', 'true');
+    await expect(treeItem(page, 'data')).toHaveAttribute('aria-selected', 'true');
+    await expect(treeItem(page, 'notes')).toHaveAttribute('aria-expanded', 'false');
+    await expect(treeItem(page, 'sample.csv')).toHaveAttribute('aria-level', '2');
+    await expect(treeItem(page, 'app.py')).toHaveAttribute('aria-level', '2');
+    await expect(treeItem(page, 'README.md')).toHaveAttribute('aria-level', '1');
     await page.screenshot({ path: '/tmp/kiln-tree.png' });
   });
 });

@@ -160,12 +160,12 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     // What the operator looks at stays live even where no watch could be placed (polled instead).
     'workspace.list': async (args) => {
       const listing = await files['workspace.list'](args);
-      watcher.noteShown(path.join(workspace.root, listing.path), 'dir');
+      void watcher.noteShown(path.join(workspace.root, listing.path), 'dir');
       return listing;
     },
     'workspace.read': async (args) => {
       const content = await files['workspace.read'](args);
-      watcher.noteShown(path.join(workspace.root, content.path), 'file');
+      void watcher.noteShown(path.join(workspace.root, content.path), 'file');
       return content;
     },
     'watch.status': () => ({ degraded: watcher.degraded, watchedFolders: watcher.watchCount }),

@@ -12,7 +12,7 @@ export function treeItem(page: Page, name: string): Locator {
 }
 
 /** A real mouse drag: press on the source, move in steps (past the drag threshold), release on the target. */
-export async function dragWithMouse(page: Page, source: Locator, target: Locator | { x: number; y: number }, options: { hoverMs?: number; release?: boolean } = {}): Promise<void> {
+export async function dragWithMouse(page: Page, source: Locator, target: Locator | { x: number; y: number }, options: { release?: boolean } = {}): Promise<void> {
   const from = (await source.boundingBox())!;
   const start = { x: from.x + 40, y: from.y + from.height / 2 };
   await page.mouse.move(start.x, start.y);
@@ -25,7 +25,6 @@ export async function dragWithMouse(page: Page, source: Locator, target: Locator
     end = { x: to.x + 40, y: to.y + to.height / 2 };
   }
   await page.mouse.move(end.x, end.y, { steps: 10 });
-  if (options.hoverMs) await page.waitForTimeout(options.hoverMs);
   if (options.release !== false) await page.mouse.up();
 }
 

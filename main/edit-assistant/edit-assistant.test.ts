@@ -108,6 +108,8 @@ describe('edit session: ask, stream, propose', () => {
     const outcome = await svc.send(FILE, 'rename greet to welcome');
     expect(outcome.status).toBe('completed');
     expect(outcome.proposalId).toBeTruthy();
+    // One model step per turn: the proposal ends it, the model is not asked again.
+    expect(server.chatRequests).toHaveLength(1);
 
     // Streaming arrived in several deltas that add up to the text.
     const deltas = events.filter((e) => e.channel === 'editAssistant.delta').map((e) => (e.payload as EventPayload<'editAssistant.delta'>).text);

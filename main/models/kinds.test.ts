@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { KilnError } from '../../shared/errors';
 import { editTools } from '../edit-assistant/harness';
 import { RunEngine, composeSystemPrompt } from './engine';
-import { SESSION_KIND_POLICIES, selectTools } from './kinds';
+import { selectTools } from './kinds';
 import { countLineChanges } from '../edit-assistant/line-diff';
 
 const verb = (name: string) => tool({ description: name, inputSchema: z.object({ path: z.string() }) });
@@ -26,23 +26,9 @@ describe('session kind guards', () => {
     expect(() => selectTools('edit', { intrinsic: {}, configured: verbs })).toThrow(/propose_file/);
   });
 
-  it('has the edit kind opt out of allowlists, queueing, todos and checkpoints', () => {
-    expect(SESSION_KIND_POLICIES.edit).toEqual({
-      intrinsicTools: ['propose_file'],
-      configuredTools: false,
-      honoursAllowlist: false,
-      whenBusy: 'refuse',
-      todos: false,
-      checkpoints: false,
-      maxSteps: 1,
-    });
-    expect(Object.isFrozen(SESSION_KIND_POLICIES.edit)).toBe(true);
-  });
-
   it('has the workspace kind honour the allowlist (absent = all verbs)', () => {
     expect(Object.keys(selectTools('workspace', { intrinsic: {}, configured: verbs, allowlist: ['run-file'] }))).toEqual(['run-file']);
     expect(Object.keys(selectTools('workspace', { intrinsic: {}, configured: verbs, allowlist: null }))).toEqual(Object.keys(verbs));
-    expect(SESSION_KIND_POLICIES.workspace.whenBusy).toBe('queue');
   });
 });
 

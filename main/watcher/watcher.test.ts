@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FsChange, WatchDegraded } from '../../shared/contract';
 import { Workspace } from '../workspace';
 import { makeTempTree } from '../../test-support/temp-workspace';
+import { until } from '../../test-support/until';
 import { refuseWatchesAfter, WorkspaceWatcher } from './watcher';
 
 let root: string;
@@ -24,10 +25,7 @@ afterEach(async () => {
   await cleanup();
 });
 
-async function waitFor(predicate: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !predicate(); i++) await new Promise((r) => setTimeout(r, 50));
-  expect(predicate()).toBe(true);
-}
+const waitFor = (predicate: () => boolean) => until(predicate, 'the watcher to report it');
 const seen = (type: FsChange['type'], p: string) => changes.find((c) => c.type === type && 'path' in c && c.path === p);
 
 it('reports changes by other programs as external', async () => {
@@ -67,7 +65,9 @@ it('reports files written the instant their folders appear, once each', async ()
   await mkdir(burst, { recursive: true });
   for (let i = 0; i < 5; i++) await writeFile(path.join(burst, `f${i}.txt`), 'x');
   await waitFor(() => [0, 1, 2, 3, 4].every((i) => seen('created', `burst/deep/f${i}.txt`)));
-  await new Promise((r) => setTimeout(r, 400));
+  // A file written after them is reported after any late duplicate of theirs: the one event queue, in order.
+  await writeFile(path.join(burst, 'later.txt'), 'x');
+  await waitFor(() => Boolean(seen('created', 'burst/deep/later.txt')));
   for (let i = 0; i < 5; i++) {
     expect(changes.filter((c) => c.type === 'created' && c.path === `burst/deep/f${i}.txt`)).toHaveLength(1);
   }
@@ -122,8 +122,7 @@ describe('what is watched', () => {
     await mkdir(path.join(root, 'node_modules'));
     const fresh = new WorkspaceWatcher({ root, ledger: ws.ledger, onChange: (c) => changes.push(c), pollMs: 100 });
     await fresh.ready;
-    fresh.noteShown(path.join(root, 'node_modules'), 'dir');
-    await new Promise((r) => setTimeout(r, 150));
+    await fresh.noteShown(path.join(root, 'node_modules'), 'dir');
     await writeFile(path.join(root, 'node_modules', 'new.js'), '');
     await waitFor(() => Boolean(seen('created', 'node_modules/new.js')));
     await fresh.dispose();
@@ -150,8 +149,7 @@ describe('when the OS refuses more watches', () => {
     // Changes in a watched folder still arrive; an unwatched folder the operator opens is re-read.
     await writeFile(path.join(root, 'src', 'live.txt'), '');
     await waitFor(() => Boolean(seen('created', 'src/live.txt')));
-    fresh.noteShown(path.join(root, 'src', 'd3'), 'dir');
-    await new Promise((r) => setTimeout(r, 150));
+    await fresh.noteShown(path.join(root, 'src', 'd3'), 'dir');
     await writeFile(path.join(root, 'src', 'd3', 'polled.txt'), '');
     await waitFor(() => Boolean(seen('created', 'src/d3/polled.txt')));
     // New folders never retry the refused watch, so the error cannot loop.

@@ -129,8 +129,9 @@ export class WorkspaceWatcher {
   /**
    * The operator is looking at this folder (listed) or file (opened). Watched ones need nothing; without a
    * watch (the OS refused one, or the path is excluded) it is polled while it stays among the recent ones.
+   * Resolves once what the folder holds now is known, so only what comes after is reported.
    */
-  noteShown(absPath: string, kind: 'dir' | 'file'): void {
+  async noteShown(absPath: string, kind: 'dir' | 'file'): Promise<void> {
     if (this.disposed) return;
     if (this.folders.get(kind === 'dir' ? absPath : path.dirname(absPath))?.watcher) return;
     // Not degraded and not excluded: the walk has yet to reach it and will watch it.
@@ -144,16 +145,14 @@ export class WorkspaceWatcher {
       if (!this.folders.get(oldest)?.watcher) this.folders.delete(oldest);
     }
     if (previous) return;
-    if (kind === 'dir' && !this.folders.has(absPath)) {
-      // Its children as they are now are not news: learn them silently.
-      const folder: Folder = { path: absPath, inode: '', watcher: null, names: new Set() };
-      this.folders.set(absPath, folder);
-      void readdir(absPath).then((names) => {
-        for (const name of names) if (!this.isExcluded(path.join(absPath, name))) folder.names.add(name);
-      }, () => undefined);
-    }
-    if (kind === 'file') void this.pollOnce(absPath);
     this.pollTimer ??= setInterval(() => void this.pollAll(), this.options.pollMs ?? 2000).unref();
+    if (kind === 'file') return this.pollOnce(absPath);
+    if (this.folders.has(absPath)) return;
+    // Its children as they are now are not news: learn them silently.
+    const folder: Folder = { path: absPath, inode: '', watcher: null, names: new Set() };
+    this.folders.set(absPath, folder);
+    const names = await readdir(absPath).catch(() => []);
+    for (const name of names) if (!this.isExcluded(path.join(absPath, name))) folder.names.add(name);
   }
 
   async dispose(): Promise<void> {

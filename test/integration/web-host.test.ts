@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../main/services';
 import { startWebHost, type WebHost } from '../../main/hosts/web/server';
+import { until } from '../../test-support/until';
 import { connectClient, rawExchange, startTestHost, upgradeRequest } from '../../test-support/web-host';
 
 let root: string;
@@ -50,7 +51,7 @@ describe('web host', () => {
     expect(list.value).toMatchObject({ path: '', total: 2, names: ['src', 'hello.txt'], kinds: 'df' });
     const write = await client.call('workspace.write', { path: 'src/new.py', text: 'x = 1\n' });
     expect(write.ok).toBe(true);
-    for (let i = 0; i < 100 && !client.events.length; i++) await new Promise((r) => setTimeout(r, 50));
+    await until(() => client.events.length > 0, 'the fs.change event');
     expect(client.events).toContainEqual({ event: 'fs.change', payload: { type: 'created', path: 'src/new.py', isDir: false, origin: 'operator' } });
     client.close();
   });
