@@ -69,11 +69,15 @@ describe('DisposableStore', () => {
     expect(store.isDisposed).toBe(true);
   });
 
-  it('disposes at once what is added after it was disposed', async () => {
+  it('disposes at once what is added after it was disposed, and a failure there does not reach the caller of add', async () => {
     const store = new DisposableStore();
     await store.dispose();
     let released = false;
     store.add(toDisposable(() => void (released = true)));
     expect(released).toBe(true);
+    const failing = toDisposable(() => {
+      throw new Error('already gone');
+    });
+    expect(store.add(failing)).toBe(failing);
   });
 });

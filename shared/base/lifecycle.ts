@@ -57,7 +57,7 @@ export class DisposableStore implements IDisposable {
   /** Takes ownership of `item`. Added after the store was disposed, it is disposed at once (and not kept). */
   add<T extends IDisposable>(item: T): T {
     if (this.disposing) {
-      void Promise.resolve(item.dispose()).catch(() => undefined);
+      void disposeAll([item]).catch(() => undefined);
       return item;
     }
     this.items.push(item);
