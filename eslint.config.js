@@ -10,7 +10,8 @@ import { defineConfig } from 'eslint/config';
 const FEATURE = { type: 'renderer-feature' };
 
 export default defineConfig(
-  { ignores: ['out/', 'dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'bench/results/', '**/*.js', '**/*.mjs'] },
+  // Built or generated; plain JS (the launch scripts, these configs) is outside the TypeScript rules.
+  { ignores: ['out/', 'dist/', 'test-results/', 'playwright-report/', 'bench/results/', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {
@@ -35,7 +36,17 @@ export default defineConfig(
     },
   },
   {
-    files: ['shared/**/*.ts', 'main/**/*.ts', 'preload/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx', 'e2e/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts', 'test-support/**/*.ts'],
+    files: [
+      'shared/**/*.ts',
+      'main/**/*.ts',
+      'preload/**/*.ts',
+      'renderer/**/*.ts',
+      'renderer/**/*.tsx',
+      'e2e/**/*.ts',
+      'bench/**/*.ts',
+      'test/**/*.ts',
+      'test-support/**/*.ts',
+    ],
     plugins: { boundaries },
     settings: {
       'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.json'] } },
@@ -49,7 +60,6 @@ export default defineConfig(
         { type: 'shared', pattern: 'shared', partialMatch: false },
         { type: 'main', pattern: 'main', partialMatch: false },
         { type: 'preload', pattern: 'preload', partialMatch: false },
-        { type: 'integration', pattern: 'test/integration', partialMatch: false },
         { type: 'tests', pattern: ['e2e', 'bench', 'test', 'test-support'], partialMatch: false },
       ],
       'boundaries/files': [{ category: 'test', pattern: '**/*.test.{ts,tsx}' }],
@@ -76,17 +86,23 @@ export default defineConfig(
                   // Inside its own folder, anything.
                   { element: { ...FEATURE, captured: { feature: '{{ from.element.captured.feature }}' } } },
                   // Another feature folder only through its index, and never the app shell.
-                  { element: { ...FEATURE, captured: { feature: '!app' }, fileInternalPath: ['index.ts', 'index.tsx'] } },
+                  {
+                    element: { ...FEATURE, captured: { feature: '!app' }, fileInternalPath: ['index.ts', 'index.tsx'] },
+                  },
                 ],
               },
             },
             // Tests reach across layers (they start main to drive a store, for instance)...
-            { from: [{ file: { categories: 'test' } }, { element: { type: ['tests', 'integration'] } }], allow: { to: { element: { type: '*' } } } },
+            {
+              from: [{ file: { categories: 'test' } }, { element: { type: 'tests' } }],
+              allow: { to: { element: { type: '*' } } },
+            },
             // ...but a renderer unit test runs on the fake bridge: one that needs main lives under test/integration/.
             {
               from: { element: { type: ['renderer', 'renderer-feature'] }, file: { categories: 'test' } },
               disallow: { to: { element: { type: 'main' } } },
-              message: 'A renderer unit test uses the fake bridge; a test that starts main belongs in test/integration/.',
+              message:
+                'A renderer unit test uses the fake bridge; a test that starts main belongs in test/integration/.',
             },
           ],
         },
