@@ -21,7 +21,7 @@ import { toWireError } from '../errors';
 import type { ModelConfig, ResolvedConfig } from '../config';
 import type { Verbs } from '../verbs';
 import { verbToolSet } from '../verbs';
-import { RunEngine, createLanguageModel, selectTools, type EngineOutcome } from '../models';
+import { RunEngine, createLanguageModel, selectTools, type EngineOutcome, type RunSlot } from '../models';
 import { describeCall, describeError, describeResult, type ChipEnd } from './tool-chips';
 import { workspaceHarnessPrompt } from './harness';
 import { AgentRecordStore, type AgentRecord } from './session-store';
@@ -114,8 +114,8 @@ export class AgentService {
     this.pending++;
     this.announceRunState(live, live.runState);
 
-    const slot = await this.engine.acquire(this.key, 'workspace');
-    this.pending--;
+    // Waiting can end without a turn (Kiln shutting down): the message leaves the queue either way.
+    const slot = await this.engine.acquire(this.key, 'workspace').finally(() => this.pending--);
     try {
       if (epoch !== this.epoch || !this.isCurrent(live)) {
         // Stopped or cleared while waiting: this message never runs.
@@ -172,7 +172,7 @@ export class AgentService {
 
   // --- the run --------------------------------------------------------------------------------
 
-  private async run(live: LiveSession, slot: Awaited<ReturnType<RunEngine['acquire']>>, text: string): Promise<RunResult> {
+  private async run(live: LiveSession, slot: RunSlot, text: string): Promise<RunResult> {
     const chips = new Map<string, ToolEntry>();
     this.runningChips = chips;
     let assistant: AssistantEntry | null = null;
