@@ -10,7 +10,7 @@ import { DialogProvider, IS_MAC, ToastProvider, useToasts } from '../ui';
 import { useBridge, useStore } from '../base';
 import { LeftRail } from './LeftRail';
 import { RightRail } from './RightRail';
-import { ConnectionLostLine, WatchStatusLine } from './WatchStatusLine';
+import { ConnectionLostLine, WatchStatusLine } from './StatusLines';
 import './document-views';
 
 /** The window: file tree on the left, the editor in the centre, the agent rail on the right. */

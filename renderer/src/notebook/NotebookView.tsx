@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { errorText, useStore } from '../base';
-import { CodeDocument, monaco, useOpenFile, useOpenFilesStore } from '../editor';
+import { CodeDocument, monaco, useOpenFilesStore } from '../editor';
 import { nameOf } from '../tree';
 import { PlusIcon, useColorScheme, useToasts } from '../ui';
 import { Banners, CannotOpen } from './Banners';
@@ -17,7 +17,7 @@ export const NOTEBOOK_AS_TEXT = 'notebook-text';
 
 /** The centre view for a `.ipynb` file: its tab's session, shown once it is there. */
 export function NotebookView({ path }: { path: string }) {
-  const tabId = useOpenFile(path)?.id;
+  const tabId = useStore(useOpenFilesStore(), (s) => s.files.find((f) => f.path === path)?.id);
   const sessions = useNotebookSessions();
   if (tabId === undefined) return null;
   // Keyed by the tab, not the path: a renamed or moved notebook keeps its view, selection and session.
