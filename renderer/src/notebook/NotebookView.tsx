@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef } from 'react';
-import { errorText, useStore } from '../base';
+import { errorText, perBridge, useStore } from '../base';
 import { CodeDocument, monaco, useOpenFilesStore } from '../editor';
 import { nameOf } from '../tree';
 import { PlusIcon, useColorScheme, useToasts } from '../ui';
@@ -8,9 +8,11 @@ import { Cell } from './Cell';
 import { navigationStep, useNotebookKeys } from './key-table';
 import { NotebookController } from './notebook-controller';
 import type { NotebookSession } from './notebook-session';
-import { useNotebookSessions } from './notebook-sessions';
+import { NotebookSessions } from './notebook-sessions';
 import { Toolbar } from './Toolbar';
 import './notebook.css';
+
+const useNotebookSessions = perBridge((bridge) => new NotebookSessions(bridge, useOpenFilesStore.of(bridge)));
 
 /** The document view id of a notebook shown as plain text (for one that can't be parsed). */
 export const NOTEBOOK_AS_TEXT = 'notebook-text';

@@ -1,6 +1,6 @@
 import type { KilnBridge } from '../../../shared/contract';
-import { perBridge } from '../base';
-import { useOpenFilesStore, type OpenFilesStore } from '../editor';
+// A type only: the editor's index loads Monaco, which this store (and its Node unit test) never needs.
+import type { OpenFilesStore } from '../editor';
 import { NotebookSession } from './notebook-session';
 
 /**
@@ -46,5 +46,3 @@ export class NotebookSessions {
     void held.session.close();
   }
 }
-
-export const useNotebookSessions = perBridge((bridge) => new NotebookSessions(bridge, useOpenFilesStore.of(bridge)));
