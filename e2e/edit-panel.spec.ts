@@ -147,7 +147,7 @@ test.describe('edit assistant', () => {
     await p.getByRole('button', { name: 'Accept' }).click();
     await expect.poll(() => workspace.read('src/app.py')).toBe(APP_RENAMED);
     await expect(review(page)).toHaveCount(0);
-    await expect(chip).toContainText('accepted');
+    await expect(chip).toContainText('written');
     // The editor shows what was written.
     await expect(page.locator('.code-editor').getByText('def greet(person):')).toBeVisible();
     // The session persists and the layout choice is a pref: both survive a reload.
@@ -164,7 +164,7 @@ test.describe('edit assistant', () => {
     await p.getByRole('button', { name: 'Reject' }).click();
     await expect(review(page)).toHaveCount(0);
     const chip = p.getByRole('button', { name: /^Proposed changes/ });
-    await expect(chip).toContainText('rejected');
+    await expect(chip).toContainText('declined');
     await expect(p.getByText('Rejected proposal: the file is unchanged')).toBeVisible();
     expect(await workspace.read('src/app.py')).toBe(APP);
     await chip.click();
@@ -326,7 +326,7 @@ test.describe('edit assistant', () => {
     expect(await workspace.read('src/app.py')).toBe(other);
     await p.getByRole('button', { name: 'Accept' }).click();
     await expect.poll(() => workspace.read('src/app.py')).toBe(APP_RENAMED);
-    await expect(p.getByRole('button', { name: /^Proposed changes/ })).toContainText('accepted');
+    await expect(p.getByRole('button', { name: /^Proposed changes/ })).toContainText('written');
   });
 
   test('Discard on a stale proposal rejects it and leaves the file as it is on disk', async ({ page, kiln, workspace, model }) => {
@@ -338,7 +338,7 @@ test.describe('edit assistant', () => {
     await expect(p.getByText(/changed on disk/).first()).toBeVisible();
     await p.getByRole('button', { name: 'Accept' }).click();
     await p.getByRole('alert').getByRole('button', { name: 'Discard' }).click();
-    await expect(p.getByRole('button', { name: /^Proposed changes/ })).toContainText('rejected');
+    await expect(p.getByRole('button', { name: /^Proposed changes/ })).toContainText('declined');
     expect(await workspace.read('src/app.py')).toBe(other);
   });
 });

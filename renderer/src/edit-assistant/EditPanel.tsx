@@ -5,6 +5,7 @@ import { ChatHeader, Composer, ConfigErrorBanner, ModelsWithheld, SetupNeeded } 
 import { useWorkspaceTrust } from '../trust';
 import { CheckIcon, FileIcon, SparkIcon, WarningIcon, XIcon, usePrefs } from '../ui';
 import { useEditAssistant, useEditAssistantStore, type EditAssistantStore, type ReviewState, type SessionView } from './edit-assistant-store';
+import { PROPOSAL_STATUS_SHOWN } from './proposal-status';
 import { Transcript } from './Transcript';
 import './edit-assistant.css';
 
@@ -176,7 +177,7 @@ function ReviewBar({ store, view, review }: { store: EditAssistantStore; view: S
             <span className="ea-added">+{summary.linesAdded}</span> <span className="ea-removed">−{summary.linesRemoved}</span>
           </span>
         )}
-        {summary && review.against === 'baseline' && <span className={`ea-pill status-${summary.status}`}>{summary.status}</span>}
+        {summary && review.against === 'baseline' && <span className={`ea-pill status-${summary.status}`}>{PROPOSAL_STATUS_SHOWN[summary.status]}</span>}
         <span className="spacer" />
         <label className="ea-switch">
           <button

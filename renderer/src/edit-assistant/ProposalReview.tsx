@@ -3,6 +3,7 @@ import { DiffIcon, WarningIcon, XIcon, usePrefs } from '../ui';
 import { useStore } from '../base';
 import { useEditAssistantStore } from './edit-assistant-store';
 import './edit-assistant.css';
+import { PROPOSAL_STATUS_SHOWN } from './proposal-status';
 
 /**
  * The centre's view of a proposal under review: a Monaco diff of baseline (or disk) ↔ proposal.
@@ -34,7 +35,7 @@ export function ProposalReviewSlot({ path }: { path: string | null | undefined }
             <span className="ea-added">+{summary.linesAdded}</span> <span className="ea-removed">−{summary.linesRemoved}</span>
           </span>
         )}
-        {summary && <span className={`ea-pill status-${summary.status}`}>{summary.status}</span>}
+        {summary && <span className={`ea-pill status-${summary.status}`}>{PROPOSAL_STATUS_SHOWN[summary.status]}</span>}
         <span className="spacer" />
         <span className="pr-legend">
           {sideBySide
@@ -51,7 +52,15 @@ export function ProposalReviewSlot({ path }: { path: string | null | undefined }
           <span>{review.error}</span>
         </div>
       ) : ready ? (
-        <DiffView path={path} original={review.original!} modified={review.modified!} sideBySide={sideBySide} className="pr-diff" />
+        <DiffView
+          path={path}
+          original={review.original!}
+          modified={review.modified!}
+          sideBySide={sideBySide}
+          originalLabel={review.against === 'disk' ? `${name} on disk now` : `${name} before the proposal`}
+          modifiedLabel={`${name} as proposed`}
+          className="pr-diff"
+        />
       ) : (
         <div className="pr-loading">Loading proposal…</div>
       )}

@@ -1,6 +1,7 @@
-import type { ProposalStatus, RunState, TranscriptEntry } from '../../../shared/contract';
+import type { RunState, TranscriptEntry } from '../../../shared/contract';
 import { AssistantMessage, ChatError, ChatLog, ChatLogEmpty, ChatMarker, ThinkingDots, UserMessage } from '../chat';
 import { FileDiffIcon, SparkIcon, WarningIcon } from '../ui';
+import { PROPOSAL_STATUS_SHOWN } from './proposal-status';
 
 export interface TranscriptProps {
   entries: TranscriptEntry[];
@@ -9,17 +10,6 @@ export interface TranscriptProps {
   reviewingId: string | null;
   onOpenProposal: (proposalId: string) => void;
 }
-
-/**
- * The chip's accessible name. It avoids the words "accept"/"reject", so the panel's Accept and Reject
- * buttons stay the only buttons those names match.
- */
-const STATUS_SPOKEN: Record<ProposalStatus, string> = {
-  pending: 'awaiting review',
-  accepted: 'written to disk',
-  rejected: 'declined',
-  superseded: 'superseded by a newer proposal',
-};
 
 /** The conversation: text streams in, proposals are chips (never the file's text), errors are alerts. */
 export function Transcript({ entries, runState, reviewingId, onOpenProposal }: TranscriptProps) {
@@ -55,7 +45,6 @@ function Entry({ entry, reviewing, onOpenProposal }: { entry: TranscriptEntry; r
           type="button"
           className={`ea-chip status-${entry.status}${reviewing ? ' reviewing' : ''}`}
           aria-current={reviewing ? 'true' : undefined}
-          aria-label={`Proposed changes +${entry.linesAdded} −${entry.linesRemoved} lines, ${STATUS_SPOKEN[entry.status]}`}
           title="Show this proposal's diff"
           onClick={() => onOpenProposal(entry.proposalId)}
         >
@@ -66,7 +55,7 @@ function Entry({ entry, reviewing, onOpenProposal }: { entry: TranscriptEntry; r
           <span className="ea-chip-counts">
             <span className="ea-added">+{entry.linesAdded}</span> <span className="ea-removed">−{entry.linesRemoved}</span>
           </span>
-          <span className="ea-chip-status">{entry.status}</span>
+          <span className="ea-chip-status">{PROPOSAL_STATUS_SHOWN[entry.status]}</span>
         </button>
       );
     case 'marker': {

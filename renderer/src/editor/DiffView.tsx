@@ -8,13 +8,16 @@ export interface DiffViewProps {
   original: string;
   modified: string;
   sideBySide: boolean;
+  /** What each side holds, as screen readers announce its text field (e.g. "app.py on disk"). */
+  originalLabel: string;
+  modifiedLabel: string;
   /** Lets the modified side be edited (the edit panel's proposals); read-only by default. */
   onModifiedChange?: (text: string) => void;
   className?: string;
 }
 
 /** A Monaco diff of two texts, inline or side by side. Reusable: the conflict bar's Compare and the agent's edit panel. */
-export function DiffView({ path, original, modified, sideBySide, onModifiedChange, className }: DiffViewProps) {
+export function DiffView({ path, original, modified, sideBySide, originalLabel, modifiedLabel, onModifiedChange, className }: DiffViewProps) {
   const host = useRef<HTMLDivElement>(null);
   const diff = useRef<monaco.editor.IStandaloneDiffEditor | null>(null);
   const onChange = useRef(onModifiedChange);
@@ -63,6 +66,11 @@ export function DiffView({ path, original, modified, sideBySide, onModifiedChang
   useEffect(() => {
     diff.current?.updateOptions({ renderSideBySide: sideBySide });
   }, [sideBySide]);
+
+  useEffect(() => {
+    diff.current?.getOriginalEditor().updateOptions({ ariaLabel: originalLabel });
+    diff.current?.getModifiedEditor().updateOptions({ ariaLabel: modifiedLabel });
+  }, [path, originalLabel, modifiedLabel]);
 
   useEffect(() => {
     monaco.editor.setTheme(scheme === 'dark' ? 'vs-dark' : 'vs');

@@ -1,4 +1,4 @@
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, type CSSProperties } from 'react';
 import type { FsChange } from '../../../shared/contract';
 import { useAsk, useToasts, usePrefs, CloseIcon, FileIcon, DiffIcon } from '../ui';
 import { errorText, useKilnEvent } from '../base';
@@ -38,6 +38,11 @@ export async function confirmClose(file: OpenFile, store: OpenFilesStore, ask: A
   return true;
 }
 
+/** Names a tab as the CSS anchor its close button is placed against. */
+function tabAnchor(file: OpenFile): CSSProperties {
+  return { '--tab-anchor': `--editor-tab-${file.id}` } as CSSProperties;
+}
+
 /** The centre: tabs of open files, the changed-on-disk bar, and the view for the active file. */
 export function EditorArea() {
   const store = useOpenFilesStore();
@@ -71,37 +76,46 @@ export function EditorArea() {
 
   return (
     <div className="editor-area">
-      <div className="tabs" role="tablist" aria-label="Open files">
-        {files.map((file) => (
-          <div
-            key={file.path}
-            role="presentation"
-            className={`tab-wrap${file.path === active ? ' active' : ''}${file.dirty ? ' dirty' : ''}`}
-            onMouseDown={(e) => {
-              if (e.button === 1) {
-                e.preventDefault();
-                void closeTab(file);
-              }
-            }}
-          >
+      <div className="tabs">
+        <div className="tab-list" role="tablist" aria-label="Open files">
+          {files.map((file) => (
             <button
+              key={file.path}
               type="button"
               role="tab"
               aria-selected={file.path === active}
               aria-label={file.name}
               title={file.path + (file.dirty ? ' (unsaved)' : '')}
               data-dirty={file.dirty ? 'true' : undefined}
-              className="tab"
+              className={`tab${file.path === active ? ' active' : ''}`}
+              style={tabAnchor(file)}
               onClick={() => store.activate(file.path)}
+              onMouseDown={(e) => {
+                if (e.button === 1) {
+                  e.preventDefault();
+                  void closeTab(file);
+                }
+              }}
             >
               <FileIcon name={file.name} />
               <span className="tab-name">{file.name}</span>
             </button>
-            <button type="button" className="tab-close" aria-label={`Close ${file.name}`} title="Close" onClick={() => void closeTab(file)}>
-              <span className="dirty-dot" aria-hidden />
-              <CloseIcon />
-            </button>
-          </div>
+          ))}
+        </div>
+        {/* A tablist holds only tabs: each close button sits after it and is drawn over its tab's end (CSS anchor positioning). */}
+        {files.map((file) => (
+          <button
+            key={file.path}
+            type="button"
+            className={`tab-close${file.path === active ? ' active' : ''}${file.dirty ? ' dirty' : ''}`}
+            style={tabAnchor(file)}
+            aria-label={`Close ${file.name}`}
+            title="Close"
+            onClick={() => void closeTab(file)}
+          >
+            <span className="dirty-dot" aria-hidden />
+            <CloseIcon />
+          </button>
         ))}
       </div>
       {activeFile && conflict && (
@@ -169,7 +183,14 @@ export function EditorArea() {
                 {prefs?.diffSideBySide ?? true ? 'Inline' : 'Side by side'}
               </button>
             </div>
-            <DiffView path={activeFile.path} original={conflict.diskText} modified={activeFile.buffer} sideBySide={prefs?.diffSideBySide ?? true} />
+            <DiffView
+              path={activeFile.path}
+              original={conflict.diskText}
+              modified={activeFile.buffer}
+              sideBySide={prefs?.diffSideBySide ?? true}
+              originalLabel={`${activeFile.name} on disk`}
+              modifiedLabel={`${activeFile.name} with your changes`}
+            />
           </div>
         ) : (
           View && activeFile && <View path={activeFile.path} />

@@ -1,0 +1,134 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { DEFAULT_FIXTURE, expect, test as base, type TempWorkspace } from './support/fixtures';
+import { ModelServer, reply } from '../test-support/model-server';
+import { openFile, sendMessage, treeItem } from './support/ui';
+
+/**
+ * Deque's axe-core (the engine behind Lighthouse's accessibility score) over Kiln's main screens, in the
+ * light and the dark theme: no critical or serious violation.
+ */
+
+const test = base.extend<{ model: ModelServer }>({
+  model: async ({}, use) => {
+    const server = await ModelServer.start({ models: ['scripted'] });
+    await use(server);
+    await server.close();
+  },
+});
+
+const APP = DEFAULT_FIXTURE['src/app.py'];
+
+/** A notebook whose run prints, displays a table and raises: text, rich and error outputs. */
+const NOTEBOOK = `${JSON.stringify(
+  {
+    cells: [
+      { cell_type: 'markdown', id: 'intro', metadata: {}, source: '# Results\n\nA *short* run.' },
+      { cell_type: 'code', id: 'print', metadata: {}, execution_count: null, outputs: [], source: 'print("\\x1b[32mok\\x1b[0m", 41 + 1)' },
+      { cell_type: 'code', id: 'rich', metadata: {}, execution_count: null, outputs: [], source: 'from IPython.display import HTML\nHTML("<table><tr><th>a</th></tr><tr><td>1</td></tr></table>")' },
+      { cell_type: 'code', id: 'fails', metadata: {}, execution_count: null, outputs: [], source: '1 / 0' },
+    ],
+    metadata: { kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' }, language_info: { name: 'python' } },
+    nbformat: 4,
+    nbformat_minor: 5,
+  },
+  null,
+  1,
+)}\n`;
+
+function configure(workspace: TempWorkspace, model: ModelServer): Promise<void> {
+  return workspace.write(
+    '.kiln/config.yaml',
+    `models:\n  scripted:\n    provider: openai-compatible\n    base_url: ${model.url}\n    model: scripted\nfile_editing:\n  model: scripted\nagent:\n  model: scripted\n`,
+  );
+}
+
+/** A violation as one readable line per node, so a failure says what to fix and where. */
+function describe(violation: { id: string; impact?: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }): string[] {
+  return violation.nodes.map((node) => `${violation.impact} ${violation.id} (${violation.help}) at ${JSON.stringify(node.target)}: ${node.failureSummary?.replace(/\s+/g, ' ')}`);
+}
+
+/**
+ * Runs axe on the page as it is, in both themes; screenshots go to /tmp for a look at the colours. Besides
+ * axe's default rules, its experimental ones run too (one of them checks that a control's name contains its
+ * visible text). Notebook HTML outputs are the notebook author's page in a script-less sandbox: axe checks
+ * the frame element, not inside it, and runs in the page itself (legacy mode: no blank page to merge frames' results in).
+ */
+async function expectAccessible(page: Page, screen: string): Promise<void> {
+  const found: string[] = [];
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    // Monaco repaints its theme on the media change; axe reads the colours after the next frame.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice', 'experimental']).options({ iframes: false }).setLegacyMode().analyze();
+    await page.screenshot({ path: `/tmp/kiln-a11y-${screen}-${colorScheme}.png` });
+    const serious = results.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
+    found.push(...serious.flatMap(describe).map((line) => `${colorScheme}: ${line}`));
+  }
+  expect(found, `axe on the ${screen} screen`).toEqual([]);
+}
+
+test.describe('accessibility (axe-core)', () => {
+  test('the start screen', async ({ page, kiln }) => {
+    await kiln.open(page);
+    await expect(treeItem(page, 'README.md')).toBeVisible();
+    await expectAccessible(page, 'start');
+  });
+
+  test('the editor with a file open', async ({ page, kiln }) => {
+    await kiln.open(page);
+    await openFile(page, 'src', 'app.py');
+    await expect(page.locator('.monaco-editor .view-lines').getByText('def greet(name):')).toBeVisible();
+    await expectAccessible(page, 'editor');
+  });
+
+  test('the context menu', async ({ page, kiln }) => {
+    await kiln.open(page);
+    await treeItem(page, 'README.md').click({ button: 'right' });
+    await expect(page.getByRole('menu')).toBeVisible();
+    await expectAccessible(page, 'context-menu');
+  });
+
+  test('a pending edit-assistant proposal with its diff', async ({ page, kiln, workspace, model }) => {
+    await configure(workspace, model);
+    model.enqueue(reply.propose(APP.replaceAll('name', 'person'), 'Renaming `name` to `person`.'));
+    await kiln.open(page);
+    await openFile(page, 'src', 'app.py');
+    const panel = page.getByRole('complementary', { name: 'Edit assistant' });
+    await sendMessage(panel, 'Rename name to person');
+    await expect(panel.getByRole('button', { name: /^Proposed changes/ })).toBeVisible();
+    const diff = page.getByRole('region', { name: /^Proposed changes to / }).getByTestId('diff-view');
+    await expect(diff.locator('.modified').getByText('hello {person}').first()).toBeVisible();
+    await expectAccessible(page, 'proposal');
+  });
+
+  test('the Agent tab with a run in its transcript', async ({ page, kiln, workspace, model }) => {
+    await configure(workspace, model);
+    model.setReplies([reply.tool('write-file', { path: 'src/hello.py', content: 'print("hello")\n' }, 'Writing it.'), reply.text('Done: `src/hello.py` prints hello.')]);
+    await kiln.open(page);
+    await page.getByRole('tab', { name: 'Agent' }).click();
+    const panel = page.getByRole('complementary', { name: 'Agent' });
+    await sendMessage(panel, 'Write a hello module.');
+    await expect(panel.getByRole('button', { name: /^write-file src\/hello\.py/ })).toBeVisible();
+    await expect(panel.getByText('prints hello')).toBeVisible();
+    await expectAccessible(page, 'agent');
+  });
+
+  test.describe('a notebook', () => {
+    test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'results.ipynb': NOTEBOOK } });
+    test.describe.configure({ timeout: 180_000 });
+
+    test('with outputs and an error from a real kernel', async ({ page, kiln }) => {
+      await kiln.open(page);
+      await treeItem(page, 'results.ipynb').click();
+      const nb = page.getByRole('region', { name: 'results.ipynb', exact: true });
+      await expect(nb.getByRole('status')).toHaveText('idle', { timeout: 90_000 });
+      await nb.getByRole('button', { name: 'Run all', exact: true }).click();
+      const output = (n: number) => nb.getByRole('group', { name: `Cell ${n}`, exact: true }).getByRole('region', { name: 'Output', exact: true });
+      await expect(output(4)).toContainText('ZeroDivisionError', { timeout: 60_000 });
+      await expect(output(2)).toContainText('ok 42');
+      await expect(output(3).getByTitle('HTML output')).toBeVisible();
+      await expectAccessible(page, 'notebook');
+    });
+  });
+});
