@@ -423,17 +423,47 @@ export class KernelSession {
 
   private async runSetup(kernel: Kernel.IKernelConnection): Promise<void> {
     this.needsSetup = false;
-    const srcDir = this.options.srcDir;
-    if (!srcDir) return;
     const language = this.spec.language;
     if (language !== null && language.toLowerCase() !== 'python') return;
-    const future = kernel.requestExecute({ code: kernelSetupCode(srcDir), silent: true, store_history: false, allow_stdin: false, stop_on_error: false }, true);
-    try {
-      await future.done;
-    } catch {
-      this.needsSetup = true;
-    } finally {
+    const srcDir = this.options.srcDir;
+    if (srcDir) {
+      const future = kernel.requestExecute({ code: kernelSetupCode(srcDir), silent: true, store_history: false, allow_stdin: false, stop_on_error: false }, true);
+      try {
+        await future.done;
+      } catch {
+        this.needsSetup = true;
+      } finally {
+        future.dispose();
+      }
+    }
+    await this.confirmStdin(kernel);
+  }
+
+  /**
+   * After a (re)start the server's ZMQ channels reconnect each on its own timer, so stdin can come back
+   * after the shell: an input_request the kernel sends before then is dropped, and input() waits forever.
+   * A silent input() whose prompt must reach us proves the route; when it does not come, interrupt the
+   * probe and ask again, waiting longer each time.
+   */
+  private async confirmStdin(kernel: Kernel.IKernelConnection): Promise<void> {
+    for (let waitMs = 100; waitMs <= 3200; waitMs *= 2) {
+      const future = kernel.requestExecute({ code: 'input()', silent: true, store_history: false, allow_stdin: true, stop_on_error: false }, true);
+      const prompted = new Promise<boolean>((resolve) => {
+        future.onStdin = (msg) => {
+          if (msg.header.msg_type !== 'input_request') return;
+          kernel.sendInputReply({ status: 'ok', value: '' }, msg.header as KernelMessage.IHeader<'input_request'>);
+          resolve(true);
+        };
+      });
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const gaveUp = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), waitMs)));
+      // A reply without a prompt (a kernel without input()) also ends the probe: nothing to wait for.
+      const routed = await Promise.race([prompted, future.done.then(() => true, () => true), gaveUp]);
+      clearTimeout(timer);
+      if (!routed) await kernel.interrupt().catch(() => undefined);
+      await future.done.catch(() => undefined);
       future.dispose();
+      if (routed || kernel.isDisposed) return;
     }
   }
 

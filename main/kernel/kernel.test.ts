@@ -40,8 +40,12 @@ afterAll(async () => {
 });
 
 describe('JupyterServerManager', () => {
+  // These tests share one server and may run in any order: each starts it (a no-op once running).
   it('starts jupyter server lazily with private dirs, and lists kernelspecs', async () => {
-    expect(server.status).toBe('stopped');
+    const unused = new JupyterServerManager({ rootDir: root, stateDir });
+    expect(unused.status).toBe('stopped');
+    expect(unused.privateDir).toBeFalsy();
+    await unused.dispose();
     const connection = await server.start();
     expect(connection.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     expect(connection.token.length).toBeGreaterThan(20);
@@ -86,6 +90,7 @@ describe('JupyterServerManager', () => {
   });
 
   it('turns TCP_NODELAY on for kernel websockets through its config file', async () => {
+    await server.start();
     const config = await fs.readFile(path.join(server.privateDir!, 'kiln_server_config.py'), 'utf8');
     expect(config).toContain('set_nodelay(True)');
     // The server ran the patch: its output names the kernel channel handler it wrapped.
@@ -121,15 +126,17 @@ describe('KernelSession', () => {
     await session.dispose();
   });
 
+  // These tests share one kernel and may run in any order: each sets up what it reads itself.
   it('executes, streams outputs and reports Jupyter execution counts', async () => {
     const out = collect();
     const reply = await session.execute('import os\nprint("cwd", os.getcwd())\n1+1', { onOutput: out.onOutput });
     expect(reply.status).toBe('ok');
-    expect(reply.executionCount).toBe(1);
     expect(out.text()).toContain(`cwd ${path.join(root, 'nb')}`);
     expect(out.text()).toContain('2');
     expect(session.info.status).toBe('idle');
     expect(session.info.language).toBe('python');
+    const next = await session.execute('None', { onOutput: () => undefined });
+    expect(next.executionCount).toBe(reply.executionCount! + 1);
   });
 
   it('puts src/ first on sys.path and imports a module written after start', async () => {
@@ -166,27 +173,36 @@ describe('KernelSession', () => {
   });
 
   it('restarts: variables gone, src/ still importable', async () => {
+    await fs.mkdir(path.join(root, 'src'), { recursive: true });
+    await fs.writeFile(path.join(root, 'src', 'kept_module.py'), 'VALUE = 7\n');
     await session.execute('x_before = 1', { onOutput: () => undefined });
     await session.restart();
     const out = collect();
-    const reply = await session.execute('import late_module\nprint("x_before" in globals(), late_module.VALUE)', { onOutput: out.onOutput });
+    const reply = await session.execute('import kept_module\nprint("x_before" in globals(), kept_module.VALUE)', { onOutput: out.onOutput });
     expect(reply.status).toBe('ok');
     expect(reply.executionCount).toBe(1);
-    expect(out.text()).toContain('False 42');
+    expect(out.text()).toContain('False 7');
   });
 
-  it('answers input() through sendInputReply', async () => {
-    const out = collect();
-    const running = session.execute('name = input("who? ")\nprint("hi", name)', {
-      onOutput: out.onOutput,
-      onInputRequest: (prompt) => {
-        expect(prompt).toBe('who? ');
-        setTimeout(() => session.sendInputReply('ada'), 10);
-      },
-    });
-    const reply = await running;
-    expect(reply.status).toBe('ok');
-    expect(out.text()).toContain('hi ada');
+  // Right after a restart the server's stdin channel may not be back yet; the session waits for it.
+  it('answers input() through sendInputReply, also right after a restart', async () => {
+    for (const restartFirst of [false, true]) {
+      if (restartFirst) await session.restart();
+      const out = collect();
+      const prompts: string[] = [];
+      const reply = await session.execute('name = input("who? ")\nprint("hi", name)', {
+        onOutput: out.onOutput,
+        onInputRequest: (prompt) => {
+          prompts.push(prompt);
+          expect(session.sendInputReply('ada')).toBe(true);
+        },
+      });
+      expect(reply.status).toBe('ok');
+      expect(prompts).toEqual(['who? ']);
+      expect(out.text()).toContain('hi ada');
+    }
+    // Nothing is waiting any more: a stray reply is refused, not sent.
+    expect(session.sendInputReply('late')).toBe(false);
   });
 });
 
