@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GitStatus } from '../../shared/contract';
@@ -96,6 +96,34 @@ describe.skipIf(!git)('GitService on a real repository', () => {
     await guarded.refresh();
     expect(guarded.status().files['src/app.py']).toBe('modified');
     await guarded.dispose();
+  });
+
+  it('reads HEAD\'s text once while HEAD stays, and again after a commit', async () => {
+    // A stand-in git on the service's path that logs each call and runs the real one.
+    const log = path.join(root, 'git-calls.log');
+    const logged = path.join(root, 'logged-git');
+    await writeFile(logged, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${git}' "$@"\n`);
+    await chmod(logged, 0o755);
+    const shows = async () => (await readFile(log, 'utf8').catch(() => '')).split('\n').filter((call) => / show /.test(call)).length;
+    const counted = new GitService({ root: path.join(root, 'project'), gitPath: logged, onChange: () => undefined });
+    await counted.start();
+    const headText = 'def main():\n    return 1\n';
+
+    expect(await counted.changesFor('src/app.py', 'def main():\n    return 3\n')).toEqual([{ kind: 'modified', startLine: 2, endLine: 2 }]);
+    await writeFile(path.join(root, 'project/README.md'), '# Readme\nmore\n');
+    await counted.refresh();
+    await expect.poll(() => counted.status().files['README.md'], { timeout: 5000 }).toBe('modified');
+    expect(await counted.changesFor('src/app.py', headText)).toEqual([]);
+    expect(await shows()).toBe(1);
+
+    sh('add', '-A');
+    sh('commit', '-q', '-m', 'second');
+    await counted.refresh();
+    await expect.poll(() => counted.status().files, { timeout: 5000 }).toEqual({ build: 'ignored', 'debug.log': 'ignored' });
+    // The new HEAD has `return 2`: the text that matched the old HEAD is now a change.
+    expect(await counted.changesFor('src/app.py', headText)).toEqual([{ kind: 'modified', startLine: 2, endLine: 2 }]);
+    expect(await shows()).toBe(2);
+    await counted.dispose();
   });
 
   it('follows a commit made outside Kiln', async () => {

@@ -3,6 +3,8 @@ import type { GitFileState } from '../../shared/contract';
 
 export interface ParsedStatus {
   branch: string | null;
+  /** HEAD's commit id; null before the first commit. */
+  head: string | null;
   /** Workspace-relative path → state; folders (untracked or ignored as a whole) without a trailing slash. */
   files: Record<string, GitFileState>;
 }
@@ -66,7 +68,7 @@ export function parsePorcelainV2(output: string, repoTop: string, workspaceRoot:
     if (rel) files[rel] = state;
   }
   const branch = head && head !== '(detached)' ? head : oid && oid !== '(initial)' ? oid.slice(0, 8) : head;
-  return { branch, files };
+  return { branch, head: oid && oid !== '(initial)' ? oid : null, files };
 }
 
 /** The record's text after its first `n` space-separated fields (a path may itself hold spaces). */

@@ -40,7 +40,9 @@ export class GitService implements GutterSource {
   private running: Promise<void> | null = null;
   private again = false;
   private gitDirWatch: FSWatcher | null = null;
+  /** HEAD's text per path, read once per HEAD commit. */
   private readonly committed = new Map<string, Promise<string | null>>();
+  private committedAt: string | null = null;
   private disposed = false;
 
   constructor(private readonly options: GitServiceOptions) {
@@ -120,11 +122,11 @@ export class GitService implements GutterSource {
       this.repo = null;
       this.gitDirWatch?.close();
       this.gitDirWatch = null;
-      return this.publish(NONE);
+      return this.publish(NONE, null);
     }
     if (!this.repo) {
       this.repo = await this.findRepository();
-      if (!this.repo) return this.publish(NONE);
+      if (!this.repo) return this.publish(NONE, null);
       this.watchGitDir(this.repo.gitDir);
     }
     const out = await this.run(['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=normal', '--ignored=traditional']);
@@ -133,18 +135,21 @@ export class GitService implements GutterSource {
       this.repo = null;
       this.gitDirWatch?.close();
       this.gitDirWatch = null;
-      return this.publish(NONE);
+      return this.publish(NONE, null);
     }
     const parsed = parsePorcelainV2(out, this.repo.top, this.options.root);
-    this.publish({ available: true, branch: parsed.branch, files: parsed.files });
+    this.publish({ available: true, branch: parsed.branch, files: parsed.files }, parsed.head);
   }
 
-  private publish(next: GitStatus): void {
+  private publish(next: GitStatus, head: string | null): void {
     if (this.disposed) return;
+    // Only a new HEAD commit (commit, checkout, reset) makes the committed texts read before stale.
+    if (head !== this.committedAt) {
+      this.committed.clear();
+      this.committedAt = head;
+    }
     const branchChanged = next.branch !== this.current.branch;
     if (next.available === this.current.available && !branchChanged && sameFiles(next.files, this.current.files)) return;
-    // A commit or checkout moves HEAD: committed texts read before are stale.
-    this.committed.clear();
     this.current = next;
     this.options.onChange(next);
   }
