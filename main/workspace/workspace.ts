@@ -4,6 +4,7 @@ import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Entry, EntryKind as ListedKind, FileContent, FsChange, Listing, Origin, WriteResult } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
+import { isAlive } from '../process';
 import { decodeText, encodeText, hashText } from './encoding';
 import { NO_FOLLOW, PathGuard, type PinnedPath } from './guard';
 import { kindLetter, listingEntries } from '../../shared/listing';
@@ -605,12 +606,7 @@ function isStaleTemp(name: string): boolean {
   if (!match) return false;
   const pid = Number(match[2]);
   if (!match[2] || pid === process.pid) return !match[2];
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  return !isAlive(pid);
 }
 
 /** Opens a final path component without following a symbolic link swapped in after the guard's check. */
