@@ -90,6 +90,8 @@ export function runFileStepSource(rel: string, scriptsDir: string): string {
 export class AuditLog {
   // One claim at a time in this process; other processes are handled by the exclusive create.
   private readonly claims = new SerialQueue();
+  /** Made (or found) once per log; made again only when a write finds it gone. */
+  private dirMade = false;
 
   constructor(private readonly options: { workspace: Workspace; dir: string }) {}
 
@@ -118,8 +120,21 @@ export class AuditLog {
   }
 
   private async writeNext(slug: string, source: string): Promise<string> {
+    if (!this.dirMade) {
+      await this.ensureDir();
+      this.dirMade = true;
+    }
+    try {
+      return await this.claimNext(slug, source);
+    } catch (err) {
+      // The folder was removed since: make it again and retry; any other missing thing is the caller's error.
+      if (!(err instanceof KilnError && err.code === 'E_NOT_FOUND') || !(await this.ensureDir())) throw err;
+      return this.claimNext(slug, source);
+    }
+  }
+
+  private async claimNext(slug: string, source: string): Promise<string> {
     const { workspace, dir } = this.options;
-    await this.ensureDir();
     const origin = { origin: 'agent' } as const;
     for (;;) {
       const names = (await workspace.list(dir, { showHidden: true })).map((entry) => entry.name);
@@ -141,13 +156,19 @@ export class AuditLog {
     }
   }
 
-  private async ensureDir(): Promise<void> {
+  /** Makes the log's folder and its parents; whether any was missing. */
+  private async ensureDir(): Promise<boolean> {
     const segments = this.options.dir.split('/');
+    let made = false;
     for (let i = 1; i <= segments.length; i++) {
-      await this.options.workspace.createDir(segments.slice(0, i).join('/'), { origin: 'agent' }).catch((err: unknown) => {
-        if (!(err instanceof KilnError && err.code === 'E_EXISTS')) throw err;
-      });
+      await this.options.workspace.createDir(segments.slice(0, i).join('/'), { origin: 'agent' }).then(
+        () => (made = true),
+        (err: unknown) => {
+          if (!(err instanceof KilnError && err.code === 'E_EXISTS')) throw err;
+        },
+      );
     }
+    return made;
   }
 }
 

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FsChange } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { WorkspaceWatcher } from '../watcher';
@@ -11,6 +11,7 @@ import { Workspace } from '../workspace';
 import { makeTempTree } from '../../test-support/temp-workspace';
 import { until } from '../../test-support/until';
 import { findKernelPython, slugForCode, slugify, Verbs, type NotebookVerbTarget } from '.';
+import { AuditLog } from './audit-log';
 
 const PYTHON = '/usr/bin/python3';
 const README = readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
@@ -463,6 +464,21 @@ describe('time limits and process trees', () => {
     controller.abort();
     expect(await outcome).toBe('E_CANCELLED');
     await gone(Number(read('pid.txt')));
+  });
+});
+
+describe("the audit log's folder", () => {
+  beforeEach(() => setup());
+
+  it('is made once per log, and again when it was removed', async () => {
+    const log = new AuditLog({ workspace, dir: 'runs/scripts' });
+    const createDir = vi.spyOn(workspace, 'createDir');
+    expect(await log.recordCode('a = 1')).toBe('runs/scripts/step_01_a_1.py');
+    expect(await log.recordCode('b = 2')).toBe('runs/scripts/step_02_b_2.py');
+    expect(createDir.mock.calls.map(([rel]) => rel)).toEqual(['runs', 'runs/scripts']);
+    await fs.rm(path.join(root, 'runs'), { recursive: true });
+    expect(await log.recordCode('c = 3')).toBe('runs/scripts/step_01_c_3.py');
+    expect(read('runs/scripts/step_01_c_3.py')).toContain('c = 3');
   });
 });
 
