@@ -1,7 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import net from 'node:net';
 import { chmod, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KilnError } from '../../shared/errors';
 import { toWireError } from '../errors';
@@ -42,6 +44,30 @@ async function code(promise: Promise<unknown>): Promise<string> {
   } catch (err) {
     return err instanceof KilnError ? err.code : `untyped: ${String(err)}`;
   }
+}
+
+/**
+ * The error code of a write by a user the folder's permissions apply to. Root passes every permission
+ * check, so as root the write runs in a child process that first becomes `nobody`.
+ */
+async function writeWithoutPrivileges(rel: string, text: string): Promise<string> {
+  if (process.getuid?.() !== 0) return code(ws.write(rel, text));
+  // nobody must be able to reach the workspace to be refused by the folder, not by the way there.
+  await chmod(root, 0o755);
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const script = `
+    const { Workspace } = await import(${JSON.stringify(path.join(here, 'workspace.ts'))});
+    const { toWireError } = await import(${JSON.stringify(path.join(here, '../errors.ts'))});
+    process.setgid(65534);
+    process.setuid(65534);
+    const ws = await Workspace.open({ root: ${JSON.stringify(root)} });
+    const outcome = await ws.write(${JSON.stringify(rel)}, ${JSON.stringify(text)}).then(() => 'written', (err) => toWireError(err).code);
+    process.stdout.write(JSON.stringify({ uid: process.getuid(), outcome }));
+  `;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script]);
+  const { uid, outcome } = JSON.parse(stdout) as { uid: number; outcome: string };
+  expect(uid).toBe(65534);
+  return outcome;
 }
 
 async function tempFiles(dir: string): Promise<string[]> {
@@ -141,11 +167,15 @@ describe('write', () => {
   });
 
   // Root ignores permission bits, so this runs only as an ordinary user.
-  it.skipIf(process.getuid?.() === 0)('fails cleanly on a read-only folder and leaves no temp file', async () => {
+  it('fails cleanly on a read-only folder and leaves no temp file, even when the tests run as root', async () => {
     await chmod(path.join(root, 'data'), 0o555);
-    expect(await code(ws.write('data/a.csv', 'x'))).toBe('E_PERMISSION');
-    await chmod(path.join(root, 'data'), 0o755);
+    try {
+      expect(await writeWithoutPrivileges('data/a.csv', 'x')).toBe('E_PERMISSION');
+    } finally {
+      await chmod(path.join(root, 'data'), 0o755);
+    }
     expect(await tempFiles(path.join(root, 'data'))).toEqual([]);
+    expect(await readFile(path.join(root, 'data/a.csv'), 'utf8')).toBe('a,b\n');
   });
 });
 
