@@ -8,12 +8,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ModelServer, reply, type ChatRequestBody } from '../../test-support/model-server';
+import { until } from '../../test-support/until';
 import type { AgentEntry, AgentSnapshot, AnyEvent, RequestArgs, RequestChannel, RequestResult } from '../../shared/contract';
-import { MemoryStore } from '../prefs';
-import { isAlive } from '../process';
-import { dispatch } from '../router';
-import { createServices, type Services } from '../services';
-import { trustFolder } from '../trust';
+import { MemoryStore } from '../../main/prefs';
+import { isAlive } from '../../main/process';
+import { dispatch } from '../../main/router';
+import { createServices, type Services } from '../../main/services';
+import { trustFolder } from '../../main/trust';
 
 let root: string;
 let dataDir: string;
@@ -47,7 +48,6 @@ if __name__ == "__main__":
     rows = load_csv("data/sales.csv")
     print("rows", len(rows))
 `;
-import { until } from '../../test-support/until';
 const EDIT_OLD = '    print("rows", len(rows))\n';
 const EDIT_NEW = '    print("rows", len(rows))\n    print("total", total(rows, "amount"))\n';
 
