@@ -6,10 +6,9 @@ import { languageForPath, monaco } from './monaco-setup';
 import { useOpenFile, useOpenFilesStore, type OpenFile } from './open-files';
 import { useGitStateOf } from '../git';
 import { onRevealRequest, takeReveal } from './reveal';
-import { textModels } from './text-models';
+import { useTextModels, type TextModels } from './text-models';
 
-const modelFor = (file: OpenFile) => textModels.modelFor(file.path, file.buffer, file.large);
-const pathOf = (model: monaco.editor.ITextModel | null) => textModels.pathOf(model);
+const modelFor = (models: TextModels, file: OpenFile) => models.modelFor(file.path, file.buffer, file.large);
 
 const GUTTER_TYPING_PAUSE_MS = 300;
 
@@ -17,6 +16,7 @@ const GUTTER_TYPING_PAUSE_MS = 300;
 export function CodeEditor({ path }: { path: string }) {
   const bridge = useBridge();
   const store = useOpenFilesStore();
+  const textModels = useTextModels();
   const { prefs } = usePrefs();
   const scheme = useColorScheme();
   const host = useRef<HTMLDivElement>(null);
@@ -40,17 +40,17 @@ export function CodeEditor({ path }: { path: string }) {
     const sub = editor.onDidChangeModelContent(() => {
       if (applying.current) return;
       const model = editor.getModel();
-      const owner = pathOf(model);
+      const owner = textModels.pathOf(model);
       if (model && owner) store.setBuffer(owner, model.getValue());
     });
     return () => {
-      const owner = pathOf(editor.getModel());
+      const owner = textModels.pathOf(editor.getModel());
       if (owner) textModels.saveViewState(owner, editor.saveViewState());
       sub.dispose();
       editor.dispose();
       editorRef.current = null;
     };
-  }, [store]);
+  }, [store, textModels]);
 
   // Show this path's model, restoring where the operator was.
   const ready = file?.status === 'ready' && !file.binary;
@@ -58,9 +58,9 @@ export function CodeEditor({ path }: { path: string }) {
     const editor = editorRef.current;
     if (!editor || !file || !ready) return;
     const previous = editor.getModel();
-    const model = modelFor(file);
+    const model = modelFor(textModels, file);
     if (previous === model) return;
-    const prevOwner = pathOf(previous);
+    const prevOwner = textModels.pathOf(previous);
     if (prevOwner) textModels.saveViewState(prevOwner, editor.saveViewState());
     editor.setModel(model);
     const state = textModels.viewState(file.path);
@@ -74,7 +74,7 @@ export function CodeEditor({ path }: { path: string }) {
     if (!ready) return;
     const reveal = () => {
       const editor = editorRef.current;
-      if (!editor || pathOf(editor.getModel()) !== path) return;
+      if (!editor || textModels.pathOf(editor.getModel()) !== path) return;
       const target = takeReveal(path);
       if (!target) return;
       const selection = new monaco.Selection(target.line, target.start + 1, target.line, target.end + 1);
@@ -84,12 +84,12 @@ export function CodeEditor({ path }: { path: string }) {
     };
     reveal();
     return onRevealRequest((requested) => requested === path && reveal());
-  }, [path, ready]);
+  }, [path, ready, textModels]);
 
   // A reload or silent disk update replaced the buffer: push it into the model (undoable).
   useEffect(() => {
     if (!file || !ready) return;
-    const model = modelFor(file);
+    const model = modelFor(textModels, file);
     if (model.getValue() === file.buffer) return;
     applying.current = true;
     try {

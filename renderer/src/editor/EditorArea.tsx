@@ -1,8 +1,7 @@
-import { useCallback, useEffect, type CSSProperties } from 'react';
-import type { FsChange } from '../../../shared/contract';
+import { useEffect, type CSSProperties } from 'react';
 import { useAsk, useToasts, usePrefs, CloseIcon, FileIcon, DiffIcon } from '../ui';
-import { errorText, useKilnEvent } from '../base';
-import { textModels } from './text-models';
+import { errorText } from '../base';
+import { useTextModels, type TextModels } from './text-models';
 import { DiffView } from './DiffView';
 import { SaveAs } from './SaveAs';
 import { viewFor } from './document-views';
@@ -52,8 +51,8 @@ export function EditorArea() {
   const { prefs, setPref } = usePrefs();
   const activeFile = files.find((f) => f.path === active);
 
-  useKilnEvent('fs.change', useCallback((change: FsChange) => textModels.applyChange(change), []));
-  useEffect(() => textModels.disposeExcept(new Set(files.map((f) => f.path))), [files]);
+  const textModels = useTextModels();
+  useEffect(() => textModels.disposeExcept(new Set(files.map((f) => f.path))), [textModels, files]);
 
   const closeTab = async (file: OpenFile) => {
     if (await confirmClose(file, store, ask, (m) => toasts.error(m))) store.close(file.path);
@@ -133,7 +132,7 @@ export function EditorArea() {
               key={activeFile.id}
               path={activeFile.path}
               onSave={(to) =>
-                saveBufferAs(store, activeFile.path, to).catch((err: unknown) => {
+                saveBufferAs(store, textModels, activeFile.path, to).catch((err: unknown) => {
                   toasts.error(errorText(err));
                   throw err;
                 })
@@ -201,7 +200,7 @@ export function EditorArea() {
 }
 
 /** Writes the buffer to a new file and moves the tab (and its Monaco model) there. */
-async function saveBufferAs(store: OpenFilesStore, path: string, target: string): Promise<void> {
+async function saveBufferAs(store: OpenFilesStore, textModels: TextModels, path: string, target: string): Promise<void> {
   textModels.rename(path, target);
   try {
     await store.saveAs(path, target);

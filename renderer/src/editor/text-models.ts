@@ -1,5 +1,6 @@
-import type { FsChange } from '../../../shared/contract';
+import type { KilnBridge } from '../../../shared/contract';
 import { rekeyAfterMove } from '../../../shared/fs-change';
+import { perBridge } from '../base';
 import { languageForPath, monaco } from './monaco-setup';
 
 interface TextModelEntry {
@@ -15,9 +16,15 @@ let uriSeq = 0;
  * The one registry of Monaco text models, one per open path, kept across tab switches so undo history and
  * view state survive. A model's URI is fixed for its life, so it is never the key: a rename or move
  * re-keys the entry (same model, same undo history) and retags its language, unless the file is large.
+ * It follows the change feed itself: a move (of the file or a folder holding it) re-keys its model.
  */
 export class TextModels {
   private readonly entries = new Map<string, TextModelEntry>();
+
+  constructor(bridge: KilnBridge) {
+    // Lives as long as the window, as the models do.
+    bridge.on('fs.change', (change) => change.type === 'moved' && this.rename(change.from, change.to));
+  }
 
   modelFor(path: string, text: string, large: boolean): monaco.editor.ITextModel {
     const entry = this.entries.get(path);
@@ -50,11 +57,6 @@ export class TextModels {
     return this.entries.get(path)?.viewState ?? null;
   }
 
-  /** Follows the change feed: a move (of the file or a folder holding it) re-keys its model. */
-  applyChange(change: FsChange): void {
-    if (change.type === 'moved') this.rename(change.from, change.to);
-  }
-
   /** Re-keys the models at or under `from` to `to` (a move, or a tab saved under another name). */
   rename(from: string, to: string): void {
     for (const [, path, entry] of rekeyAfterMove(this.entries, from, to)) {
@@ -76,4 +78,4 @@ function languageOf(path: string, large: boolean): string {
   return large ? 'plaintext' : languageForPath(path);
 }
 
-export const textModels = new TextModels();
+export const useTextModels = perBridge((bridge) => new TextModels(bridge));
