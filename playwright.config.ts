@@ -8,8 +8,7 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   // Each test starts its own web host on a fresh workspace; two at a time fits two cores.
   workers: 2,
-  retries: process.env.CI ? 1 : 0,
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: [['list']],
   use: {
     browserName: 'chromium',
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },

@@ -8,8 +8,5 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Jupyter servers and file watchers are real; keep parallelism modest on 2 cores.
     maxWorkers: 2,
-    // Integration tests drive real Jupyter kernels and file watchers on a shared 2-core CI machine:
-    // one retry there, as Playwright has, so load spikes don't fail a run; locally a failure shows at once.
-    retry: process.env.CI ? 1 : 0,
   },
 });
