@@ -3,7 +3,6 @@ import type { NotebookCell, NotebookDocument, ParsedArgs, RequestChannel, Reques
 import { KilnError } from '../../../shared/errors';
 import { FakeBridge } from '../../../test-support/fake-bridge';
 import { untilState } from '../../../test-support/until';
-import type { Readable } from '../base';
 import { OpenFilesStore } from '../editor/open-files';
 import { NotebookController } from './notebook-controller';
 import { NotebookSession } from './notebook-session';
@@ -128,18 +127,6 @@ describe('NotebookSession', () => {
   });
 });
 
-/** Resolves once the store's state passes `check` (checked now and on each change). */
-function when<S>(store: Readable<S>, check: (state: S) => boolean): Promise<S> {
-  return new Promise((resolve) => {
-    if (check(store.getState())) return resolve(store.getState());
-    const off = store.subscribe(() => {
-      if (!check(store.getState())) return;
-      off();
-      resolve(store.getState());
-    });
-  });
-}
-
 describe('NotebookController', () => {
   /** A notebook main keeps in a list, answering the cell requests the controller makes. */
   function notebookBridge(cells: NotebookCell[]) {
@@ -184,7 +171,7 @@ describe('NotebookController', () => {
     notebook.run('c1', 'advance');
     expect(notebook.getState()).toMatchObject({ activeId: 'c2', mode: 'command' });
     notebook.run('c2', 'advance');
-    await when(notebook, (s) => s.activeId === 'new1');
+    await untilState(notebook, (s) => s.activeId === 'new1');
     expect(bridge.sentOn('notebook.runCell').map((args) => args.cellId)).toEqual(['c1', 'c2']);
     expect(session.getState().cells.map((c) => c.cell.id)).toEqual(['c1', 'c2', 'new1']);
     expect(notebook.getState()).toMatchObject({ activeId: 'new1', mode: 'edit' });
@@ -193,11 +180,11 @@ describe('NotebookController', () => {
   it('D D then Z: the deleted cell comes back where it was, selected', async () => {
     const { session, notebook } = await open([code('c1'), code('c2'), code('c3')]);
     notebook.remove('c2');
-    await when(notebook, (s) => s.activeId !== 'c1');
+    await untilState(notebook, (s) => s.activeId !== 'c1');
     expect(session.getState().cells.map((c) => c.cell.id)).toEqual(['c1', 'c3']);
     expect(notebook.getState().activeId).toBe('c3');
     notebook.undoDelete();
-    await when(notebook, (s) => s.activeId !== 'c3');
+    await untilState(notebook, (s) => s.activeId !== 'c3');
     expect(session.getState().cells.map((c) => c.cell.id)).toEqual(['c1', 'c2', 'c3']);
     expect(notebook.getState()).toMatchObject({ activeId: 'c2', mode: 'command' });
   });
@@ -225,10 +212,10 @@ describe('NotebookSessions', () => {
     const tab = openFiles.get('a.ipynb')!;
     const session = sessions.sessionFor(tab.id, 'a.ipynb');
     expect(sessions.sessionFor(tab.id, 'a.ipynb')).toBe(session);
-    await when(session, (s) => s.status === 'ready');
+    await untilState(session, (s) => s.status === 'ready');
 
     emit('notebook.dirty', { path: 'a.ipynb', dirty: true, rev: 6 });
-    await when(openFiles, (s) => s.files[0].dirty);
+    await untilState(openFiles, (s) => s.files[0].dirty);
     await openFiles.save('a.ipynb');
     expect(calls.filter((c) => c.channel === 'notebook.save')).toHaveLength(1);
     expect(calls.some((c) => c.channel === 'workspace.write')).toBe(false);
