@@ -76,7 +76,8 @@ export function refuseWatchesAfter(limit: number): FolderWatchFactory {
 /** Watches the workspace folder by folder and reports every change with who made it. */
 export class WorkspaceWatcher {
   private readonly folders = new Map<string, Folder>();
-  private readonly inodes = new Set<string>();
+  /** Every folder walked, by inode, until its watch is closed (a detached folder stays until its drain ends). */
+  private readonly byInode = new Map<string, Folder>();
   private readonly matcher: ExcludeMatcher;
   private readonly watchFolder: FolderWatchFactory;
   /** Children with pending events, handled one at a time so a create-then-delete never reorders. */
@@ -186,11 +187,11 @@ export class WorkspaceWatcher {
     if (!info?.isDirectory()) return [];
     // A bind mount can make a folder its own descendant; each inode is walked once.
     const inode = `${info.dev}:${info.ino}`;
-    if (this.inodes.has(inode)) return [];
+    if (this.byInode.has(inode)) return [];
     const folder: Folder = { path: dir, inode, watcher: null, names: new Set() };
     folder.watcher = this.startWatch(folder);
     if (this.degradedStatus && !folder.watcher) return [];
-    this.inodes.add(inode);
+    this.byInode.set(inode, folder);
     this.folders.set(dir, folder);
     // Watch first, then read: a child created in between is seen by one or the other.
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -276,8 +277,8 @@ export class WorkspaceWatcher {
     const parent = this.folders.get(path.dirname(child));
     if (!parent?.watcher) return;
     const inode = `${info.dev}:${info.ino}`;
-    const existing = [...this.folders.values()].find((f) => f.inode === inode);
-    if (existing) {
+    const existing = this.byInode.get(inode);
+    if (existing && this.folders.get(existing.path) === existing) {
       if (await lstat(existing.path).then(() => true, () => false)) return;
       const oldTop = existing.path;
       for (const [dir, folder] of [...this.folders]) {
@@ -376,7 +377,7 @@ export class WorkspaceWatcher {
     for (const subtree of this.detached.values()) {
       for (const folder of subtree) {
         folder.watcher?.close();
-        this.inodes.delete(folder.inode);
+        if (this.byInode.get(folder.inode) === folder) this.byInode.delete(folder.inode);
       }
     }
     this.detached.clear();
