@@ -139,6 +139,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     new FileIndex({
       root: workspace.root,
       excluded: (rel) => watcher.excludes(rel),
+      excludedEntry: (rel, name) => watcher.excludesEntry(rel, name),
       onIndexed: (files) => hub.emit('quickOpen.indexed', { files }),
     }),
   );

@@ -5,6 +5,7 @@ import { makeTempTree } from '../../test-support/temp-workspace';
 import { FileIndex } from './file-index';
 
 const EXCLUDED = /(^|\/)(\.git|node_modules)(\/|$)/;
+const excludes = { excluded: (rel: string) => EXCLUDED.test(rel), excludedEntry: (_rel: string, name: string) => name === '.git' || name === 'node_modules' };
 let root: string;
 let cleanup: () => Promise<void>;
 let index: FileIndex;
@@ -19,7 +20,7 @@ beforeEach(async () => {
     '.git/HEAD': '',
     '.env': '',
   }));
-  index = new FileIndex({ root, excluded: (rel) => EXCLUDED.test(rel) });
+  index = new FileIndex({ root, ...excludes });
   await index.ready;
 });
 afterEach(async () => {
@@ -74,7 +75,7 @@ it('follows the change feed: created, deleted, moved, folders created with files
 
 it('walks nothing until Quick Open first asks, then finds what the disk holds by then and says when it is done', async () => {
   let indexed = -1;
-  const lazy = new FileIndex({ root, excluded: (rel) => EXCLUDED.test(rel), onIndexed: (files) => (indexed = files) });
+  const lazy = new FileIndex({ root, ...excludes, onIndexed: (files) => (indexed = files) });
   await writeFile(path.join(root, 'later.txt'), '');
   // Changes before first use are not kept: the first scan reads the disk as it is then.
   lazy.applyChange({ type: 'created', path: 'later.txt', isDir: false, origin: 'external' });
@@ -85,4 +86,19 @@ it('walks nothing until Quick Open first asks, then finds what the disk holds by
   expect(indexed).toBe(6);
   expect(lazy.search('later').matches.map((m) => m.path)).toEqual(['later.txt']);
   lazy.dispose();
+});
+
+it('decides exclusion once per entry as the walk enters its folder, never for what an excluded folder holds', async () => {
+  const checked: string[] = [];
+  const counted = new FileIndex({
+    root,
+    excluded: (rel) => {
+      throw new Error(`the walk asked about ${rel} with its folders`);
+    },
+    excludedEntry: (rel, name) => (checked.push(rel), excludes.excludedEntry(rel, name)),
+  });
+  await counted.ready;
+  expect(counted.size).toBe(5);
+  expect(checked.sort()).toEqual(['.env', '.git', 'README.md', 'docs', 'docs/quarterly-overview.md', 'node_modules', 'src', 'src/kiln', 'src/kiln/question.py', 'src/kiln/quick_open.py']);
+  counted.dispose();
 });

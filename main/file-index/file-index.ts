@@ -8,6 +8,8 @@ export interface FileIndexOptions {
   root: string;
   /** The watcher's excludes: a workspace-relative path that is true here is neither listed nor watched. */
   excluded: (relPath: string) => boolean;
+  /** The same for an entry whose folders are known not to be excluded (its own path and name only). */
+  excludedEntry: (relPath: string, name: string) => boolean;
   /** The first scan finished. */
   onIndexed?: (files: number) => void;
 }
@@ -140,7 +142,7 @@ export class FileIndex {
     this.list = null;
   }
 
-  /** Walks a folder breadth-first; symlinks are entries, never followed. */
+  /** Walks a folder (one not excluded) breadth-first, never into an excluded one; symlinks are entries, never followed. */
   private async scan(start: string): Promise<void> {
     const queue = [start];
     while (queue.length && !this.disposed) {
@@ -153,7 +155,7 @@ export class FileIndex {
       }
       for (const entry of entries) {
         const rel = dir ? `${dir}/${entry.name}` : entry.name;
-        if (this.options.excluded(rel)) continue;
+        if (this.options.excludedEntry(rel, entry.name)) continue;
         if (entry.isDirectory()) queue.push(rel);
         else this.add(rel);
       }
