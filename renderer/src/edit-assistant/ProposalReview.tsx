@@ -1,3 +1,4 @@
+import { nameOf } from '../../../shared/paths';
 import { DiffView } from '../editor';
 import { DiffIcon, WarningIcon, XIcon, usePrefs } from '../ui';
 import { useStore } from '../base';
@@ -18,7 +19,7 @@ export function ProposalReviewSlot({ path }: { path: string | null | undefined }
   const ready = review !== undefined && review.original !== null && review.modified !== null;
 
   if (!path || !review) return null;
-  const name = path.split('/').pop() ?? path;
+  const name = nameOf(path);
   const summary = review.summary;
   const sideBySide = prefs?.diffSideBySide ?? true;
 

@@ -16,6 +16,7 @@ import type {
 } from '../../../shared/contract';
 import { isKilnError, KilnError, type ErrorCode } from '../../../shared/errors';
 import { isWithin, pathAfterMove, rekeyAfterMove } from '../../../shared/fs-change';
+import { nameOf } from '../../../shared/paths';
 import { Store, perBridge, shownError, useStore } from '../base';
 
 /** Why a session could not be opened; `confirmable` large files get a Continue button. */
@@ -216,7 +217,7 @@ export class EditAssistantStore extends Store<EditAssistantState> {
       return true;
     } catch (err) {
       if (!isKilnError(err, 'E_CHANGED_ON_DISK')) throw err;
-      const name = path.slice(path.lastIndexOf('/') + 1);
+      const name = nameOf(path);
       const deleted = err.details?.diskHash === null;
       this.patchReview(path, {
         stale: deleted

@@ -5,6 +5,7 @@ import JsonWorker from 'monaco-editor/esm/vs/language/json/json.worker?worker';
 import CssWorker from 'monaco-editor/esm/vs/language/css/css.worker?worker';
 import HtmlWorker from 'monaco-editor/esm/vs/language/html/html.worker?worker';
 import TsWorker from 'monaco-editor/esm/vs/language/typescript/ts.worker?worker';
+import { nameOf } from '../../../shared/paths';
 
 // Monaco is bundled: workers come from the app itself, never a CDN.
 self.MonacoEnvironment = {
@@ -35,7 +36,7 @@ export { monaco };
 
 /** Monaco's language id for a file name, from the languages Monaco registers. */
 export function languageForPath(path: string): string {
-  const name = path.split('/').pop() ?? path;
+  const name = nameOf(path);
   const lower = name.toLowerCase();
   for (const language of monaco.languages.getLanguages()) {
     if (language.filenames?.some((f) => f.toLowerCase() === lower)) return language.id;

@@ -1,6 +1,7 @@
 import type { FsChange, KilnBridge } from '../../../shared/contract';
 import { KilnError } from '../../../shared/errors';
 import { changeTouches, pathAfterMove, rekeyAfterMove } from '../../../shared/fs-change';
+import { nameOf } from '../../../shared/paths';
 import { Store, errorText, perBridge, useStore } from '../base';
 
 /** Over this many bytes a file opens with Monaco's large-file options (no minimap, no folding, plain text). */
@@ -43,7 +44,6 @@ export interface OpenFilesState {
   comparing: string | null;
 }
 
-const nameOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 let tabIds = 0;
 
 /** A view that keeps its own document (a notebook, held by the main process) and answers for its tab. */

@@ -1,4 +1,5 @@
 import type { GitFileState, GitStatus, KilnBridge } from '../../../shared/contract';
+import { parentOf } from '../../../shared/paths';
 import { Store, perBridge } from '../base';
 
 export interface GitDecoration {
@@ -38,8 +39,7 @@ export class GitStore extends Store<GitState> {
     const dirs = new Set<string>();
     for (const [path, state] of Object.entries(status.files)) {
       if (state === 'ignored') continue;
-      for (let p = path; p.includes('/'); ) {
-        p = p.slice(0, p.lastIndexOf('/'));
+      for (let p = parentOf(path); p; p = parentOf(p)) {
         if (dirs.has(p)) break;
         dirs.add(p);
       }
@@ -54,8 +54,7 @@ export function decorationOf({ status: { files }, changedDirs }: GitState, path:
   const own = files[path];
   if (own) return decoration(isDir && own !== 'ignored' && own !== 'untracked' ? 'contains' : own, isDir);
   // Inside an untracked or ignored folder, an entry is what its folder is.
-  for (let p = path; p.includes('/'); ) {
-    p = p.slice(0, p.lastIndexOf('/'));
+  for (let p = parentOf(path); p; p = parentOf(p)) {
     const state = files[p];
     if (state === 'untracked' || state === 'ignored') return decoration(state, isDir);
   }

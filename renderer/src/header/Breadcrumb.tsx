@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Entry } from '../../../shared/contract';
 import { listingEntries } from '../../../shared/listing';
+import { parentOf } from '../../../shared/paths';
 import { errorText, useBridge } from '../base';
 import { ChevronIcon, FileIcon, FolderIcon, usePrefs } from '../ui';
 
@@ -156,7 +157,7 @@ function SiblingList({ dir: startDir, current, onOpenFile, onClose }: {
     else if (event.key === 'Enter') choose(shown[active]);
     else if (event.key === 'Escape') onClose(true);
     else if (event.key === 'Backspace' && !filter && dir !== '') {
-      setDir(dir.slice(0, Math.max(0, dir.lastIndexOf('/'))));
+      setDir(parentOf(dir));
     } else return;
     event.preventDefault();
     event.stopPropagation();

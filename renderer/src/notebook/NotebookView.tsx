@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
+import { nameOf } from '../../../shared/paths';
 import { errorText, perBridge, useStore } from '../base';
 import { CodeDocument, monaco, useOpenFilesStore } from '../editor';
-import { nameOf } from '../tree';
 import { PlusIcon, useColorScheme, useToasts } from '../ui';
 import { Banners, CannotOpen } from './Banners';
 import { Cell } from './Cell';

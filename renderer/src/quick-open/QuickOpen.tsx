@@ -1,3 +1,4 @@
+import { nameOf, parentOf } from '../../../shared/paths';
 import { useStore } from '../base';
 import { FileIcon, Picker, highlight, type PickerItem } from '../ui';
 import { useQuickOpenStore } from './quick-open-store';
@@ -9,16 +10,15 @@ export function QuickOpen({ onOpen, onClose }: { onOpen: (path: string) => void;
   const error = useStore(store, (s) => s.error);
 
   const items: PickerItem[] = (result?.matches ?? []).map((m) => {
-    const slash = m.path.lastIndexOf('/');
-    const name = m.path.slice(slash + 1);
-    const dir = slash >= 0 ? m.path.slice(0, slash) : '';
+    const name = nameOf(m.path);
+    const dir = parentOf(m.path);
     return {
       id: m.path,
       label: m.path,
       content: (
         <span className="qo-row">
           <FileIcon name={name} />
-          <span className="qo-name">{highlight(name, m.positions, slash + 1)}</span>
+          <span className="qo-name">{highlight(name, m.positions, m.path.length - name.length)}</span>
           {dir && <span className="qo-dir">{highlight(dir, m.positions)}</span>}
           {m.recent && <span className="qo-recent">recently opened</span>}
         </span>

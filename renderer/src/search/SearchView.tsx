@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { SearchFileResult, SearchMatch } from '../../../shared/contract';
+import { nameOf, parentOf } from '../../../shared/paths';
 import { ChevronIcon, FileIcon, XIcon } from '../ui';
 import { useStore } from '../base';
 import { useSearchStore, type SearchStore } from './search-store';
@@ -182,13 +183,14 @@ export function SearchView({ focusTick, onOpenMatch }: {
               },
             } as const;
             if (row.kind === 'file') {
-              const slash = row.file.path.lastIndexOf('/');
+              const name = nameOf(row.file.path);
+              const dir = parentOf(row.file.path);
               return (
                 <div key={`f:${row.file.path}`} {...common} aria-level={1} aria-expanded={row.expanded} aria-label={row.file.path} data-path={row.file.path}>
                   <span className="twisty" aria-hidden><ChevronIcon open={row.expanded} /></span>
-                  <FileIcon name={row.file.path.slice(slash + 1)} />
-                  <span className="tree-name">{row.file.path.slice(slash + 1)}</span>
-                  {slash > 0 && <span className="search-dir">{row.file.path.slice(0, slash)}</span>}
+                  <FileIcon name={name} />
+                  <span className="tree-name">{name}</span>
+                  {dir && <span className="search-dir">{dir}</span>}
                   <span className="search-count" aria-hidden>{row.file.matches.length}</span>
                 </div>
               );

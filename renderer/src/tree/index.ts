@@ -1,2 +1,1 @@
 export { Explorer } from './Explorer';
-export { nameOf } from './paths';

@@ -2,19 +2,7 @@
 import { isWithin } from '../../../shared/fs-change';
 
 export { isWithin };
-
-export function parentOf(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash < 0 ? '' : path.slice(0, slash);
-}
-
-export function nameOf(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
-export function joinPath(dir: string, name: string): string {
-  return dir ? `${dir}/${name}` : name;
-}
+export { joinPath, nameOf, parentOf } from '../../../shared/paths';
 
 
 /** Drops paths that sit inside another path of the list (moving a folder moves its contents). */
