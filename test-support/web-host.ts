@@ -74,17 +74,23 @@ export async function connectClient(host: WebHost, options: { query?: string; he
   };
 }
 
-/** Sends raw bytes to the host and collects what comes back until the host closes (or `untilMs` passes). */
-export function rawExchange(port: number, bytes: string | Buffer, untilMs = 2000): Promise<string> {
-  return new Promise((resolve) => {
+/**
+ * Sends raw bytes to the host and collects what comes back until the host closes the connection. A host
+ * that neither closes nor errors within `timeoutMs` fails the call: hanging on bad input is a bug, not "closed".
+ */
+export function rawExchange(port: number, bytes: string | Buffer, timeoutMs = 10_000): Promise<string> {
+  return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     let received = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`the host kept the connection open for ${timeoutMs} ms without closing it; it sent: ${received.slice(0, 200)}`));
+    }, timeoutMs);
     const done = () => {
       clearTimeout(timer);
       socket.destroy();
       resolve(received);
     };
-    const timer = setTimeout(done, untilMs);
     socket.on('data', (chunk) => (received += chunk.toString('latin1')));
     socket.on('error', done);
     socket.on('close', done);
