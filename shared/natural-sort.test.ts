@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compareEntries, naturalSortKey, sortEntries } from './natural-sort';
+import { compareEntries, firstKeyed, keyed, mergeKeyed, naturalSortKey, sortEntries, sortKeyed } from './natural-sort';
 
 it('orders folders first, then names case- and accent-insensitively with numbers as numbers', () => {
   const entries = ['b.txt', 'Z', 'a10.txt', 'a9.txt', 'Éa.txt', 'eb.txt', 'A2.txt', 'dir'].map((name) => ({
@@ -13,13 +13,34 @@ it('orders folders first, then names case- and accent-insensitively with numbers
   expect(entries.sort(compareEntries).map((e) => e.name)).toEqual(expected);
 });
 
-it('the one-pass key for ASCII names equals the regex definition', () => {
-  const byRegex = (name: string) => name.toLowerCase().replace(/\d+/g, (d) => d.replace(/^0+(?=\d)/, '').padStart(24, '0'));
+const byRegex = (name: string) => name.toLowerCase().replace(/\d+/g, (d) => d.replace(/^0+(?=\d)/, '').padStart(24, '0'));
+const sign = (n: number) => (n < 0 ? -1 : n > 0 ? 1 : 0);
+
+it('the short key orders ASCII names exactly as the definition (numbers padded to 24 digits) does', () => {
+  const name = fc.oneof(fc.stringMatching(/^[ -~]{0,16}$/), fc.stringMatching(/^[a-c]{0,2}[0-9]{0,12}[.a-c]{0,2}[0-9]{0,3}$/));
   fc.assert(
-    fc.property(fc.stringMatching(/^[ -~]{0,16}$/), (name) => {
-      expect(naturalSortKey(name)).toBe(byRegex(name));
+    fc.property(name, name, (a, b) => {
+      expect(sign(naturalSortKey(a) < naturalSortKey(b) ? -1 : naturalSortKey(a) > naturalSortKey(b) ? 1 : 0)).toBe(
+        sign(byRegex(a) < byRegex(b) ? -1 : byRegex(a) > byRegex(b) ? 1 : 0),
+      );
     }),
-    { numRuns: 2000 },
+    { numRuns: 5000 },
   );
-  expect(naturalSortKey('Part-007.bin')).toBe(byRegex('Part-007.bin'));
+  expect(naturalSortKey('Part-007.bin')).toBe(naturalSortKey('part-7.BIN'));
+});
+
+it("a first page is the sorted listing's first entries, and a merge of new entries keeps the order", () => {
+  const entries = fc.uniqueArray(fc.stringMatching(/^[a-cA-Cé0-9._-]{1,8}$/), { selector: (n) => n, maxLength: 300 }).map((names) =>
+    names.map((name, i) => ({ name, kind: i % 7 === 0 ? 'dir' : 'file' })),
+  );
+  fc.assert(
+    fc.property(entries, fc.nat(320), fc.nat(300), (list, count, split) => {
+      const sorted = sortEntries(list).map((e) => e.name);
+      expect(list.slice().sort(compareEntries).map((e) => e.name)).toEqual(sorted);
+      expect(firstKeyed(keyed(list), count).map((k) => k.entry.name)).toEqual(sorted.slice(0, count));
+      const [before, added] = [list.slice(0, split), list.slice(split)];
+      expect(mergeKeyed(sortKeyed(keyed(before)), keyed(added)).map((k) => k.entry.name)).toEqual(sorted);
+    }),
+    { numRuns: 300 },
+  );
 });

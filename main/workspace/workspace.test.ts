@@ -1,11 +1,12 @@
 import { execFile, execFileSync } from 'node:child_process';
 import net from 'node:net';
-import { chmod, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KilnError } from '../../shared/errors';
+import { sortEntries } from '../../shared/natural-sort';
 import { toWireError } from '../errors';
 import { hashText } from './encoding';
 import { makeTempTree } from '../../test-support/temp-workspace';
@@ -90,6 +91,27 @@ describe('list and stat', () => {
     expect((await ws.list('empty')).map((e) => e.name)).toEqual([
       'eagle.md', 'éclair.md', 'File1.txt', 'file2.txt', 'file10.txt', 'v007.txt', 'v7b.txt', 'zebra.md',
     ]);
+  });
+
+  it('a big folder listed again shows what changed on disk, in order; a first page is where that order starts', async () => {
+    const big = path.join(root, 'empty');
+    await Promise.all(Array.from({ length: 1500 }, (_, i) => writeFile(path.join(big, `f${i}.txt`), '')));
+    const names = async () => (await ws.list('empty')).map((e) => `${e.kind}:${e.name}`);
+    const expected = async () => sortEntries((await readdir(big, { withFileTypes: true })).map((d) => ({ name: d.name, kind: d.isDirectory() ? 'dir' : 'file' }))).map((e) => `${e.kind}:${e.name}`);
+    expect(await names()).toEqual(await expected());
+    // Some come, some go, one file becomes a folder of the same name: the remembered order must not show the old disk.
+    await Promise.all([writeFile(path.join(big, 'f15000.txt'), ''), writeFile(path.join(big, 'a.txt'), ''), rm(path.join(big, 'f7.txt')), rm(path.join(big, 'f1499.txt'))]);
+    await rm(path.join(big, 'f20.txt'));
+    await mkdir(path.join(big, 'f20.txt'));
+    const after = await names();
+    expect(after).toEqual(await expected());
+    expect(after[0]).toBe('dir:f20.txt');
+    expect(after).not.toContain('file:f7.txt');
+    const page = await ws.listing('empty', { limit: 50 });
+    expect(page.total).toBe(1500);
+    expect(page.names).toEqual(after.slice(0, 50).map((n) => n.slice(n.indexOf(':') + 1)));
+    const rest = await ws.listing('empty', { offset: 50 });
+    expect([...page.names, ...rest.names]).toEqual(after.map((n) => n.slice(n.indexOf(':') + 1)));
   });
 
   it('stats files and refuses missing paths and files as folders', async () => {

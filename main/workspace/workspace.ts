@@ -7,15 +7,15 @@ import { KilnError } from '../../shared/errors';
 import { isAlive } from '../process';
 import { decodeText, encodeText, hashText } from './encoding';
 import { NO_FOLLOW, PathGuard, type PinnedPath } from './guard';
-import { kindLetter, listingEntries } from '../../shared/listing';
-import { sortEntries } from '../../shared/natural-sort';
+import { listingEntries } from '../../shared/listing';
+import { ListingOrders, readEntry, toListing, type ReadEntry } from './listing-order';
 import { duplicateName } from './naming';
 import { agentJournalPath, OriginLedger } from './origin-ledger';
 
 /** Files larger than this are read only up to this many bytes; the editor says so. */
 const MAX_READ_BYTES = 64 * 1024 * 1024;
 const TEMP_PREFIX = '.kiln-';
-/** How long a sorted listing serves the next page of the same folder. */
+/** How long a folder's read serves the next page of the same folder. */
 const LISTING_REUSE_MS = 5000;
 
 export interface WorkspaceOptions {
@@ -65,7 +65,8 @@ export class Workspace {
   private readonly onProgress?: WorkspaceOptions['onProgress'];
   private readonly onChange: NonNullable<WorkspaceOptions['onChange']>;
   private readonly jobs = new Map<string, AbortController>();
-  private readonly recentListings = new Map<string, { at: number; names: string[]; kinds: string }>();
+  private readonly recentReads = new Map<string, { at: number; read: ReadEntry[] }>();
+  private readonly orders = new ListingOrders();
 
   /** Use `Workspace.open` unless root is already absolute and realpath'd. */
   constructor(options: WorkspaceOptions) {
@@ -117,30 +118,25 @@ export class Workspace {
   }
 
   /**
-   * A folder's entries in display order, in the wire's compact form. A page (`offset`, `limit`) lets the
-   * tree paint a huge folder's first rows before the rest arrives; the sorted whole is kept a few seconds
-   * so the next page costs no second read.
+   * A folder's entries in display order, in the wire's compact form. A first page (`limit`) is cut from
+   * a partial sort, so the tree paints a huge folder's first rows before the rest is ordered; the read is
+   * kept a few seconds so the next page costs no second read.
    */
   async listing(rel: string, options: { showHidden?: boolean; offset?: number; limit?: number } = {}): Promise<Listing> {
     return this.guard.pin(rel, async (folder) => {
       const key = `${options.showHidden ? 1 : 0}${folder.abs}`;
       const offset = options.offset ?? 0;
-      let whole = offset > 0 ? this.recentListings.get(key) : undefined;
-      if (!whole || Date.now() - whole.at > LISTING_REUSE_MS) {
-        whole = { at: Date.now(), ...(await readListing(folder.path, Boolean(options.showHidden))) };
-        this.recentListings.delete(key);
-        this.recentListings.set(key, whole);
-        if (this.recentListings.size > 4) this.recentListings.delete(this.recentListings.keys().next().value!);
+      let recent = offset > 0 ? this.recentReads.get(key) : undefined;
+      if (!recent || Date.now() - recent.at > LISTING_REUSE_MS) {
+        recent = { at: Date.now(), read: await readFolder(folder.path, Boolean(options.showHidden)) };
+        this.recentReads.delete(key);
+        this.recentReads.set(key, recent);
+        if (this.recentReads.size > 4) this.recentReads.delete(this.recentReads.keys().next().value!);
       }
-      const end = options.limit === undefined ? whole.names.length : Math.min(whole.names.length, offset + options.limit);
-      const everything = offset === 0 && end === whole.names.length;
-      return {
-        path: this.relative(folder.abs),
-        total: whole.names.length,
-        offset,
-        names: everything ? whole.names : whole.names.slice(offset, end),
-        kinds: everything ? whole.kinds : whole.kinds.slice(offset, end),
-      };
+      const total = recent.read.length;
+      const end = options.limit === undefined ? total : Math.min(total, offset + options.limit);
+      const page = offset === 0 && end < total ? this.orders.first(key, recent.read, end) : this.orders.all(key, recent.read).slice(offset, end);
+      return toListing(this.relative(folder.abs), total, offset, page);
     }, { folder: true });
   }
 
@@ -674,29 +670,22 @@ async function walk(root: string): Promise<{ dirs: string[]; files: string[]; li
   return { dirs, files, links, special };
 }
 
-/** A folder's entries sorted for display, as the wire's names and kind letters. */
-async function readListing(dir: string, showHidden: boolean): Promise<{ names: string[]; kinds: string }> {
+/** A folder's entries as listed (hidden ones only when asked; Kiln's temp files never), in the OS's order. */
+async function readFolder(dir: string, showHidden: boolean): Promise<ReadEntry[]> {
   const dirents = await fs.readdir(dir, { withFileTypes: true });
-  const found: { name: string; kind: ListedKind; link: boolean }[] = [];
+  const found: ReadEntry[] = [];
   for (const dirent of dirents) {
     if (!showHidden && dirent.name.startsWith('.')) continue;
     if (dirent.name.startsWith(TEMP_PREFIX)) continue;
     if (dirent.isSymbolicLink()) {
       // A link is listed by what it points to (a link to a folder opens); links leading outside are still refused on use.
       const target = await fs.stat(path.join(dir, dirent.name)).catch(() => null);
-      found.push({ name: dirent.name, kind: target ? listedKind(target) : 'file', link: true });
+      found.push(readEntry(dirent.name, target ? listedKind(target) : 'file', true));
     } else {
-      found.push({ name: dirent.name, kind: listedKind(dirent), link: false });
+      found.push(readEntry(dirent.name, listedKind(dirent), false));
     }
   }
-  const sorted = sortEntries(found);
-  const names = new Array<string>(sorted.length);
-  let kinds = '';
-  for (let i = 0; i < sorted.length; i++) {
-    names[i] = sorted[i].name;
-    kinds += kindLetter(sorted[i].kind, sorted[i].link);
-  }
-  return { names, kinds };
+  return found;
 }
 
 /** What an entry is, as the tree shows it: FIFOs, sockets and devices are named as such. */
