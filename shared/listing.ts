@@ -9,17 +9,18 @@ export function kindLetter(kind: EntryKind, link: boolean): string {
   return link ? letter.toUpperCase() : letter;
 }
 
+/** The Entry a Listing's name and kind letter stand for, in the folder whose path prefix (`dir/` or '') is given. */
+export function listedEntry(prefix: string, name: string, letter: string): Entry {
+  const lower = letter.toLowerCase();
+  const entry: Entry = { name, path: prefix + name, kind: LETTER_KIND[lower] ?? 'file', hidden: name.startsWith('.') };
+  if (letter !== lower) entry.link = true;
+  return entry;
+}
+
 /** Expands a Listing (or a page of one) into Entry objects, on whichever side needs them. */
 export function listingEntries(listing: Listing): Entry[] {
-  const base = listing.path ? `${listing.path}/` : '';
+  const prefix = listing.path ? `${listing.path}/` : '';
   const entries: Entry[] = new Array(listing.names.length);
-  for (let i = 0; i < listing.names.length; i++) {
-    const name = listing.names[i];
-    const letter = listing.kinds[i];
-    const lower = letter.toLowerCase();
-    const entry: Entry = { name, path: base + name, kind: LETTER_KIND[lower] ?? 'file', hidden: name.startsWith('.') };
-    if (letter !== lower) entry.link = true;
-    entries[i] = entry;
-  }
+  for (let i = 0; i < listing.names.length; i++) entries[i] = listedEntry(prefix, listing.names[i], listing.kinds[i]);
   return entries;
 }

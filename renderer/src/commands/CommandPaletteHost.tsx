@@ -15,7 +15,7 @@ export function CommandPaletteHost() {
       keys: 'Mod+Shift+P',
       run: () => {
         const returnTo = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-        setOpen({ commands: registry.available().filter((c) => c.id !== 'workbench.commandPalette'), returnTo });
+        setOpen({ commands: registry.available().filter((c) => c.id !== 'workbench.commandPalette' && c.palette !== false), returnTo });
       },
     },
   ]);

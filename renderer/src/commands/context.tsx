@@ -25,6 +25,7 @@ export function useCommands(commands: Command[]): void {
       registry.register({
         id: spec.id,
         keys: spec.keys,
+        palette: spec.palette,
         get title() {
           return current(spec.id)?.title ?? spec.title;
         },

@@ -9,6 +9,8 @@ export interface Command {
   category?: string;
   /** The key binding (see keys.ts); absent for palette-only commands. */
   keys?: string;
+  /** False for a second key of a command the palette already lists. */
+  palette?: boolean;
   /** Where the command applies now (e.g. "the tree has focus"); its key does nothing elsewhere. */
   when?: () => boolean;
   run: () => void | Promise<void>;

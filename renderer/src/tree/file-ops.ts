@@ -14,6 +14,8 @@ type Step = { kind: 'move'; from: string; to: string } | { kind: 'created'; path
 interface UndoEntry {
   label: string;
   steps: Step[];
+  /** Settles when the operation that makes the steps has finished. */
+  settled: Promise<void>;
 }
 
 export interface FileOpsDeps {
@@ -50,13 +52,13 @@ export class FileOps {
       this.deps.toasts.error(`Cannot move "${nameOf(intoSelf)}" into itself`);
       return;
     }
-    const steps: Step[] = [];
+    const { steps, end } = this.begin();
     for (const from of sources) {
       const to = await this.moveOne(from, joinPath(dir, nameOf(from)));
       if (to === 'cancel') break;
       if (to) steps.push({ kind: 'move', from, to });
     }
-    this.record(sources.length > 1 ? `Move ${steps.length} items` : 'Move', steps);
+    end(sources.length > 1 ? `Move ${steps.length} items` : 'Move');
     this.deps.tree.refresh([...sources, joinPath(dir, 'x')]);
     if (steps.length) {
       await this.deps.tree.expand(dir);
@@ -73,13 +75,16 @@ export class FileOps {
       return false;
     }
     const to = joinPath(parentOf(path), name);
+    const { steps, end } = this.begin();
     try {
       await this.deps.bridge.request('workspace.move', { from: path, to });
+      steps.push({ kind: 'move', from: path, to });
     } catch (err) {
       this.deps.toasts.error(errorText(err, `Could not rename "${nameOf(path)}"`));
       return false;
+    } finally {
+      end('Rename');
     }
-    this.record('Rename', [{ kind: 'move', from: path, to }]);
     this.deps.tree.refresh([path]);
     this.deps.select([to]);
     return true;
@@ -87,7 +92,7 @@ export class FileOps {
 
   /** Duplicates into a folder; a clash becomes "name copy.ext". */
   async copyInto(paths: string[], dir: string): Promise<void> {
-    const steps: Step[] = [];
+    const { steps, end } = this.begin();
     for (const from of topMost(paths)) {
       if (isWithin(dir, from) && dir !== parentOf(from)) {
         this.deps.toasts.error(`Cannot copy "${nameOf(from)}" into itself`);
@@ -103,7 +108,7 @@ export class FileOps {
         break;
       }
     }
-    this.record(steps.length > 1 ? `Paste ${steps.length} items` : 'Paste', steps);
+    end(steps.length > 1 ? `Paste ${steps.length} items` : 'Paste');
     this.deps.tree.refresh([joinPath(dir, 'x')]);
     if (steps.length) {
       await this.deps.tree.expand(dir);
@@ -119,14 +124,17 @@ export class FileOps {
       return null;
     }
     const path = joinPath(dir, clean);
+    const { steps, end } = this.begin();
     try {
       if (kind === 'file') await this.deps.bridge.request('workspace.createFile', { path, text: '' });
       else await this.deps.bridge.request('workspace.createDir', { path });
+      steps.push({ kind: 'created', path });
     } catch (err) {
       this.deps.toasts.error(errorText(err, `Could not create "${clean}"`));
       return null;
+    } finally {
+      end(kind === 'file' ? 'New File' : 'New Folder');
     }
-    this.record(kind === 'file' ? 'New File' : 'New Folder', [{ kind: 'created', path }]);
     this.deps.tree.refresh([path]);
     this.deps.select([path]);
     return path;
@@ -139,8 +147,7 @@ export class FileOps {
     const counts = await Promise.all(
       targets.map((p) => this.deps.bridge.request('workspace.count', { path: p }).catch(() => ({ files: 1, dirs: 0 }))),
     );
-    const listing = this.deps.tree.listing.bind(this.deps.tree);
-    const isDir = (p: string) => listing(parentOf(p))?.find((e) => e.path === p)?.kind === 'dir';
+    const isDir = (p: string) => this.deps.tree.entry(p)?.kind === 'dir';
     let title: string;
     let message: string;
     if (targets.length === 1) {
@@ -202,6 +209,9 @@ export class FileOps {
       this.deps.toasts.show({ kind: 'info', message: 'Nothing to undo' });
       return;
     }
+    await entry.settled;
+    // The operation changed nothing after all (refused, cancelled): undo the one before it.
+    if (!entry.steps.length) return this.undo();
     const touched: string[] = [];
     try {
       for (const step of [...entry.steps].reverse()) {
@@ -266,10 +276,28 @@ export class FileOps {
     }
   }
 
-  private record(label: string, steps: Step[]): void {
-    if (!steps.length) return;
-    this.undoStack.push({ label, steps });
+  /**
+   * Opens the undo entry of an operation before it runs. Main announces a change on the feed before it
+   * answers the request, so the tree can show a rename before the request resolves; an undo pressed then
+   * must find the entry, and it waits for the operation to finish. `end` names the entry and drops it if
+   * nothing was done.
+   */
+  private begin(): { steps: Step[]; end: (label: string) => void } {
+    let settle = () => {};
+    const entry: UndoEntry = { label: '', steps: [], settled: new Promise<void>((resolve) => (settle = resolve)) };
+    this.undoStack.push(entry);
     if (this.undoStack.length > 50) this.undoStack.shift();
+    return {
+      steps: entry.steps,
+      end: (label) => {
+        entry.label = label;
+        if (!entry.steps.length) {
+          const at = this.undoStack.indexOf(entry);
+          if (at >= 0) this.undoStack.splice(at, 1);
+        }
+        settle();
+      },
+    };
   }
 
   private reportJobError(prefix: string, err: unknown): void {

@@ -1,15 +1,19 @@
-import { compareEntries } from '../../../shared/natural-sort';
 import type { Entry, FsChange, KilnBridge } from '../../../shared/contract';
+import { kindLetter } from '../../../shared/listing';
+import { Store } from '../base';
 import { ChangeMarks } from './change-marks';
-import { listingEntries } from '../../../shared/listing';
+import { FolderListing } from './folder-listing';
 import { isWithin, nameOf, parentOf } from './paths';
+import { TreeRows } from './tree-rows';
 
-export interface TreeRow {
-  entry: Entry;
-  depth: number;
-  expanded: boolean;
-  /** True while a folder's first listing is on its way. */
-  loading: boolean;
+export type { TreeRow } from './tree-rows';
+
+export interface TreeState {
+  /** The visible rows; a new object whenever anything shown changed. */
+  rows: TreeRows;
+  /** The root's listing has arrived (an empty folder says so). */
+  rootListed: boolean;
+  hiddenShown: boolean;
 }
 
 const PINNED_OPEN = new Set(['src']);
@@ -19,69 +23,57 @@ const FIRST_PAGE = 200;
 
 /**
  * The tree's data outside React: loaded folder listings, which folders are open, and recent
- * changes to flash. Folders load lazily on first expand; watcher events reload only loaded folders.
+ * changes to flash. Folders load lazily on first expand; change-feed events reload only loaded folders.
  */
-export class TreeStore {
-  private children = new Map<string, Entry[]>();
+export class TreeStore extends Store<TreeState> {
+  private children = new Map<string, FolderListing>();
   private expanded = new Set<string>(['']);
   /** Pinned folders already opened once; the operator may close them after that. */
   private readonly pinnedSeen = new Set<string>();
   private loading = new Set<string>();
-  private showHidden = false;
   /** Flashes for recent changes and "new" badges for files an agent created. */
   readonly marks = new ChangeMarks(() => this.changed());
   private readonly pendingReloads = new Map<string, ReturnType<typeof setTimeout>>();
   /** The latest listing request per folder; an older reply arriving late must not overwrite a newer one. */
   private readonly loadSeq = new Map<string, number>();
   private seq = 0;
-  private readonly listeners = new Set<() => void>();
-  private cachedRows: TreeRow[] | null = null;
-  private version = 0;
   /** Called when a listing could not be read (e.g. permission denied). */
   onError: (message: string) => void = () => undefined;
 
-  constructor(private readonly bridge: KilnBridge) {}
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getVersion = (): number => this.version;
+  constructor(private readonly bridge: KilnBridge) {
+    super({ rows: new TreeRows({ folder: () => undefined, isExpanded: () => false, isLoading: () => false }), rootListed: false, hiddenShown: false });
+    this.own(bridge.on('fs.change', (change) => this.handleFsChange(change)));
+    this.own(() => {
+      this.marks.dispose();
+      for (const timer of this.pendingReloads.values()) clearTimeout(timer);
+    });
+  }
 
   /** The visible rows, in display order. */
-  rows(): TreeRow[] {
-    if (this.cachedRows) return this.cachedRows;
-    const out: TreeRow[] = [];
-    const visit = (dir: string, depth: number) => {
-      const list = this.children.get(dir);
-      if (!list) return;
-      for (const entry of list) {
-        const open = entry.kind === 'dir' && this.expanded.has(entry.path);
-        out.push({ entry, depth, expanded: open, loading: open && this.loading.has(entry.path) });
-        if (open) visit(entry.path, depth + 1);
-      }
-    };
-    visit('', 0);
-    this.cachedRows = out;
-    return out;
+  rows(): TreeRows {
+    return this.state.rows;
   }
 
   isExpanded(dir: string): boolean {
     return this.expanded.has(dir);
   }
 
-  listing(dir: string): Entry[] | undefined {
+  listing(dir: string): FolderListing | undefined {
     return this.children.get(dir);
   }
 
+  /** A listed entry by its path. */
+  entry(path: string): Entry | undefined {
+    return this.children.get(parentOf(path))?.find(nameOf(path));
+  }
+
   get hiddenShown(): boolean {
-    return this.showHidden;
+    return this.state.hiddenShown;
   }
 
   async setShowHidden(show: boolean): Promise<void> {
-    if (show === this.showHidden) return;
-    this.showHidden = show;
+    if (show === this.state.hiddenShown) return;
+    this.set({ hiddenShown: show });
     await Promise.all([...this.children.keys()].map((dir) => this.load(dir)));
   }
 
@@ -93,22 +85,21 @@ export class TreeStore {
     const mine = ++this.seq;
     this.loadSeq.set(dir, mine);
     try {
-      const args = { path: dir, showHidden: this.showHidden };
+      const args = { path: dir, showHidden: this.state.hiddenShown };
       const first = await this.bridge.request('workspace.list', { ...args, limit: FIRST_PAGE });
       if (this.loadSeq.get(dir) !== mine) return;
-      let entries = listingEntries(first);
+      let listing = FolderListing.of(first);
       if (first.total > first.names.length) {
-        // A huge folder paints its first screen now; the rest follows in one more request, which main
-        // answers from the listing it just sorted.
-        this.children.set(dir, entries);
-        this.loading.delete(dir);
+        // A huge folder paints its first screen now (still busy); the rest follows in one more request,
+        // which main answers from the folder it just read.
+        this.children.set(dir, listing);
         this.changed();
         const rest = await this.bridge.request('workspace.list', { ...args, offset: first.names.length });
         if (this.loadSeq.get(dir) !== mine) return;
-        entries = entries.concat(listingEntries(rest));
+        listing = listing.append(rest);
       }
-      this.children.set(dir, entries);
-      if (dir === '') this.openPinnedFolders(entries);
+      this.children.set(dir, listing);
+      if (dir === '') this.openPinnedFolders(listing);
     } catch (err) {
       if (this.loadSeq.get(dir) !== mine) return;
       // A folder that vanished or can't be read closes; its parent's reload will drop it.
@@ -122,9 +113,10 @@ export class TreeStore {
   }
 
   /** `src/` (where agents keep reusable modules) opens by itself the first time it appears; `scripts/` stays closed. */
-  private openPinnedFolders(rootEntries: Entry[]): void {
-    for (const entry of rootEntries) {
-      if (entry.kind !== 'dir' || !PINNED_OPEN.has(entry.name) || this.pinnedSeen.has(entry.path)) continue;
+  private openPinnedFolders(root: FolderListing): void {
+    for (let i = 0; i < root.dirCount; i++) {
+      const entry = root.entry(i);
+      if (!PINNED_OPEN.has(entry.name) || this.pinnedSeen.has(entry.path)) continue;
       this.pinnedSeen.add(entry.path);
       void this.expand(entry.path);
     }
@@ -159,13 +151,10 @@ export class TreeStore {
    */
   private moved(from: string, to: string): void {
     const source = this.children.get(parentOf(from));
-    const entry = source?.find((e) => e.path === from);
-    if (source) this.children.set(parentOf(from), source.filter((e) => e.path !== from));
+    const entry = source?.find(nameOf(from));
+    if (source) this.children.set(parentOf(from), source.without(nameOf(from)));
     const target = this.children.get(parentOf(to));
-    if (entry && target && !target.some((e) => e.path === to)) {
-      const moved: Entry = { ...entry, path: to, name: nameOf(to) };
-      this.children.set(parentOf(to), [...target, moved].sort(compareEntries));
-    }
+    if (entry && target) this.children.set(parentOf(to), target.with(nameOf(to), kindLetter(entry.kind, Boolean(entry.link))));
     const next = new Set<string>();
     for (const dir of this.expanded) next.add(isWithin(dir, from) && from !== '' ? to + dir.slice(from.length) : dir);
     this.expanded = next;
@@ -177,7 +166,7 @@ export class TreeStore {
   /** Drops a deleted entry at once; the next listing confirms it. */
   private removed(path: string): void {
     const list = this.children.get(parentOf(path));
-    if (list) this.children.set(parentOf(path), list.filter((e) => e.path !== path));
+    if (list) this.children.set(parentOf(path), list.without(nameOf(path)));
     for (const key of [...this.children.keys()]) if (isWithin(key, path)) this.children.delete(key);
     this.expanded.delete(path);
     this.changed();
@@ -189,7 +178,7 @@ export class TreeStore {
   }
 
   /** Follows the change feed: a move is applied whole (one event for a folder and all it holds). */
-  handleFsChange(change: FsChange): void {
+  private handleFsChange(change: FsChange): void {
     this.marks.apply(change);
     if (change.type === 'moved') {
       this.moved(change.from, change.to);
@@ -199,11 +188,6 @@ export class TreeStore {
     const dir = parentOf(change.path);
     if (change.type === 'deleted') this.removed(change.path);
     if (this.children.has(dir)) this.scheduleReload(dir, 40);
-  }
-
-  dispose(): void {
-    this.marks.dispose();
-    for (const timer of this.pendingReloads.values()) clearTimeout(timer);
   }
 
   /** Bursts of events (a copied folder, a git checkout) coalesce into one listing per folder. */
@@ -218,9 +202,13 @@ export class TreeStore {
     );
   }
 
+  /** Something shown changed: new rows (built lazily, see TreeRows) for the next render. */
   private changed(): void {
-    this.cachedRows = null;
-    this.version++;
-    for (const listener of this.listeners) listener();
+    const rows = new TreeRows({
+      folder: (path) => this.children.get(path),
+      isExpanded: (path) => this.expanded.has(path),
+      isLoading: (path) => this.loading.has(path),
+    });
+    this.set({ rows, rootListed: this.children.has('') });
   }
 }
