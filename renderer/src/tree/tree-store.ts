@@ -32,7 +32,7 @@ export class TreeStore extends Store<TreeState> {
   private readonly pinnedSeen = new Set<string>();
   private loading = new Set<string>();
   /** Flashes for recent changes and "new" badges for files an agent created. */
-  readonly marks = new ChangeMarks(() => this.changed());
+  readonly marks = new ChangeMarks(() => this.rowsChanged());
   private readonly pendingReloads = new Map<string, ReturnType<typeof setTimeout>>();
   /** The latest listing request per folder; an older reply arriving late must not overwrite a newer one. */
   private readonly loadSeq = new Map<string, number>();
@@ -80,7 +80,7 @@ export class TreeStore extends Store<TreeState> {
   async load(dir: string): Promise<void> {
     if (!this.children.has(dir)) {
       this.loading.add(dir);
-      this.changed();
+      this.rowsChanged();
     }
     const mine = ++this.seq;
     this.loadSeq.set(dir, mine);
@@ -93,7 +93,7 @@ export class TreeStore extends Store<TreeState> {
         // A huge folder paints its first screen now (still busy); the rest follows in one more request,
         // which main answers from the folder it just read.
         this.children.set(dir, listing);
-        this.changed();
+        this.rowsChanged();
         const rest = await this.bridge.request('workspace.list', { ...args, offset: first.names.length });
         if (this.loadSeq.get(dir) !== mine) return;
         listing = listing.append(rest);
@@ -108,7 +108,7 @@ export class TreeStore extends Store<TreeState> {
       if (dir === '' || this.expanded.has(parentOf(dir))) this.onError(err instanceof Error ? err.message : String(err));
     } finally {
       if (this.loadSeq.get(dir) === mine) this.loading.delete(dir);
-      this.changed();
+      this.rowsChanged();
     }
   }
 
@@ -125,18 +125,18 @@ export class TreeStore extends Store<TreeState> {
   async expand(dir: string): Promise<void> {
     if (this.expanded.has(dir) && this.children.has(dir)) return;
     this.expanded.add(dir);
-    this.changed();
+    this.rowsChanged();
     if (!this.children.has(dir)) await this.load(dir);
   }
 
   collapse(dir: string): void {
     if (dir === '' || !this.expanded.delete(dir)) return;
-    this.changed();
+    this.rowsChanged();
   }
 
   collapseAll(): void {
     this.expanded = new Set(['']);
-    this.changed();
+    this.rowsChanged();
   }
 
   /** Opens every folder above a path so it can be shown. */
@@ -160,7 +160,7 @@ export class TreeStore extends Store<TreeState> {
     this.expanded = next;
     for (const key of [...this.children.keys()]) if (from !== '' && isWithin(key, from)) this.children.delete(key);
     for (const dir of this.expanded) if (!this.children.has(dir) && dir !== '') void this.load(dir);
-    this.changed();
+    this.rowsChanged();
   }
 
   /** Drops a deleted entry at once; the next listing confirms it. */
@@ -169,7 +169,7 @@ export class TreeStore extends Store<TreeState> {
     if (list) this.children.set(parentOf(path), list.without(nameOf(path)));
     for (const key of [...this.children.keys()]) if (isWithin(key, path)) this.children.delete(key);
     this.expanded.delete(path);
-    this.changed();
+    this.rowsChanged();
   }
 
   /** Re-reads the folders that hold these paths (after an operation, before the watcher says so). */
@@ -203,7 +203,7 @@ export class TreeStore extends Store<TreeState> {
   }
 
   /** Something shown changed: new rows (built lazily, see TreeRows) for the next render. */
-  private changed(): void {
+  private rowsChanged(): void {
     const rows = new TreeRows({
       folder: (path) => this.children.get(path),
       isExpanded: (path) => this.expanded.has(path),
