@@ -1,3 +1,4 @@
+import { Emitter } from '../../../shared/base/event';
 import { matchesStroke, parseKeys, type KeyEventLike, type KeyStroke } from './keys';
 
 export interface Command {
@@ -26,7 +27,7 @@ const CHORD_MS = 800;
  */
 export class CommandRegistry {
   private readonly commands = new Map<string, { command: Command; strokes: KeyStroke[] }>();
-  private readonly listeners = new Set<() => void>();
+  private readonly changed = new Emitter<void>();
   private chord: { first: KeyStroke; at: number } | null = null;
 
   constructor(private readonly isMac: boolean) {}
@@ -34,11 +35,11 @@ export class CommandRegistry {
   register(command: Command): () => void {
     const entry = { command, strokes: command.keys ? parseKeys(command.keys, this.isMac) : [] };
     this.commands.set(command.id, entry);
-    this.changed();
+    this.changed.fire();
     return () => {
       if (this.commands.get(command.id) === entry) {
         this.commands.delete(command.id);
-        this.changed();
+        this.changed.fire();
       }
     };
   }
@@ -57,8 +58,8 @@ export class CommandRegistry {
   }
 
   subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    const subscription = this.changed.event(listener);
+    return () => void subscription.dispose();
   };
 
   /** Runs the command bound to this key, if any applies; true when the key was used. */
@@ -84,10 +85,6 @@ export class CommandRegistry {
       }
     }
     return false;
-  }
-
-  private changed(): void {
-    for (const listener of this.listeners) listener();
   }
 }
 
