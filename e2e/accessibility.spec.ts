@@ -1,4 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
+import { execFileSync } from 'node:child_process';
 import type { Page } from '@playwright/test';
 import { DEFAULT_FIXTURE, expect, test as base, type TempWorkspace } from './support/fixtures';
 import { ModelServer, reply } from '../test-support/model-server';
@@ -80,6 +81,29 @@ test.describe('accessibility (axe-core)', () => {
     await openFile(page, 'src', 'app.py');
     await expect(page.locator('.monaco-editor .view-lines').getByText('def greet(name):')).toBeVisible();
     await expectAccessible(page, 'editor');
+  });
+
+  test.describe('in a git repository', () => {
+    /** Everything committed, then a file changed, one added and an ignored folder: every tree colour git gives. */
+    test.beforeEach(async ({ workspace }) => {
+      const env = { ...process.env, GIT_AUTHOR_NAME: 'Kiln', GIT_AUTHOR_EMAIL: 'kiln@example.invalid', GIT_COMMITTER_NAME: 'Kiln', GIT_COMMITTER_EMAIL: 'kiln@example.invalid' };
+      const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace.root, stdio: 'pipe', env });
+      await workspace.write('.gitignore', 'data/\n');
+      git('init', '-q', '-b', 'main');
+      git('add', '-A');
+      git('commit', '-q', '-m', 'fixture');
+      await workspace.write('src/app.py', `${APP}print("more")\n`);
+      await workspace.write('src/fresh.py', 'NEW = True\n');
+    });
+
+    test('the tree, the gutter and the branch', async ({ page, kiln }) => {
+      await kiln.open(page);
+      await openFile(page, 'src', 'app.py');
+      await expect(treeItem(page, 'fresh.py')).toHaveAccessibleDescription('Untracked');
+      await expect(treeItem(page, 'data')).toHaveAccessibleDescription('Ignored');
+      await expect(page.locator('.code-editor .gutter-added')).toHaveCount(1);
+      await expectAccessible(page, 'git');
+    });
   });
 
   test('the context menu', async ({ page, kiln }) => {
