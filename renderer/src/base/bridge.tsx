@@ -1,5 +1,5 @@
-import { createContext, useContext, useEffect, type ReactNode } from 'react';
-import type { EventChannel, EventPayload, KilnBridge } from '../../../shared/contract';
+import { createContext, useContext, type ReactNode } from 'react';
+import type { KilnBridge } from '../../../shared/contract';
 
 const BridgeContext = createContext<KilnBridge | null>(null);
 
@@ -11,10 +11,4 @@ export function useBridge(): KilnBridge {
   const bridge = useContext(BridgeContext);
   if (!bridge) throw new Error('useBridge outside BridgeProvider');
   return bridge;
-}
-
-/** Subscribes to one event channel for the component's lifetime. */
-export function useKilnEvent<E extends EventChannel>(channel: E, listener: (payload: EventPayload<E>) => void): void {
-  const bridge = useBridge();
-  useEffect(() => bridge.on(channel, listener), [bridge, channel, listener]);
 }

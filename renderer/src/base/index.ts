@@ -1,3 +1,3 @@
-export { BridgeProvider, useBridge, useKilnEvent } from './bridge';
+export { BridgeProvider, useBridge } from './bridge';
 export { aboutKiln, errorText, shownError, type ShownError } from './error-text';
 export { Store, perBridge, useStore, type Notify, type PerBridge, type Readable, type Unsubscribe } from './store';

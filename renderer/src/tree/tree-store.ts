@@ -1,6 +1,6 @@
 import type { Entry, FsChange, KilnBridge } from '../../../shared/contract';
 import { kindLetter } from '../../../shared/listing';
-import { Store } from '../base';
+import { Store, errorText } from '../base';
 import { ChangeMarks } from './change-marks';
 import { FolderListing } from './folder-listing';
 import { isWithin, nameOf, parentOf } from './paths';
@@ -105,7 +105,7 @@ export class TreeStore extends Store<TreeState> {
       // A folder that vanished or can't be read closes; its parent's reload will drop it.
       this.children.delete(dir);
       this.expanded.delete(dir);
-      if (dir === '' || this.expanded.has(parentOf(dir))) this.onError(err instanceof Error ? err.message : String(err));
+      if (dir === '' || this.expanded.has(parentOf(dir))) this.onError(errorText(err));
     } finally {
       if (this.loadSeq.get(dir) === mine) this.loading.delete(dir);
       this.rowsChanged();
