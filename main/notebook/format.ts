@@ -267,8 +267,9 @@ function isObject(value: unknown): value is Json {
 // ---------------------------------------------------------------------------------------------
 
 /** Python's str.splitlines(keepends=True), which nbformat uses for multiline fields. */
-// eslint-disable-next-line no-control-regex -- \x1c-\x1e are line breaks to Python
-const LINE = /[^\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]*(?:\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029])|[^\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]+$/gu;
+const LINE =
+  // eslint-disable-next-line no-control-regex -- \x1c-\x1e are line breaks to Python
+  /[^\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]*(?:\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029])|[^\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]+$/gu;
 export function splitLines(text: string): string[] {
   return text.match(LINE) ?? [];
 }
