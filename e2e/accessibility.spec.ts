@@ -106,6 +106,41 @@ test.describe('accessibility (axe-core)', () => {
     });
   });
 
+  test('Quick Open, the command palette, Find in Files, a Save dialog and the terminal', async ({ page, kiln }) => {
+    await kiln.open(page);
+    await page.keyboard.press('Control+P');
+    const quickOpen = page.getByRole('dialog', { name: 'Quick Open' });
+    await quickOpen.getByRole('combobox', { name: 'Quick Open' }).fill('app');
+    await expect(quickOpen.getByRole('option').first()).toBeVisible();
+    await expectAccessible(page, 'quick-open');
+    await page.keyboard.press('Escape');
+
+    await page.keyboard.press('Control+Shift+P');
+    await expect(page.getByRole('dialog').getByRole('option').first()).toBeVisible();
+    await expectAccessible(page, 'command-palette');
+    await page.keyboard.press('Escape');
+
+    await page.keyboard.press('Control+Shift+F');
+    const search = page.getByRole('region', { name: 'Search' });
+    await search.getByRole('textbox', { name: 'Search', exact: true }).fill('greet');
+    await page.keyboard.press('Enter');
+    await expect(search.getByRole('tree', { name: 'Search results' }).getByRole('treeitem').first()).toBeVisible();
+    await expectAccessible(page, 'search');
+
+    await page.getByRole('tab', { name: 'Explorer' }).click();
+    await openFile(page, 'src', 'app.py');
+    await page.locator('.monaco-editor .view-lines').click();
+    await page.keyboard.type('x');
+    await page.getByRole('button', { name: 'Close app.py' }).click();
+    await expect(page.getByRole('dialog', { name: 'Save changes to app.py?' })).toBeVisible();
+    await expectAccessible(page, 'save-dialog');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.keyboard.press('Control+`');
+    await expect(page.getByRole('region', { name: 'Terminal' }).getByRole('tab')).toHaveCount(1);
+    await expectAccessible(page, 'terminal');
+  });
+
   test('the context menu', async ({ page, kiln }) => {
     await kiln.open(page);
     await treeItem(page, 'README.md').click({ button: 'right' });

@@ -1,5 +1,5 @@
-import { useEffect, type CSSProperties } from 'react';
-import { useAsk, useToasts, usePrefs, CloseIcon, FileIcon, DiffIcon } from '../ui';
+import { useEffect } from 'react';
+import { useAsk, useToasts, usePrefs, CloseIcon, FileIcon, DiffIcon, tabAnchor } from '../ui';
 import { errorText } from '../base';
 import { useTextModels, type TextModels } from './text-models';
 import { DiffView } from './DiffView';
@@ -35,11 +35,6 @@ export async function confirmClose(file: OpenFile, store: OpenFilesStore, ask: A
     }
   }
   return true;
-}
-
-/** Names a tab as the CSS anchor its close button is placed against. */
-function tabAnchor(file: OpenFile): CSSProperties {
-  return { '--tab-anchor': `--editor-tab-${file.id}` } as CSSProperties;
 }
 
 /** The centre: tabs of open files, the changed-on-disk bar, and the view for the active file. */
@@ -87,7 +82,7 @@ export function EditorArea() {
               title={file.path + (file.dirty ? ' (unsaved)' : '')}
               data-dirty={file.dirty ? 'true' : undefined}
               className={`tab${file.path === active ? ' active' : ''}`}
-              style={tabAnchor(file)}
+              style={tabAnchor(`editor-tab-${file.id}`)}
               onClick={() => store.activate(file.path)}
               onMouseDown={(e) => {
                 if (e.button === 1) {
@@ -107,7 +102,7 @@ export function EditorArea() {
             key={file.path}
             type="button"
             className={`tab-close${file.path === active ? ' active' : ''}${file.dirty ? ' dirty' : ''}`}
-            style={tabAnchor(file)}
+            style={tabAnchor(`editor-tab-${file.id}`)}
             aria-label={`Close ${file.name}`}
             title="Close"
             onClick={() => void closeTab(file)}

@@ -2,7 +2,7 @@ import '@xterm/xterm/css/xterm.css';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { errorText, useStore } from '../base';
 import { useCommands } from '../commands';
-import { PlusIcon, XIcon, useToasts } from '../ui';
+import { PlusIcon, XIcon, tabAnchor, useToasts } from '../ui';
 import { useTerminalStore, type TerminalTab } from './terminal-store';
 import './terminal.css';
 
@@ -24,16 +24,28 @@ export function TerminalPanel() {
   return (
     <section className="terminal-panel" role="region" aria-label="Terminal" hidden={!open}>
       <div className="terminal-bar">
-        <div className="terminal-tabs" role="tablist" aria-label="Terminals">
-          {tabs.map((tab) => (
-            <div key={tab.id} className={`terminal-tab${tab.id === active ? ' active' : ''}`}>
-              <button type="button" role="tab" aria-selected={tab.id === active} aria-controls={`terminal-${tab.id}`} onClick={() => store.activate(tab.id)}>
+        <div className="terminal-tabs">
+          <div className="terminal-tab-list" role="tablist" aria-label="Terminals">
+            {tabs.map((tab) => (
+              <button
+                key={tab.id}
+                type="button"
+                role="tab"
+                className={`terminal-tab${tab.id === active ? ' active' : ''}`}
+                style={tabAnchor(`terminal-tab-${tab.id}`)}
+                aria-selected={tab.id === active}
+                aria-controls={`terminal-${tab.id}`}
+                onClick={() => store.activate(tab.id)}
+              >
                 {tab.title}
               </button>
-              <button type="button" className="icon-btn" aria-label={`Kill ${tab.title}`} title="Kill Terminal" onClick={() => void store.kill(tab.id)}>
-                <XIcon size={11} />
-              </button>
-            </div>
+            ))}
+          </div>
+          {/* A tablist holds only tabs: each Kill button sits after it and is drawn over its tab's end (CSS anchor positioning). */}
+          {tabs.map((tab) => (
+            <button key={tab.id} type="button" className="icon-btn terminal-kill" style={tabAnchor(`terminal-tab-${tab.id}`)} aria-label={`Kill ${tab.title}`} title="Kill Terminal" onClick={() => void store.kill(tab.id)}>
+              <XIcon size={11} />
+            </button>
           ))}
         </div>
         <button type="button" className="icon-btn" aria-label="New Terminal" title="New Terminal (Ctrl+Shift+`)" onClick={() => void store.create().catch(fail)}>

@@ -6,3 +6,4 @@ export { useColorScheme } from './use-color-scheme';
 export { copyWorkspacePath } from './clipboard';
 export * from './icons';
 export { Picker, highlight, type PickerItem } from './Picker';
+export { tabAnchor } from './tab-anchor';
