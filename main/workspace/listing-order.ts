@@ -36,6 +36,8 @@ export class ListingOrders {
       return sortKeyed(keyed(read));
     }
     const known = this.folders.get(folderKey);
+    // The next page of the same read (a huge folder's rest, in pages) is the order already made.
+    if (known?.read === read) return known.sorted;
     const sorted = (known && this.merged(known, read)) ?? sortKeyed(keyed(read));
     this.folders.delete(folderKey);
     this.folders.set(folderKey, { sorted, read });

@@ -20,6 +20,8 @@ const PINNED_OPEN = new Set(['src']);
 
 /** Entries in a folder's first page: more than a tall window shows. */
 const FIRST_PAGE = 200;
+/** Entries per later page of a huge folder: one reply parsed and shown well within a frame's budget. */
+const REST_PAGE = 20_000;
 
 /**
  * The tree's data outside React: loaded folder listings, which folders are open, and recent
@@ -90,13 +92,20 @@ export class TreeStore extends Store<TreeState> {
       if (this.loadSeq.get(dir) !== mine) return;
       let listing = FolderListing.of(first);
       if (first.total > first.names.length) {
-        // A huge folder paints its first screen now (still busy); the rest follows in one more request,
-        // which main answers from the folder it just read.
+        // A huge folder paints its first screen now (still busy); the rest follows in pages, which main
+        // answers from the folder it just read, each small enough to take in while the operator scrolls.
         this.children.set(dir, listing);
         this.rowsChanged();
-        const rest = await this.bridge.request('workspace.list', { ...args, offset: first.names.length });
-        if (this.loadSeq.get(dir) !== mine) return;
-        listing = listing.append(rest);
+        while (listing.length < first.total) {
+          const page = await this.bridge.request('workspace.list', { ...args, offset: listing.length, limit: REST_PAGE });
+          if (this.loadSeq.get(dir) !== mine) return;
+          if (!page.names.length) break;
+          listing = listing.append(page);
+          if (listing.length < first.total) {
+            this.children.set(dir, listing);
+            this.rowsChanged();
+          }
+        }
       }
       this.children.set(dir, listing);
       if (dir === '') this.openPinnedFolders(listing);
