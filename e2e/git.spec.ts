@@ -3,14 +3,21 @@ import { writeFile } from 'node:fs/promises';
 import { test as base, expect } from './support/fixtures';
 import { openFile, treeItem } from './support/ui';
 
+/** Real git in the workspace, as the operator's terminal would run it. */
+function gitIn(root: string, args: string[], input?: string): string {
+  return execFileSync('git', args, {
+    cwd: root,
+    input,
+    stdio: 'pipe',
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_NAME: 'Kiln', GIT_AUTHOR_EMAIL: 'kiln@example.invalid', GIT_COMMITTER_NAME: 'Kiln', GIT_COMMITTER_EMAIL: 'kiln@example.invalid' },
+  });
+}
+
 /** The fixture workspace as a git repository: everything committed, then one file changed and one added. */
 const test = base.extend({
   workspace: async ({ workspace }, use) => {
-    const git = (...args: string[]) => execFileSync('git', args, {
-      cwd: workspace.root,
-      stdio: 'pipe',
-      env: { ...process.env, GIT_AUTHOR_NAME: 'Kiln', GIT_AUTHOR_EMAIL: 'kiln@example.invalid', GIT_COMMITTER_NAME: 'Kiln', GIT_COMMITTER_EMAIL: 'kiln@example.invalid' },
-    });
+    const git = (...args: string[]) => gitIn(workspace.root, args);
     await writeFile(workspace.abs('.gitignore'), 'data/\n');
     git('init', '-q', '-b', 'feature/gutter');
     git('add', '-A');
@@ -46,6 +53,25 @@ test('a git workspace shows M and U in the tree, gutter marks in the editor that
   await page.keyboard.press('Home');
   await page.keyboard.type('import os\n');
   await expect(editor.locator('.gutter-added')).toHaveCount(2);
+});
+
+test('a commit of one of two changes, on the same branch, leaves the gutter showing only the other', async ({ page, kiln, workspace }) => {
+  await kiln.open(page);
+  await openFile(page, 'src', 'app.py');
+  const editor = page.locator('.code-editor[data-path="src/app.py"]');
+  await expect(editor.locator('.gutter-modified')).toHaveCount(1);
+  await expect(editor.locator('.gutter-added')).toHaveCount(1);
+
+  // A partial commit: the index gets the line-2 change only; the added line stays in the working file,
+  // so the file is still modified on the same branch and only HEAD's commit moves.
+  const partial = 'def greet(name):\n    return f"hi {name}"\n\nprint(greet("kiln"))\n';
+  const blob = gitIn(workspace.root, ['hash-object', '-w', '--stdin'], partial).trim();
+  gitIn(workspace.root, ['update-index', '--cacheinfo', `100644,${blob},src/app.py`]);
+  gitIn(workspace.root, ['commit', '-q', '-m', 'the greeting']);
+
+  await expect(editor.locator('.gutter-modified')).toHaveCount(0);
+  await expect(editor.locator('.gutter-added')).toHaveCount(1);
+  await expect(treeItem(page, 'app.py')).toHaveAccessibleDescription('Modified');
 });
 
 base.describe('without a repository', () => {

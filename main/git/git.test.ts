@@ -67,6 +67,7 @@ describe.skipIf(!git)('GitService on a real repository', () => {
     expect(status).toEqual({
       available: true,
       branch: 'trunk',
+      head: expect.stringMatching(/^[0-9a-f]{40}$/),
       files: {
         'src/app.py': 'modified',
         'new.py': 'untracked',
@@ -145,7 +146,7 @@ describe('without git or without a repository', () => {
       const service = new GitService({ root, gitPath, onChange: () => undefined });
       await service.start();
       service.scheduleRefresh();
-      expect(service.status()).toEqual({ available: false, branch: null, files: {} });
+      expect(service.status()).toEqual({ available: false, branch: null, head: null, files: {} });
       expect(await service.changesFor('a.txt', 'b\n')).toEqual([]);
       await service.dispose();
     }

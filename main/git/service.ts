@@ -26,7 +26,7 @@ const REFRESH_DELAY_MS = 150;
 const MAX_GUTTER_BYTES = 4 * 1024 * 1024;
 // The repository's own config must not start programs behind the operator's back: fsmonitor hooks are off.
 const SAFE_CONFIG = ['-c', 'core.fsmonitor=false', '-c', 'core.quotePath=false'];
-const NONE: GitStatus = { available: false, branch: null, files: {} };
+const NONE: GitStatus = { available: false, branch: null, head: null, files: {} };
 
 /**
  * The workspace's git state, as VS Code shows it: one batch `git status --porcelain=v2` per burst of
@@ -122,11 +122,11 @@ export class GitService implements GutterSource {
       this.repo = null;
       this.gitDirWatch?.close();
       this.gitDirWatch = null;
-      return this.publish(NONE, null);
+      return this.publish(NONE);
     }
     if (!this.repo) {
       this.repo = await this.findRepository();
-      if (!this.repo) return this.publish(NONE, null);
+      if (!this.repo) return this.publish(NONE);
       this.watchGitDir(this.repo.gitDir);
     }
     const out = await this.run(['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=normal', '--ignored=traditional']);
@@ -135,21 +135,21 @@ export class GitService implements GutterSource {
       this.repo = null;
       this.gitDirWatch?.close();
       this.gitDirWatch = null;
-      return this.publish(NONE, null);
+      return this.publish(NONE);
     }
     const parsed = parsePorcelainV2(out, this.repo.top, this.options.root);
-    this.publish({ available: true, branch: parsed.branch, files: parsed.files }, parsed.head);
+    this.publish({ available: true, branch: parsed.branch, head: parsed.head, files: parsed.files });
   }
 
-  private publish(next: GitStatus, head: string | null): void {
+  private publish(next: GitStatus): void {
     if (this.disposed) return;
     // Only a new HEAD commit (commit, checkout, reset) makes the committed texts read before stale.
-    if (head !== this.committedAt) {
+    if (next.head !== this.committedAt) {
       this.committed.clear();
-      this.committedAt = head;
+      this.committedAt = next.head;
     }
-    const branchChanged = next.branch !== this.current.branch;
-    if (next.available === this.current.available && !branchChanged && sameFiles(next.files, this.current.files)) return;
+    const same = next.available === this.current.available && next.branch === this.current.branch && next.head === this.current.head;
+    if (same && sameFiles(next.files, this.current.files)) return;
     this.current = next;
     this.options.onChange(next);
   }

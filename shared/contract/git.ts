@@ -11,6 +11,8 @@ export const GitStatus = z.object({
   available: z.boolean(),
   /** The checked-out branch, or the short commit when detached; null without a repository. */
   branch: z.string().nullable(),
+  /** HEAD's commit id; null without a repository or before the first commit. A commit moves it even when no file's state changes. */
+  head: z.string().nullable(),
   /**
    * Workspace-relative path → state, for the paths git reports. An untracked or ignored folder stands for
    * everything inside it.

@@ -120,7 +120,8 @@ export function CodeEditor({ path }: { path: string }) {
   }, [scheme]);
 
   // The change gutter against HEAD: for the disk on load and save, for the buffer as it is edited
-  // (after a pause in typing), and again when this file's git state or the branch moves (a commit, a checkout).
+  // (after a pause in typing), and again when this file's git state, the branch or HEAD's commit moves (a checkout,
+  // a commit, even one that leaves this file modified).
   const gitState = useGitStateOf(path);
   const buffer = file?.dirty ? file.buffer : undefined;
   useEffect(() => {

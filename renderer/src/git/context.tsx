@@ -10,11 +10,11 @@ export function useGitDecoration(path: string, isDir: boolean): GitDecoration | 
 }
 
 /**
- * Changes when what HEAD holds for this file may have: its own git state, or the branch (a commit,
- * a checkout). Other files' changes leave it alone.
+ * Changes when what HEAD holds for this file may have: its own git state, the branch or HEAD's commit
+ * (a checkout, or a commit that leaves the file modified). Other files' changes leave it alone.
  */
 export function useGitStateOf(path: string): string {
-  return useStore(useGitStore(), ({ status }) => `${status.branch ?? ''}\n${status.files[path] ?? 'clean'}`);
+  return useStore(useGitStore(), ({ status }) => `${status.branch ?? ''}\n${status.head ?? ''}\n${status.files[path] ?? 'clean'}`);
 }
 
 export function useGitBranch(): string | null {

@@ -25,7 +25,7 @@ export interface GitState {
   changedDirs: ReadonlySet<string>;
 }
 
-const NONE: GitStatus = { available: false, branch: null, files: {} };
+const NONE: GitStatus = { available: false, branch: null, head: null, files: {} };
 
 /** The workspace's git status in the renderer: the tree's marks, the status bar's branch and the editor's gutter read it. */
 export class GitStore extends Store<GitState> {
