@@ -31,7 +31,14 @@ export default defineConfig({
     root: 'renderer',
     plugins: [react()],
     // One codicon font for Kiln's icons and Monaco's: @vscode/codicons' (a superset with the same code points).
-    resolve: { alias: [{ find: /^\.\/codicon\.ttf$/, replacement: resolve(__dirname, 'node_modules/@vscode/codicons/dist/codicon.ttf') }] },
+    resolve: {
+      alias: [
+        {
+          find: /^\.\/codicon\.ttf$/,
+          replacement: resolve(__dirname, 'node_modules/@vscode/codicons/dist/codicon.ttf'),
+        },
+      ],
+    },
     build: {
       outDir: 'out/renderer',
       rollupOptions: { input: resolve(__dirname, 'renderer/index.html') },

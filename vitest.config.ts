@@ -2,7 +2,14 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['shared/**/*.test.ts', 'main/**/*.test.ts', 'renderer/**/*.test.ts', 'preload/**/*.test.ts', 'test/**/*.test.ts', 'test-support/**/*.test.ts'],
+    include: [
+      'shared/**/*.test.ts',
+      'main/**/*.test.ts',
+      'renderer/**/*.test.ts',
+      'preload/**/*.test.ts',
+      'test/**/*.test.ts',
+      'test-support/**/*.test.ts',
+    ],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,

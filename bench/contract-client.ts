@@ -22,7 +22,14 @@ export async function connectContract(services: Services, staticDir: string): Pr
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   const listeners = new Set<(event: string, payload: unknown) => void>();
   socket.on('message', (data) => {
-    const message = JSON.parse(String(data)) as { id?: number; ok?: boolean; value?: unknown; error?: { message: string }; event?: string; payload?: unknown };
+    const message = JSON.parse(String(data)) as {
+      id?: number;
+      ok?: boolean;
+      value?: unknown;
+      error?: { message: string };
+      event?: string;
+      payload?: unknown;
+    };
     if (message.event) {
       for (const listener of listeners) listener(message.event, message.payload);
       return;

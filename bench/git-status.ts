@@ -35,7 +35,14 @@ export async function runGitStatusBench(): Promise<BenchResult | null> {
     }
     await Promise.all(batch);
   }
-  const env = { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b', GIT_OPTIONAL_LOCKS: '0' };
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: 'b',
+    GIT_AUTHOR_EMAIL: 'b@b',
+    GIT_COMMITTER_NAME: 'b',
+    GIT_COMMITTER_EMAIL: 'b@b',
+    GIT_OPTIONAL_LOCKS: '0',
+  };
   const sh = (...args: string[]) => execFileSync(git, args, { cwd: root, env, stdio: 'ignore', maxBuffer: 1 << 30 });
   sh('init', '-q');
   sh('add', '-A');
@@ -45,7 +52,12 @@ export async function runGitStatusBench(): Promise<BenchResult | null> {
     await writeFile(path.join(root, `pkg${i % 20}/new${i}.py`), 'new\n');
   }
   // Settle the index's stat cache once, as an operator's first `git status` does (it may write the index).
-  execFileSync(git, ['status'], { cwd: root, env: { ...env, GIT_OPTIONAL_LOCKS: '1' }, stdio: 'ignore', maxBuffer: 1 << 30 });
+  execFileSync(git, ['status'], {
+    cwd: root,
+    env: { ...env, GIT_OPTIONAL_LOCKS: '1' },
+    stdio: 'ignore',
+    maxBuffer: 1 << 30,
+  });
 
   let published = 0;
   const service = new GitService({ root, onChange: () => published++ });
@@ -57,7 +69,9 @@ export async function runGitStatusBench(): Promise<BenchResult | null> {
   const direct = () =>
     new Promise<number>((resolve, reject) => {
       const start = performance.now();
-      execFile(git, STATUS_ARGS, { cwd: root, env, maxBuffer: 1 << 30 }, (err) => (err ? reject(err) : resolve(performance.now() - start)));
+      execFile(git, STATUS_ARGS, { cwd: root, env, maxBuffer: 1 << 30 }, (err) =>
+        err ? reject(err) : resolve(performance.now() - start),
+      );
     });
   await direct();
   await throughKiln();

@@ -23,7 +23,9 @@ export async function runListingBench(): Promise<BenchResult> {
   for (const folder of folders) {
     await mkdir(path.join(root, folder));
     for (let i = 0; i < ENTRIES; i += 1000) {
-      await Promise.all(Array.from({ length: 1000 }, (_, j) => writeFile(path.join(root, folder, `file-${i + j}.txt`), '')));
+      await Promise.all(
+        Array.from({ length: 1000 }, (_, j) => writeFile(path.join(root, folder, `file-${i + j}.txt`), '')),
+      );
     }
   }
   const services = await createServices({ root, dataDir: root, prefsStore: new MemoryStore() });
@@ -46,7 +48,11 @@ export async function runListingBench(): Promise<BenchResult> {
     });
   const rawReaddir = () => readdir(path.join(root, folders[0]), { withFileTypes: true });
   let renamed = 0;
-  const renameOne = () => rename(path.join(root, folders[0], `file-${renamed}.txt`), path.join(root, folders[0], `file-${++renamed}0000.txt`));
+  const renameOne = () =>
+    rename(
+      path.join(root, folders[0], `file-${renamed}.txt`),
+      path.join(root, folders[0], `file-${++renamed}0000.txt`),
+    );
 
   await sample(3, () => listOverContract(folders[0]));
   await sample(3, rawReaddir);
@@ -66,11 +72,18 @@ export async function runListingBench(): Promise<BenchResult> {
   await host.close();
   await services.dispose();
   await rm(root, { recursive: true, force: true });
-  const result = { name: `list ${ENTRIES} entries, order not remembered (contract over WebSocket vs fs.readdir), median of ${RUNS}`, kiln: median(cold), baseline: median(baseline), unit: 'ms' };
+  const result = {
+    name: `list ${ENTRIES} entries, order not remembered (contract over WebSocket vs fs.readdir), median of ${RUNS}`,
+    kiln: median(cold),
+    baseline: median(baseline),
+    unit: 'ms',
+  };
   report(result);
   report({ ...result, name: `list ${ENTRIES} entries again after one was renamed`, kiln: median(changed) });
   report({ ...result, name: `list ${ENTRIES} entries again unchanged`, kiln: median(unchanged) });
   const ratio = result.kiln / result.baseline;
-  console.log(`list ${ENTRIES} entries: ratio ${ratio.toFixed(2)}x against a target of 3x: ${ratio <= 3 ? 'meets target' : 'MISSES target'}`);
+  console.log(
+    `list ${ENTRIES} entries: ratio ${ratio.toFixed(2)}x against a target of 3x: ${ratio <= 3 ? 'meets target' : 'MISSES target'}`,
+  );
   return result;
 }

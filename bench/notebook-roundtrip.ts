@@ -121,7 +121,12 @@ async function startKiln(scratch: string): Promise<Sampler> {
     new Promise<unknown>((resolve, reject) => {
       const id = nextId++;
       const onMessage = (data: WebSocket.RawData) => {
-        const frame = JSON.parse(String(data)) as { id?: number; ok?: boolean; value?: unknown; error?: { message: string } };
+        const frame = JSON.parse(String(data)) as {
+          id?: number;
+          ok?: boolean;
+          value?: unknown;
+          error?: { message: string };
+        };
         if (frame.id !== id) return;
         socket.off('message', onMessage);
         if (frame.ok) resolve(frame.value);
@@ -137,15 +142,25 @@ async function startKiln(scratch: string): Promise<Sampler> {
   };
   try {
     await call('notebook.create', { path: 'bench.ipynb' });
-    const { cell } = (await call('notebook.insertCell', { path: 'bench.ipynb', source: '1+1' })) as { cell: { id: string } };
+    const { cell } = (await call('notebook.insertCell', { path: 'bench.ipynb', source: '1+1' })) as {
+      cell: { id: string };
+    };
     return {
       async once() {
         const start = performance.now();
         const arrived = new Promise<number>((resolve) => {
           const onMessage = (data: WebSocket.RawData) => {
-            const frame = JSON.parse(String(data)) as { event?: string; payload?: { cellId: string; change: { kind: string; output?: { output_type: string } } } };
+            const frame = JSON.parse(String(data)) as {
+              event?: string;
+              payload?: { cellId: string; change: { kind: string; output?: { output_type: string } } };
+            };
             const change = frame.payload?.change;
-            if (frame.event === 'notebook.output' && frame.payload?.cellId === cell.id && change?.kind === 'append' && change.output?.output_type === 'execute_result') {
+            if (
+              frame.event === 'notebook.output' &&
+              frame.payload?.cellId === cell.id &&
+              change?.kind === 'append' &&
+              change.output?.output_type === 'execute_result'
+            ) {
               socket.off('message', onMessage);
               resolve(performance.now() - start);
             }

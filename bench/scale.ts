@@ -29,7 +29,11 @@ async function makeWorkspace(files: number): Promise<string> {
     const dir = path.join(root, `shard-${String(d).padStart(2, '0')}`);
     await mkdir(dir);
     for (let i = 0; i < perFolder; i += 1000) {
-      await Promise.all(Array.from({ length: Math.min(1000, perFolder - i) }, (_, j) => writeFile(path.join(dir, `part-${i + j}.bin`), '')));
+      await Promise.all(
+        Array.from({ length: Math.min(1000, perFolder - i) }, (_, j) =>
+          writeFile(path.join(dir, `part-${i + j}.bin`), ''),
+        ),
+      );
     }
   }
   return root;
@@ -119,11 +123,17 @@ export async function runScaleBench(): Promise<void> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-scale-data-'));
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const page = await browser.newPage({ viewport: VIEWPORT });
-  const times = { empty: { url: [] as number[], paint: [] as number[] }, big: { url: [] as number[], paint: [] as number[] } };
+  const times = {
+    empty: { url: [] as number[], paint: [] as number[] },
+    big: { url: [] as number[], paint: [] as number[] },
+  };
   try {
     // Interleaved, so machine noise hits both alike.
     for (let run = 0; run < RUNS; run++) {
-      for (const [kind, root] of [['empty', empty], ['big', big]] as const) {
+      for (const [kind, root] of [
+        ['empty', empty],
+        ['big', big],
+      ] as const) {
         const launched = await launch(root, dataDir);
         try {
           times[kind].paint.push(await firstPaint(page, launched));
@@ -133,15 +143,22 @@ export async function runScaleBench(): Promise<void> {
             const rss = await residentMb(launched.child.pid!);
             // The workspace's folders (root included), plus the folder of the user's config.yaml, which is hot-reloaded too.
             const folders = (FILES ? FOLDERS + 1 : 1) + 1;
-            console.log(`scale ${FILES.toLocaleString()} files: inotify watches after settling ${watches} (target: at most the ${folders} folders watched, the user-config folder included): ${verdict(watches <= folders)}`);
-            console.log(`scale ${FILES.toLocaleString()} files: host RSS after settling ${rss.toFixed(0)} MB (target < ${TARGET_RSS_MB} MB): ${verdict(rss < TARGET_RSS_MB)}`);
+            console.log(
+              `scale ${FILES.toLocaleString()} files: inotify watches after settling ${watches} (target: at most the ${folders} folders watched, the user-config folder included): ${verdict(watches <= folders)}`,
+            );
+            console.log(
+              `scale ${FILES.toLocaleString()} files: host RSS after settling ${rss.toFixed(0)} MB (target < ${TARGET_RSS_MB} MB): ${verdict(rss < TARGET_RSS_MB)}`,
+            );
           }
         } finally {
           await stop(launched.child);
         }
       }
     }
-    for (const [what, key] of [['URL line', 'url'], ['first tree rows painted', 'paint']] as const) {
+    for (const [what, key] of [
+      ['URL line', 'url'],
+      ['first tree rows painted', 'paint'],
+    ] as const) {
       const kiln = median(times.big[key]);
       const baseline = median(times.empty[key]);
       const ratio = kiln / baseline;

@@ -61,7 +61,10 @@ export async function runSearchBench(): Promise<BenchResult[]> {
   const direct = (query: { pattern: string; isRegex: boolean }) =>
     new Promise<number>((resolve, reject) => {
       const start = performance.now();
-      const child = spawn(rg, ripgrepArgs({ query: parseQuery(query) }), { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
+      const child = spawn(rg, ripgrepArgs({ query: parseQuery(query) }), {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
       // Reading all of its output, counting matches (ripgrep marks each one) to check Kiln found as many.
       let matches = 0;
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

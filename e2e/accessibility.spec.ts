@@ -25,11 +25,28 @@ const NOTEBOOK = `${JSON.stringify(
   {
     cells: [
       { cell_type: 'markdown', id: 'intro', metadata: {}, source: '# Results\n\nA *short* run.' },
-      { cell_type: 'code', id: 'print', metadata: {}, execution_count: null, outputs: [], source: 'print("\\x1b[32mok\\x1b[0m", 41 + 1)' },
-      { cell_type: 'code', id: 'rich', metadata: {}, execution_count: null, outputs: [], source: 'from IPython.display import HTML\nHTML("<table><tr><th>a</th></tr><tr><td>1</td></tr></table>")' },
+      {
+        cell_type: 'code',
+        id: 'print',
+        metadata: {},
+        execution_count: null,
+        outputs: [],
+        source: 'print("\\x1b[32mok\\x1b[0m", 41 + 1)',
+      },
+      {
+        cell_type: 'code',
+        id: 'rich',
+        metadata: {},
+        execution_count: null,
+        outputs: [],
+        source: 'from IPython.display import HTML\nHTML("<table><tr><th>a</th></tr><tr><td>1</td></tr></table>")',
+      },
       { cell_type: 'code', id: 'fails', metadata: {}, execution_count: null, outputs: [], source: '1 / 0' },
     ],
-    metadata: { kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' }, language_info: { name: 'python' } },
+    metadata: {
+      kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' },
+      language_info: { name: 'python' },
+    },
     nbformat: 4,
     nbformat_minor: 5,
   },
@@ -45,8 +62,16 @@ function configure(workspace: TempWorkspace, model: ModelServer): Promise<void> 
 }
 
 /** A violation as one readable line per node, so a failure says what to fix and where. */
-function describe(violation: { id: string; impact?: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }): string[] {
-  return violation.nodes.map((node) => `${violation.impact} ${violation.id} (${violation.help}) at ${JSON.stringify(node.target)}: ${node.failureSummary?.replace(/\s+/g, ' ')}`);
+function describe(violation: {
+  id: string;
+  impact?: string | null;
+  help: string;
+  nodes: { target: unknown[]; failureSummary?: string }[];
+}): string[] {
+  return violation.nodes.map(
+    (node) =>
+      `${violation.impact} ${violation.id} (${violation.help}) at ${JSON.stringify(node.target)}: ${node.failureSummary?.replace(/\s+/g, ' ')}`,
+  );
 }
 
 /**
@@ -61,7 +86,11 @@ async function expectAccessible(page: Page, screen: string): Promise<void> {
     await page.emulateMedia({ colorScheme });
     // Monaco repaints its theme on the media change; axe reads the colours after the next frame.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice', 'experimental']).options({ iframes: false }).setLegacyMode().analyze();
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice', 'experimental'])
+      .options({ iframes: false })
+      .setLegacyMode()
+      .analyze();
     await page.screenshot({ path: `/tmp/kiln-a11y-${screen}-${colorScheme}.png` });
     const serious = results.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
     found.push(...serious.flatMap(describe).map((line) => `${colorScheme}: ${line}`));
@@ -86,7 +115,13 @@ test.describe('accessibility (axe-core)', () => {
   test.describe('in a git repository', () => {
     /** Everything committed, then a file changed, one added and an ignored folder: every tree colour git gives. */
     test.beforeEach(async ({ workspace }) => {
-      const env = { ...process.env, GIT_AUTHOR_NAME: 'Kiln', GIT_AUTHOR_EMAIL: 'kiln@example.invalid', GIT_COMMITTER_NAME: 'Kiln', GIT_COMMITTER_EMAIL: 'kiln@example.invalid' };
+      const env = {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'Kiln',
+        GIT_AUTHOR_EMAIL: 'kiln@example.invalid',
+        GIT_COMMITTER_NAME: 'Kiln',
+        GIT_COMMITTER_EMAIL: 'kiln@example.invalid',
+      };
       const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace.root, stdio: 'pipe', env });
       await workspace.write('.gitignore', 'data/\n');
       git('init', '-q', '-b', 'main');
@@ -163,7 +198,10 @@ test.describe('accessibility (axe-core)', () => {
 
   test('the Agent tab with a run in its transcript', async ({ page, kiln, workspace, model }) => {
     await configure(workspace, model);
-    model.setReplies([reply.tool('write-file', { path: 'src/hello.py', content: 'print("hello")\n' }, 'Writing it.'), reply.text('Done: `src/hello.py` prints hello.')]);
+    model.setReplies([
+      reply.tool('write-file', { path: 'src/hello.py', content: 'print("hello")\n' }, 'Writing it.'),
+      reply.text('Done: `src/hello.py` prints hello.'),
+    ]);
     await kiln.open(page);
     await page.getByRole('tab', { name: 'Agent' }).click();
     const panel = page.getByRole('complementary', { name: 'Agent' });
@@ -183,7 +221,8 @@ test.describe('accessibility (axe-core)', () => {
       const nb = page.getByRole('region', { name: 'results.ipynb', exact: true });
       await expect(nb.getByRole('status')).toHaveText('idle', { timeout: 90_000 });
       await nb.getByRole('button', { name: 'Run all', exact: true }).click();
-      const output = (n: number) => nb.getByRole('group', { name: `Cell ${n}`, exact: true }).getByRole('region', { name: 'Output', exact: true });
+      const output = (n: number) =>
+        nb.getByRole('group', { name: `Cell ${n}`, exact: true }).getByRole('region', { name: 'Output', exact: true });
       await expect(output(4)).toContainText('ZeroDivisionError', { timeout: 60_000 });
       await expect(output(2)).toContainText('ok 42');
       await expect(output(3).getByTitle('HTML output')).toBeVisible();

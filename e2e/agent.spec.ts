@@ -86,7 +86,12 @@ test.describe('agent session', () => {
     await expect(panel(page).getByText('Hello from the agent.')).toBeVisible();
   });
 
-  test('the agent writes a module and runs it: chips in the transcript, the file in the tree', async ({ page, kiln, workspace, model }) => {
+  test('the agent writes a module and runs it: chips in the transcript, the file in the tree', async ({
+    page,
+    kiln,
+    workspace,
+    model,
+  }) => {
     await configure(workspace, model);
     model.setReplies([
       reply.tool('write-file', { path: 'src/loaders.py', content: LOADERS }, 'I will put a reusable loader in `src/`.'),
@@ -134,7 +139,12 @@ test.describe('agent session', () => {
     await expect(panel(page).getByText('Ask for work across the workspace', { exact: false })).toBeVisible();
   });
 
-  test('a message sent while the agent works is queued; Stop ends the run', async ({ page, kiln, workspace, model }) => {
+  test('a message sent while the agent works is queued; Stop ends the run', async ({
+    page,
+    kiln,
+    workspace,
+    model,
+  }) => {
     await configure(workspace, model);
     model.setReplies([reply.slow('thinking out loud '.repeat(200), 60), reply.text('second reply')]);
     await kiln.open(page);

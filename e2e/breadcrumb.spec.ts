@@ -2,7 +2,11 @@ import path from 'node:path';
 import { expect, test } from './support/fixtures';
 import { clipboardText, expandFolder, treeItem } from './support/ui';
 
-test('the breadcrumb names each segment; a segment lists its siblings, folders first', async ({ page, kiln, workspace }) => {
+test('the breadcrumb names each segment; a segment lists its siblings, folders first', async ({
+  page,
+  kiln,
+  workspace,
+}) => {
   await workspace.write('src/lib/helpers.py', 'pass\n');
   await kiln.open(page);
   await expandFolder(page, 'src');
@@ -68,7 +72,11 @@ test('the dropdown filters as you type and works by keyboard', async ({ page, ki
   await expect(page.getByRole('listbox').getByRole('option')).toHaveText(['app.py', 'util.py']);
 });
 
-test('the header copies the relative path, and the absolute path as the secondary action', async ({ page, kiln, workspace }) => {
+test('the header copies the relative path, and the absolute path as the secondary action', async ({
+  page,
+  kiln,
+  workspace,
+}) => {
   await kiln.open(page);
   await expandFolder(page, 'src');
   await treeItem(page, 'app.py').click();

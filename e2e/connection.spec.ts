@@ -6,7 +6,10 @@ import { openFile } from './support/ui';
 
 const LOST = 'Lost the connection to Kiln; reload the window to reconnect.';
 
-test('when Kiln stops, the window says the connection is lost, and a save says why it failed', async ({ page, workspace }) => {
+test('when Kiln stops, the window says the connection is lost, and a save says why it failed', async ({
+  page,
+  workspace,
+}) => {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-e2e-data-'));
   const { child, url } = await startWebHost(workspace.root, dataDir);
   try {

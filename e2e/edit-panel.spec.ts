@@ -52,7 +52,12 @@ function ask(page: Page, text: string): Promise<void> {
 }
 
 /** Opens src/app.py, asks for the rename and waits until its proposal's diff is painted. */
-async function proposeRename(page: Page, kiln: { open(page: Page): Promise<void> }, model: ModelServer, text: string): Promise<void> {
+async function proposeRename(
+  page: Page,
+  kiln: { open(page: Page): Promise<void> },
+  model: ModelServer,
+  text: string,
+): Promise<void> {
   model.enqueue(reply.propose(APP_RENAMED, text));
   await kiln.open(page);
   await openFile(page, 'src', 'app.py');
@@ -69,7 +74,12 @@ async function expectDiffShown(page: Page, removed: string, added: string): Prom
 }
 
 test.describe('edit assistant', () => {
-  test('empty state shows the snippet; writing the config enables the panel without a reload', async ({ page, kiln, workspace, model }) => {
+  test('empty state shows the snippet; writing the config enables the panel without a reload', async ({
+    page,
+    kiln,
+    workspace,
+    model,
+  }) => {
     await kiln.open(page);
     await expect(page.getByRole('tab', { name: 'Edit' })).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByRole('tab', { name: 'Agent' })).toBeVisible();
@@ -101,7 +111,10 @@ test.describe('edit assistant', () => {
   });
 
   test('an invalid config shows file, line and problem as an alert', async ({ page, kiln, workspace }) => {
-    await workspace.write('.kiln/config.yaml', 'models:\n  broken:\n    provider: carrier-pigeon\n    model: x\nfile_editing:\n  model: broken\n');
+    await workspace.write(
+      '.kiln/config.yaml',
+      'models:\n  broken:\n    provider: carrier-pigeon\n    model: x\nfile_editing:\n  model: broken\n',
+    );
     await kiln.open(page);
     const alert = panel(page).getByRole('alert', { name: 'Config error' });
     await expect(alert).toBeVisible();
@@ -109,9 +122,16 @@ test.describe('edit assistant', () => {
     await expect(alert).toContainText('provider');
   });
 
-  test('ask: text streams, the proposal is a chip, the centre shows the diff in both layouts; Accept writes', async ({ page, kiln, workspace, model }) => {
+  test('ask: text streams, the proposal is a chip, the centre shows the diff in both layouts; Accept writes', async ({
+    page,
+    kiln,
+    workspace,
+    model,
+  }) => {
     await configure(workspace, model);
-    model.enqueue(reply.propose(APP_RENAMED, 'Renaming `name` to `person` throughout the file.', { chunkSize: 3, delayMs: 15 }));
+    model.enqueue(
+      reply.propose(APP_RENAMED, 'Renaming `name` to `person` throughout the file.', { chunkSize: 3, delayMs: 15 }),
+    );
     await kiln.open(page);
     await openFile(page, 'src', 'app.py');
     await ask(page, 'Rename name to person');
@@ -153,11 +173,18 @@ test.describe('edit assistant', () => {
     // The session persists and the layout choice is a pref: both survive a reload.
     await page.reload();
     await openFile(page, 'src', 'app.py');
-    await panel(page).getByRole('button', { name: /^Proposed changes/ }).click();
+    await panel(page)
+      .getByRole('button', { name: /^Proposed changes/ })
+      .click();
     await expect(panel(page).getByRole('switch', { name: 'Side by side' })).toHaveAttribute('aria-checked', 'false');
   });
 
-  test('Reject keeps the disk unchanged; the rejected proposal stays viewable from its chip', async ({ page, kiln, workspace, model }) => {
+  test('Reject keeps the disk unchanged; the rejected proposal stays viewable from its chip', async ({
+    page,
+    kiln,
+    workspace,
+    model,
+  }) => {
     await configure(workspace, model);
     await proposeRename(page, kiln, model, 'Here you go.');
     const p = panel(page);
@@ -173,7 +200,12 @@ test.describe('edit assistant', () => {
     expect(await workspace.read('src/app.py')).toBe(APP);
   });
 
-  test('an edit behind the session shows the marker and the next run gets the disk content', async ({ page, kiln, workspace, model }) => {
+  test('an edit behind the session shows the marker and the next run gets the disk content', async ({
+    page,
+    kiln,
+    workspace,
+    model,
+  }) => {
     await configure(workspace, model);
     model.enqueue(reply.text('Sure, what should change?'), reply.propose(APP_RENAMED.replace('kiln', 'operator')));
     await kiln.open(page);
@@ -218,7 +250,12 @@ test.describe('edit assistant', () => {
     await expect(p.getByRole('alert').filter({ hasText: 'full agent session' })).toBeVisible();
   });
 
-  test('Clear deletes the session: the transcript empties and the next run starts cold', async ({ page, kiln, workspace, model }) => {
+  test('Clear deletes the session: the transcript empties and the next run starts cold', async ({
+    page,
+    kiln,
+    workspace,
+    model,
+  }) => {
     await configure(workspace, model);
     model.enqueue(reply.text('First answer.'), reply.text('Second answer.'));
     await kiln.open(page);
@@ -237,7 +274,12 @@ test.describe('edit assistant', () => {
     expect(sent).not.toContain('First question');
   });
 
-  test('a 401 from the model server is an alert in the transcript and the disk is unchanged', async ({ page, kiln, workspace, model }) => {
+  test('a 401 from the model server is an alert in the transcript and the disk is unchanged', async ({
+    page,
+    kiln,
+    workspace,
+    model,
+  }) => {
     await configure(workspace, model);
     model.enqueue(reply.status(401, 'Invalid API key'));
     await kiln.open(page);
@@ -261,10 +303,12 @@ test.describe('edit assistant', () => {
 
     await configure(workspace, model);
     model.enqueue(reply.malformedToolArgs());
-    await expect.poll(async () => {
-      await ask(page, 'Rename it');
-      return transcript.getByRole('alert').count();
-    }).toBeGreaterThan(1);
+    await expect
+      .poll(async () => {
+        await ask(page, 'Rename it');
+        return transcript.getByRole('alert').count();
+      })
+      .toBeGreaterThan(1);
     await expect(transcript.getByRole('alert').last()).toContainText(/malformed|JSON/i);
     expect(await workspace.read('src/app.py')).toBe(APP);
   });
@@ -295,7 +339,12 @@ test.describe('edit assistant', () => {
     expect(model.lastChatRequest?.model).toBe('other-coder');
   });
 
-  test('a stale Accept is refused and the outside edit survives; reviewed against the current file, accepting writes knowingly', async ({ page, kiln, workspace, model }) => {
+  test('a stale Accept is refused and the outside edit survives; reviewed against the current file, accepting writes knowingly', async ({
+    page,
+    kiln,
+    workspace,
+    model,
+  }) => {
     // Whole-second mtime, so a replacement can carry the very same mtime and size (as with `rsync -t` or
     // a restore): only the content hash can tell, and it does.
     const MTIME = 1_700_000_000;
@@ -329,7 +378,12 @@ test.describe('edit assistant', () => {
     await expect(p.getByRole('button', { name: /^Proposed changes/ })).toContainText('written');
   });
 
-  test('Discard on a stale proposal rejects it and leaves the file as it is on disk', async ({ page, kiln, workspace, model }) => {
+  test('Discard on a stale proposal rejects it and leaves the file as it is on disk', async ({
+    page,
+    kiln,
+    workspace,
+    model,
+  }) => {
     await configure(workspace, model);
     await proposeRename(page, kiln, model, 'Renamed.');
     const p = panel(page);

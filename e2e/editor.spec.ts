@@ -144,7 +144,10 @@ test('a large file opens in Monaco with large-file options', async ({ page, kiln
   await expect(editorText(page)).toContainText('xxxxxxxx');
 });
 
-test('one tab per open file in opening order: the unsaved one is marked, the chosen one is shown', async ({ page, kiln }) => {
+test('one tab per open file in opening order: the unsaved one is marked, the chosen one is shown', async ({
+  page,
+  kiln,
+}) => {
   await kiln.open(page);
   await openFile(page, 'src', 'app.py');
   await openFile(page, 'src', 'util.py');

@@ -4,7 +4,17 @@ import path from 'node:path';
 import { expect, test } from './support/fixtures';
 import { clipboardText, dragWithMouse, expandFolder, fileTree, treeItem } from './support/ui';
 
-const MENU_ITEMS = ['New File', 'New Folder', 'Cut', 'Copy', 'Paste', 'Copy Path', 'Copy Absolute Path', 'Rename', 'Delete'];
+const MENU_ITEMS = [
+  'New File',
+  'New Folder',
+  'Cut',
+  'Copy',
+  'Paste',
+  'Copy Path',
+  'Copy Absolute Path',
+  'Rename',
+  'Delete',
+];
 const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
 
 test.describe('context menu', () => {
@@ -27,7 +37,11 @@ test.describe('context menu', () => {
     }
   });
 
-  test('New File creates the file in the folder, on disk and in the tree, and opens it', async ({ page, kiln, workspace }) => {
+  test('New File creates the file in the folder, on disk and in the tree, and opens it', async ({
+    page,
+    kiln,
+    workspace,
+  }) => {
     await kiln.open(page);
     await treeItem(page, 'src').click({ button: 'right' });
     await page.getByRole('menuitem', { name: 'New File' }).click();
@@ -125,7 +139,9 @@ test.describe('rename and delete by keyboard', () => {
     await page.keyboard.press('F2');
     const input = page.getByRole('textbox', { name: 'New name' });
     await expect(input).toBeFocused();
-    const selected = await input.evaluate((el: HTMLInputElement) => el.value.slice(el.selectionStart ?? 0, el.selectionEnd ?? 0));
+    const selected = await input.evaluate((el: HTMLInputElement) =>
+      el.value.slice(el.selectionStart ?? 0, el.selectionEnd ?? 0),
+    );
     expect(selected).toBe('README');
     await page.keyboard.type('GUIDE');
     await page.keyboard.press('Enter');
@@ -138,18 +154,28 @@ test.describe('rename and delete by keyboard', () => {
     await expect(treeItem(page, 'GUIDE.md')).toBeVisible();
   });
 
-  test('a rename onto an existing name fails with a clear message and changes nothing', async ({ page, kiln, workspace }) => {
+  test('a rename onto an existing name fails with a clear message and changes nothing', async ({
+    page,
+    kiln,
+    workspace,
+  }) => {
     await kiln.open(page);
     await treeItem(page, 'README.md').click();
     await page.keyboard.press('F2');
     await page.getByRole('textbox', { name: 'New name' }).fill('src');
     await page.keyboard.press('Enter');
-    await expect(page.getByRole('alert').filter({ hasText: 'already exists' })).toContainText('Could not rename "README.md"');
+    await expect(page.getByRole('alert').filter({ hasText: 'already exists' })).toContainText(
+      'Could not rename "README.md"',
+    );
     await expect(treeItem(page, 'README.md')).toBeVisible();
     expect(await workspace.exists('README.md')).toBe(true);
   });
 
-  test('Delete asks first naming the folder and its entries; Cancel keeps it, Delete trashes it', async ({ page, kiln, workspace }) => {
+  test('Delete asks first naming the folder and its entries; Cancel keeps it, Delete trashes it', async ({
+    page,
+    kiln,
+    workspace,
+  }) => {
     await kiln.open(page);
     await treeItem(page, 'src').click(); // src/ opens by itself; this collapses it and selects it
     await page.keyboard.press('Delete');
@@ -271,7 +297,12 @@ test.describe('drag and drop', () => {
     await treeItem(page, 'many').click();
     const tree = fileTree(page);
     const box = (await tree.boundingBox())!;
-    await dragWithMouse(page, treeItem(page, 'README.md').or(treeItem(page, 'data')).first(), { x: box.x + 100, y: box.y + box.height - 6 }, { release: false });
+    await dragWithMouse(
+      page,
+      treeItem(page, 'README.md').or(treeItem(page, 'data')).first(),
+      { x: box.x + 100, y: box.y + box.height - 6 },
+      { release: false },
+    );
     await expect.poll(() => tree.evaluate((el) => el.scrollTop)).toBeGreaterThan(100);
     await page.keyboard.press('Escape');
     await page.mouse.up();
@@ -360,7 +391,11 @@ test.describe('tree behaviour', () => {
     await expect(treeItem(page, 'new.txt')).toBeVisible();
   });
 
-  test("the agent's new files keep a badge until opened; updates flash; both name who made them", async ({ page, kiln, workspace }) => {
+  test("the agent's new files keep a badge until opened; updates flash; both name who made them", async ({
+    page,
+    kiln,
+    workspace,
+  }) => {
     await kiln.open(page);
     await treeItem(page, 'notes').click();
     // Another client of the same host calls the agent's verbs, as an agent session would.
@@ -398,7 +433,9 @@ test.describe('tree behaviour', () => {
     await expect(row).toHaveAttribute('title', 'notes/from-agent.md');
 
     // An update by the agent flashes in place, with no badge.
-    expect(await callVerb('edit-file', { path: 'notes/from-agent.md', mode: 'overwrite', content: '# hello\n' })).toContain('"ok":true');
+    expect(
+      await callVerb('edit-file', { path: 'notes/from-agent.md', mode: 'overwrite', content: '# hello\n' }),
+    ).toContain('"ok":true');
     await expect(row).toHaveClass(/flash-agent/);
     await expect(row).toHaveAttribute('title', 'notes/from-agent.md — updated by the agent');
     await expect(badge).toHaveCount(0);
@@ -412,10 +449,18 @@ test.describe('tree behaviour', () => {
     await expect(todo.locator('.new-mark')).toHaveCount(0);
   });
 
-  test('a folder of 20,000 files renders only the visible rows and scrolls to the end', async ({ page, kiln, workspace }) => {
+  test('a folder of 20,000 files renders only the visible rows and scrolls to the end', async ({
+    page,
+    kiln,
+    workspace,
+  }) => {
     await mkdir(workspace.abs('big'));
     for (let i = 0; i < 20_000; i += 500) {
-      await Promise.all(Array.from({ length: 500 }, (_, j) => writeFile(workspace.abs(`big/f${String(i + j).padStart(5, '0')}.txt`), '')));
+      await Promise.all(
+        Array.from({ length: 500 }, (_, j) =>
+          writeFile(workspace.abs(`big/f${String(i + j).padStart(5, '0')}.txt`), ''),
+        ),
+      );
     }
     await kiln.open(page);
     await treeItem(page, 'big').click();
@@ -430,11 +475,17 @@ test.describe('tree behaviour', () => {
     await expect(treeItem(page, 'f19999.txt')).toHaveAttribute('aria-selected', 'true');
   });
 
-  test('copying a large folder shows progress and Cancel leaves no half-copied folder', async ({ page, kiln, workspace }) => {
+  test('copying a large folder shows progress and Cancel leaves no half-copied folder', async ({
+    page,
+    kiln,
+    workspace,
+  }) => {
     await mkdir(workspace.abs('bulk'));
     // Enough files that the copy outlasts the progress toast's short delay even on a fast disk.
     for (let i = 0; i < 30_000; i += 1000) {
-      await Promise.all(Array.from({ length: 1000 }, (_, j) => writeFile(workspace.abs(`bulk/item-${i + j}.bin`), Buffer.alloc(64, 7))));
+      await Promise.all(
+        Array.from({ length: 1000 }, (_, j) => writeFile(workspace.abs(`bulk/item-${i + j}.bin`), Buffer.alloc(64, 7))),
+      );
     }
     await kiln.open(page);
     await treeItem(page, 'bulk').click({ button: 'right' });
@@ -452,7 +503,10 @@ test.describe('tree behaviour', () => {
     expect(names.some((n) => n.startsWith('.kiln-'))).toBe(false);
   });
 
-  test('folders first, open ones showing their files one level in, dotfiles hidden; a click selects and opens', async ({ page, kiln }) => {
+  test('folders first, open ones showing their files one level in, dotfiles hidden; a click selects and opens', async ({
+    page,
+    kiln,
+  }) => {
     await kiln.open(page);
     await expandFolder(page, 'src');
     await treeItem(page, 'app.py').click();
@@ -475,7 +529,8 @@ test('Shift-click selects a range; Delete names how many entries go', async ({ p
   await treeItem(page, 'data').click();
   await treeItem(page, 'data').click(); // collapse, stay selected
   await treeItem(page, 'src').click({ modifiers: ['Shift'] });
-  for (const name of ['data', 'notes', 'src']) await expect(treeItem(page, name)).toHaveAttribute('aria-selected', 'true');
+  for (const name of ['data', 'notes', 'src'])
+    await expect(treeItem(page, name)).toHaveAttribute('aria-selected', 'true');
   await expect(treeItem(page, 'README.md')).toHaveAttribute('aria-selected', 'false');
   await page.keyboard.press('Delete');
   const dialog = page.getByRole('dialog');

@@ -54,7 +54,9 @@ function notebookJson(source: string): string {
 }
 
 const cellSources = async (workspace: TempWorkspace, file: string) =>
-  (JSON.parse(await workspace.read(file)) as { cells: { source: string | string[] }[] }).cells.map((c) => [c.source].flat().join(''));
+  (JSON.parse(await workspace.read(file)) as { cells: { source: string | string[] }[] }).cells.map((c) =>
+    [c.source].flat().join(''),
+  );
 
 test.describe('unsaved work follows renames and moves', () => {
   test('an unsaved text buffer follows F2; Save writes the new path', async ({ page, kiln, workspace }) => {
@@ -79,7 +81,11 @@ test.describe('unsaved work follows renames and moves', () => {
     await expect(editorText(page)).not.toContainText('MINE = 1');
   });
 
-  test('an unsaved file inside a dragged folder follows it; Save writes the new path', async ({ page, kiln, workspace }) => {
+  test('an unsaved file inside a dragged folder follows it; Save writes the new path', async ({
+    page,
+    kiln,
+    workspace,
+  }) => {
     await kiln.open(page);
     await openFile(page, 'notes', 'todo.txt');
     await typeAtEnd(page, 'third');
@@ -122,7 +128,11 @@ test.describe('unsaved work follows renames and moves', () => {
       expect(await workspace.exists('notes.ipynb')).toBe(false);
     });
 
-    test('with unsaved cell edits, renamed by another program: the edits stay and Save As writes them', async ({ page, kiln, workspace }) => {
+    test('with unsaved cell edits, renamed by another program: the edits stay and Save As writes them', async ({
+      page,
+      kiln,
+      workspace,
+    }) => {
       await kiln.open(page);
       await treeItem(page, 'notes.ipynb').click();
       const nb = page.getByRole('region', { name: 'notes.ipynb', exact: true });
@@ -156,7 +166,11 @@ test.describe('unsaved work follows renames and moves', () => {
 });
 
 test.describe('outside changes never replace unsaved work', () => {
-  test('a rename by another program: the dirty tab keeps its buffer and Save As writes it', async ({ page, kiln, workspace }) => {
+  test('a rename by another program: the dirty tab keeps its buffer and Save As writes it', async ({
+    page,
+    kiln,
+    workspace,
+  }) => {
     await kiln.open(page);
     await openFile(page, 'src', 'util.py');
     await typeAtEnd(page, '\nMINE = 1');
@@ -175,9 +189,17 @@ test.describe('outside changes never replace unsaved work', () => {
     expect(await workspace.read('src/moved_by_git.py')).toBe('VALUE = 42\n');
   });
 
-  test("an agent's write-file over an open dirty file raises the conflict bar; both versions stay reachable", async ({ page, kiln, workspace, model }) => {
+  test("an agent's write-file over an open dirty file raises the conflict bar; both versions stay reachable", async ({
+    page,
+    kiln,
+    workspace,
+    model,
+  }) => {
     await configure(workspace, model);
-    model.setReplies([reply.tool('write-file', { path: 'src/util.py', content: 'AGENT = 1\n' }), reply.text('Wrote it.')]);
+    model.setReplies([
+      reply.tool('write-file', { path: 'src/util.py', content: 'AGENT = 1\n' }),
+      reply.text('Wrote it.'),
+    ]);
     await kiln.open(page);
     await openFile(page, 'src', 'util.py');
     await typeAtEnd(page, '\nMINE = 1');
@@ -203,7 +225,12 @@ test.describe('proposals stay with their file', () => {
     return page.getByRole('complementary', { name: 'Edit assistant' });
   }
 
-  test('a pending proposal on a renamed file never lands on a new file at the old path', async ({ page, kiln, workspace, model }) => {
+  test('a pending proposal on a renamed file never lands on a new file at the old path', async ({
+    page,
+    kiln,
+    workspace,
+    model,
+  }) => {
     await configure(workspace, model);
     model.enqueue(reply.propose(APP_RENAMED, 'Renamed.'));
     await kiln.open(page);

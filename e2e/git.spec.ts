@@ -10,7 +10,13 @@ function gitIn(root: string, args: string[], input?: string): string {
     input,
     stdio: 'pipe',
     encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 'Kiln', GIT_AUTHOR_EMAIL: 'kiln@example.invalid', GIT_COMMITTER_NAME: 'Kiln', GIT_COMMITTER_EMAIL: 'kiln@example.invalid' },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'Kiln',
+      GIT_AUTHOR_EMAIL: 'kiln@example.invalid',
+      GIT_COMMITTER_NAME: 'Kiln',
+      GIT_COMMITTER_EMAIL: 'kiln@example.invalid',
+    },
   });
 }
 
@@ -22,13 +28,19 @@ const test = base.extend({
     git('init', '-q', '-b', 'feature/gutter');
     git('add', '-A');
     git('commit', '-q', '-m', 'fixture');
-    await workspace.write('src/app.py', 'def greet(name):\n    return f"hi {name}"\n\nprint(greet("kiln"))\nprint("added line")\n');
+    await workspace.write(
+      'src/app.py',
+      'def greet(name):\n    return f"hi {name}"\n\nprint(greet("kiln"))\nprint("added line")\n',
+    );
     await workspace.write('src/fresh.py', 'NEW = True\n');
     await use(workspace);
   },
 });
 
-test('a git workspace shows M and U in the tree, gutter marks in the editor that follow the buffer, and the branch', async ({ page, kiln }) => {
+test('a git workspace shows M and U in the tree, gutter marks in the editor that follow the buffer, and the branch', async ({
+  page,
+  kiln,
+}) => {
   await kiln.open(page);
   const app = treeItem(page, 'app.py');
   await expect(app).toContainText('M');
@@ -55,7 +67,11 @@ test('a git workspace shows M and U in the tree, gutter marks in the editor that
   await expect(editor.locator('.gutter-added')).toHaveCount(2);
 });
 
-test('a commit of one of two changes, on the same branch, leaves the gutter showing only the other', async ({ page, kiln, workspace }) => {
+test('a commit of one of two changes, on the same branch, leaves the gutter showing only the other', async ({
+  page,
+  kiln,
+  workspace,
+}) => {
   await kiln.open(page);
   await openFile(page, 'src', 'app.py');
   const editor = page.locator('.code-editor[data-path="src/app.py"]');

@@ -35,8 +35,15 @@ async function connect(command: string, args: string[], cwd: string): Promise<Cl
 async function answersTheVerbs(client: Client): Promise<void> {
   const { tools } = await client.listTools();
   expect(tools.map((tool) => tool.name)).toContain('execute-code');
-  const ran = (await client.callTool({ name: 'execute-code', arguments: { code: 'from mathlib import square\nprint(square(12))' } })) as CallToolResult;
-  expect(ran.structuredContent).toMatchObject({ stdout: '144\n', returncode: 0, script: 'scripts/step_01_print_square_12.py' });
+  const ran = (await client.callTool({
+    name: 'execute-code',
+    arguments: { code: 'from mathlib import square\nprint(square(12))' },
+  })) as CallToolResult;
+  expect(ran.structuredContent).toMatchObject({
+    stdout: '144\n',
+    returncode: 0,
+    script: 'scripts/step_01_print_square_12.py',
+  });
 }
 
 test('the built server runs with plain node where tsx is not installed', async () => {
@@ -49,11 +56,18 @@ test('the built server runs with plain node where tsx is not installed', async (
     if (name === 'tsx' || name === '.bin') continue;
     await symlink(path.join(REPO, 'node_modules', name), path.join(app, 'node_modules', name));
   }
-  const probe = spawnSync(process.execPath, ['--input-type=module', '-e', "await import('tsx')"], { cwd: app, encoding: 'utf8' });
+  const probe = spawnSync(process.execPath, ['--input-type=module', '-e', "await import('tsx')"], {
+    cwd: app,
+    encoding: 'utf8',
+  });
   expect(probe.status).not.toBe(0);
   expect(probe.stderr).toMatch(/Cannot find package 'tsx'/);
 
-  const client = await connect(process.execPath, [path.join(app, 'out/main/mcp.js'), workspace, '--python', PYTHON], app);
+  const client = await connect(
+    process.execPath,
+    [path.join(app, 'out/main/mcp.js'), workspace, '--python', PYTHON],
+    app,
+  );
   try {
     await answersTheVerbs(client);
   } finally {
@@ -74,7 +88,16 @@ test('the MCP Inspector (CLI, --strict) finds no schema-portability problem in t
   const inspector = path.join(REPO, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
   const result = spawnSync(
     process.execPath,
-    [inspector, '--cli', process.execPath, path.join(REPO, 'out/main/mcp.js'), workspace, '--method', 'tools/list', '--strict'],
+    [
+      inspector,
+      '--cli',
+      process.execPath,
+      path.join(REPO, 'out/main/mcp.js'),
+      workspace,
+      '--method',
+      'tools/list',
+      '--strict',
+    ],
     { cwd: REPO, encoding: 'utf8', timeout: 60_000 },
   );
   expect(result.status, result.stderr).toBe(0);

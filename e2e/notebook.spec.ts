@@ -11,7 +11,8 @@ const KERNEL_START = 60_000;
 const RUN = 30_000;
 
 /** An 8×8 PNG (orange/blue checks), embedded so no plotting library is needed. */
-const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAH0lEQVR42mPQyLsDRM+iNIAImc2AUwJTCMLGLUEHOwCpFVtBhCczLwAAAABJRU5ErkJggg==';
+const PNG_BASE64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAH0lEQVR42mPQyLsDRM+iNIAImc2AUwJTCMLGLUEHOwCpFVtBhCczLwAAAABJRU5ErkJggg==';
 
 let nextId = 0;
 function cell(type: 'code' | 'markdown', source: string) {
@@ -72,7 +73,11 @@ test.describe('notebook', () => {
   test.describe('the notebook tab', () => {
     test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'notes.ipynb': notebook(cell('code', 'a = 1')) } });
 
-    test('shows unsaved changes, and closing asks: Save writes the notebook, Don\'t Save keeps the disk', async ({ page, kiln, workspace }) => {
+    test("shows unsaved changes, and closing asks: Save writes the notebook, Don't Save keeps the disk", async ({
+      page,
+      kiln,
+      workspace,
+    }) => {
       await kiln.open(page);
       const nb = await openNotebook(page, 'notes.ipynb');
       const tab = page.getByRole('tab', { name: 'notes.ipynb' });
@@ -81,7 +86,9 @@ test.describe('notebook', () => {
       await page.getByRole('button', { name: 'Close notes.ipynb' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Save', exact: true }).click();
       await expect(tab).toHaveCount(0);
-      await expect.poll(async () => [JSON.parse(await workspace.read('notes.ipynb')).cells[0].source].flat().join('')).toBe('a = 2');
+      await expect
+        .poll(async () => [JSON.parse(await workspace.read('notes.ipynb')).cells[0].source].flat().join(''))
+        .toBe('a = 2');
 
       const again = await openNotebook(page, 'notes.ipynb');
       await typeInto(page, again, 1, 'a = 3');
@@ -101,14 +108,21 @@ test.describe('notebook', () => {
         ...DEFAULT_FIXTURE,
         'analysis.ipynb': notebook(
           cell('code', 'x = 6 * 7\nprint("answer", x)'),
-          cell('code', `import base64\nfrom IPython.display import Image, display\ndisplay(Image(data=base64.b64decode("${PNG_BASE64}"), width=64))`),
+          cell(
+            'code',
+            `import base64\nfrom IPython.display import Image, display\ndisplay(Image(data=base64.b64decode("${PNG_BASE64}"), width=64))`,
+          ),
           cell('code', 'x / 0'),
           cell('markdown', '## Notes\n\nSome *notes*.'),
         ),
       },
     });
 
-    test('runs cells, shows text, an image and a traceback; re-runs, deletes, saves and reopens', async ({ page, kiln, workspace }) => {
+    test('runs cells, shows text, an image and a traceback; re-runs, deletes, saves and reopens', async ({
+      page,
+      kiln,
+      workspace,
+    }) => {
       await kiln.open(page);
       const nb = await openNotebook(page, 'analysis.ipynb');
       await expect(nb.getByRole('group', { name: /^Cell \d+$/ })).toHaveCount(4);
@@ -151,7 +165,11 @@ test.describe('notebook', () => {
       await page.keyboard.press(`${mod}+s`);
       await expect(nb.getByTestId('notebook-dirty')).toHaveCount(0);
       const saved = JSON.parse(await workspace.read('analysis.ipynb')) as {
-        cells: { cell_type: string; source: string[] | string; outputs?: { output_type: string; text?: string[]; data?: Record<string, unknown> }[] }[];
+        cells: {
+          cell_type: string;
+          source: string[] | string;
+          outputs?: { output_type: string; text?: string[]; data?: Record<string, unknown> }[];
+        }[];
         nbformat: number;
       };
       expect(saved.nbformat).toBe(4);
@@ -177,12 +195,16 @@ test.describe('notebook', () => {
   });
 
   test.describe('rich outputs', () => {
-    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><rect width="20" height="20" fill="teal"/><script>parent.__pwned = 4</script></svg>';
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><rect width="20" height="20" fill="teal"/><script>parent.__pwned = 4</script></svg>';
     test.use({
       fixtureFiles: {
         ...DEFAULT_FIXTURE,
         'rich.ipynb': notebook(
-          cell('markdown', '# Title\n\nText with a [link](https://example.com).\n\n<img src="nowhere.png" onerror="window.__pwned = 1"><script>window.__pwned = 2</script>'),
+          cell(
+            'markdown',
+            '# Title\n\nText with a [link](https://example.com).\n\n<img src="nowhere.png" onerror="window.__pwned = 1"><script>window.__pwned = 2</script>',
+          ),
           cell(
             'code',
             [
@@ -198,7 +220,10 @@ test.describe('notebook', () => {
       },
     });
 
-    test('HTML in a script-less sandbox, SVG as an image, JSON, markdown and LaTeX; nothing runs', async ({ page, kiln }) => {
+    test('HTML in a script-less sandbox, SVG as an image, JSON, markdown and LaTeX; nothing runs', async ({
+      page,
+      kiln,
+    }) => {
       await kiln.open(page);
       const nb = await openNotebook(page, 'rich.ipynb');
       await expect(outputOf(nb, 1).getByRole('heading', { name: 'Title' })).toBeVisible();
@@ -223,7 +248,11 @@ test.describe('notebook', () => {
     const corrupt = '{"cells": [ {"cell_type": "code", oops';
     test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'broken.ipynb': corrupt } });
 
-    test('shows an alert naming the problem and opens as text; the file is untouched', async ({ page, kiln, workspace }) => {
+    test('shows an alert naming the problem and opens as text; the file is untouched', async ({
+      page,
+      kiln,
+      workspace,
+    }) => {
       await kiln.open(page);
       await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name: 'broken.ipynb' }).click();
       const alert = page.getByRole('alert').filter({ hasText: 'broken.ipynb' });
@@ -247,7 +276,10 @@ test.describe('notebook', () => {
       },
     });
 
-    test('interrupts time.sleep, truncates 100,000 lines with Show more, answers input(), and knows the keys', async ({ page, kiln }) => {
+    test('interrupts time.sleep, truncates 100,000 lines with Show more, answers input(), and knows the keys', async ({
+      page,
+      kiln,
+    }) => {
       await kiln.open(page);
       const nb = await openNotebook(page, 'long.ipynb');
       await kernelIdle(nb);
@@ -270,7 +302,9 @@ test.describe('notebook', () => {
       const shownBefore = (await outputOf(nb, 2).innerText()).split('\n').length;
       expect(shownBefore).toBeLessThan(1000);
       await more.click();
-      await expect.poll(async () => (await outputOf(nb, 2).innerText()).split('\n').length).toBeGreaterThan(shownBefore + 4000);
+      await expect
+        .poll(async () => (await outputOf(nb, 2).innerText()).split('\n').length)
+        .toBeGreaterThan(shownBefore + 4000);
 
       // input(): a prompt box in the output; the answer reaches the kernel.
       await cellOf(nb, 3).getByRole('button', { name: 'Run cell', exact: true }).click();
@@ -322,7 +356,11 @@ test.describe('notebook', () => {
     const shared = (source: string) => notebook({ ...cell('code', source), id: 'shared-cell' });
     test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'shared.ipynb': shared('a = 1') } });
 
-    test('a clean notebook follows the disk; a dirty one gets the conflict bar with Reload and Overwrite', async ({ page, kiln, workspace }) => {
+    test('a clean notebook follows the disk; a dirty one gets the conflict bar with Reload and Overwrite', async ({
+      page,
+      kiln,
+      workspace,
+    }) => {
       await kiln.open(page);
       const nb = await openNotebook(page, 'shared.ipynb');
       const source = cellOf(nb, 1).locator('.nb-editor .view-lines');
@@ -349,7 +387,9 @@ test.describe('notebook', () => {
       await expect(bar).toBeVisible();
       await bar.getByRole('button', { name: 'Overwrite' }).click();
       await expect(bar).toHaveCount(0);
-      await expect.poll(async () => [JSON.parse(await workspace.read('shared.ipynb')).cells[0].source].flat().join('')).toBe('a = 5');
+      await expect
+        .poll(async () => [JSON.parse(await workspace.read('shared.ipynb')).cells[0].source].flat().join(''))
+        .toBe('a = 5');
     });
   });
 
@@ -377,9 +417,17 @@ test.describe('notebook', () => {
   });
 
   test.describe('an nbformat 4.4 file whose cells carry ids (as several JupyterLab versions wrote them)', () => {
-    const v44 = JSON.stringify({ ...JSON.parse(notebook(cell('markdown', '# Title'), cell('code', 'x = 1'))), nbformat_minor: 4 }, null, 1);
+    const v44 = JSON.stringify(
+      { ...JSON.parse(notebook(cell('markdown', '# Title'), cell('code', 'x = 1'))), nbformat_minor: 4 },
+      null,
+      1,
+    );
     test.use({
-      fixtureFiles: { ...DEFAULT_FIXTURE, 'old.ipynb': v44, '.kiln/config.yaml': 'jupyter:\n  command: /nonexistent/jupyter\n' },
+      fixtureFiles: {
+        ...DEFAULT_FIXTURE,
+        'old.ipynb': v44,
+        '.kiln/config.yaml': 'jupyter:\n  command: /nonexistent/jupyter\n',
+      },
     });
 
     test('opens as 4.5 with a warning, keeps the ids, and saves nbformat 4.5', async ({ page, kiln, workspace }) => {

@@ -15,7 +15,10 @@ test.use({
   },
 });
 
-test('Quick Open finds a nested file by a fuzzy query and opens it; Escape closes; recent files come first', async ({ page, kiln }) => {
+test('Quick Open finds a nested file by a fuzzy query and opens it; Escape closes; recent files come first', async ({
+  page,
+  kiln,
+}) => {
   await kiln.open(page);
   await page.keyboard.press(`${mod}+p`);
   const dialog = page.getByRole('dialog', { name: 'Quick Open' });
@@ -67,8 +70,12 @@ test('the command palette lists commands with their keys and runs "Show hidden f
   const palette = page.getByRole('dialog', { name: 'Command Palette' });
   await expect(palette).toBeVisible();
   // Every command with its binding, from the one registry.
-  await expect(palette.getByRole('option', { name: 'Go to File…' })).toContainText(process.platform === 'darwin' ? '⌘P' : 'Ctrl+P');
-  await expect(palette.getByRole('option', { name: 'Save' })).toContainText(process.platform === 'darwin' ? '⌘S' : 'Ctrl+S');
+  await expect(palette.getByRole('option', { name: 'Go to File…' })).toContainText(
+    process.platform === 'darwin' ? '⌘P' : 'Ctrl+P',
+  );
+  await expect(palette.getByRole('option', { name: 'Save' })).toContainText(
+    process.platform === 'darwin' ? '⌘S' : 'Ctrl+S',
+  );
   const input = palette.getByRole('combobox', { name: 'Command Palette' });
   await input.fill('hidden');
   await expect(palette.getByRole('option').first()).toHaveAccessibleName('Show hidden files');

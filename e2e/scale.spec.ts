@@ -11,7 +11,9 @@ async function writeBigTree(root: string): Promise<void> {
     const dir = `${root}/shard-${String(d).padStart(2, '0')}`;
     await mkdir(dir);
     for (let i = 0; i < FILES_PER_FOLDER; i += 500) {
-      await Promise.all(Array.from({ length: 500 }, (_, j) => writeFile(`${dir}/part-${String(i + j).padStart(5, '0')}.bin`, '')));
+      await Promise.all(
+        Array.from({ length: 500 }, (_, j) => writeFile(`${dir}/part-${String(i + j).padStart(5, '0')}.bin`, '')),
+      );
     }
   }
 }
@@ -19,7 +21,11 @@ async function writeBigTree(root: string): Promise<void> {
 test.describe('a big workspace', () => {
   test.use({ fixtureFiles: { 'README.md': '# big\n' } });
 
-  test('live changes reach the tree at the root and in a folder expanded later', async ({ page, workspace, kiln }, testInfo) => {
+  test('live changes reach the tree at the root and in a folder expanded later', async ({
+    page,
+    workspace,
+    kiln,
+  }, testInfo) => {
     testInfo.setTimeout(120_000);
     await writeBigTree(workspace.root);
     await kiln.open(page);
@@ -39,7 +45,11 @@ test.describe('when the OS refuses more file watches', () => {
   // The root keeps its watch; every folder below is refused (ENOSPC), as past fs.inotify.max_user_watches.
   test.use({ hostEnv: { KILN_TEST_REFUSE_WATCHES_AFTER: '1' } });
 
-  test('Kiln keeps working, says once what degraded and how to raise the limit, and polls open folders', async ({ page, kiln, workspace }) => {
+  test('Kiln keeps working, says once what degraded and how to raise the limit, and polls open folders', async ({
+    page,
+    kiln,
+    workspace,
+  }) => {
     await kiln.open(page);
     const line = page.getByRole('status', { name: 'File watching' });
     await expect(line).toContainText('fs.inotify.max_user_watches');

@@ -13,7 +13,10 @@ test.describe('Find in Files', () => {
     },
   });
 
-  test('finds a string in three files, grouped by file, and opens a result at its line with the match selected', async ({ page, kiln }) => {
+  test('finds a string in three files, grouped by file, and opens a result at its line with the match selected', async ({
+    page,
+    kiln,
+  }) => {
     await kiln.open(page);
     await page.keyboard.press(`${mod}+Shift+f`);
     const view = page.getByRole('region', { name: 'Search' });
@@ -31,7 +34,11 @@ test.describe('Find in Files', () => {
     const files = results.locator('[role="treeitem"][aria-level="1"]');
     await expect(files).toHaveCount(3);
     // Arrival order is the engine's; the set of files is what matters.
-    expect((await files.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).sort()).toEqual(['README.md', 'src/deep/nested/config.yaml', 'src/engine.py']);
+    expect((await files.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).sort()).toEqual([
+      'README.md',
+      'src/deep/nested/config.yaml',
+      'src/engine.py',
+    ]);
     // Case-insensitive by default: the upper-case identifier matches too.
     const engineMatches = results.locator('[role="treeitem"][aria-level="2"][data-path="src/engine.py"]');
     await expect(engineMatches).toHaveCount(2);
@@ -41,13 +48,18 @@ test.describe('Find in Files', () => {
     // Match Case narrows it; from the box, Down enters the tree, arrows reach the match and Enter opens it.
     await view.getByRole('button', { name: 'Match Case' }).click();
     await expect(view.getByRole('status')).toHaveText('3 results in 3 files');
-    const labels = await results.getByRole('treeitem').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+    const labels = await results
+      .getByRole('treeitem')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
     const target = labels.findIndex((l) => l === '- flux_capacitor (line 2)');
     expect(target).toBeGreaterThan(0);
     await box.press('ArrowDown');
     await expect(results).toBeFocused();
     for (let i = 0; i < target; i++) await results.press('ArrowDown');
-    await expect(results.getByRole('treeitem', { name: '- flux_capacitor (line 2)' })).toHaveAttribute('aria-selected', 'true');
+    await expect(results.getByRole('treeitem', { name: '- flux_capacitor (line 2)' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
     await results.press('Enter');
     await expect(page.getByRole('tab', { name: 'config.yaml' })).toBeVisible();
     const editor = page.locator('.code-editor[data-path="src/deep/nested/config.yaml"]');
@@ -65,7 +77,11 @@ test.describe('Find in Files without ripgrep (the Node engine)', () => {
   test('streams results, and a long search can be cancelled', async ({ page, kiln, workspace }) => {
     // Enough files that walking them takes a while.
     for (let d = 0; d < 20; d++) {
-      await Promise.all(Array.from({ length: 250 }, (_, f) => workspace.write(`bulk/d${d}/f${f}.txt`, `line one\nhaystack needle ${d}-${f}\n`)));
+      await Promise.all(
+        Array.from({ length: 250 }, (_, f) =>
+          workspace.write(`bulk/d${d}/f${f}.txt`, `line one\nhaystack needle ${d}-${f}\n`),
+        ),
+      );
     }
     await kiln.open(page);
     await page.keyboard.press(`${mod}+Shift+f`);

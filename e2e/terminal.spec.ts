@@ -2,7 +2,11 @@ import { expect, test } from './support/fixtures';
 
 test.use({ fixtureFiles: { 'README.md': '# Fixture\n', 'src/kilnpkg/__init__.py': 'GREETING = "hello from src"\n' } });
 
-test('Ctrl+` opens a terminal in the workspace that runs echo and Python with src/ on sys.path; tabs; kill ends the shell', async ({ page, kiln, workspace }) => {
+test('Ctrl+` opens a terminal in the workspace that runs echo and Python with src/ on sys.path; tabs; kill ends the shell', async ({
+  page,
+  kiln,
+  workspace,
+}) => {
   await kiln.open(page);
   const panel = page.getByRole('region', { name: 'Terminal' });
   await expect(panel).toBeHidden();

@@ -22,7 +22,10 @@ test.use({
   },
 });
 
-test('an untrusted folder asks once, says what it withholds, remembers "Trust", and the palette revokes it', async ({ page, kiln }) => {
+test('an untrusted folder asks once, says what it withholds, remembers "Trust", and the palette revokes it', async ({
+  page,
+  kiln,
+}) => {
   await kiln.open(page);
   const dialog = page.getByRole('dialog', { name: 'Trust this folder?' });
   await expect(dialog).toBeVisible();
@@ -37,7 +40,10 @@ test('an untrusted folder asks once, says what it withholds, remembers "Trust", 
   await expect(banner).toContainText('jupyter.command');
 
   await banner.getByRole('button', { name: 'Trust this folder…' }).click();
-  await page.getByRole('dialog', { name: 'Trust this folder?' }).getByRole('button', { name: 'Trust', exact: true }).click();
+  await page
+    .getByRole('dialog', { name: 'Trust this folder?' })
+    .getByRole('button', { name: 'Trust', exact: true })
+    .click();
   await expect(banner).toBeHidden();
 
   // Remembered: a reload (on the cookie alone) neither asks nor restricts.
@@ -55,7 +61,10 @@ test('an untrusted folder asks once, says what it withholds, remembers "Trust", 
   await expect(page.getByRole('status', { name: 'Restricted mode' })).toContainText('jupyter.command');
 });
 
-test('the assistants say the project\'s models wait for trust, and their button trusts the folder', async ({ page, kiln }) => {
+test("the assistants say the project's models wait for trust, and their button trusts the folder", async ({
+  page,
+  kiln,
+}) => {
   await kiln.open(page);
   await page.getByRole('dialog', { name: 'Trust this folder?' }).getByRole('button', { name: "Don't trust" }).click();
 
@@ -65,7 +74,10 @@ test('the assistants say the project\'s models wait for trust, and their button 
   await expect(editWithheld).toContainText('withheld until you trust the folder');
   // Not the generic "turn it on" hint: the config already names a model.
   await expect(edit.getByLabel('Config snippet')).toHaveCount(0);
-  await expect(edit.getByRole('textbox', { name: 'Message' })).toHaveAttribute('placeholder', 'Trust this folder to use its models');
+  await expect(edit.getByRole('textbox', { name: 'Message' })).toHaveAttribute(
+    'placeholder',
+    'Trust this folder to use its models',
+  );
 
   await page.getByRole('tab', { name: 'Agent' }).click();
   const agent = page.getByRole('complementary', { name: 'Agent' });
@@ -74,7 +86,10 @@ test('the assistants say the project\'s models wait for trust, and their button 
   await page.screenshot({ path: test.info().outputPath('agent-models-withheld.png') });
 
   await agent.getByRole('button', { name: 'Trust this folder…' }).click();
-  await page.getByRole('dialog', { name: 'Trust this folder?' }).getByRole('button', { name: 'Trust', exact: true }).click();
+  await page
+    .getByRole('dialog', { name: 'Trust this folder?' })
+    .getByRole('button', { name: 'Trust', exact: true })
+    .click();
   await expect(page.getByRole('status', { name: 'Restricted mode' })).toBeHidden();
   await expect(agent.getByRole('region', { name: 'Models withheld' })).toHaveCount(0);
   await expect(agent.getByRole('textbox', { name: 'Message' })).toBeEnabled();

@@ -20,12 +20,19 @@ describe('toWireError', () => {
 
   it('keeps a KilnError as it was raised, details included', () => {
     const err = new KilnError('E_PERMISSION', 'There is no trash here', { noTrash: true });
-    expect(toWireError(err)).toEqual({ code: 'E_PERMISSION', message: 'There is no trash here', details: { noTrash: true } });
+    expect(toWireError(err)).toEqual({
+      code: 'E_PERMISSION',
+      message: 'There is no trash here',
+      details: { noTrash: true },
+    });
   });
 
   it('turns anything else into E_INTERNAL with its message', () => {
     expect(toWireError(new Error('boom'))).toEqual({ code: 'E_INTERNAL', message: 'boom' });
     expect(toWireError('odd')).toEqual({ code: 'E_INTERNAL', message: 'odd' });
-    expect(toWireError(Object.assign(new Error('weird'), { code: 'toString' }))).toEqual({ code: 'E_INTERNAL', message: 'weird' });
+    expect(toWireError(Object.assign(new Error('weird'), { code: 'toString' }))).toEqual({
+      code: 'E_INTERNAL',
+      message: 'weird',
+    });
   });
 });

@@ -1,13 +1,7 @@
 import type { z } from 'zod';
 import { KilnError } from '../shared/errors';
 import { toWireError } from './errors';
-import {
-  requests,
-  type Envelope,
-  type ParsedArgs,
-  type RequestChannel,
-  type RequestResult,
-} from '../shared/contract';
+import { requests, type Envelope, type ParsedArgs, type RequestChannel, type RequestResult } from '../shared/contract';
 
 /** One handler per request channel; TypeScript makes the table complete. */
 export type Handlers = {

@@ -26,6 +26,10 @@ it('shutdown stops every part, and a request that still arrives is told Kiln is 
   await first;
 
   // Made last, gone first; made first (the verb stack), gone last: both answer as shut down.
-  expect(() => services.handlers['terminal.create']({ cols: 80, rows: 24 })).toThrow(expect.objectContaining({ code: 'E_SHUTTING_DOWN' }));
-  await expect(services.handlers['verbs.call']({ verb: 'list-files', args: { path: '' } })).rejects.toMatchObject({ code: 'E_SHUTTING_DOWN' });
+  expect(() => services.handlers['terminal.create']({ cols: 80, rows: 24 })).toThrow(
+    expect.objectContaining({ code: 'E_SHUTTING_DOWN' }),
+  );
+  await expect(services.handlers['verbs.call']({ verb: 'list-files', args: { path: '' } })).rejects.toMatchObject({
+    code: 'E_SHUTTING_DOWN',
+  });
 });

@@ -61,7 +61,10 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     trash: options.trash ?? osTrash,
     onProgress: (progress) => hub.emit('fs.progress', progress),
     onChange: (change, disk) => changes.reportOwn(change, disk),
-    config: { userConfigPath: path.join(options.dataDir, 'config.yaml'), onChange: (state) => hub.emit('config.changed', state) },
+    config: {
+      userConfigPath: path.join(options.dataDir, 'config.yaml'),
+      onChange: (state) => hub.emit('config.changed', state),
+    },
     jupyterStateDir: path.join(options.dataDir, 'jupyter'),
     dataDir: options.dataDir,
     events: hub,
@@ -73,24 +76,28 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const prefs = new PrefsService(options.prefsStore);
   // One run engine for every session kind.
   const engine = owned.add(new RunEngine());
-  const edits = owned.add(new EditAssistantService({
-    files: workspace,
-    workspaceRoot: workspace.root,
-    config,
-    dataDir: options.dataDir,
-    engine,
-    emit: (channel, payload) => hub.emit(channel, payload),
-  }));
+  const edits = owned.add(
+    new EditAssistantService({
+      files: workspace,
+      workspaceRoot: workspace.root,
+      config,
+      dataDir: options.dataDir,
+      engine,
+      emit: (channel, payload) => hub.emit(channel, payload),
+    }),
+  );
   // The Agent (session kind `workspace`): acts through the verbs, on the same engine as the edits.
-  const agent = owned.add(new AgentService({
-    verbs,
-    workspaceRoot: workspace.root,
-    config,
-    dataDir: options.dataDir,
-    engine,
-    emit: (channel, payload) => hub.emit(channel, payload),
-    interruptNotebook: (notebook) => notebooks.interrupt(notebook),
-  }));
+  const agent = owned.add(
+    new AgentService({
+      verbs,
+      workspaceRoot: workspace.root,
+      config,
+      dataDir: options.dataDir,
+      engine,
+      emit: (channel, payload) => hub.emit(channel, payload),
+      interruptNotebook: (notebook) => notebooks.interrupt(notebook),
+    }),
+  );
   // The operator is told once per session, even if the watcher restarts with new excludes.
   let degradationTold = false;
   const startWatcher = (exclude: string[] | null) =>
@@ -143,9 +150,17 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       onIndexed: (files) => hub.emit('quickOpen.indexed', { files }),
     }),
   );
-  const search = owned.add(new SearchService({ root: workspace.root, emit: (channel, payload) => hub.emit(channel, payload) }));
+  const search = owned.add(
+    new SearchService({ root: workspace.root, emit: (channel, payload) => hub.emit(channel, payload) }),
+  );
   // Git decorations and the change gutter; no git or no repository means none, and no errors.
-  const git = owned.add(new GitService({ root: workspace.root, trusted: () => trust.trusted, onChange: (status) => hub.emit('git.changed', status) }));
+  const git = owned.add(
+    new GitService({
+      root: workspace.root,
+      trusted: () => trust.trusted,
+      onChange: (status) => hub.emit('git.changed', status),
+    }),
+  );
   owned.add(
     changes.onChange((change) => {
       fileIndex.applyChange(change);
@@ -154,7 +169,9 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   );
   void git.start();
   // Terminals: the operator opened this workspace, so an untrusted one gets them too.
-  const terminals = owned.add(new TerminalService({ root: workspace.root, emit: (channel, payload) => hub.emit(channel, payload) }));
+  const terminals = owned.add(
+    new TerminalService({ root: workspace.root, emit: (channel, payload) => hub.emit(channel, payload) }),
+  );
 
   const handlers: Handlers = {
     ...files,

@@ -11,26 +11,38 @@ function fakeIpc() {
       return { ok: true, value: channel };
     },
     on: (channel, listener) => listening.set(channel, [...(listening.get(channel) ?? []), listener]),
-    removeListener: (channel, listener) => listening.set(channel, (listening.get(channel) ?? []).filter((l) => l !== listener)),
+    removeListener: (channel, listener) =>
+      listening.set(
+        channel,
+        (listening.get(channel) ?? []).filter((l) => l !== listener),
+      ),
   };
   return { ipc, invoked, listening };
 }
 
 describe('preload bridge', () => {
-  it('exposes exactly request and on, and forwards exactly the contract\'s request channels', async () => {
+  it("exposes exactly request and on, and forwards exactly the contract's request channels", async () => {
     const { ipc, invoked } = fakeIpc();
     const api = createPreloadApi(ipc);
     expect(Object.keys(api).sort()).toEqual(['on', 'request']);
     expect([...REQUEST_CHANNELS].sort()).toEqual(Object.keys(requests).sort());
     for (const channel of REQUEST_CHANNELS) await api.request(channel, {});
     expect(invoked).toEqual(REQUEST_CHANNELS);
-    for (const channel of ['', 'ELECTRON_BROWSER_REQUIRE', '__proto__', 'constructor', 'workspace.list ', 'WORKSPACE.LIST', 'trust.set.x']) {
+    for (const channel of [
+      '',
+      'ELECTRON_BROWSER_REQUIRE',
+      '__proto__',
+      'constructor',
+      'workspace.list ',
+      'WORKSPACE.LIST',
+      'trust.set.x',
+    ]) {
       expect(await api.request(channel, {}), channel).toMatchObject({ ok: false, error: { code: 'E_BAD_REQUEST' } });
     }
     expect(invoked).toHaveLength(REQUEST_CHANNELS.length);
   });
 
-  it('subscribes to exactly the contract\'s event channels, and unsubscribes', () => {
+  it("subscribes to exactly the contract's event channels, and unsubscribes", () => {
     const { ipc, listening } = fakeIpc();
     const api = createPreloadApi(ipc);
     expect([...EVENT_CHANNELS].sort()).toEqual(Object.keys(events).sort());

@@ -23,12 +23,16 @@ export function createPreloadApi(ipc: IpcLike): KilnPreloadApi {
   return {
     request(channel: string, args: unknown): Promise<unknown> {
       if (typeof channel !== 'string' || !requestChannels.has(channel)) {
-        return Promise.resolve({ ok: false, error: { code: 'E_BAD_REQUEST', message: `Unknown channel: ${String(channel)}` } });
+        return Promise.resolve({
+          ok: false,
+          error: { code: 'E_BAD_REQUEST', message: `Unknown channel: ${String(channel)}` },
+        });
       }
       return ipc.invoke(channel, args);
     },
     on(channel: string, listener: (payload: unknown) => void): () => void {
-      if (typeof channel !== 'string' || !eventChannels.has(channel)) throw new Error(`Unknown event: ${String(channel)}`);
+      if (typeof channel !== 'string' || !eventChannels.has(channel))
+        throw new Error(`Unknown event: ${String(channel)}`);
       const wrapped = (_event: unknown, payload: unknown): void => listener(payload);
       ipc.on(channel, wrapped);
       return () => void ipc.removeListener(channel, wrapped);

@@ -16,10 +16,18 @@ describe('error codes', () => {
 
 describe('crossing the boundary', () => {
   it('keeps code, message and details that fit their code', () => {
-    const sent = new KilnError('E_CHANGED_ON_DISK', 'a.txt changed on disk', { path: 'a.txt', diskHash: null, baselineHash: 'abc' });
+    const sent = new KilnError('E_CHANGED_ON_DISK', 'a.txt changed on disk', {
+      path: 'a.txt',
+      diskHash: null,
+      baselineHash: 'abc',
+    });
     const received = fromWireError(WireErrorSchema.parse(JSON.parse(JSON.stringify(sent.toWire()))));
     expect(received).toBeInstanceOf(KilnError);
-    expect(received.toWire()).toEqual({ code: 'E_CHANGED_ON_DISK', message: 'a.txt changed on disk', details: { path: 'a.txt', diskHash: null, baselineHash: 'abc' } });
+    expect(received.toWire()).toEqual({
+      code: 'E_CHANGED_ON_DISK',
+      message: 'a.txt changed on disk',
+      details: { path: 'a.txt', diskHash: null, baselineHash: 'abc' },
+    });
   });
 
   it('drops details that do not fit their code, keeping the code and message', () => {

@@ -88,7 +88,9 @@ export class KilnError<C extends ErrorCode = ErrorCode> extends Error {
 
   /** The wire shape; details are left out when there are none. */
   toWire(): WireError {
-    return this.details === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, details: this.details };
+    return this.details === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, details: this.details };
   }
 }
 
@@ -100,5 +102,9 @@ export function isKilnError<C extends ErrorCode>(err: unknown, code: C): err is 
 /** Rebuilds a KilnError on the calling side of the boundary; details that do not fit their code's shape are dropped. */
 export function fromWireError(wire: WireError): KilnError {
   const details = wire.details === undefined ? undefined : ERRORS[wire.code].details.safeParse(wire.details);
-  return new KilnError(wire.code, wire.message, details?.success ? (details.data as ErrorDetails<ErrorCode>) : undefined);
+  return new KilnError(
+    wire.code,
+    wire.message,
+    details?.success ? (details.data as ErrorDetails<ErrorCode>) : undefined,
+  );
 }

@@ -22,11 +22,30 @@ it('says which paths a change concerns', () => {
 });
 
 it('re-keys a path-keyed map in place, a moved entry landing on a key another one just left', () => {
-  const map = new Map([['a', 1], ['a/b', 2], ['ab', 3], ['c', 4]]);
-  expect(rekeyAfterMove(map, 'a', 'c/a')).toEqual([['a', 'c/a', 1], ['a/b', 'c/a/b', 2]]);
-  expect([...map]).toEqual([['ab', 3], ['c', 4], ['c/a', 1], ['c/a/b', 2]]);
+  const map = new Map([
+    ['a', 1],
+    ['a/b', 2],
+    ['ab', 3],
+    ['c', 4],
+  ]);
+  expect(rekeyAfterMove(map, 'a', 'c/a')).toEqual([
+    ['a', 'c/a', 1],
+    ['a/b', 'c/a/b', 2],
+  ]);
+  expect([...map]).toEqual([
+    ['ab', 3],
+    ['c', 4],
+    ['c/a', 1],
+    ['c/a/b', 2],
+  ]);
   // A key that a moved entry lands on and another moved entry leaves: both survive.
-  const swap = new Map([['x', 'old x'], ['x/y', 'old y']]);
+  const swap = new Map([
+    ['x', 'old x'],
+    ['x/y', 'old y'],
+  ]);
   rekeyAfterMove(swap, 'x', 'x/y');
-  expect([...swap]).toEqual([['x/y', 'old x'], ['x/y/y', 'old y']]);
+  expect([...swap]).toEqual([
+    ['x/y', 'old x'],
+    ['x/y/y', 'old y'],
+  ]);
 });

@@ -9,15 +9,21 @@ it('orders folders first, then names case- and accent-insensitively with numbers
   }));
   const expected = ['dir', 'Z', 'A2.txt', 'a9.txt', 'a10.txt', 'b.txt', 'Éa.txt', 'eb.txt'];
   // The listing's keyed sort and the tree's comparator must agree, ties (same key) included.
-  expect(sortEntries([...entries, { name: 'b.TXT', kind: 'file' }]).map((e) => e.name)).toEqual([...entries, { name: 'b.TXT', kind: 'file' }].sort(compareEntries).map((e) => e.name));
+  expect(sortEntries([...entries, { name: 'b.TXT', kind: 'file' }]).map((e) => e.name)).toEqual(
+    [...entries, { name: 'b.TXT', kind: 'file' }].sort(compareEntries).map((e) => e.name),
+  );
   expect(entries.sort(compareEntries).map((e) => e.name)).toEqual(expected);
 });
 
-const byRegex = (name: string) => name.toLowerCase().replace(/\d+/g, (d) => d.replace(/^0+(?=\d)/, '').padStart(24, '0'));
+const byRegex = (name: string) =>
+  name.toLowerCase().replace(/\d+/g, (d) => d.replace(/^0+(?=\d)/, '').padStart(24, '0'));
 const sign = (n: number) => (n < 0 ? -1 : n > 0 ? 1 : 0);
 
 it('the short key orders ASCII names exactly as the definition (numbers padded to 24 digits) does', () => {
-  const name = fc.oneof(fc.stringMatching(/^[ -~]{0,16}$/), fc.stringMatching(/^[a-c]{0,2}[0-9]{0,12}[.a-c]{0,2}[0-9]{0,3}$/));
+  const name = fc.oneof(
+    fc.stringMatching(/^[ -~]{0,16}$/),
+    fc.stringMatching(/^[a-c]{0,2}[0-9]{0,12}[.a-c]{0,2}[0-9]{0,3}$/),
+  );
   fc.assert(
     fc.property(name, name, (a, b) => {
       expect(sign(naturalSortKey(a) < naturalSortKey(b) ? -1 : naturalSortKey(a) > naturalSortKey(b) ? 1 : 0)).toBe(
@@ -30,13 +36,18 @@ it('the short key orders ASCII names exactly as the definition (numbers padded t
 });
 
 it("a first page is the sorted listing's first entries, and a merge of new entries keeps the order", () => {
-  const entries = fc.uniqueArray(fc.stringMatching(/^[a-cA-Cé0-9._-]{1,8}$/), { selector: (n) => n, maxLength: 300 }).map((names) =>
-    names.map((name, i) => ({ name, kind: i % 7 === 0 ? 'dir' : 'file' })),
-  );
+  const entries = fc
+    .uniqueArray(fc.stringMatching(/^[a-cA-Cé0-9._-]{1,8}$/), { selector: (n) => n, maxLength: 300 })
+    .map((names) => names.map((name, i) => ({ name, kind: i % 7 === 0 ? 'dir' : 'file' })));
   fc.assert(
     fc.property(entries, fc.nat(320), fc.nat(300), (list, count, split) => {
       const sorted = sortEntries(list).map((e) => e.name);
-      expect(list.slice().sort(compareEntries).map((e) => e.name)).toEqual(sorted);
+      expect(
+        list
+          .slice()
+          .sort(compareEntries)
+          .map((e) => e.name),
+      ).toEqual(sorted);
       expect(firstKeyed(keyed(list), count).map((k) => k.entry.name)).toEqual(sorted.slice(0, count));
       const [before, added] = [list.slice(0, split), list.slice(split)];
       expect(mergeKeyed(sortKeyed(keyed(before)), keyed(added)).map((k) => k.entry.name)).toEqual(sorted);

@@ -97,10 +97,11 @@ export function firstKeyed<T>(items: Keyed<T>[], count: number): Keyed<T>[] {
   for (const item of items) {
     if (heap.length < count) {
       heap.push(item);
-      for (let i = heap.length - 1; i > 0 && heap[(i - 1) >> 1].key < heap[i].key; i = (i - 1) >> 1) swap(i, (i - 1) >> 1);
+      for (let i = heap.length - 1; i > 0 && heap[(i - 1) >> 1].key < heap[i].key; i = (i - 1) >> 1)
+        swap(i, (i - 1) >> 1);
     } else if (count > 0 && item.key < heap[0].key) {
       heap[0] = item;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const left = 2 * i + 1;
         let top = i;
         if (left < count && heap[left].key > heap[top].key) top = left;

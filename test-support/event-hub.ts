@@ -6,7 +6,9 @@ import { EventHub } from '../main/events';
 import { Workspace } from '../main/workspace';
 
 /** A real temp workspace and an event recorder, for notebook tests. */
-export async function makeWorkspace(prefix: string): Promise<{ root: string; workspace: Workspace; hub: EventHub; events: AnyEvent[] }> {
+export async function makeWorkspace(
+  prefix: string,
+): Promise<{ root: string; workspace: Workspace; hub: EventHub; events: AnyEvent[] }> {
   const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)));
   const workspace = await Workspace.open({ root });
   const hub = new EventHub();
@@ -20,7 +22,12 @@ export function eventsOf<E extends EventChannel>(events: AnyEvent[], channel: E)
 }
 
 /** Resolves when `hub` emits an event on `channel` that matches. */
-export function nextEvent<E extends EventChannel>(hub: EventHub, channel: E, match: (p: EventPayload<E>) => boolean = () => true, timeoutMs = 60_000): Promise<EventPayload<E>> {
+export function nextEvent<E extends EventChannel>(
+  hub: EventHub,
+  channel: E,
+  match: (p: EventPayload<E>) => boolean = () => true,
+  timeoutMs = 60_000,
+): Promise<EventPayload<E>> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       void watching.dispose();

@@ -49,7 +49,10 @@ export class FakeBridge implements KilnBridge {
       throw err;
     }
     const result = spec.result.safeParse(value);
-    if (!result.success) throw new Error(`FakeBridge: the handler for ${channel} returned what the contract refuses: ${result.error.message}`);
+    if (!result.success)
+      throw new Error(
+        `FakeBridge: the handler for ${channel} returned what the contract refuses: ${result.error.message}`,
+      );
     return result.data as RequestResult<C>;
   }
 
@@ -64,7 +67,8 @@ export class FakeBridge implements KilnBridge {
   /** Delivers an event to every listener now, after checking it against the contract. */
   emit<E extends EventChannel>(channel: E, payload: EventPayload<E>): void {
     const parsed = (events[channel] as z.ZodType).safeParse(payload);
-    if (!parsed.success) throw new Error(`FakeBridge: ${channel} payload the contract refuses: ${parsed.error.message}`);
+    if (!parsed.success)
+      throw new Error(`FakeBridge: ${channel} payload the contract refuses: ${parsed.error.message}`);
     for (const listener of [...(this.listeners.get(channel) ?? [])]) (listener as (p: unknown) => void)(parsed.data);
   }
 

@@ -228,7 +228,9 @@ export class ModelServer {
     if (req.method === 'GET' && path.endsWith('/models')) {
       const ids = this.opts.models ?? ['scripted-model'];
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data: ids.map((id) => ({ id, object: 'model', owned_by: 'kiln-tests' })) }));
+      res.end(
+        JSON.stringify({ object: 'list', data: ids.map((id) => ({ id, object: 'model', owned_by: 'kiln-tests' })) }),
+      );
       return;
     }
     if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
@@ -236,12 +238,23 @@ export class ModelServer {
     }
     if (!body) return sendError(res, 400, 'Body is not JSON', 'invalid_request_error');
     if (this.opts.models && !this.opts.models.includes(body.model)) {
-      return sendError(res, 404, `The model '${body.model}' does not exist`, 'invalid_request_error', 'model_not_found');
+      return sendError(
+        res,
+        404,
+        `The model '${body.model}' does not exist`,
+        'invalid_request_error',
+        'model_not_found',
+      );
     }
 
     const scripted = this.nextReply(body);
     if (scripted.status && scripted.status >= 400) {
-      return sendError(res, scripted.status, scripted.errorMessage ?? `Scripted error ${scripted.status}`, 'scripted_error');
+      return sendError(
+        res,
+        scripted.status,
+        scripted.errorMessage ?? `Scripted error ${scripted.status}`,
+        'scripted_error',
+      );
     }
     if (body.stream) return streamReply(res, body.model, scripted);
     return completeReply(res, body.model, scripted);
@@ -305,8 +318,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function streamReply(res: http.ServerResponse, model: string, scripted: ScriptedReply): Promise<void> {
   const id = `chatcmpl-${Math.random().toString(36).slice(2, 10)}`;
   const created = Math.floor(Date.now() / 1000);
-  const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
-    ({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finishReason }] });
+  const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({
+    id,
+    object: 'chat.completion.chunk',
+    created,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  });
 
   const events: unknown[] = [chunk({ role: 'assistant', content: '' })];
   for (const piece of splitEvery(scripted.text ?? '', scripted.chunkSize ?? 6)) events.push(chunk({ content: piece }));
@@ -314,9 +332,12 @@ async function streamReply(res: http.ServerResponse, model: string, scripted: Sc
     const callId = call.id ?? `call_${index}_${Math.random().toString(36).slice(2, 8)}`;
     const argParts = splitInto(toolArguments(call.arguments), scripted.argChunks ?? 3);
     events.push(
-      chunk({ tool_calls: [{ index, id: callId, type: 'function', function: { name: call.name, arguments: argParts[0] } }] }),
+      chunk({
+        tool_calls: [{ index, id: callId, type: 'function', function: { name: call.name, arguments: argParts[0] } }],
+      }),
     );
-    for (const part of argParts.slice(1)) events.push(chunk({ tool_calls: [{ index, function: { arguments: part } }] }));
+    for (const part of argParts.slice(1))
+      events.push(chunk({ tool_calls: [{ index, function: { arguments: part } }] }));
   });
   const finish = scripted.finishReason ?? (scripted.toolCalls?.length ? 'tool_calls' : 'stop');
   events.push(chunk({}, finish));
@@ -355,7 +376,11 @@ function completeReply(res: http.ServerResponse, model: string, scripted: Script
       choices: [
         {
           index: 0,
-          message: { role: 'assistant', content: scripted.text ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+          message: {
+            role: 'assistant',
+            content: scripted.text ?? null,
+            ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+          },
           finish_reason: finish,
         },
       ],

@@ -1,6 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { EventChannel, EventPayload, KilnBridge, RequestArgs, RequestChannel, RequestResult } from '../shared/contract';
+import type {
+  EventChannel,
+  EventPayload,
+  KilnBridge,
+  RequestArgs,
+  RequestChannel,
+  RequestResult,
+} from '../shared/contract';
 import { fromWireError } from '../shared/errors';
 import { MemoryStore } from '../main/prefs';
 import { dispatch } from '../main/router';

@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 
 /** A real temporary folder for tests; `files` maps relative paths to contents (a trailing '/' makes a folder). */
-export async function makeTempTree(files: Record<string, string> = {}): Promise<{ root: string; cleanup: () => Promise<void> }> {
+export async function makeTempTree(
+  files: Record<string, string> = {},
+): Promise<{ root: string; cleanup: () => Promise<void> }> {
   const root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'kiln-test-')));
   for (const [rel, content] of Object.entries(files)) {
     const abs = path.join(root, rel);

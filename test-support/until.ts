@@ -4,7 +4,11 @@
  * it is not a fixed sleep. To show that something did NOT happen, wait for a later event that
  * must come after it, then assert.
  */
-export async function until<T>(probe: () => T | undefined | null | false, what: string, timeoutMs = 15_000): Promise<T> {
+export async function until<T>(
+  probe: () => T | undefined | null | false,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = probe();
@@ -21,7 +25,12 @@ export interface Observable<S> {
 }
 
 /** Resolves with the store's state once `check` holds; the store notifies, so nothing polls. */
-export function untilState<S>(store: Observable<S>, check: (state: S) => boolean, what = 'the store state', timeoutMs = 15_000): Promise<S> {
+export function untilState<S>(
+  store: Observable<S>,
+  check: (state: S) => boolean,
+  what = 'the store state',
+  timeoutMs = 15_000,
+): Promise<S> {
   return new Promise((resolve, reject) => {
     if (check(store.getState())) return resolve(store.getState());
     const timer = setTimeout(() => {

@@ -20,7 +20,12 @@ export async function startTestHost(files: Record<string, string> = { 'hello.txt
   const { root, cleanup } = await makeTempTree(files);
   const staticDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-static-'));
   await writeFile(path.join(staticDir, 'index.html'), '<!doctype html><title>Kiln</title>');
-  const services = await createServices({ root, dataDir: staticDir, prefsStore: new MemoryStore(), trash: async () => false });
+  const services = await createServices({
+    root,
+    dataDir: staticDir,
+    prefsStore: new MemoryStore(),
+    trash: async () => false,
+  });
   // Start-up does not wait for the watcher; the tests assert on its events.
   await services.watching();
   const host = await startWebHost({ services, staticDir });
@@ -47,7 +52,10 @@ export interface ContractClient {
 }
 
 /** A contract client over a real WebSocket; `headers` adds Origin or Cookie as a browser would send them. */
-export async function connectClient(host: WebHost, options: { query?: string; headers?: Record<string, string> } = {}): Promise<ContractClient> {
+export async function connectClient(
+  host: WebHost,
+  options: { query?: string; headers?: Record<string, string> } = {},
+): Promise<ContractClient> {
   const query = options.query ?? `?token=${host.token}`;
   const socket = new WebSocket(`ws://127.0.0.1:${host.port}/ws${query}`, { headers: options.headers });
   await new Promise((resolve, reject) => {
@@ -84,7 +92,11 @@ export function rawExchange(port: number, bytes: string | Buffer, timeoutMs = 10
     let received = '';
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new Error(`the host kept the connection open for ${timeoutMs} ms without closing it; it sent: ${received.slice(0, 200)}`));
+      reject(
+        new Error(
+          `the host kept the connection open for ${timeoutMs} ms without closing it; it sent: ${received.slice(0, 200)}`,
+        ),
+      );
     }, timeoutMs);
     const done = () => {
       clearTimeout(timer);
@@ -99,7 +111,11 @@ export function rawExchange(port: number, bytes: string | Buffer, timeoutMs = 10
 }
 
 /** An upgrade request as a browser sends it; `overrides` replaces or (with undefined) drops headers. */
-export function upgradeRequest(port: number, target: string, overrides: Record<string, string | undefined> = {}): string {
+export function upgradeRequest(
+  port: number,
+  target: string,
+  overrides: Record<string, string | undefined> = {},
+): string {
   const headers: Record<string, string | undefined> = {
     Host: `127.0.0.1:${port}`,
     Upgrade: 'websocket',
@@ -109,7 +125,9 @@ export function upgradeRequest(port: number, target: string, overrides: Record<s
     Origin: `http://127.0.0.1:${port}`,
     ...overrides,
   };
-  const lines = Object.entries(headers).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}: ${v}`);
+  const lines = Object.entries(headers)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}: ${v}`);
   return `GET ${target} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`;
 }
 
@@ -120,14 +138,22 @@ export function rawSocket(port: number, token: string): Promise<net.Socket> {
     socket.once('error', reject);
     socket.write(upgradeRequest(port, `/ws?token=${token}`));
     socket.once('data', (chunk) => {
-      if (!chunk.toString('latin1').startsWith('HTTP/1.1 101')) reject(new Error(`no upgrade: ${chunk.toString('latin1').slice(0, 80)}`));
+      if (!chunk.toString('latin1').startsWith('HTTP/1.1 101'))
+        reject(new Error(`no upgrade: ${chunk.toString('latin1').slice(0, 80)}`));
       else resolve(socket);
     });
   });
 }
 
 /** One WebSocket frame; client frames are masked unless `masked` is false. */
-export function frame(options: { opcode: number; payload?: Buffer; fin?: boolean; rsv?: number; masked?: boolean; declaredLength?: number }): Buffer {
+export function frame(options: {
+  opcode: number;
+  payload?: Buffer;
+  fin?: boolean;
+  rsv?: number;
+  masked?: boolean;
+  declaredLength?: number;
+}): Buffer {
   const payload = options.payload ?? Buffer.alloc(0);
   const length = options.declaredLength ?? payload.length;
   const masked = options.masked ?? true;

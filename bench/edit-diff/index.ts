@@ -34,7 +34,9 @@ export function benchTexts(bytes: number): { original: string; proposal: string 
   let original = lines.join('').slice(0, bytes - 1);
   original += '\n';
   const all = original.split('\n');
-  const changed = all.map((line, i) => (i % Math.max(1, Math.floor(all.length / 6)) === 1 ? line.replace('compute', 'evaluate') : line));
+  const changed = all.map((line, i) =>
+    i % Math.max(1, Math.floor(all.length / 6)) === 1 ? line.replace('compute', 'evaluate') : line,
+  );
   changed.splice(3, 0, 'import math  # added by the proposal');
   return { original, proposal: changed.join('\n') };
 }
@@ -49,13 +51,19 @@ export async function serveBarePage(): Promise<{ url: string; close(): Promise<v
     build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 10_000 },
     worker: { format: 'es' },
   });
-  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf' };
+  const types: Record<string, string> = {
+    '.html': 'text/html',
+    '.js': 'text/javascript',
+    '.css': 'text/css',
+    '.ttf': 'font/ttf',
+  };
   const server = await serveLoopback((req, res) => {
     const rel = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     const file = path.join(outDir, rel === '/' ? 'index.html' : rel);
     if (!file.startsWith(outDir)) return void res.writeHead(403).end();
     readFile(file).then(
-      (body) => res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' }).end(body),
+      (body) =>
+        res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' }).end(body),
       () => res.writeHead(404).end(),
     );
   });
@@ -103,7 +111,12 @@ function recordStreamEnds(modelUrl: string): { last(): number | undefined; clear
 }
 
 /** Kiln: clear the session, send, and time main's end of the stream → diff painted (the paint measured inside the page). */
-async function kilnSample(page: Page, model: ModelServer, streams: ReturnType<typeof recordStreamEnds>, proposal: string): Promise<number> {
+async function kilnSample(
+  page: Page,
+  model: ModelServer,
+  streams: ReturnType<typeof recordStreamEnds>,
+  proposal: string,
+): Promise<number> {
   // Only the front page gets full-rate frames; each side is timed in front.
   await page.bringToFront();
   const panel = page.getByRole('complementary', { name: 'Edit assistant' });
@@ -160,9 +173,15 @@ export async function runEditDiffBench(): Promise<BenchResult[]> {
 
     for (const size of sizes) {
       const { original, proposal } = texts.get(size.file)!;
-      await kilnPage.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name: size.file, exact: true }).click();
+      await kilnPage
+        .getByRole('tree', { name: 'Files' })
+        .getByRole('treeitem', { name: size.file, exact: true })
+        .click();
       await kilnPage.getByRole('tab', { name: size.file, exact: true }).waitFor();
-      await kilnPage.getByRole('complementary', { name: 'Edit assistant' }).getByRole('textbox', { name: 'Message' }).waitFor({ state: 'visible' });
+      await kilnPage
+        .getByRole('complementary', { name: 'Edit assistant' })
+        .getByRole('textbox', { name: 'Message' })
+        .waitFor({ state: 'visible' });
       const kiln: number[] = [];
       const baseline: number[] = [];
       // Interleaved, so machine noise hits both sides alike; the first runs warm caches and JITs.

@@ -5,7 +5,10 @@
  * Runs in the browser; resolves with performance.now() at that frame.
  */
 export function waitForDiffPaint(root: Element): Promise<number> {
-  const painted = () => root.querySelector('.monaco-diff-editor.side-by-side .editor.original .line-delete, .monaco-diff-editor.side-by-side .editor.original .char-delete');
+  const painted = () =>
+    root.querySelector(
+      '.monaco-diff-editor.side-by-side .editor.original .line-delete, .monaco-diff-editor.side-by-side .editor.original .char-delete',
+    );
   return new Promise((resolve) => {
     const done = () => requestAnimationFrame(() => resolve(performance.now()));
     if (painted()) return done();

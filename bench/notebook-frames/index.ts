@@ -52,7 +52,9 @@ async function kilnRun(page: Page): Promise<LongTasks> {
 
 /** The baseline: the same lines appended to a bare <pre>, LINES_PER_FRAME per animation frame, until all are painted. */
 async function bareRun(page: Page): Promise<LongTasks> {
-  await page.setContent('<!doctype html><html><body style="margin:0;font:13px monospace"><pre id="out" style="white-space:pre-wrap"></pre></body></html>');
+  await page.setContent(
+    '<!doctype html><html><body style="margin:0;font:13px monospace"><pre id="out" style="white-space:pre-wrap"></pre></body></html>',
+  );
   await startLongTasks(page);
   await page.evaluate(`new Promise((resolve) => {
     const out = document.getElementById('out');
@@ -75,7 +77,16 @@ export async function runNotebookFramesBench(): Promise<BenchResult[]> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-frames-'));
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-frames-data-'));
   const notebook = {
-    cells: [{ cell_type: 'code', execution_count: null, id: 'stream', metadata: {}, outputs: [], source: `for i in range(${LINES}):\n    print("line", i)` }],
+    cells: [
+      {
+        cell_type: 'code',
+        execution_count: null,
+        id: 'stream',
+        metadata: {},
+        outputs: [],
+        source: `for i in range(${LINES}):\n    print("line", i)`,
+      },
+    ],
     metadata: { kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' } },
     nbformat: 4,
     nbformat_minor: 5,
@@ -91,7 +102,10 @@ export async function runNotebookFramesBench(): Promise<BenchResult[]> {
     await page.goto(host.url);
     await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name: 'stream.ipynb' }).click();
     const nb = page.getByRole('region', { name: 'stream.ipynb' });
-    await nb.getByRole('status').filter({ hasText: /^idle$/ }).waitFor({ timeout: 120_000 });
+    await nb
+      .getByRole('status')
+      .filter({ hasText: /^idle$/ })
+      .waitFor({ timeout: 120_000 });
     const bare = await browser.newPage({ viewport: VIEWPORT });
 
     // Idle floor first, then interleaved Kiln / bare runs (the first Kiln run also warms the kernel and JIT).
@@ -109,7 +123,9 @@ export async function runNotebookFramesBench(): Promise<BenchResult[]> {
       baseline.push(await bareRun(bare));
     }
 
-    console.log(`notebook main-thread long tasks while a cell streams ${LINES.toLocaleString('en-US')} lines (${RUNS} runs):`);
+    console.log(
+      `notebook main-thread long tasks while a cell streams ${LINES.toLocaleString('en-US')} lines (${RUNS} runs):`,
+    );
     for (const [i, k] of kiln.entries()) {
       console.log(describeLongTasks(`kiln run ${i + 1}`, k));
       console.log(describeLongTasks(`bare <pre> run ${i + 1}`, baseline[i]));

@@ -23,7 +23,10 @@ export class TempWorkspace {
   }
 
   async exists(rel: string): Promise<boolean> {
-    return readFile(this.abs(rel)).then(() => true, (err: NodeJS.ErrnoException) => err.code === 'EISDIR');
+    return readFile(this.abs(rel)).then(
+      () => true,
+      (err: NodeJS.ErrnoException) => err.code === 'EISDIR',
+    );
   }
 }
 
@@ -48,7 +51,11 @@ export const DEFAULT_FIXTURE: Record<string, string> = {
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** Starts the built web host on a folder, the way `npm run serve` does. */
-export async function startWebHost(root: string, dataDir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+export async function startWebHost(
+  root: string,
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [path.join(REPO_ROOT, 'out/main/web.js'), root, '--port', '0'], {
     env: { ...process.env, KILN_DATA_DIR: dataDir, XDG_DATA_HOME: path.join(dataDir, 'xdg-data'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -71,7 +78,13 @@ export async function startWebHost(root: string, dataDir: string, env: Record<st
   return { child, url };
 }
 
-export const test = base.extend<{ fixtureFiles: Record<string, string>; hostEnv: Record<string, string>; trusted: boolean; workspace: TempWorkspace; kiln: KilnWebHost }>({
+export const test = base.extend<{
+  fixtureFiles: Record<string, string>;
+  hostEnv: Record<string, string>;
+  trusted: boolean;
+  workspace: TempWorkspace;
+  kiln: KilnWebHost;
+}>({
   fixtureFiles: [DEFAULT_FIXTURE, { option: true }],
   hostEnv: [{}, { option: true }],
   // Fixture workspaces are the tests' own, so trusted; the trust specs open untrusted ones.

@@ -12,7 +12,12 @@ export function treeItem(page: Page, name: string): Locator {
 }
 
 /** A real mouse drag: press on the source, move in steps (past the drag threshold), release on the target. */
-export async function dragWithMouse(page: Page, source: Locator, target: Locator | { x: number; y: number }, options: { release?: boolean } = {}): Promise<void> {
+export async function dragWithMouse(
+  page: Page,
+  source: Locator,
+  target: Locator | { x: number; y: number },
+  options: { release?: boolean } = {},
+): Promise<void> {
   const from = (await source.boundingBox())!;
   const start = { x: from.x + 40, y: from.y + from.height / 2 };
   await page.mouse.move(start.x, start.y);

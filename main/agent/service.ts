@@ -121,7 +121,13 @@ export class AgentService {
         // Stopped or cleared while waiting: this message never runs.
         if (this.isCurrent(live)) {
           this.upsert(live, { ...user, queued: false });
-          this.addEntry(live, { type: 'marker', id: randomUUID(), at: Date.now(), marker: 'cancelled', text: 'Not sent: stopped before its turn' });
+          this.addEntry(live, {
+            type: 'marker',
+            id: randomUUID(),
+            at: Date.now(),
+            marker: 'cancelled',
+            text: 'Not sent: stopped before its turn',
+          });
           this.announceRunState(live, this.pending > 0 ? 'running' : 'idle');
           await this.save(live);
         }
@@ -224,7 +230,12 @@ export class AgentService {
           };
           chips.set(call.toolCallId, chip);
           this.addEntry(live, chip);
-          if (call.invalid) this.endChip(live, chip, describeError(invalidCallMessage(call.toolName, call.invalid.message, configured)));
+          if (call.invalid)
+            this.endChip(
+              live,
+              chip,
+              describeError(invalidCallMessage(call.toolName, call.invalid.message, configured)),
+            );
         },
         onToolResult: ({ toolCallId, toolName, output }) => {
           const chip = chips.get(toolCallId);
@@ -232,7 +243,8 @@ export class AgentService {
         },
         onToolError: ({ toolCallId, toolName, message }) => {
           const chip = chips.get(toolCallId);
-          if (chip && chip.status === 'running') this.endChip(live, chip, describeError(invalidCallMessage(toolName, message, configured)));
+          if (chip && chip.status === 'running')
+            this.endChip(live, chip, describeError(invalidCallMessage(toolName, message, configured)));
         },
       });
     } catch (err) {
@@ -243,30 +255,52 @@ export class AgentService {
     this.runningChips = null;
     closeAssistant();
     for (const chip of chips.values()) {
-      if (chip.status === 'running') this.endChip(live, chip, { status: 'error', summary: outcome.status === 'stopped' ? 'stopped' : 'interrupted', resultPreview: '' });
+      if (chip.status === 'running')
+        this.endChip(live, chip, {
+          status: 'error',
+          summary: outcome.status === 'stopped' ? 'stopped' : 'interrupted',
+          resultPreview: '',
+        });
     }
     return { outcome, chips };
   }
 
-  private async finish(live: LiveSession, runId: string, text: string, { outcome, chips }: RunResult): Promise<AgentOutcome> {
+  private async finish(
+    live: LiveSession,
+    runId: string,
+    text: string,
+    { outcome, chips }: RunResult,
+  ): Promise<AgentOutcome> {
     const status = outcome.status;
     if (!this.isCurrent(live)) return { runId, status };
     const record = live.record;
     let error: WireError | undefined;
     if (status === 'completed') {
-      record.messages.push({ role: 'user', content: text }, ...(outcome.responseMessages ?? assistantNote(outcome.text, '')));
+      record.messages.push(
+        { role: 'user', content: text },
+        ...(outcome.responseMessages ?? assistantNote(outcome.text, '')),
+      );
     } else {
       // A partial run still happened (files may have changed): the model hears what it did.
       const done = [...chips.values()].map((c) => `${toolChipLabel(c)} (${c.status})`);
       const what = status === 'stopped' ? 'Stopped by the operator' : 'The run failed';
       if (outcome.text || done.length) {
-        record.messages.push({ role: 'user', content: text }, ...assistantNote(outcome.text, `[${what}${done.length ? ` after: ${done.join('; ')}` : ''}.]`));
+        record.messages.push(
+          { role: 'user', content: text },
+          ...assistantNote(outcome.text, `[${what}${done.length ? ` after: ${done.join('; ')}` : ''}.]`),
+        );
       }
       if (status === 'stopped') {
         this.addEntry(live, { type: 'marker', id: randomUUID(), at: Date.now(), marker: 'stopped', text: 'Stopped' });
       } else {
         error = toWireError(outcome.error);
-        this.addEntry(live, { type: 'error', id: randomUUID(), at: Date.now(), code: error.code, message: error.message });
+        this.addEntry(live, {
+          type: 'error',
+          id: randomUUID(),
+          at: Date.now(),
+          code: error.code,
+          message: error.message,
+        });
       }
     }
     this.announceRunState(live, this.pending > 0 ? 'running' : error ? 'error' : 'idle', error);
@@ -286,13 +320,18 @@ export class AgentService {
     const interrupt = this.options.interruptNotebook;
     if (!interrupt || !this.runningChips) return;
     for (const chip of this.runningChips.values()) {
-      if (chip.status === 'running' && chip.target && isVerbName(chip.verb) && VERBS[chip.verb].runsCell) void interrupt(chip.target).catch(() => {});
+      if (chip.status === 'running' && chip.target && isVerbName(chip.verb) && VERBS[chip.verb].runsCell)
+        void interrupt(chip.target).catch(() => {});
     }
   }
 
   private tools(): ToolSet {
     const only = this.options.config.current().agent?.tools ?? null;
-    return selectTools('workspace', { intrinsic: {}, configured: verbToolSet(this.options.verbs, { only }), allowlist: only });
+    return selectTools('workspace', {
+      intrinsic: {},
+      configured: verbToolSet(this.options.verbs, { only }),
+      allowlist: only,
+    });
   }
 
   // --- state ----------------------------------------------------------------------------------
@@ -311,7 +350,14 @@ export class AgentService {
   private newSession(): LiveSession {
     return {
       runState: 'idle',
-      record: { version: 1, workspaceRoot: this.options.workspaceRoot, kind: 'workspace', createdAt: Date.now(), transcript: [], messages: [] },
+      record: {
+        version: 1,
+        workspaceRoot: this.options.workspaceRoot,
+        kind: 'workspace',
+        createdAt: Date.now(),
+        transcript: [],
+        messages: [],
+      },
     };
   }
 
@@ -366,7 +412,10 @@ interface RunResult {
 }
 
 function notEnabled(): KilnError {
-  return new KilnError('E_NO_MODEL', 'The agent is not enabled: add an agent: block with a model to .kiln/config.yaml.');
+  return new KilnError(
+    'E_NO_MODEL',
+    'The agent is not enabled: add an agent: block with a model to .kiln/config.yaml.',
+  );
 }
 
 /** A record resumed after a restart: whatever was running then is over. */

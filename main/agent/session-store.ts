@@ -23,7 +23,10 @@ export class AgentRecordStore {
   private readonly files: RecordFiles;
   private readonly file: string;
 
-  constructor(dataDir: string, private readonly workspaceRoot: string) {
+  constructor(
+    dataDir: string,
+    private readonly workspaceRoot: string,
+  ) {
     this.files = new RecordFiles(path.join(dataDir, 'agent-sessions'));
     this.file = this.files.fileFor('workspace', workspaceRoot);
   }

@@ -27,7 +27,10 @@ const cellRun = (over: Partial<VerbResult<'run-notebook-cell'>> = {}): VerbResul
 /** One result per verb: a verb added to the table without a chip summary fails to compile here. */
 const SAMPLES: { [V in VerbName]: { result: VerbResult<V>; summary: string } } = {
   'list-files': { result: { path: '', entries: [{ name: 'src', kind: 'dir' }] }, summary: '1 entries' },
-  'read-file': { result: { path: 'a.py', content: 'x', start_line: 1, total_lines: 9, truncated: true }, summary: '9 lines (part)' },
+  'read-file': {
+    result: { path: 'a.py', content: 'x', start_line: 1, total_lines: 9, truncated: true },
+    summary: '9 lines (part)',
+  },
   'write-file': { result: { path: 'a.py', bytes_written: 3, created: false }, summary: '3 bytes' },
   'edit-file': { result: { path: 'a.py', bytes_written: 7, replacements: 1 }, summary: '1 replacement · 7 bytes' },
   'run-file': { result: run(), summary: 'exit 0' },
@@ -41,7 +44,8 @@ const SAMPLES: { [V in VerbName]: { result: VerbResult<V>; summary: string } } =
 
 describe('tool chips', () => {
   it('sum up every verb’s result from its table entry', () => {
-    for (const verb of VERB_NAMES) expect(describeResult(verb, SAMPLES[verb].result).summary, verb).toBe(SAMPLES[verb].summary);
+    for (const verb of VERB_NAMES)
+      expect(describeResult(verb, SAMPLES[verb].result).summary, verb).toBe(SAMPLES[verb].summary);
   });
 
   it('names the verb and its path, and keeps only a short preview of a file body', () => {
@@ -53,15 +57,24 @@ describe('tool chips', () => {
     expect(content.omitted).toBe(body.length - content.value.length);
     expect(body.startsWith(content.value)).toBe(true);
     const end = describeResult('write-file', { path: 'src/loaders.py', bytes_written: 312, created: true });
-    expect(toolChipLabel({ verb: 'write-file', target: start.target, summary: end.summary })).toBe('write-file src/loaders.py · 312 bytes · new');
+    expect(toolChipLabel({ verb: 'write-file', target: start.target, summary: end.summary })).toBe(
+      'write-file src/loaders.py · 312 bytes · new',
+    );
   });
 
   it('summarizes runs by exit code, timeouts, and shows the head of the output', () => {
-    expect(describeResult('run-file', run({ stdout: 'rows 3\n' }))).toMatchObject({ status: 'ok', summary: 'exit 0', resultPreview: 'rows 3' });
+    expect(describeResult('run-file', run({ stdout: 'rows 3\n' }))).toMatchObject({
+      status: 'ok',
+      summary: 'exit 0',
+      resultPreview: 'rows 3',
+    });
     const failed = describeResult('run-file', run({ stderr: 'Traceback\n', returncode: 1 }));
     expect(failed).toMatchObject({ status: 'error', summary: 'exit 1' });
     expect(failed.resultPreview).toContain('[stderr]');
-    const slow = describeResult('execute-code', run({ stdout: 'y'.repeat(5000), returncode: -9, timed_out: true, script: 'scripts/step_02_loop.py' }));
+    const slow = describeResult(
+      'execute-code',
+      run({ stdout: 'y'.repeat(5000), returncode: -9, timed_out: true, script: 'scripts/step_02_loop.py' }),
+    );
     expect(slow).toMatchObject({ status: 'error', summary: 'timed out', target: 'scripts/step_02_loop.py' });
     expect(slow.resultPreview).toMatch(/^y{600}\n… \(4400 more characters\)$/);
     // run-file keeps the file it ran as its target; only a one-shot is named by its step.
@@ -69,19 +82,46 @@ describe('tool chips', () => {
   });
 
   it('describes edits, notebook cells and refusals in one line', () => {
-    expect(describeResult('edit-file', { path: 'a.py', bytes_written: 9, replacements: 0 }).summary).toBe('overwritten · 9 bytes');
-    const cell = describeResult('run-notebook-cell', cellRun({ outputs: [{ output_type: 'stream', name: 'stdout', text: '47\n' }] }));
+    expect(describeResult('edit-file', { path: 'a.py', bytes_written: 9, replacements: 0 }).summary).toBe(
+      'overwritten · 9 bytes',
+    );
+    const cell = describeResult(
+      'run-notebook-cell',
+      cellRun({ outputs: [{ output_type: 'stream', name: 'stdout', text: '47\n' }] }),
+    );
     expect(cell).toMatchObject({ status: 'ok', summary: 'ok · [4]', resultPreview: '47' });
-    const error = describeResult('rerun-notebook-cell', cellRun({ status: 'error', had_error: true, outputs: [{ output_type: 'error', ename: 'ValueError', evalue: 'nope', traceback: [] }] }));
+    const error = describeResult(
+      'rerun-notebook-cell',
+      cellRun({
+        status: 'error',
+        had_error: true,
+        outputs: [{ output_type: 'error', ename: 'ValueError', evalue: 'nope', traceback: [] }],
+      }),
+    );
     expect(error).toMatchObject({ status: 'error', summary: 'error · [4]', resultPreview: 'ValueError: nope' });
-    const unsaved = describeResult('edit-notebook-cell', { cell_id: 'c', source_len: 3, saved: false, not_saved_reason: 'a.ipynb has unsaved edits by the operator' });
-    expect(unsaved).toMatchObject({ summary: 'cell c edited · not saved', resultPreview: 'a.ipynb has unsaved edits by the operator' });
-    expect(describeResult('delete-notebook-cell', { cell_id: 'c', remaining_cells: 2, saved: true }).summary).toBe('2 cells left');
-    expect(describeError('"src/x.py" does not exist (or is not a file); nothing was run\nmore').summary).toBe('"src/x.py" does not exist (or is not a file); nothing was run');
+    const unsaved = describeResult('edit-notebook-cell', {
+      cell_id: 'c',
+      source_len: 3,
+      saved: false,
+      not_saved_reason: 'a.ipynb has unsaved edits by the operator',
+    });
+    expect(unsaved).toMatchObject({
+      summary: 'cell c edited · not saved',
+      resultPreview: 'a.ipynb has unsaved edits by the operator',
+    });
+    expect(describeResult('delete-notebook-cell', { cell_id: 'c', remaining_cells: 2, saved: true }).summary).toBe(
+      '2 cells left',
+    );
+    expect(describeError('"src/x.py" does not exist (or is not a file); nothing was run\nmore').summary).toBe(
+      '"src/x.py" does not exist (or is not a file); nothing was run',
+    );
   });
 
   it('falls back to "done" for a result its schema refuses or a tool that is not a verb', () => {
     expect(describeResult('run-file', { stdout: 'half a result' })).toMatchObject({ status: 'ok', summary: 'done' });
-    expect(describeResult('propose_file', { ok: true })).toMatchObject({ summary: 'done', resultPreview: '{"ok":true}' });
+    expect(describeResult('propose_file', { ok: true })).toMatchObject({
+      summary: 'done',
+      resultPreview: '{"ok":true}',
+    });
   });
 });

@@ -45,7 +45,7 @@ export function describeCall(verb: string, input: unknown): ChipStart {
   const target = str(args.path) ?? str(args.notebook) ?? null;
   const previews: ToolArgPreview[] = [];
   for (const [name, value] of Object.entries(args)) {
-    const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+    const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
     previews.push({ name, ...headOf(text, ARG_PREVIEW_CHARS) });
   }
   return { target, args: previews };
@@ -74,5 +74,9 @@ function verbChip(verb: string, output: unknown): VerbChip | null {
 /** The chip when the verb refused or failed. */
 export function describeError(message: string): ChipEnd {
   const firstLine = message.split('\n')[0];
-  return { status: 'error', summary: headOf(firstLine, 120).value, resultPreview: headOf(message, RESULT_PREVIEW_CHARS).value };
+  return {
+    status: 'error',
+    summary: headOf(firstLine, 120).value,
+    resultPreview: headOf(message, RESULT_PREVIEW_CHARS).value,
+  };
 }

@@ -17,7 +17,11 @@ let changes: FsChange[];
 beforeEach(async () => {
   ({ root, cleanup } = await makeTempTree({ 'a.txt': 'a\n', 'src/pkg/mod.py': 'x = 1\n', 'src/pkg/deep/n.py': 'y\n' }));
   feed = new ChangeFeed({ root });
-  ws = await Workspace.open({ root, trash: async () => false, onChange: (change, disk) => feed.reportOwn(change, disk) });
+  ws = await Workspace.open({
+    root,
+    trash: async () => false,
+    onChange: (change, disk) => feed.reportOwn(change, disk),
+  });
   changes = [];
   feed.onChange((c) => changes.push(c));
   watcher = new WorkspaceWatcher({ root, ledger: ws.ledger, onChange: (c) => void feed.reportObserved(c) });
@@ -32,7 +36,9 @@ afterEach(async () => {
 async function quiesce(): Promise<void> {
   const marker = `marker-${Math.random().toString(36).slice(2)}.txt`;
   await writeFile(path.join(root, marker), 'm');
-  await expect.poll(() => changes.some((c) => c.type === 'created' && c.path === marker), { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(() => changes.some((c) => c.type === 'created' && c.path === marker), { timeout: 10_000 })
+    .toBe(true);
   await feed.settled();
   changes = changes.filter((c) => !(c.type === 'created' && c.path === marker));
 }
@@ -71,7 +77,9 @@ it("reports another program's rename as deleted + created, and its edits as exte
   await rename(path.join(root, 'a.txt'), path.join(root, 'renamed.txt'));
   await writeFile(path.join(root, 'src/pkg/mod.py'), 'x = 2\n');
   await expect
-    .poll(() => changes.map((c) => ('path' in c ? `${c.type} ${c.path} ${c.origin}` : c.type)).sort(), { timeout: 10_000 })
+    .poll(() => changes.map((c) => ('path' in c ? `${c.type} ${c.path} ${c.origin}` : c.type)).sort(), {
+      timeout: 10_000,
+    })
     .toEqual(['created renamed.txt external', 'deleted a.txt external', 'updated src/pkg/mod.py external']);
 });
 
@@ -85,7 +93,10 @@ it('an outside replacement with the same size and mtime as our own write is news
   const published: FsChange[] = [];
   own.onChange((c) => published.push(c));
   const updated: FsChange = { type: 'updated', path: 'a.txt', isDir: false, origin: 'external' };
-  own.reportOwn({ ...updated, origin: 'operator' }, { size: ours.size, mtimeMs: ours.mtimeMs, ctimeMs: ours.ctimeMs, ino: ours.ino, hash: hashText('ours\n') });
+  own.reportOwn(
+    { ...updated, origin: 'operator' },
+    { size: ours.size, mtimeMs: ours.mtimeMs, ctimeMs: ours.ctimeMs, ino: ours.ino, hash: hashText('ours\n') },
+  );
   // The watcher's report of our own write: dropped, however late it comes.
   await own.reportObserved(updated);
   expect(published).toHaveLength(1);
@@ -114,7 +125,9 @@ it("an agent writing from another Kiln process (the MCP server) reaches the feed
   await mcp.write('src/pkg/from_mcp.py', 'z = 1\n', { origin: 'agent' });
   await mcp.write('a.txt', 'agent edit\n', { origin: 'agent' });
   await expect
-    .poll(() => changes.map((c) => ('path' in c ? `${c.type} ${c.path} ${c.origin}` : c.type)).sort(), { timeout: 10_000 })
+    .poll(() => changes.map((c) => ('path' in c ? `${c.type} ${c.path} ${c.origin}` : c.type)).sort(), {
+      timeout: 10_000,
+    })
     .toEqual(['created src/pkg/from_mcp.py agent', 'updated a.txt agent']);
   await quiesce();
   expect(changes).toHaveLength(2);

@@ -88,7 +88,8 @@ export class ChangeFeed implements IDisposable {
   private async isEcho(change: FsChange): Promise<boolean> {
     if (change.type === 'moved') return false;
     const now = Date.now();
-    const covering = (present: boolean) => this.expectations.some((e) => e.until > now && e.present === present && isWithin(change.path, e.path));
+    const covering = (present: boolean) =>
+      this.expectations.some((e) => e.until > now && e.present === present && isWithin(change.path, e.path));
     const mine = this.written.get(change.path);
     // Most reports are other programs' work on paths Kiln never touched: news, with no disk look needed.
     if (!mine && !covering(true) && !covering(false)) return false;

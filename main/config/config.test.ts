@@ -62,7 +62,13 @@ describe('ConfigService: validation', () => {
     const { svc, changes } = await start();
     expect(svc.state().fileEditing).toMatchObject({ enabled: true, model: 'smart-generalist', source: 'project' });
     expect(svc.state().models).toEqual([
-      { alias: 'smart-generalist', provider: 'openai-compatible', model: 'qwen2.5-coder:7b', baseUrl: 'http://127.0.0.1:11434/v1', source: 'project' },
+      {
+        alias: 'smart-generalist',
+        provider: 'openai-compatible',
+        model: 'qwen2.5-coder:7b',
+        baseUrl: 'http://127.0.0.1:11434/v1',
+        source: 'project',
+      },
     ]);
     expect(svc.current().fileEditing?.systemPrompt).toBe('');
     expect(changes.at(-1)?.fileEditing.enabled).toBe(true);
@@ -71,7 +77,11 @@ describe('ConfigService: validation', () => {
   it('accepts the agent block (used by workspace sessions) with its allowlist', async () => {
     await put('.kiln/config.yaml', `${VALID}agent:\n  model: smart-generalist\n  tools: [write-file, run-file]\n`);
     const { svc } = await start();
-    expect(svc.state().agent).toMatchObject({ enabled: true, model: 'smart-generalist', tools: ['write-file', 'run-file'] });
+    expect(svc.state().agent).toMatchObject({
+      enabled: true,
+      model: 'smart-generalist',
+      tools: ['write-file', 'run-file'],
+    });
   });
 
   it('reads the jupyter block: a command, or a remote URL, not both', async () => {
@@ -107,7 +117,12 @@ describe('ConfigService: validation', () => {
     await put('.kiln/config.yaml', VALID.replace('provider: openai-compatible', 'provider: ollama'));
     const { svc } = await start();
     const error = svc.state().error;
-    expect(error).toMatchObject({ file: '.kiln/config.yaml', line: 3, key: 'models.smart-generalist.provider', code: 'E_CONFIG' });
+    expect(error).toMatchObject({
+      file: '.kiln/config.yaml',
+      line: 3,
+      key: 'models.smart-generalist.provider',
+      code: 'E_CONFIG',
+    });
     expect(error?.message).toMatch(/provider must be one of/);
     expect(svc.state().fileEditing.enabled).toBe(false);
   });
@@ -142,18 +157,27 @@ describe('ConfigService: validation', () => {
   });
 
   it('requires base_url for openai-compatible but not for hosted providers', async () => {
-    await put('.kiln/config.yaml', 'models:\n  local:\n    provider: openai-compatible\n    model: m\n  claude:\n    provider: anthropic\n    model: claude-x\n    api_key_env: ANTHROPIC_KEY\n');
+    await put(
+      '.kiln/config.yaml',
+      'models:\n  local:\n    provider: openai-compatible\n    model: m\n  claude:\n    provider: anthropic\n    model: claude-x\n    api_key_env: ANTHROPIC_KEY\n',
+    );
     const { svc } = await start();
     // A missing key is reported at the entry that lacks it.
     expect(svc.state().error).toMatchObject({ key: 'models.local.base_url', line: 2 });
-    await put('.kiln/config.yaml', 'models:\n  claude:\n    provider: anthropic\n    model: claude-x\n    api_key_env: ANTHROPIC_KEY\n');
+    await put(
+      '.kiln/config.yaml',
+      'models:\n  claude:\n    provider: anthropic\n    model: claude-x\n    api_key_env: ANTHROPIC_KEY\n',
+    );
     await svc.reload();
     expect(svc.state().error).toBeNull();
     expect(svc.model('claude')).toMatchObject({ provider: 'anthropic', apiKeyEnv: 'ANTHROPIC_KEY' });
   });
 
   it('refuses a key pasted into api_key_env', async () => {
-    await put('.kiln/config.yaml', VALID.replace('    model: qwen2.5-coder:7b', '    model: q\n    api_key_env: sk-abc-123'));
+    await put(
+      '.kiln/config.yaml',
+      VALID.replace('    model: qwen2.5-coder:7b', '    model: q\n    api_key_env: sk-abc-123'),
+    );
     const { svc } = await start();
     expect(svc.state().error?.message).toMatch(/NAME of an environment variable/);
   });
@@ -176,11 +200,17 @@ describe('ConfigService: config:/ references', () => {
   it('resolves and joins the prompt files in order', async () => {
     await put('.kiln/prompts/shared_header.md', 'Be terse.\n');
     await put('.kiln/prompts/files.md', 'Keep the style of the file.\n');
-    await put('.kiln/config.yaml', `${VALID}  system_prompt:\n    - config:/prompts/shared_header.md\n    - config:/prompts/files.md\n`);
+    await put(
+      '.kiln/config.yaml',
+      `${VALID}  system_prompt:\n    - config:/prompts/shared_header.md\n    - config:/prompts/files.md\n`,
+    );
     const { svc } = await start();
     expect(svc.state().error).toBeNull();
     expect(svc.current().fileEditing?.systemPrompt).toBe('Be terse.\n\nKeep the style of the file.');
-    expect(svc.state().fileEditing.systemPromptRefs).toEqual(['config:/prompts/shared_header.md', 'config:/prompts/files.md']);
+    expect(svc.state().fileEditing.systemPromptRefs).toEqual([
+      'config:/prompts/shared_header.md',
+      'config:/prompts/files.md',
+    ]);
   });
 
   it('refuses .. , absolute paths and symlinks leaving .kiln/', async () => {
@@ -188,7 +218,13 @@ describe('ConfigService: config:/ references', () => {
     await put('.kiln/ok.md', 'inside');
     await fs.symlink(path.join(root, 'secret.md'), path.join(kiln, 'escape.md'));
     await fs.symlink(path.join(kiln, 'ok.md'), path.join(kiln, 'alias.md'));
-    for (const ref of ['config:/../secret.md', 'config://etc/passwd', 'config:/a/../../secret.md', 'config:/escape.md', 'config:/C:\\x.md']) {
+    for (const ref of [
+      'config:/../secret.md',
+      'config://etc/passwd',
+      'config:/a/../../secret.md',
+      'config:/escape.md',
+      'config:/C:\\x.md',
+    ]) {
       const err = await resolveConfigRef(kiln, ref).catch((e: unknown) => e);
       expect(err, ref).toBeInstanceOf(KilnError);
       expect((err as KilnError).code, ref).toBe('E_OUTSIDE_WORKSPACE');
@@ -200,7 +236,11 @@ describe('ConfigService: config:/ references', () => {
     await put('secret.md', 'outside');
     await put('.kiln/config.yaml', `${VALID}  system_prompt:\n    - config:/../secret.md\n`);
     const { svc } = await start();
-    expect(svc.state().error).toMatchObject({ code: 'E_OUTSIDE_WORKSPACE', line: 9, key: 'file_editing.system_prompt.0' });
+    expect(svc.state().error).toMatchObject({
+      code: 'E_OUTSIDE_WORKSPACE',
+      line: 9,
+      key: 'file_editing.system_prompt.0',
+    });
     await put('.kiln/config.yaml', `${VALID}  system_prompt: config:/missing.md\n`);
     await svc.reload();
     expect(svc.state().error).toMatchObject({ code: 'E_CONFIG', line: 8 });
@@ -226,7 +266,12 @@ describe('ConfigService: user config, set not merge', () => {
       await put('.kiln/config.yaml', 'file_editing:\n  model: b\n');
       await svc.reload();
       expect(svc.state().error).toBeNull();
-      expect(svc.current().fileEditing).toEqual({ model: 'b', systemPromptRefs: [], systemPrompt: '', source: 'project' });
+      expect(svc.current().fileEditing).toEqual({
+        model: 'b',
+        systemPromptRefs: [],
+        systemPrompt: '',
+        source: 'project',
+      });
       expect(svc.state().models.map((m) => m.alias)).toEqual(['a', 'b']);
 
       // Project sets models: the user's aliases are gone, so the user's file_editing.model is dangling.
@@ -294,7 +339,15 @@ describe('ConfigService: hot reload', () => {
 
 describe('ConfigService: hostile configs', () => {
   const aliasBomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]']
-    .concat(Array.from({ length: 9 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill(`*${String.fromCharCode(97 + i)}`).join(',')}]`))
+    .concat(
+      Array.from(
+        { length: 9 },
+        (_, i) =>
+          `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9)
+            .fill(`*${String.fromCharCode(97 + i)}`)
+            .join(',')}]`,
+      ),
+    )
     .join('\n');
 
   it('refuses a YAML alias bomb with a config error, and hot reload keeps working after it', async () => {

@@ -107,9 +107,12 @@ export async function loadConfig(files: ConfigFileLocation[], options: LoadOptio
   for (const block of CONFIG_BLOCKS) {
     const projectValue = project?.value[block];
     const projectMayUse = options.projectTrusted || !TRUST_REQUIRED.includes(block);
-    if (projectValue !== undefined && !projectMayUse) withheld.push(...Object.keys(projectValue).map((key) => `${block}.${key}`));
+    if (projectValue !== undefined && !projectMayUse)
+      withheld.push(...Object.keys(projectValue).map((key) => `${block}.${key}`));
     const owner =
-      projectValue !== undefined && projectMayUse ? project : parsed.find((p) => p.location.source === 'user' && p.value[block] !== undefined);
+      projectValue !== undefined && projectMayUse
+        ? project
+        : parsed.find((p) => p.location.source === 'user' && p.value[block] !== undefined);
     if (owner) chosen.set(block, owner);
   }
 
@@ -140,8 +143,12 @@ export async function loadConfig(files: ConfigFileLocation[], options: LoadOptio
     if (!Object.hasOwn(models, value.model)) {
       const known = Object.keys(models);
       issues.push(
-        issueAt(owner, [block, 'model'], `${block}.model '${value.model}' is not an alias under models:` +
-          (known.length ? ` (known: ${known.join(', ')})` : ' (no models are configured)')),
+        issueAt(
+          owner,
+          [block, 'model'],
+          `${block}.model '${value.model}' is not an alias under models:` +
+            (known.length ? ` (known: ${known.join(', ')})` : ' (no models are configured)'),
+        ),
       );
     }
     const refs = value.system_prompt ?? [];
@@ -151,7 +158,14 @@ export async function loadConfig(files: ConfigFileLocation[], options: LoadOptio
         texts.push(await readConfigRef(owner.location.refRoot, ref));
       } catch (err) {
         const kiln = err instanceof KilnError ? err : new KilnError('E_CONFIG', String(err));
-        issues.push(issueAt(owner, [block, 'system_prompt', i], kiln.message, kiln.code === 'E_OUTSIDE_WORKSPACE' ? 'E_OUTSIDE_WORKSPACE' : 'E_CONFIG'));
+        issues.push(
+          issueAt(
+            owner,
+            [block, 'system_prompt', i],
+            kiln.message,
+            kiln.code === 'E_OUTSIDE_WORKSPACE' ? 'E_OUTSIDE_WORKSPACE' : 'E_CONFIG',
+          ),
+        );
       }
     }
     return {
@@ -186,11 +200,24 @@ async function parseConfigFile(location: ConfigFileLocation): Promise<ParsedFile
     text = await fs.readFile(location.file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    return { issues: [{ file: location.displayName, key: '', message: `Cannot read the config: ${(err as Error).message}`, code: 'E_CONFIG' }] };
+    return {
+      issues: [
+        {
+          file: location.displayName,
+          key: '',
+          message: `Cannot read the config: ${(err as Error).message}`,
+          code: 'E_CONFIG',
+        },
+      ],
+    };
   }
-  const fileIssue = (message: string): { issues: ConfigIssue[] } => ({ issues: [{ file: location.displayName, key: '', message, code: 'E_CONFIG' }] });
+  const fileIssue = (message: string): { issues: ConfigIssue[] } => ({
+    issues: [{ file: location.displayName, key: '', message, code: 'E_CONFIG' }],
+  });
   if (Buffer.byteLength(text) > MAX_CONFIG_BYTES) {
-    return fileIssue(`The config is ${Math.round(Buffer.byteLength(text) / 1024)} KiB; Kiln reads configs up to ${MAX_CONFIG_BYTES / 1024} KiB`);
+    return fileIssue(
+      `The config is ${Math.round(Buffer.byteLength(text) / 1024)} KiB; Kiln reads configs up to ${MAX_CONFIG_BYTES / 1024} KiB`,
+    );
   }
   const lines = new LineCounter();
   // yaml's own duplicate-key check compares every key with every other (quadratic); ours below is a Set per map.
@@ -210,7 +237,18 @@ async function parseConfigFile(location: ConfigFileLocation): Promise<ParsedFile
   const duplicate = firstDuplicateKey(doc);
   if (duplicate) {
     const pos = duplicate.offset === undefined ? undefined : lines.linePos(duplicate.offset);
-    return { issues: [{ file: location.displayName, line: pos?.line, column: pos?.col, key: duplicate.key, message: `Map keys must be unique: '${duplicate.key}' appears twice`, code: 'E_CONFIG' }] };
+    return {
+      issues: [
+        {
+          file: location.displayName,
+          line: pos?.line,
+          column: pos?.col,
+          key: duplicate.key,
+          message: `Map keys must be unique: '${duplicate.key}' appears twice`,
+          code: 'E_CONFIG',
+        },
+      ],
+    };
   }
   let raw: unknown;
   try {
@@ -248,24 +286,40 @@ function firstDuplicateKey(doc: Document): { key: string; offset?: number } | nu
  * Locating an issue scans its map, so only the first few are located: a file with tens of thousands of unknown
  * keys is reported in linear time, with a count of the rest.
  */
-function describeZodIssues(file: Pick<ParsedFile, 'location' | 'doc' | 'lines'>, zodIssues: z.core.$ZodIssue[]): ConfigIssue[] {
+function describeZodIssues(
+  file: Pick<ParsedFile, 'location' | 'doc' | 'lines'>,
+  zodIssues: z.core.$ZodIssue[],
+): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   let total = 0;
   for (const issue of zodIssues) {
     const count = issue.code === 'unrecognized_keys' ? issue.keys.length : 1;
     if (issues.length < MAX_ISSUES) {
       const room = MAX_ISSUES - issues.length;
-      issues.push(...describeZodIssue(file, issue.code === 'unrecognized_keys' ? { ...issue, keys: issue.keys.slice(0, room) } : issue));
+      issues.push(
+        ...describeZodIssue(
+          file,
+          issue.code === 'unrecognized_keys' ? { ...issue, keys: issue.keys.slice(0, room) } : issue,
+        ),
+      );
     }
     total += count;
   }
   if (total > issues.length) {
-    issues.push({ file: file.location.displayName, key: '', message: `…and ${total - issues.length} more problems like these`, code: 'E_CONFIG' });
+    issues.push({
+      file: file.location.displayName,
+      key: '',
+      message: `…and ${total - issues.length} more problems like these`,
+      code: 'E_CONFIG',
+    });
   }
   return issues;
 }
 
-function describeZodIssue(file: Pick<ParsedFile, 'location' | 'doc' | 'lines'>, issue: z.core.$ZodIssue): ConfigIssue[] {
+function describeZodIssue(
+  file: Pick<ParsedFile, 'location' | 'doc' | 'lines'>,
+  issue: z.core.$ZodIssue,
+): ConfigIssue[] {
   const at = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((key) => {
@@ -327,14 +381,21 @@ export async function readConfigRef(refRoot: string, ref: string): Promise<strin
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EISDIR') throw new KilnError('E_CONFIG', `${ref} is a folder, not a file`);
-    throw new KilnError('E_CONFIG', `${ref}: cannot read ${code === 'ENOENT' ? '(file not found)' : (err as Error).message}`);
+    throw new KilnError(
+      'E_CONFIG',
+      `${ref}: cannot read ${code === 'ENOENT' ? '(file not found)' : (err as Error).message}`,
+    );
   }
 }
 
 export async function resolveConfigRef(refRoot: string, ref: string): Promise<string> {
   if (!ref.startsWith('config:/')) throw new KilnError('E_CONFIG', `${ref} is not a config:/ reference`);
   const rel = ref.slice('config:/'.length);
-  const outside = () => new KilnError('E_OUTSIDE_WORKSPACE', `${ref} points outside ${path.basename(refRoot)}/; config:/ references stay inside it`);
+  const outside = () =>
+    new KilnError(
+      'E_OUTSIDE_WORKSPACE',
+      `${ref} points outside ${path.basename(refRoot)}/; config:/ references stay inside it`,
+    );
   if (rel.length === 0 || rel.includes('\0')) throw new KilnError('E_CONFIG', `${ref} does not name a file`);
   if (rel.startsWith('/') || rel.includes('\\') || /^[A-Za-z]:/.test(rel) || path.isAbsolute(rel)) throw outside();
   if (rel.split('/').some((seg) => seg === '..')) throw outside();

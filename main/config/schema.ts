@@ -3,7 +3,10 @@ import { z } from 'zod';
 /** Environment variable names only: keys never go in the file. */
 const EnvVarName = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'api_key_env must be the NAME of an environment variable (letters, digits, _), not a key');
+  .regex(
+    /^[A-Za-z_][A-Za-z0-9_]*$/,
+    'api_key_env must be the NAME of an environment variable (letters, digits, _), not a key',
+  );
 
 /** A `config:/path.md` reference, resolved under the config's own folder (`.kiln/` for the project). */
 export const PromptRef = z
@@ -25,11 +28,17 @@ export const ModelEntrySchema = z
   .superRefine((entry, ctx) => {
     // The hosted providers have a default endpoint; a local server has none.
     if (entry.provider === 'openai-compatible' && !entry.base_url) {
-      ctx.addIssue({ code: 'custom', path: ['base_url'], message: 'base_url is required for provider openai-compatible' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['base_url'],
+        message: 'base_url is required for provider openai-compatible',
+      });
     }
   });
 
-const ModelAlias = z.string({ error: 'model is required: the name of an alias under models:' }).min(1, 'model must name an alias under models:');
+const ModelAlias = z
+  .string({ error: 'model is required: the name of an alias under models:' })
+  .min(1, 'model must name an alias under models:');
 
 export const FileEditingSchema = z.strictObject({
   model: ModelAlias,
@@ -46,24 +55,39 @@ export const AgentBlockSchema = z.strictObject({
 /** Which Jupyter server notebooks use: a command to start locally, or a running server by URL. */
 export const JupyterBlockSchema = z
   .strictObject({
-    command: z.union([z.string().min(1).transform((c) => c.split(' ').filter(Boolean)), z.array(z.string().min(1)).min(1)]).optional(),
+    command: z
+      .union([
+        z
+          .string()
+          .min(1)
+          .transform((c) => c.split(' ').filter(Boolean)),
+        z.array(z.string().min(1)).min(1),
+      ])
+      .optional(),
     url: z.url({ error: 'jupyter.url must be a URL such as http://127.0.0.1:8888/' }).optional(),
     token_env: EnvVarName.optional(),
   })
-  .refine((block) => !(block.command && block.url), { message: 'jupyter: set command (a local server) or url (a running one), not both' });
+  .refine((block) => !(block.command && block.url), {
+    message: 'jupyter: set command (a local server) or url (a running one), not both',
+  });
 
 /** What the file watcher leaves alone; replaces the defaults (.git, node_modules, __pycache__, .ipynb_checkpoints) whole. */
 export const WatchBlockSchema = z.strictObject({
   exclude: z.array(
-    z.string({ error: 'watch.exclude entries are names or paths such as node_modules or data/raw/**' })
+    z
+      .string({ error: 'watch.exclude entries are names or paths such as node_modules or data/raw/**' })
       .min(1, 'watch.exclude entries must not be empty')
-      .refine((p) => !p.startsWith('/') && !p.split('/').includes('..'), 'watch.exclude entries are relative to the workspace (no leading / or ..)'),
+      .refine(
+        (p) => !p.startsWith('/') && !p.split('/').includes('..'),
+        'watch.exclude entries are relative to the workspace (no leading / or ..)',
+      ),
     { error: 'watch.exclude must be a list, e.g. [node_modules, data/raw]' },
   ),
 });
 
 // An empty block (`file_editing:` with nothing under it) reads as null in YAML; treat it as absent.
-const optionalBlock = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null ? undefined : v), schema.optional());
+const optionalBlock = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === null ? undefined : v), schema.optional());
 
 export const ConfigFileSchema = z.strictObject({
   models: optionalBlock(z.record(z.string().min(1), ModelEntrySchema)),

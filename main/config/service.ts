@@ -5,7 +5,14 @@ import { Emitter, type Event } from '../../shared/base/event';
 import { SerialQueue } from '../../shared/base/serial-queue';
 import { KilnError } from '../../shared/errors';
 import { logListenerError } from '../events';
-import { loadConfig, type ConfigFileLocation, type LoadResult, type ModelConfig, type PromptedBlock, type ResolvedConfig } from './load';
+import {
+  loadConfig,
+  type ConfigFileLocation,
+  type LoadResult,
+  type ModelConfig,
+  type PromptedBlock,
+  type ResolvedConfig,
+} from './load';
 
 export interface ConfigServiceOptions {
   /** The workspace root (absolute); the project config is `<root>/.kiln/config.yaml`. */
@@ -22,7 +29,14 @@ export interface ConfigServiceOptions {
 
 export const PROJECT_CONFIG_PATH = '.kiln/config.yaml';
 
-const EMPTY: ResolvedConfig = { models: {}, fileEditing: null, agent: null, jupyter: null, withheld: [], watchExclude: null };
+const EMPTY: ResolvedConfig = {
+  models: {},
+  fileEditing: null,
+  agent: null,
+  jupyter: null,
+  withheld: [],
+  watchExclude: null,
+};
 
 /**
  * The project config, validated and hot-reloaded. An invalid config keeps the last valid one
@@ -55,7 +69,12 @@ export class ConfigService {
         displayName: options.userConfigPath,
       });
     }
-    this.files.push({ source: 'project', file: path.join(kilnDir, 'config.yaml'), refRoot: kilnDir, displayName: PROJECT_CONFIG_PATH });
+    this.files.push({
+      source: 'project',
+      file: path.join(kilnDir, 'config.yaml'),
+      refRoot: kilnDir,
+      displayName: PROJECT_CONFIG_PATH,
+    });
     if (options.onChange) this.onDidChange(options.onChange);
   }
 
@@ -77,7 +96,8 @@ export class ConfigService {
       const userWatcher = watch(path.dirname(this.options.userConfigPath), {
         ignoreInitial: true,
         depth: 0,
-        ignored: (p: string, stats?: { isFile(): boolean }) => Boolean(stats?.isFile()) && !/\.(ya?ml|md|txt)$/i.test(p),
+        ignored: (p: string, stats?: { isFile(): boolean }) =>
+          Boolean(stats?.isFile()) && !/\.(ya?ml|md|txt)$/i.test(p),
       });
       this.userWatcher = userWatcher;
       this.watchers.push(userWatcher);
@@ -173,10 +193,19 @@ export class ConfigService {
   private async loadOnce(): Promise<void> {
     if (this.disposed) return;
     // A load that throws (unreadable file, bad ref) is shown as a config problem, like a typo would be.
-    const result = await loadConfig(this.files, { projectTrusted: this.options.projectTrusted() }).catch((err: unknown): LoadResult => ({
-      ok: false,
-      issues: [{ file: PROJECT_CONFIG_PATH, key: '', message: `Cannot load the config: ${err instanceof Error ? err.message : String(err)}`, code: 'E_CONFIG' }],
-    }));
+    const result = await loadConfig(this.files, { projectTrusted: this.options.projectTrusted() }).catch(
+      (err: unknown): LoadResult => ({
+        ok: false,
+        issues: [
+          {
+            file: PROJECT_CONFIG_PATH,
+            key: '',
+            message: `Cannot load the config: ${err instanceof Error ? err.message : String(err)}`,
+            code: 'E_CONFIG',
+          },
+        ],
+      }),
+    );
     if (result.ok) {
       this.config = result.config;
       this.issues = [];

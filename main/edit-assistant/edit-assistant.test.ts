@@ -75,7 +75,8 @@ function newService(): EditAssistantService {
 const disk = () => fs.readFile(path.join(root, FILE), 'utf8');
 const lastRequest = (): ChatRequestBody => server.lastChatRequest!;
 const systemText = (req: ChatRequestBody) => String(req.messages.find((m) => m.role === 'system')?.content ?? '');
-const lastUserText = (req: ChatRequestBody) => String(req.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
+const lastUserText = (req: ChatRequestBody) =>
+  String(req.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
 
 beforeEach(async () => {
   root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-edit-')));
@@ -112,14 +113,22 @@ describe('edit session: ask, stream, propose', () => {
     expect(server.chatRequests).toHaveLength(1);
 
     // Streaming arrived in several deltas that add up to the text.
-    const deltas = events.filter((e) => e.channel === 'editAssistant.delta').map((e) => (e.payload as EventPayload<'editAssistant.delta'>).text);
+    const deltas = events
+      .filter((e) => e.channel === 'editAssistant.delta')
+      .map((e) => (e.payload as EventPayload<'editAssistant.delta'>).text);
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join('')).toBe('Renamed greet to welcome.');
 
     const snap = await svc.openSession(FILE);
     expect(snap.transcript.map((e) => e.type)).toEqual(['user', 'assistant', 'proposal']);
     const chip = snap.transcript[2];
-    expect(chip).toMatchObject({ type: 'proposal', proposalId: outcome.proposalId, linesAdded: 2, linesRemoved: 2, status: 'pending' });
+    expect(chip).toMatchObject({
+      type: 'proposal',
+      proposalId: outcome.proposalId,
+      linesAdded: 2,
+      linesRemoved: 2,
+      status: 'pending',
+    });
     // The chip never carries the file's text.
     expect(JSON.stringify(snap.transcript)).not.toContain('welcome("kiln")');
     expect(snap.latestProposalId).toBe(outcome.proposalId);
@@ -237,7 +246,9 @@ describe('edit session: accept and reject', () => {
     // Another change after that review is refused again: never written over unseen content.
     const later = `${external}# and again\n`;
     await fs.writeFile(path.join(root, FILE), later);
-    expect(((await svc.acceptProposal(FILE, proposalId!).catch((e: unknown) => e)) as KilnError).code).toBe('E_CHANGED_ON_DISK');
+    expect(((await svc.acceptProposal(FILE, proposalId!).catch((e: unknown) => e)) as KilnError).code).toBe(
+      'E_CHANGED_ON_DISK',
+    );
     expect(await disk()).toBe(later);
     await svc.reviewAgainstDisk(FILE, proposalId!);
     await svc.acceptProposal(FILE, proposalId!);
@@ -254,7 +265,11 @@ describe('edit session: accept and reject', () => {
     expect(await disk()).toBe(ORIGINAL);
     const second = await svc.send(FILE, 'two');
     await svc.acceptProposal(FILE, second.proposalId!);
-    for (const again of [() => svc.acceptProposal(FILE, second.proposalId!), () => svc.rejectProposal(FILE, second.proposalId!), () => svc.rejectProposal(FILE, first.proposalId!)]) {
+    for (const again of [
+      () => svc.acceptProposal(FILE, second.proposalId!),
+      () => svc.rejectProposal(FILE, second.proposalId!),
+      () => svc.rejectProposal(FILE, first.proposalId!),
+    ]) {
       expect(((await again().catch((e: unknown) => e)) as KilnError).code).toBe('E_BAD_REQUEST');
     }
     expect((await svc.openSession(FILE)).proposals.map((p) => p.status)).toEqual(['rejected', 'accepted']);
@@ -338,7 +353,8 @@ describe('edit session: external edits', () => {
     await svc.send(FILE, 'hi');
     await fs.writeFile(path.join(root, FILE), 'x = 1\n');
     await svc.applyChange({ type: 'updated', path: FILE, isDir: false, origin: 'external' });
-    const session = events.filter((e) => e.channel === 'editAssistant.session').at(-1)?.payload as EventPayload<'editAssistant.session'>;
+    const session = events.filter((e) => e.channel === 'editAssistant.session').at(-1)
+      ?.payload as EventPayload<'editAssistant.session'>;
     expect(session.snapshot?.baselineHash).toBe((await workspace.read(FILE)).hash);
     expect(session.snapshot?.transcript.at(-1)).toMatchObject({ type: 'marker', marker: 'changed-on-disk' });
   });
@@ -383,7 +399,8 @@ describe('edit session: persistence and Clear', () => {
     expect(await second.clear(FILE)).toBe(true);
     // Gone for good: nothing of it is left in the data folder.
     const left = await fs.readdir(path.join(dataDir, 'edit-sessions'));
-    for (const file of left) expect(await fs.readFile(path.join(dataDir, 'edit-sessions', file), 'utf8')).not.toContain('welcome');
+    for (const file of left)
+      expect(await fs.readFile(path.join(dataDir, 'edit-sessions', file), 'utf8')).not.toContain('welcome');
     expect(events.at(-1)).toEqual({ channel: 'editAssistant.session', payload: { path: FILE, snapshot: null } });
 
     const third = newService();
@@ -411,15 +428,70 @@ describe('edit session: persistence and Clear', () => {
 });
 
 describe('edit session: failures change nothing on disk', () => {
-  const cases: Array<{ name: string; setup: () => Promise<void> | void; override?: string; code: string; message: RegExp }> = [
-    { name: 'unreachable server', setup: () => {}, override: 'down', code: 'E_MODEL', message: /Could not reach the model server/ },
-    { name: 'unknown model (404)', setup: () => {}, override: 'ghost', code: 'E_MODEL', message: /Unknown model 'ghost' \(ghost-model\).*404/ },
-    { name: 'bad key (401)', setup: () => server.enqueue(reply.status(401, 'Incorrect API key provided.')), code: 'E_MODEL', message: /refused the API key.*401/ },
-    { name: 'malformed tool arguments', setup: () => server.enqueue(reply.malformedToolArgs()), code: 'E_MODEL', message: /malformed arguments/ },
-    { name: 'missing tool argument', setup: () => server.enqueue(reply.missingToolArg()), code: 'E_MODEL', message: /without a string "content" argument/ },
-    { name: 'stream cut mid-way', setup: () => server.enqueue(reply.cut()), code: 'E_MODEL', message: /cut before the reply finished/ },
-    { name: 'stream cut after some text arrived', setup: () => server.enqueue({ text: 'Renaming greet everywhere in the file now', chunkSize: 4, delayMs: 15, cutAfterChunks: 5 }), code: 'E_MODEL', message: /cut before the reply finished/ },
-    { name: 'unset API key variable', setup: () => {}, override: 'unset-key', code: 'E_NO_MODEL', message: /KILN_TEST_UNSET_KEY/ },
+  const cases: Array<{
+    name: string;
+    setup: () => Promise<void> | void;
+    override?: string;
+    code: string;
+    message: RegExp;
+  }> = [
+    {
+      name: 'unreachable server',
+      setup: () => {},
+      override: 'down',
+      code: 'E_MODEL',
+      message: /Could not reach the model server/,
+    },
+    {
+      name: 'unknown model (404)',
+      setup: () => {},
+      override: 'ghost',
+      code: 'E_MODEL',
+      message: /Unknown model 'ghost' \(ghost-model\).*404/,
+    },
+    {
+      name: 'bad key (401)',
+      setup: () => server.enqueue(reply.status(401, 'Incorrect API key provided.')),
+      code: 'E_MODEL',
+      message: /refused the API key.*401/,
+    },
+    {
+      name: 'malformed tool arguments',
+      setup: () => server.enqueue(reply.malformedToolArgs()),
+      code: 'E_MODEL',
+      message: /malformed arguments/,
+    },
+    {
+      name: 'missing tool argument',
+      setup: () => server.enqueue(reply.missingToolArg()),
+      code: 'E_MODEL',
+      message: /without a string "content" argument/,
+    },
+    {
+      name: 'stream cut mid-way',
+      setup: () => server.enqueue(reply.cut()),
+      code: 'E_MODEL',
+      message: /cut before the reply finished/,
+    },
+    {
+      name: 'stream cut after some text arrived',
+      setup: () =>
+        server.enqueue({
+          text: 'Renaming greet everywhere in the file now',
+          chunkSize: 4,
+          delayMs: 15,
+          cutAfterChunks: 5,
+        }),
+      code: 'E_MODEL',
+      message: /cut before the reply finished/,
+    },
+    {
+      name: 'unset API key variable',
+      setup: () => {},
+      override: 'unset-key',
+      code: 'E_NO_MODEL',
+      message: /KILN_TEST_UNSET_KEY/,
+    },
   ];
 
   for (const c of cases) {
@@ -437,7 +509,13 @@ describe('edit session: failures change nothing on disk', () => {
       expect(last?.type === 'error' && last.message).toMatch(c.message);
       expect(snap.proposals).toEqual([]);
       expect(snap.runState).toBe('error');
-      expect(events.some((e) => e.channel === 'editAssistant.runState' && (e.payload as EventPayload<'editAssistant.runState'>).state === 'error')).toBe(true);
+      expect(
+        events.some(
+          (e) =>
+            e.channel === 'editAssistant.runState' &&
+            (e.payload as EventPayload<'editAssistant.runState'>).state === 'error',
+        ),
+      ).toBe(true);
       expect(await disk()).toBe(ORIGINAL);
     });
   }
@@ -469,7 +547,9 @@ describe('edit session: failures change nothing on disk', () => {
     const keyed = await ModelServer.start({ apiKey: 'right-key' });
     try {
       process.env.KILN_TEST_KEY = 'wrong-key';
-      await writeConfig(`  keyed:\n    provider: openai-compatible\n    base_url: ${keyed.url}\n    model: m\n    api_key_env: KILN_TEST_KEY\nfile_editing:\n  model: keyed\n`);
+      await writeConfig(
+        `  keyed:\n    provider: openai-compatible\n    base_url: ${keyed.url}\n    model: m\n    api_key_env: KILN_TEST_KEY\nfile_editing:\n  model: keyed\n`,
+      );
       const svc = newService();
       const bad = await svc.send(FILE, 'hi');
       expect(bad.error?.message).toMatch(/refused the API key.*401/);
@@ -517,7 +597,8 @@ describe('edit session: Stop and concurrency', () => {
     await svc.clear(FILE);
     expect((await running).status).toBe('stopped');
     const dir = path.join(dataDir, 'edit-sessions');
-    for (const file of await fs.readdir(dir)) expect(await fs.readFile(path.join(dir, file), 'utf8')).not.toContain('write a lot');
+    for (const file of await fs.readdir(dir))
+      expect(await fs.readFile(path.join(dir, file), 'utf8')).not.toContain('write a lot');
     expect((await svc.openSession(FILE)).transcript).toEqual([]);
   });
 });
@@ -563,7 +644,13 @@ describe('handlers and contract', () => {
       expect(() => schema.parse(e.payload), e.channel).not.toThrow();
     }
     expect(new Set(events.map((e) => e.channel))).toEqual(
-      new Set(['editAssistant.transcript', 'editAssistant.runState', 'editAssistant.delta', 'editAssistant.proposal', 'editAssistant.session']),
+      new Set([
+        'editAssistant.transcript',
+        'editAssistant.runState',
+        'editAssistant.delta',
+        'editAssistant.proposal',
+        'editAssistant.session',
+      ]),
     );
   });
 });
@@ -586,7 +673,7 @@ describe('edit session: lineage, lazy creation and privacy', () => {
     for (const file of files) expect((await fs.stat(path.join(dir, file))).mode & 0o777).toBe(0o600);
   });
 
-  it("a Kiln move carries the session (its pending proposal too), by file or by folder; the old path starts fresh", async () => {
+  it('a Kiln move carries the session (its pending proposal too), by file or by folder; the old path starts fresh', async () => {
     const svc = newService();
     server.enqueue(reply.propose(RENAMED, 'here'));
     const { proposalId } = await svc.send(FILE, 'rename');
@@ -623,7 +710,9 @@ describe('edit session: lineage, lazy creation and privacy', () => {
     await svc.applyChange({ type: 'created', path: FILE, isDir: false, origin: 'external' });
     const fresh = await svc.openSession(FILE);
     expect(fresh.transcript).toEqual([]);
-    expect(((await svc.acceptProposal(FILE, proposalId!).catch((e: unknown) => e)) as KilnError).code).toBe('E_NOT_FOUND');
+    expect(((await svc.acceptProposal(FILE, proposalId!).catch((e: unknown) => e)) as KilnError).code).toBe(
+      'E_NOT_FOUND',
+    );
     expect(await disk()).toBe('someone else\n');
     // So does a fresh start of Kiln.
     await svc.dispose();
@@ -667,6 +756,9 @@ describe('edit session: lineage, lazy creation and privacy', () => {
     expect(outcome.status).toBe('completed');
     const snapshot = await svc.openSession(FILE);
     expect(snapshot.warnings.map((w) => w.code)).toEqual(['large-file']);
-    expect(snapshot.transcript.filter((e) => e.type === 'user').map((e) => e.type === 'user' && e.text)).toEqual(['hello', 'and now?']);
+    expect(snapshot.transcript.filter((e) => e.type === 'user').map((e) => e.type === 'user' && e.text)).toEqual([
+      'hello',
+      'and now?',
+    ]);
   });
 });

@@ -108,7 +108,13 @@ export class EditSession {
         return { turnNotes };
       });
 
-      const assistant: AssistantEntry = { type: 'assistant', id: randomUUID(), at: Date.now(), text: '', streaming: true };
+      const assistant: AssistantEntry = {
+        type: 'assistant',
+        id: randomUUID(),
+        at: Date.now(),
+        text: '',
+        streaming: true,
+      };
       let outcome: EngineOutcome;
       try {
         const model = this.host.createModel(modelConfig);
@@ -154,8 +160,13 @@ export class EditSession {
     return this.lock.run(async () => {
       const proposal = undecided(this.findProposal(proposalId));
       const disk = await this.host.files.read(this.path);
-      if (disk.text === null) throw new KilnError('E_BAD_REQUEST', `${this.path} is binary now; the proposal cannot be compared with it`);
-      Object.assign(proposal, { baselineText: disk.text, baselineHash: disk.hash }, countLineChanges(disk.text, proposal.content));
+      if (disk.text === null)
+        throw new KilnError('E_BAD_REQUEST', `${this.path} is binary now; the proposal cannot be compared with it`);
+      Object.assign(
+        proposal,
+        { baselineText: disk.text, baselineHash: disk.hash },
+        countLineChanges(disk.text, proposal.content),
+      );
       await this.persist();
       this.host.emit('editAssistant.proposal', { path: this.path, proposal: summary(proposal) });
       return proposalContent(proposal);
@@ -173,11 +184,15 @@ export class EditSession {
       const proposal = undecided(this.findProposal(proposalId));
       const baselineHash = proposal.baselineHash;
       const changed = (diskHash: string | null) =>
-        new KilnError('E_CHANGED_ON_DISK', `${key} changed on disk since this proposal was made: review it against the current file, or discard it.`, {
-          path: key,
-          diskHash,
-          baselineHash,
-        });
+        new KilnError(
+          'E_CHANGED_ON_DISK',
+          `${key} changed on disk since this proposal was made: review it against the current file, or discard it.`,
+          {
+            path: key,
+            diskHash,
+            baselineHash,
+          },
+        );
       const diskHash = await this.host.files.read(key).then(
         (c) => c.hash,
         (err: unknown) => {
@@ -251,7 +266,8 @@ export class EditSession {
   /** Re-opened with the file as it is now; `confirmLarge` is remembered once given for a large file. */
   reopen(content: FileContent, confirmLarge: boolean): Promise<void> {
     return this.lock.run(async () => {
-      if (confirmLarge && !this.record.largeConfirmed && content.size > LARGE_FILE_BYTES) this.record.largeConfirmed = true;
+      if (confirmLarge && !this.record.largeConfirmed && content.size > LARGE_FILE_BYTES)
+        this.record.largeConfirmed = true;
       await this.syncWithDisk(content);
     });
   }
@@ -280,7 +296,12 @@ export class EditSession {
       runState: this.runState,
       warnings:
         r.disk.size > LARGE_FILE_BYTES
-          ? [{ code: 'large-file' as const, message: `This file is over ${LARGE_FILE_BYTES / 1024} KB: work on it belongs in a full agent session.` }]
+          ? [
+              {
+                code: 'large-file' as const,
+                message: `This file is over ${LARGE_FILE_BYTES / 1024} KB: work on it belongs in a full agent session.`,
+              },
+            ]
           : [],
     });
   }
@@ -316,10 +337,20 @@ export class EditSession {
     this.host.emit('editAssistant.session', { path: key, snapshot: this.snapshot() });
   }
 
-  private async finishRun(runId: string, turnNotes: string[], userText: string, assistant: AssistantEntry, outcome: EngineOutcome): Promise<RunOutcome> {
+  private async finishRun(
+    runId: string,
+    turnNotes: string[],
+    userText: string,
+    assistant: AssistantEntry,
+    outcome: EngineOutcome,
+  ): Promise<RunOutcome> {
     if (!this.host.isCurrent(this)) {
       // Cleared (or its file went away) while running: the session is gone, nothing to record.
-      return { runId, status: outcome.status === 'completed' ? 'completed' : outcome.status === 'stopped' ? 'stopped' : 'error', proposalId: null };
+      return {
+        runId,
+        status: outcome.status === 'completed' ? 'completed' : outcome.status === 'stopped' ? 'stopped' : 'error',
+        proposalId: null,
+      };
     }
     if (assistant.text !== '') {
       assistant.streaming = false;
@@ -369,9 +400,25 @@ export class EditSession {
     }
     const { text: baselineText, hash: baselineHash } = this.record.baseline;
     const counts = countLineChanges(baselineText, content);
-    const proposal: StoredProposal = { id: randomUUID(), content, createdAt: Date.now(), status: 'pending', toolCallId, baselineText, baselineHash, ...counts };
+    const proposal: StoredProposal = {
+      id: randomUUID(),
+      content,
+      createdAt: Date.now(),
+      status: 'pending',
+      toolCallId,
+      baselineText,
+      baselineHash,
+      ...counts,
+    };
     this.record.proposals.push(proposal);
-    this.addEntry({ type: 'proposal', id: `chip-${proposal.id}`, at: proposal.createdAt, proposalId: proposal.id, status: 'pending', ...counts });
+    this.addEntry({
+      type: 'proposal',
+      id: `chip-${proposal.id}`,
+      at: proposal.createdAt,
+      proposalId: proposal.id,
+      status: 'pending',
+      ...counts,
+    });
     this.host.emit('editAssistant.proposal', { path: this.path, proposal: summary(proposal) });
     return proposal;
   }
@@ -405,7 +452,9 @@ export class EditSession {
         notes: turn.notes,
         userText: turn.userText,
         assistantText: turn.assistantText,
-        proposal: proposal ? { toolCallId: proposal.toolCallId, proposalId: proposal.id, content: proposal.content } : undefined,
+        proposal: proposal
+          ? { toolCallId: proposal.toolCallId, proposalId: proposal.id, content: proposal.content }
+          : undefined,
       };
     });
   }
@@ -424,7 +473,11 @@ export class EditSession {
 export function tooLarge(key: string, size: number, hard = false): KilnError {
   const kb = Math.round(size / 1024);
   return hard
-    ? new KilnError('E_TOO_LARGE', `${key} (${kb} KB) is too large to edit in the panel.`, { size, limit: LARGE_FILE_BYTES, confirmable: false })
+    ? new KilnError('E_TOO_LARGE', `${key} (${kb} KB) is too large to edit in the panel.`, {
+        size,
+        limit: LARGE_FILE_BYTES,
+        confirmable: false,
+      })
     : new KilnError(
         'E_TOO_LARGE',
         `${key} is ${kb} KB, over ${LARGE_FILE_BYTES / 1024} KB: this belongs in a full agent session. Confirm to use the edit assistant anyway.`,
@@ -435,13 +488,21 @@ export function tooLarge(key: string, size: number, hard = false): KilnError {
 /** A proposal is decided once: accepted or rejected, it can be neither again. */
 function undecided(proposal: StoredProposal): StoredProposal {
   if (proposal.status === 'accepted' || proposal.status === 'rejected') {
-    throw new KilnError('E_BAD_REQUEST', `Proposal ${proposal.id} was already ${proposal.status}; a proposal is decided once`);
+    throw new KilnError(
+      'E_BAD_REQUEST',
+      `Proposal ${proposal.id} was already ${proposal.status}; a proposal is decided once`,
+    );
   }
   return proposal;
 }
 
 function proposalContent(proposal: StoredProposal): ProposalContent {
-  return { ...summary(proposal), content: proposal.content, baselineContent: proposal.baselineText, baselineHash: proposal.baselineHash };
+  return {
+    ...summary(proposal),
+    content: proposal.content,
+    baselineContent: proposal.baselineText,
+    baselineHash: proposal.baselineHash,
+  };
 }
 
 function summary(p: StoredProposal): ProposalSummary {

@@ -16,7 +16,8 @@ type EditAssistantChannel =
 export function editAssistantHandlers(edits: EditAssistantService): HandlersFor<EditAssistantChannel> {
   return {
     'editAssistant.openSession': ({ path, confirmLarge }) => edits.openSession(path, { confirmLarge }),
-    'editAssistant.send': ({ path, text, modelOverride, confirmLarge }) => edits.send(path, text, { modelOverride, confirmLarge }),
+    'editAssistant.send': ({ path, text, modelOverride, confirmLarge }) =>
+      edits.send(path, text, { modelOverride, confirmLarge }),
     'editAssistant.stop': ({ path }) => ({ stopped: edits.stop(path) }),
     'editAssistant.getProposal': ({ path, proposalId }) => edits.getProposal(path, proposalId),
     'editAssistant.accept': ({ path, proposalId }) => edits.acceptProposal(path, proposalId),

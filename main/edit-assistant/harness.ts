@@ -69,7 +69,12 @@ export function buildModelMessages(turns: ModelTurn[], current: { notes: string[
     > = [];
     if (turn.assistantText) parts.push({ type: 'text', text: turn.assistantText });
     if (turn.proposal) {
-      parts.push({ type: 'tool-call', toolCallId: turn.proposal.toolCallId, toolName: PROPOSE_FILE, input: { content: turn.proposal.content } });
+      parts.push({
+        type: 'tool-call',
+        toolCallId: turn.proposal.toolCallId,
+        toolName: PROPOSE_FILE,
+        input: { content: turn.proposal.content },
+      });
     }
     // An empty assistant turn would break role alternation; say so instead.
     if (parts.length === 0) parts.push({ type: 'text', text: '(no reply)' });
@@ -82,7 +87,10 @@ export function buildModelMessages(turns: ModelTurn[], current: { notes: string[
             type: 'tool-result',
             toolCallId: turn.proposal.toolCallId,
             toolName: PROPOSE_FILE,
-            output: { type: 'text', value: `Recorded as proposal ${turn.proposal.proposalId}; the operator will review it.` },
+            output: {
+              type: 'text',
+              value: `Recorded as proposal ${turn.proposal.proposalId}; the operator will review it.`,
+            },
           },
         ],
       });

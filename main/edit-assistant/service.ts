@@ -5,12 +5,26 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { LanguageModel } from 'ai';
-import { LARGE_FILE_BYTES, type FsChange, type ModelAliasInfo, type ProposalContent, type RunOutcome, type SessionSnapshot } from '../../shared/contract';
+import {
+  LARGE_FILE_BYTES,
+  type FsChange,
+  type ModelAliasInfo,
+  type ProposalContent,
+  type RunOutcome,
+  type SessionSnapshot,
+} from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { changeTouches, isWithin, rekeyAfterMove } from '../../shared/fs-change';
 import type { ModelConfig } from '../config';
 import { RunEngine, createLanguageModel } from '../models';
-import { EditSession, tooLarge, type EditAssistantEmit, type EditConfigSource, type EditFileAccess, type EditSessionHost } from './edit-session';
+import {
+  EditSession,
+  tooLarge,
+  type EditAssistantEmit,
+  type EditConfigSource,
+  type EditFileAccess,
+  type EditSessionHost,
+} from './edit-session';
 import { SessionStore } from './session-store';
 
 export type { EditAssistantEmit, EditConfigSource, EditFileAccess } from './edit-session';
@@ -61,7 +75,11 @@ export class EditAssistantService {
   }
 
   /** Sends the operator's message and runs the model; resolves with the outcome when the run ends. */
-  async send(rawPath: string, text: string, opts: { modelOverride?: string; confirmLarge?: boolean } = {}): Promise<RunOutcome> {
+  async send(
+    rawPath: string,
+    text: string,
+    opts: { modelOverride?: string; confirmLarge?: boolean } = {},
+  ): Promise<RunOutcome> {
     if (opts.modelOverride !== undefined) this.options.config.model(opts.modelOverride);
     const session = await this.ensureSession(rawPath, opts.confirmLarge ?? false);
     return session.send(text, opts);
@@ -81,7 +99,10 @@ export class EditAssistantService {
   }
 
   /** Writes the proposal only over the exact content it was reviewed against (else E_CHANGED_ON_DISK). */
-  async acceptProposal(rawPath: string, proposalId: string): Promise<{ path: string; hash: string; snapshot: SessionSnapshot }> {
+  async acceptProposal(
+    rawPath: string,
+    proposalId: string,
+  ): Promise<{ path: string; hash: string; snapshot: SessionSnapshot }> {
     return (await this.requireSession(rawPath)).accept(proposalId);
   }
 
@@ -108,7 +129,10 @@ export class EditAssistantService {
   }
 
   models(): { models: ModelAliasInfo[]; fileEditingDefault: string | null } {
-    return { models: this.options.config.models(), fileEditingDefault: this.options.config.current().fileEditing?.model ?? null };
+    return {
+      models: this.options.config.models(),
+      fileEditingDefault: this.options.config.current().fileEditing?.model ?? null,
+    };
   }
 
   /**
@@ -149,7 +173,8 @@ export class EditAssistantService {
   private async ensureSession(rawPath: string, confirmLarge: boolean): Promise<EditSession> {
     const key = normalizePath(rawPath);
     const content = await this.options.files.read(key);
-    if (content.binary || content.text === null) throw new KilnError('E_BAD_REQUEST', `${key} is binary; the edit assistant works on text files`);
+    if (content.binary || content.text === null)
+      throw new KilnError('E_BAD_REQUEST', `${key} is binary; the edit assistant works on text files`);
     if (content.truncated) throw tooLarge(key, content.size, true);
     const existing = this.sessions.get(key) ?? (await this.loadSession(key));
     const confirmed = confirmLarge || (existing?.record.largeConfirmed ?? false);

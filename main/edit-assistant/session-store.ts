@@ -135,7 +135,9 @@ export class SessionStore {
   /** Drops orphans older than the retention period, record and all. */
   async prune(): Promise<string[]> {
     const index = await this.loadIndex();
-    const expired = Object.entries(index.orphans).filter(([, orphan]) => this.now() - orphan.since > ORPHAN_RETENTION_MS);
+    const expired = Object.entries(index.orphans).filter(
+      ([, orphan]) => this.now() - orphan.since > ORPHAN_RETENTION_MS,
+    );
     for (const [id] of expired) delete index.orphans[id];
     if (!expired.length) return [];
     await Promise.all([this.saveIndex(index), ...expired.map(([id]) => this.files.delete(this.fileFor(id)))]);
@@ -147,9 +149,13 @@ export class SessionStore {
   }
 
   private loadIndex(): Promise<SessionIndex> {
-    this.index ??= this.files.load(this.indexFile, SessionIndex).then((index) =>
-      index && index.workspaceRoot === this.workspaceRoot ? index : { version: 1 as const, workspaceRoot: this.workspaceRoot, live: {}, orphans: {} },
-    );
+    this.index ??= this.files
+      .load(this.indexFile, SessionIndex)
+      .then((index) =>
+        index && index.workspaceRoot === this.workspaceRoot
+          ? index
+          : { version: 1 as const, workspaceRoot: this.workspaceRoot, live: {}, orphans: {} },
+      );
     return this.index;
   }
 

@@ -5,7 +5,10 @@ import { makeTempTree } from '../../test-support/temp-workspace';
 import { FileIndex } from './file-index';
 
 const EXCLUDED = /(^|\/)(\.git|node_modules)(\/|$)/;
-const excludes = { excluded: (rel: string) => EXCLUDED.test(rel), excludedEntry: (_rel: string, name: string) => name === '.git' || name === 'node_modules' };
+const excludes = {
+  excluded: (rel: string) => EXCLUDED.test(rel),
+  excludedEntry: (_rel: string, name: string) => name === '.git' || name === 'node_modules',
+};
 let root: string;
 let cleanup: () => Promise<void>;
 let index: FileIndex;
@@ -32,14 +35,25 @@ const paths = (query: string, recent: string[] = []) => index.search(query, { re
 
 it('lists every file once the scan is done, leaving out what the watcher excludes', () => {
   expect(index.indexing).toBe(false);
-  expect(paths('').sort()).toEqual(['.env', 'README.md', 'docs/quarterly-overview.md', 'src/kiln/question.py', 'src/kiln/quick_open.py']);
+  expect(paths('').sort()).toEqual([
+    '.env',
+    'README.md',
+    'docs/quarterly-overview.md',
+    'src/kiln/question.py',
+    'src/kiln/quick_open.py',
+  ]);
 });
 
 it('matches letters in order across folders, best first, with the matched positions', () => {
   const result = index.search('kqop');
   expect(result.matches[0].path).toBe('src/kiln/quick_open.py');
   const { path: p, positions } = result.matches[0];
-  expect(positions.map((i) => p[i]).join('').toLowerCase()).toBe('kqop');
+  expect(
+    positions
+      .map((i) => p[i])
+      .join('')
+      .toLowerCase(),
+  ).toBe('kqop');
   expect(paths('zzz')).toEqual([]);
 });
 
@@ -50,7 +64,11 @@ it('puts recently opened files first', () => {
   const recent = paths('q', [last]);
   expect(recent[0]).toBe(last);
   expect(new Set(recent).size).toBe(recent.length);
-  expect(index.search('', { recent: ['src/kiln/question.py', 'gone.txt'] }).matches[0]).toEqual({ path: 'src/kiln/question.py', positions: [], recent: true });
+  expect(index.search('', { recent: ['src/kiln/question.py', 'gone.txt'] }).matches[0]).toEqual({
+    path: 'src/kiln/question.py',
+    positions: [],
+    recent: true,
+  });
 });
 
 it('follows the change feed: created, deleted, moved, folders created with files and folders deleted', async () => {
@@ -61,7 +79,11 @@ it('follows the change feed: created, deleted, moved, folders created with files
   index.applyChange({ type: 'moved', from: 'new.txt', to: 'docs/renamed.txt', isDir: false, origin: 'operator' });
   expect([index.has('new.txt'), index.has('docs/renamed.txt')]).toEqual([false, true]);
   index.applyChange({ type: 'moved', from: 'src', to: 'lib/src', isDir: true, origin: 'operator' });
-  expect(paths('').filter((p) => p.includes('kiln/')).sort()).toEqual(['lib/src/kiln/question.py', 'lib/src/kiln/quick_open.py']);
+  expect(
+    paths('')
+      .filter((p) => p.includes('kiln/'))
+      .sort(),
+  ).toEqual(['lib/src/kiln/question.py', 'lib/src/kiln/quick_open.py']);
   expect(index.search('kqop').matches[0].path).toBe('lib/src/kiln/quick_open.py');
   index.applyChange({ type: 'deleted', path: 'lib', isDir: true, origin: 'operator' });
   expect(paths('').some((p) => p.startsWith('lib/'))).toBe(false);
@@ -99,6 +121,17 @@ it('decides exclusion once per entry as the walk enters its folder, never for wh
   });
   await counted.ready;
   expect(counted.size).toBe(5);
-  expect(checked.sort()).toEqual(['.env', '.git', 'README.md', 'docs', 'docs/quarterly-overview.md', 'node_modules', 'src', 'src/kiln', 'src/kiln/question.py', 'src/kiln/quick_open.py']);
+  expect(checked.sort()).toEqual([
+    '.env',
+    '.git',
+    'README.md',
+    'docs',
+    'docs/quarterly-overview.md',
+    'node_modules',
+    'src',
+    'src/kiln',
+    'src/kiln/question.py',
+    'src/kiln/quick_open.py',
+  ]);
   counted.dispose();
 });

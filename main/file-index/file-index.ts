@@ -72,9 +72,17 @@ export class FileIndex {
       }
       return { matches, total: this.files.size, indexing: this.scanning };
     }
-    const fromRecent = fuzzysort.go(needle, recent.map((p) => this.files.get(p)!), { limit });
+    const fromRecent = fuzzysort.go(
+      needle,
+      recent.map((p) => this.files.get(p)!),
+      { limit },
+    );
     const fromAll = fuzzysort.go(needle, this.prepared(), { limit: limit + fromRecent.length });
-    const matches: QuickOpenMatch[] = fromRecent.map((r) => ({ path: r.target, positions: [...r.indexes], recent: true }));
+    const matches: QuickOpenMatch[] = fromRecent.map((r) => ({
+      path: r.target,
+      positions: [...r.indexes],
+      recent: true,
+    }));
     for (const r of fromAll) {
       if (matches.length >= limit) break;
       if (!recentSet.has(r.target)) matches.push({ path: r.target, positions: [...r.indexes], recent: false });

@@ -11,7 +11,18 @@ import { GitService } from './service';
 const git = await findExecutable('git', process.env.PATH);
 let root: string;
 let cleanup: () => Promise<void>;
-const sh = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: 'pipe', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+const sh = (...args: string[]) =>
+  execFileSync('git', args, {
+    cwd: root,
+    stdio: 'pipe',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+    },
+  });
 
 describe('gutterChanges', () => {
   it('marks added, modified and deleted lines in the current text', () => {
@@ -82,14 +93,20 @@ describe.skipIf(!git)('GitService on a real repository', () => {
 
   it('gives the change gutter against HEAD for the disk and for an edited buffer', async () => {
     expect(await service.changesFor('src/app.py')).toEqual([{ kind: 'modified', startLine: 2, endLine: 2 }]);
-    expect(await service.changesFor('README.md', '# Readme\nmore\n')).toEqual([{ kind: 'added', startLine: 2, endLine: 2 }]);
+    expect(await service.changesFor('README.md', '# Readme\nmore\n')).toEqual([
+      { kind: 'added', startLine: 2, endLine: 2 },
+    ]);
     expect(await service.changesFor('README.md')).toEqual([]);
     expect(await service.changesFor('new.py')).toEqual([]);
   });
 
   it('runs no git in an untrusted workspace, and decorates once it is trusted', async () => {
     let trusted = false;
-    const guarded = new GitService({ root: path.join(root, 'project'), trusted: () => trusted, onChange: () => undefined });
+    const guarded = new GitService({
+      root: path.join(root, 'project'),
+      trusted: () => trusted,
+      onChange: () => undefined,
+    });
     await guarded.start();
     expect(guarded.status().available).toBe(false);
     expect(await guarded.changesFor('src/app.py', 'x\n')).toEqual([]);
@@ -99,18 +116,21 @@ describe.skipIf(!git)('GitService on a real repository', () => {
     await guarded.dispose();
   });
 
-  it('reads HEAD\'s text once while HEAD stays, and again after a commit', async () => {
+  it("reads HEAD's text once while HEAD stays, and again after a commit", async () => {
     // A stand-in git on the service's path that logs each call and runs the real one.
     const log = path.join(root, 'git-calls.log');
     const logged = path.join(root, 'logged-git');
     await writeFile(logged, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${git}' "$@"\n`);
     await chmod(logged, 0o755);
-    const shows = async () => (await readFile(log, 'utf8').catch(() => '')).split('\n').filter((call) => / show /.test(call)).length;
+    const shows = async () =>
+      (await readFile(log, 'utf8').catch(() => '')).split('\n').filter((call) => / show /.test(call)).length;
     const counted = new GitService({ root: path.join(root, 'project'), gitPath: logged, onChange: () => undefined });
     await counted.start();
     const headText = 'def main():\n    return 1\n';
 
-    expect(await counted.changesFor('src/app.py', 'def main():\n    return 3\n')).toEqual([{ kind: 'modified', startLine: 2, endLine: 2 }]);
+    expect(await counted.changesFor('src/app.py', 'def main():\n    return 3\n')).toEqual([
+      { kind: 'modified', startLine: 2, endLine: 2 },
+    ]);
     await writeFile(path.join(root, 'project/README.md'), '# Readme\nmore\n');
     await counted.refresh();
     await expect.poll(() => counted.status().files['README.md'], { timeout: 5000 }).toBe('modified');
@@ -120,7 +140,9 @@ describe.skipIf(!git)('GitService on a real repository', () => {
     sh('add', '-A');
     sh('commit', '-q', '-m', 'second');
     await counted.refresh();
-    await expect.poll(() => counted.status().files, { timeout: 5000 }).toEqual({ build: 'ignored', 'debug.log': 'ignored' });
+    await expect
+      .poll(() => counted.status().files, { timeout: 5000 })
+      .toEqual({ build: 'ignored', 'debug.log': 'ignored' });
     // The new HEAD has `return 2`: the text that matched the old HEAD is now a change.
     expect(await counted.changesFor('src/app.py', headText)).toEqual([{ kind: 'modified', startLine: 2, endLine: 2 }]);
     expect(await shows()).toBe(2);
@@ -130,7 +152,9 @@ describe.skipIf(!git)('GitService on a real repository', () => {
   it('follows a commit made outside Kiln', async () => {
     sh('add', '-A');
     sh('commit', '-q', '-m', 'second');
-    await expect.poll(() => service.status().files, { timeout: 5000 }).toEqual({ build: 'ignored', 'debug.log': 'ignored' });
+    await expect
+      .poll(() => service.status().files, { timeout: 5000 })
+      .toEqual({ build: 'ignored', 'debug.log': 'ignored' });
     expect(await service.changesFor('src/app.py')).toEqual([]);
   });
 });

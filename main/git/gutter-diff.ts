@@ -26,7 +26,8 @@ export function gutterChanges(committed: string, current: string): GutterChange[
         i++;
         const modified = Math.min(part.count, next.count);
         changes.push({ kind: 'modified', startLine: line, endLine: line + modified - 1 });
-        if (next.count > modified) changes.push({ kind: 'added', startLine: line + modified, endLine: line + next.count - 1 });
+        if (next.count > modified)
+          changes.push({ kind: 'added', startLine: line + modified, endLine: line + next.count - 1 });
         line += next.count;
       } else {
         const at = Math.max(1, line - 1);

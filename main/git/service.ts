@@ -46,7 +46,9 @@ export class GitService implements GutterSource {
   private disposed = false;
 
   constructor(private readonly options: GitServiceOptions) {
-    this.git = Promise.resolve(options.gitPath !== undefined ? options.gitPath : findExecutable('git', process.env.PATH));
+    this.git = Promise.resolve(
+      options.gitPath !== undefined ? options.gitPath : findExecutable('git', process.env.PATH),
+    );
   }
 
   /** Finds the repository and reads its status once; without git or a repository it stays quiet. */
@@ -129,7 +131,14 @@ export class GitService implements GutterSource {
       if (!this.repo) return this.publish(NONE);
       this.watchGitDir(this.repo.gitDir);
     }
-    const out = await this.run(['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=normal', '--ignored=traditional']);
+    const out = await this.run([
+      'status',
+      '--porcelain=v2',
+      '-z',
+      '--branch',
+      '--untracked-files=normal',
+      '--ignored=traditional',
+    ]);
     if (out === null) {
       // The repository went away (deleted .git) or git failed: no decorations rather than stale ones.
       this.repo = null;
@@ -148,7 +157,10 @@ export class GitService implements GutterSource {
       this.committed.clear();
       this.committedAt = next.head;
     }
-    const same = next.available === this.current.available && next.branch === this.current.branch && next.head === this.current.head;
+    const same =
+      next.available === this.current.available &&
+      next.branch === this.current.branch &&
+      next.head === this.current.head;
     if (same && sameFiles(next.files, this.current.files)) return;
     this.current = next;
     this.options.onChange(next);
@@ -165,7 +177,14 @@ export class GitService implements GutterSource {
   private watchGitDir(gitDir: string): void {
     try {
       this.gitDirWatch = watch(gitDir, (_event, name) => {
-        if (name === 'index' || name === 'HEAD' || name === 'ORIG_HEAD' || name === 'packed-refs' || name === 'MERGE_HEAD') this.scheduleRefresh();
+        if (
+          name === 'index' ||
+          name === 'HEAD' ||
+          name === 'ORIG_HEAD' ||
+          name === 'packed-refs' ||
+          name === 'MERGE_HEAD'
+        )
+          this.scheduleRefresh();
       });
       this.gitDirWatch.on('error', () => undefined);
     } catch {
@@ -176,7 +195,9 @@ export class GitService implements GutterSource {
   private committedText(relPath: string): Promise<string | null> {
     let text = this.committed.get(relPath);
     if (!text) {
-      text = this.run(['show', `HEAD:./${relPath}`], 64 * 1024 * 1024).then((out) => (out === null || out.includes('\0') ? null : out));
+      text = this.run(['show', `HEAD:./${relPath}`], 64 * 1024 * 1024).then((out) =>
+        out === null || out.includes('\0') ? null : out,
+      );
       this.committed.set(relPath, text);
     }
     return text;
@@ -190,7 +211,12 @@ export class GitService implements GutterSource {
       execFile(
         git,
         [...SAFE_CONFIG, ...args],
-        { cwd: this.options.root, maxBuffer, encoding: 'utf8', env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' } },
+        {
+          cwd: this.options.root,
+          maxBuffer,
+          encoding: 'utf8',
+          env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' },
+        },
         (err, stdout) => resolve(err ? null : stdout),
       );
     });

@@ -2,7 +2,6 @@ import path from 'node:path';
 import { KilnError } from '../../shared/errors';
 import { findExecutable } from '../process';
 
-
 /** What to tell an operator who has no usable Jupyter. */
 export const JUPYTER_INSTALL_HINT =
   'Install Jupyter (on Debian/Ubuntu: apt-get install jupyter-server jupyter-core jupyter-client python3-ipykernel; ' +
@@ -25,7 +24,10 @@ export async function findJupyter(options: { command?: string[]; env?: NodeJS.Pr
     const [program, ...rest] = options.command;
     const found = await findExecutable(program, envPath);
     if (!found) {
-      throw new KilnError('E_NO_JUPYTER', `The configured Jupyter command "${options.command.join(' ')}" was not found. ${JUPYTER_INSTALL_HINT}`);
+      throw new KilnError(
+        'E_NO_JUPYTER',
+        `The configured Jupyter command "${options.command.join(' ')}" was not found. ${JUPYTER_INSTALL_HINT}`,
+      );
     }
     return { argv: [found, ...rest], source: 'configured' };
   }

@@ -1,5 +1,12 @@
 export { JupyterServerManager } from './jupyter-server';
-export type { JupyterConnection, JupyterServerEvent, JupyterServerOptions, JupyterServerStatus, KernelSpecList, RemoteJupyter } from './jupyter-server';
+export type {
+  JupyterConnection,
+  JupyterServerEvent,
+  JupyterServerOptions,
+  JupyterServerStatus,
+  KernelSpecList,
+  RemoteJupyter,
+} from './jupyter-server';
 export { KernelSession } from './kernel-session';
 export type { ExecuteOptions, ExecutionReply, KernelSessionOptions, StrayOutput } from './kernel-session';
 export { findJupyter, JUPYTER_INSTALL_HINT } from './discovery';

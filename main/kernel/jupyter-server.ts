@@ -172,7 +172,8 @@ export class JupyterServerManager {
   /** Starts the server once (or connects to the remote one); later calls share the result. */
   start(): Promise<JupyterConnection> {
     if (this.switching) return this.switching.then(() => this.start());
-    if (this.disposed) return Promise.reject(new KilnError('E_SHUTTING_DOWN', 'The Jupyter server manager was shut down'));
+    if (this.disposed)
+      return Promise.reject(new KilnError('E_SHUTTING_DOWN', 'The Jupyter server manager was shut down'));
     if (this._connection && this._status === 'running') return Promise.resolve(this._connection);
     if (!this.starting) {
       this.starting = this.startOnce().finally(() => {
@@ -189,7 +190,8 @@ export class JupyterServerManager {
    */
   async reconfigure(source: { command?: string[]; remote?: RemoteJupyter }): Promise<void> {
     const current = { command: this.options.command, remote: this.options.remote };
-    if (this.disposed || JSON.stringify(current) === JSON.stringify({ command: source.command, remote: source.remote })) return;
+    if (this.disposed || JSON.stringify(current) === JSON.stringify({ command: source.command, remote: source.remote }))
+      return;
     this.options.command = source.command;
     this.options.remote = source.remote;
     const wasActive = this._connection !== null || this.starting !== null;
@@ -199,7 +201,11 @@ export class JupyterServerManager {
       await this.starting?.catch(() => undefined);
       this._connection = null;
       await this.stopChild();
-      if (wasActive) this.setStatus('restarting', 'Jupyter restarts: where it comes from changed (workspace trust or the jupyter: config).');
+      if (wasActive)
+        this.setStatus(
+          'restarting',
+          'Jupyter restarts: where it comes from changed (workspace trust or the jupyter: config).',
+        );
       else this.setStatus('stopped');
     })().finally(() => {
       if (this.switching === switching) this.switching = null;
@@ -260,7 +266,14 @@ export class JupyterServerManager {
       );
     }
     this.generation += 1;
-    return { baseUrl, wsUrl: baseUrl.replace(/^http/, 'ws'), token: remote.token, settings: makeServerSettings(baseUrl, remote.token), generation: this.generation, remote: true };
+    return {
+      baseUrl,
+      wsUrl: baseUrl.replace(/^http/, 'ws'),
+      token: remote.token,
+      settings: makeServerSettings(baseUrl, remote.token),
+      generation: this.generation,
+      remote: true,
+    };
   }
 
   private async preparePrivateDir(): Promise<string> {
@@ -268,7 +281,8 @@ export class JupyterServerManager {
     const parent = this.options.stateDir ?? os.tmpdir();
     await fs.mkdir(parent, { recursive: true });
     const dir = await fs.mkdtemp(path.join(parent, 'kiln-jupyter-'));
-    for (const sub of ['config', 'data', 'runtime', 'ipython']) await fs.mkdir(path.join(dir, sub), { recursive: true });
+    for (const sub of ['config', 'data', 'runtime', 'ipython'])
+      await fs.mkdir(path.join(dir, sub), { recursive: true });
     await fs.writeFile(path.join(dir, 'kiln_server_config.py'), serverConfigSource());
     // The token never goes on the command line (/proc/*/cmdline is world-readable): the config reads it from
     // this owner-only file, in a folder only the owner can enter (mkdtemp makes it 0700).
@@ -356,7 +370,14 @@ export class JupyterServerManager {
     while (!exited && Date.now() < deadline) {
       if (await answersStatus(baseUrl, this.token)) {
         this.generation += 1;
-        return { baseUrl, wsUrl: `ws://127.0.0.1:${port}/`, token: this.token, settings: makeServerSettings(baseUrl, this.token), generation: this.generation, remote: false };
+        return {
+          baseUrl,
+          wsUrl: `ws://127.0.0.1:${port}/`,
+          token: this.token,
+          settings: makeServerSettings(baseUrl, this.token),
+          generation: this.generation,
+          remote: false,
+        };
       }
       await delay(150);
     }
@@ -367,11 +388,17 @@ export class JupyterServerManager {
       throw new KilnError('E_NO_JUPYTER', `The Jupyter server did not answer within the start-up time. ${why}`.trim());
     }
     this.child = null;
-    throw new KilnError('E_NO_JUPYTER', `Jupyter could not start (${command.argv.join(' ')} server): ${why} ${JUPYTER_INSTALL_HINT}`);
+    throw new KilnError(
+      'E_NO_JUPYTER',
+      `Jupyter could not start (${command.argv.join(' ')} server): ${why} ${JUPYTER_INSTALL_HINT}`,
+    );
   }
 
   private tail(): string {
-    const lines = this.log.split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = this.log
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     return lines.slice(-6).join(' | ');
   }
 

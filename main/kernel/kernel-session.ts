@@ -87,7 +87,8 @@ function mapStatus(kernel: KernelConnection | null, connected: boolean): KernelS
     case 'starting':
       return 'starting';
     default:
-      if (kernel.connectionStatus === 'disconnected' || (kernel.connectionStatus === 'connecting' && connected)) return 'disconnected';
+      if (kernel.connectionStatus === 'disconnected' || (kernel.connectionStatus === 'connecting' && connected))
+        return 'disconnected';
       return kernel.status === 'busy' ? 'busy' : 'idle';
   }
 }
@@ -143,7 +144,10 @@ export class KernelSession {
     this.options.notebookPath = notebookPath;
     const connection = this.options.server.connection;
     if (!this.sessionId || !connection || connection.generation !== this.generation) return;
-    await SessionAPI.updateSession({ id: this.sessionId, path: notebookPath, name: path.posix.basename(notebookPath) }, connection.settings);
+    await SessionAPI.updateSession(
+      { id: this.sessionId, path: notebookPath, name: path.posix.basename(notebookPath) },
+      connection.settings,
+    );
   }
 
   /** The error that stopped the last start, if any (E_NO_JUPYTER with what to install). */
@@ -200,15 +204,23 @@ export class KernelSession {
     try {
       const reply = await Promise.race([future.done.catch(() => null), aborted.then(() => null)]);
       if (!reply || abortReason !== null) {
-        return { status: 'aborted', executionCount: null, pages: [], reason: abortReason ?? 'The execution was cut off (kernel restarted or disconnected)' };
+        return {
+          status: 'aborted',
+          executionCount: null,
+          pages: [],
+          reason: abortReason ?? 'The execution was cut off (kernel restarted or disconnected)',
+        };
       }
-      const content = reply.content as KernelMessage.IExecuteReply | KernelMessage.IReplyErrorContent | KernelMessage.IReplyAbortContent;
+      const content = reply.content as
+        KernelMessage.IExecuteReply | KernelMessage.IReplyErrorContent | KernelMessage.IReplyAbortContent;
       const status = content.status === 'ok' ? 'ok' : content.status === 'error' ? 'error' : 'aborted';
-      const executionCount = 'execution_count' in content && typeof content.execution_count === 'number' ? content.execution_count : null;
+      const executionCount =
+        'execution_count' in content && typeof content.execution_count === 'number' ? content.execution_count : null;
       const pages: Record<string, unknown>[] = [];
       if (content.status === 'ok') {
         for (const payload of (content as KernelMessage.IExecuteReply).payload ?? []) {
-          if (payload.source === 'page' && payload.data && typeof payload.data === 'object') pages.push(payload.data as Record<string, unknown>);
+          if (payload.source === 'page' && payload.data && typeof payload.data === 'object')
+            pages.push(payload.data as Record<string, unknown>);
         }
       }
       return { status, executionCount, pages };
@@ -306,7 +318,10 @@ export class KernelSession {
       await this.start();
     } catch (err) {
       if (err instanceof KilnError) throw err;
-      throw new KilnError('E_KERNEL_DEAD', `The kernel could not be started: ${err instanceof Error ? err.message : String(err)}`);
+      throw new KilnError(
+        'E_KERNEL_DEAD',
+        `The kernel could not be started: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
 
@@ -322,7 +337,8 @@ export class KernelSession {
     try {
       const specs = await this.options.server.kernelSpecs();
       // A notebook written elsewhere may name a kernel this server lacks; the server's default runs it then.
-      const wanted = this.spec.name && specs.specs.some((s) => s.name === this.spec.name) ? this.spec.name : specs.default;
+      const wanted =
+        this.spec.name && specs.specs.some((s) => s.name === this.spec.name) ? this.spec.name : specs.default;
       const name = wanted ?? undefined;
       const model = await SessionAPI.startSession(
         {
@@ -341,8 +357,17 @@ export class KernelSession {
       this.sessionId = model.id;
       this.generation = connection.generation;
       const spec = specs.specs.find((s) => s.name === model.kernel!.name);
-      this.spec = { name: model.kernel.name, displayName: spec?.displayName ?? model.kernel.name, language: spec?.language ?? null };
-      const kernel = new KernelConnection({ model: model.kernel, serverSettings: connection.settings, username: 'kiln', handleComms: false });
+      this.spec = {
+        name: model.kernel.name,
+        displayName: spec?.displayName ?? model.kernel.name,
+        language: spec?.language ?? null,
+      };
+      const kernel = new KernelConnection({
+        model: model.kernel,
+        serverSettings: connection.settings,
+        username: 'kiln',
+        handleComms: false,
+      });
       this.attach(kernel);
       await this.waitReady(kernel);
       this.needsSetup = true;
@@ -427,7 +452,10 @@ export class KernelSession {
     if (language !== null && language.toLowerCase() !== 'python') return;
     const srcDir = this.options.srcDir;
     if (srcDir) {
-      const future = kernel.requestExecute({ code: kernelSetupCode(srcDir), silent: true, store_history: false, allow_stdin: false, stop_on_error: false }, true);
+      const future = kernel.requestExecute(
+        { code: kernelSetupCode(srcDir), silent: true, store_history: false, allow_stdin: false, stop_on_error: false },
+        true,
+      );
       try {
         await future.done;
       } catch {
@@ -447,7 +475,10 @@ export class KernelSession {
    */
   private async confirmStdin(kernel: Kernel.IKernelConnection): Promise<void> {
     for (let waitMs = 100; waitMs <= 3200; waitMs *= 2) {
-      const future = kernel.requestExecute({ code: 'input()', silent: true, store_history: false, allow_stdin: true, stop_on_error: false }, true);
+      const future = kernel.requestExecute(
+        { code: 'input()', silent: true, store_history: false, allow_stdin: true, stop_on_error: false },
+        true,
+      );
       const prompted = new Promise<boolean>((resolve) => {
         future.onStdin = (msg) => {
           if (msg.header.msg_type !== 'input_request') return;
@@ -458,7 +489,14 @@ export class KernelSession {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const gaveUp = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), waitMs)));
       // A reply without a prompt (a kernel without input()) also ends the probe: nothing to wait for.
-      const routed = await Promise.race([prompted, future.done.then(() => true, () => true), gaveUp]);
+      const routed = await Promise.race([
+        prompted,
+        future.done.then(
+          () => true,
+          () => true,
+        ),
+        gaveUp,
+      ]);
       clearTimeout(timer);
       if (!routed) await kernel.interrupt().catch(() => undefined);
       await future.done.catch(() => undefined);

@@ -70,24 +70,30 @@ describe('JupyterServerManager', () => {
     expect(res.status).toBe(403);
   });
 
-  it.runIf(process.platform === 'linux')('keeps its token off every command line: an owner-only file carries it', async () => {
-    const connection = await server.start();
-    // A kernel too, so its process and the server's children are in /proc while we look.
-    const session = new KernelSession({ server, notebookPath: 'token-check.ipynb', srcDir: null });
-    await session.start();
-    const leaks: string[] = [];
-    for (const pid of await fs.readdir('/proc')) {
-      if (!/^\d+$/.test(pid)) continue;
-      const cmdline = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-      if (cmdline.includes(connection.token)) leaks.push(`${pid}: ${cmdline.replace(/\0/g, ' ').slice(0, 120)}`);
-    }
-    await session.dispose();
-    expect(leaks).toEqual([]);
-    const tokenFile = path.join(server.privateDir!, 'token');
-    expect((await fs.stat(tokenFile)).mode & 0o777).toBe(0o600);
-    expect((await fs.stat(server.privateDir!)).mode & 0o777).toBe(0o700);
-    expect((await fetch(`${connection.baseUrl}api/status`, { headers: { Authorization: `token ${connection.token}` } })).status).toBe(200);
-  });
+  it.runIf(process.platform === 'linux')(
+    'keeps its token off every command line: an owner-only file carries it',
+    async () => {
+      const connection = await server.start();
+      // A kernel too, so its process and the server's children are in /proc while we look.
+      const session = new KernelSession({ server, notebookPath: 'token-check.ipynb', srcDir: null });
+      await session.start();
+      const leaks: string[] = [];
+      for (const pid of await fs.readdir('/proc')) {
+        if (!/^\d+$/.test(pid)) continue;
+        const cmdline = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+        if (cmdline.includes(connection.token)) leaks.push(`${pid}: ${cmdline.replace(/\0/g, ' ').slice(0, 120)}`);
+      }
+      await session.dispose();
+      expect(leaks).toEqual([]);
+      const tokenFile = path.join(server.privateDir!, 'token');
+      expect((await fs.stat(tokenFile)).mode & 0o777).toBe(0o600);
+      expect((await fs.stat(server.privateDir!)).mode & 0o777).toBe(0o700);
+      expect(
+        (await fetch(`${connection.baseUrl}api/status`, { headers: { Authorization: `token ${connection.token}` } }))
+          .status,
+      ).toBe(200);
+    },
+  );
 
   it('turns TCP_NODELAY on for kernel websockets through its config file', async () => {
     await server.start();
@@ -99,7 +105,10 @@ describe('JupyterServerManager', () => {
 
   it('uses a remote server by URL and token through the same path', async () => {
     const local = await server.start();
-    const remote = new JupyterServerManager({ rootDir: '/nonexistent', remote: { url: local.baseUrl, token: local.token } });
+    const remote = new JupyterServerManager({
+      rootDir: '/nonexistent',
+      remote: { url: local.baseUrl, token: local.token },
+    });
     const connection = await remote.start();
     expect(connection.remote).toBe(true);
     const session = new KernelSession({ server: remote, notebookPath: 'remote.ipynb', srcDir: null });
@@ -109,7 +118,10 @@ describe('JupyterServerManager', () => {
     await session.dispose();
     await remote.dispose();
 
-    const wrongToken = new JupyterServerManager({ rootDir: '/nonexistent', remote: { url: local.baseUrl, token: 'wrong' } });
+    const wrongToken = new JupyterServerManager({
+      rootDir: '/nonexistent',
+      remote: { url: local.baseUrl, token: 'wrong' },
+    });
     await expect(wrongToken.start()).rejects.toMatchObject({ code: 'E_NO_JUPYTER' });
     await wrongToken.dispose();
   });
@@ -143,7 +155,9 @@ describe('KernelSession', () => {
     await fs.mkdir(path.join(root, 'src'), { recursive: true });
     await fs.writeFile(path.join(root, 'src', 'late_module.py'), 'VALUE = 42\n');
     const out = collect();
-    const reply = await session.execute('import sys, late_module\nprint(sys.path[0], late_module.VALUE)', { onOutput: out.onOutput });
+    const reply = await session.execute('import sys, late_module\nprint(sys.path[0], late_module.VALUE)', {
+      onOutput: out.onOutput,
+    });
     expect(reply.status).toBe('ok');
     expect(out.text()).toContain(`${path.join(root, 'src')} 42`);
   });
@@ -178,7 +192,9 @@ describe('KernelSession', () => {
     await session.execute('x_before = 1', { onOutput: () => undefined });
     await session.restart();
     const out = collect();
-    const reply = await session.execute('import kept_module\nprint("x_before" in globals(), kept_module.VALUE)', { onOutput: out.onOutput });
+    const reply = await session.execute('import kept_module\nprint("x_before" in globals(), kept_module.VALUE)', {
+      onOutput: out.onOutput,
+    });
     expect(reply.status).toBe('ok');
     expect(reply.executionCount).toBe(1);
     expect(out.text()).toContain('False 7');
@@ -212,7 +228,9 @@ describe('no Jupyter', () => {
     const err = await lonely.start().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(KilnError);
     expect((err as KilnError).code).toBe('E_NO_JUPYTER');
-    expect((err as KilnError).message).toContain('apt-get install jupyter-server jupyter-core jupyter-client python3-ipykernel');
+    expect((err as KilnError).message).toContain(
+      'apt-get install jupyter-server jupyter-core jupyter-client python3-ipykernel',
+    );
     await lonely.dispose();
   });
 

@@ -17,6 +17,8 @@ const cwd = process.env.INIT_CWD ?? process.cwd();
 Promise.resolve()
   .then(() => serveMcpOverStdio(parseMcpArguments(argv), { cwd, exit: (code) => process.exit(code) }))
   .catch((err: unknown) => {
-    process.stderr.write(`kiln mcp: ${err instanceof Error ? err.message : String(err)}\nusage: node out/main/mcp.js ${MCP_USAGE}\n`);
+    process.stderr.write(
+      `kiln mcp: ${err instanceof Error ? err.message : String(err)}\nusage: node out/main/mcp.js ${MCP_USAGE}\n`,
+    );
     process.exit(1);
   });

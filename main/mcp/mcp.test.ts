@@ -80,21 +80,37 @@ describe('the MCP server', () => {
   });
 
   it('writes, edits and runs files on disk, logging runs in scripts/', async () => {
-    const written = await call('write-file', { path: 'src/report.py', content: 'from helpers import double\nprint(double(20))\n' });
+    const written = await call('write-file', {
+      path: 'src/report.py',
+      content: 'from helpers import double\nprint(double(20))\n',
+    });
     expect(written.isError).toBeFalsy();
     expect(written.structuredContent).toEqual({ path: 'src/report.py', bytes_written: 45, created: true });
     expect(read('src/report.py')).toBe('from helpers import double\nprint(double(20))\n');
 
-    const edited = await call('edit-file', { path: 'src/report.py', mode: 'replace', old: 'double(20)', new: 'double(21)' });
+    const edited = await call('edit-file', {
+      path: 'src/report.py',
+      mode: 'replace',
+      old: 'double(20)',
+      new: 'double(21)',
+    });
     expect(edited.structuredContent).toEqual({ path: 'src/report.py', bytes_written: 45, replacements: 1 });
     expect(read('src/report.py')).toContain('double(21)');
 
     const ran = await call('run-file', { path: 'src/report.py' });
-    expect(ran.structuredContent).toMatchObject({ stdout: '42\n', returncode: 0, timed_out: false, script: 'scripts/step_04_run_report.py' });
+    expect(ran.structuredContent).toMatchObject({
+      stdout: '42\n',
+      returncode: 0,
+      timed_out: false,
+      script: 'scripts/step_04_run_report.py',
+    });
     expect(JSON.parse(textOf(ran))).toMatchObject({ stdout: '42\n' });
 
     const executed = await call('execute-code', { code: 'import helpers\nprint(helpers.double(2))' });
-    expect(executed.structuredContent).toMatchObject({ stdout: '4\n', script: 'scripts/step_05_print_helpers_double_2.py' });
+    expect(executed.structuredContent).toMatchObject({
+      stdout: '4\n',
+      script: 'scripts/step_05_print_helpers_double_2.py',
+    });
     expect((await fs.readdir(path.join(root, 'scripts'))).sort()).toEqual([
       'step_03_earlier.py',
       'step_04_run_report.py',
@@ -104,15 +120,25 @@ describe('the MCP server', () => {
 
   it('shares the audit log with the app: concurrent runs from both processes get distinct, contiguous step numbers', async () => {
     // The app's side, built by the same builder as the app's services.
-    const app = await createVerbStack({ root, dataDir: root, config: { watch: false }, python: '/usr/bin/python3', events: { emit: () => undefined } });
+    const app = await createVerbStack({
+      root,
+      dataDir: root,
+      config: { watch: false },
+      python: '/usr/bin/python3',
+      events: { emit: () => undefined },
+    });
     try {
       const numberOf = (script: string) => Number(/^scripts\/step_(\d+)_/.exec(script)?.[1]);
-      const before = Math.max(...(await fs.readdir(path.join(root, 'scripts'))).map((name) => numberOf(`scripts/${name}`)));
+      const before = Math.max(
+        ...(await fs.readdir(path.join(root, 'scripts'))).map((name) => numberOf(`scripts/${name}`)),
+      );
       const scripts = await Promise.all(
         Array.from({ length: 12 }, (_, i) =>
           i % 2
             ? app.verbs.call('execute-code', { code: `print(${i})` }).then((result) => result.script)
-            : call('execute-code', { code: `print(${i})` }).then((result) => (result.structuredContent as { script: string }).script),
+            : call('execute-code', { code: `print(${i})` }).then(
+                (result) => (result.structuredContent as { script: string }).script,
+              ),
         ),
       );
       expect(scripts.map(numberOf).sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => before + 1 + i));
@@ -139,24 +165,40 @@ describe('the MCP server', () => {
   });
 
   it('runs the notebook verbs against a kernel of its own and saves each change', async () => {
-    const appended = await call('append-notebook-cell', { notebook: 'nb.ipynb', source: '# title', cell_type: 'markdown' });
+    const appended = await call('append-notebook-cell', {
+      notebook: 'nb.ipynb',
+      source: '# title',
+      cell_type: 'markdown',
+    });
     expect(appended.structuredContent).toMatchObject({ index: 1 });
     const first = await call('rerun-notebook-cell', { notebook: 'nb.ipynb', cell_id: 'c1' });
     expect(first.structuredContent).toMatchObject({ cell_id: 'c1', had_error: false });
-    const ran = await call('run-notebook-cell', { notebook: 'nb.ipynb', source: 'from helpers import double\nprint(double(a))' });
+    const ran = await call('run-notebook-cell', {
+      notebook: 'nb.ipynb',
+      source: 'from helpers import double\nprint(double(a))',
+    });
     expect(ran.isError, textOf(ran) + serverLog).toBeFalsy();
     const run = ran.structuredContent as { cell_id: string; outputs: { text?: string }[] };
     expect(run.outputs[0].text).toBe('10\n');
-    const edited = await call('edit-notebook-cell', { notebook: 'nb.ipynb', cell_id: run.cell_id, source: 'print(a + 1)' });
+    const edited = await call('edit-notebook-cell', {
+      notebook: 'nb.ipynb',
+      cell_id: run.cell_id,
+      source: 'print(a + 1)',
+    });
     expect(edited.structuredContent).toEqual({ cell_id: run.cell_id, source_len: 12, saved: true });
     const rerun = await call('rerun-notebook-cell', { notebook: 'nb.ipynb', cell_id: run.cell_id });
     expect((rerun.structuredContent as { outputs: { text?: string }[] }).outputs[0].text).toBe('6\n');
-    const deleted = await call('delete-notebook-cell', { notebook: 'nb.ipynb', cell_id: (appended.structuredContent as { cell_id: string }).cell_id });
+    const deleted = await call('delete-notebook-cell', {
+      notebook: 'nb.ipynb',
+      cell_id: (appended.structuredContent as { cell_id: string }).cell_id,
+    });
     expect(deleted.structuredContent).toMatchObject({ remaining_cells: 2 });
     const unknown = await call('rerun-notebook-cell', { notebook: 'nb.ipynb', cell_id: 'ghost' });
     expect(textOf(unknown)).toMatch(/^E_NOT_FOUND: .*"ghost"/);
 
-    const disk = JSON.parse(read('nb.ipynb')) as { cells: { id: string; source: string | string[]; outputs: { text?: string | string[] }[] }[] };
+    const disk = JSON.parse(read('nb.ipynb')) as {
+      cells: { id: string; source: string | string[]; outputs: { text?: string | string[] }[] }[];
+    };
     expect(disk.cells.map((cell) => cell.id)).toEqual(['c1', run.cell_id]);
     const joined = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join('') : v);
     expect(joined(disk.cells[1].source)).toBe('print(a + 1)');
@@ -169,13 +211,21 @@ describe('the MCP server', () => {
     const after = await call('run-notebook-cell', { notebook: 'nb.ipynb', source: 'print(a * 3)' });
     expect((after.structuredContent as { outputs: { text?: string }[] }).outputs[0].text).toBe('15\n');
     const final = JSON.parse(read('nb.ipynb')) as { cells: { source: string | string[] }[] };
-    expect(final.cells.map((cell) => joined(cell.source))).toEqual(['a = 5  # operator note', 'print(a + 1)', 'print(a * 3)']);
+    expect(final.cells.map((cell) => joined(cell.source))).toEqual([
+      'a = 5  # operator note',
+      'print(a + 1)',
+      'print(a * 3)',
+    ]);
   }, 90_000);
 });
 
 describe('the MCP command line', () => {
   it('reads a folder and options, and finds them after --mcp in the packaged app', () => {
-    expect(parseMcpArguments(['ws', '--python', '/usr/bin/python3'])).toEqual({ folder: 'ws', python: '/usr/bin/python3', jupyter: undefined });
+    expect(parseMcpArguments(['ws', '--python', '/usr/bin/python3'])).toEqual({
+      folder: 'ws',
+      python: '/usr/bin/python3',
+      jupyter: undefined,
+    });
     expect(() => parseMcpArguments([])).toThrow(/No workspace folder/);
     expect(() => parseMcpArguments(['ws', '--python'])).toThrow(/needs a value/);
     expect(() => parseMcpArguments(['ws', 'other'])).toThrow(/Unexpected argument "other"/);

@@ -85,7 +85,9 @@ export class RunEngine implements IDisposable {
   acquire(key: string, kind: SessionKind): Promise<RunSlot> {
     if (this.disposed) return Promise.reject(shuttingDown());
     if (this.policies[kind].whenBusy === 'refuse' && this.running.has(key)) {
-      return Promise.reject(new KilnError('E_BUSY', 'A run is already in progress for this session: wait for it or press Stop.'));
+      return Promise.reject(
+        new KilnError('E_BUSY', 'A run is already in progress for this session: wait for it or press Stop.'),
+      );
     }
     return new Promise<RunSlot>((resolve, reject) => {
       void this.turns.run(
@@ -179,7 +181,11 @@ export class RunEngine implements IDisposable {
             request.onToolResult?.({ toolCallId: part.toolCallId, toolName: part.toolName, output: part.output });
             break;
           case 'tool-error':
-            request.onToolError?.({ toolCallId: part.toolCallId, toolName: part.toolName, message: errorMessage(part.error) });
+            request.onToolError?.({
+              toolCallId: part.toolCallId,
+              toolName: part.toolName,
+              message: errorMessage(part.error),
+            });
             break;
           case 'error':
             failure = part.error;

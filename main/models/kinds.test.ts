@@ -16,7 +16,11 @@ const verbs = { 'write-file': verb('write-file'), 'run-file': verb('run-file'), 
 describe('session kind guards', () => {
   it('gives the edit kind exactly propose_file, whatever tools or allowlist are configured', () => {
     expect(Object.keys(selectTools('edit', { intrinsic: editTools() }))).toEqual(['propose_file']);
-    const withEverything = selectTools('edit', { intrinsic: editTools(), configured: verbs, allowlist: ['write-file', 'run-file'] });
+    const withEverything = selectTools('edit', {
+      intrinsic: editTools(),
+      configured: verbs,
+      allowlist: ['write-file', 'run-file'],
+    });
     expect(Object.keys(withEverything)).toEqual(['propose_file']);
     const withEmptyAllowlist = selectTools('edit', { intrinsic: editTools(), allowlist: [] });
     expect(Object.keys(withEmptyAllowlist)).toEqual(['propose_file']);
@@ -27,8 +31,12 @@ describe('session kind guards', () => {
   });
 
   it('has the workspace kind honour the allowlist (absent = all verbs)', () => {
-    expect(Object.keys(selectTools('workspace', { intrinsic: {}, configured: verbs, allowlist: ['run-file'] }))).toEqual(['run-file']);
-    expect(Object.keys(selectTools('workspace', { intrinsic: {}, configured: verbs, allowlist: null }))).toEqual(Object.keys(verbs));
+    expect(
+      Object.keys(selectTools('workspace', { intrinsic: {}, configured: verbs, allowlist: ['run-file'] })),
+    ).toEqual(['run-file']);
+    expect(Object.keys(selectTools('workspace', { intrinsic: {}, configured: verbs, allowlist: null }))).toEqual(
+      Object.keys(verbs),
+    );
   });
 });
 
@@ -122,13 +130,20 @@ describe('the run engine has no path to the filesystem', () => {
       if (seen.has(file)) return;
       seen.add(file);
       const source = await fs.readFile(file, 'utf8');
-      for (const match of source.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+      for (const match of source.matchAll(
+        /(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
+      )) {
         const spec = match[1] ?? match[2];
         if (spec.startsWith('.')) {
           const target = path.resolve(path.dirname(file), spec);
           const candidates = [`${target}.ts`, path.join(target, 'index.ts')];
           for (const c of candidates) {
-            if (await fs.stat(c).then(() => true, () => false)) {
+            if (
+              await fs.stat(c).then(
+                () => true,
+                () => false,
+              )
+            ) {
               await visit(c);
               break;
             }

@@ -25,20 +25,40 @@ describe('providers', () => {
     const server = await start({ apiKey: 'sk-test' });
     server.enqueue(reply.text('from compatible'), reply.text('from openai'));
     const env = { MY_KEY: 'sk-test' };
-    const compatible = createLanguageModel({ alias: 'a', provider: 'openai-compatible', baseUrl: server.url, model: 'm', apiKeyEnv: 'MY_KEY', source: 'project' }, env);
-    const openai = createLanguageModel({ alias: 'b', provider: 'openai', baseUrl: server.url, model: 'm', apiKeyEnv: 'MY_KEY', source: 'project' }, env);
+    const compatible = createLanguageModel(
+      {
+        alias: 'a',
+        provider: 'openai-compatible',
+        baseUrl: server.url,
+        model: 'm',
+        apiKeyEnv: 'MY_KEY',
+        source: 'project',
+      },
+      env,
+    );
+    const openai = createLanguageModel(
+      { alias: 'b', provider: 'openai', baseUrl: server.url, model: 'm', apiKeyEnv: 'MY_KEY', source: 'project' },
+      env,
+    );
     expect((await generateText({ model: compatible, prompt: 'hi', maxRetries: 0 })).text).toBe('from compatible');
     expect((await generateText({ model: openai, prompt: 'hi', maxRetries: 0 })).text).toBe('from openai');
     expect(server.requests.every((r) => r.headers.authorization === 'Bearer sk-test')).toBe(true);
   });
 
   it('builds an anthropic model without calling anything', () => {
-    const model = createLanguageModel({ alias: 'c', provider: 'anthropic', model: 'claude-x', apiKeyEnv: 'K', source: 'user' }, { K: 'x' });
+    const model = createLanguageModel(
+      { alias: 'c', provider: 'anthropic', model: 'claude-x', apiKeyEnv: 'K', source: 'user' },
+      { K: 'x' },
+    );
     expect(typeof model === 'object' && model.provider).toMatch(/anthropic/);
   });
 
   it('refuses when the env var named by api_key_env is unset', () => {
-    const build = () => createLanguageModel({ alias: 'a', provider: 'openai', model: 'm', apiKeyEnv: 'NOPE_UNSET', source: 'project' }, {});
+    const build = () =>
+      createLanguageModel(
+        { alias: 'a', provider: 'openai', model: 'm', apiKeyEnv: 'NOPE_UNSET', source: 'project' },
+        {},
+      );
     expect(build).toThrow(KilnError);
     expect(build).toThrow(/NOPE_UNSET/);
   });
@@ -48,7 +68,13 @@ describe('scripted model server', () => {
   it('streams tool-call arguments split over several chunks, and records requests', async () => {
     const server = await start();
     server.enqueue(reply.propose('a\nb\n', 'ok', { argChunks: 4 }));
-    const model = createLanguageModel({ alias: 's', provider: 'openai-compatible', baseUrl: server.url, model: 'm', source: 'project' });
+    const model = createLanguageModel({
+      alias: 's',
+      provider: 'openai-compatible',
+      baseUrl: server.url,
+      model: 'm',
+      source: 'project',
+    });
     const result = streamText({ model, prompt: 'go', tools: editTools(), maxRetries: 0 });
     let argDeltas = 0;
     for await (const part of result.fullStream) if (part.type === 'tool-input-delta') argDeltas++;
@@ -60,19 +86,34 @@ describe('scripted model server', () => {
   it('answers non-streaming requests with tool calls, lists models, and 404s unknown models', async () => {
     const server = await start({ models: ['known'] });
     server.enqueue(reply.propose('x'));
-    const known = createLanguageModel({ alias: 'k', provider: 'openai-compatible', baseUrl: server.url, model: 'known', source: 'project' });
+    const known = createLanguageModel({
+      alias: 'k',
+      provider: 'openai-compatible',
+      baseUrl: server.url,
+      model: 'known',
+      source: 'project',
+    });
     const res = await generateText({ model: known, prompt: 'go', tools: editTools(), maxRetries: 0 });
     expect(res.toolCalls[0].input).toEqual({ content: 'x' });
     const models = (await (await fetch(`${server.url}/models`)).json()) as { data: Array<{ id: string }> };
     expect(models.data.map((m) => m.id)).toEqual(['known']);
-    const unknown = await fetch(`${server.url}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'other', messages: [] }) });
+    const unknown = await fetch(`${server.url}/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'other', messages: [] }),
+    });
     expect(unknown.status).toBe(404);
   });
 
   it('serves replies from a function of the request', async () => {
     const server = await start();
     server.setResponder((req) => reply.text(`you said ${String(req.messages.at(-1)?.content)}`));
-    const model = createLanguageModel({ alias: 's', provider: 'openai-compatible', baseUrl: server.url, model: 'm', source: 'project' });
+    const model = createLanguageModel({
+      alias: 's',
+      provider: 'openai-compatible',
+      baseUrl: server.url,
+      model: 'm',
+      source: 'project',
+    });
     expect((await generateText({ model, prompt: 'ping', maxRetries: 0 })).text).toBe('you said ping');
   });
 
@@ -80,10 +121,14 @@ describe('scripted model server', () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-scenario-'));
     const scenario = path.join(dir, 'scenario.json');
     await fs.writeFile(scenario, JSON.stringify({ replies: [{ text: 'scripted hello' }] }));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test-support/model-server.ts', '--port', '0', '--scenario', scenario], {
-      cwd: path.resolve(import.meta.dirname, '../..'),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'test-support/model-server.ts', '--port', '0', '--scenario', scenario],
+      {
+        cwd: path.resolve(import.meta.dirname, '../..'),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';
@@ -94,7 +139,13 @@ describe('scripted model server', () => {
         });
         child.on('exit', (code) => reject(new Error(`exited ${code}`)));
       });
-      const model = createLanguageModel({ alias: 's', provider: 'openai-compatible', baseUrl: url, model: 'm', source: 'project' });
+      const model = createLanguageModel({
+        alias: 's',
+        provider: 'openai-compatible',
+        baseUrl: url,
+        model: 'm',
+        source: 'project',
+      });
       expect((await generateText({ model, prompt: 'hi', maxRetries: 0 })).text).toBe('scripted hello');
       const base = url.replace(/\/v1$/, '');
       await fetch(`${base}/_scripted/replies`, { method: 'POST', body: JSON.stringify([{ text: 'swapped' }]) });

@@ -19,7 +19,9 @@ export function createLanguageModel(config: ModelConfig, env: NodeJS.ProcessEnv 
   }
   switch (config.provider) {
     case 'openai-compatible':
-      return createOpenAICompatible({ name: `kiln-${config.alias}`, baseURL: config.baseUrl ?? '', apiKey }).chatModel(config.model);
+      return createOpenAICompatible({ name: `kiln-${config.alias}`, baseURL: config.baseUrl ?? '', apiKey }).chatModel(
+        config.model,
+      );
     case 'anthropic':
       return createAnthropic({ baseURL: config.baseUrl, apiKey })(config.model);
     case 'openai':

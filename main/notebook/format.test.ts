@@ -51,12 +51,17 @@ function nbformatJudges(file: string): { valid: boolean; minor: number; sameByte
     'out = io.StringIO(); nbformat.write(nb, out)',
     'print(json.dumps({"valid": True, "minor": nb.nbformat_minor, "sameBytes": out.getvalue() == raw, "ids": [c.get("id") for c in nb.cells]}))',
   ].join('\n');
-  return JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, file], { env: { ...process.env, PYTHONWARNINGS: 'ignore' } }).toString());
+  return JSON.parse(
+    execFileSync('/usr/bin/python3', ['-c', script, file], {
+      env: { ...process.env, PYTHONWARNINGS: 'ignore' },
+    }).toString(),
+  );
 }
 
 beforeAll(async () => {
   ({ root, workspace, hub, events } = await makeWorkspace('kiln-nbformat-'));
-  for (const name of [...VALID, ...Object.keys(INVALID)]) await fs.copyFile(path.join(CONFORMANCE, name), path.join(root, name));
+  for (const name of [...VALID, ...Object.keys(INVALID)])
+    await fs.copyFile(path.join(CONFORMANCE, name), path.join(root, name));
   svc = new NotebookService({ workspace, jupyter: null, events: hub, autoStartKernel: false });
 });
 
@@ -101,7 +106,8 @@ describe('nbformat round trips', () => {
     expect(written.cells.at(-1).source).toEqual(['new *cell*\n', 'second line']);
     // The ids Kiln uses are the ones on disk now, so cells keep their identity across sessions.
     expect(written.cells.map((c: { id: string }) => c.id)).toEqual((await svc.get(copy)).cells.map((c) => c.id));
-    if (original.nbformat_minor <= 5) expect(nbformatJudges(path.join(root, copy))).toMatchObject({ valid: true, minor: 5, sameBytes: true });
+    if (original.nbformat_minor <= 5)
+      expect(nbformatJudges(path.join(root, copy))).toMatchObject({ valid: true, minor: 5, sameBytes: true });
     await svc.close(copy);
   });
 
@@ -168,13 +174,25 @@ function widgetNotebook(): NotebookFile {
         cell_type: 'code',
         execution_count: 1,
         metadata: { scrolled: true },
-        outputs: [{ output_type: 'display_data', data: { 'application/vnd.jupyter.widget-view+json': view, 'text/plain': 'IntSlider(value=3)' }, metadata: {} }],
+        outputs: [
+          {
+            output_type: 'display_data',
+            data: { 'application/vnd.jupyter.widget-view+json': view, 'text/plain': 'IntSlider(value=3)' },
+            metadata: {},
+          },
+        ],
         source: ['import ipywidgets as w\n', 'w.IntSlider(3)'],
       },
     ],
     metadata: {
       kernelspec: { display_name: 'Python 3', language: 'python', name: 'python3' },
-      widgets: { 'application/vnd.jupyter.widget-state+json': { state: { '3f2a9c': { model_name: 'IntSliderModel', state: { value: 3 } } }, version_major: 2, version_minor: 0 } },
+      widgets: {
+        'application/vnd.jupyter.widget-state+json': {
+          state: { '3f2a9c': { model_name: 'IntSliderModel', state: { value: 3 } } },
+          version_major: 2,
+          version_minor: 0,
+        },
+      },
     },
     nbformat: 4,
     nbformat_minor: 4,
@@ -194,25 +212,31 @@ const VARIANTS: Record<string, () => NotebookFile> = {
 };
 
 describe('notebooks as Jupyter reads them', () => {
-  it.each(Object.keys(VARIANTS))('%s: opens as 4.5 with ids kept or added, and saves what nbformat.write would', async (variant) => {
-    const file = `variant-${Object.keys(VARIANTS).indexOf(variant)}.ipynb`;
-    const original = VARIANTS[variant]();
-    await fs.writeFile(path.join(root, file), JSON.stringify(original, null, 2));
-    const doc = await svc.open(file);
-    if (original.nbformat_minor < 5) expect(doc.warnings.join(' ')).toMatch(new RegExp(`nbformat 4\\.${original.nbformat_minor}; Kiln opened it as 4\\.5`));
-    expect(doc.nbformat_minor).toBe(5);
-    original.cells.forEach((cell, i) => {
-      if (cell.id) expect(doc.cells[i].id).toBe(cell.id);
-    });
-    const target = doc.cells.find((c) => ['code', 'markdown', 'raw'].includes(c.cell_type));
-    if (target) await svc.editCell(file, target.id, `${target.source}\n# edited`);
-    else await svc.insertCell(file, { cellType: 'code', source: 'print("first")' });
-    expect((await svc.save(file)).saved).toBe(true);
-    const judged = nbformatJudges(path.join(root, file));
-    expect(judged).toMatchObject({ valid: true, minor: 5, sameBytes: true });
-    expect(judged.ids).toEqual((await svc.get(file)).cells.map((c) => c.id));
-    await svc.close(file);
-  });
+  it.each(Object.keys(VARIANTS))(
+    '%s: opens as 4.5 with ids kept or added, and saves what nbformat.write would',
+    async (variant) => {
+      const file = `variant-${Object.keys(VARIANTS).indexOf(variant)}.ipynb`;
+      const original = VARIANTS[variant]();
+      await fs.writeFile(path.join(root, file), JSON.stringify(original, null, 2));
+      const doc = await svc.open(file);
+      if (original.nbformat_minor < 5)
+        expect(doc.warnings.join(' ')).toMatch(
+          new RegExp(`nbformat 4\\.${original.nbformat_minor}; Kiln opened it as 4\\.5`),
+        );
+      expect(doc.nbformat_minor).toBe(5);
+      original.cells.forEach((cell, i) => {
+        if (cell.id) expect(doc.cells[i].id).toBe(cell.id);
+      });
+      const target = doc.cells.find((c) => ['code', 'markdown', 'raw'].includes(c.cell_type));
+      if (target) await svc.editCell(file, target.id, `${target.source}\n# edited`);
+      else await svc.insertCell(file, { cellType: 'code', source: 'print("first")' });
+      expect((await svc.save(file)).saved).toBe(true);
+      const judged = nbformatJudges(path.join(root, file));
+      expect(judged).toMatchObject({ valid: true, minor: 5, sameBytes: true });
+      expect(judged.ids).toEqual((await svc.get(file)).cells.map((c) => c.id));
+      await svc.close(file);
+    },
+  );
 });
 
 describe('the serializer', () => {
@@ -299,10 +323,16 @@ describe('document operations', () => {
   });
 
   it('names unknown cells and notebooks with E_NOT_FOUND', async () => {
-    await expect(svc.editCell(nbPath, 'nope', 'x')).rejects.toMatchObject({ code: 'E_NOT_FOUND', message: expect.stringContaining('"nope"') });
+    await expect(svc.editCell(nbPath, 'nope', 'x')).rejects.toMatchObject({
+      code: 'E_NOT_FOUND',
+      message: expect.stringContaining('"nope"'),
+    });
     await expect(svc.deleteCell(nbPath, 'nope')).rejects.toMatchObject({ code: 'E_NOT_FOUND' });
     await expect(svc.runCell(nbPath, 'nope')).rejects.toMatchObject({ code: 'E_NOT_FOUND' });
-    await expect(svc.get('ops/other.ipynb')).rejects.toMatchObject({ code: 'E_NOT_FOUND', message: expect.stringContaining('ops/other.ipynb') });
+    await expect(svc.get('ops/other.ipynb')).rejects.toMatchObject({
+      code: 'E_NOT_FOUND',
+      message: expect.stringContaining('ops/other.ipynb'),
+    });
     await expect(svc.open('../outside.ipynb')).rejects.toMatchObject({ code: 'E_OUTSIDE_WORKSPACE' });
   });
 

@@ -57,7 +57,8 @@ function relaxAdditionalProperties(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(relaxAdditionalProperties);
   if (value && typeof value === 'object') {
     const out: Json = {};
-    for (const [k, v] of Object.entries(value)) out[k] = k === 'additionalProperties' ? true : relaxAdditionalProperties(v);
+    for (const [k, v] of Object.entries(value))
+      out[k] = k === 'additionalProperties' ? true : relaxAdditionalProperties(v);
     return out;
   }
   return value;
@@ -174,7 +175,9 @@ export function newCellId(taken: Set<string>): string {
 /** An empty nbformat 4.5 notebook with one empty code cell, as JupyterLab creates one. */
 export function emptyNotebook(): NotebookJson {
   return {
-    cells: [{ cell_type: 'code', execution_count: null, id: newCellId(new Set()), metadata: {}, outputs: [], source: [] }],
+    cells: [
+      { cell_type: 'code', execution_count: null, id: newCellId(new Set()), metadata: {}, outputs: [], source: [] },
+    ],
     metadata: {
       kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' },
       language_info: { name: 'python' },
@@ -196,7 +199,11 @@ const CELL_ID = /^[a-zA-Z0-9-_]{1,64}$/;
  */
 export function parseNotebook(text: string, path: string): ParsedNotebook {
   if (text.trim() === '') {
-    return { json: emptyNotebook(), warnings: ['The file was empty; it becomes a notebook when saved.'], idsAdded: false };
+    return {
+      json: emptyNotebook(),
+      warnings: ['The file was empty; it becomes a notebook when saved.'],
+      idsAdded: false,
+    };
   }
   let data: unknown;
   try {
@@ -243,15 +250,23 @@ export function parseNotebook(text: string, path: string): ParsedNotebook {
   for (let i = 0; i < cells.length; i++) {
     const id = (cells[i] as Json).id;
     if (typeof id !== 'string') continue;
-    if (seen.has(id)) throw invalid(path, `cell id "${id}" is used by more than one cell (cells[${seen.get(id)}] and cells[${i}])`);
+    if (seen.has(id))
+      throw invalid(path, `cell id "${id}" is used by more than one cell (cells[${seen.get(id)}] and cells[${i}])`);
     seen.set(id, i);
   }
   for (const cell of cells as Json[]) if (typeof cell.id !== 'string') cell.id = newCellId(taken);
 
   const warnings: string[] = [];
   if (upgrading) {
-    const ids = missing === 0 ? 'its cell ids are kept' : missing === cells.length ? 'its cells were given ids' : `${missing} of its ${cells.length} cells were given ids`;
-    warnings.push(`This notebook was nbformat 4.${minor}; Kiln opened it as 4.5 (as JupyterLab does): ${ids}. The next save writes nbformat 4.5.`);
+    const ids =
+      missing === 0
+        ? 'its cell ids are kept'
+        : missing === cells.length
+          ? 'its cells were given ids'
+          : `${missing} of its ${cells.length} cells were given ids`;
+    warnings.push(
+      `This notebook was nbformat 4.${minor}; Kiln opened it as 4.5 (as JupyterLab does): ${ids}. The next save writes nbformat 4.5.`,
+    );
   } else if (missing > 0) {
     warnings.push('Some cells had no id; Kiln gave them ids, written on the next save.');
   }
@@ -312,7 +327,8 @@ function diskBundle(bundle: unknown): unknown {
   const out: Json = {};
   for (const [mime, value] of Object.entries(bundle)) {
     const text = isJsonMime(mime) ? value : joined(value);
-    out[mime] = typeof text === 'string' && (mime.startsWith('text/') || SPLIT_MIMES.has(mime)) ? splitLines(text) : text;
+    out[mime] =
+      typeof text === 'string' && (mime.startsWith('text/') || SPLIT_MIMES.has(mime)) ? splitLines(text) : text;
   }
   return out;
 }
@@ -338,7 +354,9 @@ function diskForm(nb: NotebookJson): NotebookJson {
     const source = joined(out.source);
     if (typeof source === 'string') out.source = splitLines(source);
     if (isObject(out.attachments)) {
-      out.attachments = Object.fromEntries(Object.entries(out.attachments).map(([name, bundle]) => [name, diskBundle(bundle)]));
+      out.attachments = Object.fromEntries(
+        Object.entries(out.attachments).map(([name, bundle]) => [name, diskBundle(bundle)]),
+      );
     }
     if (out.cell_type === 'code' && Array.isArray(out.outputs)) out.outputs = out.outputs.map(splitOutputForDisk);
     if (isObject(out.metadata) && 'trusted' in out.metadata) {

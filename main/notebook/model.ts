@@ -75,7 +75,14 @@ export class NotebookModel {
     const at = index === undefined ? this.json.cells.length : Math.min(Math.max(0, index), this.json.cells.length);
     const cell: CellJson =
       cellType === 'code'
-        ? { cell_type: 'code', execution_count: null, id: newCellId(this.ids), metadata: {}, outputs: [], source: splitLines(source) }
+        ? {
+            cell_type: 'code',
+            execution_count: null,
+            id: newCellId(this.ids),
+            metadata: {},
+            outputs: [],
+            source: splitLines(source),
+          }
         : { cell_type: cellType, id: newCellId(this.ids), metadata: {}, source: splitLines(source) };
     this.json.cells.splice(at, 0, cell);
     this.touch();
@@ -199,11 +206,20 @@ export class NotebookModel {
       changes.push({ cellId: cell.id, change: { kind: 'clear' } });
     }
     const last = outputs[outputs.length - 1];
-    if (output.output_type === 'stream' && last && last.output_type === 'stream' && last.name === output.name && this.fresh.has(last)) {
+    if (
+      output.output_type === 'stream' &&
+      last &&
+      last.output_type === 'stream' &&
+      last.name === output.name &&
+      this.fresh.has(last)
+    ) {
       // Consecutive stream text of one name is one output, as Jupyter shows it.
       last.text = joinLines(last.text) + (output.text as string);
       this.touch();
-      changes.push({ cellId: cell.id, change: { kind: 'appendText', index: outputs.length - 1, text: output.text as string } });
+      changes.push({
+        cellId: cell.id,
+        change: { kind: 'appendText', index: outputs.length - 1, text: output.text as string },
+      });
       return changes;
     }
     const displayId = (content.transient as Json | undefined)?.display_id;
@@ -234,7 +250,11 @@ export class NotebookModel {
       case 'stream':
         return { output_type: 'stream', name: String(content.name ?? 'stdout'), text: String(content.text ?? '') };
       case 'display_data':
-        return { output_type: 'display_data', data: (content.data as Json) ?? {}, metadata: (content.metadata as Json) ?? {} };
+        return {
+          output_type: 'display_data',
+          data: (content.data as Json) ?? {},
+          metadata: (content.metadata as Json) ?? {},
+        };
       case 'execute_result':
         return {
           output_type: 'execute_result',
@@ -263,7 +283,9 @@ export class NotebookModel {
   private updateDisplay(displayId: string, content: Json): CellOutputChange[] {
     const changes: CellOutputChange[] = [];
     const targets = this.displays.get(displayId) ?? [];
-    const alive = targets.filter(({ cell, output }) => this.json.cells.includes(cell) && (cell.outputs ?? []).includes(output));
+    const alive = targets.filter(
+      ({ cell, output }) => this.json.cells.includes(cell) && (cell.outputs ?? []).includes(output),
+    );
     this.displays.set(displayId, alive);
     for (const { cell, output } of alive) {
       output.data = (content.data as Json) ?? {};
@@ -285,7 +307,10 @@ export class NotebookModel {
 
   private requireKnownType(cell: CellJson): void {
     if (!['code', 'markdown', 'raw'].includes(cell.cell_type)) {
-      throw new KilnError('E_BAD_REQUEST', `Cell "${cell.id}" is a "${cell.cell_type}" cell from a newer nbformat; Kiln keeps it but cannot edit it`);
+      throw new KilnError(
+        'E_BAD_REQUEST',
+        `Cell "${cell.id}" is a "${cell.cell_type}" cell from a newer nbformat; Kiln keeps it but cannot edit it`,
+      );
     }
   }
 
@@ -301,7 +326,8 @@ export class NotebookModel {
       outputs: isCode ? (structuredClone(cell.outputs ?? []) as NotebookOutput[]) : [],
       execution_count: isCode ? (cell.execution_count ?? null) : null,
     };
-    if (cell.attachments && typeof cell.attachments === 'object') wire.attachments = structuredClone(cell.attachments) as NotebookCell['attachments'];
+    if (cell.attachments && typeof cell.attachments === 'object')
+      wire.attachments = structuredClone(cell.attachments) as NotebookCell['attachments'];
     return wire;
   }
 

@@ -28,7 +28,11 @@ export interface NotebookFiles {
   resolve(rel: string): Promise<string>;
   relative(abs: string): string;
   read(rel: string): Promise<FileContent>;
-  write(rel: string, text: string, options?: { origin?: Origin; expectedHash?: string; createParents?: boolean }): Promise<WriteResult>;
+  write(
+    rel: string,
+    text: string,
+    options?: { origin?: Origin; expectedHash?: string; createParents?: boolean },
+  ): Promise<WriteResult>;
   exists(rel: string): Promise<boolean>;
   createFile(rel: string, text: string, options?: { origin?: Origin }): Promise<WriteResult>;
 }
@@ -59,11 +63,15 @@ export class OpenNotebook {
 
   /** Reads the file at `key` as a notebook; E_INVALID_NOTEBOOK (the file untouched) if it is not one. */
   static async load(host: NotebookHost, key: string): Promise<OpenNotebook> {
-    if (!key.toLowerCase().endsWith('.ipynb')) throw new KilnError('E_BAD_REQUEST', `${key} is not a notebook (.ipynb)`);
+    if (!key.toLowerCase().endsWith('.ipynb'))
+      throw new KilnError('E_BAD_REQUEST', `${key} is not a notebook (.ipynb)`);
     const content = await host.workspace.read(key);
     const text = notebookText(key, content);
     const parsed = parseNotebook(text, key);
-    return new OpenNotebook(host, new NotebookModel(key, parsed.json, content.hash, parsed.warnings, text.trim() === ''));
+    return new OpenNotebook(
+      host,
+      new NotebookModel(key, parsed.json, content.hash, parsed.warnings, text.trim() === ''),
+    );
   }
 
   private constructor(
@@ -109,7 +117,10 @@ export class OpenNotebook {
   // --- the file -------------------------------------------------------------------------------
 
   /** Writes the notebook as Jupyter formats it. A clean notebook is not rewritten (its bytes stay as they are). */
-  async save(options: { force?: boolean; origin?: Origin }): Promise<{ saved: boolean; diskHash: string; rev: number }> {
+  async save(options: {
+    force?: boolean;
+    origin?: Origin;
+  }): Promise<{ saved: boolean; diskHash: string; rev: number }> {
     const model = this.model;
     if (!model.dirty) return { saved: false, diskHash: model.diskHash, rev: model.rev };
     const written = await this.persist(async (text) => {
@@ -121,7 +132,11 @@ export class OpenNotebook {
       } catch (err) {
         if (isKilnError(err, 'E_CHANGED_ON_DISK')) {
           const hash = err.details?.diskHash ?? null;
-          this.host.emit('notebook.conflict', { path: model.path, diskHash: hash, message: `${model.path} changed on disk since Kiln read it. Reload it, or save again to overwrite.` });
+          this.host.emit('notebook.conflict', {
+            path: model.path,
+            diskHash: hash,
+            message: `${model.path} changed on disk since Kiln read it. Reload it, or save again to overwrite.`,
+          });
         }
         throw err;
       }
@@ -167,18 +182,30 @@ export class OpenNotebook {
     }
     if (content && content.hash === model.diskHash) return 'unchanged';
     if (!content) {
-      this.host.emit('notebook.conflict', { path: model.path, diskHash: null, message: `${model.path} was deleted on disk. Save to write it again, or close it.` });
+      this.host.emit('notebook.conflict', {
+        path: model.path,
+        diskHash: null,
+        message: `${model.path} was deleted on disk. Save to write it again, or close it.`,
+      });
       return 'conflict';
     }
     if (model.dirty) {
-      this.host.emit('notebook.conflict', { path: model.path, diskHash: content.hash, message: `${model.path} changed on disk while it has unsaved changes. Reload it (dropping your changes) or keep yours and save over it.` });
+      this.host.emit('notebook.conflict', {
+        path: model.path,
+        diskHash: content.hash,
+        message: `${model.path} changed on disk while it has unsaved changes. Reload it (dropping your changes) or keep yours and save over it.`,
+      });
       return 'conflict';
     }
     try {
       this.replaceModel(content);
     } catch (err) {
       const message = err instanceof KilnError ? err.message : String(err);
-      this.host.emit('notebook.conflict', { path: model.path, diskHash: content.hash, message: `${model.path} changed on disk and is no longer a valid notebook (${message}). Kiln kept the version it had.` });
+      this.host.emit('notebook.conflict', {
+        path: model.path,
+        diskHash: content.hash,
+        message: `${model.path} changed on disk and is no longer a valid notebook (${message}). Kiln kept the version it had.`,
+      });
       return 'conflict';
     }
     this.host.emit('notebook.changed', { path: this.path, document: this.document(), reason: 'reloaded' });
@@ -194,7 +221,10 @@ export class OpenNotebook {
 
   // --- cell edits -----------------------------------------------------------------------------
 
-  insertCell(args: { index?: number; cellType?: CellType; source?: string }, options: ChangeOptions): { cell: NotebookCell; index: number; rev: number; dirty: boolean } {
+  insertCell(
+    args: { index?: number; cellType?: CellType; source?: string },
+    options: ChangeOptions,
+  ): { cell: NotebookCell; index: number; rev: number; dirty: boolean } {
     const { cell, index } = this.model.insertCell(args.index, args.cellType ?? 'code', args.source ?? '');
     return { cell: this.model.wireCell(cell), index, ...this.afterEdit(options) };
   }
@@ -214,7 +244,10 @@ export class OpenNotebook {
     return this.afterEdit(options);
   }
 
-  deleteCell(cellId: string, options: ChangeOptions): { cell: NotebookCell; index: number; rev: number; dirty: boolean } {
+  deleteCell(
+    cellId: string,
+    options: ChangeOptions,
+  ): { cell: NotebookCell; index: number; rev: number; dirty: boolean } {
     const { cell, index } = this.model.deleteCell(cellId);
     this.runs.drop(cell);
     return { cell: this.model.wireCell(cell), index, ...this.afterEdit(options) };
@@ -302,7 +335,11 @@ export class OpenNotebook {
     const model = this.model;
     const json = model.diskJson();
     const problem = validateNotebook(json, json.nbformat_minor);
-    if (problem) throw new KilnError('E_INVALID_NOTEBOOK', `${model.path} was not saved because it would not be a valid notebook: ${problem}`);
+    if (problem)
+      throw new KilnError(
+        'E_INVALID_NOTEBOOK',
+        `${model.path} was not saved because it would not be a valid notebook: ${problem}`,
+      );
     const rev = model.rev;
     const written = await write(serializeNotebook(json));
     model.json.nbformat_minor = json.nbformat_minor;
@@ -329,8 +366,14 @@ export class OpenNotebook {
       srcDir: this.host.srcDir,
     });
     this.kernel = kernel;
-    this.subscriptions.add(kernel.onStatusChanged((info) => this.host.emit('notebook.kernelStatus', { path: this.path, kernel: info })));
-    this.subscriptions.add(kernel.onKernelLost((message) => this.host.emit('notebook.jupyterError', { code: 'E_KERNEL_DEAD', message, path: this.path })));
+    this.subscriptions.add(
+      kernel.onStatusChanged((info) => this.host.emit('notebook.kernelStatus', { path: this.path, kernel: info })),
+    );
+    this.subscriptions.add(
+      kernel.onKernelLost((message) =>
+        this.host.emit('notebook.jupyterError', { code: 'E_KERNEL_DEAD', message, path: this.path }),
+      ),
+    );
     this.subscriptions.add(
       kernel.onStrayOutput((msg) => {
         if (msg.header.msg_type !== 'update_display_data') return;
@@ -359,11 +402,27 @@ export class OpenNotebook {
   }
 
   private emitOutput(change: CellOutputChange): void {
-    this.host.emit('notebook.output', { path: this.path, cellId: change.cellId, rev: this.model.rev, change: change.change });
+    this.host.emit('notebook.output', {
+      path: this.path,
+      cellId: change.cellId,
+      rev: this.model.rev,
+      change: change.change,
+    });
   }
 
-  private emitCellState(cell: CellJson, state: 'queued' | 'running' | 'idle', executionCount: number | null, result?: CellRunResult): void {
-    this.host.emit('notebook.cellState', { path: this.path, cellId: cell.id, state, execution_count: executionCount, ...(result ? { result } : {}) });
+  private emitCellState(
+    cell: CellJson,
+    state: 'queued' | 'running' | 'idle',
+    executionCount: number | null,
+    result?: CellRunResult,
+  ): void {
+    this.host.emit('notebook.cellState', {
+      path: this.path,
+      cellId: cell.id,
+      state,
+      execution_count: executionCount,
+      ...(result ? { result } : {}),
+    });
   }
 
   private async execute(run: QueuedRun): Promise<CellRunResult> {
@@ -373,13 +432,21 @@ export class OpenNotebook {
       return { cell_id: cell.id, status: 'skipped', exec_count: null, duration_ms: 0, had_error: false, outputs: [] };
     }
     const code = model.sourceOf(cell);
-    if (model.clearOutputs(cell)) this.host.emit('notebook.dirty', { path: model.path, dirty: model.dirty, rev: model.rev });
+    if (model.clearOutputs(cell))
+      this.host.emit('notebook.dirty', { path: model.path, dirty: model.dirty, rev: model.rev });
     this.emitOutput({ cellId: cell.id, change: { kind: 'clear' } });
     this.emitCellState(cell, 'running', null);
     const started = performance.now();
     if (code.trim() === '') {
       // As in JupyterLab, an empty cell is cleared but not sent to the kernel.
-      const result: CellRunResult = { cell_id: cell.id, status: 'ok', exec_count: null, duration_ms: 0, had_error: false, outputs: [] };
+      const result: CellRunResult = {
+        cell_id: cell.id,
+        status: 'ok',
+        exec_count: null,
+        duration_ms: 0,
+        had_error: false,
+        outputs: [],
+      };
       this.emitCellState(cell, 'idle', null, result);
       return result;
     }
@@ -390,9 +457,11 @@ export class OpenNotebook {
         onOutput: (msg) => {
           // The notebook may have been reloaded meanwhile; outputs then belong to nothing on screen.
           if (this.model !== model || !model.cells.includes(cell)) return;
-          for (const change of model.applyOutput(cell, msg.header.msg_type, msg.content as Json)) this.emitOutput(change);
+          for (const change of model.applyOutput(cell, msg.header.msg_type, msg.content as Json))
+            this.emitOutput(change);
         },
-        onInputRequest: (prompt, password) => this.host.emit('notebook.inputRequest', { path: model.path, cellId: cell.id, prompt, password }),
+        onInputRequest: (prompt, password) =>
+          this.host.emit('notebook.inputRequest', { path: model.path, cellId: cell.id, prompt, password }),
       }),
     );
     const duration = performance.now() - started;
@@ -433,12 +502,18 @@ export class OpenNotebook {
 
 /** A Jupyter failure as callers get it: Kiln's own errors as they are, anything else as E_KERNEL_DEAD. */
 export function asKernelError(err: unknown): KilnError {
-  return err instanceof KilnError ? err : new KilnError('E_KERNEL_DEAD', err instanceof Error ? err.message : String(err));
+  return err instanceof KilnError
+    ? err
+    : new KilnError('E_KERNEL_DEAD', err instanceof Error ? err.message : String(err));
 }
 
 /** The file's text if it can be a notebook at all (not truncated, not binary). */
 function notebookText(key: string, content: FileContent): string {
-  if (content.truncated) throw new KilnError('E_TOO_LARGE', `${key} is too large to open as a notebook (${content.size} bytes)`);
-  if (content.text === null) throw new KilnError('E_INVALID_NOTEBOOK', `${key} is not a valid notebook: the file is binary, not JSON text`, { reason: 'binary' });
+  if (content.truncated)
+    throw new KilnError('E_TOO_LARGE', `${key} is too large to open as a notebook (${content.size} bytes)`);
+  if (content.text === null)
+    throw new KilnError('E_INVALID_NOTEBOOK', `${key} is not a valid notebook: the file is binary, not JSON text`, {
+      reason: 'binary',
+    });
   return content.text;
 }

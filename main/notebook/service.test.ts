@@ -24,7 +24,8 @@ const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8B
 function text(outputs: NotebookOutput[]): string {
   return outputs
     .map((o) => {
-      const value = o.output_type === 'stream' ? o.text : (o.data as Record<string, unknown> | undefined)?.['text/plain'];
+      const value =
+        o.output_type === 'stream' ? o.text : (o.data as Record<string, unknown> | undefined)?.['text/plain'];
       return Array.isArray(value) ? value.join('') : String(value ?? '');
     })
     .join('');
@@ -70,28 +71,38 @@ describe('running cells against a live kernel', () => {
     const result = await svc.runCell(NB, id);
     expect(result).toMatchObject({ cell_id: id, status: 'ok', had_error: false });
     expect(result.exec_count).toBeGreaterThan(0);
-    expect(result.outputs).toEqual([{ output_type: 'execute_result', execution_count: result.exec_count, data: { 'text/plain': '42' }, metadata: {} }]);
-    const states = eventsOf(events, 'notebook.cellState').filter((e) => e.cellId === id).map((e) => e.state);
+    expect(result.outputs).toEqual([
+      { output_type: 'execute_result', execution_count: result.exec_count, data: { 'text/plain': '42' }, metadata: {} },
+    ]);
+    const states = eventsOf(events, 'notebook.cellState')
+      .filter((e) => e.cellId === id)
+      .map((e) => e.state);
     expect(states).toEqual(['queued', 'running', 'idle']);
     expect((await svc.get(NB)).cells.find((c) => c.id === id)!.execution_count).toBe(result.exec_count);
     expect(eventsOf(events, 'notebook.kernelStatus').some((e) => e.kernel.status === 'busy')).toBe(true);
   });
 
   it('streams print output as it arrives, merged into one stream output', async () => {
-    const id = await addCell('import sys, time\nfor i in range(5):\n    print("line", i, flush=True)\n    time.sleep(0.05)\nprint("oops", file=sys.stderr)');
+    const id = await addCell(
+      'import sys, time\nfor i in range(5):\n    print("line", i, flush=True)\n    time.sleep(0.05)\nprint("oops", file=sys.stderr)',
+    );
     const result = await svc.runCell(NB, id);
     const stdout = result.outputs.filter((o) => o.output_type === 'stream' && o.name === 'stdout');
     expect(stdout).toHaveLength(1);
     expect(text(stdout)).toBe('line 0\nline 1\nline 2\nline 3\nline 4\n');
     expect(result.outputs.some((o) => o.output_type === 'stream' && o.name === 'stderr')).toBe(true);
-    const changes = eventsOf(events, 'notebook.output').filter((e) => e.cellId === id).map((e) => e.change.kind);
+    const changes = eventsOf(events, 'notebook.output')
+      .filter((e) => e.cellId === id)
+      .map((e) => e.change.kind);
     expect(changes[0]).toBe('clear');
     expect(changes).toContain('append');
     expect(changes).toContain('appendText');
   });
 
   it('shows display_data and applies update_display_data by display_id', async () => {
-    const id = await addCell('from IPython.display import display\nh = display("first", display_id=True)\nprint("between")\nh.update("second")');
+    const id = await addCell(
+      'from IPython.display import display\nh = display("first", display_id=True)\nprint("between")\nh.update("second")',
+    );
     const result = await svc.runCell(NB, id);
     const display = result.outputs.find((o) => o.output_type === 'display_data')!;
     expect(display.data).toEqual({ 'text/plain': "'second'" });
@@ -115,14 +126,20 @@ describe('running cells against a live kernel', () => {
   });
 
   it('clears output on clear_output, and on the next output with wait=True', async () => {
-    const id = await addCell('from IPython.display import clear_output\nprint("gone")\nclear_output()\nprint("a")\nclear_output(wait=True)\nprint("kept")');
+    const id = await addCell(
+      'from IPython.display import clear_output\nprint("gone")\nclear_output()\nprint("a")\nclear_output(wait=True)\nprint("kept")',
+    );
     const result = await svc.runCell(NB, id);
     expect(text(result.outputs)).toBe('kept\n');
-    expect(eventsOf(events, 'notebook.output').filter((e) => e.cellId === id && e.change.kind === 'clear').length).toBeGreaterThanOrEqual(3);
+    expect(
+      eventsOf(events, 'notebook.output').filter((e) => e.cellId === id && e.change.kind === 'clear').length,
+    ).toBeGreaterThanOrEqual(3);
   });
 
   it('shows image/png from IPython.display', async () => {
-    const id = await addCell(`import base64\nfrom IPython.display import Image, display\ndisplay(Image(data=base64.b64decode("${PNG_1X1}")))`);
+    const id = await addCell(
+      `import base64\nfrom IPython.display import Image, display\ndisplay(Image(data=base64.b64decode("${PNG_1X1}")))`,
+    );
     const result = await svc.runCell(NB, id);
     const image = result.outputs.find((o) => o.output_type === 'display_data')!;
     expect((image.data as Record<string, string>)['image/png'].replace(/\n/g, '')).toBe(PNG_1X1);
@@ -156,7 +173,9 @@ describe('running cells against a live kernel', () => {
     expect(text(rerun.outputs)).toBe('110');
     const after = await svc.get(NB);
     expect(after.cells.find((x) => x.id === c)!.outputs).toEqual(cOutputs);
-    expect(after.cells.find((x) => x.id === a)!.execution_count).toBe(before.cells.find((x) => x.id === a)!.execution_count);
+    expect(after.cells.find((x) => x.id === a)!.execution_count).toBe(
+      before.cells.find((x) => x.id === a)!.execution_count,
+    );
     expect(rerun.exec_count).toBeGreaterThan(before.cells.find((x) => x.id === b)!.execution_count!);
   });
 
@@ -186,7 +205,10 @@ describe('running cells against a live kernel', () => {
   });
 
   it('imports a module written to src/ after the kernel started, and again after restart', async () => {
-    await workspace.write('src/kiln_late_pkg/__init__.py', 'ANSWER = 41 + 1\n', { origin: 'operator', createParents: true });
+    await workspace.write('src/kiln_late_pkg/__init__.py', 'ANSWER = 41 + 1\n', {
+      origin: 'operator',
+      createParents: true,
+    });
     const id = await addCell('import kiln_late_pkg\nkiln_late_pkg.ANSWER');
     expect(text((await svc.runCell(NB, id)).outputs)).toBe('42');
 
@@ -216,19 +238,33 @@ describe('running cells against a live kernel', () => {
     await svc.insertCell(NB, { cellType: 'markdown', source: '# notes' });
     await addCell('value * 2');
     const { results } = await svc.restartRunAll(NB);
-    expect(results.map((r) => [r.status, r.exec_count])).toEqual([['ok', 1], ['skipped', null], ['ok', 2]]);
+    expect(results.map((r) => [r.status, r.exec_count])).toEqual([
+      ['ok', 1],
+      ['skipped', null],
+      ['ok', 2],
+    ]);
     expect(text(results[2].outputs)).toBe('84');
   });
 
   it('saves outputs as nbformat-valid JSON', async () => {
     await svc.save(NB);
     const file = path.join(root, NB);
-    const out = execFileSync('/usr/bin/python3', ['-c', 'import sys, nbformat; nb = nbformat.read(sys.argv[1], as_version=4); nbformat.validate(nb); print(len(nb.cells))', file], {
-      env: { ...process.env, PYTHONWARNINGS: 'ignore' },
-    });
+    const out = execFileSync(
+      '/usr/bin/python3',
+      [
+        '-c',
+        'import sys, nbformat; nb = nbformat.read(sys.argv[1], as_version=4); nbformat.validate(nb); print(len(nb.cells))',
+        file,
+      ],
+      {
+        env: { ...process.env, PYTHONWARNINGS: 'ignore' },
+      },
+    );
     expect(Number(out.toString().trim())).toBe((await svc.get(NB)).cells.length);
     const written = JSON.parse(await fs.readFile(file, 'utf8'));
-    const streams = written.cells.flatMap((c: { outputs?: { output_type: string; text?: unknown }[] }) => c.outputs ?? []).filter((o: { output_type: string }) => o.output_type === 'stream');
+    const streams = written.cells
+      .flatMap((c: { outputs?: { output_type: string; text?: unknown }[] }) => c.outputs ?? [])
+      .filter((o: { output_type: string }) => o.output_type === 'stream');
     expect(streams.every((o: { text?: unknown }) => Array.isArray(o.text))).toBe(true);
     expect((await svc.get(NB)).dirty).toBe(false);
   });
@@ -240,7 +276,11 @@ describe('running cells against a live kernel', () => {
     const info = await svc.setKernel(NB, 'python3');
     expect(info).toMatchObject({ status: expect.stringMatching(/^(idle|busy)$/), name: 'python3' });
     const doc = await svc.get(NB);
-    expect(doc.metadata.kernelspec).toEqual({ name: 'python3', display_name: 'Python 3 (ipykernel)', language: 'python' });
+    expect(doc.metadata.kernelspec).toEqual({
+      name: 'python3',
+      display_name: 'Python 3 (ipykernel)',
+      language: 'python',
+    });
     expect(doc.dirty).toBe(true);
     const id = await addCell('import kiln_late_pkg\nkiln_late_pkg.ANSWER');
     expect(text((await svc.runCell(NB, id)).outputs)).toBe('42');
@@ -288,7 +328,11 @@ describe('following the change feed', () => {
     const probe = (await svc.insertCell(moved, { source: 'kept * 6' })).cell.id;
     expect(text((await svc.runCell(moved, probe)).outputs)).toBe('42');
     await svc.save(moved);
-    expect(JSON.parse(await fs.readFile(path.join(root, moved), 'utf8')).cells.some((c: { source: string[] }) => c.source.join('') === 'unsaved = 1')).toBe(true);
+    expect(
+      JSON.parse(await fs.readFile(path.join(root, moved), 'utf8')).cells.some(
+        (c: { source: string[] }) => c.source.join('') === 'unsaved = 1',
+      ),
+    ).toBe(true);
     await expect(fs.stat(path.join(root, NB))).rejects.toThrow();
   });
 
@@ -303,7 +347,9 @@ describe('following the change feed', () => {
     const doc = await svc.saveAs(current, 'kept.ipynb');
     expect(doc).toMatchObject({ path: 'kept.ipynb', dirty: false });
     expect(svc.isOpen(current)).toBe(false);
-    const saved = JSON.parse(await fs.readFile(path.join(root, 'kept.ipynb'), 'utf8')) as { cells: { source: string[] }[] };
+    const saved = JSON.parse(await fs.readFile(path.join(root, 'kept.ipynb'), 'utf8')) as {
+      cells: { source: string[] }[];
+    };
     expect(saved.cells.some((c) => c.source.join('') === 'saved_as = 1')).toBe(true);
     const settings = jupyter.connection!.settings;
     await expect.poll(async () => (await SessionAPI.listRunning(settings)).map((s) => s.path)).toContain('kept.ipynb');

@@ -18,7 +18,13 @@ import { KilnError } from '../../shared/errors';
 import { changeTouches, rekeyAfterMove } from '../../shared/fs-change';
 import type { JupyterServerEvent, JupyterServerManager } from '../kernel';
 import { emptyNotebook, serializeNotebook, type Json } from './format';
-import { OpenNotebook, asKernelError, type ChangeOptions, type NotebookFiles, type NotebookHost } from './open-notebook';
+import {
+  OpenNotebook,
+  asKernelError,
+  type ChangeOptions,
+  type NotebookFiles,
+  type NotebookHost,
+} from './open-notebook';
 
 export type { ChangeOptions, NotebookFiles } from './open-notebook';
 
@@ -76,7 +82,9 @@ export class NotebookService {
   async create(rel: string, options: ChangeOptions = {}): Promise<NotebookDocument> {
     const key = await this.key(rel);
     if (await this.options.workspace.exists(key)) throw new KilnError('E_EXISTS', `${key} already exists`);
-    await this.options.workspace.write(key, serializeNotebook(emptyNotebook()), { origin: options.origin ?? 'operator' });
+    await this.options.workspace.write(key, serializeNotebook(emptyNotebook()), {
+      origin: options.origin ?? 'operator',
+    });
     return this.open(key);
   }
 
@@ -93,7 +101,10 @@ export class NotebookService {
   }
 
   /** Writes the notebook as Jupyter formats it. A clean notebook is not rewritten (its bytes stay as they are). */
-  async save(rel: string, options: { force?: boolean; origin?: Origin } = {}): Promise<{ saved: boolean; diskHash: string; rev: number }> {
+  async save(
+    rel: string,
+    options: { force?: boolean; origin?: Origin } = {},
+  ): Promise<{ saved: boolean; diskHash: string; rev: number }> {
     return (await this.notebook(rel)).save(options);
   }
 
@@ -104,7 +115,8 @@ export class NotebookService {
   async saveAs(rel: string, target: string, options: ChangeOptions = {}): Promise<NotebookDocument> {
     const nb = await this.notebook(rel);
     const to = await this.key(target);
-    if (!to.toLowerCase().endsWith('.ipynb')) throw new KilnError('E_BAD_REQUEST', `${to} is not a notebook name (.ipynb)`);
+    if (!to.toLowerCase().endsWith('.ipynb'))
+      throw new KilnError('E_BAD_REQUEST', `${to} is not a notebook name (.ipynb)`);
     if (this.open_.has(to)) throw new KilnError('E_EXISTS', `${to} is already open`);
     const from = nb.path;
     await nb.saveAs(to, options);
@@ -132,7 +144,10 @@ export class NotebookService {
    * The file changed on disk (the watcher saw it, origin external). Clean: reloaded and announced with
    * notebook.changed. Dirty: notebook.conflict. Our own writes (same hash) are ignored.
    */
-  async reloadFromDisk(rel: string, diskHash?: string | null): Promise<'reloaded' | 'conflict' | 'unchanged' | 'not-open'> {
+  async reloadFromDisk(
+    rel: string,
+    diskHash?: string | null,
+  ): Promise<'reloaded' | 'conflict' | 'unchanged' | 'not-open'> {
     const nb = this.open_.get(this.keySync(rel));
     return nb ? nb.reloadFromDisk(diskHash) : 'not-open';
   }
@@ -174,7 +189,11 @@ export class NotebookService {
     return (await this.notebook(rel)).moveCell(cellId, toIndex, options);
   }
 
-  async deleteCell(rel: string, cellId: string, options: ChangeOptions = {}): Promise<{ cell: NotebookCell; index: number; rev: number; dirty: boolean }> {
+  async deleteCell(
+    rel: string,
+    cellId: string,
+    options: ChangeOptions = {},
+  ): Promise<{ cell: NotebookCell; index: number; rev: number; dirty: boolean }> {
     return (await this.notebook(rel)).deleteCell(cellId, options);
   }
 
@@ -198,7 +217,12 @@ export class NotebookService {
   }
 
   /** Runs all cells, those above `cellId` (exclusive) or from `cellId` down (inclusive); stops at the first error. */
-  async runCells(rel: string, scope: RunScope, cellId?: string, options: { allowStdin?: boolean } = {}): Promise<{ results: CellRunResult[] }> {
+  async runCells(
+    rel: string,
+    scope: RunScope,
+    cellId?: string,
+    options: { allowStdin?: boolean } = {},
+  ): Promise<{ results: CellRunResult[] }> {
     return { results: await (await this.notebook(rel)).runCells(scope, cellId, options.allowStdin ?? true) };
   }
 
@@ -234,7 +258,11 @@ export class NotebookService {
     const nb = await this.notebook(rel);
     const specs = await this.kernelSpecs();
     const spec = specs.specs.find((s) => s.name === name);
-    if (!spec) throw new KilnError('E_NOT_FOUND', `No kernel named "${name}" on the Jupyter server (has: ${specs.specs.map((s) => s.name).join(', ')})`);
+    if (!spec)
+      throw new KilnError(
+        'E_NOT_FOUND',
+        `No kernel named "${name}" on the Jupyter server (has: ${specs.specs.map((s) => s.name).join(', ')})`,
+      );
     return nb.changeKernel(spec);
   }
 
@@ -256,7 +284,10 @@ export class NotebookService {
   }
 
   private keySync(rel: string): string {
-    return path.posix.normalize(rel.replace(/\\/g, '/')).replace(/^\.\/+/, '').replace(/\/+$/, '');
+    return path.posix
+      .normalize(rel.replace(/\\/g, '/'))
+      .replace(/^\.\/+/, '')
+      .replace(/\/+$/, '');
   }
 
   /** The canonical workspace-relative path (also the guard: paths outside the workspace are refused). */
@@ -293,7 +324,10 @@ export class NotebookService {
 
   private requireJupyter(): JupyterServerManager {
     if (!this.options.jupyter) {
-      throw new KilnError('E_NO_JUPYTER', 'No Jupyter server is configured. Install Jupyter or set a Jupyter command or remote server in the settings.');
+      throw new KilnError(
+        'E_NO_JUPYTER',
+        'No Jupyter server is configured. Install Jupyter or set a Jupyter command or remote server in the settings.',
+      );
     }
     return this.options.jupyter;
   }
@@ -314,7 +348,10 @@ export class NotebookService {
   private onJupyterStatus(event: JupyterServerEvent): void {
     if (event.status === 'running') this.lastJupyterError = null;
     if (event.status === 'restarting') {
-      this.emit('notebook.jupyterError', { code: 'E_KERNEL_DEAD', message: `${event.message ?? 'The Jupyter server stopped.'} Restarting it; kernels start again without their variables.` });
+      this.emit('notebook.jupyterError', {
+        code: 'E_KERNEL_DEAD',
+        message: `${event.message ?? 'The Jupyter server stopped.'} Restarting it; kernels start again without their variables.`,
+      });
     }
   }
 }

@@ -27,7 +27,8 @@ function signalProcess(pid: number, signal: NodeJS.Signals): void {
  */
 export function signalGroup(pid: number, signal: NodeJS.Signals): void {
   if (process.platform !== 'win32') return signalProcess(-pid, signal);
-  if (signal === 'SIGKILL') spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
+  if (signal === 'SIGKILL')
+    spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
   else signalProcess(pid, signal);
 }
 
@@ -84,7 +85,13 @@ export async function findProcessesByMarker(marker: string): Promise<number[]> {
   return new Promise((resolve) => {
     execFile('pgrep', ['-f', marker], (err, stdout) => {
       if (err) return resolve([]);
-      resolve(stdout.split(/\s+/).filter(Boolean).map(Number).filter((pid) => pid !== process.pid));
+      resolve(
+        stdout
+          .split(/\s+/)
+          .filter(Boolean)
+          .map(Number)
+          .filter((pid) => pid !== process.pid),
+      );
     });
   });
 }

@@ -32,7 +32,10 @@ afterEach(() => {
 });
 
 /** Spawns `sh -c script` as the leader of a group of its own and resolves with the pids it prints on its first line. */
-async function spawnTree(script: string, env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; pids: number[] }> {
+async function spawnTree(
+  script: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ child: ChildProcess; pids: number[] }> {
   const child = spawn('sh', ['-c', script], { detached: true, stdio: ['ignore', 'pipe', 'inherit'], env });
   started.push(child.pid!);
   const line = await new Promise<string>((resolve, reject) => {
@@ -50,7 +53,10 @@ async function spawnTree(script: string, env: NodeJS.ProcessEnv = process.env): 
 
 /** A lone node process in a session of its own, its command line naming `marker`. */
 function spawnLoner(marker: string): number {
-  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1e6)', marker], { detached: true, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1e6)', marker], {
+    detached: true,
+    stdio: 'ignore',
+  });
   child.unref();
   started.push(child.pid!);
   return child.pid!;
@@ -81,10 +87,13 @@ describe.runIf(posix)('killing a process group', () => {
   it('killRunTree also ends processes that left the group and the session, found by their run id', async () => {
     const runId = newRunId();
     // setsid: a new session (and group); the double fork reparents it away from the run.
-    const { child, pids } = await spawnTree('sleep 300 & a=$!; b=$(setsid sleep 300 >/dev/null & echo $!); echo $$ $a $b; wait', {
-      ...process.env,
-      [RUN_ID_VARIABLE]: runId,
-    });
+    const { child, pids } = await spawnTree(
+      'sleep 300 & a=$!; b=$(setsid sleep 300 >/dev/null & echo $!); echo $$ $a $b; wait',
+      {
+        ...process.env,
+        [RUN_ID_VARIABLE]: runId,
+      },
+    );
     const escapee = pids[2];
     expect(isAlive(escapee)).toBe(true);
     killRunTree(child.pid!, runId);
@@ -107,11 +116,16 @@ describe.runIf(posix)('killing a process group', () => {
       forgotten.forget();
       console.log(kept.pids + '|' + forgotten.pids);
       process.exit(0);`;
-    const host = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const host = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     host.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
     expect(await new Promise((resolve) => host.once('exit', resolve))).toBe(0);
-    const [kept, forgotten] = out.trim().split('|').map((pids) => pids.split(' ').map(Number));
+    const [kept, forgotten] = out
+      .trim()
+      .split('|')
+      .map((pids) => pids.split(' ').map(Number));
     started.push(...kept, ...forgotten);
     await gone(kept);
     expect(forgotten.every(isAlive)).toBe(true);
@@ -123,7 +137,9 @@ describe.runIf(posix)('killing a process group', () => {
     const { child, pids } = await spawnTree('trap "" TERM; sleep 300 & echo $$ $!; wait; sleep 300');
     const straggler = spawnLoner(marker);
     expect(await findProcessesByMarker(marker)).toEqual([straggler]);
-    const exit = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    const exit = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.once('exit', (_code, signal) => resolve(signal)),
+    );
     await stopProcessGroup(child.pid!, marker, 300);
     expect(await exit).toBe('SIGKILL');
     await gone([...pids, straggler]);
@@ -132,7 +148,9 @@ describe.runIf(posix)('killing a process group', () => {
 
   it('stopProcessGroup lets a group that heeds SIGTERM exit on its own', async () => {
     const { child, pids } = await spawnTree('echo $$; exec sleep 300');
-    const exit = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    const exit = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.once('exit', (_code, signal) => resolve(signal)),
+    );
     await stopProcessGroup(child.pid!, null, 10_000);
     expect(await exit).toBe('SIGTERM');
     await gone(pids);
@@ -150,20 +168,23 @@ describe('findExecutable', () => {
     return file;
   }
 
-  it.runIf(posix)('searches PATH in order, skips what is not executable, and checks a path with a slash as is', async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'kiln-which-'));
-    for (const folder of ['a', 'b', 'c']) mkdirSync(path.join(dir, folder));
-    tool('a', 'tool', 0o644);
-    const second = tool('b', 'tool', 0o755);
-    tool('c', 'tool', 0o755);
-    const envPath = ['', path.join(dir, 'a'), path.join(dir, 'b'), path.join(dir, 'c')].join(path.delimiter);
-    expect(await findExecutable('tool', envPath)).toBe(second);
-    expect(await findExecutable('missing', envPath)).toBeNull();
-    expect(await findExecutable('tool', undefined)).toBeNull();
-    expect(await findExecutable(second, undefined)).toBe(second);
-    expect(await findExecutable(path.join(dir, 'a', 'tool'), envPath)).toBeNull();
-    expect(await findExecutable(path.join(dir, 'b'), envPath)).toBeNull();
-  });
+  it.runIf(posix)(
+    'searches PATH in order, skips what is not executable, and checks a path with a slash as is',
+    async () => {
+      dir = mkdtempSync(path.join(os.tmpdir(), 'kiln-which-'));
+      for (const folder of ['a', 'b', 'c']) mkdirSync(path.join(dir, folder));
+      tool('a', 'tool', 0o644);
+      const second = tool('b', 'tool', 0o755);
+      tool('c', 'tool', 0o755);
+      const envPath = ['', path.join(dir, 'a'), path.join(dir, 'b'), path.join(dir, 'c')].join(path.delimiter);
+      expect(await findExecutable('tool', envPath)).toBe(second);
+      expect(await findExecutable('missing', envPath)).toBeNull();
+      expect(await findExecutable('tool', undefined)).toBeNull();
+      expect(await findExecutable(second, undefined)).toBe(second);
+      expect(await findExecutable(path.join(dir, 'a', 'tool'), envPath)).toBeNull();
+      expect(await findExecutable(path.join(dir, 'b'), envPath)).toBeNull();
+    },
+  );
 });
 
 describe('capped output', () => {
@@ -183,7 +204,9 @@ describe('capped output', () => {
       for (let at = 0; at < text.length; at += size) stream.push(text.slice(at, at + size));
       expect(stream.parts()).toEqual(whole);
     }
-    expect(trimMiddle(text, 300)).toBe(`${text.slice(0, 150)}\n[... ${text.length - 300} characters of output omitted ...]\n${text.slice(-150)}`);
+    expect(trimMiddle(text, 300)).toBe(
+      `${text.slice(0, 150)}\n[... ${text.length - 300} characters of output omitted ...]\n${text.slice(-150)}`,
+    );
   });
 
   it('keeps only a head, or only a tail', () => {

@@ -13,7 +13,10 @@ export type ParsedQuery = Required<Omit<SearchQuery, 'include' | 'exclude'>> & {
 
 /** "src/**, *.py" → ["src/**", "*.py"]. */
 function splitGlobs(text: string): string[] {
-  return text.split(',').map((g) => g.trim()).filter(Boolean);
+  return text
+    .split(',')
+    .map((g) => g.trim())
+    .filter(Boolean);
 }
 
 export function parseQuery(query: SearchQuery): ParsedQuery {
@@ -45,12 +48,16 @@ export function toRegExp(query: Pick<ParsedQuery, 'pattern' | 'isRegex' | 'match
  * Tests a workspace-relative path against include and exclude globs the way ripgrep's -g does: a glob
  * without a slash matches a name at any depth, and an excluded folder excludes everything in it.
  */
-export function globFilter(include: string[], exclude: string[]): { file: (rel: string) => boolean; dir: (rel: string) => boolean } {
-  const compile = (globs: string[]) => globs.map((g) => {
-    const anchored = g.includes('/');
-    const glob = g.replace(/^\.?\//, '').replace(/\/$/, '');
-    return picomatch(glob, { dot: true, basename: !anchored });
-  });
+export function globFilter(
+  include: string[],
+  exclude: string[],
+): { file: (rel: string) => boolean; dir: (rel: string) => boolean } {
+  const compile = (globs: string[]) =>
+    globs.map((g) => {
+      const anchored = g.includes('/');
+      const glob = g.replace(/^\.?\//, '').replace(/\/$/, '');
+      return picomatch(glob, { dot: true, basename: !anchored });
+    });
   const inc = compile(include);
   const exc = compile(exclude);
   const excluded = (rel: string) => exc.some((m) => m(rel));

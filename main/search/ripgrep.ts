@@ -17,7 +17,16 @@ const CLOSE = '\u0002';
 export function ripgrepArgs(run: Pick<EngineRun, 'query'>): string[] {
   const { query } = run;
   const args = ['--no-config', '--hidden', '--engine', 'auto', '--max-filesize', MAX_FILESIZE];
-  args.push('--no-heading', '--with-filename', '--line-number', '--null', '--color', 'never', '--replace', `${OPEN}$0${CLOSE}`);
+  args.push(
+    '--no-heading',
+    '--with-filename',
+    '--line-number',
+    '--null',
+    '--color',
+    'never',
+    '--replace',
+    `${OPEN}$0${CLOSE}`,
+  );
   args.push(query.matchCase ? '--case-sensitive' : '--ignore-case');
   if (!query.isRegex) args.push('--fixed-strings');
   if (query.wholeWord) args.push('--word-regexp');

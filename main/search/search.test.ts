@@ -27,7 +27,13 @@ afterEach(() => cleanup());
 type Done = EventPayload<'search.done'>;
 
 /** Runs one search to its end through the service, as the renderer sees it (events). */
-function search(service: SearchService, events: { results: SearchFileResult[]; done: Done[] }, query: SearchQuery, id = 's1', max = 20_000) {
+function search(
+  service: SearchService,
+  events: { results: SearchFileResult[]; done: Done[] },
+  query: SearchQuery,
+  id = 's1',
+  max = 20_000,
+) {
   const finished = new Promise<Done>((resolve) => {
     const poll = setInterval(() => {
       const done = events.done.find((d) => d.searchId === id);
@@ -66,36 +72,55 @@ describe.each(engines)('with the %s engine', (name, rgPath) => {
   afterEach(() => service.dispose());
   const byPath = () => Object.fromEntries(events.results.map((f) => [f.path, f.matches]));
 
-  it.skipIf(name === 'ripgrep' && !rgPath)('finds a string in every text file, case-insensitively, skipping binaries and what is never searched', async () => {
-    expect(await service.engine()).toBe(name);
-    const done = await search(service, events, { pattern: 'hello' });
-    expect(done).toMatchObject({ cancelled: false, limitHit: false, files: 5 });
-    expect(Object.keys(byPath()).sort()).toEqual(['.env', 'docs/café.md', 'docs/notes.md', 'src/app.py', 'src/util.py']);
-    expect(byPath()['src/util.py'].map((m) => [m.line, m.start, m.end])).toEqual([[1, 0, 5], [1, 9, 14], [2, 0, 5]]);
-    // Offsets count UTF-16 units, as the editor does, whatever bytes precede the match.
-    const cafe = byPath()['docs/café.md'][0];
-    expect(cafe.preview.slice(cafe.start, cafe.end)).toBe('hello');
-  });
+  it.skipIf(name === 'ripgrep' && !rgPath)(
+    'finds a string in every text file, case-insensitively, skipping binaries and what is never searched',
+    async () => {
+      expect(await service.engine()).toBe(name);
+      const done = await search(service, events, { pattern: 'hello' });
+      expect(done).toMatchObject({ cancelled: false, limitHit: false, files: 5 });
+      expect(Object.keys(byPath()).sort()).toEqual([
+        '.env',
+        'docs/café.md',
+        'docs/notes.md',
+        'src/app.py',
+        'src/util.py',
+      ]);
+      expect(byPath()['src/util.py'].map((m) => [m.line, m.start, m.end])).toEqual([
+        [1, 0, 5],
+        [1, 9, 14],
+        [2, 0, 5],
+      ]);
+      // Offsets count UTF-16 units, as the editor does, whatever bytes precede the match.
+      const cafe = byPath()['docs/café.md'][0];
+      expect(cafe.preview.slice(cafe.start, cafe.end)).toBe('hello');
+    },
+  );
 
-  it.skipIf(name === 'ripgrep' && !rgPath)('honours Match Case, Whole Word, regular expressions and the include/exclude globs', async () => {
-    await search(service, events, { pattern: 'Hello', matchCase: true }, 'case');
-    expect(events.results.map((f) => f.path)).toEqual(['src/util.py']);
-    expect(byPath()['src/util.py']).toHaveLength(1);
-    events.results = [];
-    await search(service, events, { pattern: 'hello', wholeWord: true, include: 'src/**' }, 'word');
-    expect(byPath()['src/util.py']?.map((m) => m.line)).toEqual([1, 1]);
-    expect(Object.keys(byPath()).sort()).toEqual(['src/app.py', 'src/util.py']);
-    events.results = [];
-    await search(service, events, { pattern: 'gr(ee|ea)t', isRegex: true, exclude: '*.py' }, 'regex');
-    expect(Object.keys(byPath())).toEqual(['.env']);
-  });
+  it.skipIf(name === 'ripgrep' && !rgPath)(
+    'honours Match Case, Whole Word, regular expressions and the include/exclude globs',
+    async () => {
+      await search(service, events, { pattern: 'Hello', matchCase: true }, 'case');
+      expect(events.results.map((f) => f.path)).toEqual(['src/util.py']);
+      expect(byPath()['src/util.py']).toHaveLength(1);
+      events.results = [];
+      await search(service, events, { pattern: 'hello', wholeWord: true, include: 'src/**' }, 'word');
+      expect(byPath()['src/util.py']?.map((m) => m.line)).toEqual([1, 1]);
+      expect(Object.keys(byPath()).sort()).toEqual(['src/app.py', 'src/util.py']);
+      events.results = [];
+      await search(service, events, { pattern: 'gr(ee|ea)t', isRegex: true, exclude: '*.py' }, 'regex');
+      expect(Object.keys(byPath())).toEqual(['.env']);
+    },
+  );
 
-  it.skipIf(name === 'ripgrep' && !rgPath)('stops at the match limit and says so; a bad regex is a clear error', async () => {
-    const done = await search(service, events, { pattern: 'hello' }, 'limited', 2);
-    expect(done.limitHit).toBe(true);
-    expect(events.results.flatMap((f) => f.matches)).toHaveLength(2);
-    await expect(service.start('bad', { pattern: '(unclosed', isRegex: true }, 10)).rejects.toThrow(KilnError);
-  });
+  it.skipIf(name === 'ripgrep' && !rgPath)(
+    'stops at the match limit and says so; a bad regex is a clear error',
+    async () => {
+      const done = await search(service, events, { pattern: 'hello' }, 'limited', 2);
+      expect(done.limitHit).toBe(true);
+      expect(events.results.flatMap((f) => f.matches)).toHaveLength(2);
+      await expect(service.start('bad', { pattern: '(unclosed', isRegex: true }, 10)).rejects.toThrow(KilnError);
+    },
+  );
 
   it.skipIf(name === 'ripgrep' && !rgPath)('a new search cancels the one running, whose results stop', async () => {
     for (let i = 0; i < 300; i++) await writeFile(path.join(root, `bulk-${i}.txt`), 'needle\n'.repeat(200));

@@ -31,7 +31,11 @@ export class SearchService {
   constructor(private readonly options: SearchServiceOptions) {
     const fromEnv = process.env.KILN_RIPGREP;
     this.ripgrep = Promise.resolve(
-      options.ripgrepPath !== undefined ? options.ripgrepPath : fromEnv !== undefined ? fromEnv || null : findExecutable('rg', process.env.PATH),
+      options.ripgrepPath !== undefined
+        ? options.ripgrepPath
+        : fromEnv !== undefined
+          ? fromEnv || null
+          : findExecutable('rg', process.env.PATH),
     );
   }
 
@@ -39,13 +43,23 @@ export class SearchService {
     return (await this.ripgrep) ? 'ripgrep' : 'node';
   }
 
-  async start(searchId: string, query: SearchQuery, maxMatches: number): Promise<{ searchId: string; engine: SearchEngine }> {
+  async start(
+    searchId: string,
+    query: SearchQuery,
+    maxMatches: number,
+  ): Promise<{ searchId: string; engine: SearchEngine }> {
     const parsed = parseQuery(query);
     const rg = await this.ripgrep;
     // After the await, so overlapping starts cancel each other in the order they were asked.
     this.current?.abort.abort();
     const abort = new AbortController();
-    const run = this.run(searchId, rg, { root: this.options.root, query: parsed, maxMatches, signal: abort.signal, onFile: () => undefined });
+    const run = this.run(searchId, rg, {
+      root: this.options.root,
+      query: parsed,
+      maxMatches,
+      signal: abort.signal,
+      onFile: () => undefined,
+    });
     this.current = { id: searchId, abort, finished: run };
     return { searchId, engine: rg ? 'ripgrep' : 'node' };
   }
@@ -87,10 +101,23 @@ export class SearchService {
     try {
       const outcome = rg ? await searchWithRipgrep(rg, run) : await searchWithNode(run);
       send();
-      this.options.emit('search.done', { searchId, files, matches, cancelled: run.signal.aborted, limitHit: outcome.limitHit });
+      this.options.emit('search.done', {
+        searchId,
+        files,
+        matches,
+        cancelled: run.signal.aborted,
+        limitHit: outcome.limitHit,
+      });
     } catch (err) {
       if (timer) clearTimeout(timer);
-      this.options.emit('search.done', { searchId, files, matches, cancelled: run.signal.aborted, limitHit: false, error: toWireError(err) });
+      this.options.emit('search.done', {
+        searchId,
+        files,
+        matches,
+        cancelled: run.signal.aborted,
+        limitHit: false,
+        error: toWireError(err),
+      });
     } finally {
       if (this.current?.id === searchId) this.current = null;
     }

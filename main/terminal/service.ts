@@ -51,12 +51,25 @@ export class TerminalService {
     const id = randomUUID();
     let pty: IPty;
     try {
-      pty = spawnPty(shell, [], { name: 'xterm-256color', cols, rows, cwd: this.options.root, env: this.environment() });
+      pty = spawnPty(shell, [], {
+        name: 'xterm-256color',
+        cols,
+        rows,
+        cwd: this.options.root,
+        env: this.environment(),
+      });
     } catch (err) {
       throw new KilnError('E_NOT_FOUND', `Could not start the shell ${shell}: ${(err as Error).message}`);
     }
     let exited!: () => void;
-    const terminal: Terminal = { pty, unacked: 0, paused: false, pending: '', timer: null, exited: new Promise((r) => (exited = r)) };
+    const terminal: Terminal = {
+      pty,
+      unacked: 0,
+      paused: false,
+      pending: '',
+      timer: null,
+      exited: new Promise((r) => (exited = r)),
+    };
     this.terminals.set(id, terminal);
     pty.onData((data) => {
       terminal.pending += data;

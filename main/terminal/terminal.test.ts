@@ -84,7 +84,9 @@ it('ends every shell at shutdown', async () => {
   const b = service.create(80, 24);
   service.input(a.id, 'echo "pid $$"\r');
   service.input(b.id, 'echo "pid $$"\r');
-  await expect.poll(() => /pid (\d+)/.test(screen(a.id)) && /pid (\d+)/.test(screen(b.id)), { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(() => /pid (\d+)/.test(screen(a.id)) && /pid (\d+)/.test(screen(b.id)), { timeout: 10_000 })
+    .toBe(true);
   const pids = [a.id, b.id].map((id) => Number(/pid (\d+)/.exec(screen(id))![1]));
   await service.dispose();
   for (const pid of pids) expect(isRunning(pid)).toBe(false);
@@ -93,7 +95,10 @@ it('ends every shell at shutdown', async () => {
 function isRunning(pid: number): boolean {
   try {
     // A zombie still answers kill -0; ask ps for live ones.
-    return execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim().length > 0 && !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).startsWith('Z');
+    return (
+      execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim().length > 0 &&
+      !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).startsWith('Z')
+    );
   } catch {
     return false;
   }

@@ -43,7 +43,10 @@ export class WorkspaceTrust {
   async set(trusted: boolean): Promise<void> {
     const file = await readTrustFile(this.options.dataDir);
     const others = file.folders.filter((folder) => folder !== this.options.folder);
-    await writeTrustFile(this.options.dataDir, { version: 1, folders: trusted ? [...others, this.options.folder] : others });
+    await writeTrustFile(this.options.dataDir, {
+      version: 1,
+      folders: trusted ? [...others, this.options.folder] : others,
+    });
     if (this._trusted === trusted) return;
     this._trusted = trusted;
     await this.options.onChange?.(trusted);
@@ -53,7 +56,9 @@ export class WorkspaceTrust {
 async function readTrustFile(dataDir: string): Promise<TrustFile> {
   try {
     const parsed = JSON.parse(await fs.readFile(path.join(dataDir, TRUST_FILE), 'utf8')) as Partial<TrustFile>;
-    const folders = Array.isArray(parsed.folders) ? parsed.folders.filter((f): f is string => typeof f === 'string') : [];
+    const folders = Array.isArray(parsed.folders)
+      ? parsed.folders.filter((f): f is string => typeof f === 'string')
+      : [];
     return { version: 1, folders };
   } catch {
     // Missing or unreadable: nothing is trusted, which is the safe reading.

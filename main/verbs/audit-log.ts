@@ -33,7 +33,9 @@ export function slugForCode(code: string): string {
     .filter((line) => line !== '' && !line.startsWith('#'))
     .flatMap((line) => line.split(';').map((part) => part.trim()))
     .filter(Boolean);
-  const telling = statements.find((line) => !/^(import\s|from\s+\S+\s+import\s)/.test(line) && slugify(line, '') !== '');
+  const telling = statements.find(
+    (line) => !/^(import\s|from\s+\S+\s+import\s)/.test(line) && slugify(line, '') !== '',
+  );
   const slug = slugify(telling ?? statements[0] ?? '', 'code');
   return slug === 'run' || slug.startsWith('run_') ? slugify(`code_${slug}`) : slug;
 }
@@ -45,7 +47,10 @@ export function slugForRunFile(rel: string): string {
 
 /** Python for the workspace root, from the step file's own place (so a replay finds src/ from any cwd). */
 function rootExpression(scriptsDir: string): string {
-  const up = scriptsDir.split('/').map(() => '".."').join(', ');
+  const up = scriptsDir
+    .split('/')
+    .map(() => '".."')
+    .join(', ');
   return `os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ${up}))`;
 }
 

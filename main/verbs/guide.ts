@@ -22,10 +22,10 @@ export function authoringVsRunning(offered: readonly string[]): string {
     '**Rule of three.** Before pasting code into a third `execute-code` call on the same theme, stop and refactor: ' +
       '`write-file` `src/{name}.py`, then `run-file` it or import it in the next cell. This holds for notebook cells too.',
     '',
-    '**Edit, don\'t repaste.** `edit-file` the existing module rather than `write-file` a near-duplicate. ' +
+    "**Edit, don't repaste.** `edit-file` the existing module rather than `write-file` a near-duplicate. " +
       '`scripts/` is the audit log of what ran; `src/` is the library that survives. Keep `src/` small and edited; let `scripts/` accumulate.',
     '',
-    '**Import, don\'t restart.** A notebook cell can `import` from `src/`, and the kernel finds a module written after it ' +
+    "**Import, don't restart.** A notebook cell can `import` from `src/`, and the kernel finds a module written after it " +
       'started, without restart. (A module the kernel already imported and you then edited needs `importlib.reload(module)`.)',
     '',
     'Never write or edit files in `scripts/`: only `run-file` and `execute-code` write there, and each step replays ' +

@@ -27,7 +27,9 @@ describe('the verbs contract', () => {
     expect(options).toEqual([...VERB_NAMES].sort());
     const ok = VerbCall.safeParse({ verb: 'write-file', args: { path: 'x.txt', content: '' } });
     expect(ok.success && ok.data.args).toEqual({ path: 'x.txt', content: '', overwrite: true });
-    expect(VerbCall.safeParse({ verb: 'edit-file', args: { path: 'x.txt', mode: 'replace', new: 'y' } }).success).toBe(false);
+    expect(VerbCall.safeParse({ verb: 'edit-file', args: { path: 'x.txt', mode: 'replace', new: 'y' } }).success).toBe(
+      false,
+    );
     expect(VerbCall.safeParse({ verb: 'rm-rf', args: {} }).success).toBe(false);
   });
 
@@ -40,7 +42,11 @@ describe('the verbs contract', () => {
     const result = await handlers['verbs.call'](args);
     expect(result).toMatchObject({ stdout: '42\n', returncode: 0 });
     expect(verbsRequests['verbs.call'].result.safeParse(result).success).toBe(true);
-    const refused = await Promise.resolve().then(() => handlers['verbs.call'](verbsRequests['verbs.call'].args.parse({ verb: 'run-file', args: { path: 'nope.py' } }))).catch(toWireError);
+    const refused = await Promise.resolve()
+      .then(() =>
+        handlers['verbs.call'](verbsRequests['verbs.call'].args.parse({ verb: 'run-file', args: { path: 'nope.py' } })),
+      )
+      .catch(toWireError);
     expect(refused).toMatchObject({ code: 'E_NOT_FOUND' });
   });
 });
@@ -49,7 +55,10 @@ describe('the harness guide', () => {
   it('gives each offered verb its line from the table, in the table’s order, and nothing for the others', () => {
     const guide = authoringVsRunning(['run-file', 'list-files']);
     const lines = guide.split('\n').filter((line) => line.startsWith('- `'));
-    expect(lines.slice(0, 2)).toEqual([`- \`list-files\`: ${VERBS['list-files'].guide}`, `- \`run-file\`: ${VERBS['run-file'].guide}`]);
+    expect(lines.slice(0, 2)).toEqual([
+      `- \`list-files\`: ${VERBS['list-files'].guide}`,
+      `- \`run-file\`: ${VERBS['run-file'].guide}`,
+    ]);
     expect(guide).not.toContain('`write-file`: ');
     expect(authoringVsRunning([])).toContain('- (none: answer in text only)');
   });
@@ -63,7 +72,10 @@ describe('the verbs as AI SDK tools', () => {
     for (const name of VERB_NAMES) {
       expect(await asSchema(tools[name].inputSchema).jsonSchema).toEqual(verbInputJsonSchema(name));
     }
-    const output = await tools['write-file'].execute!({ path: 'src/b.py', content: 'B = 2\n' }, { toolCallId: 't1', messages: [] });
+    const output = await tools['write-file'].execute!(
+      { path: 'src/b.py', content: 'B = 2\n' },
+      { toolCallId: 't1', messages: [] },
+    );
     expect(output).toEqual({ path: 'src/b.py', bytes_written: 6, created: true });
     expect(readFileSync(path.join(root, 'src/b.py'), 'utf8')).toBe('B = 2\n');
   });

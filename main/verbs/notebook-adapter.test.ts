@@ -26,8 +26,15 @@ const NOTEBOOK = {
   nbformat_minor: 5,
 };
 
-type DiskCell = { id: string; cell_type: string; source: string | string[]; outputs?: unknown[]; execution_count?: number | null };
-const onDisk = (rel: string): DiskCell[] => (JSON.parse(readFileSync(path.join(root, rel), 'utf8')) as { cells: DiskCell[] }).cells;
+type DiskCell = {
+  id: string;
+  cell_type: string;
+  source: string | string[];
+  outputs?: unknown[];
+  execution_count?: number | null;
+};
+const onDisk = (rel: string): DiskCell[] =>
+  (JSON.parse(readFileSync(path.join(root, rel), 'utf8')) as { cells: DiskCell[] }).cells;
 const sourceOf = (cell: DiskCell) => (Array.isArray(cell.source) ? cell.source.join('') : cell.source);
 
 async function codeOf(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
@@ -62,7 +69,11 @@ afterAll(async () => {
 
 describe('notebook verbs on the notebook service', () => {
   it('append, run, edit, rerun and delete cells; the file on disk follows and scripts/ stays empty', async () => {
-    const appended = await verbs.call('append-notebook-cell', { notebook: 'analysis.ipynb', source: '# Notes', cell_type: 'markdown' });
+    const appended = await verbs.call('append-notebook-cell', {
+      notebook: 'analysis.ipynb',
+      source: '# Notes',
+      cell_type: 'markdown',
+    });
     expect(appended.index).toBe(1);
     expect(onDisk('analysis.ipynb').map((c) => c.cell_type)).toEqual(['code', 'markdown']);
     // Agent edits reach an open notebook's UI as whole-document changes.
@@ -72,7 +83,10 @@ describe('notebook verbs on the notebook service', () => {
     expect(rerunFirst).toMatchObject({ cell_id: 'first', status: 'ok', had_error: false, exec_count: 1 });
 
     // Earlier state is in scope and src/ is importable.
-    const ran = await verbs.call('run-notebook-cell', { notebook: 'analysis.ipynb', source: 'from helpers import double\nprint(double(x) + 2)' });
+    const ran = await verbs.call('run-notebook-cell', {
+      notebook: 'analysis.ipynb',
+      source: 'from helpers import double\nprint(double(x) + 2)',
+    });
     expect(ran.had_error).toBe(false);
     expect(ran.outputs).toEqual([expect.objectContaining({ output_type: 'stream', name: 'stdout', text: '42\n' })]);
     const cells = onDisk('analysis.ipynb');
@@ -80,7 +94,11 @@ describe('notebook verbs on the notebook service', () => {
     expect(cells[2].id).toBe(ran.cell_id);
     expect(cells[2].outputs).toHaveLength(1);
 
-    const edited = await verbs.call('edit-notebook-cell', { notebook: 'analysis.ipynb', cell_id: ran.cell_id, source: 'raise ValueError("nope")' });
+    const edited = await verbs.call('edit-notebook-cell', {
+      notebook: 'analysis.ipynb',
+      cell_id: ran.cell_id,
+      source: 'raise ValueError("nope")',
+    });
     expect(edited).toEqual({ cell_id: ran.cell_id, source_len: 24, saved: true });
     // Outputs are kept by an edit.
     expect(onDisk('analysis.ipynb')[2].outputs).toHaveLength(1);
@@ -94,7 +112,12 @@ describe('notebook verbs on the notebook service', () => {
     // Tracebacks reach the agent without ANSI colour codes.
     expect(error?.traceback.join('\n')).not.toContain('\u001b[');
 
-    const retyped = await verbs.call('edit-notebook-cell', { notebook: 'analysis.ipynb', cell_id: appended.cell_id, source: 'plain', cell_type: 'raw' });
+    const retyped = await verbs.call('edit-notebook-cell', {
+      notebook: 'analysis.ipynb',
+      cell_id: appended.cell_id,
+      source: 'plain',
+      cell_type: 'raw',
+    });
     expect(retyped.source_len).toBe(5);
     expect(onDisk('analysis.ipynb')[1].cell_type).toBe('raw');
 
@@ -107,33 +130,54 @@ describe('notebook verbs on the notebook service', () => {
   it('names an unknown cell id or notebook', async () => {
     const cell = await codeOf(verbs.call('rerun-notebook-cell', { notebook: 'analysis.ipynb', cell_id: 'nope' }));
     expect(cell).toEqual({ code: 'E_NOT_FOUND', message: expect.stringContaining('"nope"') });
-    const edit = await codeOf(verbs.call('edit-notebook-cell', { notebook: 'analysis.ipynb', cell_id: 'ghost', source: 'x' }));
+    const edit = await codeOf(
+      verbs.call('edit-notebook-cell', { notebook: 'analysis.ipynb', cell_id: 'ghost', source: 'x' }),
+    );
     expect(edit).toEqual({ code: 'E_NOT_FOUND', message: expect.stringContaining('"ghost"') });
-    expect((await codeOf(verbs.call('delete-notebook-cell', { notebook: 'analysis.ipynb', cell_id: 'ghost' }))).code).toBe('E_NOT_FOUND');
+    expect(
+      (await codeOf(verbs.call('delete-notebook-cell', { notebook: 'analysis.ipynb', cell_id: 'ghost' }))).code,
+    ).toBe('E_NOT_FOUND');
     const notebook = await codeOf(verbs.call('append-notebook-cell', { notebook: 'missing.ipynb', source: 'x' }));
     expect(notebook).toEqual({ code: 'E_NOT_FOUND', message: expect.stringContaining('missing.ipynb') });
-    expect((await codeOf(verbs.call('append-notebook-cell', { notebook: 'src/helpers.py', source: 'x' }))).code).toBe('E_BAD_REQUEST');
-    expect((await codeOf(verbs.call('append-notebook-cell', { notebook: '../x.ipynb', source: 'x' }))).code).toBe('E_OUTSIDE_WORKSPACE');
+    expect((await codeOf(verbs.call('append-notebook-cell', { notebook: 'src/helpers.py', source: 'x' }))).code).toBe(
+      'E_BAD_REQUEST',
+    );
+    expect((await codeOf(verbs.call('append-notebook-cell', { notebook: '../x.ipynb', source: 'x' }))).code).toBe(
+      'E_OUTSIDE_WORKSPACE',
+    );
   });
 
   it('does not save over the operator’s unsaved edits, and every cell verb says its change is not on disk', async () => {
     await notebooks.editCell('analysis.ipynb', 'first', 'x = 21', { origin: 'operator' });
     const before = readFileSync(path.join(root, 'analysis.ipynb'), 'utf8');
     const appended = await verbs.call('append-notebook-cell', { notebook: 'analysis.ipynb', source: 'y = 1' });
-    expect(appended).toMatchObject({ saved: false, not_saved_reason: expect.stringContaining('unsaved edits by the operator') });
-    const edited = await verbs.call('edit-notebook-cell', { notebook: 'analysis.ipynb', cell_id: appended.cell_id, source: 'y = 2' });
+    expect(appended).toMatchObject({
+      saved: false,
+      not_saved_reason: expect.stringContaining('unsaved edits by the operator'),
+    });
+    const edited = await verbs.call('edit-notebook-cell', {
+      notebook: 'analysis.ipynb',
+      cell_id: appended.cell_id,
+      source: 'y = 2',
+    });
     expect(edited.saved).toBe(false);
     const ran = await verbs.call('run-notebook-cell', { notebook: 'analysis.ipynb', source: '6 * 7' });
     expect(ran).toMatchObject({ status: 'ok', saved: false });
-    expect((await verbs.call('rerun-notebook-cell', { notebook: 'analysis.ipynb', cell_id: ran.cell_id })).saved).toBe(false);
-    expect((await verbs.call('delete-notebook-cell', { notebook: 'analysis.ipynb', cell_id: ran.cell_id })).saved).toBe(false);
+    expect((await verbs.call('rerun-notebook-cell', { notebook: 'analysis.ipynb', cell_id: ran.cell_id })).saved).toBe(
+      false,
+    );
+    expect((await verbs.call('delete-notebook-cell', { notebook: 'analysis.ipynb', cell_id: ran.cell_id })).saved).toBe(
+      false,
+    );
     expect(readFileSync(path.join(root, 'analysis.ipynb'), 'utf8')).toBe(before);
     const document = await notebooks.get('analysis.ipynb');
     expect(document.dirty).toBe(true);
     expect(document.cells.at(-1)?.source).toBe('y = 2');
     // The operator's Save writes both their edit and the agent's.
     await notebooks.save('analysis.ipynb');
-    const saved = JSON.parse(readFileSync(path.join(root, 'analysis.ipynb'), 'utf8')) as { cells: { source: string[] | string }[] };
+    const saved = JSON.parse(readFileSync(path.join(root, 'analysis.ipynb'), 'utf8')) as {
+      cells: { source: string[] | string }[];
+    };
     const sources = saved.cells.map((c) => (Array.isArray(c.source) ? c.source.join('') : c.source));
     expect(sources).toContain('x = 21');
     expect(sources).toContain('y = 2');

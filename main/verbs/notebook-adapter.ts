@@ -34,7 +34,11 @@ export class NotebookServiceVerbTarget implements NotebookVerbTarget {
     this.syncFromDisk = options.syncFromDisk ?? false;
   }
 
-  async appendCell(notebook: string, source: string, cellType: CellType): Promise<{ cell_id: string; index: number } & NotebookSaved> {
+  async appendCell(
+    notebook: string,
+    source: string,
+    cellType: CellType,
+  ): Promise<{ cell_id: string; index: number } & NotebookSaved> {
     return this.change(notebook, async () => {
       const { cell, index } = await this.notebooks.insertCell(notebook, { cellType, source }, { origin: 'agent' });
       return { cell_id: cell.id, index };
@@ -48,16 +52,25 @@ export class NotebookServiceVerbTarget implements NotebookVerbTarget {
     });
   }
 
-  async editCell(notebook: string, cellId: string, source: string, cellType?: CellType): Promise<{ cell_id: string; source_len: number } & NotebookSaved> {
+  async editCell(
+    notebook: string,
+    cellId: string,
+    source: string,
+    cellType?: CellType,
+  ): Promise<{ cell_id: string; source_len: number } & NotebookSaved> {
     return this.change(notebook, async (document) => {
       const cell = findCell(document, cellId);
       await this.notebooks.editCell(notebook, cellId, source, { origin: 'agent' });
-      if (cellType && cellType !== cell.cell_type) await this.notebooks.setCellType(notebook, cellId, cellType, { origin: 'agent' });
+      if (cellType && cellType !== cell.cell_type)
+        await this.notebooks.setCellType(notebook, cellId, cellType, { origin: 'agent' });
       return { cell_id: cellId, source_len: source.length };
     });
   }
 
-  async deleteCell(notebook: string, cellId: string): Promise<{ cell_id: string; remaining_cells: number } & NotebookSaved> {
+  async deleteCell(
+    notebook: string,
+    cellId: string,
+  ): Promise<{ cell_id: string; remaining_cells: number } & NotebookSaved> {
     return this.change(notebook, async (document) => {
       findCell(document, cellId);
       await this.notebooks.deleteCell(notebook, cellId, { origin: 'agent' });
@@ -76,7 +89,10 @@ export class NotebookServiceVerbTarget implements NotebookVerbTarget {
    * Opens the notebook if needed (an unknown file is E_NOT_FOUND naming it), applies the change, then saves
    * per policy, and says whether the change reached disk.
    */
-  private async change<T>(notebook: string, apply: (document: NotebookDocument) => Promise<T>): Promise<T & NotebookSaved> {
+  private async change<T>(
+    notebook: string,
+    apply: (document: NotebookDocument) => Promise<T>,
+  ): Promise<T & NotebookSaved> {
     let document: NotebookDocument;
     try {
       if (this.syncFromDisk && this.notebooks.isOpen(notebook)) await this.notebooks.reloadFromDisk(notebook);
@@ -102,6 +118,7 @@ export class NotebookServiceVerbTarget implements NotebookVerbTarget {
 
 function findCell(document: NotebookDocument, cellId: string): NotebookDocument['cells'][number] {
   const cell = document.cells.find((candidate) => candidate.id === cellId);
-  if (!cell) throw new KilnError('E_NOT_FOUND', `No cell with id "${cellId}" in the notebook "${document.path}"`, { cellId });
+  if (!cell)
+    throw new KilnError('E_NOT_FOUND', `No cell with id "${cellId}" in the notebook "${document.path}"`, { cellId });
   return cell;
 }

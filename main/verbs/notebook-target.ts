@@ -8,11 +8,20 @@ import { trimMiddle } from '../process';
  * .ipynb files; an unknown notebook or cell id is a KilnError E_NOT_FOUND that names it.
  */
 export interface NotebookVerbTarget {
-  appendCell(notebook: string, source: string, cellType: CellType): Promise<{ cell_id: string; index: number } & NotebookSaved>;
+  appendCell(
+    notebook: string,
+    source: string,
+    cellType: CellType,
+  ): Promise<{ cell_id: string; index: number } & NotebookSaved>;
   /** Appends a code cell and runs it against the notebook's live kernel. */
   runNewCell(notebook: string, source: string): Promise<CellRunResult & NotebookSaved>;
   /** Replaces the source (outputs kept); changes the type when given. */
-  editCell(notebook: string, cellId: string, source: string, cellType?: CellType): Promise<{ cell_id: string; source_len: number } & NotebookSaved>;
+  editCell(
+    notebook: string,
+    cellId: string,
+    source: string,
+    cellType?: CellType,
+  ): Promise<{ cell_id: string; source_len: number } & NotebookSaved>;
   deleteCell(notebook: string, cellId: string): Promise<{ cell_id: string; remaining_cells: number } & NotebookSaved>;
   /** Clears the cell's outputs and runs it again with the kernel's earlier state in scope. */
   rerunCell(notebook: string, cellId: string): Promise<CellRunResult & NotebookSaved>;
@@ -40,14 +49,20 @@ export function compactOutputs(outputs: NotebookOutput[], maxChars: number): Not
       const traceback = (output.traceback as unknown[]).map((line) => String(line).replace(ANSI, ''));
       return { ...output, traceback: trimMiddle(traceback.join('\n'), maxChars).split('\n') };
     }
-    if ((output.output_type === 'display_data' || output.output_type === 'execute_result') && output.data && typeof output.data === 'object') {
+    if (
+      (output.output_type === 'display_data' || output.output_type === 'execute_result') &&
+      output.data &&
+      typeof output.data === 'object'
+    ) {
       const data: Record<string, unknown> = {};
       for (const [mime, value] of Object.entries(output.data as Record<string, unknown>)) {
         const text = textOf(value);
         const textual = mime.startsWith('text/') || mime === 'application/json' || mime.endsWith('+json');
         if (textual && text !== null) data[mime] = trimMiddle(text, maxChars);
         else if (textual) data[mime] = trimMiddle(JSON.stringify(value), maxChars);
-        else data[mime] = `<${mime} output, ${text?.length ?? JSON.stringify(value ?? null).length} characters; not shown>`;
+        else
+          data[mime] =
+            `<${mime} output, ${text?.length ?? JSON.stringify(value ?? null).length} characters; not shown>`;
       }
       return { ...output, data };
     }

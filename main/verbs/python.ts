@@ -39,9 +39,14 @@ async function readShebang(file: string): Promise<{ program: string; viaEnv: boo
  * PATH, which is often another interpreter (pyenv, a venv) without the operator's kernel packages.
  * Order: the `#!` interpreter of the `jupyter` script, a python next to it, /usr/bin/python3, python3 on PATH.
  */
-export async function findKernelPython(options: { jupyterCommand?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
+export async function findKernelPython(
+  options: { jupyterCommand?: string[]; env?: NodeJS.ProcessEnv } = {},
+): Promise<string> {
   const env = options.env ?? process.env;
-  const jupyter = await findJupyter({ command: options.jupyterCommand, env }).then((found) => found.argv[0], () => null);
+  const jupyter = await findJupyter({ command: options.jupyterCommand, env }).then(
+    (found) => found.argv[0],
+    () => null,
+  );
   if (jupyter) {
     const shebang = await readShebang(jupyter);
     if (shebang && !shebang.viaEnv && path.isAbsolute(shebang.program) && (await isExecutable(shebang.program))) {

@@ -52,26 +52,49 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
   // Everything below registers here as it is made, and is released newest first: runs, then kernels,
   // then the Jupyter server, then the config.
   const owned = new DisposableStore();
-  const workspace = await Workspace.open({ root: options.root, trash: options.trash, onProgress: options.onProgress, onChange: options.onChange });
-  const trust = await WorkspaceTrust.open({ dataDir: options.dataDir, folder: workspace.root, onChange: () => config.reload() });
-  const config = owned.add(new ConfigService({ ...options.config, workspaceRoot: workspace.root, projectTrusted: () => trust.trusted }));
+  const workspace = await Workspace.open({
+    root: options.root,
+    trash: options.trash,
+    onProgress: options.onProgress,
+    onChange: options.onChange,
+  });
+  const trust = await WorkspaceTrust.open({
+    dataDir: options.dataDir,
+    folder: workspace.root,
+    onChange: () => config.reload(),
+  });
+  const config = owned.add(
+    new ConfigService({ ...options.config, workspaceRoot: workspace.root, projectTrusted: () => trust.trusted }),
+  );
   await config.start();
   // --jupyter overrides the config; else the jupyter: block as trust allows it, followed as it changes.
-  const jupyterSetting = () => (options.jupyterCommand ? { command: options.jupyterCommand } : jupyterSource(config.current().jupyter));
+  const jupyterSetting = () =>
+    options.jupyterCommand ? { command: options.jupyterCommand } : jupyterSource(config.current().jupyter);
   // The Jupyter server starts lazily, when the first notebook needs a kernel.
-  const jupyter = new JupyterServerManager({ rootDir: workspace.root, stateDir: options.jupyterStateDir, ...jupyterSetting() });
+  const jupyter = new JupyterServerManager({
+    rootDir: workspace.root,
+    stateDir: options.jupyterStateDir,
+    ...jupyterSetting(),
+  });
   // A server or kernel already gone by shutdown is not a failure of the shutdown.
   owned.add(toDisposable(() => jupyter.dispose().catch(() => undefined)));
   // Trust granted or revoked, or the block edited: Jupyter restarts on the new source when it changed.
   owned.add(config.onDidChange(() => void jupyter.reconfigure(jupyterSetting()).catch(() => undefined)));
-  const notebooks = new NotebookService({ workspace, jupyter, events: options.events, autoStartKernel: options.autoStartKernel });
-  owned.add(toDisposable(() => notebooks.dispose().catch(() => undefined)));
-  const verbs = owned.add(new Verbs({
+  const notebooks = new NotebookService({
     workspace,
-    notebooks: new NotebookServiceVerbTarget({ ...options.notebookVerbs, notebooks }),
-    python: options.python,
-    jupyterCommand: () => jupyterSetting().command,
-  }));
+    jupyter,
+    events: options.events,
+    autoStartKernel: options.autoStartKernel,
+  });
+  owned.add(toDisposable(() => notebooks.dispose().catch(() => undefined)));
+  const verbs = owned.add(
+    new Verbs({
+      workspace,
+      notebooks: new NotebookServiceVerbTarget({ ...options.notebookVerbs, notebooks }),
+      python: options.python,
+      jupyterCommand: () => jupyterSetting().command,
+    }),
+  );
   return {
     workspace,
     config,

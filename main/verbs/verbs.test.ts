@@ -32,7 +32,10 @@ let cleanup: () => Promise<void>;
 let workspace: Workspace;
 let verbs: Verbs;
 
-async function setup(files: Record<string, string> = {}, options: Partial<ConstructorParameters<typeof Verbs>[0]> = {}) {
+async function setup(
+  files: Record<string, string> = {},
+  options: Partial<ConstructorParameters<typeof Verbs>[0]> = {},
+) {
   ({ root, cleanup } = await makeTempTree(files));
   workspace = await Workspace.open({ root });
   verbs = new Verbs({ workspace, python: PYTHON, timeouts: { runMs: 20_000, heavyRunMs: 30_000 }, ...options });
@@ -83,17 +86,33 @@ async function gone(pid: number): Promise<void> {
 }
 
 describe('list-files and read-file', () => {
-  beforeEach(() => setup({ 'src/a.py': 'one\ntwo\nthree\n', 'src/pkg/b.py': '', '.env': 'X=1\n', 'img.bin': '\u0000\u0001' }));
+  beforeEach(() =>
+    setup({ 'src/a.py': 'one\ntwo\nthree\n', 'src/pkg/b.py': '', '.env': 'X=1\n', 'img.bin': '\u0000\u0001' }),
+  );
 
   it('lists a folder, folders first, hidden entries included, and logs nothing', async () => {
-    expect(await verbs.call('list-files', { path: 'src' })).toEqual({ path: 'src', entries: [{ name: 'pkg', kind: 'dir' }, { name: 'a.py', kind: 'file' }] });
+    expect(await verbs.call('list-files', { path: 'src' })).toEqual({
+      path: 'src',
+      entries: [
+        { name: 'pkg', kind: 'dir' },
+        { name: 'a.py', kind: 'file' },
+      ],
+    });
     expect((await verbs.call('list-files', {})).entries.map((e) => e.name)).toContain('.env');
     expect(await scripts()).toEqual([]);
   });
 
   it('reads whole files and line ranges, and logs nothing', async () => {
-    expect(await verbs.call('read-file', { path: 'src/a.py' })).toEqual({ path: 'src/a.py', content: 'one\ntwo\nthree\n', start_line: 1, total_lines: 4, truncated: false });
-    expect(await verbs.call('read-file', { path: path.join(root, 'src/a.py'), start_line: 2, max_lines: 1 })).toMatchObject({ content: 'two', truncated: true });
+    expect(await verbs.call('read-file', { path: 'src/a.py' })).toEqual({
+      path: 'src/a.py',
+      content: 'one\ntwo\nthree\n',
+      start_line: 1,
+      total_lines: 4,
+      truncated: false,
+    });
+    expect(
+      await verbs.call('read-file', { path: path.join(root, 'src/a.py'), start_line: 2, max_lines: 1 }),
+    ).toMatchObject({ content: 'two', truncated: true });
     expect(await scripts()).toEqual([]);
   });
 
@@ -116,22 +135,26 @@ describe('write-file', () => {
       const result = await verbs.call('write-file', { path: 'src/pkg/loaders.py', content: 'X = 1\n' });
       expect(result).toEqual({ path: 'src/pkg/loaders.py', bytes_written: 6, created: true });
       expect(read('src/pkg/loaders.py')).toBe('X = 1\n');
-      await expect.poll(() => changes.find((c) => 'path' in c && c.path === 'src/pkg/loaders.py'), { timeout: 10_000 }).toEqual({
-        type: 'created',
-        path: 'src/pkg/loaders.py',
-        isDir: false,
-        origin: 'agent',
-      });
+      await expect
+        .poll(() => changes.find((c) => 'path' in c && c.path === 'src/pkg/loaders.py'), { timeout: 10_000 })
+        .toEqual({
+          type: 'created',
+          path: 'src/pkg/loaders.py',
+          isDir: false,
+          origin: 'agent',
+        });
       changes.length = 0;
       const again = await verbs.call('write-file', { path: 'src/pkg/loaders.py', content: 'X = 22\n' });
       expect(again).toEqual({ path: 'src/pkg/loaders.py', bytes_written: 7, created: false });
       expect(read('src/pkg/loaders.py')).toBe('X = 22\n');
-      await expect.poll(() => changes.find((c) => 'path' in c && c.path === 'src/pkg/loaders.py'), { timeout: 10_000 }).toEqual({
-        type: 'updated',
-        path: 'src/pkg/loaders.py',
-        isDir: false,
-        origin: 'agent',
-      });
+      await expect
+        .poll(() => changes.find((c) => 'path' in c && c.path === 'src/pkg/loaders.py'), { timeout: 10_000 })
+        .toEqual({
+          type: 'updated',
+          path: 'src/pkg/loaders.py',
+          isDir: false,
+          origin: 'agent',
+        });
       expect(changes.some((c) => c.type === 'created' && c.path === 'src/pkg/loaders.py')).toBe(false);
     } finally {
       await watcher.dispose();
@@ -140,7 +163,9 @@ describe('write-file', () => {
   });
 
   it('refuses to replace an existing file when overwrite is false', async () => {
-    expect(await codeOf(verbs.call('write-file', { path: 'README.md', content: 'gone', overwrite: false }))).toBe('E_EXISTS');
+    expect(await codeOf(verbs.call('write-file', { path: 'README.md', content: 'gone', overwrite: false }))).toBe(
+      'E_EXISTS',
+    );
     expect(read('README.md')).toBe('hello\n');
     const fresh = await verbs.call('write-file', { path: 'NEW.md', content: 'new', overwrite: false });
     expect(fresh.created).toBe(true);
@@ -161,7 +186,9 @@ describe('write-file', () => {
   });
 
   it('does not let authoring verbs forge audit-log entries', async () => {
-    expect(await codeOf(verbs.call('write-file', { path: 'scripts/step_01_fake.py', content: 'print(1)' }))).toBe('E_BAD_REQUEST');
+    expect(await codeOf(verbs.call('write-file', { path: 'scripts/step_01_fake.py', content: 'print(1)' }))).toBe(
+      'E_BAD_REQUEST',
+    );
     expect(await scripts()).toEqual([]);
   });
 
@@ -176,7 +203,12 @@ describe('edit-file', () => {
   beforeEach(() => setup({ 'src/mod.py': 'def f():\n    return 1\n\ndef g():\n    return 1\n' }));
 
   it('replaces text that occurs exactly once', async () => {
-    const result = await verbs.call('edit-file', { path: 'src/mod.py', mode: 'replace', old: 'def g():\n    return 1', new: 'def g():\n    return 2' });
+    const result = await verbs.call('edit-file', {
+      path: 'src/mod.py',
+      mode: 'replace',
+      old: 'def g():\n    return 1',
+      new: 'def g():\n    return 2',
+    });
     expect(result).toEqual({ path: 'src/mod.py', bytes_written: 45, replacements: 1 });
     expect(read('src/mod.py')).toBe('def f():\n    return 1\n\ndef g():\n    return 2\n');
     expect(await scripts()).toEqual([]);
@@ -188,7 +220,9 @@ describe('edit-file', () => {
     expect(await messageOf(none)).toMatch(/0 matches/);
     const two = verbs.call('edit-file', { path: 'src/mod.py', mode: 'replace', old: 'return 1', new: 'return 4' });
     expect(await messageOf(two)).toMatch(/2 times.*2 matches/);
-    expect(await codeOf(verbs.call('edit-file', { path: 'src/mod.py', mode: 'replace', old: 'return 1', new: 'x' }))).toBe('E_BAD_REQUEST');
+    expect(
+      await codeOf(verbs.call('edit-file', { path: 'src/mod.py', mode: 'replace', old: 'return 1', new: 'x' })),
+    ).toBe('E_BAD_REQUEST');
     expect(read('src/mod.py')).toBe(before);
   });
 
@@ -199,22 +233,36 @@ describe('edit-file', () => {
   });
 
   it('never creates a file', async () => {
-    expect(await codeOf(verbs.call('edit-file', { path: 'src/new.py', mode: 'overwrite', content: 'x' }))).toBe('E_NOT_FOUND');
-    expect(await codeOf(verbs.call('edit-file', { path: 'src/new.py', mode: 'replace', old: 'a', new: 'b' }))).toBe('E_NOT_FOUND');
+    expect(await codeOf(verbs.call('edit-file', { path: 'src/new.py', mode: 'overwrite', content: 'x' }))).toBe(
+      'E_NOT_FOUND',
+    );
+    expect(await codeOf(verbs.call('edit-file', { path: 'src/new.py', mode: 'replace', old: 'a', new: 'b' }))).toBe(
+      'E_NOT_FOUND',
+    );
     expect(exists('src/new.py')).toBe(false);
   });
 
   it('checks the mode’s fields and refuses paths outside the workspace', async () => {
-    expect(await codeOf(verbs.call('edit-file', { path: 'src/mod.py', mode: 'replace', new: 'x' }))).toBe('E_BAD_REQUEST');
+    expect(await codeOf(verbs.call('edit-file', { path: 'src/mod.py', mode: 'replace', new: 'x' }))).toBe(
+      'E_BAD_REQUEST',
+    );
     expect(await codeOf(verbs.call('edit-file', { path: 'src/mod.py', mode: 'overwrite' }))).toBe('E_BAD_REQUEST');
-    expect(await codeOf(verbs.call('edit-file', { path: '../../etc/hosts', mode: 'overwrite', content: 'x' }))).toBe('E_OUTSIDE_WORKSPACE');
+    expect(await codeOf(verbs.call('edit-file', { path: '../../etc/hosts', mode: 'overwrite', content: 'x' }))).toBe(
+      'E_OUTSIDE_WORKSPACE',
+    );
   });
 
   it('refuses to touch an audit-log entry, like write-file', async () => {
     await fs.mkdir(path.join(root, 'scripts'));
     await fs.writeFile(path.join(root, 'scripts/step_01_load.py'), 'print(1)\n');
-    expect(await codeOf(verbs.call('edit-file', { path: 'scripts/step_01_load.py', mode: 'overwrite', content: 'print(2)\n' }))).toBe('E_BAD_REQUEST');
-    expect(await codeOf(verbs.call('edit-file', { path: 'scripts/step_01_load.py', mode: 'replace', old: '1', new: '2' }))).toBe('E_BAD_REQUEST');
+    expect(
+      await codeOf(
+        verbs.call('edit-file', { path: 'scripts/step_01_load.py', mode: 'overwrite', content: 'print(2)\n' }),
+      ),
+    ).toBe('E_BAD_REQUEST');
+    expect(
+      await codeOf(verbs.call('edit-file', { path: 'scripts/step_01_load.py', mode: 'replace', old: '1', new: '2' })),
+    ).toBe('E_BAD_REQUEST');
     expect(read('scripts/step_01_load.py')).toBe('print(1)\n');
     // Other files in scripts/ are ordinary files.
     await fs.writeFile(path.join(root, 'scripts/notes.md'), 'a\n');
@@ -231,9 +279,13 @@ describe('edit-file', () => {
       await fs.writeFile(path.join(root, 'src/mod.py'), `def g():\n    return ${++saves}\n`);
       return file;
     };
-    expect(await codeOf(verbs.call('edit-file', { path: 'src/mod.py', mode: 'replace', old: 'def g():', new: 'def h():' }))).toBe('E_CHANGED_ON_DISK');
+    expect(
+      await codeOf(verbs.call('edit-file', { path: 'src/mod.py', mode: 'replace', old: 'def g():', new: 'def h():' })),
+    ).toBe('E_CHANGED_ON_DISK');
     expect(read('src/mod.py')).toBe('def g():\n    return 1\n');
-    expect(await codeOf(verbs.call('edit-file', { path: 'src/mod.py', mode: 'overwrite', content: 'x = 1\n' }))).toBe('E_CHANGED_ON_DISK');
+    expect(await codeOf(verbs.call('edit-file', { path: 'src/mod.py', mode: 'overwrite', content: 'x = 1\n' }))).toBe(
+      'E_CHANGED_ON_DISK',
+    );
     expect(read('src/mod.py')).toBe('def g():\n    return 2\n');
   });
 
@@ -248,7 +300,8 @@ describe('run-file', () => {
   beforeEach(() =>
     setup({
       'src/helpers.py': 'def greet(name):\n    return f"hello {name}"\n',
-      'src/main.py': 'import os, sys\nfrom helpers import greet\nprint(greet("kiln"), __name__, os.getcwd())\nprint("warned", file=sys.stderr)\n',
+      'src/main.py':
+        'import os, sys\nfrom helpers import greet\nprint(greet("kiln"), __name__, os.getcwd())\nprint("warned", file=sys.stderr)\n',
       'src/fail.py': 'import sys\nprint("failing")\nsys.exit(3)\n',
     }),
   );
@@ -287,7 +340,13 @@ describe('run-file', () => {
 });
 
 describe('execute-code', () => {
-  beforeEach(() => setup({ 'src/helpers.py': 'VALUE = 41\n', 'scripts/step_07_load_data.py': 'print("old")\n', 'scripts/notes.txt': 'n' }));
+  beforeEach(() =>
+    setup({
+      'src/helpers.py': 'VALUE = 41\n',
+      'scripts/step_07_load_data.py': 'print("old")\n',
+      'scripts/notes.txt': 'n',
+    }),
+  );
 
   it('runs throwaway code, saves it as the next step after the highest one, and can import src/', async () => {
     const code = '# compute the answer\nimport helpers\n\nanswer = helpers.VALUE + 1\nprint(answer)';
@@ -295,7 +354,9 @@ describe('execute-code', () => {
     expect(result.stdout).toBe('42\n');
     expect(result.returncode).toBe(0);
     expect(result.script).toBe('scripts/step_08_answer_helpers_value_1.py');
-    expect(read(result.script)).toMatch(/^import os, sys; sys\.path\.insert\(1, .*"src"\)\) {2}# kiln: as when this step ran\n/);
+    expect(read(result.script)).toMatch(
+      /^import os, sys; sys\.path\.insert\(1, .*"src"\)\) {2}# kiln: as when this step ran\n/,
+    );
     expect(read(result.script).split('\n').slice(1).join('\n')).toBe(`${code}\n`);
     const second = await verbs.call('execute-code', { code: 'raise ValueError("boom")' });
     expect(second.script).toBe('scripts/step_09_raise_valueerror_boom.py');
@@ -303,12 +364,21 @@ describe('execute-code', () => {
     // The traceback points at the saved step, line by line.
     expect(second.stderr).toContain('step_09_raise_valueerror_boom.py", line 2');
     expect(second.stderr).toContain('ValueError: boom');
-    expect(await scripts()).toEqual(['notes.txt', 'step_07_load_data.py', 'step_08_answer_helpers_value_1.py', 'step_09_raise_valueerror_boom.py']);
+    expect(await scripts()).toEqual([
+      'notes.txt',
+      'step_07_load_data.py',
+      'step_08_answer_helpers_value_1.py',
+      'step_09_raise_valueerror_boom.py',
+    ]);
   });
 
   it('numbers concurrent steps one after another', async () => {
     const results = await Promise.all([1, 2, 3].map((n) => verbs.call('execute-code', { code: `print(${n})` })));
-    expect(results.map((r) => r.script).sort()).toEqual(['scripts/step_08_print_1.py', 'scripts/step_09_print_2.py', 'scripts/step_10_print_3.py']);
+    expect(results.map((r) => r.script).sort()).toEqual([
+      'scripts/step_08_print_1.py',
+      'scripts/step_09_print_2.py',
+      'scripts/step_10_print_3.py',
+    ]);
     expect(results.map((r) => r.stdout)).toEqual(['1\n', '2\n', '3\n']);
   });
 
@@ -318,7 +388,9 @@ describe('execute-code', () => {
       const results = await Promise.all(
         Array.from({ length: 12 }, (_, i) => (i % 2 ? verbs : other).call('execute-code', { code: `print(${i})` })),
       );
-      expect(results.map((r) => stepNumber(r.script)).sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 8));
+      expect(results.map((r) => stepNumber(r.script)).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 12 }, (_, i) => i + 8),
+      );
       expect(results.map((r) => r.stdout)).toEqual(Array.from({ length: 12 }, (_, i) => `${i}\n`));
       // No claim is left behind: every entry has its full name.
       expect((await scripts()).filter((name) => !/^step_\d+_\w+\.py$/.test(name))).toEqual(['notes.txt']);
@@ -351,7 +423,9 @@ describe('execute-code', () => {
   });
 
   it('does not wait for input', async () => {
-    const result = await verbs.call('execute-code', { code: 'try:\n    input()\nexcept EOFError:\n    print("no input")' });
+    const result = await verbs.call('execute-code', {
+      code: 'try:\n    input()\nexcept EOFError:\n    print("no input")',
+    });
     expect(result.stdout).toBe('no input\n');
   });
 });
@@ -378,7 +452,9 @@ describe('time limits and process trees', () => {
     const result = await verbs.call('execute-code', { code: spawnSleeper });
     expect(result.timed_out).toBe(true);
     expect(result.returncode).toBe(-9);
-    expect(result.stderr).toContain(`Time limit of ${limitMs / 1000} s reached: the process and every process it started were killed`);
+    expect(result.stderr).toContain(
+      `Time limit of ${limitMs / 1000} s reached: the process and every process it started were killed`,
+    );
     expect(result.stderr).toMatch(/heavy: true/);
     await gone(Number(result.stdout.trim()));
     expect(await scripts()).toEqual(['step_01_child_subprocess_popen_sleep_300.py']);
@@ -396,7 +472,10 @@ describe('time limits and process trees', () => {
 
   it('heavy runs get the longer limit', async () => {
     // Longer than the ordinary limit, well inside the heavy one.
-    const result = await verbs.call('execute-code', { code: `import time\ntime.sleep(${limitMs / 1000 + 0.5})\nprint("done")`, heavy: true });
+    const result = await verbs.call('execute-code', {
+      code: `import time\ntime.sleep(${limitMs / 1000 + 0.5})\nprint("done")`,
+      heavy: true,
+    });
     expect(result.timed_out).toBe(false);
     expect(result.stdout).toBe('done\n');
   });
@@ -456,7 +535,8 @@ describe('time limits and process trees', () => {
     await verbs.dispose();
     verbs = new Verbs({ workspace, python: PYTHON, timeouts: { runMs: 30_000 } });
     const controller = new AbortController();
-    const code = 'import os, time\nopen("pid.tmp", "w").write(str(os.getpid()))\nos.rename("pid.tmp", "pid.txt")\ntime.sleep(300)';
+    const code =
+      'import os, time\nopen("pid.tmp", "w").write(str(os.getpid()))\nos.rename("pid.tmp", "pid.txt")\ntime.sleep(300)';
     const pending = verbs.call('execute-code', { code }, { signal: controller.signal });
     const outcome = codeOf(pending);
     // Stopped once it runs, as the operator presses Stop on a run they see going.
@@ -488,17 +568,26 @@ describe('the audit log replays what ran', () => {
   it('running every scripts/ file in order from the workspace root reproduces the effects', async () => {
     await verbs.call('write-file', {
       path: 'src/loaders.py',
-      content: 'import csv\n\ndef load(path):\n    with open(path) as f:\n        return [int(r["n"]) for r in csv.DictReader(f)]\n',
+      content:
+        'import csv\n\ndef load(path):\n    with open(path) as f:\n        return [int(r["n"]) for r in csv.DictReader(f)]\n',
     });
     await verbs.call('write-file', {
       path: 'src/report.py',
-      content: 'from loaders import load\nwith open("out/log.txt", "a") as f:\n    f.write(f"sum={sum(load(\'data/numbers.csv\'))}\\n")\n',
+      content:
+        'from loaders import load\nwith open("out/log.txt", "a") as f:\n    f.write(f"sum={sum(load(\'data/numbers.csv\'))}\\n")\n',
     });
     await verbs.call('execute-code', { code: 'import os\nos.makedirs("out", exist_ok=True)' });
     await verbs.call('run-file', { path: 'src/report.py' });
-    await verbs.call('edit-file', { path: 'src/loaders.py', mode: 'replace', old: 'int(r["n"])', new: 'int(r["n"]) * 10' });
+    await verbs.call('edit-file', {
+      path: 'src/loaders.py',
+      mode: 'replace',
+      old: 'int(r["n"])',
+      new: 'int(r["n"]) * 10',
+    });
     await verbs.call('run-file', { path: 'src/report.py' });
-    await verbs.call('execute-code', { code: 'from loaders import load\nwith open("out/log.txt", "a") as f:\n    f.write(f"max={max(load(\'data/numbers.csv\'))}\\n")' });
+    await verbs.call('execute-code', {
+      code: 'from loaders import load\nwith open("out/log.txt", "a") as f:\n    f.write(f"max={max(load(\'data/numbers.csv\'))}\\n")',
+    });
     const original = read('out/log.txt');
     expect(original).toBe('sum=6\nsum=60\nmax=30\n');
     expect(await scripts()).toEqual([
@@ -539,8 +628,12 @@ describe('each step replays on its own', () => {
     const runs = [
       await verbs.call('run-file', { path: 'tools/report.py' }),
       await verbs.call('run-file', { path: 'src/job.py' }),
-      await verbs.call('execute-code', { code: 'from mathlib import square\nimport os, sys\nprint(square(7), os.path.relpath(__file__), os.path.relpath(sys.path[0]))' }),
-      await verbs.call('execute-code', { code: 'from __future__ import annotations\nimport mathlib\nraise SystemExit(mathlib.square(2))' }),
+      await verbs.call('execute-code', {
+        code: 'from mathlib import square\nimport os, sys\nprint(square(7), os.path.relpath(__file__), os.path.relpath(sys.path[0]))',
+      }),
+      await verbs.call('execute-code', {
+        code: 'from __future__ import annotations\nimport mathlib\nraise SystemExit(mathlib.square(2))',
+      }),
     ];
     expect(runs.map((run) => [run.stdout, run.returncode])).toEqual([
       ['REPORT __main__ tools/report.py tools True\n9 tools/report.py\n', 4],
@@ -549,7 +642,11 @@ describe('each step replays on its own', () => {
       ['', 4],
     ]);
     // run-file behaves as `python3 tools/report.py` from the root with src/ on PYTHONPATH.
-    const direct = spawnSync(PYTHON, ['tools/report.py'], { cwd: root, env: { ...bareEnv(), PYTHONPATH: path.join(root, 'src') }, encoding: 'utf8' });
+    const direct = spawnSync(PYTHON, ['tools/report.py'], {
+      cwd: root,
+      env: { ...bareEnv(), PYTHONPATH: path.join(root, 'src') },
+      encoding: 'utf8',
+    });
     expect([direct.stdout, direct.status]).toEqual([runs[0].stdout, runs[0].returncode]);
     for (const run of runs) expect(replay(run.script)).toEqual({ stdout: run.stdout, returncode: run.returncode });
   });
@@ -559,14 +656,25 @@ describe('notebook verbs without a notebook service', () => {
   beforeEach(() => setup());
   it('fail with E_NO_JUPYTER and are listed as unavailable', async () => {
     expect(await codeOf(verbs.call('append-notebook-cell', { notebook: 'a.ipynb', source: 'x' }))).toBe('E_NO_JUPYTER');
-    const unavailable = verbs.list().filter((v) => !v.available).map((v) => v.name);
-    expect(unavailable).toEqual(['append-notebook-cell', 'run-notebook-cell', 'edit-notebook-cell', 'delete-notebook-cell', 'rerun-notebook-cell']);
+    const unavailable = verbs
+      .list()
+      .filter((v) => !v.available)
+      .map((v) => v.name);
+    expect(unavailable).toEqual([
+      'append-notebook-cell',
+      'run-notebook-cell',
+      'edit-notebook-cell',
+      'delete-notebook-cell',
+      'rerun-notebook-cell',
+    ]);
   });
 
   it('refuse a path that is not a notebook before the service sees it', async () => {
     await verbs.dispose();
     verbs = new Verbs({ workspace, python: PYTHON, notebooks: {} as NotebookVerbTarget });
-    expect(await codeOf(verbs.call('append-notebook-cell', { notebook: 'src/a.py', source: 'x' }))).toBe('E_BAD_REQUEST');
+    expect(await codeOf(verbs.call('append-notebook-cell', { notebook: 'src/a.py', source: 'x' }))).toBe(
+      'E_BAD_REQUEST',
+    );
   });
 });
 
@@ -581,7 +689,9 @@ describe('refusals', () => {
 
 describe('slugs', () => {
   it('come from the first meaningful line', () => {
-    expect(slugForCode('\n# comment\nimport pandas as pd\nfrom x import y\ndf = pd.read_csv("data/sales.csv")\n')).toBe('df_pd_read_csv_data_sales_csv');
+    expect(slugForCode('\n# comment\nimport pandas as pd\nfrom x import y\ndf = pd.read_csv("data/sales.csv")\n')).toBe(
+      'df_pd_read_csv_data_sales_csv',
+    );
     expect(slugForCode('import numpy as np\n')).toBe('import_numpy_as_np');
     expect(slugForCode('import time; time.sleep(1)')).toBe('time_sleep_1');
     expect(slugForCode('# only a comment')).toBe('code');

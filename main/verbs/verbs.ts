@@ -50,7 +50,9 @@ export interface VerbCallOptions {
   signal?: AbortSignal;
 }
 
-type Implementations = { [V in VerbName]: (args: ParsedVerbArgs<V>, options: VerbCallOptions) => Promise<VerbResult<V>> };
+type Implementations = {
+  [V in VerbName]: (args: ParsedVerbArgs<V>, options: VerbCallOptions) => Promise<VerbResult<V>>;
+};
 
 /**
  * The workspace verbs, once, for every front-end: Kiln's Agent, the MCP server and the UI.
@@ -104,11 +106,14 @@ export class Verbs {
   async call(verb: string, args: unknown, options?: VerbCallOptions): Promise<VerbResult<VerbName>>;
   async call(verb: string, args: unknown, options: VerbCallOptions = {}): Promise<VerbResult<VerbName>> {
     if (this.disposed) throw new KilnError('E_SHUTTING_DOWN', 'The verbs service was shut down');
-    if (!isVerbName(verb)) throw new KilnError('E_BAD_REQUEST', `Unknown verb "${verb}". Known verbs: ${VERB_NAMES.join(', ')}`);
+    if (!isVerbName(verb))
+      throw new KilnError('E_BAD_REQUEST', `Unknown verb "${verb}". Known verbs: ${VERB_NAMES.join(', ')}`);
     const schema: z.ZodType = VERBS[verb].input;
     const parsed = schema.safeParse(args ?? {});
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : '(args)'}: ${issue.message}`);
+      const issues = parsed.error.issues.map(
+        (issue) => `${issue.path.length ? issue.path.join('.') : '(args)'}: ${issue.message}`,
+      );
       throw new KilnError('E_BAD_REQUEST', `Bad arguments to ${verb}: ${issues.join('; ')}`);
     }
     const run = this.impl[verb] as (args: unknown, options: VerbCallOptions) => Promise<VerbResult<VerbName>>;
@@ -129,17 +134,29 @@ export class Verbs {
     return { path: rel, entries: entries.map((entry) => ({ name: entry.name, kind: entry.kind })) };
   }
 
-  private async readFile({ path: given, start_line, max_lines }: ParsedVerbArgs<'read-file'>): Promise<VerbResult<'read-file'>> {
+  private async readFile({
+    path: given,
+    start_line,
+    max_lines,
+  }: ParsedVerbArgs<'read-file'>): Promise<VerbResult<'read-file'>> {
     const rel = this.workspace.normalize(given);
     const file = await this.workspace.read(rel);
-    if (file.binary || file.text === null) throw new KilnError('E_BAD_REQUEST', `"${rel}" is a binary file (${file.size} bytes); read-file returns text only`);
+    if (file.binary || file.text === null)
+      throw new KilnError(
+        'E_BAD_REQUEST',
+        `"${rel}" is a binary file (${file.size} bytes); read-file returns text only`,
+      );
     const lines = file.text.split('\n');
     const slice = lines.slice(start_line - 1, start_line - 1 + max_lines);
     const truncated = file.truncated || start_line - 1 + max_lines < lines.length;
     return { path: file.path, content: slice.join('\n'), start_line, total_lines: lines.length, truncated };
   }
 
-  private async writeFile({ path: given, content, overwrite }: ParsedVerbArgs<'write-file'>): Promise<VerbResult<'write-file'>> {
+  private async writeFile({
+    path: given,
+    content,
+    overwrite,
+  }: ParsedVerbArgs<'write-file'>): Promise<VerbResult<'write-file'>> {
     const rel = this.authoringPath(given);
     const existing = await this.existingKind(rel);
     if (existing === 'dir') throw new KilnError('E_IS_A_DIRECTORY', `"${rel}" is a folder, not a file`);
@@ -153,7 +170,8 @@ export class Verbs {
   private async editFile(args: ParsedVerbArgs<'edit-file'>): Promise<VerbResult<'edit-file'>> {
     const rel = this.authoringPath(args.path);
     const current = await this.workspace.read(rel);
-    if (current.binary || current.text === null) throw new KilnError('E_BAD_REQUEST', `"${rel}" is a binary file; edit-file changes text files only`);
+    if (current.binary || current.text === null)
+      throw new KilnError('E_BAD_REQUEST', `"${rel}" is a binary file; edit-file changes text files only`);
     if (current.truncated) throw new KilnError('E_TOO_LARGE', `"${rel}" is too large to edit (${current.size} bytes)`);
     let next: string;
     let replacements = 0;
@@ -170,18 +188,25 @@ export class Verbs {
 
   // --- run verbs ------------------------------------------------------------------------------
 
-  private async runFile({ path: given, heavy }: ParsedVerbArgs<'run-file'>, options: VerbCallOptions): Promise<VerbRunResult> {
+  private async runFile(
+    { path: given, heavy }: ParsedVerbArgs<'run-file'>,
+    options: VerbCallOptions,
+  ): Promise<VerbRunResult> {
     const rel = this.workspace.normalize(given);
     // Refused before anything runs, so a missing file leaves no step in the log.
     const kind = await this.existingKind(rel);
     if (kind !== 'file' && kind !== null && kind !== 'dir') {
       throw new KilnError('E_NOT_REGULAR_FILE', `"${rel}" is a ${kind}, not a file; nothing was run`);
     }
-    if (kind !== 'file') throw new KilnError('E_NOT_FOUND', `"${rel}" does not exist (or is not a file); nothing was run`);
+    if (kind !== 'file')
+      throw new KilnError('E_NOT_FOUND', `"${rel}" does not exist (or is not a file); nothing was run`);
     return this.runStep(() => this.audit.recordRunFile(rel), heavy, options);
   }
 
-  private executeCode({ code, heavy }: ParsedVerbArgs<'execute-code'>, options: VerbCallOptions): Promise<VerbRunResult> {
+  private executeCode(
+    { code, heavy }: ParsedVerbArgs<'execute-code'>,
+    options: VerbCallOptions,
+  ): Promise<VerbRunResult> {
     return this.runStep(() => this.audit.recordCode(code), heavy, options);
   }
 
@@ -189,14 +214,23 @@ export class Verbs {
    * The one way code runs: log the step, then run the step file itself, so what ran is what replays
    * (and a traceback points at the step's real lines). Python is found first: nothing is logged without it.
    */
-  private async runStep(record: () => Promise<string>, heavy: boolean, options: VerbCallOptions): Promise<VerbRunResult> {
+  private async runStep(
+    record: () => Promise<string>,
+    heavy: boolean,
+    options: VerbCallOptions,
+  ): Promise<VerbRunResult> {
     const python = await this.kernelPython();
     const script = await record();
     const outcome = await this.runPython(python, [await this.workspace.resolve(script)], heavy, options);
     return { ...outcome, script };
   }
 
-  private async runPython(python: string, args: string[], heavy: boolean, options: VerbCallOptions): Promise<Omit<VerbRunResult, 'script'>> {
+  private async runPython(
+    python: string,
+    args: string[],
+    heavy: boolean,
+    options: VerbCallOptions,
+  ): Promise<Omit<VerbRunResult, 'script'>> {
     const timeoutMs = heavy ? (this.options.timeouts?.heavyRunMs ?? 600_000) : (this.options.timeouts?.runMs ?? 60_000);
     const controller = new AbortController();
     const forward = () => controller.abort();
@@ -218,7 +252,8 @@ export class Verbs {
       this.running.delete(controller);
       options.signal?.removeEventListener('abort', forward);
     }
-    if (outcome.cancelled) throw new KilnError('E_CANCELLED', 'The run was stopped; its process and everything it started were killed');
+    if (outcome.cancelled)
+      throw new KilnError('E_CANCELLED', 'The run was stopped; its process and everything it started were killed');
     let stderr = outcome.stderr;
     if (outcome.timed_out) {
       const seconds = Math.round(timeoutMs / 100) / 10;
@@ -271,7 +306,9 @@ export class Verbs {
 
   // --- notebook verbs -------------------------------------------------------------------------
 
-  private async appendNotebookCell(args: ParsedVerbArgs<'append-notebook-cell'>): Promise<VerbResult<'append-notebook-cell'>> {
+  private async appendNotebookCell(
+    args: ParsedVerbArgs<'append-notebook-cell'>,
+  ): Promise<VerbResult<'append-notebook-cell'>> {
     return this.notebooks().appendCell(this.notebookPath(args.notebook), args.source, args.cell_type);
   }
 
@@ -279,11 +316,15 @@ export class Verbs {
     return this.compact(await this.notebooks().runNewCell(this.notebookPath(args.notebook), args.source));
   }
 
-  private async editNotebookCell(args: ParsedVerbArgs<'edit-notebook-cell'>): Promise<VerbResult<'edit-notebook-cell'>> {
+  private async editNotebookCell(
+    args: ParsedVerbArgs<'edit-notebook-cell'>,
+  ): Promise<VerbResult<'edit-notebook-cell'>> {
     return this.notebooks().editCell(this.notebookPath(args.notebook), args.cell_id, args.source, args.cell_type);
   }
 
-  private async deleteNotebookCell(args: ParsedVerbArgs<'delete-notebook-cell'>): Promise<VerbResult<'delete-notebook-cell'>> {
+  private async deleteNotebookCell(
+    args: ParsedVerbArgs<'delete-notebook-cell'>,
+  ): Promise<VerbResult<'delete-notebook-cell'>> {
     return this.notebooks().deleteCell(this.notebookPath(args.notebook), args.cell_id);
   }
 
@@ -300,7 +341,8 @@ export class Verbs {
 
   private notebookPath(given: string): string {
     const rel = this.workspace.normalize(given);
-    if (!rel.toLowerCase().endsWith('.ipynb')) throw new KilnError('E_BAD_REQUEST', `"${rel}" is not a notebook (.ipynb)`);
+    if (!rel.toLowerCase().endsWith('.ipynb'))
+      throw new KilnError('E_BAD_REQUEST', `"${rel}" is not a notebook (.ipynb)`);
     return rel;
   }
 

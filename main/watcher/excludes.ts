@@ -3,7 +3,6 @@ import { isKilnTempName } from '../workspace';
 /** What the watcher leaves alone unless `.kiln/config.yaml` says otherwise (VS Code's defaults). */
 export const DEFAULT_WATCH_EXCLUDES: readonly string[] = ['.git', 'node_modules', '__pycache__', '.ipynb_checkpoints'];
 
-
 /**
  * Matches workspace-relative POSIX paths against exclude patterns. A pattern without '/' matches any
  * entry of that name at any depth (`node_modules`, `*.parquet`); one with '/' matches from the root

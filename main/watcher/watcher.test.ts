@@ -73,7 +73,7 @@ it('reports files written the instant their folders appear, once each', async ()
   }
 });
 
-it("follows a folder another program renames: what happens in it is reported at its new place", async () => {
+it('follows a folder another program renames: what happens in it is reported at its new place', async () => {
   await mkdir(path.join(root, 'src', 'pkg'));
   await writeFile(path.join(root, 'src', 'pkg', 'mod.py'), '');
   await waitFor(() => Boolean(seen('created', 'src/pkg/mod.py')));
@@ -100,7 +100,9 @@ describe('what is watched', () => {
       await writeFile(path.join(outside.root, 'big', 'three.txt'), '3');
       await writeFile(path.join(root, 'src', 'inside.txt'), 'x');
       await waitFor(() => Boolean(seen('created', 'src/inside.txt')));
-      expect(changes.filter((c) => 'path' in c && (c.path.includes('three') || c.path.includes('out-link/')))).toEqual([]);
+      expect(changes.filter((c) => 'path' in c && (c.path.includes('three') || c.path.includes('out-link/')))).toEqual(
+        [],
+      );
       await fresh.dispose();
     } finally {
       await outside.cleanup();
@@ -108,7 +110,8 @@ describe('what is watched', () => {
   });
 
   it('holds one watch per folder, none per file, and none in excluded folders', async () => {
-    for (let d = 0; d < 3; d++) for (let f = 0; f < 50; f++) await writeFile(path.join(root, 'src', `f${d}-${f}.txt`), '');
+    for (let d = 0; d < 3; d++)
+      for (let f = 0; f < 50; f++) await writeFile(path.join(root, 'src', `f${d}-${f}.txt`), '');
     await mkdir(path.join(root, 'node_modules', 'pkg'), { recursive: true });
     await mkdir(path.join(root, 'data', 'raw'), { recursive: true });
     const fresh = new WorkspaceWatcher({ root, ledger: ws.ledger, onChange: () => undefined, exclude: ['data/raw'] });

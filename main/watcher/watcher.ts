@@ -67,7 +67,9 @@ export function refuseWatchesAfter(limit: number): FolderWatchFactory {
   let given = 0;
   return (absDir, listener) => {
     if (++given > limit) {
-      throw Object.assign(new Error(`ENOSPC: System limit for number of file watchers reached, watch '${absDir}'`), { code: 'ENOSPC' });
+      throw Object.assign(new Error(`ENOSPC: System limit for number of file watchers reached, watch '${absDir}'`), {
+        code: 'ENOSPC',
+      });
     }
     return defaultWatchFolder(absDir, listener);
   };
@@ -287,7 +289,13 @@ export class WorkspaceWatcher {
     const inode = `${info.dev}:${info.ino}`;
     const existing = this.byInode.get(inode);
     if (existing && this.folders.get(existing.path) === existing) {
-      if (await lstat(existing.path).then(() => true, () => false)) return;
+      if (
+        await lstat(existing.path).then(
+          () => true,
+          () => false,
+        )
+      )
+        return;
       const oldTop = existing.path;
       for (const [dir, folder] of [...this.folders]) {
         if (dir !== oldTop && !dir.startsWith(oldTop + path.sep)) continue;
@@ -437,7 +445,10 @@ export class WorkspaceWatcher {
     if (this.disposed) return;
     const polled = this.polled.get(absPath);
     if (polled?.kind === 'file') {
-      const mtimeMs = await stat(absPath).then((s) => s.mtimeMs, () => -1);
+      const mtimeMs = await stat(absPath).then(
+        (s) => s.mtimeMs,
+        () => -1,
+      );
       if (polled.mtimeMs !== -1 && mtimeMs !== -1 && mtimeMs !== polled.mtimeMs) this.emit('updated', absPath, false);
       polled.mtimeMs = mtimeMs;
       return;
@@ -467,7 +478,9 @@ export class WorkspaceWatcher {
   /** Workspace-relative, POSIX-separated; every path here lies under the root. */
   private relativeOf(absPath: string): string {
     if (absPath === this.options.root) return '';
-    const rel = absPath.startsWith(this.options.root + path.sep) ? absPath.slice(this.options.root.length + 1) : path.relative(this.options.root, absPath);
+    const rel = absPath.startsWith(this.options.root + path.sep)
+      ? absPath.slice(this.options.root.length + 1)
+      : path.relative(this.options.root, absPath);
     return path.sep === '/' ? rel : rel.split(path.sep).join('/');
   }
 
@@ -476,6 +489,8 @@ export class WorkspaceWatcher {
     if (this.disposed) return;
     const rel = this.relativeOf(absPath);
     const origin = this.options.ledger.originOf(absPath);
-    this.options.onChange(type === 'updated' ? { type, path: rel, isDir: false, origin } : { type, path: rel, isDir, origin });
+    this.options.onChange(
+      type === 'updated' ? { type, path: rel, isDir: false, origin } : { type, path: rel, isDir, origin },
+    );
   }
 }

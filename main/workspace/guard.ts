@@ -63,7 +63,9 @@ export class PathGuard {
   async pin<T>(rel: string, use: (target: PinnedPath) => Promise<T>, options: PinOptions = {}): Promise<T> {
     const abs = await this.resolve(rel);
     const follow = options.followFinal || options.folder || abs === this.root;
-    const real = follow ? await this.canonical(abs) : path.join(await this.canonical(path.dirname(abs)), path.basename(abs));
+    const real = follow
+      ? await this.canonical(abs)
+      : path.join(await this.canonical(path.dirname(abs)), path.basename(abs));
     if (!this.contains(real)) throw outside(rel, 'a symbolic link leads outside the workspace');
     const anchorAtSelf = options.folder || real === this.root;
     const dirReal = anchorAtSelf ? real : path.dirname(real);
@@ -74,8 +76,16 @@ export class PathGuard {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ELOOP') throw outside(rel, 'a folder on the way was replaced by a symbolic link');
-      if (code === 'ENOENT') throw new KilnError('E_NOT_FOUND', anchorAtSelf ? `"${rel}" does not exist` : `The folder for "${rel}" does not exist`);
-      if (code === 'ENOTDIR') throw new KilnError('E_NOT_A_DIRECTORY', anchorAtSelf ? `${rel || '(root)'} is not a folder` : `The parent of "${rel}" is not a folder`);
+      if (code === 'ENOENT')
+        throw new KilnError(
+          'E_NOT_FOUND',
+          anchorAtSelf ? `"${rel}" does not exist` : `The folder for "${rel}" does not exist`,
+        );
+      if (code === 'ENOTDIR')
+        throw new KilnError(
+          'E_NOT_A_DIRECTORY',
+          anchorAtSelf ? `${rel || '(root)'} is not a folder` : `The parent of "${rel}" is not a folder`,
+        );
       throw err;
     }
     try {
@@ -97,7 +107,8 @@ export class PathGuard {
       }
     }
     const [opened, atPath] = await Promise.all([handle.stat(), lstat(dirReal).catch(() => null)]);
-    if (!atPath || atPath.ino !== opened.ino || atPath.dev !== opened.dev) throw outside(rel, 'the folder changed while it was checked');
+    if (!atPath || atPath.ino !== opened.ino || atPath.dev !== opened.dev)
+      throw outside(rel, 'the folder changed while it was checked');
     return dirReal;
   }
 

@@ -2,7 +2,10 @@ import type { workspaceRequests } from '../../shared/contract';
 import type { HandlersFor } from '../router';
 import type { Workspace } from './workspace';
 
-type WorkspaceChannel = Exclude<keyof typeof workspaceRequests, `prefs.${string}` | `editor.${string}` | `watch.${string}`>;
+type WorkspaceChannel = Exclude<
+  keyof typeof workspaceRequests,
+  `prefs.${string}` | `editor.${string}` | `watch.${string}`
+>;
 
 /** The workspace service's channels; UI actions are the operator's. */
 export function workspaceHandlers(ws: Workspace): HandlersFor<WorkspaceChannel> {

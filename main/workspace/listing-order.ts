@@ -52,7 +52,10 @@ export class ListingOrders {
   }
 
   /** The known order with what changed since merged in, or undefined when so much changed that a sort is cheaper. */
-  private merged(known: { sorted: Keyed<ReadEntry>[]; read: ReadEntry[] }, read: ReadEntry[]): Keyed<ReadEntry>[] | undefined {
+  private merged(
+    known: { sorted: Keyed<ReadEntry>[]; read: ReadEntry[] },
+    read: ReadEntry[],
+  ): Keyed<ReadEntry>[] | undefined {
     const before = letters(known.read);
     const added = read.filter((entry) => before.get(entry.name) !== entry.letter);
     if (added.length > read.length * MERGE_UP_TO) return undefined;

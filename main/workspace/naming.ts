@@ -7,4 +7,3 @@ export function duplicateName(name: string, attempt: number, isDir: boolean): st
   const suffix = attempt === 1 ? ' copy' : ` copy ${attempt}`;
   return `${stem}${suffix}${ext}`;
 }
-

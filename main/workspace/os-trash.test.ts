@@ -13,7 +13,11 @@ let ws: Workspace;
 const savedDataHome = process.env.XDG_DATA_HOME;
 
 beforeEach(async () => {
-  ({ root, cleanup } = await makeTempTree({ 'src/app.py': 'print(1)\n', 'notes/a b#1.txt': 'x\n', 'other/src/app.py': 'print(2)\n' }));
+  ({ root, cleanup } = await makeTempTree({
+    'src/app.py': 'print(1)\n',
+    'notes/a b#1.txt': 'x\n',
+    'other/src/app.py': 'print(2)\n',
+  }));
   ({ root: trashHome, cleanup: cleanupTrash } = await makeTempTree());
   process.env.XDG_DATA_HOME = trashHome;
   ws = await Workspace.open({ root, trash: osTrash });
@@ -28,11 +32,13 @@ afterEach(async () => {
 async function records(): Promise<Record<string, string>> {
   const info = path.join(trashHome, 'Trash', 'info');
   const names = await readdir(info);
-  return Object.fromEntries(await Promise.all(names.map(async (name) => [name, await readFile(path.join(info, name), 'utf8')] as const)));
+  return Object.fromEntries(
+    await Promise.all(names.map(async (name) => [name, await readFile(path.join(info, name), 'utf8')] as const)),
+  );
 }
 
 describe.runIf(process.platform === 'linux')('the OS trash', () => {
-  it('records where a deleted entry lived, not Kiln\'s staging folder, so Restore puts it back there', async () => {
+  it("records where a deleted entry lived, not Kiln's staging folder, so Restore puts it back there", async () => {
     expect(await ws.delete('src')).toEqual({ trashed: true });
     const info = await records();
     expect(Object.keys(info)).toEqual(['src.trashinfo']);

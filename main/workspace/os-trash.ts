@@ -40,7 +40,12 @@ async function freedesktopTrash(stagedPath: string, originalPath: string): Promi
     });
     if (!handle) continue;
     // rename() would replace a file left in files/ without its record: never overwrite anything in the trash.
-    if (await lstat(path.join(files, name)).then(() => true, () => false)) {
+    if (
+      await lstat(path.join(files, name)).then(
+        () => true,
+        () => false,
+      )
+    ) {
       await handle.close();
       await rm(infoPath, { force: true });
       continue;

@@ -49,7 +49,8 @@ afterEach(async () => {
 
 async function snapshot(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const name of (await readdir(dir)).sort()) out[name] = await readFile(path.join(dir, name), 'utf8').catch(() => '<dir>');
+  for (const name of (await readdir(dir)).sort())
+    out[name] = await readFile(path.join(dir, name), 'utf8').catch(() => '<dir>');
   return out;
 }
 
@@ -110,7 +111,8 @@ describe('the path guard under a racing symlink swap', () => {
     }
     expect((await readdir(root)).filter((name) => name.startsWith('.kiln-'))).toEqual([]);
     for (const name of await readdir(root)) {
-      if (name.startsWith('moved-') || name.startsWith('keep')) expect(await readFile(path.join(root, name), 'utf8')).not.toContain(OUTSIDE_TEXT);
+      if (name.startsWith('moved-') || name.startsWith('keep'))
+        expect(await readFile(path.join(root, name), 'utf8')).not.toContain(OUTSIDE_TEXT);
     }
   }, 120_000);
 });

@@ -65,7 +65,13 @@ async function writeWithoutPrivileges(rel: string, text: string): Promise<string
     const outcome = await ws.write(${JSON.stringify(rel)}, ${JSON.stringify(text)}).then(() => 'written', (err) => toWireError(err).code);
     process.stdout.write(JSON.stringify({ uid: process.getuid(), outcome }));
   `;
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script]);
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    '--import',
+    'tsx',
+    '--input-type=module',
+    '-e',
+    script,
+  ]);
   const { uid, outcome } = JSON.parse(stdout) as { uid: number; outcome: string };
   expect(uid).toBe(65534);
   return outcome;
@@ -85,11 +91,27 @@ describe('list and stat', () => {
   });
 
   it('sorts names naturally, like an operator expects', async () => {
-    for (const name of ['file10.txt', 'file2.txt', 'File1.txt', 'éclair.md', 'eagle.md', 'zebra.md', 'v007.txt', 'v7b.txt']) {
+    for (const name of [
+      'file10.txt',
+      'file2.txt',
+      'File1.txt',
+      'éclair.md',
+      'eagle.md',
+      'zebra.md',
+      'v007.txt',
+      'v7b.txt',
+    ]) {
       await writeFile(path.join(root, 'empty', name), '');
     }
     expect((await ws.list('empty')).map((e) => e.name)).toEqual([
-      'eagle.md', 'éclair.md', 'File1.txt', 'file2.txt', 'file10.txt', 'v007.txt', 'v7b.txt', 'zebra.md',
+      'eagle.md',
+      'éclair.md',
+      'File1.txt',
+      'file2.txt',
+      'file10.txt',
+      'v007.txt',
+      'v7b.txt',
+      'zebra.md',
     ]);
   });
 
@@ -97,10 +119,21 @@ describe('list and stat', () => {
     const big = path.join(root, 'empty');
     await Promise.all(Array.from({ length: 1500 }, (_, i) => writeFile(path.join(big, `f${i}.txt`), '')));
     const names = async () => (await ws.list('empty')).map((e) => `${e.kind}:${e.name}`);
-    const expected = async () => sortEntries((await readdir(big, { withFileTypes: true })).map((d) => ({ name: d.name, kind: d.isDirectory() ? 'dir' : 'file' }))).map((e) => `${e.kind}:${e.name}`);
+    const expected = async () =>
+      sortEntries(
+        (await readdir(big, { withFileTypes: true })).map((d) => ({
+          name: d.name,
+          kind: d.isDirectory() ? 'dir' : 'file',
+        })),
+      ).map((e) => `${e.kind}:${e.name}`);
     expect(await names()).toEqual(await expected());
     // Some come, some go, one file becomes a folder of the same name: the remembered order must not show the old disk.
-    await Promise.all([writeFile(path.join(big, 'f15000.txt'), ''), writeFile(path.join(big, 'a.txt'), ''), rm(path.join(big, 'f7.txt')), rm(path.join(big, 'f1499.txt'))]);
+    await Promise.all([
+      writeFile(path.join(big, 'f15000.txt'), ''),
+      writeFile(path.join(big, 'a.txt'), ''),
+      rm(path.join(big, 'f7.txt')),
+      rm(path.join(big, 'f1499.txt')),
+    ]);
     await rm(path.join(big, 'f20.txt'));
     await mkdir(path.join(big, 'f20.txt'));
     const after = await names();
@@ -126,7 +159,13 @@ describe('list and stat', () => {
 describe('read', () => {
   it('reads text with hash and mtime', async () => {
     const file = await ws.read('src/app.py');
-    expect(file).toMatchObject({ text: 'print(1)\n', binary: false, encoding: 'utf-8', size: 9, hash: hashText('print(1)\n') });
+    expect(file).toMatchObject({
+      text: 'print(1)\n',
+      binary: false,
+      encoding: 'utf-8',
+      size: 9,
+      hash: hashText('print(1)\n'),
+    });
     expect(file.mtimeMs).toBeGreaterThan(0);
   });
 
@@ -327,7 +366,7 @@ describe('nextFreeName', () => {
 });
 
 describe('stale temp files', () => {
-  it('removes what a killed save left behind and keeps live writers\' temps and look-alikes', async () => {
+  it("removes what a killed save left behind and keeps live writers' temps and look-alikes", async () => {
     const { spawnSync } = await import('node:child_process');
     // A pid that certainly exited: a child that ran and was reaped.
     const deadPid = spawnSync('true').pid!;
@@ -336,11 +375,13 @@ describe('stale temp files', () => {
     for (const rel of [...stale, live, 'src/.kiln-notes.tmp']) await writeFile(path.join(root, rel), 'partial');
     await mkdir(path.join(root, `data/.kiln-${deadPid}-abcdefabcdef.tmp`));
     expect((await ws.sweepStaleTemps()).sort()).toEqual([...stale, `data/.kiln-${deadPid}-abcdefabcdef.tmp`].sort());
-    expect(await tempFiles(path.join(root, 'src'))).toEqual(['.kiln-notes.tmp', `.kiln-${process.pid}-0123456789ab.tmp`].sort());
+    expect(await tempFiles(path.join(root, 'src'))).toEqual(
+      ['.kiln-notes.tmp', `.kiln-${process.pid}-0123456789ab.tmp`].sort(),
+    );
     expect(await tempFiles(root)).toEqual([]);
   });
 
-  it('leaves folders it is told to skip unwalked (the watcher\'s excludes: .git, node_modules)', async () => {
+  it("leaves folders it is told to skip unwalked (the watcher's excludes: .git, node_modules)", async () => {
     const { spawnSync } = await import('node:child_process');
     const deadPid = spawnSync('true').pid!;
     const inSkipped = `node_modules/pkg/.kiln-${deadPid}-0123456789ab.tmp`;
@@ -351,7 +392,7 @@ describe('stale temp files', () => {
     expect(await readFile(path.join(root, inSkipped), 'utf8')).toBe('partial');
   });
 
-  it('gives back what a dead Kiln\'s trash holder still holds (killed mid-delete, or restored there by the OS trash)', async () => {
+  it("gives back what a dead Kiln's trash holder still holds (killed mid-delete, or restored there by the OS trash)", async () => {
     const { spawnSync } = await import('node:child_process');
     const deadPid = spawnSync('true').pid!;
     const holder = `.kiln-trash-${deadPid}-0123456789ab.tmp`;

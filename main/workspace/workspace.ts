@@ -2,7 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { constants as fsConstants, type Stats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Entry, EntryKind as ListedKind, FileContent, FsChange, Listing, Origin, WriteResult } from '../../shared/contract';
+import type {
+  Entry,
+  EntryKind as ListedKind,
+  FileContent,
+  FsChange,
+  Listing,
+  Origin,
+  WriteResult,
+} from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { isAlive } from '../process';
 import { decodeText, encodeText, hashText } from './encoding';
@@ -122,42 +130,63 @@ export class Workspace {
    * a partial sort, so the tree paints a huge folder's first rows before the rest is ordered; the read is
    * kept a few seconds so the next page costs no second read.
    */
-  async listing(rel: string, options: { showHidden?: boolean; offset?: number; limit?: number } = {}): Promise<Listing> {
-    return this.guard.pin(rel, async (folder) => {
-      const key = `${options.showHidden ? 1 : 0}${folder.abs}`;
-      const offset = options.offset ?? 0;
-      let recent = offset > 0 ? this.recentReads.get(key) : undefined;
-      if (!recent || Date.now() - recent.at > LISTING_REUSE_MS) {
-        recent = { at: Date.now(), read: await readFolder(folder.path, Boolean(options.showHidden)) };
-        this.recentReads.delete(key);
-        this.recentReads.set(key, recent);
-        if (this.recentReads.size > 4) this.recentReads.delete(this.recentReads.keys().next().value!);
-      }
-      const total = recent.read.length;
-      const end = options.limit === undefined ? total : Math.min(total, offset + options.limit);
-      const page = offset === 0 && end < total ? this.orders.first(key, recent.read, end) : this.orders.all(key, recent.read).slice(offset, end);
-      return toListing(this.relative(folder.abs), total, offset, page);
-    }, { folder: true });
+  async listing(
+    rel: string,
+    options: { showHidden?: boolean; offset?: number; limit?: number } = {},
+  ): Promise<Listing> {
+    return this.guard.pin(
+      rel,
+      async (folder) => {
+        const key = `${options.showHidden ? 1 : 0}${folder.abs}`;
+        const offset = options.offset ?? 0;
+        let recent = offset > 0 ? this.recentReads.get(key) : undefined;
+        if (!recent || Date.now() - recent.at > LISTING_REUSE_MS) {
+          recent = { at: Date.now(), read: await readFolder(folder.path, Boolean(options.showHidden)) };
+          this.recentReads.delete(key);
+          this.recentReads.set(key, recent);
+          if (this.recentReads.size > 4) this.recentReads.delete(this.recentReads.keys().next().value!);
+        }
+        const total = recent.read.length;
+        const end = options.limit === undefined ? total : Math.min(total, offset + options.limit);
+        const page =
+          offset === 0 && end < total
+            ? this.orders.first(key, recent.read, end)
+            : this.orders.all(key, recent.read).slice(offset, end);
+        return toListing(this.relative(folder.abs), total, offset, page);
+      },
+      { folder: true },
+    );
   }
 
   async stat(rel: string): Promise<Entry> {
-    return this.guard.pin(rel, async (target) => {
-      const info = await fs.lstat(target.path).catch((err) => { throw notFound(rel, err); });
-      const name = target.abs === this.root ? this.name : path.basename(target.abs);
-      return {
-        name,
-        path: this.relative(target.abs),
-        kind: listedKind(info),
-        size: info.size,
-        mtimeMs: info.mtimeMs,
-        hidden: name.startsWith('.'),
-      };
-    }, { followFinal: true });
+    return this.guard.pin(
+      rel,
+      async (target) => {
+        const info = await fs.lstat(target.path).catch((err) => {
+          throw notFound(rel, err);
+        });
+        const name = target.abs === this.root ? this.name : path.basename(target.abs);
+        return {
+          name,
+          path: this.relative(target.abs),
+          kind: listedKind(info),
+          size: info.size,
+          mtimeMs: info.mtimeMs,
+          hidden: name.startsWith('.'),
+        };
+      },
+      { followFinal: true },
+    );
   }
 
   async exists(rel: string): Promise<boolean> {
     try {
-      return await this.guard.pin(rel, (target) => fs.lstat(target.path).then(() => true, () => false));
+      return await this.guard.pin(rel, (target) =>
+        fs.lstat(target.path).then(
+          () => true,
+          () => false,
+        ),
+      );
     } catch (err) {
       if (err instanceof KilnError && (err.code === 'E_NOT_FOUND' || err.code === 'E_NOT_A_DIRECTORY')) return false;
       throw err;
@@ -165,57 +194,77 @@ export class Workspace {
   }
 
   async read(rel: string): Promise<FileContent> {
-    return this.guard.pin(rel, async (target) => {
-      const handle = await openFinal(target.path, fsConstants.O_RDONLY, rel);
-      try {
-        const info = await handle.stat();
-        if (info.isDirectory()) throw new KilnError('E_IS_A_DIRECTORY', `${rel} is a folder, not a file`);
-        refuseSpecial(rel, info);
-        const truncated = info.size > MAX_READ_BYTES;
-        const bytes = truncated ? await readHead(handle, MAX_READ_BYTES) : await handle.readFile();
-        const { text, encoding } = decodeText(bytes);
-        return {
-          path: this.relative(target.abs),
-          text,
-          binary: text === null,
-          encoding,
-          size: info.size,
-          hash: hashText(bytes),
-          mtimeMs: info.mtimeMs,
-          truncated,
-        };
-      } finally {
-        await handle.close();
-      }
-    }, { followFinal: true });
+    return this.guard.pin(
+      rel,
+      async (target) => {
+        const handle = await openFinal(target.path, fsConstants.O_RDONLY, rel);
+        try {
+          const info = await handle.stat();
+          if (info.isDirectory()) throw new KilnError('E_IS_A_DIRECTORY', `${rel} is a folder, not a file`);
+          refuseSpecial(rel, info);
+          const truncated = info.size > MAX_READ_BYTES;
+          const bytes = truncated ? await readHead(handle, MAX_READ_BYTES) : await handle.readFile();
+          const { text, encoding } = decodeText(bytes);
+          return {
+            path: this.relative(target.abs),
+            text,
+            binary: text === null,
+            encoding,
+            size: info.size,
+            hash: hashText(bytes),
+            mtimeMs: info.mtimeMs,
+            truncated,
+          };
+        } finally {
+          await handle.close();
+        }
+      },
+      { followFinal: true },
+    );
   }
 
   /** Atomic write: a temp file in the same folder, then rename over the target. Keeps mode and encoding. */
   async write(rel: string, text: string, options: WriteOptions = {}): Promise<WriteResult> {
-    if (this.guard.resolveLexically(rel) === this.root) throw new KilnError('E_IS_A_DIRECTORY', 'The workspace root is a folder');
+    if (this.guard.resolveLexically(rel) === this.root)
+      throw new KilnError('E_IS_A_DIRECTORY', 'The workspace root is a folder');
     const origin = options.origin ?? 'operator';
     if (options.createParents && !options.expectedHash) await this.makeParents(rel, origin);
-    return this.guard.pin(rel, async (target) => {
-      const existing = await readExisting(target.path, rel);
-      let encoding = 'utf-8';
-      if (existing) {
-        // The whole file, as read() decodes it: a prefix can cut a UTF-8 character and look like Latin-1.
-        encoding = decodeText(existing.bytes).encoding;
-        if (encoding === 'binary') encoding = 'utf-8';
-        const currentHash = options.expectedHash ? hashText(existing.bytes) : null;
-        if (currentHash !== null && currentHash !== options.expectedHash) {
-          throw new KilnError('E_CHANGED_ON_DISK', `${rel} changed on disk since it was read`, { path: rel, diskHash: currentHash, baselineHash: options.expectedHash! });
+    return this.guard.pin(
+      rel,
+      async (target) => {
+        const existing = await readExisting(target.path, rel);
+        let encoding = 'utf-8';
+        if (existing) {
+          // The whole file, as read() decodes it: a prefix can cut a UTF-8 character and look like Latin-1.
+          encoding = decodeText(existing.bytes).encoding;
+          if (encoding === 'binary') encoding = 'utf-8';
+          const currentHash = options.expectedHash ? hashText(existing.bytes) : null;
+          if (currentHash !== null && currentHash !== options.expectedHash) {
+            throw new KilnError('E_CHANGED_ON_DISK', `${rel} changed on disk since it was read`, {
+              path: rel,
+              diskHash: currentHash,
+              baselineHash: options.expectedHash!,
+            });
+          }
+        } else if (options.expectedHash) {
+          throw new KilnError('E_CHANGED_ON_DISK', `${rel} was deleted on disk since it was read`, {
+            path: rel,
+            diskHash: null,
+            baselineHash: options.expectedHash,
+          });
         }
-      } else if (options.expectedHash) {
-        throw new KilnError('E_CHANGED_ON_DISK', `${rel} was deleted on disk since it was read`, { path: rel, diskHash: null, baselineHash: options.expectedHash });
-      }
-      const bytes = encodeText(text, encoding);
-      const after = await this.writeAtomically(target, bytes, existing?.mode, origin);
-      const written = this.relative(target.abs);
-      const hash = hashText(bytes);
-      this.report({ type: existing ? 'updated' : 'created', path: written, isDir: false, origin }, diskState(after, hash));
-      return { path: written, hash, mtimeMs: after.mtimeMs, size: after.size };
-    }, { followFinal: true });
+        const bytes = encodeText(text, encoding);
+        const after = await this.writeAtomically(target, bytes, existing?.mode, origin);
+        const written = this.relative(target.abs);
+        const hash = hashText(bytes);
+        this.report(
+          { type: existing ? 'updated' : 'created', path: written, isDir: false, origin },
+          diskState(after, hash),
+        );
+        return { path: written, hash, mtimeMs: after.mtimeMs, size: after.size };
+      },
+      { followFinal: true },
+    );
   }
 
   async createFile(rel: string, text = '', options: { origin?: Origin } = {}): Promise<WriteResult> {
@@ -262,58 +311,80 @@ export class Workspace {
     to: string,
     options: JobOptions & { onConflict?: 'reject' | 'overwrite' } = {},
   ): Promise<{ path: string }> {
-    if (this.guard.resolveLexically(from) === this.root) throw new KilnError('E_BAD_REQUEST', 'The workspace root cannot be moved');
-    return this.guard.pin(from, (src) => this.guard.pin(to, async (dst) => {
-      const srcInfo = await fs.lstat(src.path).catch((err) => { throw notFound(from, err); });
-      if (src.abs === dst.abs || src.real === dst.real) return { path: this.relative(dst.abs) };
-      if (srcInfo.isDirectory() && dst.real.startsWith(src.real + path.sep)) {
-        throw new KilnError('E_INTO_SELF', `Cannot move folder "${from}" into itself`);
-      }
-      const dstInfo = await fs.lstat(dst.path).catch(() => null);
-      const caseOnlyRename = dstInfo !== null && dstInfo.ino === srcInfo.ino && dstInfo.dev === srcInfo.dev;
-      const origin = options.origin ?? 'operator';
-      if (dstInfo && !caseOnlyRename) {
-        if (options.onConflict !== 'overwrite') throw exists(to);
-        if (dstInfo.isDirectory() && src.real.startsWith(dst.real + path.sep)) {
-          throw new KilnError('E_INTO_SELF', `Cannot replace "${to}" with something inside it`);
+    if (this.guard.resolveLexically(from) === this.root)
+      throw new KilnError('E_BAD_REQUEST', 'The workspace root cannot be moved');
+    return this.guard.pin(from, (src) =>
+      this.guard.pin(to, async (dst) => {
+        const srcInfo = await fs.lstat(src.path).catch((err) => {
+          throw notFound(from, err);
+        });
+        if (src.abs === dst.abs || src.real === dst.real) return { path: this.relative(dst.abs) };
+        if (srcInfo.isDirectory() && dst.real.startsWith(src.real + path.sep)) {
+          throw new KilnError('E_INTO_SELF', `Cannot move folder "${from}" into itself`);
         }
-      }
-      this.ledger.mark(src.abs, origin);
-      this.ledger.mark(dst.abs, origin);
-      // Park a replaced target aside so a failed move can put it back.
-      const parked = dstInfo && !caseOnlyRename ? await this.park(dst) : null;
-      try {
-        await this.renameOrCopy(src.path, dst, kindOf(srcInfo), options.jobId);
-      } catch (err) {
-        if (parked) await fs.rename(parked.path, dst.path).catch(() => undefined);
-        throw err;
-      }
-      if (parked) await this.discardParked(parked);
-      this.report({ type: 'moved', from: this.relative(src.abs), to: this.relative(dst.abs), isDir: srcInfo.isDirectory(), origin });
-      return { path: this.relative(dst.abs) };
-    }));
+        const dstInfo = await fs.lstat(dst.path).catch(() => null);
+        const caseOnlyRename = dstInfo !== null && dstInfo.ino === srcInfo.ino && dstInfo.dev === srcInfo.dev;
+        const origin = options.origin ?? 'operator';
+        if (dstInfo && !caseOnlyRename) {
+          if (options.onConflict !== 'overwrite') throw exists(to);
+          if (dstInfo.isDirectory() && src.real.startsWith(dst.real + path.sep)) {
+            throw new KilnError('E_INTO_SELF', `Cannot replace "${to}" with something inside it`);
+          }
+        }
+        this.ledger.mark(src.abs, origin);
+        this.ledger.mark(dst.abs, origin);
+        // Park a replaced target aside so a failed move can put it back.
+        const parked = dstInfo && !caseOnlyRename ? await this.park(dst) : null;
+        try {
+          await this.renameOrCopy(src.path, dst, kindOf(srcInfo), options.jobId);
+        } catch (err) {
+          if (parked) await fs.rename(parked.path, dst.path).catch(() => undefined);
+          throw err;
+        }
+        if (parked) await this.discardParked(parked);
+        this.report({
+          type: 'moved',
+          from: this.relative(src.abs),
+          to: this.relative(dst.abs),
+          isDir: srcInfo.isDirectory(),
+          origin,
+        });
+        return { path: this.relative(dst.abs) };
+      }),
+    );
   }
 
   /** Duplicates into a folder; a clash gets "name copy.ext", "name copy 2.ext", like VS Code. Links are copied as links. */
   async copy(from: string, toDir: string, options: JobOptions = {}): Promise<{ path: string }> {
-    return this.guard.pin(from, (src) => this.guard.pin(toDir, async (dir) => {
-      const srcInfo = await fs.lstat(src.path).catch((err) => { throw notFound(from, err); });
-      if (!srcInfo.isDirectory() && !srcInfo.isSymbolicLink()) refuseSpecial(from, srcInfo);
-      const name = await freeName(dir.path, path.basename(src.abs), srcInfo.isDirectory());
-      const target = path.join(dir.abs, name);
-      const origin = options.origin ?? 'operator';
-      this.ledger.mark(target, origin);
-      await this.copyViaTemp(src.path, { dir: dir.path, name }, kindOf(srcInfo), options.jobId);
-      this.report({ type: 'created', path: this.relative(target), isDir: srcInfo.isDirectory(), origin });
-      return { path: this.relative(target) };
-    }, { folder: true }));
+    return this.guard.pin(from, (src) =>
+      this.guard.pin(
+        toDir,
+        async (dir) => {
+          const srcInfo = await fs.lstat(src.path).catch((err) => {
+            throw notFound(from, err);
+          });
+          if (!srcInfo.isDirectory() && !srcInfo.isSymbolicLink()) refuseSpecial(from, srcInfo);
+          const name = await freeName(dir.path, path.basename(src.abs), srcInfo.isDirectory());
+          const target = path.join(dir.abs, name);
+          const origin = options.origin ?? 'operator';
+          this.ledger.mark(target, origin);
+          await this.copyViaTemp(src.path, { dir: dir.path, name }, kindOf(srcInfo), options.jobId);
+          this.report({ type: 'created', path: this.relative(target), isDir: srcInfo.isDirectory(), origin });
+          return { path: this.relative(target) };
+        },
+        { folder: true },
+      ),
+    );
   }
 
   /** To the OS trash where there is one; permanent only when asked explicitly. */
   async delete(rel: string, options: { permanent?: boolean; origin?: Origin } = {}): Promise<{ trashed: boolean }> {
-    if (this.guard.resolveLexically(rel) === this.root) throw new KilnError('E_BAD_REQUEST', 'The workspace root cannot be deleted');
+    if (this.guard.resolveLexically(rel) === this.root)
+      throw new KilnError('E_BAD_REQUEST', 'The workspace root cannot be deleted');
     return this.guard.pin(rel, async (target) => {
-      const info = await fs.lstat(target.path).catch((err) => { throw notFound(rel, err); });
+      const info = await fs.lstat(target.path).catch((err) => {
+        throw notFound(rel, err);
+      });
       const origin = options.origin ?? 'operator';
       this.ledger.mark(target.abs, origin);
       const deleted: FsChange = { type: 'deleted', path: this.relative(target.abs), isDir: info.isDirectory(), origin };
@@ -326,7 +397,9 @@ export class Workspace {
           return { trashed: true };
         }
         if (parked) await this.unpark(parked, target, info.isDirectory());
-        throw new KilnError('E_PERMISSION', `There is no trash here; "${rel}" can only be deleted permanently`, { noTrash: true });
+        throw new KilnError('E_PERMISSION', `There is no trash here; "${rel}" can only be deleted permanently`, {
+          noTrash: true,
+        });
       }
       await fs.rm(target.path, { recursive: true, force: true });
       this.report(deleted);
@@ -336,12 +409,18 @@ export class Workspace {
 
   /** How many files and folders lie under a folder, so a delete confirmation can say so. */
   async count(rel: string): Promise<{ files: number; dirs: number }> {
-    return this.guard.pin(rel, async (target) => {
-      const info = await fs.lstat(target.path).catch((err) => { throw notFound(rel, err); });
-      if (!info.isDirectory()) return { files: 1, dirs: 0 };
-      const tree = await walk(target.path);
-      return { files: tree.files.length + tree.links.length, dirs: tree.dirs.length };
-    }, { followFinal: true });
+    return this.guard.pin(
+      rel,
+      async (target) => {
+        const info = await fs.lstat(target.path).catch((err) => {
+          throw notFound(rel, err);
+        });
+        if (!info.isDirectory()) return { files: 1, dirs: 0 };
+        const tree = await walk(target.path);
+        return { files: tree.files.length + tree.links.length, dirs: tree.dirs.length };
+      },
+      { followFinal: true },
+    );
   }
 
   /** The first free "name copy N" in a folder; `name` is one file name, guarded like any path. */
@@ -349,10 +428,16 @@ export class Workspace {
     if (!isSingleName(name)) {
       throw new KilnError('E_OUTSIDE_WORKSPACE', `"${name.replace(/\0/g, '\\0')}" is not a single file name`);
     }
-    return this.guard.pin(dirRel, async (dir) => {
-      const existing = await fs.lstat(path.join(dir.path, name)).catch(() => null);
-      return { path: this.relative(path.join(dir.abs, await freeName(dir.path, name, existing?.isDirectory() ?? false))) };
-    }, { folder: true });
+    return this.guard.pin(
+      dirRel,
+      async (dir) => {
+        const existing = await fs.lstat(path.join(dir.path, name)).catch(() => null);
+        return {
+          path: this.relative(path.join(dir.abs, await freeName(dir.path, name, existing?.isDirectory() ?? false))),
+        };
+      },
+      { folder: true },
+    );
   }
 
   cancelJob(jobId: string): boolean {
@@ -377,10 +462,16 @@ export class Workspace {
           const rel = this.relative(abs);
           // A trash holder still holding its entry: Kiln died before the trash took it, or the OS trash
           // restored it there. It is the operator's; bring it back to the root instead of removing it.
-          if (dirent.name.startsWith(TEMP_PREFIX + TRASH_MARK)) await this.recoverFromHolder(rel).catch(() => undefined);
+          if (dirent.name.startsWith(TEMP_PREFIX + TRASH_MARK))
+            await this.recoverFromHolder(rel).catch(() => undefined);
           // Pinned like any delete, so a link swapped in here cannot point the removal elsewhere; not reported:
           // Kiln's temp files are never entries anyone shows.
-          await this.guard.pin(rel, (target) => fs.rm(target.path, { recursive: true, force: true })).then(() => removed.push(rel), () => undefined);
+          await this.guard
+            .pin(rel, (target) => fs.rm(target.path, { recursive: true, force: true }))
+            .then(
+              () => removed.push(rel),
+              () => undefined,
+            );
         } else if (dirent.isDirectory() && !skipFolder(this.relative(abs))) {
           pending.push(abs);
         }
@@ -432,7 +523,12 @@ export class Workspace {
     this.onChange(change, disk);
   }
 
-  private async writeAtomically(target: PinnedPath, bytes: Buffer, mode: number | undefined, origin: Origin): Promise<Stats> {
+  private async writeAtomically(
+    target: PinnedPath,
+    bytes: Buffer,
+    mode: number | undefined,
+    origin: Origin,
+  ): Promise<Stats> {
     const temp = `${target.dir}/${tempName()}`;
     this.ledger.mark(target.abs, origin);
     try {
@@ -499,7 +595,12 @@ export class Workspace {
    * Copies into a hidden temp sibling and renames it into place, so a cancelled copy leaves nothing behind.
    * Symbolic links are copied as links (their target text), never as the content they point to.
    */
-  private async copyViaTemp(src: string, dst: { dir: string; name: string }, kind: EntryKind, jobId?: string): Promise<void> {
+  private async copyViaTemp(
+    src: string,
+    dst: { dir: string; name: string },
+    kind: EntryKind,
+    jobId?: string,
+  ): Promise<void> {
     const controller = new AbortController();
     const id = jobId ?? randomBytes(6).toString('hex');
     this.jobs.set(id, controller);
@@ -548,7 +649,12 @@ async function stage(target: PinnedPath, dir: string, dirReal: string): Promise<
   const holder = `${dir}/${holderName}`;
   await fs.mkdir(holder, { mode: 0o700 });
   const name = path.basename(target.real);
-  const parked = { holder, path: `${holder}/${name}`, real: path.join(dirReal, holderName, name), original: target.abs };
+  const parked = {
+    holder,
+    path: `${holder}/${name}`,
+    real: path.join(dirReal, holderName, name),
+    original: target.abs,
+  };
   await fs.rename(target.path, parked.path).catch(async (err) => {
     await fs.rmdir(holder).catch(() => undefined);
     throw err;
@@ -571,7 +677,14 @@ function kindOf(info: Stats): EntryKind {
 /** The first of name, "name copy", "name copy 2"... that is free in the folder. */
 async function freeName(dir: string, name: string, isDir: boolean): Promise<string> {
   let candidate = name;
-  for (let attempt = 1; await fs.lstat(path.join(dir, candidate)).then(() => true, () => false); attempt++) {
+  for (
+    let attempt = 1;
+    await fs.lstat(path.join(dir, candidate)).then(
+      () => true,
+      () => false,
+    );
+    attempt++
+  ) {
     candidate = duplicateName(name, attempt, isDir);
   }
   return candidate;
@@ -689,7 +802,12 @@ async function readFolder(dir: string, showHidden: boolean): Promise<ReadEntry[]
 }
 
 /** What an entry is, as the tree shows it: FIFOs, sockets and devices are named as such. */
-function listedKind(info: { isDirectory(): boolean; isFile(): boolean; isFIFO(): boolean; isSocket(): boolean }): ListedKind {
+function listedKind(info: {
+  isDirectory(): boolean;
+  isFile(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
+}): ListedKind {
   if (info.isDirectory()) return 'dir';
   if (info.isFile()) return 'file';
   if (info.isFIFO()) return 'fifo';
@@ -700,7 +818,10 @@ function listedKind(info: { isDirectory(): boolean; isFile(): boolean; isFIFO():
 /** FIFOs, sockets and devices are listed, never read, written or copied: answered at once. */
 function refuseSpecial(rel: string, info: { isFile(): boolean }): void {
   if (!info.isFile()) {
-    throw new KilnError('E_NOT_REGULAR_FILE', `"${rel}" is not a regular file (a pipe, socket or device); Kiln does not open it`);
+    throw new KilnError(
+      'E_NOT_REGULAR_FILE',
+      `"${rel}" is not a regular file (a pipe, socket or device); Kiln does not open it`,
+    );
   }
 }
 

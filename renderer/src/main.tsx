@@ -13,5 +13,10 @@ connectBridge().then(
         <App />
       </BridgeProvider>,
     ),
-  (err: Error) => root.render(<div role="alert" className="fatal">Kiln could not connect: {err.message}</div>),
+  (err: Error) =>
+    root.render(
+      <div role="alert" className="fatal">
+        Kiln could not connect: {err.message}
+      </div>,
+    ),
 );

@@ -26,7 +26,11 @@ export type ToolArgPreview = z.infer<typeof ToolArgPreview>;
  * result summary); file bodies never appear, only short previews.
  */
 export const AgentEntry = z.discriminatedUnion('type', [
-  TranscriptEntryBase.extend({ type: z.literal('user'), text: z.string(), /** Waiting behind a running run. */ queued: z.boolean() }),
+  TranscriptEntryBase.extend({
+    type: z.literal('user'),
+    text: z.string(),
+    /** Waiting behind a running run. */ queued: z.boolean(),
+  }),
   TranscriptEntryBase.extend({ type: z.literal('assistant'), text: z.string(), streaming: z.boolean() }),
   TranscriptEntryBase.extend({
     type: z.literal('tool'),
@@ -105,4 +109,3 @@ export const agentEvents = {
   /** The session was replaced wholesale (cleared: a fresh empty snapshot) or the config changed what it offers. */
   'agent.session': z.object({ snapshot: AgentSnapshot }),
 } as const;
-

@@ -10,7 +10,6 @@ export const MODELS_SNIPPET = `models:
     model: qwen2.5-coder:7b
 `;
 
-
 export const ModelProvider = z.enum(['openai-compatible', 'anthropic', 'openai']);
 export type ModelProvider = z.infer<typeof ModelProvider>;
 

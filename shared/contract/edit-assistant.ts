@@ -109,7 +109,11 @@ export const RunOutcome = z.object({
 export type RunOutcome = z.infer<typeof RunOutcome>;
 
 /** A proposal in full with what it diffs against (its baseline content and that content's hash). */
-export const ProposalContent = ProposalSummary.extend({ content: z.string(), baselineContent: z.string(), baselineHash: z.string() });
+export const ProposalContent = ProposalSummary.extend({
+  content: z.string(),
+  baselineContent: z.string(),
+  baselineHash: z.string(),
+});
 export type ProposalContent = z.infer<typeof ProposalContent>;
 
 /** Size above which opening or running a session needs `confirmLarge: true` (else E_TOO_LARGE). */
@@ -192,4 +196,3 @@ export const editAssistantEvents = {
   /** The baseline, model or session itself changed (e.g. accepted, changed on disk, cleared: snapshot null). */
   'editAssistant.session': z.object({ path: RelPath, snapshot: SessionSnapshot.nullable() }),
 } as const;
-

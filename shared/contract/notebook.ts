@@ -34,7 +34,14 @@ export function joinMultiline(value: MultilineString | undefined): string {
  * checks (the MCP Inspector's portability lint among them) flag as untyped.
  */
 export const JsonValue = z.unknown().meta({
-  anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }, { type: 'array' }, { type: 'object', additionalProperties: true }],
+  anyOf: [
+    { type: 'string' },
+    { type: 'number' },
+    { type: 'boolean' },
+    { type: 'null' },
+    { type: 'array' },
+    { type: 'object', additionalProperties: true },
+  ],
 });
 /** Free-form metadata: a JSON object. */
 export const JsonObject = z.record(z.string(), JsonValue);
@@ -43,34 +50,48 @@ export const JsonObject = z.record(z.string(), JsonValue);
 export const MimeBundle = JsonObject;
 export type MimeBundle = z.infer<typeof MimeBundle>;
 
-export const StreamOutput = z.object({
-  output_type: z.literal('stream'),
-  /** 'stdout' or 'stderr'. */
-  name: z.string(),
-  text: MultilineString,
-}).catchall(JsonValue);
-export const DisplayDataOutput = z.object({
-  output_type: z.literal('display_data'),
-  data: MimeBundle,
-  metadata: JsonObject,
-}).catchall(JsonValue);
-export const ExecuteResultOutput = z.object({
-  output_type: z.literal('execute_result'),
-  execution_count: z.number().int().nullable(),
-  data: MimeBundle,
-  metadata: JsonObject,
-}).catchall(JsonValue);
-export const ErrorOutput = z.object({
-  output_type: z.literal('error'),
-  ename: z.string(),
-  evalue: z.string(),
-  /** Lines with ANSI colour escapes, as IPython sends them. */
-  traceback: z.array(z.string()),
-}).catchall(JsonValue);
+export const StreamOutput = z
+  .object({
+    output_type: z.literal('stream'),
+    /** 'stdout' or 'stderr'. */
+    name: z.string(),
+    text: MultilineString,
+  })
+  .catchall(JsonValue);
+export const DisplayDataOutput = z
+  .object({
+    output_type: z.literal('display_data'),
+    data: MimeBundle,
+    metadata: JsonObject,
+  })
+  .catchall(JsonValue);
+export const ExecuteResultOutput = z
+  .object({
+    output_type: z.literal('execute_result'),
+    execution_count: z.number().int().nullable(),
+    data: MimeBundle,
+    metadata: JsonObject,
+  })
+  .catchall(JsonValue);
+export const ErrorOutput = z
+  .object({
+    output_type: z.literal('error'),
+    ename: z.string(),
+    evalue: z.string(),
+    /** Lines with ANSI colour escapes, as IPython sends them. */
+    traceback: z.array(z.string()),
+  })
+  .catchall(JsonValue);
 /** An output type from a newer nbformat; shown as unsupported, kept on save. */
 export const UnknownOutput = z.object({ output_type: z.string() }).catchall(JsonValue);
 
-export const NotebookOutput = z.union([StreamOutput, DisplayDataOutput, ExecuteResultOutput, ErrorOutput, UnknownOutput]);
+export const NotebookOutput = z.union([
+  StreamOutput,
+  DisplayDataOutput,
+  ExecuteResultOutput,
+  ErrorOutput,
+  UnknownOutput,
+]);
 export type StreamOutput = z.infer<typeof StreamOutput>;
 export type DisplayDataOutput = z.infer<typeof DisplayDataOutput>;
 export type ExecuteResultOutput = z.infer<typeof ExecuteResultOutput>;
@@ -184,7 +205,10 @@ export const notebookRequests = {
   'notebook.get': request(NotebookRef, NotebookDocument),
   /** Writes the notebook atomically as Jupyter formats it; a no-op when nothing changed. E_CHANGED_ON_DISK if the file changed behind Kiln (see notebook.conflict). */
   'notebook.save': request(
-    z.object({ path: RelPath, /** Overwrite even if the disk changed since it was read. */ force: z.boolean().default(false) }),
+    z.object({
+      path: RelPath,
+      /** Overwrite even if the disk changed since it was read. */ force: z.boolean().default(false),
+    }),
     z.object({ saved: z.boolean(), diskHash: z.string(), rev: z.number().int() }),
   ),
   /**
@@ -212,14 +236,20 @@ export const notebookRequests = {
   /** Changes a cell's type; leaving 'code' drops outputs and the execution count. */
   'notebook.setCellType': request(z.object({ path: RelPath, cellId: z.string(), cellType: CellType }), EditResult),
   /** Moves a cell to `toIndex` (its index after the move). */
-  'notebook.moveCell': request(z.object({ path: RelPath, cellId: z.string(), toIndex: z.number().int().min(0) }), EditResult),
+  'notebook.moveCell': request(
+    z.object({ path: RelPath, cellId: z.string(), toIndex: z.number().int().min(0) }),
+    EditResult,
+  ),
   /** Deletes a cell; the result carries the cell and its index so the renderer can offer undo (re-insert via notebook.restoreCell). */
   'notebook.deleteCell': request(
     CellRef,
     z.object({ cell: NotebookCell, index: z.number().int(), rev: z.number().int(), dirty: z.boolean() }),
   ),
   /** Puts a deleted cell back (undo delete), keeping its id, source and outputs. */
-  'notebook.restoreCell': request(z.object({ path: RelPath, cell: NotebookCell, index: z.number().int().min(0) }), EditResult),
+  'notebook.restoreCell': request(
+    z.object({ path: RelPath, cell: NotebookCell, index: z.number().int().min(0) }),
+    EditResult,
+  ),
   /** Replaces a cell's metadata (e.g. tags, collapsed). */
   'notebook.setCellMetadata': request(
     z.object({ path: RelPath, cellId: z.string(), metadata: JsonObject }),
@@ -293,7 +323,11 @@ export const notebookEvents = {
   }),
   'notebook.kernelStatus': z.object({ path: RelPath, kernel: KernelInfo }),
   /** The whole document was replaced (reloaded from disk, reverted) or changed by a non-renderer caller (agent verbs): re-render from it. */
-  'notebook.changed': z.object({ path: RelPath, document: NotebookDocument, reason: z.enum(['reloaded', 'reverted', 'edited']) }),
+  'notebook.changed': z.object({
+    path: RelPath,
+    document: NotebookDocument,
+    reason: z.enum(['reloaded', 'reverted', 'edited']),
+  }),
   /** The file changed on disk while the notebook has unsaved changes: show the conflict bar (Reload = notebook.revert, Keep mine = notebook.save with force). */
   'notebook.conflict': z.object({ path: RelPath, diskHash: z.string().nullable(), message: z.string() }),
   /** The dirty flag flipped (edit, output, save). */

@@ -14,4 +14,3 @@ export const TranscriptEntryBase = z.object({
   /** Epoch ms. */
   at: z.number(),
 });
-

@@ -31,7 +31,10 @@ export function processRunChip(result: VerbRunResult): VerbChip {
 }
 
 export function cellRunChip(result: VerbCellRunResult): VerbChip {
-  const saved = notebookChangeChip(`${result.status}${result.exec_count !== null ? ` · [${result.exec_count}]` : ''}`, result);
+  const saved = notebookChangeChip(
+    `${result.status}${result.exec_count !== null ? ` · [${result.exec_count}]` : ''}`,
+    result,
+  );
   return {
     summary: saved.summary,
     failed: result.had_error || result.status === 'error' || result.status === 'aborted',
@@ -39,7 +42,8 @@ export function cellRunChip(result: VerbCellRunResult): VerbChip {
   };
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function outputsText(outputs: NotebookOutput[]): string {
   const joined = (value: unknown) => (typeof value === 'string' ? value : Array.isArray(value) ? value.join('') : null);
@@ -48,7 +52,8 @@ function outputsText(outputs: NotebookOutput[]): string {
     const text = joined(output.text);
     const data = output.data;
     if (text !== null) texts.push(text);
-    else if (output.output_type === 'error') texts.push(`${String(output.ename ?? 'Error')}: ${String(output.evalue ?? '')}`);
+    else if (output.output_type === 'error')
+      texts.push(`${String(output.ename ?? 'Error')}: ${String(output.evalue ?? '')}`);
     else if (isRecord(data)) texts.push(joined(data['text/plain']) ?? `(${Object.keys(data).join(', ')})`);
   }
   return texts.join('\n').trimEnd();

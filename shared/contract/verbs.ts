@@ -60,15 +60,22 @@ const EditFileInput = z
     path: VerbPath,
     mode: z
       .enum(['replace', 'overwrite'])
-      .describe('"replace": swap the text `old` (which must occur exactly once) for `new`; "overwrite": replace the whole file with `content`'),
-    old: z.string().optional().describe('mode "replace": the exact text to replace; include enough context that it occurs exactly once'),
+      .describe(
+        '"replace": swap the text `old` (which must occur exactly once) for `new`; "overwrite": replace the whole file with `content`',
+      ),
+    old: z
+      .string()
+      .optional()
+      .describe('mode "replace": the exact text to replace; include enough context that it occurs exactly once'),
     new: z.string().optional().describe('mode "replace": the replacement text'),
     content: z.string().optional().describe('mode "overwrite": the whole new content'),
   })
   .superRefine((value, ctx) => {
     if (value.mode === 'replace') {
-      if (value.old === undefined || value.old === '') ctx.addIssue({ code: 'custom', path: ['old'], message: 'mode "replace" needs a non-empty `old`' });
-      if (value.new === undefined) ctx.addIssue({ code: 'custom', path: ['new'], message: 'mode "replace" needs `new`' });
+      if (value.old === undefined || value.old === '')
+        ctx.addIssue({ code: 'custom', path: ['old'], message: 'mode "replace" needs a non-empty `old`' });
+      if (value.new === undefined)
+        ctx.addIssue({ code: 'custom', path: ['new'], message: 'mode "replace" needs `new`' });
     } else if (value.content === undefined) {
       ctx.addIssue({ code: 'custom', path: ['content'], message: 'mode "overwrite" needs `content`' });
     }
@@ -105,7 +112,9 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 export const VERBS = {
   'list-files': verb({
     description: 'List one folder of the workspace (folders first). Reading is not logged in scripts/.',
-    input: z.object({ path: VerbPath.default('').describe('Folder to list, relative to the workspace root; "" is the root') }),
+    input: z.object({
+      path: VerbPath.default('').describe('Folder to list, relative to the workspace root; "" is the root'),
+    }),
     result: z.object({ path: RelPath, entries: z.array(z.object({ name: z.string(), kind: EntryKind })) }),
     guide: 'see what a folder holds (not logged).',
     chip: (result) => ({ summary: `${result.entries.length} entries` }),
@@ -117,7 +126,13 @@ export const VERBS = {
       start_line: z.number().int().min(1).default(1).describe('First line to return (1-based)'),
       max_lines: z.number().int().min(1).max(20_000).default(2000).describe('How many lines at most'),
     }),
-    result: z.object({ path: RelPath, content: z.string(), start_line: z.number().int(), total_lines: z.number().int(), truncated: z.boolean() }),
+    result: z.object({
+      path: RelPath,
+      content: z.string(),
+      start_line: z.number().int(),
+      total_lines: z.number().int(),
+      truncated: z.boolean(),
+    }),
     guide: 'read a file, or a range of its lines, before changing it (not logged).',
     chip: (result) => ({ summary: `${result.total_lines} lines${result.truncated ? ' (part)' : ''}` }),
   }),
@@ -214,7 +229,8 @@ export const VERBS = {
     chip: (result) => notebookChangeChip(`${result.remaining_cells} cells left`, result),
   }),
   'rerun-notebook-cell': verb({
-    description: "Clear a notebook cell's outputs and run it again against the live kernel, with earlier state in scope.",
+    description:
+      "Clear a notebook cell's outputs and run it again against the live kernel, with earlier state in scope.",
     input: z.object({ notebook: NotebookPath, cell_id: z.string().min(1) }),
     result: VerbCellRunResult,
     guide: "clear a notebook cell's outputs and run it again on the live kernel.",
@@ -261,10 +277,15 @@ type AnyVerbCallOption = { [V in VerbName]: VerbCallOption<V> }[VerbName];
 type AnyVerbResultSchema = VerbTable[VerbName]['result'];
 
 /** `{ verb, args }`, the args checked against that verb's schema; one option per entry of VERBS. */
-export const VerbCall = z.discriminatedUnion('verb', VERB_NAMES.map(callOption) as [AnyVerbCallOption, ...AnyVerbCallOption[]]);
+export const VerbCall = z.discriminatedUnion(
+  'verb',
+  VERB_NAMES.map(callOption) as [AnyVerbCallOption, ...AnyVerbCallOption[]],
+);
 export type VerbCall = z.infer<typeof VerbCall>;
 
-const VerbCallResult = z.union(VERB_NAMES.map((name) => VERBS[name].result) as [AnyVerbResultSchema, ...AnyVerbResultSchema[]]);
+const VerbCallResult = z.union(
+  VERB_NAMES.map((name) => VERBS[name].result) as [AnyVerbResultSchema, ...AnyVerbResultSchema[]],
+);
 
 export const verbsRequests = {
   /** The verbs this host serves: names, descriptions and input JSON Schemas. */

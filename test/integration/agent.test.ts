@@ -9,7 +9,14 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ModelServer, reply, type ChatRequestBody } from '../../test-support/model-server';
 import { until } from '../../test-support/until';
-import type { AgentEntry, AgentSnapshot, AnyEvent, RequestArgs, RequestChannel, RequestResult } from '../../shared/contract';
+import type {
+  AgentEntry,
+  AgentSnapshot,
+  AnyEvent,
+  RequestArgs,
+  RequestChannel,
+  RequestResult,
+} from '../../shared/contract';
 import { MemoryStore } from '../../main/prefs';
 import { isAlive } from '../../main/process';
 import { dispatch } from '../../main/router';
@@ -90,14 +97,17 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
   throw new Error('expected a refusal');
 }
 
-const chips = (transcript: AgentEntry[]) => transcript.filter((e): e is Extract<AgentEntry, { type: 'tool' }> => e.type === 'tool');
-const label = (c: { verb: string; target: string | null; summary: string }) => `${c.verb}${c.target ? ` ${c.target}` : ''} · ${c.summary}`;
+const chips = (transcript: AgentEntry[]) =>
+  transcript.filter((e): e is Extract<AgentEntry, { type: 'tool' }> => e.type === 'tool');
+const label = (c: { verb: string; target: string | null; summary: string }) =>
+  `${c.verb}${c.target ? ` ${c.target}` : ''} · ${c.summary}`;
 const toolNames = (req: ChatRequestBody) => (req.tools ?? []).map((t) => t.function.name).sort();
 const scripts = () => (existsSync(path.join(root, 'scripts')) ? readdirSync(path.join(root, 'scripts')).sort() : []);
 
-
 function sessionEvents<T extends AnyEvent['channel']>(channel: T) {
-  return events.filter((e) => e.channel === channel).map((e) => e.payload) as Array<Extract<AnyEvent, { channel: T }>['payload']>;
+  return events.filter((e) => e.channel === channel).map((e) => e.payload) as Array<
+    Extract<AnyEvent, { channel: T }>['payload']
+  >;
 }
 
 beforeEach(async () => {
@@ -128,12 +138,15 @@ describe('workspace agent session: the full scenario on a small CSV', () => {
       reply.tool('run-file', { path: 'src/loaders.py' }),
       reply.tool('run-notebook-cell', {
         notebook: 'analysis.ipynb',
-        source: 'from loaders import load_csv, total\nrows = load_csv("data/sales.csv")\nprint("notebook total", total(rows, "amount"))',
+        source:
+          'from loaders import load_csv, total\nrows = load_csv("data/sales.csv")\nprint("notebook total", total(rows, "amount"))',
       }),
       reply.text('Done: src/loaders.py loads the CSV; the notebook imports it.'),
     ]);
 
-    const outcome = await call('agent.send', { text: 'Load data/sales.csv with a reusable loader and use it in the notebook.' });
+    const outcome = await call('agent.send', {
+      text: 'Load data/sales.csv with a reusable loader and use it in the notebook.',
+    });
     expect(outcome.status).toBe('completed');
 
     // src/ holds the module, edited in place.
@@ -143,7 +156,11 @@ describe('workspace agent session: the full scenario on a small CSV', () => {
     expect(scripts()).toEqual(['step_01_run_loaders.py']);
     expect(readFileSync(path.join(root, 'scripts/step_01_run_loaders.py'), 'utf8')).toContain('src/loaders.py');
     // The notebook cell imported the module and ran against the live kernel.
-    const cells = (JSON.parse(readFileSync(path.join(root, 'analysis.ipynb'), 'utf8')) as { cells: Array<{ source: string | string[]; outputs?: Array<{ text?: string | string[] }> }> }).cells;
+    const cells = (
+      JSON.parse(readFileSync(path.join(root, 'analysis.ipynb'), 'utf8')) as {
+        cells: Array<{ source: string | string[]; outputs?: Array<{ text?: string | string[] }> }>;
+      }
+    ).cells;
     const last = cells.at(-1)!;
     expect([last.source].flat().join('')).toContain('from loaders import');
     expect(JSON.stringify(last.outputs)).toContain('notebook total 47.0');
@@ -167,7 +184,15 @@ describe('workspace agent session: the full scenario on a small CSV', () => {
     const content = toolChips[0].args.find((a) => a.name === 'content')!;
     expect(content.omitted).toBeGreaterThan(0);
     expect(JSON.stringify(snapshot.transcript)).not.toContain(LOADERS_V1);
-    expect(snapshot.transcript.map((e) => e.type)).toEqual(['user', 'assistant', 'tool', 'tool', 'tool', 'tool', 'assistant']);
+    expect(snapshot.transcript.map((e) => e.type)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'tool',
+      'tool',
+      'tool',
+      'assistant',
+    ]);
     expect(snapshot.runState).toBe('idle');
 
     // The harness taught the verbs prescriptively; the operator saw text stream.
@@ -224,9 +249,19 @@ describe('workspace agent session: allowlist', () => {
     await start();
     server.setReplies([reply.text('hello')]);
     await call('agent.send', { text: 'hi' });
-    expect(toolNames(server.chatRequests[0])).toEqual(
-      ['append-notebook-cell', 'delete-notebook-cell', 'edit-file', 'edit-notebook-cell', 'execute-code', 'list-files', 'read-file', 'rerun-notebook-cell', 'run-file', 'run-notebook-cell', 'write-file'],
-    );
+    expect(toolNames(server.chatRequests[0])).toEqual([
+      'append-notebook-cell',
+      'delete-notebook-cell',
+      'edit-file',
+      'edit-notebook-cell',
+      'execute-code',
+      'list-files',
+      'read-file',
+      'rerun-notebook-cell',
+      'run-file',
+      'run-notebook-cell',
+      'write-file',
+    ]);
   });
 });
 
@@ -240,7 +275,8 @@ describe('workspace agent session: queueing and Stop', () => {
     const second = call('agent.send', { text: 'second question' });
 
     const queuedEntry = await until(
-      () => sessionEvents('agent.transcript').find((p) => p.entry.type === 'user' && p.entry.text === 'second question'),
+      () =>
+        sessionEvents('agent.transcript').find((p) => p.entry.type === 'user' && p.entry.text === 'second question'),
       'the second message in the transcript',
     );
     expect(queuedEntry.entry.type === 'user' && queuedEntry.entry.queued).toBe(true);
@@ -249,12 +285,17 @@ describe('workspace agent session: queueing and Stop', () => {
     expect((await first).status).toBe('completed');
     expect((await second).status).toBe('completed');
     expect(server.chatRequests).toHaveLength(2);
-    const history = server.chatRequests[1].messages.map((m) => `${m.role}:${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}`);
+    const history = server.chatRequests[1].messages.map(
+      (m) => `${m.role}:${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}`,
+    );
     expect(history.some((m) => m.startsWith('user:first question'))).toBe(true);
     expect(history.some((m) => m.startsWith('assistant:') && m.includes('first answer'))).toBe(true);
     expect(history.at(-1)).toBe('user:second question');
     const snapshot = await call('agent.open', {});
-    expect(snapshot.transcript.filter((e) => e.type === 'user').map((e) => e.type === 'user' && e.queued)).toEqual([false, false]);
+    expect(snapshot.transcript.filter((e) => e.type === 'user').map((e) => e.type === 'user' && e.queued)).toEqual([
+      false,
+      false,
+    ]);
   }, 60_000);
 
   it('Stop aborts the run, kills a running run-file and drops the queued message', async () => {
@@ -284,20 +325,30 @@ describe('workspace agent session: queueing and Stop', () => {
     const [chip] = chips(snapshot.transcript);
     expect(chip.verb).toBe('run-file');
     expect(chip.status).toBe('error');
-    expect(snapshot.transcript.filter((e) => e.type === 'marker').map((e) => e.type === 'marker' && e.marker).sort()).toEqual(['cancelled', 'stopped']);
+    expect(
+      snapshot.transcript
+        .filter((e) => e.type === 'marker')
+        .map((e) => e.type === 'marker' && e.marker)
+        .sort(),
+    ).toEqual(['cancelled', 'stopped']);
     expect(snapshot.runState).toBe('idle');
 
     // The next message runs, and the model hears what the stopped run did.
     server.setReplies([reply.text('ok')]);
     expect((await call('agent.send', { text: 'what happened?' })).status).toBe('completed');
-    expect(JSON.stringify(server.lastChatRequest!.messages)).toContain('Stopped by the operator after: run-file src/sleepy.py');
+    expect(JSON.stringify(server.lastChatRequest!.messages)).toContain(
+      'Stopped by the operator after: run-file src/sleepy.py',
+    );
   }, 60_000);
 
   it('Stop during a running notebook cell ends the run and the session takes the next message', async () => {
     await writeConfig();
     await start();
     server.setReplies([
-      reply.tool('run-notebook-cell', { notebook: 'analysis.ipynb', source: 'import time\nopen("cell.started", "w").write("1")\ntime.sleep(8)' }),
+      reply.tool('run-notebook-cell', {
+        notebook: 'analysis.ipynb',
+        source: 'import time\nopen("cell.started", "w").write("1")\ntime.sleep(8)',
+      }),
       reply.text('never asked'),
     ]);
     const running = call('agent.send', { text: 'run a slow cell' });
@@ -305,7 +356,9 @@ describe('workspace agent session: queueing and Stop', () => {
     expect(await call('agent.stop', {})).toEqual({ stopped: true });
     expect((await running).status).toBe('stopped');
     // The kernel was interrupted: the cell did not sleep on to its end.
-    const nb = JSON.parse(readFileSync(path.join(root, 'analysis.ipynb'), 'utf8')) as { cells: Array<{ outputs?: unknown[] }> };
+    const nb = JSON.parse(readFileSync(path.join(root, 'analysis.ipynb'), 'utf8')) as {
+      cells: Array<{ outputs?: unknown[] }>;
+    };
     expect(JSON.stringify(nb.cells.at(-1)?.outputs ?? [])).toContain('KeyboardInterrupt');
     server.setReplies([reply.text('ok')]);
     expect((await call('agent.send', { text: 'next' })).status).toBe('completed');

@@ -63,12 +63,23 @@ describe('EditAssistantStore', () => {
     const outside = `${APP}# edited elsewhere\n`;
     await writeFile(path.join(root, 'app.py'), outside);
     // The session adopts the disk as its baseline for the next turn; the proposal stays bound to its own.
-    await untilState(store, (s) => s.sessions['app.py'].transcript.some((e) => e.type === 'marker' && e.marker === 'changed-on-disk'));
+    await untilState(store, (s) =>
+      s.sessions['app.py'].transcript.some((e) => e.type === 'marker' && e.marker === 'changed-on-disk'),
+    );
     expect(await store.accept('app.py', proposalId)).toBe(false);
-    expect(store.getState().reviews['app.py']).toMatchObject({ against: 'baseline', original: APP, stale: expect.stringContaining('changed on disk') });
+    expect(store.getState().reviews['app.py']).toMatchObject({
+      against: 'baseline',
+      original: APP,
+      stale: expect.stringContaining('changed on disk'),
+    });
     expect(await readFile(path.join(root, 'app.py'), 'utf8')).toBe(outside);
     await store.reviewAgainstDisk('app.py', proposalId);
-    expect(store.getState().reviews['app.py']).toMatchObject({ against: 'disk', stale: null, original: outside, modified: RENAMED });
+    expect(store.getState().reviews['app.py']).toMatchObject({
+      against: 'disk',
+      stale: null,
+      original: outside,
+      modified: RENAMED,
+    });
     expect(await store.accept('app.py', proposalId)).toBe(true);
     expect(store.getState().reviews['app.py']).toBeUndefined();
     expect(await readFile(path.join(root, 'app.py'), 'utf8')).toBe(RENAMED);
@@ -106,7 +117,10 @@ describe('EditAssistantStore', () => {
   it('a file over 256 KB is blocked until confirmed', async () => {
     await writeFile(path.join(root, 'big.txt'), 'x'.repeat(300 * 1024));
     await store.open('big.txt');
-    expect(store.session('big.txt')).toMatchObject({ status: 'blocked', problem: { code: 'E_TOO_LARGE', confirmable: true } });
+    expect(store.session('big.txt')).toMatchObject({
+      status: 'blocked',
+      problem: { code: 'E_TOO_LARGE', confirmable: true },
+    });
     await store.open('big.txt', true);
     expect(store.session('big.txt')?.status).toBe('ready');
     expect(store.session('big.txt')?.snapshot?.warnings.map((w) => w.code)).toEqual(['large-file']);

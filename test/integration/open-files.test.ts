@@ -32,7 +32,8 @@ afterEach(async () => {
 });
 
 /** What the feed published after the first `mark` changes, besides the catch-up markers. */
-const publishedSince = (mark: number) => published.slice(mark).filter((c) => !(c.type === 'created' && c.path.startsWith('caught-up-')));
+const publishedSince = (mark: number) =>
+  published.slice(mark).filter((c) => !(c.type === 'created' && c.path.startsWith('caught-up-')));
 
 describe('OpenFilesStore', () => {
   it('opens, marks edits dirty, and saves through the atomic write', async () => {
@@ -125,7 +126,9 @@ describe('OpenFilesStore', () => {
     // The feed carried Kiln's own reports only: the watcher's echoes of those moves (deletes and creates)
     // never reached the tab to close or conflict it.
     await watcherCaughtUp(running);
-    expect(publishedSince(before).map((c) => (c.type === 'moved' ? `moved ${c.from} -> ${c.to}` : `${c.type} ${c.path}`))).toEqual([
+    expect(
+      publishedSince(before).map((c) => (c.type === 'moved' ? `moved ${c.from} -> ${c.to}` : `${c.type} ${c.path}`)),
+    ).toEqual([
       'moved notes.txt -> renamed.txt',
       'created dir',
       'created dir/deep',

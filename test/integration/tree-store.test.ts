@@ -23,7 +23,11 @@ afterEach(async () => {
   await running.close();
 });
 
-const rows = () => tree.rows().pathsBetween(0, tree.rows().length - 1).map((path) => `${path}${tree.isExpanded(path) ? '/' : ''}`);
+const rows = () =>
+  tree
+    .rows()
+    .pathsBetween(0, tree.rows().length - 1)
+    .map((path) => `${path}${tree.isExpanded(path) ? '/' : ''}`);
 
 it('applies a folder move as one event: the whole subtree re-keyed in one render, open folders still open', async () => {
   expect(rows()).toEqual(['src/', 'src/pkg/', 'src/pkg/deep/', 'src/pkg/deep/mod.py', 'top.txt']);

@@ -45,7 +45,11 @@ beforeAll(async () => {
       '',
     ].join('\n'),
   }));
-  cleanups.push(cleanup, () => rm(tools, { recursive: true, force: true }), () => rm(dataDir, { recursive: true, force: true }));
+  cleanups.push(
+    cleanup,
+    () => rm(tools, { recursive: true, force: true }),
+    () => rm(dataDir, { recursive: true, force: true }),
+  );
 });
 afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
@@ -82,16 +86,23 @@ describe('workspace trust', () => {
       expect(await call('notebook.kernelSpecs')).toMatchObject({ default: 'python3' });
       expect(await markerPids()).toEqual([]);
       expect(await call('config.get')).toMatchObject({ fileEditing: { enabled: true, model: 'mine', source: 'user' } });
-      expect((await call('editAssistant.models')) as { models: { alias: string }[] }).toMatchObject({ models: [{ alias: 'mine' }] });
+      expect((await call('editAssistant.models')) as { models: { alias: string }[] }).toMatchObject({
+        models: [{ alias: 'mine' }],
+      });
 
       expect(await call('trust.set', { trusted: true })).toEqual({ trusted: true, withheld: [] });
       expect(await call('notebook.kernelSpecs')).toMatchObject({ default: 'python3' });
       const [pid] = await markerPids();
       expect(pid).toBeGreaterThan(0);
       expect(alive(pid)).toBe(true);
-      expect(await call('config.get')).toMatchObject({ fileEditing: { enabled: true, model: 'theirs', source: 'project' } });
+      expect(await call('config.get')).toMatchObject({
+        fileEditing: { enabled: true, model: 'theirs', source: 'project' },
+      });
 
-      expect(await call('trust.set', { trusted: false })).toEqual({ trusted: false, withheld: ['models.theirs', 'jupyter.command'] });
+      expect(await call('trust.set', { trusted: false })).toEqual({
+        trusted: false,
+        withheld: ['models.theirs', 'jupyter.command'],
+      });
       expect(await call('notebook.kernelSpecs')).toMatchObject({ default: 'python3' });
       expect(alive(pid)).toBe(false);
       expect(await markerPids()).toEqual([pid]);
@@ -109,10 +120,14 @@ describe('workspace trust', () => {
     expect(await again.call('trust.get')).toMatchObject({ trusted: true });
     await again.call('trust.set', { trusted: false });
     await again.services.dispose();
-    const stored = JSON.parse(await readFile(path.join(dataDir, 'trusted-folders.json'), 'utf8')) as { folders: string[] };
+    const stored = JSON.parse(await readFile(path.join(dataDir, 'trusted-folders.json'), 'utf8')) as {
+      folders: string[];
+    };
     expect(stored.folders).toEqual([]);
 
-    const other = await makeTempTree({ '.kiln/config.yaml': 'jupyter:\n  url: https://elsewhere.example/\n  token_env: HOME\n' });
+    const other = await makeTempTree({
+      '.kiln/config.yaml': 'jupyter:\n  url: https://elsewhere.example/\n  token_env: HOME\n',
+    });
     cleanups.push(other.cleanup);
     const trustedHere = await open();
     await trustedHere.call('trust.set', { trusted: true });

@@ -2,7 +2,14 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebHost } from '../../main/hosts/web/server';
 import { MAX_FRAME_BYTES } from '../../main/hosts/web/server';
-import { connectClient, frame, rawExchange, rawSocket, startTestHost, upgradeRequest } from '../../test-support/web-host';
+import {
+  connectClient,
+  frame,
+  rawExchange,
+  rawSocket,
+  startTestHost,
+  upgradeRequest,
+} from '../../test-support/web-host';
 
 let host: WebHost;
 let closeHost: () => Promise<void>;
@@ -28,16 +35,48 @@ describe('web host fuzz: malformed upgrades', () => {
     ['a target new URL() cannot parse', (port) => upgradeRequest(port, '//['), ['400']],
     ['an unparsable target with the token', (port, token) => upgradeRequest(port, `//[?token=${token}`), ['400']],
     ['an upgrade to another path', (port, token) => upgradeRequest(port, `/other?token=${token}`), ['404']],
-    ['no Sec-WebSocket-Key', (port, token) => upgradeRequest(port, `/ws?token=${token}`, { 'Sec-WebSocket-Key': undefined }), ['400']],
-    ['an unknown WebSocket version', (port, token) => upgradeRequest(port, `/ws?token=${token}`, { 'Sec-WebSocket-Version': '99' }), ['400', '426']],
-    ['a garbage Upgrade header', (port, token) => upgradeRequest(port, `/ws?token=${token}`, { Upgrade: 'h2c' }), ['400', '200']],
-    ['no Host header', (port, token) => upgradeRequest(port, `/ws?token=${token}`, { Host: undefined }), ['400', '403']],
-    ['a foreign Host', (port, token) => upgradeRequest(port, `/ws?token=${token}`, { Host: 'rebind.example' }), ['403']],
-    ['a foreign Origin', (port, token) => upgradeRequest(port, `/ws?token=${token}`, { Origin: 'http://evil.example' }), ['403']],
-    ['an Origin that is not a URL', (port, token) => upgradeRequest(port, `/ws?token=${token}`, { Origin: '%%%' }), ['403']],
+    [
+      'no Sec-WebSocket-Key',
+      (port, token) => upgradeRequest(port, `/ws?token=${token}`, { 'Sec-WebSocket-Key': undefined }),
+      ['400'],
+    ],
+    [
+      'an unknown WebSocket version',
+      (port, token) => upgradeRequest(port, `/ws?token=${token}`, { 'Sec-WebSocket-Version': '99' }),
+      ['400', '426'],
+    ],
+    [
+      'a garbage Upgrade header',
+      (port, token) => upgradeRequest(port, `/ws?token=${token}`, { Upgrade: 'h2c' }),
+      ['400', '200'],
+    ],
+    [
+      'no Host header',
+      (port, token) => upgradeRequest(port, `/ws?token=${token}`, { Host: undefined }),
+      ['400', '403'],
+    ],
+    [
+      'a foreign Host',
+      (port, token) => upgradeRequest(port, `/ws?token=${token}`, { Host: 'rebind.example' }),
+      ['403'],
+    ],
+    [
+      'a foreign Origin',
+      (port, token) => upgradeRequest(port, `/ws?token=${token}`, { Origin: 'http://evil.example' }),
+      ['403'],
+    ],
+    [
+      'an Origin that is not a URL',
+      (port, token) => upgradeRequest(port, `/ws?token=${token}`, { Origin: '%%%' }),
+      ['403'],
+    ],
     ['a wrong token', (port) => upgradeRequest(port, '/ws?token=nope'), ['401']],
     ['a request line of garbage', () => 'GARBAGE\r\n\r\n', ['400']],
-    ['a header without a colon', (port) => `GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nno colon here\r\n\r\n`, ['400']],
+    [
+      'a header without a colon',
+      (port) => `GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nno colon here\r\n\r\n`,
+      ['400'],
+    ],
     ['a NUL in the target', (port) => upgradeRequest(port, '/ws\u0000?token=x'), ['400']],
     ['oversized headers', (port) => upgradeRequest(port, '/ws', { 'X-Big': 'x'.repeat(64 * 1024) }), ['431', '400']],
   ];
@@ -54,7 +93,10 @@ describe('web host fuzz: malformed upgrades', () => {
     const text = fc.array(chars, { maxLength: 24 }).map((cs) => cs.join(''));
     await fc.assert(
       fc.asyncProperty(text, text, text, async (target, origin, hostName) => {
-        const response = await rawExchange(host.port, upgradeRequest(host.port, `/${target}`, { Origin: origin, Host: hostName || undefined }));
+        const response = await rawExchange(
+          host.port,
+          upgradeRequest(host.port, `/${target}`, { Origin: origin, Host: hostName || undefined }),
+        );
         expect(['400', '401', '403', '404', '431', 'closed']).toContain(statusOf(response));
       }),
       { numRuns: 60 },
@@ -122,7 +164,8 @@ describe('web host fuzz: malformed frames (with the token)', () => {
     const piece = Buffer.alloc(4 * 1024 * 1024, 0x20);
     for (let i = 0; open && i * piece.length <= MAX_FRAME_BYTES + piece.length; i++) {
       const fragment = frame({ opcode: i === 0 ? 0x1 : 0x0, fin: false, payload: piece });
-      if (!socket.write(fragment)) await Promise.race([new Promise((resolve) => socket.once('drain', resolve)), closed]);
+      if (!socket.write(fragment))
+        await Promise.race([new Promise((resolve) => socket.once('drain', resolve)), closed]);
     }
     await closed;
     await expectStillServing();

@@ -52,7 +52,10 @@ describe('web host', () => {
     const write = await client.call('workspace.write', { path: 'src/new.py', text: 'x = 1\n' });
     expect(write.ok).toBe(true);
     await until(() => client.events.length > 0, 'the fs.change event');
-    expect(client.events).toContainEqual({ event: 'fs.change', payload: { type: 'created', path: 'src/new.py', isDir: false, origin: 'operator' } });
+    expect(client.events).toContainEqual({
+      event: 'fs.change',
+      payload: { type: 'created', path: 'src/new.py', isDir: false, origin: 'operator' },
+    });
     client.close();
   });
 
@@ -85,21 +88,31 @@ describe('web host', () => {
     client.close();
   });
 
-  it('lets in the page with the token, by query or by this port\'s cookie alone, and nothing else', async () => {
-    const cookie = (value: string, name = `kiln_token_${host.port}`) => ({ Cookie: `${name}=${value}`, Origin: ownOrigin() });
+  it("lets in the page with the token, by query or by this port's cookie alone, and nothing else", async () => {
+    const cookie = (value: string, name = `kiln_token_${host.port}`) => ({
+      Cookie: `${name}=${value}`,
+      Origin: ownOrigin(),
+    });
     // The cookie alone connects, as the page does after dropping the token from its address.
     const viaCookie = await connectClient(host, { query: '', headers: cookie(host.token) });
     expect((await viaCookie.call('workspace.stat', { path: 'hello.txt' })).ok).toBe(true);
     viaCookie.close();
     await expect(connectClient(host, { query: '', headers: cookie('wrong') })).rejects.toThrow(/401/);
-    await expect(connectClient(host, { query: '', headers: cookie(host.token, 'kiln_token_1') })).rejects.toThrow(/401/);
+    await expect(connectClient(host, { query: '', headers: cookie(host.token, 'kiln_token_1') })).rejects.toThrow(
+      /401/,
+    );
     await expect(connectClient(host, { query: '', headers: { Origin: ownOrigin() } })).rejects.toThrow(/401/);
     await expect(connectClient(host, { query: '' })).rejects.toThrow(/401/);
-    expect((await fetch(`http://127.0.0.1:${host.port}/`, { headers: { cookie: `kiln_token_${host.port}=${host.token}` } })).status).toBe(200);
-    expect((await fetch(`http://127.0.0.1:${host.port}/`, { headers: { cookie: `kiln_token_${host.port}=nope` } })).status).toBe(401);
+    expect(
+      (await fetch(`http://127.0.0.1:${host.port}/`, { headers: { cookie: `kiln_token_${host.port}=${host.token}` } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await fetch(`http://127.0.0.1:${host.port}/`, { headers: { cookie: `kiln_token_${host.port}=nope` } })).status,
+    ).toBe(401);
   });
 
-  it('refuses the right token from a foreign Origin: scheme, host and port must all be the page\'s', async () => {
+  it("refuses the right token from a foreign Origin: scheme, host and port must all be the page's", async () => {
     for (const origin of [
       'http://evil.example',
       `http://evil.example:${host.port}`,
@@ -120,22 +133,33 @@ describe('web host', () => {
 
   it('answers only to its own Host names: another Host gets 403 even with the token (DNS rebinding)', async () => {
     for (const hostHeader of ['evil.example', `evil.example:${host.port}`, `127.0.0.1:${host.port + 1}`, '127.0.0.1']) {
-      const http = await rawExchange(host.port, `GET /?token=${host.token} HTTP/1.1\r\nHost: ${hostHeader}\r\nConnection: close\r\n\r\n`);
+      const http = await rawExchange(
+        host.port,
+        `GET /?token=${host.token} HTTP/1.1\r\nHost: ${hostHeader}\r\nConnection: close\r\n\r\n`,
+      );
       expect(http, hostHeader).toMatch(/^HTTP\/1\.1 403/);
-      const upgrade = await rawExchange(host.port, upgradeRequest(host.port, `/ws?token=${host.token}`, { Host: hostHeader }));
+      const upgrade = await rawExchange(
+        host.port,
+        upgradeRequest(host.port, `/ws?token=${host.token}`, { Host: hostHeader }),
+      );
       expect(upgrade, hostHeader).toMatch(/^HTTP\/1\.1 403/);
     }
     const noHost = await rawExchange(host.port, `GET /?token=${host.token} HTTP/1.0\r\n\r\n`);
     expect(noHost).toMatch(/^HTTP\/1\.1 403/);
     for (const hostHeader of [`localhost:${host.port}`, `LOCALHOST:${host.port}`, `127.0.0.1:${host.port}`]) {
-      const ok = await rawExchange(host.port, `GET /?token=${host.token} HTTP/1.1\r\nHost: ${hostHeader}\r\nConnection: close\r\n\r\n`);
+      const ok = await rawExchange(
+        host.port,
+        `GET /?token=${host.token} HTTP/1.1\r\nHost: ${hostHeader}\r\nConnection: close\r\n\r\n`,
+      );
       expect(ok, hostHeader).toMatch(/^HTTP\/1\.1 200/);
     }
   });
 
   it('remembers the token in an HttpOnly, SameSite=Strict cookie named for its port', async () => {
     const page = await fetch(host.url);
-    expect(page.headers.get('set-cookie')).toBe(`kiln_token_${host.port}=${host.token}; HttpOnly; SameSite=Strict; Path=/`);
+    expect(page.headers.get('set-cookie')).toBe(
+      `kiln_token_${host.port}=${host.token}; HttpOnly; SameSite=Strict; Path=/`,
+    );
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
   });
 
@@ -144,7 +168,9 @@ describe('web host', () => {
     const before = (await client.call('prefs.get', {})).value as { lastWorkspace: string | null };
     const reply = await client.call('prefs.set', { lastWorkspace: '/etc' });
     expect(reply).toMatchObject({ ok: false, error: { code: 'E_BAD_REQUEST' } });
-    expect(((await client.call('prefs.get', {})).value as { lastWorkspace: string | null }).lastWorkspace).toBe(before.lastWorkspace);
+    expect(((await client.call('prefs.get', {})).value as { lastWorkspace: string | null }).lastWorkspace).toBe(
+      before.lastWorkspace,
+    );
     expect((await client.call('prefs.set', { minimap: false })).ok).toBe(true);
     client.close();
   });

@@ -1,4 +1,16 @@
-import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, session, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  net,
+  protocol,
+  session,
+  shell,
+  type IpcMainInvokeEvent,
+  type MenuItemConstructorOptions,
+} from 'electron';
 import Store from 'electron-store';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -40,7 +52,13 @@ let store: Store<Record<string, unknown>> | null = null;
 let dataDir = '';
 
 async function isFolder(candidate: string | null | undefined): Promise<boolean> {
-  return Boolean(candidate) && (await stat(candidate!).then((s) => s.isDirectory(), () => false));
+  return (
+    Boolean(candidate) &&
+    (await stat(candidate!).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  );
 }
 
 async function chooseWorkspace(): Promise<string | null> {
@@ -49,14 +67,21 @@ async function chooseWorkspace(): Promise<string | null> {
   for (const candidate of [fromArgs, store?.get('lastWorkspace') as string | undefined]) {
     if (await isFolder(candidate)) return path.resolve(candidate!);
   }
-  const picked = await dialog.showOpenDialog({ title: 'Open a workspace folder', properties: ['openDirectory', 'createDirectory'] });
+  const picked = await dialog.showOpenDialog({
+    title: 'Open a workspace folder',
+    properties: ['openDirectory', 'createDirectory'],
+  });
   return picked.canceled ? null : (picked.filePaths[0] ?? null);
 }
 
 function isFromKilnWindow(event: IpcMainInvokeEvent): boolean {
   const frame = event.senderFrame;
   return isTrustedSender(
-    { isKilnWindow: Boolean(window) && event.sender === window!.webContents, frameUrl: frame?.url, isMainFrame: frame?.parent === null },
+    {
+      isKilnWindow: Boolean(window) && event.sender === window!.webContents,
+      frameUrl: frame?.url,
+      isMainFrame: frame?.parent === null,
+    },
     DEV_URL,
   );
 }
@@ -78,7 +103,9 @@ async function openExternalAfterConfirming(url: string): Promise<void> {
   const link = externalLinkOf(url);
   if (!link) return;
   const options = externalLinkConfirmation(link);
-  const answer = window ? await dialog.showMessageBox(window, { type: 'question', ...options }) : await dialog.showMessageBox({ type: 'question', ...options });
+  const answer = window
+    ? await dialog.showMessageBox(window, { type: 'question', ...options })
+    : await dialog.showMessageBox({ type: 'question', ...options });
   if (answer.response === 0) await shell.openExternal(link);
 }
 
@@ -105,7 +132,8 @@ function hardenSessions(): void {
 function bindContract(svc: Services): () => void {
   for (const channel of REQUEST_CHANNELS) {
     ipcMain.handle(channel, (event, args: unknown) => {
-      if (!isFromKilnWindow(event)) return { ok: false, error: { code: 'E_BAD_REQUEST', message: 'Request from an unknown frame' } };
+      if (!isFromKilnWindow(event))
+        return { ok: false, error: { code: 'E_BAD_REQUEST', message: 'Request from an unknown frame' } };
       return dispatch(svc.handlers, channel, args);
     });
   }
@@ -147,7 +175,9 @@ async function start(): Promise<void> {
     return;
   }
   await openWorkspace(root);
-  Menu.setApplicationMenu(Menu.buildFromTemplate(applicationMenuTemplate(app.isPackaged, process.platform) as MenuItemConstructorOptions[]));
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(applicationMenuTemplate(app.isPackaged, process.platform) as MenuItemConstructorOptions[]),
+  );
 
   window = new BrowserWindow({
     width: 1400,
@@ -192,7 +222,9 @@ if (mcpArgs) {
   Promise.resolve()
     .then(() => serveMcpOverStdio(parseMcpArguments(mcpArgs), { cwd: process.cwd(), exit: (code) => app.exit(code) }))
     .catch((err: unknown) => {
-      process.stderr.write(`kiln --mcp: ${err instanceof Error ? err.message : String(err)}\nusage: kiln --mcp ${MCP_USAGE}\n`);
+      process.stderr.write(
+        `kiln --mcp: ${err instanceof Error ? err.message : String(err)}\nusage: kiln --mcp ${MCP_USAGE}\n`,
+      );
       app.exit(1);
     });
 } else {
@@ -206,7 +238,9 @@ function startApp(): void {
     return;
   }
   app.on('second-instance', (_event, argv, workingDirectory) => {
-    void onSecondInstance(argv, workingDirectory).catch((err: Error) => dialog.showErrorBox('Kiln could not open the folder', err.message));
+    void onSecondInstance(argv, workingDirectory).catch((err: Error) =>
+      dialog.showErrorBox('Kiln could not open the folder', err.message),
+    );
   });
   app.on('window-all-closed', () => app.quit());
   app.on('before-quit', (event) => {
@@ -221,8 +255,11 @@ function startApp(): void {
   app.enableSandbox();
   // The main process is the daemon: a stray failure is logged, never fatal.
   process.on('unhandledRejection', (err) => console.error('Kiln: unexpected error:', err));
-  void app.whenReady().then(start).catch((err: Error) => {
-    dialog.showErrorBox('Kiln could not start', err.message);
-    app.quit();
-  });
+  void app
+    .whenReady()
+    .then(start)
+    .catch((err: Error) => {
+      dialog.showErrorBox('Kiln could not start', err.message);
+      app.quit();
+    });
 }

@@ -16,7 +16,7 @@ import {
 const own = { isKilnWindow: true, isMainFrame: true };
 
 describe('Electron host policy', () => {
-  it('accepts IPC only from the top frame of Kiln\'s own page', () => {
+  it("accepts IPC only from the top frame of Kiln's own page", () => {
     expect(isTrustedSender({ ...own, frameUrl: 'kiln://app/index.html' }, null)).toBe(true);
     expect(isTrustedSender({ ...own, frameUrl: 'kiln://app/' }, null)).toBe(true);
     for (const frameUrl of [
@@ -36,7 +36,9 @@ describe('Electron host policy', () => {
     expect(isTrustedSender({ ...own, isKilnWindow: false, frameUrl: 'kiln://app/index.html' }, null)).toBe(false);
     // The dev server counts only when the build is unpackaged (devRendererUrl decides), and only its origin.
     expect(isTrustedSender({ ...own, frameUrl: 'http://localhost:5173/src/x' }, 'http://localhost:5173')).toBe(true);
-    expect(isTrustedSender({ ...own, frameUrl: 'http://localhost:5173.evil.example/' }, 'http://localhost:5173')).toBe(false);
+    expect(isTrustedSender({ ...own, frameUrl: 'http://localhost:5173.evil.example/' }, 'http://localhost:5173')).toBe(
+      false,
+    );
     expect(isTrustedSender({ ...own, frameUrl: 'http://localhost:5174/' }, 'http://localhost:5173')).toBe(false);
   });
 
@@ -46,7 +48,9 @@ describe('Electron host policy', () => {
     expect(devRendererUrl({ ELECTRON_RENDERER_URL: 'https://evil.example' }, false)).toBeNull();
     expect(devRendererUrl({ ELECTRON_RENDERER_URL: 'file:///tmp/x.html' }, false)).toBeNull();
     expect(devRendererUrl({}, false)).toBeNull();
-    expect(rendererEntryUrl(devRendererUrl({ ELECTRON_RENDERER_URL: 'http://localhost:5173' }, true))).toBe('kiln://app/index.html');
+    expect(rendererEntryUrl(devRendererUrl({ ELECTRON_RENDERER_URL: 'http://localhost:5173' }, true))).toBe(
+      'kiln://app/index.html',
+    );
   });
 
   it('refuses every navigation, frame navigation and redirect', () => {
@@ -56,8 +60,19 @@ describe('Electron host policy', () => {
   });
 
   it('never opens a window; only http(s) links may go to the browser, after a confirmation naming them', () => {
-    expect(windowOpenDecision('https://jupyter.org/docs')).toEqual({ action: 'deny', external: 'https://jupyter.org/docs' });
-    for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'kiln://app/index.html', 'smb://host/share', 'vscode://x', 'https://user:pw@evil.example/', 'nope']) {
+    expect(windowOpenDecision('https://jupyter.org/docs')).toEqual({
+      action: 'deny',
+      external: 'https://jupyter.org/docs',
+    });
+    for (const url of [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'kiln://app/index.html',
+      'smb://host/share',
+      'vscode://x',
+      'https://user:pw@evil.example/',
+      'nope',
+    ]) {
       expect(windowOpenDecision(url), url).toEqual({ action: 'deny', external: null });
       expect(externalLinkOf(url), url).toBeNull();
     }
@@ -69,14 +84,25 @@ describe('Electron host policy', () => {
 
   it('grants only clipboard writes among permissions', () => {
     expect(isPermissionAllowed('clipboard-sanitized-write')).toBe(true);
-    for (const permission of ['media', 'geolocation', 'notifications', 'openExternal', 'clipboard-read', 'fullscreen', 'hid', 'serial']) {
+    for (const permission of [
+      'media',
+      'geolocation',
+      'notifications',
+      'openExternal',
+      'clipboard-read',
+      'fullscreen',
+      'hid',
+      'serial',
+    ]) {
       expect(isPermissionAllowed(permission), permission).toBe(false);
     }
   });
 
-  it('has no developer tools in a packaged build\'s menu', () => {
+  it("has no developer tools in a packaged build's menu", () => {
     const roles = (template: ReturnType<typeof applicationMenuTemplate>) =>
-      JSON.stringify(template).match(/"role":"\w+"/g)?.map((r) => r.slice(8, -1)) ?? [];
+      JSON.stringify(template)
+        .match(/"role":"\w+"/g)
+        ?.map((r) => r.slice(8, -1)) ?? [];
     expect(roles(applicationMenuTemplate(true, 'linux'))).not.toContain('viewMenu');
     expect(roles(applicationMenuTemplate(true, 'linux'))).not.toContain('toggleDevTools');
     expect(roles(applicationMenuTemplate(false, 'linux'))).toContain('viewMenu');

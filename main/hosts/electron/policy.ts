@@ -37,7 +37,10 @@ export function rendererEntryUrl(devUrl: string | null): string {
  * Every IPC request must come from Kiln's own window and from its own page (the top frame's origin), never
  * from a subframe or a page that navigated elsewhere.
  */
-export function isTrustedSender(sender: { isKilnWindow: boolean; frameUrl: string | undefined; isMainFrame: boolean }, devUrl: string | null): boolean {
+export function isTrustedSender(
+  sender: { isKilnWindow: boolean; frameUrl: string | undefined; isMainFrame: boolean },
+  devUrl: string | null,
+): boolean {
   if (!sender.isKilnWindow || !sender.isMainFrame || !sender.frameUrl) return false;
   let origin: string;
   try {
@@ -73,7 +76,13 @@ export function externalLinkOf(url: string): string | null {
 }
 
 /** The confirmation shown before a link leaves Kiln; it names the exact URL. */
-export function externalLinkConfirmation(url: string): { message: string; detail: string; buttons: string[]; defaultId: number; cancelId: number } {
+export function externalLinkConfirmation(url: string): {
+  message: string;
+  detail: string;
+  buttons: string[];
+  defaultId: number;
+  cancelId: number;
+} {
   return {
     message: 'Open this link in your browser?',
     detail: url,
@@ -84,11 +93,20 @@ export function externalLinkConfirmation(url: string): { message: string; detail
 }
 
 /** The application menu: no developer tools in a packaged build. */
-export function applicationMenuTemplate(isPackaged: boolean, platform: NodeJS.Platform): Array<{ role?: string; label?: string; submenu?: Array<{ role?: string; type?: string }> }> {
+export function applicationMenuTemplate(
+  isPackaged: boolean,
+  platform: NodeJS.Platform,
+): Array<{ role?: string; label?: string; submenu?: Array<{ role?: string; type?: string }> }> {
   const view = isPackaged
     ? {
         label: 'View',
-        submenu: [{ role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { type: 'separator' }, { role: 'togglefullscreen' }],
+        submenu: [
+          { role: 'resetZoom' },
+          { role: 'zoomIn' },
+          { role: 'zoomOut' },
+          { type: 'separator' },
+          { role: 'togglefullscreen' },
+        ],
       }
     : { role: 'viewMenu' };
   const menu = [{ role: 'editMenu' }, view, { role: 'windowMenu' }];
@@ -99,7 +117,12 @@ export function applicationMenuTemplate(isPackaged: boolean, platform: NodeJS.Pl
  * The folder a launch asks for: the first non-flag argument after the executable (and, unpackaged, after the
  * app path), relative to the launch's working folder. `--mcp` launches open no window.
  */
-export function folderFromArgv(argv: readonly string[], isPackaged: boolean, cwd: string, resolve: (cwd: string, p: string) => string): string | null {
+export function folderFromArgv(
+  argv: readonly string[],
+  isPackaged: boolean,
+  cwd: string,
+  resolve: (cwd: string, p: string) => string,
+): string | null {
   const args = argv.slice(isPackaged ? 1 : 2);
   const folder = args.find((arg) => !arg.startsWith('-') && arg !== '.');
   return folder ? resolve(cwd, folder) : null;

@@ -20,7 +20,9 @@ function electronBinary() {
   if (binary && existsSync(binary)) return { binary };
   const lines = `${probe.stderr}\n${probe.stdout}`.split('\n').map((l) => l.trim());
   const download = lines.find((l) => /fetch failed|ENOTFOUND|ECONNREFUSED|EAI_AGAIN|timed? ?out/i.test(l));
-  const why = download ? `its download failed: ${download}` : (lines.find((l) => l.startsWith('Error:')) ?? 'unknown error');
+  const why = download
+    ? `its download failed: ${download}`
+    : (lines.find((l) => l.startsWith('Error:')) ?? 'unknown error');
   return { error: probe.error?.code === 'ETIMEDOUT' ? 'its download timed out' : why.slice(0, 160) };
 }
 
@@ -33,7 +35,9 @@ function findChromium() {
 }
 
 function lastWorkspace() {
-  const dataDir = process.env.KILN_DATA_DIR ?? path.join(process.env.XDG_CONFIG_HOME ?? path.join(process.env.HOME ?? '', '.config'), 'Kiln');
+  const dataDir =
+    process.env.KILN_DATA_DIR ??
+    path.join(process.env.XDG_CONFIG_HOME ?? path.join(process.env.HOME ?? '', '.config'), 'Kiln');
   try {
     return JSON.parse(readFileSync(path.join(dataDir, 'prefs.json'), 'utf8')).lastWorkspace ?? null;
   } catch {
@@ -48,9 +52,13 @@ if (electron.binary) {
 } else {
   const folder = args.find((a) => !a.startsWith('-')) ?? lastWorkspace() ?? process.cwd();
   console.log(`Kiln: the Electron runtime could not be obtained (${electron.error}); starting the web host instead.`);
-  const host = spawn(process.execPath, [path.join(REPO, 'out/main/web.js'), folder, ...args.filter((a) => a.startsWith('-'))], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const host = spawn(
+    process.execPath,
+    [path.join(REPO, 'out/main/web.js'), folder, ...args.filter((a) => a.startsWith('-'))],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const chromium = process.env.DISPLAY || process.env.WAYLAND_DISPLAY ? findChromium() : null;
   let opened = false;
   host.stdout.on('data', (chunk) => {
@@ -58,7 +66,10 @@ if (electron.binary) {
     const url = /Kiln web host: (\S+)/.exec(String(chunk))?.[1];
     if (url && chromium && !opened) {
       opened = true;
-      spawn(chromium, [`--app=${url}`, '--no-first-run', '--disable-background-networking'], { stdio: 'ignore', detached: true }).unref();
+      spawn(chromium, [`--app=${url}`, '--no-first-run', '--disable-background-networking'], {
+        stdio: 'ignore',
+        detached: true,
+      }).unref();
     }
   });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => host.kill(signal));

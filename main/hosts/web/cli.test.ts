@@ -36,7 +36,10 @@ async function startCli(files: Record<string, string>) {
 
 describe('the web host process', () => {
   it('stops on SIGTERM, also when its project config is an alias bomb', async () => {
-    const bomb = ['a: &a [x,x,x,x,x,x,x,x,x]', ...'bcdefghi'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`)];
+    const bomb = [
+      'a: &a [x,x,x,x,x,x,x,x,x]',
+      ...'bcdefghi'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`),
+    ];
     const { child, url, exited } = await startCli({ '.kiln/config.yaml': bomb.join('\n'), 'hello.txt': 'hi' });
     expect((await fetch(url)).status).toBe(200);
     child.kill('SIGTERM');

@@ -49,7 +49,12 @@ async function main(): Promise<void> {
   process.on('unhandledRejection', (err) => console.error('Kiln: unexpected error:', err));
   const dataDir = defaultDataDir();
   await ensureDataDir(dataDir);
-  const prefsStore = new Conf<Record<string, unknown>>({ projectName: 'kiln', cwd: dataDir, configName: 'prefs', configFileMode: 0o600 });
+  const prefsStore = new Conf<Record<string, unknown>>({
+    projectName: 'kiln',
+    cwd: dataDir,
+    configName: 'prefs',
+    configFileMode: 0o600,
+  });
   // The end-to-end tests' way to meet a full inotify budget without exhausting the machine's.
   const refuseAfter = process.env.KILN_TEST_REFUSE_WATCHES_AFTER;
   const watchFolder = refuseAfter && /^\d+$/.test(refuseAfter) ? refuseWatchesAfter(Number(refuseAfter)) : undefined;

@@ -53,7 +53,9 @@ const MIME: Record<string, string> = {
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const host = options.host ?? '127.0.0.1';
   if (!LOOPBACK.has(host) && !options.allowNonLoopback) {
-    throw new Error(`Refusing to bind ${host}: the web host serves your files. Pass --allow-remote to bind beyond loopback.`);
+    throw new Error(
+      `Refusing to bind ${host}: the web host serves your files. Pass --allow-remote to bind beyond loopback.`,
+    );
   }
   const token = options.token ?? randomBytes(24).toString('base64url');
   const staticRoot = path.resolve(options.staticDir);
@@ -84,9 +86,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   async function serveHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const verdict = checkRequest(req, gate, token);
     if (verdict.status !== 200) {
-      if (verdict.status !== 401) logRefusal(verdict.why, `${req.headers.host ?? 'no Host'} ${req.headers.origin ?? ''}`.trim());
+      if (verdict.status !== 401)
+        logRefusal(verdict.why, `${req.headers.host ?? 'no Host'} ${req.headers.origin ?? ''}`.trim());
       res.writeHead(verdict.status, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end(verdict.status === 401 ? 'Kiln: this address needs the token printed when the web host started.\n' : `Kiln: ${verdict.why}.\n`);
+      res.end(
+        verdict.status === 401
+          ? 'Kiln: this address needs the token printed when the web host started.\n'
+          : `Kiln: ${verdict.why}.\n`,
+      );
       return;
     }
     const url = verdict.url;
@@ -116,7 +123,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     res.writeHead(200, headers);
     if (req.method === 'HEAD') res.end();
     // A file that vanished after its stat ends this response, not the host.
-    else createReadStream(file).on('error', () => res.destroy()).pipe(res);
+    else
+      createReadStream(file)
+        .on('error', () => res.destroy())
+        .pipe(res);
   }
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
@@ -127,7 +137,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       const verdict = checkRequest(req, gate, token);
       if (verdict.status !== 200 || verdict.url.pathname !== '/ws') {
         const status = verdict.status === 200 ? 404 : verdict.status;
-        if (status !== 401) logRefusal(verdict.status === 200 ? 'an upgrade to an unknown path' : verdict.why, req.url ?? '');
+        if (status !== 401)
+          logRefusal(verdict.status === 200 ? 'an upgrade to an unknown path' : verdict.why, req.url ?? '');
         socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nConnection: close\r\n\r\n`);
         return;
       }
@@ -150,7 +161,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     ws.on('error', (err) => logRefusal('a malformed WebSocket frame', err.message));
     ws.on('close', () => sockets.delete(ws));
     ws.on('message', (data) => {
-      void answer(ws, data).catch((err: unknown) => logRefusal('a message that failed', err instanceof Error ? err.message : String(err)));
+      void answer(ws, data).catch((err: unknown) =>
+        logRefusal('a message that failed', err instanceof Error ? err.message : String(err)),
+      );
     });
   });
 
@@ -198,7 +211,12 @@ interface RequestGate {
 
 type Verdict = { status: 200; url: URL } | { status: 400 | 401 | 403; why: string };
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' };
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+};
 
 function allowedHosts(shownHost: string, port: number): Set<string> {
   return new Set(['127.0.0.1', 'localhost', '[::1]', shownHost].map((name) => `${name.toLowerCase()}:${port}`));
@@ -220,7 +238,8 @@ function checkRequest(req: IncomingMessage, gate: RequestGate, token: string): V
   }
   const origin = req.headers.origin;
   // Browsers always send Origin on WebSocket upgrades; a plain page load sends none, or its own.
-  if (origin !== undefined && !isOwnOrigin(origin, gate)) return { status: 403, why: 'a request from a foreign Origin' };
+  if (origin !== undefined && !isOwnOrigin(origin, gate))
+    return { status: 403, why: 'a request from a foreign Origin' };
   const offered = url.searchParams.get('token') ?? readCookie(req.headers.cookie, gate.cookie);
   if (!offered || !sameSecret(offered, token)) return { status: 401, why: 'a request without the token' };
   return { status: 200, url };

@@ -1,7 +1,18 @@
 import { useState } from 'react';
 import { AGENT_SNIPPET, toolChipLabel, type AgentEntry, type RunState } from '../../../shared/contract';
 import {
-  AssistantMessage, ChatError, ChatHeader, ChatLog, ChatLogEmpty, ChatMarker, Composer, ConfigErrorBanner, ModelsWithheld, SetupNeeded, ThinkingDots, UserMessage,
+  AssistantMessage,
+  ChatError,
+  ChatHeader,
+  ChatLog,
+  ChatLogEmpty,
+  ChatMarker,
+  Composer,
+  ConfigErrorBanner,
+  ModelsWithheld,
+  SetupNeeded,
+  ThinkingDots,
+  UserMessage,
 } from '../chat';
 import { useOpenFilesStore } from '../editor';
 import { useWorkspaceTrust } from '../trust';
@@ -34,7 +45,10 @@ export function AgentPanel() {
         onClear={() => void store.clear()}
       >
         {enabled && model && (
-          <span className="as-model" title={`Model alias from .kiln/config.yaml; ${tools.length} verbs offered: ${tools.join(', ')}`}>
+          <span
+            className="as-model"
+            title={`Model alias from .kiln/config.yaml; ${tools.length} verbs offered: ${tools.join(', ')}`}
+          >
             {model}
             <span className="as-model-tools">· {tools.length} tools</span>
           </span>
@@ -59,8 +73,8 @@ export function AgentPanel() {
           snippet={AGENT_SNIPPET}
           hint={
             <>
-              The agent works across the whole workspace: it writes modules to <code>src/</code>, runs them, and works in notebooks.
-              What it runs is logged in <code>scripts/</code>.
+              The agent works across the whole workspace: it writes modules to <code>src/</code>, runs them, and works
+              in notebooks. What it runs is logged in <code>scripts/</code>.
             </>
           }
         />
@@ -76,8 +90,12 @@ export function AgentPanel() {
         maxHeight={180}
         placeholder={
           enabled
-            ? (busy ? 'Queue a follow-up…' : 'Ask the agent to work in this workspace…')
-            : (trust.modelsWithheld ? 'Trust this folder to use its models' : 'Add an agent: block to .kiln/config.yaml to start')
+            ? busy
+              ? 'Queue a follow-up…'
+              : 'Ask the agent to work in this workspace…'
+            : trust.modelsWithheld
+              ? 'Trust this folder to use its models'
+              : 'Add an agent: block to .kiln/config.yaml to start'
         }
         sendTitle={busy ? 'Queue (Enter)' : 'Send (Enter)'}
         stopTitle="Stop the run and drop queued messages"
@@ -94,7 +112,9 @@ export function AgentPanel() {
 
 function Transcript({ entries, runState }: { entries: AgentEntry[]; runState: RunState }) {
   // Dots only while nothing else shows progress (no text streaming, no verb running).
-  const visiblyBusy = entries.some((e) => (e.type === 'assistant' && e.streaming) || (e.type === 'tool' && e.status === 'running'));
+  const visiblyBusy = entries.some(
+    (e) => (e.type === 'assistant' && e.streaming) || (e.type === 'tool' && e.status === 'running'),
+  );
   const thinking = runState === 'running' && !visiblyBusy;
 
   return (
@@ -103,7 +123,9 @@ function Transcript({ entries, runState }: { entries: AgentEntry[]; runState: Ru
         <ChatLogEmpty>
           <AgentIcon size={22} />
           <p>Ask for work across the workspace: load the data, write a module, use it in a notebook.</p>
-          <p className="chat-dim">Reusable code goes to <code>src/</code>; every run is logged in <code>scripts/</code>.</p>
+          <p className="chat-dim">
+            Reusable code goes to <code>src/</code>; every run is logged in <code>scripts/</code>.
+          </p>
         </ChatLogEmpty>
       )}
       {entries.map((entry) => (
@@ -170,7 +192,9 @@ function ToolChip({ chip }: { chip: ToolEntry }) {
                   <dd>
                     <pre>
                       {arg.value}
-                      {arg.omitted > 0 && <span className="as-omitted">{`… ${arg.omitted.toLocaleString()} more characters`}</span>}
+                      {arg.omitted > 0 && (
+                        <span className="as-omitted">{`… ${arg.omitted.toLocaleString()} more characters`}</span>
+                      )}
                     </pre>
                   </dd>
                 </div>

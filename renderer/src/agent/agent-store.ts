@@ -2,7 +2,14 @@
  * The Agent panel's renderer state: the config (enabled or not) and the one workspace session
  * (transcript, run state, queue). One store per bridge, so the panel can unmount with its tab.
  */
-import type { AgentEntry, AgentSnapshot, ConfigState, EventPayload, KilnBridge, RunState } from '../../../shared/contract';
+import type {
+  AgentEntry,
+  AgentSnapshot,
+  ConfigState,
+  EventPayload,
+  KilnBridge,
+  RunState,
+} from '../../../shared/contract';
 import { KilnError } from '../../../shared/errors';
 import { Store, perBridge, shownError, useStore } from '../base';
 
@@ -31,7 +38,10 @@ export class AgentStore extends Store<AgentState> {
       bridge.on('agent.runState', (p) => this.set({ runState: p.state, queued: p.queued })),
       bridge.on('agent.session', (p) => this.adopt(p.snapshot)),
     );
-    void bridge.request('config.get', {}).then((config) => this.set({ config }), () => undefined);
+    void bridge.request('config.get', {}).then(
+      (config) => this.set({ config }),
+      () => undefined,
+    );
     void this.open();
   }
 
@@ -80,7 +90,9 @@ export class AgentStore extends Store<AgentState> {
 
   private onDelta({ entryId, text }: EventPayload<'agent.delta'>): void {
     this.set({
-      transcript: this.state.transcript.map((e) => (e.id === entryId && e.type === 'assistant' ? { ...e, text: e.text + text } : e)),
+      transcript: this.state.transcript.map((e) =>
+        e.id === entryId && e.type === 'assistant' ? { ...e, text: e.text + text } : e,
+      ),
     });
   }
 

@@ -55,7 +55,9 @@ function Shell() {
     });
   }, [bridge]);
 
-  useCommands([{ id: 'file.save', title: 'Save', category: 'File', keys: 'Mod+S', run: () => saveActive(openFiles, toasts) }]);
+  useCommands([
+    { id: 'file.save', title: 'Save', category: 'File', keys: 'Mod+S', run: () => saveActive(openFiles, toasts) },
+  ]);
 
   // Coming back to the window: anything changed behind our back shows now, even if an event was missed.
   useEffect(() => {

@@ -8,7 +8,15 @@ import { Explorer } from '../tree';
 type View = 'explorer' | 'search';
 
 /** The left rail: the Explorer, or Find in Files. The Explorer stays mounted so its folders stay open. */
-export function LeftRail({ workspaceName, activePath, onOpen }: { workspaceName: string; activePath: string | null; onOpen: (path: string) => void }) {
+export function LeftRail({
+  workspaceName,
+  activePath,
+  onOpen,
+}: {
+  workspaceName: string;
+  activePath: string | null;
+  onOpen: (path: string) => void;
+}) {
   const search = useSearchStore();
   const [view, setView] = useState<View>('explorer');
   const [focusTick, setFocusTick] = useState(0);
@@ -17,9 +25,21 @@ export function LeftRail({ workspaceName, activePath, onOpen }: { workspaceName:
     setFocusTick((n) => n + 1);
   };
   useCommands([
-    { id: 'workbench.showExplorer', title: 'Show Explorer', category: 'View', keys: 'Mod+Shift+E', run: () => setView('explorer') },
+    {
+      id: 'workbench.showExplorer',
+      title: 'Show Explorer',
+      category: 'View',
+      keys: 'Mod+Shift+E',
+      run: () => setView('explorer'),
+    },
     { id: 'search.findInFiles', title: 'Find in Files', category: 'Search', keys: 'Mod+Shift+F', run: showSearch },
-    { id: 'search.cancel', title: 'Cancel Search', category: 'Search', when: () => search.getState().status === 'searching', run: () => search.cancel() },
+    {
+      id: 'search.cancel',
+      title: 'Cancel Search',
+      category: 'Search',
+      when: () => search.getState().status === 'searching',
+      run: () => search.cancel(),
+    },
   ]);
   const openMatch = (path: string, match: SearchMatch) => {
     requestReveal(path, { line: match.line, start: match.start, end: match.end });
@@ -33,7 +53,14 @@ export function LeftRail({ workspaceName, activePath, onOpen }: { workspaceName:
     <aside className="left-rail" aria-label="Side Bar">
       <div className="view-switch" role="tablist" aria-label="Side Bar views">
         {views.map((v) => (
-          <button key={v.id} type="button" role="tab" aria-selected={view === v.id} className={`view-switch-tab${view === v.id ? ' active' : ''}`} onClick={v.select}>
+          <button
+            key={v.id}
+            type="button"
+            role="tab"
+            aria-selected={view === v.id}
+            className={`view-switch-tab${view === v.id ? ' active' : ''}`}
+            onClick={v.select}
+          >
             {v.label}
           </button>
         ))}

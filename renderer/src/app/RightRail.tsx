@@ -21,7 +21,14 @@ export function RightRail() {
   const [selected, setSelected] = useState(RAIL_TABS[0].id);
   const current = RAIL_TABS.find((t) => t.id === selected) ?? RAIL_TABS[0];
   const Panel = current.component;
-  useCommands(RAIL_TABS.map((tab) => ({ id: `view.rail.${tab.id}`, title: `Show the ${tab.label} panel`, category: 'View', run: () => setSelected(tab.id) })));
+  useCommands(
+    RAIL_TABS.map((tab) => ({
+      id: `view.rail.${tab.id}`,
+      title: `Show the ${tab.label} panel`,
+      category: 'View',
+      run: () => setSelected(tab.id),
+    })),
+  );
   const focusTab = (index: number) => {
     const tab = RAIL_TABS[(index + RAIL_TABS.length) % RAIL_TABS.length];
     setSelected(tab.id);
@@ -50,7 +57,12 @@ export function RightRail() {
           </button>
         ))}
       </div>
-      <div className="rail-panel" role="tabpanel" id={`rail-panel-${current.id}`} aria-labelledby={`rail-tab-${current.id}`}>
+      <div
+        className="rail-panel"
+        role="tabpanel"
+        id={`rail-panel-${current.id}`}
+        aria-labelledby={`rail-tab-${current.id}`}
+      >
         <Panel />
       </div>
     </div>

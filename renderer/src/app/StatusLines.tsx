@@ -7,7 +7,10 @@ class WatchStatusStore extends Store<{ degraded: WatchDegraded | null }> {
   constructor(bridge: KilnBridge) {
     super({ degraded: null });
     this.own(bridge.on('watch.degraded', (degraded) => this.set({ degraded })));
-    void bridge.request('watch.status', {}).then((status) => status.degraded && this.set({ degraded: status.degraded }), () => undefined);
+    void bridge.request('watch.status', {}).then(
+      (status) => status.degraded && this.set({ degraded: status.degraded }),
+      () => undefined,
+    );
   }
 }
 

@@ -5,12 +5,18 @@ import { errorText, shownError } from './error-text';
 describe('errorText', () => {
   it('shows a service error by its message and keeps its code and details', () => {
     const err = new KilnError('E_TOO_LARGE', 'big.csv is 90 MB', { size: 90, limit: 50, confirmable: true });
-    expect(shownError(err)).toEqual({ code: 'E_TOO_LARGE', message: 'big.csv is 90 MB', details: { size: 90, limit: 50, confirmable: true } });
+    expect(shownError(err)).toEqual({
+      code: 'E_TOO_LARGE',
+      message: 'big.csv is 90 MB',
+      details: { size: 90, limit: 50, confirmable: true },
+    });
     expect(errorText(err, 'Could not open big.csv')).toBe('Could not open big.csv: big.csv is 90 MB');
   });
 
   it('says what happened to Kiln for a shutdown or a lost connection, whichever layer worded it', () => {
-    expect(errorText(new KilnError('E_SHUTTING_DOWN', 'The Jupyter server manager was shut down'))).toBe('Kiln is shutting down; nothing more runs in this window.');
+    expect(errorText(new KilnError('E_SHUTTING_DOWN', 'The Jupyter server manager was shut down'))).toBe(
+      'Kiln is shutting down; nothing more runs in this window.',
+    );
     expect(errorText(new KilnError('E_DISCONNECTED', 'socket closed'), 'Could not save a.txt')).toBe(
       'Could not save a.txt: Lost the connection to Kiln; reload the window to reconnect.',
     );

@@ -25,7 +25,11 @@ export function aboutKiln(code: keyof typeof ABOUT_KILN): string {
 export function shownError(err: unknown): ShownError {
   if (err instanceof KilnError) {
     const code: ErrorCode = err.code;
-    return { code, message: (ABOUT_KILN as Partial<Record<ErrorCode, string>>)[code] ?? err.message, details: err.details };
+    return {
+      code,
+      message: (ABOUT_KILN as Partial<Record<ErrorCode, string>>)[code] ?? err.message,
+      details: err.details,
+    };
   }
   return { code: 'E_INTERNAL', message: err instanceof Error ? err.message : String(err) };
 }

@@ -82,7 +82,11 @@ export class Store<S extends object> implements Readable<S> {
  * (compared with `isEqual`, `Object.is` by default). A selector may build a new value each call
  * (an array, an object) if `isEqual` says when two are the same.
  */
-export function useStore<S, T = S>(store: Readable<S>, selector: (state: S) => T = identity as (state: S) => T, isEqual: (a: T, b: T) => boolean = Object.is): T {
+export function useStore<S, T = S>(
+  store: Readable<S>,
+  selector: (state: S) => T = identity as (state: S) => T,
+  isEqual: (a: T, b: T) => boolean = Object.is,
+): T {
   const last = useRef<Selection<S, T> | null>(null);
   const snapshot = (): T => {
     const selection = select(last.current, store.getState(), selector, isEqual);
@@ -99,7 +103,12 @@ interface Selection<S, T> {
 }
 
 /** The selected value for a state, reusing the previous one when the state or the value is unchanged. */
-export function select<S, T>(previous: Selection<S, T> | null, state: S, selector: (state: S) => T, isEqual: (a: T, b: T) => boolean): Selection<S, T> {
+export function select<S, T>(
+  previous: Selection<S, T> | null,
+  state: S,
+  selector: (state: S) => T,
+  isEqual: (a: T, b: T) => boolean,
+): Selection<S, T> {
   if (previous && previous.state === state && previous.selector === selector) return previous;
   const value = selector(state);
   if (previous && isEqual(previous.value, value)) return { state, selector, value: previous.value };

@@ -1,4 +1,12 @@
-import type { EventChannel, EventPayload, KilnBridge, RequestArgs, RequestChannel, RequestResult, Envelope } from '../../../shared/contract';
+import type {
+  EventChannel,
+  EventPayload,
+  KilnBridge,
+  RequestArgs,
+  RequestChannel,
+  RequestResult,
+  Envelope,
+} from '../../../shared/contract';
 import { fromWireError } from '../../../shared/errors';
 import { connectWebSocketBridge } from './websocket';
 

@@ -24,7 +24,10 @@ it('a dropped connection fails the pending and every later request with E_DISCON
 
   const pending = await bridge.request('prefs.get', {}).catch((e: unknown) => e);
   expect(pending).toBeInstanceOf(KilnError);
-  expect(pending).toMatchObject({ code: 'E_DISCONNECTED', message: 'Lost the connection to Kiln; reload to reconnect' });
+  expect(pending).toMatchObject({
+    code: 'E_DISCONNECTED',
+    message: 'Lost the connection to Kiln; reload to reconnect',
+  });
   await told;
   await expect(bridge.request('prefs.get', {})).rejects.toMatchObject({ code: 'E_DISCONNECTED' });
 });

@@ -1,4 +1,12 @@
-import type { EventChannel, EventPayload, KilnBridge, RequestArgs, RequestChannel, RequestResult, Envelope } from '../../../shared/contract';
+import type {
+  EventChannel,
+  EventPayload,
+  KilnBridge,
+  RequestArgs,
+  RequestChannel,
+  RequestResult,
+  Envelope,
+} from '../../../shared/contract';
 import { fromWireError, KilnError } from '../../../shared/errors';
 
 type Pending = { resolve: (value: unknown) => void; reject: (err: Error) => void };
@@ -65,5 +73,9 @@ function forgetTokenInAddress(location: Location): void {
   if (!params.has('token')) return;
   params.delete('token');
   const query = params.toString();
-  window.history.replaceState(window.history.state, '', `${location.pathname}${query ? `?${query}` : ''}${location.hash}`);
+  window.history.replaceState(
+    window.history.state,
+    '',
+    `${location.pathname}${query ? `?${query}` : ''}${location.hash}`,
+  );
 }

@@ -88,8 +88,8 @@ export function ModelsWithheld({ mark, subject, onTrust }: ModelsWithheldProps) 
       <div className="chat-setup-mark">{mark}</div>
       <h3>{subject} waits for trust</h3>
       <p>
-        This folder&apos;s <code>.kiln/config.yaml</code> names its own models; they are withheld until you trust the folder, so
-        their keys are not sent to the servers it names.
+        This folder&apos;s <code>.kiln/config.yaml</code> names its own models; they are withheld until you trust the
+        folder, so their keys are not sent to the servers it names.
       </p>
       <p className="chat-hint">Until then only the models of your own config are used.</p>
       <div>

@@ -1,5 +1,13 @@
 import './chat.css';
 
 export { Composer, type ComposerProps } from './Composer';
-export { ChatLog, ChatLogEmpty, ThinkingDots, UserMessage, AssistantMessage, ChatMarker, ChatError } from './transcript';
+export {
+  ChatLog,
+  ChatLogEmpty,
+  ThinkingDots,
+  UserMessage,
+  AssistantMessage,
+  ChatMarker,
+  ChatError,
+} from './transcript';
 export { ChatHeader, ConfigErrorBanner, ModelsWithheld, SetupNeeded } from './PanelChrome';

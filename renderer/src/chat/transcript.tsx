@@ -57,14 +57,27 @@ export function UserMessage({ text, queued = false }: { text: string; queued?: b
 
 export function AssistantMessage({ text, streaming }: { text: string; streaming: boolean }) {
   return (
-    <div className={`chat-msg chat-assistant${streaming ? ' streaming' : ''}`} data-streaming={streaming ? 'true' : undefined}>
+    <div
+      className={`chat-msg chat-assistant${streaming ? ' streaming' : ''}`}
+      data-streaming={streaming ? 'true' : undefined}
+    >
       <ChatText text={text} />
     </div>
   );
 }
 
 /** A line across the transcript naming what happened (accepted, changed on disk, cleared...). */
-export function ChatMarker({ marker, text, icon, role }: { marker: string; text: string; icon?: ReactNode; role?: 'status' }) {
+export function ChatMarker({
+  marker,
+  text,
+  icon,
+  role,
+}: {
+  marker: string;
+  text: string;
+  icon?: ReactNode;
+  role?: 'status';
+}) {
   return (
     <div className={`chat-marker marker-${marker}`} role={role}>
       {icon}
@@ -112,9 +125,15 @@ function ChatText({ text }: { text: string }) {
         i % 2 === 1 ? (
           <pre key={i}>{part.replace(/\n$/, '')}</pre>
         ) : (
-          part.split(/(`[^`\n]+`)/).map((piece, j) =>
-            piece.length > 2 && piece.startsWith('`') && piece.endsWith('`') ? <code key={`${i}-${j}`}>{piece.slice(1, -1)}</code> : piece,
-          )
+          part
+            .split(/(`[^`\n]+`)/)
+            .map((piece, j) =>
+              piece.length > 2 && piece.startsWith('`') && piece.endsWith('`') ? (
+                <code key={`${i}-${j}`}>{piece.slice(1, -1)}</code>
+              ) : (
+                piece
+              ),
+            )
         ),
       )}
     </>

@@ -5,7 +5,11 @@ import { formatKeys } from './keys';
 import type { Command } from './registry';
 
 /** Every command that applies where the operator was, with its key binding, fuzzy-filtered; Enter runs it. */
-export function CommandPalette({ commands, onRun, onClose }: {
+export function CommandPalette({
+  commands,
+  onRun,
+  onClose,
+}: {
   /** Taken when the palette opened, so "where the operator was" decides what applies. */
   commands: Command[];
   onRun: (command: Command) => void;
@@ -13,7 +17,10 @@ export function CommandPalette({ commands, onRun, onClose }: {
 }) {
   const [query, setQuery] = useState('');
   const items = useMemo<PickerItem[]>(() => {
-    const labelled = commands.map((command) => ({ command, text: command.category ? `${command.category}: ${command.title}` : command.title }));
+    const labelled = commands.map((command) => ({
+      command,
+      text: command.category ? `${command.category}: ${command.title}` : command.title,
+    }));
     const toItem = (c: (typeof labelled)[number], positions: readonly number[] = []): PickerItem => ({
       id: c.command.id,
       label: c.command.title,

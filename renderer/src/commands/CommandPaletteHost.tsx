@@ -15,7 +15,10 @@ export function CommandPaletteHost() {
       keys: 'Mod+Shift+P',
       run: () => {
         const returnTo = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-        setOpen({ commands: registry.available().filter((c) => c.id !== 'workbench.commandPalette' && c.palette !== false), returnTo });
+        setOpen({
+          commands: registry.available().filter((c) => c.id !== 'workbench.commandPalette' && c.palette !== false),
+          returnTo,
+        });
       },
     },
   ]);
@@ -27,7 +30,9 @@ export function CommandPaletteHost() {
         setOpen(null);
         open.returnTo?.focus();
       }}
-      onRun={(command) => void Promise.resolve(command.run()).catch((err: unknown) => console.error(`Command ${command.id} failed`, err))}
+      onRun={(command) =>
+        void Promise.resolve(command.run()).catch((err: unknown) => console.error(`Command ${command.id} failed`, err))
+      }
     />
   );
 }

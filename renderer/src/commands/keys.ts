@@ -21,18 +21,21 @@ export interface KeyEventLike {
 
 /** Parses a binding into its strokes (two for a chord). */
 export function parseKeys(binding: string, isMac: boolean): KeyStroke[] {
-  return binding.split(' ').filter(Boolean).map((stroke) => {
-    const parts = stroke.split('+');
-    const key = parts.pop() || '+';
-    const mods = new Set(parts.map((p) => p.toLowerCase()));
-    return {
-      key: key.toLowerCase(),
-      ctrl: mods.has('ctrl') || (mods.has('mod') && !isMac),
-      meta: mods.has('meta') || mods.has('cmd') || (mods.has('mod') && isMac),
-      shift: mods.has('shift'),
-      alt: mods.has('alt'),
-    };
-  });
+  return binding
+    .split(' ')
+    .filter(Boolean)
+    .map((stroke) => {
+      const parts = stroke.split('+');
+      const key = parts.pop() || '+';
+      const mods = new Set(parts.map((p) => p.toLowerCase()));
+      return {
+        key: key.toLowerCase(),
+        ctrl: mods.has('ctrl') || (mods.has('mod') && !isMac),
+        meta: mods.has('meta') || mods.has('cmd') || (mods.has('mod') && isMac),
+        shift: mods.has('shift'),
+        alt: mods.has('alt'),
+      };
+    });
 }
 
 /** Layout-independent names for the few keys whose `key` changes with Shift or the keyboard layout. */
@@ -55,7 +58,15 @@ export function matchesStroke(event: KeyEventLike, stroke: KeyStroke): boolean {
 }
 
 const MAC_SYMBOLS: Record<string, string> = { ctrl: '⌃', alt: '⌥', shift: '⇧', meta: '⌘' };
-const NAMES: Record<string, string> = { arrowup: '↑', arrowdown: '↓', enter: 'Enter', escape: 'Esc', delete: 'Delete', backspace: 'Backspace', ' ': 'Space' };
+const NAMES: Record<string, string> = {
+  arrowup: '↑',
+  arrowdown: '↓',
+  enter: 'Enter',
+  escape: 'Esc',
+  delete: 'Delete',
+  backspace: 'Backspace',
+  ' ': 'Space',
+};
 
 /** How a binding reads in menus and the palette: `Ctrl+Shift+P` here, `⇧⌘P` on a Mac. */
 export function formatKeys(binding: string, isMac: boolean): string {

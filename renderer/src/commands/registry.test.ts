@@ -2,8 +2,17 @@ import { expect, it } from 'vitest';
 import { formatKeys } from './keys';
 import { CommandRegistry } from './registry';
 
-const key = (k: string, mods: Partial<{ ctrl: boolean; shift: boolean; alt: boolean; meta: boolean }> = {}, code?: string) => ({
-  key: k, code, ctrlKey: Boolean(mods.ctrl), shiftKey: Boolean(mods.shift), altKey: Boolean(mods.alt), metaKey: Boolean(mods.meta),
+const key = (
+  k: string,
+  mods: Partial<{ ctrl: boolean; shift: boolean; alt: boolean; meta: boolean }> = {},
+  code?: string,
+) => ({
+  key: k,
+  code,
+  ctrlKey: Boolean(mods.ctrl),
+  shiftKey: Boolean(mods.shift),
+  altKey: Boolean(mods.alt),
+  metaKey: Boolean(mods.meta),
 });
 
 it('runs the command bound to a key, with exact modifiers, Mod meaning Ctrl off the Mac', () => {
@@ -33,7 +42,13 @@ it('skips a command whose `when` does not hold, and leaves the key to others', (
   const registry = new CommandRegistry(false);
   let treeFocused = false;
   const ran: string[] = [];
-  registry.register({ id: 'rename', title: 'Rename', keys: 'F2', when: () => treeFocused, run: () => void ran.push('rename') });
+  registry.register({
+    id: 'rename',
+    title: 'Rename',
+    keys: 'F2',
+    when: () => treeFocused,
+    run: () => void ran.push('rename'),
+  });
   expect(registry.handleKey(key('F2'))).toBe(false);
   expect(registry.available().map((c) => c.id)).toEqual([]);
   treeFocused = true;

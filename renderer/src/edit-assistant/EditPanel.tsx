@@ -4,7 +4,13 @@ import { useOpenFiles, useOpenFilesStore, type OpenFilesStore } from '../editor'
 import { ChatHeader, Composer, ConfigErrorBanner, ModelsWithheld, SetupNeeded } from '../chat';
 import { useWorkspaceTrust } from '../trust';
 import { CheckIcon, FileIcon, SparkIcon, WarningIcon, XIcon, usePrefs } from '../ui';
-import { useEditAssistant, useEditAssistantStore, type EditAssistantStore, type ReviewState, type SessionView } from './edit-assistant-store';
+import {
+  useEditAssistant,
+  useEditAssistantStore,
+  type EditAssistantStore,
+  type ReviewState,
+  type SessionView,
+} from './edit-assistant-store';
 import { PROPOSAL_STATUS_SHOWN } from './proposal-status';
 import { Transcript } from './Transcript';
 import './edit-assistant.css';
@@ -50,7 +56,11 @@ export function EditPanel() {
       {!config ? (
         <div className="chat-body ea-centered chat-dim">Loading…</div>
       ) : !enabled && trust.modelsWithheld ? (
-        <ModelsWithheld mark={<SparkIcon size={22} />} subject="The edit assistant" onTrust={() => void trust.askToTrust()} />
+        <ModelsWithheld
+          mark={<SparkIcon size={22} />}
+          subject="The edit assistant"
+          onTrust={() => void trust.askToTrust()}
+        />
       ) : !enabled ? (
         <SetupNeeded
           mark={<SparkIcon size={22} />}
@@ -97,7 +107,9 @@ export function EditPanel() {
         defaultModel={config?.fileEditing.model ?? null}
         placeholder={
           !enabled
-            ? trust.modelsWithheld ? 'Trust this folder to use its models' : 'Set file_editing.model in .kiln/config.yaml to start'
+            ? trust.modelsWithheld
+              ? 'Trust this folder to use its models'
+              : 'Set file_editing.model in .kiln/config.yaml to start'
             : !path
               ? 'Open a file first'
               : view?.status === 'blocked'
@@ -174,10 +186,13 @@ function ReviewBar({ store, view, review }: { store: EditAssistantStore; view: S
         )}
         {summary && (
           <span className="ea-chip-counts">
-            <span className="ea-added">+{summary.linesAdded}</span> <span className="ea-removed">−{summary.linesRemoved}</span>
+            <span className="ea-added">+{summary.linesAdded}</span>{' '}
+            <span className="ea-removed">−{summary.linesRemoved}</span>
           </span>
         )}
-        {summary && review.against === 'baseline' && <span className={`ea-pill status-${summary.status}`}>{PROPOSAL_STATUS_SHOWN[summary.status]}</span>}
+        {summary && review.against === 'baseline' && (
+          <span className={`ea-pill status-${summary.status}`}>{PROPOSAL_STATUS_SHOWN[summary.status]}</span>
+        )}
         <span className="spacer" />
         <label className="ea-switch">
           <button
@@ -199,7 +214,12 @@ function ReviewBar({ store, view, review }: { store: EditAssistantStore; view: S
           <div>
             <div>{review.stale} Review the proposal against the file as it is now, or discard it.</div>
             <div className="ea-review-actions">
-              <button type="button" className="btn btn-small btn-primary" disabled={busy} onClick={() => void store.reviewAgainstDisk(path, review.proposalId)}>
+              <button
+                type="button"
+                className="btn btn-small btn-primary"
+                disabled={busy}
+                onClick={() => void store.reviewAgainstDisk(path, review.proposalId)}
+              >
                 Review against current file
               </button>
               <button type="button" className="btn btn-small" disabled={busy} onClick={() => void reject()}>
@@ -211,10 +231,20 @@ function ReviewBar({ store, view, review }: { store: EditAssistantStore; view: S
       ) : (
         <div className="ea-review-actions">
           <span className="spacer" />
-          <button type="button" className="btn btn-small ea-btn-reject" disabled={busy || decided} onClick={() => void reject()}>
+          <button
+            type="button"
+            className="btn btn-small ea-btn-reject"
+            disabled={busy || decided}
+            onClick={() => void reject()}
+          >
             <XIcon /> Reject
           </button>
-          <button type="button" className="btn btn-small btn-primary ea-btn-accept" disabled={busy || decided || review.original === null} onClick={() => void accept()}>
+          <button
+            type="button"
+            className="btn btn-small btn-primary ea-btn-accept"
+            disabled={busy || decided || review.original === null}
+            onClick={() => void accept()}
+          >
             <CheckIcon /> Accept
           </button>
         </div>

@@ -24,26 +24,44 @@ export function ProposalReviewSlot({ path }: { path: string | null | undefined }
   const sideBySide = prefs?.diffSideBySide ?? true;
 
   return (
-    <section className="proposal-review" aria-label={`Proposed changes to ${name}`} data-proposal-id={review.proposalId} data-ready={ready ? 'true' : undefined}>
+    <section
+      className="proposal-review"
+      aria-label={`Proposed changes to ${name}`}
+      data-proposal-id={review.proposalId}
+      data-ready={ready ? 'true' : undefined}
+    >
       <div className="pr-header">
-        <span className="pr-icon"><DiffIcon /></span>
+        <span className="pr-icon">
+          <DiffIcon />
+        </span>
         <span className="pr-title">
           {review.against === 'disk' ? 'On disk ↔ proposal' : 'Proposed changes'}
           <span className="pr-file"> · {name}</span>
         </span>
         {summary && (
           <span className="ea-chip-counts">
-            <span className="ea-added">+{summary.linesAdded}</span> <span className="ea-removed">−{summary.linesRemoved}</span>
+            <span className="ea-added">+{summary.linesAdded}</span>{' '}
+            <span className="ea-removed">−{summary.linesRemoved}</span>
           </span>
         )}
         {summary && <span className={`ea-pill status-${summary.status}`}>{PROPOSAL_STATUS_SHOWN[summary.status]}</span>}
         <span className="spacer" />
         <span className="pr-legend">
           {sideBySide
-            ? review.against === 'disk' ? 'left: on disk now · right: proposal' : 'left: baseline · right: proposal'
-            : review.against === 'disk' ? '− on disk now · + proposal' : '− baseline · + proposal'}
+            ? review.against === 'disk'
+              ? 'left: on disk now · right: proposal'
+              : 'left: baseline · right: proposal'
+            : review.against === 'disk'
+              ? '− on disk now · + proposal'
+              : '− baseline · + proposal'}
         </span>
-        <button type="button" className="chat-icon-btn" title="Back to the editor" aria-label="Close review" onClick={() => store.closeReview(path)}>
+        <button
+          type="button"
+          className="chat-icon-btn"
+          title="Back to the editor"
+          aria-label="Close review"
+          onClick={() => store.closeReview(path)}
+        >
           <XIcon />
         </button>
       </div>

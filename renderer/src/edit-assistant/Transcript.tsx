@@ -22,18 +22,33 @@ export function Transcript({ entries, runState, reviewingId, onOpenProposal }: T
         <ChatLogEmpty>
           <SparkIcon size={22} />
           <p>Ask for a change to this file: rename across it, reformat, a mechanical refactor.</p>
-          <p className="chat-dim">The assistant proposes the whole new file; you review the diff and Accept or Reject.</p>
+          <p className="chat-dim">
+            The assistant proposes the whole new file; you review the diff and Accept or Reject.
+          </p>
         </ChatLogEmpty>
       )}
       {entries.map((entry) => (
-        <Entry key={entry.id} entry={entry} reviewing={entry.type === 'proposal' && entry.proposalId === reviewingId} onOpenProposal={onOpenProposal} />
+        <Entry
+          key={entry.id}
+          entry={entry}
+          reviewing={entry.type === 'proposal' && entry.proposalId === reviewingId}
+          onOpenProposal={onOpenProposal}
+        />
       ))}
       {waiting && <ThinkingDots label="Thinking" />}
     </ChatLog>
   );
 }
 
-function Entry({ entry, reviewing, onOpenProposal }: { entry: TranscriptEntry; reviewing: boolean; onOpenProposal: (id: string) => void }) {
+function Entry({
+  entry,
+  reviewing,
+  onOpenProposal,
+}: {
+  entry: TranscriptEntry;
+  reviewing: boolean;
+  onOpenProposal: (id: string) => void;
+}) {
   switch (entry.type) {
     case 'user':
       return <UserMessage text={entry.text} />;
@@ -53,14 +68,22 @@ function Entry({ entry, reviewing, onOpenProposal }: { entry: TranscriptEntry; r
           </span>
           <span className="ea-chip-label">Proposed changes</span>
           <span className="ea-chip-counts">
-            <span className="ea-added">+{entry.linesAdded}</span> <span className="ea-removed">−{entry.linesRemoved}</span>
+            <span className="ea-added">+{entry.linesAdded}</span>{' '}
+            <span className="ea-removed">−{entry.linesRemoved}</span>
           </span>
           <span className="ea-chip-status">{PROPOSAL_STATUS_SHOWN[entry.status]}</span>
         </button>
       );
     case 'marker': {
       const onDisk = entry.marker === 'changed-on-disk';
-      return <ChatMarker marker={entry.marker} text={entry.text} icon={onDisk ? <WarningIcon /> : undefined} role={onDisk ? 'status' : undefined} />;
+      return (
+        <ChatMarker
+          marker={entry.marker}
+          text={entry.text}
+          icon={onDisk ? <WarningIcon /> : undefined}
+          role={onDisk ? 'status' : undefined}
+        />
+      );
     }
     case 'error':
       return <ChatError code={entry.code} message={entry.message} icon={<WarningIcon />} />;

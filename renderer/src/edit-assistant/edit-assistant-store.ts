@@ -79,7 +79,10 @@ export class EditAssistantStore extends Store<EditAssistantState> {
       bridge.on('editAssistant.session', (p) => this.onSession(p)),
       bridge.on('fs.change', (change) => this.applyChange(change)),
     );
-    void bridge.request('config.get', {}).then((config) => this.applyConfig(config), () => undefined);
+    void bridge.request('config.get', {}).then(
+      (config) => this.applyConfig(config),
+      () => undefined,
+    );
   }
 
   session(path: string): SessionView | undefined {
@@ -91,12 +94,19 @@ export class EditAssistantStore extends Store<EditAssistantState> {
     const existing = this.state.sessions[path];
     if (existing && existing.status === 'ready' && !confirmLarge) return;
     this.putSession(path, {
-      path, status: 'opening', problem: null, snapshot: existing?.snapshot ?? null,
-      transcript: existing?.transcript ?? [], runState: existing?.runState ?? 'idle',
+      path,
+      status: 'opening',
+      problem: null,
+      snapshot: existing?.snapshot ?? null,
+      transcript: existing?.transcript ?? [],
+      runState: existing?.runState ?? 'idle',
       largeConfirmed: confirmLarge || (existing?.largeConfirmed ?? false),
     });
     try {
-      const snapshot = await this.bridge.request('editAssistant.openSession', { path, confirmLarge: confirmLarge || existing?.largeConfirmed });
+      const snapshot = await this.bridge.request('editAssistant.openSession', {
+        path,
+        confirmLarge: confirmLarge || existing?.largeConfirmed,
+      });
       this.adoptSnapshot(path, snapshot);
       const latest = snapshot.proposals.find((p) => p.id === snapshot.latestProposalId);
       // Resuming a session with an undecided proposal: show it, as if it had just arrived.
@@ -104,7 +114,10 @@ export class EditAssistantStore extends Store<EditAssistantState> {
     } catch (err) {
       const e = shownError(err);
       const confirmable = isKilnError(err, 'E_TOO_LARGE') && err.details?.confirmable === true;
-      this.patchSession(path, () => ({ status: 'blocked', problem: { code: e.code, message: e.message, confirmable } }));
+      this.patchSession(path, () => ({
+        status: 'blocked',
+        problem: { code: e.code, message: e.message, confirmable },
+      }));
     }
   }
 
@@ -112,17 +125,27 @@ export class EditAssistantStore extends Store<EditAssistantState> {
   async send(path: string, text: string): Promise<void> {
     const view = this.state.sessions[path];
     try {
-      const outcome = await this.bridge.request('editAssistant.send', { path, text, confirmLarge: view?.largeConfirmed ?? false });
+      const outcome = await this.bridge.request('editAssistant.send', {
+        path,
+        text,
+        confirmLarge: view?.largeConfirmed ?? false,
+      });
       // Normally the events already brought the error entry; this covers a missed event.
       if (outcome.status === 'error' && outcome.error) {
-        const seen = this.state.sessions[path]?.transcript.some((e) => e.type === 'error' && e.message === outcome.error!.message);
+        const seen = this.state.sessions[path]?.transcript.some(
+          (e) => e.type === 'error' && e.message === outcome.error!.message,
+        );
         if (!seen) this.addLocalError(path, new KilnError(outcome.error.code, outcome.error.message));
       }
     } catch (err) {
       const e = shownError(err);
       if (isKilnError(err, 'E_TOO_LARGE') && err.details?.confirmable) {
         // The file grew past the limit mid-session: the same warn-and-continue as on first use.
-        this.patchSession(path, () => ({ status: 'blocked', problem: { code: e.code, message: e.message, confirmable: true }, heldMessage: text }));
+        this.patchSession(path, () => ({
+          status: 'blocked',
+          problem: { code: e.code, message: e.message, confirmable: true },
+          heldMessage: text,
+        }));
         return;
       }
       this.addLocalError(path, err);
@@ -147,7 +170,12 @@ export class EditAssistantStore extends Store<EditAssistantState> {
     this.dropReview(path);
     const existing = this.state.sessions[path];
     this.putSession(path, {
-      path, status: 'opening', problem: null, snapshot: null, transcript: [], runState: 'idle',
+      path,
+      status: 'opening',
+      problem: null,
+      snapshot: null,
+      transcript: [],
+      runState: 'idle',
       largeConfirmed: existing?.largeConfirmed ?? false,
     });
     await this.open(path, existing?.largeConfirmed ?? false);
@@ -169,8 +197,14 @@ export class EditAssistantStore extends Store<EditAssistantState> {
     const previous = this.state.reviews[path];
     const keep = previous?.proposalId === proposalId;
     this.putReview(path, {
-      path, proposalId, against: keep ? previous.against : 'baseline', stale: keep ? previous.stale : null, summary,
-      original: keep ? previous.original : null, modified: keep ? previous.modified : null, error: null,
+      path,
+      proposalId,
+      against: keep ? previous.against : 'baseline',
+      stale: keep ? previous.stale : null,
+      summary,
+      original: keep ? previous.original : null,
+      modified: keep ? previous.modified : null,
+      error: null,
     });
     try {
       const proposal = await this.bridge.request('editAssistant.getProposal', { path, proposalId });
@@ -190,9 +224,23 @@ export class EditAssistantStore extends Store<EditAssistantState> {
   async reviewAgainstDisk(path: string, proposalId: string): Promise<void> {
     const token = this.nextToken(path);
     const summary = this.state.sessions[path]?.snapshot?.proposals.find((p) => p.id === proposalId) ?? null;
-    this.putReview(path, { path, proposalId, against: 'disk', stale: null, summary, original: null, modified: null, error: null });
+    this.putReview(path, {
+      path,
+      proposalId,
+      against: 'disk',
+      stale: null,
+      summary,
+      original: null,
+      modified: null,
+      error: null,
+    });
     try {
-      const { content, baselineContent, baselineHash: _hash, ...rest } = await this.bridge.request('editAssistant.reviewAgainstDisk', { path, proposalId });
+      const {
+        content,
+        baselineContent,
+        baselineHash: _hash,
+        ...rest
+      } = await this.bridge.request('editAssistant.reviewAgainstDisk', { path, proposalId });
       if (this.reviewTokens.get(path) !== token) return;
       this.patchReview(path, { summary: rest, original: baselineContent, modified: content });
     } catch (err) {
@@ -264,12 +312,17 @@ export class EditAssistantStore extends Store<EditAssistantState> {
 
   private applyConfig(config: ConfigState): void {
     this.set({ config });
-    void this.bridge.request('editAssistant.models', {}).then((m) => this.set({ models: m.models }), () => undefined);
+    void this.bridge.request('editAssistant.models', {}).then(
+      (m) => this.set({ models: m.models }),
+      () => undefined,
+    );
   }
 
   private onDelta({ path, entryId, text }: EventPayload<'editAssistant.delta'>): void {
     this.patchSession(path, (s) => ({
-      transcript: s.transcript.map((e) => (e.id === entryId && e.type === 'assistant' ? { ...e, text: e.text + text } : e)),
+      transcript: s.transcript.map((e) =>
+        e.id === entryId && e.type === 'assistant' ? { ...e, text: e.text + text } : e,
+      ),
     }));
   }
 
@@ -313,14 +366,19 @@ export class EditAssistantStore extends Store<EditAssistantState> {
     this.adoptSnapshot(path, snapshot);
     const review = this.state.reviews[path];
     // The baseline moved (file changed on disk): the diff is against the new baseline.
-    if (review && review.against === 'baseline' && before !== snapshot.baselineHash) void this.review(path, review.proposalId);
+    if (review && review.against === 'baseline' && before !== snapshot.baselineHash)
+      void this.review(path, review.proposalId);
   }
 
   // ---- state ----
 
   private adoptSnapshot(path: string, snapshot: SessionSnapshot): void {
     this.patchSession(path, () => ({
-      status: 'ready', problem: null, snapshot, transcript: snapshot.transcript, runState: snapshot.runState,
+      status: 'ready',
+      problem: null,
+      snapshot,
+      transcript: snapshot.transcript,
+      runState: snapshot.runState,
     }));
   }
 

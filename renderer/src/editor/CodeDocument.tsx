@@ -11,7 +11,12 @@ function formatSize(bytes: number): string {
 export function CodeDocument({ path }: { path: string }) {
   const file = useOpenFile(path);
   if (!file || file.status === 'loading') return <div className="notice">Loading…</div>;
-  if (file.status === 'error') return <div role="alert" className="notice notice-error">Could not open {file.name}: {file.error}</div>;
+  if (file.status === 'error')
+    return (
+      <div role="alert" className="notice notice-error">
+        Could not open {file.name}: {file.error}
+      </div>
+    );
   if (file.binary) {
     return (
       <div className="notice binary-notice" role="note">

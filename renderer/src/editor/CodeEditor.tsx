@@ -127,12 +127,15 @@ export function CodeEditor({ path }: { path: string }) {
   useEffect(() => {
     if (!ready || file?.large) return;
     let live = true;
-    const timer = setTimeout(() => {
-      bridge.request('editor.gutter', { path, text: buffer }).then(
-        (changes) => live && gutter.current?.set(changes.map(gutterDecoration)),
-        () => live && gutter.current?.clear(),
-      );
-    }, buffer === undefined ? 0 : GUTTER_TYPING_PAUSE_MS);
+    const timer = setTimeout(
+      () => {
+        bridge.request('editor.gutter', { path, text: buffer }).then(
+          (changes) => live && gutter.current?.set(changes.map(gutterDecoration)),
+          () => live && gutter.current?.clear(),
+        );
+      },
+      buffer === undefined ? 0 : GUTTER_TYPING_PAUSE_MS,
+    );
     return () => {
       live = false;
       clearTimeout(timer);
@@ -140,7 +143,15 @@ export function CodeEditor({ path }: { path: string }) {
   }, [bridge, path, ready, file?.large, file?.diskHash, buffer, gitState]);
 
   const language = file && ready ? (file.large ? 'plaintext' : languageForPath(file.path)) : undefined;
-  return <div ref={host} className="code-editor" data-path={path} data-language={language} data-minimap={String(minimap && !file?.large)} />;
+  return (
+    <div
+      ref={host}
+      className="code-editor"
+      data-path={path}
+      data-language={language}
+      data-minimap={String(minimap && !file?.large)}
+    />
+  );
 }
 
 function gutterDecoration(change: GutterChange): monaco.editor.IModelDeltaDecoration {

@@ -17,7 +17,16 @@ export interface DiffViewProps {
 }
 
 /** A Monaco diff of two texts, inline or side by side. Reusable: the conflict bar's Compare and the agent's edit panel. */
-export function DiffView({ path, original, modified, sideBySide, originalLabel, modifiedLabel, onModifiedChange, className }: DiffViewProps) {
+export function DiffView({
+  path,
+  original,
+  modified,
+  sideBySide,
+  originalLabel,
+  modifiedLabel,
+  onModifiedChange,
+  className,
+}: DiffViewProps) {
   const host = useRef<HTMLDivElement>(null);
   const diff = useRef<monaco.editor.IStandaloneDiffEditor | null>(null);
   const onChange = useRef(onModifiedChange);

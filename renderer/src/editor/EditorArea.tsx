@@ -13,7 +13,12 @@ import { ProposalReviewSlot } from '../edit-assistant';
 type Ask = <V extends string>(request: DialogRequest<V>) => Promise<V>;
 
 /** Asks before dropping unsaved changes; resolves true when the tab may close. */
-export async function confirmClose(file: OpenFile, store: OpenFilesStore, ask: Ask, onError: (m: string) => void): Promise<boolean> {
+export async function confirmClose(
+  file: OpenFile,
+  store: OpenFilesStore,
+  ask: Ask,
+  onError: (m: string) => void,
+): Promise<boolean> {
   if (!file.dirty) return true;
   const answer = await ask({
     title: `Save changes to ${file.name}?`,
@@ -56,10 +61,16 @@ export function EditorArea() {
   if (!files.length) {
     return (
       <div className="empty-editor">
-        <div className="empty-mark" aria-hidden>K</div>
+        <div className="empty-mark" aria-hidden>
+          K
+        </div>
         <div>Open a file from the Explorer.</div>
-        <div className="empty-hint">Go to File <kbd>Ctrl</kbd>+<kbd>P</kbd> · All commands <kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>P</kbd></div>
-        <div className="empty-hint">Save <kbd>Ctrl</kbd>+<kbd>S</kbd> · Rename <kbd>F2</kbd> · Undo a move <kbd>Ctrl</kbd>+<kbd>Z</kbd></div>
+        <div className="empty-hint">
+          Go to File <kbd>Ctrl</kbd>+<kbd>P</kbd> · All commands <kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>P</kbd>
+        </div>
+        <div className="empty-hint">
+          Save <kbd>Ctrl</kbd>+<kbd>S</kbd> · Rename <kbd>F2</kbd> · Undo a move <kbd>Ctrl</kbd>+<kbd>Z</kbd>
+        </div>
       </div>
     );
   }
@@ -114,13 +125,24 @@ export function EditorArea() {
       </div>
       {activeFile && conflict && (
         <div className="conflict-bar" role="alert" aria-label="Changed on disk">
-          <span className="conflict-icon" aria-hidden>!</span>
+          <span className="conflict-icon" aria-hidden>
+            !
+          </span>
           <span className="conflict-text">
-            {conflict.kind === 'changed'
-              ? <><strong>{activeFile.name}</strong> changed on disk while you have unsaved changes.</>
-              : activeFile.dirty
-                ? <><strong>{activeFile.name}</strong> was deleted on disk; your unsaved text is still here.</>
-                : <><strong>{activeFile.name}</strong> was deleted on disk. It comes back here if the file does; Save As keeps this text.</>}
+            {conflict.kind === 'changed' ? (
+              <>
+                <strong>{activeFile.name}</strong> changed on disk while you have unsaved changes.
+              </>
+            ) : activeFile.dirty ? (
+              <>
+                <strong>{activeFile.name}</strong> was deleted on disk; your unsaved text is still here.
+              </>
+            ) : (
+              <>
+                <strong>{activeFile.name}</strong> was deleted on disk. It comes back here if the file does; Save As
+                keeps this text.
+              </>
+            )}
           </span>
           {conflict.kind === 'deleted' && (
             <SaveAs
@@ -135,14 +157,23 @@ export function EditorArea() {
             />
           )}
           {conflict.kind === 'changed' && (
-            <button type="button" className="btn btn-small" onClick={() => store.showCompare(showingDiff ? null : activeFile.path)}>
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => store.showCompare(showingDiff ? null : activeFile.path)}
+            >
               {showingDiff ? 'Close Compare' : 'Compare'}
             </button>
           )}
           <button
             type="button"
             className={`btn btn-small${conflict.kind === 'changed' ? ' btn-primary' : ''}`}
-            onClick={() => store.overwrite(activeFile.path).then(() => store.showCompare(null), (err) => toasts.error(errorText(err)))}
+            onClick={() =>
+              store.overwrite(activeFile.path).then(
+                () => store.showCompare(null),
+                (err) => toasts.error(errorText(err)),
+              )
+            }
           >
             {conflict.kind === 'changed' ? 'Overwrite' : 'Save here again'}
           </button>
@@ -174,7 +205,7 @@ export function EditorArea() {
                 aria-pressed={prefs?.diffSideBySide ?? true}
                 onClick={() => setPref('diffSideBySide', !(prefs?.diffSideBySide ?? true))}
               >
-                {prefs?.diffSideBySide ?? true ? 'Inline' : 'Side by side'}
+                {(prefs?.diffSideBySide ?? true) ? 'Inline' : 'Side by side'}
               </button>
             </div>
             <DiffView
@@ -195,7 +226,12 @@ export function EditorArea() {
 }
 
 /** Writes the buffer to a new file and moves the tab (and its Monaco model) there. */
-async function saveBufferAs(store: OpenFilesStore, textModels: TextModels, path: string, target: string): Promise<void> {
+async function saveBufferAs(
+  store: OpenFilesStore,
+  textModels: TextModels,
+  path: string,
+  target: string,
+): Promise<void> {
   textModels.rename(path, target);
   try {
     await store.saveAs(path, target);

@@ -15,10 +15,20 @@ export function SaveAs({ path, onSave }: { path: string; onSave: (target: string
   }
   const save = () => {
     const to = target.trim();
-    if (to) onSave(to).then(() => setTarget(null), () => undefined);
+    if (to)
+      onSave(to).then(
+        () => setTarget(null),
+        () => undefined,
+      );
   };
   return (
-    <form className="save-as" onSubmit={(e) => { e.preventDefault(); save(); }}>
+    <form
+      className="save-as"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save();
+      }}
+    >
       <input
         aria-label="Save as path"
         className="save-as-input"
@@ -27,7 +37,9 @@ export function SaveAs({ path, onSave }: { path: string; onSave: (target: string
         onChange={(e) => setTarget(e.target.value)}
         onKeyDown={(e) => e.key === 'Escape' && setTarget(null)}
       />
-      <button type="submit" className="btn btn-small btn-primary">Save</button>
+      <button type="submit" className="btn btn-small btn-primary">
+        Save
+      </button>
     </form>
   );
 }

@@ -21,7 +21,16 @@ beforeEach(() => {
     .handle('workspace.read', ({ path }) => {
       const text = disk.get(path);
       if (text === undefined) throw new KilnError('E_NOT_FOUND', `No such file: ${path}`);
-      return { path, text, binary: false, encoding: 'utf8', size: text.length, hash: hashOf(text), mtimeMs: 1, truncated: false };
+      return {
+        path,
+        text,
+        binary: false,
+        encoding: 'utf8',
+        size: text.length,
+        hash: hashOf(text),
+        mtimeMs: 1,
+        truncated: false,
+      };
     })
     .handle('workspace.write', ({ path, text, expectedHash }) => {
       const current = disk.get(path);
@@ -52,7 +61,11 @@ describe('OpenFilesStore over the fake bridge', () => {
     await untilState(store, () => store.get('other.txt')?.conflict?.kind === 'changed', 'the conflict');
     await untilState(store, () => store.get('notes.txt')?.buffer === 'theirs\n', 'the clean tab to reload');
     expect(store.get('notes.txt')).toMatchObject({ dirty: false, conflict: null });
-    expect(store.get('other.txt')).toMatchObject({ buffer: 'mine\n', dirty: true, conflict: { diskText: 'theirs too\n' } });
+    expect(store.get('other.txt')).toMatchObject({
+      buffer: 'mine\n',
+      dirty: true,
+      conflict: { diskText: 'theirs too\n' },
+    });
   });
 
   it('a save over a file changed since it was read is refused, the disk kept and the conflict shown', async () => {
@@ -61,7 +74,10 @@ describe('OpenFilesStore over the fake bridge', () => {
     disk.set('notes.txt', 'theirs\n');
     await expect(store.save('notes.txt')).rejects.toMatchObject({ code: 'E_CHANGED_ON_DISK' });
     expect(disk.get('notes.txt')).toBe('theirs\n');
-    expect(store.get('notes.txt')).toMatchObject({ buffer: 'mine\n', conflict: { kind: 'changed', diskText: 'theirs\n' } });
+    expect(store.get('notes.txt')).toMatchObject({
+      buffer: 'mine\n',
+      conflict: { kind: 'changed', diskText: 'theirs\n' },
+    });
     await store.overwrite('notes.txt');
     expect(disk.get('notes.txt')).toBe('mine\n');
     expect(store.get('notes.txt')).toMatchObject({ dirty: false, conflict: null });

@@ -83,8 +83,21 @@ export class OpenFilesStore extends Store<OpenFilesState> {
       return;
     }
     const file: OpenFile = {
-      id: ++tabIds, path, name: nameOf(path), status: 'loading', binary: false, truncated: false, size: 0, large: false,
-      buffer: '', diskText: '', diskHash: '', dirty: false, conflict: null, revision: 0, view: null,
+      id: ++tabIds,
+      path,
+      name: nameOf(path),
+      status: 'loading',
+      binary: false,
+      truncated: false,
+      size: 0,
+      large: false,
+      buffer: '',
+      diskText: '',
+      diskHash: '',
+      dirty: false,
+      conflict: null,
+      revision: 0,
+      view: null,
     };
     this.set({ files: [...this.state.files, file], active: path });
     await this.load(path);
@@ -124,7 +137,7 @@ export class OpenFilesStore extends Store<OpenFilesState> {
     this.owners.delete(path);
     owner?.closed();
     const files = this.state.files.filter((f) => f.path !== path);
-    const active = this.state.active === path ? (files[index] ?? files[index - 1])?.path ?? null : this.state.active;
+    const active = this.state.active === path ? ((files[index] ?? files[index - 1])?.path ?? null) : this.state.active;
     this.set({ files, active, comparing: this.state.comparing === path ? null : this.state.comparing });
   }
 
@@ -162,7 +175,12 @@ export class OpenFilesStore extends Store<OpenFilesState> {
     if (!file || file.binary || file.truncated) return;
     const text = file.buffer;
     const result = await this.bridge.request('workspace.createFile', { path: target, text });
-    this.retarget(path, result.path, (f) => ({ diskText: text, diskHash: result.hash, size: result.size, dirty: f.buffer !== text }));
+    this.retarget(path, result.path, (f) => ({
+      diskText: text,
+      diskHash: result.hash,
+      size: result.size,
+      dirty: f.buffer !== text,
+    }));
   }
 
   /** The tab's document now lives at `to` (saved under a new name): the tab, its owner and its state go there. */
@@ -173,7 +191,9 @@ export class OpenFilesStore extends Store<OpenFilesState> {
     this.owners.delete(from);
     if (owner) this.owners.set(to, owner);
     this.set({
-      files: this.state.files.map((f) => (f.path === from ? { ...f, ...change(f), path: to, name: nameOf(to), conflict: null } : f)),
+      files: this.state.files.map((f) =>
+        f.path === from ? { ...f, ...change(f), path: to, name: nameOf(to), conflict: null } : f,
+      ),
       active: this.state.active === from ? to : this.state.active,
       comparing: this.state.comparing === from ? null : this.state.comparing,
     });
@@ -231,11 +251,18 @@ export class OpenFilesStore extends Store<OpenFilesState> {
 
   private async write(path: string, text: string, expectedHash: string | undefined): Promise<void> {
     const job = this.bridge.request('workspace.write', { path, text, expectedHash });
-    this.busy.set(path, job.catch(() => undefined));
+    this.busy.set(
+      path,
+      job.catch(() => undefined),
+    );
     try {
       const result = await job;
       this.patch(path, (f) => ({
-        diskText: text, diskHash: result.hash, size: result.size, conflict: null, dirty: f.buffer !== text,
+        diskText: text,
+        diskHash: result.hash,
+        size: result.size,
+        conflict: null,
+        dirty: f.buffer !== text,
       }));
       // The watcher folds changes landing right after our own atomic rename into it; look once more.
       setTimeout(() => void this.afterBusy(path, () => this.checkDisk(path)), RECHECK_AFTER_SAVE_MS);
@@ -257,9 +284,18 @@ export class OpenFilesStore extends Store<OpenFilesState> {
       const content = await this.bridge.request('workspace.read', { path });
       const text = content.text ?? '';
       this.patch(path, (f) => ({
-        status: 'ready', error: undefined, binary: content.binary, truncated: content.truncated, size: content.size,
-        large: content.size > LARGE_FILE_BYTES, buffer: text, diskText: text, diskHash: content.hash, dirty: false,
-        conflict: null, revision: f.revision + 1,
+        status: 'ready',
+        error: undefined,
+        binary: content.binary,
+        truncated: content.truncated,
+        size: content.size,
+        large: content.size > LARGE_FILE_BYTES,
+        buffer: text,
+        diskText: text,
+        diskHash: content.hash,
+        dirty: false,
+        conflict: null,
+        revision: f.revision + 1,
       }));
     } catch (err) {
       this.patch(path, () => ({ status: 'error', error: errorText(err) }));
@@ -286,11 +322,22 @@ export class OpenFilesStore extends Store<OpenFilesState> {
     const text = content.text ?? '';
     if (text === now.buffer) {
       // The disk already holds what the buffer has: nothing to decide.
-      this.patch(path, () => ({ diskText: text, diskHash: content.hash, dirty: false, conflict: null, size: content.size }));
+      this.patch(path, () => ({
+        diskText: text,
+        diskHash: content.hash,
+        dirty: false,
+        conflict: null,
+        size: content.size,
+      }));
     } else if (!now.dirty && !forceConflict) {
       this.patch(path, (f) => ({
-        buffer: text, diskText: text, diskHash: content.hash, size: content.size, binary: content.binary,
-        conflict: null, revision: f.revision + 1,
+        buffer: text,
+        diskText: text,
+        diskHash: content.hash,
+        size: content.size,
+        binary: content.binary,
+        conflict: null,
+        revision: f.revision + 1,
       }));
     } else {
       this.patch(path, () => ({ conflict: { kind: 'changed', diskText: text, diskHash: content.hash } }));

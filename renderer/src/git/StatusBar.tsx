@@ -7,7 +7,12 @@ export function StatusBar() {
   return (
     <footer className="status-bar" aria-label="Status Bar">
       {branch && (
-        <span className="status-item" role="status" aria-label={`Git branch: ${branch}`} title={`Git branch: ${branch}`}>
+        <span
+          className="status-item"
+          role="status"
+          aria-label={`Git branch: ${branch}`}
+          title={`Git branch: ${branch}`}
+        >
           <BranchIcon />
           {branch}
         </span>

@@ -2,7 +2,8 @@ import { useStore } from '../base';
 import { decorationOf, useGitStore, type GitDecoration } from './git-store';
 import './git.css';
 
-const sameDecoration = (a: GitDecoration | null, b: GitDecoration | null) => a?.state === b?.state && a?.letter === b?.letter;
+const sameDecoration = (a: GitDecoration | null, b: GitDecoration | null) =>
+  a?.state === b?.state && a?.letter === b?.letter;
 
 /** A tree row's git state; re-renders the row only when its own decoration changes. */
 export function useGitDecoration(path: string, isDir: boolean): GitDecoration | null {
@@ -14,7 +15,10 @@ export function useGitDecoration(path: string, isDir: boolean): GitDecoration | 
  * (a checkout, or a commit that leaves the file modified). Other files' changes leave it alone.
  */
 export function useGitStateOf(path: string): string {
-  return useStore(useGitStore(), ({ status }) => `${status.branch ?? ''}\n${status.head ?? ''}\n${status.files[path] ?? 'clean'}`);
+  return useStore(
+    useGitStore(),
+    ({ status }) => `${status.branch ?? ''}\n${status.head ?? ''}\n${status.files[path] ?? 'clean'}`,
+  );
 }
 
 export function useGitBranch(): string | null {

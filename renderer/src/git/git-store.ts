@@ -12,11 +12,23 @@ export interface GitDecoration {
 }
 
 const LETTERS: Record<GitFileState, string> = {
-  modified: 'M', added: 'A', deleted: 'D', renamed: 'R', untracked: 'U', conflicted: '!', ignored: '',
+  modified: 'M',
+  added: 'A',
+  deleted: 'D',
+  renamed: 'R',
+  untracked: 'U',
+  conflicted: '!',
+  ignored: '',
 };
 const DESCRIPTIONS: Record<GitDecoration['state'], string> = {
-  modified: 'Modified', added: 'Added', deleted: 'Deleted', renamed: 'Renamed', untracked: 'Untracked',
-  conflicted: 'Conflict', ignored: 'Ignored', contains: 'Contains changes',
+  modified: 'Modified',
+  added: 'Added',
+  deleted: 'Deleted',
+  renamed: 'Renamed',
+  untracked: 'Untracked',
+  conflicted: 'Conflict',
+  ignored: 'Ignored',
+  contains: 'Contains changes',
 };
 
 export interface GitState {
@@ -32,7 +44,10 @@ export class GitStore extends Store<GitState> {
   constructor(bridge: KilnBridge) {
     super({ status: NONE, changedDirs: new Set() });
     this.own(bridge.on('git.changed', (status) => this.update(status)));
-    void bridge.request('git.status', {}).then((status) => this.update(status), () => undefined);
+    void bridge.request('git.status', {}).then(
+      (status) => this.update(status),
+      () => undefined,
+    );
   }
 
   private update(status: GitStatus): void {
@@ -50,7 +65,11 @@ export class GitStore extends Store<GitState> {
 
 export const useGitStore = perBridge((bridge) => new GitStore(bridge));
 
-export function decorationOf({ status: { files }, changedDirs }: GitState, path: string, isDir: boolean): GitDecoration | null {
+export function decorationOf(
+  { status: { files }, changedDirs }: GitState,
+  path: string,
+  isDir: boolean,
+): GitDecoration | null {
   const own = files[path];
   if (own) return decoration(isDir && own !== 'ignored' && own !== 'untracked' ? 'contains' : own, isDir);
   // Inside an untracked or ignored folder, an entry is what its folder is.

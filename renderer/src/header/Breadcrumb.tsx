@@ -25,7 +25,15 @@ function segmentsOf(path: string, rootName: string): Segment[] {
 }
 
 /** The open file's path; every segment opens a filterable list of its siblings (folders drill in, files open). */
-export function Breadcrumb({ path, rootName, onOpenFile }: { path: string | null; rootName: string; onOpenFile: (path: string) => void }) {
+export function Breadcrumb({
+  path,
+  rootName,
+  onOpenFile,
+}: {
+  path: string | null;
+  rootName: string;
+  onOpenFile: (path: string) => void;
+}) {
   const [open, setOpen] = useState<number | null>(null);
   const segments = useMemo(() => segmentsOf(path ?? '', rootName), [path, rootName]);
   const buttons = useRef<Array<HTMLButtonElement | null>>([]);
@@ -43,7 +51,11 @@ export function Breadcrumb({ path, rootName, onOpenFile }: { path: string | null
       <ol>
         {segments.map((segment, i) => (
           <li key={segment.path || '(root)'} className="crumb">
-            {i > 0 && <span className="crumb-sep" aria-hidden><ChevronIcon open={false} /></span>}
+            {i > 0 && (
+              <span className="crumb-sep" aria-hidden>
+                <ChevronIcon open={false} />
+              </span>
+            )}
             <button
               ref={(el) => {
                 buttons.current[i] = el;
@@ -62,7 +74,11 @@ export function Breadcrumb({ path, rootName, onOpenFile }: { path: string | null
                 e.preventDefault();
               }}
             >
-              {i === 0 ? null : i === segments.length - 1 && path ? <FileIcon name={segment.label} /> : <FolderIcon open={false} />}
+              {i === 0 ? null : i === segments.length - 1 && path ? (
+                <FileIcon name={segment.label} />
+              ) : (
+                <FolderIcon open={false} />
+              )}
               <span>{segment.label}</span>
             </button>
             {open === i && (
@@ -83,7 +99,12 @@ export function Breadcrumb({ path, rootName, onOpenFile }: { path: string | null
   );
 }
 
-function SiblingList({ dir: startDir, current, onOpenFile, onClose }: {
+function SiblingList({
+  dir: startDir,
+  current,
+  onOpenFile,
+  onClose,
+}: {
   dir: string;
   current: string;
   onOpenFile: (path: string) => void;
@@ -122,7 +143,8 @@ function SiblingList({ dir: startDir, current, onOpenFile, onClose }: {
   useEffect(() => {
     input.current?.focus();
     const outside = (event: MouseEvent) => {
-      if (!box.current?.contains(event.target as Node) && !(event.target as HTMLElement).closest?.('.crumb-btn.open')) onClose(false);
+      if (!box.current?.contains(event.target as Node) && !(event.target as HTMLElement).closest?.('.crumb-btn.open'))
+        onClose(false);
     };
     window.addEventListener('mousedown', outside, true);
     return () => window.removeEventListener('mousedown', outside, true);
@@ -167,7 +189,9 @@ function SiblingList({ dir: startDir, current, onOpenFile, onClose }: {
   return (
     <div ref={box} className="crumb-dropdown">
       <div className="crumb-dropdown-head">
-        <span className="crumb-dropdown-dir" title={dir || '(root)'}>{dir ? `${dir}/` : '/'}</span>
+        <span className="crumb-dropdown-dir" title={dir || '(root)'}>
+          {dir ? `${dir}/` : '/'}
+        </span>
         <input
           ref={input}
           className="crumb-filter"
@@ -185,10 +209,28 @@ function SiblingList({ dir: startDir, current, onOpenFile, onClose }: {
           onKeyDown={onKeyDown}
         />
       </div>
-      <ul ref={list} id={listId} role="listbox" aria-label={dir ? `Entries of ${dir}` : 'Entries of the workspace'} className="crumb-options">
-        {error && <li className="crumb-empty" role="presentation">{error}</li>}
-        {!error && entries === null && <li className="crumb-empty" role="presentation">Loading…</li>}
-        {entries !== null && !shown.length && <li className="crumb-empty" role="presentation">No matches</li>}
+      <ul
+        ref={list}
+        id={listId}
+        role="listbox"
+        aria-label={dir ? `Entries of ${dir}` : 'Entries of the workspace'}
+        className="crumb-options"
+      >
+        {error && (
+          <li className="crumb-empty" role="presentation">
+            {error}
+          </li>
+        )}
+        {!error && entries === null && (
+          <li className="crumb-empty" role="presentation">
+            Loading…
+          </li>
+        )}
+        {entries !== null && !shown.length && (
+          <li className="crumb-empty" role="presentation">
+            No matches
+          </li>
+        )}
         {shown.map((entry, i) => (
           <li
             key={entry.path}
@@ -204,11 +246,17 @@ function SiblingList({ dir: startDir, current, onOpenFile, onClose }: {
           >
             {entry.kind === 'dir' ? <FolderIcon open={false} /> : <FileIcon name={entry.name} />}
             <span>{entry.name}</span>
-            {entry.kind === 'dir' && <span className="crumb-option-more" aria-hidden><ChevronIcon open={false} /></span>}
+            {entry.kind === 'dir' && (
+              <span className="crumb-option-more" aria-hidden>
+                <ChevronIcon open={false} />
+              </span>
+            )}
           </li>
         ))}
         {matches.length > shown.length && (
-          <li className="crumb-empty" role="presentation">{(matches.length - shown.length).toLocaleString()} more — type to filter</li>
+          <li className="crumb-empty" role="presentation">
+            {(matches.length - shown.length).toLocaleString()} more — type to filter
+          </li>
         )}
       </ul>
     </div>

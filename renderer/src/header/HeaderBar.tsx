@@ -3,7 +3,17 @@ import { KilnError } from '../../../shared/errors';
 import { errorText, useBridge } from '../base';
 import { useCommands } from '../commands';
 import { useOpenFiles, useOpenFilesStore, type OpenFilesStore } from '../editor';
-import { ChevronDownIcon, ContextMenu, CopyIcon, MinimapIcon, SaveIcon, copyWorkspacePath, usePrefs, useToasts, type Toasts } from '../ui';
+import {
+  ChevronDownIcon,
+  ContextMenu,
+  CopyIcon,
+  MinimapIcon,
+  SaveIcon,
+  copyWorkspacePath,
+  usePrefs,
+  useToasts,
+  type Toasts,
+} from '../ui';
 import { Breadcrumb } from './Breadcrumb';
 
 /** Saves the active file, explaining a refusal (changed on disk) instead of overwriting. */
@@ -14,7 +24,9 @@ export async function saveActive(store: OpenFilesStore, toasts: Toasts): Promise
     await store.save(file.path);
   } catch (err) {
     if (err instanceof KilnError && err.code === 'E_CHANGED_ON_DISK') {
-      toasts.error(`${file.name} changed on disk since it was opened, so it was not saved. Compare, Overwrite or Reload.`);
+      toasts.error(
+        `${file.name} changed on disk since it was opened, so it was not saved. Compare, Overwrite or Reload.`,
+      );
     } else toasts.error(errorText(err, `Could not save ${file.name}`));
   }
 }
@@ -35,19 +47,44 @@ export function HeaderBar({ rootName }: { rootName: string }) {
   };
 
   useCommands([
-    { id: 'view.toggleMinimap', title: minimap ? 'Hide the minimap' : 'Show the minimap', category: 'View', run: () => setPref('minimap', !minimap) },
-    { id: 'file.copyPath', title: 'Copy Path of Active File', category: 'File', when: () => Boolean(file), run: () => copy(false) },
-    { id: 'file.copyAbsolutePath', title: 'Copy Absolute Path of Active File', category: 'File', when: () => Boolean(file), run: () => copy(true) },
+    {
+      id: 'view.toggleMinimap',
+      title: minimap ? 'Hide the minimap' : 'Show the minimap',
+      category: 'View',
+      run: () => setPref('minimap', !minimap),
+    },
+    {
+      id: 'file.copyPath',
+      title: 'Copy Path of Active File',
+      category: 'File',
+      when: () => Boolean(file),
+      run: () => copy(false),
+    },
+    {
+      id: 'file.copyAbsolutePath',
+      title: 'Copy Absolute Path of Active File',
+      category: 'File',
+      when: () => Boolean(file),
+      run: () => copy(true),
+    },
   ]);
 
-  const canSave = Boolean(file && file.status === 'ready' && !file.binary && !file.truncated && (file.dirty || file.conflict));
+  const canSave = Boolean(
+    file && file.status === 'ready' && !file.binary && !file.truncated && (file.dirty || file.conflict),
+  );
 
   return (
     <header className="editor-header">
       <Breadcrumb path={active} rootName={rootName} onOpenFile={(path) => void store.open(path)} />
       <span className="spacer" />
       <div className="split-btn">
-        <button type="button" className="hdr-btn" disabled={!file} title="Copy the workspace-relative path (Shift: absolute)" onClick={(e) => void copy(e.shiftKey)}>
+        <button
+          type="button"
+          className="hdr-btn"
+          disabled={!file}
+          title="Copy the workspace-relative path (Shift: absolute)"
+          onClick={(e) => void copy(e.shiftKey)}
+        >
           <CopyIcon />
           <span>Copy Path</span>
         </button>
@@ -75,7 +112,13 @@ export function HeaderBar({ rootName }: { rootName: string }) {
         <MinimapIcon />
         <span>Minimap</span>
       </button>
-      <button type="button" className="hdr-btn hdr-btn-save" disabled={!canSave} title="Save (Ctrl+S)" onClick={() => void saveActive(store, toasts)}>
+      <button
+        type="button"
+        className="hdr-btn hdr-btn-save"
+        disabled={!canSave}
+        title="Save (Ctrl+S)"
+        onClick={() => void saveActive(store, toasts)}
+      >
         <SaveIcon />
         <span>Save</span>
       </button>

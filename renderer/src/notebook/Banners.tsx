@@ -15,7 +15,9 @@ export function Banners({ notebook, state }: { notebook: NotebookController; sta
     <>
       {state.conflict && (
         <div className="conflict-bar" role="alert" aria-label="Changed on disk">
-          <span className="conflict-icon" aria-hidden>!</span>
+          <span className="conflict-icon" aria-hidden>
+            !
+          </span>
           <span className="conflict-text">{state.conflict}</span>
           {state.conflictDeleted && <SaveAs path={session.path} onSave={notebook.saveAs} />}
           <button type="button" className="btn btn-small btn-primary" onClick={() => void notebook.save(true)}>
@@ -40,7 +42,8 @@ export function Banners({ notebook, state }: { notebook: NotebookController; sta
       )}
       {!noJupyter && dead && (
         <div role="alert" className="nb-alert nb-alert-error nb-banner">
-          <strong>The kernel died.</strong> The notebook and its outputs are kept; restart the kernel to run cells again.
+          <strong>The kernel died.</strong> The notebook and its outputs are kept; restart the kernel to run cells
+          again.
           <div className="nb-alert-actions">
             <button type="button" className="btn btn-small btn-primary" onClick={() => void session.restart()}>
               Start a new kernel
@@ -66,7 +69,17 @@ export function Banners({ notebook, state }: { notebook: NotebookController; sta
 }
 
 /** A file that is not a valid notebook: why, and the ways on (it is never overwritten). */
-export function CannotOpen({ name, message, onOpenAsText, onRetry }: { name: string; message: string; onOpenAsText: () => void; onRetry: () => void }) {
+export function CannotOpen({
+  name,
+  message,
+  onOpenAsText,
+  onRetry,
+}: {
+  name: string;
+  message: string;
+  onOpenAsText: () => void;
+  onRetry: () => void;
+}) {
   return (
     <div className="nb-error-view">
       <div role="alert" className="nb-alert nb-alert-error">

@@ -35,7 +35,15 @@ export interface CellProps {
   actions: CellActions;
 }
 
-function InputPrompt({ prompt, password, onAnswer }: { prompt: string; password: boolean; onAnswer: (value: string) => void }) {
+function InputPrompt({
+  prompt,
+  password,
+  onAnswer,
+}: {
+  prompt: string;
+  password: boolean;
+  onAnswer: (value: string) => void;
+}) {
   const [value, setValue] = useState('');
   return (
     <form
@@ -61,7 +69,17 @@ function InputPrompt({ prompt, password, onAnswer }: { prompt: string; password:
 }
 
 /** One notebook cell: gutter with run button and prompt, editor (or rendered markdown), outputs, cell toolbar. */
-export const Cell = memo(function Cell({ view, index, count, active, editing, unrendered, generation, language, actions }: CellProps) {
+export const Cell = memo(function Cell({
+  view,
+  index,
+  count,
+  active,
+  editing,
+  unrendered,
+  generation,
+  language,
+  actions,
+}: CellProps) {
   const { cell, state } = view;
   const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
   const isCode = cell.cell_type === 'code';
@@ -73,7 +91,11 @@ export const Cell = memo(function Cell({ view, index, count, active, editing, un
 
   const items: MenuItem[] = [
     { label: 'Run cell', onSelect: () => actions.run(cell.id, 'stay'), shortcut: 'Ctrl+Enter' },
-    { label: 'Re-run cell', onSelect: () => actions.run(cell.id, 'stay'), disabled: !isCode || cell.execution_count === null },
+    {
+      label: 'Re-run cell',
+      onSelect: () => actions.run(cell.id, 'stay'),
+      disabled: !isCode || cell.execution_count === null,
+    },
     { label: 'Run cells above', onSelect: () => actions.runScope(cell.id, 'above'), disabled: index === 0 },
     { label: 'Run this and below', onSelect: () => actions.runScope(cell.id, 'below') },
     'separator',
@@ -83,10 +105,24 @@ export const Cell = memo(function Cell({ view, index, count, active, editing, un
     { label: 'Move down', onSelect: () => actions.move(cell.id, 1), disabled: index === count - 1 },
     'separator',
     { label: 'Change to code', onSelect: () => actions.setType(cell.id, 'code'), disabled: isCode, shortcut: 'Y' },
-    { label: 'Change to markdown', onSelect: () => actions.setType(cell.id, 'markdown'), disabled: isMarkdown, shortcut: 'M' },
-    { label: 'Change to raw', onSelect: () => actions.setType(cell.id, 'raw'), disabled: cell.cell_type === 'raw', shortcut: 'R' },
+    {
+      label: 'Change to markdown',
+      onSelect: () => actions.setType(cell.id, 'markdown'),
+      disabled: isMarkdown,
+      shortcut: 'M',
+    },
+    {
+      label: 'Change to raw',
+      onSelect: () => actions.setType(cell.id, 'raw'),
+      disabled: cell.cell_type === 'raw',
+      shortcut: 'R',
+    },
     'separator',
-    { label: 'Clear output', onSelect: () => actions.clear(cell.id), disabled: !isCode || (cell.outputs.length === 0 && cell.execution_count === null) },
+    {
+      label: 'Clear output',
+      onSelect: () => actions.clear(cell.id),
+      disabled: !isCode || (cell.outputs.length === 0 && cell.execution_count === null),
+    },
     { label: 'Delete cell', onSelect: () => actions.remove(cell.id), shortcut: 'D D' },
   ];
 
@@ -127,13 +163,19 @@ export const Cell = memo(function Cell({ view, index, count, active, editing, un
         >
           {busy ? <span className="nb-spinner" aria-hidden /> : <PlayIcon />}
         </button>
-        <span className="nb-prompt" data-testid="execution-count" aria-label={isCode ? (busy ? 'Running' : `Execution count ${cell.execution_count ?? 'none'}`) : undefined}>
+        <span
+          className="nb-prompt"
+          data-testid="execution-count"
+          aria-label={isCode ? (busy ? 'Running' : `Execution count ${cell.execution_count ?? 'none'}`) : undefined}
+        >
           {prompt}
         </span>
       </div>
       <div className="nb-body">
         {!known ? (
-          <pre className="nb-out-note">A “{cell.cell_type}” cell from a newer notebook format; it is kept when saving.</pre>
+          <pre className="nb-out-note">
+            A “{cell.cell_type}” cell from a newer notebook format; it is kept when saving.
+          </pre>
         ) : (
           <div className={`nb-input${showRendered ? ' rendered' : ''}`}>
             {!showRendered && (
@@ -151,7 +193,11 @@ export const Cell = memo(function Cell({ view, index, count, active, editing, un
             )}
           </div>
         )}
-        <div role="region" aria-label="Output" className={`nb-outputs${cell.outputs.length || showRendered || view.input || view.answers.length ? '' : ' empty'}`}>
+        <div
+          role="region"
+          aria-label="Output"
+          className={`nb-outputs${cell.outputs.length || showRendered || view.input || view.answers.length ? '' : ' empty'}`}
+        >
           {showRendered &&
             (cell.source.trim() ? (
               <Markdown source={cell.source} attachments={cell.attachments} />
@@ -164,17 +210,46 @@ export const Cell = memo(function Cell({ view, index, count, active, editing, un
               {line}
             </pre>
           ))}
-          {view.input && <InputPrompt prompt={view.input.prompt} password={view.input.password} onAnswer={(value) => actions.answer(cell.id, value)} />}
+          {view.input && (
+            <InputPrompt
+              prompt={view.input.prompt}
+              password={view.input.password}
+              onAnswer={(value) => actions.answer(cell.id, value)}
+            />
+          )}
         </div>
       </div>
       <div className="nb-cell-toolbar" role="toolbar" aria-label={`Cell ${index + 1} actions`}>
-        <button type="button" className="icon-btn" aria-label="Move cell up" title="Move up" disabled={index === 0} onClick={() => actions.move(cell.id, -1)} onKeyDown={stopKeys}>
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label="Move cell up"
+          title="Move up"
+          disabled={index === 0}
+          onClick={() => actions.move(cell.id, -1)}
+          onKeyDown={stopKeys}
+        >
           <ArrowUpIcon />
         </button>
-        <button type="button" className="icon-btn" aria-label="Move cell down" title="Move down" disabled={index === count - 1} onClick={() => actions.move(cell.id, 1)} onKeyDown={stopKeys}>
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label="Move cell down"
+          title="Move down"
+          disabled={index === count - 1}
+          onClick={() => actions.move(cell.id, 1)}
+          onKeyDown={stopKeys}
+        >
           <ArrowDownIcon />
         </button>
-        <button type="button" className="icon-btn" aria-label="Delete cell" title="Delete (D D)" onClick={() => actions.remove(cell.id)} onKeyDown={stopKeys}>
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label="Delete cell"
+          title="Delete (D D)"
+          onClick={() => actions.remove(cell.id)}
+          onKeyDown={stopKeys}
+        >
           <TrashIcon size={16} />
         </button>
         <button
@@ -192,7 +267,15 @@ export const Cell = memo(function Cell({ view, index, count, active, editing, un
           <MoreIcon />
         </button>
       </div>
-      {menu && <ContextMenu x={menu.x} y={menu.y} label={`Cell ${index + 1} menu`} items={items} onClose={() => setMenu(null)} />}
+      {menu && (
+        <ContextMenu
+          x={menu.x}
+          y={menu.y}
+          label={`Cell ${index + 1} menu`}
+          items={items}
+          onClose={() => setMenu(null)}
+        />
+      )}
     </div>
   );
 });

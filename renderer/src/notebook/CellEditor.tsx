@@ -30,7 +30,17 @@ const LINE_HEIGHT = 19;
  * and JupyterLab's run keys are taken before Monaco sees them. Monaco is created when the cell comes near
  * the viewport (or is focused): a notebook of hundreds of cells opens at once, showing plain text meanwhile.
  */
-export function CellEditor({ cellId, source, generation, language, onChange, onKey, onFocus, register, label }: CellEditorProps) {
+export function CellEditor({
+  cellId,
+  source,
+  generation,
+  language,
+  onChange,
+  onKey,
+  onFocus,
+  register,
+  label,
+}: CellEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const handlers = useRef({ onChange, onKey, onFocus });
@@ -57,9 +67,12 @@ export function CellEditor({ cellId, source, generation, language, onChange, onK
   useEffect(() => {
     if (live) return;
     const el = host.current!;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setLive(true);
-    }, { rootMargin: '800px 0px' });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setLive(true);
+      },
+      { rootMargin: '800px 0px' },
+    );
     observer.observe(el);
     return () => observer.disconnect();
   }, [live]);
@@ -119,7 +132,8 @@ export function CellEditor({ cellId, source, generation, language, onChange, onK
     const keySub = editor.onKeyDown((e) => {
       const suggesting = Boolean(el.ownerDocument.querySelector('.suggest-widget.visible'));
       let key: EditorKey | null = null;
-      if (e.keyCode === monaco.KeyCode.Enter && e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey) key = 'run-advance';
+      if (e.keyCode === monaco.KeyCode.Enter && e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey)
+        key = 'run-advance';
       else if (e.keyCode === monaco.KeyCode.Enter && (e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey) key = 'run';
       else if (e.keyCode === monaco.KeyCode.Enter && e.altKey && !e.ctrlKey && !e.metaKey) key = 'run-insert';
       else if (e.keyCode === monaco.KeyCode.Escape && !suggesting) key = 'escape';
@@ -129,7 +143,8 @@ export function CellEditor({ cellId, source, generation, language, onChange, onK
       } else if (e.keyCode === monaco.KeyCode.DownArrow && !e.shiftKey && !suggesting) {
         const pos = editor.getPosition();
         const m = editor.getModel();
-        if (pos && m && pos.lineNumber === m.getLineCount() && pos.column === m.getLineMaxColumn(pos.lineNumber)) key = 'down-out';
+        if (pos && m && pos.lineNumber === m.getLineCount() && pos.column === m.getLineMaxColumn(pos.lineNumber))
+          key = 'down-out';
       }
       if (!key) return;
       e.preventDefault();
@@ -177,7 +192,14 @@ export function CellEditor({ cellId, source, generation, language, onChange, onK
   return (
     <div ref={host} className="nb-editor" data-language={language} data-live={live ? 'true' : undefined}>
       {!live && (
-        <pre className="nb-editor-static" onMouseDown={(e) => { e.preventDefault(); focusWhenLive.current = true; setLive(true); }}>
+        <pre
+          className="nb-editor-static"
+          onMouseDown={(e) => {
+            e.preventDefault();
+            focusWhenLive.current = true;
+            setLive(true);
+          }}
+        >
           {source || ' '}
         </pre>
       )}

@@ -48,7 +48,11 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   const toasts = useToasts();
   const scheme = useColorScheme();
   const notebook = useMemo(
-    () => new NotebookController(session, { onError: (err) => toasts.error(errorText(err)), retarget: (from, to) => openFiles.retarget(from, to) }),
+    () =>
+      new NotebookController(session, {
+        onError: (err) => toasts.error(errorText(err)),
+        retarget: (from, to) => openFiles.retarget(from, to),
+      }),
     [session, toasts, openFiles],
   );
   const state = useStore(session);
@@ -99,10 +103,19 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
       sessions.release(tabId);
       openFiles.setView(path, NOTEBOOK_AS_TEXT);
     };
-    return <CannotOpen name={name} message={state.error?.message ?? ''} onOpenAsText={openAsText} onRetry={() => void session.load()} />;
+    return (
+      <CannotOpen
+        name={name}
+        message={state.error?.message ?? ''}
+        onOpenAsText={openAsText}
+        onRetry={() => void session.load()}
+      />
+    );
   }
 
-  const language = String((state.metadata.kernelspec as { language?: unknown } | undefined)?.language ?? state.kernel.language ?? 'python');
+  const language = String(
+    (state.metadata.kernelspec as { language?: unknown } | undefined)?.language ?? state.kernel.language ?? 'python',
+  );
   return (
     <section className="nb" aria-label={name} data-path={path}>
       <Toolbar notebook={notebook} state={state} />
@@ -116,16 +129,30 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
             count={state.cells.length}
             active={view.cell.id === activeId}
             editing={view.cell.id === activeId && mode === 'edit'}
-            unrendered={unrendered.has(view.cell.id) || (view.cell.cell_type === 'markdown' && !view.cell.source.trim() && view.cell.id === activeId && mode === 'edit')}
+            unrendered={
+              unrendered.has(view.cell.id) ||
+              (view.cell.cell_type === 'markdown' &&
+                !view.cell.source.trim() &&
+                view.cell.id === activeId &&
+                mode === 'edit')
+            }
             generation={state.generation}
             language={language}
             actions={notebook}
           />
         ))}
-        <button type="button" className="nb-add-bottom" onClick={() => void notebook.insertAt(state.cells.length, 'code', 'edit')}>
+        <button
+          type="button"
+          className="nb-add-bottom"
+          onClick={() => void notebook.insertAt(state.cells.length, 'code', 'edit')}
+        >
           <PlusIcon /> Code
         </button>
-        <button type="button" className="nb-add-bottom" onClick={() => void notebook.insertAt(state.cells.length, 'markdown', 'edit')}>
+        <button
+          type="button"
+          className="nb-add-bottom"
+          onClick={() => void notebook.insertAt(state.cells.length, 'markdown', 'edit')}
+        >
           <PlusIcon /> Markdown
         </button>
       </div>

@@ -63,7 +63,8 @@ function LongText({ text, className }: { text: string; className: string }) {
       {cut.hiddenLines > 0 && (
         <span className="nb-truncated" role="note">
           <span>
-            … {cut.hiddenLines.toLocaleString('en-US')} more line{cut.hiddenLines === 1 ? '' : 's'} ({cut.totalLines.toLocaleString('en-US')} in all)
+            … {cut.hiddenLines.toLocaleString('en-US')} more line{cut.hiddenLines === 1 ? '' : 's'} (
+            {cut.totalLines.toLocaleString('en-US')} in all)
           </span>
           <button type="button" className="btn btn-small" onClick={() => setExtra((n) => n + MORE_STEP)}>
             Show more
@@ -77,7 +78,9 @@ function LongText({ text, className }: { text: string; className: string }) {
 
 function StreamView({ name, text }: { name: string; text: string }) {
   const fixed = useMemo(() => fixConsole(text), [text]);
-  return <LongText text={fixed} className={`nb-out-text nb-stream nb-stream-${name === 'stderr' ? 'stderr' : 'stdout'}`} />;
+  return (
+    <LongText text={fixed} className={`nb-out-text nb-stream nb-stream-${name === 'stderr' ? 'stderr' : 'stdout'}`} />
+  );
 }
 
 function ErrorView({ output }: { output: NotebookOutput }) {
@@ -101,7 +104,10 @@ function imageSize(metadata: unknown, mime: string): CSSProperties {
 function estimateHtmlHeight(html: string): number {
   const doc = new DOMParser().parseFromString(html, 'text/html');
   const rows = doc.querySelectorAll('tr, li, p, h1, h2, h3, h4, h5, h6, br, div, pre > *').length;
-  const preLines = [...doc.querySelectorAll('pre')].reduce((n, pre) => n + (pre.textContent?.split('\n').length ?? 0), 0);
+  const preLines = [...doc.querySelectorAll('pre')].reduce(
+    (n, pre) => n + (pre.textContent?.split('\n').length ?? 0),
+    0,
+  );
   const textLines = Math.ceil((doc.body.textContent?.length ?? 0) / 120);
   const images = doc.querySelectorAll('img, svg, canvas, video').length;
   const estimate = 16 + Math.max(rows + preLines, textLines, 1) * 22 + images * 160;
@@ -124,7 +130,9 @@ function HtmlFrame({ html }: { html: string }) {
 function MimeView({ bundle, metadata }: { bundle: MimeBundle; metadata: unknown }) {
   const mime = MIME_ORDER.find((m) => bundle[m] !== undefined) ?? Object.keys(bundle).find((m) => m.endsWith('+json'));
   if (!mime) {
-    return <div className="nb-out-note">Output of type {Object.keys(bundle).join(', ') || 'nothing'} cannot be shown.</div>;
+    return (
+      <div className="nb-out-note">Output of type {Object.keys(bundle).join(', ') || 'nothing'} cannot be shown.</div>
+    );
   }
   const value = bundle[mime];
   const text = typeof value === 'string' || Array.isArray(value) ? joinMultiline(value as string | string[]) : '';
@@ -133,15 +141,33 @@ function MimeView({ bundle, metadata }: { bundle: MimeBundle; metadata: unknown 
       return <HtmlFrame html={text} />;
     case 'image/svg+xml':
       // An <img> never runs the SVG's scripts or loads its external resources.
-      return <img className="nb-out-image" alt="SVG output" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(text)}`} style={imageSize(metadata, mime)} />;
+      return (
+        <img
+          className="nb-out-image"
+          alt="SVG output"
+          src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(text)}`}
+          style={imageSize(metadata, mime)}
+        />
+      );
     case 'image/png':
     case 'image/jpeg':
     case 'image/gif':
-      return <img className="nb-out-image" alt={`${mime.slice(6).toUpperCase()} output`} src={`data:${mime};base64,${text.replace(/\s+/g, '')}`} style={imageSize(metadata, mime)} />;
+      return (
+        <img
+          className="nb-out-image"
+          alt={`${mime.slice(6).toUpperCase()} output`}
+          src={`data:${mime};base64,${text.replace(/\s+/g, '')}`}
+          style={imageSize(metadata, mime)}
+        />
+      );
     case 'text/markdown':
       return <Markdown source={text} />;
     case 'text/latex':
-      return <pre className="nb-out-text nb-latex" title="LaTeX source">{text}</pre>;
+      return (
+        <pre className="nb-out-text nb-latex" title="LaTeX source">
+          {text}
+        </pre>
+      );
     case 'text/plain':
       return <LongText text={text} className="nb-out-text" />;
     default:
@@ -177,7 +203,11 @@ const OutputView = memo(function OutputView({ output }: { output: NotebookOutput
     case 'display_data':
       return <MimeView bundle={(output.data ?? {}) as MimeBundle} metadata={output.metadata} />;
     default:
-      return <div className="nb-out-note">Output of type “{output.output_type}” is not supported; it is kept when saving.</div>;
+      return (
+        <div className="nb-out-note">
+          Output of type “{output.output_type}” is not supported; it is kept when saving.
+        </div>
+      );
   }
 });
 
@@ -189,7 +219,9 @@ export function OutputList({ outputs, executionCount }: { outputs: NotebookOutpu
       {shown.map((output, i) => (
         <div key={i} className={`nb-output nb-output-${output.output_type}`}>
           <div className="nb-out-prompt" aria-hidden>
-            {output.output_type === 'execute_result' ? `[${executionCount ?? (output.execution_count as number | null) ?? ' '}]:` : ''}
+            {output.output_type === 'execute_result'
+              ? `[${executionCount ?? (output.execution_count as number | null) ?? ' '}]:`
+              : ''}
           </div>
           <div className="nb-out-body">
             <OutputView output={output} />

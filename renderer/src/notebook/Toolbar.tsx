@@ -26,35 +26,86 @@ export function Toolbar({ notebook, state }: { notebook: NotebookController; sta
   const { kernel } = state;
   const status = kernelStatusText(kernel.status);
   const kernelChoices = state.specs?.specs ?? [];
-  const currentKernel = kernel.name ?? String((state.metadata.kernelspec as { name?: unknown } | undefined)?.name ?? '');
+  const currentKernel =
+    kernel.name ?? String((state.metadata.kernelspec as { name?: unknown } | undefined)?.name ?? '');
   const activeIndex = state.cells.findIndex((c) => c.cell.id === activeId);
 
   return (
     <div className="nb-toolbar" role="toolbar" aria-label="Notebook">
-      <button type="button" className="nb-tool" aria-label="Save notebook" title="Save (Ctrl+S)" disabled={saving} onClick={() => void notebook.save()}>
+      <button
+        type="button"
+        className="nb-tool"
+        aria-label="Save notebook"
+        title="Save (Ctrl+S)"
+        disabled={saving}
+        onClick={() => void notebook.save()}
+      >
         <SaveIcon />
       </button>
-      <button type="button" className="nb-tool" aria-label="Add cell" title="Add a code cell below the selected one (B)" onClick={notebook.insertBelowActive}>
+      <button
+        type="button"
+        className="nb-tool"
+        aria-label="Add cell"
+        title="Add a code cell below the selected one (B)"
+        onClick={notebook.insertBelowActive}
+      >
         <PlusIcon />
       </button>
       <span className="nb-tool-sep" />
-      <button type="button" className="nb-tool" aria-label="Run selected cell" title="Run the selected cell and advance (Shift+Enter)" disabled={!activeId} onClick={() => activeId && notebook.run(activeId, 'advance')}>
+      <button
+        type="button"
+        className="nb-tool"
+        aria-label="Run selected cell"
+        title="Run the selected cell and advance (Shift+Enter)"
+        disabled={!activeId}
+        onClick={() => activeId && notebook.run(activeId, 'advance')}
+      >
         <PlayIcon />
       </button>
-      <button type="button" className="nb-tool nb-tool-text" aria-label="Run all" title="Run all cells" onClick={notebook.runAll}>
+      <button
+        type="button"
+        className="nb-tool nb-tool-text"
+        aria-label="Run all"
+        title="Run all cells"
+        onClick={notebook.runAll}
+      >
         <RunAllIcon />
         <span>Run all</span>
       </button>
-      <button type="button" className="nb-tool" aria-label="Interrupt" title="Interrupt the kernel" onClick={() => void session.interrupt()}>
+      <button
+        type="button"
+        className="nb-tool"
+        aria-label="Interrupt"
+        title="Interrupt the kernel"
+        onClick={() => void session.interrupt()}
+      >
         <StopIcon size={14} />
       </button>
-      <button type="button" className="nb-tool" aria-label="Restart" title="Restart the kernel (variables are lost, outputs stay)" onClick={() => void session.restart()}>
+      <button
+        type="button"
+        className="nb-tool"
+        aria-label="Restart"
+        title="Restart the kernel (variables are lost, outputs stay)"
+        onClick={() => void session.restart()}
+      >
         <RestartIcon />
       </button>
-      <button type="button" className="nb-tool" aria-label="Rerun everything in a fresh kernel" title="Restart the kernel and run all cells" onClick={() => void session.restartRunAll()}>
+      <button
+        type="button"
+        className="nb-tool"
+        aria-label="Rerun everything in a fresh kernel"
+        title="Restart the kernel and run all cells"
+        onClick={() => void session.restartRunAll()}
+      >
         <RestartRunIcon />
       </button>
-      <button type="button" className="nb-tool" aria-label="Clear all outputs" title="Clear all outputs" onClick={notebook.clearAll}>
+      <button
+        type="button"
+        className="nb-tool"
+        aria-label="Clear all outputs"
+        title="Clear all outputs"
+        onClick={notebook.clearAll}
+      >
         <ClearIcon />
       </button>
       <span className="nb-tool-sep" />
@@ -84,7 +135,9 @@ export function Toolbar({ notebook, state }: { notebook: NotebookController; sta
         disabled={!kernelChoices.length}
         onChange={(e) => void session.setKernel(e.target.value)}
       >
-        {!kernelChoices.some((k) => k.name === currentKernel) && <option value={currentKernel}>{kernel.displayName ?? (currentKernel || 'No kernel')}</option>}
+        {!kernelChoices.some((k) => k.name === currentKernel) && (
+          <option value={currentKernel}>{kernel.displayName ?? (currentKernel || 'No kernel')}</option>
+        )}
         {kernelChoices.map((spec) => (
           <option key={spec.name} value={spec.name}>
             {spec.displayName}

@@ -46,7 +46,8 @@ function segmentOf(entry: Anser.AnserJsonEntry): AnsiSegment {
   if (fg) segment.fg = fg;
   if (bg) segment.bg = bg;
   for (const decoration of entry.decorations) {
-    if (decoration === 'bold' || decoration === 'dim' || decoration === 'italic' || decoration === 'underline') segment[decoration] = true;
+    if (decoration === 'bold' || decoration === 'dim' || decoration === 'italic' || decoration === 'underline')
+      segment[decoration] = true;
   }
   return segment;
 }

@@ -66,7 +66,8 @@ describe('parseAnsi', () => {
     ]);
   });
   it('never shows titles, links, cursor moves or charset switches as text', () => {
-    const text = '\x1b]0;title\x07\x1b(B\x1b[?25l\x1b]8;;https://x.org\x1b\\link\x1b]8;;\x1b\\ \x1b7\x1b[31mred\x1b[0m\x1b[1A';
+    const text =
+      '\x1b]0;title\x07\x1b(B\x1b[?25l\x1b]8;;https://x.org\x1b\\link\x1b]8;;\x1b\\ \x1b7\x1b[31mred\x1b[0m\x1b[1A';
     expect(parseAnsi(text)).toEqual([{ text: 'link ' }, { text: 'red', fg: 'red' }]);
     expect(stripAnsi(text)).toBe('link red');
   });

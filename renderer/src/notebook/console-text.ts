@@ -55,7 +55,8 @@ export function countLines(text: string): number {
  */
 export function cutText(text: string, headLines: number, tailLines: number, maxChars = 400_000): TextCut {
   const totalLines = countLines(text);
-  if (totalLines <= headLines + tailLines && text.length <= maxChars) return { head: text, hiddenLines: 0, tail: '', totalLines };
+  if (totalLines <= headLines + tailLines && text.length <= maxChars)
+    return { head: text, hiddenLines: 0, tail: '', totalLines };
   let headEnd = 0;
   for (let n = 0; n < headLines; n++) {
     const next = text.indexOf('\n', headEnd);

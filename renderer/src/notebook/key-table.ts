@@ -11,7 +11,12 @@ interface CellKey {
 
 /** JupyterLab's command mode, as commands: the palette lists them with their keys. */
 export const NOTEBOOK_KEYS: readonly CellKey[] = [
-  { id: 'runCellAdvance', title: 'Run Cell and Select Below', keys: 'Shift+Enter', run: (nb, id) => nb.run(id, 'advance') },
+  {
+    id: 'runCellAdvance',
+    title: 'Run Cell and Select Below',
+    keys: 'Shift+Enter',
+    run: (nb, id) => nb.run(id, 'advance'),
+  },
   { id: 'runCell', title: 'Run Cell', keys: 'Mod+Enter', run: (nb, id) => nb.run(id, 'stay') },
   { id: 'runCellInsert', title: 'Run Cell and Insert Below', keys: 'Alt+Enter', run: (nb, id) => nb.run(id, 'insert') },
   { id: 'editCell', title: 'Edit Cell', keys: 'Enter', run: (nb, id) => nb.focus(id, 'edit') },
@@ -30,7 +35,13 @@ export const NOTEBOOK_KEYS: readonly CellKey[] = [
  */
 const NAVIGATION_KEYS: Record<string, -1 | 1> = { ArrowUp: -1, k: -1, ArrowDown: 1, j: 1 };
 
-export function navigationStep(event: { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean; shiftKey: boolean }): -1 | 1 | null {
+export function navigationStep(event: {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+  shiftKey: boolean;
+}): -1 | 1 | null {
   if (event.ctrlKey || event.metaKey || event.altKey || event.shiftKey) return null;
   return NAVIGATION_KEYS[event.key] ?? null;
 }
@@ -38,18 +49,16 @@ export function navigationStep(event: { key: string; ctrlKey: boolean; metaKey: 
 /** Registers the table while the notebook is shown; a key applies only in command mode (`inCommandMode`). */
 export function useNotebookKeys(notebook: NotebookController, inCommandMode: () => boolean): void {
   useCommands(
-    NOTEBOOK_KEYS.map(
-      (key): Command => ({
-        id: `notebook.${key.id}`,
-        title: key.title,
-        category: 'Notebook',
-        keys: key.keys,
-        when: inCommandMode,
-        run: () => {
-          const { activeId } = notebook.getState();
-          if (activeId) key.run(notebook, activeId);
-        },
-      }),
-    ),
+    NOTEBOOK_KEYS.map((key): Command => ({
+      id: `notebook.${key.id}`,
+      title: key.title,
+      category: 'Notebook',
+      keys: key.keys,
+      when: inCommandMode,
+      run: () => {
+        const { activeId } = notebook.getState();
+        if (activeId) key.run(notebook, activeId);
+      },
+    })),
   );
 }

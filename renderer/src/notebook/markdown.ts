@@ -11,7 +11,10 @@ const marked = new Marked({ gfm: true, breaks: false, async: false });
  */
 export function renderMarkdown(source: string, attachments?: Record<string, MimeBundle>): string {
   const raw = marked.parse(source) as string;
-  const clean = DOMPurify.sanitize(raw, { USE_PROFILES: { html: true }, FORBID_TAGS: ['style', 'form', 'input', 'button'] });
+  const clean = DOMPurify.sanitize(raw, {
+    USE_PROFILES: { html: true },
+    FORBID_TAGS: ['style', 'form', 'input', 'button'],
+  });
   if (!attachments || !clean.includes('attachment:')) return clean;
   return clean.replace(/src="attachment:([^"]+)"/g, (whole, name: string) => {
     const bundle = attachments[decodeURIComponent(name)];

@@ -126,7 +126,9 @@ export class NotebookController extends Store<NotebookViewState> implements Cell
   };
 
   move = (cellId: string, by: -1 | 1): void => {
-    this.session.moveCell(cellId, this.session.indexOf(cellId) + by).then(() => this.focus(cellId, 'command'), this.options.onError);
+    this.session
+      .moveCell(cellId, this.session.indexOf(cellId) + by)
+      .then(() => this.focus(cellId, 'command'), this.options.onError);
   };
 
   remove = (cellId: string): void => {
@@ -141,7 +143,10 @@ export class NotebookController extends Store<NotebookViewState> implements Cell
   /** Puts the last deleted cell back where it was. */
   undoDelete = (): void => {
     const last = this.deleted.pop();
-    if (last) this.session.restoreCell(last.cell, last.index).then(() => this.focus(last.cell.id, 'command'), this.options.onError);
+    if (last)
+      this.session
+        .restoreCell(last.cell, last.index)
+        .then(() => this.focus(last.cell.id, 'command'), this.options.onError);
   };
 
   insert = (cellId: string, where: 'above' | 'below'): void => {

@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { NotebookCell, NotebookDocument, ParsedArgs, RequestChannel, RequestResult } from '../../../shared/contract';
+import type {
+  NotebookCell,
+  NotebookDocument,
+  ParsedArgs,
+  RequestChannel,
+  RequestResult,
+} from '../../../shared/contract';
 import { KilnError } from '../../../shared/errors';
 import { FakeBridge } from '../../../test-support/fake-bridge';
 import { untilState } from '../../../test-support/until';
@@ -9,7 +15,9 @@ import { NotebookSession } from './notebook-session';
 import { NotebookSessions } from './notebook-sessions';
 
 /** A fake bridge answering from `handlers`; the test emits the events. */
-function fakeBridge(handlers: Partial<{ [C in RequestChannel]: (args: ParsedArgs<C>) => RequestResult<C> | Promise<RequestResult<C>> }>) {
+function fakeBridge(
+  handlers: Partial<{ [C in RequestChannel]: (args: ParsedArgs<C>) => RequestResult<C> | Promise<RequestResult<C>> }>,
+) {
   const bridge = new FakeBridge();
   for (const [channel, handler] of Object.entries(handlers)) bridge.handle(channel as RequestChannel, handler as never);
   return { bridge, emit: bridge.emit.bind(bridge), calls: bridge.sent };
@@ -19,8 +27,16 @@ const code = (id: string, source = '', outputs: NotebookCell['outputs'] = []): N
   ({ cell_type: 'code', id, source, metadata: {}, outputs, execution_count: null }) as NotebookCell;
 
 const doc = (cells: NotebookCell[], rev = 5, dirty = false): NotebookDocument => ({
-  path: 'a.ipynb', nbformat: 4, nbformat_minor: 5, metadata: {}, cells, dirty, rev, diskHash: 'h',
-  kernel: { status: 'none', name: null, displayName: null, language: null }, warnings: [],
+  path: 'a.ipynb',
+  nbformat: 4,
+  nbformat_minor: 5,
+  metadata: {},
+  cells,
+  dirty,
+  rev,
+  diskHash: 'h',
+  kernel: { status: 'none', name: null, displayName: null, language: null },
+  warnings: [],
 });
 
 beforeEach(() => {
@@ -62,12 +78,30 @@ describe('NotebookSession', () => {
 
   it('ignores output events already in the loaded document and appends later ones', async () => {
     const stream = { output_type: 'stream', name: 'stdout', text: ['a\n', 'b\n'] };
-    const { bridge, emit } = fakeBridge({ 'notebook.open': () => doc([code('c1', 'print()', [stream])], 5), 'notebook.kernelSpecs': () => ({ default: null, specs: [] }) });
+    const { bridge, emit } = fakeBridge({
+      'notebook.open': () => doc([code('c1', 'print()', [stream])], 5),
+      'notebook.kernelSpecs': () => ({ default: null, specs: [] }),
+    });
     const session = new NotebookSession(bridge, 'a.ipynb');
     await session.load();
-    emit('notebook.output', { path: 'a.ipynb', cellId: 'c1', rev: 5, change: { kind: 'appendText', index: 0, text: 'old\n' } });
-    emit('notebook.output', { path: 'other.ipynb', cellId: 'c1', rev: 9, change: { kind: 'appendText', index: 0, text: 'elsewhere\n' } });
-    emit('notebook.output', { path: 'a.ipynb', cellId: 'c1', rev: 6, change: { kind: 'appendText', index: 0, text: 'c\n' } });
+    emit('notebook.output', {
+      path: 'a.ipynb',
+      cellId: 'c1',
+      rev: 5,
+      change: { kind: 'appendText', index: 0, text: 'old\n' },
+    });
+    emit('notebook.output', {
+      path: 'other.ipynb',
+      cellId: 'c1',
+      rev: 9,
+      change: { kind: 'appendText', index: 0, text: 'elsewhere\n' },
+    });
+    emit('notebook.output', {
+      path: 'a.ipynb',
+      cellId: 'c1',
+      rev: 6,
+      change: { kind: 'appendText', index: 0, text: 'c\n' },
+    });
     expect(session.cell('c1')?.cell.outputs[0]).toMatchObject({ text: 'a\nb\nc\n' });
     session.dispose();
   });
@@ -90,7 +124,11 @@ describe('NotebookSession', () => {
       expect(bridge.sentOn('notebook.editCell').map((args) => args.source)).toEqual(['x = 2']);
 
       // An agent's edit is not a conflict: the document simply replaces what is shown.
-      emit('notebook.changed', { path: 'a.ipynb', reason: 'edited', document: doc([code('c1', 'x = agent')], 8, true) });
+      emit('notebook.changed', {
+        path: 'a.ipynb',
+        reason: 'edited',
+        document: doc([code('c1', 'x = agent')], 8, true),
+      });
       expect(session.cell('c1')?.cell.source).toBe('x = agent');
       session.dispose();
     } finally {
@@ -113,11 +151,17 @@ describe('NotebookSession', () => {
     emit('fs.change', { type: 'moved', from: '', to: 'never', isDir: true, origin: 'operator' });
     expect(session.path).toBe('b.ipynb');
     await session.flushEdits();
-    expect(calls.find((c) => c.channel === 'notebook.editCell')?.args).toMatchObject({ path: 'b.ipynb', source: 'a = 2' });
+    expect(calls.find((c) => c.channel === 'notebook.editCell')?.args).toMatchObject({
+      path: 'b.ipynb',
+      source: 'a = 2',
+    });
     emit('notebook.dirty', { path: 'b.ipynb', dirty: false, rev: 7 });
     emit('notebook.dirty', { path: 'a.ipynb', dirty: true, rev: 8 });
     // An event for the new path that comes after the old path's: once it shows, the old one was ignored.
-    emit('notebook.kernelStatus', { path: 'b.ipynb', kernel: { status: 'idle', name: 'python3', displayName: 'Python 3', language: 'python' } });
+    emit('notebook.kernelStatus', {
+      path: 'b.ipynb',
+      kernel: { status: 'idle', name: 'python3', displayName: 'Python 3', language: 'python' },
+    });
     await untilState(session, (s) => s.kernel.status === 'idle', 'the kernel status for the new path');
     expect(session.getState().dirty).toBe(false);
     emit('fs.change', { type: 'moved', from: 'b.ipynb', to: 'nb/deep/b.ipynb', isDir: false, origin: 'agent' });
@@ -134,7 +178,14 @@ describe('NotebookController', () => {
     return fakeBridge({
       'notebook.open': () => doc(cells),
       'notebook.kernelSpecs': () => ({ default: null, specs: [] }),
-      'notebook.runCell': (a) => ({ cell_id: a.cellId, status: 'ok', exec_count: 1, duration_ms: 1, had_error: false, outputs: [] }),
+      'notebook.runCell': (a) => ({
+        cell_id: a.cellId,
+        status: 'ok',
+        exec_count: 1,
+        duration_ms: 1,
+        had_error: false,
+        outputs: [],
+      }),
       'notebook.insertCell': (a) => {
         const cell = code(`new${++ids}`, a.source);
         const index = a.index ?? cells.length;
@@ -163,7 +214,6 @@ describe('NotebookController', () => {
     notebook.keepSelection();
     return { session, notebook, bridge, failed };
   }
-
 
   it('selects the first cell; Shift+Enter runs and moves down, and on the last cell adds a new one to type in', async () => {
     const { session, notebook, bridge } = await open([code('c1', '1'), code('c2', '2')]);
@@ -200,7 +250,16 @@ describe('NotebookController', () => {
 describe('NotebookSessions', () => {
   it('one session per tab answers for it: Save, the dirty dot, and closing it closes the notebook in main', async () => {
     const { bridge, emit, calls } = fakeBridge({
-      'workspace.read': ({ path }) => ({ path, text: '{}', binary: false, encoding: 'utf8', truncated: false, size: 2, hash: 'h', mtimeMs: 1 }),
+      'workspace.read': ({ path }) => ({
+        path,
+        text: '{}',
+        binary: false,
+        encoding: 'utf8',
+        truncated: false,
+        size: 2,
+        hash: 'h',
+        mtimeMs: 1,
+      }),
       'notebook.open': () => doc([code('c1')]),
       'notebook.kernelSpecs': () => ({ default: null, specs: [] }),
       'notebook.save': () => ({ saved: true, diskHash: 'h2', rev: 6 }),
@@ -228,7 +287,16 @@ describe('NotebookSessions', () => {
 
   it('a notebook opened as text becomes an ordinary file tab', async () => {
     const { bridge, calls } = fakeBridge({
-      'workspace.read': ({ path }) => ({ path, text: 'not json', binary: false, encoding: 'utf8', truncated: false, size: 8, hash: 'h', mtimeMs: 1 }),
+      'workspace.read': ({ path }) => ({
+        path,
+        text: 'not json',
+        binary: false,
+        encoding: 'utf8',
+        truncated: false,
+        size: 8,
+        hash: 'h',
+        mtimeMs: 1,
+      }),
       'notebook.open': () => {
         throw new KilnError('E_INVALID_NOTEBOOK', 'not JSON');
       },
@@ -245,7 +313,10 @@ describe('NotebookSessions', () => {
     openFiles.setBuffer('bad.ipynb', 'not json!');
     expect(openFiles.get('bad.ipynb')).toMatchObject({ dirty: true, view: 'notebook-text' });
     await openFiles.save('bad.ipynb');
-    expect(calls.find((c) => c.channel === 'workspace.write')?.args).toMatchObject({ path: 'bad.ipynb', text: 'not json!' });
+    expect(calls.find((c) => c.channel === 'workspace.write')?.args).toMatchObject({
+      path: 'bad.ipynb',
+      text: 'not json!',
+    });
     openFiles.dispose();
   });
 });

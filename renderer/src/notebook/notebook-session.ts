@@ -56,8 +56,18 @@ const NO_KERNEL: KernelInfo = { status: 'none', name: null, displayName: null, l
 
 /** Before the first load. */
 const INITIAL_STATE: NotebookSessionState = {
-  status: 'loading', error: null, cells: [], dirty: false, kernel: NO_KERNEL, metadata: {}, warnings: [],
-  conflict: null, conflictDeleted: false, jupyterError: null, specs: null, generation: 0,
+  status: 'loading',
+  error: null,
+  cells: [],
+  dirty: false,
+  kernel: NO_KERNEL,
+  metadata: {},
+  warnings: [],
+  conflict: null,
+  conflictDeleted: false,
+  jupyterError: null,
+  specs: null,
+  generation: 0,
 };
 
 function problemOf(err: unknown): NotebookProblem {
@@ -103,11 +113,14 @@ export class NotebookSession extends Store<NotebookSessionState> {
     this.listen('notebook.changed', (e) => this.adoptChanged(e.document, e.reason));
     this.listen('notebook.conflict', (e) => this.set({ conflict: e.message, conflictDeleted: e.diskHash === null }));
     this.listen('notebook.dirty', (e) => this.set({ dirty: e.dirty }));
-    this.listen('notebook.inputRequest', (e) => this.patchCell(e.cellId, () => ({ input: { prompt: e.prompt, password: e.password } })));
+    this.listen('notebook.inputRequest', (e) =>
+      this.patchCell(e.cellId, () => ({ input: { prompt: e.prompt, password: e.password } })),
+    );
     // Jupyter problems without a path concern every notebook (the server is shared).
     this.own(
       bridge.on('notebook.jupyterError', (e) => {
-        if (e.path === undefined || e.path === this.path) this.set({ jupyterError: { code: e.code, message: e.message } });
+        if (e.path === undefined || e.path === this.path)
+          this.set({ jupyterError: { code: e.code, message: e.message } });
       }),
     );
   }
@@ -222,14 +235,18 @@ export class NotebookSession extends Store<NotebookSessionState> {
     if (!view || view.cell.cell_type === cellType) return;
     await this.flushEdits();
     const r = await this.bridge.request('notebook.setCellType', { path: this.path, cellId, cellType });
-    this.patchCell(cellId, (c) => ({
-      cell: {
-        ...c.cell,
-        cell_type: cellType,
-        outputs: cellType === 'code' ? c.cell.outputs : [],
-        execution_count: cellType === 'code' ? c.cell.execution_count : null,
-      },
-    }), 'now');
+    this.patchCell(
+      cellId,
+      (c) => ({
+        cell: {
+          ...c.cell,
+          cell_type: cellType,
+          outputs: cellType === 'code' ? c.cell.outputs : [],
+          execution_count: cellType === 'code' ? c.cell.execution_count : null,
+        },
+      }),
+      'now',
+    );
     this.set({ dirty: r.dirty }, 'now');
   }
 
@@ -288,7 +305,11 @@ export class NotebookSession extends Store<NotebookSessionState> {
   async answerInput(cellId: string, value: string): Promise<void> {
     const view = this.cell(cellId);
     const shown = view?.input?.password ? '········' : value;
-    this.patchCell(cellId, (c) => ({ input: null, answers: [...c.answers, `${c.input?.prompt ?? ''}${shown}`] }), 'now');
+    this.patchCell(
+      cellId,
+      (c) => ({ input: null, answers: [...c.answers, `${c.input?.prompt ?? ''}${shown}`] }),
+      'now',
+    );
     await this.call(() => this.bridge.request('notebook.inputReply', { path: this.path, value }));
   }
 
@@ -366,24 +387,39 @@ export class NotebookSession extends Store<NotebookSessionState> {
     const kept = [...unsent].filter(([cellId]) => this.cell(cellId));
     if (!kept.length) return;
     for (const [cellId, source] of kept) this.editSource(cellId, source);
-    this.set({ conflict: `${this.path} changed on disk while you were typing; your edits are kept. Reload to take the version on disk, or Overwrite it with yours.`, conflictDeleted: false, generation: this.state.generation + 1 }, 'now');
+    this.set(
+      {
+        conflict: `${this.path} changed on disk while you were typing; your edits are kept. Reload to take the version on disk, or Overwrite it with yours.`,
+        conflictDeleted: false,
+        generation: this.state.generation + 1,
+      },
+      'now',
+    );
   }
 
   private adopt(doc: NotebookDocument): void {
     this.baseRev = doc.rev;
     const previous = new Map(this.state.cells.map((c) => [c.cell.id, c]));
-    this.set({
-      status: 'ready',
-      error: null,
-      cells: doc.cells.map((cell) => ({ cell, state: previous.get(cell.id)?.state ?? 'idle', input: null, answers: [] })),
-      dirty: doc.dirty,
-      kernel: doc.kernel.status === 'none' && this.state.kernel.status !== 'none' ? this.state.kernel : doc.kernel,
-      metadata: doc.metadata,
-      warnings: doc.warnings,
-      conflict: doc.dirty ? this.state.conflict : null,
-      conflictDeleted: doc.dirty && this.state.conflictDeleted,
-      generation: this.state.generation + 1,
-    }, 'now');
+    this.set(
+      {
+        status: 'ready',
+        error: null,
+        cells: doc.cells.map((cell) => ({
+          cell,
+          state: previous.get(cell.id)?.state ?? 'idle',
+          input: null,
+          answers: [],
+        })),
+        dirty: doc.dirty,
+        kernel: doc.kernel.status === 'none' && this.state.kernel.status !== 'none' ? this.state.kernel : doc.kernel,
+        metadata: doc.metadata,
+        warnings: doc.warnings,
+        conflict: doc.dirty ? this.state.conflict : null,
+        conflictDeleted: doc.dirty && this.state.conflictDeleted,
+        generation: this.state.generation + 1,
+      },
+      'now',
+    );
   }
 
   private onOutput(cellId: string, rev: number, change: OutputChange): void {
@@ -409,16 +445,23 @@ export class NotebookSession extends Store<NotebookSessionState> {
   }
 
   private onCellState(cellId: string, state: CellState, executionCount: number | null, result?: CellRunResult): void {
-    this.patchCell(cellId, (c) => ({
-      state,
-      input: state === 'idle' ? null : c.input,
-      cell: {
-        ...c.cell,
-        execution_count: executionCount,
-        // The final result carries the complete outputs: a safety net should an event have been missed.
-        outputs: result && result.status !== 'skipped' && result.outputs.length >= c.cell.outputs.length ? result.outputs : c.cell.outputs,
-      },
-    }), state !== 'idle' ? 'now' : 'frame');
+    this.patchCell(
+      cellId,
+      (c) => ({
+        state,
+        input: state === 'idle' ? null : c.input,
+        cell: {
+          ...c.cell,
+          execution_count: executionCount,
+          // The final result carries the complete outputs: a safety net should an event have been missed.
+          outputs:
+            result && result.status !== 'skipped' && result.outputs.length >= c.cell.outputs.length
+              ? result.outputs
+              : c.cell.outputs,
+        },
+      }),
+      state !== 'idle' ? 'now' : 'frame',
+    );
   }
 
   private patchCell(cellId: string, change: (view: CellView) => Partial<CellView>, notify: Notify = 'frame'): void {

@@ -11,7 +11,10 @@ import { NotebookSession } from './notebook-session';
 export class NotebookSessions {
   private readonly sessions = new Map<number, { session: NotebookSession; release: () => void }>();
 
-  constructor(private readonly bridge: KilnBridge, private readonly openFiles: OpenFilesStore) {}
+  constructor(
+    private readonly bridge: KilnBridge,
+    private readonly openFiles: OpenFilesStore,
+  ) {}
 
   /** The tab's session, opening the notebook the first time the tab shows it. */
   sessionFor(tabId: number, path: string): NotebookSession {

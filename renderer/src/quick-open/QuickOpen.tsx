@@ -25,7 +25,8 @@ export function QuickOpen({ onOpen, onClose }: { onOpen: (path: string) => void;
       ),
     };
   });
-  const status = error ?? (result?.indexing ? 'Indexing files…' : result && !items.length ? 'No matching files' : undefined);
+  const status =
+    error ?? (result?.indexing ? 'Indexing files…' : result && !items.length ? 'No matching files' : undefined);
 
   return (
     <Picker

@@ -20,13 +20,17 @@ export class QuickOpenStore extends Store<QuickOpenState> {
   /** Answers can overtake each other; only the latest query's is shown. */
   private asked = 0;
 
-  constructor(private readonly bridge: KilnBridge, openFiles: OpenFilesStore) {
+  constructor(
+    private readonly bridge: KilnBridge,
+    openFiles: OpenFilesStore,
+  ) {
     super({ open: false, query: '', recent: [], result: null, error: null });
     let last: string | null = null;
     this.own(
       openFiles.subscribe(() => {
         const active = openFiles.getState().active;
-        if (active && active !== last) this.history = [active, ...this.history.filter((p) => p !== active)].slice(0, KEEP_RECENT);
+        if (active && active !== last)
+          this.history = [active, ...this.history.filter((p) => p !== active)].slice(0, KEEP_RECENT);
         last = active;
       }),
       // The first scan finished while the dialog was open: ask again over the whole workspace.

@@ -11,10 +11,15 @@ const ROW_HEIGHT = 22;
 /** Typing pauses this long before the search starts (Enter starts it at once). */
 const TYPING_PAUSE_MS = 250;
 
-type Row = { kind: 'file'; file: SearchFileResult; expanded: boolean } | { kind: 'match'; file: SearchFileResult; match: SearchMatch; index: number };
+type Row =
+  | { kind: 'file'; file: SearchFileResult; expanded: boolean }
+  | { kind: 'match'; file: SearchFileResult; match: SearchMatch; index: number };
 
 /** The left rail's search view: the query, its toggles and globs, and the results as a tree grouped by file. */
-export function SearchView({ focusTick, onOpenMatch }: {
+export function SearchView({
+  focusTick,
+  onOpenMatch,
+}: {
   /** Bumped by Find in Files: focus the search box and select its text. */
   focusTick: number;
   onOpenMatch: (path: string, match: SearchMatch) => void;
@@ -53,14 +58,20 @@ export function SearchView({ focusTick, onOpenMatch }: {
     return out;
   }, [state.files, collapsed]);
 
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
-
-  const toggle = (path: string) => setCollapsed((set) => {
-    const next = new Set(set);
-    if (next.has(path)) next.delete(path);
-    else next.add(path);
-    return next;
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
   });
+
+  const toggle = (path: string) =>
+    setCollapsed((set) => {
+      const next = new Set(set);
+      if (next.has(path)) next.delete(path);
+      else next.add(path);
+      return next;
+    });
 
   const activate = (row: Row | undefined) => {
     if (!row) return;
@@ -104,7 +115,9 @@ export function SearchView({ focusTick, onOpenMatch }: {
       : state.status === 'idle'
         ? ''
         : state.matchCount === 0
-          ? state.status === 'cancelled' ? 'Search cancelled. No results.' : 'No results found.'
+          ? state.status === 'cancelled'
+            ? 'Search cancelled. No results.'
+            : 'No results found.'
           : `${state.matchCount.toLocaleString()} results in ${state.files.length.toLocaleString()} files${state.limitHit ? ' (stopped at the result limit: narrow the search)' : ''}${state.status === 'cancelled' ? ' (cancelled)' : ''}`;
 
   return (
@@ -112,7 +125,13 @@ export function SearchView({ focusTick, onOpenMatch }: {
       <div className="rail-header">
         <span className="rail-title">Search</span>
         {searching && (
-          <button type="button" className="icon-btn" aria-label="Cancel search" title="Cancel search" onClick={() => void store.cancel()}>
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label="Cancel search"
+            title="Cancel search"
+            onClick={() => void store.cancel()}
+          >
             <XIcon />
           </button>
         )}
@@ -154,10 +173,22 @@ export function SearchView({ focusTick, onOpenMatch }: {
             </button>
           ))}
         </div>
-        <GlobInput label="Files to include" placeholder="e.g. src/**, *.py" value={query.include} onCommit={(include) => searchNow({ pattern, include })} />
-        <GlobInput label="Files to exclude" placeholder="e.g. *.csv, build/" value={query.exclude} onCommit={(exclude) => searchNow({ pattern, exclude })} />
+        <GlobInput
+          label="Files to include"
+          placeholder="e.g. src/**, *.py"
+          value={query.include}
+          onCommit={(include) => searchNow({ pattern, include })}
+        />
+        <GlobInput
+          label="Files to exclude"
+          placeholder="e.g. *.csv, build/"
+          value={query.exclude}
+          onCommit={(exclude) => searchNow({ pattern, exclude })}
+        />
       </div>
-      <div className={`search-summary${state.status === 'error' ? ' error' : ''}`} role="status">{summary}</div>
+      <div className={`search-summary${state.status === 'error' ? ' error' : ''}`} role="status">
+        {summary}
+      </div>
       <div
         ref={scrollRef}
         className="tree search-results"
@@ -186,12 +217,23 @@ export function SearchView({ focusTick, onOpenMatch }: {
               const name = nameOf(row.file.path);
               const dir = parentOf(row.file.path);
               return (
-                <div key={`f:${row.file.path}`} {...common} aria-level={1} aria-expanded={row.expanded} aria-label={row.file.path} data-path={row.file.path}>
-                  <span className="twisty" aria-hidden><ChevronIcon open={row.expanded} /></span>
+                <div
+                  key={`f:${row.file.path}`}
+                  {...common}
+                  aria-level={1}
+                  aria-expanded={row.expanded}
+                  aria-label={row.file.path}
+                  data-path={row.file.path}
+                >
+                  <span className="twisty" aria-hidden>
+                    <ChevronIcon open={row.expanded} />
+                  </span>
                   <FileIcon name={name} />
                   <span className="tree-name">{name}</span>
                   {dir && <span className="search-dir">{dir}</span>}
-                  <span className="search-count" aria-hidden>{row.file.matches.length}</span>
+                  <span className="search-count" aria-hidden>
+                    {row.file.matches.length}
+                  </span>
                 </div>
               );
             }
@@ -225,7 +267,17 @@ export function SearchView({ focusTick, onOpenMatch }: {
 }
 
 /** A globs box: the search reruns when the operator presses Enter or leaves it changed. */
-function GlobInput({ label, placeholder, value, onCommit }: { label: string; placeholder: string; value: string; onCommit: (value: string) => void }) {
+function GlobInput({
+  label,
+  placeholder,
+  value,
+  onCommit,
+}: {
+  label: string;
+  placeholder: string;
+  value: string;
+  onCommit: (value: string) => void;
+}) {
   const [text, setText] = useState(value);
   return (
     <input

@@ -12,7 +12,14 @@ export interface SearchState {
   error: string | null;
 }
 
-const EMPTY_QUERY: Required<SearchQuery> = { pattern: '', isRegex: false, matchCase: false, wholeWord: false, include: '', exclude: '' };
+const EMPTY_QUERY: Required<SearchQuery> = {
+  pattern: '',
+  isRegex: false,
+  matchCase: false,
+  wholeWord: false,
+  include: '',
+  exclude: '',
+};
 
 /** Find in Files: the query, and the results of the latest search as they stream in. */
 export class SearchStore extends Store<SearchState> {
@@ -23,7 +30,10 @@ export class SearchStore extends Store<SearchState> {
     this.own(
       bridge.on('search.results', ({ searchId, files }) => {
         if (searchId !== this.currentId) return;
-        this.set({ files: [...this.state.files, ...files], matchCount: this.state.matchCount + files.reduce((n, f) => n + f.matches.length, 0) });
+        this.set({
+          files: [...this.state.files, ...files],
+          matchCount: this.state.matchCount + files.reduce((n, f) => n + f.matches.length, 0),
+        });
       }),
       bridge.on('search.done', (done) => {
         if (done.searchId !== this.currentId) return;

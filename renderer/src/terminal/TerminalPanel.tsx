@@ -16,9 +16,27 @@ export function TerminalPanel() {
   };
 
   useCommands([
-    { id: 'terminal.toggle', title: 'Toggle Terminal', category: 'View', keys: 'Ctrl+`', run: () => store.toggle().catch(fail) },
-    { id: 'terminal.new', title: 'Create New Terminal', category: 'Terminal', keys: 'Ctrl+Shift+`', run: () => store.create().then(() => undefined, fail) },
-    { id: 'terminal.kill', title: 'Kill the Active Terminal', category: 'Terminal', when: () => Boolean(store.getState().active), run: () => store.kill(store.getState().active!) },
+    {
+      id: 'terminal.toggle',
+      title: 'Toggle Terminal',
+      category: 'View',
+      keys: 'Ctrl+`',
+      run: () => store.toggle().catch(fail),
+    },
+    {
+      id: 'terminal.new',
+      title: 'Create New Terminal',
+      category: 'Terminal',
+      keys: 'Ctrl+Shift+`',
+      run: () => store.create().then(() => undefined, fail),
+    },
+    {
+      id: 'terminal.kill',
+      title: 'Kill the Active Terminal',
+      category: 'Terminal',
+      when: () => Boolean(store.getState().active),
+      run: () => store.kill(store.getState().active!),
+    },
   ]);
 
   return (
@@ -43,15 +61,35 @@ export function TerminalPanel() {
           </div>
           {/* A tablist holds only tabs: each Kill button sits after it and is drawn over its tab's end (CSS anchor positioning). */}
           {tabs.map((tab) => (
-            <button key={tab.id} type="button" className="icon-btn terminal-kill" style={tabAnchor(`terminal-tab-${tab.id}`)} aria-label={`Kill ${tab.title}`} title="Kill Terminal" onClick={() => void store.kill(tab.id)}>
+            <button
+              key={tab.id}
+              type="button"
+              className="icon-btn terminal-kill"
+              style={tabAnchor(`terminal-tab-${tab.id}`)}
+              aria-label={`Kill ${tab.title}`}
+              title="Kill Terminal"
+              onClick={() => void store.kill(tab.id)}
+            >
               <XIcon size={11} />
             </button>
           ))}
         </div>
-        <button type="button" className="icon-btn" aria-label="New Terminal" title="New Terminal (Ctrl+Shift+`)" onClick={() => void store.create().catch(fail)}>
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label="New Terminal"
+          title="New Terminal (Ctrl+Shift+`)"
+          onClick={() => void store.create().catch(fail)}
+        >
           <PlusIcon />
         </button>
-        <button type="button" className="icon-btn" aria-label="Hide Terminal" title="Hide (Ctrl+`)" onClick={() => void store.toggle()}>
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label="Hide Terminal"
+          title="Hide (Ctrl+`)"
+          onClick={() => void store.toggle()}
+        >
           <XIcon />
         </button>
       </div>
@@ -80,5 +118,14 @@ function TerminalView({ tab, visible }: { tab: TerminalTab; visible: boolean }) 
     if (host.current && host.current.offsetWidth > 0) tab.fit.fit();
     tab.xterm.focus();
   }, [visible, tab]);
-  return <div ref={host} id={`terminal-${tab.id}`} role="tabpanel" aria-label={tab.title} className="terminal-view" hidden={!visible} />;
+  return (
+    <div
+      ref={host}
+      id={`terminal-${tab.id}`}
+      role="tabpanel"
+      aria-label={tab.title}
+      className="terminal-view"
+      hidden={!visible}
+    />
+  );
 }

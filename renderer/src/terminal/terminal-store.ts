@@ -60,7 +60,9 @@ export class TerminalStore extends Store<TerminalsState> {
     const name = shell.split(/[\\/]/).pop() ?? 'shell';
     const tab: TerminalTab = { id, title: `${name} ${++this.count}`, xterm, fit };
     xterm.onData((data) => void this.bridge.request('terminal.input', { id, data }).catch(() => undefined));
-    xterm.onResize(({ cols, rows }) => void this.bridge.request('terminal.resize', { id, cols, rows }).catch(() => undefined));
+    xterm.onResize(
+      ({ cols, rows }) => void this.bridge.request('terminal.resize', { id, cols, rows }).catch(() => undefined),
+    );
     this.set({ tabs: [...this.state.tabs, tab], active: id, open: true });
     return tab;
   }
@@ -89,7 +91,7 @@ export class TerminalStore extends Store<TerminalsState> {
     if (index < 0) return;
     const tab = this.state.tabs[index];
     const tabs = this.state.tabs.filter((t) => t.id !== id);
-    const active = this.state.active === id ? (tabs[index] ?? tabs[index - 1])?.id ?? null : this.state.active;
+    const active = this.state.active === id ? ((tabs[index] ?? tabs[index - 1])?.id ?? null) : this.state.active;
     this.acks.delete(id);
     this.set({ tabs, active, open: this.state.open && tabs.length > 0 });
     tab.xterm.dispose();

@@ -3,7 +3,18 @@ import type { Entry } from '../../../shared/contract';
 import { useBridge, useStore } from '../base';
 import { useCommands } from '../commands';
 import { useOpenFilesStore } from '../editor';
-import { CollapseIcon, ContextMenu, EyeIcon, NewFileIcon, NewFolderIcon, copyWorkspacePath, isModKey, useAsk, usePrefs, useToasts } from '../ui';
+import {
+  CollapseIcon,
+  ContextMenu,
+  EyeIcon,
+  NewFileIcon,
+  NewFolderIcon,
+  copyWorkspacePath,
+  isModKey,
+  useAsk,
+  usePrefs,
+  useToasts,
+} from '../ui';
 import { FileOps } from './file-ops';
 import { nameOf, parentOf } from './paths';
 import { TreeSelection } from './selection';
@@ -20,7 +31,11 @@ type Editing = { mode: 'rename'; path: string } | { mode: 'create'; dir: string;
 type Clip = { mode: 'copy' | 'cut'; paths: string[] } | null;
 
 /** The left rail: the workspace's files as an ARIA tree, virtualized, with every explorer operation. */
-export function Explorer({ workspaceName, activePath, onOpen }: {
+export function Explorer({
+  workspaceName,
+  activePath,
+  onOpen,
+}: {
   workspaceName: string;
   /** The file active in the editor; the tree reveals and selects it when it changes elsewhere (tabs, breadcrumb). */
   activePath: string | null;
@@ -45,10 +60,13 @@ export function Explorer({ workspaceName, activePath, onOpen }: {
   const typed = useRef({ text: '', at: 0 });
 
   /** Selects what an operation made or moved, and scrolls it into view once it is listed. */
-  const select = useCallback((paths: string[]) => {
-    selection.select(paths);
-    revealPending.current = paths[paths.length - 1] ?? null;
-  }, [selection]);
+  const select = useCallback(
+    (paths: string[]) => {
+      selection.select(paths);
+      revealPending.current = paths[paths.length - 1] ?? null;
+    },
+    [selection],
+  );
 
   // Follow the editor: a file activated from a tab or the breadcrumb is shown and selected here.
   useEffect(() => {
@@ -62,7 +80,10 @@ export function Explorer({ workspaceName, activePath, onOpen }: {
     };
   }, [activePath, tree, selection, select]);
 
-  const ops = useMemo(() => new FileOps({ bridge, ask, toasts, tree, openFiles, select }), [bridge, ask, toasts, tree, openFiles, select]);
+  const ops = useMemo(
+    () => new FileOps({ bridge, ask, toasts, tree, openFiles, select }),
+    [bridge, ask, toasts, tree, openFiles, select],
+  );
 
   useEffect(() => {
     tree.onError = (message) => toasts.error(message);
@@ -215,7 +236,7 @@ export function Explorer({ workspaceName, activePath, onOpen }: {
   const onContextMenu = (event: React.MouseEvent) => {
     event.preventDefault();
     const path = (event.target as HTMLElement).closest<HTMLElement>('[data-path]')?.dataset.path;
-    const entry = path !== undefined ? tree.entry(path) ?? null : null;
+    const entry = path !== undefined ? (tree.entry(path) ?? null) : null;
     selection.pointAt(entry?.path ?? null);
     scrollRef.current?.focus();
     setMenu({ x: event.clientX, y: event.clientY, entry });
@@ -255,15 +276,35 @@ export function Explorer({ workspaceName, activePath, onOpen }: {
   return (
     <div className="explorer">
       <div className="rail-header">
-        <span className="rail-title" title={workspaceName}>{workspaceName || 'Explorer'}</span>
+        <span className="rail-title" title={workspaceName}>
+          {workspaceName || 'Explorer'}
+        </span>
         <span className="rail-actions">
-          <button type="button" className="icon-btn" aria-label="New File" title="New File" onClick={() => actions.startCreate('file')}>
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label="New File"
+            title="New File"
+            onClick={() => actions.startCreate('file')}
+          >
             <NewFileIcon />
           </button>
-          <button type="button" className="icon-btn" aria-label="New Folder" title="New Folder" onClick={() => actions.startCreate('dir')}>
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label="New Folder"
+            title="New Folder"
+            onClick={() => actions.startCreate('dir')}
+          >
             <NewFolderIcon />
           </button>
-          <button type="button" className="icon-btn" aria-label="Collapse Folders" title="Collapse Folders" onClick={actions.collapseAll}>
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label="Collapse Folders"
+            title="Collapse Folders"
+            onClick={actions.collapseAll}
+          >
             <CollapseIcon />
           </button>
           <button
@@ -291,7 +332,8 @@ export function Explorer({ workspaceName, activePath, onOpen }: {
         onKeyDown={onKeyDown}
         onContextMenu={onContextMenu}
         onClick={(e) => {
-          if (e.target === e.currentTarget || (e.target as HTMLElement).classList.contains('tree-inner')) selection.clear();
+          if (e.target === e.currentTarget || (e.target as HTMLElement).classList.contains('tree-inner'))
+            selection.clear();
         }}
       >
         <TreeRowList
@@ -310,14 +352,21 @@ export function Explorer({ workspaceName, activePath, onOpen }: {
         {!rows.length && rootListed && !editing && <div className="tree-empty">This folder is empty.</div>}
       </div>
       {dragState && dragState.target !== undefined && (
-        <div className={`drag-ghost${dragState.valid || dragState.target === null ? '' : ' invalid'}`} style={{ left: dragState.x + 14, top: dragState.y + 10 }} aria-hidden>
+        <div
+          className={`drag-ghost${dragState.valid || dragState.target === null ? '' : ' invalid'}`}
+          style={{ left: dragState.x + 14, top: dragState.y + 10 }}
+          aria-hidden
+        >
           {dragState.target !== null && !dragState.valid
             ? `Can't move a folder into itself`
             : dragState.sources.length === 1
               ? nameOf(dragState.sources[0])
               : `${dragState.sources.length} items`}
           {dragState.target !== null && dragState.valid && !dragState.same && (
-            <span className="drag-ghost-target"> → {dragState.target === '' ? workspaceName || 'root' : nameOf(dragState.target)}</span>
+            <span className="drag-ghost-target">
+              {' '}
+              → {dragState.target === '' ? workspaceName || 'root' : nameOf(dragState.target)}
+            </span>
           )}
         </div>
       )}

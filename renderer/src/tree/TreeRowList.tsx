@@ -9,7 +9,8 @@ import type { TreeRow, TreeRows } from './tree-rows';
 /** Rows drawn beyond the visible ones, so a small scroll shows rows already there. */
 const OVERSCAN = 10;
 
-export type DisplayRow = { type: 'entry'; row: TreeRow } | { type: 'create'; dir: string; kind: 'file' | 'dir'; depth: number };
+export type DisplayRow =
+  { type: 'entry'; row: TreeRow } | { type: 'create'; dir: string; kind: 'file' | 'dir'; depth: number };
 
 /** The tree's rows plus, while the operator names a new file or folder, its input row under that folder. */
 export class DisplayRows {
@@ -18,7 +19,10 @@ export class DisplayRows {
   private readonly createAt: number;
   private readonly createDepth: number;
 
-  constructor(readonly rows: TreeRows, private readonly creating: { dir: string; kind: 'file' | 'dir' } | null) {
+  constructor(
+    readonly rows: TreeRows,
+    private readonly creating: { dir: string; kind: 'file' | 'dir' } | null,
+  ) {
     const dirRow = creating && creating.dir !== '' ? rows.indexOf(creating.dir) : -1;
     this.createAt = creating ? dirRow + 1 : -1;
     this.createDepth = dirRow < 0 ? 0 : rows.at(dirRow)!.depth + 1;
@@ -26,7 +30,8 @@ export class DisplayRows {
   }
 
   at(index: number): DisplayRow | undefined {
-    if (this.creating && index === this.createAt) return { type: 'create', dir: this.creating.dir, kind: this.creating.kind, depth: this.createDepth };
+    if (this.creating && index === this.createAt)
+      return { type: 'create', dir: this.creating.dir, kind: this.creating.kind, depth: this.createDepth };
     const row = this.rows.at(this.createAt >= 0 && index > this.createAt ? index - 1 : index);
     return row && { type: 'entry', row };
   }
@@ -52,7 +57,8 @@ export function scrollRowIntoView(scroller: HTMLElement | null, index: number): 
   if (!scroller || index < 0) return;
   const top = index * ROW_HEIGHT;
   if (top < scroller.scrollTop) scroller.scrollTop = top;
-  else if (top + ROW_HEIGHT > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = top + ROW_HEIGHT - scroller.clientHeight;
+  else if (top + ROW_HEIGHT > scroller.scrollTop + scroller.clientHeight)
+    scroller.scrollTop = top + ROW_HEIGHT - scroller.clientHeight;
 }
 
 /**
@@ -101,14 +107,35 @@ export interface TreeRowListProps {
 }
 
 /** The rows in view, positioned in a spacer as tall as all rows; it alone re-renders as the tree scrolls. */
-export function TreeRowList({ scrollRef, display, selected, focused, cut, marks, drag, renaming, events, onCreate, onCancelCreate }: TreeRowListProps) {
+export function TreeRowList({
+  scrollRef,
+  display,
+  selected,
+  focused,
+  cut,
+  marks,
+  drag,
+  renaming,
+  events,
+  onCreate,
+  onCancelCreate,
+}: TreeRowListProps) {
   const { first, last } = useRowWindow(scrollRef);
   const items = [];
   for (let index = first; index < Math.min(last, display.length); index++) {
     const d = display.at(index);
     if (!d) break;
     if (d.type === 'create') {
-      items.push(<CreateRowView key="creating" index={index} depth={d.depth} kind={d.kind} onCancel={onCancelCreate} onCommit={(name) => onCreate(d.dir, d.kind, name)} />);
+      items.push(
+        <CreateRowView
+          key="creating"
+          index={index}
+          depth={d.depth}
+          kind={d.kind}
+          onCancel={onCancelCreate}
+          onCommit={(name) => onCreate(d.dir, d.kind, name)}
+        />,
+      );
       continue;
     }
     const { entry, depth, expanded, loading } = d.row;
@@ -134,5 +161,9 @@ export function TreeRowList({ scrollRef, display, selected, focused, cut, marks,
       />,
     );
   }
-  return <div className="tree-inner" style={{ height: display.length * ROW_HEIGHT }}>{items}</div>;
+  return (
+    <div className="tree-inner" style={{ height: display.length * ROW_HEIGHT }}>
+      {items}
+    </div>
+  );
 }

@@ -37,7 +37,23 @@ export interface TreeRowProps {
 
 /** One tree entry; memoized so scrolling renders only the rows that come into view. */
 export const TreeRowView = memo(function TreeRowView(props: TreeRowProps) {
-  const { index, entry, depth, expanded, loading, selected, focused, cut, flash, newMark, drop, inDropZone, dragSource, renaming, events } = props;
+  const {
+    index,
+    entry,
+    depth,
+    expanded,
+    loading,
+    selected,
+    focused,
+    cut,
+    flash,
+    newMark,
+    drop,
+    inDropZone,
+    dragSource,
+    renaming,
+    events,
+  } = props;
   const git = useGitDecoration(entry.path, entry.kind === 'dir');
   const classes = [
     'tree-row',
@@ -49,7 +65,9 @@ export const TreeRowView = memo(function TreeRowView(props: TreeRowProps) {
     inDropZone && 'drop-zone',
     dragSource && 'drag-source',
     git && `git-${git.state}`,
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
   return (
     <div
       id={`treeitem-${index}`}
@@ -73,7 +91,9 @@ export const TreeRowView = memo(function TreeRowView(props: TreeRowProps) {
       {Array.from({ length: depth }, (_, i) => (
         <span key={i} className="indent-guide" style={{ left: 6 + i * INDENT + 7 }} aria-hidden />
       ))}
-      <span className="twisty" aria-hidden>{entry.kind === 'dir' && <ChevronIcon open={expanded} />}</span>
+      <span className="twisty" aria-hidden>
+        {entry.kind === 'dir' && <ChevronIcon open={expanded} />}
+      </span>
       {entry.kind === 'dir' ? <FolderIcon open={expanded} /> : <FileIcon name={entry.name} />}
       {renaming ? (
         <NameInput
@@ -93,7 +113,13 @@ export const TreeRowView = memo(function TreeRowView(props: TreeRowProps) {
 });
 
 /** The row where a new file or folder is named. */
-export function CreateRowView({ index, depth, kind, onCommit, onCancel }: {
+export function CreateRowView({
+  index,
+  depth,
+  kind,
+  onCommit,
+  onCancel,
+}: {
   index: number;
   depth: number;
   kind: 'file' | 'dir';
@@ -101,15 +127,34 @@ export function CreateRowView({ index, depth, kind, onCommit, onCancel }: {
   onCancel: () => void;
 }) {
   return (
-    <div className="tree-row editing" style={{ transform: `translateY(${index * ROW_HEIGHT}px)`, height: ROW_HEIGHT, paddingLeft: 6 + depth * INDENT + 16 }}>
+    <div
+      className="tree-row editing"
+      style={{
+        transform: `translateY(${index * ROW_HEIGHT}px)`,
+        height: ROW_HEIGHT,
+        paddingLeft: 6 + depth * INDENT + 16,
+      }}
+    >
       {kind === 'dir' ? <FolderIcon open={false} /> : <FileIcon name="" />}
-      <NameInput initial="" label={kind === 'dir' ? 'New folder name' : 'New file name'} select={[0, 0]} onCancel={onCancel} onCommit={onCommit} />
+      <NameInput
+        initial=""
+        label={kind === 'dir' ? 'New folder name' : 'New file name'}
+        select={[0, 0]}
+        onCancel={onCancel}
+        onCommit={onCommit}
+      />
     </div>
   );
 }
 
 /** The inline name box for rename and create: Enter commits, Escape cancels, leaving commits. */
-function NameInput({ initial, label, select, onCommit, onCancel }: {
+function NameInput({
+  initial,
+  label,
+  select,
+  onCommit,
+  onCancel,
+}: {
   initial: string;
   label: string;
   select: [number, number];

@@ -20,7 +20,9 @@ describe('change marks', () => {
     marks.apply({ type: 'created', path: 'src/a.py', isDir: false, origin: 'agent' });
     expect(marks.newMarkOf('src/a.py')).toEqual({ origin: 'agent' });
     expect(marks.flashOf('src/a.py')).toEqual({ origin: 'agent', change: 'created' });
-    expect(rowTitle('src/a.py', marks.newMarkOf('src/a.py'), marks.flashOf('src/a.py'))).toBe('src/a.py — created by the agent; new until you open it');
+    expect(rowTitle('src/a.py', marks.newMarkOf('src/a.py'), marks.flashOf('src/a.py'))).toBe(
+      'src/a.py — created by the agent; new until you open it',
+    );
     vi.advanceTimersByTime(1000);
     expect(marks.flashOf('src/a.py')).toBeUndefined();
     expect(marks.newMarkOf('src/a.py')).toBeDefined();
@@ -50,7 +52,13 @@ describe('change marks', () => {
 
   it('follows moves (a claimed step file renamed to its full name stays new) and forgets deletes', () => {
     marks.apply({ type: 'created', path: 'scripts/step_08.py', isDir: false, origin: 'agent' });
-    marks.apply({ type: 'moved', from: 'scripts/step_08.py', to: 'scripts/step_08_fit.py', isDir: false, origin: 'agent' });
+    marks.apply({
+      type: 'moved',
+      from: 'scripts/step_08.py',
+      to: 'scripts/step_08_fit.py',
+      isDir: false,
+      origin: 'agent',
+    });
     expect(marks.newMarkOf('scripts/step_08.py')).toBeUndefined();
     expect(marks.newMarkOf('scripts/step_08_fit.py')).toEqual({ origin: 'agent' });
     marks.apply({ type: 'moved', from: 'scripts', to: 'log', isDir: true, origin: 'operator' });

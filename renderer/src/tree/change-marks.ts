@@ -40,7 +40,10 @@ export class ChangeMarks {
   private readonly flashes = new Map<string, FlashMark>();
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
 
-  constructor(private readonly onChange: () => void, private readonly flashMs = FLASH_MS) {}
+  constructor(
+    private readonly onChange: () => void,
+    private readonly flashMs = FLASH_MS,
+  ) {}
 
   newMarkOf(path: string): NewMark | undefined {
     return this.created.get(path);

@@ -160,7 +160,12 @@ export class FileOps {
       const files = counts.reduce((n, c) => n + c.files, 0);
       const dirs = counts.reduce((n, c) => n + c.dirs, 0) + targets.filter(isDir).length;
       title = `Delete ${targets.length} items?`;
-      message = `${targets.slice(0, 8).map((p) => `"${nameOf(p)}"`).join(', ')}${targets.length > 8 ? ', …' : ''} (${plural(files, 'file')}, ${plural(dirs, 'folder')} in all) will be moved to the trash.`;
+      message = `${targets
+        .slice(0, 8)
+        .map((p) => `"${nameOf(p)}"`)
+        .join(
+          ', ',
+        )}${targets.length > 8 ? ', …' : ''} (${plural(files, 'file')}, ${plural(dirs, 'folder')} in all) will be moved to the trash.`;
     }
     const answer = await this.deps.ask({
       title,
@@ -187,9 +192,9 @@ export class FileOps {
             cancelValue: 'cancel',
           });
           if (permanent !== 'yes') break;
-          await this.deps.bridge.request('workspace.delete', { path, permanent: true }).catch((e: unknown) =>
-            this.deps.toasts.error(errorText(e, `Could not delete "${nameOf(path)}"`)),
-          );
+          await this.deps.bridge
+            .request('workspace.delete', { path, permanent: true })
+            .catch((e: unknown) => this.deps.toasts.error(errorText(e, `Could not delete "${nameOf(path)}"`)));
           continue;
         }
         this.deps.toasts.error(errorText(err, `Could not delete "${nameOf(path)}"`));
@@ -233,7 +238,9 @@ export class FileOps {
       this.deps.toasts.error(errorText(err, `Could not undo ${entry.label.toLowerCase()}`));
     }
     this.deps.tree.refresh(touched);
-    const restored = entry.steps.filter((s): s is Extract<Step, { kind: 'move' }> => s.kind === 'move').map((s) => s.from);
+    const restored = entry.steps
+      .filter((s): s is Extract<Step, { kind: 'move' }> => s.kind === 'move')
+      .map((s) => s.from);
     if (restored.length) this.deps.select(restored);
   }
 
@@ -267,7 +274,9 @@ export class FileOps {
     if (answer === 'cancel') return 'cancel';
     try {
       let target = to;
-      if (answer === 'keep') target = (await this.deps.bridge.request('workspace.nextFreeName', { dir: parentOf(to), name: nameOf(to) })).path;
+      if (answer === 'keep')
+        target = (await this.deps.bridge.request('workspace.nextFreeName', { dir: parentOf(to), name: nameOf(to) }))
+          .path;
       await attempt(target, answer === 'replace' ? 'overwrite' : 'reject');
       return target;
     } catch (err) {
@@ -302,7 +311,10 @@ export class FileOps {
 
   private reportJobError(prefix: string, err: unknown): void {
     if (err instanceof KilnError && err.code === 'E_CANCELLED') {
-      this.deps.toasts.show({ kind: 'info', message: `${prefix.replace('Could not ', '').replace(/^./, (c) => c.toUpperCase())} was cancelled; nothing was left behind.` });
+      this.deps.toasts.show({
+        kind: 'info',
+        message: `${prefix.replace('Could not ', '').replace(/^./, (c) => c.toUpperCase())} was cancelled; nothing was left behind.`,
+      });
     } else {
       this.deps.toasts.error(errorText(err, prefix));
     }
@@ -326,7 +338,11 @@ export class FileOps {
     const off = this.deps.bridge.on('fs.progress', (p) => {
       if (p.jobId !== jobId || p.finished) return;
       latest = p;
-      if (toastId !== null) this.deps.toasts.update(toastId, { message: progressText(label, p.done, p.total), progress: p.total ? p.done / p.total : 0 });
+      if (toastId !== null)
+        this.deps.toasts.update(toastId, {
+          message: progressText(label, p.done, p.total),
+          progress: p.total ? p.done / p.total : 0,
+        });
     });
     try {
       return await run(jobId);

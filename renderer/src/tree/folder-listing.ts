@@ -14,7 +14,11 @@ export class FolderListing {
   readonly dirCount: number;
   private readonly prefix: string;
 
-  private constructor(readonly path: string, private readonly names: string[], private readonly kinds: string) {
+  private constructor(
+    readonly path: string,
+    private readonly names: string[],
+    private readonly kinds: string,
+  ) {
     this.prefix = path ? `${path}/` : '';
     this.made = new Array(names.length);
     let dirs = 0;
@@ -61,7 +65,11 @@ export class FolderListing {
   without(name: string): FolderListing {
     const index = this.indexOf(name);
     if (index < 0) return this;
-    return new FolderListing(this.path, this.names.toSpliced(index, 1), this.kinds.slice(0, index) + this.kinds.slice(index + 1));
+    return new FolderListing(
+      this.path,
+      this.names.toSpliced(index, 1),
+      this.kinds.slice(0, index) + this.kinds.slice(index + 1),
+    );
   }
 
   /** This listing with an entry added in its place in the explorer's order (a binary search). */
@@ -75,6 +83,10 @@ export class FolderListing {
       if (compareEntries(this.entry(mid), added) < 0) low = mid + 1;
       else high = mid;
     }
-    return new FolderListing(this.path, this.names.toSpliced(low, 0, name), this.kinds.slice(0, low) + letter + this.kinds.slice(low));
+    return new FolderListing(
+      this.path,
+      this.names.toSpliced(low, 0, name),
+      this.kinds.slice(0, low) + letter + this.kinds.slice(low),
+    );
   }
 }

@@ -4,7 +4,6 @@ import { isWithin } from '../../../shared/fs-change';
 export { isWithin };
 export { joinPath, nameOf, parentOf } from '../../../shared/paths';
 
-
 /** Drops paths that sit inside another path of the list (moving a folder moves its contents). */
 export function topMost(paths: string[]): string[] {
   return paths.filter((p) => !paths.some((other) => other !== p && isWithin(p, other)));

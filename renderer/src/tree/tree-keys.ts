@@ -39,25 +39,59 @@ export function explorerCommands(a: ExplorerActions): ExplorerCommand[] {
   const focused = () => a.treeFocused() && Boolean(a.focusedEntry());
   const withTargets = () => a.treeFocused() && a.targets().length > 0;
   const onEntry = () => Boolean(a.focusedEntry());
-  const command = (id: string, title: string, spec: Omit<ExplorerCommand, 'id' | 'title' | 'category'>): ExplorerCommand => ({ id: `explorer.${id}`, title, category: 'Explorer', ...spec });
+  const command = (
+    id: string,
+    title: string,
+    spec: Omit<ExplorerCommand, 'id' | 'title' | 'category'>,
+  ): ExplorerCommand => ({ id: `explorer.${id}`, title, category: 'Explorer', ...spec });
   return [
     command('open', 'Open', { keys: 'Enter', when: focused, run: () => void withEntry(a, a.activate) }),
     command('newFile', 'New File', { run: () => a.startCreate('file') }),
     command('newFolder', 'New Folder', { run: () => a.startCreate('dir') }),
-    command('cut', 'Cut', { keys: 'Mod+X', when: withTargets, enabled: onEntry, run: () => a.clip('cut', a.targets()) }),
-    command('copy', 'Copy', { keys: 'Mod+C', when: withTargets, enabled: onEntry, run: () => a.clip('copy', a.targets()) }),
+    command('cut', 'Cut', {
+      keys: 'Mod+X',
+      when: withTargets,
+      enabled: onEntry,
+      run: () => a.clip('cut', a.targets()),
+    }),
+    command('copy', 'Copy', {
+      keys: 'Mod+C',
+      when: withTargets,
+      enabled: onEntry,
+      run: () => a.clip('copy', a.targets()),
+    }),
     command('paste', 'Paste', { keys: 'Mod+V', when: a.treeFocused, enabled: a.hasClip, run: a.paste }),
     command('copyPath', 'Copy Path', { run: () => a.copyPath(false) }),
     command('copyAbsolutePath', 'Copy Absolute Path', { run: () => a.copyPath(true) }),
-    command('rename', 'Rename', { keys: 'F2', when: focused, enabled: onEntry, run: () => void withEntry(a, (e) => a.startRename(e.path)) }),
-    command('delete', 'Delete', { keys: 'Delete', when: withTargets, enabled: onEntry, run: () => a.remove(a.targets()) }),
+    command('rename', 'Rename', {
+      keys: 'F2',
+      when: focused,
+      enabled: onEntry,
+      run: () => void withEntry(a, (e) => a.startRename(e.path)),
+    }),
+    command('delete', 'Delete', {
+      keys: 'Delete',
+      when: withTargets,
+      enabled: onEntry,
+      run: () => a.remove(a.targets()),
+    }),
     // Finder's and VS Code's Cmd+Backspace; the palette lists Delete once.
-    command('deleteWithBackspace', 'Delete', { keys: 'Meta+Backspace', palette: false, when: withTargets, run: () => a.remove(a.targets()) }),
+    command('deleteWithBackspace', 'Delete', {
+      keys: 'Meta+Backspace',
+      palette: false,
+      when: withTargets,
+      run: () => a.remove(a.targets()),
+    }),
     command('undo', 'Undo', { keys: 'Mod+Z', when: a.treeFocused, run: a.undo }),
     command('selectAll', 'Select All', { keys: 'Mod+A', when: a.treeFocused, run: a.selectAll }),
     command('clearSelection', 'Clear Selection', { keys: 'Escape', when: a.treeFocused, run: a.clearSelection }),
     command('collapseAll', 'Collapse Folders', { run: a.collapseAll }),
-    { id: 'explorer.toggleHidden', title: a.hiddenShown() ? 'Hide hidden files' : 'Show hidden files', category: 'View', run: a.toggleHidden },
+    {
+      id: 'explorer.toggleHidden',
+      title: a.hiddenShown() ? 'Hide hidden files' : 'Show hidden files',
+      category: 'View',
+      run: a.toggleHidden,
+    },
   ];
 }
 

@@ -4,10 +4,18 @@ import type { ExplorerCommand } from './tree-keys';
 
 /** The explorer's context menu, in order: command ids from the command table, and separators. */
 const MENU = [
-  'explorer.newFile', 'explorer.newFolder', 'separator',
-  'explorer.cut', 'explorer.copy', 'explorer.paste', 'separator',
-  'explorer.copyPath', 'explorer.copyAbsolutePath', 'separator',
-  'explorer.rename', 'explorer.delete',
+  'explorer.newFile',
+  'explorer.newFolder',
+  'separator',
+  'explorer.cut',
+  'explorer.copy',
+  'explorer.paste',
+  'separator',
+  'explorer.copyPath',
+  'explorer.copyAbsolutePath',
+  'separator',
+  'explorer.rename',
+  'explorer.delete',
 ] as const;
 
 /** The menu's items from the same commands the keys and the palette run, each showing its key. */

@@ -88,7 +88,8 @@ export class TreeRows {
   /** The paths of rows `from` to `to` (inclusive, either order). */
   pathsBetween(from: number, to: number): string[] {
     const out: string[] = [];
-    for (let i = Math.max(0, Math.min(from, to)); i <= Math.min(this.length - 1, Math.max(from, to)); i++) out.push(this.at(i)!.entry.path);
+    for (let i = Math.max(0, Math.min(from, to)); i <= Math.min(this.length - 1, Math.max(from, to)); i++)
+      out.push(this.at(i)!.entry.path);
     return out;
   }
 }

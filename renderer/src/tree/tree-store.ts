@@ -43,7 +43,11 @@ export class TreeStore extends Store<TreeState> {
   onError: (message: string) => void = () => undefined;
 
   constructor(private readonly bridge: KilnBridge) {
-    super({ rows: new TreeRows({ folder: () => undefined, isExpanded: () => false, isLoading: () => false }), rootListed: false, hiddenShown: false });
+    super({
+      rows: new TreeRows({ folder: () => undefined, isExpanded: () => false, isLoading: () => false }),
+      rootListed: false,
+      hiddenShown: false,
+    });
     this.own(bridge.on('fs.change', (change) => this.handleFsChange(change)));
     this.own(() => {
       this.marks.dispose();
@@ -97,7 +101,11 @@ export class TreeStore extends Store<TreeState> {
         this.children.set(dir, listing);
         this.rowsChanged();
         while (listing.length < first.total) {
-          const page = await this.bridge.request('workspace.list', { ...args, offset: listing.length, limit: REST_PAGE });
+          const page = await this.bridge.request('workspace.list', {
+            ...args,
+            offset: listing.length,
+            limit: REST_PAGE,
+          });
           if (this.loadSeq.get(dir) !== mine) return;
           if (!page.names.length) break;
           listing = listing.append(page);
@@ -163,7 +171,8 @@ export class TreeStore extends Store<TreeState> {
     const entry = source?.find(nameOf(from));
     if (source) this.children.set(parentOf(from), source.without(nameOf(from)));
     const target = this.children.get(parentOf(to));
-    if (entry && target) this.children.set(parentOf(to), target.with(nameOf(to), kindLetter(entry.kind, Boolean(entry.link))));
+    if (entry && target)
+      this.children.set(parentOf(to), target.with(nameOf(to), kindLetter(entry.kind, Boolean(entry.link))));
     const next = new Set<string>();
     for (const dir of this.expanded) next.add(isWithin(dir, from) && from !== '' ? to + dir.slice(from.length) : dir);
     this.expanded = next;
@@ -191,7 +200,8 @@ export class TreeStore extends Store<TreeState> {
     this.marks.apply(change);
     if (change.type === 'moved') {
       this.moved(change.from, change.to);
-      for (const dir of new Set([parentOf(change.from), parentOf(change.to)])) if (this.children.has(dir)) this.scheduleReload(dir, 40);
+      for (const dir of new Set([parentOf(change.from), parentOf(change.to)]))
+        if (this.children.has(dir)) this.scheduleReload(dir, 40);
       return;
     }
     const dir = parentOf(change.path);

@@ -46,24 +46,31 @@ export function useTreeDrag(options: DragOptions) {
     setDrag(next);
   };
 
-  const locate = useCallback((x: number, y: number, sources: string[]): Pick<DragState, 'target' | 'valid' | 'same'> & { hoverDir: string | null } => {
-    const tree = opts.current.scrollRef.current;
-    const el = document.elementFromPoint(x, y);
-    if (!tree || !el || !tree.contains(el)) return { target: null, valid: false, same: false, hoverDir: null };
-    const row = el.closest<HTMLElement>('[data-path]');
-    let target = '';
-    let hoverDir: string | null = null;
-    if (row) {
-      const path = row.dataset.path ?? '';
-      if (row.dataset.kind === 'dir') {
-        target = path;
-        hoverDir = path;
-      } else target = parentOf(path);
-    }
-    const valid = !sources.some((s) => isWithin(target, s) && target !== '');
-    const same = sources.every((s) => parentOf(s) === target);
-    return { target, valid, same, hoverDir };
-  }, []);
+  const locate = useCallback(
+    (
+      x: number,
+      y: number,
+      sources: string[],
+    ): Pick<DragState, 'target' | 'valid' | 'same'> & { hoverDir: string | null } => {
+      const tree = opts.current.scrollRef.current;
+      const el = document.elementFromPoint(x, y);
+      if (!tree || !el || !tree.contains(el)) return { target: null, valid: false, same: false, hoverDir: null };
+      const row = el.closest<HTMLElement>('[data-path]');
+      let target = '';
+      let hoverDir: string | null = null;
+      if (row) {
+        const path = row.dataset.path ?? '';
+        if (row.dataset.kind === 'dir') {
+          target = path;
+          hoverDir = path;
+        } else target = parentOf(path);
+      }
+      const valid = !sources.some((s) => isWithin(target, s) && target !== '');
+      const same = sources.every((s) => parentOf(s) === target);
+      return { target, valid, same, hoverDir };
+    },
+    [],
+  );
 
   const retarget = useCallback(() => {
     const current = dragRef.current;
@@ -105,7 +112,8 @@ export function useTreeDrag(options: DragOptions) {
       // The click that ends a drag must not open or select the row under it.
       suppressClick.current = true;
       setTimeout(() => (suppressClick.current = false), 0);
-      if (commit && current.target !== null && current.valid && !current.same) opts.current.drop(current.sources, current.target);
+      if (commit && current.target !== null && current.valid && !current.same)
+        opts.current.drop(current.sources, current.target);
     };
     const onUp = () => end(true);
     const onKey = (event: KeyboardEvent) => {
@@ -139,8 +147,10 @@ export function useTreeDrag(options: DragOptions) {
         const { x, y } = pointer.current;
         const inside = x >= box.left && x <= box.right;
         let step = 0;
-        if (inside && y < box.top + EDGE_PX && y > box.top - EDGE_PX) step = -Math.ceil(((box.top + EDGE_PX - y) / EDGE_PX) * MAX_SCROLL_STEP / 2);
-        else if (inside && y > box.bottom - EDGE_PX && y < box.bottom + EDGE_PX) step = Math.ceil(((y - (box.bottom - EDGE_PX)) / EDGE_PX) * MAX_SCROLL_STEP / 2);
+        if (inside && y < box.top + EDGE_PX && y > box.top - EDGE_PX)
+          step = -Math.ceil((((box.top + EDGE_PX - y) / EDGE_PX) * MAX_SCROLL_STEP) / 2);
+        else if (inside && y > box.bottom - EDGE_PX && y < box.bottom + EDGE_PX)
+          step = Math.ceil((((y - (box.bottom - EDGE_PX)) / EDGE_PX) * MAX_SCROLL_STEP) / 2);
         if (step) {
           const before = tree.scrollTop;
           tree.scrollTop += step;

@@ -21,7 +21,14 @@ export function TrustBanner() {
     state === null
       ? []
       : state.trusted
-        ? [{ id: 'workspace.revokeTrust', title: 'Revoke Trust in This Folder', category: 'Workspace', run: () => setTrusted(false) }]
+        ? [
+            {
+              id: 'workspace.revokeTrust',
+              title: 'Revoke Trust in This Folder',
+              category: 'Workspace',
+              run: () => setTrusted(false),
+            },
+          ]
         : [{ id: 'workspace.trust', title: 'Trust This Folder…', category: 'Workspace', run: () => askToTrust() }],
   );
 

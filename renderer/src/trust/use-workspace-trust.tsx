@@ -20,7 +20,10 @@ class TrustStore extends Store<{ trust: TrustState | null }> {
   constructor(private readonly bridge: KilnBridge) {
     super({ trust: null });
     this.own(bridge.on('trust.changed', (trust) => this.set({ trust })));
-    void bridge.request('trust.get', {}).then((trust) => this.set({ trust }), () => undefined);
+    void bridge.request('trust.get', {}).then(
+      (trust) => this.set({ trust }),
+      () => undefined,
+    );
   }
 
   async setTrusted(trusted: boolean): Promise<void> {
@@ -66,8 +69,8 @@ export function useWorkspaceTrust(): WorkspaceTrust {
             ))}
           </ul>
           <p>
-            Trust it only if you know where it comes from. Until then Kiln opens and edits its files, runs notebooks on the
-            Jupyter found on your PATH, and the assistants use only the models of your own config.
+            Trust it only if you know where it comes from. Until then Kiln opens and edits its files, runs notebooks on
+            the Jupyter found on your PATH, and the assistants use only the models of your own config.
           </p>
         </>
       ),

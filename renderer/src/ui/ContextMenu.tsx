@@ -1,8 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 
-export type MenuItem =
-  | { label: string; onSelect: () => void; disabled?: boolean; shortcut?: string }
-  | 'separator';
+export type MenuItem = { label: string; onSelect: () => void; disabled?: boolean; shortcut?: string } | 'separator';
 
 export interface MenuProps {
   x: number;
@@ -18,7 +16,9 @@ export function ContextMenu({ x, y, items, onClose, label }: MenuProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [pos, setPos] = useState({ left: x, top: y });
   const [active, setActive] = useState(-1);
-  const actionable = items.map((item, index) => (item !== 'separator' && !item.disabled ? index : -1)).filter((i) => i >= 0);
+  const actionable = items
+    .map((item, index) => (item !== 'separator' && !item.disabled ? index : -1))
+    .filter((i) => i >= 0);
 
   useLayoutEffect(() => {
     const box = ref.current?.getBoundingClientRect();

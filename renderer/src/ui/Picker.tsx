@@ -15,7 +15,15 @@ export interface PickerItem {
  * The quick-pick dialog behind Quick Open and the command palette: a combobox over a listbox of options.
  * Arrows move, Enter picks, Escape closes; focus goes back where it was.
  */
-export function Picker({ label, placeholder, items, status, onQuery, onPick, onClose }: {
+export function Picker({
+  label,
+  placeholder,
+  items,
+  status,
+  onQuery,
+  onPick,
+  onClose,
+}: {
   label: string;
   placeholder: string;
   items: PickerItem[];
@@ -95,11 +103,19 @@ export function Picker({ label, placeholder, items, status, onQuery, onPick, onC
               onClick={() => onPick(item)}
             >
               <span className="picker-option-content">{item.content ?? item.label}</span>
-              {item.hint && <kbd className="picker-hint" aria-hidden>{item.hint}</kbd>}
+              {item.hint && (
+                <kbd className="picker-hint" aria-hidden>
+                  {item.hint}
+                </kbd>
+              )}
             </li>
           ))}
         </ul>
-        {status && <div className="picker-status" role="status">{status}</div>}
+        {status && (
+          <div className="picker-status" role="status">
+            {status}
+          </div>
+        )}
       </div>
     </div>
   );

@@ -17,7 +17,12 @@ async function copyText(text: string): Promise<void> {
 }
 
 /** Copy Path / Copy Absolute Path for a workspace entry ('' is the root), confirmed or reported in a toast. */
-export async function copyWorkspacePath(bridge: KilnBridge, toasts: Toasts, path: string, absolute: boolean): Promise<void> {
+export async function copyWorkspacePath(
+  bridge: KilnBridge,
+  toasts: Toasts,
+  path: string,
+  absolute: boolean,
+): Promise<void> {
   try {
     const text = absolute ? (await bridge.request('workspace.absolutePath', { path })).path : path || '.';
     await copyText(text);

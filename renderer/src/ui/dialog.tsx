@@ -31,7 +31,10 @@ export function DialogProvider({ children }: { children: ReactNode }) {
   const ask = useCallback<Ask>(
     <V extends string>(request: DialogRequest<V>) =>
       new Promise<V>((resolve) => {
-        setQueue((q) => [...q, { request: request as DialogRequest<string>, resolve: resolve as (value: string) => void }]);
+        setQueue((q) => [
+          ...q,
+          { request: request as DialogRequest<string>, resolve: resolve as (value: string) => void },
+        ]);
       }),
     [],
   );
@@ -59,7 +62,9 @@ function Dialog({ request, onAnswer }: { request: DialogRequest<string>; onAnswe
   const previousFocus = useRef<Element | null>(null);
   useEffect(() => {
     previousFocus.current = document.activeElement;
-    const primary = ref.current?.querySelector<HTMLButtonElement>('button[data-primary="true"]') ?? ref.current?.querySelector('button');
+    const primary =
+      ref.current?.querySelector<HTMLButtonElement>('button[data-primary="true"]') ??
+      ref.current?.querySelector('button');
     primary?.focus();
     return () => (previousFocus.current as HTMLElement | null)?.focus?.();
   }, [request]);
@@ -79,9 +84,21 @@ function Dialog({ request, onAnswer }: { request: DialogRequest<string>; onAnswe
   };
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onAnswer(request.cancelValue)}>
-      <div ref={ref} className="dialog" role="dialog" aria-modal="true" aria-labelledby="kiln-dialog-title" aria-describedby="kiln-dialog-message" onKeyDown={onKeyDown}>
-        <h2 id="kiln-dialog-title" className="dialog-title">{request.title}</h2>
-        <div id="kiln-dialog-message" className="dialog-message">{request.message}</div>
+      <div
+        ref={ref}
+        className="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="kiln-dialog-title"
+        aria-describedby="kiln-dialog-message"
+        onKeyDown={onKeyDown}
+      >
+        <h2 id="kiln-dialog-title" className="dialog-title">
+          {request.title}
+        </h2>
+        <div id="kiln-dialog-message" className="dialog-message">
+          {request.message}
+        </div>
         <div className="dialog-buttons">
           {request.buttons.map((button) => (
             <button

@@ -14,7 +14,13 @@ interface IconProps {
 }
 
 export function Icon({ name, size = 16, className }: IconProps) {
-  return <span className={`codicon codicon-${name}${className ? ` ${className}` : ''}`} style={size === 16 ? undefined : { fontSize: size }} aria-hidden />;
+  return (
+    <span
+      className={`codicon codicon-${name}${className ? ` ${className}` : ''}`}
+      style={size === 16 ? undefined : { fontSize: size }}
+      aria-hidden
+    />
+  );
 }
 
 interface SizeProps {
@@ -32,19 +38,68 @@ export function FolderIcon({ open }: { open: boolean }) {
 }
 
 const FILE_COLOURS: Record<string, string> = {
-  py: '#3572a5', ts: '#3178c6', tsx: '#3178c6', js: '#d4b400', jsx: '#d4b400', json: '#a67f00', md: '#4f8cc9',
-  ipynb: '#e46e2e', csv: '#2e9c5e', txt: '#8a8f98', html: '#e34c26', css: '#663399', yaml: '#cb171e', yml: '#cb171e',
-  sh: '#4eaa25', toml: '#9c4221', rs: '#dea584', go: '#00add8', c: '#555', h: '#555', cpp: '#f34b7d', java: '#b07219',
+  py: '#3572a5',
+  ts: '#3178c6',
+  tsx: '#3178c6',
+  js: '#d4b400',
+  jsx: '#d4b400',
+  json: '#a67f00',
+  md: '#4f8cc9',
+  ipynb: '#e46e2e',
+  csv: '#2e9c5e',
+  txt: '#8a8f98',
+  html: '#e34c26',
+  css: '#663399',
+  yaml: '#cb171e',
+  yml: '#cb171e',
+  sh: '#4eaa25',
+  toml: '#9c4221',
+  rs: '#dea584',
+  go: '#00add8',
+  c: '#555',
+  h: '#555',
+  cpp: '#f34b7d',
+  java: '#b07219',
 };
 
 const FILE_GLYPHS: Record<string, string> = {
-  ipynb: 'notebook', md: 'markdown', json: 'json', py: 'python', pdf: 'file-pdf',
+  ipynb: 'notebook',
+  md: 'markdown',
+  json: 'json',
+  py: 'python',
+  pdf: 'file-pdf',
   ...Object.fromEntries(['png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'bmp', 'ico'].map((ext) => [ext, 'file-media'])),
   ...Object.fromEntries(['zip', 'gz', 'tgz', 'tar', 'bz2', 'xz', '7z'].map((ext) => [ext, 'file-zip'])),
   ...Object.fromEntries(
-    ['ts', 'tsx', 'js', 'jsx', 'mjs', 'cjs', 'html', 'css', 'scss', 'sh', 'bash', 'toml', 'yaml', 'yml', 'xml', 'sql', 'rs', 'go', 'c', 'h', 'cpp', 'hpp', 'java', 'rb', 'r', 'jl', 'lua'].map(
-      (ext) => [ext, 'file-code'],
-    ),
+    [
+      'ts',
+      'tsx',
+      'js',
+      'jsx',
+      'mjs',
+      'cjs',
+      'html',
+      'css',
+      'scss',
+      'sh',
+      'bash',
+      'toml',
+      'yaml',
+      'yml',
+      'xml',
+      'sql',
+      'rs',
+      'go',
+      'c',
+      'h',
+      'cpp',
+      'hpp',
+      'java',
+      'rb',
+      'r',
+      'jl',
+      'lua',
+    ].map((ext) => [ext, 'file-code']),
   ),
 };
 
@@ -90,7 +145,9 @@ export const StopIcon = ({ size = 12 }: SizeProps) => <Icon name="debug-stop" si
 export const TrashIcon = ({ size = 14 }: SizeProps) => <Icon name="trash" size={size} />;
 export const CheckIcon = ({ size = 14 }: SizeProps) => <Icon name="check" size={size} />;
 export const XIcon = ({ size = 13 }: SizeProps) => <Icon name="close" size={size} />;
-export const SpinnerIcon = ({ size = 12 }: SizeProps) => <Icon name="loading" size={size} className="codicon-modifier-spin" />;
+export const SpinnerIcon = ({ size = 12 }: SizeProps) => (
+  <Icon name="loading" size={size} className="codicon-modifier-spin" />
+);
 /** A whole-file proposal. */
 export const FileDiffIcon = ({ size = 14 }: SizeProps) => <Icon name="git-compare" size={size} />;
 

@@ -10,13 +10,19 @@ interface PrefsState {
 class PrefsStore extends Store<PrefsState> {
   constructor(private readonly bridge: KilnBridge) {
     super({ prefs: null });
-    void bridge.request('prefs.get', {}).then((prefs) => this.set({ prefs }), () => undefined);
+    void bridge.request('prefs.get', {}).then(
+      (prefs) => this.set({ prefs }),
+      () => undefined,
+    );
   }
 
   /** Shows the new value at once; main's answer (the whole set) follows. */
   setPref = <K extends keyof Prefs>(key: K, value: Prefs[K]): void => {
     if (this.state.prefs) this.set({ prefs: { ...this.state.prefs, [key]: value } });
-    void this.bridge.request('prefs.set', { [key]: value } as Partial<Prefs>).then((prefs) => this.set({ prefs }), () => undefined);
+    void this.bridge.request('prefs.set', { [key]: value } as Partial<Prefs>).then(
+      (prefs) => this.set({ prefs }),
+      () => undefined,
+    );
   };
 }
 

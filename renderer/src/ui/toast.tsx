@@ -41,7 +41,11 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     (id: number, spec: ToastSpec) => {
       clearTimeout(timers.current.get(id));
       const timeout = spec.timeoutMs ?? (spec.kind === 'progress' ? undefined : spec.kind === 'error' ? 8000 : 4000);
-      if (timeout !== undefined) timers.current.set(id, setTimeout(() => close(id), timeout));
+      if (timeout !== undefined)
+        timers.current.set(
+          id,
+          setTimeout(() => close(id), timeout),
+        );
     },
     [close],
   );
@@ -71,12 +75,24 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       {children}
       <div className="toasts">
         {toasts.map((toast) => (
-          <div key={toast.id} className={`toast toast-${toast.kind}`} role={toast.kind === 'error' ? 'alert' : 'status'}>
-            <span className="toast-icon" aria-hidden>{toast.kind === 'error' ? '!' : toast.kind === 'progress' ? '⟳' : 'i'}</span>
+          <div
+            key={toast.id}
+            className={`toast toast-${toast.kind}`}
+            role={toast.kind === 'error' ? 'alert' : 'status'}
+          >
+            <span className="toast-icon" aria-hidden>
+              {toast.kind === 'error' ? '!' : toast.kind === 'progress' ? '⟳' : 'i'}
+            </span>
             <div className="toast-body">
               <div className="toast-message">{toast.message}</div>
               {toast.progress !== undefined && (
-                <div className="toast-bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(toast.progress * 100)}>
+                <div
+                  className="toast-bar"
+                  role="progressbar"
+                  aria-valuemin={0}
+                  aria-valuemax={100}
+                  aria-valuenow={Math.round(toast.progress * 100)}
+                >
                   <div style={{ width: `${Math.round(toast.progress * 100)}%` }} />
                 </div>
               )}
@@ -87,7 +103,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
               </button>
             ))}
             {toast.kind !== 'progress' && (
-              <button type="button" className="icon-btn" aria-label="Dismiss" onClick={() => close(toast.id)}>×</button>
+              <button type="button" className="icon-btn" aria-label="Dismiss" onClick={() => close(toast.id)}>
+                ×
+              </button>
             )}
           </div>
         ))}
