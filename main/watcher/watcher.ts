@@ -367,14 +367,16 @@ export class WorkspaceWatcher {
     else this.emit('created', child, false);
   }
 
-  /** Reports everything known under a folder that has just been reported created. */
+  /**
+   * Reports everything known under a folder that has just been reported created, through its recorded
+   * names: a subfolder not yet among them is reported (with what it holds) when its own event settles.
+   */
   private reportContents(absDir: string): void {
-    for (const [dir, folder] of this.folders) {
-      if (dir !== absDir && !dir.startsWith(absDir + path.sep)) continue;
-      for (const name of folder.names) {
-        const child = path.join(dir, name);
-        this.emit('created', child, this.folders.has(child));
-      }
+    for (const name of this.folders.get(absDir)?.names ?? []) {
+      const child = path.join(absDir, name);
+      const isDir = this.folders.has(child);
+      this.emit('created', child, isDir);
+      if (isDir) this.reportContents(child);
     }
   }
 
