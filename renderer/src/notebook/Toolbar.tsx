@@ -1,4 +1,5 @@
 import type { CellType } from '../../../shared/contract';
+import type { ReactNode } from 'react';
 import { useStore } from '../base';
 import { ClearIcon, PlayIcon, PlusIcon, RestartIcon, RestartRunIcon, RunAllIcon, SaveIcon, StopIcon } from '../ui';
 import type { NotebookController } from './notebook-controller';
@@ -18,6 +19,29 @@ function kernelStatusText(status: string): string {
   return STATUS_TEXT[status] ?? status;
 }
 
+/** One toolbar button: its accessible name, its tooltip (with the key), and an icon (plus a word when `text`). */
+function ToolButton(props: {
+  label: string;
+  title: string;
+  text?: boolean;
+  disabled?: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className={props.text ? 'nb-tool nb-tool-text' : 'nb-tool'}
+      aria-label={props.label}
+      title={props.title}
+      disabled={props.disabled}
+      onClick={props.onClick}
+    >
+      {props.children}
+    </button>
+  );
+}
+
 /** The notebook's toolbar: save, add, run, kernel actions, the cell type, the dirty mark and the kernel picker. */
 export function Toolbar({ notebook, state }: { notebook: NotebookController; state: NotebookSessionState }) {
   const { session } = notebook;
@@ -32,82 +56,49 @@ export function Toolbar({ notebook, state }: { notebook: NotebookController; sta
 
   return (
     <div className="nb-toolbar" role="toolbar" aria-label="Notebook">
-      <button
-        type="button"
-        className="nb-tool"
-        aria-label="Save notebook"
-        title="Save (Ctrl+S)"
-        disabled={saving}
-        onClick={() => void notebook.save()}
-      >
+      <ToolButton label="Save notebook" title="Save (Ctrl+S)" disabled={saving} onClick={() => void notebook.save()}>
         <SaveIcon />
-      </button>
-      <button
-        type="button"
-        className="nb-tool"
-        aria-label="Add cell"
+      </ToolButton>
+      <ToolButton
+        label="Add cell"
         title="Add a code cell below the selected one (B)"
         onClick={notebook.insertBelowActive}
       >
         <PlusIcon />
-      </button>
+      </ToolButton>
       <span className="nb-tool-sep" />
-      <button
-        type="button"
-        className="nb-tool"
-        aria-label="Run selected cell"
+      <ToolButton
+        label="Run selected cell"
         title="Run the selected cell and advance (Shift+Enter)"
         disabled={!activeId}
         onClick={() => activeId && notebook.run(activeId, 'advance')}
       >
         <PlayIcon />
-      </button>
-      <button
-        type="button"
-        className="nb-tool nb-tool-text"
-        aria-label="Run all"
-        title="Run all cells"
-        onClick={notebook.runAll}
-      >
+      </ToolButton>
+      <ToolButton label="Run all" title="Run all cells" text onClick={notebook.runAll}>
         <RunAllIcon />
         <span>Run all</span>
-      </button>
-      <button
-        type="button"
-        className="nb-tool"
-        aria-label="Interrupt"
-        title="Interrupt the kernel"
-        onClick={() => void session.interrupt()}
-      >
+      </ToolButton>
+      <ToolButton label="Interrupt" title="Interrupt the kernel" onClick={() => void session.interrupt()}>
         <StopIcon size={14} />
-      </button>
-      <button
-        type="button"
-        className="nb-tool"
-        aria-label="Restart"
+      </ToolButton>
+      <ToolButton
+        label="Restart"
         title="Restart the kernel (variables are lost, outputs stay)"
         onClick={() => void session.restart()}
       >
         <RestartIcon />
-      </button>
-      <button
-        type="button"
-        className="nb-tool"
-        aria-label="Rerun everything in a fresh kernel"
+      </ToolButton>
+      <ToolButton
+        label="Rerun everything in a fresh kernel"
         title="Restart the kernel and run all cells"
         onClick={() => void session.restartRunAll()}
       >
         <RestartRunIcon />
-      </button>
-      <button
-        type="button"
-        className="nb-tool"
-        aria-label="Clear all outputs"
-        title="Clear all outputs"
-        onClick={notebook.clearAll}
-      >
+      </ToolButton>
+      <ToolButton label="Clear all outputs" title="Clear all outputs" onClick={notebook.clearAll}>
         <ClearIcon />
-      </button>
+      </ToolButton>
       <span className="nb-tool-sep" />
       <select
         className="nb-celltype"
