@@ -83,7 +83,8 @@ export class TreeStore extends Store<TreeState> {
     await Promise.all([...this.children.keys()].map((dir) => this.load(dir)));
   }
 
-  async load(dir: string): Promise<void> {
+  /** Lists a folder; `firstShown` resolves once its first page is in the rows (the rest of a huge folder may follow). */
+  async load(dir: string, firstShown?: () => void): Promise<void> {
     if (!this.children.has(dir)) {
       this.loading.add(dir);
       this.rowsChanged();
@@ -95,11 +96,18 @@ export class TreeStore extends Store<TreeState> {
       const first = await this.bridge.request('workspace.list', { ...args, limit: FIRST_PAGE });
       if (this.loadSeq.get(dir) !== mine) return;
       let listing = FolderListing.of(first);
+      // The root paints with its pinned folders already open: rows that jump under the pointer a moment
+      // after they appear send a click or a drag to the wrong entry.
+      if (dir === '') {
+        await this.openPinnedFolders(listing);
+        if (this.loadSeq.get(dir) !== mine) return;
+      }
       if (first.total > first.names.length) {
         // A huge folder paints its first screen now (still busy); the rest follows in pages, which main
         // answers from the folder it just read, each small enough to take in while the operator scrolls.
         this.children.set(dir, listing);
         this.rowsChanged();
+        firstShown?.();
         while (listing.length < first.total) {
           const page = await this.bridge.request('workspace.list', {
             ...args,
@@ -116,7 +124,7 @@ export class TreeStore extends Store<TreeState> {
         }
       }
       this.children.set(dir, listing);
-      if (dir === '') this.openPinnedFolders(listing);
+      if (dir === '') void this.openPinnedFolders(listing);
     } catch (err) {
       if (this.loadSeq.get(dir) !== mine) return;
       // A folder that vanished or can't be read closes; its parent's reload will drop it.
@@ -126,17 +134,21 @@ export class TreeStore extends Store<TreeState> {
     } finally {
       if (this.loadSeq.get(dir) === mine) this.loading.delete(dir);
       this.rowsChanged();
+      firstShown?.();
     }
   }
 
   /** `src/` (where agents keep reusable modules) opens by itself the first time it appears; `scripts/` stays closed. */
-  private openPinnedFolders(root: FolderListing): void {
+  private async openPinnedFolders(root: FolderListing): Promise<void> {
+    const opening: Promise<void>[] = [];
     for (let i = 0; i < root.dirCount; i++) {
       const entry = root.entry(i);
       if (!PINNED_OPEN.has(entry.name) || this.pinnedSeen.has(entry.path)) continue;
       this.pinnedSeen.add(entry.path);
-      void this.expand(entry.path);
+      this.expanded.add(entry.path);
+      opening.push(new Promise((shown) => void this.load(entry.path, shown)));
     }
+    await Promise.all(opening);
   }
 
   async expand(dir: string): Promise<void> {

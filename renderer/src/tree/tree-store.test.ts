@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { Listing } from '../../../shared/contract';
+import { FakeBridge } from '../../../test-support/fake-bridge';
+import { TreeStore } from './tree-store';
+
+const listing = (path: string, entries: Array<[string, 'd' | 'f']>): Listing => ({
+  path,
+  total: entries.length,
+  offset: 0,
+  names: entries.map(([name]) => name),
+  kinds: entries.map(([, kind]) => kind).join(''),
+});
+
+describe('TreeStore', () => {
+  it('paints the root with src/ already open, so no row moves under the pointer after it shows', async () => {
+    let answerSrc!: () => void;
+    const srcAsked = new Promise<void>((resolve) => (answerSrc = resolve));
+    const bridge = new FakeBridge().handle('workspace.list', async ({ path }) => {
+      if (path === '')
+        return listing('', [
+          ['data', 'd'],
+          ['src', 'd'],
+          ['README.md', 'f'],
+        ]);
+      // src/ answers late: the root must wait for it rather than paint and then shift README.md down.
+      await srcAsked;
+      return listing('src', [['app.py', 'f']]);
+    });
+    const store = new TreeStore(bridge);
+    const painted: string[][] = [];
+    store.subscribe(() => {
+      const rows = store.rows();
+      const paths: string[] = [];
+      for (let i = 0; i < rows.length; i++) paths.push(rows.at(i)!.entry.path);
+      if (paths.length) painted.push(paths);
+    });
+    const loaded = store.load('');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(painted).toEqual([]);
+    answerSrc();
+    await loaded;
+    expect(painted[0]).toEqual(['data', 'src', 'src/app.py', 'README.md']);
+    expect(new Set(painted.map((paths) => paths.join()))).toEqual(new Set([painted[0].join()]));
+    expect(store.isExpanded('src')).toBe(true);
+    store.dispose();
+  });
+
+  it('a pinned folder that cannot be read does not hold the root back', async () => {
+    const bridge = new FakeBridge().handle('workspace.list', ({ path }) => {
+      if (path === '')
+        return listing('', [
+          ['src', 'd'],
+          ['a.txt', 'f'],
+        ]);
+      throw new Error('EACCES: permission denied');
+    });
+    const errors: string[] = [];
+    const store = new TreeStore(bridge);
+    store.onError = (message) => errors.push(message);
+    await store.load('');
+    expect(store.getState().rootListed).toBe(true);
+    expect(store.rows().length).toBe(2);
+    expect(store.isExpanded('src')).toBe(false);
+    expect(errors).toEqual([expect.stringContaining('permission denied')]);
+    store.dispose();
+  });
+});
