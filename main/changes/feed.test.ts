@@ -62,6 +62,25 @@ it("reports Kiln's own operations at once, with their origin, and drops the watc
   expect(changes.slice(before)).toEqual([]);
 });
 
+it("a slow operation's effect is never reported before Kiln reports the operation itself", async () => {
+  // The delete waits in the trash step after the file has left its place, until the watcher has looked;
+  // if the watcher reported first, its "deleted" would not be known as an echo and would come twice.
+  let release!: () => void;
+  const lookedAt = new Promise<void>((resolve) => (release = resolve));
+  const idle = ws.ledger.whenIdle.bind(ws.ledger);
+  ws.ledger.whenIdle = () => (release(), idle());
+  feed.onChange((c) => 'path' in c && c.path === 'a.txt' && release());
+  const slow = await Workspace.open({
+    root,
+    ledger: ws.ledger,
+    trash: async () => (await lookedAt, true),
+    onChange: (change, disk) => feed.reportOwn(change, disk),
+  });
+  await slow.delete('a.txt');
+  await quiesce();
+  expect(changes).toEqual([{ type: 'deleted', path: 'a.txt', isDir: false, origin: 'operator' }]);
+});
+
 it('reports a move of a folder as one event, never a delete plus creates for what it holds', async () => {
   await ws.move('src/pkg', 'lib', { origin: 'agent' });
   await ws.move('a.txt', 'lib/deep/b.txt');

@@ -1,4 +1,4 @@
-import { watch as fsWatch, type FSWatcher } from 'node:fs';
+import { watch as fsWatch, type FSWatcher, type Stats } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FsChange, WatchDegraded } from '../../shared/contract';
@@ -338,7 +338,7 @@ export class WorkspaceWatcher {
     if (!folder) return;
     const name = path.basename(child);
     await this.early.get(child);
-    const info = await lstat(child).catch(() => null);
+    const info = await this.lookBetweenOwnOperations(child);
     const known = folder.names.has(name);
     if (!info) {
       // Unknown and gone: it came and went between two looks. Say so anyway: an owner may have read it meanwhile.
@@ -365,6 +365,20 @@ export class WorkspaceWatcher {
     folder.names.add(name);
     if (known) this.emit('updated', child, false);
     else this.emit('created', child, false);
+  }
+
+  /**
+   * The child as it is on disk, looked at while none of Kiln's own operations is half done: what one did
+   * reaches the feed from its own report first, so that the watcher's report of it is known as its echo.
+   */
+  private async lookBetweenOwnOperations(child: string): Promise<Stats | null> {
+    const ledger = this.options.ledger;
+    for (;;) {
+      await ledger.whenIdle();
+      const started = ledger.operationsStarted;
+      const info = await lstat(child).catch(() => null);
+      if (ledger.operationsStarted === started) return info;
+    }
   }
 
   /**

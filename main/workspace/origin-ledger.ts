@@ -28,8 +28,31 @@ export function agentJournalPath(root: string): string {
 export class OriginLedger {
   private readonly marks = new Map<string, { origin: Origin; at: number }>();
   private journalCache = { mtimeMs: -1, entries: [] as { at: number; path: string }[] };
+  private underWay = 0;
+  private idleWaiters: Array<() => void> = [];
+  /** Counts Kiln's operations as they start: a look at the disk taken while none started is not half of one. */
+  operationsStarted = 0;
 
   constructor(private readonly options: OriginLedgerOptions = {}) {}
+
+  /**
+   * Runs one of Kiln's own changes to the workspace. Between its effect on disk and its report to the feed
+   * lie a few event-loop turns; the watcher waits for `whenIdle` so it never reports that effect first.
+   */
+  async track<T>(operation: () => Promise<T>): Promise<T> {
+    this.underWay++;
+    this.operationsStarted++;
+    try {
+      return await operation();
+    } finally {
+      if (--this.underWay === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+    }
+  }
+
+  /** Resolves once none of Kiln's own operations is under way. */
+  whenIdle(): Promise<void> {
+    return this.underWay === 0 ? Promise.resolve() : new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
 
   mark(absPath: string, origin: Origin): void {
     const at = Date.now();

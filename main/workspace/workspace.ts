@@ -224,7 +224,11 @@ export class Workspace {
   }
 
   /** Atomic write: a temp file in the same folder, then rename over the target. Keeps mode and encoding. */
-  async write(rel: string, text: string, options: WriteOptions = {}): Promise<WriteResult> {
+  write(rel: string, text: string, options: WriteOptions = {}): Promise<WriteResult> {
+    return this.ledger.track(() => this.writeNow(rel, text, options));
+  }
+
+  private async writeNow(rel: string, text: string, options: WriteOptions): Promise<WriteResult> {
     if (this.guard.resolveLexically(rel) === this.root)
       throw new KilnError('E_IS_A_DIRECTORY', 'The workspace root is a folder');
     const origin = options.origin ?? 'operator';
@@ -267,8 +271,11 @@ export class Workspace {
     );
   }
 
-  async createFile(rel: string, text = '', options: { origin?: Origin } = {}): Promise<WriteResult> {
-    const origin = options.origin ?? 'operator';
+  createFile(rel: string, text = '', options: { origin?: Origin } = {}): Promise<WriteResult> {
+    return this.ledger.track(() => this.createFileNow(rel, text, options.origin ?? 'operator'));
+  }
+
+  private createFileNow(rel: string, text: string, origin: Origin): Promise<WriteResult> {
     return this.guard.pin(rel, async (target) => {
       this.ledger.mark(target.abs, origin);
       // O_EXCL: never opens an existing entry, a symbolic link included.
@@ -288,8 +295,11 @@ export class Workspace {
     });
   }
 
-  async createDir(rel: string, options: { origin?: Origin } = {}): Promise<Entry> {
-    const origin = options.origin ?? 'operator';
+  createDir(rel: string, options: { origin?: Origin } = {}): Promise<Entry> {
+    return this.ledger.track(() => this.createDirNow(rel, options.origin ?? 'operator'));
+  }
+
+  private async createDirNow(rel: string, origin: Origin): Promise<Entry> {
     const created = await this.guard.pin(rel, async (target) => {
       this.ledger.mark(target.abs, origin);
       await fs.mkdir(target.path).catch((err) => {
@@ -306,10 +316,18 @@ export class Workspace {
    * The one move primitive behind rename, drag-and-drop and cut/paste. Refuses a folder into itself,
    * refuses an existing target unless overwriting, is a no-op onto itself, and survives crossing devices.
    */
-  async move(
+  move(
     from: string,
     to: string,
     options: JobOptions & { onConflict?: 'reject' | 'overwrite' } = {},
+  ): Promise<{ path: string }> {
+    return this.ledger.track(() => this.moveNow(from, to, options));
+  }
+
+  private async moveNow(
+    from: string,
+    to: string,
+    options: JobOptions & { onConflict?: 'reject' | 'overwrite' },
   ): Promise<{ path: string }> {
     if (this.guard.resolveLexically(from) === this.root)
       throw new KilnError('E_BAD_REQUEST', 'The workspace root cannot be moved');
@@ -355,7 +373,11 @@ export class Workspace {
   }
 
   /** Duplicates into a folder; a clash gets "name copy.ext", "name copy 2.ext", like VS Code. Links are copied as links. */
-  async copy(from: string, toDir: string, options: JobOptions = {}): Promise<{ path: string }> {
+  copy(from: string, toDir: string, options: JobOptions = {}): Promise<{ path: string }> {
+    return this.ledger.track(() => this.copyNow(from, toDir, options));
+  }
+
+  private copyNow(from: string, toDir: string, options: JobOptions): Promise<{ path: string }> {
     return this.guard.pin(from, (src) =>
       this.guard.pin(
         toDir,
@@ -378,7 +400,14 @@ export class Workspace {
   }
 
   /** To the OS trash where there is one; permanent only when asked explicitly. */
-  async delete(rel: string, options: { permanent?: boolean; origin?: Origin } = {}): Promise<{ trashed: boolean }> {
+  delete(rel: string, options: { permanent?: boolean; origin?: Origin } = {}): Promise<{ trashed: boolean }> {
+    return this.ledger.track(() => this.deleteNow(rel, options));
+  }
+
+  private async deleteNow(
+    rel: string,
+    options: { permanent?: boolean; origin?: Origin },
+  ): Promise<{ trashed: boolean }> {
     if (this.guard.resolveLexically(rel) === this.root)
       throw new KilnError('E_BAD_REQUEST', 'The workspace root cannot be deleted');
     return this.guard.pin(rel, async (target) => {
