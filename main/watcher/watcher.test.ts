@@ -1,11 +1,12 @@
-import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { watch as fsWatch } from 'node:fs';
+import { chmod, mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FsChange, WatchDegraded } from '../../shared/contract';
 import { Workspace } from '../workspace';
 import { makeTempTree } from '../../test-support/temp-workspace';
 import { until } from '../../test-support/until';
-import { refuseWatchesAfter, WorkspaceWatcher } from './watcher';
+import { refuseWatchesAfter, WorkspaceWatcher, type FolderWatchFactory } from './watcher';
 
 let root: string;
 let cleanup: () => Promise<void>;
@@ -88,6 +89,84 @@ it('follows a folder another program renames: what happens in it is reported at 
   await writeFile(path.join(root, 'lib', 'pkg', 'new.py'), '');
   await waitFor(() => Boolean(seen('created', 'lib/pkg/new.py')));
   expect(changes.slice(beforeRename).filter((c) => 'path' in c && c.path.startsWith('src/pkg/'))).toEqual([]);
+});
+
+/**
+ * Real watches whose events, while held, wait in a queue per folder; `deliver` hands them over in the
+ * order the test names, all in one tick, before the watcher can look at the disk for any of them.
+ */
+function heldWatches() {
+  const held = new Map<string, { name: string | null; hand: () => void }[]>();
+  let holding = false;
+  const watchFolder: FolderWatchFactory = (absDir, listener) =>
+    fsWatch(absDir, { persistent: false }, (event, name) => {
+      if (!holding) return listener(event, name);
+      const queue = held.get(absDir) ?? [];
+      held.set(absDir, queue);
+      queue.push({ name, hand: () => listener(event, name) });
+    });
+  return {
+    watchFolder,
+    hold: () => void (holding = true),
+    /** Resolves once the watch on `absDir` has had an event for `name`. */
+    arrived: (absDir: string, name: string) =>
+      until(() => held.get(absDir)?.some((e) => e.name === name), `the event for ${name} in ${absDir}`),
+    deliver(order: string[]) {
+      holding = false;
+      for (const absDir of order) for (const event of held.get(absDir) ?? []) event.hand();
+      held.clear();
+    },
+  };
+}
+
+describe('events that arrive before the rename they follow is recognised', () => {
+  it('a file deleted in a renamed folder is reported gone at the new place, never at the old', async () => {
+    await watcher.dispose(); // this test's watcher alone reports
+    await mkdir(path.join(root, 'src', 'pkg'));
+    await writeFile(path.join(root, 'src', 'pkg', 'mod.py'), '');
+    const watches = heldWatches();
+    const fresh = new WorkspaceWatcher({
+      root,
+      ledger: ws.ledger,
+      onChange: (c) => changes.push(c),
+      watchFolder: watches.watchFolder,
+    });
+    await fresh.ready;
+    watches.hold();
+    await rename(path.join(root, 'src'), path.join(root, 'lib'));
+    await rm(path.join(root, 'lib', 'pkg', 'mod.py'));
+    // The watches were started at src/: that is how they name their folders until told otherwise.
+    await watches.arrived(path.join(root, 'src', 'pkg'), 'mod.py');
+    await watches.arrived(root, 'lib');
+    // The deletion first, then the rename: the watcher learns of the deletion while lib/ is still src/ to it.
+    watches.deliver([path.join(root, 'src', 'pkg'), root, path.join(root, 'src')]);
+    await writeFile(path.join(root, 'lib', 'pkg', 'later.py'), '');
+    await waitFor(() => Boolean(seen('created', 'lib/pkg/later.py')));
+    expect(changes.map((c) => ('path' in c ? `${c.type} ${c.path}` : c.type))).toEqual([
+      'deleted lib/pkg/mod.py',
+      'deleted src',
+      'created lib',
+      'created lib/pkg',
+      'created lib/pkg/later.py',
+    ]);
+    await fresh.dispose();
+  });
+});
+
+it("reports nothing for a change to a folder's own attributes, and a child named like its folder as itself", async () => {
+  // Linux names an event about the watched folder itself with the folder's name, as if a child of it.
+  await chmod(path.join(root, 'src'), 0o700);
+  await writeFile(path.join(root, 'src', 'after-chmod.txt'), '');
+  await waitFor(() => Boolean(seen('created', 'src/after-chmod.txt')));
+  await writeFile(path.join(root, 'src', 'src'), '');
+  await waitFor(() => Boolean(seen('created', 'src/src')));
+  await rm(path.join(root, 'src', 'src'));
+  await waitFor(() => Boolean(seen('deleted', 'src/src')));
+  expect(changes.map((c) => ('path' in c ? `${c.type} ${c.path}` : c.type))).toEqual([
+    'created src/after-chmod.txt',
+    'created src/src',
+    'deleted src/src',
+  ]);
 });
 
 describe('what is watched', () => {

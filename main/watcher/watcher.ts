@@ -40,12 +40,19 @@ export interface WorkspaceWatcherOptions {
 type ObservedChange = Extract<FsChange, { type: 'created' | 'updated' | 'deleted' }>;
 
 interface Folder {
+  /** Tells folders apart in the pending events, whatever their paths become. */
+  id: number;
   /** Where it is now: a watch follows its folder when it is renamed, and so does this. */
   path: string;
   /** dev:ino, to recognize the folder when it turns up under another name. */
   inode: string;
   /** Null when the OS refused a watch (degraded); such a folder is polled while it is shown. */
   watcher: FSWatcher | null;
+  /**
+   * The name Linux gives the folder's own events (a chmod, its move or removal): the last part of the path
+   * it was watched at, as if it held a child so named. Those events are about the folder, never a child.
+   */
+  selfName?: string;
   /** The children last seen, to tell a creation from an update and a file from a folder on deletion. */
   names: Set<string>;
 }
@@ -82,12 +89,18 @@ export class WorkspaceWatcher {
   private readonly byInode = new Map<string, Folder>();
   private readonly matcher: ExcludeMatcher;
   private readonly watchFolder: FolderWatchFactory;
-  /** Children with pending events, handled one at a time so a create-then-delete never reorders. */
-  private readonly pending = new Map<string, string>();
+  /**
+   * Children with pending events, handled one at a time so a create-then-delete never reorders. Held by
+   * folder, not path: a folder renamed before its events settle takes them along to its new place.
+   */
+  private readonly pending = new Map<string, { folder: Folder; name: string }>();
+  private nextFolderId = 0;
   /** Watched folders that vanished in this drain, by inode: one that reappears elsewhere was moved. */
   private readonly detached = new Map<string, Folder[]>();
   /** Early watches still walking, so a folder settles only once its walk is complete. */
   private readonly early = new Map<string, Promise<void>>();
+  /** New names still being looked at, any of which may be a watched folder renamed: nothing settles before they are. */
+  private readonly recognizing = new Set<Promise<unknown>>();
   /** Old path → new path of watched folders seen renamed before their events settled. */
   private readonly renamed = new Map<string, string>();
   private draining = false;
@@ -160,7 +173,7 @@ export class WorkspaceWatcher {
     if (kind === 'file') return this.pollOnce(absPath);
     if (this.folders.has(absPath)) return;
     // Its children as they are now are not news: learn them silently.
-    const folder: Folder = { path: absPath, inode: '', watcher: null, names: new Set() };
+    const folder: Folder = { id: this.nextFolderId++, path: absPath, inode: '', watcher: null, names: new Set() };
     this.folders.set(absPath, folder);
     const names = await readdir(absPath).catch(() => []);
     for (const name of names) if (!this.isExcluded(path.join(absPath, name))) folder.names.add(name);
@@ -198,7 +211,7 @@ export class WorkspaceWatcher {
     // A bind mount can make a folder its own descendant; each inode is walked once.
     const inode = `${info.dev}:${info.ino}`;
     if (this.byInode.has(inode)) return [];
-    const folder: Folder = { path: dir, inode, watcher: null, names: new Set() };
+    const folder: Folder = { id: this.nextFolderId++, path: dir, inode, watcher: null, names: new Set() };
     folder.watcher = this.startWatch(folder);
     if (this.degradedStatus && !folder.watcher) return [];
     this.byInode.set(inode, folder);
@@ -222,8 +235,9 @@ export class WorkspaceWatcher {
   private startWatch(folder: Folder): FSWatcher | null {
     if (this.degradedStatus || this.disposed) return null;
     try {
-      // folder.path, not the path at start: inotify follows a renamed folder, and its events name its new place.
-      const watcher = this.watchFolder(folder.path, (_event, name) => this.onEvent(folder.path, name));
+      // Events go to the folder, not its path: inotify follows a renamed folder, and so do they.
+      const watcher = this.watchFolder(folder.path, (_event, name) => this.onEvent(folder, name));
+      folder.selfName = path.basename(folder.path);
       // A watch that fails later (its folder removed, the OS out of resources) closes quietly: the parent's
       // watch reports the removal, and a resource error degrades once.
       watcher.on('error', (err: NodeJS.ErrnoException) => {
@@ -259,21 +273,22 @@ export class WorkspaceWatcher {
 
   // ---- events ----
 
-  private onEvent(dir: string, name: string | null): void {
+  private onEvent(folder: Folder, name: string | null): void {
     if (this.disposed) return;
     if (name === null) {
       // The OS lost track of what changed (queue overflow): re-read the folder.
-      void this.pollOnce(dir);
+      void this.pollOnce(folder.path);
       return;
     }
-    const child = path.join(dir, name);
+    const child = path.join(folder.path, name);
     if (this.isExcluded(child)) return;
-    this.pending.set(child, dir);
+    this.queue(folder, name);
+    if (!folder.names.has(name) && !this.early.has(child)) this.watchEarly(child);
+  }
+
+  private queue(folder: Folder, name: string): void {
+    this.pending.set(`${folder.id}/${name}`, { folder, name });
     this.scheduleDrain();
-    if (!this.folders.get(dir)?.names.has(name) && !this.early.has(child)) {
-      const early = this.watchEarly(child).finally(() => this.early.delete(child));
-      this.early.set(child, early);
-    }
   }
 
   /**
@@ -281,11 +296,22 @@ export class WorkspaceWatcher {
    * contents are reported when it settles. A watched folder found under a new name was renamed: its watch
    * (which inotify keeps on the folder) now stands for the new name.
    */
-  private async watchEarly(child: string): Promise<void> {
+  private watchEarly(child: string): void {
+    const recognized = this.followRename(child);
+    this.recognizing.add(recognized);
+    const early = recognized
+      .finally(() => this.recognizing.delete(recognized))
+      .then((isNew) => (isNew ? this.addTree(child, false) : undefined))
+      .finally(() => this.early.delete(child));
+    this.early.set(child, early);
+  }
+
+  /** Follows a watched folder renamed to `child`; resolves true when `child` is instead a new folder to walk. */
+  private async followRename(child: string): Promise<boolean> {
     const info = await lstat(child).catch(() => null);
-    if (!info?.isDirectory() || this.disposed || this.folders.has(child)) return;
+    if (!info?.isDirectory() || this.disposed || this.folders.has(child)) return false;
     const parent = this.folders.get(path.dirname(child));
-    if (!parent?.watcher) return;
+    if (!parent?.watcher) return false;
     const inode = `${info.dev}:${info.ino}`;
     const existing = this.byInode.get(inode);
     if (existing && this.folders.get(existing.path) === existing) {
@@ -295,7 +321,7 @@ export class WorkspaceWatcher {
           () => false,
         )
       )
-        return;
+        return false;
       const oldTop = existing.path;
       for (const [dir, folder] of [...this.folders]) {
         if (dir !== oldTop && !dir.startsWith(oldTop + path.sep)) continue;
@@ -304,9 +330,9 @@ export class WorkspaceWatcher {
         this.folders.set(folder.path, folder);
       }
       this.renamed.set(oldTop, child);
-      return;
+      return false;
     }
-    await this.addTree(child, false);
+    return true;
   }
 
   /**
@@ -322,9 +348,11 @@ export class WorkspaceWatcher {
   private async drain(): Promise<void> {
     try {
       while (this.pending.size && !this.disposed) {
-        const [child, dir] = this.pending.entries().next().value!;
-        this.pending.delete(child);
-        await this.settle(dir, child);
+        // An event in a renamed folder can come before the rename is recognized: settle it at the new place.
+        if (this.recognizing.size) await Promise.all(this.recognizing);
+        const [key, { folder, name }] = this.pending.entries().next().value!;
+        this.pending.delete(key);
+        await this.settle(folder, name);
       }
     } finally {
       this.draining = false;
@@ -333,14 +361,16 @@ export class WorkspaceWatcher {
   }
 
   /** Compares one child with what was known of it and reports the difference. */
-  private async settle(dir: string, child: string): Promise<void> {
-    const folder = this.folders.get(dir);
-    if (!folder) return;
-    const name = path.basename(child);
+  private async settle(folder: Folder, name: string): Promise<void> {
+    // Gone or detached: the event of its parent reports it, and a reattach re-reads it.
+    if (this.folders.get(folder.path) !== folder) return;
+    const child = path.join(folder.path, name);
     await this.early.get(child);
     const info = await this.lookBetweenOwnOperations(child);
     const known = folder.names.has(name);
     if (!info) {
+      // The folder's own event (see selfName): its parent's watch reports what became of it.
+      if (!known && name === folder.selfName) return;
       // Unknown and gone: it came and went between two looks. Say so anyway: an owner may have read it meanwhile.
       folder.names.delete(name);
       const renamed = this.renamed.delete(child);
@@ -422,6 +452,9 @@ export class WorkspaceWatcher {
   private async reattach(subtree: Folder[], newTop: string): Promise<void> {
     const oldTop = subtree[0].path;
     this.detached.delete(subtree[0].inode);
+    // What was pending in it is in the re-read below.
+    const moved = new Set(subtree);
+    for (const [key, { folder }] of this.pending) if (moved.has(folder)) this.pending.delete(key);
     for (const folder of subtree) {
       folder.path = newTop + folder.path.slice(oldTop.length);
       this.folders.set(folder.path, folder);
@@ -474,9 +507,8 @@ export class WorkspaceWatcher {
     const names = await readdir(absPath).catch(() => null);
     if (!names) return;
     const now = new Set(names.filter((n) => !this.isExcluded(path.join(absPath, n))));
-    for (const name of now) if (!folder.names.has(name)) this.pending.set(path.join(absPath, name), absPath);
-    for (const name of folder.names) if (!now.has(name)) this.pending.set(path.join(absPath, name), absPath);
-    if (this.pending.size) this.scheduleDrain();
+    for (const name of now) if (!folder.names.has(name)) this.queue(folder, name);
+    for (const name of folder.names) if (!now.has(name)) this.queue(folder, name);
   }
 
   // ---- helpers ----
