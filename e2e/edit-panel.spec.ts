@@ -129,8 +129,10 @@ test.describe('edit assistant', () => {
     model,
   }) => {
     await configure(workspace, model);
+    let seenStreaming!: () => void;
+    const pause = { afterChunks: 6, until: new Promise<void>((resolve) => (seenStreaming = resolve)) };
     model.enqueue(
-      reply.propose(APP_RENAMED, 'Renaming `name` to `person` throughout the file.', { chunkSize: 3, delayMs: 15 }),
+      reply.propose(APP_RENAMED, 'Renaming `name` to `person` throughout the file.', { chunkSize: 3, pause }),
     );
     await kiln.open(page);
     await openFile(page, 'src', 'app.py');
@@ -139,8 +141,11 @@ test.describe('edit assistant', () => {
     const p = panel(page);
     const transcript = p.getByRole('log', { name: 'Transcript' });
     await expect(transcript.getByText('Rename name to person')).toBeVisible();
-    // Streaming: the assistant's text grows while it arrives.
+    // Streaming: the assistant's text shows while it arrives (the server holds the rest until this is seen).
     await expect(transcript.locator('[data-streaming="true"]')).toBeVisible();
+    await expect(transcript).toContainText('Renaming');
+    await expect(transcript).not.toContainText('throughout the file');
+    seenStreaming();
     await expect(transcript.getByText('Renaming name to person throughout the file.')).toBeVisible();
     const chip = p.getByRole('button', { name: /^Proposed changes/ });
     await expect(chip).toBeVisible();

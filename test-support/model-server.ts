@@ -33,6 +33,8 @@ export interface ScriptedReply {
   argChunks?: number;
   /** Delay between SSE chunks, in ms (default 0); a slow stream gives a test time to press Stop. */
   delayMs?: number;
+  /** Stop after this many SSE chunks until `until` settles: a test sees the reply mid-stream for certain. */
+  pause?: { afterChunks: number; until: Promise<unknown> };
   /** Destroy the connection after this many SSE chunks: a stream cut mid-way, no finish, no [DONE]. */
   cutAfterChunks?: number;
   /** Override the finish_reason (default 'tool_calls' when there are tool calls, else 'stop'). */
@@ -353,6 +355,7 @@ async function streamReply(res: http.ServerResponse, model: string, scripted: Sc
     }
     res.write(`data: ${JSON.stringify(event)}\n\n`);
     sent++;
+    if (sent === scripted.pause?.afterChunks) await scripted.pause.until;
     if (scripted.delayMs) await sleep(scripted.delayMs);
   }
   res.write('data: [DONE]\n\n');
