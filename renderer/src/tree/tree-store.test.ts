@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Listing } from '../../../shared/contract';
 import { FakeBridge } from '../../../test-support/fake-bridge';
+import { untilState } from '../../../test-support/until';
 import { TreeStore } from './tree-store';
 
 const listing = (path: string, entries: Array<[string, 'd' | 'f']>): Listing => ({
@@ -42,6 +43,30 @@ describe('TreeStore', () => {
     expect(painted[0]).toEqual(['data', 'src', 'src/app.py', 'README.md']);
     expect(new Set(painted.map((paths) => paths.join()))).toEqual(new Set([painted[0].join()]));
     expect(store.isExpanded('src')).toBe(true);
+    store.dispose();
+  });
+
+  it('a file created while the root is being listed shows, though main read the root before it', async () => {
+    let created = false;
+    let answerSrc!: () => void;
+    const srcAsked = new Promise<void>((resolve) => (answerSrc = resolve));
+    const bridge = new FakeBridge().handle('workspace.list', async ({ path }) => {
+      if (path === 'src') {
+        await srcAsked;
+        return listing('src', []);
+      }
+      const files: Array<[string, 'd' | 'f']> = created ? [['new.txt', 'f']] : [];
+      return listing('', [['src', 'd'], ...files]);
+    });
+    const store = new TreeStore(bridge);
+    const loaded = store.load('');
+    // Main has answered with the root as it was; the file appears and its event arrives before the root shows.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    created = true;
+    bridge.emit('fs.change', { type: 'created', path: 'new.txt', isDir: false, origin: 'external' });
+    answerSrc();
+    await loaded;
+    await untilState(store, () => store.entry('new.txt') !== undefined, 'new.txt in the tree');
     store.dispose();
   });
 

@@ -204,7 +204,12 @@ export class TreeStore extends Store<TreeState> {
 
   /** Re-reads the folders that hold these paths (after an operation, before the watcher says so). */
   refresh(paths: string[]): void {
-    for (const dir of new Set(paths.map(parentOf))) if (this.children.has(dir)) this.scheduleReload(dir, 0);
+    for (const dir of new Set(paths.map(parentOf))) if (this.isListed(dir)) this.scheduleReload(dir, 0);
+  }
+
+  /** Listed or being listed: a change in a folder whose listing is on its way may have come after main read it. */
+  private isListed(dir: string): boolean {
+    return this.children.has(dir) || this.loading.has(dir);
   }
 
   /** Follows the change feed: a move is applied whole (one event for a folder and all it holds). */
@@ -213,12 +218,12 @@ export class TreeStore extends Store<TreeState> {
     if (change.type === 'moved') {
       this.moved(change.from, change.to);
       for (const dir of new Set([parentOf(change.from), parentOf(change.to)]))
-        if (this.children.has(dir)) this.scheduleReload(dir, 40);
+        if (this.isListed(dir)) this.scheduleReload(dir, 40);
       return;
     }
     const dir = parentOf(change.path);
     if (change.type === 'deleted') this.removed(change.path);
-    if (this.children.has(dir)) this.scheduleReload(dir, 40);
+    if (this.isListed(dir)) this.scheduleReload(dir, 40);
   }
 
   /** Bursts of events (a copied folder, a git checkout) coalesce into one listing per folder. */
