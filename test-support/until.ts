@@ -1,17 +1,17 @@
 /**
  * Waits for a state the code under test reaches on its own (a watcher event, a store update, a
- * file written by a child process). It polls the probe, so it returns as soon as the state holds;
+ * file written by a child process). It polls the probe (which may be async), so it returns as soon as the state holds;
  * it is not a fixed sleep. To show that something did NOT happen, wait for a later event that
  * must come after it, then assert.
  */
 export async function until<T>(
-  probe: () => T | undefined | null | false,
+  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
   what: string,
   timeoutMs = 15_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));

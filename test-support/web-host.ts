@@ -53,7 +53,7 @@ export interface ContractClient {
 
 /** A contract client over a real WebSocket; `headers` adds Origin or Cookie as a browser would send them. */
 export async function connectClient(
-  host: WebHost,
+  host: Pick<WebHost, 'port' | 'token'>,
   options: { query?: string; headers?: Record<string, string> } = {},
 ): Promise<ContractClient> {
   const query = options.query ?? `?token=${host.token}`;

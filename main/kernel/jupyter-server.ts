@@ -10,7 +10,7 @@ import { Emitter, type Event } from '../../shared/base/event';
 import { KilnError } from '../../shared/errors';
 import { logListenerError } from '../events';
 import { findJupyter, JUPYTER_INSTALL_HINT, userJupyterDataDir, type JupyterCommand } from './discovery';
-import { CappedText, killStragglers, stopProcessGroup } from '../process';
+import { CappedText, killStragglers, killTreeOnExit, newRunId, RUN_ID_VARIABLE, stopProcessGroup } from '../process';
 import { serverConfigSource } from './server-config';
 
 export interface RemoteJupyter {
@@ -122,6 +122,8 @@ const TOKEN_FILE = 'token';
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+const shuttingDown = () => new KilnError('E_SHUTTING_DOWN', 'The Jupyter server manager was shut down');
+
 /**
  * Owns the Jupyter server notebooks run against: the embedded one Kiln starts (lazily, watched, restarted
  * when it dies, stopped with its whole process group on dispose) or a remote one given by URL and token.
@@ -172,8 +174,7 @@ export class JupyterServerManager {
   /** Starts the server once (or connects to the remote one); later calls share the result. */
   start(): Promise<JupyterConnection> {
     if (this.switching) return this.switching.then(() => this.start());
-    if (this.disposed)
-      return Promise.reject(new KilnError('E_SHUTTING_DOWN', 'The Jupyter server manager was shut down'));
+    if (this.disposed) return Promise.reject(shuttingDown());
     if (this._connection && this._status === 'running') return Promise.resolve(this._connection);
     if (!this.starting) {
       this.starting = this.startOnce().finally(() => {
@@ -228,8 +229,10 @@ export class JupyterServerManager {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    await this.starting?.catch(() => undefined);
+    // A start in progress can wait long for the server to answer: stop its child now, not after. No child is
+    // spawned from here on (spawnOn checks), so once the start settles nothing of it is left to stop.
     await this.stopChild();
+    await this.starting?.catch(() => undefined);
     if (this._privateDir) {
       await fs.rm(this._privateDir, { recursive: true, force: true }).catch(() => undefined);
     }
@@ -247,7 +250,7 @@ export class JupyterServerManager {
     this.setStatus('starting');
     try {
       const connection = this.options.remote ? await this.connectRemote(this.options.remote) : await this.spawnServer();
-      if (this.disposed) throw new KilnError('E_SHUTTING_DOWN', 'The Jupyter server manager was shut down');
+      if (this.disposed) throw shuttingDown();
       this._connection = connection;
       this.setStatus('running');
       return connection;
@@ -340,15 +343,21 @@ export class JupyterServerManager {
       // Jupyter refuses to run as root unless told; containers often run as root.
       ...(process.getuid?.() === 0 ? ['--ServerApp.allow_root=True'] : []),
     ];
+    // Checked right before spawning, with no await in between: dispose either finds the child or none is started.
+    if (this.disposed) throw shuttingDown();
     this.output = new CappedText(SERVER_LOG_LIMITS);
+    // The run id marks the server and its kernels (their own sessions) for a synchronous kill if Kiln exits
+    // before stopping them, e.g. when a host's stop grace runs out during a slow start.
+    const runId = newRunId();
     const child = spawn(command.argv[0], args, {
       cwd: this.options.rootDir,
-      env: this.serverEnv(dir),
+      env: { ...this.serverEnv(dir), [RUN_ID_VARIABLE]: runId },
       // Its own process group, so dispose can stop the server and everything it started in one signal.
       detached: process.platform !== 'win32',
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
+    const forgetOnExit = child.pid ? killTreeOnExit(child.pid, runId) : () => undefined;
     const collect = (chunk: Buffer) => {
       this.output.push(chunk.toString('utf8'));
     };
@@ -362,12 +371,13 @@ export class JupyterServerManager {
     });
     child.on('exit', () => {
       exited = true;
+      forgetOnExit();
       if (this.child === child) void this.onServerExit(child);
     });
 
     const baseUrl = `http://127.0.0.1:${port}/`;
     const deadline = Date.now() + (this.options.startTimeoutMs ?? 90_000);
-    while (!exited && Date.now() < deadline) {
+    while (!exited && !this.disposed && Date.now() < deadline) {
       if (await answersStatus(baseUrl, this.token)) {
         this.generation += 1;
         return {
@@ -381,6 +391,8 @@ export class JupyterServerManager {
       }
       await delay(150);
     }
+    // dispose stops the child.
+    if (this.disposed) throw shuttingDown();
     const why = spawnError ? (spawnError as Error).message : this.tail();
     if (!exited) {
       this.child = null;

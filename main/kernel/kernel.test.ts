@@ -1,12 +1,15 @@
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { KernelMessage } from '@jupyterlab/services';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { KilnError } from '../../shared/errors';
 import { JupyterServerManager } from './jupyter-server';
 import { KernelSession } from './kernel-session';
 import { findProcessesByMarker } from '../process';
+import { groupAlive, holdJupyterAtStart } from '../../test-support/held-jupyter';
+import { until } from '../../test-support/until';
 
 let root: string;
 let stateDir: string;
@@ -270,5 +273,65 @@ describe('server death and dispose', () => {
     expect(await findProcessesByMarker(marker)).toEqual([]);
     // A request that comes in during shutdown says so, not that Jupyter is missing.
     await expect(own.start()).rejects.toMatchObject({ code: 'E_SHUTTING_DOWN' });
+  });
+});
+
+describe('dispose while the server is starting', () => {
+  // Jupyter held at start-up, as it is for many seconds on a loaded machine; the gate never opens.
+  let held: Awaited<ReturnType<typeof holdJupyterAtStart>>;
+  let ownState: string;
+  beforeEach(async () => {
+    held = await holdJupyterAtStart();
+    ownState = await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-kernel-state-'));
+  });
+  afterEach(async () => {
+    await held.close();
+    await fs.rm(ownState, { recursive: true, force: true });
+  });
+
+  it('stops the starting server with its process group, and start() says Kiln shut down', async () => {
+    const own = new JupyterServerManager({ rootDir: root, stateDir: ownState, command: [held.command] });
+    const started = own.start().catch((err: unknown) => err);
+    const pid = await until(() => own.pid, 'the server process');
+    await own.dispose();
+    expect(await started).toMatchObject({ code: 'E_SHUTTING_DOWN' });
+    // The leader is reaped a moment after it died; nothing of its group may live on.
+    await until(() => !groupAlive(pid), `process group ${pid} to be gone`);
+    expect(await findProcessesByMarker(ownState)).toEqual([]);
+    expect(await fs.readdir(ownState)).toEqual([]);
+  });
+
+  it('starts no server once disposed, also when dispose came while it was getting ready', async () => {
+    const own = new JupyterServerManager({ rootDir: root, stateDir: ownState, command: [held.command] });
+    // Disposed before the start reached spawn (it is still finding Jupyter and making its folder).
+    const started = own.start().catch((err: unknown) => err);
+    await own.dispose();
+    expect(await started).toMatchObject({ code: 'E_SHUTTING_DOWN' });
+    expect(own.pid).toBeNull();
+    expect(await findProcessesByMarker(ownState)).toEqual([]);
+    // The private folder made while dispose ran is removed too.
+    expect(await fs.readdir(ownState)).toEqual([]);
+  });
+
+  it('kills the starting server when Kiln exits without stopping it', async () => {
+    // A Kiln stand-in that starts Jupyter and exits at once, as a host does when its stop grace runs out.
+    const manager = JSON.stringify(path.join(import.meta.dirname, 'jupyter-server.ts'));
+    const script = `
+      const { JupyterServerManager } = await import(${manager});
+      const own = new JupyterServerManager(${JSON.stringify({ rootDir: root, stateDir: ownState, command: [held.command] })});
+      own.start().catch(() => undefined);
+      while (!own.pid) await new Promise((resolve) => setTimeout(resolve, 20));
+      console.log(own.pid);
+      process.exit(0);`;
+    const host = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    host.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    expect(await new Promise((resolve) => host.once('exit', resolve))).toBe(0);
+    const pid = Number(out.trim());
+    expect(pid).toBeGreaterThan(0);
+    await until(() => !groupAlive(pid), `process group ${pid} to be gone`);
+    expect(await findProcessesByMarker(ownState)).toEqual([]);
   });
 });

@@ -3,7 +3,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { findProcessesByMarker } from '../../process';
+import { holdJupyterAtStart } from '../../../test-support/held-jupyter';
 import { makeTempTree } from '../../../test-support/temp-workspace';
+import { until } from '../../../test-support/until';
+import { connectClient } from '../../../test-support/web-host';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -11,13 +15,13 @@ afterEach(async () => {
 });
 
 /** Starts `npm run serve`'s entry point as its own process, as an operator does. */
-async function startCli(files: Record<string, string>) {
+async function startCli(files: Record<string, string>, env: NodeJS.ProcessEnv = {}) {
   const { root, cleanup } = await makeTempTree(files);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-cli-data-'));
   await writeFile(path.join(dataDir, 'index.html'), '<!doctype html>');
   cleanups.push(cleanup, () => rm(dataDir, { recursive: true, force: true }));
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'cli.ts'), root], {
-    env: { ...process.env, KILN_DATA_DIR: dataDir, KILN_RENDERER_DIR: dataDir },
+    env: { ...process.env, ...env, KILN_DATA_DIR: dataDir, KILN_RENDERER_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   cleanups.push(async () => void child.kill('SIGKILL'));
@@ -31,7 +35,7 @@ async function startCli(files: Record<string, string>) {
     });
     void exited.then((code) => reject(new Error(`the host exited (${code}) before serving: ${out}`)));
   });
-  return { child, url, exited, root };
+  return { child, url, exited, root, dataDir };
 }
 
 describe('the web host process', () => {
@@ -44,5 +48,23 @@ describe('the web host process', () => {
     expect((await fetch(url)).status).toBe(200);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+  });
+
+  it('leaves no Jupyter behind when stopped while Jupyter is still starting', async () => {
+    const held = await holdJupyterAtStart();
+    cleanups.push(held.close);
+    const { child, url, exited, dataDir } = await startCli(
+      { 'hello.txt': 'hi' },
+      { PATH: `${held.dir}${path.delimiter}${process.env.PATH}` },
+    );
+    const { port, searchParams } = new URL(url);
+    const client = await connectClient({ port: Number(port), token: searchParams.get('token') ?? '' });
+    cleanups.push(async () => client.close());
+    // Asking for kernelspecs starts Jupyter, which hangs in start-up (its reply never comes).
+    void client.call('notebook.kernelSpecs', {});
+    await until(async () => (await findProcessesByMarker(dataDir)).length > 0, 'the Jupyter server process');
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(await findProcessesByMarker(dataDir)).toEqual([]);
   });
 });

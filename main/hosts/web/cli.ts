@@ -76,6 +76,7 @@ async function main(): Promise<void> {
     // A second signal, or a shutdown that hangs, still ends the process: SIGTERM always stops the host.
     if (stopping) process.exit(0);
     stopping = true;
+    // Past the grace, processes still running (a Jupyter slow to start) are killed by the process kit's exit hook.
     setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
     void host
       .close()
