@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Listing } from '../../../shared/contract';
 import { FakeBridge } from '../../../test-support/fake-bridge';
 import { untilState } from '../../../test-support/until';
@@ -68,6 +68,41 @@ describe('TreeStore', () => {
     await loaded;
     await untilState(store, () => store.entry('new.txt') !== undefined, 'new.txt in the tree');
     store.dispose();
+  });
+
+  it('a folder that keeps changing while it is read still shows: a change waits for the read under way', async () => {
+    vi.useFakeTimers();
+    try {
+      // Another program keeps writing into big/: a change lands during every read of it.
+      const answers: Array<() => void> = [];
+      const bridge = new FakeBridge();
+      bridge.handle('workspace.list', async ({ path }) => {
+        if (path === '') return listing('', [['big', 'd']]);
+        const n = answers.length + 1;
+        bridge.emit('fs.change', { type: 'created', path: `big/f${n}.txt`, isDir: false, origin: 'external' });
+        await new Promise<void>((resolve) => answers.push(resolve));
+        return listing(
+          'big',
+          Array.from({ length: n }, (_, i): [string, 'f'] => [`f${i + 1}.txt`, 'f']),
+        );
+      });
+      const store = new TreeStore(bridge);
+      await store.load('');
+      void store.expand('big');
+      await vi.advanceTimersByTimeAsync(0);
+      expect(answers).toHaveLength(1);
+      // The change's reload comes due while the first read is still out: it must not start over.
+      await vi.advanceTimersByTimeAsync(100);
+      answers[0]();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(store.entry('big/f1.txt')).toBeDefined();
+      // Then the folder is read once more, for the change that came during the first read.
+      await vi.advanceTimersByTimeAsync(100);
+      expect(answers).toHaveLength(2);
+      store.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a pinned folder that cannot be read does not hold the root back', async () => {

@@ -39,6 +39,9 @@ export class TreeStore extends Store<TreeState> {
   /** The latest listing request per folder; an older reply arriving late must not overwrite a newer one. */
   private readonly loadSeq = new Map<string, number>();
   private seq = 0;
+  /** Folders being read, and those changed meanwhile: read again once the read under way has shown. */
+  private readonly reading = new Set<string>();
+  private readonly changedWhileReading = new Set<string>();
   /** Called when a listing could not be read (e.g. permission denied). */
   onError: (message: string) => void = () => undefined;
 
@@ -91,6 +94,7 @@ export class TreeStore extends Store<TreeState> {
     }
     const mine = ++this.seq;
     this.loadSeq.set(dir, mine);
+    this.reading.add(dir);
     try {
       const args = { path: dir, showHidden: this.state.hiddenShown };
       const first = await this.bridge.request('workspace.list', { ...args, limit: FIRST_PAGE });
@@ -132,7 +136,11 @@ export class TreeStore extends Store<TreeState> {
       this.expanded.delete(dir);
       if (dir === '' || this.expanded.has(parentOf(dir))) this.onError(errorText(err));
     } finally {
-      if (this.loadSeq.get(dir) === mine) this.loading.delete(dir);
+      if (this.loadSeq.get(dir) === mine) {
+        this.loading.delete(dir);
+        this.reading.delete(dir);
+        if (this.changedWhileReading.delete(dir)) this.scheduleReload(dir, 40);
+      }
       this.rowsChanged();
       firstShown?.();
     }
@@ -233,7 +241,9 @@ export class TreeStore extends Store<TreeState> {
       dir,
       setTimeout(() => {
         this.pendingReloads.delete(dir);
-        void this.load(dir);
+        // Not a new read over one under way: a steady stream of changes would restart it for ever.
+        if (this.reading.has(dir)) this.changedWhileReading.add(dir);
+        else void this.load(dir);
       }, delayMs),
     );
   }
