@@ -11,11 +11,20 @@ import type {
   NotebookDocument,
   NotebookOutput,
   OutputChange,
+  RequestArgs,
+  RequestChannel,
+  RequestResult,
   RunScope,
 } from '../../../shared/contract';
 import { joinMultiline } from '../../../shared/contract';
+import { isKilnError } from '../../../shared/errors';
 import { pathAfterMove } from '../../../shared/fs-change';
 import { Store, shownError, type Notify } from '../base';
+
+/** The requests that address one notebook by its path. */
+type NotebookRequest = {
+  [C in RequestChannel]: C extends `notebook.${string}` ? (RequestArgs<C> extends { path: string } ? C : never) : never;
+}[RequestChannel];
 
 /** One cell as the view shows it: the document's cell plus what only the running session knows. */
 export interface CellView {
@@ -127,7 +136,7 @@ export class NotebookSession extends Store<NotebookSessionState> {
 
   async load(): Promise<void> {
     try {
-      this.adopt(await this.bridge.request('notebook.open', { path: this.path }));
+      this.adopt(await this.ask('notebook.open', {}));
     } catch (err) {
       this.set({ status: 'error', error: problemOf(err) }, 'now');
       return;
@@ -183,8 +192,7 @@ export class NotebookSession extends Store<NotebookSessionState> {
     clearTimeout(pending.timer);
     this.pendingEdits.delete(cellId);
     this.inflightSources.set(cellId, pending.source);
-    const job = this.bridge
-      .request('notebook.editCell', { path: this.path, cellId, source: pending.source })
+    const job = this.ask('notebook.editCell', { cellId, source: pending.source })
       .then((r) => this.set({ dirty: r.dirty }))
       .catch((err: unknown) => this.report(err))
       .finally(() => {
@@ -197,7 +205,7 @@ export class NotebookSession extends Store<NotebookSessionState> {
 
   async insertCell(index: number, cellType: CellType = 'code', source = ''): Promise<string> {
     await this.flushEdits();
-    const r = await this.bridge.request('notebook.insertCell', { path: this.path, index, cellType, source });
+    const r = await this.ask('notebook.insertCell', { index, cellType, source });
     const cells = [...this.state.cells];
     cells.splice(r.index, 0, { cell: r.cell, state: 'idle', input: null, answers: [] });
     this.set({ cells, dirty: r.dirty }, 'now');
@@ -206,14 +214,14 @@ export class NotebookSession extends Store<NotebookSessionState> {
 
   async deleteCell(cellId: string): Promise<{ cell: NotebookCell; index: number }> {
     await this.flushEdits();
-    const r = await this.bridge.request('notebook.deleteCell', { path: this.path, cellId });
+    const r = await this.ask('notebook.deleteCell', { cellId });
     this.set({ cells: this.state.cells.filter((c) => c.cell.id !== cellId), dirty: r.dirty }, 'now');
     return { cell: r.cell, index: r.index };
   }
 
   async restoreCell(cell: NotebookCell, index: number): Promise<void> {
     await this.flushEdits();
-    const r = await this.bridge.request('notebook.restoreCell', { path: this.path, cell, index });
+    const r = await this.ask('notebook.restoreCell', { cell, index });
     const cells = [...this.state.cells];
     cells.splice(Math.min(index, cells.length), 0, { cell, state: 'idle', input: null, answers: [] });
     this.set({ cells, dirty: r.dirty }, 'now');
@@ -223,7 +231,7 @@ export class NotebookSession extends Store<NotebookSessionState> {
     const from = this.indexOf(cellId);
     if (from < 0 || toIndex < 0 || toIndex >= this.state.cells.length || toIndex === from) return;
     await this.flushEdits();
-    const r = await this.bridge.request('notebook.moveCell', { path: this.path, cellId, toIndex });
+    const r = await this.ask('notebook.moveCell', { cellId, toIndex });
     const cells = [...this.state.cells];
     const [moved] = cells.splice(from, 1);
     cells.splice(toIndex, 0, moved);
@@ -234,7 +242,7 @@ export class NotebookSession extends Store<NotebookSessionState> {
     const view = this.cell(cellId);
     if (!view || view.cell.cell_type === cellType) return;
     await this.flushEdits();
-    const r = await this.bridge.request('notebook.setCellType', { path: this.path, cellId, cellType });
+    const r = await this.ask('notebook.setCellType', { cellId, cellType });
     this.patchCell(
       cellId,
       (c) => ({
@@ -252,7 +260,7 @@ export class NotebookSession extends Store<NotebookSessionState> {
 
   async clearOutputs(cellId?: string): Promise<void> {
     await this.flushEdits();
-    const r = await this.bridge.request('notebook.clearOutputs', { path: this.path, cellId });
+    const r = await this.ask('notebook.clearOutputs', { cellId });
     this.set({ dirty: r.dirty });
   }
 
@@ -262,7 +270,7 @@ export class NotebookSession extends Store<NotebookSessionState> {
     await this.flushEdits();
     this.patchCell(cellId, () => ({ answers: [] }));
     try {
-      return await this.bridge.request('notebook.runCell', { path: this.path, cellId });
+      return await this.ask('notebook.runCell', { cellId });
     } catch (err) {
       this.report(err);
       return null;
@@ -272,33 +280,33 @@ export class NotebookSession extends Store<NotebookSessionState> {
   async runCells(scope: RunScope, cellId?: string): Promise<void> {
     await this.flushEdits();
     try {
-      await this.bridge.request('notebook.runCells', { path: this.path, scope, cellId });
+      await this.ask('notebook.runCells', { scope, cellId });
     } catch (err) {
       this.report(err);
     }
   }
 
   async interrupt(): Promise<void> {
-    await this.call(() => this.bridge.request('notebook.interrupt', { path: this.path }));
+    await this.call(() => this.ask('notebook.interrupt', {}));
   }
 
   async restart(): Promise<void> {
-    const kernel = await this.call(() => this.bridge.request('notebook.restart', { path: this.path }));
+    const kernel = await this.call(() => this.ask('notebook.restart', {}));
     if (kernel) this.set({ kernel, jupyterError: null });
   }
 
   async restartRunAll(): Promise<void> {
     await this.flushEdits();
-    await this.call(() => this.bridge.request('notebook.restartRunAll', { path: this.path }));
+    await this.call(() => this.ask('notebook.restartRunAll', {}));
   }
 
   async reconnect(): Promise<void> {
-    const kernel = await this.call(() => this.bridge.request('notebook.reconnect', { path: this.path }));
+    const kernel = await this.call(() => this.ask('notebook.reconnect', {}));
     if (kernel) this.set({ kernel, jupyterError: null });
   }
 
   async setKernel(name: string): Promise<void> {
-    const kernel = await this.call(() => this.bridge.request('notebook.setKernel', { path: this.path, name }));
+    const kernel = await this.call(() => this.ask('notebook.setKernel', { name }));
     if (kernel) this.set({ kernel });
   }
 
@@ -310,21 +318,21 @@ export class NotebookSession extends Store<NotebookSessionState> {
       (c) => ({ input: null, answers: [...c.answers, `${c.input?.prompt ?? ''}${shown}`] }),
       'now',
     );
-    await this.call(() => this.bridge.request('notebook.inputReply', { path: this.path, value }));
+    await this.call(() => this.ask('notebook.inputReply', { value }));
   }
 
   // ---- file ----
 
   async save(force = false): Promise<void> {
     await this.flushEdits();
-    const r = await this.bridge.request('notebook.save', { path: this.path, force });
+    const r = await this.ask('notebook.save', { force });
     if (r.saved || force) this.set({ conflict: null, conflictDeleted: false });
   }
 
   /** Writes the notebook to a new file and follows it there; resolves the new path. */
   async saveAs(target: string): Promise<string> {
     await this.flushEdits();
-    const doc = await this.bridge.request('notebook.saveAs', { path: this.path, target });
+    const doc = await this.ask('notebook.saveAs', { target });
     this.path = doc.path;
     this.set({ conflict: null, conflictDeleted: false, dirty: doc.dirty }, 'now');
     return doc.path;
@@ -332,12 +340,12 @@ export class NotebookSession extends Store<NotebookSessionState> {
 
   async revert(): Promise<void> {
     this.cancelEdits();
-    this.adopt(await this.bridge.request('notebook.revert', { path: this.path }));
+    this.adopt(await this.ask('notebook.revert', {}));
   }
 
   async close(): Promise<void> {
     this.cancelEdits();
-    await this.bridge.request('notebook.close', { path: this.path }).catch(() => undefined);
+    await this.ask('notebook.close', {}).catch(() => undefined);
   }
 
   dismissJupyterError(): void {
@@ -353,6 +361,24 @@ export class NotebookSession extends Store<NotebookSessionState> {
         handler(payload);
       }),
     );
+  }
+
+  /**
+   * A request about this notebook, sent to where its file is now. Main re-keys an open notebook the
+   * moment Kiln moves its file, and the feed's `moved` reaches this window ahead of main's answer, so a
+   * request that crossed the move fails as not open after `path` has followed: it is sent again there.
+   */
+  private async ask<C extends NotebookRequest>(
+    channel: C,
+    args: Omit<RequestArgs<C>, 'path'>,
+  ): Promise<RequestResult<C>> {
+    const path = this.path;
+    try {
+      return await this.bridge.request(channel, { ...args, path } as RequestArgs<C>);
+    } catch (err) {
+      if (this.path === path || !isKilnError(err, 'E_NOT_FOUND')) throw err;
+      return this.ask(channel, args);
+    }
   }
 
   private async call<T>(fn: () => Promise<T>): Promise<T | null> {
