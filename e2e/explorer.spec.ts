@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from './support/fixtures';
-import { clipboardText, dragWithMouse, expandFolder, fileTree, treeItem } from './support/ui';
+import { clipboardText, dragWithMouse, expandFolder, fileTree, recordFlashes, treeItem } from './support/ui';
 
 const MENU_ITEMS = [
   'New File',
@@ -385,8 +385,14 @@ test.describe('tree behaviour', () => {
   test('changes by other programs appear at once and flash', async ({ page, kiln, workspace }) => {
     await kiln.open(page);
     await treeItem(page, 'notes').click();
+    await expect(treeItem(page, 'todo.txt')).toBeVisible();
+    const flashes = await recordFlashes(page);
     await workspace.write('notes/todo.txt', 'changed elsewhere\n');
-    await expect(treeItem(page, 'todo.txt')).toHaveClass(/flash/);
+    await expect.poll(flashes).toContainEqual({
+      path: 'notes/todo.txt',
+      flash: 'flash',
+      title: expect.stringMatching(/^notes\/todo\.txt — (created|updated) by another program$/),
+    });
     await workspace.write('notes/new.txt', 'n');
     await expect(treeItem(page, 'new.txt')).toBeVisible();
   });
@@ -415,10 +421,16 @@ test.describe('tree behaviour', () => {
           }),
         { origin: kiln.origin, token: kiln.token, verb, args },
       );
+    await expect(treeItem(page, 'todo.txt')).toBeVisible();
+    const flashes = await recordFlashes(page);
     expect(await callVerb('write-file', { path: 'notes/from-agent.md', content: '# hi\n' })).toContain('"ok":true');
     const row = treeItem(page, 'from-agent.md');
     await expect(row).toHaveAttribute('data-origin', 'agent');
-    await expect(row).toHaveClass(/flash-agent/);
+    await expect.poll(flashes).toContainEqual({
+      path: 'notes/from-agent.md',
+      flash: 'flash-agent',
+      title: 'notes/from-agent.md — created by the agent; new until you open it',
+    });
     const badge = row.locator('.new-mark');
     await expect(badge).toHaveText('N');
     await expect(badge).toHaveAttribute('title', 'Created by the agent; new until you open it');
@@ -436,17 +448,22 @@ test.describe('tree behaviour', () => {
     expect(
       await callVerb('edit-file', { path: 'notes/from-agent.md', mode: 'overwrite', content: '# hello\n' }),
     ).toContain('"ok":true');
-    await expect(row).toHaveClass(/flash-agent/);
-    await expect(row).toHaveAttribute('title', 'notes/from-agent.md — updated by the agent');
+    await expect.poll(flashes).toContainEqual({
+      path: 'notes/from-agent.md',
+      flash: 'flash-agent',
+      title: 'notes/from-agent.md — updated by the agent',
+    });
     await expect(badge).toHaveCount(0);
     expect(await workspace.read('notes/from-agent.md')).toBe('# hello\n');
 
     // A change by another program is not the agent's: it flashes, and says so.
     await workspace.write('notes/todo.txt', 'external\n');
-    const todo = treeItem(page, 'todo.txt');
-    await expect(todo).toHaveClass(/flash(?!-agent)/);
-    await expect(todo).toHaveAttribute('title', /^notes\/todo\.txt — (created|updated) by another program$/);
-    await expect(todo.locator('.new-mark')).toHaveCount(0);
+    await expect.poll(flashes).toContainEqual({
+      path: 'notes/todo.txt',
+      flash: 'flash',
+      title: expect.stringMatching(/^notes\/todo\.txt — (created|updated) by another program$/),
+    });
+    await expect(treeItem(page, 'todo.txt').locator('.new-mark')).toHaveCount(0);
   });
 
   test('a folder of 20,000 files renders only the visible rows and scrolls to the end', async ({

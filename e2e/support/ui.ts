@@ -33,6 +33,40 @@ export async function dragWithMouse(
   if (options.release !== false) await page.mouse.up();
 }
 
+/** A row's flash as the page showed it: which kind (`flash` for another program, `flash-agent`) and the row's title then. */
+export interface FlashSeen {
+  path: string;
+  flash: 'flash' | 'flash-agent';
+  title: string;
+}
+
+/**
+ * Records every flash the tree shows from now on, in the page itself. A flash lasts a moment; a test
+ * process slowed by a busy machine can miss it between two checks, the page's own observer cannot.
+ * Returns what has been seen so far, for `expect.poll`.
+ */
+export async function recordFlashes(page: Page): Promise<() => Promise<FlashSeen[]>> {
+  await page.evaluate(() => {
+    const seen: FlashSeen[] = [];
+    const tree = document.querySelector('[role="tree"]')!;
+    const look = () => {
+      for (const row of tree.querySelectorAll<HTMLElement>('.tree-row.flash, .tree-row.flash-agent')) {
+        const flash = row.classList.contains('flash-agent') ? 'flash-agent' : 'flash';
+        const at = { path: row.dataset.path ?? '', flash, title: row.title } as const;
+        if (!seen.some((s) => s.path === at.path && s.flash === at.flash && s.title === at.title)) seen.push(at);
+      }
+    };
+    new MutationObserver(look).observe(tree, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['class', 'title'],
+    });
+    (window as unknown as { kilnFlashes: FlashSeen[] }).kilnFlashes = seen;
+  });
+  return () => page.evaluate(() => (window as unknown as { kilnFlashes: FlashSeen[] }).kilnFlashes);
+}
+
 export async function clipboardText(page: Page): Promise<string> {
   return page.evaluate(() => navigator.clipboard.readText());
 }
