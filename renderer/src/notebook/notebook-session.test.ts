@@ -169,6 +169,23 @@ describe('NotebookSession', () => {
     expect(session.path).toBe('books/deep/b.ipynb');
     session.dispose();
   });
+
+  it('reports a notebook that is not open in main, without sending again when its file did not move', async () => {
+    const { bridge } = fakeBridge({
+      'notebook.open': () => doc([code('c1', 'a = 1')]),
+      'notebook.kernelSpecs': () => ({ default: null, specs: [] }),
+      'notebook.editCell': () => {
+        throw new KilnError('E_NOT_FOUND', 'The notebook a.ipynb is not open');
+      },
+    });
+    const session = new NotebookSession(bridge, 'a.ipynb');
+    await session.load();
+    session.editSource('c1', 'a = 2');
+    await session.flushEdits();
+    expect(bridge.sentOn('notebook.editCell')).toHaveLength(1);
+    expect(session.getState().jupyterError).toMatchObject({ code: 'E_NOT_FOUND' });
+    session.dispose();
+  });
 });
 
 describe('NotebookController', () => {
