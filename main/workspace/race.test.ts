@@ -43,7 +43,12 @@ beforeEach(async () => {
   swapper = null;
 });
 afterEach(async () => {
-  swapper?.kill('SIGKILL');
+  // Removing the folders while the swapper still renames in them fails (ENOTEMPTY): wait for it to be gone.
+  if (swapper && swapper.exitCode === null && swapper.signalCode === null) {
+    const exited = new Promise((resolve) => swapper!.once('exit', resolve));
+    swapper.kill('SIGKILL');
+    await exited;
+  }
   for (const cleanup of cleanups) await cleanup();
 });
 
