@@ -7,6 +7,8 @@ export interface EngineRun {
   /** Stop once this many matches were reported. */
   maxMatches: number;
   signal: AbortSignal;
+  /** The Node engine waits, after reporting this many files, until the search is cancelled (for the e2e tests). */
+  holdAfterFiles?: number;
   /** One file with all its matches (the last one may be cut at `maxMatches`). */
   onFile: (file: SearchFileResult) => void;
 }

@@ -16,6 +16,7 @@ export async function searchWithNode(run: EngineRun): Promise<EngineOutcome> {
   const filter = globFilter(run.query.include, run.query.exclude);
   const regex = toRegExp(run.query);
   let reported = 0;
+  let filesReported = 0;
   const queue = [''];
   while (queue.length) {
     if (run.signal.aborted) return { limitHit: false };
@@ -34,8 +35,10 @@ export async function searchWithNode(run: EngineRun): Promise<EngineOutcome> {
         continue;
       }
       if (!entry.isFile() || !filter.file(rel)) continue;
+      if (filesReported === run.holdAfterFiles) await untilAborted(run.signal);
+      if (run.signal.aborted) return { limitHit: false };
       const text = await readText(path.join(run.root, rel));
-      if (text === null || run.signal.aborted) continue;
+      if (text === null) continue;
       const matches: SearchMatch[] = [];
       const lines = text.split('\n');
       for (let i = 0; i < lines.length; i++) {
@@ -53,10 +56,18 @@ export async function searchWithNode(run: EngineRun): Promise<EngineOutcome> {
           }
         }
       }
-      if (matches.length) run.onFile({ path: rel, matches });
+      if (matches.length) {
+        run.onFile({ path: rel, matches });
+        filesReported++;
+      }
     }
   }
   return { limitHit: false };
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
 /** A text file's content, or null for binary, unreadable or oversized files; one open per file. */

@@ -27,6 +27,11 @@ const BATCH_MATCHES = 2000;
 export class SearchService {
   private readonly ripgrep: Promise<string | null>;
   private current: { id: string; abort: AbortController; finished: Promise<void> } | null = null;
+  /**
+   * The end-to-end tests' way to cancel a search that is surely still running, however loaded the machine:
+   * the first Node search waits after this many files until it is cancelled (KILN_TEST_HOLD_SEARCH_AFTER).
+   */
+  private holdFirstSearchAfter = Number(process.env.KILN_TEST_HOLD_SEARCH_AFTER) || undefined;
 
   constructor(private readonly options: SearchServiceOptions) {
     const fromEnv = process.env.KILN_RIPGREP;
@@ -58,8 +63,10 @@ export class SearchService {
       query: parsed,
       maxMatches,
       signal: abort.signal,
+      holdAfterFiles: this.holdFirstSearchAfter,
       onFile: () => undefined,
     });
+    this.holdFirstSearchAfter = undefined;
     this.current = { id: searchId, abort, finished: run };
     return { searchId, engine: rg ? 'ripgrep' : 'node' };
   }
