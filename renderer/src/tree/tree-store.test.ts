@@ -105,6 +105,70 @@ describe('TreeStore', () => {
     }
   });
 
+  it('a huge folder read again keeps all its rows until the new listing is whole', async () => {
+    const names = Array.from({ length: 500 }, (_, i) => `f${String(i).padStart(3, '0')}.txt`);
+    let holdRest = Promise.resolve();
+    const bridge = new FakeBridge().handle('workspace.list', async ({ path, offset = 0, limit }) => {
+      if (path === '') return listing('', [['big', 'd']]);
+      if (offset > 0) await holdRest;
+      const page = names.slice(offset, limit === undefined ? undefined : offset + limit);
+      return { path, total: names.length, offset, names: page, kinds: 'f'.repeat(page.length) };
+    });
+    const store = new TreeStore(bridge);
+    await store.load('');
+    await store.expand('big');
+    await untilState(store, () => store.rows().length === 501, 'all of big/ listed');
+    // An outside change has big/ read again; its rest is slow to come.
+    let releaseRest!: () => void;
+    holdRest = new Promise((resolve) => (releaseRest = resolve));
+    const sizes = new Set<number>();
+    store.subscribe(() => sizes.add(store.rows().length));
+    const reread = store.load('big');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(store.rows().length).toBe(501);
+    releaseRest();
+    await reread;
+    expect([...sizes].filter((size) => size !== 501)).toEqual([]);
+    store.dispose();
+  });
+
+  it('a file moved out of a folder while that folder is read never shows in both places', async () => {
+    let moved = false;
+    // Each read of src/ is answered when the test says, with src/ as it was when main read it.
+    const srcReads: Array<(answer: () => void) => void> = [];
+    const srcAsked = () => new Promise<() => void>((resolve) => srcReads.push(resolve));
+    const bridge = new FakeBridge().handle('workspace.list', async ({ path }) => {
+      if (path === '') return listing('', [['src', 'd'], ...(moved ? [['util.py', 'f'] as ['util.py', 'f']] : [])]);
+      const asRead = listing('src', [['app.py', 'f'], ...(moved ? [] : [['util.py', 'f'] as ['util.py', 'f']])]);
+      await new Promise<void>((answer) => srcReads.shift()!(answer));
+      return asRead;
+    });
+    const store = new TreeStore(bridge);
+    let asked = srcAsked();
+    const loaded = store.load('');
+    (await asked)();
+    await loaded;
+    expect(store.entry('src/util.py')).toBeDefined();
+    // src/ is being read again (as after the move of another file), main's reply still holding util.py, when
+    // the feed says util.py moved to the root.
+    asked = srcAsked();
+    const reread = store.load('src');
+    const answer = await asked;
+    moved = true;
+    bridge.emit('fs.change', { type: 'moved', from: 'src/util.py', to: 'util.py', isDir: false, origin: 'operator' });
+    const seen: string[][] = [];
+    store.subscribe(() => {
+      const rows = store.rows();
+      seen.push(Array.from({ length: rows.length }, (_, i) => rows.at(i)!.entry.path));
+    });
+    answer();
+    await reread;
+    expect(store.entry('util.py')).toBeDefined();
+    expect(store.entry('src/util.py')).toBeUndefined();
+    expect(seen.filter((paths) => paths.includes('src/util.py'))).toEqual([]);
+    store.dispose();
+  });
+
   it('a pinned folder that cannot be read does not hold the root back', async () => {
     const bridge = new FakeBridge().handle('workspace.list', ({ path }) => {
       if (path === '')

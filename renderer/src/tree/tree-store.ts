@@ -16,6 +16,8 @@ export interface TreeState {
   hiddenShown: boolean;
 }
 
+const plainLetter = (isDir: boolean) => kindLetter(isDir ? 'dir' : 'file', false);
+
 const PINNED_OPEN = new Set(['src']);
 
 /** Entries in a folder's first page: more than a tall window shows. */
@@ -39,9 +41,13 @@ export class TreeStore extends Store<TreeState> {
   /** The latest listing request per folder; an older reply arriving late must not overwrite a newer one. */
   private readonly loadSeq = new Map<string, number>();
   private seq = 0;
-  /** Folders being read, and those changed meanwhile: read again once the read under way has shown. */
+  /**
+   * Folders being read, and those changed meanwhile: read again once the read under way has shown. What the
+   * feed said of their entries meanwhile (name to kind letter, or null for gone) is newer than the reply, so it
+   * wins over it: a file moved out during the read must not show in both folders until the next read.
+   */
   private readonly reading = new Set<string>();
-  private readonly changedWhileReading = new Set<string>();
+  private readonly changedWhileReading = new Map<string, Map<string, string | null>>();
   /** Called when a listing could not be read (e.g. permission denied). */
   onError: (message: string) => void = () => undefined;
 
@@ -88,7 +94,10 @@ export class TreeStore extends Store<TreeState> {
 
   /** Lists a folder; `firstShown` resolves once its first page is in the rows (the rest of a huge folder may follow). */
   async load(dir: string, firstShown?: () => void): Promise<void> {
-    if (!this.children.has(dir)) {
+    // A folder read again keeps its rows until the new listing is whole: a huge folder cut back to its first
+    // page for a moment would move every row under the operator's keys and pointer.
+    const shown = this.children.has(dir);
+    if (!shown) {
       this.loading.add(dir);
       this.rowsChanged();
     }
@@ -109,8 +118,10 @@ export class TreeStore extends Store<TreeState> {
       if (first.total > first.names.length) {
         // A huge folder paints its first screen now (still busy); the rest follows in pages, which main
         // answers from the folder it just read, each small enough to take in while the operator scrolls.
-        this.children.set(dir, listing);
-        this.rowsChanged();
+        if (!shown) {
+          this.children.set(dir, this.withFeedSinceRead(dir, listing));
+          this.rowsChanged();
+        }
         firstShown?.();
         while (listing.length < first.total) {
           const page = await this.bridge.request('workspace.list', {
@@ -121,13 +132,13 @@ export class TreeStore extends Store<TreeState> {
           if (this.loadSeq.get(dir) !== mine) return;
           if (!page.names.length) break;
           listing = listing.append(page);
-          if (listing.length < first.total) {
-            this.children.set(dir, listing);
+          if (!shown && listing.length < first.total) {
+            this.children.set(dir, this.withFeedSinceRead(dir, listing));
             this.rowsChanged();
           }
         }
       }
-      this.children.set(dir, listing);
+      this.children.set(dir, this.withFeedSinceRead(dir, listing));
       if (dir === '') void this.openPinnedFolders(listing);
     } catch (err) {
       if (this.loadSeq.get(dir) !== mine) return;
@@ -224,14 +235,41 @@ export class TreeStore extends Store<TreeState> {
   private handleFsChange(change: FsChange): void {
     this.marks.apply(change);
     if (change.type === 'moved') {
+      const entry = this.children.get(parentOf(change.from))?.find(nameOf(change.from));
+      this.noteWhileReading(parentOf(change.from), nameOf(change.from), null);
+      this.noteWhileReading(
+        parentOf(change.to),
+        nameOf(change.to),
+        entry ? kindLetter(entry.kind, Boolean(entry.link)) : plainLetter(change.isDir),
+      );
       this.moved(change.from, change.to);
       for (const dir of new Set([parentOf(change.from), parentOf(change.to)]))
         if (this.isListed(dir)) this.scheduleReload(dir, 40);
       return;
     }
     const dir = parentOf(change.path);
+    if (change.type !== 'updated')
+      this.noteWhileReading(dir, nameOf(change.path), change.type === 'deleted' ? null : plainLetter(change.isDir));
     if (change.type === 'deleted') this.removed(change.path);
     if (this.isListed(dir)) this.scheduleReload(dir, 40);
+  }
+
+  /** Keeps what the feed says of a folder being read (or only that it changed) for when its reply comes. */
+  private noteWhileReading(dir: string, name?: string, letter?: string | null): void {
+    if (!this.reading.has(dir)) return;
+    let said = this.changedWhileReading.get(dir);
+    if (!said) this.changedWhileReading.set(dir, (said = new Map()));
+    if (name === undefined || letter === undefined) return;
+    // A hidden name the listing leaves out stays out.
+    if (letter !== null && name.startsWith('.') && !this.state.hiddenShown) return;
+    said.set(name, letter);
+  }
+
+  /** A folder's reply with what the feed said of it since the read began. */
+  private withFeedSinceRead(dir: string, listing: FolderListing): FolderListing {
+    for (const [name, letter] of this.changedWhileReading.get(dir) ?? [])
+      listing = letter === null ? listing.without(name) : listing.with(name, letter);
+    return listing;
   }
 
   /** Bursts of events (a copied folder, a git checkout) coalesce into one listing per folder. */
@@ -242,7 +280,7 @@ export class TreeStore extends Store<TreeState> {
       setTimeout(() => {
         this.pendingReloads.delete(dir);
         // Not a new read over one under way: a steady stream of changes would restart it for ever.
-        if (this.reading.has(dir)) this.changedWhileReading.add(dir);
+        if (this.reading.has(dir)) this.noteWhileReading(dir);
         else void this.load(dir);
       }, delayMs),
     );
