@@ -93,6 +93,29 @@ function mapStatus(kernel: KernelConnection | null, connected: boolean): KernelS
   }
 }
 
+/** Resolves once the kernel's status is one of `settled`, or after `timeoutMs`; `nudge` makes it publish one. */
+function untilStatus(
+  kernel: Kernel.IKernelConnection,
+  settled: readonly string[],
+  timeoutMs: number,
+  nudge?: () => void,
+): Promise<void> {
+  if (settled.includes(kernel.status)) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      kernel.statusChanged.disconnect(onStatus);
+      resolve();
+    };
+    const onStatus = (_sender: unknown, status: string) => {
+      if (settled.includes(status)) done();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    kernel.statusChanged.connect(onStatus);
+    nudge?.();
+  });
+}
+
 /**
  * One notebook's kernel: a Jupyter session (so the kernel runs in the notebook's folder) and its
  * connection. Survives kernel restarts and server restarts by starting a new kernel when the old one is gone.
@@ -429,21 +452,10 @@ export class KernelSession {
   private async waitReady(kernel: KernelConnection, timeoutMs = 10_000): Promise<void> {
     await kernel.info;
     this.everConnected = true;
-    if (kernel.status === 'idle' || kernel.status === 'busy') return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        kernel.statusChanged.disconnect(onStatus);
-        resolve();
-      };
-      const onStatus = (_sender: unknown, status: string) => {
-        if (status === 'idle' || status === 'busy' || status === 'dead') done();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      kernel.statusChanged.connect(onStatus);
-      // A kernel_info round trip makes the kernel publish its status.
-      kernel.requestKernelInfo().catch(() => undefined);
-    });
+    // A kernel_info round trip makes the kernel publish its status.
+    await untilStatus(kernel, ['idle', 'busy', 'dead'], timeoutMs, () =>
+      kernel.requestKernelInfo().catch(() => undefined),
+    );
   }
 
   private async runSetup(kernel: Kernel.IKernelConnection): Promise<void> {
@@ -465,6 +477,9 @@ export class KernelSession {
       }
     }
     await this.confirmStdin(kernel);
+    // The kernel says idle a moment after the replies to these requests (and to the server's own kernel_info
+    // nudges): a start or restart answers with the kernel as the operator will find it.
+    await untilStatus(kernel, ['idle', 'dead'], 5_000);
   }
 
   /**
