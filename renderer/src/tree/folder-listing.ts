@@ -72,10 +72,60 @@ export class FolderListing {
     );
   }
 
-  /** This listing with an entry added in its place in the explorer's order (a binary search). */
+  /** This listing with an entry added in its place in the explorer's order. */
   with(name: string, letter: string): FolderListing {
     if (this.indexOf(name) >= 0) return this;
-    const added = listedEntry(this.prefix, name, letter);
+    const at = this.insertionPoint(listedEntry(this.prefix, name, letter));
+    return new FolderListing(
+      this.path,
+      this.names.toSpliced(at, 0, name),
+      this.kinds.slice(0, at) + letter + this.kinds.slice(at),
+    );
+  }
+
+  /**
+   * This listing with many changes at once (name to kind letter, or null for gone), in one copy: a burst of
+   * thousands of changes to a folder of thousands of entries must not cost a copy per change.
+   */
+  withChanges(changes: ReadonlyMap<string, string | null>): FolderListing {
+    const kept = [...changes.values()].includes(null) ? this.keeping((name) => changes.get(name) !== null) : this;
+    const added: Array<{ entry: Entry; letter: string; at: number }> = [];
+    for (const [name, letter] of changes) {
+      if (letter === null || kept.indexOf(name) >= 0) continue;
+      const entry = listedEntry(this.prefix, name, letter);
+      added.push({ entry, letter, at: kept.insertionPoint(entry) });
+    }
+    if (!added.length) return kept;
+    added.sort((a, b) => a.at - b.at || compareEntries(a.entry, b.entry));
+    const names: string[] = [];
+    const letters: string[] = [];
+    let next = 0;
+    for (let i = 0; i <= kept.length; i++) {
+      for (; next < added.length && added[next].at === i; next++) {
+        names.push(added[next].entry.name);
+        letters.push(added[next].letter);
+      }
+      if (i < kept.length) {
+        names.push(kept.names[i]);
+        letters.push(kept.kinds[i]);
+      }
+    }
+    return new FolderListing(this.path, names, letters.join(''));
+  }
+
+  private keeping(keep: (name: string) => boolean): FolderListing {
+    const names: string[] = [];
+    const letters: string[] = [];
+    for (let i = 0; i < this.names.length; i++) {
+      if (!keep(this.names[i])) continue;
+      names.push(this.names[i]);
+      letters.push(this.kinds[i]);
+    }
+    return new FolderListing(this.path, names, letters.join(''));
+  }
+
+  /** Where an entry goes in the explorer's order (a binary search). */
+  private insertionPoint(added: Entry): number {
     let low = 0;
     let high = this.length;
     while (low < high) {
@@ -83,10 +133,6 @@ export class FolderListing {
       if (compareEntries(this.entry(mid), added) < 0) low = mid + 1;
       else high = mid;
     }
-    return new FolderListing(
-      this.path,
-      this.names.toSpliced(low, 0, name),
-      this.kinds.slice(0, low) + letter + this.kinds.slice(low),
-    );
+    return low;
   }
 }

@@ -267,9 +267,8 @@ export class TreeStore extends Store<TreeState> {
 
   /** A folder's reply with what the feed said of it since the read began. */
   private withFeedSinceRead(dir: string, listing: FolderListing): FolderListing {
-    for (const [name, letter] of this.changedWhileReading.get(dir) ?? [])
-      listing = letter === null ? listing.without(name) : listing.with(name, letter);
-    return listing;
+    const said = this.changedWhileReading.get(dir);
+    return said ? listing.withChanges(said) : listing;
   }
 
   /** Bursts of events (a copied folder, a git checkout) coalesce into one listing per folder. */
