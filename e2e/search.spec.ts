@@ -72,8 +72,8 @@ test.describe('Find in Files', () => {
 });
 
 test.describe('Find in Files without ripgrep (the Node engine)', () => {
-  // The host holds its first search after 300 files until it is cancelled: on a loaded machine a search of
-  // any size can end before a Cancel click reaches it.
+  // The host holds its searches after 300 files until one is cancelled: on a loaded machine a search of any
+  // size can end before a Cancel click reaches it.
   test.use({
     hostEnv: { KILN_RIPGREP: '', KILN_TEST_HOLD_SEARCH_AFTER: '300' },
     fixtureFiles: { 'README.md': 'hello\n' },

@@ -29,9 +29,10 @@ export class SearchService {
   private current: { id: string; abort: AbortController; finished: Promise<void> } | null = null;
   /**
    * The end-to-end tests' way to cancel a search that is surely still running, however loaded the machine:
-   * the first Node search waits after this many files until it is cancelled (KILN_TEST_HOLD_SEARCH_AFTER).
+   * Node searches wait after this many files until one is cancelled (KILN_TEST_HOLD_SEARCH_AFTER). Not only
+   * the first search: one started as the operator types is replaced by the one Enter starts.
    */
-  private holdFirstSearchAfter = Number(process.env.KILN_TEST_HOLD_SEARCH_AFTER) || undefined;
+  private holdSearchesAfter = Number(process.env.KILN_TEST_HOLD_SEARCH_AFTER) || undefined;
 
   constructor(private readonly options: SearchServiceOptions) {
     const fromEnv = process.env.KILN_RIPGREP;
@@ -63,16 +64,16 @@ export class SearchService {
       query: parsed,
       maxMatches,
       signal: abort.signal,
-      holdAfterFiles: this.holdFirstSearchAfter,
+      holdAfterFiles: this.holdSearchesAfter,
       onFile: () => undefined,
     });
-    this.holdFirstSearchAfter = undefined;
     this.current = { id: searchId, abort, finished: run };
     return { searchId, engine: rg ? 'ripgrep' : 'node' };
   }
 
   cancel(searchId: string): boolean {
     if (this.current?.id !== searchId || this.current.abort.signal.aborted) return false;
+    this.holdSearchesAfter = undefined;
     this.current.abort.abort();
     return true;
   }
