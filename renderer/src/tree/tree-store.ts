@@ -197,13 +197,15 @@ export class TreeStore extends Store<TreeState> {
    * A move or rename: shows the entry in its new place at once (both listings in one render),
    * keeps open folders open, and lets the next listing confirm it.
    */
-  private moved(from: string, to: string): void {
+  private moved(from: string, to: string, isDir: boolean): void {
     const source = this.children.get(parentOf(from));
     const entry = source?.find(nameOf(from));
+    const letter = entry ? kindLetter(entry.kind, Boolean(entry.link)) : plainLetter(isDir);
+    this.noteWhileReading(parentOf(from), nameOf(from), null);
+    this.noteWhileReading(parentOf(to), nameOf(to), letter);
     if (source) this.children.set(parentOf(from), source.without(nameOf(from)));
     const target = this.children.get(parentOf(to));
-    if (entry && target)
-      this.children.set(parentOf(to), target.with(nameOf(to), kindLetter(entry.kind, Boolean(entry.link))));
+    if (entry && target) this.children.set(parentOf(to), target.with(nameOf(to), letter));
     const next = new Set<string>();
     for (const dir of this.expanded) next.add(isWithin(dir, from) && from !== '' ? to + dir.slice(from.length) : dir);
     this.expanded = next;
@@ -235,14 +237,7 @@ export class TreeStore extends Store<TreeState> {
   private handleFsChange(change: FsChange): void {
     this.marks.apply(change);
     if (change.type === 'moved') {
-      const entry = this.children.get(parentOf(change.from))?.find(nameOf(change.from));
-      this.noteWhileReading(parentOf(change.from), nameOf(change.from), null);
-      this.noteWhileReading(
-        parentOf(change.to),
-        nameOf(change.to),
-        entry ? kindLetter(entry.kind, Boolean(entry.link)) : plainLetter(change.isDir),
-      );
-      this.moved(change.from, change.to);
+      this.moved(change.from, change.to, change.isDir);
       for (const dir of new Set([parentOf(change.from), parentOf(change.to)]))
         if (this.isListed(dir)) this.scheduleReload(dir, 40);
       return;
