@@ -366,6 +366,43 @@ describe('document operations', () => {
     expect(reverted.dirty).toBe(false);
   });
 
+  it('keeps an edit made while an older reload was still reading the disk', async () => {
+    // One outside write can reach an open notebook twice (the watcher may report it more than once). The
+    // first reload lands, the operator types, then the second, which started before the first, finishes.
+    let held: Promise<void> | null = null;
+    const slowReads = new Proxy(workspace, {
+      get(target, prop) {
+        if (prop === 'read')
+          return async (rel: string) => {
+            const gate = held;
+            const content = await target.read(rel);
+            await gate;
+            return content;
+          };
+        const value = Reflect.get(target, prop) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const local = new NotebookService({ workspace: slowReads, jupyter: null, events: hub, autoStartKernel: false });
+    const racePath = 'ops/race.ipynb';
+    const cellId = (await local.create(racePath)).cells[0].id;
+    const onDisk = JSON.parse(await fs.readFile(path.join(root, racePath), 'utf8'));
+    onDisk.cells[0].source = ['outside = 1'];
+    await fs.writeFile(path.join(root, racePath), JSON.stringify(onDisk, null, 1) + '\n');
+
+    let release!: () => void;
+    held = new Promise((resolve) => (release = resolve));
+    const older = local.reloadFromDisk(racePath);
+    held = null;
+    expect(await local.reloadFromDisk(racePath)).toBe('reloaded');
+    await local.editCell(racePath, cellId, 'typed = 1');
+    release();
+    expect(await older).toBe('unchanged');
+    expect((await local.get(racePath)).cells[0].source).toBe('typed = 1');
+    expect((await local.get(racePath)).dirty).toBe(true);
+    await local.dispose();
+  });
+
   it('keeps the notebook when the file on disk turns binary', async () => {
     const before = await svc.get(nbPath);
     const bytes = await fs.readFile(path.join(root, nbPath));

@@ -171,15 +171,16 @@ export class OpenNotebook {
    * notebook.changed. Dirty: notebook.conflict. Our own writes (same hash) are ignored.
    */
   async reloadFromDisk(diskHash?: string | null): Promise<'reloaded' | 'conflict' | 'unchanged'> {
-    const model = this.model;
-    if (diskHash !== undefined && diskHash === model.diskHash) return 'unchanged';
+    if (diskHash !== undefined && diskHash === this.model.diskHash) return 'unchanged';
     let content: FileContent | null;
     try {
-      content = await this.host.workspace.read(model.path);
+      content = await this.host.workspace.read(this.path);
     } catch (err) {
       if (err instanceof KilnError && err.code === 'E_NOT_FOUND') content = null;
       else throw err;
     }
+    // Judged by the model as it is now: another reload or the operator's typing may have come during the read.
+    const model = this.model;
     if (content && content.hash === model.diskHash) return 'unchanged';
     if (!content) {
       this.host.emit('notebook.conflict', {
