@@ -7,6 +7,7 @@ import type { IDisposable } from '../../shared/base/lifecycle';
 import { KilnError } from '../../shared/errors';
 import { logListenerError } from '../events';
 import type { JupyterConnection, JupyterServerEvent, JupyterServerManager } from './jupyter-server';
+import { confirmStdinRoute } from './stdin-probe';
 
 export interface KernelSessionOptions {
   server: JupyterServerManager;
@@ -476,48 +477,10 @@ export class KernelSession {
         future.dispose();
       }
     }
-    await this.confirmStdin(kernel);
+    await confirmStdinRoute(kernel);
     // The kernel says idle a moment after the replies to these requests (and to the server's own kernel_info
     // nudges): a start or restart answers with the kernel as the operator will find it.
     await untilStatus(kernel, ['idle', 'dead'], 5_000);
-  }
-
-  /**
-   * After a (re)start the server's ZMQ channels reconnect each on its own timer, so stdin can come back
-   * after the shell: an input_request the kernel sends before then is dropped, and input() waits forever.
-   * A silent input() whose prompt must reach us proves the route; when it does not come, interrupt the
-   * probe and ask again, waiting longer each time.
-   */
-  private async confirmStdin(kernel: Kernel.IKernelConnection): Promise<void> {
-    for (let waitMs = 100; waitMs <= 3200; waitMs *= 2) {
-      const future = kernel.requestExecute(
-        { code: 'input()', silent: true, store_history: false, allow_stdin: true, stop_on_error: false },
-        true,
-      );
-      const prompted = new Promise<boolean>((resolve) => {
-        future.onStdin = (msg) => {
-          if (msg.header.msg_type !== 'input_request') return;
-          kernel.sendInputReply({ status: 'ok', value: '' }, msg.header as KernelMessage.IHeader<'input_request'>);
-          resolve(true);
-        };
-      });
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const gaveUp = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), waitMs)));
-      // A reply without a prompt (a kernel without input()) also ends the probe: nothing to wait for.
-      const routed = await Promise.race([
-        prompted,
-        future.done.then(
-          () => true,
-          () => true,
-        ),
-        gaveUp,
-      ]);
-      clearTimeout(timer);
-      if (!routed) await kernel.interrupt().catch(() => undefined);
-      await future.done.catch(() => undefined);
-      future.dispose();
-      if (routed || kernel.isDisposed) return;
-    }
   }
 
   private async replaceKernel(reason: string): Promise<void> {
