@@ -13,6 +13,8 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // What a poll waits for (a shell's reply, a watcher's event) can take seconds on a loaded machine, as in Playwright.
+    expect: { poll: { timeout: 10_000 } },
     // Jupyter servers and file watchers are real; keep parallelism modest on 2 cores.
     maxWorkers: 2,
     // CI keeps one retry until the suite shows 20 green runs in a row here (it has shown fewer; see README).
