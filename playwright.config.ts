@@ -8,8 +8,6 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   // Each test starts its own web host on a fresh workspace; two at a time fits two cores.
   workers: 2,
-  // CI keeps one retry until the suite shows 20 green runs in a row here (it has shown fewer; see README).
-  retries: process.env.CI ? 1 : 0,
   reporter: [['list']],
   use: {
     browserName: 'chromium',

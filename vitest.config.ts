@@ -17,7 +17,5 @@ export default defineConfig({
     expect: { poll: { timeout: 10_000 } },
     // Jupyter servers and file watchers are real; keep parallelism modest on 2 cores.
     maxWorkers: 2,
-    // CI keeps one retry until the suite shows 20 green runs in a row here (it has shown fewer; see README).
-    retry: process.env.CI ? 1 : 0,
   },
 });
