@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { KilnError } from '../../shared/errors';
 import { JupyterServerManager } from '../kernel';
 import type { EventHub } from '../events';
@@ -366,41 +366,84 @@ describe('document operations', () => {
     expect(reverted.dirty).toBe(false);
   });
 
-  it('keeps an edit made while an older reload was still reading the disk', async () => {
-    // One outside write can reach an open notebook twice (the watcher may report it more than once). The
-    // first reload lands, the operator types, then the second, which started before the first, finishes.
-    let held: Promise<void> | null = null;
-    const slowReads = new Proxy(workspace, {
-      get(target, prop) {
-        if (prop === 'read')
-          return async (rel: string) => {
-            const gate = held;
-            const content = await target.read(rel);
-            await gate;
-            return content;
-          };
-        const value = Reflect.get(target, prop) as unknown;
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
-    const local = new NotebookService({ workspace: slowReads, jupyter: null, events: hub, autoStartKernel: false });
-    const racePath = 'ops/race.ipynb';
-    const cellId = (await local.create(racePath)).cells[0].id;
-    const onDisk = JSON.parse(await fs.readFile(path.join(root, racePath), 'utf8'));
-    onDisk.cells[0].source = ['outside = 1'];
-    await fs.writeFile(path.join(root, racePath), JSON.stringify(onDisk, null, 1) + '\n');
+  describe('reloads that overlap (the watcher may report one outside write more than once)', () => {
+    let races = 0;
+    let racePath = '';
+    let held: { answer: Promise<void>; read: () => void } | null = null;
+    let local: NotebookService;
+    let cellId: string;
+    // Reads the disk at once. The answer waits while reads are held, then, like a disk that serves the
+    // newest request first, for every read that started after it.
+    const slowReads = () => {
+      const answers: Promise<unknown>[] = [];
+      return new Proxy(workspace, {
+        get(target, prop) {
+          if (prop === 'read')
+            return (rel: string) => {
+              const gate = held;
+              const later = answers.length + 1;
+              const answer = (async () => {
+                const content = await target.read(rel);
+                gate?.read();
+                await gate?.answer;
+                await Promise.allSettled(answers.slice(later));
+                return content;
+              })();
+              answers.push(answer);
+              return answer;
+            };
+          const value = Reflect.get(target, prop) as unknown;
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+    };
+    const writeOutside = async (source: string) => {
+      const onDisk = JSON.parse(await fs.readFile(path.join(root, racePath), 'utf8'));
+      onDisk.cells[0].source = [source];
+      await fs.writeFile(path.join(root, racePath), JSON.stringify(onDisk, null, 1) + '\n');
+    };
+    /** Holds the next read's answer; resolves `read` once it has read the disk. */
+    const holdNextRead = () => {
+      let release!: () => void;
+      let read!: () => void;
+      const done = new Promise<void>((resolve) => (read = resolve));
+      held = { answer: new Promise((resolve) => (release = resolve)), read };
+      return { release, read: done };
+    };
 
-    let release!: () => void;
-    held = new Promise((resolve) => (release = resolve));
-    const older = local.reloadFromDisk(racePath);
-    held = null;
-    expect(await local.reloadFromDisk(racePath)).toBe('reloaded');
-    await local.editCell(racePath, cellId, 'typed = 1');
-    release();
-    expect(await older).toBe('unchanged');
-    expect((await local.get(racePath)).cells[0].source).toBe('typed = 1');
-    expect((await local.get(racePath)).dirty).toBe(true);
-    await local.dispose();
+    beforeEach(async () => {
+      held = null;
+      local = new NotebookService({ workspace: slowReads(), jupyter: null, events: hub, autoStartKernel: false });
+      racePath = `ops/race-${++races}.ipynb`;
+      cellId = (await local.create(racePath)).cells[0].id;
+    });
+    afterEach(() => local.dispose());
+
+    it('ends on the newest version on disk, never an older read that finished last', async () => {
+      await writeOutside('first = 1');
+      const { release, read } = holdNextRead();
+      const older = local.reloadFromDisk(racePath);
+      await read;
+      held = null;
+      await writeOutside('second = 2');
+      const newer = local.reloadFromDisk(racePath);
+      release();
+      expect([await older, await newer]).toEqual(['reloaded', 'reloaded']);
+      expect((await local.get(racePath)).cells[0].source).toBe('second = 2');
+      expect((await local.get(racePath)).dirty).toBe(false);
+    });
+
+    it('keeps typing that came during a reload and shows the conflict instead', async () => {
+      await writeOutside('outside = 1');
+      const { release, read } = holdNextRead();
+      const reload = local.reloadFromDisk(racePath);
+      await read;
+      await local.editCell(racePath, cellId, 'typed = 1');
+      release();
+      expect(await reload).toBe('conflict');
+      expect((await local.get(racePath)).cells[0].source).toBe('typed = 1');
+      expect((await local.get(racePath)).dirty).toBe(true);
+    });
   });
 
   it('keeps the notebook when the file on disk turns binary', async () => {

@@ -14,6 +14,7 @@ import type {
   WriteResult,
 } from '../../shared/contract';
 import { DisposableStore } from '../../shared/base/lifecycle';
+import { SerialQueue } from '../../shared/base/serial-queue';
 import { isKilnError, KilnError } from '../../shared/errors';
 import { KernelSession, type JupyterServerManager } from '../kernel';
 import { parseNotebook, serializeNotebook, validateNotebook, type CellJson, type Json } from './format';
@@ -60,6 +61,8 @@ export class OpenNotebook {
   private readonly runs: RunQueue;
   /** What this notebook follows of its kernel. */
   private readonly subscriptions = new DisposableStore();
+  /** Reloads and reverts, one at a time: a read that started earlier never lands after a later one. */
+  private readonly diskReads = new SerialQueue();
 
   /** Reads the file at `key` as a notebook; E_INVALID_NOTEBOOK (the file untouched) if it is not one. */
   static async load(host: NotebookHost, key: string): Promise<OpenNotebook> {
@@ -159,18 +162,24 @@ export class OpenNotebook {
   }
 
   /** Re-reads the file, dropping unsaved changes; the kernel keeps running. */
-  async revert(): Promise<NotebookDocument> {
-    this.replaceModel(await this.host.workspace.read(this.path));
-    const document = this.document();
-    this.host.emit('notebook.changed', { path: this.path, document, reason: 'reverted' });
-    return document;
+  revert(): Promise<NotebookDocument> {
+    return this.diskReads.run(async () => {
+      this.replaceModel(await this.host.workspace.read(this.path));
+      const document = this.document();
+      this.host.emit('notebook.changed', { path: this.path, document, reason: 'reverted' });
+      return document;
+    });
   }
 
   /**
    * The file changed on disk (the watcher saw it, origin external). Clean: reloaded and announced with
    * notebook.changed. Dirty: notebook.conflict. Our own writes (same hash) are ignored.
    */
-  async reloadFromDisk(diskHash?: string | null): Promise<'reloaded' | 'conflict' | 'unchanged'> {
+  reloadFromDisk(diskHash?: string | null): Promise<'reloaded' | 'conflict' | 'unchanged'> {
+    return this.diskReads.run(() => this.reloadNow(diskHash));
+  }
+
+  private async reloadNow(diskHash?: string | null): Promise<'reloaded' | 'conflict' | 'unchanged'> {
     if (diskHash !== undefined && diskHash === this.model.diskHash) return 'unchanged';
     let content: FileContent | null;
     try {
@@ -179,7 +188,7 @@ export class OpenNotebook {
       if (err instanceof KilnError && err.code === 'E_NOT_FOUND') content = null;
       else throw err;
     }
-    // Judged by the model as it is now: another reload or the operator's typing may have come during the read.
+    // Judged by the model as it is now: the operator may have typed during the read.
     const model = this.model;
     if (content && content.hash === model.diskHash) return 'unchanged';
     if (!content) {
