@@ -1,4 +1,4 @@
-import { KernelConnection, KernelMessage, SessionAPI } from '@jupyterlab/services';
+import { KernelAPI, KernelConnection, KernelMessage, SessionAPI } from '@jupyterlab/services';
 import type { Kernel } from '@jupyterlab/services';
 import path from 'node:path';
 import type { KernelInfo, KernelStatus } from '../../shared/contract';
@@ -93,6 +93,11 @@ function mapStatus(kernel: KernelConnection | null, connected: boolean): KernelS
       return kernel.status === 'busy' ? 'busy' : 'idle';
   }
 }
+
+/** How long a new kernel may take to answer at all (a large environment can import for a long while). */
+const KERNEL_ANSWER_MS = 120_000;
+/** How often the server is asked whether a kernel that has not answered yet still exists. */
+const KERNEL_LOOKUP_MS = 2_000;
 
 /** Resolves once the kernel's status is one of `settled`, or after `timeoutMs`; `nudge` makes it publish one. */
 function untilStatus(
@@ -393,7 +398,13 @@ export class KernelSession {
         handleComms: false,
       });
       this.attach(kernel);
-      await this.waitReady(kernel);
+      try {
+        await this.waitReady(kernel);
+      } catch (err) {
+        // Nothing of a kernel that never answered stays behind: no session on the server, no reconnecting socket.
+        await this.shutdownKernel();
+        throw err;
+      }
       this.needsSetup = true;
       await this.runSetup(kernel);
     } catch (err) {
@@ -451,12 +462,56 @@ export class KernelSession {
 
   /** Waits until the kernel answered kernel_info and reported a settled status (idle or busy). */
   private async waitReady(kernel: KernelConnection, timeoutMs = 10_000): Promise<void> {
-    await kernel.info;
+    await this.untilAnswered(kernel);
     this.everConnected = true;
     // A kernel_info round trip makes the kernel publish its status.
     await untilStatus(kernel, ['idle', 'busy', 'dead'], timeoutMs, () =>
       kernel.requestKernelInfo().catch(() => undefined),
     );
+  }
+
+  /**
+   * Resolves when the kernel answers kernel_info. Rejects when it dies first, when the server no longer
+   * has it (its program exited as it started and the server gave up restarting it), or after
+   * KERNEL_ANSWER_MS: a kernel that never answers must not leave the notebook starting forever.
+   */
+  private untilAnswered(kernel: KernelConnection): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const name = this.spec.displayName ?? kernel.name;
+      let settled = false;
+      const finish = (error: string | null) => {
+        if (settled) return;
+        settled = true;
+        clearInterval(lookForIt);
+        clearTimeout(deadline);
+        kernel.statusChanged.disconnect(onStatus);
+        if (error === null) resolve();
+        else reject(new KilnError('E_KERNEL_DEAD', `The kernel "${name}" ${error}`));
+      };
+      const onStatus = (_sender: unknown, status: string) => {
+        if (status === 'dead') finish('died before it answered.');
+      };
+      const lookForIt = setInterval(() => {
+        KernelAPI.getKernelModel(kernel.id, kernel.serverSettings).then(
+          (model) => {
+            if (!model)
+              finish(
+                'stopped as it started. Check that its environment runs (for Python, that it has ipykernel), or choose another kernel.',
+              );
+          },
+          () => undefined, // The server itself is unreachable: its own status reports that.
+        );
+      }, KERNEL_LOOKUP_MS);
+      const deadline = setTimeout(
+        () => finish(`did not answer within ${KERNEL_ANSWER_MS / 1000} s.`),
+        KERNEL_ANSWER_MS,
+      );
+      kernel.statusChanged.connect(onStatus);
+      kernel.info.then(
+        () => finish(null),
+        (err: unknown) => finish(`could not be reached: ${err instanceof Error ? err.message : String(err)}`),
+      );
+    });
   }
 
   private async runSetup(kernel: Kernel.IKernelConnection): Promise<void> {

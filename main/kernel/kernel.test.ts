@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { KernelMessage } from '@jupyterlab/services';
+import { SessionAPI, type KernelMessage } from '@jupyterlab/services';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { KilnError } from '../../shared/errors';
 import { JupyterServerManager } from './jupyter-server';
@@ -274,6 +274,53 @@ describe('server death and dispose', () => {
     // A request that comes in during shutdown says so, not that Jupyter is missing.
     await expect(own.start()).rejects.toMatchObject({ code: 'E_SHUTTING_DOWN' });
   });
+});
+
+describe('a kernel whose program exits as it starts', () => {
+  it('fails the start with what to check, leaves nothing behind, and another kernel then runs', async () => {
+    // A kernelspec as a broken environment leaves it: the program runs and exits before it answers.
+    const jupyterPath = path.join(stateDir, 'broken-jupyter-path');
+    await fs.mkdir(path.join(jupyterPath, 'kernels', 'broken'), { recursive: true });
+    await fs.writeFile(
+      path.join(jupyterPath, 'kernels', 'broken', 'kernel.json'),
+      JSON.stringify({
+        argv: ['/bin/sh', '-c', 'exit 3', '{connection_file}'],
+        display_name: 'Broken env',
+        language: 'python',
+      }),
+    );
+    const ownState = await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-kernel-state-'));
+    const own = new JupyterServerManager({
+      rootDir: root,
+      stateDir: ownState,
+      env: { ...process.env, JUPYTER_PATH: jupyterPath },
+    });
+    const session = new KernelSession({
+      server: own,
+      notebookPath: 'broken.ipynb',
+      kernelName: 'broken',
+      srcDir: null,
+    });
+    try {
+      const err = await session.start().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(KilnError);
+      expect(err).toMatchObject({ code: 'E_KERNEL_DEAD' });
+      expect((err as KilnError).message).toContain('"Broken env" stopped as it started');
+      expect((err as KilnError).message).toContain('ipykernel');
+      expect(session.info.status).toBe('none');
+      const { settings } = await own.start();
+      expect(await SessionAPI.listRunning(settings)).toEqual([]);
+
+      await session.changeKernel('python3');
+      const reply = await session.execute('print(6*7)', { onOutput: () => undefined });
+      expect(reply.status).toBe('ok');
+    } finally {
+      await session.dispose();
+      await own.dispose();
+      await fs.rm(ownState, { recursive: true, force: true });
+    }
+    // Jupyter restarts the failing kernel several times (about 20 s) before it gives up on it.
+  }, 120_000);
 });
 
 describe('dispose while the server is starting', () => {
