@@ -17,6 +17,8 @@ export interface KernelSessionOptions {
   kernelName?: string | null;
   /** Absolute folder put first on sys.path in Python kernels (the workspace's src/); null for none. */
   srcDir: string | null;
+  /** How long a new kernel may take to answer at all; a large environment can import for a long while. */
+  answerTimeoutMs?: number;
 }
 
 /** What one execution reports back (outputs arrive separately through `output`). */
@@ -94,8 +96,6 @@ function mapStatus(kernel: KernelConnection | null, connected: boolean): KernelS
   }
 }
 
-/** How long a new kernel may take to answer at all (a large environment can import for a long while). */
-const KERNEL_ANSWER_MS = 120_000;
 /** How often the server is asked whether a kernel that has not answered yet still exists. */
 const KERNEL_LOOKUP_MS = 2_000;
 
@@ -473,7 +473,7 @@ export class KernelSession {
   /**
    * Resolves when the kernel answers kernel_info. Rejects when it dies first, when the server no longer
    * has it (its program exited as it started and the server gave up restarting it), or after
-   * KERNEL_ANSWER_MS: a kernel that never answers must not leave the notebook starting forever.
+   * answerTimeoutMs (120 s): a kernel that never answers must not leave the notebook starting forever.
    */
   private untilAnswered(kernel: KernelConnection): Promise<void> {
     return new Promise<void>((resolve, reject) => {
@@ -502,10 +502,8 @@ export class KernelSession {
           () => undefined, // The server itself is unreachable: its own status reports that.
         );
       }, KERNEL_LOOKUP_MS);
-      const deadline = setTimeout(
-        () => finish(`did not answer within ${KERNEL_ANSWER_MS / 1000} s.`),
-        KERNEL_ANSWER_MS,
-      );
+      const answerMs = this.options.answerTimeoutMs ?? 120_000;
+      const deadline = setTimeout(() => finish(`did not answer within ${answerMs / 1000} s.`), answerMs);
       kernel.statusChanged.connect(onStatus);
       kernel.info.then(
         () => finish(null),

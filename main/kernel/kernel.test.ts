@@ -321,6 +321,37 @@ describe('a kernel whose program exits as it starts', () => {
     }
     // Jupyter restarts the failing kernel several times (about 20 s) before it gives up on it.
   }, 120_000);
+
+  it('gives up on a kernel that runs but never answers', async () => {
+    const jupyterPath = path.join(stateDir, 'silent-jupyter-path');
+    await fs.mkdir(path.join(jupyterPath, 'kernels', 'silent'), { recursive: true });
+    await fs.writeFile(
+      path.join(jupyterPath, 'kernels', 'silent', 'kernel.json'),
+      JSON.stringify({ argv: ['sleep', '600', '{connection_file}'], display_name: 'Silent', language: 'python' }),
+    );
+    const ownState = await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-kernel-state-'));
+    const own = new JupyterServerManager({
+      rootDir: root,
+      stateDir: ownState,
+      env: { ...process.env, JUPYTER_PATH: jupyterPath },
+    });
+    const session = new KernelSession({
+      server: own,
+      notebookPath: 'silent.ipynb',
+      kernelName: 'silent',
+      srcDir: null,
+      answerTimeoutMs: 3_000,
+    });
+    try {
+      const err = await session.start().catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'E_KERNEL_DEAD', message: 'The kernel "Silent" did not answer within 3 s.' });
+      expect(session.info.status).toBe('none');
+    } finally {
+      await session.dispose();
+      await own.dispose();
+      await fs.rm(ownState, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('dispose while the server is starting', () => {
