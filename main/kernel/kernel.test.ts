@@ -276,27 +276,32 @@ describe('server death and dispose', () => {
   });
 });
 
-describe('a kernel whose program exits as it starts', () => {
-  it('fails the start with what to check, leaves nothing behind, and another kernel then runs', async () => {
-    // A kernelspec as a broken environment leaves it: the program runs and exits before it answers.
-    const jupyterPath = path.join(stateDir, 'broken-jupyter-path');
-    await fs.mkdir(path.join(jupyterPath, 'kernels', 'broken'), { recursive: true });
-    await fs.writeFile(
-      path.join(jupyterPath, 'kernels', 'broken', 'kernel.json'),
-      JSON.stringify({
-        argv: ['/bin/sh', '-c', 'exit 3', '{connection_file}'],
-        display_name: 'Broken env',
-        language: 'python',
-      }),
-    );
+describe('kernels that never answer', () => {
+  /** A server of its own that offers one kernelspec running `argv`, as a broken environment leaves it. */
+  async function serverWithKernel(name: string, displayName: string, argv: string[]) {
     const ownState = await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-kernel-state-'));
-    const own = new JupyterServerManager({
+    const jupyterPath = path.join(ownState, 'jupyter-path');
+    await fs.mkdir(path.join(jupyterPath, 'kernels', name), { recursive: true });
+    await fs.writeFile(
+      path.join(jupyterPath, 'kernels', name, 'kernel.json'),
+      JSON.stringify({ argv: [...argv, '{connection_file}'], display_name: displayName, language: 'python' }),
+    );
+    const server = new JupyterServerManager({
       rootDir: root,
       stateDir: ownState,
       env: { ...process.env, JUPYTER_PATH: jupyterPath },
     });
+    const close = async () => {
+      await server.dispose();
+      await fs.rm(ownState, { recursive: true, force: true });
+    };
+    return { server, close };
+  }
+
+  it('fails the start of one whose program exits, leaves nothing behind, and another kernel then runs', async () => {
+    const own = await serverWithKernel('broken', 'Broken env', ['/bin/sh', '-c', 'exit 3']);
     const session = new KernelSession({
-      server: own,
+      server: own.server,
       notebookPath: 'broken.ipynb',
       kernelName: 'broken',
       srcDir: null,
@@ -308,7 +313,7 @@ describe('a kernel whose program exits as it starts', () => {
       expect((err as KilnError).message).toContain('"Broken env" stopped as it started');
       expect((err as KilnError).message).toContain('ipykernel');
       expect(session.info.status).toBe('none');
-      const { settings } = await own.start();
+      const { settings } = await own.server.start();
       expect(await SessionAPI.listRunning(settings)).toEqual([]);
 
       await session.changeKernel('python3');
@@ -316,27 +321,15 @@ describe('a kernel whose program exits as it starts', () => {
       expect(reply.status).toBe('ok');
     } finally {
       await session.dispose();
-      await own.dispose();
-      await fs.rm(ownState, { recursive: true, force: true });
+      await own.close();
     }
     // Jupyter restarts the failing kernel several times (about 20 s) before it gives up on it.
   }, 120_000);
 
-  it('gives up on a kernel that runs but never answers', async () => {
-    const jupyterPath = path.join(stateDir, 'silent-jupyter-path');
-    await fs.mkdir(path.join(jupyterPath, 'kernels', 'silent'), { recursive: true });
-    await fs.writeFile(
-      path.join(jupyterPath, 'kernels', 'silent', 'kernel.json'),
-      JSON.stringify({ argv: ['sleep', '600', '{connection_file}'], display_name: 'Silent', language: 'python' }),
-    );
-    const ownState = await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-kernel-state-'));
-    const own = new JupyterServerManager({
-      rootDir: root,
-      stateDir: ownState,
-      env: { ...process.env, JUPYTER_PATH: jupyterPath },
-    });
+  it('gives up on one that runs but never answers', async () => {
+    const own = await serverWithKernel('silent', 'Silent', ['sleep', '600']);
     const session = new KernelSession({
-      server: own,
+      server: own.server,
       notebookPath: 'silent.ipynb',
       kernelName: 'silent',
       srcDir: null,
@@ -348,8 +341,7 @@ describe('a kernel whose program exits as it starts', () => {
       expect(session.info.status).toBe('none');
     } finally {
       await session.dispose();
-      await own.dispose();
-      await fs.rm(ownState, { recursive: true, force: true });
+      await own.close();
     }
   }, 60_000);
 });
