@@ -116,7 +116,7 @@ test.describe('agent session', () => {
     await expect(treeItem(page, 'loaders.py')).toBeVisible();
     await expect(fileTree(page).getByRole('treeitem', { name: 'scripts', exact: true })).toBeVisible();
     expect(await workspace.read('src/loaders.py')).toBe(LOADERS);
-    expect(await workspace.exists('scripts/step_01_run_loaders.py')).toBe(true);
+    expect(await workspace.exists('scripts/step_001_run_loaders.py')).toBe(true);
 
     // The transcript never carries the file body; a chip expands to short previews only.
     await expect(panel(page).getByText('def load_rows', { exact: false })).toHaveCount(0);

@@ -42,7 +42,7 @@ async function answersTheVerbs(client: Client): Promise<void> {
   expect(ran.structuredContent).toMatchObject({
     stdout: '144\n',
     returncode: 0,
-    script: 'scripts/step_01_print_square_12.py',
+    script: 'scripts/step_001_print_square_12.py',
   });
 }
 

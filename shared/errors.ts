@@ -37,6 +37,8 @@ export const ERRORS = {
   E_TIMEOUT: { title: 'Timed out', details: z.never() },
   E_INVALID_NOTEBOOK: { title: 'Not a valid notebook', details: z.object({ reason: z.string() }) },
   E_NO_JUPYTER: { title: 'Jupyter is not available', details: z.never() },
+  // Agent code in an untrusted folder on a machine without a sandbox (bubblewrap, user namespaces).
+  E_NO_SANDBOX: { title: 'No sandbox for agent code', details: z.never() },
   E_KERNEL_DEAD: { title: 'The kernel died', details: z.never() },
   E_NO_MODEL: { title: 'No model', details: z.never() },
   E_MODEL: {

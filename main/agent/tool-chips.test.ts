@@ -9,7 +9,9 @@ const run = (over: Partial<VerbResult<'run-file'>> = {}): VerbResult<'run-file'>
   returncode: 0,
   duration_ms: 5,
   timed_out: false,
-  script: 'scripts/step_01_run_x.py',
+  sandboxed: true,
+  profile: 'default',
+  script: 'scripts/step_001_run_x.py',
   ...over,
 });
 
@@ -73,9 +75,9 @@ describe('tool chips', () => {
     expect(failed.resultPreview).toContain('[stderr]');
     const slow = describeResult(
       'execute-code',
-      run({ stdout: 'y'.repeat(5000), returncode: -9, timed_out: true, script: 'scripts/step_02_loop.py' }),
+      run({ stdout: 'y'.repeat(5000), returncode: -9, timed_out: true, script: 'scripts/step_002_loop.py' }),
     );
-    expect(slow).toMatchObject({ status: 'error', summary: 'timed out', target: 'scripts/step_02_loop.py' });
+    expect(slow).toMatchObject({ status: 'error', summary: 'timed out', target: 'scripts/step_002_loop.py' });
     expect(slow.resultPreview).toMatch(/^y{600}\n… \(4400 more characters\)$/);
     // run-file keeps the file it ran as its target; only a one-shot is named by its step.
     expect(describeResult('run-file', run()).target).toBeUndefined();

@@ -42,7 +42,9 @@ function resultPreview(text: string): string {
 /** The chip as the call starts. */
 export function describeCall(verb: string, input: unknown): ChipStart {
   const args = isDict(input) ? input : {};
-  const target = str(args.path) ?? str(args.notebook) ?? null;
+  // A notebook verb's `notebook_name` may leave out ".ipynb" ("x" is x.ipynb); the chip names the file.
+  const notebook = str(args.notebook_name) ?? str(args.notebook);
+  const target = str(args.path) ?? (notebook && !/\.ipynb$/i.test(notebook) ? `${notebook}.ipynb` : notebook) ?? null;
   const previews: ToolArgPreview[] = [];
   for (const [name, value] of Object.entries(args)) {
     const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));

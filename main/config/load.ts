@@ -41,6 +41,8 @@ export interface ResolvedConfig {
   withheld: string[];
   /** The watcher's exclude patterns; null means Kiln's defaults. */
   watchExclude: string[] | null;
+  /** The `sandbox:` block (the project's only once trusted); null: the defaults (no network, no extra variables). */
+  sandbox: { network: boolean; env: string[] } | null;
 }
 
 export interface JupyterSetting {
@@ -81,7 +83,7 @@ export type LoadResult = { ok: true; config: ResolvedConfig } | { ok: false; iss
  * with them secrets from the environment, to servers the project names (`jupyter.url`, model `base_url`s
  * and `api_key_env`). Until the workspace is trusted the user's blocks (the operator's own) are used.
  */
-const TRUST_REQUIRED: readonly ConfigBlock[] = ['models', 'jupyter'];
+const TRUST_REQUIRED: readonly ConfigBlock[] = ['models', 'jupyter', 'sandbox'];
 
 export interface LoadOptions {
   /** Whether the workspace is trusted; the user config always is. */
@@ -189,8 +191,11 @@ export async function loadConfig(files: ConfigFileLocation[], options: LoadOptio
 
   const watchExclude = chosen.get('watch')?.value.watch?.exclude ?? null;
 
+  const sandboxValue = chosen.get('sandbox')?.value.sandbox;
+  const sandbox = sandboxValue ? { network: sandboxValue.network ?? false, env: sandboxValue.env ?? [] } : null;
+
   if (issues.length) return { ok: false, issues };
-  return { ok: true, config: { models, fileEditing, agent, jupyter, withheld, watchExclude } };
+  return { ok: true, config: { models, fileEditing, agent, jupyter, withheld, watchExclude, sandbox } };
 }
 
 /** Parses and validates one file; null when it does not exist. */

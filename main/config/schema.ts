@@ -85,6 +85,18 @@ export const WatchBlockSchema = z.strictObject({
   ),
 });
 
+/** What agent code runs with beyond the sandbox's defaults; needs trust (it opens the network, passes variables). */
+export const SandboxBlockSchema = z.strictObject({
+  network: z.boolean({ error: 'sandbox.network must be true or false' }).optional(),
+  env: z
+    .array(
+      z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'sandbox.env entries are environment variable NAMES (letters, digits, _)'),
+    )
+    .optional(),
+});
+
 // An empty block (`file_editing:` with nothing under it) reads as null in YAML; treat it as absent.
 const optionalBlock = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === null ? undefined : v), schema.optional());
@@ -95,9 +107,10 @@ export const ConfigFileSchema = z.strictObject({
   agent: optionalBlock(AgentBlockSchema),
   jupyter: optionalBlock(JupyterBlockSchema),
   watch: optionalBlock(WatchBlockSchema),
+  sandbox: optionalBlock(SandboxBlockSchema),
 });
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
 /** The blocks that follow set-not-merge: a project block replaces the user's block whole. */
-export const CONFIG_BLOCKS = ['models', 'file_editing', 'agent', 'jupyter', 'watch'] as const;
+export const CONFIG_BLOCKS = ['models', 'file_editing', 'agent', 'jupyter', 'watch', 'sandbox'] as const;
 export type ConfigBlock = (typeof CONFIG_BLOCKS)[number];

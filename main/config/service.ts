@@ -36,6 +36,7 @@ const EMPTY: ResolvedConfig = {
   jupyter: null,
   withheld: [],
   watchExclude: null,
+  sandbox: null,
 };
 
 /**

@@ -32,7 +32,7 @@ function textOf(result: CallToolResult): string {
 beforeAll(async () => {
   ({ root, cleanup } = await makeTempTree({
     'src/helpers.py': 'def double(v):\n    return v * 2\n',
-    'scripts/step_03_earlier.py': 'print("earlier")\n',
+    'scripts/step_003_earlier.py': 'print("earlier")\n',
     'nb.ipynb': JSON.stringify({
       cells: [{ cell_type: 'code', execution_count: null, id: 'c1', metadata: {}, outputs: [], source: 'a = 5' }],
       metadata: { kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' } },
@@ -102,19 +102,19 @@ describe('the MCP server', () => {
       stdout: '42\n',
       returncode: 0,
       timed_out: false,
-      script: 'scripts/step_04_run_report.py',
+      script: 'scripts/step_004_run_report.py',
     });
     expect(JSON.parse(textOf(ran))).toMatchObject({ stdout: '42\n' });
 
     const executed = await call('execute-code', { code: 'import helpers\nprint(helpers.double(2))' });
     expect(executed.structuredContent).toMatchObject({
       stdout: '4\n',
-      script: 'scripts/step_05_print_helpers_double_2.py',
+      script: 'scripts/step_005_print_helpers_double_2.py',
     });
     expect((await fs.readdir(path.join(root, 'scripts'))).sort()).toEqual([
-      'step_03_earlier.py',
-      'step_04_run_report.py',
-      'step_05_print_helpers_double_2.py',
+      'step_003_earlier.py',
+      'step_004_run_report.py',
+      'step_005_print_helpers_double_2.py',
     ]);
   });
 
@@ -166,34 +166,34 @@ describe('the MCP server', () => {
 
   it('runs the notebook verbs against a kernel of its own and saves each change', async () => {
     const appended = await call('append-notebook-cell', {
-      notebook: 'nb.ipynb',
+      notebook_name: 'nb',
       source: '# title',
       cell_type: 'markdown',
     });
     expect(appended.structuredContent).toMatchObject({ index: 1 });
-    const first = await call('rerun-notebook-cell', { notebook: 'nb.ipynb', cell_id: 'c1' });
+    const first = await call('rerun-notebook-cell', { notebook_name: 'nb', cell_id: 'c1' });
     expect(first.structuredContent).toMatchObject({ cell_id: 'c1', had_error: false });
     const ran = await call('run-notebook-cell', {
-      notebook: 'nb.ipynb',
+      notebook_name: 'nb',
       source: 'from helpers import double\nprint(double(a))',
     });
     expect(ran.isError, textOf(ran) + serverLog).toBeFalsy();
     const run = ran.structuredContent as { cell_id: string; outputs: { text?: string }[] };
     expect(run.outputs[0].text).toBe('10\n');
     const edited = await call('edit-notebook-cell', {
-      notebook: 'nb.ipynb',
+      notebook_name: 'nb',
       cell_id: run.cell_id,
       source: 'print(a + 1)',
     });
     expect(edited.structuredContent).toEqual({ cell_id: run.cell_id, source_len: 12, saved: true });
-    const rerun = await call('rerun-notebook-cell', { notebook: 'nb.ipynb', cell_id: run.cell_id });
+    const rerun = await call('rerun-notebook-cell', { notebook_name: 'nb', cell_id: run.cell_id });
     expect((rerun.structuredContent as { outputs: { text?: string }[] }).outputs[0].text).toBe('6\n');
     const deleted = await call('delete-notebook-cell', {
-      notebook: 'nb.ipynb',
+      notebook_name: 'nb',
       cell_id: (appended.structuredContent as { cell_id: string }).cell_id,
     });
     expect(deleted.structuredContent).toMatchObject({ remaining_cells: 2 });
-    const unknown = await call('rerun-notebook-cell', { notebook: 'nb.ipynb', cell_id: 'ghost' });
+    const unknown = await call('rerun-notebook-cell', { notebook_name: 'nb', cell_id: 'ghost' });
     expect(textOf(unknown)).toMatch(/^E_NOT_FOUND: .*"ghost"/);
 
     const disk = JSON.parse(read('nb.ipynb')) as {
@@ -208,6 +208,7 @@ describe('the MCP server', () => {
     const edited2 = JSON.parse(read('nb.ipynb')) as { cells: { source: string | string[] }[] };
     edited2.cells[0].source = 'a = 5  # operator note';
     await fs.writeFile(path.join(root, 'nb.ipynb'), JSON.stringify(edited2, null, 1));
+    // The argument's old name, `notebook`, still works (compatibility).
     const after = await call('run-notebook-cell', { notebook: 'nb.ipynb', source: 'print(a * 3)' });
     expect((after.structuredContent as { outputs: { text?: string }[] }).outputs[0].text).toBe('15\n');
     const final = JSON.parse(read('nb.ipynb')) as { cells: { source: string | string[] }[] };

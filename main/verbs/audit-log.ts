@@ -56,30 +56,40 @@ function rootExpression(scriptsDir: string): string {
 
 const PREAMBLE_NOTE = '  # kiln: as when this step ran';
 
+/** Step numbers have three digits at least, so `ls scripts/` sorts them in order past step 99. */
+export const STEP_DIGITS = 3;
+
+/** The step's first line: how it ran (sandboxed, which profile). A comment, so `from __future__` may follow it. */
+function headerLine(header: string | undefined): string {
+  return header ? `# kiln: ${header.replace(/\s+/g, ' ')}\n` : '';
+}
+
 /**
  * A one-shot's step: a preamble line that puts src/ on sys.path where PYTHONPATH would (after the script's
  * own folder), then the code. `from __future__` imports must come first, so the preamble goes after them.
  */
-export function codeStepSource(code: string, scriptsDir: string): string {
+export function codeStepSource(code: string, scriptsDir: string, header?: string): string {
   const body = code.endsWith('\n') ? code : `${code}\n`;
   const preamble = `import os, sys; sys.path.insert(1, os.path.join(${rootExpression(scriptsDir)}, "src"))${PREAMBLE_NOTE}\n`;
   const lines = body.split('\n');
   let futures = 0;
   while (futures < lines.length && /^from\s+__future__\s+import\b/.test(lines[futures])) futures++;
-  return [...lines.slice(0, futures), preamble.trimEnd(), ...lines.slice(futures)].join('\n');
+  return headerLine(header) + [...lines.slice(0, futures), preamble.trimEnd(), ...lines.slice(futures)].join('\n');
 }
 
 /**
- * A run-file step: what `python3 <file>` from the root with src/ importable does. sys.path[0] is the file's
- * folder (so siblings import), src/ follows it, and the file runs as __main__ with its absolute __file__.
+ * A run-file step, as the verbs design has it: one `runpy.run_path("src/x.py")` line, after one preamble line that
+ * makes it what `python3 <file>` from the root with src/ importable does: the root as the working directory,
+ * sys.path[0] the file's folder (so siblings import), src/ after it.
  */
-export function runFileStepSource(rel: string, scriptsDir: string): string {
+export function runFileStepSource(rel: string, scriptsDir: string, header?: string): string {
   const folder = path.posix.dirname(rel);
   const paths = [folder === '.' ? 'root' : `os.path.join(root, ${JSON.stringify(folder)})`];
   if (folder !== 'src') paths.push('os.path.join(root, "src")');
   return (
-    `import os, runpy, sys; root = ${rootExpression(scriptsDir)}; sys.path[0:1] = [${paths.join(', ')}]${PREAMBLE_NOTE}\n` +
-    `runpy.run_path(os.path.join(root, ${JSON.stringify(rel)}), run_name="__main__")\n`
+    headerLine(header) +
+    `import os, runpy, sys; root = ${rootExpression(scriptsDir)}; os.chdir(root); sys.path[0:1] = [${paths.join(', ')}]${PREAMBLE_NOTE}\n` +
+    `runpy.run_path(${JSON.stringify(rel)}, run_name="__main__")\n`
   );
 }
 
@@ -111,13 +121,13 @@ export class AuditLog {
   }
 
   /** Logs a one-shot and returns its step's workspace-relative path. */
-  recordCode(code: string): Promise<string> {
-    return this.record(slugForCode(code), codeStepSource(code, this.options.dir));
+  recordCode(code: string, header?: string): Promise<string> {
+    return this.record(slugForCode(code), codeStepSource(code, this.options.dir, header));
   }
 
   /** Logs a run of `rel` (a workspace file) and returns its step's workspace-relative path. */
-  recordRunFile(rel: string): Promise<string> {
-    return this.record(slugForRunFile(rel), runFileStepSource(rel, this.options.dir));
+  recordRunFile(rel: string, header?: string): Promise<string> {
+    return this.record(slugForRunFile(rel), runFileStepSource(rel, this.options.dir, header));
   }
 
   private record(slug: string, source: string): Promise<string> {
@@ -144,7 +154,7 @@ export class AuditLog {
     for (;;) {
       const names = (await workspace.list(dir, { showHidden: true })).map((entry) => entry.name);
       const number = Math.max(0, ...names.map(stepNumberOf).filter((n) => n !== null)) + 1;
-      const padded = String(number).padStart(2, '0');
+      const padded = String(number).padStart(STEP_DIGITS, '0');
       const claim = `${dir}/step_${padded}.py`;
       try {
         await workspace.createFile(claim, source, origin);

@@ -2,6 +2,7 @@ import { DisposableStore, toDisposable } from '../../shared/base/lifecycle';
 import { ConfigService, type ConfigServiceOptions } from '../config';
 import { JupyterServerManager, jupyterSource } from '../kernel';
 import { NotebookService, type NotebookEvents } from '../notebook';
+import { DEFAULT_SANDBOX_SETTINGS } from '../sandbox';
 import { WorkspaceTrust } from '../trust';
 import { Workspace, type WorkspaceOptions } from '../workspace';
 import { NotebookServiceVerbTarget, type NotebookAdapterOptions } from './notebook-adapter';
@@ -93,6 +94,8 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
       notebooks: new NotebookServiceVerbTarget({ ...options.notebookVerbs, notebooks }),
       python: options.python,
       jupyterCommand: () => jupyterSetting().command,
+      trusted: () => trust.trusted,
+      sandboxSettings: () => config.current().sandbox ?? DEFAULT_SANDBOX_SETTINGS,
     }),
   );
   return {

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -79,10 +79,27 @@ function isRunning(pid: number): boolean {
   }
 }
 
-/** Waits until `pid` has ended; a pid that was never read (0, NaN) fails instead of passing for "gone". */
-async function gone(pid: number): Promise<void> {
-  expect(pid).toBeGreaterThan(0);
-  await until(() => !isRunning(pid), `process ${pid} to end`, 5000);
+/**
+ * Live processes working in `dir`, by their pids out here: a run's processes live in a PID namespace of their own,
+ * so the pids they print mean nothing outside. Every process of a run starts in the workspace root.
+ */
+function processesIn(dir: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readlinkSync(`/proc/${entry}/cwd`).startsWith(dir) && isRunning(Number(entry))) found.push(Number(entry));
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return found;
+}
+
+/** Waits until no process of the run is left; `printed` (the pid the run printed) proves it got as far as its child. */
+async function noneLeft(printed: string): Promise<void> {
+  expect(Number(printed.trim().split(' ')[0])).toBeGreaterThan(0);
+  await until(() => processesIn(workspace.root).length === 0, 'every process of the run to end', 5000);
 }
 
 describe('list-files and read-file', () => {
@@ -186,7 +203,7 @@ describe('write-file', () => {
   });
 
   it('does not let authoring verbs forge audit-log entries', async () => {
-    expect(await codeOf(verbs.call('write-file', { path: 'scripts/step_01_fake.py', content: 'print(1)' }))).toBe(
+    expect(await codeOf(verbs.call('write-file', { path: 'scripts/step_001_fake.py', content: 'print(1)' }))).toBe(
       'E_BAD_REQUEST',
     );
     expect(await scripts()).toEqual([]);
@@ -254,16 +271,16 @@ describe('edit-file', () => {
 
   it('refuses to touch an audit-log entry, like write-file', async () => {
     await fs.mkdir(path.join(root, 'scripts'));
-    await fs.writeFile(path.join(root, 'scripts/step_01_load.py'), 'print(1)\n');
+    await fs.writeFile(path.join(root, 'scripts/step_001_load.py'), 'print(1)\n');
     expect(
       await codeOf(
-        verbs.call('edit-file', { path: 'scripts/step_01_load.py', mode: 'overwrite', content: 'print(2)\n' }),
+        verbs.call('edit-file', { path: 'scripts/step_001_load.py', mode: 'overwrite', content: 'print(2)\n' }),
       ),
     ).toBe('E_BAD_REQUEST');
     expect(
-      await codeOf(verbs.call('edit-file', { path: 'scripts/step_01_load.py', mode: 'replace', old: '1', new: '2' })),
+      await codeOf(verbs.call('edit-file', { path: 'scripts/step_001_load.py', mode: 'replace', old: '1', new: '2' })),
     ).toBe('E_BAD_REQUEST');
-    expect(read('scripts/step_01_load.py')).toBe('print(1)\n');
+    expect(read('scripts/step_001_load.py')).toBe('print(1)\n');
     // Other files in scripts/ are ordinary files.
     await fs.writeFile(path.join(root, 'scripts/notes.md'), 'a\n');
     await verbs.call('edit-file', { path: 'scripts/notes.md', mode: 'overwrite', content: 'b\n' });
@@ -313,13 +330,20 @@ describe('run-file', () => {
     expect(result.returncode).toBe(0);
     expect(result.timed_out).toBe(false);
     expect(result.duration_ms).toBeGreaterThanOrEqual(0);
-    expect(result.script).toBe('scripts/step_01_run_main.py');
-    expect(await scripts()).toEqual(['step_01_run_main.py']);
-    // Two lines: a preamble that sets sys.path as `python3 src/main.py` would, and the run itself.
-    const step = read('scripts/step_01_run_main.py').split('\n');
-    expect(step).toHaveLength(3);
-    expect(step[0]).toMatch(/^import os, runpy, sys; root = .*; sys\.path\[0:1\] = \[os\.path\.join\(root, "src"\)\]/);
-    expect(step[1]).toBe('runpy.run_path(os.path.join(root, "src/main.py"), run_name="__main__")');
+    expect(result.script).toBe('scripts/step_001_run_main.py');
+    expect(await scripts()).toEqual(['step_001_run_main.py']);
+    // The verbs design's one-line entry, after a header saying how it ran and a preamble that sets the working
+    // directory and sys.path as `python3 src/main.py` from the root would.
+    const step = read('scripts/step_001_run_main.py').split('\n');
+    expect(step).toHaveLength(4);
+    expect(step[0]).toMatch(
+      /^# kiln: ran sandboxed \(bubblewrap\), profile default: 20 s, .* memory, 256 processes, no network$/,
+    );
+    expect(step[1]).toMatch(
+      /^import os, runpy, sys; root = .*; os\.chdir\(root\); sys\.path\[0:1\] = \[os\.path\.join\(root, "src"\)\]/,
+    );
+    expect(step[2]).toBe('runpy.run_path("src/main.py", run_name="__main__")');
+    expect(result).toMatchObject({ sandboxed: true, profile: 'default' });
     // The workspace stays clean: no bytecode caches.
     expect(exists('src/__pycache__')).toBe(false);
   });
@@ -328,7 +352,7 @@ describe('run-file', () => {
     const result = await verbs.call('run-file', { path: path.join(root, 'src/fail.py') });
     expect(result.returncode).toBe(3);
     expect(result.stdout).toBe('failing\n');
-    expect(result.script).toBe('scripts/step_01_run_fail.py');
+    expect(result.script).toBe('scripts/step_001_run_fail.py');
   });
 
   it('refuses a missing file before anything runs and logs nothing', async () => {
@@ -343,7 +367,7 @@ describe('execute-code', () => {
   beforeEach(() =>
     setup({
       'src/helpers.py': 'VALUE = 41\n',
-      'scripts/step_07_load_data.py': 'print("old")\n',
+      'scripts/step_007_load_data.py': 'print("old")\n',
       'scripts/notes.txt': 'n',
     }),
   );
@@ -353,31 +377,31 @@ describe('execute-code', () => {
     const result = await verbs.call('execute-code', { code });
     expect(result.stdout).toBe('42\n');
     expect(result.returncode).toBe(0);
-    expect(result.script).toBe('scripts/step_08_answer_helpers_value_1.py');
+    expect(result.script).toBe('scripts/step_008_answer_helpers_value_1.py');
     expect(read(result.script)).toMatch(
-      /^import os, sys; sys\.path\.insert\(1, .*"src"\)\) {2}# kiln: as when this step ran\n/,
+      /^# kiln: ran sandboxed .*\nimport os, sys; sys\.path\.insert\(1, .*"src"\)\) {2}# kiln: as when this step ran\n/,
     );
-    expect(read(result.script).split('\n').slice(1).join('\n')).toBe(`${code}\n`);
+    expect(read(result.script).split('\n').slice(2).join('\n')).toBe(`${code}\n`);
     const second = await verbs.call('execute-code', { code: 'raise ValueError("boom")' });
-    expect(second.script).toBe('scripts/step_09_raise_valueerror_boom.py');
+    expect(second.script).toBe('scripts/step_009_raise_valueerror_boom.py');
     expect(second.returncode).toBe(1);
     // The traceback points at the saved step, line by line.
-    expect(second.stderr).toContain('step_09_raise_valueerror_boom.py", line 2');
+    expect(second.stderr).toContain('step_009_raise_valueerror_boom.py", line 3');
     expect(second.stderr).toContain('ValueError: boom');
     expect(await scripts()).toEqual([
       'notes.txt',
-      'step_07_load_data.py',
-      'step_08_answer_helpers_value_1.py',
-      'step_09_raise_valueerror_boom.py',
+      'step_007_load_data.py',
+      'step_008_answer_helpers_value_1.py',
+      'step_009_raise_valueerror_boom.py',
     ]);
   });
 
   it('numbers concurrent steps one after another', async () => {
     const results = await Promise.all([1, 2, 3].map((n) => verbs.call('execute-code', { code: `print(${n})` })));
     expect(results.map((r) => r.script).sort()).toEqual([
-      'scripts/step_08_print_1.py',
-      'scripts/step_09_print_2.py',
-      'scripts/step_10_print_3.py',
+      'scripts/step_008_print_1.py',
+      'scripts/step_009_print_2.py',
+      'scripts/step_010_print_3.py',
     ]);
     expect(results.map((r) => r.stdout)).toEqual(['1\n', '2\n', '3\n']);
   });
@@ -401,7 +425,7 @@ describe('execute-code', () => {
 
   it('never names a one-shot like a run-file entry', async () => {
     const result = await verbs.call('execute-code', { code: 'run_training = 3\nprint(run_training)' });
-    expect(result.script).toBe('scripts/step_08_code_run_training_3.py');
+    expect(result.script).toBe('scripts/step_008_code_run_training_3.py');
     expect(slugForCode('run()')).toBe('code_run');
   });
 
@@ -409,7 +433,7 @@ describe('execute-code', () => {
     await verbs.dispose();
     verbs = new Verbs({ workspace, python: path.join(root, 'no-such-python') });
     expect(await codeOf(verbs.call('execute-code', { code: 'print(1)' }))).toBe('E_NO_JUPYTER');
-    expect(await scripts()).toEqual(['notes.txt', 'step_07_load_data.py']);
+    expect(await scripts()).toEqual(['notes.txt', 'step_007_load_data.py']);
   });
 
   it('caps runaway output with a note', async () => {
@@ -453,11 +477,11 @@ describe('time limits and process trees', () => {
     expect(result.timed_out).toBe(true);
     expect(result.returncode).toBe(-9);
     expect(result.stderr).toContain(
-      `Time limit of ${limitMs / 1000} s reached: the process and every process it started were killed`,
+      `[kiln] Time limit of ${limitMs / 1000} s reached: the run and every process it started were stopped.`,
     );
     expect(result.stderr).toMatch(/heavy: true/);
-    await gone(Number(result.stdout.trim()));
-    expect(await scripts()).toEqual(['step_01_child_subprocess_popen_sleep_300.py']);
+    await noneLeft(result.stdout);
+    expect(await scripts()).toEqual(['step_001_child_subprocess_popen_sleep_300.py']);
   });
 
   it('run-file times out the same way', async () => {
@@ -467,7 +491,7 @@ describe('time limits and process trees', () => {
     expect(result.timed_out).toBe(true);
     expect(result.returncode).toBe(-9);
     expect(result.stderr).toContain(`Time limit of ${limitMs / 1000} s reached`);
-    await gone(Number(result.stdout.trim()));
+    await noneLeft(result.stdout);
   });
 
   it('heavy runs get the longer limit', async () => {
@@ -486,7 +510,7 @@ describe('time limits and process trees', () => {
     });
     expect(result.timed_out).toBe(false);
     expect(result.returncode).toBe(0);
-    await gone(Number(result.stdout.trim()));
+    await noneLeft(result.stdout);
   });
 
   // A child in a new session, and a grandchild that left through a double fork (reparented away from the run).
@@ -510,9 +534,8 @@ describe('time limits and process trees', () => {
   it('kills children that left the session or double-forked when the run ends', async () => {
     const result = await verbs.call('execute-code', { code: escapees });
     expect(result.returncode).toBe(0);
-    const pids = result.stdout.trim().split(' ').map(Number);
-    expect(pids).toHaveLength(2);
-    for (const pid of pids) await gone(pid);
+    expect(result.stdout.trim().split(' ')).toHaveLength(2);
+    await noneLeft(result.stdout);
   });
 
   it('kills them at shutdown too', async () => {
@@ -524,11 +547,11 @@ describe('time limits and process trees', () => {
     const outcome = codeOf(pending);
     // The escapees exist once their pids are on disk.
     await expect.poll(() => exists('pids.txt'), { timeout: 15_000 }).toBe(true);
-    const started = read('pids.txt').split(' ').map(Number);
-    expect(started.every(isRunning)).toBe(true);
+    // The run, its child in a new session and the double-forked grandchild (and the sandbox's own processes).
+    expect(processesIn(workspace.root).length).toBeGreaterThanOrEqual(3);
     await verbs.dispose();
     expect(await outcome).toBe('E_CANCELLED');
-    for (const pid of started) await gone(pid);
+    await noneLeft(read('pids.txt'));
   });
 
   it('a cancelled run is killed and fails with E_CANCELLED', async () => {
@@ -543,7 +566,7 @@ describe('time limits and process trees', () => {
     await until(() => exists('pid.txt'), 'the run to start');
     controller.abort();
     expect(await outcome).toBe('E_CANCELLED');
-    await gone(Number(read('pid.txt')));
+    await noneLeft(read('pid.txt'));
   });
 });
 
@@ -553,12 +576,12 @@ describe("the audit log's folder", () => {
   it('is made once per log, and again when it was removed', async () => {
     const log = new AuditLog({ workspace, dir: 'runs/scripts' });
     const createDir = vi.spyOn(workspace, 'createDir');
-    expect(await log.recordCode('a = 1')).toBe('runs/scripts/step_01_a_1.py');
-    expect(await log.recordCode('b = 2')).toBe('runs/scripts/step_02_b_2.py');
+    expect(await log.recordCode('a = 1')).toBe('runs/scripts/step_001_a_1.py');
+    expect(await log.recordCode('b = 2')).toBe('runs/scripts/step_002_b_2.py');
     expect(createDir.mock.calls.map(([rel]) => rel)).toEqual(['runs', 'runs/scripts']);
     await fs.rm(path.join(root, 'runs'), { recursive: true });
-    expect(await log.recordCode('c = 3')).toBe('runs/scripts/step_01_c_3.py');
-    expect(read('runs/scripts/step_01_c_3.py')).toContain('c = 3');
+    expect(await log.recordCode('c = 3')).toBe('runs/scripts/step_001_c_3.py');
+    expect(read('runs/scripts/step_001_c_3.py')).toContain('c = 3');
   });
 });
 
@@ -591,10 +614,10 @@ describe('the audit log replays what ran', () => {
     const original = read('out/log.txt');
     expect(original).toBe('sum=6\nsum=60\nmax=30\n');
     expect(await scripts()).toEqual([
-      'step_01_os_makedirs_out_exist_ok_true.py',
-      'step_02_run_report.py',
-      'step_03_run_report.py',
-      'step_04_with_open_out_log_txt_a_as_f.py',
+      'step_001_os_makedirs_out_exist_ok_true.py',
+      'step_002_run_report.py',
+      'step_003_run_report.py',
+      'step_004_with_open_out_log_txt_a_as_f.py',
     ]);
 
     // Replay: the first run of report.py saw the old loaders; a replay sees today's src/, as any replay of a log would.
@@ -615,7 +638,7 @@ describe('each step replays on its own', () => {
         'import os, sys',
         'from helper import shout',
         'import mathlib',
-        'print(shout("report"), __name__, os.path.relpath(__file__), os.path.relpath(sys.path[0]), os.path.isabs(__file__))',
+        'print(shout("report"), __name__, os.path.relpath(__file__), os.path.relpath(sys.path[0]))',
         'print(mathlib.square(3), os.path.relpath(sys.argv[0]))',
         'sys.exit(4)',
       ].join('\n'),
@@ -636,7 +659,7 @@ describe('each step replays on its own', () => {
       }),
     ];
     expect(runs.map((run) => [run.stdout, run.returncode])).toEqual([
-      ['REPORT __main__ tools/report.py tools True\n9 tools/report.py\n', 4],
+      ['REPORT __main__ tools/report.py tools\n9 tools/report.py\n', 4],
       ['job 25\n', 0],
       [`49 ${runs[2].script} scripts\n`, 0],
       ['', 4],

@@ -1,5 +1,6 @@
 import { constants as fsConstants } from 'node:fs';
 import { access } from 'node:fs/promises';
+import path from 'node:path';
 import type { z } from 'zod';
 import {
   isVerbName,
@@ -14,12 +15,25 @@ import {
   type VerbRunResult,
 } from '../../shared/contract/verbs';
 import type { EntryKind } from '../../shared/contract';
+import { SerialQueue } from '../../shared/base/serial-queue';
 import { KilnError } from '../../shared/errors';
+import { DEFAULT_SANDBOX_SETTINGS, Sandbox, type PreparedRun, type SandboxSettings } from '../sandbox';
 import type { Workspace } from '../workspace';
 import { AuditLog } from './audit-log';
 import { compactOutputs, type NotebookVerbTarget } from './notebook-target';
 import { findKernelPython } from './python';
 import { runPythonProcess, type PythonProcessOutcome } from './python-process';
+
+/**
+ * Kiln's settings for every run: unbuffered UTF-8 output, no bytecode litter, no GUI. src/ is put on sys.path by
+ * the step file itself too, so a replay with nothing set imports the same modules.
+ */
+const RUN_ENV: Record<string, string> = {
+  PYTHONUNBUFFERED: '1',
+  PYTHONIOENCODING: 'utf-8',
+  PYTHONDONTWRITEBYTECODE: '1',
+  MPLBACKEND: 'Agg',
+};
 
 export interface VerbTimeouts {
   /** Time limit of run-file / execute-code (default 60 s). */
@@ -41,8 +55,14 @@ export interface VerbsOptions {
   maxOutputChars?: number;
   /** The audit-log folder, workspace-relative (default 'scripts'). */
   scriptsDir?: string;
-  /** Environment for the Python processes (default process.env). */
+  /** The environment runs pick their allowlisted variables from (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Where runs are sandboxed (default: bubblewrap as found on this machine). */
+  sandbox?: Sandbox;
+  /** The sandbox block of the config (read at each run: trust and config can change it). */
+  sandboxSettings?: () => SandboxSettings;
+  /** Whether the operator trusts the workspace; without a sandbox only a trusted one runs code. Default true. */
+  trusted?: () => boolean;
 }
 
 export interface VerbCallOptions {
@@ -65,11 +85,14 @@ export class Verbs {
   private python: Promise<string> | null = null;
   private pythonSource = 'null';
   private readonly running = new Set<AbortController>();
+  private readonly admission = new SerialQueue();
   private disposed = false;
   private readonly impl: Implementations;
+  readonly sandbox: Sandbox;
 
   constructor(options: VerbsOptions) {
     this.options = options;
+    this.sandbox = options.sandbox ?? new Sandbox({ env: options.env });
     this.workspace = options.workspace;
     this.audit = new AuditLog({ workspace: options.workspace, dir: normalizeDir(options.scriptsDir ?? 'scripts') });
     this.impl = {
@@ -109,7 +132,7 @@ export class Verbs {
     if (!isVerbName(verb))
       throw new KilnError('E_BAD_REQUEST', `Unknown verb "${verb}". Known verbs: ${VERB_NAMES.join(', ')}`);
     const schema: z.ZodType = VERBS[verb].input;
-    const parsed = schema.safeParse(args ?? {});
+    const parsed = schema.safeParse(acceptOldArgNames(verb, args ?? {}));
     if (!parsed.success) {
       const issues = parsed.error.issues.map(
         (issue) => `${issue.path.length ? issue.path.join('.') : '(args)'}: ${issue.message}`,
@@ -200,38 +223,66 @@ export class Verbs {
     }
     if (kind !== 'file')
       throw new KilnError('E_NOT_FOUND', `"${rel}" does not exist (or is not a file); nothing was run`);
-    return this.runStep(() => this.audit.recordRunFile(rel), heavy, options);
+    return this.runStep((header) => this.audit.recordRunFile(rel, header), heavy, options);
   }
 
   private executeCode(
     { code, heavy }: ParsedVerbArgs<'execute-code'>,
     options: VerbCallOptions,
   ): Promise<VerbRunResult> {
-    return this.runStep(() => this.audit.recordCode(code), heavy, options);
+    return this.runStep((header) => this.audit.recordCode(code, header), heavy, options);
   }
 
   /**
-   * The one way code runs: log the step, then run the step file itself, so what ran is what replays
-   * (and a traceback points at the step's real lines). Python is found first: nothing is logged without it.
+   * The one way code runs: decide how it runs (in the sandbox, or refused), log the step with that in its header,
+   * then run the step file itself, so what ran is what replays (and a traceback points at the step's real lines).
+   * Python and the sandbox are settled first: nothing is logged for a run that cannot happen.
    */
   private async runStep(
-    record: () => Promise<string>,
+    record: (header: string) => Promise<string>,
     heavy: boolean,
     options: VerbCallOptions,
   ): Promise<VerbRunResult> {
-    const python = await this.kernelPython();
-    const script = await record();
-    const outcome = await this.runPython(python, [await this.workspace.resolve(script)], heavy, options);
-    return { ...outcome, script };
+    // Steps are numbered in the order the calls came, though preparing one run can take longer than another.
+    const { prepared, script } = await this.admission.run(async () => {
+      const ready = await this.prepareRun(heavy);
+      try {
+        return { prepared: ready, script: await record(ready.description) };
+      } catch (err) {
+        await ready.dispose();
+        throw err;
+      }
+    });
+    try {
+      const stepFile = await this.workspace.resolve(script);
+      return { ...(await this.runPrepared(prepared, stepFile, options)), script };
+    } finally {
+      await prepared.dispose();
+    }
   }
 
-  private async runPython(
-    python: string,
-    args: string[],
-    heavy: boolean,
+  private async prepareRun(heavy: boolean): Promise<PreparedRun> {
+    const python = await this.kernelPython();
+    const timeMs = heavy ? this.options.timeouts?.heavyRunMs : this.options.timeouts?.runMs;
+    return this.sandbox.prepare({
+      python,
+      args: [],
+      heavy,
+      workspaceRoot: this.workspace.root,
+      readOnly: [this.audit.dir, '.kiln', '.git'],
+      baseEnv: this.options.env ?? process.env,
+      setEnv: RUN_ENV,
+      settings: this.options.sandboxSettings?.() ?? DEFAULT_SANDBOX_SETTINGS,
+      timeMs,
+      trusted: this.options.trusted?.() ?? true,
+    });
+  }
+
+  private async runPrepared(
+    prepared: PreparedRun,
+    stepFile: string,
     options: VerbCallOptions,
   ): Promise<Omit<VerbRunResult, 'script'>> {
-    const timeoutMs = heavy ? (this.options.timeouts?.heavyRunMs ?? 600_000) : (this.options.timeouts?.runMs ?? 60_000);
     const controller = new AbortController();
     const forward = () => controller.abort();
     options.signal?.addEventListener('abort', forward, { once: true });
@@ -240,11 +291,11 @@ export class Verbs {
     let outcome: PythonProcessOutcome;
     try {
       outcome = await runPythonProcess({
-        python,
-        args: ['-u', ...args],
+        python: prepared.command,
+        args: [...prepared.args, '-u', stepFile],
         cwd: this.workspace.root,
-        env: this.pythonEnv(),
-        timeoutMs,
+        env: prepared.env,
+        timeoutMs: prepared.profile.timeMs,
         maxOutputChars: this.options.maxOutputChars ?? 50_000,
         signal: controller.signal,
       });
@@ -254,18 +305,23 @@ export class Verbs {
     }
     if (outcome.cancelled)
       throw new KilnError('E_CANCELLED', 'The run was stopped; its process and everything it started were killed');
+    const limit = await prepared.limitOf({
+      timedOut: outcome.timed_out,
+      returncode: outcome.returncode,
+      stderr: outcome.stderr,
+    });
     let stderr = outcome.stderr;
-    if (outcome.timed_out) {
-      const seconds = Math.round(timeoutMs / 100) / 10;
-      const hint = heavy ? '' : ' Pass heavy: true for a longer limit.';
-      stderr += `${stderr && !stderr.endsWith('\n') ? '\n' : ''}[kiln] Time limit of ${seconds} s reached: the process and every process it started were killed.${hint}\n`;
-    }
+    const limitNote = limit ? prepared.limitMessage(limit) : undefined;
+    if (limitNote) stderr += `${stderr && !stderr.endsWith('\n') ? '\n' : ''}[kiln] ${limitNote}\n`;
     return {
       stdout: outcome.stdout,
       stderr,
       returncode: outcome.returncode,
       duration_ms: outcome.duration_ms,
       timed_out: outcome.timed_out,
+      sandboxed: prepared.sandboxed,
+      profile: prepared.profile.name,
+      ...(limit ? { limit, limit_message: limitNote } : {}),
     };
   }
 
@@ -289,47 +345,32 @@ export class Verbs {
     return this.python;
   }
 
-  /**
-   * The environment of a run: unbuffered UTF-8 output, no bytecode litter, no GUI. src/ is put on sys.path by
-   * the step file itself, not here, so a replay with nothing set imports the same modules.
-   */
-  private pythonEnv(): NodeJS.ProcessEnv {
-    const base = this.options.env ?? process.env;
-    return {
-      ...base,
-      PYTHONUNBUFFERED: '1',
-      PYTHONIOENCODING: 'utf-8',
-      PYTHONDONTWRITEBYTECODE: '1',
-      MPLBACKEND: base.MPLBACKEND ?? 'Agg',
-    };
-  }
-
   // --- notebook verbs -------------------------------------------------------------------------
 
   private async appendNotebookCell(
     args: ParsedVerbArgs<'append-notebook-cell'>,
   ): Promise<VerbResult<'append-notebook-cell'>> {
-    return this.notebooks().appendCell(this.notebookPath(args.notebook), args.source, args.cell_type);
+    return this.notebooks().appendCell(this.notebookPath(args.notebook_name), args.source, args.cell_type);
   }
 
   private async runNotebookCell(args: ParsedVerbArgs<'run-notebook-cell'>): Promise<VerbCellRunResult> {
-    return this.compact(await this.notebooks().runNewCell(this.notebookPath(args.notebook), args.source));
+    return this.compact(await this.notebooks().runNewCell(this.notebookPath(args.notebook_name), args.source));
   }
 
   private async editNotebookCell(
     args: ParsedVerbArgs<'edit-notebook-cell'>,
   ): Promise<VerbResult<'edit-notebook-cell'>> {
-    return this.notebooks().editCell(this.notebookPath(args.notebook), args.cell_id, args.source, args.cell_type);
+    return this.notebooks().editCell(this.notebookPath(args.notebook_name), args.cell_id, args.source, args.cell_type);
   }
 
   private async deleteNotebookCell(
     args: ParsedVerbArgs<'delete-notebook-cell'>,
   ): Promise<VerbResult<'delete-notebook-cell'>> {
-    return this.notebooks().deleteCell(this.notebookPath(args.notebook), args.cell_id);
+    return this.notebooks().deleteCell(this.notebookPath(args.notebook_name), args.cell_id);
   }
 
   private async rerunNotebookCell(args: ParsedVerbArgs<'rerun-notebook-cell'>): Promise<VerbCellRunResult> {
-    return this.compact(await this.notebooks().rerunCell(this.notebookPath(args.notebook), args.cell_id));
+    return this.compact(await this.notebooks().rerunCell(this.notebookPath(args.notebook_name), args.cell_id));
   }
 
   private notebooks(): NotebookVerbTarget {
@@ -339,11 +380,13 @@ export class Verbs {
     return this.options.notebooks;
   }
 
+  /** `notebook_name` as the verbs design writes it: "x" is x.ipynb; any other extension is not a notebook. */
   private notebookPath(given: string): string {
     const rel = this.workspace.normalize(given);
-    if (!rel.toLowerCase().endsWith('.ipynb'))
+    if (rel.toLowerCase().endsWith('.ipynb')) return rel;
+    if (/\.[^./]+$/.test(path.posix.basename(rel)))
       throw new KilnError('E_BAD_REQUEST', `"${rel}" is not a notebook (.ipynb)`);
-    return rel;
+    return `${rel}.ipynb`;
   }
 
   private compact(result: VerbCellRunResult): VerbCellRunResult {
@@ -372,6 +415,17 @@ export class Verbs {
       throw err;
     }
   }
+}
+
+/**
+ * Compatibility: notebook verbs took `notebook` before they took the verbs design's `notebook_name`. An old caller's
+ * `notebook` is read as `notebook_name` (the schema and docs name only `notebook_name`).
+ */
+function acceptOldArgNames(verb: VerbName, args: unknown): unknown {
+  if (!VERBS[verb].needsNotebooks || typeof args !== 'object' || args === null || Array.isArray(args)) return args;
+  const { notebook, ...rest } = args as Record<string, unknown>;
+  if (notebook === undefined || 'notebook_name' in rest) return args;
+  return { ...rest, notebook_name: notebook };
 }
 
 function normalizeDir(dir: string): string {

@@ -23,9 +23,19 @@ export function processRunChip(result: VerbRunResult): VerbChip {
   const parts: string[] = [];
   if (result.stdout.trim()) parts.push(result.stdout.trimEnd());
   if (result.stderr.trim()) parts.push(`[stderr]\n${result.stderr.trimEnd()}`);
+  // The limit's line first: it is the one thing to read when a run was stopped.
+  if (result.limit_message) parts.unshift(result.limit_message);
+  const summary =
+    result.timed_out || result.limit === 'time'
+      ? 'timed out'
+      : result.limit === 'memory'
+        ? 'memory limit'
+        : result.limit === 'processes'
+          ? 'process limit'
+          : `exit ${result.returncode}`;
   return {
-    summary: result.timed_out ? 'timed out' : `exit ${result.returncode}`,
-    failed: result.returncode !== 0 || result.timed_out,
+    summary: `${summary}${result.sandboxed ? '' : ' · unsandboxed'}`,
+    failed: result.returncode !== 0 || result.timed_out || result.limit !== undefined,
     preview: parts.join('\n'),
   };
 }

@@ -15,11 +15,15 @@ export type { VerbChip } from './verb-chips';
  */
 
 const VerbPath = RelPath.min(1).describe('Workspace-relative path (an absolute path inside the workspace is accepted)');
-const NotebookPath = RelPath.min(1).describe('Workspace-relative path of the .ipynb notebook');
+const NotebookName = RelPath.min(1).describe(
+  'The notebook: its workspace-relative path, with or without ".ipynb" ("x" is x.ipynb)',
+);
 const Heavy = z
   .boolean()
   .default(false)
-  .describe('Allow a much longer time limit (for training, big data loads); default false');
+  .describe(
+    'Use the training profile: 600 s instead of 60 s, most of the memory (for training, big data loads); default false',
+  );
 
 /** What run-file and execute-code report. A run that hits its time limit has timed_out set and a note at the end of stderr. */
 export const VerbRunResult = z.object({
@@ -30,6 +34,14 @@ export const VerbRunResult = z.object({
   duration_ms: z.number(),
   /** True when the time limit killed the process and everything it started. */
   timed_out: z.boolean(),
+  /** False only where no sandbox can be had and the trusted workspace ran the code as a plain process. */
+  sandboxed: z.boolean(),
+  /** The limits it ran with: "default" (60 s) or "heavy", the training profile (600 s). */
+  profile: z.enum(['default', 'heavy']),
+  /** The limit that ended (or refused part of) the run, if one did. */
+  limit: z.enum(['time', 'memory', 'processes']).optional(),
+  /** One line saying which limit and what to do (also appended to stderr). */
+  limit_message: z.string().optional(),
   /** The audit-log entry written for this run (scripts/step_NN_....py). */
   script: RelPath,
 });
@@ -166,26 +178,28 @@ export const VERBS = {
   }),
   'run-file': verb({
     description:
-      'Run a Python file as __main__ in a fresh process (working directory: the workspace root; src/ importable). ' +
-      'Logged in scripts/ as a step that runs the file (replayable with python3 from the root). Time limit 60 s, or 600 s with heavy.',
+      'Run a Python file as __main__ in a fresh sandbox (working directory: the workspace root; src/ importable; only the ' +
+      'workspace is writable, scripts/ excepted; no network, no secrets). Logged in scripts/ as a step that runs the file ' +
+      '(replayable with python3 from the root). Time limit 60 s, or 600 s with heavy.',
     input: z.object({ path: VerbPath, heavy: Heavy }),
     result: VerbRunResult,
-    guide: 'run a Python file as `__main__` in a fresh process; logged in `scripts/` as a step that runs it.',
+    guide: 'run a Python file as `__main__` in a fresh sandbox; logged in `scripts/` as a step that runs it.',
     chip: processRunChip,
   }),
   'execute-code': verb({
     description:
-      'Run throwaway Python in a fresh process (working directory: the workspace root; src/ importable); the code is ' +
-      'saved in scripts/ as the next step. For code you will reuse, write a module in src/ instead.',
+      'Run throwaway Python in a fresh sandbox (working directory: the workspace root; src/ importable; only the ' +
+      'workspace is writable, scripts/ excepted; no network, no secrets); the code is saved in scripts/ as the next step. ' +
+      'For code you will reuse, write a module in src/ instead.',
     input: z.object({ code: z.string().min(1).describe('Python source to run'), heavy: Heavy }),
     result: VerbRunResult,
-    guide: 'run a throwaway one-shot in a fresh process; its code is saved in `scripts/` as the next step.',
+    guide: 'run a throwaway one-shot in a fresh sandbox; its code is saved in `scripts/` as the next step.',
     chip: (result) => ({ ...processRunChip(result), target: result.script }),
   }),
   'append-notebook-cell': verb({
     description: 'Append a cell to the end of a notebook without running it.',
     input: z.object({
-      notebook: NotebookPath,
+      notebook_name: NotebookName,
       source: z.string(),
       cell_type: CellTypeInput.default('code').describe('"code" (default), "markdown" or "raw"'),
     }),
@@ -198,7 +212,7 @@ export const VERBS = {
     description:
       "Append a code cell to the end of a notebook and run it against the notebook's live kernel (earlier cells' " +
       "variables are in scope; src/ is importable; the kernel's working directory is the notebook's folder).",
-    input: z.object({ notebook: NotebookPath, source: z.string() }),
+    input: z.object({ notebook_name: NotebookName, source: z.string() }),
     result: VerbCellRunResult,
     guide: "append a code cell to a notebook and run it on the notebook's live kernel.",
     needsNotebooks: true,
@@ -208,7 +222,7 @@ export const VERBS = {
   'edit-notebook-cell': verb({
     description: "Replace a notebook cell's source (and optionally its type); its outputs are kept. Does not run it.",
     input: z.object({
-      notebook: NotebookPath,
+      notebook_name: NotebookName,
       cell_id: z.string().min(1),
       source: z.string(),
       cell_type: CellTypeInput.optional(),
@@ -221,7 +235,7 @@ export const VERBS = {
   }),
   'delete-notebook-cell': verb({
     description: 'Delete a cell from a notebook.',
-    input: z.object({ notebook: NotebookPath, cell_id: z.string().min(1) }),
+    input: z.object({ notebook_name: NotebookName, cell_id: z.string().min(1) }),
     result: z.object({ cell_id: z.string(), remaining_cells: z.number().int(), ...NotebookSaved }),
     guide: 'delete a notebook cell.',
     destructive: true,
@@ -231,7 +245,7 @@ export const VERBS = {
   'rerun-notebook-cell': verb({
     description:
       "Clear a notebook cell's outputs and run it again against the live kernel, with earlier state in scope.",
-    input: z.object({ notebook: NotebookPath, cell_id: z.string().min(1) }),
+    input: z.object({ notebook_name: NotebookName, cell_id: z.string().min(1) }),
     result: VerbCellRunResult,
     guide: "clear a notebook cell's outputs and run it again on the live kernel.",
     needsNotebooks: true,
@@ -287,7 +301,17 @@ const VerbCallResult = z.union(
   VERB_NAMES.map((name) => VERBS[name].result) as [AnyVerbResultSchema, ...AnyVerbResultSchema[]],
 );
 
+/** Whether agent code runs sandboxed here; the Agent panel shows a persistent line when it does not. */
+export const SandboxInfo = z.object({
+  available: z.boolean(),
+  /** Why not, when not (e.g. bubblewrap is not installed). */
+  reason: z.string(),
+});
+export type SandboxInfo = z.infer<typeof SandboxInfo>;
+
 export const verbsRequests = {
+  /** Whether run-file / execute-code run in a sandbox on this machine. */
+  'verbs.sandbox': request(z.object({}), SandboxInfo),
   /** The verbs this host serves: names, descriptions and input JSON Schemas. */
   'verbs.list': request(z.object({}), z.object({ verbs: z.array(VerbInfo) })),
   /** Runs one verb on behalf of the agent (writes are marked with origin 'agent'). Errors carry the usual codes. */

@@ -137,7 +137,7 @@ describe('workspace agent session: the full scenario on a small CSV', () => {
       reply.tool('edit-file', { path: 'src/loaders.py', mode: 'replace', old: EDIT_OLD, new: EDIT_NEW }),
       reply.tool('run-file', { path: 'src/loaders.py' }),
       reply.tool('run-notebook-cell', {
-        notebook: 'analysis.ipynb',
+        notebook_name: 'analysis.ipynb',
         source:
           'from loaders import load_csv, total\nrows = load_csv("data/sales.csv")\nprint("notebook total", total(rows, "amount"))',
       }),
@@ -153,8 +153,8 @@ describe('workspace agent session: the full scenario on a small CSV', () => {
     const module = readFileSync(path.join(root, 'src/loaders.py'), 'utf8');
     expect(module).toBe(LOADERS_V1.replace(EDIT_OLD, EDIT_NEW));
     // scripts/ records what ran, not what was typed: one run step, no write/edit steps.
-    expect(scripts()).toEqual(['step_01_run_loaders.py']);
-    expect(readFileSync(path.join(root, 'scripts/step_01_run_loaders.py'), 'utf8')).toContain('src/loaders.py');
+    expect(scripts()).toEqual(['step_001_run_loaders.py']);
+    expect(readFileSync(path.join(root, 'scripts/step_001_run_loaders.py'), 'utf8')).toContain('src/loaders.py');
     // The notebook cell imported the module and ran against the live kernel.
     const cells = (
       JSON.parse(readFileSync(path.join(root, 'analysis.ipynb'), 'utf8')) as {
@@ -346,7 +346,7 @@ describe('workspace agent session: queueing and Stop', () => {
     await start();
     server.setReplies([
       reply.tool('run-notebook-cell', {
-        notebook: 'analysis.ipynb',
+        notebook_name: 'analysis.ipynb',
         source: 'import time\nopen("cell.started", "w").write("1")\ntime.sleep(8)',
       }),
       reply.text('never asked'),

@@ -1,0 +1,80 @@
+import * as fs from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * A pids cgroup for one run, where this process may make one (root, or a delegated cgroup). It is what caps a
+ * root caller's processes: the kernel does not apply RLIMIT_NPROC to root, even inside a user namespace.
+ */
+export interface PidsCgroup {
+  /** The `cgroup.procs` file a process writes its pid to, to join before it starts anything. */
+  readonly procsFile: string;
+  /** Whether a fork was refused by the cap during the run. */
+  maxHit(): Promise<boolean>;
+  /** Removes the cgroup once it is empty. */
+  dispose(): Promise<void>;
+}
+
+/** Where this process's pids cgroup is: cgroup v1's pids hierarchy, else the unified one. */
+async function pidsParents(): Promise<string[]> {
+  let text: string;
+  try {
+    text = await fs.readFile('/proc/self/cgroup', 'utf8');
+  } catch {
+    return [];
+  }
+  const parents: string[] = [];
+  for (const line of text.split('\n')) {
+    const [, controllers, where] = line.split(':');
+    if (where === undefined) continue;
+    if (controllers.split(',').includes('pids')) parents.push(path.join('/sys/fs/cgroup/pids', where));
+    else if (controllers === '') parents.push(path.join('/sys/fs/cgroup', where));
+  }
+  // v1's pids hierarchy first: the unified one accepts no process in a parent that has controllers enabled.
+  return parents.sort((a) => (a.startsWith('/sys/fs/cgroup/pids') ? -1 : 1));
+}
+
+async function readMaxEvents(dir: string): Promise<number> {
+  try {
+    const match = /^max (\d+)/m.exec(await fs.readFile(path.join(dir, 'pids.events'), 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Makes a pids cgroup capped at `max`, or null where this process cannot. */
+export async function createPidsCgroup(name: string, max: number): Promise<PidsCgroup | null> {
+  if (process.platform !== 'linux') return null;
+  for (const parent of await pidsParents()) {
+    const dir = path.join(parent, name);
+    try {
+      await fs.mkdir(dir);
+    } catch {
+      continue;
+    }
+    try {
+      await fs.writeFile(path.join(dir, 'pids.max'), String(max));
+      await fs.access(path.join(dir, 'cgroup.procs'), fs.constants.W_OK);
+    } catch {
+      await fs.rmdir(dir).catch(() => undefined);
+      continue;
+    }
+    return {
+      procsFile: path.join(dir, 'cgroup.procs'),
+      maxHit: async () => (await readMaxEvents(dir)) > 0,
+      dispose: async () => {
+        // The last processes may take a moment to be reaped after the namespace died.
+        for (let attempt = 0; attempt < 50; attempt++) {
+          try {
+            await fs.rmdir(dir);
+            return;
+          } catch (err) {
+            if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+        }
+      },
+    };
+  }
+  return null;
+}

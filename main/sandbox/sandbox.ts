@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { KilnError } from '../../shared/errors';
+import { buildBwrapArgs, limitedCommand } from './bwrap-args';
+import { sandboxEnv } from './env';
+import { classifyLimit, limitMessage, type RunLimit } from './limits';
+import {
+  existingSecrets,
+  findPrlimit,
+  interpreterPaths,
+  probeSandbox,
+  systemEntries,
+  type SandboxStatus,
+} from './machine';
+import { createPidsCgroup, type PidsCgroup } from './pids-cgroup';
+import { describeRun, sandboxProfile, type SandboxProfile } from './profile';
+
+/** What the project config (trusted) or the user config says about the sandbox. */
+export interface SandboxSettings {
+  /** Let agent code reach the network (default false: a private network namespace, even loopback is its own). */
+  network: boolean;
+  /** Extra environment variable names passed into runs. */
+  env: string[];
+}
+
+export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = { network: false, env: [] };
+
+export interface RunRequest {
+  python: string;
+  /** Arguments after the interpreter (e.g. `-u`, the step file). */
+  args: string[];
+  heavy: boolean;
+  workspaceRoot: string;
+  /** Workspace-relative folders the code may read but not change (the audit log, .kiln, .git). */
+  readOnly: string[];
+  /** The operator's environment the allowlist picks from. */
+  baseEnv: NodeJS.ProcessEnv;
+  /** Kiln's own settings for the run (unbuffered output…), applied last. */
+  setEnv: Record<string, string>;
+  settings: SandboxSettings;
+  /** Overrides the profile's wall limit. */
+  timeMs?: number;
+  /** Whether the operator trusts the workspace: without a sandbox, only a trusted one runs agent code. */
+  trusted: boolean;
+}
+
+/** One run, ready to start: the command line, its limits, and what to read once it ended. */
+export interface PreparedRun {
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  sandboxed: boolean;
+  profile: SandboxProfile;
+  /** For the step file's header. */
+  description: string;
+  /** Which limit the run hit, from how it ended. */
+  limitOf(outcome: { timedOut: boolean; returncode: number; stderr: string }): Promise<RunLimit | null>;
+  limitMessage(limit: RunLimit): string;
+  dispose(): Promise<void>;
+}
+
+export const NO_SANDBOX_LINE = 'Agent code runs without a sandbox on this machine';
+
+/**
+ * Runs agent code under bubblewrap: the workspace read-write at its real path (its audit log, .kiln and .git
+ * read-only), the system and the interpreter read-only, an empty /tmp and $HOME, an allowlisted environment, no
+ * network, own PID/IPC/UTS namespaces, and the profile's limits. Where no sandbox can be had, a trusted workspace
+ * runs unsandboxed (and says so); an untrusted one is refused with E_NO_SANDBOX.
+ */
+export class Sandbox {
+  private statusPromise: Promise<SandboxStatus> | null = null;
+
+  constructor(private readonly options: { env?: NodeJS.ProcessEnv } = {}) {}
+
+  status(): Promise<SandboxStatus> {
+    this.statusPromise ??= probeSandbox(this.options.env ?? process.env);
+    return this.statusPromise;
+  }
+
+  async prepare(request: RunRequest): Promise<PreparedRun> {
+    const status = await this.status();
+    const profile = sandboxProfile(request.heavy, { totalMemoryBytes: os.totalmem() }, request.timeMs);
+    const env = sandboxEnv(request.baseEnv, {
+      extraNames: request.settings.env,
+      set: {
+        HOME: request.baseEnv.HOME ?? os.homedir(),
+        PYTHONPATH: path.join(request.workspaceRoot, 'src'),
+        ...request.setEnv,
+      },
+    });
+    const prlimit = status.available ? await findPrlimit(request.baseEnv) : null;
+    if (!status.available || !prlimit) {
+      if (!request.trusted) {
+        throw new KilnError(
+          'E_NO_SANDBOX',
+          `Agent code is not run in an untrusted folder without a sandbox, and there is none here (${status.reason || 'prlimit not found'}). Trust the folder to run it unsandboxed.`,
+        );
+      }
+      return {
+        command: request.python,
+        args: request.args,
+        env,
+        sandboxed: false,
+        profile,
+        description: describeRun(profile, false, true),
+        limitOf: async (outcome) => classifyLimit({ ...outcome, pidsMaxHit: null }),
+        limitMessage: (limit) => limitMessage(limit, profile),
+        dispose: async () => undefined,
+      };
+    }
+    const [system, secrets, interpreter] = await Promise.all([
+      systemEntries(),
+      existingSecrets(),
+      interpreterPaths(request.python),
+    ]);
+    const readOnly: string[] = [];
+    for (const rel of request.readOnly) {
+      const abs = path.join(request.workspaceRoot, rel);
+      if ((await fs.lstat(abs).catch(() => null))?.isDirectory()) readOnly.push(abs);
+    }
+    const bwrapArgs = buildBwrapArgs({
+      workspaceRoot: request.workspaceRoot,
+      readOnlyInWorkspace: readOnly,
+      home: env.HOME,
+      system,
+      hiddenFiles: secrets.files,
+      hiddenDirs: secrets.dirs,
+      extraReadOnly: interpreter,
+      network: request.settings.network,
+      env,
+      cwd: request.workspaceRoot,
+    });
+    const inner = limitedCommand(prlimit, profile, [request.python, ...request.args]);
+    const cgroup: PidsCgroup | null = await createPidsCgroup(`kiln-run-${randomUUID()}`, profile.processes);
+    // Joined before bwrap starts, so everything in the sandbox is counted from its first fork.
+    const [command, args] = cgroup
+      ? [
+          '/bin/sh',
+          ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, status.bwrap!, ...bwrapArgs, '--', ...inner],
+        ]
+      : [status.bwrap!, [...bwrapArgs, '--', ...inner]];
+    return {
+      command,
+      args,
+      // bwrap's own environment: it clears it for the code (--clearenv) and sets the allowlisted one.
+      env: { PATH: env.PATH },
+      sandboxed: true,
+      profile,
+      description: describeRun(profile, true, request.settings.network),
+      limitOf: async (outcome) => classifyLimit({ ...outcome, pidsMaxHit: cgroup ? await cgroup.maxHit() : null }),
+      limitMessage: (limit) => limitMessage(limit, profile),
+      dispose: async () => cgroup?.dispose(),
+    };
+  }
+}
