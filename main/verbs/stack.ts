@@ -94,6 +94,8 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
       notebooks: new NotebookServiceVerbTarget({ ...options.notebookVerbs, notebooks }),
       python: options.python,
       jupyterCommand: () => jupyterSetting().command,
+      // Test seam: escape tests through the app and the MCP server wait out a short wall limit, not 60 s.
+      timeouts: process.env.KILN_TEST_RUN_LIMIT_MS ? { runMs: Number(process.env.KILN_TEST_RUN_LIMIT_MS) } : undefined,
       trusted: () => trust.trusted,
       sandboxSettings: () => config.current().sandbox ?? DEFAULT_SANDBOX_SETTINGS,
     }),

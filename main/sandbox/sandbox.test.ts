@@ -1,0 +1,187 @@
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { KilnError } from '../../shared/errors';
+import { Verbs } from '../verbs';
+import { Workspace } from '../workspace';
+import { makeTempTree } from '../../test-support/temp-workspace';
+import { buildBwrapArgs, type SandboxPlan } from './bwrap-args';
+import { sandboxEnv } from './env';
+import { classifyLimit, limitMessage } from './limits';
+import { interpreterPaths, probeSandbox } from './machine';
+import { sandboxProfile } from './profile';
+import { Sandbox } from './sandbox';
+
+const GiB = 1024 ** 3;
+
+describe('on this machine', () => {
+  it('bubblewrap is installed and unprivileged user namespaces work', async () => {
+    expect(await probeSandbox()).toEqual({ available: true, bwrap: expect.stringMatching(/bwrap$/), reason: '' });
+  });
+
+  it('says why when there is no sandbox', async () => {
+    expect(await probeSandbox({ ...process.env, KILN_BWRAP: 'none' })).toMatchObject({ available: false });
+    const missing = await probeSandbox({ ...process.env, KILN_BWRAP: '/nonexistent/bwrap' });
+    expect(missing).toMatchObject({ available: false, reason: expect.stringContaining('apt-get install bubblewrap') });
+  });
+
+  it('makes an interpreter under $HOME (a pyenv build) visible read-only, and adds nothing for the system one', async () => {
+    expect(await interpreterPaths('/usr/bin/python3')).toEqual([]);
+    const pyenv = path.join(os.homedir(), '.pyenv/versions/3.12.1/bin/python3.12');
+    if (!existsSync(pyenv)) return;
+    expect(await interpreterPaths(pyenv)).toEqual([path.join(os.homedir(), '.pyenv/versions/3.12.1')]);
+    const tree = await makeTempTree({});
+    const verbs = new Verbs({ workspace: await Workspace.open({ root: tree.root }), python: pyenv });
+    try {
+      const result = await verbs.call('execute-code', {
+        code: 'import os, sys, json\nprint(sys.version_info[:2], os.listdir(os.path.expanduser("~")))\nopen(os.path.join(sys.prefix, "pwned"), "w")',
+      });
+      expect(result.sandboxed).toBe(true);
+      expect(result.stdout).toBe("(3, 12) ['.pyenv']\n");
+      expect(result.stderr).toContain('Read-only file system');
+      expect(existsSync(path.join(os.homedir(), '.pyenv/versions/3.12.1/pwned'))).toBe(false);
+    } finally {
+      await verbs.dispose();
+      await tree.cleanup();
+    }
+  });
+});
+
+describe('bubblewrap arguments', () => {
+  const plan: SandboxPlan = {
+    workspaceRoot: '/home/op/project',
+    readOnlyInWorkspace: ['/home/op/project/scripts'],
+    home: '/home/op',
+    system: [
+      { path: '/usr', kind: 'dir' },
+      { path: '/bin', kind: 'symlink', target: 'usr/bin' },
+      { path: '/etc', kind: 'dir' },
+    ],
+    hiddenFiles: ['/etc/shadow'],
+    hiddenDirs: ['/etc/ssh'],
+    extraReadOnly: ['/home/op/.pyenv/versions/3.12.1', '/home/op/project/.venv'],
+    network: false,
+    env: { PATH: '/usr/bin', HOME: '/home/op' },
+    cwd: '/home/op/project',
+  };
+
+  it('hides home and secrets before binding the interpreter and the workspace inside them', () => {
+    const args = buildBwrapArgs(plan).join(' ');
+    expect(args).toMatch(
+      /^--unshare-user --unshare-pid --unshare-ipc --unshare-uts --unshare-cgroup-try --unshare-net --die-with-parent/,
+    );
+    expect(args).toContain('--symlink usr/bin /bin');
+    expect(args).toContain('--ro-bind /dev/null /etc/shadow');
+    expect(args).toContain('--tmpfs /etc/ssh --remount-ro /etc/ssh');
+    const order = [
+      '--tmpfs /tmp',
+      '--tmpfs /home/op',
+      '--ro-bind /home/op/.pyenv',
+      '--bind /home/op/project',
+      '--ro-bind /home/op/project/scripts',
+    ];
+    const at = order.map((part) => args.indexOf(part));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    // A venv inside the workspace is the workspace's: not bound twice.
+    expect(args).not.toContain('--ro-bind /home/op/project/.venv');
+    expect(args).toMatch(/--chdir \/home\/op\/project --clearenv --setenv PATH \/usr\/bin --setenv HOME \/home\/op$/);
+  });
+
+  it('shares the network only when the trusted config asks', () => {
+    expect(buildBwrapArgs({ ...plan, network: true })).toContain('--share-net');
+    expect(buildBwrapArgs(plan)).not.toContain('--share-net');
+  });
+});
+
+describe('the environment of a run', () => {
+  it('keeps the allowlist and the names the config lists, and nothing else', () => {
+    const env = sandboxEnv(
+      {
+        PATH: '/usr/bin',
+        LANG: 'C.UTF-8',
+        LC_ALL: 'C.UTF-8',
+        OPENAI_API_KEY: 'sk-secret',
+        JUPYTER_TOKEN: 't',
+        HF_HOME: '/data/hf',
+        SSH_AUTH_SOCK: '/run/agent',
+      },
+      { extraNames: ['HF_HOME'], set: { HOME: '/home/op' } },
+    );
+    expect(env).toEqual({
+      PATH: '/usr/bin',
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C.UTF-8',
+      HF_HOME: '/data/hf',
+      HOME: '/home/op',
+    });
+  });
+});
+
+describe('profiles and limits', () => {
+  it('default: 60 s, 4 GiB at most half the machine, 256 processes; heavy: 600 s and most of the memory', () => {
+    expect(sandboxProfile(false, { totalMemoryBytes: 32 * GiB })).toEqual({
+      name: 'default',
+      timeMs: 60_000,
+      memoryBytes: 4 * GiB,
+      processes: 256,
+    });
+    expect(sandboxProfile(false, { totalMemoryBytes: 4 * GiB }).memoryBytes).toBe(2 * GiB);
+    expect(sandboxProfile(true, { totalMemoryBytes: 10 * GiB })).toEqual({
+      name: 'heavy',
+      timeMs: 600_000,
+      memoryBytes: 9 * GiB,
+      processes: 4096,
+    });
+  });
+
+  it('names the limit a run hit, time first', () => {
+    const ended = { timedOut: false, returncode: 1, stderr: '', pidsMaxHit: null };
+    expect(classifyLimit({ ...ended, timedOut: true, stderr: 'MemoryError' })).toBe('time');
+    expect(classifyLimit({ ...ended, stderr: 'Traceback...\nMemoryError\n' })).toBe('memory');
+    expect(classifyLimit({ ...ended, stderr: 'BlockingIOError: [Errno 11] Resource temporarily unavailable' })).toBe(
+      'processes',
+    );
+    expect(classifyLimit({ ...ended, pidsMaxHit: true, returncode: 0 })).toBe('processes');
+    expect(classifyLimit({ ...ended, stderr: 'ValueError: boom' })).toBeNull();
+    expect(classifyLimit({ ...ended, returncode: 0, stderr: 'MemoryError' })).toBeNull();
+    const heavy = sandboxProfile(true, { totalMemoryBytes: 10 * GiB });
+    expect(limitMessage('memory', heavy)).toBe('Memory limit of 9 GiB reached: an allocation was refused.');
+  });
+});
+
+describe('where no sandbox can be had', () => {
+  let cleanup: (() => Promise<void>) | undefined;
+  afterEach(() => cleanup?.());
+
+  async function verbsOn(trusted: boolean) {
+    const tree = await makeTempTree({});
+    cleanup = tree.cleanup;
+    const workspace = await Workspace.open({ root: tree.root });
+    const verbs = new Verbs({
+      workspace,
+      python: '/usr/bin/python3',
+      sandbox: new Sandbox({ env: { ...process.env, KILN_BWRAP: 'none' } }),
+      trusted: () => trusted,
+    });
+    return { verbs, root: tree.root };
+  }
+
+  it('refuses agent code in an untrusted folder with E_NO_SANDBOX, and logs nothing', async () => {
+    const { verbs, root } = await verbsOn(false);
+    const error = await verbs.call('execute-code', { code: 'print(1)' }).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(KilnError);
+    expect((error as KilnError).code).toBe('E_NO_SANDBOX');
+    expect((error as KilnError).message).toMatch(/Trust the folder/);
+    expect(existsSync(path.join(root, 'scripts'))).toBe(false);
+  });
+
+  it('runs in a trusted folder, says sandboxed: false, and the step says so', async () => {
+    const { verbs, root } = await verbsOn(true);
+    const result = await verbs.call('execute-code', { code: 'print(1)' });
+    expect(result).toMatchObject({ stdout: '1\n', sandboxed: false, profile: 'default' });
+    expect(readFileSync(path.join(root, result.script), 'utf8')).toMatch(/^# kiln: ran without a sandbox/);
+    await verbs.dispose();
+  });
+});
