@@ -14,6 +14,7 @@ import { SearchService, searchHandlers } from './search';
 import { GitService, gitHandlers } from './git';
 import { TerminalService, terminalHandlers } from './terminal';
 import { PrefsService, type KeyValueStore } from './prefs';
+import { insideGitRepository, withheldFeatures } from './trust';
 import type { Handlers } from './router';
 import type { TrustState } from '../shared/contract';
 import { WorkspaceWatcher, type FolderWatchFactory } from './watcher';
@@ -71,8 +72,21 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   });
   owned.add(stack);
   const { workspace, config, notebooks, verbs, trust } = stack;
-  const trustState = (): TrustState => ({ trusted: trust.trusted, withheld: config.current().withheld });
-  owned.add(config.onDidChange(() => hub.emit('trust.changed', trustState())));
+  // Restricted mode names what it holds back beyond config keys; both facts are found once, off the start-up path.
+  const restrictedFacts = Promise.all([insideGitRepository(workspace.root), verbs.sandbox.status()]);
+  const trustState = async (): Promise<TrustState> => {
+    const [inGitRepository, sandbox] = await restrictedFacts;
+    return {
+      trusted: trust.trusted,
+      withheld: config.current().withheld,
+      withheldFeatures: withheldFeatures({
+        trusted: trust.trusted,
+        inGitRepository,
+        sandboxAvailable: sandbox.available,
+      }),
+    };
+  };
+  owned.add(config.onDidChange(() => void trustState().then((state) => hub.emit('trust.changed', state))));
   const prefs = new PrefsService(options.prefsStore);
   // One run engine for every session kind.
   const engine = owned.add(new RunEngine());
@@ -202,8 +216,9 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       await trust.set(trusted);
       // git runs only in trusted folders: its marks appear or go with the decision.
       git.scheduleRefresh();
-      hub.emit('trust.changed', trustState());
-      return trustState();
+      const state = await trustState();
+      hub.emit('trust.changed', state);
+      return state;
     },
     ...gitHandlers(git),
     ...terminalHandlers(terminals),

@@ -62,7 +62,7 @@ afterAll(async () => {
 describe('the MCP server', () => {
   it('teaches the same "Authoring vs running" block as Kiln\'s own agent', () => {
     expect(client.getInstructions()).toBe(authoringVsRunning(VERB_NAMES));
-    expect(client.getInstructions()).toContain('**Rule of three.**');
+    expect(client.getInstructions()).toContain('**Rule of three:**');
   });
 
   it('lists every verb with the schemas of the VERBS table', async () => {
@@ -208,8 +208,7 @@ describe('the MCP server', () => {
     const edited2 = JSON.parse(read('nb.ipynb')) as { cells: { source: string | string[] }[] };
     edited2.cells[0].source = 'a = 5  # operator note';
     await fs.writeFile(path.join(root, 'nb.ipynb'), JSON.stringify(edited2, null, 1));
-    // The argument's old name, `notebook`, still works (compatibility).
-    const after = await call('run-notebook-cell', { notebook: 'nb.ipynb', source: 'print(a * 3)' });
+    const after = await call('run-notebook-cell', { notebook_name: 'nb.ipynb', source: 'print(a * 3)' });
     expect((after.structuredContent as { outputs: { text?: string }[] }).outputs[0].text).toBe('15\n');
     const final = JSON.parse(read('nb.ipynb')) as { cells: { source: string | string[] }[] };
     expect(final.cells.map((cell) => joined(cell.source))).toEqual([

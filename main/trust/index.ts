@@ -1,1 +1,2 @@
 export { WorkspaceTrust, trustFolder } from './workspace-trust';
+export { insideGitRepository, withheldFeatures } from './withheld';

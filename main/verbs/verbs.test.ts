@@ -12,6 +12,7 @@ import { makeTempTree } from '../../test-support/temp-workspace';
 import { until } from '../../test-support/until';
 import { findKernelPython, slugForCode, slugify, Verbs, type NotebookVerbTarget } from '.';
 import { AuditLog } from './audit-log';
+import { verbInputJsonSchema } from '../../shared/contract/verbs';
 
 const PYTHON = '/usr/bin/python3';
 const README = readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
@@ -678,7 +679,7 @@ describe('each step replays on its own', () => {
 describe('notebook verbs without a notebook service', () => {
   beforeEach(() => setup());
   it('fail with E_NO_JUPYTER and are listed as unavailable', async () => {
-    expect(await codeOf(verbs.call('append-notebook-cell', { notebook: 'a.ipynb', source: 'x' }))).toBe('E_NO_JUPYTER');
+    expect(await codeOf(verbs.call('append-notebook-cell', { notebook_name: 'a', source: 'x' }))).toBe('E_NO_JUPYTER');
     const unavailable = verbs
       .list()
       .filter((v) => !v.available)
@@ -695,7 +696,7 @@ describe('notebook verbs without a notebook service', () => {
   it('refuse a path that is not a notebook before the service sees it', async () => {
     await verbs.dispose();
     verbs = new Verbs({ workspace, python: PYTHON, notebooks: {} as NotebookVerbTarget });
-    expect(await codeOf(verbs.call('append-notebook-cell', { notebook: 'src/a.py', source: 'x' }))).toBe(
+    expect(await codeOf(verbs.call('append-notebook-cell', { notebook_name: 'src/a.py', source: 'x' }))).toBe(
       'E_BAD_REQUEST',
     );
   });
@@ -730,5 +731,32 @@ describe('slugs', () => {
 describe('the kernel’s python', () => {
   it('is the interpreter jupyter runs on, not the first python3 on PATH', async () => {
     expect(await findKernelPython()).toBe(PYTHON);
+  });
+});
+
+describe("the verbs design's argument names", () => {
+  beforeEach(() => setup());
+
+  it('notebook_name "x" is x.ipynb, and the old name `notebook` is still read as it', async () => {
+    const seen: string[] = [];
+    const target = {
+      editCell: async (notebook: string, cell_id: string) => {
+        seen.push(notebook);
+        return { cell_id, source_len: 3, saved: true };
+      },
+    } as unknown as NotebookVerbTarget;
+    await verbs.dispose();
+    verbs = new Verbs({ workspace, python: PYTHON, notebooks: target });
+    await verbs.call('edit-notebook-cell', { notebook_name: 'x', cell_id: 'abc', source: 'new' });
+    await verbs.call('edit-notebook-cell', { notebook_name: 'nb/y.ipynb', cell_id: 'abc', source: 'new' });
+    await verbs.call('edit-notebook-cell', { notebook: 'old.ipynb', cell_id: 'abc', source: 'new' });
+    expect(seen).toEqual(['x.ipynb', 'nb/y.ipynb', 'old.ipynb']);
+    // The schema and the docs name one argument.
+    expect(Object.keys(verbInputJsonSchema('edit-notebook-cell').properties as object)).toEqual([
+      'notebook_name',
+      'cell_id',
+      'source',
+      'cell_type',
+    ]);
   });
 });

@@ -1,11 +1,21 @@
 import { z } from 'zod';
 import { request } from './define';
 
-/** Whether the workspace is trusted, and what of its project config is not used until it is. */
+/** Something Kiln does not do in an untrusted folder, named for the operator with why. */
+export const WithheldFeature = z.object({
+  /** `git`, `agent code runs`. */
+  name: z.string(),
+  reason: z.string(),
+});
+export type WithheldFeature = z.infer<typeof WithheldFeature>;
+
+/** Whether the workspace is trusted, and what is not used until it is. */
 export const TrustState = z.object({
   trusted: z.boolean(),
   /** Project settings that start programs or reach other servers, as written in the file (e.g. `jupyter.command`). */
   withheld: z.array(z.string()),
+  /** What else restricted mode holds back here: git in a repository, agent code runs without a sandbox. */
+  withheldFeatures: z.array(WithheldFeature),
 });
 export type TrustState = z.infer<typeof TrustState>;
 

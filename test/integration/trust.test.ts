@@ -81,7 +81,11 @@ describe('workspace trust', () => {
   it('runs no project jupyter.command and uses no project model until trusted; trusting runs it; revoking stops it', async () => {
     const { services, call } = await open();
     try {
-      expect(await call('trust.get')).toEqual({ trusted: false, withheld: ['models.theirs', 'jupyter.command'] });
+      expect(await call('trust.get')).toEqual({
+        trusted: false,
+        withheld: ['models.theirs', 'jupyter.command'],
+        withheldFeatures: [],
+      });
       // Notebooks run on the default Jupyter on PATH; the assistant uses the operator's own model.
       expect(await call('notebook.kernelSpecs')).toMatchObject({ default: 'python3' });
       expect(await markerPids()).toEqual([]);
@@ -90,7 +94,7 @@ describe('workspace trust', () => {
         models: [{ alias: 'mine' }],
       });
 
-      expect(await call('trust.set', { trusted: true })).toEqual({ trusted: true, withheld: [] });
+      expect(await call('trust.set', { trusted: true })).toEqual({ trusted: true, withheld: [], withheldFeatures: [] });
       expect(await call('notebook.kernelSpecs')).toMatchObject({ default: 'python3' });
       const [pid] = await markerPids();
       expect(pid).toBeGreaterThan(0);
@@ -102,6 +106,7 @@ describe('workspace trust', () => {
       expect(await call('trust.set', { trusted: false })).toEqual({
         trusted: false,
         withheld: ['models.theirs', 'jupyter.command'],
+        withheldFeatures: [],
       });
       expect(await call('notebook.kernelSpecs')).toMatchObject({ default: 'python3' });
       expect(alive(pid)).toBe(false);
@@ -135,6 +140,38 @@ describe('workspace trust', () => {
     const elsewhere = await createServices({ root: other.root, dataDir, prefsStore: new MemoryStore() });
     const state = await dispatch(elsewhere.handlers, 'trust.get', {});
     await elsewhere.dispose();
-    expect(state).toEqual({ ok: true, value: { trusted: false, withheld: ['jupyter.url', 'jupyter.token_env'] } });
+    expect(state).toEqual({
+      ok: true,
+      value: { trusted: false, withheld: ['jupyter.url', 'jupyter.token_env'], withheldFeatures: [] },
+    });
+  });
+
+  it('names git in a repository and agent code runs without a sandbox, and refuses those runs until trusted', async () => {
+    const repo = await makeTempTree({ '.git/HEAD': 'ref: refs/heads/main\n', 'src/x.py': 'print(1)\n' });
+    cleanups.push(repo.cleanup);
+    // A machine without a sandbox (bubblewrap missing, or no user namespaces).
+    process.env.KILN_BWRAP = 'none';
+    const services = await createServices({ root: repo.root, dataDir, prefsStore: new MemoryStore() });
+    delete process.env.KILN_BWRAP;
+    try {
+      const state = (await dispatch(services.handlers, 'trust.get', {})) as {
+        ok: true;
+        value: { withheldFeatures: { name: string }[] };
+      };
+      expect(state.value.withheldFeatures.map((feature) => feature.name)).toEqual(['git', 'agent code runs']);
+      const refused = await dispatch(services.handlers, 'verbs.call', { verb: 'run-file', args: { path: 'src/x.py' } });
+      expect(refused).toMatchObject({ ok: false, error: { code: 'E_NO_SANDBOX' } });
+      expect(await dispatch(services.handlers, 'verbs.sandbox', {})).toMatchObject({
+        ok: true,
+        value: { available: false },
+      });
+      const trusted = await dispatch(services.handlers, 'trust.set', { trusted: true });
+      expect(trusted).toMatchObject({ ok: true, value: { trusted: true, withheldFeatures: [] } });
+      const ran = await dispatch(services.handlers, 'verbs.call', { verb: 'run-file', args: { path: 'src/x.py' } });
+      expect(ran).toMatchObject({ ok: true, value: { stdout: '1\n', sandboxed: false } });
+      await dispatch(services.handlers, 'trust.set', { trusted: false });
+    } finally {
+      await services.dispose();
+    }
   });
 });

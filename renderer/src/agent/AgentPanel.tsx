@@ -28,7 +28,7 @@ type ToolEntry = Extract<AgentEntry, { type: 'tool' }>;
  */
 export function AgentPanel() {
   const store = useAgentStore();
-  const { config, snapshot, transcript, runState, queued } = useAgent();
+  const { config, snapshot, transcript, runState, queued, sandbox } = useAgent();
   const enabled = config?.agent.enabled ?? snapshot?.enabled ?? false;
   const model = config?.agent.model ?? snapshot?.model ?? null;
   const tools = snapshot?.tools ?? [];
@@ -56,6 +56,12 @@ export function AgentPanel() {
       </ChatHeader>
 
       {config?.error && <ConfigErrorBanner issue={config.error} />}
+      {sandbox && !sandbox.available && (
+        // Persistent, never a toast: every run the agent makes here is unsandboxed (and refused until trusted).
+        <div className="as-no-sandbox" role="note" title={sandbox.reason}>
+          Agent code runs without a sandbox on this machine
+        </div>
+      )}
 
       {!config && !snapshot ? (
         <div className="chat-body as-centered chat-dim">Loading…</div>

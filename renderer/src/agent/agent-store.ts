@@ -10,6 +10,7 @@ import type {
   KilnBridge,
   RunState,
 } from '../../../shared/contract';
+import type { SandboxInfo } from '../../../shared/contract/verbs';
 import { KilnError } from '../../../shared/errors';
 import { Store, perBridge, shownError, useStore } from '../base';
 
@@ -20,13 +21,15 @@ export interface AgentState {
   transcript: AgentEntry[];
   runState: RunState;
   queued: number;
+  /** Whether run-file / execute-code run sandboxed on this machine; null until main answered. */
+  sandbox: SandboxInfo | null;
 }
 
 let localIds = 0;
 
 export class AgentStore extends Store<AgentState> {
   constructor(private readonly bridge: KilnBridge) {
-    super({ config: null, snapshot: null, transcript: [], runState: 'idle', queued: 0 });
+    super({ config: null, snapshot: null, transcript: [], runState: 'idle', queued: 0, sandbox: null });
     this.own(
       bridge.on('config.changed', (config) => {
         this.set({ config });
@@ -40,6 +43,11 @@ export class AgentStore extends Store<AgentState> {
     );
     void bridge.request('config.get', {}).then(
       (config) => this.set({ config }),
+      () => undefined,
+    );
+    // The machine does not change while Kiln runs: asked once.
+    void bridge.request('verbs.sandbox', {}).then(
+      (sandbox) => this.set({ sandbox }),
       () => undefined,
     );
     void this.open();

@@ -36,7 +36,8 @@ export function TrustBanner() {
   return (
     <div className="trust-banner" role="status" aria-label="Restricted mode">
       <span className="trust-banner-text">
-        <strong>Restricted mode.</strong> Not used until you trust this folder: {state.withheld.join(', ')}.
+        <strong>Restricted mode.</strong> Not used until you trust this folder:{' '}
+        {[...state.withheld, ...state.withheldFeatures.map((feature) => feature.name)].join(', ')}.
       </span>
       <button type="button" className="btn btn-primary" onClick={() => void askToTrust()}>
         Trust this folder…

@@ -52,22 +52,39 @@ export function useWorkspaceTrust(): WorkspaceTrust {
   );
 
   const withheld = state?.withheld;
+  const features = state?.withheldFeatures;
   const askToTrust = useCallback(async () => {
     const answer = await ask({
       title: 'Trust this folder?',
       message: (
         <>
-          <p>
-            This folder&apos;s <code>.kiln/config.yaml</code> asks Kiln to start programs or to send requests, with keys
-            from your environment, to servers it names:
-          </p>
-          <ul className="trust-withheld">
-            {(withheld ?? []).map((key) => (
-              <li key={key}>
-                <code>{key}</code>
-              </li>
-            ))}
-          </ul>
+          {(withheld ?? []).length > 0 && (
+            <>
+              <p>
+                This folder&apos;s <code>.kiln/config.yaml</code> asks Kiln to start programs or to send requests, with
+                keys from your environment, to servers it names:
+              </p>
+              <ul className="trust-withheld">
+                {(withheld ?? []).map((key) => (
+                  <li key={key}>
+                    <code>{key}</code>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+          {(features ?? []).length > 0 && (
+            <>
+              <p>Until you trust it, Kiln also holds back:</p>
+              <ul className="trust-withheld">
+                {(features ?? []).map((feature) => (
+                  <li key={feature.name}>
+                    <strong>{feature.name}</strong>: {feature.reason}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
           <p>
             Trust it only if you know where it comes from. Until then Kiln opens and edits its files, runs notebooks on
             the Jupyter found on your PATH, and the assistants use only the models of your own config.
@@ -81,9 +98,10 @@ export function useWorkspaceTrust(): WorkspaceTrust {
       cancelValue: 'dont',
     });
     if (answer === 'trust') await setTrusted(true);
-  }, [ask, setTrusted, withheld]);
+  }, [ask, setTrusted, withheld, features]);
 
-  const restricted = state !== null && !state.trusted && state.withheld.length > 0;
+  const restricted =
+    state !== null && !state.trusted && (state.withheld.length > 0 || state.withheldFeatures.length > 0);
   const modelsWithheld = restricted && state.withheld.some((key) => key.startsWith('models.'));
   return { state, restricted, modelsWithheld, setTrusted, askToTrust };
 }
