@@ -94,11 +94,11 @@ export function runFileStepSource(rel: string, scriptsDir: string, header?: stri
 }
 
 /**
- * The audit log in `scripts/`: one numbered, self-contained file per thing that ran. `python3 scripts/step_NN_x.py`
+ * The audit log in `scripts/`: one numbered, self-contained file per thing that ran. `python3 scripts/step_NNN_x.py`
  * from the workspace root replays it; running every step in order replays the session.
  *
  * Numbers are unique across every process writing the log (the app, MCP servers): a number is claimed by an
- * exclusive create of `step_NN.py`, which is renamed to its full name only if no other NN entry exists. A process
+ * exclusive create of `step_NNN.py`, which is renamed to its full name only if no other NNN entry exists. A process
  * that listed before another's claim and created its own claim after that claim was renamed sees the renamed
  * entry and gives the number up, so exactly one claimant keeps each number and none is skipped.
  */

@@ -42,7 +42,7 @@ export const VerbRunResult = z.object({
   limit: z.enum(['time', 'memory', 'processes']).optional(),
   /** One line saying which limit and what to do (also appended to stderr). */
   limit_message: z.string().optional(),
-  /** The audit-log entry written for this run (scripts/step_NN_....py). */
+  /** The audit-log entry written for this run (scripts/step_NNN_....py). */
   script: RelPath,
 });
 export type VerbRunResult = z.infer<typeof VerbRunResult>;

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian 12 machine for Kiln: Debian's Chromium (the web host's browser and the e2e
-# browser) and Jupyter (the embedded notebook server), then the npm dependencies. Safe to run again.
+# browser), Jupyter (the embedded notebook server) and bubblewrap (the sandbox of agent code), then the npm
+# dependencies. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 
-PACKAGES=(chromium jupyter-server jupyter-core jupyter-client python3-ipykernel python3-zmq python3-nbformat ripgrep)
+PACKAGES=(chromium jupyter-server jupyter-core jupyter-client python3-ipykernel python3-zmq python3-nbformat ripgrep bubblewrap)
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
@@ -15,6 +16,11 @@ if ((${#missing[@]})); then
   echo "Kiln setup: installing ${missing[*]}"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Agent code runs in a bubblewrap sandbox, which needs unprivileged user namespaces.
+if ! bwrap --unshare-user --unshare-net --ro-bind / / true 2>/dev/null; then
+  echo "Kiln setup: warning: bubblewrap cannot make a sandbox here (user namespaces off?); agent code will run only in trusted folders, unsandboxed"
 fi
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
