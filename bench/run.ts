@@ -4,6 +4,7 @@ import { runListingBench } from './listing';
 import { runNotebookFramesBench } from './notebook-frames';
 import { benchNotebookRoundTrip } from './notebook-roundtrip';
 import { runQuickOpenBench } from './quick-open';
+import { runSandboxBench } from './sandbox';
 import { runSearchBench } from './search';
 import { runScaleBench } from './scale';
 import { runTreeBench } from './tree/tree-bench';
@@ -19,6 +20,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'quick-open': runQuickOpenBench,
   search: runSearchBench,
   'git-status': runGitStatusBench,
+  sandbox: runSandboxBench,
   scale: runScaleBench,
 };
 

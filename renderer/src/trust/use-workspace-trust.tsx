@@ -75,7 +75,7 @@ export function useWorkspaceTrust(): WorkspaceTrust {
           )}
           {(features ?? []).length > 0 && (
             <>
-              <p>Until you trust it, Kiln also holds back:</p>
+              <p>Until you trust it, Kiln {(withheld ?? []).length > 0 ? 'also ' : ''}holds back:</p>
               <ul className="trust-withheld">
                 {(features ?? []).map((feature) => (
                   <li key={feature.name}>
