@@ -79,6 +79,14 @@ describe('tool chips', () => {
     );
     expect(slow).toMatchObject({ status: 'error', summary: 'timed out', target: 'scripts/step_002_loop.py' });
     expect(slow.resultPreview).toMatch(/^y{600}\n… \(4400 more characters\)$/);
+    // A limit says which, and its one line leads the preview; an unsandboxed run says so on the chip.
+    const capped = describeResult(
+      'execute-code',
+      run({ returncode: 1, stderr: 'MemoryError\n', limit: 'memory', limit_message: 'Memory limit of 4 GiB reached.' }),
+    );
+    expect(capped).toMatchObject({ status: 'error', summary: 'memory limit' });
+    expect(capped.resultPreview?.split('\n')[0]).toBe('Memory limit of 4 GiB reached.');
+    expect(describeResult('run-file', run({ sandboxed: false })).summary).toBe('exit 0 · unsandboxed');
     // run-file keeps the file it ran as its target; only a one-shot is named by its step.
     expect(describeResult('run-file', run()).target).toBeUndefined();
   });

@@ -292,3 +292,40 @@ describe('inside the sandbox', () => {
     );
   });
 });
+
+describe('the sandbox block of the project config', () => {
+  it('opens the network and passes its variables only once the folder is trusted', async () => {
+    const running = await startServices({
+      '.kiln/config.yaml': `sandbox:\n  network: true\n  env: [${SECRET_VARIABLE}]\n`,
+    });
+    let connections = 0;
+    const server = net.createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as net.AddressInfo).port;
+    const code = [
+      'import os, socket',
+      'try:',
+      `    socket.create_connection(("127.0.0.1", ${port}), timeout=2).close()`,
+      '    print("connected")',
+      'except OSError:',
+      '    print("refused")',
+      `print(os.environ.get(${JSON.stringify(SECRET_VARIABLE)}) == ${JSON.stringify(SECRET)})`,
+    ].join('\n');
+    const runCode = async () =>
+      (await running.bridge.request('verbs.call', { verb: 'execute-code', args: { code } })) as VerbRunResult;
+    try {
+      // Untrusted: the block is withheld, and named as such.
+      expect((await running.bridge.request('trust.get', {})).withheld).toEqual(['sandbox.network', 'sandbox.env']);
+      expect((await runCode()).stdout).toBe('refused\nFalse\n');
+      await running.bridge.request('trust.set', { trusted: true });
+      expect((await runCode()).stdout).toBe('connected\nTrue\n');
+      expect(connections).toBe(1);
+    } finally {
+      server.close();
+      await running.close();
+    }
+  });
+});
