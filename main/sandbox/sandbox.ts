@@ -14,7 +14,8 @@ import {
   systemEntries,
   type SandboxStatus,
 } from './machine';
-import { createPidsCgroup, type PidsCgroup } from './pids-cgroup';
+import type { SystemEntry } from './bwrap-args';
+import { createPidsCgroup } from './pids-cgroup';
 import { describeRun, sandboxProfile, type SandboxProfile } from './profile';
 
 /** What the project config (trusted) or the user config says about the sandbox. */
@@ -71,6 +72,12 @@ export const NO_SANDBOX_LINE = 'Agent code runs without a sandbox on this machin
  */
 export class Sandbox {
   private statusPromise: Promise<SandboxStatus> | null = null;
+  /** The machine's facts, found once: they do not change while Kiln runs. */
+  private machinePromise: Promise<{
+    prlimit: string | null;
+    system: SystemEntry[];
+    secrets: { files: string[]; dirs: string[] };
+  }> | null = null;
 
   constructor(private readonly options: { env?: NodeJS.ProcessEnv } = {}) {}
 
@@ -90,7 +97,12 @@ export class Sandbox {
         ...request.setEnv,
       },
     });
-    const prlimit = status.available ? await findPrlimit(request.baseEnv) : null;
+    this.machinePromise ??= Promise.all([findPrlimit(request.baseEnv), systemEntries(), existingSecrets()]).then(
+      ([prlimit, system, secrets]) => ({ prlimit, system, secrets }),
+    );
+    const { prlimit, system, secrets } = status.available
+      ? await this.machinePromise
+      : { prlimit: null, system: [], secrets: { files: [], dirs: [] } };
     if (!status.available || !prlimit) {
       if (!request.trusted) {
         throw new KilnError(
@@ -110,16 +122,20 @@ export class Sandbox {
         dispose: async () => undefined,
       };
     }
-    const [system, secrets, interpreter] = await Promise.all([
-      systemEntries(),
-      existingSecrets(),
+    const readOnlyCandidates = request.readOnly.map((rel) => path.join(request.workspaceRoot, rel));
+    const [interpreter, readOnlyKinds, cgroup] = await Promise.all([
       interpreterPaths(request.python),
+      Promise.all(
+        readOnlyCandidates.map((abs) =>
+          fs.lstat(abs).then(
+            (info) => info.isDirectory(),
+            () => false,
+          ),
+        ),
+      ),
+      createPidsCgroup(`kiln-run-${randomUUID()}`, profile.processes),
     ]);
-    const readOnly: string[] = [];
-    for (const rel of request.readOnly) {
-      const abs = path.join(request.workspaceRoot, rel);
-      if ((await fs.lstat(abs).catch(() => null))?.isDirectory()) readOnly.push(abs);
-    }
+    const readOnly = readOnlyCandidates.filter((_, i) => readOnlyKinds[i]);
     const bwrapArgs = buildBwrapArgs({
       workspaceRoot: request.workspaceRoot,
       readOnlyInWorkspace: readOnly,
@@ -133,7 +149,6 @@ export class Sandbox {
       cwd: request.workspaceRoot,
     });
     const inner = limitedCommand(prlimit, profile, [request.python, ...request.args]);
-    const cgroup: PidsCgroup | null = await createPidsCgroup(`kiln-run-${randomUUID()}`, profile.processes);
     // Joined before bwrap starts, so everything in the sandbox is counted from its first fork.
     const [command, args] = cgroup
       ? [

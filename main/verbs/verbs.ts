@@ -257,7 +257,8 @@ export class Verbs {
       const stepFile = await this.workspace.resolve(script);
       return { ...(await this.runPrepared(prepared, stepFile, options)), script };
     } finally {
-      await prepared.dispose();
+      // Tidying up (the run's cgroup) is not part of the answer.
+      void prepared.dispose().catch(() => undefined);
     }
   }
 
