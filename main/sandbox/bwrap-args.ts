@@ -55,6 +55,8 @@ export function buildBwrapArgs(plan: SandboxPlan): string[] {
   for (const file of plan.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
   for (const dir of plan.hiddenDirs) args.push('--tmpfs', dir, '--remount-ro', dir);
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+  // With the network, names must resolve: /etc/resolv.conf often points into systemd-resolved's folder.
+  if (plan.network) args.push('--ro-bind-try', '/run/systemd/resolve', '/run/systemd/resolve');
   if (plan.home !== '/' && plan.home !== '/tmp') args.push('--tmpfs', plan.home);
   // Parents before children, so a nested one is not hidden by its parent's mount.
   const extra = [...new Set(plan.extraReadOnly)]

@@ -42,7 +42,29 @@ async function readMaxEvents(dir: string): Promise<number> {
   }
 }
 
-/** Makes a pids cgroup capped at `max`, or null where this process cannot. */
+export const RUN_CGROUP_PREFIX = 'kiln-run-';
+
+/**
+ * Removes runs' cgroups a killed Kiln left behind. One in use is not empty (rmdir refuses it); a young one may be
+ * another Kiln's, made a moment before its run joins it, so only those older than a minute go.
+ */
+export async function sweepStaleRunCgroups(minAgeMs = 60_000): Promise<void> {
+  if (process.platform !== 'linux') return;
+  for (const parent of await pidsParents()) {
+    const names = await fs.readdir(parent).catch(() => [] as string[]);
+    await Promise.all(
+      names
+        .filter((name) => name.startsWith(RUN_CGROUP_PREFIX))
+        .map(async (name) => {
+          const dir = path.join(parent, name);
+          const info = await fs.stat(dir).catch(() => null);
+          if (info && Date.now() - info.mtimeMs >= minAgeMs) await fs.rmdir(dir).catch(() => undefined);
+        }),
+    );
+  }
+}
+
+/** Makes a pids cgroup capped at `max` (its name starts with RUN_CGROUP_PREFIX), or null where this process cannot. */
 export async function createPidsCgroup(name: string, max: number): Promise<PidsCgroup | null> {
   if (process.platform !== 'linux') return null;
   for (const parent of await pidsParents()) {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, utimesSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,6 +6,8 @@ import { KilnError } from '../../shared/errors';
 import { Verbs } from '../verbs';
 import { Workspace } from '../workspace';
 import { makeTempTree } from '../../test-support/temp-workspace';
+import { until } from '../../test-support/until';
+import { RUN_CGROUP_PREFIX } from './pids-cgroup';
 import { buildBwrapArgs, type SandboxPlan } from './bwrap-args';
 import { sandboxEnv } from './env';
 import { classifyLimit, limitMessage } from './limits';
@@ -183,5 +185,27 @@ describe('where no sandbox can be had', () => {
     expect(result).toMatchObject({ stdout: '1\n', sandboxed: false, profile: 'default' });
     expect(readFileSync(path.join(root, result.script), 'utf8')).toMatch(/^# kiln: ran without a sandbox/);
     await verbs.dispose();
+  });
+});
+
+describe('the pids cgroup of a run', () => {
+  it('left behind by a killed Kiln is swept when runs start', async () => {
+    const parent = '/sys/fs/cgroup/pids';
+    if (!existsSync(path.join(parent, 'cgroup.procs'))) return;
+    const stale = path.join(parent, `${RUN_CGROUP_PREFIX}stale-${process.pid}`);
+    mkdirSync(stale);
+    // Left by a Kiln killed two hours ago (a young one may be another Kiln's, about to be joined).
+    const past = new Date(Date.now() - 2 * 3600_000);
+    utimesSync(stale, past, past);
+    const tree = await makeTempTree({});
+    const verbs = new Verbs({ workspace: await Workspace.open({ root: tree.root }), python: '/usr/bin/python3' });
+    try {
+      expect((await verbs.call('execute-code', { code: 'print(1)' })).stdout).toBe('1\n');
+      await until(() => !existsSync(stale), 'the stale cgroup to be swept');
+    } finally {
+      await verbs.dispose();
+      await tree.cleanup();
+      if (existsSync(stale)) rmdirSync(stale);
+    }
   });
 });

@@ -15,7 +15,7 @@ import {
   type SandboxStatus,
 } from './machine';
 import type { SystemEntry } from './bwrap-args';
-import { createPidsCgroup } from './pids-cgroup';
+import { createPidsCgroup, RUN_CGROUP_PREFIX, sweepStaleRunCgroups } from './pids-cgroup';
 import { describeRun, sandboxProfile, type SandboxProfile } from './profile';
 
 /** What the project config (trusted) or the user config says about the sandbox. */
@@ -97,9 +97,12 @@ export class Sandbox {
         ...request.setEnv,
       },
     });
-    this.machinePromise ??= Promise.all([findPrlimit(request.baseEnv), systemEntries(), existingSecrets()]).then(
-      ([prlimit, system, secrets]) => ({ prlimit, system, secrets }),
-    );
+    this.machinePromise ??= Promise.all([
+      findPrlimit(request.baseEnv),
+      systemEntries(),
+      existingSecrets(),
+      sweepStaleRunCgroups(),
+    ]).then(([prlimit, system, secrets]) => ({ prlimit, system, secrets }));
     const { prlimit, system, secrets } = status.available
       ? await this.machinePromise
       : { prlimit: null, system: [], secrets: { files: [], dirs: [] } };
@@ -133,7 +136,7 @@ export class Sandbox {
           ),
         ),
       ),
-      createPidsCgroup(`kiln-run-${randomUUID()}`, profile.processes),
+      createPidsCgroup(`${RUN_CGROUP_PREFIX}${randomUUID()}`, profile.processes),
     ]);
     const readOnly = readOnlyCandidates.filter((_, i) => readOnlyKinds[i]);
     const bwrapArgs = buildBwrapArgs({
