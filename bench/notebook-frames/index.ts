@@ -75,15 +75,15 @@ async function bareRun(page: Page): Promise<LongTasks> {
     let next = 0;
     const step = () => {
       const end = Math.min(${LINES}, next + ${LINES_PER_FRAME});
-      for (let i = next; i < end; i++) text += 'line ' + i + '\n';
+      for (let i = next; i < end; i++) text += 'line ' + i + '\\n';
       next = end;
       if (next <= ${HEAD_LINES + TAIL_LINES}) {
         head.textContent = text;
       } else {
         let headEnd = 0;
-        for (let n = 0; n < ${HEAD_LINES}; n++) headEnd = text.indexOf('\n', headEnd) + 1;
+        for (let n = 0; n < ${HEAD_LINES}; n++) headEnd = text.indexOf('\\n', headEnd) + 1;
         let tailStart = text.length - 1;
-        for (let n = 0; n < ${TAIL_LINES}; n++) tailStart = text.lastIndexOf('\n', tailStart - 1);
+        for (let n = 0; n < ${TAIL_LINES}; n++) tailStart = text.lastIndexOf('\\n', tailStart - 1);
         head.textContent = text.slice(0, headEnd);
         note.textContent = '… ' + (next - ${HEAD_LINES + TAIL_LINES}).toLocaleString('en-US') + ' more lines (' + next.toLocaleString('en-US') + ' in all)';
         tail.textContent = text.slice(tailStart + 1);
