@@ -7,9 +7,10 @@
  *   diff painted in the page. So the SDK's parsing of the stream, the proposal, the socket hop, the diff
  *   editor's creation and Monaco's diff count.
  * - Baseline, in the same run and browser: a bare Monaco page (built here with Vite from `bare/`, served
- *   from loopback, no CDN) fetches the same response bytes; from its last byte read to the diff painted it
- *   does what Kiln does after that event: parses the SSE stream and the tool call's JSON, creates the diff
- *   editor with Kiln's options and both models, and waits for the paint.
+ *   from loopback, no CDN) fetches the same response bytes, parsing its events as they arrive as Kiln's
+ *   provider does; from its last byte read to the diff painted it does what Kiln does after that event:
+ *   parses what is left and the tool call's JSON, creates the diff editor with Kiln's options and both
+ *   models, and waits for the paint.
  * Target ≤ 1.2x. Needs the built app (`npm run build`). Run: `npm run bench -- edit-diff`.
  */
 import type { Page } from '@playwright/test';

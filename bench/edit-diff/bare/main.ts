@@ -1,8 +1,9 @@
 /**
  * The benchmark's baseline: Monaco's diff editor alone, no app around it. Exposes
  * `window.runBareDiff(streamUrl, original, language)`: fetches a model's `propose_file` response (an
- * OpenAI-style event stream) and returns the ms from its last byte read to the diff painted, which covers
- * what Kiln does after that moment: parse the stream and the tool call's arguments, make the diff editor.
+ * OpenAI-style event stream, its events parsed as they arrive, as Kiln's provider does) and returns the ms
+ * from its last byte read to the diff painted, which covers what Kiln does after that moment: the rest of
+ * the stream and the tool call's arguments parsed, the diff editor and its models made.
  */
 import * as monaco from 'monaco-editor';
 import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker?worker';
@@ -20,31 +21,35 @@ declare global {
   }
 }
 
-/** The proposed content: the tool call's arguments, gathered from the stream's deltas, parsed. */
-function proposedContent(stream: string): string {
+/** The tool call's arguments from one event of the stream ('' for events without them). */
+function argumentsIn(event: string): string {
+  if (!event.startsWith('data: ') || event === 'data: [DONE]') return '';
+  const chunk = JSON.parse(event.slice(6)) as {
+    choices: { delta: { tool_calls?: { function?: { arguments?: string } }[] } }[];
+  };
   let args = '';
-  for (const event of stream.split('\n\n')) {
-    if (!event.startsWith('data: ') || event === 'data: [DONE]') continue;
-    const chunk = JSON.parse(event.slice(6)) as {
-      choices: { delta: { tool_calls?: { function?: { arguments?: string } }[] } }[];
-    };
-    for (const call of chunk.choices[0]?.delta.tool_calls ?? []) args += call.function?.arguments ?? '';
-  }
-  return (JSON.parse(args) as { content: string }).content;
+  for (const call of chunk.choices[0]?.delta.tool_calls ?? []) args += call.function?.arguments ?? '';
+  return args;
 }
 
 window.runBareDiff = async (streamUrl, original, language) => {
   const host = document.getElementById('host')!;
   const reader = (await fetch(streamUrl)).body!.getReader();
-  const chunks: Uint8Array[] = [];
+  const decoder = new TextDecoder();
+  // As Kiln's provider does, events are parsed as they arrive; what is left at the end is the same.
+  let buffered = '';
+  let args = '';
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    chunks.push(value);
+    buffered += decoder.decode(value, { stream: true });
+    const events = buffered.split('\n\n');
+    buffered = events.pop() ?? '';
+    for (const event of events) args += argumentsIn(event);
   }
   const start = performance.now();
-  const decoder = new TextDecoder();
-  const modified = proposedContent(chunks.map((chunk) => decoder.decode(chunk, { stream: true })).join(''));
+  args += argumentsIn(buffered);
+  const modified = (JSON.parse(args) as { content: string }).content;
   // The options Kiln's DiffView uses.
   const editor = monaco.editor.createDiffEditor(host, {
     automaticLayout: true,
