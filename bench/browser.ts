@@ -30,20 +30,35 @@ export async function startKilnInBrowser(root: string): Promise<KilnInBrowser> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-data-'));
   // Benchmarks run the workspace's own config (the edit bench names a scripted model server).
   await trustFolder(dataDir, root);
-  const services = await createServices({ root, dataDir, prefsStore: new MemoryStore() });
-  const host = await startWebHost({ services, staticDir: path.join(REPO, 'out/renderer') });
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const host = await startKilnHost(root, dataDir);
+  const browser = await launchChromium();
   return {
     url: host.url,
     browser,
     async close() {
       await browser.close();
       await host.close();
-      await services.dispose();
       await rm(root, { recursive: true, force: true });
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Fresh services (nothing remembered from an earlier host) and the web host serving the built renderer. */
+export async function startKilnHost(root: string, dataDir: string): Promise<{ url: string; close(): Promise<void> }> {
+  const services = await createServices({ root, dataDir, prefsStore: new MemoryStore() });
+  const host = await startWebHost({ services, staticDir: path.join(REPO, 'out/renderer') });
+  return {
+    url: host.url,
+    async close() {
+      await host.close();
+      await services.dispose();
+    },
+  };
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
 /** A plain HTTP server on 127.0.0.1 (a baseline page needs no app around it). */

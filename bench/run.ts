@@ -1,20 +1,32 @@
+import { execFileSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { runEditDiffBench } from './edit-diff';
 import { runGitStatusBench } from './git-status';
 import { runListingBench } from './listing';
 import { runNotebookFramesBench } from './notebook-frames';
 import { benchNotebookRoundTrip } from './notebook-roundtrip';
+import { runOpenNotebookBench } from './open-notebook';
 import { runQuickOpenBench } from './quick-open';
 import { runSandboxBench } from './sandbox';
 import { runSearchBench } from './search';
 import { runScaleBench } from './scale';
+import { beginBench, reportedFigures, targetText, type Figure } from './support';
 import { runTreeBench } from './tree/tree-bench';
 
-/** `npm run bench`: every benchmark, each printing its ratio against a baseline measured in the same run. */
-const only = process.argv[2];
+/**
+ * `npm run bench` (or `npm run bench -- <name> [<name>…]`): each benchmark prints its figures against a
+ * baseline measured in the same run; at the end a summary table, bench/results.json (figures, targets and
+ * the machine's load), and a non-zero exit when any figure misses its target or a benchmark failed.
+ */
+const RESULTS = path.join(import.meta.dirname, 'results.json');
+const only = process.argv.slice(2);
 const benches: Record<string, () => Promise<unknown>> = {
   listing: runListingBench,
   tree: runTreeBench,
   'notebook-roundtrip': () => benchNotebookRoundTrip(),
+  'open-notebook': runOpenNotebookBench,
   'notebook-frames': runNotebookFramesBench,
   'edit-diff': runEditDiffBench,
   'quick-open': runQuickOpenBench,
@@ -23,9 +35,110 @@ const benches: Record<string, () => Promise<unknown>> = {
   sandbox: runSandboxBench,
   scale: runScaleBench,
 };
+const unknown = only.filter((name) => !Object.hasOwn(benches, name));
+if (unknown.length) {
+  console.error(`Unknown benchmark ${unknown.join(', ')}; there are: ${Object.keys(benches).join(', ')}`);
+  process.exit(2);
+}
 
+interface BenchRun {
+  name: string;
+  seconds: number;
+  /** 1-minute load average before and after (other programs' work skews every figure). */
+  loadBefore: number;
+  loadAfter: number;
+  error: string | null;
+}
+
+const runs: BenchRun[] = [];
 for (const [name, bench] of Object.entries(benches)) {
-  if (only && only !== name) continue;
-  await bench();
+  if (only.length && !only.includes(name)) continue;
+  beginBench(name);
+  const loadBefore = os.loadavg()[0];
+  const started = performance.now();
+  let error: string | null = null;
+  try {
+    await bench();
+  } catch (err) {
+    error = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    console.error(`${name} failed: ${error}`);
+  }
+  runs.push({ name, seconds: (performance.now() - started) / 1000, loadBefore, loadAfter: os.loadavg()[0], error });
+}
+
+const figures = reportedFigures();
+const previous = await readPrevious();
+printSummary(figures, runs, previous);
+await writeFile(
+  RESULTS,
+  `${JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      commit: gitCommit(),
+      machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? '', memoryGb: os.totalmem() / 2 ** 30 },
+      benches: runs,
+      figures,
+    },
+    null,
+    2,
+  )}\n`,
+);
+console.log(`Written to ${path.relative(process.cwd(), RESULTS)}.`);
+const failed = runs.filter((run) => run.error).length;
+const missed = figures.filter((figure) => figure.meets === false).length;
+if (failed || missed) {
+  console.log(`${missed} figure(s) miss their target, ${failed} benchmark(s) failed.`);
+  process.exit(1);
 }
 process.exit(0);
+
+/** The last run's figures by bench and name, so this run's table shows what changed. */
+async function readPrevious(): Promise<Map<string, Figure>> {
+  try {
+    const last = JSON.parse(await readFile(RESULTS, 'utf8')) as { figures: Figure[] };
+    return new Map(last.figures.map((figure) => [`${figure.bench}\n${figure.name}`, figure]));
+  } catch {
+    return new Map();
+  }
+}
+
+function printSummary(figures: readonly Figure[], runs: BenchRun[], previous: Map<string, Figure>): void {
+  const format = (n: number | null, digits = 2) => (n === null ? '' : n.toFixed(digits));
+  const rows = figures.map((figure) => {
+    const last = previous.get(`${figure.bench}\n${figure.name}`);
+    const shown = figure.ratio ?? figure.kiln;
+    const before = last ? (last.ratio ?? last.kiln) : null;
+    return [
+      figure.meets === null ? '' : figure.meets ? 'ok' : 'MISS',
+      figure.bench,
+      figure.ratio === null ? `${format(figure.kiln)} ${figure.unit}` : `${format(figure.ratio)}x`,
+      targetText(figure.target),
+      before === null ? '' : `${format(before)}${figure.ratio === null ? '' : 'x'} (${format(shown - before, 2)})`,
+      figure.name.length > 90 ? `${figure.name.slice(0, 89)}…` : figure.name,
+    ];
+  });
+  for (const run of runs.filter((r) => r.error))
+    rows.push(['FAIL', run.name, '', '', '', (run.error ?? '').split('\n')[0]]);
+  const header = ['', 'bench', 'figure', 'target', 'last run (change)', 'what'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
+  console.log('\nSummary');
+  console.log(line(header));
+  for (const row of rows) console.log(line(row));
+  for (const run of runs)
+    console.log(
+      `  ${run.name}: ${run.seconds.toFixed(0)} s, load ${run.loadBefore.toFixed(2)} → ${run.loadAfter.toFixed(2)} on ${os.cpus().length} CPUs`,
+    );
+}
+
+function gitCommit(): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', cwd: import.meta.dirname }).trim();
+  } catch {
+    return null;
+  }
+}

@@ -22,9 +22,90 @@ export interface BenchResult {
   unit: string;
 }
 
-export function report(result: BenchResult): void {
+/**
+ * What a figure must stay within to pass: a ratio to its baseline (`ratio`), an absolute value (`max`,
+ * `below` when equal fails), or no more than its baseline plus `overBaseline` (for figures that can be 0). A ratio
+ * with `orOverBaseline` also passes within that much of its baseline (for small figures where a fixed cost dominates).
+ */
+export type Target =
+  { ratio: number; orOverBaseline?: number } | { max: number; below?: boolean } | { overBaseline: number };
+
+/** One line of the summary and of bench/results.json. */
+export interface Figure {
+  /** The benchmark that measured it (`npm run bench -- <bench>`). */
+  bench: string;
+  name: string;
+  kiln: number;
+  baseline: number | null;
+  unit: string;
+  ratio: number | null;
+  target: Target | null;
+  /** Null when the figure has no target (printed for information). */
+  meets: boolean | null;
+}
+
+const figures: Figure[] = [];
+let currentBench = '';
+
+/** Figures reported from now on belong to `bench` (run.ts calls it before each benchmark). */
+export function beginBench(bench: string): void {
+  currentBench = bench;
+}
+
+/** Every figure reported in this process, in order. */
+export function reportedFigures(): readonly Figure[] {
+  return figures;
+}
+
+export function targetText(target: Target | null): string {
+  if (!target) return '';
+  if ('ratio' in target)
+    return target.orOverBaseline === undefined
+      ? `≤ ${target.ratio}x`
+      : `≤ ${target.ratio}x or ≤ baseline + ${target.orOverBaseline}`;
+  if ('max' in target) return `${target.below ? '<' : '≤'} ${target.max}`;
+  return `≤ baseline + ${target.overBaseline}`;
+}
+
+function meets(target: Target, kiln: number, baseline: number | null, ratio: number | null): boolean {
+  if ('ratio' in target)
+    return (
+      (ratio !== null && ratio <= target.ratio) ||
+      (target.orOverBaseline !== undefined && baseline !== null && kiln <= baseline + target.orOverBaseline)
+    );
+  if ('max' in target) return target.below ? kiln < target.max : kiln <= target.max;
+  return baseline !== null && kiln <= baseline + target.overBaseline;
+}
+
+/** Prints a figure against its baseline (and its target, when it has one) and records it for the summary. */
+export function report(result: BenchResult, target: Target | null = null): Figure {
   const ratio = result.kiln / result.baseline;
+  const figure = record({ ...result, ratio: Number.isFinite(ratio) ? ratio : null }, target);
   console.log(
-    `${result.name}: kiln ${result.kiln.toFixed(2)} ${result.unit}, baseline ${result.baseline.toFixed(2)} ${result.unit}, ratio ${ratio.toFixed(2)}x`,
+    `${result.name}: kiln ${result.kiln.toFixed(2)} ${result.unit}, baseline ${result.baseline.toFixed(2)} ${result.unit}, ratio ${ratio.toFixed(2)}x${verdictText(figure)}`,
   );
+  return figure;
+}
+
+/** A figure with no baseline (memory, a count), printed against its target and recorded. */
+export function reportValue(name: string, value: number, unit: string, target: Target | null): Figure {
+  const figure = record({ name, kiln: value, baseline: null, unit, ratio: null }, target);
+  console.log(`${name}: ${value.toFixed(2)} ${unit}${verdictText(figure)}`);
+  return figure;
+}
+
+function record(figure: Omit<Figure, 'bench' | 'target' | 'meets'>, target: Target | null): Figure {
+  const full: Figure = {
+    bench: currentBench,
+    ...figure,
+    target,
+    meets: target ? meets(target, figure.kiln, figure.baseline, figure.ratio) : null,
+  };
+  figures.push(full);
+  return full;
+}
+
+function verdictText(figure: Figure): string {
+  if (!figure.target) return '';
+  return ` (target ${targetText(figure.target)}): ${figure.meets ? 'meets target' : 'MISSES target'}`;
 }

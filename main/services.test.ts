@@ -33,3 +33,22 @@ it('shutdown stops every part, and a request that still arrives is told Kiln is 
     code: 'E_SHUTTING_DOWN',
   });
 });
+
+it('reports the end of the watcher walk as an event, and watch.status says it is done', async () => {
+  const { root, cleanup } = await makeTempTree({ 'a/b/c.txt': 'c\n', 'd/e.txt': 'e\n' });
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-services-data-'));
+  cleanups.push(cleanup, () => rm(dataDir, { recursive: true, force: true }));
+  const services = await createServices({ root, dataDir, prefsStore: new MemoryStore(), trash: async () => false });
+  cleanups.push(() => services.dispose());
+  const walked = new Promise<unknown>((resolve) =>
+    services.hub.onEvent((event) => {
+      if (event.channel === 'watch.walked') resolve(event.payload);
+    }),
+  );
+  // The walk may have ended while the services were being made; then the status says so, else the event does.
+  if (!(await services.handlers['watch.status']({})).walked) {
+    // Every folder, the root included, is watched by the time the walk is reported done.
+    expect(await walked).toEqual({ watchedFolders: 4 });
+  }
+  expect(await services.handlers['watch.status']({})).toMatchObject({ walked: true, watchedFolders: 4 });
+});

@@ -133,6 +133,15 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   // Start-up never waits for the watcher's walk: the window and the first listing come first.
   let watchExclude = config.current().watchExclude;
   let watcher = startWatcher(watchExclude);
+  let walked = false;
+  // The walk's end is reported, so whoever waits for it (the scale bench, a status line) needs no quiet window.
+  const noteWalked = (walking: WorkspaceWatcher) =>
+    void walking.ready.then(() => {
+      if (walking !== watcher) return;
+      walked = true;
+      hub.emit('watch.walked', { watchedFolders: walking.watchCount });
+    });
+  noteWalked(watcher);
   // Whichever watcher is current at the end: a replaced one was disposed when it was replaced.
   owned.add(toDisposable(() => watcher.dispose()));
   // Temp files of a save or copy cut short by a kill; swept in the background (start-up never waits),
@@ -152,6 +161,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       watchExclude = next;
       void watcher.dispose();
       watcher = startWatcher(next);
+      walked = false;
+      noteWalked(watcher);
     }),
   );
   const files = workspaceHandlers(workspace);
@@ -200,7 +211,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       void watcher.noteShown(path.join(workspace.root, content.path), 'file');
       return content;
     },
-    'watch.status': () => ({ degraded: watcher.degraded, watchedFolders: watcher.watchCount }),
+    'watch.status': () => ({ degraded: watcher.degraded, watchedFolders: watcher.watchCount, walked }),
     'editor.gutter': ({ path, text }) => git.changesFor(path, text),
     'prefs.get': () => prefs.get(),
     'prefs.set': (changes) => prefs.set(changes),

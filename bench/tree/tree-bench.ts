@@ -1,16 +1,31 @@
 /**
- * The explorer with 100,000 files in one folder, against a bare virtualized list of the same rows:
- * time from expanding the folder to its first rows painted, and the main thread's long tasks while
- * scrolling (work per frame; animation-frame gaps floor at 16.7 ms and would read a slow list as 1.0x).
- * Needs the built renderer (`npx electron-vite build`). Run: `node --import tsx bench/tree/tree-bench.ts`.
+ * The explorer with 100,000 files in one folder, against a bare virtualized list of the same rows.
+ * - Expand, timed in the page from the click on the folder to its first row in the DOM plus two animation
+ *   frames, on both sides. Kiln cold: fresh services (main remembers no order of the folder) and a freshly
+ *   loaded page; Kiln warm: the page loaded again on the same services, which remember the order. Reported
+ *   separately, cold first. The bare page does the least a page must to show the same first rows: its
+ *   server reads the folder (with file types), picks the first 200 names without a full sort, and the page
+ *   paints the visible ones; it fetches the rest afterwards, for scrolling.
+ * - Scrolling: the main thread's long tasks over 240 frames (work per frame; animation-frame gaps floor at
+ *   16.7 ms and would read a slow list as 1.0x), after the cold expand on Kiln and once the bare page has
+ *   all the names.
+ * Needs the built renderer (`npm run build`). Run: `npm run bench -- tree`.
  */
 import type { Page } from '@playwright/test';
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { VIEWPORT, serveLoopback, startKilnInBrowser, startLongTasks, stopLongTasks, type LongTasks } from '../browser';
-import { median, report, type BenchResult } from '../support';
+import {
+  VIEWPORT,
+  launchChromium,
+  serveLoopback,
+  startKilnHost,
+  startLongTasks,
+  stopLongTasks,
+  type LongTasks,
+} from '../browser';
+import { median, report, type Figure } from '../support';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FILES = Number(process.env.KILN_BENCH_TREE_FILES ?? 100_000);
@@ -18,10 +33,13 @@ const RUNS = 5;
 const SCROLL_FRAMES = 240;
 const FIRST_ROW = `big/f${'0'.repeat(6)}.txt`;
 
+const TARGET_RATIO = 2;
+
 export interface TreeBenchResult {
   files: number;
-  expand: BenchResult & { ratio: number };
-  scrollLongTasks: BenchResult;
+  cold: Figure;
+  warm: Figure;
+  scrollLongTasks: Figure;
 }
 
 async function makeWorkspace(): Promise<string> {
@@ -38,19 +56,44 @@ async function makeWorkspace(): Promise<string> {
   return root;
 }
 
-/** The bare page: its HTML plus the folder's names as JSON, from a plain local HTTP server. */
+/**
+ * The bare page's server: its HTML, `/list?first=N` (the folder's size and its first N names, picked
+ * without sorting the rest) and `/list` (every name, sorted).
+ */
 async function startBaselineServer(root: string): Promise<{ url: string; close: () => Promise<void> }> {
   const html = await readFile(path.join(HERE, 'baseline.html'));
+  const dir = path.join(root, 'big');
   return serveLoopback(async (req, res) => {
-    if (req.url === '/list') {
-      const names = (await readdir(path.join(root, 'big'))).sort();
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/list') {
+      const entries = await readdir(dir, { withFileTypes: true });
+      const names = entries.map((entry) => entry.name);
+      const first = Number(url.searchParams.get('first') ?? 0);
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(names));
+      res.end(JSON.stringify(first ? { total: names.length, names: smallest(names, first) } : names.sort()));
       return;
     }
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(html);
   });
+}
+
+/** The `count` smallest names in order, kept in a small sorted array as the names stream by. */
+function smallest(names: string[], count: number): string[] {
+  const kept: string[] = [];
+  for (const name of names) {
+    if (kept.length === count && name >= kept[count - 1]) continue;
+    let lo = 0;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (kept[mid] < name) lo = mid + 1;
+      else hi = mid;
+    }
+    kept.splice(lo, 0, name);
+    if (kept.length > count) kept.pop();
+  }
+  return kept;
 }
 
 // Page scripts are plain strings: tsx would otherwise inject helpers the page does not have.
@@ -71,6 +114,8 @@ async function timeExpand(page: Page, firstRow: string): Promise<number> {
 
 /** Scrolls the list by a page-ish step per frame and returns the long tasks meanwhile. */
 async function scrollWork(page: Page, scroller: string): Promise<LongTasks> {
+  // The bare page scrolls once it holds every name, as Kiln's tree does once its listing is whole.
+  await page.evaluate('window.__rest');
   await startLongTasks(page);
   await page.evaluate(`new Promise((resolve) => {
     const list = document.querySelector('${scroller}');
@@ -84,55 +129,68 @@ async function scrollWork(page: Page, scroller: string): Promise<LongTasks> {
   return stopLongTasks(page);
 }
 
-function withRatio(result: BenchResult): BenchResult & { ratio: number } {
-  report(result);
-  return { ...result, ratio: result.kiln / result.baseline };
-}
-
 export async function runTreeBench(): Promise<TreeBenchResult> {
   console.log(`tree bench: ${FILES.toLocaleString()} files in one folder`);
   const root = await makeWorkspace();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-tree-data-'));
   const baseline = await startBaselineServer(root);
-  const kiln = await startKilnInBrowser(root);
+  const browser = await launchChromium();
   try {
-    const page = await kiln.browser.newPage({ viewport: VIEWPORT });
-    const kilnExpand: number[] = [];
+    const page = await browser.newPage({ viewport: VIEWPORT });
+    const kilnCold: number[] = [];
+    const kilnWarm: number[] = [];
     const bareExpand: number[] = [];
     const kilnScroll: LongTasks[] = [];
     const bareScroll: LongTasks[] = [];
-    for (let run = 0; run < RUNS; run++) {
-      await page.goto(kiln.url);
+    const expandKiln = async (url: string) => {
+      await page.goto(url);
       await page.getByRole('treeitem', { name: 'big', exact: true }).waitFor();
-      kilnExpand.push(await timeExpand(page, FIRST_ROW));
-      kilnScroll.push(await scrollWork(page, '[role="tree"]'));
-
+      return timeExpand(page, FIRST_ROW);
+    };
+    // Interleaved, so machine noise hits every side alike.
+    for (let run = 0; run < RUNS; run++) {
+      const kiln = await startKilnHost(root, dataDir);
+      try {
+        kilnCold.push(await expandKiln(kiln.url));
+        kilnScroll.push(await scrollWork(page, '[role="tree"]'));
+        kilnWarm.push(await expandKiln(kiln.url));
+      } finally {
+        await kiln.close();
+      }
       await page.goto(baseline.url);
       bareExpand.push(await timeExpand(page, FIRST_ROW));
       bareScroll.push(await scrollWork(page, '#list'));
     }
-    const expand = withRatio({
-      name: 'tree expand 100k: to first rows painted (target ≤ 2x)',
-      kiln: median(kilnExpand),
-      baseline: median(bareExpand),
-      unit: 'ms',
-    });
-    console.log(
-      `tree expand 100k: ratio ${expand.ratio.toFixed(2)}x against a target of 2x: ${expand.ratio <= 2 ? 'meets target' : 'MISSES target'}`,
-    );
+    const expand = (which: string, samples: number[]) =>
+      report(
+        {
+          name: `tree expand ${FILES.toLocaleString()}, ${which}: click to first rows painted (Kiln vs bare list), median of ${RUNS}`,
+          kiln: median(samples),
+          baseline: median(bareExpand),
+          unit: 'ms',
+        },
+        { ratio: TARGET_RATIO },
+      );
+    const cold = expand('cold (fresh services and page)', kilnCold);
+    const warm = expand('warm (order remembered)', kilnWarm);
     const total = (runs: LongTasks[]) => runs.reduce((sum, t) => sum + t.totalMs, 0);
-    const scrollLongTasks: BenchResult = {
-      name: `tree scroll 100k: long-task time over ${RUNS} x ${SCROLL_FRAMES} frames of scrolling`,
-      kiln: total(kilnScroll),
-      baseline: total(bareScroll),
-      unit: 'ms',
-    };
-    console.log(
-      `${scrollLongTasks.name}: kiln ${scrollLongTasks.kiln.toFixed(0)} ms (${kilnScroll.reduce((n, t) => n + t.count, 0)} tasks), bare list ${scrollLongTasks.baseline.toFixed(0)} ms (${bareScroll.reduce((n, t) => n + t.count, 0)} tasks); target: no long tasks beyond the bare list's (60 fps)`,
+    const tasks = (runs: LongTasks[]) => runs.reduce((n, t) => n + t.count, 0);
+    const scrollLongTasks = report(
+      {
+        name: `tree scroll ${FILES.toLocaleString()}: long-task time over ${RUNS} x ${SCROLL_FRAMES} frames (Kiln ${tasks(kilnScroll)} tasks, bare ${tasks(bareScroll)})`,
+        kiln: total(kilnScroll),
+        baseline: total(bareScroll),
+        unit: 'ms',
+      },
+      // None beyond the bare list's: 60 fps.
+      { overBaseline: 0 },
     );
-    return { files: FILES, expand, scrollLongTasks };
+    return { files: FILES, cold, warm, scrollLongTasks };
   } finally {
+    await browser.close();
     await baseline.close();
-    await kiln.close();
+    await rm(root, { recursive: true, force: true });
+    await rm(dataDir, { recursive: true, force: true });
   }
 }
 

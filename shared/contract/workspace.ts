@@ -151,8 +151,14 @@ export const workspaceRequests = {
   'workspace.absolutePath': request(z.object({ path: RelPath }), z.object({ path: z.string() })),
   'workspace.nextFreeName': request(z.object({ dir: RelPath, name: z.string() }), z.object({ path: RelPath })),
   'workspace.cancelJob': request(z.object({ jobId: z.string() }), z.object({ cancelled: z.boolean() })),
-  /** Whether live updates cover the whole workspace; the UI shows `degraded.message` once when not. */
-  'watch.status': request(z.object({}), z.object({ degraded: WatchDegraded.nullable(), watchedFolders: z.number() })),
+  /**
+   * Whether live updates cover the whole workspace; the UI shows `degraded.message` once when not. `walked`:
+   * the background walk that sets up the watches has finished (`watch.walked` says when).
+   */
+  'watch.status': request(
+    z.object({}),
+    z.object({ degraded: WatchDegraded.nullable(), watchedFolders: z.number(), walked: z.boolean() }),
+  ),
   'editor.gutter': request(
     z.object({
       path: RelPath,
@@ -170,4 +176,6 @@ export const workspaceEvents = {
   'fs.change': FsChange,
   'fs.progress': TransferProgress,
   'watch.degraded': WatchDegraded,
+  /** The watcher's background walk of the workspace finished (again after a restart with new excludes). */
+  'watch.walked': z.object({ watchedFolders: z.number() }),
 } as const;

@@ -3,7 +3,8 @@ import type { CellType } from '../../../shared/contract';
 import { ArrowDownIcon, ArrowUpIcon, ContextMenu, MoreIcon, PlayIcon, TrashIcon, type MenuItem } from '../ui';
 import { CellEditor, type EditorHandle, type EditorKey } from './CellEditor';
 import type { CellView } from './notebook-session';
-import { Markdown, OutputList } from './Outputs';
+import { DeferredOutputs, EAGER_CELLS } from './DeferredOutputs';
+import { Markdown } from './Outputs';
 
 /** What a cell asks the notebook to do; the notebook owns selection, focus and the session. */
 export interface CellActions {
@@ -204,7 +205,9 @@ export const Cell = memo(function Cell({
             ) : (
               <div className="nb-markdown nb-placeholder">Empty markdown cell — double-click to edit</div>
             ))}
-          {isCode && <OutputList outputs={cell.outputs} executionCount={cell.execution_count} />}
+          {isCode && (
+            <DeferredOutputs outputs={cell.outputs} executionCount={cell.execution_count} eager={index < EAGER_CELLS} />
+          )}
           {view.answers.map((line, i) => (
             <pre key={`answer-${i}`} className="nb-out-text nb-stdin-echo">
               {line}

@@ -1,0 +1,54 @@
+import { useEffect, useRef, useState } from 'react';
+import type { NotebookOutput } from '../../../shared/contract';
+import { joinMultiline } from '../../../shared/contract';
+import { countLines } from './console-text';
+import { OutputList } from './Outputs';
+
+/** Cells this close to the top are made with their outputs at once: the first screen paints in one go. */
+export const EAGER_CELLS = 20;
+/** How far beyond the visible cells outputs are made ahead of scrolling. */
+const AHEAD = '1500px 0px';
+const LINE_PX = 18;
+/** What a long text shows at most before "Show more" (Outputs.tsx), in lines. */
+const SHOWN_LINES = 501;
+
+/**
+ * A cell's outputs, made once the cell comes near the visible part of the notebook: a notebook of 1,000
+ * cells with 20 MB of outputs paints its first cells without first building every image and text below.
+ * Until then a blank of about their height keeps the scroll bar honest. Once made they stay.
+ */
+export function DeferredOutputs(props: { outputs: NotebookOutput[]; executionCount: number | null; eager: boolean }) {
+  const [near, setNear] = useState(props.eager);
+  const blank = useRef<HTMLDivElement>(null);
+  const waiting = !near && props.outputs.length > 0;
+  useEffect(() => {
+    if (!waiting) return;
+    const el = blank.current!;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setNear(true);
+      },
+      { root: el.closest('.nb-cells'), rootMargin: AHEAD },
+    );
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [waiting]);
+  if (!waiting) return <OutputList outputs={props.outputs} executionCount={props.executionCount} />;
+  return <div ref={blank} className="nb-outputs-pending" style={{ height: estimatedHeight(props.outputs) }} />;
+}
+
+/** Roughly the height the outputs will take, so the notebook's length barely changes when they are made. */
+export function estimatedHeight(outputs: NotebookOutput[]): number {
+  let px = 0;
+  for (const output of outputs) {
+    const text = output.text ?? (output.data as Record<string, unknown> | undefined)?.['text/plain'];
+    const images = Object.keys((output.data as Record<string, unknown> | undefined) ?? {}).some((mime) =>
+      mime.startsWith('image/'),
+    );
+    if (images) px += 250;
+    else if (typeof text === 'string' || Array.isArray(text))
+      px += Math.min(SHOWN_LINES, countLines(joinMultiline(text as string | string[]))) * LINE_PX;
+    else px += 2 * LINE_PX;
+  }
+  return px;
+}
