@@ -141,9 +141,10 @@ class Parser {
         Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
       else out[key] = value;
       this.skipSpace();
-      const c = text.charCodeAt(this.pos++);
+      const c = text.charCodeAt(this.pos);
+      if (c !== 0x2c && c !== 0x7d) this.fail("Expected ',' or '}' after a property value");
+      this.pos++;
       if (c === 0x7d) return out;
-      if (c !== 0x2c) (this.pos--, this.fail("Expected ',' or '}' after a property value"));
     }
   }
 
@@ -159,9 +160,10 @@ class Parser {
     for (;;) {
       out.push(this.value(out, out.length));
       this.skipSpace();
-      const c = text.charCodeAt(this.pos++);
+      const c = text.charCodeAt(this.pos);
+      if (c !== 0x2c && c !== 0x5d) this.fail("Expected ',' or ']' after an array element");
+      this.pos++;
       if (c === 0x5d) return out;
-      if (c !== 0x2c) (this.pos--, this.fail("Expected ',' or ']' after an array element"));
     }
   }
 }

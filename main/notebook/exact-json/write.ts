@@ -18,7 +18,7 @@ function byCodePoint(a: string, b: string): number {
   return x.length - y.length;
 }
 
-// eslint-disable-next-line no-control-regex -- what UTF-16 and code point order disagree on
+// What UTF-16 and code point order disagree on.
 const SURROGATE_OR_ABOVE = /[\ud800-\uffff]/;
 
 function sortedKeys(object: Record<string, unknown>): string[] {
