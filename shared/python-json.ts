@@ -58,14 +58,14 @@ export function numberOfText(text: string): number {
 }
 
 /**
- * Whether the written `text` still describes `value`. A non-finite number reads as null where it crossed JSON
- * (the WebSocket contract writes NaN as null), and still counts.
+ * Whether the written `text` still describes `value`, allowing for what crossing JSON (the WebSocket contract)
+ * did to it: a non-finite number arrives as null, and -0 as 0.
  */
 export function textDescribes(text: string, value: unknown): boolean {
   const n = numberOfText(text);
   if (value === null) return !Number.isFinite(n);
   if (typeof value !== 'number') return false;
-  return Object.is(n, value);
+  return Object.is(n, value) || (n === 0 && value === 0);
 }
 
 /**
