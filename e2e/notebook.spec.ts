@@ -436,7 +436,7 @@ test.describe('notebook', () => {
       const nb = await openNotebook(page, 'old.ipynb');
       await expect(nb.getByRole('note')).toContainText('This notebook was nbformat 4.4; Kiln opened it as 4.5');
       await expect(nb.getByRole('group', { name: /^Cell \d+$/ })).toHaveCount(2);
-      await page.screenshot({ path: '/tmp/kiln-nb-upgraded.png' });
+      await page.screenshot({ path: test.info().outputPath('kiln-nb-upgraded.png') });
       await nb.getByRole('button', { name: 'Add cell', exact: true }).click();
       await expect(cellOf(nb, 2).locator('.monaco-editor.focused')).toHaveCount(1);
       await page.keyboard.type('y = 2');

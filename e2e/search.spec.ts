@@ -43,7 +43,7 @@ test.describe('Find in Files', () => {
     const engineMatches = results.locator('[role="treeitem"][aria-level="2"][data-path="src/engine.py"]');
     await expect(engineMatches).toHaveCount(2);
     await expect(engineMatches.first().locator('mark')).toHaveText('FLUX_CAPACITOR');
-    await page.screenshot({ path: '/tmp/kiln-search.png' });
+    await page.screenshot({ path: test.info().outputPath('kiln-search.png') });
 
     // Match Case narrows it; from the box, Down enters the tree, arrows reach the match and Enter opens it.
     await view.getByRole('button', { name: 'Match Case' }).click();
