@@ -204,7 +204,9 @@ export const Cell = memo(function Cell({
             ) : (
               <div className="nb-markdown nb-placeholder">Empty markdown cell — double-click to edit</div>
             ))}
-          {isCode && <OutputList outputs={cell.outputs} executionCount={cell.execution_count} />}
+          {isCode && (
+            <OutputList outputs={cell.outputs} executionCount={cell.execution_count} exactNumbers={cell.exactNumbers} />
+          )}
           {view.answers.map((line, i) => (
             <pre key={`answer-${i}`} className="nb-out-text nb-stdin-echo">
               {line}
