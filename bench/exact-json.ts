@@ -22,7 +22,7 @@ const GENERATE = `
 import nbformat, random, base64, sys
 from nbformat.v4 import new_notebook, new_code_cell, new_output
 random.seed(7)
-per = 20_000_000 // 1000
+per = 22_500_000 // 1000
 nb = new_notebook(metadata={"widgets": {"application/vnd.jupyter.widget-state+json": {"state": {"m": {"model_name": "FloatSliderModel", "state": {"value": 2.0, "max": 100.0, "step": 0.1}}}, "version_major": 2, "version_minor": 0}}})
 png = base64.b64encode(bytes(random.getrandbits(8) for _ in range(per // 3))).decode()
 for i in range(1000):

@@ -57,6 +57,13 @@ export function writePythonJson(value: unknown): string {
         parts.push('[]');
         return;
       }
+      if (v.every((item) => typeof item === 'string')) {
+        // Lines of source and output, most of a notebook's bytes: the engine lays them out in one call (a JSON
+        // string never holds a raw newline, so re-indenting its lines is safe).
+        const nested = JSON.stringify(v, null, 1);
+        parts.push(depth === 0 ? nested : nested.replace(/\n/g, indent(depth)));
+        return;
+      }
       parts.push('[');
       for (let i = 0; i < v.length; i++) {
         parts.push(i === 0 ? indent(depth + 1) : `,${indent(depth + 1)}`);
