@@ -1,11 +1,11 @@
 /**
  * What exact numbers cost on a 20 MB notebook (not part of `npm run bench`; run with
- * `node --import tsx bench/exact-json.ts`).
+ * `node --expose-gc --import tsx bench/exact-json.ts`).
  *
  * The notebook is written by Python's nbformat: 1,000 code cells, each with a stream of text lines, a PNG with
  * `"width": 640.0` and an application/json output holding 1.0, 1e-05, 1e+20 and a 23-digit int, plus widget state.
  * Timed, in CPU milliseconds (process.cpuUsage, so the other load on the machine counts less), median of 9
- * interleaved samples:
+ * interleaved samples, each after a garbage collection:
  * - parse: JSON.parse (today's reader) against parsePythonJson (JSON.parse plus the scan for exact numbers);
  * - open: notebook.open in NotebookService from the request to the document it answers (read, parse, validate,
  *   the model, the wire cells with their exact numbers), and the share of it the JSON layer adds;
@@ -44,7 +44,11 @@ function sortKeysDeep(value: unknown): unknown {
   return value;
 }
 
+/** With --expose-gc, each sample starts from a collected heap, so no sample pays for another's garbage. */
+const collect = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+
 async function cpuMs(work: () => unknown): Promise<number> {
+  collect();
   const start = process.cpuUsage();
   await work();
   const used = process.cpuUsage(start);
