@@ -75,7 +75,7 @@ function describe(violation: {
 }
 
 /**
- * Runs axe on the page as it is, in both themes; screenshots go to /tmp for a look at the colours. Besides
+ * Runs axe on the page as it is, in both themes; screenshots go to the test's output folder for a look at the colours. Besides
  * axe's default rules, its experimental ones run too (one of them checks that a control's name contains its
  * visible text). Notebook HTML outputs are the notebook author's page in a script-less sandbox: axe checks
  * the frame element, not inside it, and runs in the page itself (legacy mode: no blank page to merge frames' results in).
@@ -91,7 +91,7 @@ async function expectAccessible(page: Page, screen: string): Promise<void> {
       .options({ iframes: false })
       .setLegacyMode()
       .analyze();
-    await page.screenshot({ path: `/tmp/kiln-a11y-${screen}-${colorScheme}.png` });
+    await page.screenshot({ path: test.info().outputPath(`a11y-${screen}-${colorScheme}.png`) });
     const serious = results.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
     found.push(...serious.flatMap(describe).map((line) => `${colorScheme}: ${line}`));
   }

@@ -71,7 +71,7 @@ test.describe('agent session', () => {
     await expect(panel(page).getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
     await expect(panel(page).getByRole('button', { name: 'Stop', exact: true })).toBeDisabled();
     await expect(panel(page).getByRole('button', { name: 'Clear', exact: true })).toBeDisabled();
-    await page.screenshot({ path: '/tmp/agent-empty.png' });
+    await page.screenshot({ path: test.info().outputPath('agent-empty.png') });
   });
 
   test('writing the agent: block enables the panel without a reload', async ({ page, kiln, workspace, model }) => {
@@ -127,7 +127,7 @@ test.describe('agent session', () => {
     const details = panel(page).getByRole('group', { name: 'Details of write-file' });
     await expect(details).toContainText('"""Loads the fixture');
     await expect(details).toContainText('more characters');
-    await page.screenshot({ path: '/tmp/agent-chips.png' });
+    await page.screenshot({ path: test.info().outputPath('agent-chips.png') });
 
     // The module opens from its chip.
     await details.getByRole('button', { name: 'Open src/loaders.py' }).click();
@@ -155,7 +155,7 @@ test.describe('agent session', () => {
     await expect(panel(page).locator('[data-streaming="true"]')).toBeVisible();
     await ask(page, 'second');
     await expect(panel(page).getByText('queued', { exact: true })).toBeVisible();
-    await page.screenshot({ path: '/tmp/agent-queued.png' });
+    await page.screenshot({ path: test.info().outputPath('agent-queued.png') });
     await stop.click();
     await expect(panel(page).getByText('Stopped', { exact: true })).toBeVisible();
     await expect(panel(page).getByText('Not sent: stopped before its turn')).toBeVisible();

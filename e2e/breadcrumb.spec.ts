@@ -17,7 +17,7 @@ test('the breadcrumb names each segment; a segment lists its siblings, folders f
   await nav.getByRole('button', { name: 'app.py' }).click();
   const list = page.getByRole('listbox');
   await expect(list.getByRole('option')).toHaveText(['lib', 'app.py', 'util.py']);
-  await page.screenshot({ path: '/tmp/kiln-breadcrumb.png' });
+  await page.screenshot({ path: test.info().outputPath('kiln-breadcrumb.png') });
   await list.getByRole('option', { name: 'util.py' }).click();
   await expect(page.getByRole('tab', { name: 'util.py' })).toHaveAttribute('aria-selected', 'true');
   await expect(nav.getByRole('button')).toHaveText([path.basename(workspace.root), 'src', 'util.py']);

@@ -95,7 +95,7 @@ test.describe('edit assistant', () => {
     await expect(p.getByText('Heavier, multi-file work belongs in a full agent session')).toBeVisible();
     await expect(p.getByRole('textbox', { name: 'Message' })).toBeDisabled();
     await openFile(page, 'src', 'app.py');
-    await page.screenshot({ path: '/tmp/kiln-edit-empty.png' });
+    await page.screenshot({ path: test.info().outputPath('kiln-edit-empty.png') });
 
     await configure(workspace, model);
     await expect(snippet).toHaveCount(0);
@@ -158,15 +158,15 @@ test.describe('edit assistant', () => {
     const sideBySide = p.getByRole('switch', { name: 'Side by side' });
     await expect(sideBySide).toHaveAttribute('aria-checked', 'true');
     await expect(review(page).locator('.monaco-diff-editor.side-by-side')).toBeVisible();
-    await page.screenshot({ path: '/tmp/kiln-edit-diff-side.png' });
+    await page.screenshot({ path: test.info().outputPath('kiln-edit-diff-side.png') });
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.screenshot({ path: '/tmp/kiln-edit-diff-dark.png' });
+    await page.screenshot({ path: test.info().outputPath('kiln-edit-diff-dark.png') });
     await page.emulateMedia({ colorScheme: 'light' });
     await sideBySide.click();
     await expect(sideBySide).toHaveAttribute('aria-checked', 'false');
     await expect(review(page).locator('.monaco-diff-editor.side-by-side')).toHaveCount(0);
     await expectDiffShown(page, 'hello {name}', 'hello {person}');
-    await page.screenshot({ path: '/tmp/kiln-edit-diff-inline.png' });
+    await page.screenshot({ path: test.info().outputPath('kiln-edit-diff-inline.png') });
 
     expect(await workspace.read('src/app.py')).toBe(APP);
     await p.getByRole('button', { name: 'Accept' }).click();
@@ -231,7 +231,7 @@ test.describe('edit assistant', () => {
     // The diff is against the new baseline: only the rename shows.
     await expectDiffShown(page, 'hello {name}', 'hello {person}');
     await expect(p.getByRole('button', { name: /^Proposed changes/ })).toContainText('+2');
-    await page.screenshot({ path: '/tmp/kiln-edit-marker.png' });
+    await page.screenshot({ path: test.info().outputPath('kiln-edit-marker.png') });
   });
 
   test('a file over 256 KB asks for confirmation first, then works', async ({ page, kiln, workspace, model }) => {
@@ -246,7 +246,7 @@ test.describe('edit assistant', () => {
     const warning = p.getByRole('alert').filter({ hasText: 'full agent session' });
     await expect(warning).toBeVisible();
     await expect(p.getByRole('textbox', { name: 'Message' })).toBeDisabled();
-    await page.screenshot({ path: '/tmp/kiln-edit-large.png' });
+    await page.screenshot({ path: test.info().outputPath('kiln-edit-large.png') });
     await warning.getByRole('button', { name: 'Continue anyway' }).click();
     await ask(page, 'Add a header comment');
     await expect(p.getByRole('button', { name: /^Proposed changes/ })).toContainText('+1');
@@ -295,7 +295,7 @@ test.describe('edit assistant', () => {
     await expect(alert).toContainText(/401|key|auth/i);
     await expect(panel(page).getByRole('button', { name: 'Send', exact: true })).toBeDisabled(); // empty message
     expect(await workspace.read('src/app.py')).toBe(APP);
-    await page.screenshot({ path: '/tmp/kiln-edit-error.png' });
+    await page.screenshot({ path: test.info().outputPath('kiln-edit-error.png') });
   });
 
   test('an unreachable server and a malformed tool call are alerts too', async ({ page, kiln, workspace, model }) => {
@@ -369,14 +369,14 @@ test.describe('edit assistant', () => {
     const alert = p.getByRole('alert').filter({ hasText: 'changed on disk since this proposal was made' });
     await expect(alert).toBeVisible();
     await expect(alert.getByRole('button')).toHaveText(['Review against current file', 'Discard']);
-    await page.screenshot({ path: '/tmp/kiln-edit-stale.png' });
+    await page.screenshot({ path: test.info().outputPath('kiln-edit-stale.png') });
     expect(await workspace.read('src/app.py')).toBe(other);
     await expect(p.getByRole('button', { name: /^Proposed changes/ })).toContainText('pending');
 
     await alert.getByRole('button', { name: 'Review against current file' }).click();
     await expect(review(page)).toContainText('On disk ↔ proposal');
     await expectDiffShown(page, '"KILN"', 'hello {person}');
-    await page.screenshot({ path: '/tmp/kiln-edit-review-disk.png' });
+    await page.screenshot({ path: test.info().outputPath('kiln-edit-review-disk.png') });
     expect(await workspace.read('src/app.py')).toBe(other);
     await p.getByRole('button', { name: 'Accept' }).click();
     await expect.poll(() => workspace.read('src/app.py')).toBe(APP_RENAMED);

@@ -110,7 +110,7 @@ test('a dirty buffer changed on disk shows the bar: Compare, Overwrite, Reload',
   const diff = page.getByTestId('diff-view');
   await expect(diff).toContainText('VALUE = 99');
   await expect(diff).toContainText('MINE = 1');
-  await page.screenshot({ path: '/tmp/kiln-conflict.png' });
+  await page.screenshot({ path: test.info().outputPath('kiln-conflict.png') });
 
   await bar.getByRole('button', { name: 'Overwrite' }).click();
   await expect(bar).toHaveCount(0);
@@ -161,7 +161,7 @@ test('one tab per open file in opening order: the unsaved one is marked, the cho
   await expect(page.getByRole('tab', { name: 'app.py' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('tab', { name: 'app.py' })).not.toHaveAttribute('data-dirty');
   await expect(editorText(page)).toContainText('def greet(name):');
-  await page.screenshot({ path: '/tmp/kiln-editor.png' });
+  await page.screenshot({ path: test.info().outputPath('kiln-editor.png') });
 });
 
 test('themes follow the OS setting, Monaco included', async ({ page, kiln }) => {
@@ -171,7 +171,7 @@ test('themes follow the OS setting, Monaco included', async ({ page, kiln }) => 
   await expect(page.locator('.code-editor .monaco-editor')).toHaveClass(/vs-dark/);
   const dark = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   expect(dark).toBe('rgb(30, 30, 30)');
-  await page.screenshot({ path: '/tmp/kiln-dark.png' });
+  await page.screenshot({ path: test.info().outputPath('kiln-dark.png') });
   await page.emulateMedia({ colorScheme: 'light' });
   await expect(page.locator('.code-editor .monaco-editor')).not.toHaveClass(/vs-dark/);
   expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(255, 255, 255)');

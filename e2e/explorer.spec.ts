@@ -24,7 +24,7 @@ test.describe('context menu', () => {
     const menu = page.getByRole('menu');
     await expect(menu).toBeVisible();
     await expect(menu.getByRole('menuitem')).toHaveText(MENU_ITEMS);
-    await page.screenshot({ path: '/tmp/kiln-context-menu.png' });
+    await page.screenshot({ path: test.info().outputPath('kiln-context-menu.png') });
     await page.keyboard.press('Escape');
     await expect(menu).toHaveCount(0);
 
@@ -203,7 +203,7 @@ test.describe('drag and drop', () => {
     await kiln.open(page);
     await dragWithMouse(page, treeItem(page, 'README.md'), treeItem(page, 'notes'), { release: false });
     await expect(treeItem(page, 'notes')).toHaveAttribute('data-drop', 'valid');
-    await page.screenshot({ path: '/tmp/kiln-drag.png' });
+    await page.screenshot({ path: test.info().outputPath('kiln-drag.png') });
     await page.mouse.up();
     await expect.poll(() => workspace.exists('notes/README.md')).toBe(true);
     expect(await workspace.exists('README.md')).toBe(false);
@@ -231,7 +231,7 @@ test.describe('drag and drop', () => {
     await dragWithMouse(page, treeItem(page, 'outer'), treeItem(page, 'inner'), { release: false });
     await expect(treeItem(page, 'inner')).toHaveAttribute('data-drop', 'invalid');
     await expect(fileTree(page)).toHaveAttribute('data-drop-valid', 'false');
-    await page.screenshot({ path: '/tmp/kiln-drag-invalid.png' });
+    await page.screenshot({ path: test.info().outputPath('kiln-drag-invalid.png') });
     await page.mouse.up();
     await expect(fileTree(page)).not.toHaveAttribute('data-drop-valid');
     // A drop sends its move at once; a file written afterwards from outside reaches the tree through main
@@ -439,7 +439,7 @@ test.describe('tree behaviour', () => {
     // The flash passes; the badge stays until the operator opens the file.
     await expect(row).not.toHaveClass(/flash-agent/);
     await expect(badge).toBeVisible();
-    await page.screenshot({ path: '/tmp/kiln-agent-new.png' });
+    await page.screenshot({ path: test.info().outputPath('kiln-agent-new.png') });
     await row.click();
     await expect(page.getByRole('tab', { name: /from-agent\.md/ })).toBeVisible();
     await expect(badge).toHaveCount(0);
@@ -513,7 +513,7 @@ test.describe('tree behaviour', () => {
     await page.getByRole('menuitem', { name: 'Paste' }).click();
     const progress = page.getByRole('status').filter({ hasText: 'Copying bulk' });
     await expect(progress).toBeVisible();
-    await page.screenshot({ path: '/tmp/kiln-progress.png' });
+    await page.screenshot({ path: test.info().outputPath('kiln-progress.png') });
     await progress.getByRole('button', { name: 'Cancel' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'cancelled' })).toBeVisible();
     const names = readdirSync(workspace.root);
@@ -538,7 +538,7 @@ test.describe('tree behaviour', () => {
     await expect(treeItem(page, 'sample.csv')).toHaveAttribute('aria-level', '2');
     await expect(treeItem(page, 'app.py')).toHaveAttribute('aria-level', '2');
     await expect(treeItem(page, 'README.md')).toHaveAttribute('aria-level', '1');
-    await page.screenshot({ path: '/tmp/kiln-tree.png' });
+    await page.screenshot({ path: test.info().outputPath('kiln-tree.png') });
   });
 });
 

@@ -99,7 +99,7 @@ test.describe('unsaved work follows renames and moves', () => {
     await page.keyboard.press(`${mod}+s`);
     await expect.poll(() => workspace.read('data/notes/todo.txt')).toBe('first\nsecond\nthird');
     expect(await workspace.exists('notes')).toBe(false);
-    await page.screenshot({ path: '/tmp/kiln-identity-folder-move.png' });
+    await page.screenshot({ path: test.info().outputPath('kiln-identity-folder-move.png') });
   });
 
   test.describe('a notebook', () => {
@@ -181,7 +181,7 @@ test.describe('outside changes never replace unsaved work', () => {
     await bar.getByRole('button', { name: 'Save As…' }).click();
     const field = bar.getByRole('textbox', { name: 'Save as path' });
     await field.fill('src/kept.py');
-    await page.screenshot({ path: '/tmp/kiln-identity-save-as.png' });
+    await page.screenshot({ path: test.info().outputPath('kiln-identity-save-as.png') });
     await bar.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(tab(page, 'kept.py')).toBeVisible();
     await expect(bar).toHaveCount(0);
@@ -214,7 +214,7 @@ test.describe('outside changes never replace unsaved work', () => {
     const diff = page.getByTestId('diff-view');
     await expect(diff).toContainText('AGENT = 1');
     await expect(diff).toContainText('MINE = 1');
-    await page.screenshot({ path: '/tmp/kiln-identity-agent-conflict.png' });
+    await page.screenshot({ path: test.info().outputPath('kiln-identity-agent-conflict.png') });
     await bar.getByRole('button', { name: 'Overwrite' }).click();
     await expect.poll(() => workspace.read('src/util.py')).toContain('MINE = 1');
   });

@@ -58,7 +58,7 @@ test('a git workspace shows M and U in the tree, gutter marks in the editor that
   // Line 2 changed and line 5 was added against HEAD.
   await expect(editor.locator('.gutter-modified')).toHaveCount(1);
   await expect(editor.locator('.gutter-added')).toHaveCount(1);
-  await page.screenshot({ path: '/tmp/kiln-git.png' });
+  await page.screenshot({ path: test.info().outputPath('kiln-git.png') });
 
   // Typing updates the gutter before any save: a new line at the top is one more added line. The line is
   // opened first and typed after: an Enter after a word can accept a suggestion instead of breaking the line.

@@ -244,6 +244,56 @@ test.describe('notebook', () => {
     });
   });
 
+  test.describe('exact numbers', () => {
+    // As Python's json writes them: floats that JavaScript would print as 1, 0.00001 or 100000000000000000000.
+    const exact = `{
+ "cells": [
+  {
+   "cell_type": "code",
+   "execution_count": 1,
+   "id": "exact-1",
+   "metadata": {},
+   "outputs": [
+    {
+     "data": {
+      "application/json": {
+       "big": 123456789012345678901234567890,
+       "missing": NaN,
+       "small": 1e-05,
+       "wide": 1e+20,
+       "x": 1.0
+      }
+     },
+     "execution_count": 1,
+     "metadata": {},
+     "output_type": "execute_result"
+    }
+   ],
+   "source": [
+    "JSON(data)"
+   ]
+  }
+ ],
+ "metadata": {},
+ "nbformat": 4,
+ "nbformat_minor": 5
+}
+`;
+    test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'exact.ipynb': exact } });
+
+    test('an application/json output shows its numbers as the file has them', async ({ page, kiln }) => {
+      await kiln.open(page);
+      const nb = await openNotebook(page, 'exact.ipynb');
+      const json = outputOf(nb, 1).locator('.nb-json');
+      await expect(json).toContainText('"x": 1.0');
+      await expect(json).toContainText('"small": 1e-05');
+      await expect(json).toContainText('"wide": 1e+20');
+      await expect(json).toContainText('"big": 123456789012345678901234567890');
+      await expect(json).toContainText('"missing": NaN');
+      await page.screenshot({ path: test.info().outputPath('exact-json.png') });
+    });
+  });
+
   test.describe('a corrupt notebook', () => {
     const corrupt = '{"cells": [ {"cell_type": "code", oops';
     test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'broken.ipynb': corrupt } });
@@ -436,7 +486,7 @@ test.describe('notebook', () => {
       const nb = await openNotebook(page, 'old.ipynb');
       await expect(nb.getByRole('note')).toContainText('This notebook was nbformat 4.4; Kiln opened it as 4.5');
       await expect(nb.getByRole('group', { name: /^Cell \d+$/ })).toHaveCount(2);
-      await page.screenshot({ path: '/tmp/kiln-nb-upgraded.png' });
+      await page.screenshot({ path: test.info().outputPath('kiln-nb-upgraded.png') });
       await nb.getByRole('button', { name: 'Add cell', exact: true }).click();
       await expect(cellOf(nb, 2).locator('.monaco-editor.focused')).toHaveCount(1);
       await page.keyboard.type('y = 2');

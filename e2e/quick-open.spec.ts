@@ -30,7 +30,7 @@ test('Quick Open finds a nested file by a fuzzy query and opens it; Escape close
   await expect(options.first()).toHaveAccessibleName('src/kiln/analysis/quarterly_report.py');
   // The watcher's excludes hold here too.
   await expect(dialog.getByRole('option', { name: 'node_modules/quarterly_report/index.js' })).toHaveCount(0);
-  await page.screenshot({ path: '/tmp/kiln-quick-open.png' });
+  await page.screenshot({ path: test.info().outputPath('kiln-quick-open.png') });
   await input.press('Enter');
   await expect(dialog).toHaveCount(0);
   await expect(page.getByRole('tab', { name: 'quarterly_report.py' })).toBeVisible();
@@ -79,7 +79,7 @@ test('the command palette lists commands with their keys and runs "Show hidden f
   const input = palette.getByRole('combobox', { name: 'Command Palette' });
   await input.fill('hidden');
   await expect(palette.getByRole('option').first()).toHaveAccessibleName('Show hidden files');
-  await page.screenshot({ path: '/tmp/kiln-command-palette.png' });
+  await page.screenshot({ path: test.info().outputPath('kiln-command-palette.png') });
   await input.press('Enter');
   await expect(palette).toHaveCount(0);
   await expect(treeItem(page, '.hidden-config')).toBeVisible();

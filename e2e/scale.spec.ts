@@ -51,7 +51,7 @@ bigWorkspace.describe('a big workspace', () => {
 
 test.describe('when the OS refuses more file watches', () => {
   // The root keeps its watch; every folder below is refused (ENOSPC), as past fs.inotify.max_user_watches.
-  test.use({ hostEnv: { KILN_TEST_REFUSE_WATCHES_AFTER: '1' } });
+  test.use({ hostArgs: ['--test-refuse-watches-after', '1'] });
 
   test('Kiln keeps working, says once what degraded and how to raise the limit, and polls open folders', async ({
     page,

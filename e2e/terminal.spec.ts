@@ -23,7 +23,7 @@ test('Ctrl+` opens a terminal in the workspace that runs echo and Python with sr
   await page.keyboard.type(`python3 -c 'import kilnpkg; print(kilnpkg.GREETING)'; pwd\n`);
   await expect(screen).toContainText('hello from src');
   await expect(screen).toContainText(workspace.root);
-  await page.screenshot({ path: '/tmp/kiln-terminal.png' });
+  await page.screenshot({ path: test.info().outputPath('kiln-terminal.png') });
 
   // A second terminal in its own tab; the first keeps its output.
   await panel.getByRole('button', { name: 'New Terminal' }).click();

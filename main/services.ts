@@ -31,6 +31,8 @@ export interface ServiceOptions {
   trash?: WorkspaceOptions['trash'];
   /** Overrides how a folder is watched (tests inject an OS that refuses watches). */
   watchFolder?: FolderWatchFactory;
+  /** A test seam for the search-cancel e2e (SearchServiceOptions.holdSearchesAfter). */
+  holdSearchesAfter?: number;
 }
 
 export interface Services {
@@ -176,7 +178,11 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     }),
   );
   const search = owned.add(
-    new SearchService({ root: workspace.root, emit: (channel, payload) => hub.emit(channel, payload) }),
+    new SearchService({
+      root: workspace.root,
+      holdSearchesAfter: options.holdSearchesAfter,
+      emit: (channel, payload) => hub.emit(channel, payload),
+    }),
   );
   // Git decorations and the change gutter; no git or no repository means none, and no errors.
   const git = owned.add(

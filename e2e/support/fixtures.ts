@@ -55,8 +55,9 @@ export async function startWebHost(
   root: string,
   dataDir: string,
   env: Record<string, string> = {},
+  args: string[] = [],
 ): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'out/main/web.js'), root, '--port', '0'], {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'out/main/web.js'), root, '--port', '0', ...args], {
     env: { ...process.env, KILN_DATA_DIR: dataDir, XDG_DATA_HOME: path.join(dataDir, 'xdg-data'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -81,12 +82,15 @@ export async function startWebHost(
 export const test = base.extend<{
   fixtureFiles: Record<string, string>;
   hostEnv: Record<string, string>;
+  /** Extra web host arguments: its test seams (`--test-hold-search-after N`, `--test-refuse-watches-after N`). */
+  hostArgs: string[];
   trusted: boolean;
   workspace: TempWorkspace;
   kiln: KilnWebHost;
 }>({
   fixtureFiles: [DEFAULT_FIXTURE, { option: true }],
   hostEnv: [{}, { option: true }],
+  hostArgs: [[], { option: true }],
   // Fixture workspaces are the tests' own, so trusted; the trust specs open untrusted ones.
   trusted: [true, { option: true }],
   workspace: async ({ fixtureFiles }, use) => {
@@ -96,10 +100,10 @@ export const test = base.extend<{
     await use(workspace);
     await rm(root, { recursive: true, force: true });
   },
-  kiln: async ({ workspace, hostEnv, trusted }, use) => {
+  kiln: async ({ workspace, hostEnv, hostArgs, trusted }, use) => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-e2e-data-'));
     if (trusted) await trustFolder(dataDir, workspace.root);
-    const { child, url } = await startWebHost(workspace.root, dataDir, hostEnv);
+    const { child, url } = await startWebHost(workspace.root, dataDir, hostEnv, hostArgs);
     const parsed = new URL(url);
     await use({
       url,

@@ -203,7 +203,8 @@ export class EditSession {
       if (diskHash !== baselineHash) throw changed(diskHash);
       let written: WriteResult;
       try {
-        // The workspace checks the hash again at the write itself, so nothing can slip in between.
+        // The workspace checks the hash again at the write, and once more after the temp file is written, right
+        // before the rename: a write by another program during the accept is refused, not overwritten.
         written = await this.host.files.write(key, proposal.content, { origin: 'agent', expectedHash: baselineHash });
       } catch (err) {
         if (isKilnError(err, 'E_CHANGED_ON_DISK')) {

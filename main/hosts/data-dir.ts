@@ -6,16 +6,16 @@ import path from 'node:path';
  * The app's data folder (prefs, the assistants' sessions, private Jupyter dirs). KILN_DATA_DIR overrides it,
  * which tests use to start from a clean slate.
  */
-export function defaultDataDir(): string {
-  if (process.env.KILN_DATA_DIR) return path.resolve(process.env.KILN_DATA_DIR);
-  const home = os.homedir();
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.KILN_DATA_DIR) return path.resolve(env.KILN_DATA_DIR);
+  const home = env.HOME || os.homedir();
   switch (process.platform) {
     case 'darwin':
       return path.join(home, 'Library', 'Application Support', 'Kiln');
     case 'win32':
-      return path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Kiln');
+      return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Kiln');
     default:
-      return path.join(process.env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Kiln');
+      return path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'Kiln');
   }
 }
 

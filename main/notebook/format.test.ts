@@ -12,7 +12,7 @@ import { NotebookService } from './service';
 import { eventsOf, makeWorkspace } from '../../test-support/event-hub';
 import type { AnyEvent } from '../../shared/contract';
 
-const CONFORMANCE = path.resolve(__dirname, '../../../shared/conformance/nbformat');
+const CONFORMANCE = path.resolve(__dirname, 'conformance');
 const VALID = [
   'many_tracebacks.ipynb',
   'test4.5.ipynb',

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { KilnError } from '../../shared/errors';
+import { carryExactNumbers, parsePythonJson, writePythonJson } from './exact-json';
 import schema44 from './schema/nbformat.v4.4.schema.json';
 import schema45 from './schema/nbformat.v4.5.schema.json';
 
 /*
  * nbformat 4 on disk: parse + validate (as nbformat does) and serialize (as Jupyter writes it:
- * keys sorted, one-space indent, non-ASCII kept, trailing newline).
+ * keys sorted, one-space indent, non-ASCII kept, numbers as Python writes them, trailing newline).
+ * Numbers a JavaScript number cannot carry (2.0, 1e+20, big ints) are kept beside the tree by exact-json/, so
+ * every copy made on the way to disk passes them on with carryExactNumbers.
  */
 
 export type Json = Record<string, unknown>;
@@ -207,7 +210,7 @@ export function parseNotebook(text: string, path: string): ParsedNotebook {
   }
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = parsePythonJson(text);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const position = /position (\d+)/.exec(message);
@@ -295,19 +298,6 @@ export function joinLines(value: unknown): string {
   return '';
 }
 
-function sortKeysDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeysDeep);
-  if (value && typeof value === 'object') {
-    const out: Json = {};
-    for (const key of Object.keys(value).sort()) {
-      const v = (value as Json)[key];
-      if (v !== undefined) out[key] = sortKeysDeep(v);
-    }
-    return out;
-  }
-  return value;
-}
-
 /** Mimetypes nbformat splits into lines besides text/*: the rest (images, JSON) are kept whole. */
 const SPLIT_MIMES = new Set(['application/javascript', 'image/svg+xml']);
 
@@ -324,7 +314,7 @@ function joined(value: unknown): unknown {
 /** nbformat's rejoin then split of a mimebundle: text/* (and JavaScript, SVG) as lists of lines, the rest whole. */
 function diskBundle(bundle: unknown): unknown {
   if (!isObject(bundle)) return bundle;
-  const out: Json = {};
+  const out: Json = carryExactNumbers(bundle, {});
   for (const [mime, value] of Object.entries(bundle)) {
     const text = isJsonMime(mime) ? value : joined(value);
     out[mime] =
@@ -335,7 +325,7 @@ function diskBundle(bundle: unknown): unknown {
 
 /** An output in the form nbformat writes it (what nbformat.read then nbformat.writes gives). */
 function splitOutputForDisk(output: OutputJson): OutputJson {
-  const copy: OutputJson = { ...output };
+  const copy: OutputJson = carryExactNumbers(output, { ...output });
   if (copy.output_type === 'execute_result' || copy.output_type === 'display_data') {
     if ('data' in copy) copy.data = diskBundle(copy.data);
   } else if ('text' in copy) {
@@ -347,25 +337,26 @@ function splitOutputForDisk(output: OutputJson): OutputJson {
 
 /** nbformat's rejoin_lines, split_lines and strip_transient, on a copy: the notebook as nbformat.writes sees it. */
 function diskForm(nb: NotebookJson): NotebookJson {
-  const metadata: Json = { ...nb.metadata };
+  const metadata: Json = carryExactNumbers(nb.metadata, { ...nb.metadata });
   for (const transient of ['orig_nbformat', 'orig_nbformat_minor', 'signature']) delete metadata[transient];
   const cells = nb.cells.map((cell) => {
-    const out: CellJson = { ...cell };
+    const out: CellJson = carryExactNumbers(cell, { ...cell });
     const source = joined(out.source);
     if (typeof source === 'string') out.source = splitLines(source);
     if (isObject(out.attachments)) {
-      out.attachments = Object.fromEntries(
-        Object.entries(out.attachments).map(([name, bundle]) => [name, diskBundle(bundle)]),
+      out.attachments = carryExactNumbers(
+        out.attachments,
+        Object.fromEntries(Object.entries(out.attachments).map(([name, bundle]) => [name, diskBundle(bundle)])),
       );
     }
     if (out.cell_type === 'code' && Array.isArray(out.outputs)) out.outputs = out.outputs.map(splitOutputForDisk);
     if (isObject(out.metadata) && 'trusted' in out.metadata) {
       const { trusted: _trusted, ...rest } = out.metadata;
-      out.metadata = rest;
+      out.metadata = carryExactNumbers(out.metadata, rest);
     }
     return out;
   });
-  return { ...nb, metadata, cells };
+  return carryExactNumbers(nb, { ...nb, metadata, cells });
 }
 
 /**
@@ -373,5 +364,5 @@ function diskForm(nb: NotebookJson): NotebookJson {
  * json.dumps(nb, sort_keys=True, indent=1, ensure_ascii=False), then a newline.
  */
 export function serializeNotebook(nb: NotebookJson): string {
-  return `${JSON.stringify(sortKeysDeep(diskForm(nb)), null, 1)}\n`;
+  return `${writePythonJson(diskForm(nb))}\n`;
 }

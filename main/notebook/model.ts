@@ -10,6 +10,7 @@ import {
   type NotebookJson,
   type OutputJson,
 } from './format';
+import { carryExactNumbers, exactNumberPointers, restoreExactNumbers } from './exact-json';
 
 /** One output change, addressed to its cell. */
 export interface CellOutputChange {
@@ -144,18 +145,23 @@ export class NotebookModel {
       cell.execution_count = wire.execution_count;
     }
     if (wire.attachments) cell.attachments = structuredClone(wire.attachments);
+    restoreExactNumbers(cell, wire.exactNumbers);
     this.json.cells.splice(Math.min(index, this.json.cells.length), 0, cell);
     this.touch();
     return cell;
   }
 
+  /** Numbers the new metadata leaves as they were keep how the file wrote them (2.0 stays 2.0). */
   setCellMetadata(cellId: string, metadata: Json): void {
-    this.cell(cellId).metadata = structuredClone(metadata);
+    const cell = this.cell(cellId);
+    const next = structuredClone(metadata);
+    restoreExactNumbers(next, exactNumberPointers(cell.metadata));
+    cell.metadata = next;
     this.touch();
   }
 
   setKernelspec(spec: { name: string; display_name: string; language: string }): void {
-    this.json.metadata = { ...this.json.metadata, kernelspec: spec };
+    this.json.metadata = carryExactNumbers(this.json.metadata, { ...this.json.metadata, kernelspec: spec });
     this.touch();
   }
 
@@ -328,11 +334,19 @@ export class NotebookModel {
     };
     if (cell.attachments && typeof cell.attachments === 'object')
       wire.attachments = structuredClone(cell.attachments) as NotebookCell['attachments'];
+    const exactNumbers = exactNumberPointers({
+      metadata: cell.metadata,
+      outputs: wire.outputs.length ? cell.outputs : [],
+      attachments: cell.attachments,
+    });
+    if (exactNumbers) wire.exactNumbers = exactNumbers;
     return wire;
   }
 
   /** The JSON to write (serializeNotebook puts it in nbformat's line form); an older minor becomes 4.5 so the cell ids persist. */
   diskJson(): NotebookJson {
-    return this.json.nbformat_minor < CURRENT_MINOR ? { ...this.json, nbformat_minor: CURRENT_MINOR } : this.json;
+    return this.json.nbformat_minor < CURRENT_MINOR
+      ? carryExactNumbers(this.json, { ...this.json, nbformat_minor: CURRENT_MINOR })
+      : this.json;
   }
 }

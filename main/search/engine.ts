@@ -7,7 +7,7 @@ export interface EngineRun {
   /** Stop once this many matches were reported. */
   maxMatches: number;
   signal: AbortSignal;
-  /** The Node engine waits, after reporting this many files, until the search is cancelled (for the e2e tests). */
+  /** After reporting this many files, the engine reports no more and waits until the search is cancelled (a test seam). */
   holdAfterFiles?: number;
   /** One file with all its matches (the last one may be cut at `maxMatches`). */
   onFile: (file: SearchFileResult) => void;

@@ -45,18 +45,32 @@ export function searchWithRipgrep(rgPath: string, run: EngineRun): Promise<Engin
     let limitHit = false;
     let stderr = '';
     let current: { path: string; matches: SearchMatch[] } | null = null;
-    const stop = () => child.kill();
+    let filesReported = 0;
+    /** Holding (a test seam): ripgrep's output is no longer read, so it blocks on a full pipe until cancelled. */
+    let held = false;
+    const stop = () => {
+      child.kill();
+      // Read what is left (ignored, the search is cancelled) so the pipe ends and 'close' comes.
+      child.stdout.resume();
+    };
     run.signal.addEventListener('abort', stop, { once: true });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       if (stderr.length < 4000) stderr += chunk;
     });
     const flush = () => {
-      if (current?.matches.length) run.onFile(current);
+      if (held) return;
+      if (current?.matches.length) {
+        run.onFile(current);
+        if (++filesReported === run.holdAfterFiles && !run.signal.aborted) {
+          held = true;
+          child.stdout.pause();
+        }
+      }
       current = null;
     };
     // One output line: path NUL line-number ':' the line with each match between OPEN and CLOSE.
     const onLine = (raw: string) => {
-      if (limitHit || run.signal.aborted) return;
+      if (limitHit || held || run.signal.aborted) return;
       const nul = raw.indexOf('\0');
       const colon = raw.indexOf(':', nul + 1);
       if (nul < 0 || colon < 0) return;
@@ -89,6 +103,11 @@ export function searchWithRipgrep(rgPath: string, run: EngineRun): Promise<Engin
     child.once('error', (err) => reject(new KilnError('E_INTERNAL', `ripgrep could not start: ${err.message}`)));
     child.once('close', (code) => {
       run.signal.removeEventListener('abort', stop);
+      // Held, the search ends only when cancelled, even if ripgrep's output all arrived before the hold.
+      if (held && !run.signal.aborted) {
+        run.signal.addEventListener('abort', () => resolve({ limitHit }), { once: true });
+        return;
+      }
       if (tail) onLine(tail);
       flush();
       // 0: matches, 1: none; 2 with a pattern error is the operator's to fix, other errors (unreadable files) are not fatal.

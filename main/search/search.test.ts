@@ -5,6 +5,7 @@ import type { EventPayload, SearchFileResult, SearchQuery } from '../../shared/c
 import { KilnError } from '../../shared/errors';
 import { findExecutable } from '../process';
 import { makeTempTree } from '../../test-support/temp-workspace';
+import { until } from '../../test-support/until';
 import { SearchService } from './service';
 
 let root: string;
@@ -109,6 +110,33 @@ describe.each(engines)('with the %s engine', (name, rgPath) => {
       events.results = [];
       await search(service, events, { pattern: 'gr(ee|ea)t', isRegex: true, exclude: '*.py' }, 'regex');
       expect(Object.keys(byPath())).toEqual(['.env']);
+    },
+  );
+
+  it.skipIf(name === 'ripgrep' && !rgPath)(
+    'with the hold seam, reports that many files and waits until cancelled; the next search is not held',
+    async () => {
+      const held = new SearchService({
+        root,
+        ripgrepPath: rgPath,
+        holdSearchesAfter: 2,
+        emit: (channel: string, payload: unknown) => {
+          if (channel === 'search.results') events.results.push(...(payload as EventPayload<'search.results'>).files);
+          else events.done.push(payload as Done);
+        },
+      });
+      try {
+        await held.start('held', { pattern: 'hello' }, 20_000);
+        await until(() => events.results.length === 2, 'two files reported');
+        expect(events.done).toEqual([]);
+        expect(held.cancel('held')).toBe(true);
+        await until(() => events.done.length === 1, 'the cancelled search done');
+        expect(events.done[0]).toMatchObject({ searchId: 'held', cancelled: true, files: 2 });
+        events.results = [];
+        expect(await search(held, events, { pattern: 'hello' }, 'free')).toMatchObject({ cancelled: false, files: 5 });
+      } finally {
+        held.dispose();
+      }
     },
   );
 

@@ -13,6 +13,12 @@ export interface SearchServiceOptions {
    * else `rg` on PATH.
    */
   ripgrepPath?: string | null;
+  /**
+   * A test seam: searches (either engine) stop reporting after this many files and wait until one is cancelled,
+   * so an end-to-end test cancels a search that is surely still running, however loaded the machine. Not only
+   * the first search: one started as the operator types is replaced by the one Enter starts.
+   */
+  holdSearchesAfter?: number;
   emit: {
     (channel: 'search.results', payload: EventPayload<'search.results'>): void;
     (channel: 'search.done', payload: EventPayload<'search.done'>): void;
@@ -27,14 +33,11 @@ const BATCH_MATCHES = 2000;
 export class SearchService {
   private readonly ripgrep: Promise<string | null>;
   private current: { id: string; abort: AbortController; finished: Promise<void> } | null = null;
-  /**
-   * The end-to-end tests' way to cancel a search that is surely still running, however loaded the machine:
-   * Node searches wait after this many files until one is cancelled (KILN_TEST_HOLD_SEARCH_AFTER). Not only
-   * the first search: one started as the operator types is replaced by the one Enter starts.
-   */
-  private holdSearchesAfter = Number(process.env.KILN_TEST_HOLD_SEARCH_AFTER) || undefined;
+  /** options.holdSearchesAfter, until the first cancel. */
+  private holdSearchesAfter: number | undefined;
 
   constructor(private readonly options: SearchServiceOptions) {
+    this.holdSearchesAfter = options.holdSearchesAfter;
     const fromEnv = process.env.KILN_RIPGREP;
     this.ripgrep = Promise.resolve(
       options.ripgrepPath !== undefined

@@ -39,17 +39,52 @@ export class WorkspaceTrust {
     return this._trusted;
   }
 
-  /** Grants or revokes trust for this folder, remembers it, then tells the listener. */
+  /**
+   * Grants or revokes trust for this folder, remembers it, then tells the listener. The list is shared by every
+   * Kiln process of the user (windows, web hosts, MCP servers): its read-change-write holds a lock file, so two
+   * processes deciding at once both keep their decision.
+   */
   async set(trusted: boolean): Promise<void> {
-    const file = await readTrustFile(this.options.dataDir);
-    const others = file.folders.filter((folder) => folder !== this.options.folder);
-    await writeTrustFile(this.options.dataDir, {
-      version: 1,
-      folders: trusted ? [...others, this.options.folder] : others,
+    await withTrustListLock(this.options.dataDir, async () => {
+      const file = await readTrustFile(this.options.dataDir);
+      const others = file.folders.filter((folder) => folder !== this.options.folder);
+      await writeTrustFile(this.options.dataDir, {
+        version: 1,
+        folders: trusted ? [...others, this.options.folder] : others,
+      });
     });
     if (this._trusted === trusted) return;
     this._trusted = trusted;
     await this.options.onChange?.(trusted);
+  }
+}
+
+/** A lock older than this was left by a process that died holding it (holding it takes milliseconds). */
+const STALE_LOCK_MS = 10_000;
+
+/** Runs `change` holding `trusted-folders.json.lock` (an exclusive create), waiting for another holder. */
+async function withTrustListLock(dataDir: string, change: () => Promise<void>): Promise<void> {
+  await fs.mkdir(dataDir, { recursive: true });
+  const lock = path.join(dataDir, `${TRUST_FILE}.lock`);
+  for (;;) {
+    try {
+      await (await fs.open(lock, 'wx', 0o600)).close();
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const age = await fs.stat(lock).then(
+        (info) => Date.now() - info.mtimeMs,
+        () => 0,
+      );
+      if (age > STALE_LOCK_MS) await fs.rm(lock, { force: true });
+      // Another process holds it for a few milliseconds: retry shortly (jittered, so waiters do not collide).
+      else await new Promise((resolve) => setTimeout(resolve, 2 + Math.random() * 8));
+    }
+  }
+  try {
+    await change();
+  } finally {
+    await fs.rm(lock, { force: true });
   }
 }
 

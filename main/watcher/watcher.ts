@@ -67,7 +67,7 @@ const defaultWatchFolder: FolderWatchFactory = (absDir, listener) => fsWatch(abs
 
 /**
  * Real watches for the first `limit` folders, then ENOSPC as Linux answers past fs.inotify.max_user_watches.
- * For tests (and `KILN_TEST_REFUSE_WATCHES_AFTER` in the web host): the budget is shared machine-wide, so
+ * For tests (and the web host's `--test-refuse-watches-after`): the budget is shared machine-wide, so
  * exhausting it for real would break every other program of the user.
  */
 export function refuseWatchesAfter(limit: number): FolderWatchFactory {

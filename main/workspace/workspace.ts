@@ -242,23 +242,17 @@ export class Workspace {
           // The whole file, as read() decodes it: a prefix can cut a UTF-8 character and look like Latin-1.
           encoding = decodeText(existing.bytes).encoding;
           if (encoding === 'binary') encoding = 'utf-8';
-          const currentHash = options.expectedHash ? hashText(existing.bytes) : null;
-          if (currentHash !== null && currentHash !== options.expectedHash) {
-            throw new KilnError('E_CHANGED_ON_DISK', `${rel} changed on disk since it was read`, {
-              path: rel,
-              diskHash: currentHash,
-              baselineHash: options.expectedHash!,
-            });
-          }
-        } else if (options.expectedHash) {
-          throw new KilnError('E_CHANGED_ON_DISK', `${rel} was deleted on disk since it was read`, {
-            path: rel,
-            diskHash: null,
-            baselineHash: options.expectedHash,
-          });
         }
+        const expected = options.expectedHash;
+        if (expected) refuseUnlessHolds(rel, existing, expected);
         const bytes = encodeText(text, encoding);
-        const after = await this.writeAtomically(target, bytes, existing?.mode, origin);
+        // Writing the temp file takes time another program can write in: the disk is compared again once it is
+        // written, and the rename is the next thing done. What remains is the instant between that read and the
+        // rename syscall, which no rename on POSIX can close.
+        const recheck = expected
+          ? async () => refuseUnlessHolds(rel, await readExisting(target.path, rel), expected)
+          : undefined;
+        const after = await this.writeAtomically(target, bytes, existing?.mode, origin, recheck);
         const written = this.relative(target.abs);
         const hash = hashText(bytes);
         this.report(
@@ -557,6 +551,7 @@ export class Workspace {
     bytes: Buffer,
     mode: number | undefined,
     origin: Origin,
+    beforeRename?: () => Promise<void>,
   ): Promise<Stats> {
     const temp = `${target.dir}/${tempName()}`;
     this.ledger.mark(target.abs, origin);
@@ -571,6 +566,7 @@ export class Workspace {
       } finally {
         await handle.close();
       }
+      await beforeRename?.();
       await fs.rename(temp, target.path);
       return written;
     } catch (err) {
@@ -763,6 +759,25 @@ async function openFinal(at: string, flags: number, rel: string): Promise<fs.Fil
 }
 
 /** The current bytes and mode of a file about to be replaced; null when there is none. */
+/** E_CHANGED_ON_DISK unless the file (as read, or null when gone) still hashes to `expected`. */
+function refuseUnlessHolds(rel: string, existing: { bytes: Buffer } | null, expected: string): void {
+  if (!existing) {
+    throw new KilnError('E_CHANGED_ON_DISK', `${rel} was deleted on disk since it was read`, {
+      path: rel,
+      diskHash: null,
+      baselineHash: expected,
+    });
+  }
+  const currentHash = hashText(existing.bytes);
+  if (currentHash !== expected) {
+    throw new KilnError('E_CHANGED_ON_DISK', `${rel} changed on disk since it was read`, {
+      path: rel,
+      diskHash: currentHash,
+      baselineHash: expected,
+    });
+  }
+}
+
 async function readExisting(at: string, rel: string): Promise<{ bytes: Buffer; mode: number } | null> {
   let handle: fs.FileHandle;
   try {

@@ -114,6 +114,12 @@ export const NotebookCell = z.object({
   execution_count: z.number().int().nullable(),
   /** Markdown/raw cells: attached files by name -> mime bundle (base64 data). */
   attachments: z.record(z.string(), MimeBundle).optional(),
+  /**
+   * Numbers in metadata, outputs and attachments as the file writes them, by JSON pointer into this cell, where a
+   * plain number would print otherwise (2.0, 1e+20, a 30-digit int) or JSON cannot carry it (NaN, Infinity: null
+   * on the wire). Sent back with the cell (notebook.restoreCell), they are kept on save.
+   */
+  exactNumbers: z.record(z.string(), z.string()).optional(),
 });
 export type NotebookCell = z.infer<typeof NotebookCell>;
 

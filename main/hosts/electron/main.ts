@@ -164,7 +164,9 @@ async function openWorkspace(root: string): Promise<void> {
 }
 
 async function start(): Promise<void> {
-  dataDir = process.env.KILN_DATA_DIR ? defaultDataDir() : app.getPath('userData');
+  // The one data folder every Kiln process uses (web host, MCP server), so they share one trust list; Electron's
+  // own userData for the product "Kiln" is the same folder, named here rather than left to Electron.
+  dataDir = defaultDataDir();
   await ensureDataDir(dataDir);
   store = new Store<Record<string, unknown>>({ cwd: dataDir, name: 'prefs', configFileMode: 0o600 });
   hardenSessions();

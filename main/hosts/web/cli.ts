@@ -15,6 +15,9 @@ interface CliArgs {
   port: number;
   host: string;
   allowRemote: boolean;
+  /** Test seams, set only by the end-to-end fixture (e2e/support/fixtures.ts `hostArgs`); not in USAGE. */
+  testRefuseWatchesAfter?: number;
+  testHoldSearchAfter?: number;
 }
 
 function parseArgs(argv: string[]): CliArgs {
@@ -24,6 +27,8 @@ function parseArgs(argv: string[]): CliArgs {
     if (arg === '--port') args.port = Number(argv[++i]);
     else if (arg === '--host') args.host = argv[++i] ?? '';
     else if (arg === '--allow-remote') args.allowRemote = true;
+    else if (arg === '--test-refuse-watches-after') args.testRefuseWatchesAfter = count(arg, argv[++i]);
+    else if (arg === '--test-hold-search-after') args.testHoldSearchAfter = count(arg, argv[++i]);
     else if (arg === '--help' || arg === '-h') exit(USAGE, 0);
     else if (arg.startsWith('--')) exit(`Unknown option ${arg}\n${USAGE}`, 2);
     else args.folder = arg;
@@ -31,6 +36,11 @@ function parseArgs(argv: string[]): CliArgs {
   if (!args.folder) exit(USAGE, 2);
   if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) exit(`Bad --port\n${USAGE}`, 2);
   return args;
+}
+
+function count(option: string, value: string | undefined): number {
+  if (!value || !/^\d+$/.test(value)) exit(`${option} needs a count\n${USAGE}`, 2);
+  return Number(value);
 }
 
 function exit(message: string, code: number): never {
@@ -56,11 +66,15 @@ async function main(): Promise<void> {
     configFileMode: 0o600,
   });
   // The end-to-end tests' way to meet a full inotify budget without exhausting the machine's.
-  const refuseAfter = process.env.KILN_TEST_REFUSE_WATCHES_AFTER;
-  const watchFolder = refuseAfter && /^\d+$/.test(refuseAfter) ? refuseWatchesAfter(Number(refuseAfter)) : undefined;
-  const services = await createServices({ root: args.folder, dataDir, prefsStore, watchFolder }).catch((err: Error) =>
-    exit(`Kiln: cannot open ${args.folder}: ${err.message}`, 1),
-  );
+  const watchFolder =
+    args.testRefuseWatchesAfter !== undefined ? refuseWatchesAfter(args.testRefuseWatchesAfter) : undefined;
+  const services = await createServices({
+    root: args.folder,
+    dataDir,
+    prefsStore,
+    watchFolder,
+    holdSearchesAfter: args.testHoldSearchAfter,
+  }).catch((err: Error) => exit(`Kiln: cannot open ${args.folder}: ${err.message}`, 1));
   prefsStore.set('lastWorkspace', services.workspace.root);
   const host = await startWebHost({
     services,

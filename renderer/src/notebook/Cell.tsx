@@ -206,7 +206,12 @@ export const Cell = memo(function Cell({
               <div className="nb-markdown nb-placeholder">Empty markdown cell — double-click to edit</div>
             ))}
           {isCode && (
-            <DeferredOutputs outputs={cell.outputs} executionCount={cell.execution_count} eager={index < EAGER_CELLS} />
+            <DeferredOutputs
+              outputs={cell.outputs}
+              executionCount={cell.execution_count}
+              exactNumbers={cell.exactNumbers}
+              eager={index < EAGER_CELLS}
+            />
           )}
           {view.answers.map((line, i) => (
             <pre key={`answer-${i}`} className="nb-out-text nb-stdin-echo">

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { NotebookOutput } from '../../../shared/contract';
 import { joinMultiline } from '../../../shared/contract';
 import { countLines } from './console-text';
-import { OutputList } from './Outputs';
+import { OutputList, type OutputListProps } from './Outputs';
 
 /** Cells this close to the top are made with their outputs at once: the first screen paints in one go. */
 export const EAGER_CELLS = 20;
@@ -17,8 +17,8 @@ const SHOWN_LINES = 501;
  * cells with 20 MB of outputs paints its first cells without first building every image and text below.
  * Until then a blank of about their height keeps the scroll bar honest. Once made they stay.
  */
-export function DeferredOutputs(props: { outputs: NotebookOutput[]; executionCount: number | null; eager: boolean }) {
-  const [near, setNear] = useState(props.eager);
+export function DeferredOutputs({ eager, ...props }: OutputListProps & { eager: boolean }) {
+  const [near, setNear] = useState(eager);
   const blank = useRef<HTMLDivElement>(null);
   const waiting = !near && props.outputs.length > 0;
   useEffect(() => {
@@ -33,7 +33,7 @@ export function DeferredOutputs(props: { outputs: NotebookOutput[]; executionCou
     observer.observe(el);
     return () => observer.disconnect();
   }, [waiting]);
-  if (!waiting) return <OutputList outputs={props.outputs} executionCount={props.executionCount} />;
+  if (!waiting) return <OutputList {...props} />;
   return <div ref={blank} className="nb-outputs-pending" style={{ height: estimatedHeight(props.outputs) }} />;
 }
 

@@ -1,6 +1,7 @@
 import { memo, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import type { MimeBundle, NotebookOutput } from '../../../shared/contract';
 import { joinMultiline } from '../../../shared/contract';
+import { formatJsonExact, jsonPointer } from '../../../shared/python-json';
 import { parseAnsi } from './ansi';
 import { cutText, fixConsole } from './console-text';
 import { renderMarkdown } from './markdown';
@@ -127,7 +128,13 @@ function HtmlFrame({ html }: { html: string }) {
   return <iframe className="nb-out-html" title="HTML output" sandbox="" srcDoc={doc} style={{ height }} />;
 }
 
-function MimeView({ bundle, metadata }: { bundle: MimeBundle; metadata: unknown }) {
+/** A cell's numbers as its file writes them, by JSON pointer (NotebookCell.exactNumbers), and where this part sits. */
+interface ExactNumbers {
+  numbers?: Readonly<Record<string, string>>;
+  at: string;
+}
+
+function MimeView({ bundle, metadata, numbers, at }: { bundle: MimeBundle; metadata: unknown } & ExactNumbers) {
   const mime = MIME_ORDER.find((m) => bundle[m] !== undefined) ?? Object.keys(bundle).find((m) => m.endsWith('+json'));
   if (!mime) {
     return (
@@ -171,7 +178,13 @@ function MimeView({ bundle, metadata }: { bundle: MimeBundle; metadata: unknown 
     case 'text/plain':
       return <LongText text={text} className="nb-out-text" />;
     default:
-      return <LongText text={JSON.stringify(value, null, 2)} className="nb-out-text nb-json" />;
+      // Numbers as the file has them: 1.0 shows 1.0, 1e-05 as 1e-05.
+      return (
+        <LongText
+          text={formatJsonExact(value, numbers, jsonPointer(`${at}/data`, mime))}
+          className="nb-out-text nb-json"
+        />
+      );
   }
 }
 
@@ -193,7 +206,7 @@ export function Markdown({ source, attachments }: { source: string; attachments?
   );
 }
 
-const OutputView = memo(function OutputView({ output }: { output: NotebookOutput }) {
+const OutputView = memo(function OutputView({ output, numbers, at }: { output: NotebookOutput } & ExactNumbers) {
   switch (output.output_type) {
     case 'stream':
       return <StreamView name={String(output.name)} text={joinMultiline(output.text as string | string[])} />;
@@ -201,7 +214,9 @@ const OutputView = memo(function OutputView({ output }: { output: NotebookOutput
       return <ErrorView output={output} />;
     case 'execute_result':
     case 'display_data':
-      return <MimeView bundle={(output.data ?? {}) as MimeBundle} metadata={output.metadata} />;
+      return (
+        <MimeView bundle={(output.data ?? {}) as MimeBundle} metadata={output.metadata} numbers={numbers} at={at} />
+      );
     default:
       return (
         <div className="nb-out-note">
@@ -211,7 +226,13 @@ const OutputView = memo(function OutputView({ output }: { output: NotebookOutput
   }
 });
 
-export function OutputList({ outputs, executionCount }: { outputs: NotebookOutput[]; executionCount: number | null }) {
+export interface OutputListProps {
+  outputs: NotebookOutput[];
+  executionCount: number | null;
+  exactNumbers?: Readonly<Record<string, string>>;
+}
+
+export function OutputList({ outputs, executionCount, exactNumbers }: OutputListProps) {
   const [limit, setLimit] = useState(MAX_OUTPUTS);
   const shown = outputs.length > limit ? outputs.slice(0, limit) : outputs;
   return (
@@ -224,7 +245,7 @@ export function OutputList({ outputs, executionCount }: { outputs: NotebookOutpu
               : ''}
           </div>
           <div className="nb-out-body">
-            <OutputView output={output} />
+            <OutputView output={output} numbers={exactNumbers} at={`/outputs/${i}`} />
           </div>
         </div>
       ))}

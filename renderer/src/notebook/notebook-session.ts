@@ -19,6 +19,7 @@ import type {
 import { joinMultiline } from '../../../shared/contract';
 import { isKilnError } from '../../../shared/errors';
 import { pathAfterMove } from '../../../shared/fs-change';
+import { numbersOutside } from '../../../shared/python-json';
 import { Store, shownError, type Notify } from '../base';
 
 /** The requests that address one notebook by its path. */
@@ -452,6 +453,8 @@ export class NotebookSession extends Store<NotebookSessionState> {
     if (rev <= this.baseRev) return;
     this.patchCell(cellId, (c) => {
       const outputs = [...c.cell.outputs];
+      // The file's number texts describe the outputs it held; a replaced or cleared output drops its own.
+      let exactNumbers = c.cell.exactNumbers;
       switch (change.kind) {
         case 'append':
           outputs.push(change.output);
@@ -461,12 +464,14 @@ export class NotebookSession extends Store<NotebookSessionState> {
           break;
         case 'replace':
           outputs[change.index] = change.output;
+          exactNumbers = numbersOutside(exactNumbers, `/outputs/${change.index}`);
           break;
         case 'clear':
           outputs.length = 0;
+          exactNumbers = numbersOutside(exactNumbers, '/outputs');
           break;
       }
-      return { cell: { ...c.cell, outputs } };
+      return { cell: { ...c.cell, outputs, exactNumbers } };
     });
   }
 
