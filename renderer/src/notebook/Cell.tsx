@@ -1,6 +1,7 @@
-import { memo, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { memo, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import type { CellType } from '../../../shared/contract';
 import { ArrowDownIcon, ArrowUpIcon, ContextMenu, MoreIcon, PlayIcon, TrashIcon, type MenuItem } from '../ui';
+import { outputsHidden, outputsScrolled, sourceHidden } from './cell-metadata';
 import { CellEditor, type EditorHandle, type EditorKey } from './CellEditor';
 import type { CellView } from './notebook-session';
 import { Markdown, OutputList } from './Outputs';
@@ -20,6 +21,18 @@ export interface CellActions {
   answer: (cellId: string, value: string) => void;
   registerEditor: (cellId: string, editor: EditorHandle | null) => void;
   registerCell: (cellId: string, element: HTMLDivElement | null) => void;
+  /** A click on the cell's chrome: Shift extends the selection, Ctrl/Cmd toggles the cell in it. */
+  pointerSelect: (cellId: string, how: { extend: boolean; toggle: boolean }) => void;
+  copy: (cellId: string) => void;
+  cut: (cellId: string) => void;
+  paste: (cellId: string, where: 'above' | 'below') => void;
+  merge: (cellId: string) => void;
+  split: (cellId: string) => void;
+  toggleOutputs: (cellId: string) => void;
+  toggleInput: (cellId: string) => void;
+  /** The cell's handle started a drag (of the cell, or of the selection it is in). */
+  dragStart: (cellId: string, event: DragEvent) => void;
+  dragEnd: () => void;
 }
 
 export interface CellProps {
@@ -27,6 +40,11 @@ export interface CellProps {
   index: number;
   count: number;
   active: boolean;
+  /** Part of the selection (announced with aria-selected). */
+  selected: boolean;
+  /** More than one cell is selected: the menu speaks of "selected cells". */
+  multiple: boolean;
+  lineNumbers: boolean;
   editing: boolean;
   /** Markdown shown as source (being edited) rather than rendered. */
   unrendered: boolean;
@@ -74,6 +92,9 @@ export const Cell = memo(function Cell({
   index,
   count,
   active,
+  selected,
+  multiple,
+  lineNumbers,
   editing,
   unrendered,
   generation,
@@ -88,6 +109,9 @@ export const Cell = memo(function Cell({
   const showRendered = isMarkdown && !unrendered;
   const busy = state !== 'idle';
   const prompt = !isCode ? '' : busy ? '[*]:' : `[${cell.execution_count ?? ' '}]:`;
+  const hideOutputs = isCode && outputsHidden(cell.metadata);
+  const hideInput = known && sourceHidden(cell.metadata);
+  const cells = multiple && selected ? 'selected cells' : 'cell';
 
   const items: MenuItem[] = [
     { label: 'Run cell', onSelect: () => actions.run(cell.id, 'stay'), shortcut: 'Ctrl+Enter' },
@@ -101,8 +125,31 @@ export const Cell = memo(function Cell({
     'separator',
     { label: 'Insert cell above', onSelect: () => actions.insert(cell.id, 'above'), shortcut: 'A' },
     { label: 'Insert cell below', onSelect: () => actions.insert(cell.id, 'below'), shortcut: 'B' },
-    { label: 'Move up', onSelect: () => actions.move(cell.id, -1), disabled: index === 0 },
-    { label: 'Move down', onSelect: () => actions.move(cell.id, 1), disabled: index === count - 1 },
+    { label: 'Move up', onSelect: () => actions.move(cell.id, -1), disabled: index === 0, shortcut: 'Ctrl+Shift+↑' },
+    {
+      label: 'Move down',
+      onSelect: () => actions.move(cell.id, 1),
+      disabled: index === count - 1,
+      shortcut: 'Ctrl+Shift+↓',
+    },
+    'separator',
+    { label: `Cut ${cells}`, onSelect: () => actions.cut(cell.id), shortcut: 'X' },
+    { label: `Copy ${cells}`, onSelect: () => actions.copy(cell.id), shortcut: 'C' },
+    { label: 'Paste cells below', onSelect: () => actions.paste(cell.id, 'below'), shortcut: 'V' },
+    { label: 'Paste cells above', onSelect: () => actions.paste(cell.id, 'above'), shortcut: 'Shift+V' },
+    'separator',
+    {
+      label: multiple && selected ? 'Merge selected cells' : 'Merge with cell below',
+      onSelect: () => actions.merge(cell.id),
+      disabled: !multiple && index === count - 1,
+      shortcut: 'Shift+M',
+    },
+    {
+      label: 'Split cell at cursor',
+      onSelect: () => actions.split(cell.id),
+      disabled: !known,
+      shortcut: 'Ctrl+Shift+-',
+    },
     'separator',
     { label: 'Change to code', onSelect: () => actions.setType(cell.id, 'code'), disabled: isCode, shortcut: 'Y' },
     {
@@ -123,13 +170,23 @@ export const Cell = memo(function Cell({
       onSelect: () => actions.clear(cell.id),
       disabled: !isCode || (cell.outputs.length === 0 && cell.execution_count === null),
     },
-    { label: 'Delete cell', onSelect: () => actions.remove(cell.id), shortcut: 'D D' },
+    {
+      label: hideOutputs ? 'Show output' : 'Hide output',
+      onSelect: () => actions.toggleOutputs(cell.id),
+      disabled: !isCode,
+      shortcut: 'O',
+    },
+    { label: hideInput ? 'Show input' : 'Hide input', onSelect: () => actions.toggleInput(cell.id), disabled: !known },
+    { label: `Delete ${cells}`, onSelect: () => actions.remove(cell.id), shortcut: 'D D' },
   ];
 
   const onMouseDown = (e: MouseEvent) => {
     // Clicking the cell's chrome selects it (command mode); the editor's own focus enters edit mode.
-    if ((e.target as HTMLElement).closest('.nb-editor, button, input, .menu, iframe')) return;
-    if (!active) actions.select(cell.id, 'command');
+    if ((e.target as HTMLElement).closest('.nb-editor, button, input, .menu, iframe, .nb-handle')) return;
+    const extend = e.shiftKey;
+    const toggle = e.ctrlKey || e.metaKey;
+    if (extend) e.preventDefault(); // a Shift+click extends the selection, not a text selection
+    actions.pointerSelect(cell.id, { extend, toggle });
   };
 
   const stopKeys = (e: KeyboardEvent) => {
@@ -137,145 +194,169 @@ export const Cell = memo(function Cell({
   };
 
   return (
-    <div
-      ref={(el) => actions.registerCell(cell.id, el)}
-      role="group"
-      aria-label={`Cell ${index + 1}`}
-      tabIndex={-1}
-      data-cell-id={cell.id}
-      data-cell-type={cell.cell_type}
-      data-state={state}
-      className={`nb-cell${active ? ' active' : ''}${editing ? ' editing' : ''}${busy ? ' busy' : ''}`}
-      onMouseDown={onMouseDown}
-      onDoubleClick={() => {
-        if (showRendered) actions.select(cell.id, 'edit');
-      }}
-    >
-      <div className="nb-collapser" aria-hidden />
-      <div className="nb-gutter">
-        <button
-          type="button"
-          className="nb-run"
-          aria-label="Run cell"
-          title={isCode ? 'Run cell (Shift+Enter)' : 'Render cell (Shift+Enter)'}
-          onClick={() => actions.run(cell.id, 'stay')}
-          onKeyDown={stopKeys}
-        >
-          {busy ? <span className="nb-spinner" aria-hidden /> : <PlayIcon />}
-        </button>
-        <span
-          className="nb-prompt"
-          data-testid="execution-count"
-          aria-label={isCode ? (busy ? 'Running' : `Execution count ${cell.execution_count ?? 'none'}`) : undefined}
-        >
-          {prompt}
-        </span>
-      </div>
-      <div className="nb-body">
-        {!known ? (
-          <pre className="nb-out-note">
-            A “{cell.cell_type}” cell from a newer notebook format; it is kept when saving.
-          </pre>
-        ) : (
-          <div className={`nb-input${showRendered ? ' rendered' : ''}`}>
-            {!showRendered && (
-              <CellEditor
-                cellId={cell.id}
-                source={cell.source}
-                generation={generation}
-                language={isCode ? language : isMarkdown ? 'markdown' : 'plaintext'}
-                label={`Cell ${index + 1} ${isCode ? 'code' : cell.cell_type}`}
-                onChange={(source) => actions.edit(cell.id, source)}
-                onKey={(key) => actions.editorKey(cell.id, key)}
-                onFocus={() => actions.select(cell.id, 'edit')}
-                register={actions.registerEditor}
-              />
-            )}
-          </div>
-        )}
+    // The list is a grid of one-cell rows, so each cell can say whether it is selected.
+    <div role="row" aria-label={`Cell ${index + 1}`} aria-selected={selected} className="nb-row">
+      <div role="gridcell" className="nb-row-cell">
         <div
-          role="region"
-          aria-label="Output"
-          className={`nb-outputs${cell.outputs.length || showRendered || view.input || view.answers.length ? '' : ' empty'}`}
+          ref={(el) => actions.registerCell(cell.id, el)}
+          role="group"
+          aria-label={`Cell ${index + 1}`}
+          tabIndex={-1}
+          data-cell-id={cell.id}
+          data-cell-type={cell.cell_type}
+          data-state={state}
+          className={`nb-cell${active ? ' active' : ''}${selected ? ' selected' : ''}${editing ? ' editing' : ''}${busy ? ' busy' : ''}`}
+          onMouseDown={onMouseDown}
+          onDoubleClick={() => {
+            if (showRendered) actions.select(cell.id, 'edit');
+          }}
         >
-          {showRendered &&
-            (cell.source.trim() ? (
-              <Markdown source={cell.source} attachments={cell.attachments} />
+          <div
+            className="nb-collapser nb-handle"
+            aria-hidden
+            draggable
+            title="Drag to move"
+            onDragStart={(e) => actions.dragStart(cell.id, e)}
+            onDragEnd={() => actions.dragEnd()}
+          />
+          <div className="nb-gutter">
+            <button
+              type="button"
+              className="nb-run"
+              aria-label="Run cell"
+              title={isCode ? 'Run cell (Shift+Enter)' : 'Render cell (Shift+Enter)'}
+              onClick={() => actions.run(cell.id, 'stay')}
+              onKeyDown={stopKeys}
+            >
+              {busy ? <span className="nb-spinner" aria-hidden /> : <PlayIcon />}
+            </button>
+            <span
+              className="nb-prompt"
+              data-testid="execution-count"
+              aria-label={isCode ? (busy ? 'Running' : `Execution count ${cell.execution_count ?? 'none'}`) : undefined}
+            >
+              {prompt}
+            </span>
+          </div>
+          <div className="nb-body">
+            {!known ? (
+              <pre className="nb-out-note">
+                A “{cell.cell_type}” cell from a newer notebook format; it is kept when saving.
+              </pre>
             ) : (
-              <div className="nb-markdown nb-placeholder">Empty markdown cell — double-click to edit</div>
-            ))}
-          {isCode && <OutputList outputs={cell.outputs} executionCount={cell.execution_count} />}
-          {view.answers.map((line, i) => (
-            <pre key={`answer-${i}`} className="nb-out-text nb-stdin-echo">
-              {line}
-            </pre>
-          ))}
-          {view.input && (
-            <InputPrompt
-              prompt={view.input.prompt}
-              password={view.input.password}
-              onAnswer={(value) => actions.answer(cell.id, value)}
+              <div className={`nb-input${showRendered ? ' rendered' : ''}`}>
+                {hideInput && !showRendered && (
+                  <button type="button" className="nb-hidden-note" onClick={() => actions.toggleInput(cell.id)}>
+                    Input hidden — show
+                  </button>
+                )}
+                {!showRendered && !hideInput && (
+                  <CellEditor
+                    cellId={cell.id}
+                    source={cell.source}
+                    generation={generation}
+                    language={isCode ? language : isMarkdown ? 'markdown' : 'plaintext'}
+                    label={`Cell ${index + 1} ${isCode ? 'code' : cell.cell_type}`}
+                    onChange={(source) => actions.edit(cell.id, source)}
+                    onKey={(key) => actions.editorKey(cell.id, key)}
+                    onFocus={() => actions.select(cell.id, 'edit')}
+                    register={actions.registerEditor}
+                    lineNumbers={lineNumbers}
+                  />
+                )}
+              </div>
+            )}
+            <div
+              role="region"
+              aria-label="Output"
+              className={`nb-outputs${cell.outputs.length || showRendered || view.input || view.answers.length ? '' : ' empty'}${isCode && outputsScrolled(cell.metadata) ? ' scrolled' : ''}`}
+            >
+              {showRendered &&
+                (cell.source.trim() ? (
+                  <Markdown source={cell.source} attachments={cell.attachments} />
+                ) : (
+                  <div className="nb-markdown nb-placeholder">Empty markdown cell — double-click to edit</div>
+                ))}
+              {hideOutputs ? (
+                <button type="button" className="nb-hidden-note" onClick={() => actions.toggleOutputs(cell.id)}>
+                  Output hidden — show
+                </button>
+              ) : (
+                isCode && <OutputList outputs={cell.outputs} executionCount={cell.execution_count} />
+              )}
+              {view.answers.map((line, i) => (
+                <pre key={`answer-${i}`} className="nb-out-text nb-stdin-echo">
+                  {line}
+                </pre>
+              ))}
+              {view.input && (
+                <InputPrompt
+                  prompt={view.input.prompt}
+                  password={view.input.password}
+                  onAnswer={(value) => actions.answer(cell.id, value)}
+                />
+              )}
+            </div>
+          </div>
+          <div className="nb-cell-toolbar" role="toolbar" aria-label={`Cell ${index + 1} actions`}>
+            <button
+              type="button"
+              className="icon-btn"
+              aria-label="Move cell up"
+              title="Move up"
+              disabled={index === 0}
+              onClick={() => actions.move(cell.id, -1)}
+              onKeyDown={stopKeys}
+            >
+              <ArrowUpIcon />
+            </button>
+            <button
+              type="button"
+              className="icon-btn"
+              aria-label="Move cell down"
+              title="Move down"
+              disabled={index === count - 1}
+              onClick={() => actions.move(cell.id, 1)}
+              onKeyDown={stopKeys}
+            >
+              <ArrowDownIcon />
+            </button>
+            <button
+              type="button"
+              className="icon-btn"
+              aria-label="Delete cell"
+              title="Delete (D D)"
+              onClick={() => actions.remove(cell.id)}
+              onKeyDown={stopKeys}
+            >
+              <TrashIcon size={16} />
+            </button>
+            <button
+              type="button"
+              className="icon-btn"
+              aria-label="Cell menu"
+              aria-haspopup="menu"
+              title="More"
+              onKeyDown={stopKeys}
+              onClick={(e) => {
+                const box = e.currentTarget.getBoundingClientRect();
+                setMenu({ x: box.right - 220, y: box.bottom + 2 });
+              }}
+            >
+              <MoreIcon />
+            </button>
+          </div>
+          {menu && (
+            <ContextMenu
+              x={menu.x}
+              y={menu.y}
+              label={`Cell ${index + 1} menu`}
+              items={items}
+              onClose={() => setMenu(null)}
             />
           )}
         </div>
       </div>
-      <div className="nb-cell-toolbar" role="toolbar" aria-label={`Cell ${index + 1} actions`}>
-        <button
-          type="button"
-          className="icon-btn"
-          aria-label="Move cell up"
-          title="Move up"
-          disabled={index === 0}
-          onClick={() => actions.move(cell.id, -1)}
-          onKeyDown={stopKeys}
-        >
-          <ArrowUpIcon />
-        </button>
-        <button
-          type="button"
-          className="icon-btn"
-          aria-label="Move cell down"
-          title="Move down"
-          disabled={index === count - 1}
-          onClick={() => actions.move(cell.id, 1)}
-          onKeyDown={stopKeys}
-        >
-          <ArrowDownIcon />
-        </button>
-        <button
-          type="button"
-          className="icon-btn"
-          aria-label="Delete cell"
-          title="Delete (D D)"
-          onClick={() => actions.remove(cell.id)}
-          onKeyDown={stopKeys}
-        >
-          <TrashIcon size={16} />
-        </button>
-        <button
-          type="button"
-          className="icon-btn"
-          aria-label="Cell menu"
-          aria-haspopup="menu"
-          title="More"
-          onKeyDown={stopKeys}
-          onClick={(e) => {
-            const box = e.currentTarget.getBoundingClientRect();
-            setMenu({ x: box.right - 220, y: box.bottom + 2 });
-          }}
-        >
-          <MoreIcon />
-        </button>
-      </div>
-      {menu && (
-        <ContextMenu
-          x={menu.x}
-          y={menu.y}
-          label={`Cell ${index + 1} menu`}
-          items={items}
-          onClose={() => setMenu(null)}
-        />
-      )}
     </div>
   );
 });
