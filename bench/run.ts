@@ -1,6 +1,7 @@
 import { runEditDiffBench } from './edit-diff';
 import { runGitStatusBench } from './git-status';
 import { runListingBench } from './listing';
+import { runNotebookDragBench } from './notebook-drag';
 import { runNotebookFramesBench } from './notebook-frames';
 import { benchNotebookRoundTrip } from './notebook-roundtrip';
 import { runQuickOpenBench } from './quick-open';
@@ -15,6 +16,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   tree: runTreeBench,
   'notebook-roundtrip': () => benchNotebookRoundTrip(),
   'notebook-frames': runNotebookFramesBench,
+  'notebook-drag': runNotebookDragBench,
   'edit-diff': runEditDiffBench,
   'quick-open': runQuickOpenBench,
   search: runSearchBench,

@@ -17,9 +17,26 @@ export function startCellDrag(notebook: NotebookController, cellId: string, even
   event.dataTransfer.setData(CELLS_MIME, cellsToJson(cells));
   event.dataTransfer.setData('text/plain', cellsAsText(cells));
   event.dataTransfer.effectAllowed = 'copyMove';
-  const element = notebook.cellElements.get(cellId);
-  if (element) event.dataTransfer.setDragImage(element, 12, 12);
+  setDragLabel(event, cells.length === 1 ? firstLine(cells[0]?.source ?? '') : `${cells.length} cells`);
   if (!ids.includes(notebook.getState().activeId ?? '')) notebook.focus(cellId, 'command');
+}
+
+/**
+ * A small drag image naming what moves (the cell's first line, or "3 cells"): the browser paints it once, where
+ * painting the cell itself (an editor and its outputs) can hold the page for a long frame.
+ */
+function setDragLabel(event: DragEvent, text: string): void {
+  const label = document.createElement('div');
+  label.className = 'nb-drag-label';
+  label.textContent = text;
+  document.body.appendChild(label);
+  event.dataTransfer.setDragImage(label, 8, 8);
+  requestAnimationFrame(() => label.remove());
+}
+
+function firstLine(source: string): string {
+  const line = source.split('\n', 1)[0].trim();
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line || 'Empty cell';
 }
 
 export function endCellDrag(): void {
