@@ -121,6 +121,8 @@ test.describe('notebook cells', () => {
       await expect(cellOf(first, 4).getByRole('region', { name: 'Output' })).toHaveText(/^\s*3\s*$/, {
         timeout: RUN,
       });
+      // Past the last cell, as in JupyterLab, a new one to type in.
+      await expect(first.locator('.nb-cell')).toHaveCount(5);
 
       // Cell 2, then Shift+click cell 4: three cells selected, announced on each row.
       await clickCell(first, 2);
@@ -145,15 +147,35 @@ test.describe('notebook cells', () => {
       for (const n of [2, 3, 4]) await expect(rowOf(second, n)).toHaveAttribute('aria-selected', 'true');
       await expect(cellOf(second, 4).getByRole('region', { name: 'Output' })).toHaveText(/^\s*3\s*$/);
 
-      await save(page, second);
+      // Drag cell 1 of the first notebook onto the second's tab, then into its view below its last cell: a copy.
       await page.getByRole('tab', { name: 'first.ipynb' }).click();
+      const handle = cellOf(notebookOf(page, 'first.ipynb'), 1).locator('.nb-handle');
+      const from = await handle.boundingBox();
+      const tab = await page.getByRole('tab', { name: 'second.ipynb' }).boundingBox();
+      if (!from || !tab) throw new Error('not laid out');
+      await page.mouse.move(from.x + from.width / 2, from.y + 8);
+      await page.mouse.down();
+      await page.mouse.move(from.x + 40, from.y + 40, { steps: 5 });
+      await page.mouse.move(tab.x + tab.width / 2, tab.y + tab.height / 2, { steps: 10 });
+      await expect(second).toBeVisible();
+      const last = await cellOf(second, 4).boundingBox();
+      if (!last) throw new Error('not laid out');
+      await page.mouse.move(last.x + 120, last.y + last.height * 0.8, { steps: 10 });
+      await page.mouse.up();
+      await expect(second.locator('.nb-cell')).toHaveCount(5);
+      expect((await sources(second))[4]).toBe('x = 1');
+      await page.getByRole('tab', { name: 'first.ipynb' }).click();
+      await expect(notebookOf(page, 'first.ipynb').locator('.nb-cell')).toHaveCount(5);
+
       await save(page, notebookOf(page, 'first.ipynb'));
+      await page.getByRole('tab', { name: 'second.ipynb' }).click();
+      await save(page, second);
 
       const a = nbformatJudges(path.join(workspace.root, 'first.ipynb'));
       const b = nbformatJudges(path.join(workspace.root, 'second.ipynb'));
       expect(a.sameBytes).toBe(true);
       expect(b.sameBytes).toBe(true);
-      expect(b.sources).toEqual(['z = 0', 'y = 2', '# Sum', 'print(x + y)']);
+      expect(b.sources).toEqual(['z = 0', 'y = 2', '# Sum', 'print(x + y)', 'x = 1']);
       // New ids for the pasted cells; the outputs are the ones the kernel gave.
       expect(b.ids.slice(1).some((id) => a.ids.includes(id))).toBe(false);
       expect(b.outputs[3]).toBe(a.outputs[3]);

@@ -174,7 +174,8 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
               count={state.cells.length}
               active={view.cell.id === activeId}
               selected={selected.size ? selected.has(view.cell.id) : view.cell.id === activeId}
-              multiple={selected.size > 1}
+              // Only selected cells speak of "selected cells": a growing selection re-renders just them.
+              multiple={selected.size > 1 && selected.has(view.cell.id)}
               lineNumbers={allLineNumbers !== lineNumbers.has(view.cell.id)}
               editing={view.cell.id === activeId && mode === 'edit'}
               unrendered={
