@@ -246,6 +246,94 @@ test.describe('notebook cells', () => {
       expect(judged.sources).toEqual(['b = 2', 'c = 3', 'a = 1', 'd = 4']);
     });
   });
+
+  test.describe('command-mode keys', () => {
+    test.use({
+      fixtureFiles: {
+        ...DEFAULT_FIXTURE,
+        'keys.ipynb': notebook('print("one")', 'print("two")', 'three = 3', 'import time'),
+      },
+    });
+
+    test('O, Shift+O, L, 1–6, X and Shift+V, Ctrl+Shift+Down, D D and I I act on the selection; the palette lists them', async ({
+      page,
+      kiln,
+      workspace,
+    }) => {
+      await kiln.open(page);
+      const nb = await openNotebook(page, 'keys.ipynb');
+      await expect(nb.getByRole('status')).toHaveText('idle', { timeout: KERNEL_START });
+      await clickCell(nb, 1);
+      await page.keyboard.press('Shift+J');
+      await page.keyboard.press(`${mod}+Enter`);
+      await expect(cellOf(nb, 2).getByRole('region', { name: 'Output' })).toHaveText(/two/, { timeout: RUN });
+
+      // O hides both cells' outputs, and shows them again; Shift+O makes them scroll.
+      await page.keyboard.press('o');
+      for (const n of [1, 2]) await expect(cellOf(nb, n).getByRole('button', { name: /Output hidden/ })).toBeVisible();
+      await page.keyboard.press('o');
+      await expect(cellOf(nb, 1).getByRole('region', { name: 'Output' })).toHaveText(/one/);
+      await page.keyboard.press('Shift+O');
+      await expect(cellOf(nb, 2).locator('.nb-outputs.scrolled')).toHaveCount(1);
+
+      // L shows line numbers in the selected cells' editors, Shift+L in every cell.
+      await page.keyboard.press('l');
+      await expect(cellOf(nb, 1).locator('.line-numbers').first()).toHaveText('1');
+      await expect(cellOf(nb, 3).locator('.line-numbers')).toHaveCount(0);
+
+      // Ctrl+Shift+Down moves the two cells down one; 2 makes cell 4 a level-2 heading.
+      await page.keyboard.press('Control+Shift+ArrowDown');
+      await expect.poll(() => sources(nb)).toEqual(['three = 3', 'print("one")', 'print("two")', 'import time']);
+      await clickCell(nb, 4);
+      await page.keyboard.press('2');
+      await expect(cellOf(nb, 4).getByRole('heading', { level: 2, name: 'import time' })).toBeVisible();
+
+      // X cuts cell 1, Shift+V pastes it above cell 3 (now cell 2): a copy with a new id.
+      await clickCell(nb, 1);
+      await page.keyboard.press('x');
+      await expect.poll(() => sources(nb)).toEqual(['print("one")', 'print("two")', 'md:import time']);
+      await clickCell(nb, 2);
+      await page.keyboard.press('Shift+V');
+      await expect.poll(() => sources(nb)).toEqual(['print("one")', 'three = 3', 'print("two")', 'md:import time']);
+
+      // D D deletes a selection of two; Z brings both back.
+      await clickCell(nb, 1);
+      await clickCell(nb, 3, [mod === 'Meta' ? 'Meta' : 'Control']);
+      await page.keyboard.press('d');
+      await page.keyboard.press('d');
+      await expect.poll(() => sources(nb)).toEqual(['three = 3', 'md:import time']);
+      await page.keyboard.press('z');
+      await expect.poll(() => sources(nb)).toEqual(['print("one")', 'three = 3', 'print("two")', 'md:import time']);
+
+      // I I interrupts a running cell.
+      await cellOf(nb, 2).locator('.nb-editor .view-lines').click();
+      await page.keyboard.press(`${mod}+A`);
+      await page.keyboard.type('import time; time.sleep(60)');
+      await page.keyboard.press(`${mod}+Enter`);
+      await expect(nb.getByRole('status')).toHaveText('busy');
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('i');
+      await page.keyboard.press('i');
+      await expect(cellOf(nb, 2).getByRole('region', { name: 'Output' })).toContainText('KeyboardInterrupt', {
+        timeout: RUN,
+      });
+
+      // The palette lists the notebook's keys.
+      await page.keyboard.press(`${mod}+Shift+p`);
+      const palette = page.getByRole('dialog', { name: 'Command Palette' });
+      await expect(palette.getByRole('option', { name: 'Merge Selected Cells (or With Cell Below)' })).toContainText(
+        'Shift+M',
+      );
+      await palette.getByRole('combobox').fill('paste cells above');
+      await expect(palette.getByRole('option').first()).toContainText('Shift+V');
+      await page.keyboard.press('Escape');
+
+      await save(page, nb);
+      const judged = nbformatJudges(path.join(workspace.root, 'keys.ipynb'));
+      expect(judged.sameBytes).toBe(true);
+      expect(judged.sources[3]).toBe('## import time');
+    });
+  });
 });
 
 /** axe-core on the page as it is (as e2e/accessibility.spec.ts runs it): no critical or serious violation. */

@@ -159,4 +159,17 @@ describe('cell operations stay byte-exact with nbformat', () => {
     const judged = await saveAndJudge(NB);
     expect(judged.outputs).toEqual(before.map((c) => c.outputs.length));
   });
+
+  it('refuses what it cannot do with a clear code, and changes nothing', async () => {
+    const before = (await cells(NB)).map((c) => c.id);
+    await expect(svc.deleteCells(NB, [before[0], 'nope'])).rejects.toMatchObject({ code: 'E_NOT_FOUND' });
+    await expect(svc.moveCells(NB, ['nope'], 0)).rejects.toMatchObject({ code: 'E_NOT_FOUND' });
+    await expect(svc.mergeCells(NB, [before[before.length - 1]])).rejects.toMatchObject({
+      code: 'E_BAD_REQUEST',
+      message: 'The last cell has no cell below to merge with',
+    });
+    await expect(svc.splitCell(NB, 'nope', [1])).rejects.toMatchObject({ code: 'E_NOT_FOUND' });
+    expect((await cells(NB)).map((c) => c.id)).toEqual(before);
+    expect((await svc.get(NB)).dirty).toBe(false);
+  });
 });
