@@ -194,169 +194,164 @@ export const Cell = memo(function Cell({
   };
 
   return (
-    // The list is a grid of one-cell rows, so each cell can say whether it is selected.
-    <div role="row" aria-label={`Cell ${index + 1}`} aria-selected={selected} className="nb-row">
-      <div role="gridcell" className="nb-row-cell">
-        <div
-          ref={(el) => actions.registerCell(cell.id, el)}
-          role="group"
-          aria-label={`Cell ${index + 1}`}
-          tabIndex={-1}
-          data-cell-id={cell.id}
-          data-cell-type={cell.cell_type}
-          data-state={state}
-          className={`nb-cell${active ? ' active' : ''}${selected ? ' selected' : ''}${editing ? ' editing' : ''}${busy ? ' busy' : ''}`}
-          onMouseDown={onMouseDown}
-          onDoubleClick={() => {
-            if (showRendered) actions.select(cell.id, 'edit');
-          }}
+    <div
+      ref={(el) => actions.registerCell(cell.id, el)}
+      role="group"
+      aria-label={`Cell ${index + 1}`}
+      tabIndex={-1}
+      data-cell-id={cell.id}
+      data-cell-type={cell.cell_type}
+      data-state={state}
+      className={`nb-cell${active ? ' active' : ''}${selected ? ' selected' : ''}${editing ? ' editing' : ''}${busy ? ' busy' : ''}`}
+      onMouseDown={onMouseDown}
+      onDoubleClick={() => {
+        if (showRendered) actions.select(cell.id, 'edit');
+      }}
+    >
+      <div
+        className="nb-collapser nb-handle"
+        aria-hidden
+        draggable
+        title="Drag to move"
+        onDragStart={(e) => actions.dragStart(cell.id, e)}
+        onDragEnd={() => actions.dragEnd()}
+      />
+      <div className="nb-gutter">
+        <button
+          type="button"
+          className="nb-run"
+          aria-label="Run cell"
+          title={isCode ? 'Run cell (Shift+Enter)' : 'Render cell (Shift+Enter)'}
+          onClick={() => actions.run(cell.id, 'stay')}
+          onKeyDown={stopKeys}
         >
-          <div
-            className="nb-collapser nb-handle"
-            aria-hidden
-            draggable
-            title="Drag to move"
-            onDragStart={(e) => actions.dragStart(cell.id, e)}
-            onDragEnd={() => actions.dragEnd()}
-          />
-          <div className="nb-gutter">
-            <button
-              type="button"
-              className="nb-run"
-              aria-label="Run cell"
-              title={isCode ? 'Run cell (Shift+Enter)' : 'Render cell (Shift+Enter)'}
-              onClick={() => actions.run(cell.id, 'stay')}
-              onKeyDown={stopKeys}
-            >
-              {busy ? <span className="nb-spinner" aria-hidden /> : <PlayIcon />}
-            </button>
-            <span
-              className="nb-prompt"
-              data-testid="execution-count"
-              aria-label={isCode ? (busy ? 'Running' : `Execution count ${cell.execution_count ?? 'none'}`) : undefined}
-            >
-              {prompt}
-            </span>
-          </div>
-          <div className="nb-body">
-            {!known ? (
-              <pre className="nb-out-note">
-                A “{cell.cell_type}” cell from a newer notebook format; it is kept when saving.
-              </pre>
-            ) : (
-              <div className={`nb-input${showRendered ? ' rendered' : ''}`}>
-                {hideInput && !showRendered && (
-                  <button type="button" className="nb-hidden-note" onClick={() => actions.toggleInput(cell.id)}>
-                    Input hidden — show
-                  </button>
-                )}
-                {!showRendered && !hideInput && (
-                  <CellEditor
-                    cellId={cell.id}
-                    source={cell.source}
-                    generation={generation}
-                    language={isCode ? language : isMarkdown ? 'markdown' : 'plaintext'}
-                    label={`Cell ${index + 1} ${isCode ? 'code' : cell.cell_type}`}
-                    onChange={(source) => actions.edit(cell.id, source)}
-                    onKey={(key) => actions.editorKey(cell.id, key)}
-                    onFocus={() => actions.select(cell.id, 'edit')}
-                    register={actions.registerEditor}
-                    lineNumbers={lineNumbers}
-                  />
-                )}
-              </div>
+          {busy ? <span className="nb-spinner" aria-hidden /> : <PlayIcon />}
+        </button>
+        <span
+          className="nb-prompt"
+          data-testid="execution-count"
+          aria-label={isCode ? (busy ? 'Running' : `Execution count ${cell.execution_count ?? 'none'}`) : undefined}
+        >
+          {prompt}
+        </span>
+      </div>
+      <div className="nb-body">
+        {!known ? (
+          <pre className="nb-out-note">
+            A “{cell.cell_type}” cell from a newer notebook format; it is kept when saving.
+          </pre>
+        ) : (
+          <div className={`nb-input${showRendered ? ' rendered' : ''}`}>
+            {hideInput && !showRendered && (
+              <button type="button" className="nb-hidden-note" onClick={() => actions.toggleInput(cell.id)}>
+                Input hidden — show
+              </button>
             )}
-            <div
-              role="region"
-              aria-label="Output"
-              className={`nb-outputs${cell.outputs.length || showRendered || view.input || view.answers.length ? '' : ' empty'}${isCode && outputsScrolled(cell.metadata) ? ' scrolled' : ''}`}
-            >
-              {showRendered &&
-                (cell.source.trim() ? (
-                  <Markdown source={cell.source} attachments={cell.attachments} />
-                ) : (
-                  <div className="nb-markdown nb-placeholder">Empty markdown cell — double-click to edit</div>
-                ))}
-              {hideOutputs ? (
-                <button type="button" className="nb-hidden-note" onClick={() => actions.toggleOutputs(cell.id)}>
-                  Output hidden — show
-                </button>
-              ) : (
-                isCode && <OutputList outputs={cell.outputs} executionCount={cell.execution_count} />
-              )}
-              {view.answers.map((line, i) => (
-                <pre key={`answer-${i}`} className="nb-out-text nb-stdin-echo">
-                  {line}
-                </pre>
-              ))}
-              {view.input && (
-                <InputPrompt
-                  prompt={view.input.prompt}
-                  password={view.input.password}
-                  onAnswer={(value) => actions.answer(cell.id, value)}
-                />
-              )}
-            </div>
+            {!showRendered && !hideInput && (
+              <CellEditor
+                cellId={cell.id}
+                source={cell.source}
+                generation={generation}
+                language={isCode ? language : isMarkdown ? 'markdown' : 'plaintext'}
+                label={`Cell ${index + 1} ${isCode ? 'code' : cell.cell_type}`}
+                onChange={(source) => actions.edit(cell.id, source)}
+                onKey={(key) => actions.editorKey(cell.id, key)}
+                onFocus={() => actions.select(cell.id, 'edit')}
+                register={actions.registerEditor}
+                lineNumbers={lineNumbers}
+              />
+            )}
           </div>
-          <div className="nb-cell-toolbar" role="toolbar" aria-label={`Cell ${index + 1} actions`}>
-            <button
-              type="button"
-              className="icon-btn"
-              aria-label="Move cell up"
-              title="Move up"
-              disabled={index === 0}
-              onClick={() => actions.move(cell.id, -1)}
-              onKeyDown={stopKeys}
-            >
-              <ArrowUpIcon />
+        )}
+        <div
+          role="region"
+          aria-label="Output"
+          className={`nb-outputs${cell.outputs.length || showRendered || view.input || view.answers.length ? '' : ' empty'}${isCode && outputsScrolled(cell.metadata) ? ' scrolled' : ''}`}
+        >
+          {showRendered &&
+            (cell.source.trim() ? (
+              <Markdown source={cell.source} attachments={cell.attachments} />
+            ) : (
+              <div className="nb-markdown nb-placeholder">Empty markdown cell — double-click to edit</div>
+            ))}
+          {hideOutputs ? (
+            <button type="button" className="nb-hidden-note" onClick={() => actions.toggleOutputs(cell.id)}>
+              Output hidden — show
             </button>
-            <button
-              type="button"
-              className="icon-btn"
-              aria-label="Move cell down"
-              title="Move down"
-              disabled={index === count - 1}
-              onClick={() => actions.move(cell.id, 1)}
-              onKeyDown={stopKeys}
-            >
-              <ArrowDownIcon />
-            </button>
-            <button
-              type="button"
-              className="icon-btn"
-              aria-label="Delete cell"
-              title="Delete (D D)"
-              onClick={() => actions.remove(cell.id)}
-              onKeyDown={stopKeys}
-            >
-              <TrashIcon size={16} />
-            </button>
-            <button
-              type="button"
-              className="icon-btn"
-              aria-label="Cell menu"
-              aria-haspopup="menu"
-              title="More"
-              onKeyDown={stopKeys}
-              onClick={(e) => {
-                const box = e.currentTarget.getBoundingClientRect();
-                setMenu({ x: box.right - 220, y: box.bottom + 2 });
-              }}
-            >
-              <MoreIcon />
-            </button>
-          </div>
-          {menu && (
-            <ContextMenu
-              x={menu.x}
-              y={menu.y}
-              label={`Cell ${index + 1} menu`}
-              items={items}
-              onClose={() => setMenu(null)}
+          ) : (
+            isCode && <OutputList outputs={cell.outputs} executionCount={cell.execution_count} />
+          )}
+          {view.answers.map((line, i) => (
+            <pre key={`answer-${i}`} className="nb-out-text nb-stdin-echo">
+              {line}
+            </pre>
+          ))}
+          {view.input && (
+            <InputPrompt
+              prompt={view.input.prompt}
+              password={view.input.password}
+              onAnswer={(value) => actions.answer(cell.id, value)}
             />
           )}
         </div>
       </div>
+      <div className="nb-cell-toolbar" role="toolbar" aria-label={`Cell ${index + 1} actions`}>
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label="Move cell up"
+          title="Move up"
+          disabled={index === 0}
+          onClick={() => actions.move(cell.id, -1)}
+          onKeyDown={stopKeys}
+        >
+          <ArrowUpIcon />
+        </button>
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label="Move cell down"
+          title="Move down"
+          disabled={index === count - 1}
+          onClick={() => actions.move(cell.id, 1)}
+          onKeyDown={stopKeys}
+        >
+          <ArrowDownIcon />
+        </button>
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label="Delete cell"
+          title="Delete (D D)"
+          onClick={() => actions.remove(cell.id)}
+          onKeyDown={stopKeys}
+        >
+          <TrashIcon size={16} />
+        </button>
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label="Cell menu"
+          aria-haspopup="menu"
+          title="More"
+          onKeyDown={stopKeys}
+          onClick={(e) => {
+            const box = e.currentTarget.getBoundingClientRect();
+            setMenu({ x: box.right - 220, y: box.bottom + 2 });
+          }}
+        >
+          <MoreIcon />
+        </button>
+      </div>
+      {menu && (
+        <ContextMenu
+          x={menu.x}
+          y={menu.y}
+          label={`Cell ${index + 1} menu`}
+          items={items}
+          onClose={() => setMenu(null)}
+        />
+      )}
     </div>
   );
 });

@@ -166,30 +166,37 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
       >
         <div ref={dropLine} className="nb-drop-line" aria-hidden hidden />
         <div role="grid" aria-label="Cells" aria-multiselectable="true" className="nb-cell-grid">
-          {state.cells.map((view, index) => (
-            <Cell
-              key={view.cell.id}
-              view={view}
-              index={index}
-              count={state.cells.length}
-              active={view.cell.id === activeId}
-              selected={selected.size ? selected.has(view.cell.id) : view.cell.id === activeId}
-              // Only selected cells speak of "selected cells": a growing selection re-renders just them.
-              multiple={selected.size > 1 && selected.has(view.cell.id)}
-              lineNumbers={allLineNumbers !== lineNumbers.has(view.cell.id)}
-              editing={view.cell.id === activeId && mode === 'edit'}
-              unrendered={
-                unrendered.has(view.cell.id) ||
-                (view.cell.cell_type === 'markdown' &&
-                  !view.cell.source.trim() &&
-                  view.cell.id === activeId &&
-                  mode === 'edit')
-              }
-              generation={state.generation}
-              language={language}
-              actions={notebook}
-            />
-          ))}
+          {state.cells.map((view, index) => {
+            const isSelected = selected.size ? selected.has(view.cell.id) : view.cell.id === activeId;
+            // The list is a grid of one-cell rows, so each cell can say whether it is selected.
+            return (
+              <div key={view.cell.id} role="row" aria-label={`Cell ${index + 1}`} aria-selected={isSelected}>
+                <div role="gridcell">
+                  <Cell
+                    view={view}
+                    index={index}
+                    count={state.cells.length}
+                    active={view.cell.id === activeId}
+                    selected={isSelected}
+                    // Only selected cells speak of "selected cells": a growing selection re-renders just them.
+                    multiple={selected.size > 1 && selected.has(view.cell.id)}
+                    lineNumbers={allLineNumbers !== lineNumbers.has(view.cell.id)}
+                    editing={view.cell.id === activeId && mode === 'edit'}
+                    unrendered={
+                      unrendered.has(view.cell.id) ||
+                      (view.cell.cell_type === 'markdown' &&
+                        !view.cell.source.trim() &&
+                        view.cell.id === activeId &&
+                        mode === 'edit')
+                    }
+                    generation={state.generation}
+                    language={language}
+                    actions={notebook}
+                  />
+                </div>
+              </div>
+            );
+          })}
         </div>
         <button
           type="button"
