@@ -130,7 +130,13 @@ test.describe('notebook cells', () => {
       await clickCell(first, 4, ['Shift']);
       await expect(rowOf(first, 1)).toHaveAttribute('aria-selected', 'false');
       for (const n of [2, 3, 4]) await expect(rowOf(first, n)).toHaveAttribute('aria-selected', 'true');
-      await page.keyboard.press('c');
+      // The cell menu speaks of the selection, and copies it (C does the same in command mode).
+      await cellOf(first, 3).getByRole('button', { name: 'Cell menu' }).click();
+      const menu = page.getByRole('menu', { name: 'Cell 3 menu' });
+      await expect(menu.getByRole('menuitem', { name: /Merge selected cells/ })).toBeVisible();
+      await page.screenshot({ path: 'test-results/notebook-cells-menu.png' });
+      await menu.getByRole('menuitem', { name: /Copy selected cells/ }).click();
+      await expect(menu).toHaveCount(0);
       // The system clipboard has the code as text, and the cells under JupyterLab's MIME.
       await expect
         .poll(() => page.evaluate(() => navigator.clipboard.readText()))
@@ -271,6 +277,7 @@ test.describe('notebook cells', () => {
       // O hides both cells' outputs, and shows them again; Shift+O makes them scroll.
       await page.keyboard.press('o');
       for (const n of [1, 2]) await expect(cellOf(nb, n).getByRole('button', { name: /Output hidden/ })).toBeVisible();
+      await page.screenshot({ path: 'test-results/notebook-cells-outputs-hidden.png' });
       await page.keyboard.press('o');
       await expect(cellOf(nb, 1).getByRole('region', { name: 'Output' })).toHaveText(/one/);
       await page.keyboard.press('Shift+O');
