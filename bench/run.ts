@@ -5,6 +5,7 @@ import path from 'node:path';
 import { runEditDiffBench } from './edit-diff';
 import { runGitStatusBench } from './git-status';
 import { runListingBench } from './listing';
+import { runNotebookDragBench } from './notebook-drag';
 import { runNotebookFramesBench } from './notebook-frames';
 import { benchNotebookRoundTrip } from './notebook-roundtrip';
 import { runOpenNotebookBench } from './open-notebook';
@@ -28,6 +29,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'notebook-roundtrip': () => benchNotebookRoundTrip(),
   'open-notebook': runOpenNotebookBench,
   'notebook-frames': runNotebookFramesBench,
+  'notebook-drag': runNotebookDragBench,
   'edit-diff': runEditDiffBench,
   'quick-open': runQuickOpenBench,
   search: runSearchBench,

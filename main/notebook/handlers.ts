@@ -1,10 +1,14 @@
-import type { notebookRequests } from '../../shared/contract';
+import type { notebookCellRequests, notebookRequests } from '../../shared/contract';
 import type { HandlersFor } from '../router';
+import { notebookCellHandlers } from './cell-handlers';
 import type { NotebookService } from './service';
 
 /** The notebook channels; requests from the UI are the operator's. */
-export function notebookHandlers(svc: NotebookService): HandlersFor<keyof typeof notebookRequests> {
+export function notebookHandlers(
+  svc: NotebookService,
+): HandlersFor<keyof typeof notebookRequests | keyof typeof notebookCellRequests> {
   return {
+    ...notebookCellHandlers(svc),
     'notebook.open': ({ path }) => svc.open(path),
     'notebook.create': ({ path }) => svc.create(path),
     'notebook.get': ({ path }) => svc.get(path),

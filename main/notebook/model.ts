@@ -133,9 +133,147 @@ export class NotebookModel {
 
   /** Puts back a cell the renderer deleted (undo), keeping its id unless another cell took it meanwhile. */
   restoreCell(wire: NotebookCell, index: number): CellJson {
+    const cell = this.cellFromWire(wire, true);
+    this.json.cells.splice(Math.min(index, this.json.cells.length), 0, cell);
+    this.touch();
+    return cell;
+  }
+
+  // --- several cells at once (paste, a selection, merge, split) -------------------------------
+
+  /** Inserts cells as one block (a paste, or an undo putting cells back); `keepIds` keeps ids that are free. */
+  insertCells(index: number, wires: NotebookCell[], keepIds: boolean): { cells: CellJson[]; index: number } {
+    const at = Math.min(Math.max(0, index), this.json.cells.length);
+    const cells = wires.map((wire) => this.cellFromWire(wire, keepIds));
+    this.json.cells.splice(at, 0, ...cells);
+    this.touch();
+    return { cells, index: at };
+  }
+
+  /** Deletes cells; returns them with the indexes they had, in document order. */
+  deleteCells(cellIds: readonly string[]): { cell: CellJson; index: number }[] {
+    const indexes = [...new Set(cellIds.map((id) => this.indexOf(id)))].sort((a, b) => a - b);
+    const removed = indexes.map((index) => ({ cell: this.json.cells[index], index }));
+    for (let i = indexes.length - 1; i >= 0; i--) this.json.cells.splice(indexes[i], 1);
+    for (const { cell } of removed) {
+      this.forgetDisplays(cell);
+      this.ids.delete(cell.id);
+    }
+    this.touch();
+    return removed;
+  }
+
+  /** Moves cells, in document order, as one block whose first cell lands at `toIndex` of the resulting list. */
+  moveCells(cellIds: readonly string[], toIndex: number): boolean {
+    for (const id of cellIds) this.indexOf(id);
+    const moving = new Set(cellIds);
+    const picked = this.json.cells.filter((c) => moving.has(c.id));
+    const rest = this.json.cells.filter((c) => !moving.has(c.id));
+    const to = Math.min(Math.max(0, toIndex), rest.length);
+    const next = [...rest.slice(0, to), ...picked, ...rest.slice(to)];
+    if (next.every((cell, i) => cell === this.json.cells[i])) return false;
+    this.json.cells.splice(0, this.json.cells.length, ...next);
+    this.touch();
+    return true;
+  }
+
+  /**
+   * JupyterLab's merge: the sources joined by a blank line into the primary cell (its id, type and metadata),
+   * which takes the first cell's place; a code cell's outputs are cleared. One cell merges with the one below.
+   */
+  mergeCells(
+    cellIds: readonly string[],
+    primaryId?: string,
+  ): { cell: CellJson; index: number; removed: { cell: CellJson; index: number }[] } {
+    const indexes = [...new Set(cellIds.map((id) => this.indexOf(id)))].sort((a, b) => a - b);
+    if (indexes.length === 1) {
+      if (indexes[0] + 1 >= this.json.cells.length)
+        throw new KilnError('E_BAD_REQUEST', 'The last cell has no cell below to merge with');
+      indexes.push(indexes[0] + 1);
+    }
+    const cells = indexes.map((i) => this.json.cells[i]);
+    for (const cell of cells) this.requireKnownType(cell);
+    const primary = cells.find((c) => c.id === primaryId) ?? cells[0];
+    const source = cells.map((c) => joinLines(c.source)).join('\n\n');
+    const attachments: Json = {};
+    for (const cell of cells)
+      if (cell.cell_type !== 'code' && cell.attachments) Object.assign(attachments, cell.attachments);
+    const removed = this.deleteCells(cells.filter((c) => c !== primary).map((c) => c.id));
+    this.json.cells.splice(this.json.cells.indexOf(primary), 1);
+    this.json.cells.splice(indexes[0], 0, primary);
+    primary.source = splitLines(source);
+    if (primary.cell_type === 'code') this.clearOutputs(primary);
+    else if (Object.keys(attachments).length) primary.attachments = attachments;
+    this.touch();
+    return { cell: primary, index: indexes[0], removed };
+  }
+
+  /**
+   * JupyterLab's split at the cursor: parts between the offsets, trimmed of leading and trailing newlines. The
+   * first part keeps the cell (and its id); a code cell's outputs and count go with the last part.
+   */
+  splitCell(cellId: string, offsets: readonly number[]): { cells: CellJson[]; index: number } {
+    const index = this.indexOf(cellId);
+    const cell = this.json.cells[index];
+    this.requireKnownType(cell);
+    const text = joinLines(cell.source);
+    const cuts = offsets.map((o) => Math.min(o, text.length)).sort((a, b) => a - b);
+    const bounds = [0, ...cuts, text.length];
+    const sources = bounds.slice(0, -1).map((start, i) =>
+      text
+        .slice(start, bounds[i + 1])
+        .replace(/^\n+/, '')
+        .replace(/\n+$/, ''),
+    );
+    const attachments = (cell.attachments ?? {}) as Json;
+    const partAttachments = (source: string, first: boolean): Json | undefined => {
+      const names = Object.keys(attachments).filter(
+        (name) =>
+          source.includes(`attachment:${name}`) || (first && !sources.some((s) => s.includes(`attachment:${name}`))),
+      );
+      return names.length ? Object.fromEntries(names.map((n) => [n, structuredClone(attachments[n])])) : undefined;
+    };
+    const parts = sources.map((source, i): CellJson => {
+      const part: CellJson =
+        i === 0
+          ? cell
+          : {
+              cell_type: cell.cell_type,
+              id: newCellId(this.ids),
+              metadata: structuredClone(cell.metadata ?? {}),
+              source: [],
+            };
+      this.ids.add(part.id);
+      part.source = splitLines(source);
+      if (cell.cell_type === 'code' && i > 0) {
+        part.execution_count = null;
+        part.outputs = [];
+      }
+      if (cell.cell_type !== 'code') {
+        const kept = partAttachments(source, i === 0);
+        if (kept) part.attachments = kept;
+        else delete part.attachments;
+      }
+      return part;
+    });
+    const last = parts[parts.length - 1];
+    if (cell.cell_type === 'code' && last !== cell) {
+      this.forgetDisplays(cell);
+      last.outputs = cell.outputs ?? [];
+      last.execution_count = cell.execution_count ?? null;
+      cell.outputs = [];
+      cell.execution_count = null;
+    }
+    this.json.cells.splice(index + 1, 0, ...parts.slice(1));
+    this.touch();
+    return { cells: parts, index };
+  }
+
+  /** A cell from the wire as the model keeps it: a new id unless `keepId` and the id is free. */
+  private cellFromWire(wire: NotebookCell, keepId: boolean): CellJson {
     const cell: CellJson = {
       cell_type: wire.cell_type,
-      id: this.ids.has(wire.id) ? newCellId(this.ids) : wire.id,
+      id: keepId && !this.ids.has(wire.id) ? wire.id : newCellId(this.ids),
       metadata: structuredClone(wire.metadata),
       source: splitLines(wire.source),
     };
@@ -144,10 +282,8 @@ export class NotebookModel {
       cell.outputs = structuredClone(wire.outputs) as OutputJson[];
       cell.execution_count = wire.execution_count;
     }
-    if (wire.attachments) cell.attachments = structuredClone(wire.attachments);
+    if (wire.attachments && wire.cell_type !== 'code') cell.attachments = structuredClone(wire.attachments);
     restoreExactNumbers(cell, wire.exactNumbers);
-    this.json.cells.splice(Math.min(index, this.json.cells.length), 0, cell);
-    this.touch();
     return cell;
   }
 

@@ -10,6 +10,7 @@ import type {
   NotebookDocument,
   notebookEvents,
   Origin,
+  PlacedCell,
   RunScope,
   WriteResult,
 } from '../../shared/contract';
@@ -22,6 +23,9 @@ import { NotebookModel, type CellOutputChange } from './model';
 import { RunQueue, type QueuedRun } from './run-queue';
 
 type NotebookEventName = keyof typeof notebookEvents;
+
+/** Cells an operation put in place, as the wire carries them. */
+export type InsertedCells = EditResult & { cells: NotebookCell[]; index: number };
 
 /** The part of the Workspace service notebooks need. */
 export interface NotebookFiles {
@@ -266,6 +270,53 @@ export class OpenNotebook {
   restoreCell(cell: NotebookCell, index: number, options: ChangeOptions): EditResult {
     this.model.restoreCell(cell, index);
     return this.afterEdit(options);
+  }
+
+  insertCells(index: number, cells: NotebookCell[], keepIds: boolean, options: ChangeOptions): InsertedCells {
+    const inserted = this.model.insertCells(index, cells, keepIds);
+    return {
+      cells: inserted.cells.map((c) => this.model.wireCell(c)),
+      index: inserted.index,
+      ...this.afterEdit(options),
+    };
+  }
+
+  deleteCells(cellIds: string[], options: ChangeOptions): EditResult & { removed: PlacedCell[] } {
+    const removed = this.model.deleteCells(cellIds);
+    for (const { cell } of removed) this.runs.drop(cell);
+    return {
+      removed: removed.map(({ cell, index }) => ({ cell: this.model.wireCell(cell), index })),
+      ...this.afterEdit(options),
+    };
+  }
+
+  moveCells(cellIds: string[], toIndex: number, options: ChangeOptions): EditResult {
+    this.model.moveCells(cellIds, toIndex);
+    return this.afterEdit(options);
+  }
+
+  mergeCells(
+    cellIds: string[],
+    primaryId: string | undefined,
+    options: ChangeOptions,
+  ): EditResult & { cell: NotebookCell; index: number; removed: PlacedCell[] } {
+    const merged = this.model.mergeCells(cellIds, primaryId);
+    for (const { cell } of merged.removed) this.runs.drop(cell);
+    if (merged.cell.cell_type === 'code') {
+      this.emitOutput({ cellId: merged.cell.id, change: { kind: 'clear' } });
+      this.emitCellState(merged.cell, this.runs.stateOf(merged.cell), null);
+    }
+    return {
+      cell: this.model.wireCell(merged.cell),
+      index: merged.index,
+      removed: merged.removed.map(({ cell, index }) => ({ cell: this.model.wireCell(cell), index })),
+      ...this.afterEdit(options),
+    };
+  }
+
+  splitCell(cellId: string, offsets: number[], options: ChangeOptions): InsertedCells {
+    const split = this.model.splitCell(cellId, offsets);
+    return { cells: split.cells.map((c) => this.model.wireCell(c)), index: split.index, ...this.afterEdit(options) };
   }
 
   setCellMetadata(cellId: string, metadata: Json, options: ChangeOptions): EditResult {

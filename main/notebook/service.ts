@@ -11,6 +11,7 @@ import type {
   NotebookDocument,
   notebookEvents,
   Origin,
+  PlacedCell,
   RunScope,
 } from '../../shared/contract';
 import type { IDisposable } from '../../shared/base/lifecycle';
@@ -22,6 +23,7 @@ import {
   OpenNotebook,
   asKernelError,
   type ChangeOptions,
+  type InsertedCells,
   type NotebookFiles,
   type NotebookHost,
 } from './open-notebook';
@@ -199,6 +201,39 @@ export class NotebookService {
 
   async restoreCell(rel: string, cell: NotebookCell, index: number, options: ChangeOptions = {}): Promise<EditResult> {
     return (await this.notebook(rel)).restoreCell(cell, index, options);
+  }
+
+  async insertCells(
+    rel: string,
+    args: { index: number; cells: NotebookCell[]; keepIds?: boolean },
+    options: ChangeOptions = {},
+  ): Promise<InsertedCells> {
+    return (await this.notebook(rel)).insertCells(args.index, args.cells, args.keepIds ?? false, options);
+  }
+
+  async deleteCells(
+    rel: string,
+    cellIds: string[],
+    options: ChangeOptions = {},
+  ): Promise<EditResult & { removed: PlacedCell[] }> {
+    return (await this.notebook(rel)).deleteCells(cellIds, options);
+  }
+
+  async moveCells(rel: string, cellIds: string[], toIndex: number, options: ChangeOptions = {}): Promise<EditResult> {
+    return (await this.notebook(rel)).moveCells(cellIds, toIndex, options);
+  }
+
+  async mergeCells(
+    rel: string,
+    cellIds: string[],
+    primaryId?: string,
+    options: ChangeOptions = {},
+  ): Promise<EditResult & { cell: NotebookCell; index: number; removed: PlacedCell[] }> {
+    return (await this.notebook(rel)).mergeCells(cellIds, primaryId, options);
+  }
+
+  async splitCell(rel: string, cellId: string, offsets: number[], options: ChangeOptions = {}): Promise<InsertedCells> {
+    return (await this.notebook(rel)).splitCell(cellId, offsets, options);
   }
 
   async setCellMetadata(rel: string, cellId: string, metadata: Json, options: ChangeOptions = {}): Promise<EditResult> {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { workspaceEvents, workspaceRequests } from './workspace';
 import { notebookEvents, notebookRequests } from './notebook';
+import { notebookCellRequests } from './notebook-cells';
 import { configEvents, configRequests } from './config';
 import { editAssistantEvents, editAssistantRequests } from './edit-assistant';
 import { agentEvents, agentRequests } from './agent';
@@ -13,6 +14,7 @@ import { terminalEvents, terminalRequests } from './terminal';
 
 export * from './workspace';
 export * from './notebook';
+export * from './notebook-cells';
 export * from './config';
 export * from './runs';
 export * from './edit-assistant';
@@ -31,6 +33,7 @@ export * from './terminal';
 export const requests = {
   ...workspaceRequests,
   ...notebookRequests,
+  ...notebookCellRequests,
   ...configRequests,
   ...editAssistantRequests,
   ...agentRequests,

@@ -39,7 +39,14 @@ export function parseKeys(binding: string, isMac: boolean): KeyStroke[] {
 }
 
 /** Layout-independent names for the few keys whose `key` changes with Shift or the keyboard layout. */
-const CODE_KEYS: Record<string, string> = { Backquote: '`', Slash: '/', Backslash: '\\', Comma: ',', Period: '.' };
+const CODE_KEYS: Record<string, string> = {
+  Backquote: '`',
+  Slash: '/',
+  Backslash: '\\',
+  Comma: ',',
+  Period: '.',
+  Minus: '-',
+};
 
 function keyOf(event: KeyEventLike): string {
   if (event.code && CODE_KEYS[event.code]) return CODE_KEYS[event.code];

@@ -95,6 +95,11 @@ export function EditorArea() {
               className={`tab${file.path === active ? ' active' : ''}`}
               style={tabAnchor(`editor-tab-${file.id}`)}
               onClick={() => store.activate(file.path)}
+              onDragEnter={(e) => {
+                // Cells dragged over a tab bring its notebook to the front, to be dropped into (a copy).
+                if (e.dataTransfer.types.includes('application/vnd.jupyter.cells') && file.path !== active)
+                  store.activate(file.path);
+              }}
               onMouseDown={(e) => {
                 if (e.button === 1) {
                   e.preventDefault();

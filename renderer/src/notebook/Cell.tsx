@@ -1,6 +1,7 @@
-import { memo, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { memo, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import type { CellType } from '../../../shared/contract';
 import { ArrowDownIcon, ArrowUpIcon, ContextMenu, MoreIcon, PlayIcon, TrashIcon, type MenuItem } from '../ui';
+import { outputsHidden, outputsScrolled, sourceHidden } from './cell-metadata';
 import { CellEditor, type EditorHandle, type EditorKey } from './CellEditor';
 import type { CellView } from './notebook-session';
 import { DeferredOutputs, EAGER_CELLS } from './DeferredOutputs';
@@ -21,6 +22,18 @@ export interface CellActions {
   answer: (cellId: string, value: string) => void;
   registerEditor: (cellId: string, editor: EditorHandle | null) => void;
   registerCell: (cellId: string, element: HTMLDivElement | null) => void;
+  /** A click on the cell's chrome: Shift extends the selection, Ctrl/Cmd toggles the cell in it. */
+  pointerSelect: (cellId: string, how: { extend: boolean; toggle: boolean }) => void;
+  copy: (cellId: string) => void;
+  cut: (cellId: string) => void;
+  paste: (cellId: string, where: 'above' | 'below') => void;
+  merge: (cellId: string) => void;
+  split: (cellId: string) => void;
+  toggleOutputs: (cellId: string) => void;
+  toggleInput: (cellId: string) => void;
+  /** The cell's handle started a drag (of the cell, or of the selection it is in). */
+  dragStart: (cellId: string, event: DragEvent) => void;
+  dragEnd: () => void;
 }
 
 export interface CellProps {
@@ -28,6 +41,11 @@ export interface CellProps {
   index: number;
   count: number;
   active: boolean;
+  /** Part of the selection (announced with aria-selected). */
+  selected: boolean;
+  /** More than one cell is selected: the menu speaks of "selected cells". */
+  multiple: boolean;
+  lineNumbers: boolean;
   editing: boolean;
   /** Markdown shown as source (being edited) rather than rendered. */
   unrendered: boolean;
@@ -75,6 +93,9 @@ export const Cell = memo(function Cell({
   index,
   count,
   active,
+  selected,
+  multiple,
+  lineNumbers,
   editing,
   unrendered,
   generation,
@@ -89,6 +110,9 @@ export const Cell = memo(function Cell({
   const showRendered = isMarkdown && !unrendered;
   const busy = state !== 'idle';
   const prompt = !isCode ? '' : busy ? '[*]:' : `[${cell.execution_count ?? ' '}]:`;
+  const hideOutputs = isCode && outputsHidden(cell.metadata);
+  const hideInput = known && sourceHidden(cell.metadata);
+  const cells = multiple && selected ? 'selected cells' : 'cell';
 
   const items: MenuItem[] = [
     { label: 'Run cell', onSelect: () => actions.run(cell.id, 'stay'), shortcut: 'Ctrl+Enter' },
@@ -102,8 +126,31 @@ export const Cell = memo(function Cell({
     'separator',
     { label: 'Insert cell above', onSelect: () => actions.insert(cell.id, 'above'), shortcut: 'A' },
     { label: 'Insert cell below', onSelect: () => actions.insert(cell.id, 'below'), shortcut: 'B' },
-    { label: 'Move up', onSelect: () => actions.move(cell.id, -1), disabled: index === 0 },
-    { label: 'Move down', onSelect: () => actions.move(cell.id, 1), disabled: index === count - 1 },
+    { label: 'Move up', onSelect: () => actions.move(cell.id, -1), disabled: index === 0, shortcut: 'Ctrl+Shift+↑' },
+    {
+      label: 'Move down',
+      onSelect: () => actions.move(cell.id, 1),
+      disabled: index === count - 1,
+      shortcut: 'Ctrl+Shift+↓',
+    },
+    'separator',
+    { label: `Cut ${cells}`, onSelect: () => actions.cut(cell.id), shortcut: 'X' },
+    { label: `Copy ${cells}`, onSelect: () => actions.copy(cell.id), shortcut: 'C' },
+    { label: 'Paste cells below', onSelect: () => actions.paste(cell.id, 'below'), shortcut: 'V' },
+    { label: 'Paste cells above', onSelect: () => actions.paste(cell.id, 'above'), shortcut: 'Shift+V' },
+    'separator',
+    {
+      label: multiple && selected ? 'Merge selected cells' : 'Merge with cell below',
+      onSelect: () => actions.merge(cell.id),
+      disabled: !multiple && index === count - 1,
+      shortcut: 'Shift+M',
+    },
+    {
+      label: 'Split cell at cursor',
+      onSelect: () => actions.split(cell.id),
+      disabled: !known,
+      shortcut: 'Ctrl+Shift+-',
+    },
     'separator',
     { label: 'Change to code', onSelect: () => actions.setType(cell.id, 'code'), disabled: isCode, shortcut: 'Y' },
     {
@@ -124,13 +171,23 @@ export const Cell = memo(function Cell({
       onSelect: () => actions.clear(cell.id),
       disabled: !isCode || (cell.outputs.length === 0 && cell.execution_count === null),
     },
-    { label: 'Delete cell', onSelect: () => actions.remove(cell.id), shortcut: 'D D' },
+    {
+      label: hideOutputs ? 'Show output' : 'Hide output',
+      onSelect: () => actions.toggleOutputs(cell.id),
+      disabled: !isCode,
+      shortcut: 'O',
+    },
+    { label: hideInput ? 'Show input' : 'Hide input', onSelect: () => actions.toggleInput(cell.id), disabled: !known },
+    { label: `Delete ${cells}`, onSelect: () => actions.remove(cell.id), shortcut: 'D D' },
   ];
 
   const onMouseDown = (e: MouseEvent) => {
     // Clicking the cell's chrome selects it (command mode); the editor's own focus enters edit mode.
-    if ((e.target as HTMLElement).closest('.nb-editor, button, input, .menu, iframe')) return;
-    if (!active) actions.select(cell.id, 'command');
+    if ((e.target as HTMLElement).closest('.nb-editor, button, input, .menu, iframe, .nb-handle')) return;
+    const extend = e.shiftKey;
+    const toggle = e.ctrlKey || e.metaKey;
+    if (extend) e.preventDefault(); // a Shift+click extends the selection, not a text selection
+    actions.pointerSelect(cell.id, { extend, toggle });
   };
 
   const stopKeys = (e: KeyboardEvent) => {
@@ -146,13 +203,20 @@ export const Cell = memo(function Cell({
       data-cell-id={cell.id}
       data-cell-type={cell.cell_type}
       data-state={state}
-      className={`nb-cell${active ? ' active' : ''}${editing ? ' editing' : ''}${busy ? ' busy' : ''}`}
+      className={`nb-cell${active ? ' active' : ''}${selected ? ' selected' : ''}${editing ? ' editing' : ''}${busy ? ' busy' : ''}`}
       onMouseDown={onMouseDown}
       onDoubleClick={() => {
         if (showRendered) actions.select(cell.id, 'edit');
       }}
     >
-      <div className="nb-collapser" aria-hidden />
+      <div
+        className="nb-collapser nb-handle"
+        aria-hidden
+        draggable
+        title="Drag to move"
+        onDragStart={(e) => actions.dragStart(cell.id, e)}
+        onDragEnd={() => actions.dragEnd()}
+      />
       <div className="nb-gutter">
         <button
           type="button"
@@ -179,7 +243,12 @@ export const Cell = memo(function Cell({
           </pre>
         ) : (
           <div className={`nb-input${showRendered ? ' rendered' : ''}`}>
-            {!showRendered && (
+            {hideInput && !showRendered && (
+              <button type="button" className="nb-hidden-note" onClick={() => actions.toggleInput(cell.id)}>
+                Input hidden — show
+              </button>
+            )}
+            {!showRendered && !hideInput && (
               <CellEditor
                 cellId={cell.id}
                 source={cell.source}
@@ -190,6 +259,7 @@ export const Cell = memo(function Cell({
                 onKey={(key) => actions.editorKey(cell.id, key)}
                 onFocus={() => actions.select(cell.id, 'edit')}
                 register={actions.registerEditor}
+                lineNumbers={lineNumbers}
               />
             )}
           </div>
@@ -197,7 +267,7 @@ export const Cell = memo(function Cell({
         <div
           role="region"
           aria-label="Output"
-          className={`nb-outputs${cell.outputs.length || showRendered || view.input || view.answers.length ? '' : ' empty'}`}
+          className={`nb-outputs${cell.outputs.length || showRendered || view.input || view.answers.length ? '' : ' empty'}${isCode && outputsScrolled(cell.metadata) ? ' scrolled' : ''}`}
         >
           {showRendered &&
             (cell.source.trim() ? (
@@ -205,13 +275,19 @@ export const Cell = memo(function Cell({
             ) : (
               <div className="nb-markdown nb-placeholder">Empty markdown cell — double-click to edit</div>
             ))}
-          {isCode && (
-            <DeferredOutputs
-              outputs={cell.outputs}
-              executionCount={cell.execution_count}
-              exactNumbers={cell.exactNumbers}
-              eager={index < EAGER_CELLS}
-            />
+          {hideOutputs ? (
+            <button type="button" className="nb-hidden-note" onClick={() => actions.toggleOutputs(cell.id)}>
+              Output hidden — show
+            </button>
+          ) : (
+            isCode && (
+              <DeferredOutputs
+                outputs={cell.outputs}
+                executionCount={cell.execution_count}
+                exactNumbers={cell.exactNumbers}
+                eager={index < EAGER_CELLS}
+              />
+            )
           )}
           {view.answers.map((line, i) => (
             <pre key={`answer-${i}`} className="nb-out-text nb-stdin-echo">

@@ -7,6 +7,8 @@ export type EditorKey = 'run' | 'run-advance' | 'run-insert' | 'escape' | 'up-ou
 export interface EditorHandle {
   focus(): void;
   hasTextFocus(): boolean;
+  /** Where to split (Ctrl+Shift+-): each cursor's offset, or a selection's start and end; [] before Monaco is made. */
+  cursorOffsets(): number[];
 }
 
 export interface CellEditorProps {
@@ -21,6 +23,8 @@ export interface CellEditorProps {
   /** Registers the editor so the notebook can focus it (edit mode). */
   register: (cellId: string, editor: EditorHandle | null) => void;
   label: string;
+  /** Line numbers shown (JupyterLab's L / Shift+L). */
+  lineNumbers?: boolean;
 }
 
 const LINE_HEIGHT = 19;
@@ -40,6 +44,7 @@ export function CellEditor({
   onFocus,
   register,
   label,
+  lineNumbers = false,
 }: CellEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
@@ -59,6 +64,16 @@ export function CellEditor({
         }
       },
       hasTextFocus: () => editorRef.current?.hasTextFocus() ?? false,
+      cursorOffsets: () => {
+        const editor = editorRef.current;
+        const model = editor?.getModel();
+        if (!editor || !model) return [];
+        return (editor.getSelections() ?? []).flatMap((s) => {
+          const start = model.getOffsetAt(s.getStartPosition());
+          const end = model.getOffsetAt(s.getEndPosition());
+          return start === end ? [start] : [start, end];
+        });
+      },
     };
     register(cellId, handle);
     return () => register(cellId, null);
@@ -88,11 +103,11 @@ export function CellEditor({
       lineHeight: LINE_HEIGHT,
       minimap: { enabled: false },
       scrollBeyondLastLine: false,
-      lineNumbers: 'off',
+      lineNumbers: lineNumbers ? 'on' : 'off',
       glyphMargin: false,
       folding: false,
       lineDecorationsWidth: 8,
-      lineNumbersMinChars: 0,
+      lineNumbersMinChars: lineNumbers ? 3 : 0,
       renderLineHighlight: 'none',
       overviewRulerLanes: 0,
       hideCursorInOverviewRuler: true,
@@ -170,6 +185,13 @@ export function CellEditor({
     // The editor lives as long as the cell; text and language changes are applied below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [cellId, live]);
+
+  useEffect(() => {
+    editorRef.current?.updateOptions({
+      lineNumbers: lineNumbers ? 'on' : 'off',
+      lineNumbersMinChars: lineNumbers ? 3 : 0,
+    });
+  }, [lineNumbers]);
 
   useEffect(() => {
     const model = editorRef.current?.getModel();

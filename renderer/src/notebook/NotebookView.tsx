@@ -5,6 +5,7 @@ import { CodeDocument, monaco, useOpenFilesStore } from '../editor';
 import { PlusIcon, useColorScheme, useToasts } from '../ui';
 import { Banners, CannotOpen } from './Banners';
 import { Cell } from './Cell';
+import { carriesCells, dropCells, dropEffect, dropTarget } from './cell-drag';
 import { navigationStep, useNotebookKeys } from './key-table';
 import { NotebookController } from './notebook-controller';
 import type { NotebookSession } from './notebook-session';
@@ -56,8 +57,10 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
     [session, toasts, openFiles],
   );
   const state = useStore(session);
-  const { activeId, mode, unrendered, focusTick } = useStore(notebook);
+  const { activeId, mode, unrendered, focusTick, selected, lineNumbers, allLineNumbers } = useStore(notebook);
   const cellsRef = useRef<HTMLDivElement>(null);
+  const dropLine = useRef<HTMLDivElement>(null);
+  const dropIndex = useRef<number | null>(null);
   const path = session.path;
   const name = nameOf(path);
 
@@ -87,7 +90,36 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
     const el = document.activeElement;
     return Boolean(notebook.getState().activeId && el && cellsRef.current?.contains(el) && isCellOrList(el));
   };
-  useNotebookKeys(notebook, inCommandMode);
+  /** Edit mode: typing in the active cell's editor. */
+  const inEditMode = () => {
+    const { activeId: id, mode: current } = notebook.getState();
+    return current === 'edit' && Boolean(id && notebook.editors.get(id)?.hasTextFocus());
+  };
+  useNotebookKeys(notebook, inCommandMode, inEditMode);
+
+  // Dragging cells: a line shows where they would land; the DOM is touched directly, so a drag re-renders nothing.
+  const hideDropLine = () => {
+    dropIndex.current = null;
+    if (dropLine.current) dropLine.current.hidden = true;
+  };
+  const onDragOver = (event: React.DragEvent) => {
+    if (!carriesCells(event)) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = dropEffect(notebook);
+    const target = dropTarget(notebook, event);
+    const line = dropLine.current;
+    if (!target || !line) return;
+    dropIndex.current = target.index;
+    line.hidden = false;
+    line.style.top = `${target.element.offsetTop + (target.after ? target.element.offsetHeight : 0) - 1}px`;
+  };
+  const onDrop = (event: React.DragEvent) => {
+    if (!carriesCells(event)) return;
+    event.preventDefault();
+    const index = dropTarget(notebook, event)?.index ?? dropIndex.current ?? state.cells.length;
+    hideDropLine();
+    dropCells(notebook, event, index);
+  };
 
   const onCommandKey = (event: React.KeyboardEvent) => {
     const step = navigationStep(event);
@@ -120,27 +152,52 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
     <section className="nb" aria-label={name} data-path={path}>
       <Toolbar notebook={notebook} state={state} />
       <Banners notebook={notebook} state={state} />
-      <div ref={cellsRef} className="nb-cells" tabIndex={-1} onKeyDown={onCommandKey}>
-        {state.cells.map((view, index) => (
-          <Cell
-            key={view.cell.id}
-            view={view}
-            index={index}
-            count={state.cells.length}
-            active={view.cell.id === activeId}
-            editing={view.cell.id === activeId && mode === 'edit'}
-            unrendered={
-              unrendered.has(view.cell.id) ||
-              (view.cell.cell_type === 'markdown' &&
-                !view.cell.source.trim() &&
-                view.cell.id === activeId &&
-                mode === 'edit')
-            }
-            generation={state.generation}
-            language={language}
-            actions={notebook}
-          />
-        ))}
+      <div
+        ref={cellsRef}
+        className="nb-cells"
+        tabIndex={-1}
+        onKeyDown={onCommandKey}
+        onDragOver={onDragOver}
+        onDrop={onDrop}
+        onDragEnd={hideDropLine}
+        onDragLeave={(e) => {
+          if (!e.currentTarget.contains(e.relatedTarget as Node | null)) hideDropLine();
+        }}
+      >
+        <div ref={dropLine} className="nb-drop-line" aria-hidden hidden />
+        <div role="grid" aria-label="Cells" aria-multiselectable="true" className="nb-cell-grid">
+          {state.cells.map((view, index) => {
+            const isSelected = selected.size ? selected.has(view.cell.id) : view.cell.id === activeId;
+            // The list is a grid of one-cell rows, so each cell can say whether it is selected.
+            return (
+              <div key={view.cell.id} role="row" aria-label={`Cell ${index + 1}`} aria-selected={isSelected}>
+                <div role="gridcell">
+                  <Cell
+                    view={view}
+                    index={index}
+                    count={state.cells.length}
+                    active={view.cell.id === activeId}
+                    selected={isSelected}
+                    // Only selected cells speak of "selected cells": a growing selection re-renders just them.
+                    multiple={selected.size > 1 && selected.has(view.cell.id)}
+                    lineNumbers={allLineNumbers !== lineNumbers.has(view.cell.id)}
+                    editing={view.cell.id === activeId && mode === 'edit'}
+                    unrendered={
+                      unrendered.has(view.cell.id) ||
+                      (view.cell.cell_type === 'markdown' &&
+                        !view.cell.source.trim() &&
+                        view.cell.id === activeId &&
+                        mode === 'edit')
+                    }
+                    generation={state.generation}
+                    language={language}
+                    actions={notebook}
+                  />
+                </div>
+              </div>
+            );
+          })}
+        </div>
         <button
           type="button"
           className="nb-add-bottom"

@@ -218,6 +218,23 @@ describe('NotebookController', () => {
         cells.splice(Number(a.index), 0, a.cell as NotebookCell);
         return { rev: 8, dirty: true };
       },
+      'notebook.deleteCells': (a) => {
+        const removed = cells.map((cell, index) => ({ cell, index })).filter((p) => a.cellIds.includes(p.cell.id));
+        for (const p of [...removed].reverse()) cells.splice(p.index, 1);
+        return { removed, rev: 7, dirty: true };
+      },
+      'notebook.insertCells': (a) => {
+        const inserted = a.cells.map((c) => (a.keepIds ? c : { ...c, id: `new${++ids}` }));
+        cells.splice(a.index, 0, ...inserted);
+        return { cells: inserted, index: a.index, rev: 8, dirty: true };
+      },
+      'notebook.moveCells': (a) => {
+        const moving = new Set(a.cellIds);
+        const picked = cells.filter((c) => moving.has(c.id));
+        const rest = cells.filter((c) => !moving.has(c.id));
+        cells.splice(0, cells.length, ...rest.slice(0, a.toIndex), ...picked, ...rest.slice(a.toIndex));
+        return { rev: 9, dirty: true };
+      },
     });
   }
 
@@ -250,10 +267,73 @@ describe('NotebookController', () => {
     await untilState(notebook, (s) => s.activeId !== 'c1');
     expect(session.getState().cells.map((c) => c.cell.id)).toEqual(['c1', 'c3']);
     expect(notebook.getState().activeId).toBe('c3');
-    notebook.undoDelete();
+    notebook.undo();
     await untilState(notebook, (s) => s.activeId !== 'c3');
     expect(session.getState().cells.map((c) => c.cell.id)).toEqual(['c1', 'c2', 'c3']);
     expect(notebook.getState()).toMatchObject({ activeId: 'c2', mode: 'command' });
+  });
+
+  it('Shift+J extends the selection, D D deletes it all, Z puts it back and Shift+Z deletes it again', async () => {
+    const { session, notebook } = await open([code('c1'), code('c2'), code('c3'), code('c4')]);
+    const ids = () => session.getState().cells.map((c) => c.cell.id);
+    notebook.focus('c2', 'command');
+    notebook.extendBy(1);
+    expect(notebook.selection()).toEqual(['c2', 'c3']);
+    expect(notebook.getState().activeId).toBe('c3');
+    notebook.extendBy(-1);
+    expect(notebook.selection()).toEqual(['c2']);
+    notebook.extendBy(1);
+    notebook.remove('c3');
+    await untilState(session, () => ids().length === 2);
+    expect(ids()).toEqual(['c1', 'c4']);
+    notebook.undo();
+    await untilState(notebook, () => ids().length === 4 && notebook.selection().length === 2);
+    expect(ids()).toEqual(['c1', 'c2', 'c3', 'c4']);
+    expect(notebook.selection()).toEqual(['c2', 'c3']);
+    notebook.redo();
+    await untilState(session, () => ids().length === 2);
+    expect(ids()).toEqual(['c1', 'c4']);
+  });
+
+  it('Shift+click extends, Ctrl+click toggles, Ctrl+A selects all; aria state follows', async () => {
+    const { notebook } = await open([code('c1'), code('c2'), code('c3'), code('c4')]);
+    notebook.pointerSelect('c3', { extend: true, toggle: false });
+    expect(notebook.selection()).toEqual(['c1', 'c2', 'c3']);
+    notebook.pointerSelect('c2', { extend: false, toggle: true });
+    expect(notebook.selection()).toEqual(['c1', 'c3']);
+    expect(notebook.isSelected('c2')).toBe(false);
+    notebook.pointerSelect('c4', { extend: false, toggle: false });
+    expect(notebook.selection()).toEqual(['c4']);
+    notebook.selectAll();
+    expect(notebook.selection()).toEqual(['c1', 'c2', 'c3', 'c4']);
+  });
+
+  it('moves a selection as a block (Ctrl+Shift+Down) and undo puts each cell back', async () => {
+    const { session, notebook } = await open([code('c1'), code('c2'), code('c3'), code('c4')]);
+    const ids = () => session.getState().cells.map((c) => c.cell.id);
+    notebook.pointerSelect('c3', { extend: false, toggle: true });
+    expect(notebook.selection()).toEqual(['c1', 'c3']);
+    notebook.move('c1', 1);
+    await untilState(session, () => ids()[0] === 'c2');
+    expect(ids()).toEqual(['c2', 'c1', 'c3', 'c4']);
+    notebook.undo();
+    await untilState(session, () => ids()[0] === 'c1');
+    expect(ids()).toEqual(['c1', 'c2', 'c3', 'c4']);
+  });
+
+  it('copy and paste below: the copies get new ids, and Z takes the paste back', async () => {
+    const { session, notebook } = await open([code('c1', 'a'), code('c2', 'b'), code('c3', 'c')]);
+    const ids = () => session.getState().cells.map((c) => c.cell.id);
+    notebook.extendBy(1);
+    await notebook.copy('c2');
+    notebook.focus('c3', 'command');
+    notebook.paste('c3', 'below');
+    await untilState(notebook, () => notebook.selection().length === 2 && ids().length === 5);
+    expect(session.getState().cells.map((c) => c.cell.source)).toEqual(['a', 'b', 'c', 'a', 'b']);
+    expect(ids().slice(3)).not.toContain('c1');
+    expect(notebook.selection()).toEqual(ids().slice(3));
+    notebook.undo();
+    await untilState(session, () => ids().length === 3);
   });
 
   it('a failed operation is told, and the selection stays', async () => {

@@ -11,6 +11,7 @@ import type {
   NotebookDocument,
   NotebookOutput,
   OutputChange,
+  PlacedCell,
   RequestArgs,
   RequestChannel,
   RequestResult,
@@ -89,6 +90,23 @@ function problemOf(err: unknown): NotebookProblem {
 function withAppendedText(output: NotebookOutput, text: string): NotebookOutput {
   const current = joinMultiline((output as { text?: string | string[] }).text);
   return { ...output, text: current + text };
+}
+
+/** A cell as a fresh view shows it: not running, no prompt. */
+function idleView(cell: NotebookCell): CellView {
+  return { cell, state: 'idle', input: null, answers: [] };
+}
+
+/** The list with `moving` taken out (in order) and put back as one block starting at `toIndex`. */
+export function movedBlock<T extends { cell: { id: string } }>(
+  list: readonly T[],
+  moving: ReadonlySet<string>,
+  toIndex: number,
+): T[] {
+  const picked = list.filter((c) => moving.has(c.cell.id));
+  const rest = list.filter((c) => !moving.has(c.cell.id));
+  const to = Math.min(Math.max(0, toIndex), rest.length);
+  return [...rest.slice(0, to), ...picked, ...rest.slice(to)];
 }
 
 const EDIT_DELAY_MS = 250;
@@ -237,6 +255,64 @@ export class NotebookSession extends Store<NotebookSessionState> {
     const [moved] = cells.splice(from, 1);
     cells.splice(toIndex, 0, moved);
     this.set({ cells, dirty: r.dirty }, 'now');
+  }
+
+  // ---- several cells at once ----
+
+  /** Inserts cells as one block: a paste (new ids) or an undo putting cells back (`keepIds`). */
+  async insertCells(index: number, cells: NotebookCell[], keepIds = false): Promise<NotebookCell[]> {
+    await this.flushEdits();
+    const r = await this.ask('notebook.insertCells', { index, cells, keepIds });
+    const next = [...this.state.cells];
+    next.splice(r.index, 0, ...r.cells.map((cell) => idleView(cell)));
+    this.set({ cells: next, dirty: r.dirty }, 'now');
+    return r.cells;
+  }
+
+  /** Deletes cells; resolves them with the indexes they had, in document order. */
+  async deleteCells(cellIds: string[]): Promise<PlacedCell[]> {
+    await this.flushEdits();
+    const r = await this.ask('notebook.deleteCells', { cellIds });
+    const gone = new Set(r.removed.map((p) => p.cell.id));
+    this.set({ cells: this.state.cells.filter((c) => !gone.has(c.cell.id)), dirty: r.dirty }, 'now');
+    return r.removed;
+  }
+
+  /** Moves cells (in document order) as one block whose first cell lands at `toIndex`. */
+  async moveCells(cellIds: string[], toIndex: number): Promise<void> {
+    await this.flushEdits();
+    const r = await this.ask('notebook.moveCells', { cellIds, toIndex });
+    this.set({ cells: movedBlock(this.state.cells, new Set(cellIds), toIndex), dirty: r.dirty }, 'now');
+  }
+
+  /** Replaces a cell's metadata (hidden outputs, scrolling, …). */
+  async setCellMetadata(cellId: string, metadata: NotebookCell['metadata']): Promise<void> {
+    await this.flushEdits();
+    const r = await this.ask('notebook.setCellMetadata', { cellId, metadata });
+    this.patchCell(cellId, (c) => ({ cell: { ...c.cell, metadata } }), 'now');
+    this.set({ dirty: r.dirty }, 'now');
+  }
+
+  /** JupyterLab's merge (Shift+M); resolves the merged cell and the cells it took in. */
+  async mergeCells(cellIds: string[], primaryId?: string): Promise<{ cell: NotebookCell; removed: PlacedCell[] }> {
+    await this.flushEdits();
+    const r = await this.ask('notebook.mergeCells', { cellIds, primaryId });
+    const gone = new Set(r.removed.map((p) => p.cell.id));
+    const cells = this.state.cells.filter((c) => !gone.has(c.cell.id) && c.cell.id !== r.cell.id);
+    cells.splice(r.index, 0, idleView(r.cell));
+    // The merged cell's editor takes its new text.
+    this.set({ cells, dirty: r.dirty, generation: this.state.generation + 1 }, 'now');
+    return { cell: r.cell, removed: r.removed };
+  }
+
+  /** JupyterLab's split at the cursor (Ctrl+Shift+-); resolves the parts. */
+  async splitCell(cellId: string, offsets: number[]): Promise<NotebookCell[]> {
+    await this.flushEdits();
+    const r = await this.ask('notebook.splitCell', { cellId, offsets });
+    const cells = this.state.cells.filter((c) => c.cell.id !== cellId);
+    cells.splice(r.index, 0, ...r.cells.map((cell) => idleView(cell)));
+    this.set({ cells, dirty: r.dirty, generation: this.state.generation + 1 }, 'now');
+    return r.cells;
   }
 
   async setCellType(cellId: string, cellType: CellType): Promise<void> {

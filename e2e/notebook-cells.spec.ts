@@ -1,0 +1,358 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
+import { DEFAULT_FIXTURE, expect, test } from './support/fixtures';
+
+/**
+ * Cells edit like JupyterLab's (issue 23): multi-select, the cell clipboard between notebooks, merge and split,
+ * drag to reorder, undo/redo, against the real Jupyter kernel; the files saved are checked by Python's nbformat.
+ */
+
+const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
+const KERNEL_START = 60_000;
+const RUN = 30_000;
+
+function notebook(...sources: string[]): string {
+  const cells = sources.map((source, i) =>
+    source.startsWith('#')
+      ? { cell_type: 'markdown', id: `md-${i}`, metadata: {}, source }
+      : { cell_type: 'code', execution_count: null, id: `code-${i}`, metadata: {}, outputs: [], source },
+  );
+  const metadata = {
+    kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' },
+    language_info: { name: 'python' },
+  };
+  return `${JSON.stringify({ cells, metadata, nbformat: 4, nbformat_minor: 5 }, null, 1)}\n`;
+}
+
+/** nbformat (Debian's python3-nbformat) reads, validates and writes the file back; Kiln's bytes must be those. */
+function nbformatJudges(file: string): { sameBytes: boolean; sources: string[]; ids: string[]; outputs: string[] } {
+  const script = [
+    'import io, json, sys, nbformat',
+    'raw = open(sys.argv[1], encoding="utf-8", newline="").read()',
+    'nb = nbformat.read(io.StringIO(raw), as_version=4)',
+    'nbformat.validate(nb)',
+    'out = io.StringIO(); nbformat.write(nb, out)',
+    'print(json.dumps({"sameBytes": out.getvalue() == raw, "sources": [c.source for c in nb.cells],',
+    '  "ids": [c.id for c in nb.cells], "outputs": [json.dumps(c.get("outputs", [])) for c in nb.cells]}))',
+  ].join('\n');
+  return JSON.parse(
+    execFileSync('/usr/bin/python3', ['-c', script, file], {
+      env: { ...process.env, PYTHONWARNINGS: 'ignore' },
+    }).toString(),
+  );
+}
+
+function notebookOf(page: Page, name: string): Locator {
+  return page.getByRole('region', { name, exact: true });
+}
+
+function cellOf(nb: Locator, n: number): Locator {
+  return nb.getByRole('group', { name: `Cell ${n}`, exact: true });
+}
+
+function rowOf(nb: Locator, n: number): Locator {
+  return nb.getByRole('grid', { name: 'Cells' }).getByRole('row', { name: `Cell ${n}`, exact: true });
+}
+
+/** Each cell's source as its editor shows it, in order (a rendered markdown cell: `md:` and its text). */
+async function sources(nb: Locator): Promise<string[]> {
+  return nb.locator('.nb-cell').evaluateAll((cells) =>
+    cells.map((cell) => {
+      const rendered = cell.querySelector('.nb-input.rendered') && cell.querySelector('.nb-markdown');
+      if (rendered) return `md:${rendered.textContent?.trim()}`;
+      const lines = cell.querySelectorAll('.view-lines .view-line');
+      const text = lines.length
+        ? [...lines].map((l) => l.textContent ?? '').join('\n')
+        : (cell.querySelector('.nb-editor-static')?.textContent ?? '');
+      return text.replace(/\u00a0/g, ' ').trimEnd();
+    }),
+  );
+}
+
+async function openNotebook(page: Page, name: string): Promise<Locator> {
+  await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name, exact: true }).click();
+  const nb = notebookOf(page, name);
+  await expect(nb).toBeVisible();
+  return nb;
+}
+
+/** Clicks a cell's prompt area (its chrome, not its editor): command mode on that cell, with the modifiers held. */
+async function clickCell(nb: Locator, n: number, modifiers: ('Shift' | 'Control' | 'Meta')[] = []): Promise<void> {
+  await cellOf(nb, n).locator('.nb-prompt').click({ modifiers });
+}
+
+async function save(page: Page, nb: Locator): Promise<void> {
+  await nb.getByRole('grid', { name: 'Cells' }).focus();
+  await clickCell(nb, 1);
+  await page.keyboard.press(`${mod}+s`);
+  await expect(nb.getByTestId('notebook-dirty')).toHaveCount(0);
+}
+
+test.describe('notebook cells', () => {
+  test.describe.configure({ timeout: 240_000 });
+
+  test.describe('the cell clipboard', () => {
+    test.use({
+      fixtureFiles: {
+        ...DEFAULT_FIXTURE,
+        'first.ipynb': notebook('x = 1', 'y = 2', '# Sum', 'print(x + y)'),
+        'second.ipynb': notebook('z = 0'),
+      },
+    });
+
+    test('select three cells, copy, paste into a second notebook; both saved files are exact nbformat', async ({
+      page,
+      context,
+      kiln,
+      workspace,
+    }) => {
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: kiln.origin });
+      await kiln.open(page);
+      const first = await openNotebook(page, 'first.ipynb');
+      await expect(first.getByRole('status')).toHaveText('idle', { timeout: KERNEL_START });
+
+      // Shift+J three times selects every cell; Shift+Enter runs them all against the kernel.
+      await clickCell(first, 1);
+      for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+J');
+      for (const n of [1, 2, 3, 4]) await expect(rowOf(first, n)).toHaveAttribute('aria-selected', 'true');
+      await page.keyboard.press('Shift+Enter');
+      await expect(cellOf(first, 4).getByRole('region', { name: 'Output' })).toHaveText(/^\s*3\s*$/, {
+        timeout: RUN,
+      });
+      // Past the last cell, as in JupyterLab, a new one to type in.
+      await expect(first.locator('.nb-cell')).toHaveCount(5);
+
+      // Cell 2, then Shift+click cell 4: three cells selected, announced on each row.
+      await clickCell(first, 2);
+      await expect(rowOf(first, 4)).toHaveAttribute('aria-selected', 'false');
+      await clickCell(first, 4, ['Shift']);
+      await expect(rowOf(first, 1)).toHaveAttribute('aria-selected', 'false');
+      for (const n of [2, 3, 4]) await expect(rowOf(first, n)).toHaveAttribute('aria-selected', 'true');
+      // The cell menu speaks of the selection, and copies it (C does the same in command mode).
+      await cellOf(first, 3).getByRole('button', { name: 'Cell menu' }).click();
+      const menu = page.getByRole('menu', { name: 'Cell 3 menu' });
+      await expect(menu.getByRole('menuitem', { name: /Merge selected cells/ })).toBeVisible();
+      await page.screenshot({ path: 'test-results/notebook-cells-menu.png' });
+      await menu.getByRole('menuitem', { name: /Copy selected cells/ }).click();
+      await expect(menu).toHaveCount(0);
+      // The system clipboard has the code as text, and the cells under JupyterLab's MIME.
+      await expect
+        .poll(() => page.evaluate(() => navigator.clipboard.readText()))
+        .toBe('y = 2\n\n# Sum\n\nprint(x + y)');
+      const types = await page.evaluate(async () => (await navigator.clipboard.read()).flatMap((i) => i.types));
+      expect(types).toContain('web application/vnd.jupyter.cells');
+
+      const second = await openNotebook(page, 'second.ipynb');
+      await clickCell(second, 1);
+      await page.keyboard.press('v');
+      await expect(second.locator('.nb-cell')).toHaveCount(4);
+      expect(await sources(second)).toEqual(['z = 0', 'y = 2', 'md:Sum', 'print(x + y)']);
+      // The pasted cells are the selection; outputs came along, as JupyterLab keeps them.
+      for (const n of [2, 3, 4]) await expect(rowOf(second, n)).toHaveAttribute('aria-selected', 'true');
+      await expect(cellOf(second, 4).getByRole('region', { name: 'Output' })).toHaveText(/^\s*3\s*$/);
+
+      // Drag cell 1 of the first notebook onto the second's tab, then into its view below its last cell: a copy.
+      await page.getByRole('tab', { name: 'first.ipynb' }).click();
+      const handle = cellOf(notebookOf(page, 'first.ipynb'), 1).locator('.nb-handle');
+      const from = await handle.boundingBox();
+      const tab = await page.getByRole('tab', { name: 'second.ipynb' }).boundingBox();
+      if (!from || !tab) throw new Error('not laid out');
+      await page.mouse.move(from.x + from.width / 2, from.y + 8);
+      await page.mouse.down();
+      await page.mouse.move(from.x + 40, from.y + 40, { steps: 5 });
+      await page.mouse.move(tab.x + tab.width / 2, tab.y + tab.height / 2, { steps: 10 });
+      await expect(second).toBeVisible();
+      const last = await cellOf(second, 4).boundingBox();
+      if (!last) throw new Error('not laid out');
+      await page.mouse.move(last.x + 120, last.y + last.height * 0.8, { steps: 10 });
+      await page.mouse.up();
+      await expect(second.locator('.nb-cell')).toHaveCount(5);
+      expect((await sources(second))[4]).toBe('x = 1');
+      await page.getByRole('tab', { name: 'first.ipynb' }).click();
+      await expect(notebookOf(page, 'first.ipynb').locator('.nb-cell')).toHaveCount(5);
+
+      await save(page, notebookOf(page, 'first.ipynb'));
+      await page.getByRole('tab', { name: 'second.ipynb' }).click();
+      await save(page, second);
+
+      const a = nbformatJudges(path.join(workspace.root, 'first.ipynb'));
+      const b = nbformatJudges(path.join(workspace.root, 'second.ipynb'));
+      expect(a.sameBytes).toBe(true);
+      expect(b.sameBytes).toBe(true);
+      expect(b.sources).toEqual(['z = 0', 'y = 2', '# Sum', 'print(x + y)', 'x = 1']);
+      // New ids for the pasted cells; the outputs are the ones the kernel gave.
+      expect(b.ids.slice(1).some((id) => a.ids.includes(id))).toBe(false);
+      expect(b.outputs[3]).toBe(a.outputs[3]);
+      expect(b.outputs[3]).toContain('3\\n');
+    });
+  });
+
+  test.describe('rearranging', () => {
+    test.use({
+      fixtureFiles: { ...DEFAULT_FIXTURE, 'cells.ipynb': notebook('a = 1', 'b = 2', 'c = 3', 'd = 4') },
+    });
+
+    test('merge and split, drag a cell with the mouse, undo and redo; the selection passes axe', async ({
+      page,
+      kiln,
+      workspace,
+    }) => {
+      await kiln.open(page);
+      const nb = await openNotebook(page, 'cells.ipynb');
+      await expect(nb.getByRole('status')).toHaveText('idle', { timeout: KERNEL_START });
+
+      // Shift+M merges the selection into one cell, sources a blank line apart.
+      await clickCell(nb, 1);
+      await page.keyboard.press('Shift+J');
+      await expect(rowOf(nb, 2)).toHaveAttribute('aria-selected', 'true');
+      await expectAccessible(page);
+      await page.keyboard.press('Shift+M');
+      await expect.poll(() => sources(nb)).toEqual(['a = 1\n\nb = 2', 'c = 3', 'd = 4']);
+
+      // Z undoes the merge, Shift+Z does it again.
+      await page.keyboard.press('z');
+      await expect.poll(() => sources(nb)).toEqual(['a = 1', 'b = 2', 'c = 3', 'd = 4']);
+      await page.keyboard.press('Shift+Z');
+      await expect.poll(() => sources(nb)).toEqual(['a = 1\n\nb = 2', 'c = 3', 'd = 4']);
+
+      // Ctrl+Shift+- splits at the cursor (start of the third line).
+      await cellOf(nb, 1).locator('.nb-editor .view-lines').click();
+      await page.keyboard.press(`${mod}+Home`);
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Control+Shift+Minus');
+      await expect.poll(() => sources(nb)).toEqual(['a = 1', 'b = 2', 'c = 3', 'd = 4']);
+
+      // Drag cell 1 by its handle to below cell 3: a drop line shows where, and the cell moves there.
+      const handle = cellOf(nb, 1).locator('.nb-handle');
+      const target = await cellOf(nb, 3).boundingBox();
+      const from = await handle.boundingBox();
+      if (!target || !from) throw new Error('cells not laid out');
+      await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(from.x + 40, from.y + 40, { steps: 5 });
+      await page.mouse.move(target.x + 80, target.y + target.height * 0.8, { steps: 10 });
+      await expect(nb.locator('.nb-drop-line')).toBeVisible();
+      await page.screenshot({ path: 'test-results/notebook-cells-drag.png' });
+      await page.mouse.up();
+      await expect.poll(() => sources(nb)).toEqual(['b = 2', 'c = 3', 'a = 1', 'd = 4']);
+      await expect(nb.locator('.nb-drop-line')).toBeHidden();
+
+      // Z puts it back; Shift+Z moves it again.
+      await page.keyboard.press('z');
+      await expect.poll(() => sources(nb)).toEqual(['a = 1', 'b = 2', 'c = 3', 'd = 4']);
+      await page.keyboard.press('Shift+Z');
+      await expect.poll(() => sources(nb)).toEqual(['b = 2', 'c = 3', 'a = 1', 'd = 4']);
+
+      await save(page, nb);
+      const judged = nbformatJudges(path.join(workspace.root, 'cells.ipynb'));
+      expect(judged.sameBytes).toBe(true);
+      expect(judged.sources).toEqual(['b = 2', 'c = 3', 'a = 1', 'd = 4']);
+    });
+  });
+
+  test.describe('command-mode keys', () => {
+    test.use({
+      fixtureFiles: {
+        ...DEFAULT_FIXTURE,
+        'keys.ipynb': notebook('print("one")', 'print("two")', 'three = 3', 'import time'),
+      },
+    });
+
+    test('O, Shift+O, L, 1–6, X and Shift+V, Ctrl+Shift+Down, D D and I I act on the selection; the palette lists them', async ({
+      page,
+      kiln,
+      workspace,
+    }) => {
+      await kiln.open(page);
+      const nb = await openNotebook(page, 'keys.ipynb');
+      await expect(nb.getByRole('status')).toHaveText('idle', { timeout: KERNEL_START });
+      await clickCell(nb, 1);
+      await page.keyboard.press('Shift+J');
+      await page.keyboard.press(`${mod}+Enter`);
+      await expect(cellOf(nb, 2).getByRole('region', { name: 'Output' })).toHaveText(/two/, { timeout: RUN });
+
+      // O hides both cells' outputs, and shows them again; Shift+O makes them scroll.
+      await page.keyboard.press('o');
+      for (const n of [1, 2]) await expect(cellOf(nb, n).getByRole('button', { name: /Output hidden/ })).toBeVisible();
+      await page.screenshot({ path: 'test-results/notebook-cells-outputs-hidden.png' });
+      await page.keyboard.press('o');
+      await expect(cellOf(nb, 1).getByRole('region', { name: 'Output' })).toHaveText(/one/);
+      await page.keyboard.press('Shift+O');
+      await expect(cellOf(nb, 2).locator('.nb-outputs.scrolled')).toHaveCount(1);
+
+      // L shows line numbers in the selected cells' editors, Shift+L in every cell.
+      await page.keyboard.press('l');
+      await expect(cellOf(nb, 1).locator('.line-numbers').first()).toHaveText('1');
+      await expect(cellOf(nb, 3).locator('.line-numbers')).toHaveCount(0);
+
+      // Ctrl+Shift+Down moves the two cells down one; 2 makes cell 4 a level-2 heading.
+      await page.keyboard.press('Control+Shift+ArrowDown');
+      await expect.poll(() => sources(nb)).toEqual(['three = 3', 'print("one")', 'print("two")', 'import time']);
+      await clickCell(nb, 4);
+      await page.keyboard.press('2');
+      await expect(cellOf(nb, 4).getByRole('heading', { level: 2, name: 'import time' })).toBeVisible();
+
+      // X cuts cell 1, Shift+V pastes it above cell 3 (now cell 2): a copy with a new id.
+      await clickCell(nb, 1);
+      await page.keyboard.press('x');
+      await expect.poll(() => sources(nb)).toEqual(['print("one")', 'print("two")', 'md:import time']);
+      await clickCell(nb, 2);
+      await page.keyboard.press('Shift+V');
+      await expect.poll(() => sources(nb)).toEqual(['print("one")', 'three = 3', 'print("two")', 'md:import time']);
+
+      // D D deletes a selection of two; Z brings both back.
+      await clickCell(nb, 1);
+      await clickCell(nb, 3, [mod === 'Meta' ? 'Meta' : 'Control']);
+      await page.keyboard.press('d');
+      await page.keyboard.press('d');
+      await expect.poll(() => sources(nb)).toEqual(['three = 3', 'md:import time']);
+      await page.keyboard.press('z');
+      await expect.poll(() => sources(nb)).toEqual(['print("one")', 'three = 3', 'print("two")', 'md:import time']);
+
+      // I I interrupts a running cell.
+      await cellOf(nb, 2).locator('.nb-editor .view-lines').click();
+      await page.keyboard.press(`${mod}+A`);
+      await page.keyboard.type('import time; time.sleep(60)');
+      await page.keyboard.press(`${mod}+Enter`);
+      await expect(nb.getByRole('status')).toHaveText('busy');
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('i');
+      await page.keyboard.press('i');
+      await expect(cellOf(nb, 2).getByRole('region', { name: 'Output' })).toContainText('KeyboardInterrupt', {
+        timeout: RUN,
+      });
+
+      // The palette lists the notebook's keys.
+      await page.keyboard.press(`${mod}+Shift+p`);
+      const palette = page.getByRole('dialog', { name: 'Command Palette' });
+      await expect(palette.getByRole('option', { name: 'Merge Selected Cells (or With Cell Below)' })).toContainText(
+        'Shift+M',
+      );
+      await palette.getByRole('combobox').fill('paste cells above');
+      await expect(palette.getByRole('option').first()).toContainText('Shift+V');
+      await page.keyboard.press('Escape');
+
+      await save(page, nb);
+      const judged = nbformatJudges(path.join(workspace.root, 'keys.ipynb'));
+      expect(judged.sameBytes).toBe(true);
+      expect(judged.sources[3]).toBe('## import time');
+    });
+  });
+});
+
+/** axe-core on the page as it is (as e2e/accessibility.spec.ts runs it): no critical or serious violation. */
+async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice', 'experimental'])
+    .options({ iframes: false })
+    .setLegacyMode()
+    .analyze();
+  await page.screenshot({ path: 'test-results/notebook-cells-selection.png' });
+  const serious = results.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
+  expect(
+    serious.flatMap((v) => v.nodes.map((n) => `${v.id} at ${JSON.stringify(n.target)}: ${n.failureSummary}`)),
+  ).toEqual([]);
+}

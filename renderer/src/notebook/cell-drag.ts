@@ -1,0 +1,82 @@
+import type { DragEvent } from 'react';
+import { CELLS_MIME, cellsAsText, cellsFromJson, cellsToJson } from './cell-clipboard';
+import type { NotebookController } from './notebook-controller';
+
+/**
+ * Dragging cells by their handle: within a notebook a drop moves them; dropped on another notebook it copies
+ * them there. The drag carries the cells as JupyterLab's MIME (and their text), so any notebook view can take it.
+ */
+
+/** The drag this window started, so a drop can tell a move within its notebook from a copy. */
+let current: { notebook: NotebookController; ids: string[] } | null = null;
+
+export function startCellDrag(notebook: NotebookController, cellId: string, event: DragEvent): void {
+  const ids = notebook.selection().includes(cellId) ? notebook.selection() : [cellId];
+  const cells = ids.map((id) => notebook.session.cell(id)?.cell).filter((c) => c !== undefined);
+  current = { notebook, ids };
+  event.dataTransfer.setData(CELLS_MIME, cellsToJson(cells));
+  event.dataTransfer.setData('text/plain', cellsAsText(cells));
+  event.dataTransfer.effectAllowed = 'copyMove';
+  setDragLabel(event, cells.length === 1 ? firstLine(cells[0]?.source ?? '') : `${cells.length} cells`);
+  if (!ids.includes(notebook.getState().activeId ?? '')) notebook.focus(cellId, 'command');
+}
+
+/**
+ * A small drag image naming what moves (the cell's first line, or "3 cells"): the browser paints it once, where
+ * painting the cell itself (an editor and its outputs) can hold the page for a long frame.
+ */
+function setDragLabel(event: DragEvent, text: string): void {
+  const label = document.createElement('div');
+  label.className = 'nb-drag-label';
+  label.textContent = text;
+  document.body.appendChild(label);
+  event.dataTransfer.setDragImage(label, 8, 8);
+  requestAnimationFrame(() => label.remove());
+}
+
+function firstLine(source: string): string {
+  const line = source.split('\n', 1)[0].trim();
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line || 'Empty cell';
+}
+
+export function endCellDrag(): void {
+  current = null;
+}
+
+export function carriesCells(event: DragEvent): boolean {
+  return event.dataTransfer.types.includes(CELLS_MIME);
+}
+
+/** Where cells dropped here would go: before or after the cell under the pointer, by its middle. Null off the cells. */
+export function dropTarget(
+  notebook: NotebookController,
+  event: DragEvent,
+): { index: number; element: HTMLElement; after: boolean } | null {
+  const element = (event.target as Element).closest?.<HTMLElement>('[data-cell-id]');
+  const index = element ? notebook.session.indexOf(element.dataset.cellId ?? '') : -1;
+  if (!element || index < 0) return null;
+  const box = element.getBoundingClientRect();
+  const after = event.clientY > box.top + box.height / 2;
+  return { index: after ? index + 1 : index, element, after };
+}
+
+/** Drops the dragged cells at `index`: a move within the notebook they came from, else a copy. */
+export function dropCells(notebook: NotebookController, event: DragEvent, index: number): void {
+  if (current?.notebook === notebook) {
+    const moving = new Set(current.ids);
+    const before = notebook.session
+      .getState()
+      .cells.slice(0, index)
+      .filter((c) => !moving.has(c.cell.id)).length;
+    void notebook.moveTo(current.ids, before);
+  } else {
+    const cells = cellsFromJson(event.dataTransfer.getData(CELLS_MIME));
+    if (cells) void notebook.pasteAt(index, cells);
+  }
+  current = null;
+}
+
+/** A drop here copies (from elsewhere) or moves (within this notebook). */
+export function dropEffect(notebook: NotebookController): 'move' | 'copy' {
+  return current?.notebook === notebook ? 'move' : 'copy';
+}
