@@ -6,7 +6,7 @@ import { ChangeFeed } from './changes';
 import { configHandlers } from './config';
 import { EditAssistantService, editAssistantHandlers } from './edit-assistant';
 import { RunEngine } from './models';
-import { notebookHandlers } from './notebook';
+import { kernelAssistHandlers, notebookHandlers } from './notebook';
 import { createVerbStack, verbsHandlers } from './verbs';
 import { EventHub } from './events';
 import { FileIndex, quickOpenHandlers } from './file-index';
@@ -194,6 +194,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...editAssistantHandlers(edits),
     ...agentHandlers(agent),
     ...notebookHandlers(notebooks),
+    ...kernelAssistHandlers(notebooks),
     ...verbsHandlers(verbs),
     ...quickOpenHandlers(fileIndex),
     ...searchHandlers(search),

@@ -16,7 +16,7 @@ import type {
 import { DisposableStore } from '../../shared/base/lifecycle';
 import { SerialQueue } from '../../shared/base/serial-queue';
 import { isKilnError, KilnError } from '../../shared/errors';
-import { KernelSession, type JupyterServerManager } from '../kernel';
+import { KernelAssist, KernelSession, type JupyterServerManager } from '../kernel';
 import { parseNotebook, serializeNotebook, validateNotebook, type CellJson, type Json } from './format';
 import { NotebookModel, type CellOutputChange } from './model';
 import { RunQueue, type QueuedRun } from './run-queue';
@@ -58,6 +58,8 @@ export interface NotebookHost {
 /** One open notebook: its authoritative model, its kernel and its run queue. Cells are addressed by id. */
 export class OpenNotebook {
   private kernel: KernelSession | null = null;
+  /** Completion and inspection: only ever against a kernel that is already running. */
+  readonly assist = new KernelAssist({ target: () => this.kernel });
   private readonly runs: RunQueue;
   /** What this notebook follows of its kernel. */
   private readonly subscriptions = new DisposableStore();

@@ -16,7 +16,7 @@ import type {
 import type { IDisposable } from '../../shared/base/lifecycle';
 import { KilnError } from '../../shared/errors';
 import { changeTouches, rekeyAfterMove } from '../../shared/fs-change';
-import type { JupyterServerEvent, JupyterServerManager } from '../kernel';
+import type { JupyterServerEvent, JupyterServerManager, KernelAssist } from '../kernel';
 import { emptyNotebook, serializeNotebook, type Json } from './format';
 import {
   OpenNotebook,
@@ -224,6 +224,11 @@ export class NotebookService {
     options: { allowStdin?: boolean } = {},
   ): Promise<{ results: CellRunResult[] }> {
     return { results: await (await this.notebook(rel)).runCells(scope, cellId, options.allowStdin ?? true) };
+  }
+
+  /** Completion and inspection against the notebook's kernel (see KernelAssist); E_NOT_FOUND if it is not open. */
+  async assist(rel: string): Promise<KernelAssist> {
+    return (await this.notebook(rel)).assist;
   }
 
   async interrupt(rel: string): Promise<{ interrupted: boolean }> {
