@@ -2,6 +2,7 @@ import { memo, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { CellType } from '../../../shared/contract';
 import { ArrowDownIcon, ArrowUpIcon, ContextMenu, MoreIcon, PlayIcon, TrashIcon, type MenuItem } from '../ui';
 import { CellEditor, type EditorHandle, type EditorKey } from './CellEditor';
+import type { KernelAssistSource } from './kernel-assist';
 import type { CellView } from './notebook-session';
 import { Markdown, OutputList } from './Outputs';
 
@@ -33,6 +34,8 @@ export interface CellProps {
   generation: number;
   language: string;
   actions: CellActions;
+  /** The notebook's kernel, for completion and inspection in code cells. */
+  assist?: KernelAssistSource;
 }
 
 function InputPrompt({
@@ -79,6 +82,7 @@ export const Cell = memo(function Cell({
   generation,
   language,
   actions,
+  assist,
 }: CellProps) {
   const { cell, state } = view;
   const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
@@ -189,6 +193,7 @@ export const Cell = memo(function Cell({
                 onKey={(key) => actions.editorKey(cell.id, key)}
                 onFocus={() => actions.select(cell.id, 'edit')}
                 register={actions.registerEditor}
+                assist={isCode ? assist : undefined}
               />
             )}
           </div>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { monaco } from '../editor';
+import { attachKernelAssist, type KernelAssistSource } from './kernel-assist';
 
 export type EditorKey = 'run' | 'run-advance' | 'run-insert' | 'escape' | 'up-out' | 'down-out';
 
@@ -21,6 +22,8 @@ export interface CellEditorProps {
   /** Registers the editor so the notebook can focus it (edit mode). */
   register: (cellId: string, editor: EditorHandle | null) => void;
   label: string;
+  /** The notebook's kernel, for completion and inspection (code cells). */
+  assist?: KernelAssistSource;
 }
 
 const LINE_HEIGHT = 19;
@@ -40,6 +43,7 @@ export function CellEditor({
   onFocus,
   register,
   label,
+  assist,
 }: CellEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
@@ -129,7 +133,10 @@ export function CellEditor({
       if (!applying.current) handlers.current.onChange(model.getValue());
     });
     const focusSub = editor.onDidFocusEditorText(() => handlers.current.onFocus());
+    // First, so its Tab, Shift+Tab and Escape (closing its panel) come before the notebook's keys.
+    const detachAssist = assist ? attachKernelAssist(editor, assist) : null;
     const keySub = editor.onKeyDown((e) => {
+      if (e.browserEvent.defaultPrevented) return;
       const suggesting = Boolean(el.ownerDocument.querySelector('.suggest-widget.visible'));
       let key: EditorKey | null = null;
       if (e.keyCode === monaco.KeyCode.Enter && e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey)
@@ -162,6 +169,7 @@ export function CellEditor({
       changeSub.dispose();
       focusSub.dispose();
       keySub.dispose();
+      detachAssist?.();
       resize.disconnect();
       editor.dispose();
       model.dispose();
@@ -169,7 +177,7 @@ export function CellEditor({
     };
     // The editor lives as long as the cell; text and language changes are applied below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [cellId, live]);
+  }, [cellId, live, assist]);
 
   useEffect(() => {
     const model = editorRef.current?.getModel();

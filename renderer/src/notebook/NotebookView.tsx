@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { nameOf } from '../../../shared/paths';
-import { errorText, perBridge, useStore } from '../base';
+import { errorText, perBridge, useBridge, useStore } from '../base';
 import { CodeDocument, monaco, useOpenFilesStore } from '../editor';
-import { PlusIcon, useColorScheme, useToasts } from '../ui';
+import { PlusIcon, useColorScheme, usePrefs, useToasts } from '../ui';
 import { Banners, CannotOpen } from './Banners';
 import { Cell } from './Cell';
 import { navigationStep, useNotebookKeys } from './key-table';
+import { useKernelAssistSource } from './kernel-assist-source';
 import { NotebookController } from './notebook-controller';
 import type { NotebookSession } from './notebook-session';
 import { NotebookSessions } from './notebook-sessions';
@@ -58,6 +59,7 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   const state = useStore(session);
   const { activeId, mode, unrendered, focusTick } = useStore(notebook);
   const cellsRef = useRef<HTMLDivElement>(null);
+  const assist = useKernelAssistSource(session, useBridge(), usePrefs().prefs);
   const path = session.path;
   const name = nameOf(path);
 
@@ -139,6 +141,7 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
             generation={state.generation}
             language={language}
             actions={notebook}
+            assist={assist}
           />
         ))}
         <button
