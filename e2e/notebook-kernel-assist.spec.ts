@@ -134,3 +134,28 @@ test.describe('the kernel helps write the code', () => {
     await expect(nb.getByRole('status')).toHaveText('idle', { timeout: RUN });
   });
 });
+
+test.describe('the cell tells you what happened', () => {
+  test.describe.configure({ timeout: 180_000 });
+  test.use({
+    fixtureFiles: { ...DEFAULT_FIXTURE, 'timed.ipynb': notebook('import time\ntime.sleep(1.5)\nprint("done")') },
+  });
+
+  test('a running cell shows its elapsed time, then its duration and when it finished', async ({ page, kiln }) => {
+    await kiln.open(page);
+    const nb = await openNotebook(page, 'timed.ipynb');
+    const timing = cellOf(nb, 1).locator('.nb-timing');
+    await expect(timing).toHaveCount(0);
+    await cellOf(nb, 1).getByRole('button', { name: 'Run cell', exact: true }).click();
+    // Live while it runs: the elapsed time counts up.
+    await expect(timing).toHaveAttribute('data-running', '', { timeout: RUN });
+    const first = await timing.innerText();
+    await expect(timing).not.toHaveText(first);
+    await page.screenshot({ path: 'test-results/nbkernel-timing-running.png' });
+    // Then "1.5 s, 14:02".
+    await expect(cellOf(nb, 1).getByRole('region', { name: 'Output' })).toContainText('done', { timeout: RUN });
+    await expect(timing).toHaveText(/^1\.\d s, \d\d:\d\d$/);
+    await expect(timing).not.toHaveAttribute('data-running');
+    await page.screenshot({ path: 'test-results/nbkernel-timing.png' });
+  });
+});

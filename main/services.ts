@@ -74,6 +74,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const trustState = (): TrustState => ({ trusted: trust.trusted, withheld: config.current().withheld });
   owned.add(config.onDidChange(() => hub.emit('trust.changed', trustState())));
   const prefs = new PrefsService(options.prefsStore);
+  notebooks.recordTimingWhen(() => prefs.get().notebookRecordTiming);
   // One run engine for every session kind.
   const engine = owned.add(new RunEngine());
   const edits = owned.add(

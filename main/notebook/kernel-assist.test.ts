@@ -140,3 +140,32 @@ describe('completion and inspection against the live kernel', () => {
     }
   });
 });
+
+describe('recorded timing (JupyterLab’s recordTiming)', () => {
+  it('writes the run’s times into metadata.execution when on, and drops them on a run when off', async () => {
+    const cellId = (await svc.insertCell(NB, { source: '6 * 7' })).cell.id;
+    svc.recordTimingWhen(() => true);
+    try {
+      const finished = nextEvent(hub, 'notebook.cellState', (p) => p.cellId === cellId && p.state === 'idle');
+      await svc.runCell(NB, cellId);
+      const execution = (await finished).metadata?.execution as Record<string, string>;
+      expect(Object.keys(execution).sort()).toEqual([
+        'iopub.execute_input',
+        'iopub.status.busy',
+        'iopub.status.idle',
+        'shell.execute_reply',
+        'shell.execute_reply.started',
+      ]);
+      for (const value of Object.values(execution)) expect(Number.isNaN(Date.parse(value))).toBe(false);
+      expect(Date.parse(execution['shell.execute_reply'])).toBeGreaterThanOrEqual(
+        Date.parse(execution['iopub.status.busy']),
+      );
+      const saved = (await svc.get(NB)).cells.find((c) => c.id === cellId)!;
+      expect(saved.metadata.execution).toEqual(execution);
+    } finally {
+      svc.recordTimingWhen(() => false);
+    }
+    await svc.runCell(NB, cellId);
+    expect((await svc.get(NB)).cells.find((c) => c.id === cellId)!.metadata.execution).toBeUndefined();
+  });
+});

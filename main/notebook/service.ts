@@ -58,6 +58,7 @@ export class NotebookService {
   private lastJupyterError: string | null = null;
   private readonly followingJupyter: IDisposable | null;
   private disposed = false;
+  private recordTiming: () => boolean = () => false;
 
   constructor(options: NotebookServiceOptions) {
     this.options = options;
@@ -67,6 +68,7 @@ export class NotebookService {
       emit: (channel, payload) => this.emit(channel, payload),
       requireJupyter: () => this.requireJupyter(),
       reportJupyterError: (notebookPath, err) => this.reportJupyterError(notebookPath, err),
+      recordTiming: () => this.recordTiming(),
     };
     this.followingJupyter = options.jupyter?.onStatusChanged((event) => this.onJupyterStatus(event)) ?? null;
   }
@@ -224,6 +226,11 @@ export class NotebookService {
     options: { allowStdin?: boolean } = {},
   ): Promise<{ results: CellRunResult[] }> {
     return { results: await (await this.notebook(rel)).runCells(scope, cellId, options.allowStdin ?? true) };
+  }
+
+  /** Where the operator's "record timing" preference is read, at each run (JupyterLab's recordTiming). */
+  recordTimingWhen(pref: () => boolean): void {
+    this.recordTiming = pref;
   }
 
   /** Completion and inspection against the notebook's kernel (see KernelAssist); E_NOT_FOUND if it is not open. */

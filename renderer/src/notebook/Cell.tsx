@@ -3,6 +3,8 @@ import type { CellType } from '../../../shared/contract';
 import { ArrowDownIcon, ArrowUpIcon, ContextMenu, MoreIcon, PlayIcon, TrashIcon, type MenuItem } from '../ui';
 import { CellEditor, type EditorHandle, type EditorKey } from './CellEditor';
 import type { KernelAssistSource } from './kernel-assist';
+import type { CellTimings } from './cell-timing';
+import { CellTimingLabel } from './CellTimingLabel';
 import type { CellView } from './notebook-session';
 import { Markdown, OutputList } from './Outputs';
 
@@ -36,6 +38,8 @@ export interface CellProps {
   actions: CellActions;
   /** The notebook's kernel, for completion and inspection in code cells. */
   assist?: KernelAssistSource;
+  /** Each code cell's last run (duration, end), shown under its input. */
+  timings?: CellTimings;
 }
 
 function InputPrompt({
@@ -83,6 +87,7 @@ export const Cell = memo(function Cell({
   language,
   actions,
   assist,
+  timings,
 }: CellProps) {
   const { cell, state } = view;
   const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
@@ -197,6 +202,9 @@ export const Cell = memo(function Cell({
               />
             )}
           </div>
+        )}
+        {isCode && timings && (
+          <CellTimingLabel timings={timings} cellId={cell.id} running={state === 'running'} metadata={cell.metadata} />
         )}
         <div
           role="region"

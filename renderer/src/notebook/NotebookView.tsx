@@ -6,6 +6,8 @@ import { PlusIcon, useColorScheme, usePrefs, useToasts } from '../ui';
 import { Banners, CannotOpen } from './Banners';
 import { Cell } from './Cell';
 import { navigationStep, useNotebookKeys } from './key-table';
+import { CellTimings } from './cell-timing';
+import { useKernelAssistCommands } from './kernel-assist-commands';
 import { useKernelAssistSource } from './kernel-assist-source';
 import { NotebookController } from './notebook-controller';
 import type { NotebookSession } from './notebook-session';
@@ -59,7 +61,12 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   const state = useStore(session);
   const { activeId, mode, unrendered, focusTick } = useStore(notebook);
   const cellsRef = useRef<HTMLDivElement>(null);
-  const assist = useKernelAssistSource(session, useBridge(), usePrefs().prefs);
+  const bridge = useBridge();
+  const { prefs, setPref } = usePrefs();
+  const assist = useKernelAssistSource(session, bridge, prefs);
+  useKernelAssistCommands(prefs, setPref);
+  const timings = useMemo(() => new CellTimings(bridge, () => session.path), [bridge, session]);
+  useEffect(() => () => timings.dispose(), [timings]);
   const path = session.path;
   const name = nameOf(path);
 
@@ -142,6 +149,7 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
             language={language}
             actions={notebook}
             assist={assist}
+            timings={timings}
           />
         ))}
         <button

@@ -28,6 +28,8 @@ export interface KernelAssistSource {
 /** What each cell editor's model answers through. */
 const sources = new Map<string, KernelAssistSource>();
 const registeredLanguages = new Set<string>();
+/** The cell editor with the kernel's help that had focus last: where the commands act. */
+let lastEditor: { editor: monaco.editor.ICodeEditor; widget: InspectWidget } | null = null;
 let nextRequestId = 1;
 
 /** Kernels that can answer: the ones that are running. 'busy' is asked too, and main answers within its bound. */
@@ -329,10 +331,32 @@ class InspectWidget implements monaco.editor.IContentWidget {
 }
 
 /**
- * Gives one cell's editor the kernel's help. Returns what undoes it (when the editor goes away).
- * Tab and Shift+Tab are taken only after code (JupyterLab's rule): at a line's start or in its
- * indentation they indent and dedent as before.
+ * Where Tab and Shift+Tab ask the kernel: in a cell editor with the kernel's help that has focus, after code
+ * (JupyterLab's rule: at a line's start or in its indentation they indent and dedent as before), and not
+ * while the suggest widget is open (Tab takes the suggestion there).
  */
+export function kernelKeyApplies(): boolean {
+  const editor = lastEditor?.editor;
+  if (!editor?.hasTextFocus() || !afterCode(editor)) return false;
+  return !editor.getDomNode()?.ownerDocument.querySelector('.suggest-widget.visible');
+}
+
+/** Tab: the kernel's completions at the cursor of the last focused cell editor. */
+export function showKernelCompletions(): void {
+  const editor = lastEditor?.editor;
+  if (!editor) return;
+  editor.focus();
+  editor.trigger('kiln', 'editor.action.triggerSuggest', {});
+}
+
+/** Shift+Tab: the kernel's docstring for the name at the cursor; again at the same place, more of it. */
+export function inspectAtCursor(): void {
+  if (!lastEditor) return;
+  lastEditor.editor.focus();
+  void lastEditor.widget.inspect();
+}
+
+/** Gives one cell's editor the kernel's help. Returns what undoes it (when the editor goes away). */
 export function attachKernelAssist(
   editor: monaco.editor.IStandaloneCodeEditor,
   source: KernelAssistSource,
@@ -350,15 +374,8 @@ export function attachKernelAssist(
   };
   applyHoverDelay();
   const widget = new InspectWidget(editor, source);
-  const keySub = editor.onKeyDown((e) => {
-    if (e.keyCode !== monaco.KeyCode.Tab || e.ctrlKey || e.metaKey || e.altKey) return;
-    const suggesting = Boolean(editor.getDomNode()?.ownerDocument.querySelector('.suggest-widget.visible'));
-    if (suggesting || !afterCode(editor)) return;
-    e.preventDefault();
-    e.stopPropagation();
-    if (e.shiftKey) void widget.inspect();
-    else editor.trigger('kiln', 'editor.action.triggerSuggest', {});
-  });
+  const entry = { editor, widget };
+  const focusSub = editor.onDidFocusEditorText(() => (lastEditor = entry));
   const escapeSub = editor.onKeyDown((e) => {
     if (e.keyCode === monaco.KeyCode.Escape && widget.visible) {
       widget.hide();
@@ -370,7 +387,8 @@ export function attachKernelAssist(
   const blurSub = editor.onDidBlurEditorWidget(() => widget.hide());
   return () => {
     if (sources.get(key) === source) sources.delete(key);
-    for (const sub of [languageSub, keySub, escapeSub, cursorSub, blurSub]) sub.dispose();
+    for (const sub of [languageSub, focusSub, escapeSub, cursorSub, blurSub]) sub.dispose();
+    if (lastEditor === entry) lastEditor = null;
     widget.dispose();
   };
 }
