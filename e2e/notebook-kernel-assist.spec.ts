@@ -104,6 +104,13 @@ test.describe('the kernel helps write the code', () => {
     await page.keyboard.press('Escape');
     await expect(inspection).toHaveCount(0);
     await expect(cellOf(nb, 2).locator('.monaco-editor.focused')).toHaveCount(1);
+
+    // Hovering a name shows its docstring after a short pause.
+    await cellOf(nb, 2).locator('.view-line span', { hasText: /^len$/ }).first().hover();
+    await expect(page.locator('.monaco-hover:not(.hidden)')).toContainText('Return the number of items', {
+      timeout: RUN,
+    });
+    await page.screenshot({ path: 'test-results/nbkernel-hover.png' });
   });
 
   test('a busy kernel never blocks typing, and completion says "kernel busy" within the bound', async ({
