@@ -30,6 +30,8 @@ const sources = new Map<string, KernelAssistSource>();
 const registeredLanguages = new Set<string>();
 /** The cell editor with the kernel's help that had focus last: where the commands act. */
 let lastEditor: { editor: monaco.editor.ICodeEditor; widget: InspectWidget } | null = null;
+/** Each cell editor's panel, by its model: where completion says the kernel is busy. */
+const panels = new Map<string, InspectWidget>();
 let nextRequestId = 1;
 
 /** Kernels that can answer: the ones that are running. 'busy' is asked too, and main answers within its bound. */
@@ -126,16 +128,10 @@ function completionProvider(): monaco.languages.CompletionItemProvider {
           });
         });
       } else if (result.status === 'busy') {
-        // Said where the operator looks, and asked again at the next key: never a spinner that stays.
-        suggestions.push({
-          label: 'Kernel busy',
-          kind: monaco.languages.CompletionItemKind.Issue,
-          detail: 'The kernel is running a cell; showing this cell’s words',
-          insertText: '',
-          filterText: word.word,
-          range: new monaco.Range(position.lineNumber, position.column, position.lineNumber, position.column),
-          sortText: '!',
-        });
+        // Said where the operator looks, never a spinner that stays: a line at the cursor, the cell's words below.
+        panels
+          .get(model.uri.toString())
+          ?.note('Kernel busy: it is running a cell. Completions come back when it is idle.');
       }
       const afterDot = text[cursor - word.word.length - 1] === '.';
       if (!afterDot || result.status !== 'ok') {
@@ -149,9 +145,17 @@ function completionProvider(): monaco.languages.CompletionItemProvider {
           });
         }
       }
-      return { suggestions, incomplete: result.status === 'busy' };
+      // Nothing to list while busy: the empty suggest widget would cover the note.
+      if (result.status === 'busy' && !suggestions.length) setTimeout(() => hideSuggestions(model), 0);
+      return { suggestions };
     },
   };
+}
+
+function hideSuggestions(model: monaco.editor.ITextModel): void {
+  for (const editor of monaco.editor.getEditors()) {
+    if (editor.getModel() === model) editor.trigger('kiln', 'hideSuggestWidget', {});
+  }
 }
 
 function inspectAt(source: KernelAssistSource, code: string, cursor: number, detailLevel: 0 | 1) {
@@ -253,6 +257,7 @@ class InspectWidget implements monaco.editor.IContentWidget {
   private readonly root: Root;
   private position: monaco.IPosition | null = null;
   private shown = false;
+  private above = false;
   private pending: (() => void) | null = null;
   /** Where the last inspection was asked and at which level: a second Shift+Tab there asks for more. */
   private last: { offset: number; detailLevel: 0 | 1 } | null = null;
@@ -278,7 +283,9 @@ class InspectWidget implements monaco.editor.IContentWidget {
     const { ContentWidgetPositionPreference } = monaco.editor;
     return {
       position: this.position,
-      preference: [ContentWidgetPositionPreference.BELOW, ContentWidgetPositionPreference.ABOVE],
+      preference: this.above
+        ? [ContentWidgetPositionPreference.ABOVE, ContentWidgetPositionPreference.BELOW]
+        : [ContentWidgetPositionPreference.BELOW, ContentWidgetPositionPreference.ABOVE],
     };
   }
 
@@ -293,6 +300,7 @@ class InspectWidget implements monaco.editor.IContentWidget {
     const offset = model.getOffsetAt(position);
     const detailLevel = this.shown && this.last?.offset === offset && this.last.detailLevel === 0 ? 1 : 0;
     this.last = { offset, detailLevel };
+    this.above = false;
     this.pending?.();
     const { answer, cancel } = inspectAt(this.source, model.getValue(), offset, detailLevel);
     this.pending = cancel;
@@ -302,6 +310,16 @@ class InspectWidget implements monaco.editor.IContentWidget {
     this.pending = null;
     if (result.status === 'cancelled') return;
     this.show(position, { kind: 'answer', result, detailLevel });
+  }
+
+  /** A line of text at the cursor, above it so the suggest widget below stays visible. */
+  note(message: string): void {
+    const position = this.editor.getPosition();
+    if (!position) return;
+    this.pending?.();
+    this.pending = null;
+    this.above = true;
+    this.show(position, { kind: 'failed', message });
   }
 
   hide(): void {
@@ -375,6 +393,7 @@ export function attachKernelAssist(
   applyHoverDelay();
   const widget = new InspectWidget(editor, source);
   const entry = { editor, widget };
+  panels.set(key, widget);
   const focusSub = editor.onDidFocusEditorText(() => (lastEditor = entry));
   const escapeSub = editor.onKeyDown((e) => {
     if (e.keyCode === monaco.KeyCode.Escape && widget.visible) {
@@ -389,6 +408,7 @@ export function attachKernelAssist(
     if (sources.get(key) === source) sources.delete(key);
     for (const sub of [languageSub, focusSub, escapeSub, cursorSub, blurSub]) sub.dispose();
     if (lastEditor === entry) lastEditor = null;
+    if (panels.get(key) === widget) panels.delete(key);
     widget.dispose();
   };
 }
