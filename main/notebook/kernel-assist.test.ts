@@ -105,7 +105,7 @@ describe('completion and inspection against the live kernel', () => {
     const waited = performance.now() - t0;
     expect(result).toEqual({ status: 'busy' });
     expect(waited).toBeGreaterThanOrEqual(ASSIST_TIMEOUT_MS - 50);
-    expect(waited).toBeLessThan(ASSIST_TIMEOUT_MS + 1_000);
+    expect(waited).toBeLessThan(ASSIST_TIMEOUT_MS + 2_500); // the bound, plus a loaded machine's timer slack
     // A newer request replaces a waiting one at once; so does a cancel.
     const first = complete('import os; os.pa');
     const second = complete('import os; os.pa');
