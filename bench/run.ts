@@ -7,6 +7,7 @@ import { runGitStatusBench } from './git-status';
 import { runListingBench } from './listing';
 import { runNotebookDragBench } from './notebook-drag';
 import { runNotebookFramesBench } from './notebook-frames';
+import { benchNotebookComplete } from './notebook-complete';
 import { benchNotebookRoundTrip } from './notebook-roundtrip';
 import { runOpenNotebookBench } from './open-notebook';
 import { runQuickOpenBench } from './quick-open';
@@ -30,6 +31,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'open-notebook': runOpenNotebookBench,
   'notebook-frames': runNotebookFramesBench,
   'notebook-drag': runNotebookDragBench,
+  'notebook-complete': () => benchNotebookComplete(),
   'edit-diff': runEditDiffBench,
   'quick-open': runQuickOpenBench,
   search: runSearchBench,

@@ -6,7 +6,7 @@ import { ChangeFeed } from './changes';
 import { configHandlers } from './config';
 import { EditAssistantService, editAssistantHandlers } from './edit-assistant';
 import { RunEngine } from './models';
-import { notebookHandlers } from './notebook';
+import { kernelAssistHandlers, notebookHandlers } from './notebook';
 import { createVerbStack, verbsHandlers } from './verbs';
 import { EventHub } from './events';
 import { FileIndex, quickOpenHandlers } from './file-index';
@@ -90,6 +90,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   };
   owned.add(config.onDidChange(() => void trustState().then((state) => hub.emit('trust.changed', state))));
   const prefs = new PrefsService(options.prefsStore);
+  notebooks.recordTimingWhen(() => prefs.get().notebookRecordTiming);
   // One run engine for every session kind.
   const engine = owned.add(new RunEngine());
   const edits = owned.add(
@@ -225,6 +226,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...editAssistantHandlers(edits),
     ...agentHandlers(agent),
     ...notebookHandlers(notebooks),
+    ...kernelAssistHandlers(notebooks),
     ...verbsHandlers(verbs),
     ...quickOpenHandlers(fileIndex),
     ...searchHandlers(search),

@@ -12,3 +12,5 @@ export type { ExecuteOptions, ExecutionReply, KernelSessionOptions, StrayOutput 
 export { findJupyter, JUPYTER_INSTALL_HINT } from './discovery';
 export type { JupyterCommand } from './discovery';
 export { jupyterSource, type JupyterSourceSetting } from './source';
+export { KernelAssist, ASSIST_TIMEOUT_MS, toCodePoints, fromCodePoints } from './kernel-assist';
+export type { KernelAssistOptions } from './kernel-assist';

@@ -29,6 +29,9 @@ export interface ExecutionReply {
   pages: Record<string, unknown>[];
   /** Why an execution was aborted, when it was. */
   reason?: string;
+  /** The execute_reply's header date and ipykernel's `started` metadata (ISO), for recorded timing. */
+  replyDate?: string;
+  replyStarted?: string;
 }
 
 export interface ExecuteOptions {
@@ -36,6 +39,8 @@ export interface ExecuteOptions {
   /** Receives every IOPub message that belongs to this execution (stream, display_data, update_display_data, execute_result, error, clear_output). */
   onOutput: (msg: KernelMessage.IIOPubMessage) => void;
   onInputRequest?: (prompt: string, password: boolean) => void;
+  /** This execution's status and execute_input messages on IOPub: 'status.busy', 'execute_input', 'status.idle', with the message's date. */
+  onTiming?: (label: string, date: string) => void;
 }
 
 /** IOPub messages not tied to a running execution of ours: update_display_data from threads, or from other clients. */
@@ -136,6 +141,9 @@ export class KernelSession {
   readonly onKernelLost: Event<string> = this.kernelLost.event;
   /** IOPub messages for no running execution of ours (e.g. update_display_data from a background thread). */
   readonly onStrayOutput: Event<StrayOutput> = this.strayOutput.event;
+  private readonly executionEnded = new Emitter<void>({ onListenerError: logListenerError });
+  /** An execution of ours ended (answered, aborted or failed): the kernel's shell may be free. */
+  readonly onExecutionEnded: Event<void> = this.executionEnded.event;
 
   private readonly options: KernelSessionOptions;
   private kernel: KernelConnection | null = null;
@@ -252,12 +260,39 @@ export class KernelSession {
             pages.push(payload.data as Record<string, unknown>);
         }
       }
-      return { status, executionCount, pages };
+      const started = (reply.metadata as { started?: unknown } | undefined)?.started;
+      return {
+        status,
+        executionCount,
+        pages,
+        replyDate: reply.header.date || undefined,
+        replyStarted: typeof started === 'string' ? started : undefined,
+      };
     } finally {
       this.pending.delete(msgId);
       if (this.pendingInput?.kernel === kernel) this.pendingInput = null;
       future.dispose();
+      this.executionEnded.fire();
     }
+  }
+
+  /**
+   * The kernel, when it can answer a completion or inspection now: started, set up, connected and not
+   * dead or restarting. Never starts one: a notebook without a running kernel gets no completion.
+   */
+  assistKernel(): Kernel.IKernelConnection | null {
+    const kernel = this.kernel;
+    if (this.disposed || this.starting || !kernel || kernel.isDisposed) return null;
+    if (kernel.connectionStatus !== 'connected') return null;
+    return kernel.status === 'idle' || kernel.status === 'busy' ? kernel : null;
+  }
+
+  /**
+   * One of our executions is at the kernel. The kernel's own status is no help here: ipykernel also reports
+   * busy and idle around control-channel requests, so it can say idle while a cell runs.
+   */
+  get executing(): boolean {
+    return this.pending.size > 0;
   }
 
   /** Answers the pending input() prompt; false when nothing is waiting. */
@@ -331,6 +366,7 @@ export class KernelSession {
     this.statusChanged.dispose();
     this.kernelLost.dispose();
     this.strayOutput.dispose();
+    this.executionEnded.dispose();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -438,6 +474,11 @@ export class KernelSession {
       const parentId = (msg.parent_header as Partial<KernelMessage.IHeader>)?.msg_id;
       const pending = parentId ? this.pending.get(parentId) : undefined;
       const type = msg.header.msg_type;
+      if (pending && (type === 'status' || type === 'execute_input')) {
+        const label =
+          type === 'status' ? `status.${(msg.content as { execution_state?: string }).execution_state}` : type;
+        pending.options.onTiming?.(label, msg.header.date || new Date().toISOString());
+      }
       if (type === 'status' || type === 'execute_input' || type.startsWith('comm_')) return;
       if (pending) pending.options.onOutput(msg);
       else this.strayOutput.fire(msg);

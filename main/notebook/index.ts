@@ -1,3 +1,4 @@
 export { NotebookService } from './service';
 export type { ChangeOptions, NotebookEvents, NotebookFiles, NotebookServiceOptions } from './service';
 export { notebookHandlers } from './handlers';
+export { kernelAssistHandlers } from './assist-handlers';

@@ -17,7 +17,7 @@ import type {
 import { DisposableStore } from '../../shared/base/lifecycle';
 import { SerialQueue } from '../../shared/base/serial-queue';
 import { isKilnError, KilnError } from '../../shared/errors';
-import { KernelSession, type JupyterServerManager } from '../kernel';
+import { KernelAssist, KernelSession, type JupyterServerManager } from '../kernel';
 import { parseNotebook, serializeNotebook, validateNotebook, type CellJson, type Json } from './format';
 import { NotebookModel, type CellOutputChange } from './model';
 import { RunQueue, type QueuedRun } from './run-queue';
@@ -57,11 +57,15 @@ export interface NotebookHost {
   requireJupyter(): JupyterServerManager;
   /** Announces a Jupyter problem (once, for a missing Jupyter). */
   reportJupyterError(path: string | null, err: unknown): void;
+  /** Whether runs record their timing in the cell's metadata `execution`, as JupyterLab's recordTiming does. */
+  recordTiming(): boolean;
 }
 
 /** One open notebook: its authoritative model, its kernel and its run queue. Cells are addressed by id. */
 export class OpenNotebook {
   private kernel: KernelSession | null = null;
+  /** Completion and inspection: only ever against a kernel that is already running. */
+  readonly assist = new KernelAssist({ target: () => this.kernel });
   private readonly runs: RunQueue;
   /** What this notebook follows of its kernel. */
   private readonly subscriptions = new DisposableStore();
@@ -483,6 +487,8 @@ export class OpenNotebook {
       state,
       execution_count: executionCount,
       ...(result ? { result } : {}),
+      // A finished run may have recorded (or dropped) its timing there.
+      ...(state === 'idle' && result ? { metadata: structuredClone(cell.metadata ?? {}) } : {}),
     });
   }
 
@@ -512,9 +518,11 @@ export class OpenNotebook {
       return result;
     }
     const kernel = this.kernelSession();
+    const timing = this.startTiming(cell);
     const reply = await this.withJupyterErrors(() =>
       kernel.execute(code, {
         allowStdin: run.allowStdin,
+        onTiming: timing ? (label, date) => (timing[`iopub.${label}`] = date) : undefined,
         onOutput: (msg) => {
           // The notebook may have been reloaded meanwhile; outputs then belong to nothing on screen.
           if (this.model !== model || !model.cells.includes(cell)) return;
@@ -531,6 +539,11 @@ export class OpenNotebook {
         this.emitOutput(model.appendOutput(cell, { output_type: 'display_data', data: page, metadata: {} }));
       }
       if (reply.executionCount !== null) model.setExecutionCount(cell, reply.executionCount);
+      if (timing && reply.status !== 'aborted') {
+        if (reply.replyStarted) timing['shell.execute_reply.started'] = reply.replyStarted;
+        timing['shell.execute_reply'] = reply.replyDate ?? new Date().toISOString();
+        model.setCellMetadata(cell.id, { ...cell.metadata, execution: timing });
+      }
       this.host.emit('notebook.dirty', { path: model.path, dirty: model.dirty, rev: model.rev });
     }
     const outputs = model.wireCell(cell).outputs;
@@ -544,6 +557,25 @@ export class OpenNotebook {
     };
     this.emitCellState(cell, 'idle', cell.execution_count ?? null, result);
     return result;
+  }
+
+  /**
+   * JupyterLab's recordTiming: on, the run's IOPub busy / execute_input / idle and its execute_reply times
+   * go into the cell's metadata `execution` (merged over the last run's); off, a run drops what an earlier
+   * run recorded, as JupyterLab does, so no stale timing stays with new outputs.
+   */
+  private startTiming(cell: CellJson): Record<string, string> | null {
+    const recorded = cell.metadata?.execution;
+    if (this.host.recordTiming()) {
+      return recorded && typeof recorded === 'object' && !Array.isArray(recorded)
+        ? { ...(recorded as Record<string, string>) }
+        : {};
+    }
+    if (recorded !== undefined) {
+      const { execution: _dropped, ...rest } = cell.metadata;
+      this.model.setCellMetadata(cell.id, rest);
+    }
+    return null;
   }
 
   private abortedResult(cell: CellJson): CellRunResult {

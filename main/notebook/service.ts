@@ -17,7 +17,7 @@ import type {
 import type { IDisposable } from '../../shared/base/lifecycle';
 import { KilnError } from '../../shared/errors';
 import { changeTouches, rekeyAfterMove } from '../../shared/fs-change';
-import type { JupyterServerEvent, JupyterServerManager } from '../kernel';
+import type { JupyterServerEvent, JupyterServerManager, KernelAssist } from '../kernel';
 import { emptyNotebook, serializeNotebook, type Json } from './format';
 import {
   OpenNotebook,
@@ -60,6 +60,7 @@ export class NotebookService {
   private lastJupyterError: string | null = null;
   private readonly followingJupyter: IDisposable | null;
   private disposed = false;
+  private recordTiming: () => boolean = () => false;
 
   constructor(options: NotebookServiceOptions) {
     this.options = options;
@@ -69,6 +70,7 @@ export class NotebookService {
       emit: (channel, payload) => this.emit(channel, payload),
       requireJupyter: () => this.requireJupyter(),
       reportJupyterError: (notebookPath, err) => this.reportJupyterError(notebookPath, err),
+      recordTiming: () => this.recordTiming(),
     };
     this.followingJupyter = options.jupyter?.onStatusChanged((event) => this.onJupyterStatus(event)) ?? null;
   }
@@ -259,6 +261,16 @@ export class NotebookService {
     options: { allowStdin?: boolean } = {},
   ): Promise<{ results: CellRunResult[] }> {
     return { results: await (await this.notebook(rel)).runCells(scope, cellId, options.allowStdin ?? true) };
+  }
+
+  /** Where the operator's "record timing" preference is read, at each run (JupyterLab's recordTiming). */
+  recordTimingWhen(pref: () => boolean): void {
+    this.recordTiming = pref;
+  }
+
+  /** Completion and inspection against the notebook's kernel (see KernelAssist); E_NOT_FOUND if it is not open. */
+  async assist(rel: string): Promise<KernelAssist> {
+    return (await this.notebook(rel)).assist;
   }
 
   async interrupt(rel: string): Promise<{ interrupted: boolean }> {

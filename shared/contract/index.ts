@@ -11,6 +11,7 @@ import { searchEvents, searchRequests } from './search';
 import { trustEvents, trustRequests } from './trust';
 import { gitEvents, gitRequests } from './git';
 import { terminalEvents, terminalRequests } from './terminal';
+import { kernelAssistRequests } from './kernel-assist';
 
 export * from './workspace';
 export * from './notebook';
@@ -25,6 +26,7 @@ export * from './search';
 export * from './trust';
 export * from './git';
 export * from './terminal';
+export * from './kernel-assist';
 
 /**
  * The whole contract: every request channel (args, result) and every event channel (payload).
@@ -43,6 +45,7 @@ export const requests = {
   ...trustRequests,
   ...gitRequests,
   ...terminalRequests,
+  ...kernelAssistRequests,
 } as const;
 export const events = {
   ...workspaceEvents,

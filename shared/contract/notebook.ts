@@ -326,6 +326,8 @@ export const notebookEvents = {
     execution_count: z.number().int().nullable(),
     /** Set when state is 'idle' after a run. */
     result: CellRunResult.optional(),
+    /** The cell's metadata after a run (set with `result`): the run may have recorded its timing in `execution`. */
+    metadata: JsonObject.optional(),
   }),
   'notebook.kernelStatus': z.object({ path: RelPath, kernel: KernelInfo }),
   /** The whole document was replaced (reloaded from disk, reverted) or changed by a non-renderer caller (agent verbs): re-render from it. */

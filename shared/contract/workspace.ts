@@ -65,6 +65,10 @@ export const Prefs = z.object({
   diffSideBySide: z.boolean(),
   leftRailWidth: z.number(),
   rightRailWidth: z.number(),
+  /** The pause before hovering a name in a notebook cell shows the kernel's docstring (ms); 0 turns hover off. */
+  notebookHoverDelayMs: z.number().int().min(0).max(10_000),
+  /** Record each run's timing in the cell's metadata `execution`, as JupyterLab's recordTiming does. */
+  notebookRecordTiming: z.boolean(),
 });
 export type Prefs = z.infer<typeof Prefs>;
 

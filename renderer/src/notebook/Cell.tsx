@@ -3,6 +3,9 @@ import type { CellType } from '../../../shared/contract';
 import { ArrowDownIcon, ArrowUpIcon, ContextMenu, MoreIcon, PlayIcon, TrashIcon, type MenuItem } from '../ui';
 import { outputsHidden, outputsScrolled, sourceHidden } from './cell-metadata';
 import { CellEditor, type EditorHandle, type EditorKey } from './CellEditor';
+import type { KernelAssistSource } from './kernel-assist';
+import type { CellTimings } from './cell-timing';
+import { CellTimingLabel } from './CellTimingLabel';
 import type { CellView } from './notebook-session';
 import { DeferredOutputs, EAGER_CELLS } from './DeferredOutputs';
 import { Markdown } from './Outputs';
@@ -52,6 +55,10 @@ export interface CellProps {
   generation: number;
   language: string;
   actions: CellActions;
+  /** The notebook's kernel, for completion and inspection in code cells. */
+  assist?: KernelAssistSource;
+  /** Each code cell's last run (duration, end), shown under its input. */
+  timings?: CellTimings;
 }
 
 function InputPrompt({
@@ -101,6 +108,8 @@ export const Cell = memo(function Cell({
   generation,
   language,
   actions,
+  assist,
+  timings,
 }: CellProps) {
   const { cell, state } = view;
   const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
@@ -260,9 +269,13 @@ export const Cell = memo(function Cell({
                 onFocus={() => actions.select(cell.id, 'edit')}
                 register={actions.registerEditor}
                 lineNumbers={lineNumbers}
+                assist={isCode ? assist : undefined}
               />
             )}
           </div>
+        )}
+        {isCode && timings && (
+          <CellTimingLabel timings={timings} cellId={cell.id} running={state === 'running'} metadata={cell.metadata} />
         )}
         <div
           role="region"

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { monaco } from '../editor';
+import { attachKernelAssist, type KernelAssistSource } from './kernel-assist';
 
 export type EditorKey = 'run' | 'run-advance' | 'run-insert' | 'escape' | 'up-out' | 'down-out';
 
@@ -25,6 +26,8 @@ export interface CellEditorProps {
   label: string;
   /** Line numbers shown (JupyterLab's L / Shift+L). */
   lineNumbers?: boolean;
+  /** The notebook's kernel, for completion and inspection (code cells). */
+  assist?: KernelAssistSource;
 }
 
 const LINE_HEIGHT = 19;
@@ -45,6 +48,7 @@ export function CellEditor({
   register,
   label,
   lineNumbers = false,
+  assist,
 }: CellEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
@@ -144,7 +148,10 @@ export function CellEditor({
       if (!applying.current) handlers.current.onChange(model.getValue());
     });
     const focusSub = editor.onDidFocusEditorText(() => handlers.current.onFocus());
+    // First, so its Tab, Shift+Tab and Escape (closing its panel) come before the notebook's keys.
+    const detachAssist = assist ? attachKernelAssist(editor, assist) : null;
     const keySub = editor.onKeyDown((e) => {
+      if (e.browserEvent.defaultPrevented) return;
       const suggesting = Boolean(el.ownerDocument.querySelector('.suggest-widget.visible'));
       let key: EditorKey | null = null;
       if (e.keyCode === monaco.KeyCode.Enter && e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey)
@@ -177,6 +184,7 @@ export function CellEditor({
       changeSub.dispose();
       focusSub.dispose();
       keySub.dispose();
+      detachAssist?.();
       resize.disconnect();
       editor.dispose();
       model.dispose();
@@ -184,7 +192,7 @@ export function CellEditor({
     };
     // The editor lives as long as the cell; text and language changes are applied below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [cellId, live]);
+  }, [cellId, live, assist]);
 
   useEffect(() => {
     editorRef.current?.updateOptions({

@@ -1,12 +1,15 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { nameOf } from '../../../shared/paths';
-import { errorText, perBridge, useStore } from '../base';
+import { errorText, perBridge, useBridge, useStore } from '../base';
 import { CodeDocument, monaco, useOpenFilesStore } from '../editor';
-import { PlusIcon, useColorScheme, useToasts } from '../ui';
+import { PlusIcon, useColorScheme, usePrefs, useToasts } from '../ui';
 import { Banners, CannotOpen } from './Banners';
 import { Cell } from './Cell';
 import { carriesCells, dropCells, dropEffect, dropTarget } from './cell-drag';
 import { navigationStep, useNotebookKeys } from './key-table';
+import { CellTimings } from './cell-timing';
+import { useKernelAssistCommands } from './kernel-assist-commands';
+import { useKernelAssistSource } from './kernel-assist-source';
 import { NotebookController } from './notebook-controller';
 import type { NotebookSession } from './notebook-session';
 import { NotebookSessions } from './notebook-sessions';
@@ -61,6 +64,12 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   const cellsRef = useRef<HTMLDivElement>(null);
   const dropLine = useRef<HTMLDivElement>(null);
   const dropIndex = useRef<number | null>(null);
+  const bridge = useBridge();
+  const { prefs, setPref } = usePrefs();
+  const assist = useKernelAssistSource(session, bridge, prefs);
+  useKernelAssistCommands(prefs, setPref);
+  const timings = useMemo(() => new CellTimings(bridge, () => session.path), [bridge, session]);
+  useEffect(() => () => timings.dispose(), [timings]);
   const path = session.path;
   const name = nameOf(path);
 
@@ -192,6 +201,8 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
                     generation={state.generation}
                     language={language}
                     actions={notebook}
+                    assist={assist}
+                    timings={timings}
                   />
                 </div>
               </div>

@@ -27,7 +27,7 @@ const MIME_ORDER = [
 ];
 
 /** Coloured text from ANSI escapes; plain strings skip the parse. */
-function AnsiText({ text }: { text: string }): ReactNode {
+export function AnsiText({ text }: { text: string }): ReactNode {
   const segments = useMemo(() => (text.includes('\x1b') ? parseAnsi(text) : null), [text]);
   if (!segments) return text;
   return segments.map((seg, i) => {

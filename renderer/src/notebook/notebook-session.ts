@@ -136,7 +136,9 @@ export class NotebookSession extends Store<NotebookSessionState> {
       }),
     );
     this.listen('notebook.output', (e) => this.onOutput(e.cellId, e.rev, e.change));
-    this.listen('notebook.cellState', (e) => this.onCellState(e.cellId, e.state, e.execution_count, e.result));
+    this.listen('notebook.cellState', (e) =>
+      this.onCellState(e.cellId, e.state, e.execution_count, e.result, e.metadata),
+    );
     this.listen('notebook.kernelStatus', (e) => this.set({ kernel: e.kernel }));
     this.listen('notebook.changed', (e) => this.adoptChanged(e.document, e.reason));
     this.listen('notebook.conflict', (e) => this.set({ conflict: e.message, conflictDeleted: e.diskHash === null }));
@@ -551,7 +553,13 @@ export class NotebookSession extends Store<NotebookSessionState> {
     });
   }
 
-  private onCellState(cellId: string, state: CellState, executionCount: number | null, result?: CellRunResult): void {
+  private onCellState(
+    cellId: string,
+    state: CellState,
+    executionCount: number | null,
+    result?: CellRunResult,
+    metadata?: Record<string, unknown>,
+  ): void {
     this.patchCell(
       cellId,
       (c) => ({
@@ -559,6 +567,7 @@ export class NotebookSession extends Store<NotebookSessionState> {
         input: state === 'idle' ? null : c.input,
         cell: {
           ...c.cell,
+          ...(metadata ? { metadata } : {}),
           execution_count: executionCount,
           // The final result carries the complete outputs: a safety net should an event have been missed.
           outputs:

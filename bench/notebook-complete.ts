@@ -1,0 +1,144 @@
+/**
+ * Completion round trip of `import os; os.pa`: Kiln's full path (a `notebook.complete` request over the
+ * WebSocket as the renderer sends it -> router -> NotebookService -> KernelAssist -> Jupyter server -> kernel
+ * -> the reply back over the socket) against a direct `@jupyterlab/services` `requestComplete` on a second
+ * connection to the same kernel, samples interleaved in one run. Prints medians and their ratio (target ≤ 1.3x).
+ */
+import * as fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { KernelAPI, KernelConnection } from '@jupyterlab/services';
+import WebSocket from 'ws';
+import { startWebHost } from '../main/hosts/web/server';
+import { makeServerSettings } from '../main/kernel/jupyter-server';
+import { MemoryStore } from '../main/prefs';
+import { createServices } from '../main/services';
+import { median } from './support';
+
+export interface CompleteRoundTripResult {
+  samples: number;
+  kilnMedianMs: number;
+  directMedianMs: number;
+  /** kiln / direct; 1.0 means Kiln adds nothing. */
+  ratio: number;
+}
+
+const CODE = 'import os; os.pa';
+const NOTEBOOK = 'bench.ipynb';
+
+/** The embedded server's URL and token, from the `jpserver-*.json` Jupyter writes in Kiln's private runtime folder. */
+async function findServer(dir: string): Promise<{ url: string; token: string }> {
+  for (const entry of await fs.readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile() && /^jpserver-\d+\.json$/.test(entry.name)) {
+      const info = JSON.parse(await fs.readFile(path.join(entry.parentPath, entry.name), 'utf8')) as {
+        url: string;
+        token: string;
+      };
+      return info;
+    }
+  }
+  throw new Error('the embedded Jupyter server wrote no jpserver-*.json');
+}
+
+/** Measures both paths; prints and returns medians and the ratio. */
+export async function benchNotebookComplete(options: { samples?: number } = {}): Promise<CompleteRoundTripResult> {
+  const samples = Math.max(50, options.samples ?? 100);
+  const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-bench-complete-'));
+  const root = path.join(scratch, 'workspace');
+  await fs.mkdir(root, { recursive: true });
+  const services = await createServices({ root, dataDir: scratch, prefsStore: new MemoryStore() });
+  const host = await startWebHost({ services, staticDir: scratch });
+  const socket = new WebSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`);
+  await new Promise((resolve) => socket.once('open', resolve));
+  let nextId = 1;
+  const call = <T>(channel: string, args: unknown) =>
+    new Promise<T>((resolve, reject) => {
+      const id = nextId++;
+      const onMessage = (data: WebSocket.RawData) => {
+        const frame = JSON.parse(String(data)) as { id?: number; ok?: boolean; value?: T; error?: { message: string } };
+        if (frame.id !== id) return;
+        socket.off('message', onMessage);
+        if (frame.ok) resolve(frame.value as T);
+        else reject(new Error(frame.error?.message));
+      };
+      socket.on('message', onMessage);
+      socket.send(JSON.stringify({ id, channel, args }));
+    });
+  let direct: KernelConnection | null = null;
+  try {
+    await call('notebook.create', { path: NOTEBOOK });
+    // The kernel starts on open; wait until it answers completions.
+    for (let tries = 0; ; tries++) {
+      const reply = await call<{ status: string }>('notebook.complete', {
+        path: NOTEBOOK,
+        code: CODE,
+        cursor: CODE.length,
+        requestId: nextId,
+      });
+      if (reply.status === 'ok') break;
+      if (tries > 600) throw new Error(`the kernel never answered a completion (${reply.status})`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const server = await findServer(path.join(scratch, 'jupyter'));
+    const settings = makeServerSettings(server.url, server.token);
+    const [model] = await KernelAPI.listRunning(settings);
+    direct = new KernelConnection({ model, serverSettings: settings, username: 'bench', handleComms: false });
+    await direct.info;
+    const kernel = direct;
+
+    const kilnOnce = async () => {
+      const start = performance.now();
+      const reply = await call<{ status: string; matches?: string[] }>('notebook.complete', {
+        path: NOTEBOOK,
+        code: CODE,
+        cursor: CODE.length,
+        requestId: nextId,
+      });
+      if (!reply.matches?.includes('path')) throw new Error(`Kiln's completion missed path (${reply.status})`);
+      return performance.now() - start;
+    };
+    const directOnce = async () => {
+      const start = performance.now();
+      const reply = await kernel.requestComplete({ code: CODE, cursor_pos: CODE.length });
+      const content = reply.content as { matches?: string[] };
+      if (!content.matches?.includes('path')) throw new Error('the direct completion missed path');
+      return performance.now() - start;
+    };
+    // Both warm up (jedi's first completion loads it), then their samples alternate so noise hits both alike.
+    for (let i = 0; i < 5; i++) {
+      await kilnOnce();
+      await directOnce();
+    }
+    const kilnTimes: number[] = [];
+    const directTimes: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      kilnTimes.push(await kilnOnce());
+      directTimes.push(await directOnce());
+    }
+    const kilnMedianMs = median(kilnTimes);
+    const directMedianMs = median(directTimes);
+    const result = { samples, kilnMedianMs, directMedianMs, ratio: kilnMedianMs / directMedianMs };
+    console.log(
+      `notebook completion round trip (median of ${samples}, interleaved): Kiln ${kilnMedianMs.toFixed(2)} ms, ` +
+        `@jupyterlab/services requestComplete ${directMedianMs.toFixed(2)} ms, ratio ${result.ratio.toFixed(2)}x (target ≤ 1.3x)`,
+    );
+    return result;
+  } finally {
+    direct?.dispose();
+    socket.close();
+    await host.close();
+    await services.dispose();
+    await fs.rm(scratch, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  benchNotebookComplete().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

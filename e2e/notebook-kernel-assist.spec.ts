@@ -1,0 +1,167 @@
+import type { Locator, Page } from '@playwright/test';
+import { DEFAULT_FIXTURE, expect, test } from './support/fixtures';
+
+/**
+ * The live kernel helping to write code (completion, inspection, signature help) and each cell's timing,
+ * against the real Jupyter. Kernel start-up takes 10-20 s on this machine, hence the timeouts.
+ */
+
+const KERNEL_START = 60_000;
+const RUN = 30_000;
+/** Main's bound for a busy kernel (ASSIST_TIMEOUT_MS, 1.5 s), plus the round trip and a loaded machine's slack. */
+const BUSY_ANSWER = 4_000;
+
+function notebook(...sources: string[]): string {
+  const cells = sources.map((source, i) => ({
+    cell_type: 'code',
+    execution_count: null,
+    id: `cell-${i + 1}`,
+    metadata: {},
+    outputs: [],
+    source,
+  }));
+  const metadata = {
+    kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' },
+    language_info: { name: 'python' },
+  };
+  return `${JSON.stringify({ cells, metadata, nbformat: 4, nbformat_minor: 5 }, null, 1)}\n`;
+}
+
+function cellOf(nb: Locator, n: number): Locator {
+  return nb.getByRole('group', { name: `Cell ${n}`, exact: true });
+}
+
+async function openNotebook(page: Page, name: string): Promise<Locator> {
+  await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name, exact: true }).click();
+  const nb = page.getByRole('region', { name, exact: true });
+  await expect(nb).toBeVisible();
+  await expect(nb.getByRole('status')).toHaveText('idle', { timeout: KERNEL_START });
+  return nb;
+}
+
+/** Puts the cursor at the end of a cell's (empty) editor. */
+async function editCell(nb: Locator, n: number): Promise<void> {
+  await cellOf(nb, n).locator('.nb-editor .view-lines').click();
+  await expect(cellOf(nb, n).locator('.monaco-editor.focused')).toHaveCount(1);
+}
+
+function suggestions(page: Page): Locator {
+  return page.locator('.suggest-widget.visible');
+}
+
+test.describe('the kernel helps write the code', () => {
+  test.describe.configure({ timeout: 180_000 });
+  test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'assist.ipynb': notebook('', '', 'import time\ntime.sleep(30)') } });
+
+  test('Tab and `.` complete from the kernel, Shift+Tab shows the docstring, `(` the signature', async ({
+    page,
+    kiln,
+  }) => {
+    await kiln.open(page);
+    const nb = await openNotebook(page, 'assist.ipynb');
+    await editCell(nb, 1);
+
+    // `.` after a name asks the kernel.
+    await page.keyboard.type('import os; os.');
+    await expect(suggestions(page)).toBeVisible({ timeout: RUN });
+    // os's names, from the kernel (the cell has none of them).
+    await expect(suggestions(page).getByRole('option', { name: /^abc\b/ })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(suggestions(page)).toHaveCount(0);
+
+    // Tab after `os.pa` offers path, with its kind; Enter takes it.
+    await page.keyboard.type('pa');
+    await page.keyboard.press('Tab');
+    const path = suggestions(page).getByRole('option', { name: /^path\b/ });
+    await expect(path).toBeVisible({ timeout: RUN });
+    // The kernel's kinds are the icons (pardir is a 'statement': a variable).
+    const pardir = suggestions(page).getByRole('option', { name: /^pardir\b/ });
+    await expect(pardir.locator('.codicon-symbol-variable')).toHaveCount(1);
+    await page.screenshot({ path: 'test-results/nbkernel-completion.png' });
+    await path.click();
+    await expect(cellOf(nb, 1).locator('.view-lines')).toHaveText('import os; os.path');
+
+    // Tab at a line's start still indents.
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('x');
+    await expect(cellOf(nb, 1).locator('.view-lines')).toContainText(/\s{4}x/);
+    await expect(suggestions(page)).toHaveCount(0);
+
+    // Shift+Tab on `len(` shows len's docstring; again, more.
+    await editCell(nb, 2);
+    await page.keyboard.type('len(');
+    const signature = page.locator('.parameter-hints-widget');
+    await expect(signature).toContainText('len(obj, /)', { timeout: RUN });
+    await page.keyboard.press('Shift+Tab');
+    const inspection = page.getByRole('tooltip', { name: 'Kernel inspection' });
+    await expect(inspection).toContainText('Return the number of items in a container', { timeout: RUN });
+    await page.screenshot({ path: 'test-results/nbkernel-inspect.png' });
+    await expect(inspection).toContainText('Shift+Tab again for more');
+    await page.keyboard.press('Shift+Tab');
+    await expect(inspection).not.toContainText('Shift+Tab again for more');
+    // Escape closes the panel and stays in the editor.
+    await page.keyboard.press('Escape');
+    await expect(inspection).toHaveCount(0);
+    await expect(cellOf(nb, 2).locator('.monaco-editor.focused')).toHaveCount(1);
+
+    // Hovering a name shows its docstring after a short pause.
+    await cellOf(nb, 2).locator('.view-line span', { hasText: /^len$/ }).first().hover();
+    await expect(page.locator('.monaco-hover:not(.hidden)')).toContainText('Return the number of items', {
+      timeout: RUN,
+    });
+    await page.screenshot({ path: 'test-results/nbkernel-hover.png' });
+  });
+
+  test('a busy kernel never blocks typing, and completion says "kernel busy" within the bound', async ({
+    page,
+    kiln,
+  }) => {
+    await kiln.open(page);
+    const nb = await openNotebook(page, 'assist.ipynb');
+    await cellOf(nb, 3).getByRole('button', { name: 'Run cell', exact: true }).click();
+    await expect(nb.getByRole('status')).toHaveText('busy', { timeout: RUN });
+
+    await editCell(nb, 1);
+    await page.keyboard.type('import os; os.pa');
+    await expect(cellOf(nb, 1).locator('.view-lines')).toHaveText('import os; os.pa');
+    const asked = Date.now();
+    await page.keyboard.press('Tab');
+    const busy = page.getByRole('tooltip', { name: 'Kernel inspection' });
+    await expect(busy).toContainText('Kernel busy', { timeout: BUSY_ANSWER });
+    expect(Date.now() - asked).toBeLessThan(BUSY_ANSWER);
+    await page.screenshot({ path: 'test-results/nbkernel-busy.png' });
+    // Typing goes on meanwhile.
+    await page.keyboard.press('Escape');
+    await page.keyboard.type('th');
+    await expect(cellOf(nb, 1).locator('.view-lines')).toHaveText('import os; os.path');
+
+    await nb.getByRole('button', { name: 'Interrupt', exact: true }).click();
+    await expect(nb.getByRole('status')).toHaveText('idle', { timeout: RUN });
+  });
+});
+
+test.describe('the cell tells you what happened', () => {
+  test.describe.configure({ timeout: 180_000 });
+  test.use({
+    fixtureFiles: { ...DEFAULT_FIXTURE, 'timed.ipynb': notebook('import time\ntime.sleep(1.5)\nprint("done")') },
+  });
+
+  test('a running cell shows its elapsed time, then its duration and when it finished', async ({ page, kiln }) => {
+    await kiln.open(page);
+    const nb = await openNotebook(page, 'timed.ipynb');
+    const timing = cellOf(nb, 1).locator('.nb-timing');
+    await expect(timing).toHaveCount(0);
+    await cellOf(nb, 1).getByRole('button', { name: 'Run cell', exact: true }).click();
+    // Live while it runs: the elapsed time counts up.
+    await expect(timing).toHaveAttribute('data-running', '', { timeout: RUN });
+    const first = await timing.innerText();
+    await expect(timing).not.toHaveText(first);
+    await page.screenshot({ path: 'test-results/nbkernel-timing-running.png' });
+    // Then "1.5 s, 14:02".
+    await expect(cellOf(nb, 1).getByRole('region', { name: 'Output' })).toContainText('done', { timeout: RUN });
+    await expect(timing).toHaveText(/^1\.\d s, \d\d:\d\d$/);
+    await expect(timing).not.toHaveAttribute('data-running');
+    await page.screenshot({ path: 'test-results/nbkernel-timing.png' });
+  });
+});

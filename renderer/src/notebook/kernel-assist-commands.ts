@@ -1,0 +1,38 @@
+import type { Prefs } from '../../../shared/contract';
+import { useCommands } from '../commands';
+import { inspectAtCursor, kernelKeyApplies, showKernelCompletions } from './kernel-assist';
+
+/**
+ * The kernel's help as commands: Tab and Shift+Tab go through the one registry (before Monaco sees them, and
+ * only where kernelKeyApplies), and the palette lists them with the timing preference.
+ */
+export function useKernelAssistCommands(
+  prefs: Prefs | null,
+  setPref: <K extends keyof Prefs>(key: K, value: Prefs[K]) => void,
+): void {
+  const recording = prefs?.notebookRecordTiming ?? false;
+  useCommands([
+    {
+      id: 'notebook.kernelComplete',
+      title: 'Show Kernel Completions',
+      category: 'Notebook',
+      keys: 'Tab',
+      when: kernelKeyApplies,
+      run: showKernelCompletions,
+    },
+    {
+      id: 'notebook.kernelInspect',
+      title: 'Show Kernel Docstring (again for more)',
+      category: 'Notebook',
+      keys: 'Shift+Tab',
+      when: kernelKeyApplies,
+      run: inspectAtCursor,
+    },
+    {
+      id: 'notebook.toggleRecordTiming',
+      title: recording ? 'Stop Recording Cell Timing in Metadata' : 'Record Cell Timing in Metadata',
+      category: 'Notebook',
+      run: () => setPref('notebookRecordTiming', !recording),
+    },
+  ]);
+}
