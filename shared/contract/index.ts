@@ -10,6 +10,7 @@ import { searchEvents, searchRequests } from './search';
 import { trustEvents, trustRequests } from './trust';
 import { gitEvents, gitRequests } from './git';
 import { terminalEvents, terminalRequests } from './terminal';
+import { historyEvents, historyRequests } from './history';
 
 export * from './workspace';
 export * from './notebook';
@@ -23,6 +24,7 @@ export * from './search';
 export * from './trust';
 export * from './git';
 export * from './terminal';
+export * from './history';
 
 /**
  * The whole contract: every request channel (args, result) and every event channel (payload).
@@ -40,6 +42,7 @@ export const requests = {
   ...trustRequests,
   ...gitRequests,
   ...terminalRequests,
+  ...historyRequests,
 } as const;
 export const events = {
   ...workspaceEvents,
@@ -53,6 +56,7 @@ export const events = {
   ...trustEvents,
   ...gitEvents,
   ...terminalEvents,
+  ...historyEvents,
 } as const;
 
 export type Requests = typeof requests;

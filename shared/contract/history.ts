@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { request } from './define';
+import { RelPath, WriteResult } from './workspace';
+
+/** Who replaced a version (or, for `external`, who wrote the version another program left). */
+export const HistoryOrigin = z.enum(['operator', 'agent', 'mcp', 'external']);
+export type HistoryOrigin = z.infer<typeof HistoryOrigin>;
+
+/** What happened to the version: replaced by a write, deleted, a Timeline restore, or written by another program. */
+export const HistoryReason = z.enum(['write', 'delete', 'restore', 'external']);
+export type HistoryReason = z.infer<typeof HistoryReason>;
+
+/** One version of a file kept in local history. */
+export const HistoryEntry = z.object({
+  id: z.string(),
+  /** The file's path when the version was recorded (history follows moves; this does not change). */
+  path: RelPath,
+  at: z.number(),
+  origin: HistoryOrigin,
+  reason: HistoryReason,
+  size: z.number(),
+  hash: z.string(),
+  agentSession: z.string().optional(),
+  turn: z.string().optional(),
+  mcpClient: z.string().optional(),
+  batch: z.string().optional(),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+export const HistoryVersion = z.object({
+  entry: HistoryEntry,
+  /** Null for a binary version (listed, never shown or restored as text). */
+  text: z.string().nullable(),
+});
+export type HistoryVersion = z.infer<typeof HistoryVersion>;
+
+export const historyRequests = {
+  /** The file's local history, newest first. */
+  'history.list': request(z.object({ path: RelPath }), z.object({ path: RelPath, entries: z.array(HistoryEntry) })),
+  'history.read': request(z.object({ path: RelPath, id: z.string() }), HistoryVersion),
+  /**
+   * Writes a version back. `expectedHash` is the file's hash when the diff was shown: like Save, the restore
+   * is refused with E_CHANGED_ON_DISK if the file changed since. The content replaced is itself recorded.
+   */
+  'history.restore': request(
+    z.object({ path: RelPath, id: z.string(), expectedHash: z.string().nullable() }),
+    WriteResult,
+  ),
+} as const;
+
+export const historyEvents = {
+  /** A file's local history gained or lost entries (the Timeline refreshes). */
+  'history.changed': z.object({ path: RelPath }),
+} as const;
