@@ -12,7 +12,7 @@ import { EventHub } from './events';
 import { FileIndex, quickOpenHandlers } from './file-index';
 import { SearchService, searchHandlers } from './search';
 import { GitService, gitHandlers } from './git';
-import { HistoryService, historyHandlers } from './history';
+import { BackupStore, HistoryService, historyHandlers } from './history';
 import { TerminalService, terminalHandlers } from './terminal';
 import { PrefsService, type KeyValueStore } from './prefs';
 import type { Handlers } from './router';
@@ -100,7 +100,12 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     }),
   );
   // Local history (kept by the workspace's hook in the stack): the Timeline's channels, and the feed followed.
-  const history = new HistoryService({ store: stack.history, workspace, excluded: stack.historyExcluded });
+  const history = new HistoryService({
+    store: stack.history,
+    backups: new BackupStore({ dataDir: options.dataDir, root: workspace.root }),
+    workspace,
+    excluded: stack.historyExcluded,
+  });
   owned.add(changes.onChange((change) => void history.applyChange(change)));
   owned.add(stack.history.onDidChange((change) => hub.emit('history.changed', change)));
   // The operator is told once per session, even if the watcher restarts with new excludes.

@@ -2,3 +2,4 @@ export { CallBatches, currentWriteCause, MCP_BATCH_GAP_MS, withWriteCause, type 
 export { followingExcludes, historyExcludes, historyRecorder } from './recorder';
 export { HistoryService, historyHandlers } from './service';
 export { DEFAULT_HISTORY_LIMITS, HistoryStore, type HistoryLimits, type RecordRequest } from './store';
+export { BackupStore, MAX_BACKUPS } from './backups';

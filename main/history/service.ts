@@ -5,10 +5,13 @@ import { KilnError } from '../../shared/errors';
 import type { HandlersFor } from '../router';
 import { decodeText, type Workspace } from '../workspace';
 import { withWriteCause } from './cause';
+import type { BackupStore } from './backups';
 import type { HistoryStore } from './store';
 
 export interface HistoryServiceOptions {
   store: HistoryStore;
+  /** Hot-exit backups of dirty buffers. */
+  backups: BackupStore;
   workspace: Workspace;
   /** Whether a path is left out of history (`watch.exclude`, `.git`, `node_modules`). */
   excluded: (rel: string) => boolean;
@@ -21,6 +24,7 @@ export interface HistoryServiceOptions {
  */
 export class HistoryService {
   private readonly store: HistoryStore;
+  readonly backups: BackupStore;
   private readonly workspace: Workspace;
   private readonly opened = new Set<string>();
   /** Moves re-key history in order; a look at history waits for the moves already reported. */
@@ -28,6 +32,7 @@ export class HistoryService {
 
   constructor(private readonly options: HistoryServiceOptions) {
     this.store = options.store;
+    this.backups = options.backups;
     this.workspace = options.workspace;
   }
 
@@ -80,7 +85,10 @@ export class HistoryService {
             this.opened.add(change.to + rel.slice(change.from.length));
           }
         }
-        await this.moves.run(() => this.store.applyMove(change.from, change.to, change.isDir));
+        await this.moves.run(async () => {
+          await this.store.applyMove(change.from, change.to, change.isDir);
+          await this.backups.applyMove(change.from, change.to);
+        });
         return;
       }
       if (change.origin !== 'external' || change.isDir || change.type === 'deleted') return;
@@ -101,10 +109,17 @@ export class HistoryService {
   }
 }
 
-export function historyHandlers(
-  history: HistoryService,
-): HandlersFor<'history.list' | 'history.read' | 'history.restore'> {
+type HistoryChannel =
+  'history.list' | 'history.read' | 'history.restore' | 'backup.save' | 'backup.discard' | 'backup.list';
+
+export function historyHandlers(history: HistoryService): HandlersFor<HistoryChannel> {
   return {
+    'backup.save': async ({ path, text, baseHash }) => {
+      await history.backups.save({ path, text, baseHash });
+      return { saved: true };
+    },
+    'backup.discard': async ({ path }) => ({ discarded: await history.backups.discard(path) }),
+    'backup.list': async () => ({ backups: await history.backups.list() }),
     'history.list': async ({ path }) => ({ path, entries: await history.list(path) }),
     'history.read': ({ path, id }) => history.read(path, id),
     'history.restore': ({ path, id, expectedHash }) => history.restore(path, id, expectedHash),

@@ -34,7 +34,24 @@ export const HistoryVersion = z.object({
 });
 export type HistoryVersion = z.infer<typeof HistoryVersion>;
 
+/** A dirty buffer kept for hot exit: the text the operator typed and the disk hash it was based on. */
+export const Backup = z.object({
+  path: RelPath,
+  text: z.string(),
+  /** The file's hash when the buffer was last in step with the disk; null when the file did not exist. */
+  baseHash: z.string().nullable(),
+  at: z.number(),
+});
+export type Backup = z.infer<typeof Backup>;
+
 export const historyRequests = {
+  /** Keeps (replaces) the backup of a dirty text buffer; the renderer sends it a moment after typing stops. */
+  'backup.save': request(Backup.omit({ at: true }), z.object({ saved: z.boolean() })),
+  /** The buffer was saved, reverted or discarded: its backup goes. */
+  'backup.discard': request(z.object({ path: RelPath }), z.object({ discarded: z.boolean() })),
+  /** Every backup of this workspace (restored once, when the window opens). */
+  'backup.list': request(z.object({}), z.object({ backups: z.array(Backup) })),
+
   /** The file's local history, newest first. */
   'history.list': request(z.object({ path: RelPath }), z.object({ path: RelPath, entries: z.array(HistoryEntry) })),
   'history.read': request(z.object({ path: RelPath, id: z.string() }), HistoryVersion),
