@@ -3,3 +3,4 @@ export { followingExcludes, historyExcludes, historyRecorder } from './recorder'
 export { HistoryService, historyHandlers } from './service';
 export { DEFAULT_HISTORY_LIMITS, HistoryStore, type HistoryLimits, type RecordRequest } from './store';
 export { BackupStore, MAX_BACKUPS } from './backups';
+export { TurnUndo, undoCheckpoint } from './undo';

@@ -47,12 +47,15 @@ export function historyRecorder(options: HistoryRecorderOptions): (replaced: Rep
     if (replaced.size > options.store.limits.maxFileBytes || options.excluded(replaced.path)) return;
     if (path.posix.basename(replaced.path).startsWith('.kiln-')) return;
     const cause = currentWriteCause();
+    // A file coming into being is history only for a turn or batch (its undo removes the file).
+    if (replaced.reason === 'create' && !cause.turn && !cause.batch) return;
     const origin: HistoryOrigin = cause.mcpClient ? 'mcp' : replaced.origin;
     await options.store.record({
       path: replaced.path,
       bytes: await replaced.read(),
       origin,
-      reason: cause.restoring ? 'restore' : replaced.reason,
+      reason: cause.restoring && replaced.reason === 'write' ? 'restore' : replaced.reason,
+      nextHash: replaced.nextHash,
       agentSession: cause.agentSession,
       turn: cause.turn,
       mcpClient: cause.mcpClient,

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs/promises';
+import type { historyRequests } from '../../shared/contract';
 import type { FsChange, HistoryEntry, HistoryVersion, WriteResult } from '../../shared/contract';
 import { SerialQueue } from '../../shared/base/serial-queue';
 import { KilnError } from '../../shared/errors';
@@ -7,6 +8,7 @@ import { decodeText, type Workspace } from '../workspace';
 import { withWriteCause } from './cause';
 import type { BackupStore } from './backups';
 import type { HistoryStore } from './store';
+import { TurnUndo } from './undo';
 
 export interface HistoryServiceOptions {
   store: HistoryStore;
@@ -25,6 +27,7 @@ export interface HistoryServiceOptions {
 export class HistoryService {
   private readonly store: HistoryStore;
   readonly backups: BackupStore;
+  readonly turns: TurnUndo;
   private readonly workspace: Workspace;
   private readonly opened = new Set<string>();
   /** Moves re-key history in order; a look at history waits for the moves already reported. */
@@ -33,6 +36,7 @@ export class HistoryService {
   constructor(private readonly options: HistoryServiceOptions) {
     this.store = options.store;
     this.backups = options.backups;
+    this.turns = new TurnUndo(options.store, options.workspace);
     this.workspace = options.workspace;
   }
 
@@ -109,8 +113,7 @@ export class HistoryService {
   }
 }
 
-type HistoryChannel =
-  'history.list' | 'history.read' | 'history.restore' | 'backup.save' | 'backup.discard' | 'backup.list';
+type HistoryChannel = keyof typeof historyRequests;
 
 export function historyHandlers(history: HistoryService): HandlersFor<HistoryChannel> {
   return {
@@ -120,6 +123,8 @@ export function historyHandlers(history: HistoryService): HandlersFor<HistoryCha
     },
     'backup.discard': async ({ path }) => ({ discarded: await history.backups.discard(path) }),
     'backup.list': async () => ({ backups: await history.backups.list() }),
+    'history.turn': async ({ turn }) => ({ turn, files: await history.turns.files(turn) }),
+    'history.undoTurn': ({ turn, paths, force }) => history.turns.undo(turn, { paths, force }),
     'history.list': async ({ path }) => ({ path, entries: await history.list(path) }),
     'history.read': ({ path, id }) => history.read(path, id),
     'history.restore': ({ path, id, expectedHash }) => history.restore(path, id, expectedHash),

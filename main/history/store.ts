@@ -44,6 +44,7 @@ export interface RecordRequest {
   bytes: Buffer;
   origin: HistoryOrigin;
   reason: HistoryReason;
+  nextHash?: string;
   agentSession?: string;
   turn?: string;
   mcpClient?: string;
@@ -87,7 +88,8 @@ export class HistoryStore {
       const folder = await this.ensureLineage(request.path);
       try {
         const latest = (await this.entriesIn(folder)).at(-1);
-        if (latest?.hash === hash) return null;
+        // Nothing new to keep, unless a turn or batch needs its own record of what it replaced.
+        if (latest?.hash === hash && !request.turn && !request.batch && request.reason !== 'create') return null;
         const at = request.at ?? Date.now();
         const entry: HistoryEntry = HistoryEntry.parse({
           id: `${String(at).padStart(15, '0')}-${process.pid}-${randomBytes(4).toString('hex')}`,
@@ -97,6 +99,7 @@ export class HistoryStore {
           reason: request.reason,
           size: request.bytes.length,
           hash,
+          nextHash: request.nextHash,
           agentSession: request.agentSession,
           turn: request.turn,
           mcpClient: request.mcpClient,

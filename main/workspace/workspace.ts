@@ -53,7 +53,10 @@ export interface ReplacedFile {
   path: string;
   size: number;
   origin: Origin;
-  reason: 'write' | 'delete';
+  /** `create`: nothing was there (the content read is empty); kept so that an undo knows to remove the file. */
+  reason: 'write' | 'delete' | 'create';
+  /** The hash of what the write puts there; absent for a delete. */
+  nextHash?: string;
   read(): Promise<Buffer>;
 }
 
@@ -274,8 +277,11 @@ export class Workspace {
           });
         }
         const bytes = encodeText(text, encoding);
-        if (existing && !existing.bytes.equals(bytes)) {
-          await this.keepReplaced(target, existing.bytes.length, origin, 'write', async () => existing.bytes);
+        if (!existing || !existing.bytes.equals(bytes)) {
+          const before = existing?.bytes ?? Buffer.alloc(0);
+          await this.keepReplaced(target, before.length, origin, existing ? 'write' : 'create', async () => before, {
+            nextHash: hashText(bytes),
+          });
         }
         const after = await this.writeAtomically(target, bytes, existing?.mode, origin);
         const written = this.relative(target.abs);
@@ -571,9 +577,12 @@ export class Workspace {
     origin: Origin,
     reason: ReplacedFile['reason'],
     read: () => Promise<Buffer>,
+    extra: { nextHash?: string } = {},
   ): Promise<void> {
     if (!this.beforeReplace) return;
-    await this.beforeReplace({ path: this.relative(target.abs), size, origin, reason, read }).catch(() => undefined);
+    await this.beforeReplace({ path: this.relative(target.abs), size, origin, reason, read, ...extra }).catch(
+      () => undefined,
+    );
   }
 
   /** Kiln's own temp files are nobody's business: they never reach the feed. */

@@ -6,8 +6,11 @@ import { RelPath, WriteResult } from './workspace';
 export const HistoryOrigin = z.enum(['operator', 'agent', 'mcp', 'external']);
 export type HistoryOrigin = z.infer<typeof HistoryOrigin>;
 
-/** What happened to the version: replaced by a write, deleted, a Timeline restore, or written by another program. */
-export const HistoryReason = z.enum(['write', 'delete', 'restore', 'external']);
+/**
+ * What happened to the version: replaced by a write, deleted, a restore (or undo), written by another program,
+ * or `create`: the file did not exist (an empty version, kept for an Agent turn or MCP batch so undo removes it).
+ */
+export const HistoryReason = z.enum(['write', 'delete', 'restore', 'external', 'create']);
 export type HistoryReason = z.infer<typeof HistoryReason>;
 
 /** One version of a file kept in local history. */
@@ -20,6 +23,8 @@ export const HistoryEntry = z.object({
   reason: HistoryReason,
   size: z.number(),
   hash: z.string(),
+  /** The hash of what the recorded write put in its place; absent for a delete (and another program's version). */
+  nextHash: z.string().optional(),
   agentSession: z.string().optional(),
   turn: z.string().optional(),
   mcpClient: z.string().optional(),
@@ -44,7 +49,45 @@ export const Backup = z.object({
 });
 export type Backup = z.infer<typeof Backup>;
 
+/** One file an Agent turn or MCP batch touched, as its checkpoint lists it. */
+export const TurnFile = z.object({
+  path: RelPath,
+  change: z.enum(['created', 'changed', 'deleted']),
+});
+export type TurnFile = z.infer<typeof TurnFile>;
+
+/** A file changed after the turn by the operator or another program: undo leaves it until told. */
+export const TurnConflict = z.object({
+  path: RelPath,
+  /** The file now; null when it is gone. */
+  currentText: z.string().nullable(),
+  /** What undo would put back; null when undo would remove the file (the turn created it). */
+  beforeText: z.string().nullable(),
+});
+export type TurnConflict = z.infer<typeof TurnConflict>;
+
+export const UndoTurnResult = z.object({
+  /** The undo's own checkpoint: undoing it redoes the turn. */
+  undo: z.string(),
+  /** Files put back as they were before the turn (created ones moved to the trash). */
+  restored: z.array(RelPath),
+  /** Files changed since the turn: not touched. "Restore anyway" undoes them with `paths` and `force`. */
+  conflicts: z.array(TurnConflict),
+});
+export type UndoTurnResult = z.infer<typeof UndoTurnResult>;
+
 export const historyRequests = {
+  /** What an Agent turn (its run id) or an MCP batch created, changed and deleted, from local history. */
+  'history.turn': request(z.object({ turn: z.string() }), z.object({ turn: z.string(), files: z.array(TurnFile) })),
+  /**
+   * Undoes a turn: each file it touched goes back to its content before the turn, unless it changed since
+   * (then it is listed, not written). `paths` limits the undo to those files; `force` writes them anyway.
+   * `scripts/` steps the turn ran stay: they are the log of what ran.
+   */
+  'history.undoTurn': request(
+    z.object({ turn: z.string(), paths: z.array(RelPath).optional(), force: z.boolean().optional() }),
+    UndoTurnResult,
+  ),
   /** Keeps (replaces) the backup of a dirty text buffer; the renderer sends it a moment after typing stops. */
   'backup.save': request(Backup.omit({ at: true }), z.object({ saved: z.boolean() })),
   /** The buffer was saved, reverted or discarded: its backup goes. */

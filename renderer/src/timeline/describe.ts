@@ -19,6 +19,8 @@ export function describeEntry(entry: HistoryEntry): string {
       return 'Before a restore';
     case 'external':
       return 'Written by another program';
+    case 'create':
+      return `Did not exist before ${who} created it`;
   }
 }
 
