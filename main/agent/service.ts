@@ -109,7 +109,7 @@ export class AgentService {
     const runId = randomUUID();
     const epoch = this.epoch;
     const queued = this.pending > 0 || this.engine.isRunning(this.key);
-    const user: UserEntry = { type: 'user', id: randomUUID(), at: Date.now(), text, queued };
+    const user: UserEntry = { type: 'user', id: randomUUID(), at: Date.now(), text, queued, turn: runId };
     this.addEntry(live, user);
     void this.save(live);
     this.pending++;
