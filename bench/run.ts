@@ -1,5 +1,6 @@
 import { runEditDiffBench } from './edit-diff';
 import { runGitStatusBench } from './git-status';
+import { runHistoryBench } from './history';
 import { runListingBench } from './listing';
 import { runNotebookFramesBench } from './notebook-frames';
 import { benchNotebookRoundTrip } from './notebook-roundtrip';
@@ -20,6 +21,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   search: runSearchBench,
   'git-status': runGitStatusBench,
   scale: runScaleBench,
+  history: runHistoryBench,
 };
 
 for (const [name, bench] of Object.entries(benches)) {

@@ -87,7 +87,7 @@ export class HistoryStore {
     for (let attempt = 0; ; attempt++) {
       const folder = await this.ensureLineage(request.path);
       try {
-        const latest = (await this.entriesIn(folder)).at(-1);
+        const latest = await this.latestIn(folder);
         // Nothing new to keep, unless a turn or batch needs its own record of what it replaced.
         if (latest?.hash === hash && !request.turn && !request.batch && request.reason !== 'create') return null;
         const at = request.at ?? Date.now();
@@ -233,8 +233,12 @@ export class HistoryStore {
     await fs.mkdir(folder, { mode: PRIVATE_DIR_MODE }).catch((err) => {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     });
-    // Rewritten each time: cheap, and repairs a folder whose `path` a killed process never wrote.
-    await writeWhole(path.join(folder, 'path'), rel);
+    // Written when missing: a new lineage, or one whose `path` a killed process never wrote.
+    const named = await fs.stat(path.join(folder, 'path')).then(
+      () => true,
+      () => false,
+    );
+    if (!named) await writeWhole(path.join(folder, 'path'), rel);
     return folder;
   }
 
@@ -266,6 +270,20 @@ export class HistoryStore {
       if (parsed.success) entries.push(parsed.data);
     }
     return entries;
+  }
+
+  /** The newest entry only (one read, not one per version: this is on every save's path). */
+  private async latestIn(folder: string): Promise<HistoryEntry | undefined> {
+    const ids = (await readdirOrEmpty(folder))
+      .filter((name) => name.endsWith('.json'))
+      .map((name) => name.slice(0, -5))
+      .sort();
+    for (const id of ids.reverse()) {
+      const text = await fs.readFile(path.join(folder, `${id}.json`), 'utf8').catch(() => null);
+      const parsed = text === null ? null : HistoryEntry.safeParse(safeJson(text));
+      if (parsed?.success) return parsed.data;
+    }
+    return undefined;
   }
 
   private async trimLineage(folder: string): Promise<void> {
