@@ -14,6 +14,8 @@ export const DEFAULT_PREFS: Prefs = {
   diffSideBySide: true,
   leftRailWidth: 280,
   rightRailWidth: 380,
+  autoSave: 'off',
+  hotExit: true,
 };
 
 /** User preferences, kept in the app's data folder (never in the project). */

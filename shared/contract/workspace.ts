@@ -65,6 +65,10 @@ export const Prefs = z.object({
   diffSideBySide: z.boolean(),
   leftRailWidth: z.number(),
   rightRailWidth: z.number(),
+  /** As VS Code's `files.autoSave`: off, a moment after typing stops, or when the tab or window loses focus. */
+  autoSave: z.enum(['off', 'afterDelay', 'onFocusChange']),
+  /** As VS Code's `files.hotExit`: leaving with unsaved tabs asks nothing, they come back on the next start. */
+  hotExit: z.boolean(),
 });
 export type Prefs = z.infer<typeof Prefs>;
 
