@@ -75,3 +75,14 @@ test('Restore refuses, as Save does, when the file changed since the diff was sh
   await expect(diff.getByRole('alert')).toContainText(/changed on disk/i);
   expect(await workspace.read('notes/todo.txt')).toBe('changed by another program\n');
 });
+
+test("the editor's context menu opens the file's Timeline", async ({ page, kiln }) => {
+  await kiln.open(page);
+  await openFile(page, 'notes', 'todo.txt');
+  await typeAtEnd(page, 'A');
+  await page.keyboard.press(`${mod}+s`);
+  await page.locator('.code-editor .monaco-editor .view-lines').click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Open Timeline' }).click();
+  await expect(timeline(page)).toContainText('todo.txt');
+  await expect(versions(page)).toHaveCount(1);
+});
