@@ -97,7 +97,7 @@ export class HistoryService {
       }
       if (change.origin !== 'external' || change.isDir || change.type === 'deleted') return;
       if (this.options.excluded(change.path)) return;
-      if (!this.opened.has(change.path) && (await this.store.list(change.path)).length === 0) return;
+      if (!this.opened.has(change.path) && !(await this.store.has(change.path))) return;
       const abs = await this.workspace.resolve(change.path);
       const info = await fs.lstat(abs);
       if (!info.isFile() || info.size > this.store.limits.maxFileBytes) return;

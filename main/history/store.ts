@@ -119,6 +119,14 @@ export class HistoryStore {
     }
   }
 
+  /** Whether the file has a history (one look at its folder, not a read of its versions). */
+  async has(rel: string): Promise<boolean> {
+    return fs.stat(this.lineageDir(rel)).then(
+      () => true,
+      () => false,
+    );
+  }
+
   /** The file's versions, newest first. */
   async list(rel: string): Promise<HistoryEntry[]> {
     return (await this.entriesIn(this.lineageDir(rel))).reverse();
