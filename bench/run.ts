@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runEditDiffBench } from './edit-diff';
 import { runGitStatusBench } from './git-status';
+import { runHistoryBench } from './history';
 import { runListingBench } from './listing';
 import { runNotebookDragBench } from './notebook-drag';
 import { runNotebookFramesBench } from './notebook-frames';
@@ -38,6 +39,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'git-status': runGitStatusBench,
   sandbox: runSandboxBench,
   scale: runScaleBench,
+  history: runHistoryBench,
 };
 const unknown = only.filter((name) => !Object.hasOwn(benches, name));
 if (unknown.length) {

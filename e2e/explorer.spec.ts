@@ -12,13 +12,14 @@ const MENU_ITEMS = [
   'Paste',
   'Copy Path',
   'Copy Absolute Path',
+  'Open Timeline',
   'Rename',
   'Delete',
 ];
 const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
 
 test.describe('context menu', () => {
-  test('on an entry and on empty space it offers exactly the nine actions', async ({ page, kiln }) => {
+  test('on an entry and on empty space it offers exactly the ten actions', async ({ page, kiln }) => {
     await kiln.open(page);
     await treeItem(page, 'README.md').click({ button: 'right' });
     const menu = page.getByRole('menu');
@@ -32,7 +33,7 @@ test.describe('context menu', () => {
     await page.mouse.click(box.x + 100, box.y + box.height - 40, { button: 'right' });
     await expect(page.getByRole('menu').getByRole('menuitem')).toHaveText(MENU_ITEMS);
     // Nothing to rename or delete on empty space; nothing to paste yet.
-    for (const name of ['Rename', 'Delete', 'Cut', 'Copy', 'Paste']) {
+    for (const name of ['Rename', 'Delete', 'Cut', 'Copy', 'Paste', 'Open Timeline']) {
       await expect(page.getByRole('menuitem', { name, exact: true })).toHaveAttribute('aria-disabled', 'true');
     }
   });

@@ -12,6 +12,7 @@ import { EventHub } from './events';
 import { FileIndex, quickOpenHandlers } from './file-index';
 import { SearchService, searchHandlers } from './search';
 import { GitService, gitHandlers } from './git';
+import { BackupStore, HistoryService, historyHandlers } from './history';
 import { TerminalService, terminalHandlers } from './terminal';
 import { PrefsService, type KeyValueStore } from './prefs';
 import { insideGitRepository, withheldFeatures } from './trust';
@@ -115,6 +116,15 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       interruptNotebook: (notebook) => notebooks.interrupt(notebook),
     }),
   );
+  // Local history (kept by the workspace's hook in the stack): the Timeline's channels, and the feed followed.
+  const history = new HistoryService({
+    store: stack.history,
+    backups: new BackupStore({ dataDir: options.dataDir, root: workspace.root }),
+    workspace,
+    excluded: stack.historyExcluded,
+  });
+  owned.add(changes.onChange((change) => void history.applyChange(change)));
+  owned.add(stack.history.onDidChange((change) => hub.emit('history.changed', change)));
   // The operator is told once per session, even if the watcher restarts with new excludes.
   let degradationTold = false;
   const startWatcher = (exclude: string[] | null) =>
@@ -216,6 +226,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     'workspace.read': async (args) => {
       const content = await files['workspace.read'](args);
       void watcher.noteShown(path.join(workspace.root, content.path), 'file');
+      history.noteOpened(content.path);
       return content;
     },
     'watch.status': () => ({ degraded: watcher.degraded, watchedFolders: watcher.watchCount, walked }),
@@ -241,6 +252,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     },
     ...gitHandlers(git),
     ...terminalHandlers(terminals),
+    ...historyHandlers(history),
   };
 
   return {

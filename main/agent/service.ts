@@ -25,6 +25,7 @@ import { RunEngine, createLanguageModel, selectTools, type EngineOutcome, type R
 import { describeCall, describeError, describeResult, type ChipEnd } from './tool-chips';
 import { workspaceHarnessPrompt } from './harness';
 import { AgentRecordStore, type AgentRecord } from './session-store';
+import { withWriteCause } from '../history';
 
 type AgentEventChannel = keyof typeof agentEvents;
 export type AgentEmit = <E extends AgentEventChannel>(channel: E, payload: EventPayload<E>) => void;
@@ -108,7 +109,7 @@ export class AgentService {
     const runId = randomUUID();
     const epoch = this.epoch;
     const queued = this.pending > 0 || this.engine.isRunning(this.key);
-    const user: UserEntry = { type: 'user', id: randomUUID(), at: Date.now(), text, queued };
+    const user: UserEntry = { type: 'user', id: randomUUID(), at: Date.now(), text, queued, turn: runId };
     this.addEntry(live, user);
     void this.save(live);
     this.pending++;
@@ -135,7 +136,8 @@ export class AgentService {
       }
       if (user.queued) this.upsert(live, { ...user, queued: false });
       this.announceRunState(live, 'running');
-      const outcome = await this.run(live, slot, text);
+      // Every write of the run is kept in local history as this turn's, so the turn can be undone.
+      const outcome = await withWriteCause({ agentSession: 'agent', turn: runId }, () => this.run(live, slot, text));
       return await this.finish(live, runId, text, outcome);
     } finally {
       slot.dispose();

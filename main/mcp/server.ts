@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { VERB_NAMES, VERBS } from '../../shared/contract/verbs';
 import { toWireError } from '../errors';
 import { authoringVsRunning, type Verbs } from '../verbs';
+import { CallBatches, withWriteCause } from '../history';
 
 export interface VerbsMcpServerOptions {
   verbs: Verbs;
@@ -37,6 +38,7 @@ export interface VerbsMcpServer {
  */
 export function createVerbsMcpServer(options: VerbsMcpServerOptions): VerbsMcpServer {
   const inFlight = new Set<Promise<unknown>>();
+  const batches = new CallBatches();
   const server = new McpServer(
     { name: options.name ?? 'kiln-verbs', version: options.version ?? '0.1.0' },
     {
@@ -47,7 +49,9 @@ export function createVerbsMcpServer(options: VerbsMcpServerOptions): VerbsMcpSe
   for (const name of VERB_NAMES) {
     const spec = VERBS[name];
     const handler = (args: unknown): Promise<CallToolResult> => {
-      const call = options.verbs.call(name, args).then(toolResult, toolError);
+      // Writes are kept in local history as this client's, in its current batch (so a batch can be undone).
+      const cause = { mcpClient: server.server.getClientVersion()?.name ?? 'MCP client', batch: batches.next() };
+      const call = withWriteCause(cause, () => options.verbs.call(name, args)).then(toolResult, toolError);
       inFlight.add(call);
       void call.finally(() => inFlight.delete(call));
       return call;

@@ -16,6 +16,8 @@ export const DEFAULT_PREFS: Prefs = {
   rightRailWidth: 380,
   notebookHoverDelayMs: 600,
   notebookRecordTiming: false,
+  autoSave: 'off',
+  hotExit: true,
 };
 
 /** User preferences, kept in the app's data folder (never in the project). */

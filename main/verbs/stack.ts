@@ -1,5 +1,6 @@
 import { DisposableStore, toDisposable } from '../../shared/base/lifecycle';
 import { ConfigService, type ConfigServiceOptions } from '../config';
+import { followingExcludes, historyRecorder, HistoryStore } from '../history';
 import { JupyterServerManager, jupyterSource } from '../kernel';
 import { NotebookService, type NotebookEvents } from '../notebook';
 import { DEFAULT_SANDBOX_SETTINGS } from '../sandbox';
@@ -35,6 +36,10 @@ export interface VerbStackOptions {
 /** The services the workspace verbs stand on, built once for every front-end. */
 export interface VerbStack {
   readonly workspace: Workspace;
+  /** Local history: every file Kiln replaces or deletes is kept here first (the app and MCP servers share it). */
+  readonly history: HistoryStore;
+  /** Whether a path is left out of local history (`watch.exclude`, `.git`, `node_modules`). */
+  historyExcluded(rel: string): boolean;
   readonly config: ConfigService;
   /** Whether the operator trusts this folder; until then its config starts no program and reaches no server. */
   readonly trust: WorkspaceTrust;
@@ -58,7 +63,15 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
     trash: options.trash,
     onProgress: options.onProgress,
     onChange: options.onChange,
+    // Local history keeps what every write replaces (the store is made just below, from the realpath'd root).
+    beforeReplace: (replaced) => keepReplaced(replaced),
   });
+  const history = new HistoryStore({ dataDir: options.dataDir, root: workspace.root });
+  owned.add(toDisposable(() => history.dispose()));
+  history.pruneInBackground();
+  // Follows the config's `watch.exclude` as it changes (the config is made just below).
+  const historyExcluded = followingExcludes(() => config.current().watchExclude);
+  const keepReplaced = historyRecorder({ store: history, excluded: historyExcluded });
   const trust = await WorkspaceTrust.open({
     dataDir: options.dataDir,
     folder: workspace.root,
@@ -102,6 +115,8 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
   );
   return {
     workspace,
+    history,
+    historyExcluded,
     config,
     trust,
     jupyter,

@@ -1,4 +1,11 @@
-export { isKilnTempName, Workspace, type DiskState, type WorkspaceOptions, type WriteOptions } from './workspace';
+export {
+  isKilnTempName,
+  Workspace,
+  type DiskState,
+  type ReplacedFile,
+  type WorkspaceOptions,
+  type WriteOptions,
+} from './workspace';
 export { PathGuard } from './guard';
 export { OriginLedger, agentJournalPath } from './origin-ledger';
 export { hashText, decodeText } from './encoding';

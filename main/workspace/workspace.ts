@@ -41,6 +41,23 @@ export interface WorkspaceOptions {
    * `disk` describes a written file, so the watcher's echo of it can be told from a later edit.
    */
   onChange?: (change: FsChange, disk?: DiskState) => void;
+  /**
+   * Hears of each file Kiln is about to replace or delete, before it does, with a way to read what is there
+   * now (local history keeps it). Awaited, so the version is kept before it is gone; its failure is ignored.
+   */
+  beforeReplace?: (replaced: ReplacedFile) => Promise<void>;
+}
+
+/** A file about to be overwritten or deleted by Kiln. */
+export interface ReplacedFile {
+  path: string;
+  size: number;
+  origin: Origin;
+  /** `create`: nothing was there (the content read is empty); kept so that an undo knows to remove the file. */
+  reason: 'write' | 'delete' | 'create';
+  /** The hash of what the write puts there; absent for a delete. */
+  nextHash?: string;
+  read(): Promise<Buffer>;
 }
 
 /** What a written file looks like on disk right after the write (identity and content). */
@@ -72,6 +89,7 @@ export class Workspace {
   private readonly trash?: WorkspaceOptions['trash'];
   private readonly onProgress?: WorkspaceOptions['onProgress'];
   private readonly onChange: NonNullable<WorkspaceOptions['onChange']>;
+  private readonly beforeReplace?: WorkspaceOptions['beforeReplace'];
   private readonly jobs = new Map<string, AbortController>();
   private readonly recentReads = new Map<string, { at: number; read: ReadEntry[] }>();
   private readonly orders = new ListingOrders();
@@ -84,6 +102,7 @@ export class Workspace {
     this.trash = options.trash;
     this.onProgress = options.onProgress;
     this.onChange = options.onChange ?? (() => undefined);
+    this.beforeReplace = options.beforeReplace;
   }
 
   static async open(options: WorkspaceOptions): Promise<Workspace> {
@@ -246,6 +265,12 @@ export class Workspace {
         const expected = options.expectedHash;
         if (expected) refuseUnlessHolds(rel, existing, expected);
         const bytes = encodeText(text, encoding);
+        if (!existing || !existing.bytes.equals(bytes)) {
+          const before = existing?.bytes ?? Buffer.alloc(0);
+          await this.keepReplaced(target, before.length, origin, existing ? 'write' : 'create', async () => before, {
+            nextHash: hashText(bytes),
+          });
+        }
         // Writing the temp file takes time another program can write in: the disk is compared again once it is
         // written, and the rename is the next thing done. What remains is the instant between that read and the
         // rename syscall, which no rename on POSIX can close.
@@ -345,6 +370,9 @@ export class Workspace {
         }
         this.ledger.mark(src.abs, origin);
         this.ledger.mark(dst.abs, origin);
+        if (dstInfo?.isFile() && !caseOnlyRename) {
+          await this.keepReplaced(dst, dstInfo.size, origin, 'delete', () => readWhole(dst.path, to));
+        }
         // Park a replaced target aside so a failed move can put it back.
         const parked = dstInfo && !caseOnlyRename ? await this.park(dst) : null;
         try {
@@ -411,6 +439,8 @@ export class Workspace {
       const origin = options.origin ?? 'operator';
       this.ledger.mark(target.abs, origin);
       const deleted: FsChange = { type: 'deleted', path: this.relative(target.abs), isDir: info.isDirectory(), origin };
+      if (info.isFile())
+        await this.keepReplaced(target, info.size, origin, 'delete', () => readWhole(target.path, rel));
       if (!options.permanent) {
         // The trash takes a plain path, so it gets the entry's staged path, never one through the folders checked above.
         const parked = this.trash ? await this.park(target) : null;
@@ -532,6 +562,21 @@ export class Workspace {
     }
     // One `created` for the new subtree, as for a folder made any other way.
     if (first !== null) this.report({ type: 'created', path: first, isDir: true, origin });
+  }
+
+  /** Lets local history keep what is about to be replaced; history never fails the operation itself. */
+  private async keepReplaced(
+    target: PinnedPath,
+    size: number,
+    origin: Origin,
+    reason: ReplacedFile['reason'],
+    read: () => Promise<Buffer>,
+    extra: { nextHash?: string } = {},
+  ): Promise<void> {
+    if (!this.beforeReplace) return;
+    await this.beforeReplace({ path: this.relative(target.abs), size, origin, reason, read, ...extra }).catch(
+      () => undefined,
+    );
   }
 
   /** Kiln's own temp files are nobody's business: they never reach the feed. */
@@ -794,6 +839,11 @@ async function readExisting(at: string, rel: string): Promise<{ bytes: Buffer; m
   } finally {
     await handle.close();
   }
+}
+
+/** A file's bytes, opened without following a link swapped in; empty when it is gone. */
+async function readWhole(at: string, rel: string): Promise<Buffer> {
+  return (await readExisting(at, rel))?.bytes ?? Buffer.alloc(0);
 }
 
 async function readHead(handle: fs.FileHandle, bytes: number): Promise<Buffer> {

@@ -30,6 +30,8 @@ export const AgentEntry = z.discriminatedUnion('type', [
     type: z.literal('user'),
     text: z.string(),
     /** Waiting behind a running run. */ queued: z.boolean(),
+    /** The run this message started: the turn's checkpoint in local history (its undo). */
+    turn: z.string().optional(),
   }),
   TranscriptEntryBase.extend({ type: z.literal('assistant'), text: z.string(), streaming: z.boolean() }),
   TranscriptEntryBase.extend({

@@ -12,6 +12,7 @@ import { trustEvents, trustRequests } from './trust';
 import { gitEvents, gitRequests } from './git';
 import { terminalEvents, terminalRequests } from './terminal';
 import { kernelAssistRequests } from './kernel-assist';
+import { historyEvents, historyRequests } from './history';
 
 export * from './workspace';
 export * from './notebook';
@@ -27,6 +28,7 @@ export * from './trust';
 export * from './git';
 export * from './terminal';
 export * from './kernel-assist';
+export * from './history';
 
 /**
  * The whole contract: every request channel (args, result) and every event channel (payload).
@@ -46,6 +48,7 @@ export const requests = {
   ...gitRequests,
   ...terminalRequests,
   ...kernelAssistRequests,
+  ...historyRequests,
 } as const;
 export const events = {
   ...workspaceEvents,
@@ -59,6 +62,7 @@ export const events = {
   ...trustEvents,
   ...gitEvents,
   ...terminalEvents,
+  ...historyEvents,
 } as const;
 
 export type Requests = typeof requests;

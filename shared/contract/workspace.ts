@@ -69,6 +69,10 @@ export const Prefs = z.object({
   notebookHoverDelayMs: z.number().int().min(0).max(10_000),
   /** Record each run's timing in the cell's metadata `execution`, as JupyterLab's recordTiming does. */
   notebookRecordTiming: z.boolean(),
+  /** As VS Code's `files.autoSave`: off, a moment after typing stops, or when the tab or window loses focus. */
+  autoSave: z.enum(['off', 'afterDelay', 'onFocusChange']),
+  /** As VS Code's `files.hotExit`: leaving with unsaved tabs asks nothing, they come back on the next start. */
+  hotExit: z.boolean(),
 });
 export type Prefs = z.infer<typeof Prefs>;
 

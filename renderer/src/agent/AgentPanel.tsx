@@ -15,6 +15,7 @@ import {
   UserMessage,
 } from '../chat';
 import { useOpenFilesStore } from '../editor';
+import { TurnCheckpoint } from '../timeline';
 import { useWorkspaceTrust } from '../trust';
 import { AgentIcon, CheckIcon, ChevronIcon, ErrorIcon, SpinnerIcon } from '../ui';
 import { useAgent, useAgentStore } from './agent-store';
@@ -134,12 +135,32 @@ function Transcript({ entries, runState }: { entries: AgentEntry[]; runState: Ru
           </p>
         </ChatLogEmpty>
       )}
-      {entries.map((entry) => (
-        <Entry key={entry.id} entry={entry} />
-      ))}
+      {withCheckpoints(entries, runState)}
       {thinking && <ThinkingDots label="Working" />}
     </ChatLog>
   );
+}
+
+/** The entries, each turn followed by its checkpoint (what it changed, and its undo) once it has run. */
+function withCheckpoints(entries: AgentEntry[], runState: RunState) {
+  const out = [];
+  const lastTurn = entries.findLast((e) => e.type === 'user' && e.turn && !e.queued);
+  let turn: string | undefined;
+  const close = (key: string) => {
+    if (turn) {
+      const running = runState === 'running' && lastTurn?.type === 'user' && lastTurn.turn === turn;
+      out.push(<TurnCheckpoint key={`checkpoint-${key}`} turn={turn} running={running} />);
+    }
+  };
+  for (const entry of entries) {
+    if (entry.type === 'user') {
+      close(entry.id);
+      turn = entry.turn;
+    }
+    out.push(<Entry key={entry.id} entry={entry} />);
+  }
+  close('end');
+  return out;
 }
 
 function Entry({ entry }: { entry: AgentEntry }) {

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { CommandPaletteHost, CommandRegistry, CommandsContext, useCommands } from '../commands';
 import { EditorArea, useOpenFilesStore } from '../editor';
 import { HeaderBar, saveActive } from '../header';
+import { useHotExit } from '../hot-exit';
 import { StatusBar } from '../git';
 import { QuickOpenHost } from '../quick-open';
 import { TerminalPanel } from '../terminal';
@@ -46,7 +47,6 @@ function Shell() {
   const [workspaceName, setWorkspaceName] = useState('');
   // Only what the shell itself uses: subscribing to all of it would re-render the whole window on every keystroke.
   const active = useStore(openFiles, (s) => s.active);
-  const anyDirty = useStore(openFiles, (s) => s.files.some((f) => f.dirty));
 
   useEffect(() => {
     void bridge.request('workspace.info', {}).then((info) => {
@@ -66,12 +66,8 @@ function Shell() {
     return () => window.removeEventListener('focus', onFocus);
   }, [openFiles]);
 
-  useEffect(() => {
-    if (!anyDirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [anyDirty]);
+  // Unsaved buffers are backed up and come back on the next start: leaving the page asks nothing.
+  useHotExit();
 
   const open = useCallback((path: string) => void openFiles.open(path), [openFiles]);
 

@@ -3,6 +3,7 @@ import type { SearchMatch } from '../../../shared/contract';
 import { useCommands } from '../commands';
 import { requestReveal } from '../editor';
 import { SearchView, useSearchStore } from '../search';
+import { TimelinePanel } from '../timeline';
 import { Explorer } from '../tree';
 
 type View = 'explorer' | 'search';
@@ -67,6 +68,7 @@ export function LeftRail({
       </div>
       <div className="left-view" hidden={view !== 'explorer'}>
         <Explorer workspaceName={workspaceName} activePath={activePath} onOpen={onOpen} />
+        <TimelinePanel onOpen={onOpen} />
       </div>
       {view === 'search' && <SearchView focusTick={focusTick} onOpenMatch={openMatch} />}
     </aside>

@@ -7,6 +7,7 @@ import { useOpenFile, useOpenFilesStore, type OpenFile } from './open-files';
 import { useGitStateOf } from '../git';
 import { onRevealRequest, takeReveal } from './reveal';
 import { useTextModels, type TextModels } from './text-models';
+import { useTimelineStore } from '../timeline';
 
 const modelFor = (models: TextModels, file: OpenFile) => models.modelFor(file.path, file.buffer, file.large);
 
@@ -17,6 +18,7 @@ export function CodeEditor({ path }: { path: string }) {
   const bridge = useBridge();
   const store = useOpenFilesStore();
   const textModels = useTextModels();
+  const timeline = useTimelineStore();
   const { prefs } = usePrefs();
   const scheme = useColorScheme();
   const host = useRef<HTMLDivElement>(null);
@@ -43,14 +45,25 @@ export function CodeEditor({ path }: { path: string }) {
       const owner = textModels.pathOf(model);
       if (model && owner) store.setBuffer(owner, model.getValue());
     });
+    // The editor's way to a file's local history, as VS Code's editor context menu offers it.
+    const timelineAction = editor.addAction({
+      id: 'kiln.openTimeline',
+      label: 'Open Timeline',
+      contextMenuGroupId: 'navigation',
+      run: () => {
+        const owner = textModels.pathOf(editor.getModel());
+        if (owner) void timeline.show(owner);
+      },
+    });
     return () => {
       const owner = textModels.pathOf(editor.getModel());
       if (owner) textModels.saveViewState(owner, editor.saveViewState());
+      timelineAction.dispose();
       sub.dispose();
       editor.dispose();
       editorRef.current = null;
     };
-  }, [store, textModels]);
+  }, [store, textModels, timeline]);
 
   // Show this path's model, restoring where the operator was.
   const ready = file?.status === 'ready' && !file.binary;

@@ -9,6 +9,7 @@ import { useOpenFiles, useOpenFilesStore, type OpenFile, type OpenFilesStore } f
 import type { DialogRequest } from '../ui';
 // The Edit assistant's proposal under review for the active file replaces the document view.
 import { ProposalReviewSlot } from '../edit-assistant';
+import { TimelineDiffSlot } from '../timeline';
 
 type Ask = <V extends string>(request: DialogRequest<V>) => Promise<V>;
 
@@ -197,6 +198,8 @@ export function EditorArea() {
       )}
       {/* Renders nothing unless a proposal is under review; while it is, CSS hides the .document below. */}
       <ProposalReviewSlot path={activeFile?.path} />
+      {/* Likewise for a version picked in the Timeline. */}
+      <TimelineDiffSlot path={activeFile?.path} />
       <div className="document">
         {showingDiff && conflict.kind === 'changed' ? (
           <div className="compare">

@@ -3,6 +3,6 @@ export { CodeDocument } from './CodeDocument';
 export { DiffView } from './DiffView';
 export { registerDocumentView, type DocumentViewProps, type DocumentViewSpec } from './document-views';
 export { monaco } from './monaco-setup';
-export { OpenFilesStore, useOpenFile, useOpenFiles, useOpenFilesStore } from './open-files';
+export { OpenFilesStore, useOpenFile, useOpenFiles, useOpenFilesStore, type OpenFile } from './open-files';
 export { requestReveal, type RevealTarget } from './reveal';
 export { SaveAs } from './SaveAs';

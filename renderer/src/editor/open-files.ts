@@ -124,6 +124,48 @@ export class OpenFilesStore extends Store<OpenFilesState> {
     };
   }
 
+  /** Whether a view keeps this tab's document itself (a notebook): its buffer here is not the document. */
+  isOwned(path: string): boolean {
+    return this.owners.has(path);
+  }
+
+  /**
+   * Reopens a tab with unsaved text kept from an earlier run (hot exit): dirty, nothing written. If the disk
+   * changed since the text was based on it (`baseHash`), the tab opens in the conflict state, both versions
+   * reachable; a file that is gone opens as deleted, for Save As.
+   */
+  async restoreUnsaved(path: string, text: string, baseHash: string | null): Promise<void> {
+    await this.open(path);
+    const file = this.get(path);
+    if (!file || file.binary || file.truncated || this.owners.has(path)) return;
+    if (file.status === 'error') {
+      this.patch(path, (f) => ({
+        status: 'ready',
+        error: undefined,
+        buffer: text,
+        diskText: '',
+        diskHash: '',
+        dirty: true,
+        conflict: { kind: 'deleted' },
+        revision: f.revision + 1,
+      }));
+      return;
+    }
+    if (file.diskHash === baseHash) {
+      this.patch(path, (f) => ({ buffer: text, dirty: text !== f.diskText, revision: f.revision + 1 }));
+      return;
+    }
+    // The buffer stands on a version the disk no longer has: the usual check of the disk raises the conflict.
+    this.patch(path, (f) => ({
+      buffer: text,
+      diskText: '',
+      diskHash: baseHash ?? '',
+      dirty: true,
+      revision: f.revision + 1,
+    }));
+    await this.checkDisk(path);
+  }
+
   /** An owning view reports whether its document has unsaved changes. */
   setDirty(path: string, dirty: boolean): void {
     if (this.owners.has(path) && this.get(path)?.dirty !== dirty) this.patch(path, () => ({ dirty }));

@@ -3,6 +3,7 @@ import type { Entry } from '../../../shared/contract';
 import { useBridge, useStore } from '../base';
 import { useCommands } from '../commands';
 import { useOpenFilesStore } from '../editor';
+import { useTimelineStore } from '../timeline';
 import {
   CollapseIcon,
   ContextMenu,
@@ -45,6 +46,7 @@ export function Explorer({
   const ask = useAsk();
   const toasts = useToasts();
   const openFiles = useOpenFilesStore();
+  const timeline = useTimelineStore();
   const { prefs, setPref } = usePrefs();
   const tree = useMemo(() => new TreeStore(bridge), [bridge]);
   useEffect(() => () => tree.dispose(), [tree]);
@@ -172,6 +174,7 @@ export function Explorer({
   };
 
   const actions: ExplorerActions = {
+    openTimeline: (path) => void timeline.show(path),
     treeFocused: () => document.activeElement === scrollRef.current,
     focusedEntry,
     targets: () => selection.targets(),

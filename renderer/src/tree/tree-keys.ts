@@ -20,6 +20,8 @@ export interface ExplorerActions {
   selectAll(): void;
   clearSelection(): void;
   copyPath(absolute: boolean): void;
+  /** Shows a file's local history in the Timeline. */
+  openTimeline(path: string): void;
   collapseAll(): void;
   hiddenShown(): boolean;
   toggleHidden(): void;
@@ -63,6 +65,10 @@ export function explorerCommands(a: ExplorerActions): ExplorerCommand[] {
     command('paste', 'Paste', { keys: 'Mod+V', when: a.treeFocused, enabled: a.hasClip, run: a.paste }),
     command('copyPath', 'Copy Path', { run: () => a.copyPath(false) }),
     command('copyAbsolutePath', 'Copy Absolute Path', { run: () => a.copyPath(true) }),
+    command('openTimeline', 'Open Timeline', {
+      enabled: () => a.focusedEntry()?.kind === 'file',
+      run: () => void withEntry(a, (e) => e.kind === 'file' && a.openTimeline(e.path)),
+    }),
     command('rename', 'Rename', {
       keys: 'F2',
       when: focused,

@@ -14,6 +14,8 @@ const MENU = [
   'explorer.copyPath',
   'explorer.copyAbsolutePath',
   'separator',
+  'explorer.openTimeline',
+  'separator',
   'explorer.rename',
   'explorer.delete',
 ] as const;

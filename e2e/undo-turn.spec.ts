@@ -1,0 +1,120 @@
+import type { Locator, Page } from '@playwright/test';
+import { ModelServer, reply } from '../test-support/model-server';
+import { DEFAULT_FIXTURE, expect, test as base, type TempWorkspace } from './support/fixtures';
+import { openFile, sendMessage } from './support/ui';
+
+const test = base.extend<{ model: ModelServer }>({
+  model: async ({}, use) => {
+    const server = await ModelServer.start({ models: ['scripted-agent'] });
+    await use(server);
+    await server.close();
+  },
+});
+
+// Jupyter's own formatting: undo must give these exact bytes back.
+const NOTEBOOK = `{
+ "cells": [
+  {
+   "cell_type": "code",
+   "execution_count": null,
+   "id": "c1",
+   "metadata": {},
+   "outputs": [],
+   "source": [
+    "x = 1.50"
+   ]
+  }
+ ],
+ "metadata": {},
+ "nbformat": 4,
+ "nbformat_minor": 5
+}
+`;
+test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'analysis.ipynb': NOTEBOOK } });
+
+const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
+const panel = (page: Page): Locator => page.getByRole('complementary', { name: 'Agent' });
+
+async function runTurn(page: Page, workspace: TempWorkspace, model: ModelServer): Promise<Locator> {
+  await workspace.write(
+    '.kiln/config.yaml',
+    `models:\n  scripted:\n    provider: openai-compatible\n    base_url: ${model.url}\n    model: scripted-agent\nagent:\n  model: scripted\n`,
+  );
+  model.setReplies([
+    reply.tool('write-file', { path: 'src/new.py', content: 'print("new")\n' }),
+    reply.tool('edit-file', {
+      path: 'notes/todo.txt',
+      mode: 'replace',
+      old: 'second\n',
+      new: 'second, by the agent\n',
+    }),
+    reply.tool('edit-notebook-cell', { notebook: 'analysis.ipynb', cell_id: 'c1', source: 'x = 2' }),
+    reply.text('Done.'),
+  ]);
+  await page.getByRole('tab', { name: 'Agent' }).click();
+  await expect(panel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
+  await sendMessage(panel(page), 'Change three files.');
+  const checkpoint = panel(page).getByRole('region', { name: 'Changes of this turn' });
+  await expect(checkpoint.getByRole('listitem')).toHaveText([
+    /created src\/new\.py/,
+    /changed notes\/todo\.txt/,
+    /changed analysis\.ipynb/,
+  ]);
+  return checkpoint;
+}
+
+test('"Undo this turn" puts a written file, an edited file and an edited notebook cell back byte-exact', async ({
+  page,
+  kiln,
+  workspace,
+  model,
+}) => {
+  await kiln.open(page);
+  const checkpoint = await runTurn(page, workspace, model);
+  expect(await workspace.read('notes/todo.txt')).toBe('first\nsecond, by the agent\n');
+  await page.screenshot({ path: 'test-results/undo-turn-checkpoint.png' });
+
+  await checkpoint.getByRole('button', { name: 'Undo this turn' }).click();
+  await expect(checkpoint.getByRole('status')).toContainText('Undone: 3 of 3 files');
+  await expect(checkpoint.getByRole('status')).toContainText('scripts/');
+  expect(await workspace.read('notes/todo.txt')).toBe('first\nsecond\n');
+  expect(await workspace.read('analysis.ipynb')).toBe(NOTEBOOK);
+  expect(await workspace.exists('src/new.py')).toBe(false);
+
+  // Undo is recorded: Redo brings the turn's work back.
+  await checkpoint.getByRole('button', { name: 'Redo' }).click();
+  await expect(checkpoint.getByRole('button', { name: 'Undo this turn' })).toBeVisible();
+  expect(await workspace.read('notes/todo.txt')).toBe('first\nsecond, by the agent\n');
+  expect(await workspace.read('src/new.py')).toBe('print("new")\n');
+});
+
+test('a file the operator changed after the turn is shown in a diff and kept when told "Keep current"', async ({
+  page,
+  kiln,
+  workspace,
+  model,
+}) => {
+  await kiln.open(page);
+  const checkpoint = await runTurn(page, workspace, model);
+  // The operator edits and saves the file the agent changed.
+  await openFile(page, 'notes', 'todo.txt');
+  await expect(page.locator('.code-editor .view-lines')).toContainText('by the agent');
+  await page.locator('.code-editor .monaco-editor .view-lines').click();
+  await page.keyboard.press(`${mod}+End`);
+  await page.keyboard.press('Escape');
+  await page.keyboard.type('mine');
+  await page.keyboard.press(`${mod}+s`);
+  await expect.poll(() => workspace.read('notes/todo.txt')).toBe('first\nsecond, by the agent\nmine');
+
+  await checkpoint.getByRole('button', { name: 'Undo this turn' }).click();
+  await expect(checkpoint.getByRole('status')).toContainText('Undone: 2 of 3 files');
+  const conflict = checkpoint.getByRole('group', { name: 'Changed since the turn: notes/todo.txt' });
+  await expect(conflict.locator('.monaco-diff-editor')).toBeVisible();
+  await page.screenshot({ path: 'test-results/undo-turn-conflict.png' });
+  expect(await workspace.read('analysis.ipynb')).toBe(NOTEBOOK);
+  expect(await workspace.exists('src/new.py')).toBe(false);
+
+  await conflict.getByRole('button', { name: 'Keep current' }).click();
+  await expect(conflict).toHaveCount(0);
+  expect(await workspace.read('notes/todo.txt')).toBe('first\nsecond, by the agent\nmine');
+});

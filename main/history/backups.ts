@@ -1,0 +1,88 @@
+import { createHash, randomBytes } from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import path from 'node:path';
+import { Backup } from '../../shared/contract';
+import { KeyedSerialQueue } from '../../shared/base/serial-queue';
+
+/** Backups kept per workspace; past it, the oldest go (a backup is a dirty tab, so this is far above real use). */
+export const MAX_BACKUPS = 200;
+
+/**
+ * Hot-exit backups of dirty text buffers: one file per path in the app's data folder
+ * (`backups/<workspace>/`, 0700/0600), replaced whole on each save, following moves made through Kiln.
+ */
+export class BackupStore {
+  readonly dir: string;
+  /** Writes of one path run in order, so an older backup never lands after a newer one or a discard. */
+  private readonly writes = new KeyedSerialQueue<string>();
+
+  constructor(options: { dataDir: string; root: string }) {
+    const key = createHash('sha256').update(options.root).digest('hex').slice(0, 16);
+    this.dir = path.join(options.dataDir, 'backups', key);
+  }
+
+  save(backup: Omit<Backup, 'at'>): Promise<void> {
+    return this.writes.run(backup.path, () => this.write({ ...backup, at: Date.now() }));
+  }
+
+  discard(rel: string): Promise<boolean> {
+    return this.writes.run(rel, () =>
+      fs.rm(this.fileFor(rel)).then(
+        () => true,
+        () => false,
+      ),
+    );
+  }
+
+  /** Every backup, oldest first; over MAX_BACKUPS the oldest are removed. */
+  async list(): Promise<Backup[]> {
+    await this.writes.whenIdle();
+    const backups: Backup[] = [];
+    for (const name of await fs.readdir(this.dir).catch(() => [])) {
+      if (!name.endsWith('.json')) continue;
+      const text = await fs.readFile(path.join(this.dir, name), 'utf8').catch(() => null);
+      const parsed = text === null ? null : Backup.safeParse(safeJson(text));
+      if (parsed?.success) backups.push(parsed.data);
+    }
+    backups.sort((a, b) => a.at - b.at);
+    for (const stale of backups.splice(0, Math.max(0, backups.length - MAX_BACKUPS))) await this.discard(stale.path);
+    return backups;
+  }
+
+  /** A move made through Kiln: the backups at or under `from` now belong to the paths under `to`. */
+  async applyMove(from: string, to: string): Promise<void> {
+    for (const backup of await this.list()) {
+      if (backup.path !== from && !backup.path.startsWith(`${from}/`)) continue;
+      const moved = `${to}${backup.path.slice(from.length)}`;
+      // The window follows the move too and may already have backed up the tab under its new path: that one is newer.
+      await this.writes.run(moved, async () => {
+        const taken = await fs.stat(this.fileFor(moved)).then(
+          () => true,
+          () => false,
+        );
+        if (!taken) await this.write({ ...backup, path: moved });
+      });
+      await this.discard(backup.path);
+    }
+  }
+
+  private async write(record: Backup): Promise<void> {
+    await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
+    const file = this.fileFor(record.path);
+    const temp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+    await fs.writeFile(temp, JSON.stringify(record), { mode: 0o600 });
+    await fs.rename(temp, file);
+  }
+
+  private fileFor(rel: string): string {
+    return path.join(this.dir, `${createHash('sha256').update(rel).digest('hex').slice(0, 32)}.json`);
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,6 @@
+export { CallBatches, currentWriteCause, MCP_BATCH_GAP_MS, withWriteCause, type WriteCause } from './cause';
+export { followingExcludes, historyExcludes, historyRecorder } from './recorder';
+export { HistoryService, historyHandlers } from './service';
+export { DEFAULT_HISTORY_LIMITS, HistoryStore, type HistoryLimits, type RecordRequest } from './store';
+export { BackupStore, MAX_BACKUPS } from './backups';
+export { TurnUndo, undoCheckpoint } from './undo';

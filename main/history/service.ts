@@ -1,0 +1,132 @@
+import * as fs from 'node:fs/promises';
+import type { historyRequests } from '../../shared/contract';
+import type { FsChange, HistoryEntry, HistoryVersion, WriteResult } from '../../shared/contract';
+import { SerialQueue } from '../../shared/base/serial-queue';
+import { KilnError } from '../../shared/errors';
+import type { HandlersFor } from '../router';
+import { decodeText, type Workspace } from '../workspace';
+import { withWriteCause } from './cause';
+import type { BackupStore } from './backups';
+import type { HistoryStore } from './store';
+import { TurnUndo } from './undo';
+
+export interface HistoryServiceOptions {
+  store: HistoryStore;
+  /** Hot-exit backups of dirty buffers. */
+  backups: BackupStore;
+  workspace: Workspace;
+  /** Whether a path is left out of history (`watch.exclude`, `.git`, `node_modules`). */
+  excluded: (rel: string) => boolean;
+}
+
+/**
+ * Local history for the app: the Timeline's channels, restores written through the workspace like any save,
+ * and the change feed followed (moves re-key history; another program's change to a file the operator has
+ * open, or one with history, is kept as the version that program left, as VS Code does).
+ */
+export class HistoryService {
+  private readonly store: HistoryStore;
+  readonly backups: BackupStore;
+  readonly turns: TurnUndo;
+  private readonly workspace: Workspace;
+  private readonly opened = new Set<string>();
+  /** Moves re-key history in order; a look at history waits for the moves already reported. */
+  private readonly moves = new SerialQueue();
+
+  constructor(private readonly options: HistoryServiceOptions) {
+    this.store = options.store;
+    this.backups = options.backups;
+    this.turns = new TurnUndo(options.store, options.workspace);
+    this.workspace = options.workspace;
+  }
+
+  /** A file the operator opened: from now on another program's changes to it are kept. */
+  noteOpened(rel: string): void {
+    this.opened.add(rel);
+  }
+
+  async list(rel: string): Promise<HistoryEntry[]> {
+    await this.moves.whenIdle();
+    return this.store.list(this.workspace.normalize(rel));
+  }
+
+  async read(rel: string, id: string): Promise<HistoryVersion> {
+    await this.moves.whenIdle();
+    const { entry, bytes } = await this.store.read(this.workspace.normalize(rel), id);
+    return { entry, text: decodeText(bytes).text };
+  }
+
+  /**
+   * Writes a version back over the file, only if the file still has `expectedHash` (null: only if it is
+   * still gone). What it replaces is recorded first, so a restore can itself be undone.
+   */
+  async restore(rel: string, id: string, expectedHash: string | null): Promise<WriteResult> {
+    const { text } = await this.read(rel, id);
+    if (text === null) throw new KilnError('E_BAD_REQUEST', `That version of "${rel}" is binary; Kiln restores text`);
+    return withWriteCause({ restoring: true }, () =>
+      expectedHash === null
+        ? this.workspace.createFile(rel, text).catch((err) => {
+            if (err instanceof KilnError && err.code === 'E_EXISTS') {
+              throw new KilnError('E_CHANGED_ON_DISK', `${rel} was created on disk since the version was shown`, {
+                path: rel,
+                diskHash: null,
+                baselineHash: '',
+              });
+            }
+            throw err;
+          })
+        : this.workspace.write(rel, text, { origin: 'operator', expectedHash }),
+    );
+  }
+
+  /** Follows the change feed; never throws (history must not disturb the feed's other owners). */
+  async applyChange(change: FsChange): Promise<void> {
+    try {
+      if (change.type === 'moved') {
+        for (const rel of [...this.opened]) {
+          if (rel === change.from || rel.startsWith(`${change.from}/`)) {
+            this.opened.delete(rel);
+            this.opened.add(change.to + rel.slice(change.from.length));
+          }
+        }
+        await this.moves.run(async () => {
+          await this.store.applyMove(change.from, change.to, change.isDir);
+          await this.backups.applyMove(change.from, change.to);
+        });
+        return;
+      }
+      if (change.origin !== 'external' || change.isDir || change.type === 'deleted') return;
+      if (this.options.excluded(change.path)) return;
+      if (!this.opened.has(change.path) && !(await this.store.has(change.path))) return;
+      const abs = await this.workspace.resolve(change.path);
+      const info = await fs.lstat(abs);
+      if (!info.isFile() || info.size > this.store.limits.maxFileBytes) return;
+      await this.store.record({
+        path: change.path,
+        bytes: await fs.readFile(abs),
+        origin: 'external',
+        reason: 'external',
+      });
+    } catch {
+      // Gone again, or unreadable: there is no version to keep.
+    }
+  }
+}
+
+type HistoryChannel = keyof typeof historyRequests;
+
+export function historyHandlers(history: HistoryService): HandlersFor<HistoryChannel> {
+  return {
+    'backup.save': async ({ path, text, baseHash }) => {
+      await history.backups.save({ path, text, baseHash });
+      return { saved: true };
+    },
+    'backup.discard': async ({ path }) => ({ discarded: await history.backups.discard(path) }),
+    'backup.list': async () => ({ backups: await history.backups.list() }),
+    'history.turn': async ({ turn }) => ({ turn, files: await history.turns.files(turn) }),
+    'history.undoTurn': ({ turn, paths, force }) => history.turns.undo(turn, { paths, force }),
+    'history.list': async ({ path }) => ({ path, entries: await history.list(path) }),
+    'history.read': ({ path, id }) => history.read(path, id),
+    'history.restore': ({ path, id, expectedHash }) => history.restore(path, id, expectedHash),
+  };
+}

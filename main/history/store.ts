@@ -1,0 +1,346 @@
+import { createHash, randomBytes } from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { gunzip as gunzipCb, gzip as gzipCb } from 'node:zlib';
+import { Emitter, type Event } from '../../shared/base/event';
+import { KilnError } from '../../shared/errors';
+import { HistoryEntry, type HistoryOrigin, type HistoryReason } from '../../shared/contract';
+
+const gzip = promisify(gzipCb);
+const gunzip = promisify(gunzipCb);
+
+/** The total-size cap is checked after this many recorded versions (and once at start), not on every save. */
+const PRUNE_EVERY = 64;
+const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_FILE_MODE = 0o600;
+
+/** The bounds of local history (README, "Local history"). */
+export interface HistoryLimits {
+  /** Versions kept per file; the oldest go first. */
+  maxEntriesPerFile: number;
+  /** Files larger than this are not recorded (notebooks with outputs fit well under it). */
+  maxFileBytes: number;
+  /** Bytes on disk (compressed) for one workspace's history; the oldest versions of any file go first. */
+  maxTotalBytes: number;
+}
+
+export const DEFAULT_HISTORY_LIMITS: HistoryLimits = {
+  maxEntriesPerFile: 100,
+  maxFileBytes: 16 * 1024 * 1024,
+  maxTotalBytes: 512 * 1024 * 1024,
+};
+
+export interface HistoryStoreOptions {
+  /** The app's data folder; history goes under `history/<workspace key>/`. */
+  dataDir: string;
+  /** The workspace root (realpath'd): it names the workspace's history folder. */
+  root: string;
+  limits?: Partial<HistoryLimits>;
+}
+
+export interface RecordRequest {
+  path: string;
+  bytes: Buffer;
+  origin: HistoryOrigin;
+  reason: HistoryReason;
+  nextHash?: string;
+  agentSession?: string;
+  turn?: string;
+  mcpClient?: string;
+  batch?: string;
+  /** Recording time; now unless given. */
+  at?: number;
+}
+
+/**
+ * Local history on disk: one folder per file lineage, named by a hash of the file's current path, holding
+ * a `path` file and each version as `<id>.gz` (the content, compressed) and `<id>.json` (its entry).
+ *
+ * Several processes (the app and any MCP servers on the workspace) share it without a lock: every entry has
+ * its own unique name and is renamed into place whole, the `.json` only after its `.gz`, so a reader never
+ * sees half a version and no writer overwrites another's. A move renames the lineage's folder to the new
+ * path's name, so a lookup is always one folder name, never an index that could go stale in another process.
+ */
+export class HistoryStore {
+  readonly dir: string;
+  readonly limits: HistoryLimits;
+  private readonly changed = new Emitter<{ path: string }>();
+  private recordsSincePrune = 0;
+  private pruning: Promise<void> | null = null;
+  readonly onDidChange: Event<{ path: string }> = this.changed.event;
+
+  constructor(options: HistoryStoreOptions) {
+    const key = createHash('sha256').update(options.root).digest('hex').slice(0, 16);
+    this.dir = path.join(options.dataDir, 'history', key);
+    this.limits = { ...DEFAULT_HISTORY_LIMITS, ...options.limits };
+  }
+
+  /**
+   * Keeps `bytes` as a version of `path`. Skipped when too large, or when it is the version recorded last
+   * (nothing changed since). Resolves with the entry, or null when skipped.
+   */
+  async record(request: RecordRequest): Promise<HistoryEntry | null> {
+    if (request.bytes.length > this.limits.maxFileBytes) return null;
+    const hash = createHash('sha256').update(request.bytes).digest('hex');
+    const packed = await gzip(request.bytes);
+    for (let attempt = 0; ; attempt++) {
+      const folder = await this.ensureLineage(request.path);
+      try {
+        const latest = await this.latestIn(folder);
+        // Nothing new to keep, unless a turn or batch needs its own record of what it replaced.
+        if (latest?.hash === hash && !request.turn && !request.batch && request.reason !== 'create') return null;
+        const at = request.at ?? Date.now();
+        const entry: HistoryEntry = HistoryEntry.parse({
+          id: `${String(at).padStart(15, '0')}-${process.pid}-${randomBytes(4).toString('hex')}`,
+          path: request.path,
+          at,
+          origin: request.origin,
+          reason: request.reason,
+          size: request.bytes.length,
+          hash,
+          nextHash: request.nextHash,
+          agentSession: request.agentSession,
+          turn: request.turn,
+          mcpClient: request.mcpClient,
+          batch: request.batch,
+        });
+        await writeWhole(path.join(folder, `${entry.id}.gz`), packed);
+        await writeWhole(path.join(folder, `${entry.id}.json`), JSON.stringify(entry));
+        await this.trimLineage(folder);
+        this.changed.fire({ path: request.path });
+        if (++this.recordsSincePrune >= PRUNE_EVERY) this.pruneInBackground();
+        return entry;
+      } catch (err) {
+        // The lineage moved under us (another process renamed it for a move): look it up again, once.
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT' && attempt === 0) continue;
+        throw err;
+      }
+    }
+  }
+
+  /** Whether the file has a history (one look at its folder, not a read of its versions). */
+  async has(rel: string): Promise<boolean> {
+    return fs.stat(this.lineageDir(rel)).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** The file's versions, newest first. */
+  async list(rel: string): Promise<HistoryEntry[]> {
+    return (await this.entriesIn(this.lineageDir(rel))).reverse();
+  }
+
+  /** One version's bytes; E_NOT_FOUND when it was evicted or never existed. */
+  async read(rel: string, id: string): Promise<{ entry: HistoryEntry; bytes: Buffer }> {
+    if (!/^[0-9a-f-]+$/.test(id)) throw new KilnError('E_BAD_REQUEST', `"${id}" is not a history entry id`);
+    const folder = this.lineageDir(rel);
+    try {
+      const entry = HistoryEntry.parse(JSON.parse(await fs.readFile(path.join(folder, `${id}.json`), 'utf8')));
+      const bytes = await gunzip(await fs.readFile(path.join(folder, `${id}.gz`)));
+      return { entry, bytes };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new KilnError('E_NOT_FOUND', `That version of "${rel}" is no longer in local history`);
+      }
+      throw err;
+    }
+  }
+
+  /** Every entry recorded with this Agent turn or MCP batch, oldest first, with the path each file has now. */
+  async entriesOfTurn(turn: string): Promise<Array<{ current: string; entry: HistoryEntry }>> {
+    const found: Array<{ current: string; entry: HistoryEntry }> = [];
+    for (const { folder, current } of await this.lineages()) {
+      for (const entry of await this.entriesIn(folder)) {
+        if (entry.turn === turn || entry.batch === turn) found.push({ current, entry });
+      }
+    }
+    return found.sort((a, b) => (a.entry.id < b.entry.id ? -1 : 1));
+  }
+
+  /**
+   * Follows a move made through Kiln: the lineage of `from` (and, for a folder, of every file under it)
+   * becomes the lineage of `to`. A lineage already at the target keeps its versions; the moved ones join it.
+   */
+  async applyMove(from: string, to: string, isDir: boolean): Promise<void> {
+    const moves: Array<[string, string]> = [];
+    if (isDir) {
+      for (const { current } of await this.lineages()) {
+        if (current.startsWith(`${from}/`)) moves.push([current, `${to}${current.slice(from.length)}`]);
+      }
+    } else moves.push([from, to]);
+    for (const [oldPath, newPath] of moves) await this.moveLineage(oldPath, newPath);
+  }
+
+  /** Evicts the oldest versions, across files, until the workspace's history fits `maxTotalBytes`. */
+  async prune(): Promise<void> {
+    const all: Array<{ folder: string; id: string; bytes: number }> = [];
+    let total = 0;
+    for (const { folder } of await this.lineages()) {
+      const sizes = new Map<string, number>();
+      for (const name of await readdirOrEmpty(folder)) {
+        const size = (await fs.stat(path.join(folder, name)).catch(() => null))?.size ?? 0;
+        total += size;
+        const id = /^(.+)\.(?:gz|json)$/.exec(name)?.[1];
+        if (id) sizes.set(id, (sizes.get(id) ?? 0) + size);
+      }
+      for (const [id, bytes] of sizes) all.push({ folder, id, bytes });
+    }
+    all.sort((a, b) => (a.id < b.id ? -1 : 1));
+    for (const victim of all) {
+      if (total <= this.limits.maxTotalBytes) break;
+      await removeEntry(victim.folder, victim.id);
+      total -= victim.bytes;
+    }
+    for (const { folder } of await this.lineages()) {
+      if ((await readdirOrEmpty(folder)).every((name) => name === 'path'))
+        await fs.rm(folder, { recursive: true, force: true });
+    }
+  }
+
+  /** Starts a prune unless one is running; the writer that triggered it does not wait (and never fails by it). */
+  pruneInBackground(): void {
+    if (this.pruning) return;
+    this.recordsSincePrune = 0;
+    this.pruning = this.prune()
+      .catch(() => undefined)
+      .finally(() => (this.pruning = null));
+  }
+
+  /** Resolves when a prune under way is done (tests; shutdown). */
+  async settled(): Promise<void> {
+    await this.pruning;
+  }
+
+  /** Bytes the workspace's history takes on disk (the benchmark reports it). */
+  async diskUse(): Promise<number> {
+    let total = 0;
+    for (const { folder } of await this.lineages()) {
+      for (const name of await readdirOrEmpty(folder)) {
+        total += (await fs.stat(path.join(folder, name)).catch(() => null))?.size ?? 0;
+      }
+    }
+    return total;
+  }
+
+  async dispose(): Promise<void> {
+    this.changed.dispose();
+    await this.settled();
+  }
+
+  // ---- internals ----
+
+  private lineageDir(rel: string): string {
+    return path.join(this.dir, createHash('sha256').update(rel).digest('hex').slice(0, 32));
+  }
+
+  private async ensureLineage(rel: string): Promise<string> {
+    const folder = this.lineageDir(rel);
+    await fs.mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    await fs.mkdir(folder, { mode: PRIVATE_DIR_MODE }).catch((err) => {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    });
+    // Written when missing: a new lineage, or one whose `path` a killed process never wrote.
+    const named = await fs.stat(path.join(folder, 'path')).then(
+      () => true,
+      () => false,
+    );
+    if (!named) await writeWhole(path.join(folder, 'path'), rel);
+    return folder;
+  }
+
+  private async moveLineage(from: string, to: string): Promise<void> {
+    const source = this.lineageDir(from);
+    const names = await readdirOrEmpty(source);
+    if (names.length === 0) return;
+    const target = await this.ensureLineage(to);
+    // Entry by entry: each rename is whole, so a reader in another process sees every version in one place or the other.
+    for (const name of names) {
+      if (name === 'path') continue;
+      await fs.rename(path.join(source, name), path.join(target, name)).catch(() => undefined);
+    }
+    await fs.rm(source, { recursive: true, force: true });
+    await this.trimLineage(target);
+    this.changed.fire({ path: to });
+  }
+
+  private async entriesIn(folder: string): Promise<HistoryEntry[]> {
+    const ids = (await readdirOrEmpty(folder))
+      .filter((name) => name.endsWith('.json'))
+      .map((name) => name.slice(0, -5))
+      .sort();
+    const entries: HistoryEntry[] = [];
+    for (const id of ids) {
+      const text = await fs.readFile(path.join(folder, `${id}.json`), 'utf8').catch(() => null);
+      if (text === null) continue; // evicted meanwhile
+      const parsed = HistoryEntry.safeParse(safeJson(text));
+      if (parsed.success) entries.push(parsed.data);
+    }
+    return entries;
+  }
+
+  /** The newest entry only (one read, not one per version: this is on every save's path). */
+  private async latestIn(folder: string): Promise<HistoryEntry | undefined> {
+    const ids = (await readdirOrEmpty(folder))
+      .filter((name) => name.endsWith('.json'))
+      .map((name) => name.slice(0, -5))
+      .sort();
+    for (const id of ids.reverse()) {
+      const text = await fs.readFile(path.join(folder, `${id}.json`), 'utf8').catch(() => null);
+      const parsed = text === null ? null : HistoryEntry.safeParse(safeJson(text));
+      if (parsed?.success) return parsed.data;
+    }
+    return undefined;
+  }
+
+  private async trimLineage(folder: string): Promise<void> {
+    const ids = (await readdirOrEmpty(folder))
+      .filter((name) => name.endsWith('.json'))
+      .map((name) => name.slice(0, -5))
+      .sort();
+    for (const id of ids.slice(0, Math.max(0, ids.length - this.limits.maxEntriesPerFile))) {
+      await removeEntry(folder, id);
+    }
+  }
+
+  private async lineages(): Promise<Array<{ folder: string; current: string }>> {
+    const found: Array<{ folder: string; current: string }> = [];
+    for (const name of await readdirOrEmpty(this.dir)) {
+      const folder = path.join(this.dir, name);
+      const current = await fs.readFile(path.join(folder, 'path'), 'utf8').catch(() => null);
+      if (current !== null) found.push({ folder, current });
+    }
+    return found;
+  }
+}
+
+/** Written to a unique temp name, then renamed into place: a reader sees all of it or nothing. */
+async function writeWhole(file: string, data: string | Buffer): Promise<void> {
+  const temp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await fs.writeFile(temp, data, { mode: PRIVATE_FILE_MODE });
+    await fs.rename(temp, file);
+  } catch (err) {
+    await fs.rm(temp, { force: true });
+    throw err;
+  }
+}
+
+/** The entry first, so no listing shows a version whose content is already gone. */
+async function removeEntry(folder: string, id: string): Promise<void> {
+  await fs.rm(path.join(folder, `${id}.json`), { force: true });
+  await fs.rm(path.join(folder, `${id}.gz`), { force: true });
+}
+
+async function readdirOrEmpty(dir: string): Promise<string[]> {
+  return fs.readdir(dir).catch(() => []);
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

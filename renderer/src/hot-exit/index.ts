@@ -1,0 +1,3 @@
+export { BACKUP_DEBOUNCE_MS, HotExit } from './hot-exit';
+export { useHotExit } from './use-hot-exit';
+export { AUTO_SAVE_DELAY_MS, AutoSave, type AutoSaveMode } from './auto-save';

@@ -1,0 +1,146 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { TurnConflict, TurnFile } from '../../../shared/contract';
+import { nameOf } from '../../../shared/paths';
+import { errorText, useBridge } from '../base';
+import { DiffView } from '../editor';
+
+const CHANGE_SHOWN: Record<TurnFile['change'], string> = {
+  created: 'created',
+  changed: 'changed',
+  deleted: 'deleted',
+};
+
+interface Undone {
+  /** The undo's own checkpoint: undoing it redoes the turn. */
+  undo: string;
+  restored: string[];
+  conflicts: TurnConflict[];
+}
+
+/**
+ * Under an Agent turn in the transcript: the files it created, changed or deleted (from local history) and
+ * "Undo this turn". Files changed since the turn are listed with a diff and Restore anyway / Keep current.
+ */
+export function TurnCheckpoint({ turn, running }: { turn: string; running: boolean }) {
+  const bridge = useBridge();
+  const [files, setFiles] = useState<TurnFile[]>([]);
+  const [undone, setUndone] = useState<Undone | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (running) return;
+    let live = true;
+    void bridge.request('history.turn', { turn }).then(
+      (answer) => live && setFiles(answer.files),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [bridge, turn, running]);
+
+  const act = useCallback(async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+
+  const undo = () =>
+    act(async () => {
+      const result = await bridge.request('history.undoTurn', { turn });
+      setUndone(result);
+    });
+  const redo = () =>
+    act(async () => {
+      if (!undone) return;
+      await bridge.request('history.undoTurn', { turn: undone.undo });
+      setUndone(null);
+    });
+  const restoreAnyway = (path: string) =>
+    act(async () => {
+      const result = await bridge.request('history.undoTurn', { turn, paths: [path], force: true });
+      setUndone(
+        (u) =>
+          u && {
+            ...u,
+            restored: [...u.restored, ...result.restored],
+            conflicts: u.conflicts.filter((c) => c.path !== path),
+          },
+      );
+    });
+  const keepCurrent = (path: string) =>
+    setUndone((u) => u && { ...u, conflicts: u.conflicts.filter((c) => c.path !== path) });
+
+  if (running || files.length === 0) return null;
+  return (
+    <section className="turn-checkpoint" aria-label="Changes of this turn">
+      <ul className="turn-files">
+        {files.map((file) => (
+          <li key={file.path} data-change={file.change}>
+            <span className="turn-change">{CHANGE_SHOWN[file.change]}</span> <span title={file.path}>{file.path}</span>
+          </li>
+        ))}
+      </ul>
+      {undone ? (
+        <div className="turn-undone" role="status">
+          Undone: {undone.restored.length} of {files.length} file{files.length === 1 ? '' : 's'} put back as before the
+          turn. Steps in <code>scripts/</code> stay: they record what ran.{' '}
+          <button type="button" className="btn btn-small" disabled={busy} onClick={() => void redo()}>
+            Redo
+          </button>
+        </div>
+      ) : (
+        <button type="button" className="btn btn-small" disabled={busy} onClick={() => void undo()}>
+          Undo this turn
+        </button>
+      )}
+      {undone?.conflicts.map((conflict) => (
+        <div
+          key={conflict.path}
+          className="turn-conflict"
+          role="group"
+          aria-label={`Changed since the turn: ${conflict.path}`}
+        >
+          <div className="turn-conflict-text">
+            <strong>{nameOf(conflict.path)}</strong> changed after the turn; undo left it as it is.
+          </div>
+          <div className="turn-conflict-diff">
+            <DiffView
+              path={conflict.path}
+              original={conflict.currentText ?? ''}
+              modified={conflict.beforeText ?? ''}
+              sideBySide={false}
+              originalLabel={`${nameOf(conflict.path)} now`}
+              modifiedLabel={`${nameOf(conflict.path)} before the turn`}
+            />
+          </div>
+          <div className="turn-conflict-actions">
+            <button
+              type="button"
+              className="btn btn-small"
+              disabled={busy}
+              onClick={() => void restoreAnyway(conflict.path)}
+            >
+              Restore anyway
+            </button>
+            <button type="button" className="btn btn-small" disabled={busy} onClick={() => keepCurrent(conflict.path)}>
+              Keep current
+            </button>
+          </div>
+        </div>
+      ))}
+      {error && (
+        <div className="turn-error" role="alert">
+          {error}
+        </div>
+      )}
+    </section>
+  );
+}

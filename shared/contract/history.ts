@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { request } from './define';
+import { RelPath, WriteResult } from './workspace';
+
+/** Who replaced a version (or, for `external`, who wrote the version another program left). */
+export const HistoryOrigin = z.enum(['operator', 'agent', 'mcp', 'external']);
+export type HistoryOrigin = z.infer<typeof HistoryOrigin>;
+
+/**
+ * What happened to the version: replaced by a write, deleted, a restore (or undo), written by another program,
+ * or `create`: the file did not exist (an empty version, kept for an Agent turn or MCP batch so undo removes it).
+ */
+export const HistoryReason = z.enum(['write', 'delete', 'restore', 'external', 'create']);
+export type HistoryReason = z.infer<typeof HistoryReason>;
+
+/** One version of a file kept in local history. */
+export const HistoryEntry = z.object({
+  id: z.string(),
+  /** The file's path when the version was recorded (history follows moves; this does not change). */
+  path: RelPath,
+  at: z.number(),
+  origin: HistoryOrigin,
+  reason: HistoryReason,
+  size: z.number(),
+  hash: z.string(),
+  /** The hash of what the recorded write put in its place; absent for a delete (and another program's version). */
+  nextHash: z.string().optional(),
+  agentSession: z.string().optional(),
+  turn: z.string().optional(),
+  mcpClient: z.string().optional(),
+  batch: z.string().optional(),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+export const HistoryVersion = z.object({
+  entry: HistoryEntry,
+  /** Null for a binary version (listed, never shown or restored as text). */
+  text: z.string().nullable(),
+});
+export type HistoryVersion = z.infer<typeof HistoryVersion>;
+
+/** A dirty buffer kept for hot exit: the text the operator typed and the disk hash it was based on. */
+export const Backup = z.object({
+  path: RelPath,
+  text: z.string(),
+  /** The file's hash when the buffer was last in step with the disk; null when the file did not exist. */
+  baseHash: z.string().nullable(),
+  at: z.number(),
+});
+export type Backup = z.infer<typeof Backup>;
+
+/** One file an Agent turn or MCP batch touched, as its checkpoint lists it. */
+export const TurnFile = z.object({
+  path: RelPath,
+  change: z.enum(['created', 'changed', 'deleted']),
+});
+export type TurnFile = z.infer<typeof TurnFile>;
+
+/** A file changed after the turn by the operator or another program: undo leaves it until told. */
+export const TurnConflict = z.object({
+  path: RelPath,
+  /** The file now; null when it is gone. */
+  currentText: z.string().nullable(),
+  /** What undo would put back; null when undo would remove the file (the turn created it). */
+  beforeText: z.string().nullable(),
+});
+export type TurnConflict = z.infer<typeof TurnConflict>;
+
+export const UndoTurnResult = z.object({
+  /** The undo's own checkpoint: undoing it redoes the turn. */
+  undo: z.string(),
+  /** Files put back as they were before the turn (created ones moved to the trash). */
+  restored: z.array(RelPath),
+  /** Files changed since the turn: not touched. "Restore anyway" undoes them with `paths` and `force`. */
+  conflicts: z.array(TurnConflict),
+});
+export type UndoTurnResult = z.infer<typeof UndoTurnResult>;
+
+export const historyRequests = {
+  /** What an Agent turn (its run id) or an MCP batch created, changed and deleted, from local history. */
+  'history.turn': request(z.object({ turn: z.string() }), z.object({ turn: z.string(), files: z.array(TurnFile) })),
+  /**
+   * Undoes a turn: each file it touched goes back to its content before the turn, unless it changed since
+   * (then it is listed, not written). `paths` limits the undo to those files; `force` writes them anyway.
+   * `scripts/` steps the turn ran stay: they are the log of what ran.
+   */
+  'history.undoTurn': request(
+    z.object({ turn: z.string(), paths: z.array(RelPath).optional(), force: z.boolean().optional() }),
+    UndoTurnResult,
+  ),
+  /** Keeps (replaces) the backup of a dirty text buffer; the renderer sends it a moment after typing stops. */
+  'backup.save': request(Backup.omit({ at: true }), z.object({ saved: z.boolean() })),
+  /** The buffer was saved, reverted or discarded: its backup goes. */
+  'backup.discard': request(z.object({ path: RelPath }), z.object({ discarded: z.boolean() })),
+  /** Every backup of this workspace (restored once, when the window opens). */
+  'backup.list': request(z.object({}), z.object({ backups: z.array(Backup) })),
+
+  /** The file's local history, newest first. */
+  'history.list': request(z.object({ path: RelPath }), z.object({ path: RelPath, entries: z.array(HistoryEntry) })),
+  'history.read': request(z.object({ path: RelPath, id: z.string() }), HistoryVersion),
+  /**
+   * Writes a version back. `expectedHash` is the file's hash when the diff was shown: like Save, the restore
+   * is refused with E_CHANGED_ON_DISK if the file changed since. The content replaced is itself recorded.
+   */
+  'history.restore': request(
+    z.object({ path: RelPath, id: z.string(), expectedHash: z.string().nullable() }),
+    WriteResult,
+  ),
+} as const;
+
+export const historyEvents = {
+  /** A file's local history gained or lost entries (the Timeline refreshes). */
+  'history.changed': z.object({ path: RelPath }),
+} as const;

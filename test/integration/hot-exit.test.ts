@@ -1,0 +1,104 @@
+/**
+ * Hot exit against main's real services: the open-files store and its backups on one window, then a new
+ * window (a reload) on the same services restoring them; the disk changed meanwhile; a save dropping the backup.
+ */
+import { readFile, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { KilnBridge } from '../../shared/contract';
+import { OpenFilesStore } from '../../renderer/src/editor/open-files';
+import { HotExit } from '../../renderer/src/hot-exit/hot-exit';
+import { startServices, type RunningServices } from '../../test-support/services';
+import { until } from '../../test-support/until';
+
+let running: RunningServices;
+let bridge: KilnBridge;
+const windows: Array<{ files: OpenFilesStore; hotExit: HotExit }> = [];
+
+beforeEach(async () => {
+  running = await startServices({ 'a.txt': 'one\n', 'b.txt': 'bee\n' });
+  bridge = running.bridge;
+});
+afterEach(async () => {
+  for (const { files, hotExit } of windows.splice(0)) {
+    hotExit.dispose();
+    files.dispose();
+  }
+  await running.close();
+});
+
+function openWindow(): { files: OpenFilesStore; hotExit: HotExit } {
+  const files = new OpenFilesStore(bridge);
+  const window = { files, hotExit: new HotExit(bridge, files, 20) };
+  windows.push(window);
+  return window;
+}
+
+const backups = async () => (await bridge.request('backup.list', {})).backups;
+const disk = (rel: string) => readFile(path.join(running.root, rel), 'utf8');
+
+describe('hot exit', () => {
+  it('backs up dirty buffers after typing stops and restores them dirty in the next window, disk untouched', async () => {
+    const first = openWindow();
+    await first.files.open('a.txt');
+    await first.files.open('b.txt');
+    first.files.setBuffer('a.txt', 'one\ntyped\n');
+    first.files.setBuffer('b.txt', 'bee\nalso\n');
+    await until(async () => (await backups()).length === 2, 'two backups');
+
+    const second = openWindow();
+    expect(await second.hotExit.restore()).toBe(2);
+    expect(second.files.get('a.txt')).toMatchObject({ buffer: 'one\ntyped\n', dirty: true, conflict: null });
+    expect(second.files.get('b.txt')).toMatchObject({ buffer: 'bee\nalso\n', dirty: true, conflict: null });
+    expect(await disk('a.txt')).toBe('one\n');
+
+    // Saving drops the backup; the other stays.
+    await second.files.save('a.txt');
+    await until(async () => (await backups()).map((b) => b.path).join() === 'b.txt', 'only b backed up');
+    // Reverting (reload) drops it too.
+    await second.files.reload('b.txt');
+    await until(async () => (await backups()).length === 0, 'no backups');
+  });
+
+  it('opens a backup whose file changed on disk in the conflict state, and one whose file is gone as deleted', async () => {
+    const first = openWindow();
+    await first.files.open('a.txt');
+    await first.files.open('b.txt');
+    first.files.setBuffer('a.txt', 'one\nmine\n');
+    first.files.setBuffer('b.txt', 'bee\nmine\n');
+    await until(async () => (await backups()).length === 2, 'two backups');
+    first.hotExit.dispose();
+    first.files.dispose();
+    windows.shift();
+
+    await writeFile(path.join(running.root, 'a.txt'), 'one\ntheirs\n');
+    await unlink(path.join(running.root, 'b.txt'));
+    const second = openWindow();
+    expect(await second.hotExit.restore()).toBe(2);
+    expect(second.files.get('a.txt')).toMatchObject({
+      buffer: 'one\nmine\n',
+      dirty: true,
+      conflict: { kind: 'changed', diskText: 'one\ntheirs\n' },
+    });
+    expect(second.files.get('b.txt')).toMatchObject({
+      buffer: 'bee\nmine\n',
+      dirty: true,
+      conflict: { kind: 'deleted' },
+    });
+    // Nothing was written, and Save refuses over the change it has not shown.
+    expect(await disk('a.txt')).toBe('one\ntheirs\n');
+    await expect(second.files.save('a.txt')).rejects.toMatchObject({ code: 'E_CHANGED_ON_DISK' });
+  });
+
+  it('a backup follows its file through a rename made in Kiln', async () => {
+    const first = openWindow();
+    await first.files.open('a.txt');
+    first.files.setBuffer('a.txt', 'one\nmoving\n');
+    await until(async () => (await backups()).length === 1, 'a backup');
+    await bridge.request('workspace.move', { from: 'a.txt', to: 'renamed.txt' });
+    await until(
+      async () => (await backups()).map((b) => [b.path, b.text]).join() === 'renamed.txt,one\nmoving\n',
+      'the backup under the new name',
+    );
+  });
+});

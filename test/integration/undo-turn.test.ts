@@ -1,0 +1,138 @@
+/**
+ * Undo of an Agent turn end to end in main: a real Agent turn (the AI SDK over real HTTP to the scripted model)
+ * writes a file, edits another and edits a notebook cell through the verbs; local history holds the turn, and
+ * undo puts all three back byte-exact, leaves a file the operator changed since until told, and can be redone.
+ */
+import * as fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RequestArgs, RequestChannel, RequestResult } from '../../shared/contract';
+import { MemoryStore } from '../../main/prefs';
+import { dispatch } from '../../main/router';
+import { createServices, type Services } from '../../main/services';
+import { trustFolder } from '../../main/trust';
+import { ModelServer, reply } from '../../test-support/model-server';
+
+let root: string;
+let dataDir: string;
+let server: ModelServer;
+let services: Services | null = null;
+
+// Jupyter's own formatting (one-space indent, no trailing newline): undo must give these bytes back exactly.
+const NOTEBOOK = `{
+ "cells": [
+  {
+   "cell_type": "code",
+   "execution_count": null,
+   "id": "c1",
+   "metadata": {},
+   "outputs": [],
+   "source": [
+    "x = 1.50"
+   ]
+  }
+ ],
+ "metadata": {},
+ "nbformat": 4,
+ "nbformat_minor": 5
+}`;
+const NOTES = 'line one\nline two\n';
+
+async function call<C extends RequestChannel>(channel: C, args: RequestArgs<C>): Promise<RequestResult<C>> {
+  const envelope = await dispatch(services!.handlers, channel, args);
+  if (!envelope.ok) throw Object.assign(new Error(envelope.error.message), { code: envelope.error.code });
+  return envelope.value as RequestResult<C>;
+}
+
+const read = (rel: string) => fs.readFile(path.join(root, rel), 'utf8');
+const exists = (rel: string) =>
+  fs.stat(path.join(root, rel)).then(
+    () => true,
+    () => false,
+  );
+
+beforeEach(async () => {
+  root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-undo-ws-')));
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-undo-data-'));
+  server = await ModelServer.start({ models: ['scripted-model'] });
+  await fs.mkdir(path.join(root, '.kiln'));
+  await fs.writeFile(
+    path.join(root, '.kiln/config.yaml'),
+    `models:\n  scripted:\n    provider: openai-compatible\n    base_url: ${server.url}\n    model: scripted-model\nagent:\n  model: scripted\n`,
+  );
+  await fs.writeFile(path.join(root, 'notes.md'), NOTES);
+  await fs.writeFile(path.join(root, 'analysis.ipynb'), NOTEBOOK);
+  await trustFolder(dataDir, root);
+  services = await createServices({ root, dataDir, prefsStore: new MemoryStore(), trash: async () => false });
+  await services.watching();
+});
+
+afterEach(async () => {
+  await services?.dispose();
+  services = null;
+  await server.close();
+  await fs.rm(root, { recursive: true, force: true });
+  await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+async function agentTurn(): Promise<string> {
+  server.setReplies([
+    reply.tool('write-file', { path: 'src/new.py', content: 'print("new")\n' }),
+    reply.tool('edit-file', { path: 'notes.md', mode: 'replace', old: 'line two\n', new: 'line 2 by agent\n' }),
+    reply.tool('edit-notebook-cell', { notebook: 'analysis.ipynb', cell_id: 'c1', source: 'x = 2' }),
+    reply.text('Done.'),
+  ]);
+  const outcome = await call('agent.send', { text: 'Change things.' });
+  expect(outcome.status).toBe('completed');
+  expect(await read('notes.md')).toBe('line one\nline 2 by agent\n');
+  expect(await read('analysis.ipynb')).toContain('"x = 2"');
+  return outcome.runId;
+}
+
+describe('undo of an Agent turn', () => {
+  it('lists what the turn did and puts every file back byte-exact; the undo can be redone', async () => {
+    const turn = await agentTurn();
+    const { files } = await call('history.turn', { turn });
+    expect(files.map((f) => [f.path, f.change]).sort()).toEqual([
+      ['analysis.ipynb', 'changed'],
+      ['notes.md', 'changed'],
+      ['src/new.py', 'created'],
+    ]);
+
+    const undone = await call('history.undoTurn', { turn });
+    expect(undone.conflicts).toEqual([]);
+    expect(undone.restored.sort()).toEqual(['analysis.ipynb', 'notes.md', 'src/new.py']);
+    expect(await read('notes.md')).toBe(NOTES);
+    expect(await read('analysis.ipynb')).toBe(NOTEBOOK);
+    expect(await exists('src/new.py')).toBe(false);
+
+    // The undo is a checkpoint too: undoing it redoes the turn.
+    const redone = await call('history.undoTurn', { turn: undone.undo });
+    expect(redone.conflicts).toEqual([]);
+    expect(await read('notes.md')).toBe('line one\nline 2 by agent\n');
+    expect(await read('src/new.py')).toBe('print("new")\n');
+    expect(await read('analysis.ipynb')).toContain('"x = 2"');
+  });
+
+  it('leaves a file the operator changed after the turn until told, then keeps or restores it as asked', async () => {
+    const turn = await agentTurn();
+    const current = await call('workspace.read', { path: 'notes.md' });
+    await call('workspace.write', { path: 'notes.md', text: 'mine now\n', expectedHash: current.hash });
+
+    const undone = await call('history.undoTurn', { turn });
+    expect(undone.restored.sort()).toEqual(['analysis.ipynb', 'src/new.py']);
+    expect(undone.conflicts).toEqual([{ path: 'notes.md', currentText: 'mine now\n', beforeText: NOTES }]);
+    // Keep current: nothing more is asked of main; the operator's text stays.
+    expect(await read('notes.md')).toBe('mine now\n');
+
+    // Restore anyway, for that file only.
+    const forced = await call('history.undoTurn', { turn, paths: ['notes.md'], force: true });
+    expect(forced.restored).toEqual(['notes.md']);
+    expect(await read('notes.md')).toBe(NOTES);
+    // The operator's version is not lost: it is in the file's history.
+    const { entries } = await call('history.list', { path: 'notes.md' });
+    const texts = await Promise.all(entries.map((e) => call('history.read', { path: 'notes.md', id: e.id })));
+    expect(texts.map((t) => t.text)).toContain('mine now\n');
+  });
+});
