@@ -2,10 +2,11 @@ import { useState } from 'react';
 import type { SearchMatch } from '../../../shared/contract';
 import { useCommands } from '../commands';
 import { requestReveal } from '../editor';
+import { OutlineView } from '../outline';
 import { SearchView, useSearchStore } from '../search';
 import { Explorer } from '../tree';
 
-type View = 'explorer' | 'search';
+type View = 'explorer' | 'search' | 'outline';
 
 /** The left rail: the Explorer, or Find in Files. The Explorer stays mounted so its folders stay open. */
 export function LeftRail({
@@ -33,6 +34,7 @@ export function LeftRail({
       run: () => setView('explorer'),
     },
     { id: 'search.findInFiles', title: 'Find in Files', category: 'Search', keys: 'Mod+Shift+F', run: showSearch },
+    { id: 'outline.show', title: 'Show Outline', category: 'View', keys: 'Alt+Shift+O', run: () => setView('outline') },
     {
       id: 'search.cancel',
       title: 'Cancel Search',
@@ -42,12 +44,13 @@ export function LeftRail({
     },
   ]);
   const openMatch = (path: string, match: SearchMatch) => {
-    requestReveal(path, { line: match.line, start: match.start, end: match.end });
+    requestReveal(path, { line: match.line, start: match.start, end: match.end, cell: match.cell?.index });
     onOpen(path);
   };
   const views: { id: View; label: string; select: () => void }[] = [
     { id: 'explorer', label: 'Explorer', select: () => setView('explorer') },
     { id: 'search', label: 'Search', select: showSearch },
+    { id: 'outline', label: 'Outline', select: () => setView('outline') },
   ];
   return (
     <aside className="left-rail" aria-label="Side Bar">
@@ -69,6 +72,7 @@ export function LeftRail({
         <Explorer workspaceName={workspaceName} activePath={activePath} onOpen={onOpen} />
       </div>
       {view === 'search' && <SearchView focusTick={focusTick} onOpenMatch={openMatch} />}
+      {view === 'outline' && <OutlineView path={activePath} onOpen={onOpen} />}
     </aside>
   );
 }

@@ -1,7 +1,19 @@
 import { memo, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { CellType } from '../../../shared/contract';
-import { ArrowDownIcon, ArrowUpIcon, ContextMenu, MoreIcon, PlayIcon, TrashIcon, type MenuItem } from '../ui';
+import {
+  ArrowDownIcon,
+  ArrowUpIcon,
+  ChevronIcon,
+  ContextMenu,
+  MoreIcon,
+  PlayIcon,
+  TrashIcon,
+  type MenuItem,
+} from '../ui';
 import { CellEditor, type EditorHandle, type EditorKey } from './CellEditor';
+import type { CollapseActions } from './collapse';
+import type { FindMatch } from './find/find-model';
+import { cellVisibility } from './sections';
 import type { CellView } from './notebook-session';
 import { Markdown, OutputList } from './Outputs';
 
@@ -33,7 +45,22 @@ export interface CellProps {
   generation: number;
   language: string;
   actions: CellActions;
+  /** The find bar's matches in this cell, and the current one when it is here. */
+  findMatches?: readonly FindMatch[];
+  findCurrent?: FindMatch | null;
+  /** A heading cell: whether its section is collapsed, and what the collapse hides. */
+  section?: SectionState | null;
+  collapse?: CollapseActions;
 }
+
+export interface SectionState {
+  collapsed: boolean;
+  hiddenCells: number;
+  /** Find matches in the hidden cells. */
+  hiddenMatches: number;
+}
+
+const matchesText = (n: number) => (n ? `, ${n} ${n === 1 ? 'match' : 'matches'}` : '');
 
 function InputPrompt({
   prompt,
@@ -79,8 +106,15 @@ export const Cell = memo(function Cell({
   generation,
   language,
   actions,
+  findMatches,
+  findCurrent,
+  section,
+  collapse,
 }: CellProps) {
   const { cell, state } = view;
+  const { sourceHidden, outputsHidden, scrolled } = cellVisibility(cell);
+  const sourceMatches = findMatches?.filter((m) => m.area === 'source').length ?? 0;
+  const outputMatches = (findMatches?.length ?? 0) - sourceMatches;
   const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
   const isCode = cell.cell_type === 'code';
   const isMarkdown = cell.cell_type === 'markdown';
@@ -151,8 +185,29 @@ export const Cell = memo(function Cell({
         if (showRendered) actions.select(cell.id, 'edit');
       }}
     >
-      <div className="nb-collapser" aria-hidden />
+      <button
+        type="button"
+        tabIndex={-1}
+        className="nb-collapser"
+        aria-label={sourceHidden ? 'Show input' : 'Hide input'}
+        aria-expanded={!sourceHidden}
+        title={sourceHidden ? 'Show input' : 'Hide input'}
+        onClick={() => collapse?.toggleSource(cell.id)}
+      />
       <div className="nb-gutter">
+        {section && (
+          <button
+            type="button"
+            className="nb-heading-toggle"
+            aria-label={section.collapsed ? 'Expand section' : 'Collapse section'}
+            aria-expanded={!section.collapsed}
+            title={section.collapsed ? 'Expand section (→)' : 'Collapse section (←)'}
+            onClick={() => collapse?.toggleHeading(cell.id)}
+            onKeyDown={stopKeys}
+          >
+            <ChevronIcon open={!section.collapsed} />
+          </button>
+        )}
         <button
           type="button"
           className="nb-run"
@@ -176,6 +231,10 @@ export const Cell = memo(function Cell({
           <pre className="nb-out-note">
             A “{cell.cell_type}” cell from a newer notebook format; it is kept when saving.
           </pre>
+        ) : sourceHidden ? (
+          <button type="button" className="nb-hidden-part" onClick={() => collapse?.toggleSource(cell.id)}>
+            … Input hidden{matchesText(sourceMatches)}
+          </button>
         ) : (
           <div className={`nb-input${showRendered ? ' rendered' : ''}`}>
             {!showRendered && (
@@ -189,6 +248,8 @@ export const Cell = memo(function Cell({
                 onKey={(key) => actions.editorKey(cell.id, key)}
                 onFocus={() => actions.select(cell.id, 'edit')}
                 register={actions.registerEditor}
+                findMatches={findMatches}
+                findCurrent={findCurrent?.area === 'source' ? findCurrent : null}
               />
             )}
           </div>
@@ -196,15 +257,36 @@ export const Cell = memo(function Cell({
         <div
           role="region"
           aria-label="Output"
-          className={`nb-outputs${cell.outputs.length || showRendered || view.input || view.answers.length ? '' : ' empty'}`}
+          tabIndex={scrolled && !outputsHidden && cell.outputs.length ? 0 : undefined}
+          data-find-current={findCurrent?.area === 'output' ? 'true' : undefined}
+          className={`nb-outputs${cell.outputs.length || (showRendered && !sourceHidden) || view.input || view.answers.length ? '' : ' empty'}${scrolled && !outputsHidden ? ' scrolled' : ''}`}
         >
+          {isCode && cell.outputs.length > 0 && (
+            <button
+              type="button"
+              tabIndex={-1}
+              className="nb-out-collapser"
+              aria-label={outputsHidden ? 'Show outputs' : 'Hide outputs'}
+              aria-expanded={!outputsHidden}
+              title={outputsHidden ? 'Show outputs' : 'Hide outputs'}
+              onClick={() => collapse?.toggleOutputs(cell.id)}
+            />
+          )}
           {showRendered &&
+            !sourceHidden &&
             (cell.source.trim() ? (
               <Markdown source={cell.source} attachments={cell.attachments} />
             ) : (
               <div className="nb-markdown nb-placeholder">Empty markdown cell — double-click to edit</div>
             ))}
-          {isCode && <OutputList outputs={cell.outputs} executionCount={cell.execution_count} />}
+          {isCode &&
+            (outputsHidden && cell.outputs.length ? (
+              <button type="button" className="nb-hidden-part" onClick={() => collapse?.toggleOutputs(cell.id)}>
+                … Outputs hidden{matchesText(outputMatches)}
+              </button>
+            ) : (
+              <OutputList outputs={cell.outputs} executionCount={cell.execution_count} />
+            ))}
           {view.answers.map((line, i) => (
             <pre key={`answer-${i}`} className="nb-out-text nb-stdin-echo">
               {line}
@@ -218,6 +300,12 @@ export const Cell = memo(function Cell({
             />
           )}
         </div>
+        {section?.collapsed && (
+          <button type="button" className="nb-section-hidden" onClick={() => collapse?.toggleHeading(cell.id)}>
+            {section.hiddenCells} {section.hiddenCells === 1 ? 'cell' : 'cells'} hidden
+            {matchesText(section.hiddenMatches)}
+          </button>
+        )}
       </div>
       <div className="nb-cell-toolbar" role="toolbar" aria-label={`Cell ${index + 1} actions`}>
         <button

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { monaco } from '../editor';
+import type { FindMatch } from './find/find-model';
+import { findDecorations, scrollToFindMatch, StaticSource } from './find/find-highlights';
 
 export type EditorKey = 'run' | 'run-advance' | 'run-insert' | 'escape' | 'up-out' | 'down-out';
 
@@ -7,6 +9,8 @@ export type EditorKey = 'run' | 'run-advance' | 'run-insert' | 'escape' | 'up-ou
 export interface EditorHandle {
   focus(): void;
   hasTextFocus(): boolean;
+  /** Selects a range (1-based line, UTF-16 offsets in it) and focuses the editor, creating it first if needed. */
+  select(target: { line: number; start: number; end: number }): void;
 }
 
 export interface CellEditorProps {
@@ -21,6 +25,9 @@ export interface CellEditorProps {
   /** Registers the editor so the notebook can focus it (edit mode). */
   register: (cellId: string, editor: EditorHandle | null) => void;
   label: string;
+  /** The find bar's matches in this source, and the current one among them, highlighted. */
+  findMatches?: readonly FindMatch[];
+  findCurrent?: FindMatch | null;
 }
 
 const LINE_HEIGHT = 19;
@@ -40,6 +47,8 @@ export function CellEditor({
   onFocus,
   register,
   label,
+  findMatches,
+  findCurrent,
 }: CellEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
@@ -48,6 +57,8 @@ export function CellEditor({
   const applying = useRef(false);
   const [live, setLive] = useState(false);
   const focusWhenLive = useRef(false);
+  const selectWhenLive = useRef<{ line: number; start: number; end: number } | null>(null);
+  const findDecorationsRef = useRef<monaco.editor.IEditorDecorationsCollection | null>(null);
 
   useEffect(() => {
     const handle: EditorHandle = {
@@ -59,6 +70,18 @@ export function CellEditor({
         }
       },
       hasTextFocus: () => editorRef.current?.hasTextFocus() ?? false,
+      select: (target) => {
+        const editor = editorRef.current;
+        if (!editor) {
+          selectWhenLive.current = target;
+          setLive(true);
+          return;
+        }
+        const selection = new monaco.Selection(target.line, target.start + 1, target.line, target.end + 1);
+        editor.setSelection(selection);
+        editor.focus();
+        scrollToFindMatch(editor, host.current, selection.getStartPosition());
+      },
     };
     register(cellId, handle);
     return () => register(cellId, null);
@@ -156,6 +179,15 @@ export function CellEditor({
       focusWhenLive.current = false;
       editor.focus();
     }
+    findDecorationsRef.current = editor.createDecorationsCollection();
+    if (selectWhenLive.current) {
+      const target = selectWhenLive.current;
+      selectWhenLive.current = null;
+      const selection = new monaco.Selection(target.line, target.start + 1, target.line, target.end + 1);
+      editor.setSelection(selection);
+      editor.focus();
+      requestAnimationFrame(() => scrollToFindMatch(editor, el, selection.getStartPosition()));
+    }
 
     return () => {
       sizeSub.dispose();
@@ -166,6 +198,7 @@ export function CellEditor({
       editor.dispose();
       model.dispose();
       editorRef.current = null;
+      findDecorationsRef.current = null;
     };
     // The editor lives as long as the cell; text and language changes are applied below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -189,6 +222,15 @@ export function CellEditor({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on the generation: what is typed here is already in the model
   }, [generation]);
 
+  // The find bar's highlights, and the current match scrolled to.
+  useEffect(() => {
+    const editor = editorRef.current;
+    const model = editor?.getModel();
+    if (!editor || !model) return;
+    findDecorationsRef.current?.set(findDecorations(model, findMatches ?? [], findCurrent ?? null));
+    if (findCurrent) scrollToFindMatch(editor, host.current, model.getPositionAt(findCurrent.start));
+  }, [findMatches, findCurrent, live]);
+
   return (
     <div ref={host} className="nb-editor" data-language={language} data-live={live ? 'true' : undefined}>
       {!live && (
@@ -200,7 +242,7 @@ export function CellEditor({
             setLive(true);
           }}
         >
-          {source || ' '}
+          <StaticSource source={source} matches={findMatches} current={findCurrent ?? null} />
         </pre>
       )}
     </div>

@@ -1,10 +1,16 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { nameOf } from '../../../shared/paths';
 import { errorText, perBridge, useStore } from '../base';
-import { CodeDocument, monaco, useOpenFilesStore } from '../editor';
+import { CodeDocument, monaco, onRevealRequest, takeReveal, useOpenFilesStore } from '../editor';
 import { PlusIcon, useColorScheme, useToasts } from '../ui';
 import { Banners, CannotOpen } from './Banners';
 import { Cell } from './Cell';
+import { CollapseActions } from './collapse';
+import { FindBar } from './find/FindBar';
+import { FindController } from './find/find-controller';
+import { useFindAndCollapseKeys } from './find/find-keys';
+import { showNotebookOutline } from './outline-feed';
+import { cellHeading, hiddenBySections, isHeadingCollapsed, sectionSize } from './sections';
 import { navigationStep, useNotebookKeys } from './key-table';
 import { NotebookController } from './notebook-controller';
 import type { NotebookSession } from './notebook-session';
@@ -55,13 +61,58 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
       }),
     [session, toasts, openFiles],
   );
+  const collapse = useMemo(
+    () => new CollapseActions(session, (err) => toasts.error(errorText(err))),
+    [session, toasts],
+  );
+  const sectionRef = useRef<HTMLElement>(null);
+  const find = useMemo(
+    () =>
+      new FindController(session, {
+        onError: (err) => toasts.error(errorText(err)),
+        // A match in a folded section opens it; its cell comes into view (its editor then scrolls to the match).
+        reveal: (match) =>
+          void collapse.reveal(match.cellIndex).then(() =>
+            requestAnimationFrame(() => {
+              const el = notebook.cellElements.get(match.cellId);
+              const target = match.area === 'output' ? el?.querySelector('.nb-outputs') : el;
+              target?.scrollIntoView({ block: 'nearest' });
+            }),
+          ),
+      }),
+    [session, toasts, collapse, notebook],
+  );
+  useEffect(() => () => find.dispose(), [find]);
   const state = useStore(session);
   const { activeId, mode, unrendered, focusTick } = useStore(notebook);
+  const findState = useStore(find, (s) => ({ byCell: s.byCell, current: s.current, matches: s.matches }), sameFind);
   const cellsRef = useRef<HTMLDivElement>(null);
   const path = session.path;
   const name = nameOf(path);
 
   useEffect(() => notebook.keepSelection(), [notebook, state.status, state.cells]);
+
+  useEffect(() => showNotebookOutline(path, { session, selection: notebook }), [path, session, notebook]);
+
+  // Find in Files and the outline ask for a place in this notebook: a cell, and a range in its source.
+  const ready = state.status === 'ready';
+  useEffect(() => {
+    if (!ready) return;
+    const reveal = () => {
+      const target = takeReveal(session.path);
+      const cellId = target?.cell === undefined ? undefined : session.getState().cells[target.cell]?.cell.id;
+      if (!target || !cellId) return;
+      void collapse.reveal(target.cell!).then(() => {
+        if (target.end > target.start) notebook.editors.get(cellId)?.select(target);
+        else notebook.focus(cellId, 'command');
+        requestAnimationFrame(() => notebook.cellElements.get(cellId)?.scrollIntoView({ block: 'start' }));
+      });
+    };
+    reveal();
+    return onRevealRequest((requested) => requested === session.path && reveal());
+  }, [ready, session, notebook, collapse]);
+
+  const hidden = useMemo(() => hiddenBySections(state.cells.map((c) => c.cell)), [state.cells]);
 
   useEffect(() => {
     monaco.editor.setTheme(scheme === 'dark' ? 'vs-dark' : 'vs');
@@ -88,6 +139,19 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
     return Boolean(notebook.getState().activeId && el && cellsRef.current?.contains(el) && isCellOrList(el));
   };
   useNotebookKeys(notebook, inCommandMode);
+  useFindAndCollapseKeys({
+    find,
+    collapse,
+    notebook,
+    inCommandMode,
+    hasFocus: () => Boolean(sectionRef.current?.contains(document.activeElement)),
+    selectedText: () => {
+      const editor = monaco.editor.getEditors().find((e) => e.hasTextFocus());
+      const selection = editor?.getSelection();
+      const text = selection && !selection.isEmpty() ? editor?.getModel()?.getValueInRange(selection) : undefined;
+      return text && !text.includes('\n') ? text : undefined;
+    },
+  });
 
   const onCommandKey = (event: React.KeyboardEvent) => {
     const step = navigationStep(event);
@@ -117,30 +181,40 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
     (state.metadata.kernelspec as { language?: unknown } | undefined)?.language ?? state.kernel.language ?? 'python',
   );
   return (
-    <section className="nb" aria-label={name} data-path={path}>
+    <section ref={sectionRef} className="nb" aria-label={name} data-path={path}>
       <Toolbar notebook={notebook} state={state} />
+      <FindBar find={find} onClose={() => notebook.focus(notebook.getState().activeId, notebook.getState().mode)} />
       <Banners notebook={notebook} state={state} />
       <div ref={cellsRef} className="nb-cells" tabIndex={-1} onKeyDown={onCommandKey}>
-        {state.cells.map((view, index) => (
-          <Cell
-            key={view.cell.id}
-            view={view}
-            index={index}
-            count={state.cells.length}
-            active={view.cell.id === activeId}
-            editing={view.cell.id === activeId && mode === 'edit'}
-            unrendered={
-              unrendered.has(view.cell.id) ||
-              (view.cell.cell_type === 'markdown' &&
-                !view.cell.source.trim() &&
-                view.cell.id === activeId &&
-                mode === 'edit')
-            }
-            generation={state.generation}
-            language={language}
-            actions={notebook}
-          />
-        ))}
+        {state.cells.map((view, index) => {
+          if (hidden.has(view.cell.id)) return null;
+          const current = findState.current === null ? null : findState.matches[findState.current];
+          const collapsed = cellHeading(view.cell) !== null && isHeadingCollapsed(view.cell);
+          return (
+            <Cell
+              key={view.cell.id}
+              view={view}
+              index={index}
+              count={state.cells.length}
+              active={view.cell.id === activeId}
+              editing={view.cell.id === activeId && mode === 'edit'}
+              unrendered={
+                unrendered.has(view.cell.id) ||
+                (view.cell.cell_type === 'markdown' &&
+                  !view.cell.source.trim() &&
+                  view.cell.id === activeId &&
+                  mode === 'edit')
+              }
+              generation={state.generation}
+              language={language}
+              actions={notebook}
+              findMatches={findState.byCell.get(view.cell.id)}
+              findCurrent={current?.cellId === view.cell.id ? current : null}
+              section={cellHeading(view.cell) ? sectionOf(state.cells, index, collapsed, findState.byCell) : null}
+              collapse={collapse}
+            />
+          );
+        })}
         <button
           type="button"
           className="nb-add-bottom"
@@ -163,3 +237,27 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
 function isCellOrList(el: Element): boolean {
   return el.classList.contains('nb-cell') || el.classList.contains('nb-cells');
 }
+
+function sameFind(
+  a: { byCell: unknown; current: number | null; matches: unknown },
+  b: { byCell: unknown; current: number | null; matches: unknown },
+): boolean {
+  return a.byCell === b.byCell && a.current === b.current && a.matches === b.matches;
+}
+
+/** A heading cell's section: collapsed or not, and what the collapse hides (cells, find matches). */
+function sectionOf(
+  cells: readonly { cell: Parameters<typeof sectionSize>[0][number] }[],
+  index: number,
+  collapsed: boolean,
+  byCell: ReadonlyMap<string, readonly unknown[]>,
+): { collapsed: boolean; hiddenCells: number; hiddenMatches: number } {
+  if (!collapsed) return NOT_COLLAPSED;
+  const plain = cells.map((c) => c.cell);
+  const size = sectionSize(plain, index);
+  let hiddenMatches = 0;
+  for (let i = index + 1; i <= index + size; i++) hiddenMatches += byCell.get(plain[i].id)?.length ?? 0;
+  return { collapsed, hiddenCells: size, hiddenMatches };
+}
+
+const NOT_COLLAPSED = { collapsed: false, hiddenCells: 0, hiddenMatches: 0 };

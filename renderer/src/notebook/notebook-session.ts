@@ -258,6 +258,26 @@ export class NotebookSession extends Store<NotebookSessionState> {
     this.set({ dirty: r.dirty }, 'now');
   }
 
+  /** Several cells' new sources as one edit in main (Replace All); open editors take the text (undoable). */
+  async replaceSources(edits: { cellId: string; source: string }[]): Promise<void> {
+    if (!edits.length) return;
+    await this.flushEdits();
+    const r = await this.ask('notebook.editCells', { edits });
+    const bySource = new Map(edits.map((e) => [e.cellId, e.source]));
+    const cells = this.state.cells.map((c) =>
+      bySource.has(c.cell.id) ? { ...c, cell: { ...c.cell, source: bySource.get(c.cell.id)! } } : c,
+    );
+    this.set({ cells, dirty: r.dirty, generation: this.state.generation + 1 }, 'now');
+  }
+
+  /** Replaces a cell's metadata (collapsed headings, hidden input or outputs). */
+  async setCellMetadata(cellId: string, metadata: Record<string, unknown>): Promise<void> {
+    await this.flushEdits();
+    const r = await this.ask('notebook.setCellMetadata', { cellId, metadata: metadata as NotebookCell['metadata'] });
+    this.patchCell(cellId, (c) => ({ cell: { ...c.cell, metadata: metadata as NotebookCell['metadata'] } }), 'now');
+    this.set({ dirty: r.dirty }, 'now');
+  }
+
   async clearOutputs(cellId?: string): Promise<void> {
     await this.flushEdits();
     const r = await this.ask('notebook.clearOutputs', { cellId });

@@ -25,12 +25,16 @@ describe('headings and sections', () => {
     expect(
       markdownHeadings('# Intro *here*\ntext\n```\n# not a heading\n```\nSetup\n-----\n### [Deep](x.md) ##'),
     ).toEqual([
-      { level: 1, text: 'Intro here' },
-      { level: 2, text: 'Setup' },
-      { level: 3, text: 'Deep' },
+      { level: 1, text: 'Intro here', line: 0 },
+      { level: 2, text: 'Setup', line: 5 },
+      { level: 3, text: 'Deep', line: 7 },
     ]);
     expect(cellHeading({ cell_type: 'code', source: '# comment' })).toBeNull();
-    expect(cellHeading({ cell_type: 'markdown', source: 'plain\n## Later' })).toEqual({ level: 2, text: 'Later' });
+    expect(cellHeading({ cell_type: 'markdown', source: 'plain\n## Later' })).toEqual({
+      level: 2,
+      text: 'Later',
+      line: 1,
+    });
   });
 
   it('hides a collapsed heading’s section up to the next heading of its level or higher, nested ones too', () => {

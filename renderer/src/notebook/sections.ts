@@ -4,6 +4,8 @@ import type { NotebookCell } from '../../../shared/contract';
 export interface Heading {
   level: number;
   text: string;
+  /** 0-based line of the text the heading is on. */
+  line: number;
 }
 
 /** One heading of the notebook, where it is. */
@@ -40,12 +42,12 @@ export function markdownHeadings(source: string): Heading[] {
     if (fence !== null) continue;
     const atx = ATX.exec(line);
     if (atx) {
-      headings.push({ level: atx[1].length, text: plainText(atx[2]) });
+      headings.push({ level: atx[1].length, text: plainText(atx[2]), line: i });
       continue;
     }
     const next = lines[i + 1]?.replace(/\r$/, '');
     if (next !== undefined && line.trim() && SETEXT.test(next) && !/^ {0,3}[-*_>]/.test(line)) {
-      headings.push({ level: next.trim().startsWith('=') ? 1 : 2, text: plainText(line) });
+      headings.push({ level: next.trim().startsWith('=') ? 1 : 2, text: plainText(line), line: i });
       i++;
     }
   }
