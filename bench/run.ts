@@ -1,6 +1,7 @@
 import { runEditDiffBench } from './edit-diff';
 import { runGitStatusBench } from './git-status';
 import { runListingBench } from './listing';
+import { runNotebookFindBench } from './notebook-find';
 import { runNotebookFramesBench } from './notebook-frames';
 import { benchNotebookRoundTrip } from './notebook-roundtrip';
 import { runQuickOpenBench } from './quick-open';
@@ -15,6 +16,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   tree: runTreeBench,
   'notebook-roundtrip': () => benchNotebookRoundTrip(),
   'notebook-frames': runNotebookFramesBench,
+  'notebook-find': runNotebookFindBench,
   'edit-diff': runEditDiffBench,
   'quick-open': runQuickOpenBench,
   search: runSearchBench,
@@ -26,4 +28,5 @@ for (const [name, bench] of Object.entries(benches)) {
   if (only && only !== name) continue;
   await bench();
 }
-process.exit(0);
+// A benchmark that missed its target set a failing exit code.
+process.exit(process.exitCode ?? 0);

@@ -12,7 +12,14 @@ const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
 const KERNEL_START = 60_000;
 const RUN = 30_000;
 
-type Cell = { cell_type: string; id: string; metadata: Record<string, unknown>; source: string };
+type Cell = {
+  cell_type: string;
+  id: string;
+  metadata: Record<string, unknown>;
+  source: string;
+  execution_count?: null;
+  outputs?: unknown[];
+};
 let nextId = 0;
 function cell(type: 'code' | 'markdown', source: string, metadata: Record<string, unknown> = {}): Cell {
   nextId += 1;

@@ -1,4 +1,4 @@
-import { memo, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { memo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { CellType } from '../../../shared/contract';
 import {
   ArrowDownIcon,
@@ -12,7 +12,8 @@ import {
 } from '../ui';
 import { CellEditor, type EditorHandle, type EditorKey } from './CellEditor';
 import type { CollapseActions } from './collapse';
-import type { FindMatch } from './find/find-model';
+import { DomHighlights } from './find/dom-highlights';
+import { useCurrentMatchArea, useMatchCount } from './find/find-context';
 import { cellVisibility } from './sections';
 import type { CellView } from './notebook-session';
 import { Markdown, OutputList } from './Outputs';
@@ -45,9 +46,6 @@ export interface CellProps {
   generation: number;
   language: string;
   actions: CellActions;
-  /** The find bar's matches in this cell, and the current one when it is here. */
-  findMatches?: readonly FindMatch[];
-  findCurrent?: FindMatch | null;
   /** A heading cell: whether its section is collapsed, and what the collapse hides. */
   section?: SectionState | null;
   collapse?: CollapseActions;
@@ -55,12 +53,15 @@ export interface CellProps {
 
 export interface SectionState {
   collapsed: boolean;
-  hiddenCells: number;
-  /** Find matches in the hidden cells. */
-  hiddenMatches: number;
+  /** The cells the collapse hides. */
+  hiddenIds: readonly string[];
 }
 
-const matchesText = (n: number) => (n ? `, ${n} ${n === 1 ? 'match' : 'matches'}` : '');
+/** ", 3 matches" after a folded part's label while the find bar finds something in it. */
+function MatchCount({ cellIds, area }: { cellIds: readonly string[]; area?: 'source' | 'output' }) {
+  const n = useMatchCount(cellIds, area);
+  return n ? <>{`, ${n} ${n === 1 ? 'match' : 'matches'}`}</> : null;
+}
 
 function InputPrompt({
   prompt,
@@ -106,15 +107,13 @@ export const Cell = memo(function Cell({
   generation,
   language,
   actions,
-  findMatches,
-  findCurrent,
   section,
   collapse,
 }: CellProps) {
   const { cell, state } = view;
   const { sourceHidden, outputsHidden, scrolled } = cellVisibility(cell);
-  const sourceMatches = findMatches?.filter((m) => m.area === 'source').length ?? 0;
-  const outputMatches = (findMatches?.length ?? 0) - sourceMatches;
+  const findCurrentArea = useCurrentMatchArea(cell.id);
+  const outputsRef = useRef<HTMLDivElement>(null);
   const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
   const isCode = cell.cell_type === 'code';
   const isMarkdown = cell.cell_type === 'markdown';
@@ -233,7 +232,8 @@ export const Cell = memo(function Cell({
           </pre>
         ) : sourceHidden ? (
           <button type="button" className="nb-hidden-part" onClick={() => collapse?.toggleSource(cell.id)}>
-            … Input hidden{matchesText(sourceMatches)}
+            … Input hidden
+            <MatchCount cellIds={[cell.id]} area="source" />
           </button>
         ) : (
           <div className={`nb-input${showRendered ? ' rendered' : ''}`}>
@@ -248,17 +248,17 @@ export const Cell = memo(function Cell({
                 onKey={(key) => actions.editorKey(cell.id, key)}
                 onFocus={() => actions.select(cell.id, 'edit')}
                 register={actions.registerEditor}
-                findMatches={findMatches}
-                findCurrent={findCurrent?.area === 'source' ? findCurrent : null}
               />
             )}
           </div>
         )}
+        <DomHighlights cellId={cell.id} target={outputsRef} version={view} />
         <div
+          ref={outputsRef}
           role="region"
           aria-label="Output"
           tabIndex={scrolled && !outputsHidden && cell.outputs.length ? 0 : undefined}
-          data-find-current={findCurrent?.area === 'output' ? 'true' : undefined}
+          data-find-current={findCurrentArea === 'output' || (findCurrentArea && showRendered) ? 'true' : undefined}
           className={`nb-outputs${cell.outputs.length || (showRendered && !sourceHidden) || view.input || view.answers.length ? '' : ' empty'}${scrolled && !outputsHidden ? ' scrolled' : ''}`}
         >
           {isCode && cell.outputs.length > 0 && (
@@ -282,7 +282,8 @@ export const Cell = memo(function Cell({
           {isCode &&
             (outputsHidden && cell.outputs.length ? (
               <button type="button" className="nb-hidden-part" onClick={() => collapse?.toggleOutputs(cell.id)}>
-                … Outputs hidden{matchesText(outputMatches)}
+                … Outputs hidden
+                <MatchCount cellIds={[cell.id]} area="output" />
               </button>
             ) : (
               <OutputList outputs={cell.outputs} executionCount={cell.execution_count} />
@@ -302,8 +303,8 @@ export const Cell = memo(function Cell({
         </div>
         {section?.collapsed && (
           <button type="button" className="nb-section-hidden" onClick={() => collapse?.toggleHeading(cell.id)}>
-            {section.hiddenCells} {section.hiddenCells === 1 ? 'cell' : 'cells'} hidden
-            {matchesText(section.hiddenMatches)}
+            {section.hiddenIds.length} {section.hiddenIds.length === 1 ? 'cell' : 'cells'} hidden
+            <MatchCount cellIds={section.hiddenIds} />
           </button>
         )}
       </div>

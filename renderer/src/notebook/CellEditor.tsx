@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { monaco } from '../editor';
-import type { FindMatch } from './find/find-model';
+import { useCellFind } from './find/find-context';
 import { findDecorations, scrollToFindMatch, StaticSource } from './find/find-highlights';
 
 export type EditorKey = 'run' | 'run-advance' | 'run-insert' | 'escape' | 'up-out' | 'down-out';
@@ -25,9 +25,6 @@ export interface CellEditorProps {
   /** Registers the editor so the notebook can focus it (edit mode). */
   register: (cellId: string, editor: EditorHandle | null) => void;
   label: string;
-  /** The find bar's matches in this source, and the current one among them, highlighted. */
-  findMatches?: readonly FindMatch[];
-  findCurrent?: FindMatch | null;
 }
 
 const LINE_HEIGHT = 19;
@@ -47,8 +44,6 @@ export function CellEditor({
   onFocus,
   register,
   label,
-  findMatches,
-  findCurrent,
 }: CellEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
@@ -56,6 +51,9 @@ export function CellEditor({
   handlers.current = { onChange, onKey, onFocus };
   const applying = useRef(false);
   const [live, setLive] = useState(false);
+  // A cell whose editor does not exist yet is off screen: its marks follow once the first highlights painted.
+  const { matches: findMatches, current: anyCurrent } = useCellFind(cellId, live ? 'now' : 'later');
+  const findCurrent = anyCurrent?.area === 'source' ? anyCurrent : null;
   const focusWhenLive = useRef(false);
   const selectWhenLive = useRef<{ line: number; start: number; end: number } | null>(null);
   const findDecorationsRef = useRef<monaco.editor.IEditorDecorationsCollection | null>(null);
@@ -227,7 +225,7 @@ export function CellEditor({
     const editor = editorRef.current;
     const model = editor?.getModel();
     if (!editor || !model) return;
-    findDecorationsRef.current?.set(findDecorations(model, findMatches ?? [], findCurrent ?? null));
+    findDecorationsRef.current?.set(findDecorations(model, findMatches, findCurrent));
     if (findCurrent) scrollToFindMatch(editor, host.current, model.getPositionAt(findCurrent.start));
   }, [findMatches, findCurrent, live]);
 
@@ -242,7 +240,7 @@ export function CellEditor({
             setLive(true);
           }}
         >
-          <StaticSource source={source} matches={findMatches} current={findCurrent ?? null} />
+          <StaticSource source={source} matches={findMatches} current={findCurrent} />
         </pre>
       )}
     </div>

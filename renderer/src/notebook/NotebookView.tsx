@@ -7,6 +7,7 @@ import { Banners, CannotOpen } from './Banners';
 import { Cell } from './Cell';
 import { CollapseActions } from './collapse';
 import { FindBar } from './find/FindBar';
+import { FindContext } from './find/find-context';
 import { FindController } from './find/find-controller';
 import { useFindAndCollapseKeys } from './find/find-keys';
 import { showNotebookOutline } from './outline-feed';
@@ -83,9 +84,9 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
     [session, toasts, collapse, notebook],
   );
   useEffect(() => () => find.dispose(), [find]);
+  const findViews = useMemo(() => ({ now: find, later: find.later }), [find]);
   const state = useStore(session);
   const { activeId, mode, unrendered, focusTick } = useStore(notebook);
-  const findState = useStore(find, (s) => ({ byCell: s.byCell, current: s.current, matches: s.matches }), sameFind);
   const cellsRef = useRef<HTMLDivElement>(null);
   const path = session.path;
   const name = nameOf(path);
@@ -185,51 +186,50 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
       <Toolbar notebook={notebook} state={state} />
       <FindBar find={find} onClose={() => notebook.focus(notebook.getState().activeId, notebook.getState().mode)} />
       <Banners notebook={notebook} state={state} />
-      <div ref={cellsRef} className="nb-cells" tabIndex={-1} onKeyDown={onCommandKey}>
-        {state.cells.map((view, index) => {
-          if (hidden.has(view.cell.id)) return null;
-          const current = findState.current === null ? null : findState.matches[findState.current];
-          const collapsed = cellHeading(view.cell) !== null && isHeadingCollapsed(view.cell);
-          return (
-            <Cell
-              key={view.cell.id}
-              view={view}
-              index={index}
-              count={state.cells.length}
-              active={view.cell.id === activeId}
-              editing={view.cell.id === activeId && mode === 'edit'}
-              unrendered={
-                unrendered.has(view.cell.id) ||
-                (view.cell.cell_type === 'markdown' &&
-                  !view.cell.source.trim() &&
-                  view.cell.id === activeId &&
-                  mode === 'edit')
-              }
-              generation={state.generation}
-              language={language}
-              actions={notebook}
-              findMatches={findState.byCell.get(view.cell.id)}
-              findCurrent={current?.cellId === view.cell.id ? current : null}
-              section={cellHeading(view.cell) ? sectionOf(state.cells, index, collapsed, findState.byCell) : null}
-              collapse={collapse}
-            />
-          );
-        })}
-        <button
-          type="button"
-          className="nb-add-bottom"
-          onClick={() => void notebook.insertAt(state.cells.length, 'code', 'edit')}
-        >
-          <PlusIcon /> Code
-        </button>
-        <button
-          type="button"
-          className="nb-add-bottom"
-          onClick={() => void notebook.insertAt(state.cells.length, 'markdown', 'edit')}
-        >
-          <PlusIcon /> Markdown
-        </button>
-      </div>
+      <FindContext.Provider value={findViews}>
+        <div ref={cellsRef} className="nb-cells" tabIndex={-1} onKeyDown={onCommandKey}>
+          {state.cells.map((view, index) => {
+            if (hidden.has(view.cell.id)) return null;
+            const collapsed = cellHeading(view.cell) !== null && isHeadingCollapsed(view.cell);
+            return (
+              <Cell
+                key={view.cell.id}
+                view={view}
+                index={index}
+                count={state.cells.length}
+                active={view.cell.id === activeId}
+                editing={view.cell.id === activeId && mode === 'edit'}
+                unrendered={
+                  unrendered.has(view.cell.id) ||
+                  (view.cell.cell_type === 'markdown' &&
+                    !view.cell.source.trim() &&
+                    view.cell.id === activeId &&
+                    mode === 'edit')
+                }
+                generation={state.generation}
+                language={language}
+                actions={notebook}
+                section={cellHeading(view.cell) ? sectionOf(state.cells, index, collapsed) : null}
+                collapse={collapse}
+              />
+            );
+          })}
+          <button
+            type="button"
+            className="nb-add-bottom"
+            onClick={() => void notebook.insertAt(state.cells.length, 'code', 'edit')}
+          >
+            <PlusIcon /> Code
+          </button>
+          <button
+            type="button"
+            className="nb-add-bottom"
+            onClick={() => void notebook.insertAt(state.cells.length, 'markdown', 'edit')}
+          >
+            <PlusIcon /> Markdown
+          </button>
+        </div>
+      </FindContext.Provider>
     </section>
   );
 }
@@ -238,26 +238,18 @@ function isCellOrList(el: Element): boolean {
   return el.classList.contains('nb-cell') || el.classList.contains('nb-cells');
 }
 
-function sameFind(
-  a: { byCell: unknown; current: number | null; matches: unknown },
-  b: { byCell: unknown; current: number | null; matches: unknown },
-): boolean {
-  return a.byCell === b.byCell && a.current === b.current && a.matches === b.matches;
-}
-
-/** A heading cell's section: collapsed or not, and what the collapse hides (cells, find matches). */
+/** A heading cell's section: collapsed or not, and the cells the collapse hides. */
 function sectionOf(
   cells: readonly { cell: Parameters<typeof sectionSize>[0][number] }[],
   index: number,
   collapsed: boolean,
-  byCell: ReadonlyMap<string, readonly unknown[]>,
-): { collapsed: boolean; hiddenCells: number; hiddenMatches: number } {
+): { collapsed: boolean; hiddenIds: string[] } {
   if (!collapsed) return NOT_COLLAPSED;
-  const plain = cells.map((c) => c.cell);
-  const size = sectionSize(plain, index);
-  let hiddenMatches = 0;
-  for (let i = index + 1; i <= index + size; i++) hiddenMatches += byCell.get(plain[i].id)?.length ?? 0;
-  return { collapsed, hiddenCells: size, hiddenMatches };
+  const size = sectionSize(
+    cells.map((c) => c.cell),
+    index,
+  );
+  return { collapsed, hiddenIds: cells.slice(index + 1, index + 1 + size).map((c) => c.cell.id) };
 }
 
-const NOT_COLLAPSED = { collapsed: false, hiddenCells: 0, hiddenMatches: 0 };
+const NOT_COLLAPSED = { collapsed: false, hiddenIds: [] };

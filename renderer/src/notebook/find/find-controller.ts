@@ -1,4 +1,4 @@
-import { Store } from '../../base';
+import { Store, type Readable } from '../../base';
 import type { NotebookSession } from '../notebook-session';
 import {
   EMPTY_QUERY,
@@ -38,6 +38,14 @@ const NO_MATCHES = new Map<string, readonly FindMatch[]>();
  */
 export class FindController extends Store<FindState> {
   private cellsSeen: unknown = null;
+  private readonly trailing = new TrailingStore<FindState>(this.state);
+
+  /**
+   * The same state once the frame that shows the first highlights has painted: what is off screen (cells
+   * whose editors do not exist yet, rendered markdown) follows from here, so a query over thousands of cells
+   * paints the highlights in view first.
+   */
+  readonly later: Readable<FindState> = this.trailing;
 
   constructor(
     private readonly session: NotebookSession,
@@ -59,7 +67,11 @@ export class FindController extends Store<FindState> {
       focusTick: 0,
       lastReplaceAll: null,
     });
-    this.own(session.subscribe(() => this.refresh()));
+    this.own(
+      session.subscribe(() => this.refresh()),
+      this.subscribe(() => this.trailing.follow(this.state)),
+      () => this.trailing.dispose(),
+    );
   }
 
   /** Opens the bar (with the replace row for Ctrl/Cmd+H) and puts focus in it, seeded with `text` when given. */
@@ -180,5 +192,31 @@ export class FindController extends Store<FindState> {
       byCell: matches.length ? matchesByCell(matches, this.state.byCell) : NO_MATCHES,
       current: nearestMatch(matches, where),
     });
+  }
+}
+
+/** A store that takes a value after the next frame has painted (coalesced: the last value wins). */
+class TrailingStore<S extends object> extends Store<S> {
+  private waiting: S | null = null;
+  private paintTimer: ReturnType<typeof setTimeout> | null = null;
+  private paintFrame: number | null = null;
+
+  follow(state: S): void {
+    this.waiting = state;
+    if (this.paintFrame !== null || this.paintTimer !== null) return;
+    this.paintFrame = requestAnimationFrame(() => {
+      this.paintFrame = null;
+      this.paintTimer = setTimeout(() => {
+        this.paintTimer = null;
+        if (this.waiting) this.set(this.waiting);
+        this.waiting = null;
+      }, 0);
+    });
+  }
+
+  override dispose(): void {
+    if (this.paintFrame !== null) cancelAnimationFrame(this.paintFrame);
+    if (this.paintTimer !== null) clearTimeout(this.paintTimer);
+    super.dispose();
   }
 }

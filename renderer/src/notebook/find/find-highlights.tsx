@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import type { monaco } from '../../editor';
 import type { FindMatch } from './find-model';
 
@@ -43,7 +43,7 @@ export function scrollToFindMatch(
 }
 
 /** A source shown before its editor exists, with the find bar's matches marked in it. */
-export function StaticSource({
+export const StaticSource = memo(function StaticSource({
   source,
   matches,
   current,
@@ -77,4 +77,4 @@ export function StaticSource({
   }
   parts.push(source.slice(from));
   return <>{parts}</>;
-}
+});
