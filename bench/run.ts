@@ -7,6 +7,7 @@ import { runGitStatusBench } from './git-status';
 import { runHistoryBench } from './history';
 import { runListingBench } from './listing';
 import { runNotebookDragBench } from './notebook-drag';
+import { runNotebookFindBench } from './notebook-find';
 import { runNotebookFramesBench } from './notebook-frames';
 import { benchNotebookComplete } from './notebook-complete';
 import { benchNotebookRoundTrip } from './notebook-roundtrip';
@@ -33,6 +34,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'notebook-frames': runNotebookFramesBench,
   'notebook-drag': runNotebookDragBench,
   'notebook-complete': () => benchNotebookComplete(),
+  'notebook-find': runNotebookFindBench,
   'edit-diff': runEditDiffBench,
   'quick-open': runQuickOpenBench,
   search: runSearchBench,

@@ -22,6 +22,7 @@ export function notebookHandlers(
     'notebook.moveCell': ({ path, cellId, toIndex }) => svc.moveCell(path, cellId, toIndex),
     'notebook.deleteCell': ({ path, cellId }) => svc.deleteCell(path, cellId),
     'notebook.restoreCell': ({ path, cell, index }) => svc.restoreCell(path, cell, index),
+    'notebook.editCells': ({ path, edits }) => svc.editCells(path, edits),
     'notebook.setCellMetadata': ({ path, cellId, metadata }) => svc.setCellMetadata(path, cellId, metadata),
     'notebook.runCell': ({ path, cellId }) => svc.runCell(path, cellId),
     'notebook.runCells': ({ path, scope, cellId }) => svc.runCells(path, scope, cellId),

@@ -447,7 +447,7 @@ export class NotebookModel {
     }
   }
 
-  private requireKnownType(cell: CellJson): void {
+  requireKnownType(cell: CellJson): void {
     if (!['code', 'markdown', 'raw'].includes(cell.cell_type)) {
       throw new KilnError(
         'E_BAD_REQUEST',

@@ -252,6 +252,13 @@ export class OpenNotebook {
     return this.afterEdit(options);
   }
 
+  /** One edit over several cells: all are checked first, so a bad id changes nothing. */
+  editCells(edits: { cellId: string; source: string }[], options: ChangeOptions): EditResult {
+    for (const { cellId } of edits) this.model.requireKnownType(this.model.cell(cellId));
+    for (const { cellId, source } of edits) this.model.editSource(cellId, source);
+    return this.afterEdit(options);
+  }
+
   setCellType(cellId: string, cellType: CellType, options: ChangeOptions): EditResult {
     this.model.setCellType(cellId, cellType);
     return this.afterEdit(options);

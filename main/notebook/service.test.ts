@@ -157,6 +157,25 @@ describe('running cells against a live kernel', () => {
     expect(result.outputs.find((o) => o.output_type === 'error')).toMatchObject({ ename: 'KeyboardInterrupt' });
   });
 
+  it('edits several cells as one change (Replace All); an unknown cell among them changes none', async () => {
+    const a = await addCell('alpha = 1');
+    const b = await addCell('print(alpha)');
+    await expect(
+      svc.editCells(NB, [
+        { cellId: a, source: 'omega = 1' },
+        { cellId: 'no-such-cell', source: 'x' },
+      ]),
+    ).rejects.toMatchObject({ code: 'E_NOT_FOUND' });
+    expect((await svc.get(NB)).cells.find((c) => c.id === a)!.source).toBe('alpha = 1');
+    const result = await svc.editCells(NB, [
+      { cellId: a, source: 'omega = 1' },
+      { cellId: b, source: 'print(omega)' },
+    ]);
+    expect(result.dirty).toBe(true);
+    const cells = (await svc.get(NB)).cells;
+    expect([a, b].map((id) => cells.find((c) => c.id === id)!.source)).toEqual(['omega = 1', 'print(omega)']);
+  });
+
   it('re-runs one cell with earlier variables in scope, keeping other cells; edits keep outputs', async () => {
     const a = await addCell('base = 10');
     const b = await addCell('base + 1');

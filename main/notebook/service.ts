@@ -185,6 +185,14 @@ export class NotebookService {
     return (await this.notebook(rel)).editCell(cellId, source, options);
   }
 
+  async editCells(
+    rel: string,
+    edits: { cellId: string; source: string }[],
+    options: ChangeOptions = {},
+  ): Promise<EditResult> {
+    return (await this.notebook(rel)).editCells(edits, options);
+  }
+
   async setCellType(rel: string, cellId: string, cellType: CellType, options: ChangeOptions = {}): Promise<EditResult> {
     return (await this.notebook(rel)).setCellType(cellId, cellType, options);
   }

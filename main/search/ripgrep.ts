@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 import type { SearchMatch } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import type { EngineOutcome, EngineRun } from './engine';
-import { matchOf } from './query';
+import { fileMatches, readText } from './node-search';
+import { matchOf, toRegExp } from './query';
 
 /** Files larger than this are not searched (logs and data dumps would swamp the results). */
 const MAX_FILESIZE = '50M';
@@ -33,12 +35,74 @@ export function ripgrepArgs(run: Pick<EngineRun, 'query'>): string[] {
   // Later globs win in ripgrep: includes first, then the excludes that override them.
   for (const glob of query.include) args.push('--glob', glob);
   for (const glob of query.exclude) args.push('--glob', `!${glob}`);
+  // Notebooks are searched in their cells' sources (see below), not as escaped JSON.
+  args.push('--glob', `!${NOTEBOOKS}`);
   args.push('--regexp', query.pattern, '--', '.');
   return args;
 }
 
-/** Searches with ripgrep, streaming each file's matches once ripgrep moves on to the next file. */
-export function searchWithRipgrep(rgPath: string, run: EngineRun): Promise<EngineOutcome> {
+const NOTEBOOKS = '*.ipynb';
+
+/** The ripgrep arguments that list the notebooks a query covers (its globs, .gitignore, hidden files). */
+export function ripgrepNotebookArgs(run: Pick<EngineRun, 'query'>): string[] {
+  const args = ['--no-config', '--hidden', '--max-filesize', MAX_FILESIZE, '--files', '--null'];
+  args.push('--type-add', `notebook:${NOTEBOOKS}`, '--type', 'notebook');
+  for (const glob of run.query.include) args.push('--glob', glob);
+  for (const glob of run.query.exclude) args.push('--glob', `!${glob}`);
+  args.push('--', '.');
+  return args;
+}
+
+/**
+ * Searches with ripgrep, streaming each file's matches once ripgrep moves on to the next file; then the
+ * notebooks ripgrep lists, whose cell sources are read and searched here.
+ */
+export async function searchWithRipgrep(rgPath: string, run: EngineRun): Promise<EngineOutcome> {
+  let reported = 0;
+  const onFile = run.onFile;
+  const outcome = await searchTextWithRipgrep(rgPath, {
+    ...run,
+    onFile: (file) => {
+      reported += file.matches.length;
+      onFile(file);
+    },
+  });
+  if (outcome.limitHit || run.signal.aborted) return outcome;
+  const regex = toRegExp(run.query);
+  for (const rel of await listNotebooks(rgPath, run)) {
+    if (run.signal.aborted) break;
+    const text = await readText(path.join(run.root, rel));
+    if (text === null) continue;
+    const matches = fileMatches(rel, text, regex, run.maxMatches - reported);
+    reported += matches.length;
+    if (matches.length) onFile({ path: rel, matches });
+    if (reported >= run.maxMatches) return { limitHit: true };
+  }
+  return outcome;
+}
+
+function listNotebooks(rgPath: string, run: EngineRun): Promise<string[]> {
+  return new Promise((resolve) => {
+    const child = spawn(rgPath, ripgrepNotebookArgs(run), { cwd: run.root, stdio: ['ignore', 'pipe', 'ignore'] });
+    const stop = () => child.kill();
+    run.signal.addEventListener('abort', stop, { once: true });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.once('error', () => resolve([]));
+    child.once('close', () => {
+      run.signal.removeEventListener('abort', stop);
+      resolve(
+        out
+          .split('\0')
+          .filter(Boolean)
+          .map((p) => p.replace(/^\.\//, ''))
+          .sort(),
+      );
+    });
+  });
+}
+
+function searchTextWithRipgrep(rgPath: string, run: EngineRun): Promise<EngineOutcome> {
   return new Promise((resolve, reject) => {
     const child = spawn(rgPath, ripgrepArgs(run), { cwd: run.root, stdio: ['ignore', 'pipe', 'pipe'] });
     let reported = 0;

@@ -150,6 +150,43 @@ describe.each(engines)('with the %s engine', (name, rgPath) => {
     },
   );
 
+  it.skipIf(name === 'ripgrep' && !rgPath)(
+    'reads a notebook as its cells: sources as text (not escaped JSON), each hit with its cell and its line there',
+    async () => {
+      const notebook = {
+        cells: [
+          { cell_type: 'markdown', id: 'intro', metadata: {}, source: ['# Say "hello"\n', 'to\tthe team'] },
+          {
+            cell_type: 'code',
+            id: 'code-1',
+            metadata: {},
+            execution_count: 1,
+            source: ['x = 1\n', 'print("say \\"hello\\"")'],
+            outputs: [{ output_type: 'stream', name: 'stdout', text: ['say "hello" in an output\n'] }],
+          },
+        ],
+        metadata: {},
+        nbformat: 4,
+        nbformat_minor: 5,
+      };
+      await writeFile(path.join(root, 'docs/talk.ipynb'), JSON.stringify(notebook, null, 1));
+      await search(service, events, { pattern: 'say "hello"', include: '*.ipynb' }, 'nb');
+      expect(Object.keys(byPath())).toEqual(['docs/talk.ipynb']);
+      expect(byPath()['docs/talk.ipynb'].map((m) => [m.cell, m.line, m.start, m.end])).toEqual([
+        [{ index: 0, id: 'intro' }, 1, 2, 13],
+      ]);
+      events.results = [];
+      // Across an escaped quote and a tab: what the operator typed, not what the JSON holds.
+      await search(service, events, { pattern: '\\"hello\\"")', include: 'docs/**' }, 'escaped');
+      expect(byPath()['docs/talk.ipynb'].map((m) => [m.cell?.index, m.line, m.preview])).toEqual([
+        [1, 2, 'print("say \\"hello\\"")'],
+      ]);
+      events.results = [];
+      await search(service, events, { pattern: 'to\tthe', isRegex: true }, 'tab');
+      expect(byPath()['docs/talk.ipynb'].map((m) => [m.cell?.index, m.line])).toEqual([[0, 2]]);
+    },
+  );
+
   it.skipIf(name === 'ripgrep' && !rgPath)('a new search cancels the one running, whose results stop', async () => {
     for (let i = 0; i < 300; i++) await writeFile(path.join(root, `bulk-${i}.txt`), 'needle\n'.repeat(200));
     const first = search(service, events, { pattern: 'needle' }, 'old');

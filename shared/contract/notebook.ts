@@ -256,6 +256,17 @@ export const notebookRequests = {
     z.object({ path: RelPath, cell: NotebookCell, index: z.number().int().min(0) }),
     EditResult,
   ),
+  /** Replaces several cells' sources as one edit (Replace All); every cell is checked before any changes. */
+  'notebook.editCells': request(
+    z.object({
+      path: RelPath,
+      edits: z
+        .array(z.object({ cellId: z.string(), source: z.string() }))
+        .min(1)
+        .max(100_000),
+    }),
+    EditResult,
+  ),
   /** Replaces a cell's metadata (e.g. tags, collapsed). */
   'notebook.setCellMetadata': request(
     z.object({ path: RelPath, cellId: z.string(), metadata: JsonObject }),

@@ -25,6 +25,8 @@ export const SearchMatch = z.object({
   preview: z.string(),
   /** Where `preview` starts within the line. */
   previewStart: z.number().int().min(0),
+  /** In a notebook: the cell (0-based index, and id when the file has ids); `line` is then the line in its source. */
+  cell: z.object({ index: z.number().int().min(0), id: z.string().optional() }).optional(),
 });
 export type SearchMatch = z.infer<typeof SearchMatch>;
 

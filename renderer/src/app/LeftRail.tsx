@@ -2,11 +2,12 @@ import { useState } from 'react';
 import type { SearchMatch } from '../../../shared/contract';
 import { useCommands } from '../commands';
 import { requestReveal } from '../editor';
+import { OutlineView } from '../outline';
 import { SearchView, useSearchStore } from '../search';
 import { TimelinePanel } from '../timeline';
 import { Explorer } from '../tree';
 
-type View = 'explorer' | 'search';
+type View = 'explorer' | 'search' | 'outline';
 
 /** The left rail: the Explorer, or Find in Files. The Explorer stays mounted so its folders stay open. */
 export function LeftRail({
@@ -34,6 +35,7 @@ export function LeftRail({
       run: () => setView('explorer'),
     },
     { id: 'search.findInFiles', title: 'Find in Files', category: 'Search', keys: 'Mod+Shift+F', run: showSearch },
+    { id: 'outline.show', title: 'Show Outline', category: 'View', keys: 'Alt+Shift+O', run: () => setView('outline') },
     {
       id: 'search.cancel',
       title: 'Cancel Search',
@@ -43,12 +45,13 @@ export function LeftRail({
     },
   ]);
   const openMatch = (path: string, match: SearchMatch) => {
-    requestReveal(path, { line: match.line, start: match.start, end: match.end });
+    requestReveal(path, { line: match.line, start: match.start, end: match.end, cell: match.cell?.index });
     onOpen(path);
   };
   const views: { id: View; label: string; select: () => void }[] = [
     { id: 'explorer', label: 'Explorer', select: () => setView('explorer') },
     { id: 'search', label: 'Search', select: showSearch },
+    { id: 'outline', label: 'Outline', select: () => setView('outline') },
   ];
   return (
     <aside className="left-rail" aria-label="Side Bar">
@@ -71,6 +74,7 @@ export function LeftRail({
         <TimelinePanel onOpen={onOpen} />
       </div>
       {view === 'search' && <SearchView focusTick={focusTick} onOpenMatch={openMatch} />}
+      {view === 'outline' && <OutlineView path={activePath} onOpen={onOpen} />}
     </aside>
   );
 }

@@ -4,5 +4,5 @@ export { DiffView } from './DiffView';
 export { registerDocumentView, type DocumentViewProps, type DocumentViewSpec } from './document-views';
 export { monaco } from './monaco-setup';
 export { OpenFilesStore, useOpenFile, useOpenFiles, useOpenFilesStore, type OpenFile } from './open-files';
-export { requestReveal, type RevealTarget } from './reveal';
+export { onRevealRequest, requestReveal, takeReveal, type RevealTarget } from './reveal';
 export { SaveAs } from './SaveAs';

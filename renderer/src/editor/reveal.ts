@@ -7,6 +7,8 @@ export interface RevealTarget {
   /** UTF-16 offsets within the line. */
   start: number;
   end: number;
+  /** In a notebook: the cell (0-based); `line` is then the line in its source. */
+  cell?: number;
 }
 
 const pending = new Map<string, RevealTarget>();

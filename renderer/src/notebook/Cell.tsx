@@ -1,11 +1,23 @@
-import { memo, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import { memo, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import type { CellType } from '../../../shared/contract';
-import { ArrowDownIcon, ArrowUpIcon, ContextMenu, MoreIcon, PlayIcon, TrashIcon, type MenuItem } from '../ui';
+import {
+  ArrowDownIcon,
+  ArrowUpIcon,
+  ChevronIcon,
+  ContextMenu,
+  MoreIcon,
+  PlayIcon,
+  TrashIcon,
+  type MenuItem,
+} from '../ui';
 import { outputsHidden, outputsScrolled, sourceHidden } from './cell-metadata';
 import { CellEditor, type EditorHandle, type EditorKey } from './CellEditor';
 import type { KernelAssistSource } from './kernel-assist';
 import type { CellTimings } from './cell-timing';
 import { CellTimingLabel } from './CellTimingLabel';
+import type { CollapseActions } from './collapse';
+import { DomHighlights } from './find/dom-highlights';
+import { useCurrentMatchArea, useMatchCount } from './find/find-context';
 import type { CellView } from './notebook-session';
 import { DeferredOutputs, EAGER_CELLS } from './DeferredOutputs';
 import { Markdown } from './Outputs';
@@ -59,6 +71,21 @@ export interface CellProps {
   assist?: KernelAssistSource;
   /** Each code cell's last run (duration, end), shown under its input. */
   timings?: CellTimings;
+  /** A heading cell: whether its section is collapsed, and what the collapse hides. */
+  section?: SectionState | null;
+  collapse?: CollapseActions;
+}
+
+export interface SectionState {
+  collapsed: boolean;
+  /** The cells the collapse hides. */
+  hiddenIds: readonly string[];
+}
+
+/** ", 3 matches" after a folded part's label while the find bar finds something in it. */
+function MatchCount({ cellIds, area }: { cellIds: readonly string[]; area?: 'source' | 'output' }) {
+  const n = useMatchCount(cellIds, area);
+  return n ? <>{`, ${n} ${n === 1 ? 'match' : 'matches'}`}</> : null;
 }
 
 function InputPrompt({
@@ -110,8 +137,12 @@ export const Cell = memo(function Cell({
   actions,
   assist,
   timings,
+  section,
+  collapse,
 }: CellProps) {
   const { cell, state } = view;
+  const findCurrentArea = useCurrentMatchArea(cell.id);
+  const outputsRef = useRef<HTMLDivElement>(null);
   const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
   const isCode = cell.cell_type === 'code';
   const isMarkdown = cell.cell_type === 'markdown';
@@ -121,6 +152,7 @@ export const Cell = memo(function Cell({
   const prompt = !isCode ? '' : busy ? '[*]:' : `[${cell.execution_count ?? ' '}]:`;
   const hideOutputs = isCode && outputsHidden(cell.metadata);
   const hideInput = known && sourceHidden(cell.metadata);
+  const scrolled = isCode && outputsScrolled(cell.metadata);
   const cells = multiple && selected ? 'selected cells' : 'cell';
 
   const items: MenuItem[] = [
@@ -218,15 +250,32 @@ export const Cell = memo(function Cell({
         if (showRendered) actions.select(cell.id, 'edit');
       }}
     >
-      <div
+      <button
+        type="button"
+        tabIndex={-1}
         className="nb-collapser nb-handle"
-        aria-hidden
+        aria-label={hideInput ? 'Show input' : 'Hide input'}
+        aria-expanded={!hideInput}
+        title={`${hideInput ? 'Show input' : 'Hide input'}; drag to move`}
+        onClick={() => collapse?.toggleSource(cell.id)}
         draggable
-        title="Drag to move"
         onDragStart={(e) => actions.dragStart(cell.id, e)}
         onDragEnd={() => actions.dragEnd()}
       />
       <div className="nb-gutter">
+        {section && (
+          <button
+            type="button"
+            className="nb-heading-toggle"
+            aria-label={section.collapsed ? 'Expand section' : 'Collapse section'}
+            aria-expanded={!section.collapsed}
+            title={section.collapsed ? 'Expand section (→)' : 'Collapse section (←)'}
+            onClick={() => collapse?.toggleHeading(cell.id)}
+            onKeyDown={stopKeys}
+          >
+            <ChevronIcon open={!section.collapsed} />
+          </button>
+        )}
         <button
           type="button"
           className="nb-run"
@@ -250,14 +299,14 @@ export const Cell = memo(function Cell({
           <pre className="nb-out-note">
             A “{cell.cell_type}” cell from a newer notebook format; it is kept when saving.
           </pre>
+        ) : hideInput ? (
+          <button type="button" className="nb-hidden-part" onClick={() => collapse?.toggleSource(cell.id)}>
+            … Input hidden
+            <MatchCount cellIds={[cell.id]} area="source" />
+          </button>
         ) : (
           <div className={`nb-input${showRendered ? ' rendered' : ''}`}>
-            {hideInput && !showRendered && (
-              <button type="button" className="nb-hidden-note" onClick={() => actions.toggleInput(cell.id)}>
-                Input hidden — show
-              </button>
-            )}
-            {!showRendered && !hideInput && (
+            {!showRendered && (
               <CellEditor
                 cellId={cell.id}
                 source={cell.source}
@@ -277,31 +326,47 @@ export const Cell = memo(function Cell({
         {isCode && timings && (
           <CellTimingLabel timings={timings} cellId={cell.id} running={state === 'running'} metadata={cell.metadata} />
         )}
+        <DomHighlights cellId={cell.id} target={outputsRef} version={view} />
         <div
+          ref={outputsRef}
           role="region"
           aria-label="Output"
-          className={`nb-outputs${cell.outputs.length || showRendered || view.input || view.answers.length ? '' : ' empty'}${isCode && outputsScrolled(cell.metadata) ? ' scrolled' : ''}`}
+          tabIndex={scrolled && !hideOutputs && cell.outputs.length ? 0 : undefined}
+          data-find-current={findCurrentArea === 'output' || (findCurrentArea && showRendered) ? 'true' : undefined}
+          className={`nb-outputs${cell.outputs.length || (showRendered && !hideInput) || view.input || view.answers.length ? '' : ' empty'}${scrolled && !hideOutputs ? ' scrolled' : ''}`}
         >
+          {isCode && cell.outputs.length > 0 && (
+            <button
+              type="button"
+              tabIndex={-1}
+              className="nb-out-collapser"
+              aria-label={hideOutputs ? 'Show outputs' : 'Hide outputs'}
+              aria-expanded={!hideOutputs}
+              title={hideOutputs ? 'Show outputs' : 'Hide outputs'}
+              onClick={() => collapse?.toggleOutputs(cell.id)}
+            />
+          )}
           {showRendered &&
+            !hideInput &&
             (cell.source.trim() ? (
               <Markdown source={cell.source} attachments={cell.attachments} />
             ) : (
               <div className="nb-markdown nb-placeholder">Empty markdown cell — double-click to edit</div>
             ))}
-          {hideOutputs ? (
-            <button type="button" className="nb-hidden-note" onClick={() => actions.toggleOutputs(cell.id)}>
-              Output hidden — show
-            </button>
-          ) : (
-            isCode && (
+          {isCode &&
+            (hideOutputs && cell.outputs.length ? (
+              <button type="button" className="nb-hidden-part" onClick={() => collapse?.toggleOutputs(cell.id)}>
+                … Outputs hidden
+                <MatchCount cellIds={[cell.id]} area="output" />
+              </button>
+            ) : (
               <DeferredOutputs
                 outputs={cell.outputs}
                 executionCount={cell.execution_count}
                 exactNumbers={cell.exactNumbers}
                 eager={index < EAGER_CELLS}
               />
-            )
-          )}
+            ))}
           {view.answers.map((line, i) => (
             <pre key={`answer-${i}`} className="nb-out-text nb-stdin-echo">
               {line}
@@ -315,6 +380,12 @@ export const Cell = memo(function Cell({
             />
           )}
         </div>
+        {section?.collapsed && (
+          <button type="button" className="nb-section-hidden" onClick={() => collapse?.toggleHeading(cell.id)}>
+            {section.hiddenIds.length} {section.hiddenIds.length === 1 ? 'cell' : 'cells'} hidden
+            <MatchCount cellIds={section.hiddenIds} />
+          </button>
+        )}
       </div>
       <div className="nb-cell-toolbar" role="toolbar" aria-label={`Cell ${index + 1} actions`}>
         <button

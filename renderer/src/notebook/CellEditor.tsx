@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { monaco } from '../editor';
 import { attachKernelAssist, type KernelAssistSource } from './kernel-assist';
+import { useCellFind } from './find/find-context';
+import { findDecorations, scrollToFindMatch, StaticSource } from './find/find-highlights';
 
 export type EditorKey = 'run' | 'run-advance' | 'run-insert' | 'escape' | 'up-out' | 'down-out';
 
@@ -10,6 +12,8 @@ export interface EditorHandle {
   hasTextFocus(): boolean;
   /** Where to split (Ctrl+Shift+-): each cursor's offset, or a selection's start and end; [] before Monaco is made. */
   cursorOffsets(): number[];
+  /** Selects a range (1-based line, UTF-16 offsets in it) and focuses the editor, creating it first if needed. */
+  select(target: { line: number; start: number; end: number }): void;
 }
 
 export interface CellEditorProps {
@@ -56,7 +60,12 @@ export function CellEditor({
   handlers.current = { onChange, onKey, onFocus };
   const applying = useRef(false);
   const [live, setLive] = useState(false);
+  // A cell whose editor does not exist yet is off screen: its marks follow once the first highlights painted.
+  const { matches: findMatches, current: anyCurrent } = useCellFind(cellId, live ? 'now' : 'later');
+  const findCurrent = anyCurrent?.area === 'source' ? anyCurrent : null;
   const focusWhenLive = useRef(false);
+  const selectWhenLive = useRef<{ line: number; start: number; end: number } | null>(null);
+  const findDecorationsRef = useRef<monaco.editor.IEditorDecorationsCollection | null>(null);
 
   useEffect(() => {
     const handle: EditorHandle = {
@@ -77,6 +86,18 @@ export function CellEditor({
           const end = model.getOffsetAt(s.getEndPosition());
           return start === end ? [start] : [start, end];
         });
+      },
+      select: (target) => {
+        const editor = editorRef.current;
+        if (!editor) {
+          selectWhenLive.current = target;
+          setLive(true);
+          return;
+        }
+        const selection = new monaco.Selection(target.line, target.start + 1, target.line, target.end + 1);
+        editor.setSelection(selection);
+        editor.focus();
+        scrollToFindMatch(editor, host.current, selection.getStartPosition());
       },
     };
     register(cellId, handle);
@@ -178,6 +199,15 @@ export function CellEditor({
       focusWhenLive.current = false;
       editor.focus();
     }
+    findDecorationsRef.current = editor.createDecorationsCollection();
+    if (selectWhenLive.current) {
+      const target = selectWhenLive.current;
+      selectWhenLive.current = null;
+      const selection = new monaco.Selection(target.line, target.start + 1, target.line, target.end + 1);
+      editor.setSelection(selection);
+      editor.focus();
+      requestAnimationFrame(() => scrollToFindMatch(editor, el, selection.getStartPosition()));
+    }
 
     return () => {
       sizeSub.dispose();
@@ -189,6 +219,7 @@ export function CellEditor({
       editor.dispose();
       model.dispose();
       editorRef.current = null;
+      findDecorationsRef.current = null;
     };
     // The editor lives as long as the cell; text and language changes are applied below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -219,6 +250,15 @@ export function CellEditor({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on the generation: what is typed here is already in the model
   }, [generation]);
 
+  // The find bar's highlights, and the current match scrolled to.
+  useEffect(() => {
+    const editor = editorRef.current;
+    const model = editor?.getModel();
+    if (!editor || !model) return;
+    findDecorationsRef.current?.set(findDecorations(model, findMatches, findCurrent));
+    if (findCurrent) scrollToFindMatch(editor, host.current, model.getPositionAt(findCurrent.start));
+  }, [findMatches, findCurrent, live]);
+
   return (
     <div ref={host} className="nb-editor" data-language={language} data-live={live ? 'true' : undefined}>
       {!live && (
@@ -230,7 +270,7 @@ export function CellEditor({
             setLive(true);
           }}
         >
-          {source || ' '}
+          <StaticSource source={source} matches={findMatches} current={findCurrent} />
         </pre>
       )}
     </div>

@@ -1,11 +1,18 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { nameOf } from '../../../shared/paths';
 import { errorText, perBridge, useBridge, useStore } from '../base';
-import { CodeDocument, monaco, useOpenFilesStore } from '../editor';
+import { CodeDocument, monaco, onRevealRequest, takeReveal, useOpenFilesStore } from '../editor';
 import { PlusIcon, useColorScheme, usePrefs, useToasts } from '../ui';
 import { Banners, CannotOpen } from './Banners';
 import { Cell } from './Cell';
 import { carriesCells, dropCells, dropEffect, dropTarget } from './cell-drag';
+import { CollapseActions } from './collapse';
+import { FindBar } from './find/FindBar';
+import { FindContext } from './find/find-context';
+import { FindController } from './find/find-controller';
+import { useFindAndCollapseKeys } from './find/find-keys';
+import { showNotebookOutline } from './outline-feed';
+import { cellHeading, hiddenBySections, isHeadingCollapsed, sectionSize } from './sections';
 import { navigationStep, useNotebookKeys } from './key-table';
 import { CellTimings } from './cell-timing';
 import { useKernelAssistCommands } from './kernel-assist-commands';
@@ -59,6 +66,29 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
       }),
     [session, toasts, openFiles],
   );
+  const collapse = useMemo(
+    () => new CollapseActions(session, (err) => toasts.error(errorText(err))),
+    [session, toasts],
+  );
+  const sectionRef = useRef<HTMLElement>(null);
+  const find = useMemo(
+    () =>
+      new FindController(session, {
+        onError: (err) => toasts.error(errorText(err)),
+        // A match in a folded section opens it; its cell comes into view (its editor then scrolls to the match).
+        reveal: (match) =>
+          void collapse.reveal(match.cellIndex).then(() =>
+            requestAnimationFrame(() => {
+              const el = notebook.cellElements.get(match.cellId);
+              const target = match.area === 'output' ? el?.querySelector('.nb-outputs') : el;
+              target?.scrollIntoView({ block: 'nearest' });
+            }),
+          ),
+      }),
+    [session, toasts, collapse, notebook],
+  );
+  useEffect(() => () => find.dispose(), [find]);
+  const findViews = useMemo(() => ({ now: find, later: find.later }), [find]);
   const state = useStore(session);
   const { activeId, mode, unrendered, focusTick, selected, lineNumbers, allLineNumbers } = useStore(notebook);
   const cellsRef = useRef<HTMLDivElement>(null);
@@ -74,6 +104,28 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   const name = nameOf(path);
 
   useEffect(() => notebook.keepSelection(), [notebook, state.status, state.cells]);
+
+  useEffect(() => showNotebookOutline(path, { session, selection: notebook }), [path, session, notebook]);
+
+  // Find in Files and the outline ask for a place in this notebook: a cell, and a range in its source.
+  const ready = state.status === 'ready';
+  useEffect(() => {
+    if (!ready) return;
+    const reveal = () => {
+      const target = takeReveal(session.path);
+      const cellId = target?.cell === undefined ? undefined : session.getState().cells[target.cell]?.cell.id;
+      if (!target || !cellId) return;
+      void collapse.reveal(target.cell!).then(() => {
+        if (target.end > target.start) notebook.editors.get(cellId)?.select(target);
+        else notebook.focus(cellId, 'command');
+        requestAnimationFrame(() => notebook.cellElements.get(cellId)?.scrollIntoView({ block: 'start' }));
+      });
+    };
+    reveal();
+    return onRevealRequest((requested) => requested === session.path && reveal());
+  }, [ready, session, notebook, collapse]);
+
+  const hidden = useMemo(() => hiddenBySections(state.cells.map((c) => c.cell)), [state.cells]);
 
   useEffect(() => {
     monaco.editor.setTheme(scheme === 'dark' ? 'vs-dark' : 'vs');
@@ -129,6 +181,19 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
     hideDropLine();
     dropCells(notebook, event, index);
   };
+  useFindAndCollapseKeys({
+    find,
+    collapse,
+    notebook,
+    inCommandMode,
+    hasFocus: () => Boolean(sectionRef.current?.contains(document.activeElement)),
+    selectedText: () => {
+      const editor = monaco.editor.getEditors().find((e) => e.hasTextFocus());
+      const selection = editor?.getSelection();
+      const text = selection && !selection.isEmpty() ? editor?.getModel()?.getValueInRange(selection) : undefined;
+      return text && !text.includes('\n') ? text : undefined;
+    },
+  });
 
   const onCommandKey = (event: React.KeyboardEvent) => {
     const step = navigationStep(event);
@@ -158,72 +223,79 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
     (state.metadata.kernelspec as { language?: unknown } | undefined)?.language ?? state.kernel.language ?? 'python',
   );
   return (
-    <section className="nb" aria-label={name} data-path={path}>
+    <section ref={sectionRef} className="nb" aria-label={name} data-path={path}>
       <Toolbar notebook={notebook} state={state} />
+      <FindBar find={find} onClose={() => notebook.focus(notebook.getState().activeId, notebook.getState().mode)} />
       <Banners notebook={notebook} state={state} />
-      <div
-        ref={cellsRef}
-        className="nb-cells"
-        tabIndex={-1}
-        onKeyDown={onCommandKey}
-        onDragOver={onDragOver}
-        onDrop={onDrop}
-        onDragEnd={hideDropLine}
-        onDragLeave={(e) => {
-          if (!e.currentTarget.contains(e.relatedTarget as Node | null)) hideDropLine();
-        }}
-      >
-        <div ref={dropLine} className="nb-drop-line" aria-hidden hidden />
-        <div role="grid" aria-label="Cells" aria-multiselectable="true" className="nb-cell-grid">
-          {state.cells.map((view, index) => {
-            const isSelected = selected.size ? selected.has(view.cell.id) : view.cell.id === activeId;
-            // The list is a grid of one-cell rows, so each cell can say whether it is selected.
-            return (
-              <div key={view.cell.id} role="row" aria-label={`Cell ${index + 1}`} aria-selected={isSelected}>
-                <div role="gridcell">
-                  <Cell
-                    view={view}
-                    index={index}
-                    count={state.cells.length}
-                    active={view.cell.id === activeId}
-                    selected={isSelected}
-                    // Only selected cells speak of "selected cells": a growing selection re-renders just them.
-                    multiple={selected.size > 1 && selected.has(view.cell.id)}
-                    lineNumbers={allLineNumbers !== lineNumbers.has(view.cell.id)}
-                    editing={view.cell.id === activeId && mode === 'edit'}
-                    unrendered={
-                      unrendered.has(view.cell.id) ||
-                      (view.cell.cell_type === 'markdown' &&
-                        !view.cell.source.trim() &&
-                        view.cell.id === activeId &&
-                        mode === 'edit')
-                    }
-                    generation={state.generation}
-                    language={language}
-                    actions={notebook}
-                    assist={assist}
-                    timings={timings}
-                  />
+      <FindContext.Provider value={findViews}>
+        <div
+          ref={cellsRef}
+          className="nb-cells"
+          tabIndex={-1}
+          onKeyDown={onCommandKey}
+          onDragOver={onDragOver}
+          onDrop={onDrop}
+          onDragEnd={hideDropLine}
+          onDragLeave={(e) => {
+            if (!e.currentTarget.contains(e.relatedTarget as Node | null)) hideDropLine();
+          }}
+        >
+          <div ref={dropLine} className="nb-drop-line" aria-hidden hidden />
+          <div role="grid" aria-label="Cells" aria-multiselectable="true" className="nb-cell-grid">
+            {state.cells.map((view, index) => {
+              if (hidden.has(view.cell.id)) return null;
+              const collapsed = cellHeading(view.cell) !== null && isHeadingCollapsed(view.cell);
+              const isSelected = selected.size ? selected.has(view.cell.id) : view.cell.id === activeId;
+              // The list is a grid of one-cell rows, so each cell can say whether it is selected.
+              return (
+                <div key={view.cell.id} role="row" aria-label={`Cell ${index + 1}`} aria-selected={isSelected}>
+                  <div role="gridcell">
+                    <Cell
+                      view={view}
+                      index={index}
+                      count={state.cells.length}
+                      active={view.cell.id === activeId}
+                      selected={isSelected}
+                      // Only selected cells speak of "selected cells": a growing selection re-renders just them.
+                      multiple={selected.size > 1 && selected.has(view.cell.id)}
+                      lineNumbers={allLineNumbers !== lineNumbers.has(view.cell.id)}
+                      editing={view.cell.id === activeId && mode === 'edit'}
+                      unrendered={
+                        unrendered.has(view.cell.id) ||
+                        (view.cell.cell_type === 'markdown' &&
+                          !view.cell.source.trim() &&
+                          view.cell.id === activeId &&
+                          mode === 'edit')
+                      }
+                      generation={state.generation}
+                      language={language}
+                      actions={notebook}
+                      assist={assist}
+                      timings={timings}
+                      section={cellHeading(view.cell) ? sectionOf(state.cells, index, collapsed) : null}
+                      collapse={collapse}
+                    />
+                  </div>
                 </div>
-              </div>
-            );
-          })}
+              );
+            })}
+          </div>
+          <button
+            type="button"
+            className="nb-add-bottom"
+            onClick={() => void notebook.insertAt(state.cells.length, 'code', 'edit')}
+          >
+            <PlusIcon /> Code
+          </button>
+          <button
+            type="button"
+            className="nb-add-bottom"
+            onClick={() => void notebook.insertAt(state.cells.length, 'markdown', 'edit')}
+          >
+            <PlusIcon /> Markdown
+          </button>
         </div>
-        <button
-          type="button"
-          className="nb-add-bottom"
-          onClick={() => void notebook.insertAt(state.cells.length, 'code', 'edit')}
-        >
-          <PlusIcon /> Code
-        </button>
-        <button
-          type="button"
-          className="nb-add-bottom"
-          onClick={() => void notebook.insertAt(state.cells.length, 'markdown', 'edit')}
-        >
-          <PlusIcon /> Markdown
-        </button>
-      </div>
+      </FindContext.Provider>
     </section>
   );
 }
@@ -231,3 +303,19 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
 function isCellOrList(el: Element): boolean {
   return el.classList.contains('nb-cell') || el.classList.contains('nb-cells');
 }
+
+/** A heading cell's section: collapsed or not, and the cells the collapse hides. */
+function sectionOf(
+  cells: readonly { cell: Parameters<typeof sectionSize>[0][number] }[],
+  index: number,
+  collapsed: boolean,
+): { collapsed: boolean; hiddenIds: string[] } {
+  if (!collapsed) return NOT_COLLAPSED;
+  const size = sectionSize(
+    cells.map((c) => c.cell),
+    index,
+  );
+  return { collapsed, hiddenIds: cells.slice(index + 1, index + 1 + size).map((c) => c.cell.id) };
+}
+
+const NOT_COLLAPSED = { collapsed: false, hiddenIds: [] };

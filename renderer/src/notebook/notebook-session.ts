@@ -287,7 +287,7 @@ export class NotebookSession extends Store<NotebookSessionState> {
     this.set({ cells: movedBlock(this.state.cells, new Set(cellIds), toIndex), dirty: r.dirty }, 'now');
   }
 
-  /** Replaces a cell's metadata (hidden outputs, scrolling, …). */
+  /** Replaces a cell's metadata (hidden input or outputs, scrolling, collapsed headings). */
   async setCellMetadata(cellId: string, metadata: NotebookCell['metadata']): Promise<void> {
     await this.flushEdits();
     const r = await this.ask('notebook.setCellMetadata', { cellId, metadata });
@@ -335,6 +335,18 @@ export class NotebookSession extends Store<NotebookSessionState> {
       'now',
     );
     this.set({ dirty: r.dirty }, 'now');
+  }
+
+  /** Several cells' new sources as one edit in main (Replace All); open editors take the text (undoable). */
+  async replaceSources(edits: { cellId: string; source: string }[]): Promise<void> {
+    if (!edits.length) return;
+    await this.flushEdits();
+    const r = await this.ask('notebook.editCells', { edits });
+    const bySource = new Map(edits.map((e) => [e.cellId, e.source]));
+    const cells = this.state.cells.map((c) =>
+      bySource.has(c.cell.id) ? { ...c, cell: { ...c.cell, source: bySource.get(c.cell.id)! } } : c,
+    );
+    this.set({ cells, dirty: r.dirty, generation: this.state.generation + 1 }, 'now');
   }
 
   async clearOutputs(cellId?: string): Promise<void> {

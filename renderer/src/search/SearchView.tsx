@@ -241,16 +241,24 @@ export function SearchView({
             const from = match.start - match.previewStart;
             const to = Math.min(match.end - match.previewStart, match.preview.length);
             const before = match.preview.slice(0, from).trimStart();
+            // A notebook's hit is placed in its cell: "cell 4, line 2".
+            const place = match.cell ? `cell ${match.cell.index + 1}, line ${match.line}` : `line ${match.line}`;
             return (
               <div
                 key={`m:${row.file.path}:${row.index}`}
                 {...common}
                 aria-level={2}
-                aria-label={`${match.preview.trim()} (line ${match.line})`}
+                aria-label={`${match.preview.trim()} (${place})`}
                 data-path={row.file.path}
                 data-line={match.line}
-                title={`Line ${match.line}`}
+                data-cell={match.cell?.index}
+                title={place[0].toUpperCase() + place.slice(1)}
               >
+                {match.cell && (
+                  <span className="search-cell" aria-hidden>
+                    [{match.cell.index + 1}]
+                  </span>
+                )}
                 <span className="search-line">
                   {match.previewStart > 0 && '…'}
                   {before.length > 24 ? `…${before.slice(-24)}` : before}

@@ -1,0 +1,257 @@
+import { execFileSync } from 'node:child_process';
+import type { Locator, Page } from '@playwright/test';
+import { expectAccessible } from './support/axe';
+import { DEFAULT_FIXTURE, expect, test, type TempWorkspace } from './support/fixtures';
+
+/**
+ * Find, outline and collapse in a notebook, against the real Jupyter (Debian's jupyter-server + ipykernel).
+ * Kernel start-up takes 10-20 s on this machine, hence the timeouts.
+ */
+
+const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
+const KERNEL_START = 60_000;
+const RUN = 30_000;
+
+type Cell = {
+  cell_type: string;
+  id: string;
+  metadata: Record<string, unknown>;
+  source: string;
+  execution_count?: null;
+  outputs?: unknown[];
+};
+let nextId = 0;
+function cell(type: 'code' | 'markdown', source: string, metadata: Record<string, unknown> = {}): Cell {
+  nextId += 1;
+  const base = { cell_type: type, id: `cell-${nextId}`, metadata, source };
+  return type === 'code' ? { ...base, execution_count: null, outputs: [] } : base;
+}
+
+function notebook(...cells: Cell[]): string {
+  return `${JSON.stringify(
+    {
+      cells,
+      metadata: {
+        kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' },
+        language_info: { name: 'python' },
+      },
+      nbformat: 4,
+      nbformat_minor: 5,
+    },
+    null,
+    1,
+  )}\n`;
+}
+
+const notebookOf = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
+const cellOf = (nb: Locator, n: number) => nb.getByRole('group', { name: `Cell ${n}`, exact: true });
+
+async function openNotebook(page: Page, name: string): Promise<Locator> {
+  await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name, exact: true }).click();
+  const nb = notebookOf(page, name);
+  await expect(nb).toBeVisible();
+  return nb;
+}
+
+/** Python's nbformat reads the file and finds it valid (the schema Jupyter itself checks). */
+function validateWithNbformat(workspace: TempWorkspace, rel: string): void {
+  execFileSync('/usr/bin/python3', [
+    '-c',
+    'import nbformat,sys; nbformat.validate(nbformat.read(sys.argv[1], as_version=4))',
+    workspace.abs(rel),
+  ]);
+}
+
+async function savedCells(workspace: TempWorkspace, rel: string) {
+  return (
+    JSON.parse(await workspace.read(rel)) as {
+      cells: { source: string | string[]; metadata: Record<string, unknown> }[];
+    }
+  ).cells.map((c) => ({ source: [c.source].flat().join(''), metadata: c.metadata }));
+}
+
+/** Whether an element's box is inside the notebook's scrolled list. */
+async function inView(list: Locator, target: Locator): Promise<boolean> {
+  const outer = await list.boundingBox();
+  const inner = await target.boundingBox();
+  return Boolean(outer && inner && inner.y >= outer.y - 1 && inner.y < outer.y + outer.height);
+}
+
+test.describe('notebook find, outline and collapse', () => {
+  test.describe.configure({ timeout: 240_000 });
+
+  test.describe('find and replace', () => {
+    test.use({
+      fixtureFiles: {
+        ...DEFAULT_FIXTURE,
+        'find.ipynb': notebook(
+          cell('markdown', '# Setup'),
+          cell('code', "word = 'alpha'\nprint(word, 'alpha')"),
+          cell('markdown', '## Folded', { heading_collapsed: true }),
+          cell('code', "folded = ['alpha', 'Alpha']"),
+          cell('markdown', '# After'),
+          cell('code', 'alphabet = 1'),
+        ),
+      },
+    });
+
+    test('finds across cells including a folded one, replaces all as one undoable edit, and saves valid nbformat', async ({
+      page,
+      kiln,
+      workspace,
+    }) => {
+      await kiln.open(page);
+      const nb = await openNotebook(page, 'find.ipynb');
+      await expect(nb.getByRole('status')).toHaveText('idle', { timeout: KERNEL_START });
+      // The folded section shows as one line under its heading; its cell is not shown.
+      await expect(nb.getByRole('button', { name: '1 cell hidden' })).toBeVisible();
+      await expect(nb.getByRole('group')).toHaveCount(5);
+
+      // A real run, so there is text output to search.
+      await cellOf(nb, 2).getByRole('button', { name: 'Run cell' }).click();
+      await expect(cellOf(nb, 2).getByRole('region', { name: 'Output' })).toHaveText('alpha alpha', { timeout: RUN });
+
+      await cellOf(nb, 1).click();
+      await page.keyboard.press(`${mod}+f`);
+      const bar = nb.getByRole('search', { name: 'Find in notebook' });
+      const field = bar.getByRole('textbox', { name: 'Find' });
+      await expect(field).toBeFocused();
+      await field.fill('alpha');
+      // Sources only: 2 in cell 2, 2 in the folded cell, 1 in "alphabet".
+      await expect(bar.locator('.nb-find-count')).toHaveText('1 of 5');
+      await expect(nb.getByRole('button', { name: '1 cell hidden, 2 matches' })).toBeVisible();
+      await expect(cellOf(nb, 2).locator('.nb-find-current, .nb-find-match')).toHaveCount(2);
+      await bar.getByRole('button', { name: 'Whole Word' }).click();
+      await expect(bar.locator('.nb-find-count')).toHaveText('1 of 4');
+      await bar.getByRole('button', { name: 'Match Case' }).click();
+      await expect(bar.locator('.nb-find-count')).toHaveText('1 of 3');
+      await bar.getByRole('button', { name: 'Search outputs' }).click();
+      await expect(bar.locator('.nb-find-count')).toHaveText('1 of 5');
+      await bar.getByRole('button', { name: 'Search outputs' }).click();
+      await page.keyboard.press('F3');
+      await expect(bar.locator('.nb-find-count')).toHaveText('2 of 3');
+      await page.keyboard.press('Shift+F3');
+      await page.keyboard.press('Shift+F3');
+      await expect(bar.locator('.nb-find-count')).toHaveText('3 of 3');
+      // Going to a match in a folded section opens it (as JupyterLab writes it: heading_collapsed goes).
+      await expect(nb.getByRole('group')).toHaveCount(6);
+      await expect(cellOf(nb, 4).locator('.nb-find-current')).toHaveCount(1);
+      await page.screenshot({ path: '/tmp/nbfind-find.png' });
+
+      await page.keyboard.press(`${mod}+h`);
+      const replace = bar.getByRole('textbox', { name: 'Replace' });
+      await expect(replace).toBeVisible();
+      await replace.fill('omega');
+      await bar.getByRole('button', { name: 'Replace All' }).click();
+      await expect(bar.locator('.nb-find-count')).toHaveText('No results');
+      await expect(cellOf(nb, 2).locator('.view-lines, .nb-editor-static').first()).toContainText("word = 'omega'");
+      // One Undo puts every cell back.
+      await bar.getByRole('button', { name: /Undo Replace All/ }).click();
+      await expect(bar.locator('.nb-find-count')).toHaveText(/of 3$/);
+      await bar.getByRole('button', { name: 'Replace All' }).click();
+      await expect(bar.locator('.nb-find-count')).toHaveText('No results');
+      await field.press('Escape');
+      await expect(bar).toBeHidden();
+
+      await page.keyboard.press(`${mod}+s`);
+      await expect
+        .poll(async () => (await savedCells(workspace, 'find.ipynb')).map((c) => c.source))
+        .toEqual([
+          '# Setup',
+          "word = 'omega'\nprint(word, 'omega')",
+          '## Folded',
+          "folded = ['omega', 'Alpha']",
+          '# After',
+          'alphabet = 1',
+        ]);
+      expect((await savedCells(workspace, 'find.ipynb'))[2].metadata).toEqual({});
+      validateWithNbformat(workspace, 'find.ipynb');
+    });
+
+    test('headings fold with ← and → in command mode, and the collapsers hide input and outputs, saved as JupyterLab does', async ({
+      page,
+      kiln,
+      workspace,
+    }) => {
+      await kiln.open(page);
+      const nb = await openNotebook(page, 'find.ipynb');
+      await nb.getByRole('button', { name: '1 cell hidden' }).click();
+      await expect(nb.getByRole('group')).toHaveCount(6);
+      await cellOf(nb, 1).click();
+      await page.keyboard.press('ArrowLeft');
+      await expect(nb.getByRole('button', { name: '3 cells hidden' })).toBeVisible();
+      await page.keyboard.press('ArrowRight');
+      await expect(nb.getByRole('group')).toHaveCount(6);
+      await cellOf(nb, 2).getByRole('button', { name: 'Hide input' }).click();
+      await expect(cellOf(nb, 2).getByRole('button', { name: '… Input hidden' })).toBeVisible();
+      await page.keyboard.press(`${mod}+s`);
+      await expect
+        .poll(async () => (await savedCells(workspace, 'find.ipynb'))[1].metadata)
+        .toEqual({ jupyter: { source_hidden: true } });
+      validateWithNbformat(workspace, 'find.ipynb');
+    });
+  });
+
+  test.describe('Find in Files and the outline', () => {
+    const many = Array.from({ length: 40 }, (_, i) => cell('code', `step_${i} = ${i}`));
+    many[33] = cell('code', 'label = "say \\"when\\""\nnext_line = 2');
+    many[5] = cell('markdown', '# Loading\n\nSome text.');
+    many[20] = cell('markdown', '## Results');
+    many[30] = cell('markdown', '## Discussion');
+    test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'long.ipynb': notebook(...many) } });
+
+    test('a Find in Files hit in a notebook names its cell and lands on it with the match selected', async ({
+      page,
+      kiln,
+    }) => {
+      await kiln.open(page);
+      await page.keyboard.press(`${mod}+Shift+f`);
+      const view = page.getByRole('region', { name: 'Search' });
+      const box = view.getByRole('textbox', { name: 'Search', exact: true });
+      // Across escaped quotes: what the cell says, not what the JSON holds.
+      await box.fill('"say \\"when\\""');
+      await box.press('Enter');
+      const hit = view.getByRole('treeitem', { name: 'label = "say \\"when\\"" (cell 34, line 1)' });
+      await expect(hit).toBeVisible();
+      await hit.click();
+      const nb = notebookOf(page, 'long.ipynb');
+      const target = cellOf(nb, 34);
+      await expect(target.locator('.monaco-editor.focused')).toBeVisible();
+      await expect.poll(() => inView(nb.locator('.nb-cells'), target)).toBe(true);
+      await expect
+        .poll(() =>
+          target.evaluate((el) => {
+            const sel = el.ownerDocument.getSelection();
+            return el.querySelector('.selected-text') !== null || Boolean(sel?.toString());
+          }),
+        )
+        .toBe(true);
+    });
+
+    test('the outline lists the headings, jumps to one, and marks the current section; axe stays clean', async ({
+      page,
+      kiln,
+    }) => {
+      await kiln.open(page);
+      const nb = await openNotebook(page, 'long.ipynb');
+      await page.getByRole('tab', { name: 'Outline' }).click();
+      const outline = page.getByRole('region', { name: 'Outline' });
+      const items = outline.getByRole('treeitem');
+      await expect(items).toHaveText(['Loading', 'Results', 'Discussion']);
+      await outline.getByRole('treeitem', { name: 'Discussion' }).click();
+      const heading = cellOf(nb, 31);
+      await expect(heading).toHaveClass(/active/);
+      await expect.poll(() => inView(nb.locator('.nb-cells'), heading)).toBe(true);
+      await expect(outline.getByRole('treeitem', { name: 'Discussion' })).toHaveAttribute('aria-selected', 'true');
+      await expect(outline.getByRole('treeitem', { name: 'Results' })).toHaveAttribute('aria-selected', 'false');
+      await page.screenshot({ path: '/tmp/nbfind-outline.png' });
+
+      await heading.click();
+      await page.keyboard.press(`${mod}+h`);
+      const bar = nb.getByRole('search', { name: 'Find in notebook' });
+      await bar.getByRole('textbox', { name: 'Find' }).fill('step_3');
+      await expect(bar.locator('.nb-find-count')).toHaveText(/of 9$/);
+      await expectAccessible(page, 'notebook-find');
+    });
+  });
+});

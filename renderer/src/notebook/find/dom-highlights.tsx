@@ -1,0 +1,91 @@
+import { useContext, useEffect, type RefObject } from 'react';
+import { useStore } from '../../base';
+import { FindContext } from './find-context';
+import { findRegExp, type FindQuery } from './find-model';
+
+/**
+ * Highlights in what a cell shows as HTML (rendered markdown, text outputs), drawn with the CSS Custom
+ * Highlight API over the text as shown: no DOM is rewritten, so the renderers stay as they are.
+ */
+const HIGHLIGHT = 'nb-find';
+const rangesByCell = new Map<string, Range[]>();
+
+function registry(): Highlight | null {
+  if (typeof CSS === 'undefined' || !('highlights' in CSS) || typeof Highlight === 'undefined') return null;
+  let highlight = CSS.highlights.get(HIGHLIGHT);
+  if (!highlight) {
+    highlight = new Highlight();
+    CSS.highlights.set(HIGHLIGHT, highlight);
+  }
+  return highlight;
+}
+
+function setRanges(cellId: string, ranges: Range[]): void {
+  const highlight = registry();
+  if (!highlight) return;
+  for (const range of rangesByCell.get(cellId) ?? []) highlight.delete(range);
+  if (ranges.length) rangesByCell.set(cellId, ranges);
+  else rangesByCell.delete(cellId);
+  for (const range of ranges) highlight.add(range);
+}
+
+/** Ranges of the regex's matches in each text node under `root` (a match does not cross elements). */
+function rangesIn(root: Element, regex: RegExp, skip: (node: Node) => boolean): Range[] {
+  const ranges: Range[] = [];
+  const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (skip(node)) continue;
+    const text = node.nodeValue ?? '';
+    regex.lastIndex = 0;
+    for (let m = regex.exec(text); m; m = regex.exec(text)) {
+      if (!m[0].length) {
+        regex.lastIndex++;
+        continue;
+      }
+      const range = root.ownerDocument.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      ranges.push(range);
+    }
+  }
+  return ranges;
+}
+
+const NONE = { subscribe: () => () => undefined, getState: () => null };
+
+const sameQuery = (a: FindQuery | null, b: FindQuery | null) =>
+  a === b ||
+  (a !== null &&
+    b !== null &&
+    a.text === b.text &&
+    a.matchCase === b.matchCase &&
+    a.wholeWord === b.wholeWord &&
+    a.regex === b.regex &&
+    a.inOutputs === b.inOutputs);
+
+/**
+ * Marks the find bar's matches in a cell's rendered part: its rendered markdown when the cell's source matches,
+ * its outputs when outputs are searched. `version` changes when what is shown there changes.
+ */
+export function DomHighlights({
+  cellId,
+  target,
+  version,
+}: {
+  cellId: string;
+  target: RefObject<HTMLElement | null>;
+  version: unknown;
+}) {
+  const find = useContext(FindContext);
+  const query = useStore(find?.later ?? NONE, (s) => (s?.open && s.byCell.has(cellId) ? s.query : null), sameQuery);
+  useEffect(() => {
+    const root = target.current;
+    const regex = query ? findRegExp(query) : null;
+    if (!root || !(regex instanceof RegExp)) return setRanges(cellId, []);
+    // Rendered markdown always (its source matched); outputs only when they are searched.
+    const skip = (node: Node) => !query!.inOutputs && !node.parentElement?.closest('.nb-markdown');
+    setRanges(cellId, rangesIn(root, regex, skip));
+    return () => setRanges(cellId, []);
+  }, [cellId, target, query, version]);
+  return null;
+}

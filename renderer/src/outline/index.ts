@@ -1,0 +1,1 @@
+export { OutlineView } from './OutlineView';

@@ -1,0 +1,38 @@
+/** One entry of a text file's outline: what it is called, how deep it sits, and its line (1-based). */
+export interface OutlineEntry {
+  text: string;
+  level: number;
+  line: number;
+}
+
+const PY_DEF = /^(async\s+def|def|class)\s+([A-Za-z_]\w*)/;
+const PY_CELL = /^#\s*%%\s*(.*)$/;
+
+/**
+ * A Python file's outline without a language server: its top-level classes and functions (with a class's
+ * methods one level down), and `# %%` cell markers as sections.
+ */
+export function pythonOutline(text: string): OutlineEntry[] {
+  const entries: OutlineEntry[] = [];
+  const lines = text.split('\n');
+  let inClass = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].replace(/\r$/, '');
+    const cell = PY_CELL.exec(line);
+    if (cell) {
+      entries.push({ text: cell[1].trim() || 'Cell', level: 1, line: i + 1 });
+      inClass = false;
+      continue;
+    }
+    const top = PY_DEF.exec(line);
+    if (top) {
+      entries.push({ text: top[2], level: 1, line: i + 1 });
+      inClass = top[1] === 'class';
+      continue;
+    }
+    if (line.trim() && !/^\s/.test(line) && !line.startsWith('@') && !line.startsWith('#')) inClass = false;
+    const method = inClass ? /^\s+(?:async\s+def|def)\s+([A-Za-z_]\w*)/.exec(line) : null;
+    if (method && /^(\s+)/.exec(line)![1].length <= 4) entries.push({ text: method[1], level: 2, line: i + 1 });
+  }
+  return entries;
+}
