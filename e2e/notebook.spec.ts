@@ -237,9 +237,9 @@ test.describe('notebook', () => {
       const svgImage = out.getByRole('img', { name: 'SVG output' });
       await expect(svgImage).toBeVisible();
       await expect(svgImage).toHaveAttribute('src', /^data:image\/svg\+xml/);
-      await expect(out.locator('.nb-json')).toContainText('"nested"');
+      await expect(out.getByRole('group', { name: 'JSON output' })).toContainText('nested');
       await expect(out.locator('strong')).toHaveText('strong');
-      await expect(out.locator('.nb-latex')).toContainText('\\alpha^2');
+      await expect(out.locator('.nb-out-latex .katex')).toBeVisible();
       expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     });
   });

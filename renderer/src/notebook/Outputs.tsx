@@ -1,9 +1,22 @@
-import { memo, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
+import { lazy, memo, Suspense, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import type { MimeBundle, NotebookOutput } from '../../../shared/contract';
 import { joinMultiline } from '../../../shared/contract';
+import { ContextMenu } from '../ui';
 import { parseAnsi } from './ansi';
 import { cutText, fixConsole } from './console-text';
 import { renderMarkdown } from './markdown';
+import { withEmbeddedChart } from './renderers/embedded-chart';
+import { ImageOutput } from './renderers/ImageOutput';
+import { JsonTree } from './renderers/JsonTree';
+import { LatexOutput } from './renderers/LatexOutput';
+import { useLazy } from './renderers/lazy';
+import { hasMath, katexIfLoaded, loadKatex } from './renderers/math';
+import { chooseMime, renderableMimes, rendererKind } from './renderers/mime-rank';
+import './renderers/outputs.css';
+
+// Chart components pull in their libraries; each is its own chunk, loaded when a chart first shows.
+const VegaOutput = lazy(() => import('./renderers/VegaOutput').then((m) => ({ default: m.VegaOutput })));
+const PlotlyOutput = lazy(() => import('./renderers/PlotlyOutput').then((m) => ({ default: m.PlotlyOutput })));
 
 /** Lines shown from the start and the end of a long text output before "Show more". */
 const HEAD_LINES = 200;
@@ -11,19 +24,6 @@ const TAIL_LINES = 300;
 const MORE_STEP = 5000;
 /** Outputs shown per cell before "Show more" (a loop calling display() 10,000 times). */
 const MAX_OUTPUTS = 200;
-
-/** Preference order among a bundle's mimetypes, richest first (as JupyterLab ranks them). */
-const MIME_ORDER = [
-  'text/html',
-  'image/svg+xml',
-  'image/png',
-  'image/jpeg',
-  'image/gif',
-  'text/markdown',
-  'text/latex',
-  'application/json',
-  'text/plain',
-];
 
 /** Coloured text from ANSI escapes; plain strings skip the parse. */
 function AnsiText({ text }: { text: string }): ReactNode {
@@ -89,14 +89,6 @@ function ErrorView({ output }: { output: NotebookOutput }) {
   return <LongText text={text} className="nb-out-text nb-error" />;
 }
 
-function imageSize(metadata: unknown, mime: string): CSSProperties {
-  const entry = (metadata as Record<string, { width?: unknown; height?: unknown }> | undefined)?.[mime];
-  const style: CSSProperties = {};
-  if (typeof entry?.width === 'number') style.width = entry.width;
-  if (typeof entry?.height === 'number') style.height = entry.height;
-  return style;
-}
-
 /**
  * A guess at the height HTML needs: the frame is `sandbox=""` (no script, opaque origin), so neither it
  * nor Kiln can measure its content. Parsing with DOMParser runs nothing and loads nothing.
@@ -127,8 +119,7 @@ function HtmlFrame({ html }: { html: string }) {
   return <iframe className="nb-out-html" title="HTML output" sandbox="" srcDoc={doc} style={{ height }} />;
 }
 
-function MimeView({ bundle, metadata }: { bundle: MimeBundle; metadata: unknown }) {
-  const mime = MIME_ORDER.find((m) => bundle[m] !== undefined) ?? Object.keys(bundle).find((m) => m.endsWith('+json'));
+function MimeView({ bundle, metadata, mime }: { bundle: MimeBundle; metadata: unknown; mime: string | null }) {
   if (!mime) {
     return (
       <div className="nb-out-note">Output of type {Object.keys(bundle).join(', ') || 'nothing'} cannot be shown.</div>
@@ -136,48 +127,79 @@ function MimeView({ bundle, metadata }: { bundle: MimeBundle; metadata: unknown 
   }
   const value = bundle[mime];
   const text = typeof value === 'string' || Array.isArray(value) ? joinMultiline(value as string | string[]) : '';
-  switch (mime) {
-    case 'text/html':
+  switch (rendererKind(mime)) {
+    case 'html':
       return <HtmlFrame html={text} />;
-    case 'image/svg+xml':
-      // An <img> never runs the SVG's scripts or loads its external resources.
-      return (
-        <img
-          className="nb-out-image"
-          alt="SVG output"
-          src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(text)}`}
-          style={imageSize(metadata, mime)}
-        />
-      );
-    case 'image/png':
-    case 'image/jpeg':
-    case 'image/gif':
-      return (
-        <img
-          className="nb-out-image"
-          alt={`${mime.slice(6).toUpperCase()} output`}
-          src={`data:${mime};base64,${text.replace(/\s+/g, '')}`}
-          style={imageSize(metadata, mime)}
-        />
-      );
-    case 'text/markdown':
+    case 'svg':
+    case 'image':
+      return <ImageOutput mime={mime} data={text} metadata={metadata} />;
+    case 'markdown':
       return <Markdown source={text} />;
-    case 'text/latex':
+    case 'latex':
+      return <LatexOutput latex={text} />;
+    case 'vega':
       return (
-        <pre className="nb-out-text nb-latex" title="LaTeX source">
-          {text}
-        </pre>
+        <Suspense fallback={<div className="nb-out-note">Loading chart…</div>}>
+          <VegaOutput mime={mime} spec={value} />
+        </Suspense>
       );
-    case 'text/plain':
-      return <LongText text={text} className="nb-out-text" />;
+    case 'plotly':
+      return (
+        <Suspense fallback={<div className="nb-out-note">Loading figure…</div>}>
+          <PlotlyOutput figure={value} />
+        </Suspense>
+      );
+    case 'json':
+      return <JsonTree value={value} />;
     default:
-      return <LongText text={JSON.stringify(value, null, 2)} className="nb-out-text nb-json" />;
+      return <LongText text={text} className="nb-out-text" />;
   }
+}
+
+/**
+ * A rich output, drawn with the best ranked renderer; its context menu switches to another of the bundle's
+ * mimetypes ("Show as text/plain"), remembered by this view only (the notebook is never rewritten).
+ */
+function RichOutput({ bundle: saved, metadata }: { bundle: MimeBundle; metadata: unknown }) {
+  const [preferred, setPreferred] = useState<string | null>(null);
+  const bundle = useMemo(() => withEmbeddedChart(saved), [saved]);
+  const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
+  const mimes = useMemo(() => renderableMimes(bundle), [bundle]);
+  const mime = chooseMime(bundle, preferred);
+  return (
+    <div
+      className="nb-out-rich"
+      data-mime={mime ?? undefined}
+      onContextMenu={(event) => {
+        if (mimes.length < 2) return;
+        event.preventDefault();
+        event.stopPropagation();
+        setMenu({ x: event.clientX, y: event.clientY });
+      }}
+    >
+      <MimeView bundle={bundle} metadata={metadata} mime={mime} />
+      {menu && (
+        <ContextMenu
+          x={menu.x}
+          y={menu.y}
+          label="Output menu"
+          items={mimes.map((option) => ({
+            label: `Show as ${option}${option === mime ? ' ✓' : ''}`,
+            onSelect: () => setPreferred(option),
+            disabled: option === mime,
+          }))}
+          onClose={() => setMenu(null)}
+        />
+      )}
+    </div>
+  );
 }
 
 /** Sanitized markdown; links open outside the app instead of navigating Kiln away. */
 export function Markdown({ source, attachments }: { source: string; attachments?: Record<string, MimeBundle> }) {
-  const html = useMemo(() => renderMarkdown(source, attachments), [source, attachments]);
+  const withMath = useMemo(() => hasMath(source), [source]);
+  const katex = useLazy(katexIfLoaded, loadKatex, withMath);
+  const html = useMemo(() => renderMarkdown(source, attachments, katex), [source, attachments, katex]);
   return (
     <div
       className="nb-markdown"
@@ -201,7 +223,7 @@ const OutputView = memo(function OutputView({ output }: { output: NotebookOutput
       return <ErrorView output={output} />;
     case 'execute_result':
     case 'display_data':
-      return <MimeView bundle={(output.data ?? {}) as MimeBundle} metadata={output.metadata} />;
+      return <RichOutput bundle={(output.data ?? {}) as MimeBundle} metadata={output.metadata} />;
     default:
       return (
         <div className="nb-out-note">
