@@ -7,6 +7,7 @@ import { configHandlers } from './config';
 import { EditAssistantService, editAssistantHandlers } from './edit-assistant';
 import { RunEngine } from './models';
 import { notebookHandlers } from './notebook';
+import { notebookExportHandlers } from './notebook-export';
 import { createVerbStack, verbsHandlers } from './verbs';
 import { EventHub } from './events';
 import { FileIndex, quickOpenHandlers } from './file-index';
@@ -207,6 +208,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     },
     ...gitHandlers(git),
     ...terminalHandlers(terminals),
+    ...notebookExportHandlers(stack.jupyter),
   };
 
   return {

@@ -10,6 +10,7 @@ import { searchEvents, searchRequests } from './search';
 import { trustEvents, trustRequests } from './trust';
 import { gitEvents, gitRequests } from './git';
 import { terminalEvents, terminalRequests } from './terminal';
+import { notebookExportRequests } from './notebook-export';
 
 export * from './workspace';
 export * from './notebook';
@@ -23,6 +24,7 @@ export * from './search';
 export * from './trust';
 export * from './git';
 export * from './terminal';
+export * from './notebook-export';
 
 /**
  * The whole contract: every request channel (args, result) and every event channel (payload).
@@ -40,6 +42,7 @@ export const requests = {
   ...trustRequests,
   ...gitRequests,
   ...terminalRequests,
+  ...notebookExportRequests,
 } as const;
 export const events = {
   ...workspaceEvents,

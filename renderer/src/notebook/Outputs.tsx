@@ -106,8 +106,21 @@ function estimateHtmlHeight(html: string): number {
   return Math.min(Math.max(estimate, 36), 600);
 }
 
+/**
+ * HTML that is only scripts and styles (Plotly's `init_notebook_mode`, a widget loader) draws nothing once its
+ * scripts can't run; JupyterLab shows such an output as nothing too, so Kiln doesn't show an empty frame.
+ */
+function onlyScripts(html: string): boolean {
+  if (!/<script\b/i.test(html)) return false;
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  doc.querySelectorAll('script, style, link, meta').forEach((node) => node.remove());
+  return !doc.body.textContent?.trim() && !doc.body.querySelector('img, svg, canvas, video, iframe, table, input');
+}
+
 function HtmlFrame({ html }: { html: string }) {
   const height = useMemo(() => estimateHtmlHeight(html), [html]);
+  const empty = useMemo(() => onlyScripts(html), [html]);
+  if (empty) return null;
   const doc = `<!doctype html><html><head><meta charset="utf-8"><meta name="color-scheme" content="light dark"><style>
     :root{color-scheme:light dark}
     body{margin:4px 0;font:13px/1.4 system-ui,sans-serif;color:#1f2328;background:transparent}
