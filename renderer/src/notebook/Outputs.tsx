@@ -1,7 +1,7 @@
 import { lazy, memo, Suspense, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import type { MimeBundle, NotebookOutput } from '../../../shared/contract';
 import { joinMultiline } from '../../../shared/contract';
-import { ContextMenu } from '../ui';
+import { ContextMenu, MoreIcon } from '../ui';
 import { parseAnsi } from './ansi';
 import { cutText, fixConsole } from './console-text';
 import { renderMarkdown } from './markdown';
@@ -191,6 +191,22 @@ function RichOutput({ bundle: saved, metadata }: { bundle: MimeBundle; metadata:
       }}
     >
       <MimeView bundle={bundle} metadata={metadata} mime={mime} />
+      {mimes.length > 1 && (
+        // Right-click can't reach Kiln inside an HTML output's frame: this button opens the same menu.
+        <button
+          type="button"
+          className="icon-btn nb-out-menu-button"
+          aria-label="Output menu"
+          aria-haspopup="menu"
+          title={`Shown as ${mime ?? 'nothing'}; show as…`}
+          onClick={(event) => {
+            const box = event.currentTarget.getBoundingClientRect();
+            setMenu({ x: box.right - 200, y: box.bottom + 2 });
+          }}
+        >
+          <MoreIcon />
+        </button>
+      )}
       {menu && (
         <ContextMenu
           x={menu.x}
