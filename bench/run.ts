@@ -2,6 +2,7 @@ import { runEditDiffBench } from './edit-diff';
 import { runGitStatusBench } from './git-status';
 import { runListingBench } from './listing';
 import { runNotebookFramesBench } from './notebook-frames';
+import { runNotebookOutputsBench } from './notebook-outputs';
 import { benchNotebookRoundTrip } from './notebook-roundtrip';
 import { runQuickOpenBench } from './quick-open';
 import { runSearchBench } from './search';
@@ -15,6 +16,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   tree: runTreeBench,
   'notebook-roundtrip': () => benchNotebookRoundTrip(),
   'notebook-frames': runNotebookFramesBench,
+  'notebook-outputs': runNotebookOutputsBench,
   'edit-diff': runEditDiffBench,
   'quick-open': runQuickOpenBench,
   search: runSearchBench,
