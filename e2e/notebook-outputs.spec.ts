@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { DEFAULT_FIXTURE, expect, test } from './support/fixtures';
 
@@ -177,6 +178,25 @@ function withOutputs(source: string, outputs: object[]) {
   return { ...cell('code', source), execution_count: 1, outputs };
 }
 
+/** axe's serious and critical findings on the page as it is, in both themes (as accessibility.spec.ts runs it). */
+async function axeFindings(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+      .options({ iframes: false })
+      .setLegacyMode()
+      .analyze();
+    for (const violation of results.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious'))
+      for (const node of violation.nodes)
+        found.push(`${colorScheme}: ${violation.id} at ${JSON.stringify(node.target)}: ${node.failureSummary ?? ''}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  return found;
+}
+
 const SAVED = notebook(
   cell('markdown', '# Report\n\nArea $\\pi r^2$ and $a_1 * b_2$.'),
   withOutputs('import sympy', [
@@ -209,6 +229,10 @@ test.describe('notebook export', () => {
     await kiln.open(page);
     const nb = await openNotebook(page, 'report.ipynb');
     await expect(outputOf(nb, 3).locator('svg .mark-rect path')).toHaveCount(2, { timeout: RUN });
+    // Math and a chart on screen: axe stays clean, the chart named by its title.
+    await expect(outputOf(nb, 3).getByRole('figure', { name: 'Fruit' })).toBeVisible();
+    await expect(outputOf(nb, 2).locator('.katex')).toBeVisible();
+    expect(await axeFindings(page)).toEqual([]);
 
     await nb.getByRole('button', { name: 'Export', exact: true }).click();
     await page.getByRole('menuitem', { name: 'Export as HTML' }).click();

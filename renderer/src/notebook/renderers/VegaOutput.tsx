@@ -33,6 +33,8 @@ export function VegaOutput({ mime, spec }: { mime: string; spec: unknown }) {
       .then(
         (result) => {
           if (!result) return;
+          // vega-embed's actions toggle is an icon only: name it for screen readers (axe: summary-name).
+          element.querySelector('summary')?.setAttribute('aria-label', 'Chart actions');
           if (live) finalize = () => result.finalize();
           else result.finalize();
         },
