@@ -8,7 +8,7 @@
  * Needs the built app (`npm run build`). Run alone: `npm run bench -- notebook-outputs`.
  */
 import type { Page } from '@playwright/test';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -107,6 +107,10 @@ export async function runNotebookOutputsBench(): Promise<BenchResult[]> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-outputs-'));
   await writeFile(path.join(root, 'rich.ipynb'), notebook(true));
   await writeFile(path.join(root, 'plain.ipynb'), notebook(false));
+  // No kernel: its start-up would take the CPU while one notebook paints and not the other. Outputs come
+  // from the file; the notebooks open and draw without Jupyter.
+  await mkdir(path.join(root, '.kiln'));
+  await writeFile(path.join(root, '.kiln/config.yaml'), 'jupyter:\n  command: /nonexistent/jupyter\n');
   const kiln = await startKilnInBrowser(root);
   try {
     const rich: number[] = [];
