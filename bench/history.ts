@@ -133,12 +133,15 @@ async function benchTypingWithBackups(): Promise<void> {
   await typing(false);
   const withBackups = median(await typing(true));
   const without = median(await typing(false));
-  report({
-    name: 'hot exit: keystroke in a 5 MB file, buffer update',
-    kiln: withBackups,
-    baseline: without,
-    unit: 'ms',
-  });
+  report(
+    {
+      name: 'hot exit: keystroke in a 5 MB file, buffer update',
+      kiln: withBackups,
+      baseline: without,
+      unit: 'ms',
+    },
+    { overBaseline: 1 },
+  );
   console.log(
     `hot exit: added per keystroke ${(withBackups - without).toFixed(4)} ms (median; target <= 1 ms); the backup's frame after typing stops: ${backupMs.toFixed(1)} ms`,
   );

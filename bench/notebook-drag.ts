@@ -24,7 +24,7 @@ import {
   VIEWPORT,
   type LongTasks,
 } from './browser';
-import { median, report, type BenchResult } from './support';
+import { median, report, reportValue, type BenchResult } from './support';
 
 const CELLS = 500;
 const RUNS = 6;
@@ -188,12 +188,8 @@ export async function runNotebookDragBench(): Promise<BenchResult[]> {
     };
     report(frames);
     const longest = median(kilnRuns.map((r) => r.tasks.maxMs));
-    console.log(
-      `notebook drag: longest task (median of ${RUNS}) ${longest.toFixed(0)} ms, target < ${FRAME_BUDGET_MS} ms: ${longest < FRAME_BUDGET_MS ? 'met' : 'MISSED'}`,
-    );
+    reportValue(`notebook drag: longest task, median of ${RUNS}`, longest, 'ms', { max: FRAME_BUDGET_MS, below: true });
     results.push(frames);
-    if (longest >= FRAME_BUDGET_MS)
-      throw new Error(`notebook drag: a frame took ${longest.toFixed(0)} ms (target < ${FRAME_BUDGET_MS} ms)`);
   } finally {
     await kiln.close();
   }

@@ -10,6 +10,7 @@ import { runNotebookDragBench } from './notebook-drag';
 import { runNotebookFindBench } from './notebook-find';
 import { runNotebookFramesBench } from './notebook-frames';
 import { benchNotebookComplete } from './notebook-complete';
+import { runNotebookOutputsBench } from './notebook-outputs';
 import { benchNotebookRoundTrip } from './notebook-roundtrip';
 import { runOpenNotebookBench } from './open-notebook';
 import { runQuickOpenBench } from './quick-open';
@@ -35,6 +36,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'notebook-drag': runNotebookDragBench,
   'notebook-complete': () => benchNotebookComplete(),
   'notebook-find': runNotebookFindBench,
+  'notebook-outputs': runNotebookOutputsBench,
   'edit-diff': runEditDiffBench,
   'quick-open': runQuickOpenBench,
   search: runSearchBench,

@@ -7,6 +7,7 @@ import { configHandlers } from './config';
 import { EditAssistantService, editAssistantHandlers } from './edit-assistant';
 import { RunEngine } from './models';
 import { kernelAssistHandlers, notebookHandlers } from './notebook';
+import { notebookExportHandlers } from './notebook-export';
 import { createVerbStack, verbsHandlers } from './verbs';
 import { EventHub } from './events';
 import { FileIndex, quickOpenHandlers } from './file-index';
@@ -253,6 +254,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...gitHandlers(git),
     ...terminalHandlers(terminals),
     ...historyHandlers(history),
+    ...notebookExportHandlers(stack.jupyter),
   };
 
   return {

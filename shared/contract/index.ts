@@ -13,6 +13,7 @@ import { gitEvents, gitRequests } from './git';
 import { terminalEvents, terminalRequests } from './terminal';
 import { kernelAssistRequests } from './kernel-assist';
 import { historyEvents, historyRequests } from './history';
+import { notebookExportRequests } from './notebook-export';
 
 export * from './workspace';
 export * from './notebook';
@@ -29,6 +30,7 @@ export * from './git';
 export * from './terminal';
 export * from './kernel-assist';
 export * from './history';
+export * from './notebook-export';
 
 /**
  * The whole contract: every request channel (args, result) and every event channel (payload).
@@ -49,6 +51,7 @@ export const requests = {
   ...terminalRequests,
   ...kernelAssistRequests,
   ...historyRequests,
+  ...notebookExportRequests,
 } as const;
 export const events = {
   ...workspaceEvents,

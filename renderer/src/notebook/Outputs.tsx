@@ -1,10 +1,23 @@
-import { memo, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
+import { lazy, memo, Suspense, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import type { MimeBundle, NotebookOutput } from '../../../shared/contract';
 import { joinMultiline } from '../../../shared/contract';
-import { formatJsonExact, jsonPointer } from '../../../shared/python-json';
+import { jsonPointer } from '../../../shared/python-json';
+import { ContextMenu, MoreIcon } from '../ui';
 import { parseAnsi } from './ansi';
 import { cutText, fixConsole } from './console-text';
 import { renderMarkdown } from './markdown';
+import { withEmbeddedChart } from './renderers/embedded-chart';
+import { ImageOutput } from './renderers/ImageOutput';
+import { JsonTree } from './renderers/JsonTree';
+import { LatexOutput } from './renderers/LatexOutput';
+import { useLazy } from './renderers/lazy';
+import { hasMath, katexIfLoaded, loadKatex } from './renderers/math';
+import { chooseMime, renderableMimes, rendererKind } from './renderers/mime-rank';
+import './renderers/outputs.css';
+
+// Chart components pull in their libraries; each is its own chunk, loaded when a chart first shows.
+const VegaOutput = lazy(() => import('./renderers/VegaOutput').then((m) => ({ default: m.VegaOutput })));
+const PlotlyOutput = lazy(() => import('./renderers/PlotlyOutput').then((m) => ({ default: m.PlotlyOutput })));
 
 /** Lines shown from the start and the end of a long text output before "Show more". */
 const HEAD_LINES = 200;
@@ -12,19 +25,6 @@ const TAIL_LINES = 300;
 const MORE_STEP = 5000;
 /** Outputs shown per cell before "Show more" (a loop calling display() 10,000 times). */
 const MAX_OUTPUTS = 200;
-
-/** Preference order among a bundle's mimetypes, richest first (as JupyterLab ranks them). */
-const MIME_ORDER = [
-  'text/html',
-  'image/svg+xml',
-  'image/png',
-  'image/jpeg',
-  'image/gif',
-  'text/markdown',
-  'text/latex',
-  'application/json',
-  'text/plain',
-];
 
 /** Coloured text from ANSI escapes; plain strings skip the parse. */
 export function AnsiText({ text }: { text: string }): ReactNode {
@@ -90,14 +90,6 @@ function ErrorView({ output }: { output: NotebookOutput }) {
   return <LongText text={text} className="nb-out-text nb-error" />;
 }
 
-function imageSize(metadata: unknown, mime: string): CSSProperties {
-  const entry = (metadata as Record<string, { width?: unknown; height?: unknown }> | undefined)?.[mime];
-  const style: CSSProperties = {};
-  if (typeof entry?.width === 'number') style.width = entry.width;
-  if (typeof entry?.height === 'number') style.height = entry.height;
-  return style;
-}
-
 /**
  * A guess at the height HTML needs: the frame is `sandbox=""` (no script, opaque origin), so neither it
  * nor Kiln can measure its content. Parsing with DOMParser runs nothing and loads nothing.
@@ -115,8 +107,21 @@ function estimateHtmlHeight(html: string): number {
   return Math.min(Math.max(estimate, 36), 600);
 }
 
+/**
+ * HTML that is only scripts and styles (Plotly's `init_notebook_mode`, a widget loader) draws nothing once its
+ * scripts can't run; JupyterLab shows such an output as nothing too, so Kiln doesn't show an empty frame.
+ */
+function onlyScripts(html: string): boolean {
+  if (!/<script\b/i.test(html)) return false;
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  doc.querySelectorAll('script, style, link, meta').forEach((node) => node.remove());
+  return !doc.body.textContent?.trim() && !doc.body.querySelector('img, svg, canvas, video, iframe, table, input');
+}
+
 function HtmlFrame({ html }: { html: string }) {
   const height = useMemo(() => estimateHtmlHeight(html), [html]);
+  const empty = useMemo(() => onlyScripts(html), [html]);
+  if (empty) return null;
   const doc = `<!doctype html><html><head><meta charset="utf-8"><meta name="color-scheme" content="light dark"><style>
     :root{color-scheme:light dark}
     body{margin:4px 0;font:13px/1.4 system-ui,sans-serif;color:#1f2328;background:transparent}
@@ -134,8 +139,13 @@ interface ExactNumbers {
   at: string;
 }
 
-function MimeView({ bundle, metadata, numbers, at }: { bundle: MimeBundle; metadata: unknown } & ExactNumbers) {
-  const mime = MIME_ORDER.find((m) => bundle[m] !== undefined) ?? Object.keys(bundle).find((m) => m.endsWith('+json'));
+function MimeView({
+  bundle,
+  metadata,
+  mime,
+  numbers,
+  at,
+}: { bundle: MimeBundle; metadata: unknown; mime: string | null } & ExactNumbers) {
   if (!mime) {
     return (
       <div className="nb-out-note">Output of type {Object.keys(bundle).join(', ') || 'nothing'} cannot be shown.</div>
@@ -143,54 +153,100 @@ function MimeView({ bundle, metadata, numbers, at }: { bundle: MimeBundle; metad
   }
   const value = bundle[mime];
   const text = typeof value === 'string' || Array.isArray(value) ? joinMultiline(value as string | string[]) : '';
-  switch (mime) {
-    case 'text/html':
+  switch (rendererKind(mime)) {
+    case 'html':
       return <HtmlFrame html={text} />;
-    case 'image/svg+xml':
-      // An <img> never runs the SVG's scripts or loads its external resources.
-      return (
-        <img
-          className="nb-out-image"
-          alt="SVG output"
-          src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(text)}`}
-          style={imageSize(metadata, mime)}
-        />
-      );
-    case 'image/png':
-    case 'image/jpeg':
-    case 'image/gif':
-      return (
-        <img
-          className="nb-out-image"
-          alt={`${mime.slice(6).toUpperCase()} output`}
-          src={`data:${mime};base64,${text.replace(/\s+/g, '')}`}
-          style={imageSize(metadata, mime)}
-        />
-      );
-    case 'text/markdown':
+    case 'svg':
+    case 'image':
+      return <ImageOutput mime={mime} data={text} metadata={metadata} />;
+    case 'markdown':
       return <Markdown source={text} />;
-    case 'text/latex':
+    case 'latex':
+      return <LatexOutput latex={text} />;
+    case 'vega':
       return (
-        <pre className="nb-out-text nb-latex" title="LaTeX source">
-          {text}
-        </pre>
+        <Suspense fallback={<div className="nb-out-note">Loading chart…</div>}>
+          <VegaOutput mime={mime} spec={value} />
+        </Suspense>
       );
-    case 'text/plain':
-      return <LongText text={text} className="nb-out-text" />;
+    case 'plotly':
+      return (
+        <Suspense fallback={<div className="nb-out-note">Loading figure…</div>}>
+          <PlotlyOutput figure={value} />
+        </Suspense>
+      );
+    case 'json':
+      return <JsonTree value={value} numbers={numbers} at={jsonPointer(`${at}/data`, mime)} />;
     default:
-      // Numbers as the file has them: 1.0 shows 1.0, 1e-05 as 1e-05.
-      return (
-        <LongText
-          text={formatJsonExact(value, numbers, jsonPointer(`${at}/data`, mime))}
-          className="nb-out-text nb-json"
-        />
-      );
+      return <LongText text={text} className="nb-out-text" />;
   }
+}
+
+/**
+ * A rich output, drawn with the best ranked renderer; its context menu switches to another of the bundle's
+ * mimetypes ("Show as text/plain"), remembered by this view only (the notebook is never rewritten).
+ */
+function RichOutput({
+  bundle: saved,
+  metadata,
+  numbers,
+  at,
+}: { bundle: MimeBundle; metadata: unknown } & ExactNumbers) {
+  const [preferred, setPreferred] = useState<string | null>(null);
+  const bundle = useMemo(() => withEmbeddedChart(saved), [saved]);
+  const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
+  const mimes = useMemo(() => renderableMimes(bundle), [bundle]);
+  const mime = chooseMime(bundle, preferred);
+  return (
+    <div
+      className="nb-out-rich"
+      data-mime={mime ?? undefined}
+      onContextMenu={(event) => {
+        if (mimes.length < 2) return;
+        event.preventDefault();
+        event.stopPropagation();
+        setMenu({ x: event.clientX, y: event.clientY });
+      }}
+    >
+      <MimeView bundle={bundle} metadata={metadata} mime={mime} numbers={numbers} at={at} />
+      {mimes.length > 1 && (
+        // Right-click can't reach Kiln inside an HTML output's frame: this button opens the same menu.
+        <button
+          type="button"
+          className="icon-btn nb-out-menu-button"
+          aria-label="Output menu"
+          aria-haspopup="menu"
+          title={`Shown as ${mime ?? 'nothing'}; show as…`}
+          onClick={(event) => {
+            const box = event.currentTarget.getBoundingClientRect();
+            setMenu({ x: box.right - 200, y: box.bottom + 2 });
+          }}
+        >
+          <MoreIcon />
+        </button>
+      )}
+      {menu && (
+        <ContextMenu
+          x={menu.x}
+          y={menu.y}
+          label="Output menu"
+          items={mimes.map((option) => ({
+            label: `Show as ${option}${option === mime ? ' ✓' : ''}`,
+            onSelect: () => setPreferred(option),
+            disabled: option === mime,
+          }))}
+          onClose={() => setMenu(null)}
+        />
+      )}
+    </div>
+  );
 }
 
 /** Sanitized markdown; links open outside the app instead of navigating Kiln away. */
 export function Markdown({ source, attachments }: { source: string; attachments?: Record<string, MimeBundle> }) {
-  const html = useMemo(() => renderMarkdown(source, attachments), [source, attachments]);
+  const withMath = useMemo(() => hasMath(source), [source]);
+  const katex = useLazy(katexIfLoaded, loadKatex, withMath);
+  const html = useMemo(() => renderMarkdown(source, attachments, katex), [source, attachments, katex]);
   return (
     <div
       className="nb-markdown"
@@ -215,7 +271,7 @@ const OutputView = memo(function OutputView({ output, numbers, at }: { output: N
     case 'execute_result':
     case 'display_data':
       return (
-        <MimeView bundle={(output.data ?? {}) as MimeBundle} metadata={output.metadata} numbers={numbers} at={at} />
+        <RichOutput bundle={(output.data ?? {}) as MimeBundle} metadata={output.metadata} numbers={numbers} at={at} />
       );
     default:
       return (

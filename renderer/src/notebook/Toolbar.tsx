@@ -2,6 +2,7 @@ import type { CellType } from '../../../shared/contract';
 import type { ReactNode } from 'react';
 import { useStore } from '../base';
 import { ClearIcon, PlayIcon, PlusIcon, RestartIcon, RestartRunIcon, RunAllIcon, SaveIcon, StopIcon } from '../ui';
+import { ExportMenu } from './export/ExportMenu';
 import type { NotebookController } from './notebook-controller';
 import type { NotebookSessionState } from './notebook-session';
 
@@ -99,6 +100,7 @@ export function Toolbar({ notebook, state }: { notebook: NotebookController; sta
       <ToolButton label="Clear all outputs" title="Clear all outputs" onClick={notebook.clearAll}>
         <ClearIcon />
       </ToolButton>
+      <ExportMenu session={session} />
       <span className="nb-tool-sep" />
       <select
         className="nb-celltype"

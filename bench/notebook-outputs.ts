@@ -1,0 +1,150 @@
+/**
+ * Rich outputs benchmark: opening a notebook of 200 formulas (text/latex) and 20 Vega-Lite charts until every
+ * output is painted (KaTeX typeset, every chart's SVG marks drawn), against the same notebook with each output
+ * as its text/plain only, in the same run and Chromium (goal: 3x or less). Then long tasks while scrolling the
+ * rich notebook from top to bottom and back (goal: none over 200 ms), the plain one as its baseline. Each open is a fresh page, so the KaTeX
+ * and Vega chunks load every time, as for a first notebook.
+ *
+ * Needs the built app (`npm run build`). Run alone: `npm run bench -- notebook-outputs`.
+ */
+import type { Page } from '@playwright/test';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  describeLongTasks,
+  startKilnInBrowser,
+  startLongTasks,
+  stopLongTasks,
+  VIEWPORT,
+  type LongTasks,
+} from './browser';
+import { median, report, type BenchResult } from './support';
+
+const FORMULAS = 200;
+const CHARTS = 20;
+const RUNS = 3;
+/** Pixels per animation frame while scrolling: a fast wheel flick. */
+const SCROLL_STEP = 400;
+
+function output(rich: boolean, i: number): object {
+  if (i % 11 === 10) {
+    const chart = {
+      $schema: 'https://vega.github.io/schema/vega-lite/v4.17.0.json',
+      title: `Chart ${i}`,
+      data: { values: Array.from({ length: 12 }, (_, k) => ({ k: `m${k}`, v: (k * 7 + i) % 13 })) },
+      mark: 'bar',
+      encoding: { x: { field: 'k', type: 'nominal' }, y: { field: 'v', type: 'quantitative' } },
+    };
+    const data = rich
+      ? { 'application/vnd.vegalite.v4+json': chart, 'text/plain': '<VegaLite 4 object>' }
+      : { 'text/plain': '<VegaLite 4 object>' };
+    return { output_type: 'display_data', metadata: {}, data };
+  }
+  const latex = `$\\displaystyle \\int_{0}^{${i}} \\frac{x^{2} + ${i}}{\\sqrt{x + 1}}\\, dx = \\sum_{k=1}^{${i}} \\binom{${i}}{k}$`;
+  const data = rich ? { 'text/latex': latex, 'text/plain': `formula ${i}` } : { 'text/plain': `formula ${i}` };
+  return { output_type: 'execute_result', execution_count: i + 1, metadata: {}, data };
+}
+
+function notebook(rich: boolean): string {
+  const cells = Array.from({ length: FORMULAS + CHARTS }, (_, i) => ({
+    cell_type: 'code',
+    execution_count: i + 1,
+    id: `c${i}`,
+    metadata: {},
+    outputs: [output(rich, i)],
+    source: `out_${i}`,
+  }));
+  return `${JSON.stringify({ cells, metadata: {}, nbformat: 4, nbformat_minor: 5 })}\n`;
+}
+
+/** Opens the notebook in a fresh page; resolves the milliseconds from the click to every output painted. */
+async function openUntilPainted(page: Page, url: string, name: string, rich: boolean): Promise<number> {
+  await page.goto(url);
+  await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name, exact: true }).click();
+  const start = Date.now();
+  await page.waitForFunction(
+    ([rich, formulas, charts]) => {
+      const nb = document.querySelector('section.nb');
+      if (!nb) return false;
+      if (!rich) return nb.querySelectorAll('.nb-out-body .nb-out-text').length >= formulas + charts;
+      return (
+        nb.querySelectorAll('.nb-out-latex .katex').length >= formulas &&
+        nb.querySelectorAll('.nb-out-vega svg .mark-rect').length >= charts
+      );
+    },
+    [rich, FORMULAS, CHARTS] as const,
+    { polling: 'raf', timeout: 180_000 },
+  );
+  // Painted: one more frame after the DOM is complete.
+  await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+  return Date.now() - start;
+}
+
+/** Long tasks while the notebook scrolls to the bottom and back to the top, SCROLL_STEP pixels a frame. */
+async function scrollDownAndUp(page: Page): Promise<LongTasks> {
+  await startLongTasks(page);
+  // A string, not a function: tsx's __name helper does not exist in the page.
+  await page.evaluate(`new Promise((resolve) => {
+    const list = document.querySelector('.nb-cells');
+    let direction = 1;
+    let last = -1;
+    const step = () => {
+      list.scrollTop += direction * ${SCROLL_STEP};
+      const top = list.scrollTop;
+      // The end is where a step no longer moves the list: down to the bottom, then back to the top.
+      if (top === last && direction > 0) direction = -1;
+      else if (top === last) return resolve();
+      last = top;
+      requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+  })`);
+  return stopLongTasks(page);
+}
+
+export async function runNotebookOutputsBench(): Promise<BenchResult[]> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-outputs-'));
+  await writeFile(path.join(root, 'rich.ipynb'), notebook(true));
+  await writeFile(path.join(root, 'plain.ipynb'), notebook(false));
+  // No kernel: its start-up would take the CPU while one notebook paints and not the other. Outputs come
+  // from the file; the notebooks open and draw without Jupyter.
+  await mkdir(path.join(root, '.kiln'));
+  await writeFile(path.join(root, '.kiln/config.yaml'), 'jupyter:\n  command: /nonexistent/jupyter\n');
+  const kiln = await startKilnInBrowser(root);
+  try {
+    const rich: number[] = [];
+    const plain: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      for (const [name, isRich, into] of [
+        ['plain.ipynb', false, plain],
+        ['rich.ipynb', true, rich],
+      ] as const) {
+        const page = await kiln.browser.newPage({ viewport: VIEWPORT });
+        into.push(await openUntilPainted(page, kiln.url, name, isRich));
+        await page.close();
+      }
+    }
+    const painted: BenchResult = {
+      name: `notebook outputs: open to all painted, ${FORMULAS} formulas + ${CHARTS} Vega-Lite charts (vs the same outputs as text/plain), median of ${RUNS}`,
+      kiln: median(rich),
+      baseline: median(plain),
+      unit: 'ms',
+    };
+    report(painted, { ratio: 3 });
+
+    for (const [name, isRich] of [
+      ['plain.ipynb', false],
+      ['rich.ipynb', true],
+    ] as const) {
+      const page = await kiln.browser.newPage({ viewport: VIEWPORT });
+      await openUntilPainted(page, kiln.url, name, isRich);
+      const scrolling = await scrollDownAndUp(page);
+      console.log(describeLongTasks(`notebook outputs: scrolling ${name} down and up`, scrolling));
+      await page.close();
+    }
+    return [painted];
+  } finally {
+    await kiln.close();
+  }
+}

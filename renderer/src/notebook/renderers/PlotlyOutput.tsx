@@ -1,0 +1,56 @@
+import { useEffect, useRef, useState } from 'react';
+import { chartTitle, loadPlotly, plotlyIfLoaded } from './charts';
+
+interface PlotlyFigure {
+  data?: unknown[];
+  layout?: Record<string, unknown>;
+  config?: Record<string, unknown>;
+}
+
+/**
+ * A Plotly figure (`application/vnd.plotly.v1+json`) with the bundled plotly.js: pan, zoom and hover work,
+ * and nothing is fetched (no MathJax, no topojson from a CDN, no "Edit in Chart Studio").
+ */
+export function PlotlyOutput({ figure }: { figure: unknown }) {
+  const host = useRef<HTMLDivElement>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    const element = host.current;
+    if (!element) return;
+    const { data = [], layout = {}, config = {} } = (figure ?? {}) as PlotlyFigure;
+    let live = true;
+    setError(null);
+    loadPlotly()
+      .then((Plotly) => {
+        // A newer figure (or an unmount) came while plotly.js loaded: that run draws, this one doesn't.
+        if (!live) return;
+        return Plotly.newPlot(element, structuredClone(data), structuredClone(layout), {
+          ...config,
+          responsive: true,
+          displaylogo: false,
+          showLink: false,
+          showSendToCloud: false,
+          showEditInChartStudio: false,
+          typesetMath: false,
+          topojsonURL: 'about:invalid/',
+        });
+      })
+      .catch((reason: unknown) => {
+        if (live) setError(reason instanceof Error ? reason.message : String(reason));
+      });
+    return () => {
+      live = false;
+      plotlyIfLoaded()?.purge(element);
+    };
+  }, [figure]);
+  return (
+    <div
+      className="nb-out-chart"
+      role="figure"
+      aria-label={chartTitle((figure as PlotlyFigure | null)?.layout ?? null)}
+    >
+      <div ref={host} className="nb-out-plotly" />
+      {error && <div className="nb-out-note nb-out-chart-error">This figure could not be drawn: {error}</div>}
+    </div>
+  );
+}

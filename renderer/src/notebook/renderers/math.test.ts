@@ -1,0 +1,55 @@
+import katex from 'katex';
+import { describe, expect, it } from 'vitest';
+import { latexToHtml, splitMath, typeset } from './math';
+
+describe('splitMath', () => {
+  it('finds inline, display and environment math, and leaves code and escaped dollars as text', () => {
+    const segments = splitMath(
+      'a $x_1$ b $$\\frac{1}{2}$$ c \\(y\\) `$not$` \\$5\n\\begin{align}a&=b\\end{align}\n```\n$code$\n```',
+    );
+    expect(
+      segments
+        .filter((s) => s.kind === 'math')
+        .map((s) => [s.kind === 'math' && s.tex, s.kind === 'math' && s.display]),
+    ).toEqual([
+      ['x_1', false],
+      ['\\frac{1}{2}', true],
+      ['y', false],
+      ['\\begin{align}a&=b\\end{align}', true],
+    ]);
+    expect(segments.map((s) => (s.kind === 'text' ? s.text : '')).join('')).toContain('`$not$`');
+    expect(segments.map((s) => (s.kind === 'text' ? s.text : '')).join('')).toContain('$code$');
+  });
+
+  it('does not pair dollars across a blank line', () => {
+    expect(splitMath('costs $5\n\nand $6').every((s) => s.kind === 'text')).toBe(true);
+  });
+});
+
+// Markdown cells (marked + DOMPurify need a DOM) are covered by e2e/notebook-outputs.spec.ts.
+
+describe('typeset', () => {
+  it('marks what KaTeX cannot parse and keeps its source', () => {
+    const html = typeset(katex, '\\unknowncommand{x}', false);
+    expect(html).toContain('katex-error');
+    expect(html).toContain('\\unknowncommand');
+  });
+
+  it('shows the source until KaTeX is loaded', () => {
+    expect(typeset(null, 'x^2', false)).toContain('nb-math-pending');
+  });
+});
+
+describe('latexToHtml', () => {
+  it("typesets sympy's $\\displaystyle …$ output", () => {
+    const html = latexToHtml(katex, '$\\displaystyle \\frac{x^{2}}{2}$');
+    expect(html).toContain('class="katex"');
+    expect(html.replace(/<annotation[\s\S]*?<\/annotation>/g, '')).not.toContain('\\frac');
+  });
+
+  it('typesets undelimited LaTeX as one display formula, and can emit MathML only (for export)', () => {
+    const html = latexToHtml(katex, '\\sqrt{2}', 'mathml');
+    expect(html).toContain('<math');
+    expect(html).not.toContain('katex-html');
+  });
+});
