@@ -71,7 +71,7 @@ describe('the app and the MCP server', () => {
       try {
         return (await client.callTool({
           name: 'run-notebook-cell',
-          arguments: { notebook: 'nb.ipynb', source: '1 + 1' },
+          arguments: { notebook_name: 'nb.ipynb', source: '1 + 1' },
         })) as CallToolResult;
       } finally {
         await client.close();
