@@ -12,7 +12,7 @@ import { EventHub } from './events';
 import { FileIndex, quickOpenHandlers } from './file-index';
 import { SearchService, searchHandlers } from './search';
 import { GitService, gitHandlers } from './git';
-import { BackupStore, HistoryService, historyHandlers } from './history';
+import { BackupStore, HistoryService, NotebookBackups, historyHandlers } from './history';
 import { TerminalService, terminalHandlers } from './terminal';
 import { PrefsService, type KeyValueStore } from './prefs';
 import { insideGitRepository, withheldFeatures } from './trust';
@@ -124,6 +124,11 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     excluded: stack.historyExcluded,
   });
   owned.add(changes.onChange((change) => void history.applyChange(change)));
+  // Hot exit for notebooks, from main's model; a graceful shutdown writes what is pending before notebooks close.
+  const notebookBackups = new NotebookBackups(history.backups);
+  notebookBackups.snapshotFrom((rel) => notebooks.backupOf(rel));
+  notebooks.keepBackupsIn(notebookBackups);
+  owned.add({ dispose: () => notebookBackups.flush() });
   owned.add(stack.history.onDidChange((change) => hub.emit('history.changed', change)));
   // The operator is told once per session, even if the watcher restarts with new excludes.
   let degradationTold = false;

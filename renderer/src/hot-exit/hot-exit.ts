@@ -1,6 +1,8 @@
 import type { KilnBridge } from '../../../shared/contract';
 import type { OpenFile, OpenFilesStore } from '../editor';
 
+const isNotebookPath = (path: string) => path.toLowerCase().endsWith('.ipynb');
+
 /** How long after the last keystroke a dirty buffer is backed up: typing never waits for it. */
 export const BACKUP_DEBOUNCE_MS = 750;
 
@@ -40,6 +42,12 @@ export class HotExit {
     let restored = 0;
     try {
       for (const backup of backups) {
+        if (isNotebookPath(backup.path)) {
+          // Main keeps notebooks' backups and opens a notebook from its backup, dirty (conflicted if the disk moved on).
+          await this.files.open(backup.path);
+          restored++;
+          continue;
+        }
         await this.files.restoreUnsaved(backup.path, backup.text, backup.baseHash);
         const file = this.files.get(backup.path);
         if (file?.dirty) {
