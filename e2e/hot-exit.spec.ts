@@ -196,4 +196,47 @@ test.describe('hot exit', () => {
     expect(await workspace.read('analysis.ipynb')).toBe(theirs);
     await page.screenshot({ path: 'test-results/hot-exit-notebook-conflict.png' });
   });
+
+  test('the text of a file deleted while the host was down waits in "Recovered files" until discarded', async ({
+    page,
+    workspace,
+  }) => {
+    await start(page, workspace.root);
+    await openFile(page, 'notes', 'todo.txt');
+    await typeAtEnd(page, 'kept for later');
+    await expect.poll(() => backupCount(dataDir)).toBe(1);
+    await killHost();
+    await rm(path.join(workspace.root, 'notes/todo.txt'));
+
+    await start(page, workspace.root);
+    const recovered = page.getByRole('region', { name: 'Recovered files' });
+    await expect(recovered.getByRole('listitem')).toHaveText(/todo\.txt/);
+    await expect(page.getByRole('tab', { name: 'todo.txt' })).toHaveCount(0);
+    await page.screenshot({ path: 'test-results/hot-exit-recovered.png' });
+
+    // Kept across another start, until the operator discards it.
+    await page.reload();
+    await expect(recovered.getByRole('button', { name: 'Discard notes/todo.txt' })).toBeVisible();
+    await recovered.getByRole('button', { name: 'Discard notes/todo.txt' }).click();
+    await expect(recovered).toHaveCount(0);
+    await expect.poll(() => backupCount(dataDir)).toBe(0);
+  });
+
+  test('a recovered file opens as a dirty tab marked deleted', async ({ page, workspace }) => {
+    await start(page, workspace.root);
+    await openFile(page, 'notes', 'todo.txt');
+    await typeAtEnd(page, 'bring me back');
+    await expect.poll(() => backupCount(dataDir)).toBe(1);
+    await killHost();
+    await rm(path.join(workspace.root, 'notes/todo.txt'));
+
+    await start(page, workspace.root);
+    await page
+      .getByRole('region', { name: 'Recovered files' })
+      .getByRole('button', { name: 'Open notes/todo.txt' })
+      .click();
+    await expect(page.getByRole('tab', { name: 'todo.txt' })).toHaveAttribute('data-dirty', 'true');
+    await expect(editorText(page)).toContainText('bring me back');
+    await expect(page.getByRole('region', { name: 'Recovered files' })).toHaveCount(0);
+  });
 });

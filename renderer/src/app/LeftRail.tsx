@@ -3,6 +3,7 @@ import type { SearchMatch } from '../../../shared/contract';
 import { useCommands } from '../commands';
 import { requestReveal } from '../editor';
 import { SearchView, useSearchStore } from '../search';
+import { RecoveredFilesPanel } from '../hot-exit';
 import { TimelinePanel } from '../timeline';
 import { Explorer } from '../tree';
 
@@ -69,6 +70,7 @@ export function LeftRail({
       <div className="left-view" hidden={view !== 'explorer'}>
         <Explorer workspaceName={workspaceName} activePath={activePath} onOpen={onOpen} />
         <TimelinePanel onOpen={onOpen} />
+        <RecoveredFilesPanel />
       </div>
       {view === 'search' && <SearchView focusTick={focusTick} onOpenMatch={openMatch} />}
     </aside>

@@ -5,6 +5,7 @@ import { usePrefs, useToasts } from '../ui';
 import { useCommands } from '../commands';
 import { AutoSave, type AutoSaveMode } from './auto-save';
 import { HotExit } from './hot-exit';
+import { useRecoveredFiles } from './recovered-files';
 
 const AUTO_SAVE_TITLES: Record<AutoSaveMode, string> = {
   off: 'Off',
@@ -21,11 +22,13 @@ export function useHotExit(): void {
   const bridge = useBridge();
   const files = useOpenFilesStore();
   const toasts = useToasts();
+  const recovered = useRecoveredFiles();
   useEffect(() => {
     const hotExit = new HotExit(bridge, files);
     let live = true;
     void hotExit.restore().then(
       (count) => {
+        if (live) recovered.setFiles(hotExit.recovered);
         if (live && count > 0)
           toasts.show({
             kind: 'info',
@@ -44,7 +47,7 @@ export function useHotExit(): void {
       window.removeEventListener('pagehide', flush);
       hotExit.dispose();
     };
-  }, [bridge, files, toasts]);
+  }, [bridge, files, toasts, recovered]);
 
   const { prefs, setPref } = usePrefs();
   useCommands([
@@ -54,6 +57,13 @@ export function useHotExit(): void {
       category: 'File',
       run: () => setPref('autoSave', mode),
     })),
+    {
+      id: 'files.hotExit.showRecovered',
+      title: 'Hot Exit: Show Recovered Files',
+      category: 'File',
+      when: () => recovered.getState().files.length > 0,
+      run: () => recovered.show(),
+    },
     {
       id: 'files.hotExit.toggle',
       title: prefs?.hotExit === false ? 'Hot Exit: Turn On' : 'Hot Exit: Turn Off (ask before leaving)',
