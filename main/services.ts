@@ -12,7 +12,14 @@ import { EventHub } from './events';
 import { FileIndex, quickOpenHandlers } from './file-index';
 import { SearchService, searchHandlers } from './search';
 import { GitService, gitHandlers } from './git';
-import { BackupStore, HistoryService, NotebookBackups, historyHandlers } from './history';
+import {
+  BackupStore,
+  HistoryService,
+  NotebookBackups,
+  WindowCloseState,
+  historyHandlers,
+  windowCloseHandlers,
+} from './history';
 import { TerminalService, terminalHandlers } from './terminal';
 import { PrefsService, type KeyValueStore } from './prefs';
 import { insideGitRepository, withheldFeatures } from './trust';
@@ -42,6 +49,10 @@ export interface Services {
   /** The one change feed: Kiln's own operations and the watcher's observations, echoes dropped. */
   readonly changes: ChangeFeed;
   readonly handlers: Handlers;
+  /** The window's dirty tabs and its close after Save All (the Electron host asks on close with hot exit off). */
+  readonly windowClose: WindowCloseState;
+  /** The `hotExit` preference now. */
+  hotExit(): boolean;
   /** Resolves when the watcher's first walk is done (tests and benches; start-up never waits for it). */
   watching(): Promise<void>;
   dispose(): Promise<void>;
@@ -129,6 +140,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   notebookBackups.snapshotFrom((rel) => notebooks.backupOf(rel));
   notebooks.keepBackupsIn(notebookBackups);
   owned.add({ dispose: () => notebookBackups.flush() });
+  const windowClose = owned.add(new WindowCloseState(history.backups, notebookBackups));
   owned.add(stack.history.onDidChange((change) => hub.emit('history.changed', change)));
   // The operator is told once per session, even if the watcher restarts with new excludes.
   let degradationTold = false;
@@ -258,6 +270,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...gitHandlers(git),
     ...terminalHandlers(terminals),
     ...historyHandlers(history),
+    ...windowCloseHandlers(windowClose),
   };
 
   return {
@@ -265,6 +278,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     hub,
     changes,
     handlers,
+    windowClose,
+    hotExit: () => prefs.get().hotExit,
     watching: () => watcher.ready,
     dispose: () => owned.dispose(),
   };

@@ -5,3 +5,4 @@ export { DEFAULT_HISTORY_LIMITS, HistoryStore, type HistoryLimits, type RecordRe
 export { BackupStore, MAX_BACKUPS } from './backups';
 export { TurnUndo, undoCheckpoint } from './undo';
 export { NOTEBOOK_BACKUP_DEBOUNCE_MS, NotebookBackups } from './notebook-backups';
+export { WindowCloseState, windowCloseHandlers } from './window-close';

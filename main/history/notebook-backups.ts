@@ -12,6 +12,8 @@ export const NOTEBOOK_BACKUP_DEBOUNCE_MS = 750;
  */
 export class NotebookBackups implements NotebookBackupSink {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Don't Save on close: no backup is written any more. */
+  private stopped = false;
   private snapshot: (path: string) => NotebookBackup | null | undefined = () => undefined;
 
   constructor(
@@ -30,6 +32,7 @@ export class NotebookBackups implements NotebookBackupSink {
 
   changed(path: string, dirty: boolean): void {
     this.cancel(path);
+    if (this.stopped) return;
     // Saved or reverted: the backup goes at once, so a crash right after a save never brings back the old edits.
     if (!dirty) {
       void this.store.discard(path);
@@ -47,6 +50,12 @@ export class NotebookBackups implements NotebookBackupSink {
   closed(path: string): void {
     this.cancel(path);
     void this.store.discard(path);
+  }
+
+  /** Drops what is pending and writes nothing more (the window closes with Don't Save). */
+  cancelAll(): void {
+    this.stopped = true;
+    for (const path of [...this.timers.keys()]) this.cancel(path);
   }
 
   /** Writes what is pending now (a graceful shutdown; a kill -9 keeps what the last debounce wrote). */

@@ -124,7 +124,7 @@ export class HistoryService {
   }
 }
 
-type HistoryChannel = keyof typeof historyRequests;
+type HistoryChannel = Exclude<keyof typeof historyRequests, 'window.dirty' | 'window.close'>;
 
 export function historyHandlers(history: HistoryService): HandlersFor<HistoryChannel> {
   return {

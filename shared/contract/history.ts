@@ -102,6 +102,11 @@ export const historyRequests = {
    */
   'backup.list': request(z.object({}), z.object({ backups: z.array(BackupListing) })),
 
+  /** The window's dirty tabs, sent when they change: the Electron host asks about them on close (hot exit off). */
+  'window.dirty': request(z.object({ paths: z.array(RelPath) }), z.object({ ok: z.boolean() })),
+  /** The window saved every tab after "Save All" on close: the Electron host closes it now (the web host ignores it). */
+  'window.close': request(z.object({}), z.object({ closing: z.boolean() })),
+
   /** The file's local history, newest first. */
   'history.list': request(z.object({ path: RelPath }), z.object({ path: RelPath, entries: z.array(HistoryEntry) })),
   'history.read': request(z.object({ path: RelPath, id: z.string() }), HistoryVersion),
@@ -118,4 +123,6 @@ export const historyRequests = {
 export const historyEvents = {
   /** A file's local history gained or lost entries (the Timeline refreshes). */
   'history.changed': z.object({ path: RelPath }),
+  /** "Save All" was chosen on closing the window: save every dirty tab, then send `window.close`. */
+  'window.saveAll': z.object({}),
 } as const;

@@ -6,6 +6,7 @@ import { useCommands } from '../commands';
 import { AutoSave, type AutoSaveMode } from './auto-save';
 import { HotExit } from './hot-exit';
 import { useRecoveredFiles } from './recovered-files';
+import { followWindowClose } from './window-close';
 
 const AUTO_SAVE_TITLES: Record<AutoSaveMode, string> = {
   off: 'Off',
@@ -38,6 +39,7 @@ export function useHotExit(): void {
       },
       () => undefined,
     );
+    const stopFollowingClose = followWindowClose(bridge, files);
     const flush = () => hotExit.flush();
     window.addEventListener('beforeunload', flush);
     window.addEventListener('pagehide', flush);
@@ -46,6 +48,7 @@ export function useHotExit(): void {
       window.removeEventListener('beforeunload', flush);
       window.removeEventListener('pagehide', flush);
       hotExit.dispose();
+      stopFollowingClose();
     };
   }, [bridge, files, toasts, recovered]);
 
