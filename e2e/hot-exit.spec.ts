@@ -210,6 +210,7 @@ test.describe('hot exit', () => {
 
     await start(page, workspace.root);
     const recovered = page.getByRole('region', { name: 'Recovered files' });
+    await expect(page.getByText('1 deleted file has unsaved changes: see Recovered files')).toBeVisible();
     await expect(recovered.getByRole('listitem')).toHaveText(/todo\.txt/);
     await expect(page.getByRole('tab', { name: 'todo.txt' })).toHaveCount(0);
     await page.screenshot({ path: 'test-results/hot-exit-recovered.png' });
@@ -238,5 +239,24 @@ test.describe('hot exit', () => {
     await expect(page.getByRole('tab', { name: 'todo.txt' })).toHaveAttribute('data-dirty', 'true');
     await expect(editorText(page)).toContainText('bring me back');
     await expect(page.getByRole('region', { name: 'Recovered files' })).toHaveCount(0);
+  });
+
+  test('a notebook deleted while the host was down is recovered: Open brings its cells back, dirty', async ({
+    page,
+    workspace,
+  }) => {
+    await start(page, workspace.root);
+    await typeInNotebook(page, ' # recovered');
+    await expect.poll(() => backupCount(dataDir)).toBe(1);
+    await killHost();
+    await rm(path.join(workspace.root, 'analysis.ipynb'));
+
+    await start(page, workspace.root);
+    const recovered = page.getByRole('region', { name: 'Recovered files' });
+    await recovered.getByRole('button', { name: 'Open analysis.ipynb' }).click();
+    await expect(page.getByRole('tab', { name: 'analysis.ipynb' })).toHaveAttribute('data-dirty', 'true');
+    await expect(firstCell(page)).toContainText('x = 1 # recovered');
+    await expect(notebookRegion(page).getByRole('alert')).toContainText('deleted');
+    await page.screenshot({ path: 'test-results/hot-exit-notebook-recovered.png' });
   });
 });

@@ -16,7 +16,10 @@ export function RecoveredFilesPanel() {
   if (hidden || recovered.length === 0) return null;
   const open = (path: string) => {
     const backup = store.take(path);
-    if (backup) void files.restoreUnsaved(backup.path, backup.text, backup.baseHash);
+    if (!backup) return;
+    // A notebook is reopened by main from its backup (dirty, marked deleted); text is put back in a tab here.
+    if (backup.path.toLowerCase().endsWith('.ipynb')) void files.open(backup.path);
+    else void files.restoreUnsaved(backup.path, backup.text, backup.baseHash);
   };
   return (
     <section className="recovered-files" aria-label="Recovered files">
@@ -33,7 +36,7 @@ export function RecoveredFilesPanel() {
           {error}
         </div>
       )}
-      <ul className="recovered-list" aria-label="Recovered files">
+      <ul className="recovered-list" aria-label="Unsaved changes of deleted files">
         {recovered.map((file) => (
           <li key={file.path} className="recovered-item">
             <span className="recovered-name" title={`${file.path}, kept ${new Date(file.at).toLocaleString()}`}>

@@ -29,8 +29,16 @@ export function useHotExit(): void {
     let live = true;
     void hotExit.restore().then(
       (count) => {
-        if (live) recovered.setFiles(hotExit.recovered);
-        if (live && count > 0)
+        if (!live) return;
+        recovered.setFiles(hotExit.recovered);
+        const kept = hotExit.recovered.length;
+        if (kept > 0)
+          toasts.show({
+            kind: 'info',
+            message: `${kept} deleted file${kept === 1 ? ' has' : 's have'} unsaved changes: see Recovered files`,
+            timeoutMs: 8000,
+          });
+        if (count > 0)
           toasts.show({
             kind: 'info',
             message: `Restored ${count} unsaved file${count === 1 ? '' : 's'}`,
