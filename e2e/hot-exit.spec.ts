@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { trustFolder } from '../main/trust';
-import { expect, startWebHost, test } from './support/fixtures';
+import { DEFAULT_FIXTURE, expect, startWebHost, test } from './support/fixtures';
 import { openFile } from './support/ui';
 
 const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
@@ -13,6 +13,47 @@ async function typeAtEnd(page: Page, text: string): Promise<void> {
   await page.locator('.code-editor .monaco-editor .view-lines').click();
   await page.keyboard.press(`${mod}+End`);
   await page.keyboard.press('Escape');
+  await page.keyboard.type(text);
+}
+
+// Jupyter's own formatting, with a number JavaScript's JSON would rewrite: a restored notebook keeps it.
+const NOTEBOOK = `{
+ "cells": [
+  {
+   "cell_type": "code",
+   "execution_count": null,
+   "id": "c1",
+   "metadata": {
+    "ratio": 2.0
+   },
+   "outputs": [],
+   "source": [
+    "x = 1"
+   ]
+  }
+ ],
+ "metadata": {},
+ "nbformat": 4,
+ "nbformat_minor": 5
+}
+`;
+
+test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'analysis.ipynb': NOTEBOOK } });
+
+const notebookRegion = (page: Page) => page.getByRole('region', { name: 'analysis.ipynb', exact: true });
+
+/** The first cell's text as its editor shows it. */
+const firstCell = (page: Page) =>
+  notebookRegion(page).getByRole('group', { name: 'Cell 1', exact: true }).locator('.nb-editor');
+
+async function typeInNotebook(page: Page, text: string): Promise<void> {
+  await page
+    .getByRole('tree', { name: 'Files' })
+    .getByRole('treeitem', { name: 'analysis.ipynb', exact: true })
+    .click();
+  await expect(notebookRegion(page)).toBeVisible();
+  await firstCell(page).locator('.view-lines').click();
+  await page.keyboard.press(`${mod}+End`);
   await page.keyboard.type(text);
 }
 
@@ -110,5 +151,112 @@ test.describe('hot exit', () => {
     await expect(page.getByText('Restored 1 unsaved file')).toBeVisible();
     await expect(editorText(page)).toContainText('just typed');
     expect(await workspace.read('notes/todo.txt')).toBe('first\nsecond\n');
+  });
+
+  test('a killed host brings a typed notebook back dirty with its cells, the disk unchanged; saving keeps its bytes', async ({
+    page,
+    workspace,
+  }) => {
+    await start(page, workspace.root);
+    await typeInNotebook(page, '\ny = 2');
+    await expect.poll(() => backupCount(dataDir)).toBe(1);
+    await killHost();
+
+    await start(page, workspace.root);
+    await expect(page.getByText('Restored 1 unsaved file')).toBeVisible();
+    await expect(page.getByRole('tab', { name: 'analysis.ipynb' })).toHaveAttribute('data-dirty', 'true');
+    await expect(firstCell(page)).toContainText('y = 2');
+    expect(await workspace.read('analysis.ipynb')).toBe(NOTEBOOK);
+    await page.screenshot({ path: 'test-results/hot-exit-notebook-restored.png' });
+
+    await firstCell(page).locator('.view-lines').click();
+    await page.keyboard.press(`${mod}+s`);
+    await expect.poll(() => workspace.read('analysis.ipynb')).toContain('"y = 2"');
+    const saved = await workspace.read('analysis.ipynb');
+    expect(saved).toContain('"ratio": 2.0');
+    expect(saved).toBe(NOTEBOOK.replace('"x = 1"', '"x = 1\\n",\n    "y = 2"'));
+    await expect.poll(() => backupCount(dataDir)).toBe(0);
+  });
+
+  test('a notebook changed on disk while the host was down opens dirty in the conflict state', async ({
+    page,
+    workspace,
+  }) => {
+    await start(page, workspace.root);
+    await typeInNotebook(page, ' # mine');
+    await expect.poll(() => backupCount(dataDir)).toBe(1);
+    await killHost();
+    const theirs = NOTEBOOK.replace('"x = 1"', '"x = 1 # theirs"');
+    await workspace.write('analysis.ipynb', theirs);
+
+    await start(page, workspace.root);
+    await expect(page.getByRole('tab', { name: 'analysis.ipynb' })).toHaveAttribute('data-dirty', 'true');
+    await expect(firstCell(page)).toContainText('x = 1 # mine');
+    await expect(notebookRegion(page).getByRole('alert', { name: 'Changed on disk' })).toBeVisible();
+    expect(await workspace.read('analysis.ipynb')).toBe(theirs);
+    await page.screenshot({ path: 'test-results/hot-exit-notebook-conflict.png' });
+  });
+
+  test('the text of a file deleted while the host was down waits in "Recovered files" until discarded', async ({
+    page,
+    workspace,
+  }) => {
+    await start(page, workspace.root);
+    await openFile(page, 'notes', 'todo.txt');
+    await typeAtEnd(page, 'kept for later');
+    await expect.poll(() => backupCount(dataDir)).toBe(1);
+    await killHost();
+    await rm(path.join(workspace.root, 'notes/todo.txt'));
+
+    await start(page, workspace.root);
+    const recovered = page.getByRole('region', { name: 'Recovered files' });
+    await expect(page.getByText('1 deleted file has unsaved changes: see Recovered files')).toBeVisible();
+    await expect(recovered.getByRole('listitem')).toHaveText(/todo\.txt/);
+    await expect(page.getByRole('tab', { name: 'todo.txt' })).toHaveCount(0);
+    await page.screenshot({ path: 'test-results/hot-exit-recovered.png' });
+
+    // Kept across another start, until the operator discards it.
+    await page.reload();
+    await expect(recovered.getByRole('button', { name: 'Discard notes/todo.txt' })).toBeVisible();
+    await recovered.getByRole('button', { name: 'Discard notes/todo.txt' }).click();
+    await expect(recovered).toHaveCount(0);
+    await expect.poll(() => backupCount(dataDir)).toBe(0);
+  });
+
+  test('a recovered file opens as a dirty tab marked deleted', async ({ page, workspace }) => {
+    await start(page, workspace.root);
+    await openFile(page, 'notes', 'todo.txt');
+    await typeAtEnd(page, 'bring me back');
+    await expect.poll(() => backupCount(dataDir)).toBe(1);
+    await killHost();
+    await rm(path.join(workspace.root, 'notes/todo.txt'));
+
+    await start(page, workspace.root);
+    await page
+      .getByRole('region', { name: 'Recovered files' })
+      .getByRole('button', { name: 'Open notes/todo.txt' })
+      .click();
+    await expect(page.getByRole('tab', { name: 'todo.txt' })).toHaveAttribute('data-dirty', 'true');
+    await expect(editorText(page)).toContainText('bring me back');
+    await expect(page.getByRole('region', { name: 'Recovered files' })).toHaveCount(0);
+  });
+
+  test('a notebook deleted while the host was down is recovered: Open brings its cells back, dirty', async ({
+    page,
+    workspace,
+  }) => {
+    await start(page, workspace.root);
+    await typeInNotebook(page, ' # recovered');
+    await expect.poll(() => backupCount(dataDir)).toBe(1);
+    await killHost();
+    await rm(path.join(workspace.root, 'analysis.ipynb'));
+
+    await start(page, workspace.root);
+    const recovered = page.getByRole('region', { name: 'Recovered files' });
+    await recovered.getByRole('button', { name: 'Open analysis.ipynb' }).click();
+    await expect(page.getByRole('tab', { name: 'analysis.ipynb' })).toHaveAttribute('data-dirty', 'true');
+    await expect(firstCell(page)).toContainText('x = 1 # recovered');
+    await expect(notebookRegion(page).getByRole('alert')).toContainText('deleted');
+    await page.screenshot({ path: 'test-results/hot-exit-notebook-recovered.png' });
   });
 });

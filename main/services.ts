@@ -13,7 +13,14 @@ import { EventHub } from './events';
 import { FileIndex, quickOpenHandlers } from './file-index';
 import { SearchService, searchHandlers } from './search';
 import { GitService, gitHandlers } from './git';
-import { BackupStore, HistoryService, historyHandlers } from './history';
+import {
+  BackupStore,
+  HistoryService,
+  NotebookBackups,
+  WindowCloseState,
+  historyHandlers,
+  windowCloseHandlers,
+} from './history';
 import { TerminalService, terminalHandlers } from './terminal';
 import { PrefsService, type KeyValueStore } from './prefs';
 import { insideGitRepository, withheldFeatures } from './trust';
@@ -43,6 +50,10 @@ export interface Services {
   /** The one change feed: Kiln's own operations and the watcher's observations, echoes dropped. */
   readonly changes: ChangeFeed;
   readonly handlers: Handlers;
+  /** The window's dirty tabs and its close after Save All (the Electron host asks on close with hot exit off). */
+  readonly windowClose: WindowCloseState;
+  /** The `hotExit` preference now. */
+  hotExit(): boolean;
   /** Resolves when the watcher's first walk is done (tests and benches; start-up never waits for it). */
   watching(): Promise<void>;
   dispose(): Promise<void>;
@@ -125,6 +136,12 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     excluded: stack.historyExcluded,
   });
   owned.add(changes.onChange((change) => void history.applyChange(change)));
+  // Hot exit for notebooks, from main's model; a graceful shutdown writes what is pending before notebooks close.
+  const notebookBackups = new NotebookBackups(history.backups);
+  notebookBackups.snapshotFrom((rel) => notebooks.backupOf(rel));
+  notebooks.keepBackupsIn(notebookBackups);
+  owned.add({ dispose: () => notebookBackups.flush() });
+  const windowClose = owned.add(new WindowCloseState(history.backups, notebookBackups));
   owned.add(stack.history.onDidChange((change) => hub.emit('history.changed', change)));
   // The operator is told once per session, even if the watcher restarts with new excludes.
   let degradationTold = false;
@@ -255,6 +272,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...terminalHandlers(terminals),
     ...historyHandlers(history),
     ...notebookExportHandlers(stack.jupyter),
+    ...windowCloseHandlers(windowClose),
   };
 
   return {
@@ -262,6 +280,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     hub,
     changes,
     handlers,
+    windowClose,
+    hotExit: () => prefs.get().hotExit,
     watching: () => watcher.ready,
     dispose: () => owned.dispose(),
   };

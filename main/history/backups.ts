@@ -34,6 +34,15 @@ export class BackupStore {
     );
   }
 
+  /** The backup of one path, or null. */
+  async get(rel: string): Promise<Backup | null> {
+    return this.writes.run(rel, async () => {
+      const text = await fs.readFile(this.fileFor(rel), 'utf8').catch(() => null);
+      const parsed = text === null ? null : Backup.safeParse(safeJson(text));
+      return parsed?.success ? parsed.data : null;
+    });
+  }
+
   /** Every backup, oldest first; over MAX_BACKUPS the oldest are removed. */
   async list(): Promise<Backup[]> {
     await this.writes.whenIdle();

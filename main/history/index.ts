@@ -4,3 +4,5 @@ export { HistoryService, historyHandlers } from './service';
 export { DEFAULT_HISTORY_LIMITS, HistoryStore, type HistoryLimits, type RecordRequest } from './store';
 export { BackupStore, MAX_BACKUPS } from './backups';
 export { TurnUndo, undoCheckpoint } from './undo';
+export { NOTEBOOK_BACKUP_DEBOUNCE_MS, NotebookBackups } from './notebook-backups';
+export { WindowCloseState, windowCloseHandlers } from './window-close';

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs/promises';
 import type { historyRequests } from '../../shared/contract';
-import type { FsChange, HistoryEntry, HistoryVersion, WriteResult } from '../../shared/contract';
+import type { BackupListing, FsChange, HistoryEntry, HistoryVersion, WriteResult } from '../../shared/contract';
 import { SerialQueue } from '../../shared/base/serial-queue';
 import { KilnError } from '../../shared/errors';
 import type { HandlersFor } from '../router';
@@ -38,6 +38,17 @@ export class HistoryService {
     this.backups = options.backups;
     this.turns = new TurnUndo(options.store, options.workspace);
     this.workspace = options.workspace;
+  }
+
+  /** Every hot-exit backup, each saying whether its file is gone (then it waits in "Recovered files"). */
+  async listBackups(): Promise<BackupListing[]> {
+    const backups = await this.backups.list();
+    return Promise.all(
+      backups.map(async (backup) => ({
+        ...backup,
+        missing: !(await this.workspace.exists(backup.path).catch(() => false)),
+      })),
+    );
   }
 
   /** A file the operator opened: from now on another program's changes to it are kept. */
@@ -113,7 +124,7 @@ export class HistoryService {
   }
 }
 
-type HistoryChannel = keyof typeof historyRequests;
+type HistoryChannel = Exclude<keyof typeof historyRequests, 'window.dirty' | 'window.close'>;
 
 export function historyHandlers(history: HistoryService): HandlersFor<HistoryChannel> {
   return {
@@ -122,7 +133,7 @@ export function historyHandlers(history: HistoryService): HandlersFor<HistoryCha
       return { saved: true };
     },
     'backup.discard': async ({ path }) => ({ discarded: await history.backups.discard(path) }),
-    'backup.list': async () => ({ backups: await history.backups.list() }),
+    'backup.list': async () => ({ backups: await history.listBackups() }),
     'history.turn': async ({ turn }) => ({ turn, files: await history.turns.files(turn) }),
     'history.undoTurn': ({ turn, paths, force }) => history.turns.undo(turn, { paths, force }),
     'history.list': async ({ path }) => ({ path, entries: await history.list(path) }),

@@ -1,4 +1,11 @@
 export { NotebookService } from './service';
-export type { ChangeOptions, NotebookEvents, NotebookFiles, NotebookServiceOptions } from './service';
+export type {
+  ChangeOptions,
+  NotebookBackup,
+  NotebookBackupSink,
+  NotebookEvents,
+  NotebookFiles,
+  NotebookServiceOptions,
+} from './service';
 export { notebookHandlers } from './handlers';
 export { kernelAssistHandlers } from './assist-handlers';

@@ -42,6 +42,13 @@ export interface NotebookFiles {
   createFile(rel: string, text: string, options?: { origin?: Origin }): Promise<WriteResult>;
 }
 
+/** A dirty notebook kept for hot exit: its bytes as a save would write them, and the disk hash they stand on. */
+export interface NotebookBackup {
+  text: string;
+  /** The file's hash the edits were made over; null when the file did not exist. */
+  baseHash: string | null;
+}
+
 /** Who asked for a change; edits by others than the operator's own UI are announced with the whole document. */
 export interface ChangeOptions {
   origin?: Origin;
@@ -73,9 +80,10 @@ export class OpenNotebook {
   private readonly diskReads = new SerialQueue();
 
   /** Reads the file at `key` as a notebook; E_INVALID_NOTEBOOK (the file untouched) if it is not one. */
-  static async load(host: NotebookHost, key: string): Promise<OpenNotebook> {
+  static async load(host: NotebookHost, key: string, backup: NotebookBackup | null = null): Promise<OpenNotebook> {
     if (!key.toLowerCase().endsWith('.ipynb'))
       throw new KilnError('E_BAD_REQUEST', `${key} is not a notebook (.ipynb)`);
+    if (backup) return OpenNotebook.restore(host, key, backup);
     const content = await host.workspace.read(key);
     const text = notebookText(key, content);
     const parsed = parseNotebook(text, key);
@@ -83,6 +91,45 @@ export class OpenNotebook {
       host,
       new NotebookModel(key, parsed.json, content.hash, parsed.warnings, text.trim() === ''),
     );
+  }
+
+  /**
+   * Reopens a notebook from its hot-exit backup: dirty, standing on the disk version it was typed over, so a
+   * save is refused if the disk moved on since. That case (or a file that is gone) is the conflict the
+   * window shows when it opens the notebook (`startConflict`); nothing is written.
+   */
+  private static async restore(host: NotebookHost, key: string, backup: NotebookBackup): Promise<OpenNotebook> {
+    const parsed = parseNotebook(backup.text, key);
+    const disk = await host.workspace.read(key).catch((err: unknown) => {
+      if (isKilnError(err, 'E_NOT_FOUND')) return null;
+      throw err;
+    });
+    const nb = new OpenNotebook(
+      host,
+      new NotebookModel(key, parsed.json, backup.baseHash ?? '', parsed.warnings, true),
+    );
+    if (!disk) {
+      nb.startConflict = {
+        diskHash: null,
+        message: `${key} was deleted on disk. Save to write it again, or close it.`,
+      };
+    } else if (disk.hash !== backup.baseHash) {
+      nb.startConflict = {
+        diskHash: disk.hash,
+        message: `${key} changed on disk since your unsaved changes were kept. Reload it (dropping your changes) or keep yours and save over it.`,
+      };
+    }
+    return nb;
+  }
+
+  /** The conflict a notebook restored from a backup opened with, until it is saved or reverted. */
+  startConflict: { diskHash: string | null; message: string } | null = null;
+
+  /** The hot-exit backup of this notebook as it is now; null when it has no unsaved changes. */
+  backup(): NotebookBackup | null {
+    const model = this.model;
+    if (!model.dirty) return null;
+    return { text: serializeNotebook(model.diskJson()), baseHash: model.diskHash || null };
   }
 
   private constructor(
@@ -152,6 +199,7 @@ export class OpenNotebook {
         throw err;
       }
     });
+    this.startConflict = null;
     if (!model.dirty) this.host.emit('notebook.dirty', { path: model.path, dirty: false, rev: model.rev });
     return { saved: true, diskHash: written.hash, rev: model.rev };
   }
@@ -173,6 +221,7 @@ export class OpenNotebook {
   revert(): Promise<NotebookDocument> {
     return this.diskReads.run(async () => {
       this.replaceModel(await this.host.workspace.read(this.path));
+      this.startConflict = null;
       const document = this.document();
       this.host.emit('notebook.changed', { path: this.path, document, reason: 'reverted' });
       return document;

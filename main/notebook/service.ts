@@ -25,10 +25,21 @@ import {
   type ChangeOptions,
   type InsertedCells,
   type NotebookFiles,
+  type NotebookBackup,
   type NotebookHost,
 } from './open-notebook';
 
-export type { ChangeOptions, NotebookFiles } from './open-notebook';
+export type { ChangeOptions, NotebookBackup, NotebookFiles } from './open-notebook';
+
+/** Where open notebooks' hot-exit backups go (the app's window has one; an MCP server's stack does not). */
+export interface NotebookBackupSink {
+  /** The backup kept for a path, read when the notebook opens. */
+  read(path: string): Promise<NotebookBackup | null>;
+  /** The notebook changed, or became clean (saved, reverted). */
+  changed(path: string, dirty: boolean): void;
+  /** The operator closed it: its unsaved changes are dropped, and its backup with them. */
+  closed(path: string): void;
+}
 
 type NotebookEventName = keyof typeof notebookEvents;
 
@@ -61,6 +72,7 @@ export class NotebookService {
   private readonly followingJupyter: IDisposable | null;
   private disposed = false;
   private recordTiming: () => boolean = () => false;
+  private backups: NotebookBackupSink | null = null;
 
   constructor(options: NotebookServiceOptions) {
     this.options = options;
@@ -79,7 +91,10 @@ export class NotebookService {
 
   /** Opens a notebook (or returns the open one). Invalid files are refused with E_INVALID_NOTEBOOK and left untouched. */
   async open(rel: string): Promise<NotebookDocument> {
-    return (await this.ensureOpen(rel)).document();
+    const nb = await this.ensureOpen(rel);
+    // A notebook restored over a changed (or deleted) file says so to every window that opens it, before its document.
+    if (nb.startConflict && nb.model.dirty) this.emit('notebook.conflict', { path: nb.path, ...nb.startConflict });
+    return nb.document();
   }
 
   /** Creates a new notebook file (E_EXISTS if there is one) and opens it. */
@@ -124,6 +139,7 @@ export class NotebookService {
     if (this.open_.has(to)) throw new KilnError('E_EXISTS', `${to} is already open`);
     const from = nb.path;
     await nb.saveAs(to, options);
+    this.backups?.closed(from);
     this.open_.delete(from);
     this.open_.set(to, nb);
     return nb.document();
@@ -135,6 +151,8 @@ export class NotebookService {
     const nb = this.open_.get(key);
     if (!nb) return { closed: false };
     this.open_.delete(key);
+    // Closed by the operator (not by shutdown, which keeps the backups for the next start).
+    if (!this.disposed) this.backups?.closed(key);
     await nb.close();
     return { closed: true };
   }
@@ -276,6 +294,16 @@ export class NotebookService {
     this.recordTiming = pref;
   }
 
+  /** Keeps hot-exit backups of dirty notebooks in `sink`, and opens a notebook from its backup when it has one. */
+  keepBackupsIn(sink: NotebookBackupSink): void {
+    this.backups = sink;
+  }
+
+  /** An open notebook's backup as it is now (null: clean; undefined: not open). */
+  backupOf(rel: string): NotebookBackup | null | undefined {
+    return this.open_.get(this.keySync(rel))?.backup();
+  }
+
   /** Completion and inspection against the notebook's kernel (see KernelAssist); E_NOT_FOUND if it is not open. */
   async assist(rel: string): Promise<KernelAssist> {
     return (await this.notebook(rel)).assist;
@@ -336,6 +364,14 @@ export class NotebookService {
 
   private emit<E extends NotebookEventName>(channel: E, payload: EventPayload<E>): void {
     this.options.events.emit(channel, payload);
+    if (!this.backups) return;
+    if (channel === 'notebook.dirty') {
+      const { path: rel, dirty } = payload as EventPayload<'notebook.dirty'>;
+      this.backups.changed(rel, dirty);
+    } else if (channel === 'notebook.changed') {
+      const { path: rel, document } = payload as EventPayload<'notebook.changed'>;
+      this.backups.changed(rel, document.dirty);
+    }
   }
 
   private keySync(rel: string): string {
@@ -371,7 +407,8 @@ export class NotebookService {
   }
 
   private async load(key: string): Promise<OpenNotebook> {
-    const nb = await OpenNotebook.load(this.host, key);
+    const backup = (await this.backups?.read(key)) ?? null;
+    const nb = await OpenNotebook.load(this.host, key, backup);
     this.open_.set(key, nb);
     if ((this.options.autoStartKernel ?? true) && this.options.jupyter) nb.startKernel();
     return nb;

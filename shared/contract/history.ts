@@ -49,6 +49,10 @@ export const Backup = z.object({
 });
 export type Backup = z.infer<typeof Backup>;
 
+/** A backup as listed: `missing` when its file is gone from disk (a "Recovered files" entry, kept until discarded). */
+export const BackupListing = Backup.extend({ missing: z.boolean() });
+export type BackupListing = z.infer<typeof BackupListing>;
+
 /** One file an Agent turn or MCP batch touched, as its checkpoint lists it. */
 export const TurnFile = z.object({
   path: RelPath,
@@ -92,8 +96,16 @@ export const historyRequests = {
   'backup.save': request(Backup.omit({ at: true }), z.object({ saved: z.boolean() })),
   /** The buffer was saved, reverted or discarded: its backup goes. */
   'backup.discard': request(z.object({ path: RelPath }), z.object({ discarded: z.boolean() })),
-  /** Every backup of this workspace (restored once, when the window opens). */
-  'backup.list': request(z.object({}), z.object({ backups: z.array(Backup) })),
+  /**
+   * Every backup of this workspace (restored once, when the window opens; those of files gone from disk are
+   * listed as recovered files instead).
+   */
+  'backup.list': request(z.object({}), z.object({ backups: z.array(BackupListing) })),
+
+  /** The window's dirty tabs, sent when they change: the Electron host asks about them on close (hot exit off). */
+  'window.dirty': request(z.object({ paths: z.array(RelPath) }), z.object({ ok: z.boolean() })),
+  /** The window saved every tab after "Save All" on close: the Electron host closes it now (the web host ignores it). */
+  'window.close': request(z.object({}), z.object({ closing: z.boolean() })),
 
   /** The file's local history, newest first. */
   'history.list': request(z.object({ path: RelPath }), z.object({ path: RelPath, entries: z.array(HistoryEntry) })),
@@ -111,4 +123,6 @@ export const historyRequests = {
 export const historyEvents = {
   /** A file's local history gained or lost entries (the Timeline refreshes). */
   'history.changed': z.object({ path: RelPath }),
+  /** "Save All" was chosen on closing the window: save every dirty tab, then send `window.close`. */
+  'window.saveAll': z.object({}),
 } as const;

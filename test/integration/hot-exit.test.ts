@@ -60,7 +60,7 @@ describe('hot exit', () => {
     await until(async () => (await backups()).length === 0, 'no backups');
   });
 
-  it('opens a backup whose file changed on disk in the conflict state, and one whose file is gone as deleted', async () => {
+  it('opens a backup whose file changed on disk in the conflict state, and lists one whose file is gone as recovered', async () => {
     const first = openWindow();
     await first.files.open('a.txt');
     await first.files.open('b.txt');
@@ -74,12 +74,16 @@ describe('hot exit', () => {
     await writeFile(path.join(running.root, 'a.txt'), 'one\ntheirs\n');
     await unlink(path.join(running.root, 'b.txt'));
     const second = openWindow();
-    expect(await second.hotExit.restore()).toBe(2);
+    expect(await second.hotExit.restore()).toBe(1);
     expect(second.files.get('a.txt')).toMatchObject({
       buffer: 'one\nmine\n',
       dirty: true,
       conflict: { kind: 'changed', diskText: 'one\ntheirs\n' },
     });
+    // The deleted file's text waits in "Recovered files"; opened from there, it is a dirty tab marked deleted.
+    expect(second.files.get('b.txt')).toBeUndefined();
+    expect(second.hotExit.recovered.map((b) => [b.path, b.text])).toEqual([['b.txt', 'bee\nmine\n']]);
+    await second.files.restoreUnsaved('b.txt', 'bee\nmine\n', second.hotExit.recovered[0].baseHash);
     expect(second.files.get('b.txt')).toMatchObject({
       buffer: 'bee\nmine\n',
       dirty: true,

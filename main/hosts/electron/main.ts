@@ -25,6 +25,10 @@ import { rendererFile } from '../renderer-file';
 import {
   allowsNavigation,
   applicationMenuTemplate,
+  closeDecision,
+  DIRTY_CLOSE_BUTTONS,
+  dirtyCloseChoice,
+  dirtyCloseMessage,
   devRendererUrl,
   externalLinkConfirmation,
   externalLinkOf,
@@ -201,8 +205,51 @@ async function start(): Promise<void> {
     },
   });
   window.once('ready-to-show', () => window?.show());
+  window.on('close', (event) => onWindowClose(event));
   window.on('closed', () => (window = null));
   await window.loadURL(rendererEntryUrl(DEV_URL));
+}
+
+/** Set once the operator answered the close question (or the window saved everything): the next close goes through. */
+let closeConfirmed = false;
+let followingCloseRequests: { dispose(): void } | null = null;
+
+/**
+ * Closing the window with dirty tabs: with hot exit on it just closes (the tabs are backed up and come back);
+ * off, it asks Save All / Don't Save / Cancel as VS Code does (the decisions are policy.ts's).
+ */
+function onWindowClose(event: { preventDefault(): void }): void {
+  const running = services;
+  if (!running || !window) return;
+  const dirty = running.windowClose.dirtyPaths;
+  if (closeDecision({ hotExit: running.hotExit(), dirtyCount: dirty.length, confirmed: closeConfirmed }) === 'close')
+    return;
+  event.preventDefault();
+  const { message, detail } = dirtyCloseMessage(dirty);
+  const response = dialog.showMessageBoxSync(window, {
+    type: 'warning',
+    message,
+    detail,
+    buttons: [...DIRTY_CLOSE_BUTTONS],
+    defaultId: 0,
+    cancelId: 2,
+    noLink: true,
+  });
+  const choice = dirtyCloseChoice(response);
+  if (choice === 'cancel') return;
+  if (choice === 'dontSave') {
+    void running.windowClose.dropBackups().finally(() => closeNow());
+    return;
+  }
+  // Save All: the window saves its tabs (only it holds text buffers) and sends window.close when all are saved.
+  followingCloseRequests?.dispose();
+  followingCloseRequests = running.windowClose.onCloseRequested(() => closeNow());
+  running.hub.emit('window.saveAll', {});
+}
+
+function closeNow(): void {
+  closeConfirmed = true;
+  window?.close();
 }
 
 /** A second launch (`kiln <folder>` while Kiln runs) opens its folder in this instance's window. */

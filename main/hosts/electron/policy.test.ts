@@ -3,6 +3,10 @@ import { describe, expect, it } from 'vitest';
 import {
   allowsNavigation,
   applicationMenuTemplate,
+  closeDecision,
+  DIRTY_CLOSE_BUTTONS,
+  dirtyCloseChoice,
+  dirtyCloseMessage,
   devRendererUrl,
   externalLinkConfirmation,
   externalLinkOf,
@@ -113,5 +117,31 @@ describe('Electron host policy', () => {
     expect(folderFromArgv(['/opt/Kiln/kiln', 'proj'], true, '/home/me', path.resolve)).toBe('/home/me/proj');
     expect(folderFromArgv(['electron', '/repo', '--flag', '/abs/ws'], false, '/x', path.resolve)).toBe('/abs/ws');
     expect(folderFromArgv(['/opt/Kiln/kiln', '--no-sandbox'], true, '/home/me', path.resolve)).toBeNull();
+  });
+});
+
+describe('closing the window with dirty tabs', () => {
+  it('asks only with hot exit off, a dirty tab, and no answer given yet', () => {
+    expect(closeDecision({ hotExit: true, dirtyCount: 3, confirmed: false })).toBe('close');
+    expect(closeDecision({ hotExit: false, dirtyCount: 0, confirmed: false })).toBe('close');
+    expect(closeDecision({ hotExit: false, dirtyCount: 1, confirmed: false })).toBe('ask');
+    expect(closeDecision({ hotExit: false, dirtyCount: 1, confirmed: true })).toBe('close');
+  });
+
+  it("offers Save All / Don't Save / Cancel, and anything but the first two cancels", () => {
+    expect([...DIRTY_CLOSE_BUTTONS]).toEqual(['Save All', "Don't Save", 'Cancel']);
+    expect(dirtyCloseChoice(0)).toBe('saveAll');
+    expect(dirtyCloseChoice(1)).toBe('dontSave');
+    expect(dirtyCloseChoice(2)).toBe('cancel');
+    expect(dirtyCloseChoice(-1)).toBe('cancel');
+  });
+
+  it('names one file, or lists the first five of many', () => {
+    expect(dirtyCloseMessage(['notes/todo.txt']).message).toBe('Do you want to save the changes you made to todo.txt?');
+    const many = dirtyCloseMessage(['a.txt', 'b/c.ipynb', 'd', 'e', 'f', 'g', 'h']);
+    expect(many.message).toBe('Do you want to save the changes to the following 7 files?');
+    expect(many.detail).toBe(
+      "a.txt\nc.ipynb\nd\ne\nf\n…and 2 more\n\nYour changes will be lost if you don't save them.",
+    );
   });
 });

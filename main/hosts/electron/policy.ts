@@ -127,3 +127,33 @@ export function folderFromArgv(
   const folder = args.find((arg) => !arg.startsWith('-') && arg !== '.');
   return folder ? resolve(cwd, folder) : null;
 }
+
+/** Closing the window with dirty tabs: the three answers VS Code offers, in its order. */
+export const DIRTY_CLOSE_BUTTONS = ['Save All', "Don't Save", 'Cancel'] as const;
+export type DirtyCloseChoice = 'saveAll' | 'dontSave' | 'cancel';
+
+/**
+ * Whether closing the window asks first. With hot exit on (the default, as VS Code's `files.hotExit`) it
+ * never does: the dirty tabs are backed up and come back. Off, it asks when a tab is dirty, unless the close
+ * follows the operator's own answer (`confirmed`).
+ */
+export function closeDecision(state: { hotExit: boolean; dirtyCount: number; confirmed: boolean }): 'close' | 'ask' {
+  return state.confirmed || state.hotExit || state.dirtyCount === 0 ? 'close' : 'ask';
+}
+
+/** The question's text for the dirty tabs' paths (at most a few named, as VS Code does). */
+export function dirtyCloseMessage(paths: readonly string[]): { message: string; detail: string } {
+  const shown = paths.slice(0, 5).map((p) => p.slice(p.lastIndexOf('/') + 1));
+  const more = paths.length - shown.length;
+  const message =
+    paths.length === 1
+      ? `Do you want to save the changes you made to ${shown[0]}?`
+      : `Do you want to save the changes to the following ${paths.length} files?`;
+  const list = paths.length === 1 ? '' : `${shown.join('\n')}${more > 0 ? `\n…and ${more} more` : ''}\n\n`;
+  return { message, detail: `${list}Your changes will be lost if you don't save them.` };
+}
+
+/** The button the dialog returned (its index; Escape and closing the dialog give the cancel index) as a choice. */
+export function dirtyCloseChoice(response: number): DirtyCloseChoice {
+  return response === 0 ? 'saveAll' : response === 1 ? 'dontSave' : 'cancel';
+}

@@ -4,6 +4,7 @@ import { useCommands } from '../commands';
 import { requestReveal } from '../editor';
 import { OutlineView } from '../outline';
 import { SearchView, useSearchStore } from '../search';
+import { RecoveredFilesPanel } from '../hot-exit';
 import { TimelinePanel } from '../timeline';
 import { Explorer } from '../tree';
 
@@ -72,6 +73,7 @@ export function LeftRail({
       <div className="left-view" hidden={view !== 'explorer'}>
         <Explorer workspaceName={workspaceName} activePath={activePath} onOpen={onOpen} />
         <TimelinePanel onOpen={onOpen} />
+        <RecoveredFilesPanel />
       </div>
       {view === 'search' && <SearchView focusTick={focusTick} onOpenMatch={openMatch} />}
       {view === 'outline' && <OutlineView path={activePath} onOpen={onOpen} />}

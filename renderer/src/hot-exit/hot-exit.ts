@@ -1,5 +1,7 @@
-import type { KilnBridge } from '../../../shared/contract';
+import type { Backup, KilnBridge } from '../../../shared/contract';
 import type { OpenFile, OpenFilesStore } from '../editor';
+
+const isNotebookPath = (path: string) => path.toLowerCase().endsWith('.ipynb');
 
 /** How long after the last keystroke a dirty buffer is backed up: typing never waits for it. */
 export const BACKUP_DEBOUNCE_MS = 750;
@@ -21,6 +23,8 @@ export class HotExit {
   private readonly unsubscribe: () => void;
   /** Restoring on start: the tabs reopened from backups are not backed up again until they change. */
   private restoring = false;
+  /** Backups of files gone from disk, found by `restore`: listed as recovered files, not reopened. */
+  recovered: Backup[] = [];
 
   constructor(
     private readonly bridge: KilnBridge,
@@ -32,14 +36,25 @@ export class HotExit {
 
   /**
    * Reopens every backed-up buffer (once, when the window opens); resolves with how many came back.
-   * A backup whose file changed on disk opens in the conflict state; one whose file is gone opens as deleted.
+   * A backup whose file changed on disk opens in the conflict state; one whose file is gone is not reopened
+   * but kept in `recovered` (the "Recovered files" list).
    */
   async restore(): Promise<number> {
     const { backups } = await this.bridge.request('backup.list', {});
     this.restoring = true;
     let restored = 0;
     try {
-      for (const backup of backups) {
+      for (const { missing, ...backup } of backups) {
+        if (missing) {
+          this.recovered.push(backup);
+          continue;
+        }
+        if (isNotebookPath(backup.path)) {
+          // Main keeps notebooks' backups and opens a notebook from its backup, dirty (conflicted if the disk moved on).
+          await this.files.open(backup.path);
+          restored++;
+          continue;
+        }
         await this.files.restoreUnsaved(backup.path, backup.text, backup.baseHash);
         const file = this.files.get(backup.path);
         if (file?.dirty) {

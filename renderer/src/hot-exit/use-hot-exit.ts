@@ -5,6 +5,8 @@ import { usePrefs, useToasts } from '../ui';
 import { useCommands } from '../commands';
 import { AutoSave, type AutoSaveMode } from './auto-save';
 import { HotExit } from './hot-exit';
+import { useRecoveredFiles } from './recovered-files';
+import { followWindowClose } from './window-close';
 
 const AUTO_SAVE_TITLES: Record<AutoSaveMode, string> = {
   off: 'Off',
@@ -21,12 +23,22 @@ export function useHotExit(): void {
   const bridge = useBridge();
   const files = useOpenFilesStore();
   const toasts = useToasts();
+  const recovered = useRecoveredFiles();
   useEffect(() => {
     const hotExit = new HotExit(bridge, files);
     let live = true;
     void hotExit.restore().then(
       (count) => {
-        if (live && count > 0)
+        if (!live) return;
+        recovered.setFiles(hotExit.recovered);
+        const kept = hotExit.recovered.length;
+        if (kept > 0)
+          toasts.show({
+            kind: 'info',
+            message: `${kept} deleted file${kept === 1 ? ' has' : 's have'} unsaved changes: see Recovered files`,
+            timeoutMs: 8000,
+          });
+        if (count > 0)
           toasts.show({
             kind: 'info',
             message: `Restored ${count} unsaved file${count === 1 ? '' : 's'}`,
@@ -35,6 +47,7 @@ export function useHotExit(): void {
       },
       () => undefined,
     );
+    const stopFollowingClose = followWindowClose(bridge, files);
     const flush = () => hotExit.flush();
     window.addEventListener('beforeunload', flush);
     window.addEventListener('pagehide', flush);
@@ -43,8 +56,9 @@ export function useHotExit(): void {
       window.removeEventListener('beforeunload', flush);
       window.removeEventListener('pagehide', flush);
       hotExit.dispose();
+      stopFollowingClose();
     };
-  }, [bridge, files, toasts]);
+  }, [bridge, files, toasts, recovered]);
 
   const { prefs, setPref } = usePrefs();
   useCommands([
@@ -54,6 +68,13 @@ export function useHotExit(): void {
       category: 'File',
       run: () => setPref('autoSave', mode),
     })),
+    {
+      id: 'files.hotExit.showRecovered',
+      title: 'Hot Exit: Show Recovered Files',
+      category: 'File',
+      when: () => recovered.getState().files.length > 0,
+      run: () => recovered.show(),
+    },
     {
       id: 'files.hotExit.toggle',
       title: prefs?.hotExit === false ? 'Hot Exit: Turn On' : 'Hot Exit: Turn Off (ask before leaving)',
