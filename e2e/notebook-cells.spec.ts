@@ -276,7 +276,7 @@ test.describe('notebook cells', () => {
 
       // O hides both cells' outputs, and shows them again; Shift+O makes them scroll.
       await page.keyboard.press('o');
-      for (const n of [1, 2]) await expect(cellOf(nb, n).getByRole('button', { name: /Output hidden/ })).toBeVisible();
+      for (const n of [1, 2]) await expect(cellOf(nb, n).getByRole('button', { name: /Outputs hidden/ })).toBeVisible();
       await page.screenshot({ path: 'test-results/notebook-cells-outputs-hidden.png' });
       await page.keyboard.press('o');
       await expect(cellOf(nb, 1).getByRole('region', { name: 'Output' })).toHaveText(/one/);

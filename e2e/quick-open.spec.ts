@@ -73,7 +73,7 @@ test('the command palette lists commands with their keys and runs "Show hidden f
   await expect(palette.getByRole('option', { name: 'Go to File…' })).toContainText(
     process.platform === 'darwin' ? '⌘P' : 'Ctrl+P',
   );
-  await expect(palette.getByRole('option', { name: 'Save' })).toContainText(
+  await expect(palette.getByRole('option', { name: 'Save', exact: true })).toContainText(
     process.platform === 'darwin' ? '⌘S' : 'Ctrl+S',
   );
   const input = palette.getByRole('combobox', { name: 'Command Palette' });

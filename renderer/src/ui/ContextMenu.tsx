@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 
 export type MenuItem = { label: string; onSelect: () => void; disabled?: boolean; shortcut?: string } | 'separator';
 
@@ -70,7 +71,9 @@ export function ContextMenu({ x, y, items, onClose, label }: MenuProps) {
     event.stopPropagation();
   };
 
-  return (
+  // On the page's body: a menu opened inside a contained element (a notebook cell is `content-visibility: auto`,
+  // which makes it the containing block of fixed descendants) would be placed and clipped by that element.
+  return createPortal(
     <div
       ref={ref}
       role="menu"
@@ -103,7 +106,8 @@ export function ContextMenu({ x, y, items, onClose, label }: MenuProps) {
           </div>
         ),
       )}
-    </div>
+    </div>,
+    document.body,
   );
 }
 
