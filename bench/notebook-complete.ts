@@ -7,14 +7,13 @@
 import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { KernelAPI, KernelConnection } from '@jupyterlab/services';
 import WebSocket from 'ws';
 import { startWebHost } from '../main/hosts/web/server';
 import { makeServerSettings } from '../main/kernel/jupyter-server';
 import { MemoryStore } from '../main/prefs';
 import { createServices } from '../main/services';
-import { median } from './support';
+import { median, runWhenMain } from './support';
 
 export interface CompleteRoundTripResult {
   samples: number;
@@ -133,12 +132,4 @@ export async function benchNotebookComplete(options: { samples?: number } = {}):
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  benchNotebookComplete().then(
-    () => process.exit(0),
-    (err: unknown) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-}
+runWhenMain(import.meta.url, benchNotebookComplete);

@@ -10,12 +10,11 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import WebSocket from 'ws';
 import { startWebHost } from '../main/hosts/web/server';
 import { MemoryStore } from '../main/prefs';
 import { createServices } from '../main/services';
-import { median, report } from './support';
+import { median, report, runWhenMain } from './support';
 
 export interface RoundTripResult {
   samples: number;
@@ -223,12 +222,4 @@ export async function benchNotebookRoundTrip(options: { samples?: number } = {})
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  benchNotebookRoundTrip().then(
-    () => process.exit(0),
-    (err: unknown) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-}
+runWhenMain(import.meta.url, benchNotebookRoundTrip);
