@@ -5,18 +5,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { trustFolder } from '../main/trust';
 import { expect, startWebHost, test } from './support/fixtures';
-import { openFile } from './support/ui';
-
-const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
-
-async function typeAtEnd(page: Page, text: string): Promise<void> {
-  await page.locator('.code-editor .monaco-editor .view-lines').click();
-  await page.keyboard.press(`${mod}+End`);
-  await page.keyboard.press('Escape');
-  await page.keyboard.type(text);
-}
-
-const editorText = (page: Page) => page.locator('.code-editor .monaco-editor .view-lines');
+import { editorText, mod, openFile, typeAtEnd } from './support/ui';
 
 /** How many hot-exit backups the data folder holds (what a killed host leaves for the next one). */
 async function backupCount(dataDir: string): Promise<number> {

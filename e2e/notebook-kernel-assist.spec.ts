@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { DEFAULT_FIXTURE, expect, test } from './support/fixtures';
+import { cell, cellOf, notebook, openNotebook } from './support/notebook';
 
 /**
  * The live kernel helping to write code (completion, inspection, signature help) and each cell's timing,
@@ -11,30 +12,14 @@ const RUN = 30_000;
 /** Main's bound for a busy kernel (ASSIST_TIMEOUT_MS, 1.5 s), plus the round trip and a loaded machine's slack. */
 const BUSY_ANSWER = 4_000;
 
-function notebook(...sources: string[]): string {
-  const cells = sources.map((source, i) => ({
-    cell_type: 'code',
-    execution_count: null,
-    id: `cell-${i + 1}`,
-    metadata: {},
-    outputs: [],
-    source,
-  }));
-  const metadata = {
-    kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' },
-    language_info: { name: 'python' },
-  };
-  return `${JSON.stringify({ cells, metadata, nbformat: 4, nbformat_minor: 5 }, null, 1)}\n`;
+/** A notebook of code cells with these sources. */
+function codeNotebook(...sources: string[]): string {
+  return notebook(...sources.map((source) => cell('code', source)));
 }
 
-function cellOf(nb: Locator, n: number): Locator {
-  return nb.getByRole('group', { name: `Cell ${n}`, exact: true });
-}
-
-async function openNotebook(page: Page, name: string): Promise<Locator> {
-  await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name, exact: true }).click();
-  const nb = page.getByRole('region', { name, exact: true });
-  await expect(nb).toBeVisible();
+/** Opens the notebook and waits for its kernel. */
+async function openWithKernel(page: Page, name: string): Promise<Locator> {
+  const nb = await openNotebook(page, name);
   await expect(nb.getByRole('status')).toHaveText('idle', { timeout: KERNEL_START });
   return nb;
 }
@@ -51,14 +36,16 @@ function suggestions(page: Page): Locator {
 
 test.describe('the kernel helps write the code', () => {
   test.describe.configure({ timeout: 180_000 });
-  test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'assist.ipynb': notebook('', '', 'import time\ntime.sleep(30)') } });
+  test.use({
+    fixtureFiles: { ...DEFAULT_FIXTURE, 'assist.ipynb': codeNotebook('', '', 'import time\ntime.sleep(30)') },
+  });
 
   test('Tab and `.` complete from the kernel, Shift+Tab shows the docstring, `(` the signature', async ({
     page,
     kiln,
   }) => {
     await kiln.open(page);
-    const nb = await openNotebook(page, 'assist.ipynb');
+    const nb = await openWithKernel(page, 'assist.ipynb');
     await editCell(nb, 1);
 
     // `.` after a name asks the kernel.
@@ -118,7 +105,7 @@ test.describe('the kernel helps write the code', () => {
     kiln,
   }) => {
     await kiln.open(page);
-    const nb = await openNotebook(page, 'assist.ipynb');
+    const nb = await openWithKernel(page, 'assist.ipynb');
     await cellOf(nb, 3).getByRole('button', { name: 'Run cell', exact: true }).click();
     await expect(nb.getByRole('status')).toHaveText('busy', { timeout: RUN });
 
@@ -144,12 +131,12 @@ test.describe('the kernel helps write the code', () => {
 test.describe('the cell tells you what happened', () => {
   test.describe.configure({ timeout: 180_000 });
   test.use({
-    fixtureFiles: { ...DEFAULT_FIXTURE, 'timed.ipynb': notebook('import time\ntime.sleep(1.5)\nprint("done")') },
+    fixtureFiles: { ...DEFAULT_FIXTURE, 'timed.ipynb': codeNotebook('import time\ntime.sleep(1.5)\nprint("done")') },
   });
 
   test('a running cell shows its elapsed time, then its duration and when it finished', async ({ page, kiln }) => {
     await kiln.open(page);
-    const nb = await openNotebook(page, 'timed.ipynb');
+    const nb = await openWithKernel(page, 'timed.ipynb');
     const timing = cellOf(nb, 1).locator('.nb-timing');
     await expect(timing).toHaveCount(0);
     await cellOf(nb, 1).getByRole('button', { name: 'Run cell', exact: true }).click();

@@ -1,15 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { openFile, treeItem } from './support/ui';
-
-const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
-
-async function typeAtEnd(page: Page, text: string): Promise<void> {
-  await page.locator('.code-editor .monaco-editor .view-lines').click();
-  await page.keyboard.press(`${mod}+End`);
-  await page.keyboard.press('Escape');
-  await page.keyboard.type(text);
-}
+import { mod, openFile, treeItem, typeAtEnd } from './support/ui';
 
 const timeline = (page: Page) => page.getByRole('region', { name: 'Timeline' });
 const versions = (page: Page) => timeline(page).getByRole('listitem');

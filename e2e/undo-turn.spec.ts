@@ -1,15 +1,10 @@
 import type { Locator, Page } from '@playwright/test';
 import { ModelServer, reply } from '../test-support/model-server';
-import { DEFAULT_FIXTURE, expect, test as base, type TempWorkspace } from './support/fixtures';
-import { openFile, sendMessage } from './support/ui';
+import { DEFAULT_FIXTURE, expect, type TempWorkspace } from './support/fixtures';
+import { configureScriptedModel, testWithModel } from './support/model';
+import { mod, openFile, sendMessage } from './support/ui';
 
-const test = base.extend<{ model: ModelServer }>({
-  model: async ({}, use) => {
-    const server = await ModelServer.start({ models: ['scripted-agent'] });
-    await use(server);
-    await server.close();
-  },
-});
+const test = testWithModel(['scripted-agent']);
 
 // Jupyter's own formatting: undo must give these exact bytes back.
 const NOTEBOOK = `{
@@ -32,14 +27,10 @@ const NOTEBOOK = `{
 `;
 test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'analysis.ipynb': NOTEBOOK } });
 
-const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
 const panel = (page: Page): Locator => page.getByRole('complementary', { name: 'Agent' });
 
 async function runTurn(page: Page, workspace: TempWorkspace, model: ModelServer): Promise<Locator> {
-  await workspace.write(
-    '.kiln/config.yaml',
-    `models:\n  scripted:\n    provider: openai-compatible\n    base_url: ${model.url}\n    model: scripted-agent\nagent:\n  model: scripted\n`,
-  );
+  await configureScriptedModel(workspace, model, 'scripted-agent', ['agent']);
   model.setReplies([
     reply.tool('write-file', { path: 'src/new.py', content: 'print("new")\n' }),
     reply.tool('edit-file', {
