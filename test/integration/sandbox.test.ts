@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -13,6 +13,7 @@ import type { VerbRunResult } from '../../shared/contract/verbs';
 import { KilnError } from '../../shared/errors';
 import { startServices, type RunningServices } from '../../test-support/services';
 import { makeTempDir, makeTempTree } from '../../test-support/temp-workspace';
+import { processesIn } from '../../test-support/processes';
 import { until } from '../../test-support/until';
 
 /*
@@ -116,30 +117,6 @@ afterAll(async () => {
   await fs.rm(homeCanaryDir, { recursive: true, force: true });
   await outside?.cleanup();
 });
-
-/** Alive and not a zombie. */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-/** Live processes working in `dir`, by their pids out here (every process of a run starts in the workspace root). */
-function processesIn(dir: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readlinkSync(`/proc/${entry}/cwd`).startsWith(dir) && isRunning(Number(entry))) found.push(Number(entry));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return found;
-}
 
 async function run(front: Front, code: string, extra: Record<string, unknown> = {}): Promise<VerbRunResult> {
   const outcome = await front.call('execute-code', { code, ...extra });
