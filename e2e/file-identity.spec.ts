@@ -55,7 +55,7 @@ test.describe('unsaved work follows renames and moves', () => {
     await expect(tab(page, 'helpers.py')).not.toHaveAttribute('data-dirty', 'true');
     expect(await workspace.exists('src/util.py')).toBe(false);
     // Monaco kept the very same model: undo still reaches back past the rename.
-    await page.locator('.code-editor .monaco-editor .view-lines').click();
+    await editorText(page).click();
     await page.keyboard.press(`${mod}+z`);
     await expect(editorText(page)).not.toContainText('MINE = 1');
   });

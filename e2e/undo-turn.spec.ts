@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { ModelServer, reply } from '../test-support/model-server';
 import { DEFAULT_FIXTURE, expect, type TempWorkspace } from './support/fixtures';
 import { configureScriptedModel, testWithModel } from './support/model';
-import { mod, openFile, sendMessage } from './support/ui';
+import { mod, openFile, sendMessage, typeAtEnd } from './support/ui';
 
 const test = testWithModel(['scripted-agent']);
 
@@ -90,10 +90,7 @@ test('a file the operator changed after the turn is shown in a diff and kept whe
   // The operator edits and saves the file the agent changed.
   await openFile(page, 'notes', 'todo.txt');
   await expect(page.locator('.code-editor .view-lines')).toContainText('by the agent');
-  await page.locator('.code-editor .monaco-editor .view-lines').click();
-  await page.keyboard.press(`${mod}+End`);
-  await page.keyboard.press('Escape');
-  await page.keyboard.type('mine');
+  await typeAtEnd(page, 'mine');
   await page.keyboard.press(`${mod}+s`);
   await expect.poll(() => workspace.read('notes/todo.txt')).toBe('first\nsecond, by the agent\nmine');
 
