@@ -118,6 +118,17 @@ afterAll(async () => {
   await outside?.cleanup();
 });
 
+/** A loopback listener of the host that counts the connections made to it (and closes each). */
+async function countingListener(): Promise<{ server: net.Server; port: number; connections: () => number }> {
+  let count = 0;
+  const server = net.createServer((socket) => {
+    count++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as net.AddressInfo).port, connections: () => count };
+}
+
 async function run(front: Front, code: string, extra: Record<string, unknown> = {}): Promise<VerbRunResult> {
   const outcome = await front.call('execute-code', { code, ...extra });
   if (!outcome.ok) throw new Error(`${outcome.code}: ${outcome.message}`);
@@ -180,20 +191,14 @@ describe.each(['app', 'mcp'] as const)('the sandbox, through the %s', (name) => 
   });
 
   it('cannot connect to a loopback listener of the host', async () => {
-    let connections = 0;
-    const server = net.createServer((socket) => {
-      connections++;
-      socket.destroy();
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as net.AddressInfo).port;
+    const { server, port, connections } = await countingListener();
     try {
       const result = await run(
         front(),
         `import socket\ntry:\n    socket.create_connection(("127.0.0.1", ${port}), timeout=2)\n    print("connected")\nexcept OSError as e:\n    print("refused", e.errno)`,
       );
       expect(result.stdout).toMatch(/^refused/);
-      expect(connections).toBe(0);
+      expect(connections()).toBe(0);
     } finally {
       server.close();
     }
@@ -275,13 +280,7 @@ describe('the sandbox block of the project config', () => {
     const running = await startServices({
       '.kiln/config.yaml': `sandbox:\n  network: true\n  env: [${SECRET_VARIABLE}]\n`,
     });
-    let connections = 0;
-    const server = net.createServer((socket) => {
-      connections++;
-      socket.destroy();
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as net.AddressInfo).port;
+    const { server, port, connections } = await countingListener();
     const code = [
       'import os, socket',
       'try:',
@@ -299,7 +298,7 @@ describe('the sandbox block of the project config', () => {
       expect((await runCode()).stdout).toBe('refused\nFalse\n');
       await running.bridge.request('trust.set', { trusted: true });
       expect((await runCode()).stdout).toBe('connected\nTrue\n');
-      expect(connections).toBe(1);
+      expect(connections()).toBe(1);
     } finally {
       server.close();
       await running.close();
