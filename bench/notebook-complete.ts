@@ -7,14 +7,12 @@
 import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { KernelAPI, KernelConnection } from '@jupyterlab/services';
-import WebSocket from 'ws';
-import { startWebHost } from '../main/hosts/web/server';
 import { makeServerSettings } from '../main/kernel/jupyter-server';
 import { MemoryStore } from '../main/prefs';
 import { createServices } from '../main/services';
-import { median } from './support';
+import { connectContract } from './contract-client';
+import { median, runWhenMain } from './support';
 
 export interface CompleteRoundTripResult {
   samples: number;
@@ -48,33 +46,19 @@ export async function benchNotebookComplete(options: { samples?: number } = {}):
   const root = path.join(scratch, 'workspace');
   await fs.mkdir(root, { recursive: true });
   const services = await createServices({ root, dataDir: scratch, prefsStore: new MemoryStore() });
-  const host = await startWebHost({ services, staticDir: scratch });
-  const socket = new WebSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`);
-  await new Promise((resolve) => socket.once('open', resolve));
-  let nextId = 1;
-  const call = <T>(channel: string, args: unknown) =>
-    new Promise<T>((resolve, reject) => {
-      const id = nextId++;
-      const onMessage = (data: WebSocket.RawData) => {
-        const frame = JSON.parse(String(data)) as { id?: number; ok?: boolean; value?: T; error?: { message: string } };
-        if (frame.id !== id) return;
-        socket.off('message', onMessage);
-        if (frame.ok) resolve(frame.value as T);
-        else reject(new Error(frame.error?.message));
-      };
-      socket.on('message', onMessage);
-      socket.send(JSON.stringify({ id, channel, args }));
-    });
+  const client = await connectContract(services, scratch);
+  // Each completion a newer one than the last, as the editor sends them.
+  let requestId = 0;
   let direct: KernelConnection | null = null;
   try {
-    await call('notebook.create', { path: NOTEBOOK });
+    await client.request('notebook.create', { path: NOTEBOOK });
     // The kernel starts on open; wait until it answers completions.
     for (let tries = 0; ; tries++) {
-      const reply = await call<{ status: string }>('notebook.complete', {
+      const reply = await client.request('notebook.complete', {
         path: NOTEBOOK,
         code: CODE,
         cursor: CODE.length,
-        requestId: nextId,
+        requestId: ++requestId,
       });
       if (reply.status === 'ok') break;
       if (tries > 600) throw new Error(`the kernel never answered a completion (${reply.status})`);
@@ -89,13 +73,14 @@ export async function benchNotebookComplete(options: { samples?: number } = {}):
 
     const kilnOnce = async () => {
       const start = performance.now();
-      const reply = await call<{ status: string; matches?: string[] }>('notebook.complete', {
+      const reply = await client.request('notebook.complete', {
         path: NOTEBOOK,
         code: CODE,
         cursor: CODE.length,
-        requestId: nextId,
+        requestId: ++requestId,
       });
-      if (!reply.matches?.includes('path')) throw new Error(`Kiln's completion missed path (${reply.status})`);
+      if (reply.status !== 'ok' || !reply.matches.includes('path'))
+        throw new Error(`Kiln's completion missed path (${reply.status})`);
       return performance.now() - start;
     };
     const directOnce = async () => {
@@ -126,19 +111,10 @@ export async function benchNotebookComplete(options: { samples?: number } = {}):
     return result;
   } finally {
     direct?.dispose();
-    socket.close();
-    await host.close();
+    await client.close();
     await services.dispose();
     await fs.rm(scratch, { recursive: true, force: true });
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  benchNotebookComplete().then(
-    () => process.exit(0),
-    (err: unknown) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-}
+runWhenMain(import.meta.url, benchNotebookComplete);

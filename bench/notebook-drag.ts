@@ -15,7 +15,6 @@ import type { Page } from '@playwright/test';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import {
   describeLongTasks,
   startKilnInBrowser,
@@ -24,7 +23,7 @@ import {
   VIEWPORT,
   type LongTasks,
 } from './browser';
-import { median, report, reportValue, type BenchResult } from './support';
+import { median, report, reportValue, type BenchResult, runWhenMain } from './support';
 
 const CELLS = 500;
 const RUNS = 6;
@@ -196,7 +195,4 @@ export async function runNotebookDragBench(): Promise<BenchResult[]> {
   return results;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  await runNotebookDragBench();
-  process.exit(0);
-}
+runWhenMain(import.meta.url, runNotebookDragBench);

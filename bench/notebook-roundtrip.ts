@@ -10,12 +10,10 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import WebSocket from 'ws';
-import { startWebHost } from '../main/hosts/web/server';
 import { MemoryStore } from '../main/prefs';
 import { createServices } from '../main/services';
-import { median, report } from './support';
+import { connectContract } from './contract-client';
+import { median, report, runWhenMain } from './support';
 
 export interface RoundTripResult {
   samples: number;
@@ -117,61 +115,25 @@ async function startKiln(scratch: string): Promise<Sampler> {
   await fs.mkdir(root, { recursive: true });
   // The full path a renderer takes: WebSocket request -> router -> NotebookService -> kernel -> output event.
   const services = await createServices({ root, dataDir: scratch, prefsStore: new MemoryStore() });
-  const host = await startWebHost({ services, staticDir: scratch });
-  const socket = new WebSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`);
-  await new Promise((resolve) => socket.once('open', resolve));
-  let nextId = 1;
-  const call = (channel: string, args: unknown) =>
-    new Promise<unknown>((resolve, reject) => {
-      const id = nextId++;
-      const onMessage = (data: WebSocket.RawData) => {
-        const frame = JSON.parse(String(data)) as {
-          id?: number;
-          ok?: boolean;
-          value?: unknown;
-          error?: { message: string };
-        };
-        if (frame.id !== id) return;
-        socket.off('message', onMessage);
-        if (frame.ok) resolve(frame.value);
-        else reject(new Error(frame.error?.message));
-      };
-      socket.on('message', onMessage);
-      socket.send(JSON.stringify({ id, channel, args }));
-    });
+  const client = await connectContract(services, scratch);
   const close = async () => {
-    socket.close();
-    await host.close();
+    await client.close();
     await services.dispose();
   };
   try {
-    await call('notebook.create', { path: 'bench.ipynb' });
-    const { cell } = (await call('notebook.insertCell', { path: 'bench.ipynb', source: '1+1' })) as {
-      cell: { id: string };
-    };
+    await client.request('notebook.create', { path: 'bench.ipynb' });
+    const { cell } = await client.request('notebook.insertCell', { path: 'bench.ipynb', source: '1+1' });
     return {
       async once() {
         const start = performance.now();
-        const arrived = new Promise<number>((resolve) => {
-          const onMessage = (data: WebSocket.RawData) => {
-            const frame = JSON.parse(String(data)) as {
-              event?: string;
-              payload?: { cellId: string; change: { kind: string; output?: { output_type: string } } };
-            };
-            const change = frame.payload?.change;
-            if (
-              frame.event === 'notebook.output' &&
-              frame.payload?.cellId === cell.id &&
-              change?.kind === 'append' &&
-              change.output?.output_type === 'execute_result'
-            ) {
-              socket.off('message', onMessage);
-              resolve(performance.now() - start);
-            }
-          };
-          socket.on('message', onMessage);
-        });
-        await call('notebook.runCell', { path: 'bench.ipynb', cellId: cell.id });
+        const arrived = client
+          .next(
+            'notebook.output',
+            ({ cellId, change }) =>
+              cellId === cell.id && change.kind === 'append' && change.output.output_type === 'execute_result',
+          )
+          .then(() => performance.now() - start);
+        await client.request('notebook.runCell', { path: 'bench.ipynb', cellId: cell.id });
         return arrived;
       },
       close,
@@ -223,12 +185,4 @@ export async function benchNotebookRoundTrip(options: { samples?: number } = {})
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  benchNotebookRoundTrip().then(
-    () => process.exit(0),
-    (err: unknown) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-}
+runWhenMain(import.meta.url, benchNotebookRoundTrip);

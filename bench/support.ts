@@ -1,3 +1,5 @@
+import { pathToFileURL } from 'node:url';
+
 /** Shared helpers for benchmarks: each reports a ratio against a baseline measured in the same run. */
 export function median(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -108,4 +110,19 @@ function record(figure: Omit<Figure, 'bench' | 'target' | 'meets'>, target: Targ
 function verdictText(figure: Figure): string {
   if (!figure.target) return '';
   return ` (target ${targetText(figure.target)}): ${figure.meets ? 'meets target' : 'MISSES target'}`;
+}
+
+/**
+ * Runs a bench when its file is run alone (`node --import tsx bench/<name>.ts`) and exits with its outcome;
+ * does nothing when bench/run.ts imports the file.
+ */
+export function runWhenMain(moduleUrl: string, bench: () => Promise<unknown>): void {
+  if (moduleUrl !== pathToFileURL(process.argv[1] ?? '').href) return;
+  bench().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
 }

@@ -1,8 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import { execFileSync } from 'node:child_process';
-import type { Page } from '@playwright/test';
-import { DEFAULT_FIXTURE, expect, test as base, type TempWorkspace } from './support/fixtures';
-import { ModelServer, reply } from '../test-support/model-server';
+import { DEFAULT_FIXTURE, expect } from './support/fixtures';
+import { reply } from '../test-support/model-server';
+import { configureScriptedModel, testWithModel } from './support/model';
+import { expectAccessible } from './support/axe';
+import { cell, notebook } from './support/notebook';
 import { openFile, sendMessage, treeItem } from './support/ui';
 
 /**
@@ -10,93 +11,17 @@ import { openFile, sendMessage, treeItem } from './support/ui';
  * light and the dark theme: no critical or serious violation.
  */
 
-const test = base.extend<{ model: ModelServer }>({
-  model: async ({}, use) => {
-    const server = await ModelServer.start({ models: ['scripted'] });
-    await use(server);
-    await server.close();
-  },
-});
+const test = testWithModel(['scripted']);
 
 const APP = DEFAULT_FIXTURE['src/app.py'];
 
 /** A notebook whose run prints, displays a table and raises: text, rich and error outputs. */
-const NOTEBOOK = `${JSON.stringify(
-  {
-    cells: [
-      { cell_type: 'markdown', id: 'intro', metadata: {}, source: '# Results\n\nA *short* run.' },
-      {
-        cell_type: 'code',
-        id: 'print',
-        metadata: {},
-        execution_count: null,
-        outputs: [],
-        source: 'print("\\x1b[32mok\\x1b[0m", 41 + 1)',
-      },
-      {
-        cell_type: 'code',
-        id: 'rich',
-        metadata: {},
-        execution_count: null,
-        outputs: [],
-        source: 'from IPython.display import HTML\nHTML("<table><tr><th>a</th></tr><tr><td>1</td></tr></table>")',
-      },
-      { cell_type: 'code', id: 'fails', metadata: {}, execution_count: null, outputs: [], source: '1 / 0' },
-    ],
-    metadata: {
-      kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' },
-      language_info: { name: 'python' },
-    },
-    nbformat: 4,
-    nbformat_minor: 5,
-  },
-  null,
-  1,
-)}\n`;
-
-function configure(workspace: TempWorkspace, model: ModelServer): Promise<void> {
-  return workspace.write(
-    '.kiln/config.yaml',
-    `models:\n  scripted:\n    provider: openai-compatible\n    base_url: ${model.url}\n    model: scripted\nfile_editing:\n  model: scripted\nagent:\n  model: scripted\n`,
-  );
-}
-
-/** A violation as one readable line per node, so a failure says what to fix and where. */
-function describe(violation: {
-  id: string;
-  impact?: string | null;
-  help: string;
-  nodes: { target: unknown[]; failureSummary?: string }[];
-}): string[] {
-  return violation.nodes.map(
-    (node) =>
-      `${violation.impact} ${violation.id} (${violation.help}) at ${JSON.stringify(node.target)}: ${node.failureSummary?.replace(/\s+/g, ' ')}`,
-  );
-}
-
-/**
- * Runs axe on the page as it is, in both themes; screenshots go to the test's output folder for a look at the colours. Besides
- * axe's default rules, its experimental ones run too (one of them checks that a control's name contains its
- * visible text). Notebook HTML outputs are the notebook author's page in a script-less sandbox: axe checks
- * the frame element, not inside it, and runs in the page itself (legacy mode: no blank page to merge frames' results in).
- */
-async function expectAccessible(page: Page, screen: string): Promise<void> {
-  const found: string[] = [];
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    // Monaco repaints its theme on the media change; axe reads the colours after the next frame.
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    const results = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice', 'experimental'])
-      .options({ iframes: false })
-      .setLegacyMode()
-      .analyze();
-    await page.screenshot({ path: test.info().outputPath(`a11y-${screen}-${colorScheme}.png`) });
-    const serious = results.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
-    found.push(...serious.flatMap(describe).map((line) => `${colorScheme}: ${line}`));
-  }
-  expect(found, `axe on the ${screen} screen`).toEqual([]);
-}
+const NOTEBOOK = notebook(
+  cell('markdown', '# Results\n\nA *short* run.'),
+  cell('code', 'print("\\x1b[32mok\\x1b[0m", 41 + 1)'),
+  cell('code', 'from IPython.display import HTML\nHTML("<table><tr><th>a</th></tr><tr><td>1</td></tr></table>")'),
+  cell('code', '1 / 0'),
+);
 
 test.describe('accessibility (axe-core)', () => {
   test('the start screen', async ({ page, kiln }) => {
@@ -184,7 +109,7 @@ test.describe('accessibility (axe-core)', () => {
   });
 
   test('a pending edit-assistant proposal with its diff', async ({ page, kiln, workspace, model }) => {
-    await configure(workspace, model);
+    await configureScriptedModel(workspace, model, 'scripted', ['file_editing', 'agent']);
     model.enqueue(reply.propose(APP.replaceAll('name', 'person'), 'Renaming `name` to `person`.'));
     await kiln.open(page);
     await openFile(page, 'src', 'app.py');
@@ -197,7 +122,7 @@ test.describe('accessibility (axe-core)', () => {
   });
 
   test('the Agent tab with a run in its transcript', async ({ page, kiln, workspace, model }) => {
-    await configure(workspace, model);
+    await configureScriptedModel(workspace, model, 'scripted', ['file_editing', 'agent']);
     model.setReplies([
       reply.tool('write-file', { path: 'src/hello.py', content: 'print("hello")\n' }, 'Writing it.'),
       reply.text('Done: `src/hello.py` prints hello.'),

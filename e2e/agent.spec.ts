@@ -1,17 +1,12 @@
 import type { Locator, Page } from '@playwright/test';
 import { AGENT_SNIPPET } from '../shared/contract';
-import { expect, test as base, type TempWorkspace } from './support/fixtures';
-import { ModelServer, reply } from '../test-support/model-server';
+import { expect } from './support/fixtures';
+import { reply } from '../test-support/model-server';
+import { configureScriptedModel, testWithModel } from './support/model';
 import { expandFolder, fileTree, sendMessage, treeItem } from './support/ui';
 
 /** Each test gets its own scripted model server on loopback (real HTTP, real AI SDK client path). */
-const test = base.extend<{ model: ModelServer }>({
-  model: async ({}, use) => {
-    const server = await ModelServer.start({ models: ['scripted-agent'] });
-    await use(server);
-    await server.close();
-  },
-});
+const test = testWithModel(['scripted-agent']);
 
 const LOADERS = `"""Loads the fixture's sample data."""
 import csv
@@ -25,21 +20,6 @@ def load_rows(path="data/sample.csv"):
 if __name__ == "__main__":
     print("rows", len(load_rows()))
 `;
-
-async function configure(workspace: TempWorkspace, model: ModelServer, extra = ''): Promise<void> {
-  await workspace.write(
-    '.kiln/config.yaml',
-    `models:
-  scripted:
-    provider: openai-compatible
-    base_url: ${model.url}
-    model: scripted-agent
-
-agent:
-  model: scripted
-${extra}`,
-  );
-}
 
 function panel(page: Page): Locator {
   return page.getByRole('complementary', { name: 'Agent' });
@@ -78,7 +58,7 @@ test.describe('agent session', () => {
     await kiln.open(page);
     await openAgentTab(page);
     await expect(panel(page).getByLabel('Config snippet')).toBeVisible();
-    await configure(workspace, model);
+    await configureScriptedModel(workspace, model, 'scripted-agent', ['agent']);
     await expect(panel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
     await expect(panel(page).getByLabel('Config snippet')).toHaveCount(0);
     model.setReplies([reply.text('Hello from the agent.')]);
@@ -92,7 +72,7 @@ test.describe('agent session', () => {
     workspace,
     model,
   }) => {
-    await configure(workspace, model);
+    await configureScriptedModel(workspace, model, 'scripted-agent', ['agent']);
     model.setReplies([
       reply.tool('write-file', { path: 'src/loaders.py', content: LOADERS }, 'I will put a reusable loader in `src/`.'),
       reply.tool('run-file', { path: 'src/loaders.py' }),
@@ -145,7 +125,7 @@ test.describe('agent session', () => {
     workspace,
     model,
   }) => {
-    await configure(workspace, model);
+    await configureScriptedModel(workspace, model, 'scripted-agent', ['agent']);
     model.setReplies([reply.slow('thinking out loud '.repeat(200), 60), reply.text('second reply')]);
     await kiln.open(page);
     await openAgentTab(page);

@@ -2,18 +2,13 @@ import { rename, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { FILE_EDITING_SNIPPET } from '../shared/contract';
-import { expect, test as base, type TempWorkspace } from './support/fixtures';
+import { expect, type TempWorkspace } from './support/fixtures';
+import { testWithModel } from './support/model';
 import { ModelServer, reply } from '../test-support/model-server';
 import { openFile, sendMessage } from './support/ui';
 
 /** Each test gets its own scripted model server on loopback (real HTTP, real AI SDK client path). */
-const test = base.extend<{ model: ModelServer }>({
-  model: async ({}, use) => {
-    const server = await ModelServer.start({ models: ['scripted-coder', 'other-coder'] });
-    await use(server);
-    await server.close();
-  },
-});
+const test = testWithModel(['scripted-coder', 'other-coder']);
 
 const APP = 'def greet(name):\n    return f"hello {name}"\n\nprint(greet("kiln"))\n';
 const APP_RENAMED = 'def greet(person):\n    return f"hello {person}"\n\nprint(greet("kiln"))\n';

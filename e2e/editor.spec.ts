@@ -1,19 +1,5 @@
 import { expect, test } from './support/fixtures';
-import { openFile, treeItem } from './support/ui';
-import type { Page } from '@playwright/test';
-
-const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
-
-/** Types at the end of the open document in Monaco. */
-async function typeAtEnd(page: Page, text: string): Promise<void> {
-  await page.locator('.code-editor .monaco-editor .view-lines').click();
-  await page.keyboard.press(`${mod}+End`);
-  // A word suggestion left open by earlier typing would take the Enter.
-  await page.keyboard.press('Escape');
-  await page.keyboard.type(text);
-}
-
-const editorText = (page: Page) => page.locator('.code-editor .monaco-editor .view-lines');
+import { editorText, mod, openFile, treeItem, typeAtEnd } from './support/ui';
 
 test('tabs are named by file name and mark unsaved changes; closing asks', async ({ page, kiln, workspace }) => {
   await kiln.open(page);

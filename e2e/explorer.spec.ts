@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from './support/fixtures';
-import { clipboardText, dragWithMouse, expandFolder, fileTree, recordFlashes, treeItem } from './support/ui';
+import { clipboardText, dragWithMouse, expandFolder, fileTree, mod, recordFlashes, treeItem } from './support/ui';
 
 const MENU_ITEMS = [
   'New File',
@@ -16,7 +16,6 @@ const MENU_ITEMS = [
   'Rename',
   'Delete',
 ];
-const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
 
 test.describe('context menu', () => {
   test('on an entry and on empty space it offers exactly the ten actions', async ({ page, kiln }) => {

@@ -1,8 +1,9 @@
 import { rename } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
-import { DEFAULT_FIXTURE, expect, test as base, type TempWorkspace } from './support/fixtures';
-import { ModelServer, reply } from '../test-support/model-server';
-import { dragWithMouse, openFile, sendMessage, treeItem } from './support/ui';
+import { DEFAULT_FIXTURE, expect, type TempWorkspace } from './support/fixtures';
+import { reply } from '../test-support/model-server';
+import { configureScriptedModel, testWithModel } from './support/model';
+import { dragWithMouse, editorText, mod, openFile, sendMessage, treeItem, typeAtEnd } from './support/ui';
 
 /**
  * File identity: unsaved work follows renames and moves made in Kiln (one change feed, every owner
@@ -10,27 +11,12 @@ import { dragWithMouse, openFile, sendMessage, treeItem } from './support/ui';
  * does to a file silently replaces what the operator has not saved. Asserted on disk and on screen.
  */
 
-const test = base.extend<{ model: ModelServer }>({
-  model: async ({}, use) => {
-    const server = await ModelServer.start({ models: ['scripted-model'] });
-    await use(server);
-    await server.close();
-  },
-});
+const test = testWithModel(['scripted-model']);
 
-const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
 const APP = DEFAULT_FIXTURE['src/app.py'];
 const APP_RENAMED = APP.replace(/name/g, 'person');
 
-async function typeAtEnd(page: Page, text: string): Promise<void> {
-  await page.locator('.code-editor .monaco-editor .view-lines').click();
-  await page.keyboard.press(`${mod}+End`);
-  await page.keyboard.press('Escape');
-  await page.keyboard.type(text);
-}
-
 const tab = (page: Page, name: string) => page.getByRole('tab', { name, exact: true });
-const editorText = (page: Page) => page.locator('.code-editor .monaco-editor .view-lines');
 
 /** F2 on a tree entry, the new name typed over the selected stem. */
 async function renameInTree(page: Page, name: string, stem: string): Promise<void> {
@@ -39,13 +25,6 @@ async function renameInTree(page: Page, name: string, stem: string): Promise<voi
   await expect(page.getByRole('textbox', { name: 'New name' })).toBeFocused();
   await page.keyboard.type(stem);
   await page.keyboard.press('Enter');
-}
-
-async function configure(workspace: TempWorkspace, model: ModelServer): Promise<void> {
-  await workspace.write(
-    '.kiln/config.yaml',
-    `models:\n  scripted:\n    provider: openai-compatible\n    base_url: ${model.url}\n    model: scripted-model\n\nfile_editing:\n  model: scripted\n\nagent:\n  model: scripted\n`,
-  );
 }
 
 function notebookJson(source: string): string {
@@ -76,7 +55,7 @@ test.describe('unsaved work follows renames and moves', () => {
     await expect(tab(page, 'helpers.py')).not.toHaveAttribute('data-dirty', 'true');
     expect(await workspace.exists('src/util.py')).toBe(false);
     // Monaco kept the very same model: undo still reaches back past the rename.
-    await page.locator('.code-editor .monaco-editor .view-lines').click();
+    await editorText(page).click();
     await page.keyboard.press(`${mod}+z`);
     await expect(editorText(page)).not.toContainText('MINE = 1');
   });
@@ -195,7 +174,7 @@ test.describe('outside changes never replace unsaved work', () => {
     workspace,
     model,
   }) => {
-    await configure(workspace, model);
+    await configureScriptedModel(workspace, model, 'scripted-model', ['file_editing', 'agent']);
     model.setReplies([
       reply.tool('write-file', { path: 'src/util.py', content: 'AGENT = 1\n' }),
       reply.text('Wrote it.'),
@@ -231,7 +210,7 @@ test.describe('proposals stay with their file', () => {
     workspace,
     model,
   }) => {
-    await configure(workspace, model);
+    await configureScriptedModel(workspace, model, 'scripted-model', ['file_editing', 'agent']);
     model.enqueue(reply.propose(APP_RENAMED, 'Renamed.'));
     await kiln.open(page);
     await openFile(page, 'src', 'app.py');

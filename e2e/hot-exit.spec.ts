@@ -5,16 +5,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { trustFolder } from '../main/trust';
 import { DEFAULT_FIXTURE, expect, startWebHost, test } from './support/fixtures';
-import { openFile } from './support/ui';
-
-const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
-
-async function typeAtEnd(page: Page, text: string): Promise<void> {
-  await page.locator('.code-editor .monaco-editor .view-lines').click();
-  await page.keyboard.press(`${mod}+End`);
-  await page.keyboard.press('Escape');
-  await page.keyboard.type(text);
-}
+import { editorText, mod, openFile, typeAtEnd } from './support/ui';
 
 // Jupyter's own formatting, with a number JavaScript's JSON would rewrite: a restored notebook keeps it.
 const NOTEBOOK = `{
@@ -56,8 +47,6 @@ async function typeInNotebook(page: Page, text: string): Promise<void> {
   await page.keyboard.press(`${mod}+End`);
   await page.keyboard.type(text);
 }
-
-const editorText = (page: Page) => page.locator('.code-editor .monaco-editor .view-lines');
 
 /** How many hot-exit backups the data folder holds (what a killed host leaves for the next one). */
 async function backupCount(dataDir: string): Promise<number> {
@@ -115,7 +104,7 @@ test.describe('hot exit', () => {
     await expect(page.getByRole('tab', { name: 'todo.txt' })).toHaveAttribute('data-dirty', 'true');
     await expect(editorText(page)).toContainText('typed before the crash');
     expect(await workspace.read('notes/todo.txt')).toBe('first\nsecond\n');
-    await page.screenshot({ path: 'test-results/hot-exit-restored.png' });
+    await page.screenshot({ path: test.info().outputPath('hot-exit-restored.png') });
 
     // Saving writes it and drops the backup.
     await page.keyboard.press(`${mod}+s`);
@@ -139,7 +128,7 @@ test.describe('hot exit', () => {
     await expect(editorText(page)).toContainText('mine');
     await expect(page.getByRole('alert', { name: 'Changed on disk' })).toBeVisible();
     expect(await workspace.read('notes/todo.txt')).toBe('first\nsecond\ntheirs\n');
-    await page.screenshot({ path: 'test-results/hot-exit-conflict.png' });
+    await page.screenshot({ path: test.info().outputPath('hot-exit-conflict.png') });
   });
 
   test('a reload right after typing asks nothing and brings the text back', async ({ page, workspace }) => {
@@ -167,7 +156,7 @@ test.describe('hot exit', () => {
     await expect(page.getByRole('tab', { name: 'analysis.ipynb' })).toHaveAttribute('data-dirty', 'true');
     await expect(firstCell(page)).toContainText('y = 2');
     expect(await workspace.read('analysis.ipynb')).toBe(NOTEBOOK);
-    await page.screenshot({ path: 'test-results/hot-exit-notebook-restored.png' });
+    await page.screenshot({ path: test.info().outputPath('hot-exit-notebook-restored.png') });
 
     await firstCell(page).locator('.view-lines').click();
     await page.keyboard.press(`${mod}+s`);
@@ -194,7 +183,7 @@ test.describe('hot exit', () => {
     await expect(firstCell(page)).toContainText('x = 1 # mine');
     await expect(notebookRegion(page).getByRole('alert', { name: 'Changed on disk' })).toBeVisible();
     expect(await workspace.read('analysis.ipynb')).toBe(theirs);
-    await page.screenshot({ path: 'test-results/hot-exit-notebook-conflict.png' });
+    await page.screenshot({ path: test.info().outputPath('hot-exit-notebook-conflict.png') });
   });
 
   test('the text of a file deleted while the host was down waits in "Recovered files" until discarded', async ({
@@ -213,7 +202,7 @@ test.describe('hot exit', () => {
     await expect(page.getByText('1 deleted file has unsaved changes: see Recovered files')).toBeVisible();
     await expect(recovered.getByRole('listitem')).toHaveText(/todo\.txt/);
     await expect(page.getByRole('tab', { name: 'todo.txt' })).toHaveCount(0);
-    await page.screenshot({ path: 'test-results/hot-exit-recovered.png' });
+    await page.screenshot({ path: test.info().outputPath('hot-exit-recovered.png') });
 
     // Kept across another start, until the operator discards it.
     await page.reload();
@@ -257,6 +246,6 @@ test.describe('hot exit', () => {
     await expect(page.getByRole('tab', { name: 'analysis.ipynb' })).toHaveAttribute('data-dirty', 'true');
     await expect(firstCell(page)).toContainText('x = 1 # recovered');
     await expect(notebookRegion(page).getByRole('alert')).toContainText('deleted');
-    await page.screenshot({ path: 'test-results/hot-exit-notebook-recovered.png' });
+    await page.screenshot({ path: test.info().outputPath('hot-exit-notebook-recovered.png') });
   });
 });

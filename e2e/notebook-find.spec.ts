@@ -1,66 +1,17 @@
-import { execFileSync } from 'node:child_process';
-import type { Locator, Page } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 import { expectAccessible } from './support/axe';
 import { DEFAULT_FIXTURE, expect, test, type TempWorkspace } from './support/fixtures';
+import { mod } from './support/ui';
+import { judgeWithNbformat } from '../test-support/nbformat';
+import { cell, cellOf, notebook, notebookOf, openNotebook } from './support/notebook';
 
 /**
  * Find, outline and collapse in a notebook, against the real Jupyter (Debian's jupyter-server + ipykernel).
  * Kernel start-up takes 10-20 s on this machine, hence the timeouts.
  */
 
-const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
 const KERNEL_START = 60_000;
 const RUN = 30_000;
-
-type Cell = {
-  cell_type: string;
-  id: string;
-  metadata: Record<string, unknown>;
-  source: string;
-  execution_count?: null;
-  outputs?: unknown[];
-};
-let nextId = 0;
-function cell(type: 'code' | 'markdown', source: string, metadata: Record<string, unknown> = {}): Cell {
-  nextId += 1;
-  const base = { cell_type: type, id: `cell-${nextId}`, metadata, source };
-  return type === 'code' ? { ...base, execution_count: null, outputs: [] } : base;
-}
-
-function notebook(...cells: Cell[]): string {
-  return `${JSON.stringify(
-    {
-      cells,
-      metadata: {
-        kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' },
-        language_info: { name: 'python' },
-      },
-      nbformat: 4,
-      nbformat_minor: 5,
-    },
-    null,
-    1,
-  )}\n`;
-}
-
-const notebookOf = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
-const cellOf = (nb: Locator, n: number) => nb.getByRole('group', { name: `Cell ${n}`, exact: true });
-
-async function openNotebook(page: Page, name: string): Promise<Locator> {
-  await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name, exact: true }).click();
-  const nb = notebookOf(page, name);
-  await expect(nb).toBeVisible();
-  return nb;
-}
-
-/** Python's nbformat reads the file and finds it valid (the schema Jupyter itself checks). */
-function validateWithNbformat(workspace: TempWorkspace, rel: string): void {
-  execFileSync('/usr/bin/python3', [
-    '-c',
-    'import nbformat,sys; nbformat.validate(nbformat.read(sys.argv[1], as_version=4))',
-    workspace.abs(rel),
-  ]);
-}
 
 async function savedCells(workspace: TempWorkspace, rel: string) {
   return (
@@ -165,7 +116,8 @@ test.describe('notebook find, outline and collapse', () => {
           'alphabet = 1',
         ]);
       expect((await savedCells(workspace, 'find.ipynb'))[2].metadata).toEqual({});
-      validateWithNbformat(workspace, 'find.ipynb');
+      // Python's nbformat still reads the file as valid (it throws otherwise).
+      judgeWithNbformat(workspace.abs('find.ipynb'));
     });
 
     test('headings fold with ← and → in command mode, and the collapsers hide input and outputs, saved as JupyterLab does', async ({
@@ -188,7 +140,8 @@ test.describe('notebook find, outline and collapse', () => {
       await expect
         .poll(async () => (await savedCells(workspace, 'find.ipynb'))[1].metadata)
         .toEqual({ jupyter: { source_hidden: true } });
-      validateWithNbformat(workspace, 'find.ipynb');
+      // Python's nbformat still reads the file as valid (it throws otherwise).
+      judgeWithNbformat(workspace.abs('find.ipynb'));
     });
   });
 

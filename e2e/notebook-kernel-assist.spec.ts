@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { DEFAULT_FIXTURE, expect, test } from './support/fixtures';
+import { cell, cellOf, notebook, openNotebook } from './support/notebook';
 
 /**
  * The live kernel helping to write code (completion, inspection, signature help) and each cell's timing,
@@ -11,30 +12,14 @@ const RUN = 30_000;
 /** Main's bound for a busy kernel (ASSIST_TIMEOUT_MS, 1.5 s), plus the round trip and a loaded machine's slack. */
 const BUSY_ANSWER = 4_000;
 
-function notebook(...sources: string[]): string {
-  const cells = sources.map((source, i) => ({
-    cell_type: 'code',
-    execution_count: null,
-    id: `cell-${i + 1}`,
-    metadata: {},
-    outputs: [],
-    source,
-  }));
-  const metadata = {
-    kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' },
-    language_info: { name: 'python' },
-  };
-  return `${JSON.stringify({ cells, metadata, nbformat: 4, nbformat_minor: 5 }, null, 1)}\n`;
+/** A notebook of code cells with these sources. */
+function codeNotebook(...sources: string[]): string {
+  return notebook(...sources.map((source) => cell('code', source)));
 }
 
-function cellOf(nb: Locator, n: number): Locator {
-  return nb.getByRole('group', { name: `Cell ${n}`, exact: true });
-}
-
-async function openNotebook(page: Page, name: string): Promise<Locator> {
-  await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name, exact: true }).click();
-  const nb = page.getByRole('region', { name, exact: true });
-  await expect(nb).toBeVisible();
+/** Opens the notebook and waits for its kernel. */
+async function openWithKernel(page: Page, name: string): Promise<Locator> {
+  const nb = await openNotebook(page, name);
   await expect(nb.getByRole('status')).toHaveText('idle', { timeout: KERNEL_START });
   return nb;
 }
@@ -51,14 +36,16 @@ function suggestions(page: Page): Locator {
 
 test.describe('the kernel helps write the code', () => {
   test.describe.configure({ timeout: 180_000 });
-  test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'assist.ipynb': notebook('', '', 'import time\ntime.sleep(30)') } });
+  test.use({
+    fixtureFiles: { ...DEFAULT_FIXTURE, 'assist.ipynb': codeNotebook('', '', 'import time\ntime.sleep(30)') },
+  });
 
   test('Tab and `.` complete from the kernel, Shift+Tab shows the docstring, `(` the signature', async ({
     page,
     kiln,
   }) => {
     await kiln.open(page);
-    const nb = await openNotebook(page, 'assist.ipynb');
+    const nb = await openWithKernel(page, 'assist.ipynb');
     await editCell(nb, 1);
 
     // `.` after a name asks the kernel.
@@ -77,7 +64,7 @@ test.describe('the kernel helps write the code', () => {
     // The kernel's kinds are the icons (pardir is a 'statement': a variable).
     const pardir = suggestions(page).getByRole('option', { name: /^pardir\b/ });
     await expect(pardir.locator('.codicon-symbol-variable')).toHaveCount(1);
-    await page.screenshot({ path: 'test-results/nbkernel-completion.png' });
+    await page.screenshot({ path: test.info().outputPath('nbkernel-completion.png') });
     await path.click();
     await expect(cellOf(nb, 1).locator('.view-lines')).toHaveText('import os; os.path');
 
@@ -96,7 +83,7 @@ test.describe('the kernel helps write the code', () => {
     await page.keyboard.press('Shift+Tab');
     const inspection = page.getByRole('tooltip', { name: 'Kernel inspection' });
     await expect(inspection).toContainText('Return the number of items in a container', { timeout: RUN });
-    await page.screenshot({ path: 'test-results/nbkernel-inspect.png' });
+    await page.screenshot({ path: test.info().outputPath('nbkernel-inspect.png') });
     await expect(inspection).toContainText('Shift+Tab again for more');
     await page.keyboard.press('Shift+Tab');
     await expect(inspection).not.toContainText('Shift+Tab again for more');
@@ -110,7 +97,7 @@ test.describe('the kernel helps write the code', () => {
     await expect(page.locator('.monaco-hover:not(.hidden)')).toContainText('Return the number of items', {
       timeout: RUN,
     });
-    await page.screenshot({ path: 'test-results/nbkernel-hover.png' });
+    await page.screenshot({ path: test.info().outputPath('nbkernel-hover.png') });
   });
 
   test('a busy kernel never blocks typing, and completion says "kernel busy" within the bound', async ({
@@ -118,7 +105,7 @@ test.describe('the kernel helps write the code', () => {
     kiln,
   }) => {
     await kiln.open(page);
-    const nb = await openNotebook(page, 'assist.ipynb');
+    const nb = await openWithKernel(page, 'assist.ipynb');
     await cellOf(nb, 3).getByRole('button', { name: 'Run cell', exact: true }).click();
     await expect(nb.getByRole('status')).toHaveText('busy', { timeout: RUN });
 
@@ -130,7 +117,7 @@ test.describe('the kernel helps write the code', () => {
     const busy = page.getByRole('tooltip', { name: 'Kernel inspection' });
     await expect(busy).toContainText('Kernel busy', { timeout: BUSY_ANSWER });
     expect(Date.now() - asked).toBeLessThan(BUSY_ANSWER);
-    await page.screenshot({ path: 'test-results/nbkernel-busy.png' });
+    await page.screenshot({ path: test.info().outputPath('nbkernel-busy.png') });
     // Typing goes on meanwhile.
     await page.keyboard.press('Escape');
     await page.keyboard.type('th');
@@ -144,12 +131,12 @@ test.describe('the kernel helps write the code', () => {
 test.describe('the cell tells you what happened', () => {
   test.describe.configure({ timeout: 180_000 });
   test.use({
-    fixtureFiles: { ...DEFAULT_FIXTURE, 'timed.ipynb': notebook('import time\ntime.sleep(1.5)\nprint("done")') },
+    fixtureFiles: { ...DEFAULT_FIXTURE, 'timed.ipynb': codeNotebook('import time\ntime.sleep(1.5)\nprint("done")') },
   });
 
   test('a running cell shows its elapsed time, then its duration and when it finished', async ({ page, kiln }) => {
     await kiln.open(page);
-    const nb = await openNotebook(page, 'timed.ipynb');
+    const nb = await openWithKernel(page, 'timed.ipynb');
     const timing = cellOf(nb, 1).locator('.nb-timing');
     await expect(timing).toHaveCount(0);
     await cellOf(nb, 1).getByRole('button', { name: 'Run cell', exact: true }).click();
@@ -157,11 +144,11 @@ test.describe('the cell tells you what happened', () => {
     await expect(timing).toHaveAttribute('data-running', '', { timeout: RUN });
     const first = await timing.innerText();
     await expect(timing).not.toHaveText(first);
-    await page.screenshot({ path: 'test-results/nbkernel-timing-running.png' });
+    await page.screenshot({ path: test.info().outputPath('nbkernel-timing-running.png') });
     // Then "1.5 s, 14:02".
     await expect(cellOf(nb, 1).getByRole('region', { name: 'Output' })).toContainText('done', { timeout: RUN });
     await expect(timing).toHaveText(/^1\.\d s, \d\d:\d\d$/);
     await expect(timing).not.toHaveAttribute('data-running');
-    await page.screenshot({ path: 'test-results/nbkernel-timing.png' });
+    await page.screenshot({ path: test.info().outputPath('nbkernel-timing.png') });
   });
 });

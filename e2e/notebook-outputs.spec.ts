@@ -1,6 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { DEFAULT_FIXTURE, expect, test } from './support/fixtures';
+import { cell, notebook, openNotebook, outputOf } from './support/notebook';
+import { expectAccessible } from './support/axe';
 
 /**
  * What the Python data stack displays, drawn as JupyterLab draws it: the real kernel with Debian's sympy,
@@ -9,44 +10,6 @@ import { DEFAULT_FIXTURE, expect, test } from './support/fixtures';
 
 const KERNEL_START = 60_000;
 const RUN = 90_000;
-
-let nextId = 0;
-function cell(type: 'code' | 'markdown', source: string) {
-  nextId += 1;
-  const base = { cell_type: type, id: `cell-${nextId}`, metadata: {}, source };
-  return type === 'code' ? { ...base, execution_count: null, outputs: [] } : base;
-}
-
-function notebook(...cells: ReturnType<typeof cell>[]): string {
-  return `${JSON.stringify(
-    {
-      cells,
-      metadata: {
-        kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' },
-        language_info: { name: 'python' },
-      },
-      nbformat: 4,
-      nbformat_minor: 5,
-    },
-    null,
-    1,
-  )}\n`;
-}
-
-function cellOf(nb: Locator, n: number): Locator {
-  return nb.getByRole('group', { name: `Cell ${n}`, exact: true });
-}
-
-function outputOf(nb: Locator, n: number): Locator {
-  return cellOf(nb, n).getByRole('region', { name: 'Output', exact: true });
-}
-
-async function openNotebook(page: Page, name: string): Promise<Locator> {
-  await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name, exact: true }).click();
-  const nb = page.getByRole('region', { name, exact: true });
-  await expect(nb).toBeVisible();
-  return nb;
-}
 
 /** Fails the test on any CSP refusal: the renderers must work without 'unsafe-eval' or network. */
 function watchCsp(page: Page): string[] {
@@ -154,7 +117,7 @@ test.describe('notebook outputs', () => {
     await page.getByRole('menuitem', { name: 'Show as text/html' }).click();
     await expect(frame.locator('iframe[title="HTML output"]')).toBeVisible();
 
-    await page.screenshot({ path: 'test-results/notebook-outputs.png', fullPage: true });
+    await page.screenshot({ path: test.info().outputPath('notebook-outputs.png'), fullPage: true });
     expect(refusals).toEqual([]);
     // Outputs are shown, never rewritten: nothing was saved, the file is as it was.
     expect(await workspace.read('stack.ipynb')).toBe(DATA_STACK);
@@ -176,25 +139,6 @@ const BAR_SPEC = {
 
 function withOutputs(source: string, outputs: object[]) {
   return { ...cell('code', source), execution_count: 1, outputs };
-}
-
-/** axe's serious and critical findings on the page as it is, in both themes (as accessibility.spec.ts runs it). */
-async function axeFindings(page: Page): Promise<string[]> {
-  const found: string[] = [];
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    const results = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-      .options({ iframes: false })
-      .setLegacyMode()
-      .analyze();
-    for (const violation of results.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious'))
-      for (const node of violation.nodes)
-        found.push(`${colorScheme}: ${violation.id} at ${JSON.stringify(node.target)}: ${node.failureSummary ?? ''}`);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  return found;
 }
 
 const SAVED = notebook(
@@ -232,7 +176,7 @@ test.describe('notebook export', () => {
     // Math and a chart on screen: axe stays clean, the chart named by its title.
     await expect(outputOf(nb, 3).getByRole('figure', { name: 'Fruit' })).toBeVisible();
     await expect(outputOf(nb, 2).locator('.katex')).toBeVisible();
-    expect(await axeFindings(page)).toEqual([]);
+    await expectAccessible(page, 'notebook-outputs', { experimental: false });
 
     await nb.getByRole('button', { name: 'Export', exact: true }).click();
     await page.getByRole('menuitem', { name: 'Export as HTML' }).click();
@@ -252,7 +196,7 @@ test.describe('notebook export', () => {
     await expect(viewer.locator('math')).toHaveCount(3);
     expect(await viewer.locator('body').innerText()).not.toContain('\\frac');
     await expect(viewer.locator('svg .mark-rect path')).toHaveCount(2);
-    await viewer.screenshot({ path: 'test-results/notebook-export-html.png', fullPage: true });
+    await viewer.screenshot({ path: test.info().outputPath('notebook-export-html.png'), fullPage: true });
     expect(requests.filter((url) => !url.startsWith('data:'))).toEqual([]);
     await offline.close();
 

@@ -1,60 +1,19 @@
 import type { Locator, Page } from '@playwright/test';
 import { DEFAULT_FIXTURE, expect, test } from './support/fixtures';
+import { mod } from './support/ui';
+import { cell, cellOf, notebook, openNotebook, outputOf } from './support/notebook';
 
 /**
  * The notebook view against the real Jupyter (Debian's jupyter-server + ipykernel), started lazily by the
  * web host when the first notebook opens. Kernel start-up takes 10-20 s on this machine, hence the timeouts.
  */
 
-const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
 const KERNEL_START = 60_000;
 const RUN = 30_000;
 
 /** An 8×8 PNG (orange/blue checks), embedded so no plotting library is needed. */
 const PNG_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAH0lEQVR42mPQyLsDRM+iNIAImc2AUwJTCMLGLUEHOwCpFVtBhCczLwAAAABJRU5ErkJggg==';
-
-let nextId = 0;
-function cell(type: 'code' | 'markdown', source: string) {
-  nextId += 1;
-  const base = { cell_type: type, id: `cell-${nextId}`, metadata: {}, source };
-  return type === 'code' ? { ...base, execution_count: null, outputs: [] } : base;
-}
-
-function notebook(...cells: ReturnType<typeof cell>[]): string {
-  return `${JSON.stringify(
-    {
-      cells,
-      metadata: {
-        kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' },
-        language_info: { name: 'python' },
-      },
-      nbformat: 4,
-      nbformat_minor: 5,
-    },
-    null,
-    1,
-  )}\n`;
-}
-
-function notebookOf(page: Page, name: string): Locator {
-  return page.getByRole('region', { name, exact: true });
-}
-
-function cellOf(nb: Locator, n: number): Locator {
-  return nb.getByRole('group', { name: `Cell ${n}`, exact: true });
-}
-
-function outputOf(nb: Locator, n: number): Locator {
-  return cellOf(nb, n).getByRole('region', { name: 'Output', exact: true });
-}
-
-async function openNotebook(page: Page, name: string): Promise<Locator> {
-  await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name, exact: true }).click();
-  const nb = notebookOf(page, name);
-  await expect(nb).toBeVisible();
-  return nb;
-}
 
 async function kernelIdle(nb: Locator): Promise<void> {
   await expect(nb.getByRole('status')).toHaveText('idle', { timeout: KERNEL_START });

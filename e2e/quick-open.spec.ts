@@ -1,7 +1,5 @@
 import { expect, test } from './support/fixtures';
-import { openFile, treeItem } from './support/ui';
-
-const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
+import { mod, openFile, treeItem } from './support/ui';
 
 test.use({
   fixtureFiles: {

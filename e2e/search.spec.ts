@@ -1,6 +1,5 @@
 import { expect, test } from './support/fixtures';
-
-const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
+import { mod } from './support/ui';
 
 test.describe('Find in Files', () => {
   test.use({

@@ -1,15 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { openFile, treeItem } from './support/ui';
-
-const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
-
-async function typeAtEnd(page: Page, text: string): Promise<void> {
-  await page.locator('.code-editor .monaco-editor .view-lines').click();
-  await page.keyboard.press(`${mod}+End`);
-  await page.keyboard.press('Escape');
-  await page.keyboard.type(text);
-}
+import { mod, openFile, treeItem, typeAtEnd } from './support/ui';
 
 const timeline = (page: Page) => page.getByRole('region', { name: 'Timeline' });
 const versions = (page: Page) => timeline(page).getByRole('listitem');
@@ -38,7 +29,7 @@ test('save twice, restore the first version from the Timeline, then undo the res
   const diff = page.getByRole('region', { name: 'Timeline version of todo.txt' });
   await expect(diff).toBeVisible();
   await expect(diff.locator('.monaco-diff-editor')).toBeVisible();
-  await page.screenshot({ path: 'test-results/timeline-diff.png' });
+  await page.screenshot({ path: test.info().outputPath('timeline-diff.png') });
   await diff.getByRole('button', { name: 'Restore' }).click();
   await expect.poll(() => workspace.read('notes/todo.txt')).toBe('first\nsecond\n');
   await expect(timeline(page).getByRole('status')).toContainText('Restored');
@@ -51,7 +42,7 @@ test('save twice, restore the first version from the Timeline, then undo the res
   await versions(page).first().getByRole('button').click();
   await diff.getByRole('button', { name: 'Restore' }).click();
   await expect.poll(() => workspace.read('notes/todo.txt')).toBe('first\nsecond\nAB');
-  await page.screenshot({ path: 'test-results/timeline-after-undo.png' });
+  await page.screenshot({ path: test.info().outputPath('timeline-after-undo.png') });
 });
 
 test('Restore refuses, as Save does, when the file changed since the diff was shown', async ({

@@ -1,15 +1,10 @@
 import type { Locator, Page } from '@playwright/test';
 import { ModelServer, reply } from '../test-support/model-server';
-import { DEFAULT_FIXTURE, expect, test as base, type TempWorkspace } from './support/fixtures';
-import { openFile, sendMessage } from './support/ui';
+import { DEFAULT_FIXTURE, expect, type TempWorkspace } from './support/fixtures';
+import { configureScriptedModel, testWithModel } from './support/model';
+import { mod, openFile, sendMessage, typeAtEnd } from './support/ui';
 
-const test = base.extend<{ model: ModelServer }>({
-  model: async ({}, use) => {
-    const server = await ModelServer.start({ models: ['scripted-agent'] });
-    await use(server);
-    await server.close();
-  },
-});
+const test = testWithModel(['scripted-agent']);
 
 // Jupyter's own formatting: undo must give these exact bytes back.
 const NOTEBOOK = `{
@@ -32,14 +27,10 @@ const NOTEBOOK = `{
 `;
 test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'analysis.ipynb': NOTEBOOK } });
 
-const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
 const panel = (page: Page): Locator => page.getByRole('complementary', { name: 'Agent' });
 
 async function runTurn(page: Page, workspace: TempWorkspace, model: ModelServer): Promise<Locator> {
-  await workspace.write(
-    '.kiln/config.yaml',
-    `models:\n  scripted:\n    provider: openai-compatible\n    base_url: ${model.url}\n    model: scripted-agent\nagent:\n  model: scripted\n`,
-  );
+  await configureScriptedModel(workspace, model, 'scripted-agent', ['agent']);
   model.setReplies([
     reply.tool('write-file', { path: 'src/new.py', content: 'print("new")\n' }),
     reply.tool('edit-file', {
@@ -72,7 +63,7 @@ test('"Undo this turn" puts a written file, an edited file and an edited noteboo
   await kiln.open(page);
   const checkpoint = await runTurn(page, workspace, model);
   expect(await workspace.read('notes/todo.txt')).toBe('first\nsecond, by the agent\n');
-  await page.screenshot({ path: 'test-results/undo-turn-checkpoint.png' });
+  await page.screenshot({ path: test.info().outputPath('undo-turn-checkpoint.png') });
 
   await checkpoint.getByRole('button', { name: 'Undo this turn' }).click();
   await expect(checkpoint.getByRole('status')).toContainText('Undone: 3 of 3 files');
@@ -99,10 +90,7 @@ test('a file the operator changed after the turn is shown in a diff and kept whe
   // The operator edits and saves the file the agent changed.
   await openFile(page, 'notes', 'todo.txt');
   await expect(page.locator('.code-editor .view-lines')).toContainText('by the agent');
-  await page.locator('.code-editor .monaco-editor .view-lines').click();
-  await page.keyboard.press(`${mod}+End`);
-  await page.keyboard.press('Escape');
-  await page.keyboard.type('mine');
+  await typeAtEnd(page, 'mine');
   await page.keyboard.press(`${mod}+s`);
   await expect.poll(() => workspace.read('notes/todo.txt')).toBe('first\nsecond, by the agent\nmine');
 
@@ -110,7 +98,7 @@ test('a file the operator changed after the turn is shown in a diff and kept whe
   await expect(checkpoint.getByRole('status')).toContainText('Undone: 2 of 3 files');
   const conflict = checkpoint.getByRole('group', { name: 'Changed since the turn: notes/todo.txt' });
   await expect(conflict.locator('.monaco-diff-editor')).toBeVisible();
-  await page.screenshot({ path: 'test-results/undo-turn-conflict.png' });
+  await page.screenshot({ path: test.info().outputPath('undo-turn-conflict.png') });
   expect(await workspace.read('analysis.ipynb')).toBe(NOTEBOOK);
   expect(await workspace.exists('src/new.py')).toBe(false);
 

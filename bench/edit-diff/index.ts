@@ -18,12 +18,11 @@ import diagnostics from 'node:diagnostics_channel';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import { LARGE_FILE_BYTES } from '../../shared/contract';
 import { ModelServer, reply } from '../../test-support/model-server';
 import { NAME_SHIM, VIEWPORT, serveLoopback, startKilnInBrowser } from '../browser';
-import { median, report, type BenchResult } from '../support';
+import { median, report, type BenchResult, runWhenMain } from '../support';
 import { waitForDiffPaint } from './paint';
 
 const RUNS = 11;
@@ -224,7 +223,4 @@ export async function runEditDiffBench(): Promise<BenchResult[]> {
   return results;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  await runEditDiffBench();
-  process.exit(0);
-}
+runWhenMain(import.meta.url, runEditDiffBench);

@@ -20,13 +20,12 @@ import { chromium, type Page } from '@playwright/test';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/support/chromium';
 import { startWebHost } from '../../main/hosts/web/server';
 import { MemoryStore } from '../../main/prefs';
 import { createServices } from '../../main/services';
 import { describeLongTasks, startLongTasks, stopLongTasks, VIEWPORT, type LongTasks } from '../browser';
-import { median, report, type BenchResult } from '../support';
+import { median, report, type BenchResult, runWhenMain } from '../support';
 
 const LINES = 100_000;
 const LINES_PER_FRAME = 1_000;
@@ -180,7 +179,4 @@ export async function runNotebookFramesBench(): Promise<BenchResult[]> {
   return results;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  await runNotebookFramesBench();
-  process.exit(0);
-}
+runWhenMain(import.meta.url, runNotebookFramesBench);

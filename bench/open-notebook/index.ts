@@ -15,9 +15,8 @@ import { spawn, execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { VIEWPORT, launchChromium, serveLoopback, startKilnHost } from '../browser';
-import { median, report, type Figure } from '../support';
+import { median, report, type Figure, runWhenMain } from '../support';
 
 const PYTHON = '/usr/bin/python3';
 const CELLS = 1000;
@@ -210,7 +209,4 @@ export async function runOpenNotebookBench(): Promise<Figure> {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  await runOpenNotebookBench();
-  process.exit(0);
-}
+runWhenMain(import.meta.url, runOpenNotebookBench);

@@ -15,7 +15,7 @@ import type { Page } from '@playwright/test';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import {
   VIEWPORT,
   launchChromium,
@@ -25,7 +25,7 @@ import {
   stopLongTasks,
   type LongTasks,
 } from '../browser';
-import { median, report, type Figure } from '../support';
+import { median, report, runWhenMain, type Figure } from '../support';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FILES = Number(process.env.KILN_BENCH_TREE_FILES ?? 100_000);
@@ -194,7 +194,4 @@ export async function runTreeBench(): Promise<TreeBenchResult> {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  await runTreeBench();
-  process.exit(0);
-}
+runWhenMain(import.meta.url, runTreeBench);

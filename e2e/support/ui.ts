@@ -94,3 +94,20 @@ export async function sendMessage(panel: Locator, text: string): Promise<void> {
   await message.fill(text);
   await panel.getByRole('button', { name: 'Send', exact: true }).click();
 }
+
+/** The platform's command modifier, as Kiln's key bindings read it. */
+export const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
+
+/** The lines of the open text editor (Monaco). */
+export function editorText(page: Page): Locator {
+  return page.locator('.code-editor .monaco-editor .view-lines');
+}
+
+/** Types at the end of the open document in Monaco. */
+export async function typeAtEnd(page: Page, text: string): Promise<void> {
+  await editorText(page).click();
+  await page.keyboard.press(`${mod}+End`);
+  // A word suggestion left open by earlier typing would take the Enter.
+  await page.keyboard.press('Escape');
+  await page.keyboard.type(text);
+}

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { NotebookCell } from '../../shared/contract';
 import { makeWorkspace } from '../../test-support/event-hub';
+import { judgeWithNbformat } from '../../test-support/nbformat';
 import type { Workspace } from '../workspace';
 import { NotebookService } from './service';
 
@@ -16,30 +16,9 @@ let root: string;
 let workspace: Workspace;
 let svc: NotebookService;
 
-/**
- * What nbformat (Debian's python3-nbformat, not the pyenv python on PATH) makes of the saved file: valid,
- * and written back by nbformat.write byte for byte as Kiln wrote it.
- */
-function judgedByNbformat(file: string): { sameBytes: boolean; sources: string[]; ids: string[]; outputs: number[] } {
-  const script = [
-    'import io, json, sys, nbformat',
-    'raw = open(sys.argv[1], encoding="utf-8", newline="").read()',
-    'nb = nbformat.read(io.StringIO(raw), as_version=4)',
-    'nbformat.validate(nb)',
-    'out = io.StringIO(); nbformat.write(nb, out)',
-    'print(json.dumps({"sameBytes": out.getvalue() == raw, "sources": [c.source for c in nb.cells],',
-    '  "ids": [c.id for c in nb.cells], "outputs": [len(c.get("outputs", [])) for c in nb.cells]}))',
-  ].join('\n');
-  return JSON.parse(
-    execFileSync('/usr/bin/python3', ['-c', script, file], {
-      env: { ...process.env, PYTHONWARNINGS: 'ignore' },
-    }).toString(),
-  );
-}
-
 async function saveAndJudge(rel: string) {
   expect((await svc.save(rel)).saved).toBe(true);
-  const judged = judgedByNbformat(path.join(root, rel));
+  const judged = judgeWithNbformat(path.join(root, rel));
   expect(judged.sameBytes).toBe(true);
   return judged;
 }
@@ -73,7 +52,7 @@ describe('cell operations stay byte-exact with nbformat', () => {
     expect(pasted.cells.map((c) => c.id)).not.toContain(copied[0].id);
     const judged = await saveAndJudge(NB);
     expect(judged.sources.slice(1, 4)).toEqual(copied.map((c) => c.source));
-    expect(judged.outputs.slice(1, 4)).toEqual(copied.map((c) => c.outputs.length));
+    expect(judged.outputs.slice(1, 4).map((o) => o.length)).toEqual(copied.map((c) => c.outputs.length));
     expect(new Set(judged.ids).size).toBe(judged.ids.length);
   });
 
@@ -152,7 +131,7 @@ describe('cell operations stay byte-exact with nbformat', () => {
     );
     await svc.insertCells(NB, { index: 3, cells: before.slice(3, 6), keepIds: true });
     const judged = await saveAndJudge(NB);
-    expect(judged.outputs).toEqual(before.map((c) => c.outputs.length));
+    expect(judged.outputs.map((o) => o.length)).toEqual(before.map((c) => c.outputs.length));
   });
 
   it('refuses what it cannot do with a clear code, and changes nothing', async () => {

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
@@ -10,6 +9,7 @@ import type { Workspace } from '../workspace';
 import { splitLines, validateNotebook } from './format';
 import { NotebookService } from './service';
 import { eventsOf, makeWorkspace } from '../../test-support/event-hub';
+import { judgeWithNbformat } from '../../test-support/nbformat';
 import type { AnyEvent } from '../../shared/contract';
 
 const CONFORMANCE = path.resolve(__dirname, 'conformance');
@@ -37,26 +37,6 @@ let workspace: Workspace;
 let hub: EventHub;
 let events: AnyEvent[];
 let svc: NotebookService;
-
-/**
- * nbformat itself (Debian's python3-nbformat) judges what Kiln wrote: it reads and validates the file, and writes it
- * back as Jupyter saves (nbformat.write: nbformat.writes and a newline); Kiln's bytes must be exactly those.
- */
-function nbformatJudges(file: string): { valid: boolean; minor: number; sameBytes: boolean; ids: string[] } {
-  const script = [
-    'import io, json, sys, nbformat',
-    'raw = open(sys.argv[1], encoding="utf-8", newline="").read()',
-    'nb = nbformat.read(io.StringIO(raw), as_version=4)',
-    'nbformat.validate(nb)',
-    'out = io.StringIO(); nbformat.write(nb, out)',
-    'print(json.dumps({"valid": True, "minor": nb.nbformat_minor, "sameBytes": out.getvalue() == raw, "ids": [c.get("id") for c in nb.cells]}))',
-  ].join('\n');
-  return JSON.parse(
-    execFileSync('/usr/bin/python3', ['-c', script, file], {
-      env: { ...process.env, PYTHONWARNINGS: 'ignore' },
-    }).toString(),
-  );
-}
 
 beforeAll(async () => {
   ({ root, workspace, hub, events } = await makeWorkspace('kiln-nbformat-'));
@@ -107,7 +87,7 @@ describe('nbformat round trips', () => {
     // The ids Kiln uses are the ones on disk now, so cells keep their identity across sessions.
     expect(written.cells.map((c: { id: string }) => c.id)).toEqual((await svc.get(copy)).cells.map((c) => c.id));
     if (original.nbformat_minor <= 5)
-      expect(nbformatJudges(path.join(root, copy))).toMatchObject({ valid: true, minor: 5, sameBytes: true });
+      expect(judgeWithNbformat(path.join(root, copy))).toMatchObject({ valid: true, minor: 5, sameBytes: true });
     await svc.close(copy);
   });
 
@@ -151,7 +131,7 @@ describe('nbformat round trips', () => {
     // Transient fields are not written (nbformat's strip_transient); the rest of the metadata is kept.
     expect(written.metadata).toEqual({ custom: { keep: true } });
     expect(written.cells[1].metadata).toEqual({});
-    expect(nbformatJudges(path.join(root, 'strsrc.ipynb'))).toMatchObject({ valid: true, sameBytes: true });
+    expect(judgeWithNbformat(path.join(root, 'strsrc.ipynb'))).toMatchObject({ valid: true, sameBytes: true });
     await svc.close('strsrc.ipynb');
   });
 });
@@ -231,7 +211,7 @@ describe('notebooks as Jupyter reads them', () => {
       if (target) await svc.editCell(file, target.id, `${target.source}\n# edited`);
       else await svc.insertCell(file, { cellType: 'code', source: 'print("first")' });
       expect((await svc.save(file)).saved).toBe(true);
-      const judged = nbformatJudges(path.join(root, file));
+      const judged = judgeWithNbformat(path.join(root, file));
       expect(judged).toMatchObject({ valid: true, minor: 5, sameBytes: true });
       expect(judged.ids).toEqual((await svc.get(file)).cells.map((c) => c.id));
       await svc.close(file);
@@ -243,7 +223,7 @@ describe('the serializer', () => {
   it('editing one cell changes only that cell’s source lines', async () => {
     await fs.copyFile(path.join(CONFORMANCE, 'test4.5.ipynb'), path.join(root, 'serial.ipynb'));
     // The premise: the file is as nbformat writes it.
-    expect(nbformatJudges(path.join(root, 'serial.ipynb')).sameBytes).toBe(true);
+    expect(judgeWithNbformat(path.join(root, 'serial.ipynb')).sameBytes).toBe(true);
     const before = (await fs.readFile(path.join(root, 'serial.ipynb'), 'utf8')).split('\n');
     const doc = await svc.open('serial.ipynb');
     const target = doc.cells.find((c) => c.cell_type === 'code' && c.source.split('\n').length >= 3)!;
@@ -282,7 +262,7 @@ describe('document operations', () => {
     expect(doc.cells).toHaveLength(1);
     expect(doc.cells[0].cell_type).toBe('code');
     expect(doc.dirty).toBe(false);
-    expect(nbformatJudges(path.join(root, nbPath))).toMatchObject({ valid: true, minor: 5, sameBytes: true });
+    expect(judgeWithNbformat(path.join(root, nbPath))).toMatchObject({ valid: true, minor: 5, sameBytes: true });
     await expect(svc.create(nbPath)).rejects.toMatchObject({ code: 'E_EXISTS' });
   });
 
@@ -318,7 +298,7 @@ describe('document operations', () => {
     expect(written.cells.map((c: { id: string }) => c.id)).toEqual([a.cell.id, b.cell.id, first]);
     expect(written.cells[0].metadata.tags).toEqual(['parameters']);
     expect(written.cells[2]).not.toHaveProperty('outputs');
-    expect(nbformatJudges(path.join(root, nbPath))).toMatchObject({ valid: true, minor: 5, sameBytes: true });
+    expect(judgeWithNbformat(path.join(root, nbPath))).toMatchObject({ valid: true, minor: 5, sameBytes: true });
     expect((await svc.get(nbPath)).dirty).toBe(false);
   });
 

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { ASSIST_TIMEOUT_MS, fromCodePoints, JupyterServerManager, toCodePoints }
 import { Workspace } from '../workspace';
 import { NotebookService } from './service';
 import { makeWorkspace, nextEvent } from '../../test-support/event-hub';
+import { debianPython } from '../../test-support/nbformat';
 
 let root: string;
 let workspace: Workspace;
@@ -168,18 +168,14 @@ describe('recorded timing (JupyterLab’s recordTiming)', () => {
       expect(saved.metadata.execution).toEqual(execution);
       // On disk as nbformat reads it: valid, with the times under the cell's metadata.
       await svc.save(NB);
-      const read = execFileSync(
-        '/usr/bin/python3',
-        [
-          '-c',
-          'import sys, json, nbformat; nb = nbformat.read(sys.argv[1], as_version=4); nbformat.validate(nb); ' +
-            'print(json.dumps([c.metadata.get("execution") for c in nb.cells if c.id == sys.argv[2]][0]))',
-          path.join(root, NB),
-          cellId,
-        ],
-        { env: { ...process.env, PYTHONWARNINGS: 'ignore' } },
-      );
-      expect(JSON.parse(String(read))).toEqual(execution);
+      const read = debianPython([
+        '-c',
+        'import sys, json, nbformat; nb = nbformat.read(sys.argv[1], as_version=4); nbformat.validate(nb); ' +
+          'print(json.dumps([c.metadata.get("execution") for c in nb.cells if c.id == sys.argv[2]][0]))',
+        path.join(root, NB),
+        cellId,
+      ]);
+      expect(JSON.parse(read)).toEqual(execution);
     } finally {
       svc.recordTimingWhen(() => false);
     }

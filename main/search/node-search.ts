@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { SearchMatch } from '../../shared/contract';
 import type { EngineOutcome, EngineRun } from './engine';
 import { notebookMatches } from './notebook-search';
-import { globFilter, matchOf, toRegExp } from './query';
+import { globFilter, textMatches, toRegExp } from './query';
 
 const MAX_FILE_BYTES = 50 * 1024 * 1024;
 const BINARY_SNIFF_BYTES = 8000;
@@ -55,25 +55,6 @@ export async function searchWithNode(run: EngineRun): Promise<EngineOutcome> {
 /** A file's matches, at most `budget`: a notebook's in its cells' sources, any other file's in its lines. */
 export function fileMatches(rel: string, text: string, regex: RegExp, budget: number): SearchMatch[] {
   return (rel.endsWith('.ipynb') ? notebookMatches(text, regex, budget) : null) ?? textMatches(text, regex, budget);
-}
-
-/** The matches in a text file's lines, at most `budget`. */
-export function textMatches(text: string, regex: RegExp, budget: number): SearchMatch[] {
-  const matches: SearchMatch[] = [];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].endsWith('\r') ? lines[i].slice(0, -1) : lines[i];
-    regex.lastIndex = 0;
-    for (let m = regex.exec(line); m; m = regex.exec(line)) {
-      if (m[0].length === 0) {
-        regex.lastIndex++;
-        continue;
-      }
-      matches.push(matchOf(i + 1, line, m.index, m.index + m[0].length));
-      if (matches.length >= budget) return matches;
-    }
-  }
-  return matches;
 }
 
 function untilAborted(signal: AbortSignal): Promise<void> {

@@ -1,5 +1,5 @@
 import type { SearchMatch } from '../../shared/contract';
-import { matchOf } from './query';
+import { textMatches } from './query';
 
 /** A notebook's cells as Find in Files reads them: each source as the text the operator edits. */
 export function notebookCellSources(text: string): { id?: string; source: string }[] | null {
@@ -26,20 +26,10 @@ export function notebookMatches(text: string, regex: RegExp, budget: number): Se
   if (!cells) return null;
   const matches: SearchMatch[] = [];
   for (let index = 0; index < cells.length; index++) {
-    const lines = cells[index].source.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i].endsWith('\r') ? lines[i].slice(0, -1) : lines[i];
-      regex.lastIndex = 0;
-      for (let m = regex.exec(line); m; m = regex.exec(line)) {
-        if (m[0].length === 0) {
-          regex.lastIndex++;
-          continue;
-        }
-        const cell = cells[index].id === undefined ? { index } : { index, id: cells[index].id };
-        matches.push({ ...matchOf(i + 1, line, m.index, m.index + m[0].length), cell });
-        if (matches.length >= budget) return matches;
-      }
-    }
+    const { id, source } = cells[index];
+    const cell = id === undefined ? { index } : { index, id };
+    for (const match of textMatches(source, regex, budget - matches.length)) matches.push({ ...match, cell });
+    if (matches.length >= budget) return matches;
   }
   return matches;
 }

@@ -74,3 +74,22 @@ export function matchOf(lineNumber: number, line: string, start: number, end: nu
   const previewEnd = Math.max(Math.min(line.length, previewStart + PREVIEW_CHARS), Math.min(end, previewStart + 1000));
   return { line: lineNumber, start, end, preview: line.slice(previewStart, previewEnd), previewStart };
 }
+
+/** The matches in a text's lines, at most `budget` (a file's, or a notebook cell's source). */
+export function textMatches(text: string, regex: RegExp, budget: number): SearchMatch[] {
+  const matches: SearchMatch[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].endsWith('\r') ? lines[i].slice(0, -1) : lines[i];
+    regex.lastIndex = 0;
+    for (let m = regex.exec(line); m; m = regex.exec(line)) {
+      if (m[0].length === 0) {
+        regex.lastIndex++;
+        continue;
+      }
+      matches.push(matchOf(i + 1, line, m.index, m.index + m[0].length));
+      if (matches.length >= budget) return matches;
+    }
+  }
+  return matches;
+}

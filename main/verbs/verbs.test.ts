@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { KilnError } from '../../shared/errors';
 import { WorkspaceWatcher } from '../watcher';
 import { Workspace } from '../workspace';
 import { makeTempTree } from '../../test-support/temp-workspace';
+import { processesIn } from '../../test-support/processes';
 import { until } from '../../test-support/until';
 import { findKernelPython, slugForCode, slugify, Verbs, type NotebookVerbTarget } from '.';
 import { AuditLog } from './audit-log';
@@ -68,33 +69,6 @@ async function messageOf(promise: Promise<unknown>): Promise<string> {
     return (err as Error).message;
   }
   throw new Error('expected the call to fail');
-}
-
-/** Alive and not a zombie waiting to be reaped. */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Live processes working in `dir`, by their pids out here: a run's processes live in a PID namespace of their own,
- * so the pids they print mean nothing outside. Every process of a run starts in the workspace root.
- */
-function processesIn(dir: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readlinkSync(`/proc/${entry}/cwd`).startsWith(dir) && isRunning(Number(entry))) found.push(Number(entry));
-    } catch {
-      // Gone meanwhile, or not ours to read.
-    }
-  }
-  return found;
 }
 
 /** Waits until no process of the run is left; `printed` (the pid the run printed) proves it got as far as its child. */

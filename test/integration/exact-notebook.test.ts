@@ -5,7 +5,6 @@
  * contract as the WebSocket host carries it (JSON text both ways), edits, saves, and the bytes must be what
  * nbformat.writes gives for the same edit.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,17 +13,14 @@ import type { KilnBridge, NotebookCell } from '../../shared/contract';
 import { formatJsonExact } from '../../shared/python-json';
 import { parseNotebook, serializeNotebook } from '../../main/notebook/format';
 import { NotebookModel } from '../../main/notebook/model';
+import { debianPython } from '../../test-support/nbformat';
 import { startServices, type RunningServices } from '../../test-support/services';
 
 const SCRIPT = path.join(__dirname, 'exact/notebooks.py');
 
 /** The helper script, under Debian's Python (the one with nbformat). */
 function nbformatPy(...args: string[]): string {
-  return execFileSync('/usr/bin/python3', [SCRIPT, ...args], {
-    env: { ...process.env, PYTHONWARNINGS: 'ignore' },
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  return debianPython([SCRIPT, ...args], { maxBuffer: 64 * 1024 * 1024 });
 }
 
 /** The contract as the WebSocket host carries it: every request and answer goes through JSON text. */

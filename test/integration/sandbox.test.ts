@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -13,6 +13,7 @@ import type { VerbRunResult } from '../../shared/contract/verbs';
 import { KilnError } from '../../shared/errors';
 import { startServices, type RunningServices } from '../../test-support/services';
 import { makeTempDir, makeTempTree } from '../../test-support/temp-workspace';
+import { processesIn } from '../../test-support/processes';
 import { until } from '../../test-support/until';
 
 /*
@@ -117,28 +118,15 @@ afterAll(async () => {
   await outside?.cleanup();
 });
 
-/** Alive and not a zombie. */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-/** Live processes working in `dir`, by their pids out here (every process of a run starts in the workspace root). */
-function processesIn(dir: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readlinkSync(`/proc/${entry}/cwd`).startsWith(dir) && isRunning(Number(entry))) found.push(Number(entry));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return found;
+/** A loopback listener of the host that counts the connections made to it (and closes each). */
+async function countingListener(): Promise<{ server: net.Server; port: number; connections: () => number }> {
+  let count = 0;
+  const server = net.createServer((socket) => {
+    count++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as net.AddressInfo).port, connections: () => count };
 }
 
 async function run(front: Front, code: string, extra: Record<string, unknown> = {}): Promise<VerbRunResult> {
@@ -203,20 +191,14 @@ describe.each(['app', 'mcp'] as const)('the sandbox, through the %s', (name) => 
   });
 
   it('cannot connect to a loopback listener of the host', async () => {
-    let connections = 0;
-    const server = net.createServer((socket) => {
-      connections++;
-      socket.destroy();
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as net.AddressInfo).port;
+    const { server, port, connections } = await countingListener();
     try {
       const result = await run(
         front(),
         `import socket\ntry:\n    socket.create_connection(("127.0.0.1", ${port}), timeout=2)\n    print("connected")\nexcept OSError as e:\n    print("refused", e.errno)`,
       );
       expect(result.stdout).toMatch(/^refused/);
-      expect(connections).toBe(0);
+      expect(connections()).toBe(0);
     } finally {
       server.close();
     }
@@ -298,13 +280,7 @@ describe('the sandbox block of the project config', () => {
     const running = await startServices({
       '.kiln/config.yaml': `sandbox:\n  network: true\n  env: [${SECRET_VARIABLE}]\n`,
     });
-    let connections = 0;
-    const server = net.createServer((socket) => {
-      connections++;
-      socket.destroy();
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as net.AddressInfo).port;
+    const { server, port, connections } = await countingListener();
     const code = [
       'import os, socket',
       'try:',
@@ -322,7 +298,7 @@ describe('the sandbox block of the project config', () => {
       expect((await runCode()).stdout).toBe('refused\nFalse\n');
       await running.bridge.request('trust.set', { trusted: true });
       expect((await runCode()).stdout).toBe('connected\nTrue\n');
-      expect(connections).toBe(1);
+      expect(connections()).toBe(1);
     } finally {
       server.close();
       await running.close();

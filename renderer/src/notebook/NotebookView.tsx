@@ -280,25 +280,27 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
               );
             })}
           </div>
-          <button
-            type="button"
-            className="nb-add-bottom"
-            onClick={() => void notebook.insertAt(state.cells.length, 'code', 'edit')}
-          >
-            <PlusIcon /> Code
-          </button>
-          <button
-            type="button"
-            className="nb-add-bottom"
-            onClick={() => void notebook.insertAt(state.cells.length, 'markdown', 'edit')}
-          >
-            <PlusIcon /> Markdown
-          </button>
+          {ADD_AT_END.map(({ type, label }) => (
+            <button
+              key={type}
+              type="button"
+              className="nb-add-bottom"
+              onClick={() => void notebook.insertAt(state.cells.length, type, 'edit')}
+            >
+              <PlusIcon /> {label}
+            </button>
+          ))}
         </div>
       </FindContext.Provider>
     </section>
   );
 }
+
+/** The buttons under the last cell, one per kind of cell they add. */
+const ADD_AT_END = [
+  { type: 'code', label: 'Code' },
+  { type: 'markdown', label: 'Markdown' },
+] as const;
 
 function isCellOrList(el: Element): boolean {
   return el.classList.contains('nb-cell') || el.classList.contains('nb-cells');

@@ -10,6 +10,11 @@ const TOGGLES: { name: string; key: keyof Omit<FindQuery, 'text'>; text: string 
   { name: 'Use Regular Expression', key: 'regex', text: '.*' },
 ];
 
+const STEPS = [
+  { name: 'Previous match', key: 'Shift+F3', Icon: ArrowUpIcon, step: 'previous' },
+  { name: 'Next match', key: 'F3', Icon: ArrowDownIcon, step: 'next' },
+] as const;
+
 /** The notebook's find (and replace) bar: one search over every cell, wherever it is and however it is folded. */
 export function FindBar({ find, onClose }: { find: FindController; onClose: () => void }) {
   const state = useStore(find);
@@ -97,26 +102,19 @@ export function FindBar({ find, onClose }: { find: FindController; onClose: () =
           >
             Outputs
           </button>
-          <button
-            type="button"
-            className="icon-btn"
-            aria-label="Previous match"
-            title="Previous match (Shift+F3)"
-            disabled={!matches.length}
-            onClick={find.previous}
-          >
-            <ArrowUpIcon />
-          </button>
-          <button
-            type="button"
-            className="icon-btn"
-            aria-label="Next match"
-            title="Next match (F3)"
-            disabled={!matches.length}
-            onClick={find.next}
-          >
-            <ArrowDownIcon />
-          </button>
+          {STEPS.map(({ name, key, Icon, step }) => (
+            <button
+              key={name}
+              type="button"
+              className="icon-btn"
+              aria-label={name}
+              title={`${name} (${key})`}
+              disabled={!matches.length}
+              onClick={find[step]}
+            >
+              <Icon />
+            </button>
+          ))}
           <button type="button" className="icon-btn" aria-label="Close find" title="Close (Escape)" onClick={close}>
             <XIcon />
           </button>
