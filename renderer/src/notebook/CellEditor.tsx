@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { monaco } from '../editor';
+import { overflowWidgetsNode } from './overflow-widgets';
 import { attachKernelAssist, type KernelAssistSource } from './kernel-assist';
 import { useCellFind } from './find/find-context';
 import { findDecorations, scrollToFindMatch, StaticSource } from './find/find-highlights';
@@ -142,6 +143,7 @@ export function CellEditor({
       padding: { top: 5, bottom: 5 },
       scrollbar: { vertical: 'hidden', horizontal: 'hidden', alwaysConsumeMouseWheel: false, handleMouseWheel: false },
       fixedOverflowWidgets: true,
+      overflowWidgetsDomNode: overflowWidgetsNode(),
       automaticLayout: false,
       contextmenu: true,
       tabSize: 4,

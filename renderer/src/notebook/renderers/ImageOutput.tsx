@@ -1,4 +1,5 @@
 import { useEffect, useState, type CSSProperties } from 'react';
+import { createPortal } from 'react-dom';
 
 interface ImageMetadata {
   width?: unknown;
@@ -63,9 +64,11 @@ function ImageViewer({
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
   }, [onClose]);
-  return (
+  // On the page's body: inside a cell (`content-visibility: auto`) a fixed overlay would be clipped to the cell.
+  return createPortal(
     <div className="nb-image-viewer" role="dialog" aria-modal="true" aria-label="Enlarged image" onClick={onClose}>
       <img className={background ? `nb-needs-${background}` : undefined} src={src} alt={alt} />
-    </div>
+    </div>,
+    document.body,
   );
 }
