@@ -276,9 +276,15 @@ test.describe('notebook cells', () => {
       await cellOf(nb, 2).locator('.nb-editor .view-lines').click();
       await page.keyboard.press(`${mod}+A`);
       await page.keyboard.type('import time; time.sleep(60)');
+      // Typing '.' asked the kernel for completions: an interrupt while it answers would stop that, not the run.
+      await expect(nb.getByRole('status')).toHaveText('idle');
       await page.keyboard.press(`${mod}+Enter`);
       await expect(nb.getByRole('status')).toHaveText('busy');
-      await page.keyboard.press('Escape');
+      // A signature or "Kernel busy" widget still open takes the first Escape: command mode is the cell focused.
+      await expect(async () => {
+        await page.keyboard.press('Escape');
+        await expect(cellOf(nb, 2)).toBeFocused({ timeout: 1000 });
+      }).toPass();
       await page.keyboard.press('i');
       await page.keyboard.press('i');
       await expect(cellOf(nb, 2).getByRole('region', { name: 'Output' })).toContainText('KeyboardInterrupt', {
