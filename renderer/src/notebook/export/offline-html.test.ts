@@ -5,7 +5,7 @@ describe('withoutNetworkLoads', () => {
   it("drops nbconvert's CDN scripts and MathJax config, keeps inline styles and content", () => {
     const page = [
       '<html><head><style>.x{}</style>',
-      '<script src="https://cdnjs.cloudflare.com/ajax/libs/require.js/2.1.10/require.min.js"></script>',
+      '<script src="https://cdn.example/require.min.js"></script>',
       '<script type="text/x-mathjax-config">MathJax.Hub.Config({})</script>',
       '<script src="//cdn.example/mathjax.js?config=TeX"></script>',
       '<link rel="stylesheet" href="https://cdn.example/a.css">',
