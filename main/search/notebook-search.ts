@@ -1,4 +1,4 @@
-import type { SearchMatch } from '../../shared/contract';
+import { joinMultiline, type MultilineString, type SearchMatch } from '../../shared/contract';
 import { textMatches } from './query';
 
 /** A notebook's cells as Find in Files reads them: each source as the text the operator edits. */
@@ -13,7 +13,10 @@ export function notebookCellSources(text: string): { id?: string; source: string
   if (!Array.isArray(cells)) return null;
   return cells.map((cell: { id?: unknown; source?: unknown }) => ({
     id: typeof cell?.id === 'string' ? cell.id : undefined,
-    source: Array.isArray(cell?.source) ? cell.source.join('') : typeof cell?.source === 'string' ? cell.source : '',
+    source:
+      Array.isArray(cell?.source) || typeof cell?.source === 'string'
+        ? joinMultiline(cell.source as MultilineString)
+        : '',
   }));
 }
 
