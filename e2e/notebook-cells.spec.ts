@@ -275,11 +275,11 @@ test.describe('notebook cells', () => {
       // I I interrupts a running cell.
       await cellOf(nb, 2).locator('.nb-editor .view-lines').click();
       await page.keyboard.press(`${mod}+A`);
-      await page.keyboard.type('import time; time.sleep(60)');
-      // Typing '.' asked the kernel for completions: an interrupt while it answers would stop that, not the run.
-      await expect(nb.getByRole('status')).toHaveText('idle');
+      await page.keyboard.type('import time; print("sleeping", flush=True); time.sleep(60)');
       await page.keyboard.press(`${mod}+Enter`);
-      await expect(nb.getByRole('status')).toHaveText('busy');
+      // The run's own output proves it is the request the kernel is executing (typing '.' and '(' asked the kernel
+      // for completions and signatures, which also make it busy), so the interrupt reaches the sleep.
+      await expect(cellOf(nb, 2).getByRole('region', { name: 'Output' })).toContainText('sleeping', { timeout: RUN });
       // A signature or "Kernel busy" widget still open takes the first Escape: command mode is the cell focused.
       await expect(async () => {
         await page.keyboard.press('Escape');
