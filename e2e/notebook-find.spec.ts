@@ -103,6 +103,22 @@ test.describe('notebook find, outline and collapse', () => {
       await expect(bar.locator('.nb-find-count')).toHaveText('No results');
       await field.press('Escape');
       await expect(bar).toBeHidden();
+      // Replace All is one step of the notebook's undo stack: Z in command mode (and Ctrl/Cmd+Z) takes it back
+      // whole, Shift+Z does it again.
+      const cell2Text = cellOf(nb, 2).locator('.view-lines, .nb-editor-static').first();
+      const cell4Text = cellOf(nb, 4).locator('.view-lines, .nb-editor-static').first();
+      await cellOf(nb, 1).click();
+      await page.keyboard.press('z');
+      await expect(cell2Text).toContainText("word = 'alpha'");
+      await expect(cell4Text).toContainText("folded = ['alpha', 'Alpha']");
+      await page.keyboard.press('Shift+Z');
+      await expect(cell2Text).toContainText("word = 'omega'");
+      await page.keyboard.press(`${mod}+z`);
+      await expect(cell2Text).toContainText("word = 'alpha'");
+      await expect(cell4Text).toContainText("folded = ['alpha', 'Alpha']");
+      await page.keyboard.press(`${mod}+Shift+z`);
+      await expect(cell2Text).toContainText("word = 'omega'");
+      await expect(cell4Text).toContainText("folded = ['omega', 'Alpha']");
 
       await page.keyboard.press(`${mod}+s`);
       await expect
