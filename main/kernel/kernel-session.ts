@@ -342,7 +342,7 @@ export class KernelSession {
       const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, INTERRUPT_START_WAIT_MS)));
       await Promise.race([Promise.all(notStarted), bound]);
       clearTimeout(timer);
-      if (kernel !== this.kernel || kernel.isDisposed || kernel.status === 'dead') return;
+      if (kernel !== this.kernel || kernel.isDisposed) return;
     }
     await kernel.interrupt();
   }
