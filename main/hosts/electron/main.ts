@@ -115,8 +115,18 @@ async function openExternalAfterConfirming(url: string): Promise<void> {
 
 function hardenSessions(): void {
   const ses = session.defaultSession;
-  ses.setPermissionRequestHandler((_wc, permission, callback) => callback(isPermissionAllowed(permission)));
-  ses.setPermissionCheckHandler((_wc, permission) => isPermissionAllowed(permission));
+  ses.setPermissionRequestHandler((_wc, permission, callback, details) =>
+    callback(
+      isPermissionAllowed(permission, { url: details.requestingUrl, isMainFrame: details.isMainFrame }, DEV_URL),
+    ),
+  );
+  ses.setPermissionCheckHandler((_wc, permission, requestingOrigin, details) =>
+    isPermissionAllowed(
+      permission,
+      { url: details.requestingUrl ?? requestingOrigin, isMainFrame: details.isMainFrame },
+      DEV_URL,
+    ),
+  );
   app.on('web-contents-created', (_event, contents) => {
     const refuse = (event: { preventDefault(): void; url?: string }) => {
       if (!allowsNavigation(event.url ?? '')) event.preventDefault();
