@@ -211,6 +211,45 @@ test.describe('notebook export', () => {
     // The notebook itself was never rewritten.
     expect(await workspace.read('report.ipynb')).toBe(SAVED);
   });
+
+  test('Export as PDF in the browser opens the print dialog on the notebook alone, every output made', async ({
+    page,
+    kiln,
+  }) => {
+    await kiln.open(page);
+    const nb = await openNotebook(page, 'report.ipynb');
+    await expect(outputOf(nb, 3).locator('svg .mark-rect path')).toHaveCount(2, { timeout: RUN });
+    // The print dialog can't be driven: what the page is like when it opens is recorded instead.
+    await page.evaluate(() => {
+      const w = window as unknown as { printed: unknown[] };
+      w.printed = [];
+      window.print = () => {
+        const section = document.querySelector('section.nb.nb-printing');
+        w.printed.push({
+          body: document.body.classList.contains('kiln-printing'),
+          notebook: section?.getAttribute('data-path') ?? null,
+          pending: document.querySelectorAll('.nb-outputs-pending').length,
+        });
+        window.dispatchEvent(new Event('afterprint'));
+      };
+    });
+    await nb.getByRole('button', { name: 'Export', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Export as PDF' }).click();
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { printed: unknown[] }).printed))
+      .toEqual([{ body: true, notebook: 'report.ipynb', pending: 0 }]);
+    // Afterwards the page is as it was.
+    await expect(page.locator('body.kiln-printing')).toHaveCount(0);
+    // What paper gets: the print stylesheet shows the notebook's cells, math and chart.
+    await page.evaluate(() => {
+      document.body.classList.add('kiln-printing');
+      document.querySelector('section.nb')?.classList.add('nb-printing');
+    });
+    await page.emulateMedia({ media: 'print' });
+    await expect(nb.getByRole('toolbar', { name: 'Notebook' })).toBeHidden();
+    await page.screenshot({ path: test.info().outputPath('notebook-print.png') });
+    await page.emulateMedia({ media: 'screen' });
+  });
 });
 
 const CHARTS = notebook(
