@@ -1,26 +1,14 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import type { NotebookCell, NotebookDocument } from '../../../../shared/contract';
+import type { NotebookCell } from '../../../../shared/contract';
 import { FakeBridge } from '../../../../test-support/fake-bridge';
+import { codeCell, notebookDoc } from '../../../../test-support/notebook-doc';
 import { untilState } from '../../../../test-support/until';
 import { NotebookController } from '../notebook-controller';
 import { NotebookSession } from '../notebook-session';
 import { FindController } from './find-controller';
 
-const code = (id: string, source: string): NotebookCell =>
-  ({ cell_type: 'code', id, source, metadata: {}, outputs: [], execution_count: null }) as NotebookCell;
-
-const doc = (cells: NotebookCell[]): NotebookDocument => ({
-  path: 'a.ipynb',
-  nbformat: 4,
-  nbformat_minor: 5,
-  metadata: {},
-  cells,
-  dirty: false,
-  rev: 1,
-  diskHash: 'h',
-  kernel: { status: 'none', name: null, displayName: null, language: null },
-  warnings: [],
-});
+const code = codeCell;
+const doc = (cells: NotebookCell[]) => notebookDoc(cells, 1);
 
 beforeEach(() => {
   vi.stubGlobal('requestAnimationFrame', (cb: () => void) => setTimeout(cb, 0));
