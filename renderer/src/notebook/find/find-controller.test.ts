@@ -58,6 +58,8 @@ it('Replace All is one step of the notebook undo stack: Z takes it back whole an
   await untilState(find, (s) => s.matches.length === 3, 'the matches back after Z');
   expect(sources()).toEqual(['alpha = 1', 'beta = 2', 'print(alpha, "alpha")']);
   expect(onDisk.get('c')).toBe('print(alpha, "alpha")');
+  // The find bar's Undo Replace All goes with it (it is that step's undo).
+  expect(find.getState().lastReplaceAll?.step?.isLatest()).toBe(false);
 
   notebook.redo();
   await untilState(find, (s) => s.matches.length === 0, 'Shift+Z to replace again');
