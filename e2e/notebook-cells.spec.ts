@@ -133,6 +133,22 @@ test.describe('notebook cells', () => {
       await page.getByRole('tab', { name: 'first.ipynb' }).click();
       await expect(notebookOf(page, 'first.ipynb').locator('.nb-cell')).toHaveCount(5);
 
+      // Dropped on the second notebook's tab itself, cell 2 is copied to that notebook's end.
+      const handle2 = await cellOf(notebookOf(page, 'first.ipynb'), 2).locator('.nb-handle').boundingBox();
+      if (!handle2) throw new Error('not laid out');
+      await page.mouse.move(handle2.x + handle2.width / 2, handle2.y + 8);
+      await page.mouse.down();
+      await page.mouse.move(handle2.x + 40, handle2.y + 40, { steps: 5 });
+      await page.mouse.move(tab.x + tab.width / 2, tab.y + tab.height / 2, { steps: 10 });
+      await page.mouse.up();
+      await expect(second).toBeVisible();
+      await expect(second.locator('.nb-cell')).toHaveCount(6);
+      expect((await sources(second))[5]).toBe('y = 2');
+      await expect(rowOf(second, 6)).toHaveAttribute('aria-selected', 'true');
+      await page.screenshot({ path: test.info().outputPath('notebook-cells-tab-drop.png') });
+      await page.getByRole('tab', { name: 'first.ipynb' }).click();
+      await expect(notebookOf(page, 'first.ipynb').locator('.nb-cell')).toHaveCount(5);
+
       await save(page, notebookOf(page, 'first.ipynb'));
       await page.getByRole('tab', { name: 'second.ipynb' }).click();
       await save(page, second);
@@ -141,7 +157,7 @@ test.describe('notebook cells', () => {
       const b = judgeWithNbformat(path.join(workspace.root, 'second.ipynb'));
       expect(a.sameBytes).toBe(true);
       expect(b.sameBytes).toBe(true);
-      expect(b.sources).toEqual(['z = 0', 'y = 2', '# Sum', 'print(x + y)', 'x = 1']);
+      expect(b.sources).toEqual(['z = 0', 'y = 2', '# Sum', 'print(x + y)', 'x = 1', 'y = 2']);
       // New ids for the pasted cells; the outputs are the ones the kernel gave.
       expect(b.ids.slice(1).some((id) => a.ids.includes(id))).toBe(false);
       expect(b.outputs[3]).toEqual(a.outputs[3]);

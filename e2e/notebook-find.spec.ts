@@ -103,6 +103,22 @@ test.describe('notebook find, outline and collapse', () => {
       await expect(bar.locator('.nb-find-count')).toHaveText('No results');
       await field.press('Escape');
       await expect(bar).toBeHidden();
+      // Replace All is one step of the notebook's undo stack: Z in command mode (and Ctrl/Cmd+Z) takes it back
+      // whole, Shift+Z does it again.
+      const cell2Text = cellOf(nb, 2).locator('.view-lines, .nb-editor-static').first();
+      const cell4Text = cellOf(nb, 4).locator('.view-lines, .nb-editor-static').first();
+      await cellOf(nb, 1).click();
+      await page.keyboard.press('z');
+      await expect(cell2Text).toContainText("word = 'alpha'");
+      await expect(cell4Text).toContainText("folded = ['alpha', 'Alpha']");
+      await page.keyboard.press('Shift+Z');
+      await expect(cell2Text).toContainText("word = 'omega'");
+      await page.keyboard.press(`${mod}+z`);
+      await expect(cell2Text).toContainText("word = 'alpha'");
+      await expect(cell4Text).toContainText("folded = ['alpha', 'Alpha']");
+      await page.keyboard.press(`${mod}+Shift+z`);
+      await expect(cell2Text).toContainText("word = 'omega'");
+      await expect(cell4Text).toContainText("folded = ['omega', 'Alpha']");
 
       await page.keyboard.press(`${mod}+s`);
       await expect
@@ -205,6 +221,48 @@ test.describe('notebook find, outline and collapse', () => {
       await bar.getByRole('textbox', { name: 'Find' }).fill('step_3');
       await expect(bar.locator('.nb-find-count')).toHaveText(/of 9$/);
       await expectAccessible(page, 'notebook-find');
+    });
+  });
+
+  test.describe('find in outputs', () => {
+    test.use({
+      fixtureFiles: {
+        ...DEFAULT_FIXTURE,
+        'json.ipynb': notebook({
+          ...cell('code', 'JSON(data)'),
+          execution_count: 1,
+          outputs: [
+            {
+              output_type: 'display_data',
+              metadata: {},
+              data: {
+                'application/json': { fruits: { basket: { apple: 1, pear: 2 } }, total: 3 },
+                'text/plain': '<IPython.core.display.JSON object>',
+              },
+            },
+          ],
+        }),
+      },
+    });
+
+    test("finds in a JSON output's tree, opening the folded branch that holds the match", async ({ page, kiln }) => {
+      await kiln.open(page);
+      const nb = await openNotebook(page, 'json.ipynb');
+      const tree = cellOf(nb, 1).getByRole('group', { name: 'JSON output' });
+      await expect(tree.getByText('fruits')).toBeVisible();
+      await expect(tree.getByText('apple')).toBeHidden();
+      await cellOf(nb, 1).click();
+      await page.keyboard.press(`${mod}+f`);
+      const bar = nb.getByRole('search', { name: 'Find in notebook' });
+      await bar.getByRole('textbox', { name: 'Find' }).fill('apple');
+      await expect(bar.locator('.nb-find-count')).toHaveText('No results');
+      await bar.getByRole('button', { name: 'Search outputs' }).click();
+      await expect(bar.locator('.nb-find-count')).toHaveText('1 of 1');
+      await expect(tree.getByText('apple')).toBeVisible();
+      // What the tree shows is searched, not its text/plain stand-in.
+      await bar.getByRole('textbox', { name: 'Find' }).fill('IPython');
+      await expect(bar.locator('.nb-find-count')).toHaveText('No results');
+      await page.screenshot({ path: test.info().outputPath('notebook-find-json.png') });
     });
   });
 });

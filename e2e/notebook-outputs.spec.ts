@@ -211,4 +211,111 @@ test.describe('notebook export', () => {
     // The notebook itself was never rewritten.
     expect(await workspace.read('report.ipynb')).toBe(SAVED);
   });
+
+  test('Export as PDF in the browser opens the print dialog on the notebook alone, every output made', async ({
+    page,
+    kiln,
+  }) => {
+    await kiln.open(page);
+    const nb = await openNotebook(page, 'report.ipynb');
+    await expect(outputOf(nb, 3).locator('svg .mark-rect path')).toHaveCount(2, { timeout: RUN });
+    // The print dialog can't be driven: what the page is like when it opens is recorded instead.
+    await page.evaluate(() => {
+      const w = window as unknown as { printed: unknown[] };
+      w.printed = [];
+      window.print = () => {
+        const section = document.querySelector('section.nb.nb-printing');
+        w.printed.push({
+          body: document.body.classList.contains('kiln-printing'),
+          notebook: section?.getAttribute('data-path') ?? null,
+          pending: document.querySelectorAll('.nb-outputs-pending').length,
+        });
+        window.dispatchEvent(new Event('afterprint'));
+      };
+    });
+    await nb.getByRole('button', { name: 'Export', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Export as PDF' }).click();
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { printed: unknown[] }).printed))
+      .toEqual([{ body: true, notebook: 'report.ipynb', pending: 0 }]);
+    // Afterwards the page is as it was.
+    await expect(page.locator('body.kiln-printing')).toHaveCount(0);
+    // What paper gets: the print stylesheet shows the notebook's cells, math and chart.
+    await page.evaluate(() => {
+      document.body.classList.add('kiln-printing');
+      document.querySelector('section.nb')?.classList.add('nb-printing');
+    });
+    await page.emulateMedia({ media: 'print' });
+    await expect(nb.getByRole('toolbar', { name: 'Notebook' })).toBeHidden();
+    await page.screenshot({ path: test.info().outputPath('notebook-print.png') });
+    await page.emulateMedia({ media: 'screen' });
+  });
+});
+
+const CHARTS = notebook(
+  withOutputs('fitted', [
+    {
+      output_type: 'display_data',
+      metadata: {},
+      data: {
+        'application/vnd.vegalite.v4+json': { ...BAR_SPEC, title: 'Fitted', width: 'container' },
+        'text/plain': '<VegaLite 4 object>',
+      },
+    },
+  ]),
+  withOutputs('autosized', [
+    {
+      output_type: 'display_data',
+      metadata: {},
+      data: {
+        'application/vnd.plotly.v1+json': {
+          data: [{ type: 'scatter', x: [1, 2, 3], y: [1, 3, 2] }],
+          layout: { title: { text: 'Autosized' }, height: 300 },
+        },
+        'text/plain': 'Figure',
+      },
+    },
+  ]),
+);
+
+test.describe('chart sizes', () => {
+  test.describe.configure({ timeout: 180_000 });
+  test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'charts.ipynb': CHARTS } });
+
+  test('a chart sized by its output follows the output: a narrower cell or window makes a narrower chart', async ({
+    page,
+    kiln,
+  }) => {
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await kiln.open(page);
+    const nb = await openNotebook(page, 'charts.ipynb');
+    const vega = outputOf(nb, 1).getByRole('figure', { name: 'Fitted' }).locator('svg.marks');
+    const plotly = outputOf(nb, 2).getByRole('figure', { name: 'Autosized' }).locator('.main-svg').first();
+    await expect(outputOf(nb, 1).locator('svg .mark-rect path')).toHaveCount(2, { timeout: RUN });
+    await expect(plotly).toBeVisible({ timeout: RUN });
+    const widths = async () => ({
+      vega: (await vega.boundingBox())?.width ?? 0,
+      plotly: (await plotly.boundingBox())?.width ?? 0,
+    });
+    const wide = await widths();
+    const output = (await outputOf(nb, 1).boundingBox())!.width;
+    // Each fills its output (the Vega chart leaves room for its actions button).
+    expect(wide.vega).toBeGreaterThan(output - 120);
+    expect(wide.plotly).toBeGreaterThan(output - 120);
+
+    // The cells get narrower with no window resize (as when a side panel opens): the charts follow.
+    await nb.locator('.nb-cell-grid').evaluate((grid) => ((grid as HTMLElement).style.width = '520px'));
+    await expect.poll(async () => (await widths()).vega).toBeLessThan(wide.vega - 200);
+    await expect.poll(async () => (await widths()).plotly).toBeLessThan(wide.plotly - 200);
+    await page.screenshot({ path: test.info().outputPath('charts-narrow-cell.png') });
+    await nb.locator('.nb-cell-grid').evaluate((grid) => ((grid as HTMLElement).style.width = ''));
+    await expect.poll(async () => (await widths()).vega).toBeGreaterThan(wide.vega - 10);
+    await expect.poll(async () => (await widths()).plotly).toBeGreaterThan(wide.plotly - 10);
+
+    // A narrower window: narrower charts.
+    await page.setViewportSize({ width: 1000, height: 900 });
+    await expect.poll(async () => (await widths()).vega).toBeLessThan(wide.vega - 200);
+    await expect.poll(async () => (await widths()).plotly).toBeLessThan(wide.plotly - 200);
+    await page.screenshot({ path: test.info().outputPath('charts-narrow-window.png') });
+  });
 });

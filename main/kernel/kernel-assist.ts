@@ -65,6 +65,8 @@ export class KernelAssist {
   /** Ends the wait of the request of each kind that is waiting. */
   private readonly wakers: Record<AssistKind, (() => void) | null> = { complete: null, inspect: null };
   private inFlight: { kernel: Kernel.IKernelConnection; settled: Promise<unknown> } | null = null;
+  /** The ticket of each kind's request sent to the kernel last. */
+  private readonly sentTicket: Record<AssistKind, number> = { complete: 0, inspect: 0 };
 
   constructor(private readonly options: KernelAssistOptions) {
     this.timeoutMs = options.timeoutMs ?? ASSIST_TIMEOUT_MS;
@@ -97,6 +99,19 @@ export class KernelAssist {
     const content = reply.content;
     if (content.status !== 'ok') return { status: 'ok', found: false, data: {} };
     return { status: 'ok', found: content.found, data: content.found ? (content.data as Record<string, unknown>) : {} };
+  }
+
+  /**
+   * Every request not sent yet gives up ('cancelled'): an interrupt is coming, and none should be sent into it.
+   * One already at the kernel keeps its answer (the interrupt waits for the cell behind it to start).
+   */
+  abandonWaiting(): void {
+    for (const kind of ['complete', 'inspect'] as const) {
+      if (this.requestIds[kind] === null || this.sentTicket[kind] === this.latest[kind]) continue;
+      this.latest[kind]++;
+      this.requestIds[kind] = null;
+      this.wakers[kind]?.();
+    }
   }
 
   /** The request `requestId` gives up if it is still waiting; true when it was. */
@@ -136,6 +151,7 @@ export class KernelAssist {
         await this.wait(kind, target, kernel, blocker, left);
       }
       const kernel = this.options.target()!.assistKernel()!;
+      this.sentTicket[kind] = ticket;
       const answer = send(kernel);
       const settled = answer.catch(() => undefined);
       const flight = { kernel, settled };

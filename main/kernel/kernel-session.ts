@@ -80,7 +80,12 @@ interface PendingExecution {
   msgId: string;
   options: ExecuteOptions;
   abort: (reason: string) => void;
+  /** The kernel started running it (its execute_input). */
+  markStarted: () => void;
 }
+
+/** How long an interrupt waits for our cell to start at the kernel: a completion ahead of it may take its 5 s bound. */
+const INTERRUPT_START_WAIT_MS = 6_000;
 
 function mapStatus(kernel: KernelConnection | null, connected: boolean): KernelStatus {
   if (!kernel) return 'none';
@@ -156,6 +161,8 @@ export class KernelSession {
   private intendedRestart = false;
   private disposed = false;
   private readonly pending = new Map<string, PendingExecution>();
+  /** Our executions the kernel has not started yet (being sent, or queued behind a completion): each settles when it does or ends. */
+  private readonly unstarted = new Set<Promise<void>>();
   private pendingInput: { parent: KernelMessage.IHeader<'input_request'>; kernel: KernelConnection } | null = null;
   private spec: { name: string | null; displayName: string | null; language: string | null };
   private lastInfo = '';
@@ -211,6 +218,22 @@ export class KernelSession {
    * An execution cut off by interrupt-restart, kernel death or server loss resolves with status 'aborted'.
    */
   async execute(code: string, options: ExecuteOptions): Promise<ExecutionReply> {
+    let markStarted = () => {};
+    const started = new Promise<void>((resolve) => (markStarted = resolve));
+    this.unstarted.add(started);
+    try {
+      return await this.executeOnKernel(code, options, markStarted);
+    } finally {
+      markStarted();
+      this.unstarted.delete(started);
+    }
+  }
+
+  private async executeOnKernel(
+    code: string,
+    options: ExecuteOptions,
+    markStarted: () => void,
+  ): Promise<ExecutionReply> {
     await this.ensureUsable();
     const kernel = this.kernel!;
     if (this.needsSetup) await this.runSetup(kernel);
@@ -230,6 +253,7 @@ export class KernelSession {
           abortReason = reason;
           resolve();
         },
+        markStarted,
       });
     });
     future.onStdin = (msg) => {
@@ -304,9 +328,22 @@ export class KernelSession {
     return true;
   }
 
+  /**
+   * Interrupts the running cell. ipykernel takes SIGINT in whichever shell request it is handling and ignores it
+   * between requests, so while a completion or inspection is ahead of our cell at the kernel, an interrupt sent at
+   * once would stop that request and the cell would run on. So it goes once the cell has started (bounded).
+   */
   async interrupt(): Promise<void> {
     const kernel = this.kernel;
     if (!kernel || kernel.isDisposed || kernel.status === 'dead') return;
+    const notStarted = [...this.unstarted];
+    if (notStarted.length) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, INTERRUPT_START_WAIT_MS)));
+      await Promise.race([Promise.all(notStarted), bound]);
+      clearTimeout(timer);
+      if (kernel !== this.kernel || kernel.isDisposed) return;
+    }
     await kernel.interrupt();
   }
 
@@ -474,6 +511,7 @@ export class KernelSession {
       const parentId = (msg.parent_header as Partial<KernelMessage.IHeader>)?.msg_id;
       const pending = parentId ? this.pending.get(parentId) : undefined;
       const type = msg.header.msg_type;
+      if (pending && type === 'execute_input') pending.markStarted();
       if (pending && (type === 'status' || type === 'execute_input')) {
         const label =
           type === 'status' ? `status.${(msg.content as { execution_state?: string }).execution_state}` : type;

@@ -5,6 +5,7 @@ import type { HandlersFor } from '../router';
 import { convertNotebook } from './convert';
 
 export { convertNotebook } from './convert';
+export { exportPdf, PDF_OPTIONS, type PdfExportDeps } from './pdf';
 
 /** `notebook.convert` on the workspace's Jupyter server (started if it is not running yet). */
 export function notebookExportHandlers(
@@ -15,5 +16,7 @@ export function notebookExportHandlers(
       if (!jupyter) throw new KilnError('E_NO_JUPYTER', 'No Jupyter server is configured to run nbconvert.');
       return convertNotebook(await jupyter.start(), args);
     },
+    // The Electron host replaces this with printToPDF; here (the web host) the page prints through its dialog.
+    'notebook.exportPdf': () => ({ status: 'print-dialog' }),
   };
 }

@@ -132,6 +132,43 @@ describe('completion and inspection against the live kernel', () => {
     await run;
   });
 
+  it('an interrupt while a completion is at the kernel stops the running cell, not the completion', async () => {
+    await untilIdle();
+    // Completing `slow.` calls its __dir__, which keeps the kernel on the completion for 3 s.
+    const setup = (
+      await svc.insertCell(NB, {
+        source:
+          'import time\nclass Slow:\n    def __dir__(self):\n        time.sleep(3)\n        return ["alpha"]\nslow = Slow()',
+      })
+    ).cell.id;
+    expect((await svc.runCell(NB, setup)).status).toBe('ok');
+    await untilIdle();
+    const cellId = (
+      await svc.insertCell(NB, { source: 'import time\nprint("start", flush=True)\ntime.sleep(20)\nprint("ran on")' })
+    ).cell.id;
+    const atKernel = nextEvent(hub, 'notebook.kernelStatus', (p) => p.path === NB && p.kernel.status === 'busy');
+    const completion = complete('slow.');
+    await atKernel;
+    // The cell queues behind the completion at the kernel; the interrupt comes before it started.
+    const t0 = performance.now();
+    const run = svc.runCell(NB, cellId);
+    await svc.interrupt(NB);
+    const result = await run;
+    expect(result.status).toBe('error');
+    const cell = (await svc.get(NB)).cells.find((c) => c.id === cellId);
+    const outputs = (cell?.cell_type === 'code' ? cell.outputs : []) as {
+      output_type: string;
+      text?: unknown;
+      ename?: unknown;
+    }[];
+    // Stopped in its sleep: it printed only "start".
+    expect(outputs.filter((o) => o.output_type === 'stream').map((o) => [o.text].flat().join(''))).toEqual(['start\n']);
+    expect(outputs.find((o) => o.output_type === 'error')?.ename).toBe('KeyboardInterrupt');
+    expect(performance.now() - t0).toBeLessThan(15_000);
+    expect((await completion).status).toBe('ok');
+    await untilIdle();
+  });
+
   it('gives nothing, and no error, for a notebook whose kernel is not running', async () => {
     const quiet = new NotebookService({ workspace, jupyter, events: hub, autoStartKernel: false });
     try {

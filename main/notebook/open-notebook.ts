@@ -418,6 +418,7 @@ export class OpenNotebook {
   async interrupt(): Promise<{ interrupted: boolean }> {
     const wasRunning = this.runs.busy;
     this.runs.abort();
+    this.assist.abandonWaiting();
     if (this.kernel) await this.kernel.interrupt();
     return { interrupted: wasRunning };
   }

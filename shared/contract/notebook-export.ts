@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { request } from './define';
+import { RelPath } from './workspace';
 
 /*
  * Export of a notebook through the Jupyter server's nbconvert (`POST /nbconvert/<format>`, the same endpoint
@@ -25,5 +26,18 @@ export const notebookExportRequests = {
       /** With its dot: '.html', or the script's ('.py' for Python, from the notebook's language_info). */
       extension: z.string(),
     }),
+  ),
+  /**
+   * Export as PDF of Kiln's own rendered notebook (the page marked for printing, its print stylesheet applied).
+   * The Electron host prints it with printToPDF and saves where the operator chooses; a host that cannot
+   * answers 'print-dialog', and the page opens the browser's print dialog (its "Save as PDF").
+   */
+  'notebook.exportPdf': request(
+    z.object({ path: RelPath }),
+    z.discriminatedUnion('status', [
+      z.object({ status: z.literal('saved'), file: z.string() }),
+      z.object({ status: z.literal('cancelled') }),
+      z.object({ status: z.literal('print-dialog') }),
+    ]),
   ),
 } as const;

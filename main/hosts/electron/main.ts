@@ -12,12 +12,13 @@ import {
   type MenuItemConstructorOptions,
 } from 'electron';
 import Store from 'electron-store';
-import { stat } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { REQUEST_CHANNELS } from '../../../shared/contract';
 import { contentSecurityPolicy } from '../../../shared/csp';
 import { MCP_USAGE, mcpArgumentsOf, parseMcpArguments, serveMcpOverStdio } from '../../mcp';
+import { exportPdf, PDF_OPTIONS } from '../../notebook-export';
 import { dispatch } from '../../router';
 import { createServices, type Services } from '../../services';
 import { defaultDataDir, ensureDataDir } from '../data-dir';
@@ -115,8 +116,18 @@ async function openExternalAfterConfirming(url: string): Promise<void> {
 
 function hardenSessions(): void {
   const ses = session.defaultSession;
-  ses.setPermissionRequestHandler((_wc, permission, callback) => callback(isPermissionAllowed(permission)));
-  ses.setPermissionCheckHandler((_wc, permission) => isPermissionAllowed(permission));
+  ses.setPermissionRequestHandler((_wc, permission, callback, details) =>
+    callback(
+      isPermissionAllowed(permission, { url: details.requestingUrl, isMainFrame: details.isMainFrame }, DEV_URL),
+    ),
+  );
+  ses.setPermissionCheckHandler((_wc, permission, requestingOrigin, details) =>
+    isPermissionAllowed(
+      permission,
+      { url: details.requestingUrl ?? requestingOrigin, isMainFrame: details.isMainFrame },
+      DEV_URL,
+    ),
+  );
   app.on('web-contents-created', (_event, contents) => {
     const refuse = (event: { preventDefault(): void; url?: string }) => {
       if (!allowsNavigation(event.url ?? '')) event.preventDefault();
@@ -133,12 +144,39 @@ function hardenSessions(): void {
   });
 }
 
+/** Export as PDF: the window's rendering of the marked notebook, printed by Chromium, saved where the operator says. */
+async function exportPdfOfWindow(root: string, notebook: string) {
+  const win = window;
+  if (!win || win.isDestroyed()) return { status: 'print-dialog' as const };
+  const file = await exportPdf(
+    {
+      chooseFile: async (defaultPath) => {
+        const picked = await dialog.showSaveDialog(win, {
+          title: 'Export as PDF',
+          defaultPath,
+          filters: [{ name: 'PDF', extensions: ['pdf'] }],
+        });
+        return picked.canceled ? null : (picked.filePath ?? null);
+      },
+      print: () => win.webContents.printToPDF(PDF_OPTIONS),
+      write: (target, bytes) => writeFile(target, bytes),
+    },
+    root,
+    notebook,
+  );
+  return file ? { status: 'saved' as const, file } : { status: 'cancelled' as const };
+}
+
 function bindContract(svc: Services): () => void {
+  const handlers: Services['handlers'] = {
+    ...svc.handlers,
+    'notebook.exportPdf': ({ path: notebook }) => exportPdfOfWindow(svc.workspace.root, notebook),
+  };
   for (const channel of REQUEST_CHANNELS) {
     ipcMain.handle(channel, (event, args: unknown) => {
       if (!isFromKilnWindow(event))
         return { ok: false, error: { code: 'E_BAD_REQUEST', message: 'Request from an unknown frame' } };
-      return dispatch(svc.handlers, channel, args);
+      return dispatch(handlers, channel, args);
     });
   }
   const forwarding = svc.hub.onEvent((event) => {

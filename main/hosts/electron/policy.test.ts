@@ -86,7 +86,39 @@ describe('Electron host policy', () => {
     expect(confirm.defaultId).toBe(confirm.cancelId);
   });
 
-  it('grants only clipboard writes among permissions', () => {
+  it("grants clipboard reads to Kiln's own top frame only, for pasting cells", () => {
+    const page = (url: string | undefined, isMainFrame = true) => ({ url, isMainFrame });
+    expect(isPermissionAllowed('clipboard-read', page('kiln://app/index.html'))).toBe(true);
+    // The check handler may give only the requesting origin.
+    expect(isPermissionAllowed('clipboard-read', page('kiln://app'))).toBe(true);
+    expect(isPermissionAllowed('clipboard-read', page('http://localhost:5173/x'), 'http://localhost:5173')).toBe(true);
+    for (const url of [
+      'https://evil.example/',
+      'kiln://app.evil/index.html',
+      'kiln://other/',
+      'http://localhost:5173/',
+      'file:///tmp/x.html',
+      'null',
+      '',
+      undefined,
+    ]) {
+      expect(isPermissionAllowed('clipboard-read', page(url)), String(url)).toBe(false);
+    }
+    // A sandboxed output's frame inside Kiln's page, and the dev server in a packaged build (devUrl null).
+    expect(isPermissionAllowed('clipboard-read', page('kiln://app/index.html', false))).toBe(false);
+    expect(isPermissionAllowed('clipboard-read', page('http://localhost:5173/x'), null)).toBe(false);
+    // No other permission follows from being Kiln's own page.
+    for (const permission of [
+      'media',
+      'geolocation',
+      'notifications',
+      'openExternal',
+      'deprecated-sync-clipboard-read',
+    ])
+      expect(isPermissionAllowed(permission, page('kiln://app/index.html')), permission).toBe(false);
+  });
+
+  it('grants only clipboard writes among permissions to any other requester', () => {
     expect(isPermissionAllowed('clipboard-sanitized-write')).toBe(true);
     for (const permission of [
       'media',

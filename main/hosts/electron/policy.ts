@@ -6,11 +6,33 @@
 /** Kiln's own page: the renderer served over the privileged kiln:// scheme. */
 export const APP_ORIGIN = 'kiln://app';
 
-/** Only these permissions are ever granted: copying to the clipboard from the tree and editor. */
+/** Only these permissions are ever granted: copying to the clipboard from the tree, editor and notebook. */
 const ALLOWED_PERMISSIONS = new Set(['clipboard-sanitized-write']);
+/**
+ * Granted to Kiln's own page only (its top frame): reading the clipboard, for pasting cells copied in another
+ * window or in JupyterLab. A sandboxed output's frame or any other page never reads what the operator copied.
+ */
+const OWN_PAGE_PERMISSIONS = new Set(['clipboard-read']);
 
-export function isPermissionAllowed(permission: string): boolean {
-  return ALLOWED_PERMISSIONS.has(permission);
+export function isPermissionAllowed(
+  permission: string,
+  requester: { url: string | undefined; isMainFrame: boolean } = { url: undefined, isMainFrame: false },
+  devUrl: string | null = null,
+): boolean {
+  if (ALLOWED_PERMISSIONS.has(permission)) return true;
+  if (!OWN_PAGE_PERMISSIONS.has(permission) || !requester.isMainFrame || !requester.url) return false;
+  const origin = originOf(requester.url);
+  return origin !== null && (origin === APP_ORIGIN || (devUrl !== null && origin === devUrl));
+}
+
+/** A page's origin; kiln://app/... has an opaque origin in WHATWG terms, so its scheme and host stand for it. */
+function originOf(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'kiln:' ? `kiln://${parsed.host}` : parsed.origin;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -42,15 +64,8 @@ export function isTrustedSender(
   devUrl: string | null,
 ): boolean {
   if (!sender.isKilnWindow || !sender.isMainFrame || !sender.frameUrl) return false;
-  let origin: string;
-  try {
-    const url = new URL(sender.frameUrl);
-    // kiln://app/... has an opaque origin in WHATWG terms; compare scheme and host instead.
-    origin = url.protocol === 'kiln:' ? `kiln://${url.host}` : url.origin;
-  } catch {
-    return false;
-  }
-  return origin === APP_ORIGIN || (devUrl !== null && origin === devUrl);
+  const origin = originOf(sender.frameUrl);
+  return origin !== null && (origin === APP_ORIGIN || (devUrl !== null && origin === devUrl));
 }
 
 /** will-navigate, will-frame-navigate, will-redirect: Kiln is one page; nothing navigates it anywhere. */

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef, type DragEvent } from 'react';
 import { useAsk, useToasts, usePrefs, CloseIcon, FileIcon, DiffIcon, tabAnchor } from '../ui';
 import { errorText } from '../base';
 import { useTextModels, type TextModels } from './text-models';
@@ -12,6 +12,48 @@ import { ProposalReviewSlot } from '../edit-assistant';
 import { TimelineDiffSlot } from '../timeline';
 
 type Ask = <V extends string>(request: DialogRequest<V>) => Promise<V>;
+
+/** How long a drag rests on a tab before the tab comes to the front, so passing over tabs flips none. */
+const TAB_HOVER_MS = 600;
+
+/**
+ * Drags onto a tab whose view takes them (cells onto a notebook's): resting on the tab brings it to the front,
+ * to drop into its view; dropping on the tab itself hands the data to that file's view.
+ */
+function useTabDrop(store: OpenFilesStore, active: string | null) {
+  const hover = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const cancel = () => {
+    if (hover.current !== null) clearTimeout(hover.current);
+    hover.current = null;
+  };
+  useEffect(() => cancel, []);
+  return (file: OpenFile) => {
+    const tabDrop = viewFor(file).tabDrop;
+    const takes = (e: DragEvent) => Boolean(tabDrop?.accepts(e.dataTransfer.types));
+    return {
+      onDragEnter: (e: DragEvent) => {
+        if (!takes(e) || file.path === active) return;
+        cancel();
+        hover.current = setTimeout(() => store.activate(file.path), TAB_HOVER_MS);
+      },
+      onDragOver: (e: DragEvent) => {
+        if (!takes(e)) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'copy';
+      },
+      onDragLeave: (e: DragEvent) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) cancel();
+      },
+      onDrop: (e: DragEvent) => {
+        if (!tabDrop || !takes(e)) return;
+        e.preventDefault();
+        cancel();
+        store.activate(file.path);
+        tabDrop.drop(file.path, e.dataTransfer);
+      },
+    };
+  };
+}
 
 /** Asks before dropping unsaved changes; resolves true when the tab may close. */
 export async function confirmClose(
@@ -55,6 +97,8 @@ export function EditorArea() {
   const textModels = useTextModels();
   useEffect(() => textModels.disposeExcept(new Set(files.map((f) => f.path))), [textModels, files]);
 
+  const tabDropHandlers = useTabDrop(store, active);
+
   const closeTab = async (file: OpenFile) => {
     if (await confirmClose(file, store, ask, (m) => toasts.error(m))) store.close(file.path);
   };
@@ -96,11 +140,7 @@ export function EditorArea() {
               className={`tab${file.path === active ? ' active' : ''}`}
               style={tabAnchor(`editor-tab-${file.id}`)}
               onClick={() => store.activate(file.path)}
-              onDragEnter={(e) => {
-                // Cells dragged over a tab bring its notebook to the front, to be dropped into (a copy).
-                if (e.dataTransfer.types.includes('application/vnd.jupyter.cells') && file.path !== active)
-                  store.activate(file.path);
-              }}
+              {...tabDropHandlers(file)}
               onMouseDown={(e) => {
                 if (e.button === 1) {
                   e.preventDefault();

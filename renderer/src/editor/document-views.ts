@@ -12,6 +12,13 @@ export interface DocumentViewSpec {
   /** Whether the view is the default for a path; a view that matches none is shown only when a tab asks for it. */
   matches: (path: string) => boolean;
   component: ComponentType<DocumentViewProps>;
+  /** What the view takes when dragged onto its tab (a notebook: cells, copied to its end). */
+  tabDrop?: TabDrop;
+}
+
+export interface TabDrop {
+  accepts: (types: readonly string[]) => boolean;
+  drop: (path: string, data: DataTransfer) => void;
 }
 
 // Views are plugged in from outside (the app shell registers the notebook's), so the editor never imports the

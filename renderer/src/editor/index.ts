@@ -1,7 +1,7 @@
 export { EditorArea } from './EditorArea';
 export { CodeDocument } from './CodeDocument';
 export { DiffView } from './DiffView';
-export { registerDocumentView, type DocumentViewProps, type DocumentViewSpec } from './document-views';
+export { registerDocumentView, type DocumentViewProps, type DocumentViewSpec, type TabDrop } from './document-views';
 export { monaco } from './monaco-setup';
 export { OpenFilesStore, useOpenFile, useOpenFiles, useOpenFilesStore, type OpenFile } from './open-files';
 export { onRevealRequest, requestReveal, takeReveal, type RevealTarget } from './reveal';

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { Emitter } from '../../../shared/base/event';
 import type { NotebookOutput } from '../../../shared/contract';
 import { joinMultiline } from '../../../shared/contract';
 import { countLines } from './console-text';
@@ -11,6 +12,13 @@ const AHEAD = '1500px 0px';
 const LINE_PX = 18;
 /** What a long text shows at most before "Show more" (Outputs.tsx), in lines. */
 const SHOWN_LINES = 501;
+
+const makeAll = new Emitter<void>();
+
+/** Every output not made yet is made now: the notebook is being printed whole (Export as PDF). */
+export function makeAllOutputs(): void {
+  makeAll.fire();
+}
 
 /**
  * A cell's outputs, made once the cell comes near the visible part of the notebook: a notebook of 1,000
@@ -31,7 +39,11 @@ export function DeferredOutputs({ eager, ...props }: OutputListProps & { eager: 
       { root: el.closest('.nb-cells'), rootMargin: AHEAD },
     );
     observer.observe(el);
-    return () => observer.disconnect();
+    const printing = makeAll.event(() => setNear(true));
+    return () => {
+      observer.disconnect();
+      printing.dispose();
+    };
   }, [waiting]);
   if (!waiting) return <OutputList {...props} />;
   return <div ref={blank} className="nb-outputs-pending" style={{ height: estimatedHeight(props.outputs) }} />;

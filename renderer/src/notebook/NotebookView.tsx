@@ -5,7 +5,7 @@ import { CodeDocument, monaco, onRevealRequest, takeReveal, useOpenFilesStore } 
 import { PlusIcon, useColorScheme, usePrefs, useToasts } from '../ui';
 import { Banners, CannotOpen } from './Banners';
 import { Cell } from './Cell';
-import { carriesCells, dropCells, dropEffect, dropTarget } from './cell-drag';
+import { carriesCells, dropCells, dropEffect, dropTarget, takeTabDrops } from './cell-drag';
 import { CollapseActions } from './collapse';
 import { FindBar } from './find/FindBar';
 import { FindContext } from './find/find-context';
@@ -75,6 +75,8 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
     () =>
       new FindController(session, {
         onError: (err) => toasts.error(errorText(err)),
+        replaceSources: (edits) => notebook.replaceSources(edits),
+        undo: () => notebook.undo(),
         // A match in a folded section opens it; its cell comes into view (its editor then scrolls to the match).
         reveal: (match) =>
           void collapse.reveal(match.cellIndex).then(() =>
@@ -124,6 +126,19 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
     reveal();
     return onRevealRequest((requested) => requested === session.path && reveal());
   }, [ready, session, notebook, collapse]);
+
+  // Cells dropped on this notebook's tab land at its end (undoable, selected, in view).
+  useEffect(() => {
+    if (!ready) return;
+    return takeTabDrops(
+      () => session.path,
+      (cells) =>
+        void notebook.pasteAt(session.getState().cells.length, cells).then(() => {
+          const id = notebook.getState().activeId;
+          if (id) requestAnimationFrame(() => notebook.cellElements.get(id)?.scrollIntoView({ block: 'nearest' }));
+        }),
+    );
+  }, [ready, session, notebook]);
 
   const hidden = useMemo(() => hiddenBySections(state.cells.map((c) => c.cell)), [state.cells]);
 

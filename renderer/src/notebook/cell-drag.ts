@@ -1,4 +1,7 @@
 import type { DragEvent } from 'react';
+import { Emitter } from '../../../shared/base/event';
+import type { NotebookCell } from '../../../shared/contract';
+import type { TabDrop } from '../editor';
 import { CELLS_MIME, cellsAsText, cellsFromJson, cellsToJson } from './cell-clipboard';
 import type { NotebookController } from './notebook-controller';
 
@@ -79,4 +82,35 @@ export function dropCells(notebook: NotebookController, event: DragEvent, index:
 /** A drop here copies (from elsewhere) or moves (within this notebook). */
 export function dropEffect(notebook: NotebookController): 'move' | 'copy' {
   return current?.notebook === notebook ? 'move' : 'copy';
+}
+
+/** Cells dropped on a notebook's tab, waiting for its view (which may not exist until the tab shows). */
+const tabDrops = new Map<string, NotebookCell[][]>();
+const tabDropped = new Emitter<string>();
+
+/** Cells dropped on another notebook's tab are copied to its end, as the issue asks (VS Code-style tab drops). */
+export const notebookTabDrop: TabDrop = {
+  accepts: (types) => types.includes(CELLS_MIME),
+  drop: (path, data) => {
+    const from = current?.notebook.session.path;
+    current = null;
+    // On its own notebook's tab a drag is no copy.
+    if (from === path) return;
+    const cells = cellsFromJson(data.getData(CELLS_MIME));
+    if (!cells) return;
+    tabDrops.set(path, [...(tabDrops.get(path) ?? []), cells]);
+    tabDropped.fire(path);
+  },
+};
+
+/** The view of `path` takes the cells dropped on its tab (now and whenever more come), pasting them at its end. */
+export function takeTabDrops(path: () => string, paste: (cells: NotebookCell[]) => void): () => void {
+  const take = () => {
+    const drops = tabDrops.get(path());
+    tabDrops.delete(path());
+    for (const cells of drops ?? []) paste(cells);
+  };
+  take();
+  const subscription = tabDropped.event((dropped) => dropped === path() && take());
+  return () => subscription.dispose();
 }

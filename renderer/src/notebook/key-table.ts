@@ -55,6 +55,9 @@ export const NOTEBOOK_KEYS: readonly CellKey[] = [
   { id: 'deleteCell', title: 'Delete Cells', keys: 'D D', run: (nb, id) => nb.remove(id) },
   { id: 'undoCells', title: 'Undo Cell Operation', keys: 'Z', run: (nb) => nb.undo() },
   { id: 'redoCells', title: 'Redo Cell Operation', keys: 'Shift+Z', run: (nb) => nb.redo() },
+  // Ctrl/Cmd+Z in command mode undoes cell operations too (in a cell's editor it stays the editor's own undo).
+  { id: 'undoCellsMod', title: 'Undo Cell Operation', keys: 'Mod+Z', alias: true, run: (nb) => nb.undo() },
+  { id: 'redoCellsMod', title: 'Redo Cell Operation', keys: 'Mod+Shift+Z', alias: true, run: (nb) => nb.redo() },
   {
     id: 'mergeCells',
     title: 'Merge Selected Cells (or With Cell Below)',

@@ -46,6 +46,11 @@ interface CellEdit {
   redo: () => Promise<void>;
 }
 
+/** A recorded source replacement: whether an undo now would take it back. */
+export interface ReplaceStep {
+  isLatest: () => boolean;
+}
+
 /** How many cell operations Z can take back. */
 const UNDO_DEPTH = 100;
 
@@ -349,6 +354,30 @@ export class NotebookController extends Store<NotebookViewState> implements Cell
       this.set({ canUndo: true, canRedo: this.redoStack.length > 0 });
       await edit.redo();
     });
+  };
+
+  /**
+   * New sources for several cells as one step on the undo stack (find's Replace and Replace All), so Z and
+   * the notebook's Undo take it back whole, as JupyterLab does. The handle tells whether it is still the step
+   * an undo would take back.
+   */
+  replaceSources = async (edits: { cellId: string; source: string }[]): Promise<ReplaceStep | null> => {
+    let step: ReplaceStep | null = null;
+    await this.operations.run(async () => {
+      const before = edits
+        .map((e) => ({ cellId: e.cellId, source: this.session.cell(e.cellId)?.cell.source }))
+        .filter((e): e is { cellId: string; source: string } => e.source !== undefined);
+      if (!before.length) return;
+      const present = (list: { cellId: string; source: string }[]) => list.filter((e) => this.session.cell(e.cellId));
+      const edit: CellEdit = {
+        redo: () => this.session.replaceSources(present(edits)),
+        undo: () => this.session.replaceSources(present(before)),
+      };
+      await edit.redo();
+      this.done(edit);
+      step = { isLatest: () => this.undoStack[this.undoStack.length - 1] === edit };
+    });
+    return step;
   };
 
   /** Moves the cell (or the selection it is in) up or down by one, as one block (Ctrl+Shift+Up/Down). */

@@ -1,13 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type {
-  NotebookCell,
-  NotebookDocument,
-  ParsedArgs,
-  RequestChannel,
-  RequestResult,
-} from '../../../shared/contract';
+import type { NotebookCell, ParsedArgs, RequestChannel, RequestResult } from '../../../shared/contract';
 import { KilnError } from '../../../shared/errors';
 import { FakeBridge } from '../../../test-support/fake-bridge';
+import { codeCell, notebookDoc } from '../../../test-support/notebook-doc';
 import { untilState } from '../../../test-support/until';
 import { OpenFilesStore } from '../editor/open-files';
 import { NotebookController } from './notebook-controller';
@@ -23,21 +18,8 @@ function fakeBridge(
   return { bridge, emit: bridge.emit.bind(bridge), calls: bridge.sent };
 }
 
-const code = (id: string, source = '', outputs: NotebookCell['outputs'] = []): NotebookCell =>
-  ({ cell_type: 'code', id, source, metadata: {}, outputs, execution_count: null }) as NotebookCell;
-
-const doc = (cells: NotebookCell[], rev = 5, dirty = false): NotebookDocument => ({
-  path: 'a.ipynb',
-  nbformat: 4,
-  nbformat_minor: 5,
-  metadata: {},
-  cells,
-  dirty,
-  rev,
-  diskHash: 'h',
-  kernel: { status: 'none', name: null, displayName: null, language: null },
-  warnings: [],
-});
+const code = codeCell;
+const doc = notebookDoc;
 
 beforeEach(() => {
   vi.stubGlobal('requestAnimationFrame', (cb: () => void) => setTimeout(cb, 0));

@@ -4,7 +4,7 @@ import { useCommands } from '../../commands';
 import { ContextMenu, useAsk, useToasts } from '../../ui';
 import type { NotebookSession } from '../notebook-session';
 import { exportNotebook, type ExportKind } from './export-notebook';
-import { printNotebook } from './print';
+import { exportPdf } from './print';
 import './print.css';
 
 /** The toolbar's Export menu and the palette's "Export as HTML / Python script / PDF" for this notebook. */
@@ -26,10 +26,18 @@ export function ExportMenu({ session }: { session: NotebookSession }) {
       toasts.error(`Could not export ${session.path}: ${errorText(err)}`);
     }
   };
+  const exportAsPdf = async () => {
+    try {
+      const written = await exportPdf(bridge, session.path);
+      if (written) toasts.show({ kind: 'info', message: `Exported to ${written}`, timeoutMs: 6000 });
+    } catch (err) {
+      toasts.error(`Could not export ${session.path} as PDF: ${errorText(err)}`);
+    }
+  };
   const items = [
     { id: 'notebook.exportHtml', title: 'Export as HTML', run: () => exportAs('html') },
     { id: 'notebook.exportScript', title: 'Export as Python script', run: () => exportAs('script') },
-    { id: 'notebook.exportPdf', title: 'Export as PDF', run: () => printNotebook(session.path) },
+    { id: 'notebook.exportPdf', title: 'Export as PDF', run: () => exportAsPdf() },
   ];
   useCommands(items.map((item) => ({ ...item, category: 'Notebook' })));
 

@@ -153,7 +153,8 @@ export function FindBar({ find, onClose }: { find: FindController; onClose: () =
             >
               Replace All
             </button>
-            {state.lastReplaceAll && (
+            {/* Gone once Z took it back (a redo brings it back): the button is the notebook's undo of that step. */}
+            {state.lastReplaceAll && (state.lastReplaceAll.step?.isLatest() ?? true) && (
               <button type="button" className="btn btn-small" onClick={() => void find.undoReplaceAll()}>
                 Undo Replace All ({state.lastReplaceAll.count})
               </button>

@@ -51,6 +51,11 @@ function rangesIn(root: Element, regex: RegExp, skip: (node: Node) => boolean): 
   return ranges;
 }
 
+function openFoldedBranches(node: Node, root: Element): void {
+  for (let el = node.parentElement; el && el !== root; el = el.parentElement)
+    if (el instanceof HTMLDetailsElement && !el.open) el.open = true;
+}
+
 const NONE = { subscribe: () => () => undefined, getState: () => null };
 
 const sameQuery = (a: FindQuery | null, b: FindQuery | null) =>
@@ -84,7 +89,10 @@ export function DomHighlights({
     if (!root || !(regex instanceof RegExp)) return setRanges(cellId, []);
     // Rendered markdown always (its source matched); outputs only when they are searched.
     const skip = (node: Node) => !query!.inOutputs && !node.parentElement?.closest('.nb-markdown');
-    setRanges(cellId, rangesIn(root, regex, skip));
+    const ranges = rangesIn(root, regex, skip);
+    // A match in a folded branch of a JSON output opens it, as the browser's find-in-page does.
+    if (query!.inOutputs) for (const range of ranges) openFoldedBranches(range.startContainer, root);
+    setRanges(cellId, ranges);
     return () => setRanges(cellId, []);
   }, [cellId, target, query, version]);
   return null;

@@ -1,4 +1,5 @@
 import { Store, type Readable } from '../../base';
+import type { ReplaceStep } from '../notebook-controller';
 import type { NotebookSession } from '../notebook-session';
 import {
   EMPTY_QUERY,
@@ -26,7 +27,7 @@ export interface FindState {
   /** Bumped to move focus into the find field. */
   focusTick: number;
   /** The last Replace All, which one Undo puts back. */
-  lastReplaceAll: { count: number; before: { cellId: string; source: string }[] } | null;
+  lastReplaceAll: { count: number; before: { cellId: string; source: string }[]; step: ReplaceStep | null } | null;
 }
 
 const NO_MATCHES = new Map<string, readonly FindMatch[]>();
@@ -53,6 +54,10 @@ export class FindController extends Store<FindState> {
       /** Brings a match into view: its section expanded, its cell scrolled to. */
       reveal: (match: FindMatch) => void;
       onError: (err: unknown) => void;
+      /** Writes new sources as one step of the notebook's undo stack (so Z takes a Replace All back whole). */
+      replaceSources: (edits: { cellId: string; source: string }[]) => Promise<ReplaceStep | null>;
+      /** The notebook's Undo (Z). */
+      undo: () => void;
     },
   ) {
     super({
@@ -107,7 +112,7 @@ export class FindController extends Store<FindState> {
     const source = replaceInSource(view.cell.source, [match], replacement, query);
     const after = { cellIndex: match.cellIndex, area: match.area, start: match.start + this.replacedLength(match) };
     try {
-      await this.session.replaceSources([{ cellId: match.cellId, source }]);
+      await this.options.replaceSources([{ cellId: match.cellId, source }]);
     } catch (err) {
       return this.options.onError(err);
     }
@@ -132,21 +137,25 @@ export class FindController extends Store<FindState> {
     }
     if (!edits.length) return;
     try {
-      await this.session.replaceSources(edits);
-      this.set({ lastReplaceAll: { count, before } });
+      const step = await this.options.replaceSources(edits);
+      this.set({ lastReplaceAll: { count, before, step } });
     } catch (err) {
       this.options.onError(err);
     }
   };
 
-  /** Puts back what the last Replace All changed, as one edit. */
+  /**
+   * Puts back what the last Replace All changed: the notebook's Undo when it is the latest step (so Shift+Z
+   * redoes it), else its sources written back as a new step.
+   */
   undoReplaceAll = async (): Promise<void> => {
     const last = this.state.lastReplaceAll;
     if (!last) return;
+    this.set({ lastReplaceAll: null });
+    if (last.step?.isLatest()) return this.options.undo();
     const present = last.before.filter((e) => this.session.cell(e.cellId));
     try {
-      await this.session.replaceSources(present);
-      this.set({ lastReplaceAll: null });
+      await this.options.replaceSources(present);
     } catch (err) {
       this.options.onError(err);
     }

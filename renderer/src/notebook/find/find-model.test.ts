@@ -87,4 +87,26 @@ describe('find in a notebook', () => {
     expect(nearestMatch(matches, { cellIndex: 1, area: 'source', start: 10 })).toBe(2);
     expect(nearestMatch(matches, { cellIndex: 2, area: 'source', start: 0 })).toBe(0);
   });
+
+  it('searches a JSON output as its tree shows it (keys and values), not its text/plain', () => {
+    const json = [
+      {
+        id: 'j',
+        source: 'JSON(data)',
+        outputs: [
+          {
+            output_type: 'display_data',
+            metadata: {},
+            data: {
+              'application/json': { fruits: { apple: 1, pear: 2 }, total: 3 },
+              'text/plain': '<IPython.core.display.JSON object>',
+            },
+          },
+        ],
+      },
+    ];
+    expect(findInCells(json, q('apple', { inOutputs: true })).matches).toHaveLength(1);
+    expect(findInCells(json, q('pear', { inOutputs: true })).matches[0].area).toBe('output');
+    expect(findInCells(json, q('IPython', { inOutputs: true })).matches).toHaveLength(0);
+  });
 });

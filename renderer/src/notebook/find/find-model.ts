@@ -1,5 +1,6 @@
 import type { NotebookOutput } from '../../../../shared/contract';
 import { joinMultiline } from '../../../../shared/contract';
+import { chooseMime, rendererKind } from '../renderers/mime-rank';
 
 /** What the find bar asks for. */
 export interface FindQuery {
@@ -58,9 +59,27 @@ export function outputText(outputs: readonly NotebookOutput[]): string {
     const o = output as { output_type: string; text?: unknown; data?: Record<string, unknown>; traceback?: unknown };
     if (o.output_type === 'stream') parts.push(joinMultiline(o.text as string | string[]));
     else if (o.output_type === 'error' && Array.isArray(o.traceback)) parts.push(o.traceback.join('\n'));
+    else if (o.data && isJsonShown(o.data)) parts.push(jsonText(o.data[chooseMime(o.data as never)!]));
     else if (o.data && 'text/plain' in o.data) parts.push(joinMultiline(o.data['text/plain'] as string | string[]));
   }
   return parts.join('\n').replace(ANSI, '');
+}
+
+/** A JSON output shows as a tree (not its text/plain, e.g. `<IPython.core.display.JSON object>`): find reads the tree. */
+function isJsonShown(data: Record<string, unknown>): boolean {
+  const mime = chooseMime(data as never);
+  return mime !== null && rendererKind(mime) === 'json';
+}
+
+/** A JSON value as its tree shows it: a line per key and value. */
+function jsonText(value: unknown, name: string | null = null): string {
+  if (value === null || typeof value !== 'object') {
+    const leaf = JSON.stringify(value) ?? String(value);
+    return name === null ? leaf : `${name}: ${leaf}`;
+  }
+  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
+  const lines = entries.map(([key, child]) => jsonText(child, key));
+  return (name === null ? lines : [name, ...lines]).join('\n');
 }
 
 function scan(text: string, regex: RegExp, each: (start: number, end: number) => void): void {

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { chartTitle, loadPlotly, plotlyIfLoaded } from './charts';
+import { followWidth } from './follow-width';
 
 interface PlotlyFigure {
   data?: unknown[];
@@ -9,7 +10,8 @@ interface PlotlyFigure {
 
 /**
  * A Plotly figure (`application/vnd.plotly.v1+json`) with the bundled plotly.js: pan, zoom and hover work,
- * and nothing is fetched (no MathJax, no topojson from a CDN, no "Edit in Chart Studio").
+ * and nothing is fetched (no MathJax, no topojson from a CDN, no "Edit in Chart Studio"). A figure without a
+ * set width fills the output and follows its width (Plotly's `responsive` alone follows only the window).
  */
 export function PlotlyOutput({ figure }: { figure: unknown }) {
   const host = useRef<HTMLDivElement>(null);
@@ -19,6 +21,7 @@ export function PlotlyOutput({ figure }: { figure: unknown }) {
     if (!element) return;
     const { data = [], layout = {}, config = {} } = (figure ?? {}) as PlotlyFigure;
     let live = true;
+    let unfollow = () => {};
     setError(null);
     loadPlotly()
       .then((Plotly) => {
@@ -33,6 +36,9 @@ export function PlotlyOutput({ figure }: { figure: unknown }) {
           showEditInChartStudio: false,
           typesetMath: false,
           topojsonURL: 'about:invalid/',
+        }).then(() => {
+          if (live && layout.width === undefined)
+            unfollow = followWidth(element, () => void Plotly.Plots.resize(element).catch(() => undefined));
         });
       })
       .catch((reason: unknown) => {
@@ -40,6 +46,7 @@ export function PlotlyOutput({ figure }: { figure: unknown }) {
       });
     return () => {
       live = false;
+      unfollow();
       plotlyIfLoaded()?.purge(element);
     };
   }, [figure]);

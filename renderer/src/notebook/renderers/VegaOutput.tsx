@@ -2,12 +2,20 @@ import { useEffect, useRef, useState } from 'react';
 import type { VisualizationSpec } from 'vega-embed';
 import { useColorScheme } from '../../ui';
 import { chartTitle, loadVegaEmbed, vegaMode } from './charts';
+import { followWidth } from './follow-width';
+
+/** A spec whose width is its container's (Vega-Lite's `width: "container"`): it follows the output's width. */
+function followsContainer(spec: unknown): boolean {
+  return (spec as { width?: unknown } | null)?.width === 'container';
+}
 
 /**
  * Vega and Vega-Lite (v3-v5) with vega-embed, drawn as SVG (crisp, printable), with its actions menu (export
- * PNG/SVG, view source) minus "Open in Vega Editor", which would go online.
+ * PNG/SVG, view source) minus "Open in Vega Editor", which would go online. A chart sized by its container
+ * resizes with the output; a chart with a set width keeps it (as in JupyterLab), and scrolls when wider.
  */
 export function VegaOutput({ mime, spec }: { mime: string; spec: unknown }) {
+  const outer = useRef<HTMLDivElement>(null);
   const host = useRef<HTMLDivElement>(null);
   const scheme = useColorScheme();
   const [error, setError] = useState<string | null>(null);
@@ -35,8 +43,21 @@ export function VegaOutput({ mime, spec }: { mime: string; spec: unknown }) {
           if (!result) return;
           // vega-embed's actions toggle is an icon only: name it for screen readers (axe: summary-name).
           element.querySelector('summary')?.setAttribute('aria-label', 'Chart actions');
-          if (live) finalize = () => result.finalize();
-          else result.finalize();
+          if (!live) return result.finalize();
+          const unfollow =
+            outer.current && followsContainer(spec)
+              ? followWidth(outer.current, () => {
+                  // As Vega's containerSize() reads it: vega-embed stretches a fitted chart's wrapper to the output.
+                  const container = result.view.container() ?? element;
+                  const style = getComputedStyle(container);
+                  const inner = container.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+                  void result.view.width(Math.max(inner, 0)).runAsync();
+                })
+              : () => {};
+          finalize = () => {
+            unfollow();
+            result.finalize();
+          };
         },
         (reason: unknown) => {
           if (live) setError(reason instanceof Error ? reason.message : String(reason));
@@ -48,7 +69,7 @@ export function VegaOutput({ mime, spec }: { mime: string; spec: unknown }) {
     };
   }, [mime, spec, scheme]);
   return (
-    <div className="nb-out-chart" role="figure" aria-label={chartTitle(spec)}>
+    <div ref={outer} className="nb-out-chart" role="figure" aria-label={chartTitle(spec)}>
       <div ref={host} className="nb-out-vega" />
       {error && <div className="nb-out-note nb-out-chart-error">This chart could not be drawn: {error}</div>}
     </div>
