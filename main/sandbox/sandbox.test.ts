@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, rmdirSync, utimesSync } from 'node:fs';
+import { symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -63,6 +64,8 @@ describe('bubblewrap arguments', () => {
     hiddenFiles: ['/etc/shadow'],
     hiddenDirs: ['/etc/ssh'],
     extraReadOnly: ['/home/op/.pyenv/versions/3.12.1', '/home/op/project/.venv'],
+    maskedFiles: [],
+    maskedDirs: [],
     network: false,
     env: { PATH: '/usr/bin', HOME: '/home/op' },
     cwd: '/home/op/project',
@@ -89,6 +92,21 @@ describe('bubblewrap arguments', () => {
     // A venv inside the workspace is the workspace's: not bound twice.
     expect(args).not.toContain('--ro-bind /home/op/project/.venv');
     expect(args).toMatch(/--chdir \/home\/op\/project --clearenv --setenv PATH \/usr\/bin --setenv HOME \/home\/op$/);
+  });
+
+  it('masks secrets inside the workspace after every bind, so none uncovers them', () => {
+    const args = buildBwrapArgs({
+      ...plan,
+      workspaceRoot: '/home/op',
+      readOnlyInWorkspace: ['/home/op/scripts'],
+      maskedFiles: ['/home/op/.netrc'],
+      maskedDirs: ['/home/op/.ssh'],
+    }).join(' ');
+    const order = ['--bind /home/op /home/op', '--ro-bind /home/op/scripts', '--ro-bind /dev/null /home/op/.netrc'];
+    order.push('--tmpfs /home/op/.ssh --remount-ro /home/op/.ssh', '--chdir');
+    const at = order.map((part) => args.indexOf(part));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
   });
 
   it('shares the network only when the trusted config asks', () => {
@@ -150,6 +168,74 @@ describe('profiles and limits', () => {
     expect(classifyLimit({ ...ended, returncode: 0, stderr: 'MemoryError' })).toBeNull();
     const heavy = sandboxProfile(true, { totalMemoryBytes: 10 * GiB });
     expect(limitMessage('memory', heavy)).toBe('Memory limit of 9 GiB reached: an allocation was refused.');
+  });
+});
+
+describe('a workspace that is, or holds, the home folder', () => {
+  const SECRET = `kiln-home-canary-${process.pid}`;
+  const PROBE = [
+    'import json, os',
+    'home = os.environ["HOME"]',
+    'out = {}',
+    'for rel in [".ssh/id_rsa", ".config/gcloud/credentials.db", ".netrc", ".local/share/keyrings/login.keyring", "kiln-data/trust.json", "linked-key"]:',
+    '    try:',
+    '        out[rel] = open(os.path.join(home, rel)).read()',
+    '    except OSError as err:',
+    '        out[rel] = type(err).__name__',
+    'try:',
+    '    open(os.path.join(home, ".ssh/authorized_keys"), "a").write("attacker")',
+    '    out["write"] = "written"',
+    'except OSError as err:',
+    '    out["write"] = type(err).__name__',
+    'out["ssh"] = os.listdir(os.path.join(home, ".ssh"))',
+    'out["notes"] = open(os.path.join(home, "notes/todo.txt")).read()',
+    'print(json.dumps(out))',
+  ].join('\n');
+
+  it.each([
+    ['is the home', 'op'],
+    ['holds the home', ''],
+  ])('shows no secret of the home when the workspace %s (bubblewrap, for real)', async (_, workspaceRel) => {
+    const tree = await makeTempTree({
+      'op/.ssh/id_rsa': SECRET,
+      'op/.config/gcloud/credentials.db': SECRET,
+      'op/.netrc': SECRET,
+      'op/.local/share/keyrings/login.keyring': SECRET,
+      'op/kiln-data/trust.json': SECRET,
+      'op/notes/todo.txt': 'mine',
+    });
+    const home = path.join(tree.root, 'op');
+    await symlink(path.join(home, '.ssh/id_rsa'), path.join(home, 'linked-key'));
+    const verbs = new Verbs({
+      workspace: await Workspace.open({ root: path.join(tree.root, workspaceRel) }),
+      python: '/usr/bin/python3',
+      env: { ...process.env, HOME: home },
+      privateDirs: [path.join(home, 'kiln-data')],
+    });
+    try {
+      const result = await verbs.call('execute-code', { code: PROBE });
+      expect(result).toMatchObject({ sandboxed: true, returncode: 0 });
+      expect(result.stdout + result.stderr).not.toContain(SECRET);
+      const seen = JSON.parse(result.stdout) as Record<string, unknown>;
+      expect(seen).toMatchObject({
+        '.ssh/id_rsa': 'FileNotFoundError',
+        '.config/gcloud/credentials.db': 'FileNotFoundError',
+        '.local/share/keyrings/login.keyring': 'FileNotFoundError',
+        'kiln-data/trust.json': 'FileNotFoundError',
+        'linked-key': 'FileNotFoundError',
+        ssh: [],
+        notes: 'mine',
+      });
+      // A secret file is shown as /dev/null, which the sandbox's user may not even open.
+      expect(['', 'PermissionError']).toContain(seen['.netrc']);
+      // A planted key lands nowhere: the masked folder is read-only, and the real one is untouched.
+      expect(seen.write).toMatch(/OSError|PermissionError/);
+      expect(existsSync(path.join(home, '.ssh/authorized_keys'))).toBe(false);
+      expect(readFileSync(path.join(home, '.ssh/id_rsa'), 'utf8')).toBe(SECRET);
+    } finally {
+      await verbs.dispose();
+      await tree.cleanup();
+    }
   });
 });
 

@@ -48,7 +48,7 @@ const files = {
 };
 
 async function startApp(): Promise<Front> {
-  const running: RunningServices = await startServices(files);
+  const running: RunningServices = await startServices(files, { runLimitMs: WALL_LIMIT_MS });
   return {
     root: running.root,
     call: async (verb, args) => {
@@ -72,7 +72,7 @@ async function startMcp(): Promise<Front> {
   let log = '';
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', path.join(REPO, 'main/mcp/cli.ts'), root],
+    args: ['--import', 'tsx', path.join(REPO, 'main/mcp/cli.ts'), root, '--test-run-limit-ms', String(WALL_LIMIT_MS)],
     cwd: REPO,
     stderr: 'pipe',
     // The operator's whole environment, secrets included, as an MCP client launched from their shell passes it.
@@ -105,7 +105,6 @@ beforeAll(async () => {
   homeCanary = path.join(homeCanaryDir, 'id_rsa');
   await fs.writeFile(homeCanary, SECRET);
   process.env[SECRET_VARIABLE] = SECRET;
-  process.env.KILN_TEST_RUN_LIMIT_MS = String(WALL_LIMIT_MS);
   outside = await makeTempDir('kiln-outside-');
   [fronts.app, fronts.mcp] = await Promise.all([startApp(), startMcp()]);
 }, 60_000);
@@ -113,7 +112,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(Object.values(fronts).map((front) => front.close()));
   delete process.env[SECRET_VARIABLE];
-  delete process.env.KILN_TEST_RUN_LIMIT_MS;
   await fs.rm(homeCanaryDir, { recursive: true, force: true });
   await outside?.cleanup();
 });
