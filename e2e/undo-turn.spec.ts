@@ -72,6 +72,13 @@ test('"Undo this turn" puts a written file, an edited file and an edited noteboo
   expect(await workspace.read('analysis.ipynb')).toBe(NOTEBOOK);
   expect(await workspace.exists('src/new.py')).toBe(false);
 
+  // The transcript still shows the turn undone after a reload (history keeps it).
+  await page.reload();
+  await page.getByRole('tab', { name: 'Agent' }).click();
+  await expect(checkpoint.getByRole('status')).toContainText('Undone: 3 of 3 files');
+  await expect(checkpoint.getByRole('button', { name: 'Undo this turn' })).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('undo-turn-after-reload.png') });
+
   // Undo is recorded: Redo brings the turn's work back.
   await checkpoint.getByRole('button', { name: 'Redo' }).click();
   await expect(checkpoint.getByRole('button', { name: 'Undo this turn' })).toBeVisible();

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
-import { Backup } from '../../shared/contract';
+import { Backup, type BackupPatch } from '../../shared/contract';
 import { KeyedSerialQueue } from '../../shared/base/serial-queue';
 
 /** Backups kept per workspace; past it, the oldest go (a backup is a dirty tab, so this is far above real use). */
@@ -25,6 +25,32 @@ export class BackupStore {
     return this.writes.run(backup.path, () => this.write({ ...backup, at: Date.now() }));
   }
 
+  /**
+   * Keeps a backup sent as an edit of its base: the last backup (same version) or the file on disk (same hash, read
+   * through `readDisk`). False, and nothing written, when main has not got that base: the window sends it whole.
+   */
+  patch(
+    patch: BackupPatch,
+    readDisk: (rel: string) => Promise<{ text: string | null; hash: string; truncated: boolean }>,
+  ): Promise<boolean> {
+    const { against } = patch;
+    return this.writes.run(patch.path, async () => {
+      let base: string | null = null;
+      if ('version' in against) {
+        const record = await this.read(patch.path);
+        if (record?.version === against.version) base = record.text;
+      } else {
+        const disk = await readDisk(patch.path).catch(() => null);
+        if (disk && !disk.truncated && disk.hash === against.diskHash) base = disk.text;
+      }
+      if (base === null || base.length !== patch.againstLength || patch.start > patch.end || patch.end > base.length)
+        return false;
+      const text = base.slice(0, patch.start) + patch.text + base.slice(patch.end);
+      await this.write({ path: patch.path, text, baseHash: patch.baseHash, version: patch.version, at: Date.now() });
+      return true;
+    });
+  }
+
   discard(rel: string): Promise<boolean> {
     return this.writes.run(rel, () =>
       fs.rm(this.fileFor(rel)).then(
@@ -36,11 +62,7 @@ export class BackupStore {
 
   /** The backup of one path, or null. */
   async get(rel: string): Promise<Backup | null> {
-    return this.writes.run(rel, async () => {
-      const text = await fs.readFile(this.fileFor(rel), 'utf8').catch(() => null);
-      const parsed = text === null ? null : Backup.safeParse(safeJson(text));
-      return parsed?.success ? parsed.data : null;
-    });
+    return this.writes.run(rel, () => this.read(rel));
   }
 
   /** Every backup, oldest first; over MAX_BACKUPS the oldest are removed. */
@@ -73,6 +95,12 @@ export class BackupStore {
       });
       await this.discard(backup.path);
     }
+  }
+
+  private async read(rel: string): Promise<Backup | null> {
+    const text = await fs.readFile(this.fileFor(rel), 'utf8').catch(() => null);
+    const parsed = text === null ? null : Backup.safeParse(safeJson(text));
+    return parsed?.success ? parsed.data : null;
   }
 
   private async write(record: Backup): Promise<void> {

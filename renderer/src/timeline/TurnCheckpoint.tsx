@@ -32,7 +32,12 @@ export function TurnCheckpoint({ turn, running }: { turn: string; running: boole
     if (running) return;
     let live = true;
     void bridge.request('history.turn', { turn }).then(
-      (answer) => live && setFiles(answer.files),
+      (answer) => {
+        if (!live) return;
+        setFiles(answer.files);
+        // An undo made before a reload still shows as undone (the files changed since were answered then).
+        if (answer.undone) setUndone((shown) => shown ?? { ...answer.undone!, conflicts: [] });
+      },
       () => undefined,
     );
     return () => {
