@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, rmdirSync, utimesSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, readFileSync, rmdirSync, utimesSync } from 'node:fs';
 import { symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { KilnError } from '../../shared/errors';
 import { Verbs } from '../verbs';
 import { Workspace } from '../workspace';
 import { makeTempTree } from '../../test-support/temp-workspace';
+import { processesIn } from '../../test-support/processes';
 import { until } from '../../test-support/until';
 import { RUN_CGROUP_PREFIX } from './pids-cgroup';
 import { buildBwrapArgs, type SandboxPlan } from './bwrap-args';
@@ -237,6 +239,61 @@ describe('a workspace that is, or holds, the home folder', () => {
       await tree.cleanup();
     }
   });
+});
+
+describe('the process cap of a caller that is not root (RLIMIT_NPROC)', () => {
+  const FORK_BOMB = [
+    'import os, time',
+    'for i in range(10000):',
+    '    if os.fork() == 0:',
+    '        time.sleep(60)',
+    '        os._exit(0)',
+    'print("forked them all")',
+  ].join('\n');
+  const REPO = path.resolve(import.meta.dirname, '../..');
+  const NOBODY = 65534;
+  const asRoot = process.getuid?.() === 0;
+  const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
+  // Root is not held by RLIMIT_NPROC (its runs get a pids cgroup): the cap is tried as nobody, through setpriv.
+  const title = asRoot
+    ? setpriv
+      ? 'stops a fork bomb of agent code run by nobody (setpriv) at the profile’s process cap, and leaves nothing running'
+      : 'SKIPPED: running as root without setpriv (util-linux), so the cap of a non-root caller cannot be tried'
+    : 'stops a fork bomb of agent code at the profile’s process cap, and leaves nothing running';
+
+  it.skipIf(asRoot && !setpriv)(
+    title,
+    async () => {
+      const tree = await makeTempTree({});
+      try {
+        let command = process.execPath;
+        let args = ['--import', 'tsx', path.join(REPO, 'test-support/sandbox-run.ts'), tree.root];
+        if (asRoot) {
+          chownSync(tree.root, NOBODY, NOBODY);
+          args = [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', command, ...args];
+          command = setpriv!;
+        }
+        const child = spawnSync(command, args, {
+          cwd: REPO,
+          input: FORK_BOMB,
+          encoding: 'utf8',
+          env: { ...process.env, HOME: tree.root },
+          timeout: 120_000,
+        });
+        expect(child.status, child.stderr).toBe(0);
+        const { uid, result } = JSON.parse(child.stdout) as { uid: number; result: Record<string, unknown> };
+        expect(uid).not.toBe(0);
+        expect(result.stdout).not.toContain('forked them all');
+        expect(result).toMatchObject({ sandboxed: true, limit: 'processes' });
+        expect(result.returncode).not.toBe(0);
+        expect(result.limit_message).toMatch(/^Process limit of 256 processes and threads reached/);
+        await until(() => processesIn(tree.root).length === 0, 'the forks to be gone', 10_000);
+      } finally {
+        await tree.cleanup();
+      }
+    },
+    150_000,
+  );
 });
 
 describe('where no sandbox can be had', () => {
