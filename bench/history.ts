@@ -2,7 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { KilnBridge } from '../shared/contract';
-import { historyRecorder, HistoryStore } from '../main/history';
+import { BackupStore, historyRecorder, HistoryStore, NotebookBackups } from '../main/history';
+import { NotebookService } from '../main/notebook/service';
+import { makeWorkspace } from '../test-support/event-hub';
 import { Workspace } from '../main/workspace';
 import { OpenFilesStore } from '../renderer/src/editor/open-files';
 import { HotExit } from '../renderer/src/hot-exit/hot-exit';
@@ -12,6 +14,8 @@ const SAVES = 1000;
 const FILE_BYTES = 100 * 1024;
 const KEYSTROKES = 400;
 const LARGE_BYTES = 5 * 1024 * 1024;
+const NOTEBOOK_BYTES = 20 * 1024 * 1024;
+const NOTEBOOK_KEYSTROKES = 60;
 
 /**
  * Local history and hot exit:
@@ -23,6 +27,7 @@ const LARGE_BYTES = 5 * 1024 * 1024;
 export async function runHistoryBench(): Promise<void> {
   await benchHistoryDisk();
   await benchTypingWithBackups();
+  await benchNotebookBackups();
 }
 
 function textOf(bytes: number, seed: number): string {
@@ -152,4 +157,89 @@ async function benchTypingWithBackups(): Promise<void> {
   console.log(
     `hot exit: added per keystroke ${(withBackups - without).toFixed(3)} ms (median, a backup after every key; target <= 1 ms); the whole-buffer frame backups used to send: ${wholeFrameMs.toFixed(1)} ms`,
   );
+}
+
+/** A notebook of about `bytes`: 500 code cells, each with a stream output of text lines. */
+function notebookOf(bytes: number): string {
+  const cells = 500;
+  const perCell = Math.floor(bytes / cells);
+  const line = (j: number) => `step ${j} loss ${((j * 7919) % 10007) / 10007}\n`;
+  const out: unknown[] = [];
+  for (let i = 0; i < cells; i++) {
+    const text: string[] = [];
+    for (let j = 0, size = 0; size < perCell; j++) {
+      text.push(line(j));
+      size += line(j).length + 8;
+    }
+    out.push({
+      cell_type: 'code',
+      execution_count: i + 1,
+      id: `c${i}`,
+      metadata: {},
+      outputs: [{ name: 'stdout', output_type: 'stream', text }],
+      source: [`x = ${i}`],
+    });
+  }
+  return JSON.stringify({ cells: out, metadata: {}, nbformat: 4, nbformat_minor: 5 }, null, 1);
+}
+
+/**
+ * A 20 MB notebook: its backups are made by main from its model (the renderer sends cell edits, as without hot
+ * exit, and does no backup work), so the typing path's cost is main's answer to a cell edit, with the backup
+ * watcher attached against without; the backup itself (the notebook serialised as a save would, then written) is
+ * paid in main's debounce timer after typing stops, and reported beside a save of the same notebook.
+ */
+async function benchNotebookBackups(): Promise<void> {
+  const { root, workspace, hub } = await makeWorkspace('kiln-bench-nb-backup-');
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-nb-data-'));
+  try {
+    await writeFile(path.join(root, 'big.ipynb'), notebookOf(NOTEBOOK_BYTES));
+    const typing = async (attach: boolean): Promise<{ keys: number[]; backupMs: number; saveMs: number }> => {
+      const notebooks = new NotebookService({ workspace, jupyter: null, events: hub, autoStartKernel: false });
+      const backups = new NotebookBackups(new BackupStore({ dataDir, root }), 60_000);
+      if (attach) {
+        backups.snapshotFrom((rel) => notebooks.backupOf(rel));
+        notebooks.keepBackupsIn(backups);
+      }
+      await notebooks.open('big.ipynb');
+      const keys: number[] = [];
+      let source = 'x = 0';
+      for (let i = 0; i < NOTEBOOK_KEYSTROKES; i++) {
+        source += 'x';
+        const start = performance.now();
+        await notebooks.editCell('big.ipynb', 'c0', source);
+        keys.push(performance.now() - start);
+      }
+      let start = performance.now();
+      await backups.flush();
+      const backupMs = performance.now() - start;
+      start = performance.now();
+      await notebooks.save('big.ipynb');
+      const saveMs = performance.now() - start;
+      await writeFile(path.join(root, 'big.ipynb'), notebookOf(NOTEBOOK_BYTES));
+      await notebooks.dispose();
+      return { keys, backupMs, saveMs };
+    };
+    await typing(true);
+    const withBackups = await typing(true);
+    const without = await typing(false);
+    report(
+      {
+        name: 'hot exit: cell edit in a 20 MB notebook, main answering',
+        kiln: median(withBackups.keys),
+        baseline: median(without.keys),
+        unit: 'ms',
+      },
+      { overBaseline: 1 },
+    );
+    report({
+      name: "hot exit: a 20 MB notebook's backup in main's timer, against a save of it",
+      kiln: withBackups.backupMs,
+      baseline: withBackups.saveMs,
+      unit: 'ms',
+    });
+  } finally {
+    await rm(root, { recursive: true, force: true });
+    await rm(dataDir, { recursive: true, force: true });
+  }
 }
