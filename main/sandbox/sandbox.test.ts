@@ -8,7 +8,7 @@ import { KilnError } from '../../shared/errors';
 import { Verbs } from '../verbs';
 import { Workspace } from '../workspace';
 import { makeTempTree } from '../../test-support/temp-workspace';
-import { processesIn } from '../../test-support/processes';
+import { FORK_BOMB_PY, processesIn } from '../../test-support/processes';
 import { until } from '../../test-support/until';
 import { RUN_CGROUP_PREFIX } from './pids-cgroup';
 import { buildBwrapArgs, type SandboxPlan } from './bwrap-args';
@@ -242,14 +242,6 @@ describe('a workspace that is, or holds, the home folder', () => {
 });
 
 describe('the process cap of a caller that is not root (RLIMIT_NPROC)', () => {
-  const FORK_BOMB = [
-    'import os, time',
-    'for i in range(10000):',
-    '    if os.fork() == 0:',
-    '        time.sleep(60)',
-    '        os._exit(0)',
-    'print("forked them all")',
-  ].join('\n');
   const REPO = path.resolve(import.meta.dirname, '../..');
   const NOBODY = 65534;
   const asRoot = process.getuid?.() === 0;
@@ -275,7 +267,7 @@ describe('the process cap of a caller that is not root (RLIMIT_NPROC)', () => {
         }
         const child = spawnSync(command, args, {
           cwd: REPO,
-          input: FORK_BOMB,
+          input: FORK_BOMB_PY,
           encoding: 'utf8',
           env: { ...process.env, HOME: tree.root },
           timeout: 120_000,

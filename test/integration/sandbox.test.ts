@@ -13,7 +13,7 @@ import type { VerbRunResult } from '../../shared/contract/verbs';
 import { KilnError } from '../../shared/errors';
 import { startServices, type RunningServices } from '../../test-support/services';
 import { makeTempDir, makeTempTree } from '../../test-support/temp-workspace';
-import { processesIn } from '../../test-support/processes';
+import { FORK_BOMB_PY, processesIn } from '../../test-support/processes';
 import { until } from '../../test-support/until';
 
 /*
@@ -203,17 +203,7 @@ describe.each(['app', 'mcp'] as const)('the sandbox, through the %s', (name) => 
   });
 
   it('stops a fork bomb at the process limit and leaves nothing running', async () => {
-    const result = await run(
-      front(),
-      [
-        'import os, time',
-        'for i in range(10000):',
-        '    if os.fork() == 0:',
-        '        time.sleep(60)',
-        '        os._exit(0)',
-        'print("forked them all")',
-      ].join('\n'),
-    );
+    const result = await run(front(), FORK_BOMB_PY);
     expect(result.stdout).not.toContain('forked them all');
     expect(result.returncode).not.toBe(0);
     expect(result.limit).toBe('processes');
