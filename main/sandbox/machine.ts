@@ -65,7 +65,13 @@ export async function secretsWithin(
   homes: readonly string[],
   privateDirs: readonly string[] = [],
 ): Promise<{ files: string[]; dirs: string[] }> {
-  const candidates = [...homes.flatMap((home) => HOME_SECRETS.map((rel) => path.join(home, rel))), ...privateDirs];
+  // Only the homes a tree shows (one opened at /home shows every user's) are looked into.
+  const shownHomes: string[] = [];
+  for (const home of new Set(homes)) {
+    const real = await fs.realpath(home).catch(() => null);
+    if (real && trees.some((tree) => isWithin(real, tree))) shownHomes.push(real);
+  }
+  const candidates = [...shownHomes.flatMap((home) => HOME_SECRETS.map((rel) => path.join(home, rel))), ...privateDirs];
   const files = new Set<string>();
   const dirs = new Set<string>();
   for (const candidate of candidates) {
@@ -78,6 +84,16 @@ export async function secretsWithin(
     else if (info) files.add(real);
   }
   return { files: [...files], dirs: [...dirs] };
+}
+
+/** The home folders the password database names (a workspace at /home holds every user's). */
+export async function passwdHomes(): Promise<string[]> {
+  const text = await fs.readFile('/etc/passwd', 'utf8').catch(() => '');
+  const homes = text
+    .split('\n')
+    .map((line) => line.split(':')[5])
+    .filter((home): home is string => !!home && path.isAbsolute(home) && home !== '/');
+  return [...new Set(homes)];
 }
 
 export interface SandboxStatus {

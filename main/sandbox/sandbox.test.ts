@@ -14,7 +14,7 @@ import { RUN_CGROUP_PREFIX } from './pids-cgroup';
 import { buildBwrapArgs, type SandboxPlan } from './bwrap-args';
 import { sandboxEnv } from './env';
 import { classifyLimit, limitMessage } from './limits';
-import { interpreterPaths, probeSandbox } from './machine';
+import { interpreterPaths, passwdHomes, probeSandbox, secretsWithin } from './machine';
 import { sandboxProfile } from './profile';
 import { Sandbox } from './sandbox';
 
@@ -193,6 +193,25 @@ describe('a workspace that is, or holds, the home folder', () => {
     'out["notes"] = open(os.path.join(home, "notes/todo.txt")).read()',
     'print(json.dumps(out))',
   ].join('\n');
+
+  it("masks every user's secrets in a workspace holding their homes, and none for a workspace inside a home", async () => {
+    const tree = await makeTempTree({
+      'alice/.ssh/id_ed25519': 'key',
+      'bob/.aws/credentials': 'key',
+      'bob/.netrc': 'key',
+      'bob/work/x.py': '',
+    });
+    try {
+      const homes = [path.join(tree.root, 'alice'), path.join(tree.root, 'bob'), '/nonexistent'];
+      const masked = await secretsWithin([tree.root], homes);
+      expect(masked.dirs.sort()).toEqual([path.join(tree.root, 'alice/.ssh'), path.join(tree.root, 'bob/.aws')]);
+      expect(masked.files).toEqual([path.join(tree.root, 'bob/.netrc')]);
+      expect(await secretsWithin([path.join(tree.root, 'bob/work')], homes)).toEqual({ files: [], dirs: [] });
+      expect(await passwdHomes()).toContain(os.userInfo().homedir);
+    } finally {
+      await tree.cleanup();
+    }
+  });
 
   it.each([
     ['is the home', 'op'],

@@ -10,6 +10,7 @@ import {
   existingSecrets,
   findPrlimit,
   interpreterPaths,
+  passwdHomes,
   probeSandbox,
   secretsWithin,
   systemEntries,
@@ -146,10 +147,10 @@ export class Sandbox {
       createPidsCgroup(`${RUN_CGROUP_PREFIX}${randomUUID()}`, profile.processes),
     ]);
     const readOnly = readOnlyCandidates.filter((_, i) => readOnlyKinds[i]);
-    // The operator's home as the environment names it and as the password database does (a test may set HOME).
+    // The operator's home as the environment names it (a test may set HOME), and every home the system lists.
     const masked = await secretsWithin(
       [request.workspaceRoot, ...interpreter],
-      [...new Set([env.HOME, os.homedir()].filter((home): home is string => !!home))],
+      [env.HOME, os.homedir(), ...(await passwdHomes())].filter((home): home is string => !!home),
       this.options.privateDirs,
     );
     const bwrapArgs = buildBwrapArgs({
