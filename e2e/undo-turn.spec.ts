@@ -40,6 +40,7 @@ async function runTurn(page: Page, workspace: TempWorkspace, model: ModelServer)
       new: 'second, by the agent\n',
     }),
     reply.tool('edit-notebook-cell', { notebook: 'analysis.ipynb', cell_id: 'c1', source: 'x = 2' }),
+    reply.tool('run-file', { path: 'src/app.py' }),
     reply.text('Done.'),
   ]);
   await page.getByRole('tab', { name: 'Agent' }).click();
@@ -50,6 +51,7 @@ async function runTurn(page: Page, workspace: TempWorkspace, model: ModelServer)
     /created src\/new\.py/,
     /changed notes\/todo\.txt/,
     /changed analysis\.ipynb/,
+    /ran src\/app\.py/,
   ]);
   return checkpoint;
 }
