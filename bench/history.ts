@@ -112,14 +112,17 @@ async function benchTypingWithBackups(): Promise<void> {
     }) as unknown as KilnBridge;
 
   /**
-   * Each keystroke is followed by its backup, sent at once (the worst case: a pause of the debounce after every
-   * key): the time measured is the keystroke's buffer update plus the backup's work on the page's thread, which a
-   * key typed while it runs would wait for.
+   * Each keystroke is followed by its backup (the worst case: a pause of the debounce after every key), sent as
+   * the page does it: the edit is found in idle slices. A key pressed while a slice runs waits for it (input does
+   * not interrupt an idle callback), so a keystroke's time is its buffer update plus the longest slice before it.
    */
+  const idle: Array<() => void> = [];
+  const page = globalThis as { requestIdleCallback?: (work: () => void) => number };
+  page.requestIdleCallback = (work) => idle.push(work);
   const typing = async (attach: boolean): Promise<number[]> => {
     const files = new OpenFilesStore(bridge());
     await files.open('big.txt');
-    const hotExit = attach ? new HotExit(bridge(), files, 60_000) : null;
+    const hotExit = attach ? new HotExit(bridge(), files, 0) : null;
     let buffer = text;
     const times: number[] = [];
     for (let i = 0; i < KEYSTROKES; i++) {
@@ -128,10 +131,16 @@ async function benchTypingWithBackups(): Promise<void> {
       buffer = [buffer.slice(0, at), 'x', buffer.slice(at)].join('');
       const start = performance.now();
       files.setBuffer('big.txt', buffer);
-      hotExit?.flush();
-      times.push(performance.now() - start);
-      // Let the answers come back, as they would between keys.
-      await new Promise((resolve) => setImmediate(resolve));
+      const keyMs = performance.now() - start;
+      // The debounce runs out; then the page is idle and runs the backup's slices.
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      let longest = 0;
+      for (let work = idle.shift(); work; work = idle.shift()) {
+        const sliceStart = performance.now();
+        work();
+        longest = Math.max(longest, performance.now() - sliceStart);
+      }
+      times.push(keyMs + longest);
     }
     hotExit?.dispose();
     files.dispose();
@@ -141,13 +150,14 @@ async function benchTypingWithBackups(): Promise<void> {
   await typing(false);
   const withBackups = median(await typing(true));
   const without = median(await typing(false));
+  delete page.requestIdleCallback;
   // The backup as it went before (the whole buffer in one frame), for comparison.
   const start = performance.now();
   JSON.stringify({ id: 1, channel: 'backup.save', args: { path: 'big.txt', text, baseHash: 'h0' } });
   const wholeFrameMs = performance.now() - start;
   report(
     {
-      name: 'hot exit: keystroke in a 5 MB file with its backup sent, buffer update + backup',
+      name: 'hot exit: keystroke in a 5 MB file with its backup sent, buffer update + longest backup slice',
       kiln: withBackups,
       baseline: without,
       unit: 'ms',
@@ -155,7 +165,7 @@ async function benchTypingWithBackups(): Promise<void> {
     { overBaseline: 1 },
   );
   console.log(
-    `hot exit: added per keystroke ${(withBackups - without).toFixed(3)} ms (median, a backup after every key; target <= 1 ms); the whole-buffer frame backups used to send: ${wholeFrameMs.toFixed(1)} ms`,
+    `hot exit: added per keystroke ${(withBackups - without).toFixed(3)} ms (median, a backup after every key, a key waiting for the longest idle slice; target <= 1 ms); the whole-buffer frame backups used to send: ${wholeFrameMs.toFixed(1)} ms`,
   );
 }
 

@@ -1,6 +1,6 @@
 import type { Backup, KilnBridge } from '../../../shared/contract';
 import type { OpenFile, OpenFilesStore } from '../editor';
-import { textEdit } from './text-edit';
+import { textEditSteps, type TextEdit } from './text-edit';
 
 const isNotebookPath = (path: string) => path.toLowerCase().endsWith('.ipynb');
 
@@ -15,15 +15,23 @@ interface Tracked {
   timer: ReturnType<typeof setTimeout> | null;
   /** The debounce ran out and the send waits for the page to be idle (so a key typed now is not held up). */
   idle: boolean;
+  /** A backup's edit being found in idle slices; `finish` completes it at once (and sends it). */
+  diffing: { finish(): void } | null;
   /** The tab's id: a tab moved by a rename is the same tab, its backup follows in main. */
   id: number;
 }
 
 /** Runs `work` when the page is idle (at most a second later); at once where there is no idle callback. */
 function whenIdle(work: () => void): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 1000 });
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => work(), { timeout: 1000 });
   else work();
 }
+
+/**
+ * How long one idle slice of finding a backup's edit may run: a key pressed meanwhile waits for the slice to end
+ * (an idle callback is not interrupted by input), so each is kept far under the millisecond typing can spare.
+ */
+const SLICE_MS = 0.3;
 
 let versions = 0;
 const windowTag = Math.random().toString(36).slice(2, 10);
@@ -81,7 +89,14 @@ export class HotExit {
           restored++;
           // The backup main holds is this text only if the buffer came back as it was backed up.
           const version = file.buffer === backup.text ? (backup.version ?? null) : null;
-          this.tracked.set(backup.path, { sent: file.buffer, version, timer: null, idle: false, id: file.id });
+          this.tracked.set(backup.path, {
+            sent: file.buffer,
+            version,
+            timer: null,
+            idle: false,
+            diffing: null,
+            id: file.id,
+          });
         }
       }
     } finally {
@@ -94,12 +109,13 @@ export class HotExit {
   /** Sends every pending backup now (the page is going away). */
   flush(): void {
     for (const [path, tracked] of this.tracked) {
+      tracked.diffing?.finish();
       if (tracked.timer === null && !tracked.idle) continue;
       if (tracked.timer) clearTimeout(tracked.timer);
       tracked.timer = null;
       tracked.idle = false;
       const file = this.files.get(path);
-      if (file) this.send(file, tracked);
+      if (file) this.send(file, tracked, false);
     }
   }
 
@@ -108,6 +124,7 @@ export class HotExit {
     for (const tracked of this.tracked.values()) {
       if (tracked.timer) clearTimeout(tracked.timer);
       tracked.idle = false;
+      tracked.diffing = null;
     }
   }
 
@@ -120,6 +137,7 @@ export class HotExit {
       // Saved, reverted or closed: its backup goes. A tab that moved keeps its backup (main moved it).
       if (tracked.timer) clearTimeout(tracked.timer);
       tracked.idle = false;
+      tracked.diffing = null;
       this.tracked.delete(path);
       const moved = [...open.values()].some((other) => other.id === tracked.id && other.path !== path);
       if (!moved) void this.bridge.request('backup.discard', { path }).catch(() => undefined);
@@ -129,7 +147,7 @@ export class HotExit {
         continue;
       let tracked = this.tracked.get(file.path);
       if (!tracked) {
-        tracked = { sent: null, version: null, timer: null, idle: false, id: file.id };
+        tracked = { sent: null, version: null, timer: null, idle: false, diffing: null, id: file.id };
         this.tracked.set(file.path, tracked);
       }
       if (tracked.sent === file.buffer) continue;
@@ -142,13 +160,16 @@ export class HotExit {
           if (!current.idle) return;
           current.idle = false;
           const now = this.files.get(file.path);
-          if (now?.dirty) this.send(now, current);
+          if (now?.dirty) this.send(now, current, true);
         });
       }, this.debounceMs);
     }
   }
 
-  private send(file: OpenFile, tracked: Tracked): void {
+  /** Sends the buffer's backup; `sliced`: its edit is found in idle slices, else at once (the page is going). */
+  private send(file: OpenFile, tracked: Tracked, sliced: boolean): void {
+    // One backup at a time per tab, so main gets them in order: the one still being found goes first.
+    tracked.diffing?.finish();
     const text = file.buffer;
     // The base is the disk version the buffer was typed over, so a restore can tell if the disk moved on since.
     const baseHash = file.conflict?.kind === 'deleted' ? null : file.diskHash || null;
@@ -171,19 +192,49 @@ export class HotExit {
       this.sendWhole(file.path, text, baseHash, version, lost);
       return;
     }
-    const edit = textEdit(base.text, text);
-    void this.bridge
-      .request('backup.patch', {
-        path: file.path,
-        baseHash,
-        version,
-        against: base.against,
-        againstLength: base.text.length,
-        ...edit,
-      })
-      .then(({ saved }) => {
-        if (!saved && tracked.version === version) this.sendWhole(file.path, text, baseHash, version, lost);
-      }, lost);
+    const path = file.path;
+    const issue = (edit: TextEdit) => {
+      tracked.diffing = null;
+      void this.bridge
+        .request('backup.patch', {
+          path,
+          baseHash,
+          version,
+          against: base.against,
+          againstLength: base.text.length,
+          ...edit,
+        })
+        .then(({ saved }) => {
+          if (!saved && tracked.version === version) this.sendWhole(path, text, baseHash, version, lost);
+        }, lost);
+    };
+    const steps = textEditSteps(base.text, text);
+    const diffing = {
+      finish: () => {
+        let step = steps.next();
+        while (!step.done) step = steps.next();
+        issue(step.value);
+      },
+    };
+    if (!sliced) {
+      diffing.finish();
+      return;
+    }
+    tracked.diffing = diffing;
+    const slice = () => {
+      // Finished meanwhile (flush, a newer send) or dropped (saved, closed).
+      if (tracked.diffing !== diffing) return;
+      const start = performance.now();
+      do {
+        const step = steps.next();
+        if (step.done) {
+          issue(step.value);
+          return;
+        }
+      } while (performance.now() - start < SLICE_MS);
+      whenIdle(slice);
+    };
+    whenIdle(slice);
   }
 
   private sendWhole(path: string, text: string, baseHash: string | null, version: string, lost: () => void): void {

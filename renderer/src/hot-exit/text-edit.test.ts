@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { textEdit } from './text-edit';
+import { textEdit, textEditSteps } from './text-edit';
 
 const apply = (before: string, edit: ReturnType<typeof textEdit>) =>
   before.slice(0, edit.start) + edit.text + before.slice(edit.end);
@@ -24,5 +24,17 @@ describe('textEdit', () => {
       expect(apply(before, edit)).toBe(after);
       expect(edit.text.length).toBeLessThanOrEqual(Math.max(4, after.length - before.length));
     }
+  });
+
+  it('finds it in steps a caller can spread over idle moments, with the same answer', () => {
+    const before = 'row of text\n'.repeat(400_000);
+    const after = `${before.slice(0, 2_000_000)}typed${before.slice(2_000_000)}`;
+    const steps = textEditSteps(before, after);
+    let pauses = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) pauses++;
+    expect(pauses).toBeGreaterThan(10);
+    expect(step.value).toEqual(textEdit(before, after));
+    expect(step.value).toEqual({ start: 2_000_000, end: 2_000_000, text: 'typed' });
   });
 });
