@@ -301,6 +301,7 @@ export class Verbs {
         timeoutMs: prepared.profile.timeMs,
         maxOutputChars: this.options.maxOutputChars ?? 50_000,
         signal: controller.signal,
+        contained: prepared.sandboxed,
       });
     } finally {
       this.running.delete(controller);
