@@ -1,8 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { parseRecord } from '../main/history/backups';
 import { trustFolder } from '../main/trust';
 import { DEFAULT_FIXTURE, expect, startWebHost, test } from './support/fixtures';
 import { editorText, mod, openFile, typeAtEnd } from './support/ui';
@@ -58,6 +59,21 @@ async function backupCount(dataDir: string): Promise<number> {
   return count;
 }
 
+/** The texts of the workspace's backups (each file ends with its text, after a line of metadata). */
+async function backupTexts(dataDir: string): Promise<string[]> {
+  const root = path.join(dataDir, 'backups');
+  const texts: string[] = [];
+  for (const workspace of await readdir(root).catch(() => [])) {
+    for (const name of await readdir(path.join(root, workspace))) {
+      if (!name.endsWith('.json')) continue;
+      const file = await readFile(path.join(root, workspace, name), 'utf8').catch(() => null);
+      const record = file === null ? null : parseRecord(file);
+      if (record) texts.push(record.text);
+    }
+  }
+  return texts;
+}
+
 /** A host of our own on the test's workspace and a data folder that outlives it, so it can be killed and started again. */
 test.describe('hot exit', () => {
   let dataDir: string;
@@ -110,6 +126,42 @@ test.describe('hot exit', () => {
     await page.keyboard.press(`${mod}+s`);
     await expect.poll(() => workspace.read('notes/todo.txt')).toBe('first\nsecond\ntyped before the crash');
     await expect.poll(() => backupCount(dataDir)).toBe(0);
+  });
+
+  test('typing in a 5 MB file backs it up in frames of a few bytes, and a killed host brings back every byte', async ({
+    page,
+    workspace,
+  }) => {
+    const big = Array.from({ length: 240_000 }, (_, i) => `row ${i}: value ${(i * 7919) % 10007}\n`).join('');
+    await workspace.write('big.txt', big);
+    // The size of every backup frame the page sends over the contract's WebSocket.
+    await page.addInitScript(() => {
+      const frames: number[] = [];
+      (window as unknown as { backupFrames: number[] }).backupFrames = frames;
+      const send = WebSocket.prototype.send;
+      WebSocket.prototype.send = function (this: WebSocket, data) {
+        if (typeof data === 'string' && data.includes('"channel":"backup.')) frames.push(data.length);
+        return send.call(this, data);
+      };
+    });
+    await start(page, workspace.root);
+    await openFile(page, 'big.txt');
+    await typeAtEnd(page, 'typed at the end');
+    // The backup kept is the whole buffer, although no frame carried more than the edit.
+    const typed = `${big}typed at the end`;
+    await expect.poll(async () => (await backupTexts(dataDir)).join() === typed, { timeout: 20_000 }).toBe(true);
+    const frames = await page.evaluate(() => (window as unknown as { backupFrames: number[] }).backupFrames);
+    expect(frames.length).toBeGreaterThan(0);
+    expect(Math.max(...frames)).toBeLessThan(1024);
+    await killHost();
+
+    await start(page, workspace.root);
+    await expect(page.getByText('Restored 1 unsaved file')).toBeVisible();
+    await expect(page.getByRole('tab', { name: 'big.txt' })).toHaveAttribute('data-dirty', 'true');
+    await editorText(page).click();
+    await page.keyboard.press(`${mod}+End`);
+    await expect(editorText(page)).toContainText('typed at the end');
+    expect((await workspace.read('big.txt')) === big).toBe(true);
   });
 
   test('a file changed on disk while the host was down opens in the conflict state with both versions', async ({

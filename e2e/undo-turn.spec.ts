@@ -40,6 +40,7 @@ async function runTurn(page: Page, workspace: TempWorkspace, model: ModelServer)
       new: 'second, by the agent\n',
     }),
     reply.tool('edit-notebook-cell', { notebook: 'analysis.ipynb', cell_id: 'c1', source: 'x = 2' }),
+    reply.tool('run-file', { path: 'src/app.py' }),
     reply.text('Done.'),
   ]);
   await page.getByRole('tab', { name: 'Agent' }).click();
@@ -50,6 +51,7 @@ async function runTurn(page: Page, workspace: TempWorkspace, model: ModelServer)
     /created src\/new\.py/,
     /changed notes\/todo\.txt/,
     /changed analysis\.ipynb/,
+    /ran src\/app\.py/,
   ]);
   return checkpoint;
 }
@@ -71,6 +73,13 @@ test('"Undo this turn" puts a written file, an edited file and an edited noteboo
   expect(await workspace.read('notes/todo.txt')).toBe('first\nsecond\n');
   expect(await workspace.read('analysis.ipynb')).toBe(NOTEBOOK);
   expect(await workspace.exists('src/new.py')).toBe(false);
+
+  // The transcript still shows the turn undone after a reload (history keeps it).
+  await page.reload();
+  await page.getByRole('tab', { name: 'Agent' }).click();
+  await expect(checkpoint.getByRole('status')).toContainText('Undone: 3 of 3 files');
+  await expect(checkpoint.getByRole('button', { name: 'Undo this turn' })).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('undo-turn-after-reload.png') });
 
   // Undo is recorded: Redo brings the turn's work back.
   await checkpoint.getByRole('button', { name: 'Redo' }).click();

@@ -42,6 +42,8 @@ export interface ServiceOptions {
   watchFolder?: FolderWatchFactory;
   /** A test seam for the search-cancel e2e (SearchServiceOptions.holdSearchesAfter). */
   holdSearchesAfter?: number;
+  /** A test flag: the agent runs' wall limit (VerbStackOptions.runLimitMs). */
+  runLimitMs?: number;
 }
 
 export interface Services {
@@ -84,6 +86,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     jupyterStateDir: path.join(options.dataDir, 'jupyter'),
     dataDir: options.dataDir,
     events: hub,
+    runLimitMs: options.runLimitMs,
   });
   owned.add(stack);
   const { workspace, config, notebooks, verbs, trust } = stack;

@@ -26,3 +26,13 @@ export function processesIn(dir: string): number[] {
   }
   return found;
 }
+
+/** Agent code that forks 10,000 sleepers, then says so: a sandbox's process cap must stop it before it prints. */
+export const FORK_BOMB_PY = [
+  'import os, time',
+  'for i in range(10000):',
+  '    if os.fork() == 0:',
+  '        time.sleep(60)',
+  '        os._exit(0)',
+  'print("forked them all")',
+].join('\n');

@@ -55,6 +55,7 @@ export async function startServices(
     prepare?: (root: string, dataDir: string) => Promise<void>;
     trash?: ServiceOptions['trash'];
     watchFolder?: ServiceOptions['watchFolder'];
+    runLimitMs?: ServiceOptions['runLimitMs'];
   } = {},
 ): Promise<RunningServices> {
   const workspace = await makeTempTree(files);
@@ -66,6 +67,7 @@ export async function startServices(
     prefsStore: new MemoryStore(),
     trash: options.trash,
     watchFolder: options.watchFolder,
+    runLimitMs: options.runLimitMs,
   });
   // Start-up does not wait for the watcher; tests assert on its events.
   await services.watching();

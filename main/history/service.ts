@@ -51,6 +51,11 @@ export class HistoryService {
     );
   }
 
+  /** The file as a backup's base: its text and hash now. */
+  readDisk(rel: string): Promise<{ text: string | null; hash: string; truncated: boolean }> {
+    return this.workspace.read(rel);
+  }
+
   /** A file the operator opened: from now on another program's changes to it are kept. */
   noteOpened(rel: string): void {
     this.opened.add(rel);
@@ -128,13 +133,18 @@ type HistoryChannel = Exclude<keyof typeof historyRequests, 'window.dirty' | 'wi
 
 export function historyHandlers(history: HistoryService): HandlersFor<HistoryChannel> {
   return {
-    'backup.save': async ({ path, text, baseHash }) => {
-      await history.backups.save({ path, text, baseHash });
+    'backup.save': async ({ path, text, baseHash, version }) => {
+      await history.backups.save({ path, text, baseHash, version });
       return { saved: true };
     },
+    'backup.patch': async (patch) => ({ saved: await history.backups.patch(patch, (rel) => history.readDisk(rel)) }),
     'backup.discard': async ({ path }) => ({ discarded: await history.backups.discard(path) }),
     'backup.list': async () => ({ backups: await history.listBackups() }),
-    'history.turn': async ({ turn }) => ({ turn, files: await history.turns.files(turn) }),
+    'history.turn': async ({ turn }) => ({
+      turn,
+      files: await history.turns.files(turn),
+      undone: await history.turns.undoneState(turn),
+    }),
     'history.undoTurn': ({ turn, paths, force }) => history.turns.undo(turn, { paths, force }),
     'history.list': async ({ path }) => ({ path, entries: await history.list(path) }),
     'history.read': ({ path, id }) => history.read(path, id),

@@ -36,6 +36,21 @@ export class TurnUndo {
     }));
   }
 
+  /**
+   * Whether the turn stands undone, from history alone (so it holds across reloads and restarts): its undo
+   * checkpoint wrote after the turn last did (a redo writes under the turn again). `restored` are the files that
+   * undo put back.
+   */
+  async undoneState(turn: string): Promise<{ undo: string; restored: string[] } | null> {
+    const undo = undoCheckpoint(turn);
+    const undoEntries = await this.store.entriesOfTurn(undo);
+    if (undoEntries.length === 0) return null;
+    const lastOfTurn = (await this.store.entriesOfTurn(turn)).at(-1)?.entry.id ?? '';
+    const since = undoEntries.filter(({ entry }) => entry.id > lastOfTurn);
+    if (since.length === 0) return null;
+    return { undo, restored: [...new Set(since.map(({ current }) => current))] };
+  }
+
   async undo(turn: string, options: { paths?: string[]; force?: boolean } = {}): Promise<UndoTurnResult> {
     const files = (await this.filesOf(turn)).filter((file) => !options.paths || options.paths.includes(file.path));
     if (files.length === 0 && !options.paths) {

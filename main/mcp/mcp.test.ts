@@ -226,6 +226,8 @@ describe('the MCP command line', () => {
       python: '/usr/bin/python3',
       jupyter: undefined,
     });
+    expect(parseMcpArguments(['ws', '--test-run-limit-ms', '3000'])).toMatchObject({ runLimitMs: 3000 });
+    expect(() => parseMcpArguments(['ws', '--test-run-limit-ms', 'soon'])).toThrow(/needs a count/);
     expect(() => parseMcpArguments([])).toThrow(/No workspace folder/);
     expect(() => parseMcpArguments(['ws', '--python'])).toThrow(/needs a value/);
     expect(() => parseMcpArguments(['ws', 'other'])).toThrow(/Unexpected argument "other"/);

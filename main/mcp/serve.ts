@@ -10,6 +10,8 @@ export interface McpArguments {
   folder: string;
   python?: string;
   jupyter?: string;
+  /** A test flag (`--test-run-limit-ms N`, not in the usage): the runs' wall limit. */
+  runLimitMs?: number;
 }
 
 /** Parses `<folder> [--python X] [--jupyter Y]`; throws with a readable message on anything else. */
@@ -17,6 +19,7 @@ export function parseMcpArguments(argv: readonly string[]): McpArguments {
   let folder: string | undefined;
   let python: string | undefined;
   let jupyter: string | undefined;
+  let runLimitMs: number | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--python' || arg === '--jupyter') {
@@ -24,11 +27,15 @@ export function parseMcpArguments(argv: readonly string[]): McpArguments {
       if (value === undefined) throw new Error(`${arg} needs a value`);
       if (arg === '--python') python = value;
       else jupyter = value;
+    } else if (arg === '--test-run-limit-ms') {
+      const value = argv[++i];
+      if (!value || !/^\d+$/.test(value)) throw new Error(`${arg} needs a count of milliseconds`);
+      runLimitMs = Number(value);
     } else if (!folder && !arg.startsWith('-')) folder = arg;
     else throw new Error(`Unexpected argument "${arg}"`);
   }
   if (!folder) throw new Error('No workspace folder given');
-  return { folder, python, jupyter };
+  return { folder, python, jupyter, runLimitMs };
 }
 
 /**
@@ -63,6 +70,7 @@ export async function serveMcpOverStdio(args: McpArguments, options: ServeOption
     dataDir: defaultDataDir(),
     jupyterCommand: args.jupyter ? [args.jupyter] : undefined,
     python: args.python,
+    runLimitMs: args.runLimitMs,
     events: { emit: () => undefined },
     // The server starts only when a notebook verb first needs a kernel.
     autoStartKernel: false,

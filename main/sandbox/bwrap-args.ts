@@ -19,6 +19,12 @@ export interface SandboxPlan {
   hiddenDirs: string[];
   /** The interpreter's own folders outside the system ones (pyenv, conda, a venv): read-only. */
   extraReadOnly: string[];
+  /**
+   * Secrets inside what is bound (the workspace is $HOME or holds it: `~/.ssh`, `~/.config`…, the data folder),
+   * shown empty over the bind: files as /dev/null, folders as an empty read-only tmpfs.
+   */
+  maskedFiles: string[];
+  maskedDirs: string[];
   network: boolean;
   env: Readonly<Record<string, string>>;
   cwd: string;
@@ -65,6 +71,9 @@ export function buildBwrapArgs(plan: SandboxPlan): string[] {
   for (const dir of extra) args.push('--ro-bind', dir, dir);
   args.push('--bind', plan.workspaceRoot, plan.workspaceRoot);
   for (const dir of plan.readOnlyInWorkspace) args.push('--ro-bind', dir, dir);
+  // Last, so no bind above uncovers them.
+  for (const file of plan.maskedFiles) args.push('--ro-bind', '/dev/null', file);
+  for (const dir of plan.maskedDirs) args.push('--tmpfs', dir, '--remount-ro', dir);
   args.push('--chdir', plan.cwd, '--clearenv');
   for (const [name, value] of Object.entries(plan.env)) args.push('--setenv', name, value);
   return args;

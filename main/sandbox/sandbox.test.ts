@@ -1,4 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, rmdirSync, utimesSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, readFileSync, rmdirSync, utimesSync } from 'node:fs';
+import { symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,12 +8,13 @@ import { KilnError } from '../../shared/errors';
 import { Verbs } from '../verbs';
 import { Workspace } from '../workspace';
 import { makeTempTree } from '../../test-support/temp-workspace';
+import { FORK_BOMB_PY, processesIn } from '../../test-support/processes';
 import { until } from '../../test-support/until';
 import { RUN_CGROUP_PREFIX } from './pids-cgroup';
 import { buildBwrapArgs, type SandboxPlan } from './bwrap-args';
 import { sandboxEnv } from './env';
 import { classifyLimit, limitMessage } from './limits';
-import { interpreterPaths, probeSandbox } from './machine';
+import { interpreterPaths, passwdHomes, probeSandbox, secretsWithin } from './machine';
 import { sandboxProfile } from './profile';
 import { Sandbox } from './sandbox';
 
@@ -63,6 +66,8 @@ describe('bubblewrap arguments', () => {
     hiddenFiles: ['/etc/shadow'],
     hiddenDirs: ['/etc/ssh'],
     extraReadOnly: ['/home/op/.pyenv/versions/3.12.1', '/home/op/project/.venv'],
+    maskedFiles: [],
+    maskedDirs: [],
     network: false,
     env: { PATH: '/usr/bin', HOME: '/home/op' },
     cwd: '/home/op/project',
@@ -89,6 +94,21 @@ describe('bubblewrap arguments', () => {
     // A venv inside the workspace is the workspace's: not bound twice.
     expect(args).not.toContain('--ro-bind /home/op/project/.venv');
     expect(args).toMatch(/--chdir \/home\/op\/project --clearenv --setenv PATH \/usr\/bin --setenv HOME \/home\/op$/);
+  });
+
+  it('masks secrets inside the workspace after every bind, so none uncovers them', () => {
+    const args = buildBwrapArgs({
+      ...plan,
+      workspaceRoot: '/home/op',
+      readOnlyInWorkspace: ['/home/op/scripts'],
+      maskedFiles: ['/home/op/.netrc'],
+      maskedDirs: ['/home/op/.ssh'],
+    }).join(' ');
+    const order = ['--bind /home/op /home/op', '--ro-bind /home/op/scripts', '--ro-bind /dev/null /home/op/.netrc'];
+    order.push('--tmpfs /home/op/.ssh --remount-ro /home/op/.ssh', '--chdir');
+    const at = order.map((part) => args.indexOf(part));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
   });
 
   it('shares the network only when the trusted config asks', () => {
@@ -151,6 +171,140 @@ describe('profiles and limits', () => {
     const heavy = sandboxProfile(true, { totalMemoryBytes: 10 * GiB });
     expect(limitMessage('memory', heavy)).toBe('Memory limit of 9 GiB reached: an allocation was refused.');
   });
+});
+
+describe('a workspace that is, or holds, the home folder', () => {
+  const SECRET = `kiln-home-canary-${process.pid}`;
+  const PROBE = [
+    'import json, os',
+    'home = os.environ["HOME"]',
+    'out = {}',
+    'for rel in [".ssh/id_rsa", ".config/gcloud/credentials.db", ".netrc", ".local/share/keyrings/login.keyring", "kiln-data/trust.json", "linked-key"]:',
+    '    try:',
+    '        out[rel] = open(os.path.join(home, rel)).read()',
+    '    except OSError as err:',
+    '        out[rel] = type(err).__name__',
+    'try:',
+    '    open(os.path.join(home, ".ssh/authorized_keys"), "a").write("attacker")',
+    '    out["write"] = "written"',
+    'except OSError as err:',
+    '    out["write"] = type(err).__name__',
+    'out["ssh"] = os.listdir(os.path.join(home, ".ssh"))',
+    'out["notes"] = open(os.path.join(home, "notes/todo.txt")).read()',
+    'print(json.dumps(out))',
+  ].join('\n');
+
+  it("masks every user's secrets in a workspace holding their homes, and none for a workspace inside a home", async () => {
+    const tree = await makeTempTree({
+      'alice/.ssh/id_ed25519': 'key',
+      'bob/.aws/credentials': 'key',
+      'bob/.netrc': 'key',
+      'bob/work/x.py': '',
+    });
+    try {
+      const homes = [path.join(tree.root, 'alice'), path.join(tree.root, 'bob'), '/nonexistent'];
+      const masked = await secretsWithin([tree.root], homes);
+      expect(masked.dirs.sort()).toEqual([path.join(tree.root, 'alice/.ssh'), path.join(tree.root, 'bob/.aws')]);
+      expect(masked.files).toEqual([path.join(tree.root, 'bob/.netrc')]);
+      expect(await secretsWithin([path.join(tree.root, 'bob/work')], homes)).toEqual({ files: [], dirs: [] });
+      expect(await passwdHomes()).toContain(os.userInfo().homedir);
+    } finally {
+      await tree.cleanup();
+    }
+  });
+
+  it.each([
+    ['is the home', 'op'],
+    ['holds the home', ''],
+  ])('shows no secret of the home when the workspace %s (bubblewrap, for real)', async (_, workspaceRel) => {
+    const tree = await makeTempTree({
+      'op/.ssh/id_rsa': SECRET,
+      'op/.config/gcloud/credentials.db': SECRET,
+      'op/.netrc': SECRET,
+      'op/.local/share/keyrings/login.keyring': SECRET,
+      'op/kiln-data/trust.json': SECRET,
+      'op/notes/todo.txt': 'mine',
+    });
+    const home = path.join(tree.root, 'op');
+    await symlink(path.join(home, '.ssh/id_rsa'), path.join(home, 'linked-key'));
+    const verbs = new Verbs({
+      workspace: await Workspace.open({ root: path.join(tree.root, workspaceRel) }),
+      python: '/usr/bin/python3',
+      env: { ...process.env, HOME: home },
+      privateDirs: [path.join(home, 'kiln-data')],
+    });
+    try {
+      const result = await verbs.call('execute-code', { code: PROBE });
+      expect(result).toMatchObject({ sandboxed: true, returncode: 0 });
+      expect(result.stdout + result.stderr).not.toContain(SECRET);
+      const seen = JSON.parse(result.stdout) as Record<string, unknown>;
+      expect(seen).toMatchObject({
+        '.ssh/id_rsa': 'FileNotFoundError',
+        '.config/gcloud/credentials.db': 'FileNotFoundError',
+        '.local/share/keyrings/login.keyring': 'FileNotFoundError',
+        'kiln-data/trust.json': 'FileNotFoundError',
+        'linked-key': 'FileNotFoundError',
+        ssh: [],
+        notes: 'mine',
+      });
+      // A secret file is shown as /dev/null, which the sandbox's user may not even open.
+      expect(['', 'PermissionError']).toContain(seen['.netrc']);
+      // A planted key lands nowhere: the masked folder is read-only, and the real one is untouched.
+      expect(seen.write).toMatch(/OSError|PermissionError/);
+      expect(existsSync(path.join(home, '.ssh/authorized_keys'))).toBe(false);
+      expect(readFileSync(path.join(home, '.ssh/id_rsa'), 'utf8')).toBe(SECRET);
+    } finally {
+      await verbs.dispose();
+      await tree.cleanup();
+    }
+  });
+});
+
+describe('the process cap of a caller that is not root (RLIMIT_NPROC)', () => {
+  const REPO = path.resolve(import.meta.dirname, '../..');
+  const NOBODY = 65534;
+  const asRoot = process.getuid?.() === 0;
+  const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
+  // Root is not held by RLIMIT_NPROC (its runs get a pids cgroup): the cap is tried as nobody, through setpriv.
+  const title = asRoot
+    ? setpriv
+      ? 'stops a fork bomb of agent code run by nobody (setpriv) at the profile’s process cap, and leaves nothing running'
+      : 'SKIPPED: running as root without setpriv (util-linux), so the cap of a non-root caller cannot be tried'
+    : 'stops a fork bomb of agent code at the profile’s process cap, and leaves nothing running';
+
+  it.skipIf(asRoot && !setpriv)(
+    title,
+    async () => {
+      const tree = await makeTempTree({});
+      try {
+        let command = process.execPath;
+        let args = ['--import', 'tsx', path.join(REPO, 'test-support/sandbox-run.ts'), tree.root];
+        if (asRoot) {
+          chownSync(tree.root, NOBODY, NOBODY);
+          args = [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', command, ...args];
+          command = setpriv!;
+        }
+        const child = spawnSync(command, args, {
+          cwd: REPO,
+          input: FORK_BOMB_PY,
+          encoding: 'utf8',
+          env: { ...process.env, HOME: tree.root },
+          timeout: 120_000,
+        });
+        expect(child.status, child.stderr).toBe(0);
+        const { uid, result } = JSON.parse(child.stdout) as { uid: number; result: Record<string, unknown> };
+        expect(uid).not.toBe(0);
+        expect(result.stdout).not.toContain('forked them all');
+        expect(result).toMatchObject({ sandboxed: true, limit: 'processes' });
+        expect(result.returncode).not.toBe(0);
+        expect(result.limit_message).toMatch(/^Process limit of 256 processes and threads reached/);
+        await until(() => processesIn(tree.root).length === 0, 'the forks to be gone', 10_000);
+      } finally {
+        await tree.cleanup();
+      }
+    },
+    150_000,
+  );
 });
 
 describe('where no sandbox can be had', () => {

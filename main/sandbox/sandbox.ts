@@ -10,7 +10,9 @@ import {
   existingSecrets,
   findPrlimit,
   interpreterPaths,
+  passwdHomes,
   probeSandbox,
+  secretsWithin,
   systemEntries,
   type SandboxStatus,
 } from './machine';
@@ -79,7 +81,13 @@ export class Sandbox {
     secrets: { files: string[]; dirs: string[] };
   }> | null = null;
 
-  constructor(private readonly options: { env?: NodeJS.ProcessEnv } = {}) {}
+  constructor(
+    private readonly options: {
+      env?: NodeJS.ProcessEnv;
+      /** Kiln's own folders (its data folder): masked like a home's secrets if a workspace holds them. */
+      privateDirs?: string[];
+    } = {},
+  ) {}
 
   status(): Promise<SandboxStatus> {
     this.statusPromise ??= probeSandbox(this.options.env ?? process.env);
@@ -139,6 +147,12 @@ export class Sandbox {
       createPidsCgroup(`${RUN_CGROUP_PREFIX}${randomUUID()}`, profile.processes),
     ]);
     const readOnly = readOnlyCandidates.filter((_, i) => readOnlyKinds[i]);
+    // The operator's home as the environment names it (a test may set HOME), and every home the system lists.
+    const masked = await secretsWithin(
+      [request.workspaceRoot, ...interpreter],
+      [env.HOME, os.homedir(), ...(await passwdHomes())].filter((home): home is string => !!home),
+      this.options.privateDirs,
+    );
     const bwrapArgs = buildBwrapArgs({
       workspaceRoot: request.workspaceRoot,
       readOnlyInWorkspace: readOnly,
@@ -147,6 +161,8 @@ export class Sandbox {
       hiddenFiles: secrets.files,
       hiddenDirs: secrets.dirs,
       extraReadOnly: interpreter,
+      maskedFiles: masked.files,
+      maskedDirs: masked.dirs,
       network: request.settings.network,
       env,
       cwd: request.workspaceRoot,

@@ -1,7 +1,15 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { KilnError } from '../../shared/errors';
-import { CappedText, headAndTail, killRunTree, killTreeOnExit, newRunId, RUN_ID_VARIABLE } from '../process';
+import {
+  CappedText,
+  headAndTail,
+  killRunTree,
+  killTreeOnExit,
+  newRunId,
+  RUN_ID_VARIABLE,
+  signalGroup,
+} from '../process';
 
 export interface PythonProcessOptions {
   python: string;
@@ -12,6 +20,11 @@ export interface PythonProcessOptions {
   /** Per stream; beyond it the middle is dropped and a note says how much. */
   maxOutputChars: number;
   signal?: AbortSignal;
+  /**
+   * The tree cannot leave its container (a sandbox in a PID namespace of its own, torn down when its first process
+   * dies): killing the process group is enough, with no sweep for escapees by run id.
+   */
+  contained?: boolean;
 }
 
 export interface PythonProcessOutcome {
@@ -58,7 +71,9 @@ export function runPythonProcess(options: PythonProcessOptions): Promise<PythonP
 
     const untrack = child.pid !== undefined ? killTreeOnExit(child.pid, runId) : () => {};
     const stop = () => {
-      if (child.pid !== undefined) killRunTree(child.pid, runId);
+      if (child.pid === undefined) return;
+      if (options.contained) signalGroup(child.pid, 'SIGKILL');
+      else killRunTree(child.pid, runId);
     };
     const timer = setTimeout(() => {
       timedOut = true;

@@ -31,6 +31,8 @@ export interface VerbStackOptions {
   autoStartKernel?: boolean;
   /** How the notebook verbs save and re-read; see NotebookAdapterOptions. */
   notebookVerbs?: Omit<NotebookAdapterOptions, 'notebooks'>;
+  /** Test flag: the wall limit of run-file / execute-code (escape tests wait out a short one, not 60 s). */
+  runLimitMs?: number;
 }
 
 /** The services the workspace verbs stand on, built once for every front-end. */
@@ -106,9 +108,10 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
       workspace,
       notebooks: new NotebookServiceVerbTarget({ ...options.notebookVerbs, notebooks }),
       python: options.python,
+      // History, backups and trust decisions: agent code in a workspace that holds them must not read or forge them.
+      privateDirs: [options.dataDir],
       jupyterCommand: () => jupyterSetting().command,
-      // Test seam: escape tests through the app and the MCP server wait out a short wall limit, not 60 s.
-      timeouts: process.env.KILN_TEST_RUN_LIMIT_MS ? { runMs: Number(process.env.KILN_TEST_RUN_LIMIT_MS) } : undefined,
+      timeouts: options.runLimitMs ? { runMs: options.runLimitMs } : undefined,
       trusted: () => trust.trusted,
       sandboxSettings: () => config.current().sandbox ?? DEFAULT_SANDBOX_SETTINGS,
     }),

@@ -59,6 +59,8 @@ export interface VerbsOptions {
   env?: NodeJS.ProcessEnv;
   /** Where runs are sandboxed (default: bubblewrap as found on this machine). */
   sandbox?: Sandbox;
+  /** Kiln's own folders (its data folder), masked in the sandbox should the workspace hold them. */
+  privateDirs?: string[];
   /** The sandbox block of the config (read at each run: trust and config can change it). */
   sandboxSettings?: () => SandboxSettings;
   /** Whether the operator trusts the workspace; without a sandbox only a trusted one runs code. Default true. */
@@ -92,7 +94,7 @@ export class Verbs {
 
   constructor(options: VerbsOptions) {
     this.options = options;
-    this.sandbox = options.sandbox ?? new Sandbox({ env: options.env });
+    this.sandbox = options.sandbox ?? new Sandbox({ env: options.env, privateDirs: options.privateDirs });
     this.workspace = options.workspace;
     this.audit = new AuditLog({ workspace: options.workspace, dir: normalizeDir(options.scriptsDir ?? 'scripts') });
     this.impl = {
@@ -299,6 +301,7 @@ export class Verbs {
         timeoutMs: prepared.profile.timeMs,
         maxOutputChars: this.options.maxOutputChars ?? 50_000,
         signal: controller.signal,
+        contained: prepared.sandboxed,
       });
     } finally {
       this.running.delete(controller);

@@ -46,8 +46,29 @@ export const Backup = z.object({
   /** The file's hash when the buffer was last in step with the disk; null when the file did not exist. */
   baseHash: z.string().nullable(),
   at: z.number(),
+  /** Names this text, so the next backup can be sent as an edit of it (`backup.patch`). */
+  version: z.string().optional(),
 });
 export type Backup = z.infer<typeof Backup>;
+
+/**
+ * A backup sent as one edit of a text main already has: the previous backup (by its version) or the file on disk
+ * (by its hash). Typing in a big file then sends a few bytes, not the whole buffer, so no frame stalls the page.
+ */
+export const BackupPatch = z.object({
+  path: RelPath,
+  baseHash: z.string().nullable(),
+  /** The version the patched text gets. */
+  version: z.string(),
+  against: z.union([z.object({ version: z.string() }), z.object({ diskHash: z.string() })]),
+  /** The length of the text patched, as the window had it (a cheap check that both sides patch the same text). */
+  againstLength: z.number().int().nonnegative(),
+  /** The edit: `text` replaces [start, end) of the text patched. */
+  start: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative(),
+  text: z.string(),
+});
+export type BackupPatch = z.infer<typeof BackupPatch>;
 
 /** A backup as listed: `missing` when its file is gone from disk (a "Recovered files" entry, kept until discarded). */
 export const BackupListing = Backup.extend({ missing: z.boolean() });
@@ -82,7 +103,18 @@ export type UndoTurnResult = z.infer<typeof UndoTurnResult>;
 
 export const historyRequests = {
   /** What an Agent turn (its run id) or an MCP batch created, changed and deleted, from local history. */
-  'history.turn': request(z.object({ turn: z.string() }), z.object({ turn: z.string(), files: z.array(TurnFile) })),
+  'history.turn': request(
+    z.object({ turn: z.string() }),
+    z.object({
+      turn: z.string(),
+      files: z.array(TurnFile),
+      /** Set while the turn stands undone (kept in history, so it holds across reloads): what undo put back. */
+      undone: z
+        .object({ undo: z.string(), restored: z.array(RelPath) })
+        .nullable()
+        .optional(),
+    }),
+  ),
   /**
    * Undoes a turn: each file it touched goes back to its content before the turn, unless it changed since
    * (then it is listed, not written). `paths` limits the undo to those files; `force` writes them anyway.
@@ -94,6 +126,8 @@ export const historyRequests = {
   ),
   /** Keeps (replaces) the backup of a dirty text buffer; the renderer sends it a moment after typing stops. */
   'backup.save': request(Backup.omit({ at: true }), z.object({ saved: z.boolean() })),
+  /** A backup as an edit of the last one or of the disk; `saved: false` when main lacks that base (send it whole). */
+  'backup.patch': request(BackupPatch, z.object({ saved: z.boolean() })),
   /** The buffer was saved, reverted or discarded: its backup goes. */
   'backup.discard': request(z.object({ path: RelPath }), z.object({ discarded: z.boolean() })),
   /**

@@ -5,7 +5,7 @@
 import { readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { KilnBridge } from '../../shared/contract';
+import type { KilnBridge, RequestArgs } from '../../shared/contract';
 import { OpenFilesStore } from '../../renderer/src/editor/open-files';
 import { HotExit } from '../../renderer/src/hot-exit/hot-exit';
 import { startServices, type RunningServices } from '../../test-support/services';
@@ -92,6 +92,48 @@ describe('hot exit', () => {
     // Nothing was written, and Save refuses over the change it has not shown.
     expect(await disk('a.txt')).toBe('one\ntheirs\n');
     await expect(second.files.save('a.txt')).rejects.toMatchObject({ code: 'E_CHANGED_ON_DISK' });
+  });
+
+  it('typing in a 5 MB file sends each backup as a small edit, and the backup stays exact', async () => {
+    const big = Array.from({ length: 240_000 }, (_, i) => `row ${i}: value ${(i * 7919) % 10007}\n`).join('');
+    expect(big.length).toBeGreaterThan(5_000_000);
+    await writeFile(path.join(running.root, 'big.txt'), big);
+    // What crosses the window's wire for backups: the bytes of each request's frame.
+    const frames: number[] = [];
+    const watched: KilnBridge = {
+      ...bridge,
+      request: ((channel: 'backup.save', args: RequestArgs<'backup.save'>) => {
+        if (channel === 'backup.save' || (channel as string) === 'backup.patch')
+          frames.push(JSON.stringify(args).length);
+        return bridge.request(channel, args);
+      }) as KilnBridge['request'],
+    };
+    const files = new OpenFilesStore(watched);
+    const hotExit = new HotExit(watched, files, 20);
+    windows.push({ files, hotExit });
+    await files.open('big.txt');
+    const backedUp = async (text: string) => (await backups()).some((b) => b.path === 'big.txt' && b.text === text);
+    let buffer = big;
+    for (const at of [1000, 2_000_000, big.length]) {
+      buffer = `${buffer.slice(0, at)}typed${buffer.slice(at)}`;
+      files.setBuffer('big.txt', buffer);
+      const expected = buffer;
+      await until(() => backedUp(expected), `the backup with an edit at ${at}`);
+    }
+    expect(frames.length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...frames)).toBeLessThan(1024);
+
+    // Main lost its base (the backup went behind the window's back): the next one goes whole, and is exact.
+    await bridge.request('backup.discard', { path: 'big.txt' });
+    buffer = `${buffer}more`;
+    files.setBuffer('big.txt', buffer);
+    const last = buffer;
+    await until(() => backedUp(last), 'the whole backup');
+    expect(Math.max(...frames)).toBeGreaterThan(big.length);
+    const next = openWindow();
+    expect(await next.hotExit.restore()).toBe(1);
+    expect(next.files.get('big.txt')?.buffer === last).toBe(true);
+    expect((await disk('big.txt')) === big).toBe(true);
   });
 
   it('a backup follows its file through a rename made in Kiln', async () => {

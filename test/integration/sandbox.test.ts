@@ -13,7 +13,7 @@ import type { VerbRunResult } from '../../shared/contract/verbs';
 import { KilnError } from '../../shared/errors';
 import { startServices, type RunningServices } from '../../test-support/services';
 import { makeTempDir, makeTempTree } from '../../test-support/temp-workspace';
-import { processesIn } from '../../test-support/processes';
+import { FORK_BOMB_PY, processesIn } from '../../test-support/processes';
 import { until } from '../../test-support/until';
 
 /*
@@ -48,7 +48,7 @@ const files = {
 };
 
 async function startApp(): Promise<Front> {
-  const running: RunningServices = await startServices(files);
+  const running: RunningServices = await startServices(files, { runLimitMs: WALL_LIMIT_MS });
   return {
     root: running.root,
     call: async (verb, args) => {
@@ -72,7 +72,7 @@ async function startMcp(): Promise<Front> {
   let log = '';
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', path.join(REPO, 'main/mcp/cli.ts'), root],
+    args: ['--import', 'tsx', path.join(REPO, 'main/mcp/cli.ts'), root, '--test-run-limit-ms', String(WALL_LIMIT_MS)],
     cwd: REPO,
     stderr: 'pipe',
     // The operator's whole environment, secrets included, as an MCP client launched from their shell passes it.
@@ -105,7 +105,6 @@ beforeAll(async () => {
   homeCanary = path.join(homeCanaryDir, 'id_rsa');
   await fs.writeFile(homeCanary, SECRET);
   process.env[SECRET_VARIABLE] = SECRET;
-  process.env.KILN_TEST_RUN_LIMIT_MS = String(WALL_LIMIT_MS);
   outside = await makeTempDir('kiln-outside-');
   [fronts.app, fronts.mcp] = await Promise.all([startApp(), startMcp()]);
 }, 60_000);
@@ -113,7 +112,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(Object.values(fronts).map((front) => front.close()));
   delete process.env[SECRET_VARIABLE];
-  delete process.env.KILN_TEST_RUN_LIMIT_MS;
   await fs.rm(homeCanaryDir, { recursive: true, force: true });
   await outside?.cleanup();
 });
@@ -205,17 +203,7 @@ describe.each(['app', 'mcp'] as const)('the sandbox, through the %s', (name) => 
   });
 
   it('stops a fork bomb at the process limit and leaves nothing running', async () => {
-    const result = await run(
-      front(),
-      [
-        'import os, time',
-        'for i in range(10000):',
-        '    if os.fork() == 0:',
-        '        time.sleep(60)',
-        '        os._exit(0)',
-        'print("forked them all")',
-      ].join('\n'),
-    );
+    const result = await run(front(), FORK_BOMB_PY);
     expect(result.stdout).not.toContain('forked them all');
     expect(result.returncode).not.toBe(0);
     expect(result.limit).toBe('processes');

@@ -106,6 +106,11 @@ describe('undo of an Agent turn', () => {
     expect(await read('notes.md')).toBe(NOTES);
     expect(await read('analysis.ipynb')).toBe(NOTEBOOK);
     expect(await exists('src/new.py')).toBe(false);
+    // Undone stays known after a reload: history says so, with what was put back.
+    const after = await call('history.turn', { turn });
+    expect(after.undone?.undo).toBe(undone.undo);
+    expect([...(after.undone?.restored ?? [])].sort()).toEqual(['analysis.ipynb', 'notes.md', 'src/new.py']);
+    expect((await call('history.turn', { turn: 'never-ran' })).undone ?? null).toBeNull();
 
     // The undo is a checkpoint too: undoing it redoes the turn.
     const redone = await call('history.undoTurn', { turn: undone.undo });
@@ -113,6 +118,7 @@ describe('undo of an Agent turn', () => {
     expect(await read('notes.md')).toBe('line one\nline 2 by agent\n');
     expect(await read('src/new.py')).toBe('print("new")\n');
     expect(await read('analysis.ipynb')).toContain('"x = 2"');
+    expect((await call('history.turn', { turn })).undone ?? null).toBeNull();
   });
 
   it('leaves a file the operator changed after the turn until told, then keeps or restores it as asked', async () => {

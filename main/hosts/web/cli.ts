@@ -18,6 +18,7 @@ interface CliArgs {
   /** Test seams, set only by the end-to-end fixture (e2e/support/fixtures.ts `hostArgs`); not in USAGE. */
   testRefuseWatchesAfter?: number;
   testHoldSearchAfter?: number;
+  testRunLimitMs?: number;
 }
 
 function parseArgs(argv: string[]): CliArgs {
@@ -29,6 +30,7 @@ function parseArgs(argv: string[]): CliArgs {
     else if (arg === '--allow-remote') args.allowRemote = true;
     else if (arg === '--test-refuse-watches-after') args.testRefuseWatchesAfter = count(arg, argv[++i]);
     else if (arg === '--test-hold-search-after') args.testHoldSearchAfter = count(arg, argv[++i]);
+    else if (arg === '--test-run-limit-ms') args.testRunLimitMs = count(arg, argv[++i]);
     else if (arg === '--help' || arg === '-h') exit(USAGE, 0);
     else if (arg.startsWith('--')) exit(`Unknown option ${arg}\n${USAGE}`, 2);
     else args.folder = arg;
@@ -74,6 +76,7 @@ async function main(): Promise<void> {
     prefsStore,
     watchFolder,
     holdSearchesAfter: args.testHoldSearchAfter,
+    runLimitMs: args.testRunLimitMs,
   }).catch((err: Error) => exit(`Kiln: cannot open ${args.folder}: ${err.message}`, 1));
   prefsStore.set('lastWorkspace', services.workspace.root);
   const host = await startWebHost({

@@ -141,22 +141,29 @@ function Transcript({ entries, runState }: { entries: AgentEntry[]; runState: Ru
   );
 }
 
+const RUN_VERBS = new Set(['run-file', 'execute-code']);
+
 /** The entries, each turn followed by its checkpoint (what it changed, and its undo) once it has run. */
 function withCheckpoints(entries: AgentEntry[], runState: RunState) {
   const out = [];
   const lastTurn = entries.findLast((e) => e.type === 'user' && e.turn && !e.queued);
   let turn: string | undefined;
+  // What the turn ran (run-file's file, execute-code's step): listed with its changes, never undone.
+  let ran: string[] = [];
   const close = (key: string) => {
     if (turn) {
       const running = runState === 'running' && lastTurn?.type === 'user' && lastTurn.turn === turn;
-      out.push(<TurnCheckpoint key={`checkpoint-${key}`} turn={turn} running={running} />);
+      out.push(<TurnCheckpoint key={`checkpoint-${key}`} turn={turn} running={running} ran={ran} />);
     }
   };
   for (const entry of entries) {
     if (entry.type === 'user') {
       close(entry.id);
       turn = entry.turn;
+      ran = [];
     }
+    if (entry.type === 'tool' && RUN_VERBS.has(entry.verb) && entry.target && entry.status !== 'running')
+      ran.push(entry.target);
     out.push(<Entry key={entry.id} entry={entry} />);
   }
   close('end');

@@ -18,10 +18,19 @@ interface Undone {
 }
 
 /**
- * Under an Agent turn in the transcript: the files it created, changed or deleted (from local history) and
- * "Undo this turn". Files changed since the turn are listed with a diff and Restore anyway / Keep current.
+ * Under an Agent turn in the transcript: the files it created, changed or deleted (from local history), what it
+ * ran, and "Undo this turn". Files changed since the turn are listed with a diff and Restore anyway / Keep current.
  */
-export function TurnCheckpoint({ turn, running }: { turn: string; running: boolean }) {
+export function TurnCheckpoint({
+  turn,
+  running,
+  ran = [],
+}: {
+  turn: string;
+  running: boolean;
+  /** What the turn ran (from its transcript): listed, never undone; the steps are the log of what ran. */
+  ran?: string[];
+}) {
   const bridge = useBridge();
   const [files, setFiles] = useState<TurnFile[]>([]);
   const [undone, setUndone] = useState<Undone | null>(null);
@@ -32,7 +41,12 @@ export function TurnCheckpoint({ turn, running }: { turn: string; running: boole
     if (running) return;
     let live = true;
     void bridge.request('history.turn', { turn }).then(
-      (answer) => live && setFiles(answer.files),
+      (answer) => {
+        if (!live) return;
+        setFiles(answer.files);
+        // An undo made before a reload still shows as undone (the files changed since were answered then).
+        if (answer.undone) setUndone((shown) => shown ?? { ...answer.undone!, conflicts: [] });
+      },
       () => undefined,
     );
     return () => {
@@ -78,13 +92,18 @@ export function TurnCheckpoint({ turn, running }: { turn: string; running: boole
   const keepCurrent = (path: string) =>
     setUndone((u) => u && { ...u, conflicts: u.conflicts.filter((c) => c.path !== path) });
 
-  if (running || files.length === 0) return null;
+  if (running || (files.length === 0 && ran.length === 0)) return null;
   return (
     <section className="turn-checkpoint" aria-label="Changes of this turn">
       <ul className="turn-files">
         {files.map((file) => (
           <li key={file.path} data-change={file.change}>
             <span className="turn-change">{CHANGE_SHOWN[file.change]}</span> <span title={file.path}>{file.path}</span>
+          </li>
+        ))}
+        {[...new Set(ran)].map((target) => (
+          <li key={`ran-${target}`} data-change="ran">
+            <span className="turn-change">ran</span> <span title={target}>{target}</span>
           </li>
         ))}
       </ul>
@@ -97,9 +116,11 @@ export function TurnCheckpoint({ turn, running }: { turn: string; running: boole
           </button>
         </div>
       ) : (
-        <button type="button" className="btn btn-small" disabled={busy} onClick={() => void undo()}>
-          Undo this turn
-        </button>
+        files.length > 0 && (
+          <button type="button" className="btn btn-small" disabled={busy} onClick={() => void undo()}>
+            Undo this turn
+          </button>
+        )
       )}
       {undone?.conflicts.map((conflict) => (
         <div
