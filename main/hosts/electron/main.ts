@@ -20,6 +20,7 @@ import { contentSecurityPolicy } from '../../../shared/csp';
 import { MCP_USAGE, mcpArgumentsOf, parseMcpArguments, serveMcpOverStdio } from '../../mcp';
 import { dispatch } from '../../router';
 import { createServices, type Services } from '../../services';
+import { uploadHandlers } from '../../upload';
 import { defaultDataDir, ensureDataDir } from '../data-dir';
 import { rendererFile } from '../renderer-file';
 import {
@@ -134,11 +135,13 @@ function hardenSessions(): void {
 }
 
 function bindContract(svc: Services): () => void {
+  // Dropped files' real paths are the operator's own here: copying in by path is the desktop app's.
+  const handlers = { ...svc.handlers, ...uploadHandlers(svc.workspace, { localPaths: true }) };
   for (const channel of REQUEST_CHANNELS) {
     ipcMain.handle(channel, (event, args: unknown) => {
       if (!isFromKilnWindow(event))
         return { ok: false, error: { code: 'E_BAD_REQUEST', message: 'Request from an unknown frame' } };
-      return dispatch(svc.handlers, channel, args);
+      return dispatch(handlers, channel, args);
     });
   }
   const forwarding = svc.hub.onEvent((event) => {

@@ -6,7 +6,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { contentSecurityPolicy } from '../../../shared/csp';
+import { UPLOAD_ENDPOINT } from '../../../shared/contract';
 import { dispatch } from '../../router';
+import { receiveUpload } from '../../upload';
 import { rendererFile } from '../renderer-file';
 import type { Services } from '../../services';
 
@@ -97,6 +99,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return;
     }
     const url = verdict.url;
+    if (url.pathname === UPLOAD_ENDPOINT) return receiveUpload(req, res, url, options.services.workspace);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405).end();
       return;
