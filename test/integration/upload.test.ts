@@ -28,7 +28,7 @@ const uploadUrl = (target: string, conflict = 'reject') =>
 
 async function put(
   target: string,
-  body: Buffer | string,
+  body: string | Blob,
   headers: Record<string, string> = { cookie: cookie() },
   conflict?: string,
 ) {
@@ -51,7 +51,7 @@ async function temps(): Promise<string[]> {
 describe('web host upload endpoint', () => {
   it('writes the bytes it is sent, exactly, and reports the file as created by the operator', async () => {
     const bytes = Buffer.from([0, 1, 2, 255, 254, 13, 10, 0x80]);
-    const answer = await put('src/deep/er/bytes.bin', bytes);
+    const answer = await put('src/deep/er/bytes.bin', new Blob([bytes]));
     expect(answer).toMatchObject({
       status: 200,
       body: { ok: true, value: { path: 'src/deep/er/bytes.bin', size: 8 } },
