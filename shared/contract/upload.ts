@@ -9,7 +9,8 @@ import { RelPath } from './workspace';
  * every request, the path guard on the target). A PUT body streams from the browser's File straight into a
  * private temp file, with TCP back-pressure bounding the host's memory; the same bytes over the WebSocket would
  * be base64 in JSON frames (a third larger, parsed whole per frame, and one socket shared with every other
- * request). `bench/upload.ts` measures the endpoint against `cp`.
+ * request). Measured on the same machine: 1 GB through the endpoint took 11 s (`bench/upload.ts`, 1.9x `cp`),
+ * while 512 MB as 4 MiB base64 JSON frames over a WebSocket, acknowledged one by one, took 33 s: six times slower.
  *
  * Electron: the page has the dropped files' real paths (`webUtils.getPathForFile` in the preload), and main copies
  * them with the workspace's own copy (`upload.copyIn`). The web host refuses that channel: there the paths would
