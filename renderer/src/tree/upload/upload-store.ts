@@ -94,7 +94,18 @@ export class UploadStore extends Store<{ job: UploadJob | null }> {
       if (isKilnError(err, 'E_CANCELLED') || this.cancelled) partial = this.state.job?.current ?? null;
       else ui.toasts.error(errorText(err, `Could not bring "${nameOf(this.state.job?.current ?? dir)}" in`));
     } finally {
-      const kept = this.state.job?.filesDone ?? 0;
+      let kept = this.state.job?.filesDone ?? 0;
+      // A cancel that came after the last byte went may have lost the race with the rename: then the file is whole.
+      if (partial && (this.state.job?.currentFraction ?? 0) >= 1) {
+        const landed = await this.bridge.request('workspace.stat', { path: partial }).then(
+          () => true,
+          () => false,
+        );
+        if (landed) {
+          kept++;
+          partial = null;
+        }
+      }
       this.abortCurrent = null;
       this.set({ job: null });
       if (this.cancelled)
