@@ -160,6 +160,8 @@ test.describe('files from the desktop into the workspace', () => {
   }) => {
     const outside = await mkdtemp(path.join(os.tmpdir(), 'kiln-upload-big-'));
     const big = path.join(outside, 'big.bin');
+    const small = path.join(outside, 'small.txt');
+    await writeFile(small, 'whole\n');
     try {
       const handle = await open(big, 'w');
       const chunk = Buffer.alloc(1024 * 1024, 0x5a);
@@ -178,7 +180,8 @@ test.describe('files from the desktop into the workspace', () => {
       const before = await hostRss(workspace.root);
       const chooser = page.waitForEvent('filechooser');
       await chooseInMenu(page, 'data', 'Upload Files…');
-      await (await chooser).setFiles(big);
+      // The small file first: it is whole before the cancel and stays.
+      await (await chooser).setFiles([small, big]);
       const status = page.getByRole('status', { name: /^Uploading/ });
       await expect(status).toBeVisible();
       // Mid-way: more than 60 MB in, the temp file is on disk, and the host's memory has not grown with it.
@@ -192,11 +195,12 @@ test.describe('files from the desktop into the workspace', () => {
       await page.screenshot({ path: test.info().outputPath('upload-progress.png') });
       await status.getByRole('button', { name: 'Cancel' }).click();
       await expect(
-        page.getByText('Upload cancelled. No file was written; the partly written "big.bin" was removed.'),
+        page.getByText('Upload cancelled. 1 whole file was kept; the partly written "big.bin" was removed.'),
       ).toBeVisible();
       await expect(status).toHaveCount(0);
       await expect.poll(() => kilnTemps(workspace.root)).toEqual([]);
       expect(await workspace.exists('data/big.bin')).toBe(false);
+      expect(await workspace.read('data/small.txt')).toBe('whole\n');
       expect(during - before, `host RSS grew from ${before} to ${during}`).toBeLessThan(100 * 1024 * 1024);
     } finally {
       await rm(outside, { recursive: true, force: true });
