@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupIncoming, incomingFromInput, renameIncoming } from './incoming';
+import { groupIncoming, incomingFromInput, renameIncoming, withRealPaths } from './incoming';
 import { workspaceRelative } from './EditorFileDrop';
 import { cancelledText, formatBytes, progressText, wantsMove } from './transfer-text';
 
@@ -31,6 +31,20 @@ describe('incoming items', () => {
     const items = incomingFromInput([file('x.py', 1, 'proj/src/x.py'), file('r.md', 1, 'proj/r.md')]);
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ name: 'proj', isDir: true, dirs: ['proj', 'proj/src'] });
+  });
+
+  it('in Electron a chosen folder is copied from its real path, found from a file inside it', () => {
+    const items = groupIncoming([
+      { rel: 'proj/src/x.py', file: file('x.py') },
+      { rel: 'one.txt', file: file('one.txt') },
+    ]);
+    const real: Record<string, string> = { 'x.py': '/home/o/proj/src/x.py', 'one.txt': 'C:\\in\\one.txt' };
+    expect(withRealPaths(items, (f) => real[f.name]).map((i) => i.source)).toEqual(['/home/o/proj', 'C:\\in\\one.txt']);
+    // A file without a path (not on disk): all of them go the web way.
+    expect(withRealPaths(items, (f) => (f.name === 'x.py' ? '' : real[f.name])).map((i) => i.source)).toEqual([
+      undefined,
+      undefined,
+    ]);
   });
 
   it('Keep both re-roots every path under the new name', () => {

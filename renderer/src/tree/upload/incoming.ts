@@ -63,9 +63,27 @@ export function renameIncoming(item: IncomingItem, name: string): IncomingItem {
   };
 }
 
-/** Files chosen in an `<input type=file>`; a folder input names each with `webkitRelativePath`. */
+/**
+ * Files chosen in an `<input type=file>`; a folder input names each with `webkitRelativePath`. In Electron the
+ * chosen files have real paths too, and main copies them as it does a drop.
+ */
 export function incomingFromInput(files: ArrayLike<File>): IncomingItem[] {
-  return groupIncoming(Array.from(files, (file) => ({ rel: file.webkitRelativePath || file.name, file })));
+  const items = groupIncoming(Array.from(files, (file) => ({ rel: file.webkitRelativePath || file.name, file })));
+  const port = typeof window === 'undefined' ? undefined : window.kilnFiles;
+  return port ? withRealPaths(items, (file) => port.pathForFile(file)) : items;
+}
+
+/**
+ * Gives each item its real path, from its first file's: a chosen folder's path is that file's less the part below
+ * the folder (the same length in either separator style). Unchanged when a file has none.
+ */
+export function withRealPaths(items: IncomingItem[], pathForFile: (file: File) => string): IncomingItem[] {
+  const known = items.map((item) => {
+    const first = item.files[0];
+    const real = first ? pathForFile(first.file) : '';
+    return real ? { ...item, source: real.slice(0, real.length - (first.rel.length - item.name.length)) } : item;
+  });
+  return known.every((item) => item.source) ? known : items;
 }
 
 interface FilesPort {
