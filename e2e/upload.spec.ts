@@ -80,6 +80,21 @@ test.describe('files from the desktop into the workspace', () => {
     expect([...(await readFile(workspace.abs('data/one.bin')))]).toEqual(BINARY);
     expect(await workspace.read('data/two.txt')).toBe('second file\n');
 
+    // Over a collapsed folder the drop target opens after a pause, as in the tree's own drag.
+    const notes = treeItem(page, 'notes');
+    await expect(notes).toHaveAttribute('aria-expanded', 'false');
+    await expect
+      .poll(async () => {
+        await dropFiles(notes, [{ name: 'x.bin', bytes: BINARY }], { release: false });
+        return notes.getAttribute('aria-expanded');
+      })
+      .toBe('true');
+    // Empty space means the root: the whole tree highlights.
+    await dropFiles(fileTree(page), [{ name: 'x.bin', bytes: BINARY }], { release: false });
+    await expect(fileTree(page)).toHaveClass(/drop-root/);
+    await fileTree(page).dispatchEvent('dragleave');
+    await expect(fileTree(page)).not.toHaveClass(/drop-root/);
+
     // A file row stands for its folder; empty space for the root.
     await dropFiles(treeItem(page, 'README.md'), [{ name: 'at-root-1.txt', bytes: bytesOf('r1') }]);
     const empty = fileTree(page);
