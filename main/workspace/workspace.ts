@@ -456,9 +456,19 @@ export class Workspace {
           await this.keepReplaced(target, before.size, origin, 'write', () => readWhole(target.path, rel));
         if (before) await fs.rename(temp, target.path);
         else
-          await fs.link(temp, target.path).catch((err) => {
-            if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw exists(rel);
-            throw err;
+          await fs.link(temp, target.path).catch(async (err) => {
+            const code = (err as NodeJS.ErrnoException).code;
+            if (code === 'EEXIST') throw exists(rel);
+            // A filesystem without hard links (FAT, some network mounts): check, then rename.
+            if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw err;
+            if (
+              await fs.lstat(target.path).then(
+                () => true,
+                () => false,
+              )
+            )
+              throw exists(rel);
+            await fs.rename(temp, target.path);
           });
       } finally {
         await fs.rm(temp, { force: true });
