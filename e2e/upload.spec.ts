@@ -213,6 +213,7 @@ test.describe('files from the desktop into the workspace', () => {
         page.getByText('Upload cancelled. 1 whole file was kept; the partly written "big.bin" was removed.'),
       ).toBeVisible();
       await expect(status).toHaveCount(0);
+      await page.screenshot({ path: test.info().outputPath('upload-cancelled.png') });
       await expect.poll(() => kilnTemps(workspace.root)).toEqual([]);
       expect(await workspace.exists('data/big.bin')).toBe(false);
       expect(await workspace.read('data/small.txt')).toBe('whole\n');
