@@ -79,6 +79,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       res.end();
     });
   });
+  // An upload's body may take longer than Node's default 5 minutes (a large file through an SSH tunnel); headers
+  // are still bounded by headersTimeout, and no other request has a body.
+  server.requestTimeout = 0;
   server.on('clientError', (err, socket) => {
     logRefusal('a malformed HTTP request', (err as NodeJS.ErrnoException).code ?? err.message);
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
