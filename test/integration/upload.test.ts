@@ -73,6 +73,20 @@ describe('web host upload endpoint', () => {
     await expect(lstat(path.join(root, 'no-token.txt'))).rejects.toThrow();
   });
 
+  it('a refused request cannot hold its connection open by sending its body slowly', async () => {
+    const req = httpRequest(uploadUrl('slow.bin'), {
+      method: 'PUT',
+      headers: { 'content-length': String(1024 * 1024) },
+    });
+    req.on('error', () => undefined);
+    const status = new Promise<number>((resolve) => req.on('response', (res) => resolve(res.statusCode ?? 0)));
+    const closed = new Promise<void>((resolve) => req.on('close', () => resolve()));
+    req.write('a few bytes of a megabyte');
+    expect(await status).toBe(401);
+    await closed;
+    await expect(lstat(path.join(root, 'slow.bin'))).rejects.toThrow();
+  });
+
   it('refuses a path that escapes the workspace, by climbing, absolutely or through a link, and writes nothing outside', async () => {
     const outside = await mkdtemp(path.join(os.tmpdir(), 'kiln-upload-outside-'));
     await symlink(outside, path.join(root, 'out-link'));

@@ -73,6 +73,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
 
   const server = createServer((req, res) => {
+    // Bodies have no time limit (below), so a body left unread once the answer is out closes its connection: only
+    // an upload with the token, which reads its body as it writes, can keep one open.
+    res.on('finish', () => {
+      if (!req.complete) req.socket.destroy();
+    });
     serveHttp(req, res).catch((err: unknown) => {
       logRefusal('a request that failed', err instanceof Error ? err.message : String(err));
       if (!res.headersSent) res.writeHead(500);
@@ -80,7 +85,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     });
   });
   // An upload's body may take longer than Node's default 5 minutes (a large file through an SSH tunnel); headers
-  // are still bounded by headersTimeout, and no other request has a body.
+  // are still bounded by headersTimeout.
   server.requestTimeout = 0;
   server.on('clientError', (err, socket) => {
     logRefusal('a malformed HTTP request', (err as NodeJS.ErrnoException).code ?? err.message);
