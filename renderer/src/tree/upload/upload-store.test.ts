@@ -50,6 +50,17 @@ describe('UploadStore, copying by path', () => {
     expect(store.getState().job).toBeNull();
   });
 
+  it('a second drop while the first comes in waits its turn instead of being refused', async () => {
+    const { store, copied, toasts } = setup([]);
+    const ask = async () => 'cancel' as never;
+    const [first, second] = await Promise.all([
+      store.bringIn([byPath('a.txt')], 'src', { toasts, ask }),
+      store.bringIn([byPath('b.txt')], 'src', { toasts, ask }),
+    ]);
+    expect([first, second]).toEqual([['src/a.txt'], ['src/b.txt']]);
+    expect(copied.map((c) => c.source)).toEqual(['/home/o/a.txt', '/home/o/b.txt']);
+  });
+
   it('Cancel in the clash dialog brings nothing in, not even the items without a clash', async () => {
     const { store, copied, toasts } = setup(['src/b.txt']);
     const written = await store.bringIn([byPath('a.txt'), byPath('b.txt')], 'src', {

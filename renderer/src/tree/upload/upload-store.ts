@@ -5,6 +5,7 @@ import {
   type UploadConflict,
   type UploadResult,
 } from '../../../../shared/contract';
+import { SerialQueue } from '../../../../shared/base/serial-queue';
 import { fromWireError, isKilnError, KilnError } from '../../../../shared/errors';
 import { errorText, perBridge, Store } from '../../base';
 import type { DialogRequest, Toasts } from '../../ui';
@@ -39,13 +40,11 @@ type ClashAnswer = 'replace' | 'keep' | 'replaceAll' | 'keepAll' | 'cancel';
 export class UploadStore extends Store<{ job: UploadJob | null }> {
   private abortCurrent: (() => void) | null = null;
   private cancelled = false;
+  /** A second drop while one is coming in waits its turn: one job (and one clash dialog) at a time. */
+  private readonly jobs = new SerialQueue();
 
   constructor(private readonly bridge: KilnBridge) {
     super({ job: null });
-  }
-
-  get busy(): boolean {
-    return this.state.job !== null;
   }
 
   /** Stops the job: the file being written is removed, whole files already written stay. */
@@ -54,17 +53,16 @@ export class UploadStore extends Store<{ job: UploadJob | null }> {
     this.abortCurrent?.();
   }
 
-  /** Resolves the top-level paths written (empty when cancelled before anything was). */
-  async bringIn(
+  /** Resolves the top-level paths written (empty when cancelled before anything was), after earlier jobs. */
+  bringIn(items: IncomingItem[], dir: string, ui: { ask: Ask; toasts: Toasts; move?: boolean }): Promise<string[]> {
+    return items.length ? this.jobs.run(() => this.runJob(items, dir, ui)) : Promise.resolve([]);
+  }
+
+  private async runJob(
     items: IncomingItem[],
     dir: string,
     ui: { ask: Ask; toasts: Toasts; move?: boolean },
   ): Promise<string[]> {
-    if (!items.length) return [];
-    if (this.busy) {
-      ui.toasts.error('An upload is already running; wait for it or cancel it first');
-      return [];
-    }
     const plan = await this.resolveClashes(items, dir, ui.ask);
     if (!plan) return [];
     this.cancelled = false;
