@@ -183,14 +183,14 @@ test.describe('files from the desktop into the workspace', () => {
       for (let i = 0; i < 300; i++) await handle.write(chunk);
       await handle.close();
       await kiln.open(page);
-      // Uploads on loopback are fast: throttle the page's upload to 40 MB/s so Cancel lands mid-way.
+      // Uploads on loopback are fast: throttle the page's upload to 20 MB/s so Cancel lands mid-way.
       const cdp = await page.context().newCDPSession(page);
       await cdp.send('Network.enable');
       await cdp.send('Network.emulateNetworkConditions', {
         offline: false,
         latency: 0,
         downloadThroughput: -1,
-        uploadThroughput: 40 * 1024 * 1024,
+        uploadThroughput: 20 * 1024 * 1024,
       });
       const before = await hostRss(workspace.root);
       const chooser = page.waitForEvent('filechooser');
