@@ -10,6 +10,7 @@ import { report, reportValue, runWhenMain } from './support';
 
 const FILE_BYTES = 1024 * 1024 * 1024;
 const MiB = 1024 * 1024;
+const RUNS = 2;
 
 /**
  * Upload of a 1 GB file through the web host's upload endpoint (the bytes a browser's PUT sends, streamed from
@@ -23,22 +24,32 @@ export async function runUploadBench(): Promise<void> {
   const host = await startHost(workspace, dir);
   try {
     await writeBigFile(source);
-    // Both sides read a file the page cache already holds, and write to the same disk.
-    const cpStart = performance.now();
-    await promisify(execFile)('cp', [source, path.join(dir, 'cp-copy.bin')]);
-    const cpMs = performance.now() - cpStart;
-    await rm(path.join(dir, 'cp-copy.bin'));
-
+    // Both sides read a file the page cache already holds, and write to the same disk; interleaved, best of
+    // RUNS each, so a burst of other load on a shared machine does not decide the ratio.
+    let cpMs = Infinity;
+    let upMs = Infinity;
     const before = await rssOf(host.pid);
     let peak = before;
-    const sampler = setInterval(() => void rssOf(host.pid).then((rss) => (peak = Math.max(peak, rss))), 25);
-    const upStart = performance.now();
-    await put(host.port, host.token, 'big.bin', source);
-    const upMs = performance.now() - upStart;
-    clearInterval(sampler);
-    peak = Math.max(peak, await rssOf(host.pid));
-    const written = await stat(path.join(workspace, 'big.bin'));
-    if (written.size !== FILE_BYTES) throw new Error(`uploaded ${written.size} bytes of ${FILE_BYTES}`);
+    const flush = () => promisify(execFile)('sync');
+    for (let run = 0; run < RUNS; run++) {
+      // Each side starts with no dirty pages of the other's to write back (the kernel throttles writers by them).
+      await flush();
+      const cpStart = performance.now();
+      await promisify(execFile)('cp', [source, path.join(dir, 'cp-copy.bin')]);
+      cpMs = Math.min(cpMs, performance.now() - cpStart);
+      await rm(path.join(dir, 'cp-copy.bin'));
+      await flush();
+
+      const sampler = setInterval(() => void rssOf(host.pid).then((rss) => (peak = Math.max(peak, rss))), 25);
+      const upStart = performance.now();
+      await put(host.port, host.token, `big-${run}.bin`, source);
+      upMs = Math.min(upMs, performance.now() - upStart);
+      clearInterval(sampler);
+      peak = Math.max(peak, await rssOf(host.pid));
+      const written = await stat(path.join(workspace, `big-${run}.bin`));
+      if (written.size !== FILE_BYTES) throw new Error(`uploaded ${written.size} bytes of ${FILE_BYTES}`);
+      await rm(path.join(workspace, `big-${run}.bin`));
+    }
 
     report({ name: 'upload 1 GB through the web host vs cp', kiln: upMs, baseline: cpMs, unit: 'ms' }, { ratio: 3 });
     reportValue('web host RSS growth during a 1 GB upload', (peak - before) / MiB, 'MB', { max: 100, below: true });

@@ -451,7 +451,10 @@ export class Workspace {
       const temp = `${target.dir}/${tempName()}`;
       this.ledger.mark(target.abs, origin);
       try {
-        await pipeline(source, createWriteStream(temp, { flags: 'wx' }), { signal: options.signal });
+        // A few MiB buffered lets the stream gather the socket's 64 KiB pieces into one writev.
+        await pipeline(source, createWriteStream(temp, { flags: 'wx', highWaterMark: 4 * 1024 * 1024 }), {
+          signal: options.signal,
+        });
         if (before?.isFile())
           await this.keepReplaced(target, before.size, origin, 'write', () => readWhole(target.path, rel));
         if (before) await fs.rename(temp, target.path);
