@@ -19,6 +19,7 @@ import { runSearchBench } from './search';
 import { runScaleBench } from './scale';
 import { beginBench, reportedFigures, targetText, type Figure } from './support';
 import { runTreeBench } from './tree/tree-bench';
+import { runUploadBench } from './upload';
 
 /**
  * `npm run bench` (or `npm run bench -- <name> [<name>…]`): each benchmark prints its figures against a
@@ -44,6 +45,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   sandbox: runSandboxBench,
   scale: runScaleBench,
   history: runHistoryBench,
+  upload: runUploadBench,
 };
 const unknown = only.filter((name) => !Object.hasOwn(benches, name));
 if (unknown.length) {

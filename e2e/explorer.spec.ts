@@ -7,6 +7,8 @@ import { clipboardText, dragWithMouse, expandFolder, fileTree, mod, recordFlashe
 const MENU_ITEMS = [
   'New File',
   'New Folder',
+  'Upload Files…',
+  'Upload Folder…',
   'Cut',
   'Copy',
   'Paste',
@@ -18,7 +20,7 @@ const MENU_ITEMS = [
 ];
 
 test.describe('context menu', () => {
-  test('on an entry and on empty space it offers exactly the ten actions', async ({ page, kiln }) => {
+  test('on an entry and on empty space it offers exactly the twelve actions', async ({ page, kiln }) => {
     await kiln.open(page);
     await treeItem(page, 'README.md').click({ button: 'right' });
     const menu = page.getByRole('menu');

@@ -27,6 +27,7 @@ import { insideGitRepository, withheldFeatures } from './trust';
 import type { Handlers } from './router';
 import type { TrustState } from '../shared/contract';
 import { WorkspaceWatcher, type FolderWatchFactory } from './watcher';
+import { uploadHandlers } from './upload';
 import { osTrash, workspaceHandlers, type Workspace, type WorkspaceOptions } from './workspace';
 
 export interface ServiceOptions {
@@ -276,6 +277,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...historyHandlers(history),
     ...notebookExportHandlers(stack.jupyter),
     ...windowCloseHandlers(windowClose),
+    ...uploadHandlers(workspace, { localPaths: false }),
   };
 
   return {

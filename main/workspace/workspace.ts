@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { constants as fsConstants, type Stats } from 'node:fs';
+import { constants as fsConstants, createWriteStream, type Stats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type {
   Entry,
   EntryKind as ListedKind,
@@ -418,6 +419,131 @@ export class Workspace {
         },
         { folder: true },
       ),
+    );
+  }
+
+  /**
+   * A file arriving from outside (an upload), streamed into a private temp file beside its target and renamed
+   * into place only when whole: a failed or aborted upload leaves nothing half-written. Missing folders above it
+   * are made. `reject` never replaces what is there: a hard link claims the name or fails, atomically.
+   */
+  receive(
+    rel: string,
+    source: AsyncIterable<Uint8Array>,
+    options: { onConflict?: 'reject' | 'overwrite'; origin?: Origin; signal?: AbortSignal } = {},
+  ): Promise<{ path: string; size: number }> {
+    return this.ledger.track(() => this.receiveNow(rel, source, options));
+  }
+
+  private async receiveNow(
+    rel: string,
+    source: AsyncIterable<Uint8Array>,
+    options: { onConflict?: 'reject' | 'overwrite'; origin?: Origin; signal?: AbortSignal },
+  ): Promise<{ path: string; size: number }> {
+    if (this.guard.resolveLexically(rel) === this.root)
+      throw new KilnError('E_IS_A_DIRECTORY', 'The workspace root is a folder');
+    const origin = options.origin ?? 'operator';
+    await this.makeParents(rel, origin);
+    return this.guard.pin(rel, async (target) => {
+      const before = await fs.lstat(target.path).catch(() => null);
+      if (before?.isDirectory()) throw new KilnError('E_IS_A_DIRECTORY', `"${rel}" is a folder`);
+      if (before && options.onConflict !== 'overwrite') throw exists(rel);
+      const temp = `${target.dir}/${tempName()}`;
+      this.ledger.mark(target.abs, origin);
+      try {
+        // A few MiB buffered lets the stream gather the socket's 64 KiB pieces into one writev.
+        await pipeline(source, createWriteStream(temp, { flags: 'wx', highWaterMark: 4 * 1024 * 1024 }), {
+          signal: options.signal,
+        });
+        if (before?.isFile())
+          await this.keepReplaced(target, before.size, origin, 'write', () => readWhole(target.path, rel));
+        if (before) await fs.rename(temp, target.path);
+        else
+          await fs.link(temp, target.path).catch(async (err) => {
+            const code = (err as NodeJS.ErrnoException).code;
+            if (code === 'EEXIST') throw exists(rel);
+            // A filesystem without hard links (FAT, some network mounts): check, then rename.
+            if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw err;
+            if (
+              await fs.lstat(target.path).then(
+                () => true,
+                () => false,
+              )
+            )
+              throw exists(rel);
+            await fs.rename(temp, target.path);
+          });
+      } finally {
+        await fs.rm(temp, { force: true });
+      }
+      const after = await fs.lstat(target.path);
+      const written = this.relative(target.abs);
+      // Not hashed (an upload may be gigabytes): the echo is told by inode and ctime, else it is news.
+      this.report({ type: before ? 'updated' : 'created', path: written, isDir: false, origin }, diskState(after, ''));
+      return { path: written, size: after.size };
+    });
+  }
+
+  /**
+   * Copies (or moves) an entry from outside the workspace, by its absolute path, into a workspace folder, with
+   * the same copy as `copy`: through a private temp, links copied as links and never followed.
+   */
+  copyIn(
+    source: string,
+    toDir: string,
+    options: JobOptions & { onConflict?: 'reject' | 'overwrite' | 'keepBoth'; move?: boolean } = {},
+  ): Promise<{ path: string }> {
+    return this.ledger.track(() => this.copyInNow(source, toDir, options));
+  }
+
+  private copyInNow(
+    source: string,
+    toDir: string,
+    options: JobOptions & { onConflict?: 'reject' | 'overwrite' | 'keepBoth'; move?: boolean },
+  ): Promise<{ path: string }> {
+    if (!path.isAbsolute(source)) throw new KilnError('E_BAD_REQUEST', `"${source}" is not an absolute path`);
+    const src = path.resolve(source);
+    return this.guard.pin(
+      toDir,
+      async (dir) => {
+        const srcInfo = await fs.lstat(src).catch((err) => {
+          throw notFound(source, err);
+        });
+        if (!srcInfo.isDirectory() && !srcInfo.isSymbolicLink()) refuseSpecial(source, srcInfo);
+        const srcReal = await fs.realpath(src);
+        if (srcInfo.isDirectory() && (dir.real === srcReal || dir.real.startsWith(srcReal + path.sep)))
+          throw new KilnError('E_INTO_SELF', `Cannot copy folder "${path.basename(src)}" into itself`);
+        let name = path.basename(src);
+        const existing = await fs.lstat(path.join(dir.path, name)).catch(() => null);
+        if (existing && options.onConflict === 'keepBoth') name = await freeName(dir.path, name, srcInfo.isDirectory());
+        else if (existing && options.onConflict !== 'overwrite') throw exists(path.posix.join(toDir, name));
+        const target = path.join(dir.abs, name);
+        const origin = options.origin ?? 'operator';
+        const replacing = existing && options.onConflict === 'overwrite';
+        this.ledger.mark(target, origin);
+        const pinned: PinnedPath = {
+          abs: target,
+          real: path.join(dir.real, name),
+          dir: dir.path,
+          path: `${dir.path}/${name}`,
+        };
+        if (replacing && existing.isFile())
+          await this.keepReplaced(pinned, existing.size, origin, 'delete', () => readWhole(pinned.path, name));
+        const parked = replacing ? await this.park(pinned) : null;
+        try {
+          if (options.move) await this.renameOrCopy(src, pinned, kindOf(srcInfo), options.jobId);
+          else await this.copyViaTemp(src, { dir: dir.path, name }, kindOf(srcInfo), options.jobId);
+        } catch (err) {
+          if (parked) await fs.rename(parked.path, pinned.path).catch(() => undefined);
+          throw err;
+        }
+        if (parked) await this.discardParked(parked);
+        if (replacing)
+          this.report({ type: 'deleted', path: this.relative(target), isDir: existing.isDirectory(), origin });
+        this.report({ type: 'created', path: this.relative(target), isDir: srcInfo.isDirectory(), origin });
+        return { path: this.relative(target) };
+      },
+      { folder: true },
     );
   }
 

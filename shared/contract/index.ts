@@ -14,6 +14,7 @@ import { terminalEvents, terminalRequests } from './terminal';
 import { kernelAssistRequests } from './kernel-assist';
 import { historyEvents, historyRequests } from './history';
 import { notebookExportRequests } from './notebook-export';
+import { uploadRequests } from './upload';
 
 export * from './workspace';
 export * from './notebook';
@@ -31,6 +32,7 @@ export * from './terminal';
 export * from './kernel-assist';
 export * from './history';
 export * from './notebook-export';
+export * from './upload';
 
 /**
  * The whole contract: every request channel (args, result) and every event channel (payload).
@@ -52,6 +54,7 @@ export const requests = {
   ...kernelAssistRequests,
   ...historyRequests,
   ...notebookExportRequests,
+  ...uploadRequests,
 } as const;
 export const events = {
   ...workspaceEvents,

@@ -21,6 +21,7 @@ import { MCP_USAGE, mcpArgumentsOf, parseMcpArguments, serveMcpOverStdio } from 
 import { exportPdf, PDF_OPTIONS } from '../../notebook-export';
 import { dispatch } from '../../router';
 import { createServices, type Services } from '../../services';
+import { uploadHandlers } from '../../upload';
 import { defaultDataDir, ensureDataDir } from '../data-dir';
 import { rendererFile } from '../renderer-file';
 import {
@@ -168,8 +169,10 @@ async function exportPdfOfWindow(root: string, notebook: string) {
 }
 
 function bindContract(svc: Services): () => void {
+  // Dropped files' real paths are the operator's own here: copying in by path is the desktop app's.
   const handlers: Services['handlers'] = {
     ...svc.handlers,
+    ...uploadHandlers(svc.workspace, { localPaths: true }),
     'notebook.exportPdf': ({ path: notebook }) => exportPdfOfWindow(svc.workspace.root, notebook),
   };
   for (const channel of REQUEST_CHANNELS) {

@@ -6,7 +6,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { contentSecurityPolicy } from '../../../shared/csp';
+import { UPLOAD_ENDPOINT } from '../../../shared/contract';
 import { dispatch } from '../../router';
+import { receiveUpload } from '../../upload';
 import { rendererFile } from '../renderer-file';
 import type { Services } from '../../services';
 
@@ -71,12 +73,20 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
 
   const server = createServer((req, res) => {
+    // Bodies have no time limit (below), so a body left unread once the answer is out closes its connection: only
+    // an upload with the token, which reads its body as it writes, can keep one open.
+    res.on('finish', () => {
+      if (!req.complete) req.socket.destroy();
+    });
     serveHttp(req, res).catch((err: unknown) => {
       logRefusal('a request that failed', err instanceof Error ? err.message : String(err));
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
   });
+  // An upload's body may take longer than Node's default 5 minutes (a large file through an SSH tunnel); headers
+  // are still bounded by headersTimeout.
+  server.requestTimeout = 0;
   server.on('clientError', (err, socket) => {
     logRefusal('a malformed HTTP request', (err as NodeJS.ErrnoException).code ?? err.message);
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
@@ -97,6 +107,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return;
     }
     const url = verdict.url;
+    if (url.pathname === UPLOAD_ENDPOINT) return receiveUpload(req, res, url, options.services.workspace);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405).end();
       return;

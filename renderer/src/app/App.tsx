@@ -7,6 +7,7 @@ import { StatusBar } from '../git';
 import { QuickOpenHost } from '../quick-open';
 import { TerminalPanel } from '../terminal';
 import { TrustBanner } from '../trust';
+import { EditorFileDrop, UploadStatus } from '../tree';
 import { DialogProvider, IS_MAC, ToastProvider, useToasts } from '../ui';
 import { useBridge, useStore } from '../base';
 import { LeftRail } from './LeftRail';
@@ -77,11 +78,15 @@ function Shell() {
       <main className="centre">
         <TrustBanner />
         <HeaderBar rootName={workspaceName} />
-        <EditorArea />
+        <EditorFileDrop activePath={active} onOpen={open}>
+          <EditorArea />
+        </EditorFileDrop>
         <TerminalPanel />
       </main>
       <RightRail />
-      <StatusBar />
+      <StatusBar>
+        <UploadStatus />
+      </StatusBar>
       <QuickOpenHost onOpen={open} />
       <CommandPaletteHost />
       <WatchStatusLine />

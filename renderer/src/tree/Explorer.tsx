@@ -25,6 +25,7 @@ import { DisplayRows, TreeRowList, scrollRowIntoView } from './TreeRowList';
 import { ROW_HEIGHT, type RowEvents } from './TreeRowView';
 import { TreeStore } from './tree-store';
 import { useTreeDrag } from './use-tree-drag';
+import { incomingFromInput, pickFiles, useOsDrop, useUploads, type IncomingItem } from './upload';
 
 const TYPE_TO_FIND_RESET_MS = 800;
 
@@ -137,6 +138,22 @@ export function Explorer({
     drop: (sources, target) => void ops.moveInto(sources, target),
   });
 
+  // Files from the desktop: dropped on the tree (webkitGetAsEntry, or real paths in Electron) or chosen.
+  const uploads = useUploads();
+  const uploadJob = useStore(uploads, (s) => s.job);
+  const bringIn = async (items: Promise<IncomingItem[]> | IncomingItem[], dir: string, move = false) => {
+    const written = await uploads.bringIn(await items, dir, { ask, toasts, move });
+    if (!written.length) return;
+    if (dir) await tree.expand(dir);
+    select(written);
+  };
+  const osDrop = useOsDrop({
+    scrollRef,
+    isExpanded: (dir) => tree.isExpanded(dir),
+    expand: (dir) => void tree.expand(dir),
+    drop: (items, target, move) => void bringIn(items, target, move),
+  });
+
   const onRowClick = (event: React.MouseEvent, entry: Entry) => {
     if (drag.suppressClick.current || editing?.mode === 'rename') return;
     event.stopPropagation();
@@ -195,6 +212,10 @@ export function Explorer({
     collapseAll: () => tree.collapseAll(),
     hiddenShown: () => Boolean(showHidden),
     toggleHidden: () => setPref('showHidden', !showHidden),
+    upload: (folder) => {
+      const dir = folderForFocused();
+      void pickFiles(folder).then((files) => bringIn(incomingFromInput(files), dir));
+    },
   };
   const commands = explorerCommands(actions);
   useCommands(commands);
@@ -273,6 +294,8 @@ export function Explorer({
   };
 
   const dragState = drag.drag;
+  const dropState = dragState ?? osDrop.over;
+  const writing = writingRow(uploadJob?.current ?? null, uploadJob?.currentFraction ?? 0, display);
   const cutPaths = useMemo(() => (clip?.mode === 'cut' ? new Set(clip.paths) : null), [clip]);
   const focusedIndex = display.indexOf(focused);
 
@@ -324,14 +347,17 @@ export function Explorer({
       </div>
       <div
         ref={scrollRef}
-        className={`tree${dragState?.target === '' ? (dragState.valid ? ' drop-root' : ' drop-root-invalid') : ''}${dragState ? ' dragging' : ''}`}
+        className={`tree${dropState?.target === '' ? (dropState.valid ? ' drop-root' : ' drop-root-invalid') : ''}${dragState ? ' dragging' : ''}`}
         role="tree"
         aria-label="Files"
         aria-multiselectable="true"
         tabIndex={0}
         aria-activedescendant={focusedIndex >= 0 ? `treeitem-${focusedIndex}` : undefined}
-        data-drop-target={dragState?.target ?? undefined}
-        data-drop-valid={dragState ? String(dragState.valid) : undefined}
+        data-drop-target={dropState?.target ?? undefined}
+        data-drop-valid={dropState ? String(dropState.valid) : undefined}
+        onDragOver={osDrop.onDragOver}
+        onDragLeave={osDrop.onDragLeave}
+        onDrop={osDrop.onDrop}
         onKeyDown={onKeyDown}
         onContextMenu={onContextMenu}
         onClick={(e) => {
@@ -346,7 +372,8 @@ export function Explorer({
           focused={focused}
           cut={cutPaths}
           marks={tree.marks}
-          drag={dragState}
+          drag={dropState}
+          writing={writing}
           renaming={editing?.mode === 'rename' ? editing.path : null}
           events={rowEvents}
           onCreate={(dir, kind, name) => void onCreate(dir, kind, name)}
@@ -384,4 +411,16 @@ export function Explorer({
       )}
     </div>
   );
+}
+
+/** The row that shows an upload's progress: the file being written once listed, else its nearest listed folder. */
+function writingRow(
+  current: string | null,
+  fraction: number,
+  display: DisplayRows,
+): { path: string; fraction: number } | null {
+  for (let path = current; path; path = parentOf(path)) {
+    if (display.indexOf(path) >= 0) return { path, fraction };
+  }
+  return null;
 }

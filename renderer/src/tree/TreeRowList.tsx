@@ -100,6 +100,8 @@ export interface TreeRowListProps {
   cut: ReadonlySet<string> | null;
   marks: ChangeMarks;
   drag: DragState | null;
+  /** The row of what an upload is writing now (the file, else its nearest listed folder), and how far it is. */
+  writing?: { path: string; fraction: number } | null;
   renaming: string | null;
   events: RowEvents;
   onCreate: (dir: string, kind: 'file' | 'dir', name: string) => void;
@@ -115,6 +117,7 @@ export function TreeRowList({
   cut,
   marks,
   drag,
+  writing,
   renaming,
   events,
   onCreate,
@@ -156,6 +159,7 @@ export function TreeRowList({
         drop={dropHere ? (drag.valid ? 'valid' : 'invalid') : undefined}
         inDropZone={Boolean(drag && drag.target && drag.valid && entry.path.startsWith(`${drag.target}/`))}
         dragSource={Boolean(drag?.sources.includes(entry.path))}
+        writing={writing?.path === entry.path ? writing.fraction : undefined}
         renaming={renaming === entry.path}
         events={events}
       />,

@@ -31,6 +31,8 @@ export interface TreeRowProps {
   drop: 'valid' | 'invalid' | undefined;
   inDropZone: boolean;
   dragSource: boolean;
+  /** An upload is writing this entry (or into this folder): how far, 0..1. */
+  writing?: number;
   renaming: boolean;
   events: RowEvents;
 }
@@ -51,6 +53,7 @@ export const TreeRowView = memo(function TreeRowView(props: TreeRowProps) {
     drop,
     inDropZone,
     dragSource,
+    writing,
     renaming,
     events,
   } = props;
@@ -81,6 +84,7 @@ export const TreeRowView = memo(function TreeRowView(props: TreeRowProps) {
       data-path={entry.path}
       data-kind={entry.kind}
       data-drop={drop}
+      data-writing={writing === undefined ? undefined : 'true'}
       data-origin={newMark?.origin ?? flash?.origin}
       className={classes}
       style={{ transform: `translateY(${index * ROW_HEIGHT}px)`, height: ROW_HEIGHT, paddingLeft: 6 + depth * INDENT }}
@@ -105,6 +109,9 @@ export const TreeRowView = memo(function TreeRowView(props: TreeRowProps) {
         />
       ) : (
         <span className={`tree-name${entry.hidden ? ' hidden-entry' : ''}`}>{entry.name}</span>
+      )}
+      {writing !== undefined && (
+        <span className="row-writing" style={{ width: `${Math.round(writing * 100)}%` }} aria-hidden />
       )}
       <NewBadge mark={newMark} />
       <GitMark decoration={git} />

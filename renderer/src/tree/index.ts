@@ -1,1 +1,2 @@
 export { Explorer } from './Explorer';
+export { EditorFileDrop, UploadStatus } from './upload';

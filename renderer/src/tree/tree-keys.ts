@@ -25,6 +25,8 @@ export interface ExplorerActions {
   collapseAll(): void;
   hiddenShown(): boolean;
   toggleHidden(): void;
+  /** Brings files (or a folder) from the operator's machine into the focused folder, through a chooser. */
+  upload(folder: boolean): void;
 }
 
 /** An explorer command: a registry command, plus whether its context-menu item applies. */
@@ -63,6 +65,8 @@ export function explorerCommands(a: ExplorerActions): ExplorerCommand[] {
       run: () => a.clip('copy', a.targets()),
     }),
     command('paste', 'Paste', { keys: 'Mod+V', when: a.treeFocused, enabled: a.hasClip, run: a.paste }),
+    command('uploadFiles', 'Upload Files…', { run: () => a.upload(false) }),
+    command('uploadFolder', 'Upload Folder…', { run: () => a.upload(true) }),
     command('copyPath', 'Copy Path', { run: () => a.copyPath(false) }),
     command('copyAbsolutePath', 'Copy Absolute Path', { run: () => a.copyPath(true) }),
     command('openTimeline', 'Open Timeline', {

@@ -6,6 +6,8 @@ import type { ExplorerCommand } from './tree-keys';
 const MENU = [
   'explorer.newFile',
   'explorer.newFolder',
+  'explorer.uploadFiles',
+  'explorer.uploadFolder',
   'separator',
   'explorer.cut',
   'explorer.copy',

@@ -1,0 +1,6 @@
+export { carriesOsFiles, incomingFromInput, readDrop, type IncomingItem } from './incoming';
+export { pickFiles } from './pick-files';
+export { UploadStatus } from './UploadStatus';
+export { useOsDrop } from './use-os-drop';
+export { useUploads, type UploadJob } from './upload-store';
+export { EditorFileDrop } from './EditorFileDrop';

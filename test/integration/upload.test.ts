@@ -1,0 +1,169 @@
+import { readdir, readFile, symlink, mkdir, writeFile, mkdtemp, rm, readlink, lstat } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FsChange } from '../../shared/contract';
+import type { Services } from '../../main/services';
+import type { WebHost } from '../../main/hosts/web/server';
+import { Workspace } from '../../main/workspace';
+import { until } from '../../test-support/until';
+import { connectClient, startTestHost } from '../../test-support/web-host';
+
+let root: string;
+let services: Services;
+let host: WebHost;
+let closeHost: () => Promise<void>;
+const changes: FsChange[] = [];
+
+beforeAll(async () => {
+  ({ host, root, services, close: closeHost } = await startTestHost());
+  services.changes.onChange((change) => changes.push(change));
+});
+afterAll(() => closeHost());
+
+const cookie = () => `kiln_token_${host.port}=${host.token}`;
+const uploadUrl = (target: string, conflict = 'reject') =>
+  `http://127.0.0.1:${host.port}/upload?path=${encodeURIComponent(target)}&conflict=${conflict}`;
+
+async function put(
+  target: string,
+  body: string | Blob,
+  headers: Record<string, string> = { cookie: cookie() },
+  conflict?: string,
+) {
+  const response = await fetch(uploadUrl(target, conflict), { method: 'PUT', body, headers });
+  const json = response.headers.get('content-type') === 'application/json';
+  return {
+    status: response.status,
+    body: json ? ((await response.json()) as { ok: boolean; value?: unknown; error?: { code: string } }) : null,
+  };
+}
+
+/** Kiln's private temp files left anywhere under the workspace. */
+async function temps(): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir(root, { recursive: true }))
+    if (path.basename(entry).startsWith('.kiln-')) found.push(entry);
+  return found;
+}
+
+describe('web host upload endpoint', () => {
+  it('writes the bytes it is sent, exactly, and reports the file as created by the operator', async () => {
+    const bytes = Buffer.from([0, 1, 2, 255, 254, 13, 10, 0x80]);
+    const answer = await put('src/deep/er/bytes.bin', new Blob([bytes]));
+    expect(answer).toMatchObject({
+      status: 200,
+      body: { ok: true, value: { path: 'src/deep/er/bytes.bin', size: 8 } },
+    });
+    expect(await readFile(path.join(root, 'src/deep/er/bytes.bin'))).toEqual(bytes);
+    expect(changes).toContainEqual({
+      type: 'created',
+      path: 'src/deep/er/bytes.bin',
+      isDir: false,
+      origin: 'operator',
+    });
+    expect(changes).toContainEqual({ type: 'created', path: 'src/deep', isDir: true, origin: 'operator' });
+  });
+
+  it('refuses an upload without the token cookie, with a wrong one, or from a foreign page, and writes nothing', async () => {
+    expect((await put('no-token.txt', 'x', {})).status).toBe(401);
+    expect((await put('no-token.txt', 'x', { cookie: `kiln_token_${host.port}=wrong` })).status).toBe(401);
+    expect((await put('no-token.txt', 'x', { cookie: cookie(), origin: 'http://evil.example' })).status).toBe(403);
+    await expect(lstat(path.join(root, 'no-token.txt'))).rejects.toThrow();
+  });
+
+  it('a refused request cannot hold its connection open by sending its body slowly', async () => {
+    const req = httpRequest(uploadUrl('slow.bin'), {
+      method: 'PUT',
+      headers: { 'content-length': String(1024 * 1024) },
+    });
+    req.on('error', () => undefined);
+    const status = new Promise<number>((resolve) => req.on('response', (res) => resolve(res.statusCode ?? 0)));
+    const closed = new Promise<void>((resolve) => req.on('close', () => resolve()));
+    req.write('a few bytes of a megabyte');
+    expect(await status).toBe(401);
+    await closed;
+    await expect(lstat(path.join(root, 'slow.bin'))).rejects.toThrow();
+  });
+
+  it('refuses a path that escapes the workspace, by climbing, absolutely or through a link, and writes nothing outside', async () => {
+    const outside = await mkdtemp(path.join(os.tmpdir(), 'kiln-upload-outside-'));
+    await symlink(outside, path.join(root, 'out-link'));
+    try {
+      for (const target of ['../escape.txt', `${outside}/abs.txt`, 'src/../../escape.txt', 'out-link/through.txt']) {
+        const answer = await put(target, 'x');
+        expect(answer.status, target).toBe(403);
+        expect(answer.body?.error?.code, target).toBe('E_OUTSIDE_WORKSPACE');
+      }
+      expect(await readdir(outside)).toEqual([]);
+      await expect(lstat(path.join(root, '..', 'escape.txt'))).rejects.toThrow();
+    } finally {
+      await rm(path.join(root, 'out-link'));
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to replace unless asked, and replaces when asked', async () => {
+    const clash = await put('hello.txt', 'new');
+    expect(clash).toMatchObject({ status: 409, body: { ok: false, error: { code: 'E_EXISTS' } } });
+    expect(await readFile(path.join(root, 'hello.txt'), 'utf8')).toBe('hello\n');
+    expect((await put('src', 'x', { cookie: cookie() }, 'overwrite')).body?.error?.code).toBe('E_IS_A_DIRECTORY');
+    expect((await put('hello.txt', 'replaced', { cookie: cookie() }, 'overwrite')).status).toBe(200);
+    expect(await readFile(path.join(root, 'hello.txt'), 'utf8')).toBe('replaced');
+    expect((await put('x.txt', 'x', { cookie: cookie() }, 'bogus')).status).toBe(400);
+    expect((await fetch(uploadUrl('x.txt'), { method: 'POST', body: 'x', headers: { cookie: cookie() } })).status).toBe(
+      400,
+    );
+    expect(await temps()).toEqual([]);
+  });
+
+  it('a client that goes away mid-body leaves no file and no temp behind', async () => {
+    const req = httpRequest(uploadUrl('half.bin'), {
+      method: 'PUT',
+      headers: { cookie: cookie(), 'content-length': String(64 * 1024 * 1024) },
+    });
+    req.on('error', () => undefined);
+    req.write(Buffer.alloc(4 * 1024 * 1024, 7));
+    await until(async () => (await temps()).length === 1, 'the temp file being written');
+    req.destroy();
+    await until(async () => (await temps()).length === 0, 'the temp file removed');
+    await expect(lstat(path.join(root, 'half.bin'))).rejects.toThrow();
+  });
+
+  it("refuses copying by path over the WebSocket: on the web host those paths are the host machine's", async () => {
+    const client = await connectClient(host);
+    const answer = await client.call('upload.copyIn', { source: '/etc/hostname', toDir: '' });
+    expect(answer).toMatchObject({ ok: false, error: { code: 'E_BAD_REQUEST' } });
+    await expect(lstat(path.join(root, 'hostname'))).rejects.toThrow();
+    client.close();
+  });
+});
+
+describe('Workspace.copyIn (the Electron drop)', () => {
+  it('copies a folder with its structure, links as links, keeps both on a clash, refuses into itself', async () => {
+    const outside = await mkdtemp(path.join(os.tmpdir(), 'kiln-copyin-'));
+    const ws = await Workspace.open({ root });
+    try {
+      await mkdir(path.join(outside, 'pack/inner'), { recursive: true });
+      await writeFile(path.join(outside, 'pack/inner/a.txt'), 'A');
+      await symlink('/etc/passwd', path.join(outside, 'pack/link'));
+      expect(await ws.copyIn(path.join(outside, 'pack'), 'src')).toEqual({ path: 'src/pack' });
+      expect(await readFile(path.join(root, 'src/pack/inner/a.txt'), 'utf8')).toBe('A');
+      expect(await readlink(path.join(root, 'src/pack/link'))).toBe('/etc/passwd');
+      await expect(ws.copyIn(path.join(outside, 'pack'), 'src')).rejects.toMatchObject({ code: 'E_EXISTS' });
+      expect(await ws.copyIn(path.join(outside, 'pack'), 'src', { onConflict: 'keepBoth' })).toEqual({
+        path: 'src/pack copy',
+      });
+      await expect(ws.copyIn(path.join(root, 'src'), 'src/pack')).rejects.toMatchObject({ code: 'E_INTO_SELF' });
+      await expect(ws.copyIn(path.join(outside, 'pack'), '../')).rejects.toMatchObject({ code: 'E_OUTSIDE_WORKSPACE' });
+      // The move modifier: the source is gone, the target whole.
+      await writeFile(path.join(outside, 'moved.txt'), 'M');
+      expect(await ws.copyIn(path.join(outside, 'moved.txt'), '', { move: true })).toEqual({ path: 'moved.txt' });
+      await expect(lstat(path.join(outside, 'moved.txt'))).rejects.toThrow();
+      expect(await readFile(path.join(root, 'moved.txt'), 'utf8')).toBe('M');
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+});
