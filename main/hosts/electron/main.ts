@@ -8,6 +8,7 @@ import {
   protocol,
   session,
   shell,
+  type IpcMainEvent,
   type IpcMainInvokeEvent,
   type MenuItemConstructorOptions,
 } from 'electron';
@@ -21,6 +22,7 @@ import { MCP_USAGE, mcpArgumentsOf, parseMcpArguments, serveMcpOverStdio } from 
 import { dispatch } from '../../router';
 import { createServices, type Services } from '../../services';
 import { defaultDataDir, ensureDataDir } from '../data-dir';
+import { bindDesktop } from './desktop';
 import { rendererFile } from '../renderer-file';
 import {
   allowsNavigation,
@@ -78,7 +80,7 @@ async function chooseWorkspace(): Promise<string | null> {
   return picked.canceled ? null : (picked.filePaths[0] ?? null);
 }
 
-function isFromKilnWindow(event: IpcMainInvokeEvent): boolean {
+function isFromKilnWindow(event: IpcMainInvokeEvent | IpcMainEvent): boolean {
   const frame = event.senderFrame;
   return isTrustedSender(
     {
@@ -302,6 +304,8 @@ function startApp(): void {
     void closing.dispose().finally(() => app.quit());
   });
   app.enableSandbox();
+  // Drag out, Reveal in File Manager, Open with System Application: Electron only, bound once for any workspace.
+  bindDesktop({ services: () => services, window: () => window, isFromKilnWindow });
   // The main process is the daemon: a stray failure is logged, never fatal.
   process.on('unhandledRejection', (err) => console.error('Kiln: unexpected error:', err));
   void app
