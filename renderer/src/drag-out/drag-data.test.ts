@@ -3,6 +3,7 @@ import {
   DOWNLOAD_URL_TYPE,
   TREE_PATHS_TYPE,
   downloadUrl,
+  insertSnippet,
   relativeToFile,
   treePathsOf,
   workspaceRelativeOf,
@@ -69,5 +70,15 @@ describe('tree drag data', () => {
     expect(workspaceRelativeOf('/home/op/ws', '/home/op/ws2/a.py')).toBeNull();
     expect(workspaceRelativeOf('/home/op/ws', '/home/op/ws/../x')).toBeNull();
     expect(workspaceRelativeOf('C:\\Users\\op\\ws', 'c:\\users\\op\\ws\\a.txt')).toBe('a.txt');
+  });
+});
+
+describe('paths into a message', () => {
+  it('sets the paths apart from the words around the caret', () => {
+    expect(insertSnippet('', 0, 0, 'src/a.py')).toEqual({ text: 'src/a.py', caret: 8 });
+    expect(insertSnippet('look at', 7, 7, 'src/a.py')).toEqual({ text: 'look at src/a.py', caret: 16 });
+    expect(insertSnippet('look at please', 7, 7, 'a.py')).toEqual({ text: 'look at a.py please', caret: 12 });
+    expect(insertSnippet('compare', 7, 7, 'a.py\nb.py').text).toBe('compare\na.py\nb.py');
+    expect(insertSnippet('x SEL y', 2, 5, 'a.py').text).toBe('x a.py y');
   });
 });

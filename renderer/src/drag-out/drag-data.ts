@@ -100,3 +100,21 @@ export function workspaceRelativeOf(root: string, absolute: string): string | nu
   const rest = full.slice(base.length + 1);
   return rest.split('/').includes('..') ? null : rest;
 }
+
+/**
+ * A message with `snippet` put in place of its selection [start, end), set apart from the words around it
+ * (a space, or a line break for several paths), and where the caret goes after it.
+ */
+export function insertSnippet(
+  text: string,
+  start: number,
+  end: number,
+  snippet: string,
+): { text: string; caret: number } {
+  const before = text.slice(0, start);
+  const after = text.slice(end);
+  const lead = before && !/\s$/.test(before) ? (snippet.includes('\n') ? '\n' : ' ') : '';
+  const trail = after && !/^\s/.test(after) ? ' ' : '';
+  const inserted = lead + snippet + trail;
+  return { text: before + inserted + after, caret: before.length + inserted.length };
+}

@@ -3,6 +3,7 @@ export {
   TREE_PATHS_TYPE,
   downloadName,
   downloadUrl,
+  insertSnippet,
   isTreeDrag,
   pathsAsText,
   relativeToFile,
@@ -10,3 +11,5 @@ export {
   workspaceRelativeOf,
   writeTreeDrag,
 } from './drag-data';
+export { desktopApi, setDragLabel, startDownload } from './desktop';
+export { placeOsFiles, usePathDrop } from './use-path-drop';

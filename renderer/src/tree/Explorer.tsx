@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Entry } from '../../../shared/contract';
-import { useBridge, useStore } from '../base';
+import { errorText, useBridge, useStore } from '../base';
 import { useCommands } from '../commands';
+import { desktopApi, setDragLabel, startDownload, writeTreeDrag } from '../drag-out';
 import { useOpenFilesStore } from '../editor';
 import { useTimelineStore } from '../timeline';
 import {
@@ -135,6 +136,24 @@ export function Explorer({
     isExpanded: (dir) => tree.isExpanded(dir),
     expand: (dir) => void tree.expand(dir),
     drop: (sources, target) => void ops.moveInto(sources, target),
+    startNative: (event, sources) => {
+      const desktop = desktopApi();
+      const single = sources.length === 1 ? tree.entry(sources[0]!) : undefined;
+      if (event.dataTransfer) {
+        writeTreeDrag(event.dataTransfer, {
+          paths: sources,
+          // Out of the browser, one row downloads (a folder as a zip); Electron drags the real files instead.
+          downloadOrigin: desktop ? undefined : window.location.origin,
+          kind: single?.kind === 'dir' ? 'dir' : 'file',
+        });
+        event.dataTransfer.effectAllowed = 'copyMove';
+        setDragLabel(event.dataTransfer, single ? single.name : `${sources.length} items`);
+      }
+      if (desktop) {
+        event.preventDefault();
+        desktop.startDrag(sources);
+      }
+    },
   });
 
   const onRowClick = (event: React.MouseEvent, entry: Entry) => {
@@ -193,6 +212,18 @@ export function Explorer({
     },
     copyPath: (absolute) => void copyWorkspacePath(bridge, toasts, focusedEntry()?.path ?? '', absolute),
     collapseAll: () => tree.collapseAll(),
+    host: desktopApi() ? 'electron' : 'web',
+    download: (path) => startDownload(path),
+    revealInFileManager: (path) =>
+      void desktopApi()
+        ?.reveal(path)
+        .catch((err) => toasts.error(errorText(err))),
+    openWithSystem: (path) =>
+      void desktopApi()
+        ?.openWithSystem(path)
+        .then((result) => {
+          if (!result.opened && result.message) toasts.error(`Could not open ${nameOf(path)}: ${result.message}`);
+        }),
     hiddenShown: () => Boolean(showHidden),
     toggleHidden: () => setPref('showHidden', !showHidden),
   };
@@ -251,12 +282,25 @@ export function Explorer({
   };
 
   // Rows are memoized; they call the latest handlers through one stable object.
-  const latest = useRef({ onRowClick, finishEditing, ops, pointerDown: drag.onRowPointerDown });
-  latest.current = { onRowClick, finishEditing, ops, pointerDown: drag.onRowPointerDown };
+  const latest = useRef({
+    onRowClick,
+    finishEditing,
+    ops,
+    pointerDown: drag.onRowPointerDown,
+    dragStart: drag.onRowDragStart,
+  });
+  latest.current = {
+    onRowClick,
+    finishEditing,
+    ops,
+    pointerDown: drag.onRowPointerDown,
+    dragStart: drag.onRowDragStart,
+  };
   const rowEvents = useMemo<RowEvents>(
     () => ({
       click: (e, entry) => latest.current.onRowClick(e, entry),
       pointerDown: (e, path) => latest.current.pointerDown(e, path),
+      dragStart: (e, path) => latest.current.dragStart(e, path),
       commitRename: (path, name) => {
         latest.current.finishEditing();
         void latest.current.ops.rename(path, name);
@@ -357,14 +401,17 @@ export function Explorer({
       {dragState && dragState.target !== undefined && (
         <div
           className={`drag-ghost${dragState.valid || dragState.target === null ? '' : ' invalid'}`}
-          style={{ left: dragState.x + 14, top: dragState.y + 10 }}
+          style={{ left: dragState.x + 14, top: dragState.y + (dragState.native ? 34 : 10) }}
           aria-hidden
+          hidden={dragState.native && (dragState.target === null || (dragState.valid && dragState.same))}
         >
           {dragState.target !== null && !dragState.valid
             ? `Can't move a folder into itself`
-            : dragState.sources.length === 1
-              ? nameOf(dragState.sources[0])
-              : `${dragState.sources.length} items`}
+            : dragState.native
+              ? null
+              : dragState.sources.length === 1
+                ? nameOf(dragState.sources[0])
+                : `${dragState.sources.length} items`}
           {dragState.target !== null && dragState.valid && !dragState.same && (
             <span className="drag-ghost-target">
               {' '}

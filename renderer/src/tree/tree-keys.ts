@@ -23,6 +23,11 @@ export interface ExplorerActions {
   /** Shows a file's local history in the Timeline. */
   openTimeline(path: string): void;
   collapseAll(): void;
+  /** Which host the window runs in: downloads are the web host's, desktop actions Electron's. */
+  host: 'web' | 'electron';
+  download(path: string): void;
+  revealInFileManager(path: string): void;
+  openWithSystem(path: string): void;
   hiddenShown(): boolean;
   toggleHidden(): void;
 }
@@ -31,6 +36,8 @@ export interface ExplorerActions {
 export interface ExplorerCommand extends Command {
   /** For the context menu (where the tree has lost focus to the menu); absent: always. */
   enabled?: () => boolean;
+  /** False where the host has no such action: left out of the menu (and the palette). */
+  available?: boolean;
 }
 
 /**
@@ -65,6 +72,23 @@ export function explorerCommands(a: ExplorerActions): ExplorerCommand[] {
     command('paste', 'Paste', { keys: 'Mod+V', when: a.treeFocused, enabled: a.hasClip, run: a.paste }),
     command('copyPath', 'Copy Path', { run: () => a.copyPath(false) }),
     command('copyAbsolutePath', 'Copy Absolute Path', { run: () => a.copyPath(true) }),
+    command('download', 'Download', {
+      available: a.host === 'web',
+      palette: a.host === 'web',
+      enabled: onEntry,
+      run: () => void withEntry(a, (e) => a.download(e.path)),
+    }),
+    command('revealInFileManager', 'Reveal in File Manager', {
+      available: a.host === 'electron',
+      palette: a.host === 'electron',
+      run: () => a.revealInFileManager(a.focusedEntry()?.path ?? ''),
+    }),
+    command('openWithSystem', 'Open with System Application', {
+      available: a.host === 'electron',
+      palette: a.host === 'electron',
+      enabled: () => a.focusedEntry()?.kind === 'file',
+      run: () => void withEntry(a, (e) => e.kind === 'file' && a.openWithSystem(e.path)),
+    }),
     command('openTimeline', 'Open Timeline', {
       enabled: () => a.focusedEntry()?.kind === 'file',
       run: () => void withEntry(a, (e) => e.kind === 'file' && a.openTimeline(e.path)),
