@@ -164,10 +164,13 @@ export function useTreeDrag(options: DragOptions) {
     window.addEventListener('pointerup', onUp);
     window.addEventListener('pointercancel', onCancel);
     window.addEventListener('keydown', onKey, true);
+    // dragenter too: a target that does not cancel it is not the drop target, and its dragovers may never come.
+    window.addEventListener('dragenter', onDragOver, true);
     window.addEventListener('dragover', onDragOver, true);
     window.addEventListener('drop', onDrop, true);
     window.addEventListener('dragend', onDragEnd, true);
     return () => {
+      window.removeEventListener('dragenter', onDragOver, true);
       window.removeEventListener('dragover', onDragOver, true);
       window.removeEventListener('drop', onDrop, true);
       window.removeEventListener('dragend', onDragEnd, true);
