@@ -49,14 +49,17 @@ export function usePathDrop(insert: (text: string) => void, enabled = true) {
         (info) => info.root,
         () => null,
       ));
+    const accept = (event: React.DragEvent) => {
+      if (!accepts(event.dataTransfer)) return;
+      event.preventDefault();
+      event.stopPropagation();
+      event.dataTransfer.dropEffect = 'copy';
+      setOver(true);
+    };
     return {
-      onDragOver: (event: React.DragEvent) => {
-        if (!accepts(event.dataTransfer)) return;
-        event.preventDefault();
-        event.stopPropagation();
-        event.dataTransfer.dropEffect = 'copy';
-        setOver(true);
-      },
+      onDragOver: accept,
+      // Entering must be accepted too, or the drop target stays what was under the pointer before.
+      onDragEnter: accept,
       onDragLeave: (event: React.DragEvent) => {
         if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setOver(false);
       },

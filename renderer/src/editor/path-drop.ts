@@ -21,7 +21,8 @@ export function attachTreePathDrop(
     if (!event.dataTransfer || !isTreeDrag(event.dataTransfer)) return;
     event.preventDefault();
     event.stopPropagation();
-    event.dataTransfer.dropEffect = event.shiftKey ? 'copy' : 'link';
+    // 'copy' either way: the tree allows copy and move only, and a drop whose effect it does not allow never comes.
+    event.dataTransfer.dropEffect = 'copy';
   };
   const drop = (event: DragEvent) => {
     const paths = event.dataTransfer ? treePathsOf(event.dataTransfer) : null;
@@ -42,9 +43,11 @@ export function attachTreePathDrop(
     editor.setPosition({ lineNumber: at.lineNumber, column: at.column + text.length });
     editor.focus();
   };
+  host.addEventListener('dragenter', over, true);
   host.addEventListener('dragover', over, true);
   host.addEventListener('drop', drop, true);
   return () => {
+    host.removeEventListener('dragenter', over, true);
     host.removeEventListener('dragover', over, true);
     host.removeEventListener('drop', drop, true);
   };

@@ -75,8 +75,8 @@ export function explorerCommands(a: ExplorerActions): ExplorerCommand[] {
     command('download', 'Download', {
       available: a.host === 'web',
       palette: a.host === 'web',
-      enabled: onEntry,
-      run: () => void withEntry(a, (e) => a.download(e.path)),
+      // On empty space: the whole workspace, as a zip.
+      run: () => a.download(a.focusedEntry()?.path ?? ''),
     }),
     command('revealInFileManager', 'Reveal in File Manager', {
       available: a.host === 'electron',
