@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { runDownloadBench } from './download';
 import { runEditDiffBench } from './edit-diff';
 import { runGitStatusBench } from './git-status';
 import { runHistoryBench } from './history';
@@ -44,6 +45,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   sandbox: runSandboxBench,
   scale: runScaleBench,
   history: runHistoryBench,
+  download: runDownloadBench,
 };
 const unknown = only.filter((name) => !Object.hasOwn(benches, name));
 if (unknown.length) {
