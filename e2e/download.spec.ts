@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import type { Locator, Page } from '@playwright/test';
 import { expect } from './support/fixtures';
 import { configureScriptedModel, testWithModel } from './support/model';
+import { cell, cellOf, notebook, openNotebook } from './support/notebook';
 import { dragWithMouse, editorText, expandFolder, mod, openFile, treeItem } from './support/ui';
 
 const run = promisify(execFile);
@@ -110,6 +111,39 @@ test.describe('paths into sessions and editors', () => {
     // A drop into the session moved nothing.
     expect(await workspace.exists('src/app.py')).toBe(true);
     expect(await workspace.exists('README.md')).toBe(true);
+
+    // A file from the OS has no workspace path in the browser: nothing is inserted, and Kiln says how to bring it in.
+    await message.evaluate((box) => {
+      const data = new DataTransfer();
+      data.items.add(new File(['not sent'], 'photo.png', { type: 'image/png' }));
+      for (const type of ['dragenter', 'dragover', 'drop'])
+        box.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: data }));
+    });
+    await expect(page.getByRole('status').filter({ hasText: '"photo.png" is not in the workspace' })).toBeVisible();
+    await expect(message).toHaveValue('README.md\nsrc/app.py\nsrc/util.py');
+  });
+
+  test('a row dropped into a notebook cell with Shift inserts its path relative to the notebook', async ({
+    page,
+    kiln,
+    workspace,
+  }) => {
+    await workspace.write('analysis/explore.ipynb', notebook(cell('code', 'import pandas as pd\n')));
+    await kiln.open(page);
+    await expandFolder(page, 'analysis');
+    const nb = await openNotebook(page, 'explore.ipynb');
+    const lines = cellOf(nb, 1).locator('.monaco-editor .view-lines');
+    await expect(lines).toContainText('import pandas');
+    const box = (await lines.boundingBox())!;
+    const start = { x: box.x + 2, y: box.y + 8 };
+    await expandFolder(page, 'data');
+    await dragWithMouse(page, treeItem(page, 'sample.csv'), start, { release: false });
+    await page.keyboard.down('Shift');
+    await page.mouse.move(start.x + 1, start.y);
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+    await expect(lines).toContainText('../data/sample.csvimport pandas');
+    expect(await workspace.exists('data/sample.csv')).toBe(true);
   });
 
   test('a row dropped into the editor with Shift inserts its path relative to the open file; without, opens it', async ({
