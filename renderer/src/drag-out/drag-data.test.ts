@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   DOWNLOAD_URL_TYPE,
   TREE_PATHS_TYPE,
+  beginTreeDrag,
+  endTreeDrag,
   downloadUrl,
   insertSnippet,
   relativeToFile,
@@ -45,6 +47,16 @@ describe('tree drag data', () => {
     const electron = fakeData();
     writeTreeDrag(electron, { paths: ['a.txt'] });
     expect(electron.map.has(DOWNLOAD_URL_TYPE)).toBe(false);
+  });
+
+  it("takes the OS drag Electron made of the tree's rows as those rows, only while it is on", () => {
+    const osDrag = fakeData();
+    osDrag.setData('Files', '');
+    expect(treePathsOf(osDrag)).toBeNull();
+    beginTreeDrag(['src/a.py', 'b.txt']);
+    expect(treePathsOf(osDrag)).toEqual(['src/a.py', 'b.txt']);
+    endTreeDrag();
+    expect(treePathsOf(osDrag)).toBeNull();
   });
 
   it('reads only a well-formed tree drag', () => {

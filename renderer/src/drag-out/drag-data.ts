@@ -50,14 +50,29 @@ export function writeTreeDrag(data: DragData, drag: TreeDragOut): void {
   }
 }
 
+/**
+ * The rows of the tree's drag while it is on. Electron hands that drag to the OS (the real files), so inside the
+ * window it arrives as a drop of files: this says they are the tree's rows, to be treated as paths like any tree drag.
+ */
+let rowsInFlight: string[] | null = null;
+
+export function beginTreeDrag(paths: string[]): void {
+  rowsInFlight = paths;
+}
+
+export function endTreeDrag(): void {
+  rowsInFlight = null;
+}
+
 /** Whether a drag (while over a target, when only its types can be read) comes from the tree. */
 export function isTreeDrag(data: Pick<DragData, 'types'>): boolean {
-  return data.types.includes(TREE_PATHS_TYPE);
+  return data.types.includes(TREE_PATHS_TYPE) || (rowsInFlight !== null && data.types.includes('Files'));
 }
 
 /** The tree paths a drop carries, or null when it is not a tree drag (or its data is not a list of paths). */
 export function treePathsOf(data: Pick<DragData, 'types' | 'getData'>): string[] | null {
   if (!isTreeDrag(data)) return null;
+  if (!data.types.includes(TREE_PATHS_TYPE)) return rowsInFlight;
   try {
     const parsed: unknown = JSON.parse(data.getData(TREE_PATHS_TYPE));
     return Array.isArray(parsed) && parsed.every((p) => typeof p === 'string') ? parsed : null;

@@ -1,5 +1,7 @@
 export {
   DOWNLOAD_ROUTE,
+  beginTreeDrag,
+  endTreeDrag,
   TREE_PATHS_TYPE,
   downloadName,
   downloadUrl,

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Entry } from '../../../shared/contract';
 import { errorText, useBridge, useStore } from '../base';
 import { useCommands } from '../commands';
-import { desktopApi, setDragLabel, startDownload, writeTreeDrag } from '../drag-out';
+import { beginTreeDrag, desktopApi, endTreeDrag, setDragLabel, startDownload, writeTreeDrag } from '../drag-out';
 import { useOpenFilesStore } from '../editor';
 import { useTimelineStore } from '../timeline';
 import {
@@ -149,6 +149,7 @@ export function Explorer({
         event.dataTransfer.effectAllowed = 'copyMove';
         setDragLabel(event.dataTransfer, single ? single.name : `${sources.length} items`);
       }
+      beginTreeDrag(sources);
       if (desktop) {
         event.preventDefault();
         desktop.startDrag(sources);
@@ -317,6 +318,11 @@ export function Explorer({
   };
 
   const dragState = drag.drag;
+  // Drop targets elsewhere (composers, editors) know the tree's rows only while its drag is on.
+  const dragging = dragState !== null;
+  useEffect(() => {
+    if (!dragging) endTreeDrag();
+  }, [dragging]);
   const cutPaths = useMemo(() => (clip?.mode === 'cut' ? new Set(clip.paths) : null), [clip]);
   const focusedIndex = display.indexOf(focused);
 
