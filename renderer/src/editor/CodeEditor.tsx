@@ -5,7 +5,7 @@ import { useColorScheme, usePrefs } from '../ui';
 import { languageForPath, monaco } from './monaco-setup';
 import { useOpenFile, useOpenFilesStore, type OpenFile } from './open-files';
 import { useGitStateOf } from '../git';
-import { attachTreePathDrop } from './path-drop';
+import { attachTreePathDrop, openIfFile } from './path-drop';
 import { onRevealRequest, takeReveal } from './reveal';
 import { useTextModels, type TextModels } from './text-models';
 import { useTimelineStore } from '../timeline';
@@ -58,7 +58,7 @@ export function CodeEditor({ path }: { path: string }) {
     });
     const pathDrop = attachTreePathDrop(editor, host.current!, {
       fileOf: () => textModels.pathOf(editor.getModel()) ?? null,
-      open: (target) => void store.open(target),
+      open: openIfFile(bridge, (target) => void store.open(target)),
     });
     return () => {
       pathDrop();
@@ -69,7 +69,7 @@ export function CodeEditor({ path }: { path: string }) {
       editor.dispose();
       editorRef.current = null;
     };
-  }, [store, textModels, timeline]);
+  }, [bridge, store, textModels, timeline]);
 
   // Show this path's model, restoring where the operator was.
   const ready = file?.status === 'ready' && !file.binary;

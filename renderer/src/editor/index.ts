@@ -3,7 +3,7 @@ export { CodeDocument } from './CodeDocument';
 export { DiffView } from './DiffView';
 export { registerDocumentView, type DocumentViewProps, type DocumentViewSpec } from './document-views';
 export { monaco } from './monaco-setup';
-export { attachTreePathDrop } from './path-drop';
+export { attachTreePathDrop, openIfFile } from './path-drop';
 export { OpenFilesStore, useOpenFile, useOpenFiles, useOpenFilesStore, type OpenFile } from './open-files';
 export { onRevealRequest, requestReveal, takeReveal, type RevealTarget } from './reveal';
 export { SaveAs } from './SaveAs';

@@ -1,5 +1,15 @@
+import type { KilnBridge } from '../../../shared/contract';
 import { isTreeDrag, relativeToFile, treePathsOf } from '../drag-out';
 import { monaco } from './monaco-setup';
+
+/** Opens a dropped row if it is a file (a folder dropped without Shift has nothing to open in an editor). */
+export function openIfFile(bridge: KilnBridge, open: (path: string) => void): (path: string) => void {
+  return (path) =>
+    void bridge.request('workspace.stat', { path }).then(
+      (entry) => entry.kind === 'file' && open(path),
+      () => undefined,
+    );
+}
 
 export interface TreePathDropOptions {
   /** The workspace-relative path of the open file (a notebook's for its cells); null when it has none. */

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { attachTreePathDrop, monaco, useOpenFilesStore } from '../editor';
+import { useBridge } from '../base';
+import { attachTreePathDrop, monaco, openIfFile, useOpenFilesStore } from '../editor';
 import { overflowWidgetsNode } from './overflow-widgets';
 import { attachKernelAssist, type KernelAssistSource } from './kernel-assist';
 import { useCellFind } from './find/find-context';
@@ -57,6 +58,7 @@ export function CellEditor({
 }: CellEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const openFiles = useOpenFilesStore();
+  const bridge = useBridge();
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const handlers = useRef({ onChange, onKey, onFocus });
   handlers.current = { onChange, onKey, onFocus };
@@ -177,7 +179,7 @@ export function CellEditor({
     // A tree row dropped with Shift: its path relative to the notebook (the document shown, so the active one).
     const detachPathDrop = attachTreePathDrop(editor, el, {
       fileOf: () => openFiles.getState().active,
-      open: (target) => void openFiles.open(target),
+      open: openIfFile(bridge, (target) => void openFiles.open(target)),
     });
     const keySub = editor.onKeyDown((e) => {
       if (e.browserEvent.defaultPrevented) return;
