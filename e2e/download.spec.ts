@@ -165,8 +165,12 @@ test.describe('paths into sessions and editors', () => {
     await expect(page.getByRole('tab', { name: 'app.py' })).toBeVisible();
     await page.screenshot({ path: test.info().outputPath('shift-drop-path.png') });
 
+    // A folder has nothing to open in an editor; a file opens.
+    await dragWithMouse(page, treeItem(page, 'notes'), firstLine);
     await dragWithMouse(page, treeItem(page, 'util.py'), firstLine);
     await expect(page.getByRole('tab', { name: 'util.py', exact: true })).toHaveAttribute('aria-selected', 'true');
     await expect(editorText(page)).toContainText('VALUE = 42');
+    await expect(page.getByRole('tab', { name: 'notes', exact: true })).toHaveCount(0);
+    await expect(page.locator('.toast-error')).toHaveCount(0);
   });
 });
