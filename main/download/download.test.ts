@@ -1,10 +1,13 @@
 import { execFile } from 'node:child_process';
-import { readFile, symlink, writeFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import http from 'node:http';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebHost } from '../hosts/web/server';
 import { makeTempDir, makeTempTree } from '../../test-support/temp-workspace';
+import { until } from '../../test-support/until';
 import { startTestHost } from '../../test-support/web-host';
 import { attachmentDisposition } from './headers';
 
@@ -24,6 +27,8 @@ beforeAll(async () => {
   });
   ({ host, root } = started);
   await writeFile(path.join(root, 'data/raw.bin'), binary);
+  // Kiln's own temp file (a save in flight) is not part of a download.
+  await writeFile(path.join(root, 'data/.kiln-0123456789ab.tmp'), 'half');
   const away = await makeTempTree({ 'secret.txt': 'top secret\n' });
   outside = away.root;
   await symlink(path.join(outside, 'secret.txt'), path.join(root, 'secret-link.txt'));
@@ -123,6 +128,27 @@ describe('downloads from the web host', () => {
       expect(await res.text()).not.toContain('top secret');
     }
     expect((await download('data/escape')).status).toBe(403);
+  });
+
+  it('a cancelled zip download stops reading: its files are closed and the host keeps serving', async () => {
+    await mkdir(path.join(root, 'big'));
+    await writeFile(path.join(root, 'big/huge.bin'), Buffer.alloc(64 * 1024 * 1024, 7));
+    const openFds = () => readdirSync('/proc/self/fd').length;
+    const before = openFds();
+    await new Promise<void>((resolve, reject) => {
+      const request = http.get(
+        { host: '127.0.0.1', port: host.port, path: '/download?path=big', headers: { cookie: cookie() } },
+        (response) => {
+          response.once('data', () => {
+            request.destroy();
+            resolve();
+          });
+        },
+      );
+      request.on('error', (err) => ((err as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve() : reject(err)));
+    });
+    await until(() => openFds() <= before, 'the zipped file to be closed');
+    expect((await download('hello.txt')).status).toBe(200);
   });
 
   it('answers a missing path with 404 and a request without a path with 400, and keeps serving', async () => {

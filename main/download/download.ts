@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { ZipFile } from 'yazl';
 import { KilnError } from '../../shared/errors';
-import type { PathGuard } from '../workspace';
+import { isKilnTempName, type PathGuard } from '../workspace';
 import { attachmentDisposition, contentTypeOf, DOWNLOAD_HEADERS } from './headers';
 
 const S_IFLNK_RWX = 0o120777;
@@ -145,14 +145,19 @@ async function streamZip(
   res: ServerResponse,
 ): Promise<void> {
   const zip = new ZipFile();
-  let gone = false;
+  const walk: ZipWalk = { gone: false, reading: null };
+  // A client that goes away (a cancelled download) stops the walk and closes the file being read.
+  const stop = () => {
+    walk.gone = true;
+    walk.reading?.destroy();
+  };
   const done = new Promise<void>((resolve) => {
     res.once('close', () => {
-      gone = true;
+      stop();
       resolve();
     });
     zip.on('error', () => {
-      gone = true;
+      stop();
       res.destroy();
       resolve();
     });
@@ -161,15 +166,21 @@ async function streamZip(
   const prefix = `${name}/`;
   zip.addEmptyDirectory(prefix);
   try {
-    await addFolder(guard, zip, rootHandle, rootReal, prefix, () => gone);
+    await addFolder(guard, zip, rootHandle, rootReal, prefix, walk);
   } catch {
-    gone = true;
+    stop();
     res.destroy();
   } finally {
     await rootHandle.close().catch(() => undefined);
   }
-  if (!gone) zip.end();
+  if (!walk.gone) zip.end();
   await done;
+}
+
+interface ZipWalk {
+  gone: boolean;
+  /** The file being read into the zip now. */
+  reading: { destroy(): void } | null;
 }
 
 async function addFolder(
@@ -178,13 +189,14 @@ async function addFolder(
   handle: FileHandle,
   dirReal: string,
   prefix: string,
-  stopped: () => boolean,
+  walk: ZipWalk,
 ): Promise<void> {
   // Listed through the open handle: the folder read is the folder that was checked.
   const listed = process.platform === 'linux' ? `/proc/self/fd/${handle.fd}` : dirReal;
   const dirents = await readdir(listed, { withFileTypes: true });
   for (const dirent of dirents) {
-    if (stopped()) return;
+    if (walk.gone) return;
+    if (isKilnTempName(dirent.name)) continue; // Kiln's own half-written temp files are not the operator's
     const at = path.join(dirReal, dirent.name);
     const entryName = prefix + dirent.name;
     if (dirent.isSymbolicLink()) {
@@ -200,7 +212,7 @@ async function addFolder(
       try {
         const info = await sub.stat();
         zip.addEmptyDirectory(`${entryName}/`, { mtime: info.mtime, mode: info.mode & 0xffff });
-        await addFolder(guard, zip, sub, at, `${entryName}/`, stopped);
+        await addFolder(guard, zip, sub, at, `${entryName}/`, walk);
       } finally {
         await sub.close();
       }
@@ -208,8 +220,13 @@ async function addFolder(
       const info = await lstat(at).catch(() => null);
       if (!info?.isFile()) continue;
       zip.addReadStreamLazy(entryName, { mtime: info.mtime, mode: info.mode & 0xffff, compress: false }, (ready) => {
+        if (walk.gone) return ready(new Error('The download was cancelled'), undefined as never);
         openInside(guard, at, entryName, fsConstants.O_NONBLOCK).then(
-          (file) => ready(null, file.createReadStream({ autoClose: true, highWaterMark: READ_CHUNK })),
+          (file) => {
+            const stream = file.createReadStream({ autoClose: true, highWaterMark: READ_CHUNK });
+            walk.reading = stream;
+            ready(null, stream);
+          },
           (err: unknown) => ready(err, undefined as never),
         );
       });
