@@ -1,7 +1,6 @@
 import path from 'node:path';
 
-/** The route the web host serves downloads on: `GET /download?path=<workspace-relative path>`. */
-export const DOWNLOAD_ROUTE = '/download';
+export { DOWNLOAD_ROUTE } from '../../shared/download';
 
 /**
  * RFC 6266 `attachment` with an ASCII fallback `filename` and the exact name as RFC 8187 `filename*`, so

@@ -1,5 +1,5 @@
 import type { DesktopApi } from '../../../shared/desktop';
-import { downloadUrl } from './drag-data';
+import { downloadUrl } from '../../../shared/download';
 
 declare global {
   interface Window {

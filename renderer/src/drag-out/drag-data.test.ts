@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { downloadUrl } from '../../../shared/download';
 import {
   DOWNLOAD_URL_TYPE,
   TREE_PATHS_TYPE,
   beginTreeDrag,
   endTreeDrag,
-  downloadUrl,
   insertSnippet,
   relativeToFile,
   treePathsOf,

@@ -1,3 +1,5 @@
+import { downloadUrl } from '../../../shared/download';
+
 /**
  * What a drag of tree rows carries, read and written in one place: the tree writes it, the composers,
  * the agent's transcript and the editors read it. Paths are workspace-relative, as everywhere in the renderer.
@@ -7,8 +9,6 @@
 export const TREE_PATHS_TYPE = 'application/x-kiln-paths';
 /** Chromium's drag-out-to-download type: `mime:name:url`, one file. */
 export const DOWNLOAD_URL_TYPE = 'DownloadURL';
-/** The web host's download route (main/download). */
-export const DOWNLOAD_ROUTE = '/download';
 
 /** The part of DataTransfer these helpers use, so they are tested without a browser drag. */
 export interface DragData {
@@ -23,11 +23,6 @@ export interface TreeDragOut {
   downloadOrigin?: string;
   /** The kind of the single dragged entry (a folder downloads as a zip). */
   kind?: 'file' | 'dir';
-}
-
-/** The URL the web host serves a workspace entry's download at (the token travels in the cookie, never here). */
-export function downloadUrl(origin: string, rel: string): string {
-  return `${origin}${DOWNLOAD_ROUTE}?path=${encodeURIComponent(rel)}`;
 }
 
 /** The name a download is saved under: the file's name, a folder's name plus `.zip`. */

@@ -1,10 +1,9 @@
+export { DOWNLOAD_ROUTE, downloadUrl } from '../../../shared/download';
 export {
-  DOWNLOAD_ROUTE,
   beginTreeDrag,
   endTreeDrag,
   TREE_PATHS_TYPE,
   downloadName,
-  downloadUrl,
   insertSnippet,
   isTreeDrag,
   pathsAsText,
