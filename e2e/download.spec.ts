@@ -7,7 +7,7 @@ import type { Locator, Page } from '@playwright/test';
 import { expect } from './support/fixtures';
 import { configureScriptedModel, testWithModel } from './support/model';
 import { cell, cellOf, notebook, openNotebook } from './support/notebook';
-import { dragWithMouse, editorText, expandFolder, mod, openFile, treeItem } from './support/ui';
+import { dragWithMouse, editorText, expandFolder, fileTree, mod, openFile, treeItem } from './support/ui';
 
 const run = promisify(execFile);
 /** The Agent tab needs a model configured for its composer to take text. */
@@ -54,6 +54,13 @@ test.describe('out of Kiln (web host)', () => {
     } finally {
       await rm(out, { recursive: true, force: true });
     }
+
+    // On the tree's empty space, Download takes the whole workspace.
+    const box = (await fileTree(page).boundingBox())!;
+    await page.mouse.click(box.x + 100, box.y + box.height - 40, { button: 'right' });
+    const started = page.waitForEvent('download');
+    await page.getByRole('menuitem', { name: 'Download', exact: true }).click();
+    expect((await started).suggestedFilename()).toBe(`${path.basename(workspace.root)}.zip`);
   });
 
   test('dragging a row out of the browser carries a DownloadURL the host serves only with the cookie', async ({
