@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { runDownloadBench } from './download';
 import { runEditDiffBench } from './edit-diff';
 import { runGitStatusBench } from './git-status';
 import { runHistoryBench } from './history';
@@ -46,6 +47,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   scale: runScaleBench,
   history: runHistoryBench,
   upload: runUploadBench,
+  download: runDownloadBench,
 };
 const unknown = only.filter((name) => !Object.hasOwn(benches, name));
 if (unknown.length) {

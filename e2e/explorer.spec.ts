@@ -14,13 +14,14 @@ const MENU_ITEMS = [
   'Paste',
   'Copy Path',
   'Copy Absolute Path',
+  'Download',
   'Open Timeline',
   'Rename',
   'Delete',
 ];
 
 test.describe('context menu', () => {
-  test('on an entry and on empty space it offers exactly the twelve actions', async ({ page, kiln }) => {
+  test('on an entry and on empty space it offers exactly the thirteen actions', async ({ page, kiln }) => {
     await kiln.open(page);
     await treeItem(page, 'README.md').click({ button: 'right' });
     const menu = page.getByRole('menu');

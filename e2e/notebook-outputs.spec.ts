@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { DEFAULT_FIXTURE, expect, test } from './support/fixtures';
 import { cell, notebook, openNotebook, outputOf } from './support/notebook';
@@ -208,6 +209,16 @@ test.describe('notebook export', () => {
     const script = await workspace.read('report.py');
     expect(script).toContain('import sympy');
     expect(script).toContain('chart');
+    // The web host offers the exported file to the browser as a download too (the host's disk may be a remote box's).
+    const offered = page.waitForEvent('download');
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Exported to report.py' })
+      .getByRole('button', { name: 'Download', exact: true })
+      .click();
+    const download = await offered;
+    expect(download.suggestedFilename()).toBe('report.py');
+    expect(await readFile((await download.path())!, 'utf8')).toBe(script);
     // The notebook itself was never rewritten.
     expect(await workspace.read('report.ipynb')).toBe(SAVED);
   });

@@ -8,6 +8,7 @@ import {
   protocol,
   session,
   shell,
+  type IpcMainEvent,
   type IpcMainInvokeEvent,
   type MenuItemConstructorOptions,
 } from 'electron';
@@ -23,6 +24,7 @@ import { dispatch } from '../../router';
 import { createServices, type Services } from '../../services';
 import { uploadHandlers } from '../../upload';
 import { defaultDataDir, ensureDataDir } from '../data-dir';
+import { bindDesktop } from './desktop';
 import { rendererFile } from '../renderer-file';
 import {
   allowsNavigation,
@@ -80,7 +82,7 @@ async function chooseWorkspace(): Promise<string | null> {
   return picked.canceled ? null : (picked.filePaths[0] ?? null);
 }
 
-function isFromKilnWindow(event: IpcMainInvokeEvent): boolean {
+function isFromKilnWindow(event: IpcMainInvokeEvent | IpcMainEvent): boolean {
   const frame = event.senderFrame;
   return isTrustedSender(
     {
@@ -343,6 +345,8 @@ function startApp(): void {
     void closing.dispose().finally(() => app.quit());
   });
   app.enableSandbox();
+  // Drag out, Reveal in File Manager, Open with System Application: Electron only, bound once for any workspace.
+  bindDesktop({ services: () => services, window: () => window, isFromKilnWindow });
   // The main process is the daemon: a stray failure is logged, never fatal.
   process.on('unhandledRejection', (err) => console.error('Kiln: unexpected error:', err));
   void app

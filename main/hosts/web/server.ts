@@ -10,6 +10,8 @@ import { UPLOAD_ENDPOINT } from '../../../shared/contract';
 import { dispatch } from '../../router';
 import { receiveUpload } from '../../upload';
 import { rendererFile } from '../renderer-file';
+import { DOWNLOAD_ROUTE, DownloadService, downloadStatus } from '../../download';
+import { PathGuard } from '../../workspace';
 import type { Services } from '../../services';
 
 export interface WebHostOptions {
@@ -62,6 +64,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? randomBytes(24).toString('base64url');
   const staticRoot = path.resolve(options.staticDir);
   const sockets = new Set<WebSocket>();
+  const downloads = new DownloadService(
+    new PathGuard(options.services.workspace.root),
+    options.services.workspace.name,
+  );
   // Known once listening: the Host names this host answers to and the cookie named for its port.
   let gate: RequestGate = { hosts: new Set(), cookie: '' };
   const refusals = new Set<string>();
@@ -112,6 +118,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       res.writeHead(405).end();
       return;
     }
+    if (url.pathname === DOWNLOAD_ROUTE) return serveDownload(req, res, url);
     const file = rendererFile(staticRoot, url.pathname);
     const info = file ? await stat(file).catch(() => null) : null;
     if (!file || !info?.isFile()) {
@@ -138,6 +145,24 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       createReadStream(file)
         .on('error', () => res.destroy())
         .pipe(res);
+  }
+
+  /** Workspace files leave only with the cookie, never a token in a URL that could be passed on. */
+  async function serveDownload(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const cookie = readCookie(req.headers.cookie, gate.cookie);
+    const refuse = (status: number, message: string) =>
+      void res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`Kiln: ${message}\n`);
+    if (!cookie || !sameSecret(cookie, token)) return refuse(401, "a download needs the web host's token cookie.");
+    const rel = url.searchParams.get('path');
+    if (rel === null) return refuse(400, 'a download needs ?path=.');
+    try {
+      await downloads.serve(rel, res, { headOnly: req.method === 'HEAD' });
+    } catch (err) {
+      const { status, message } = downloadStatus(err);
+      if (status === 403) logRefusal('a download outside the workspace', rel);
+      if (res.headersSent) res.destroy();
+      else refuse(status, message);
+    }
   }
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { AGENT_SNIPPET, toolChipLabel, type AgentEntry, type RunState } from '../../../shared/contract';
 import {
   AssistantMessage,
@@ -8,12 +8,14 @@ import {
   ChatLogEmpty,
   ChatMarker,
   Composer,
+  type ComposerHandle,
   ConfigErrorBanner,
   ModelsWithheld,
   SetupNeeded,
   ThinkingDots,
   UserMessage,
 } from '../chat';
+import { usePathDrop } from '../drag-out';
 import { useOpenFilesStore } from '../editor';
 import { TurnCheckpoint } from '../timeline';
 import { useWorkspaceTrust } from '../trust';
@@ -35,6 +37,9 @@ export function AgentPanel() {
   const tools = snapshot?.tools ?? [];
   const busy = runState === 'running' || queued > 0;
   const trust = useWorkspaceTrust();
+  // Paths dropped on the transcript go into the message box, as if dropped there.
+  const composer = useRef<ComposerHandle>(null);
+  const transcriptDrop = usePathDrop((text) => composer.current?.insert(text), enabled);
 
   return (
     <aside className="agent-panel" aria-label="Agent">
@@ -86,11 +91,17 @@ export function AgentPanel() {
           }
         />
       ) : (
-        <Transcript entries={transcript} runState={runState} />
+        <div
+          className={`as-transcript-drop${transcriptDrop.over ? ' chat-drop-over' : ''}`}
+          {...transcriptDrop.handlers}
+        >
+          <Transcript entries={transcript} runState={runState} />
+        </div>
       )}
 
       {/* Sending while a run is going queues the message (main runs them one at a time). */}
       <Composer
+        handle={composer}
         disabled={!enabled}
         running={busy}
         sendWhileRunning

@@ -1,5 +1,11 @@
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, type ReactNode, type Ref } from 'react';
+import { insertSnippet, usePathDrop } from '../drag-out';
 import { SendIcon, StopIcon } from '../ui';
+
+/** Puts text into the message box from outside it (paths dropped on the transcript). */
+export interface ComposerHandle {
+  insert(text: string): void;
+}
 
 export interface ComposerProps {
   /** The textbox and Send are off (not configured, nothing to work on). */
@@ -17,6 +23,7 @@ export interface ComposerProps {
   onStop: () => void;
   /** The bar's left side: a model picker, a status line. */
   children?: ReactNode;
+  handle?: Ref<ComposerHandle>;
 }
 
 /** The message box under a chat transcript: Enter sends, Shift+Enter breaks the line. */
@@ -31,9 +38,27 @@ export function Composer({
   onSend,
   onStop,
   children,
+  handle,
 }: ComposerProps) {
   const [text, setText] = useState('');
   const input = useRef<HTMLTextAreaElement>(null);
+  const caret = useRef<number | null>(null);
+
+  // Dropped tree rows (or workspace files from the OS) go in as their paths, at the caret.
+  const insert = (snippet: string) => {
+    const el = input.current;
+    const next = insertSnippet(text, el?.selectionStart ?? text.length, el?.selectionEnd ?? text.length, snippet);
+    caret.current = next.caret;
+    setText(next.text);
+    el?.focus();
+  };
+  useImperativeHandle(handle, () => ({ insert }));
+  const drop = usePathDrop(insert, !disabled);
+  useEffect(() => {
+    if (caret.current === null || !input.current) return;
+    input.current.setSelectionRange(caret.current, caret.current);
+    caret.current = null;
+  }, [text]);
   const canSend = !disabled && (sendWhileRunning || !running) && text.trim().length > 0;
 
   const send = () => {
@@ -58,7 +83,7 @@ export function Composer({
   }, [text, maxHeight]);
 
   return (
-    <div className={`chat-composer${disabled ? ' disabled' : ''}`}>
+    <div className={`chat-composer${disabled ? ' disabled' : ''}${drop.over ? ' drop-over' : ''}`} {...drop.handlers}>
       <textarea
         ref={input}
         aria-label="Message"

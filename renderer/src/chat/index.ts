@@ -1,6 +1,6 @@
 import './chat.css';
 
-export { Composer, type ComposerProps } from './Composer';
+export { Composer, type ComposerHandle, type ComposerProps } from './Composer';
 export {
   ChatLog,
   ChatLogEmpty,

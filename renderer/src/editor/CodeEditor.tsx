@@ -5,6 +5,7 @@ import { useColorScheme, usePrefs } from '../ui';
 import { languageForPath, monaco } from './monaco-setup';
 import { useOpenFile, useOpenFilesStore, type OpenFile } from './open-files';
 import { useGitStateOf } from '../git';
+import { attachTreePathDrop, openIfFile } from './path-drop';
 import { onRevealRequest, takeReveal } from './reveal';
 import { useTextModels, type TextModels } from './text-models';
 import { useTimelineStore } from '../timeline';
@@ -55,7 +56,12 @@ export function CodeEditor({ path }: { path: string }) {
         if (owner) void timeline.show(owner);
       },
     });
+    const pathDrop = attachTreePathDrop(editor, host.current!, {
+      fileOf: () => textModels.pathOf(editor.getModel()) ?? null,
+      open: openIfFile(bridge, (target) => void store.open(target)),
+    });
     return () => {
+      pathDrop();
       const owner = textModels.pathOf(editor.getModel());
       if (owner) textModels.saveViewState(owner, editor.saveViewState());
       timelineAction.dispose();
@@ -63,7 +69,7 @@ export function CodeEditor({ path }: { path: string }) {
       editor.dispose();
       editorRef.current = null;
     };
-  }, [store, textModels, timeline]);
+  }, [bridge, store, textModels, timeline]);
 
   // Show this path's model, restoring where the operator was.
   const ready = file?.status === 'ready' && !file.binary;

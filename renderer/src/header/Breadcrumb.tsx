@@ -3,7 +3,8 @@ import type { Entry } from '../../../shared/contract';
 import { listingEntries } from '../../../shared/listing';
 import { parentOf } from '../../../shared/paths';
 import { errorText, useBridge } from '../base';
-import { ChevronIcon, FileIcon, FolderIcon, usePrefs } from '../ui';
+import { desktopApi } from '../drag-out';
+import { ChevronIcon, ContextMenu, FileIcon, FolderIcon, usePrefs, useToasts, type MenuItem } from '../ui';
 
 const MAX_OPTIONS = 400;
 
@@ -35,6 +36,8 @@ export function Breadcrumb({
   onOpenFile: (path: string) => void;
 }) {
   const [open, setOpen] = useState<number | null>(null);
+  const [menu, setMenu] = useState<{ x: number; y: number; items: MenuItem[] } | null>(null);
+  const toasts = useToasts();
   const segments = useMemo(() => segmentsOf(path ?? '', rootName), [path, rootName]);
   const buttons = useRef<Array<HTMLButtonElement | null>>([]);
 
@@ -66,6 +69,12 @@ export function Breadcrumb({
               aria-expanded={open === i}
               title={segment.path || rootName}
               onClick={() => setOpen(open === i ? null : i)}
+              onContextMenu={(event) => {
+                const items = desktopMenu(segment.path, i === segments.length - 1 && Boolean(path), toasts.error);
+                if (!items) return; // the web host has no desktop to reveal in: the browser's own menu
+                event.preventDefault();
+                setMenu({ x: event.clientX, y: event.clientY, items });
+              }}
               onKeyDown={(e) => {
                 if (e.key === 'ArrowRight') buttons.current[Math.min(i + 1, segments.length - 1)]?.focus();
                 else if (e.key === 'ArrowLeft') buttons.current[Math.max(i - 1, 0)]?.focus();
@@ -95,6 +104,9 @@ export function Breadcrumb({
           </li>
         ))}
       </ol>
+      {menu && (
+        <ContextMenu x={menu.x} y={menu.y} label="Path actions" items={menu.items} onClose={() => setMenu(null)} />
+      )}
     </nav>
   );
 }
@@ -261,4 +273,22 @@ function SiblingList({
       </ul>
     </div>
   );
+}
+
+/** Electron's desktop actions for a segment (the file itself, or a folder on its path); null in the web host. */
+function desktopMenu(segmentPath: string, isFile: boolean, fail: (message: string) => void): MenuItem[] | null {
+  const desktop = desktopApi();
+  if (!desktop) return null;
+  const failed = (err: unknown) => fail(errorText(err));
+  return [
+    { label: 'Reveal in File Manager', onSelect: () => void desktop.reveal(segmentPath).catch(failed) },
+    {
+      label: 'Open with System Application',
+      disabled: !isFile,
+      onSelect: () =>
+        void desktop.openWithSystem(segmentPath).then((result) => {
+          if (!result.opened && result.message) fail(`Could not open ${segmentPath}: ${result.message}`);
+        }, failed),
+    },
+  ];
 }

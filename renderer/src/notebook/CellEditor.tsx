@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { monaco } from '../editor';
+import { useBridge } from '../base';
+import { attachTreePathDrop, monaco, openIfFile, useOpenFilesStore } from '../editor';
 import { overflowWidgetsNode } from './overflow-widgets';
 import { attachKernelAssist, type KernelAssistSource } from './kernel-assist';
 import { useCellFind } from './find/find-context';
@@ -56,6 +57,8 @@ export function CellEditor({
   assist,
 }: CellEditorProps) {
   const host = useRef<HTMLDivElement>(null);
+  const openFiles = useOpenFilesStore();
+  const bridge = useBridge();
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const handlers = useRef({ onChange, onKey, onFocus });
   handlers.current = { onChange, onKey, onFocus };
@@ -173,6 +176,11 @@ export function CellEditor({
     const focusSub = editor.onDidFocusEditorText(() => handlers.current.onFocus());
     // First, so its Tab, Shift+Tab and Escape (closing its panel) come before the notebook's keys.
     const detachAssist = assist ? attachKernelAssist(editor, assist) : null;
+    // A tree row dropped with Shift: its path relative to the notebook (the document shown, so the active one).
+    const detachPathDrop = attachTreePathDrop(editor, el, {
+      fileOf: () => openFiles.getState().active,
+      open: openIfFile(bridge, (target) => void openFiles.open(target)),
+    });
     const keySub = editor.onKeyDown((e) => {
       if (e.browserEvent.defaultPrevented) return;
       const suggesting = Boolean(el.ownerDocument.querySelector('.suggest-widget.visible'));
@@ -217,6 +225,7 @@ export function CellEditor({
       focusSub.dispose();
       keySub.dispose();
       detachAssist?.();
+      detachPathDrop();
       resize.disconnect();
       editor.dispose();
       model.dispose();

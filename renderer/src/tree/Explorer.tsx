@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Entry } from '../../../shared/contract';
-import { useBridge, useStore } from '../base';
+import { errorText, useBridge, useStore } from '../base';
 import { useCommands } from '../commands';
+import { beginTreeDrag, desktopApi, endTreeDrag, setDragLabel, startDownload, writeTreeDrag } from '../drag-out';
 import { useOpenFilesStore } from '../editor';
 import { useTimelineStore } from '../timeline';
 import {
@@ -136,6 +137,25 @@ export function Explorer({
     isExpanded: (dir) => tree.isExpanded(dir),
     expand: (dir) => void tree.expand(dir),
     drop: (sources, target) => void ops.moveInto(sources, target),
+    startNative: (event, sources) => {
+      const desktop = desktopApi();
+      const single = sources.length === 1 ? tree.entry(sources[0]!) : undefined;
+      if (event.dataTransfer) {
+        writeTreeDrag(event.dataTransfer, {
+          paths: sources,
+          // Out of the browser, one row downloads (a folder as a zip); Electron drags the real files instead.
+          downloadOrigin: desktop ? undefined : window.location.origin,
+          kind: single?.kind === 'dir' ? 'dir' : 'file',
+        });
+        event.dataTransfer.effectAllowed = 'copyMove';
+        setDragLabel(event.dataTransfer, single ? single.name : `${sources.length} items`);
+      }
+      beginTreeDrag(sources);
+      if (desktop) {
+        event.preventDefault();
+        desktop.startDrag(sources);
+      }
+    },
   });
 
   // Files from the desktop: dropped on the tree (webkitGetAsEntry, or real paths in Electron) or chosen.
@@ -210,6 +230,18 @@ export function Explorer({
     },
     copyPath: (absolute) => void copyWorkspacePath(bridge, toasts, focusedEntry()?.path ?? '', absolute),
     collapseAll: () => tree.collapseAll(),
+    host: desktopApi() ? 'electron' : 'web',
+    download: (path) => startDownload(path),
+    revealInFileManager: (path) =>
+      void desktopApi()
+        ?.reveal(path)
+        .catch((err) => toasts.error(errorText(err))),
+    openWithSystem: (path) =>
+      void desktopApi()
+        ?.openWithSystem(path)
+        .then((result) => {
+          if (!result.opened && result.message) toasts.error(`Could not open ${nameOf(path)}: ${result.message}`);
+        }),
     hiddenShown: () => Boolean(showHidden),
     toggleHidden: () => setPref('showHidden', !showHidden),
     upload: (folder) => {
@@ -272,12 +304,25 @@ export function Explorer({
   };
 
   // Rows are memoized; they call the latest handlers through one stable object.
-  const latest = useRef({ onRowClick, finishEditing, ops, pointerDown: drag.onRowPointerDown });
-  latest.current = { onRowClick, finishEditing, ops, pointerDown: drag.onRowPointerDown };
+  const latest = useRef({
+    onRowClick,
+    finishEditing,
+    ops,
+    pointerDown: drag.onRowPointerDown,
+    dragStart: drag.onRowDragStart,
+  });
+  latest.current = {
+    onRowClick,
+    finishEditing,
+    ops,
+    pointerDown: drag.onRowPointerDown,
+    dragStart: drag.onRowDragStart,
+  };
   const rowEvents = useMemo<RowEvents>(
     () => ({
       click: (e, entry) => latest.current.onRowClick(e, entry),
       pointerDown: (e, path) => latest.current.pointerDown(e, path),
+      dragStart: (e, path) => latest.current.dragStart(e, path),
       commitRename: (path, name) => {
         latest.current.finishEditing();
         void latest.current.ops.rename(path, name);
@@ -296,6 +341,11 @@ export function Explorer({
   const dragState = drag.drag;
   const dropState = dragState ?? osDrop.over;
   const writing = writingRow(uploadJob?.current ?? null, uploadJob?.currentFraction ?? 0, display);
+  // Drop targets elsewhere (composers, editors) know the tree's rows only while its drag is on.
+  const dragging = dragState !== null;
+  useEffect(() => {
+    if (!dragging) endTreeDrag();
+  }, [dragging]);
   const cutPaths = useMemo(() => (clip?.mode === 'cut' ? new Set(clip.paths) : null), [clip]);
   const focusedIndex = display.indexOf(focused);
 
@@ -384,14 +434,17 @@ export function Explorer({
       {dragState && dragState.target !== undefined && (
         <div
           className={`drag-ghost${dragState.valid || dragState.target === null ? '' : ' invalid'}`}
-          style={{ left: dragState.x + 14, top: dragState.y + 10 }}
+          style={{ left: dragState.x + 14, top: dragState.y + (dragState.native ? 34 : 10) }}
           aria-hidden
+          hidden={dragState.native && (dragState.target === null || (dragState.valid && dragState.same))}
         >
           {dragState.target !== null && !dragState.valid
             ? `Can't move a folder into itself`
-            : dragState.sources.length === 1
-              ? nameOf(dragState.sources[0])
-              : `${dragState.sources.length} items`}
+            : dragState.native
+              ? null
+              : dragState.sources.length === 1
+                ? nameOf(dragState.sources[0])
+                : `${dragState.sources.length} items`}
           {dragState.target !== null && dragState.valid && !dragState.same && (
             <span className="drag-ghost-target">
               {' '}

@@ -13,6 +13,8 @@ export const INDENT = 12;
 export interface RowEvents {
   click: (event: React.MouseEvent, entry: Entry) => void;
   pointerDown: (event: React.PointerEvent, path: string) => void;
+  /** The browser's drag of the row (rows are draggable so a drag can leave the window). */
+  dragStart: (event: React.DragEvent, path: string) => void;
   commitRename: (path: string, name: string) => void;
   cancelRename: () => void;
 }
@@ -89,6 +91,8 @@ export const TreeRowView = memo(function TreeRowView(props: TreeRowProps) {
       className={classes}
       style={{ transform: `translateY(${index * ROW_HEIGHT}px)`, height: ROW_HEIGHT, paddingLeft: 6 + depth * INDENT }}
       title={rowTitle(entry.path, newMark, flash)}
+      draggable={!renaming}
+      onDragStart={(e) => events.dragStart(e, entry.path)}
       onPointerDown={(e) => !renaming && events.pointerDown(e, entry.path)}
       onClick={(e) => events.click(e, entry)}
     >

@@ -23,6 +23,11 @@ export interface ExplorerActions {
   /** Shows a file's local history in the Timeline. */
   openTimeline(path: string): void;
   collapseAll(): void;
+  /** Which host the window runs in: downloads are the web host's, desktop actions Electron's. */
+  host: 'web' | 'electron';
+  download(path: string): void;
+  revealInFileManager(path: string): void;
+  openWithSystem(path: string): void;
   hiddenShown(): boolean;
   toggleHidden(): void;
   /** Brings files (or a folder) from the operator's machine into the focused folder, through a chooser. */
@@ -33,6 +38,8 @@ export interface ExplorerActions {
 export interface ExplorerCommand extends Command {
   /** For the context menu (where the tree has lost focus to the menu); absent: always. */
   enabled?: () => boolean;
+  /** False where the host has no such action: left out of the menu (and the palette). */
+  available?: boolean;
 }
 
 /**
@@ -69,6 +76,23 @@ export function explorerCommands(a: ExplorerActions): ExplorerCommand[] {
     command('uploadFolder', 'Upload Folder…', { run: () => a.upload(true) }),
     command('copyPath', 'Copy Path', { run: () => a.copyPath(false) }),
     command('copyAbsolutePath', 'Copy Absolute Path', { run: () => a.copyPath(true) }),
+    command('download', 'Download', {
+      available: a.host === 'web',
+      palette: a.host === 'web',
+      // On empty space: the whole workspace, as a zip.
+      run: () => a.download(a.focusedEntry()?.path ?? ''),
+    }),
+    command('revealInFileManager', 'Reveal in File Manager', {
+      available: a.host === 'electron',
+      palette: a.host === 'electron',
+      run: () => a.revealInFileManager(a.focusedEntry()?.path ?? ''),
+    }),
+    command('openWithSystem', 'Open with System Application', {
+      available: a.host === 'electron',
+      palette: a.host === 'electron',
+      enabled: () => a.focusedEntry()?.kind === 'file',
+      run: () => void withEntry(a, (e) => e.kind === 'file' && a.openWithSystem(e.path)),
+    }),
     command('openTimeline', 'Open Timeline', {
       enabled: () => a.focusedEntry()?.kind === 'file',
       run: () => void withEntry(a, (e) => e.kind === 'file' && a.openTimeline(e.path)),

@@ -16,6 +16,10 @@ const MENU = [
   'explorer.copyPath',
   'explorer.copyAbsolutePath',
   'separator',
+  'explorer.download',
+  'explorer.revealInFileManager',
+  'explorer.openWithSystem',
+  'separator',
   'explorer.openTimeline',
   'separator',
   'explorer.rename',
@@ -24,7 +28,10 @@ const MENU = [
 
 /** The menu's items from the same commands the keys and the palette run, each showing its key. */
 export function explorerMenu(commands: ExplorerCommand[]): MenuItem[] {
-  return MENU.map((id): MenuItem => {
+  const shown = MENU.filter((id) => id === 'separator' || commands.find((c) => c.id === id)?.available !== false);
+  // A host without a group's actions shows no empty group: no separator twice in a row.
+  const items = shown.filter((id, i) => id !== 'separator' || shown[i - 1] !== 'separator');
+  return items.map((id): MenuItem => {
     if (id === 'separator') return id;
     const command = commands.find((c) => c.id === id);
     if (!command) throw new Error(`No explorer command ${id}`);

@@ -11,6 +11,8 @@ export interface DragState {
   valid: boolean;
   /** Every source already sits in the target folder: dropping does nothing. */
   same: boolean;
+  /** The browser's (or the OS's) drag carries it: it can leave the window; the browser draws its image. */
+  native?: boolean;
 }
 
 interface DragOptions {
@@ -20,6 +22,11 @@ interface DragOptions {
   isExpanded: (dir: string) => boolean;
   expand: (dir: string) => void;
   drop: (sources: string[], target: string) => void;
+  /**
+   * A row's HTML5 drag began: fill its data (the paths, a download) so it can leave the window. Calling
+   * `preventDefault` hands the drag to the OS instead (Electron's native file drag); the tree still moves on a drop inside.
+   */
+  startNative: (event: DragEvent, sources: string[]) => void;
 }
 
 const START_DISTANCE = 4;
@@ -40,6 +47,8 @@ export function useTreeDrag(options: DragOptions) {
   const suppressClick = useRef(false);
   const hover = useRef<{ dir: string; timer: ReturnType<typeof setTimeout> } | null>(null);
   const pointer = useRef({ x: 0, y: 0 });
+  /** The drag is the browser's (rows are draggable so they can leave the window): its events drive it from dragstart on. */
+  const native = useRef(false);
 
   const update = (next: DragState | null) => {
     dragRef.current = next;
@@ -91,6 +100,8 @@ export function useTreeDrag(options: DragOptions) {
   useEffect(() => {
     const onMove = (event: PointerEvent) => {
       pointer.current = { x: event.clientX, y: event.clientY };
+      // An OS drag that ended outside the window sends no dragend (Electron's startDrag): the first move after it ends ours.
+      if (native.current && dragRef.current && (event.buttons & 1) === 0) return end(false);
       if (dragRef.current) {
         retarget();
         return;
@@ -105,6 +116,7 @@ export function useTreeDrag(options: DragOptions) {
     const end = (commit: boolean) => {
       const current = dragRef.current;
       press.current = null;
+      native.current = false;
       if (hover.current) clearTimeout(hover.current.timer);
       hover.current = null;
       if (!current) return;
@@ -115,19 +127,53 @@ export function useTreeDrag(options: DragOptions) {
       if (commit && current.target !== null && current.valid && !current.same)
         opts.current.drop(current.sources, current.target);
     };
-    const onUp = () => end(true);
+    const onUp = () => end(!native.current);
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape' && dragRef.current) {
         event.preventDefault();
         end(false);
       }
     };
-    const onCancel = () => end(false);
+    // The browser cancels the pointer when its own drag starts: that drag carries on through drag events.
+    const onCancel = () => {
+      if (!native.current) end(false);
+    };
+    const onDragOver = (event: DragEvent) => {
+      if (!native.current || !dragRef.current) return;
+      pointer.current = { x: event.clientX, y: event.clientY };
+      retarget();
+      const current = dragRef.current;
+      if (current.target === null) return; // over another drop target (a composer, an editor): theirs to accept
+      event.preventDefault();
+      if (event.dataTransfer) event.dataTransfer.dropEffect = current.valid && !current.same ? 'move' : 'none';
+    };
+    const onDrop = (event: DragEvent) => {
+      if (!native.current || !dragRef.current) return;
+      pointer.current = { x: event.clientX, y: event.clientY };
+      retarget();
+      if (dragRef.current.target === null) return;
+      // The tree's own rows, dropped in the tree: a move, never an OS drop to copy in.
+      event.preventDefault();
+      event.stopPropagation();
+      end(true);
+    };
+    const onDragEnd = () => {
+      if (native.current) end(false);
+    };
     window.addEventListener('pointermove', onMove);
     window.addEventListener('pointerup', onUp);
     window.addEventListener('pointercancel', onCancel);
     window.addEventListener('keydown', onKey, true);
+    // dragenter too: a target that does not cancel it is not the drop target, and its dragovers may never come.
+    window.addEventListener('dragenter', onDragOver, true);
+    window.addEventListener('dragover', onDragOver, true);
+    window.addEventListener('drop', onDrop, true);
+    window.addEventListener('dragend', onDragEnd, true);
     return () => {
+      window.removeEventListener('dragenter', onDragOver, true);
+      window.removeEventListener('dragover', onDragOver, true);
+      window.removeEventListener('drop', onDrop, true);
+      window.removeEventListener('dragend', onDragEnd, true);
       window.removeEventListener('pointermove', onMove);
       window.removeEventListener('pointerup', onUp);
       window.removeEventListener('pointercancel', onCancel);
@@ -169,5 +215,23 @@ export function useTreeDrag(options: DragOptions) {
     pointer.current = { x: event.clientX, y: event.clientY };
   }, []);
 
-  return { drag, onRowPointerDown, suppressClick };
+  const onRowDragStart = useCallback(
+    (event: React.DragEvent, path: string) => {
+      const sources = dragRef.current?.sources ?? opts.current.sourcesFor(path);
+      native.current = true;
+      pointer.current = { x: event.clientX, y: event.clientY };
+      dragRef.current = {
+        ...(dragRef.current ?? { target: null, valid: false, same: true }),
+        sources,
+        x: event.clientX,
+        y: event.clientY,
+        native: true,
+      };
+      opts.current.startNative(event.nativeEvent, sources);
+      retarget();
+    },
+    [retarget],
+  );
+
+  return { drag, onRowPointerDown, onRowDragStart, suppressClick };
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { errorText, useBridge } from '../../base';
 import { useCommands } from '../../commands';
+import { desktopApi, startDownload } from '../../drag-out';
 import { ContextMenu, useAsk, useToasts } from '../../ui';
 import type { NotebookSession } from '../notebook-session';
 import { exportNotebook, type ExportKind } from './export-notebook';
@@ -20,7 +21,15 @@ export function ExportMenu({ session }: { session: NotebookSession }) {
     try {
       const written = await exportNotebook(session, kind, { bridge, ask });
       toasts.close(progress);
-      if (written) toasts.show({ kind: 'info', message: `Exported to ${written}`, timeoutMs: 6000 });
+      if (!written) return;
+      // In the web host the file is on the host's disk: offer it to the browser too.
+      const download = desktopApi() ? [] : [{ label: 'Download', run: () => startDownload(written) }];
+      toasts.show({
+        kind: 'info',
+        message: `Exported to ${written}`,
+        timeoutMs: download.length ? 15000 : 6000,
+        actions: download,
+      });
     } catch (err) {
       toasts.close(progress);
       toasts.error(`Could not export ${session.path}: ${errorText(err)}`);

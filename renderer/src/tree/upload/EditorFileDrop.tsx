@@ -4,6 +4,7 @@ import { useAsk, useToasts } from '../../ui';
 import { nameOf, parentOf } from '../paths';
 import { carriesOsFiles, readDrop, type IncomingItem } from './incoming';
 import { useUploads } from './upload-store';
+import { desktopApi } from '../../drag-out';
 
 /**
  * Files dropped from the desktop on the editor area: one inside the workspace opens (Electron knows real paths);
@@ -36,7 +37,7 @@ export function EditorFileDrop({
     if (!carriesOsFiles(event.dataTransfer)) return;
     event.preventDefault();
     event.stopPropagation();
-    const port = window.kilnFiles;
+    const port = desktopApi();
     const real = port ? Array.from(event.dataTransfer.files, (file) => port.pathForFile(file)) : [];
     const reading = readDrop(event.dataTransfer);
     void (async () => {

@@ -1,3 +1,5 @@
+import { desktopApi } from '../../drag-out';
+
 /**
  * What the operator brought in from the desktop, as items for one target folder: each top-level file or folder
  * with the files under it (paths relative to the target) and its folders, so a folder keeps its structure.
@@ -69,7 +71,7 @@ export function renameIncoming(item: IncomingItem, name: string): IncomingItem {
  */
 export function incomingFromInput(files: ArrayLike<File>): IncomingItem[] {
   const items = groupIncoming(Array.from(files, (file) => ({ rel: file.webkitRelativePath || file.name, file })));
-  const port = typeof window === 'undefined' ? undefined : window.kilnFiles;
+  const port = typeof window === 'undefined' ? null : desktopApi();
   return port ? withRealPaths(items, (file) => port.pathForFile(file)) : items;
 }
 
@@ -86,24 +88,13 @@ export function withRealPaths(items: IncomingItem[], pathForFile: (file: File) =
   return known.every((item) => item.source) ? known : items;
 }
 
-interface FilesPort {
-  pathForFile(file: File): string;
-}
-
-declare global {
-  interface Window {
-    /** The Electron preload's file port; absent in the web host. */
-    kilnFiles?: FilesPort;
-  }
-}
-
 /**
  * Reads a drop. Entries must be taken from the event synchronously (the DataTransfer empties when the handler
  * returns); folders are then read through `webkitGetAsEntry`. In Electron each top-level item has a real path and
  * nothing is read here: main copies it, links as links.
  */
 export function readDrop(data: DataTransfer): Promise<IncomingItem[]> {
-  const port = window.kilnFiles;
+  const port = desktopApi();
   const dropped = Array.from(data.files);
   const paths = port ? dropped.map((file) => port.pathForFile(file)) : [];
   if (dropped.length && paths.length === dropped.length && paths.every(Boolean)) {

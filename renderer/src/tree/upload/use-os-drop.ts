@@ -4,6 +4,7 @@ import { parentOf } from '../paths';
 import type { DragState } from '../use-tree-drag';
 import { carriesOsFiles, readDrop, type IncomingItem } from './incoming';
 import { wantsMove } from './transfer-text';
+import { desktopApi } from '../../drag-out';
 
 const HOVER_EXPAND_MS = 550;
 
@@ -41,7 +42,7 @@ export function useOsDrop(options: OsDropOptions) {
   const onDragOver = useCallback((event: React.DragEvent) => {
     if (!carriesOsFiles(event.dataTransfer)) return;
     event.preventDefault();
-    event.dataTransfer.dropEffect = wantsMove(event, IS_MAC) && window.kilnFiles ? 'move' : 'copy';
+    event.dataTransfer.dropEffect = wantsMove(event, IS_MAC) && desktopApi() ? 'move' : 'copy';
     const { target, hoverDir } = targetOf(event);
     if (hover.current?.dir !== hoverDir) {
       stopHover();
@@ -71,7 +72,7 @@ export function useOsDrop(options: OsDropOptions) {
     stopHover();
     setOver(null);
     const { target } = targetOf(event);
-    opts.current.drop(readDrop(event.dataTransfer), target, wantsMove(event, IS_MAC) && Boolean(window.kilnFiles));
+    opts.current.drop(readDrop(event.dataTransfer), target, wantsMove(event, IS_MAC) && Boolean(desktopApi()));
   }, []);
 
   useEffect(() => stopHover, []);

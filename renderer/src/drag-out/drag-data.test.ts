@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { downloadUrl } from '../../../shared/download';
+import {
+  DOWNLOAD_URL_TYPE,
+  TREE_PATHS_TYPE,
+  beginTreeDrag,
+  endTreeDrag,
+  insertSnippet,
+  relativeToFile,
+  treePathsOf,
+  workspaceRelativeOf,
+  writeTreeDrag,
+  type DragData,
+} from './drag-data';
+
+function fakeData(): DragData & { map: Map<string, string> } {
+  const map = new Map<string, string>();
+  return {
+    map,
+    get types() {
+      return [...map.keys()];
+    },
+    getData: (type) => map.get(type) ?? '',
+    setData: (type, value) => void map.set(type, value),
+  };
+}
+
+describe('tree drag data', () => {
+  it('carries the paths for Kiln, as text for other apps, and one web-host entry as a DownloadURL', () => {
+    const data = fakeData();
+    writeTreeDrag(data, { paths: ['docs/a b:c.txt'], downloadOrigin: 'http://127.0.0.1:9', kind: 'file' });
+    expect(treePathsOf(data)).toEqual(['docs/a b:c.txt']);
+    expect(data.map.get('text/plain')).toBe('docs/a b:c.txt');
+    expect(data.map.get(DOWNLOAD_URL_TYPE)).toBe(
+      'application/octet-stream:a b_c.txt:http://127.0.0.1:9/download?path=docs%2Fa%20b%3Ac.txt',
+    );
+  });
+
+  it('downloads a folder as a zip; several entries or Electron set no DownloadURL', () => {
+    const folder = fakeData();
+    writeTreeDrag(folder, { paths: ['src'], downloadOrigin: 'http://h:1', kind: 'dir' });
+    expect(folder.map.get(DOWNLOAD_URL_TYPE)).toBe(`application/zip:src.zip:${downloadUrl('http://h:1', 'src')}`);
+    const many = fakeData();
+    writeTreeDrag(many, { paths: ['a.txt', 'b/c.txt'], downloadOrigin: 'http://h:1' });
+    expect(many.map.has(DOWNLOAD_URL_TYPE)).toBe(false);
+    expect(many.map.get('text/plain')).toBe('a.txt\nb/c.txt');
+    const electron = fakeData();
+    writeTreeDrag(electron, { paths: ['a.txt'] });
+    expect(electron.map.has(DOWNLOAD_URL_TYPE)).toBe(false);
+  });
+
+  it("takes the OS drag Electron made of the tree's rows as those rows, only while it is on", () => {
+    const osDrag = fakeData();
+    osDrag.setData('Files', '');
+    expect(treePathsOf(osDrag)).toBeNull();
+    beginTreeDrag(['src/a.py', 'b.txt']);
+    expect(treePathsOf(osDrag)).toEqual(['src/a.py', 'b.txt']);
+    endTreeDrag();
+    expect(treePathsOf(osDrag)).toBeNull();
+  });
+
+  it('reads only a well-formed tree drag', () => {
+    const other = fakeData();
+    other.setData('text/plain', 'x');
+    expect(treePathsOf(other)).toBeNull();
+    const broken = fakeData();
+    broken.setData(TREE_PATHS_TYPE, '{"not":"a list"}');
+    expect(treePathsOf(broken)).toBeNull();
+  });
+
+  it('makes paths relative to the open file as VS Code does', () => {
+    expect(relativeToFile('src/app.py', 'src/util.py')).toBe('util.py');
+    expect(relativeToFile('src/app.py', 'src/lib/x.py')).toBe('lib/x.py');
+    expect(relativeToFile('src/deep/app.py', 'data/raw.csv')).toBe('../../data/raw.csv');
+    expect(relativeToFile('README.md', 'docs/guide.md')).toBe('docs/guide.md');
+    expect(relativeToFile('src/app.py', 'src')).toBe('.');
+  });
+
+  it('tells an OS path inside the workspace from one outside', () => {
+    expect(workspaceRelativeOf('/home/op/ws', '/home/op/ws/src/a.py')).toBe('src/a.py');
+    expect(workspaceRelativeOf('/home/op/ws/', '/home/op/ws')).toBe('');
+    expect(workspaceRelativeOf('/home/op/ws', '/home/op/ws2/a.py')).toBeNull();
+    expect(workspaceRelativeOf('/home/op/ws', '/home/op/ws/../x')).toBeNull();
+    expect(workspaceRelativeOf('C:\\Users\\op\\ws', 'c:\\users\\op\\ws\\a.txt')).toBe('a.txt');
+  });
+});
+
+describe('paths into a message', () => {
+  it('sets the paths apart from the words around the caret', () => {
+    expect(insertSnippet('', 0, 0, 'src/a.py')).toEqual({ text: 'src/a.py', caret: 8 });
+    expect(insertSnippet('look at', 7, 7, 'src/a.py')).toEqual({ text: 'look at src/a.py', caret: 16 });
+    expect(insertSnippet('look at please', 7, 7, 'a.py')).toEqual({ text: 'look at a.py please', caret: 12 });
+    expect(insertSnippet('compare', 7, 7, 'a.py\nb.py').text).toBe('compare\na.py\nb.py');
+    expect(insertSnippet('x SEL y', 2, 5, 'a.py').text).toBe('x a.py y');
+  });
+});
