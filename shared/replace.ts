@@ -97,3 +97,15 @@ export function replaceMatches(
   }
   return { text: lines.join('\n'), replaced, stale };
 }
+
+/** The search's query as a global RegExp, as both engines read it; throws SyntaxError for a bad pattern. */
+export function searchRegExp(query: {
+  pattern: string;
+  isRegex?: boolean;
+  matchCase?: boolean;
+  wholeWord?: boolean;
+}): RegExp {
+  let source = query.isRegex ? query.pattern : query.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  if (query.wholeWord) source = `\\b(?:${source})\\b`;
+  return new RegExp(source, query.matchCase ? 'g' : 'gi');
+}
