@@ -153,4 +153,27 @@ describe('Replace in Files', () => {
       "def greet(name):\n    return 'café ' + name\n\ngreet('x')\ngreet('y')",
     );
   });
+
+  it('an open notebook with unsaved changes takes the replacement in its model, unsaved; the file is not written', async () => {
+    running = await startServices({ 'nb.ipynb': NOTEBOOK });
+    const { bridge, root } = running;
+    const changed: string[] = [];
+    bridge.on('notebook.changed', (event) => changed.push(event.document.cells[1].source));
+    await bridge.request('notebook.open', { path: 'nb.ipynb' });
+    // The operator's unsaved edit is in another cell: the search (which reads the disk) still holds for cell 1.
+    await bridge.request('notebook.editCell', { path: 'nb.ipynb', cellId: 'b2', source: 'Call greet twice: greet!' });
+    const query = { pattern: 'greet', wholeWord: true, matchCase: true };
+    const files = await search(bridge, query);
+    const result = await bridge.request('search.replace', { query, replacement: 'welcome', files });
+    expect(result.files).toEqual([{ path: 'nb.ipynb', status: 'model', replaced: 4 }]);
+    expect(await readFile(path.join(root, 'nb.ipynb'), 'utf8')).toBe(NOTEBOOK);
+    const document = await bridge.request('notebook.get', { path: 'nb.ipynb' });
+    expect(document.dirty).toBe(true);
+    expect(document.cells.map((c) => c.source)).toEqual([
+      "def welcome(name):\n    return 'café ' + name\n\nwelcome('x')",
+      'Call welcome twice: welcome!',
+    ]);
+    // The notebook's views are told (they reload the document).
+    expect(changed).toEqual(['Call welcome twice: welcome!']);
+  });
 });
