@@ -74,14 +74,15 @@ test('Replace All with a regex group: previews, asks, changes the files (a noteb
   await page.screenshot({ path: test.info().outputPath('replace-confirm.png') });
   await dialog.getByRole('button', { name: 'Replace', exact: true }).click();
 
-  await expect.poll(() => workspace.read('src/app.py')).toBe('from lib import old_name\n\nnew_name(1)\n');
+  // The toast comes once every file is done.
+  const toast = page.locator('.toasts').getByRole('status');
+  await expect(toast).toContainText('Replaced 3 occurrences in 3 files.');
+  expect(await workspace.read('src/app.py')).toBe('from lib import old_name\n\nnew_name(1)\n');
   expect(await workspace.read('src/lib.py')).toBe('def new_name(n):\n    return n\n');
   // The notebook: the cell's source changed, its output did not, and every other byte is as Jupyter wrote it.
   expect(await workspace.read('analysis.ipynb')).toBe(NOTEBOOK.replace('"x = old_name(3)', '"x = new_name(3)'));
   const judged = judgeWithNbformat(workspace.abs('analysis.ipynb'));
   expect(judged).toMatchObject({ valid: true, sameBytes: true, sources: ['x = new_name(3)\nprint(x)'] });
-  const toast = page.locator('.toasts').getByRole('status');
-  await expect(toast).toContainText('Replaced 3 occurrences in 3 files.');
   await expect(view.getByRole('tree', { name: 'Search results' }).getByRole('treeitem')).toHaveCount(0);
   await page.screenshot({ path: test.info().outputPath('replace-done.png') });
 
@@ -114,6 +115,16 @@ test('per-file Replace changes that file alone, and Dismiss takes a match out of
   await libMatch.getByRole('button', { name: 'Dismiss' }).click();
   await expect(view.getByRole('status')).toHaveText('1 results in 1 files');
   expect(await workspace.read('src/lib.py')).toBe('def old_name(n):\n    return n\n');
+
+  // One match's Replace: the notebook's cell changes on disk, and the search runs again.
+  const cellMatch = results.locator('[role="treeitem"][aria-level="2"][data-path="analysis.ipynb"]');
+  await cellMatch.hover();
+  await cellMatch.getByRole('button', { name: 'Replace', exact: true }).click();
+  await expect
+    .poll(() => workspace.read('analysis.ipynb'))
+    .toBe(NOTEBOOK.replace('"x = old_name(3)', '"x = fresh_name(3)'));
+  await expect(view.getByRole('status')).toHaveText('1 results in 1 files');
+  await expect(results.getByRole('treeitem', { name: 'src/lib.py', exact: true })).toBeVisible();
 });
 
 test('a dirty open tab takes the replacement in its buffer, unsaved; the disk under it is not written', async ({

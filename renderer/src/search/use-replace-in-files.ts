@@ -25,7 +25,9 @@ export function useReplaceInFiles() {
         kind: 'info',
         message:
           `Replaced ${plural(count, 'occurrence')} in ${plural(done.length, 'file')}.` +
-          (unsaved ? ` ${plural(unsaved, 'open file')} with unsaved changes took the replacement unsaved.` : '') +
+          (unsaved
+            ? ` ${plural(unsaved, 'open file')} with unsaved changes took the replacement unsaved (undo it in the tab).`
+            : '') +
           (replaceId ? ' Undo Replace puts the files back; the Timeline keeps each previous version.' : ''),
         actions: replaceId
           ? [
