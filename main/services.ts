@@ -11,7 +11,7 @@ import { notebookExportHandlers } from './notebook-export';
 import { createVerbStack, verbsHandlers } from './verbs';
 import { EventHub } from './events';
 import { FileIndex, quickOpenHandlers } from './file-index';
-import { SearchService, searchHandlers } from './search';
+import { ReplaceService, SearchService, replaceHandlers, searchHandlers } from './search';
 import { GitService, gitHandlers } from './git';
 import {
   BackupStore,
@@ -217,6 +217,11 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       emit: (channel, payload) => hub.emit(channel, payload),
     }),
   );
+  const replace = new ReplaceService({
+    workspace,
+    notebooks,
+    notebookEdited: (path, document) => hub.emit('notebook.changed', { path, document, reason: 'edited' }),
+  });
   // Git decorations and the change gutter; no git or no repository means none, and no errors.
   const git = owned.add(
     new GitService({
@@ -263,6 +268,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...verbsHandlers(verbs),
     ...quickOpenHandlers(fileIndex),
     ...searchHandlers(search),
+    ...replaceHandlers(replace),
     'trust.get': () => trustState(),
     'trust.set': async ({ trusted }) => {
       await trust.set(trusted);

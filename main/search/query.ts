@@ -1,6 +1,7 @@
 import picomatch from 'picomatch';
 import type { SearchMatch, SearchQuery } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
+import { searchRegExp } from '../../shared/replace';
 
 /** Never searched, whatever the query says: VCS internals, dependency trees, caches, Kiln's temp files. */
 export const ALWAYS_EXCLUDED = ['.git', 'node_modules', '__pycache__', '.ipynb_checkpoints', '.kiln-*.tmp'];
@@ -35,10 +36,8 @@ export function parseQuery(query: SearchQuery): ParsedQuery {
 
 /** The query as a JavaScript RegExp (global), for the Node engine and for checking a regex up front. */
 export function toRegExp(query: Pick<ParsedQuery, 'pattern' | 'isRegex' | 'matchCase' | 'wholeWord'>): RegExp {
-  let source = query.isRegex ? query.pattern : query.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  if (query.wholeWord) source = `\\b(?:${source})\\b`;
   try {
-    return new RegExp(source, query.matchCase ? 'g' : 'gi');
+    return searchRegExp(query);
   } catch (err) {
     throw new KilnError('E_BAD_REQUEST', `Not a valid regular expression: ${(err as Error).message}`);
   }

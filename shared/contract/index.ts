@@ -8,6 +8,7 @@ import { agentEvents, agentRequests } from './agent';
 import { verbsEvents, verbsRequests } from './verbs';
 import { quickOpenEvents, quickOpenRequests } from './quick-open';
 import { searchEvents, searchRequests } from './search';
+import { replaceRequests } from './replace';
 import { trustEvents, trustRequests } from './trust';
 import { gitEvents, gitRequests } from './git';
 import { terminalEvents, terminalRequests } from './terminal';
@@ -26,6 +27,7 @@ export * from './agent';
 export * from './verbs';
 export * from './quick-open';
 export * from './search';
+export * from './replace';
 export * from './trust';
 export * from './git';
 export * from './terminal';
@@ -48,6 +50,7 @@ export const requests = {
   ...verbsRequests,
   ...quickOpenRequests,
   ...searchRequests,
+  ...replaceRequests,
   ...trustRequests,
   ...gitRequests,
   ...terminalRequests,

@@ -3,7 +3,7 @@ import type { SearchMatch } from '../../../shared/contract';
 import { useCommands } from '../commands';
 import { requestReveal } from '../editor';
 import { OutlineView } from '../outline';
-import { SearchView, useSearchStore } from '../search';
+import { SearchView, useReplaceStore, useSearchStore } from '../search';
 import { RecoveredFilesPanel } from '../hot-exit';
 import { TimelinePanel } from '../timeline';
 import { Explorer } from '../tree';
@@ -21,6 +21,7 @@ export function LeftRail({
   onOpen: (path: string) => void;
 }) {
   const search = useSearchStore();
+  const replace = useReplaceStore();
   const [view, setView] = useState<View>('explorer');
   const [focusTick, setFocusTick] = useState(0);
   const showSearch = () => {
@@ -36,6 +37,16 @@ export function LeftRail({
       run: () => setView('explorer'),
     },
     { id: 'search.findInFiles', title: 'Find in Files', category: 'Search', keys: 'Mod+Shift+F', run: showSearch },
+    {
+      id: 'search.replaceInFiles',
+      title: 'Replace in Files',
+      category: 'Search',
+      keys: 'Mod+Shift+H',
+      run: () => {
+        setView('search');
+        replace.show(true, true);
+      },
+    },
     { id: 'outline.show', title: 'Show Outline', category: 'View', keys: 'Alt+Shift+O', run: () => setView('outline') },
     {
       id: 'search.cancel',

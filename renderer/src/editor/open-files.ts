@@ -183,6 +183,11 @@ export class OpenFilesStore extends Store<OpenFilesState> {
     this.set({ files, active, comparing: this.state.comparing === path ? null : this.state.comparing });
   }
 
+  /** Replace in Files edited a dirty tab's buffer (as VS Code edits the model): the editor shows it, unsaved. */
+  replaceBuffer(path: string, text: string): void {
+    this.patch(path, (f) => ({ buffer: text, dirty: text !== f.diskText, revision: f.revision + 1 }));
+  }
+
   /** The editor reports an edit. */
   setBuffer(path: string, text: string): void {
     this.patch(path, (f) => ({ buffer: text, dirty: text !== f.diskText }));

@@ -5,6 +5,8 @@ import { nameOf, parentOf } from '../../../shared/paths';
 import { ChevronIcon, FileIcon, XIcon } from '../ui';
 import { useStore } from '../base';
 import { useSearchStore, type SearchStore } from './search-store';
+import { ReplaceField, ReplaceToggle, RowActions, useReplacementPreview } from './ReplaceParts';
+import { useReplaceInFiles } from './use-replace-in-files';
 import './search.css';
 
 const ROW_HEIGHT = 22;
@@ -33,6 +35,9 @@ export function SearchView({
   const input = useRef<HTMLInputElement>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   const typing = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const replace = useReplaceInFiles();
+  const replacing = replace.state.shown;
+  const replacementOf = useReplacementPreview(query, replace.state.replacement);
 
   useEffect(() => {
     input.current?.focus();
@@ -137,41 +142,55 @@ export function SearchView({
         )}
       </div>
       <div className="search-form">
-        <div className="search-box">
-          <input
-            ref={input}
-            className="search-input"
-            aria-label="Search"
-            placeholder="Search"
-            spellCheck={false}
-            value={pattern}
-            onChange={(e) => {
-              const value = e.target.value;
-              setPattern(value);
-              if (typing.current) clearTimeout(typing.current);
-              typing.current = setTimeout(() => searchNow({ pattern: value }), TYPING_PAUSE_MS);
-            }}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') searchNow({ pattern });
-              else if (e.key === 'Escape' && searching) void store.cancel();
-              else if (e.key === 'ArrowDown' && rows.length) scrollRef.current?.focus();
-              else return;
-              e.preventDefault();
-            }}
-          />
-          {toggles.map((t) => (
-            <button
-              key={t.key}
-              type="button"
-              className="search-toggle"
-              aria-label={t.name}
-              title={t.name}
-              aria-pressed={query[t.key]}
-              onClick={() => searchNow({ pattern, [t.key]: !query[t.key] })}
-            >
-              {t.text}
-            </button>
-          ))}
+        <div className="search-form-row">
+          <ReplaceToggle shown={replacing} onToggle={() => replace.store.show(!replacing)} />
+          <div className="search-fields">
+            <div className="search-box">
+              <input
+                ref={input}
+                className="search-input"
+                aria-label="Search"
+                placeholder="Search"
+                spellCheck={false}
+                value={pattern}
+                onChange={(e) => {
+                  const value = e.target.value;
+                  setPattern(value);
+                  if (typing.current) clearTimeout(typing.current);
+                  typing.current = setTimeout(() => searchNow({ pattern: value }), TYPING_PAUSE_MS);
+                }}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') searchNow({ pattern });
+                  else if (e.key === 'Escape' && searching) void store.cancel();
+                  else if (e.key === 'ArrowDown' && rows.length) scrollRef.current?.focus();
+                  else return;
+                  e.preventDefault();
+                }}
+              />
+              {toggles.map((t) => (
+                <button
+                  key={t.key}
+                  type="button"
+                  className="search-toggle"
+                  aria-label={t.name}
+                  title={t.name}
+                  aria-pressed={query[t.key]}
+                  onClick={() => searchNow({ pattern, [t.key]: !query[t.key] })}
+                >
+                  {t.text}
+                </button>
+              ))}
+            </div>
+            {replacing && (
+              <ReplaceField
+                value={replace.state.replacement}
+                focusTick={replace.state.focusTick}
+                disabled={!state.files.length || replace.state.busy || searching}
+                onChange={(value) => replace.store.setReplacement(value)}
+                onReplaceAll={() => void replace.replaceAll(state.files)}
+              />
+            )}
+          </div>
         </div>
         <GlobInput
           label="Files to include"
@@ -234,6 +253,12 @@ export function SearchView({
                   <span className="search-count" aria-hidden>
                     {row.file.matches.length}
                   </span>
+                  <RowActions
+                    what="file"
+                    canReplace={replacing && !replace.state.busy}
+                    onReplace={() => void replace.replaceIn(row.file)}
+                    onDismiss={() => store.dismiss(row.file.path)}
+                  />
                 </div>
               );
             }
@@ -262,9 +287,22 @@ export function SearchView({
                 <span className="search-line">
                   {match.previewStart > 0 && '…'}
                   {before.length > 24 ? `…${before.slice(-24)}` : before}
-                  <mark>{match.preview.slice(from, to)}</mark>
+                  {replacing ? (
+                    <>
+                      <del>{match.preview.slice(from, to)}</del>
+                      <ins>{replacementOf(match)}</ins>
+                    </>
+                  ) : (
+                    <mark>{match.preview.slice(from, to)}</mark>
+                  )}
                   {match.preview.slice(to)}
                 </span>
+                <RowActions
+                  what="match"
+                  canReplace={replacing && !replace.state.busy}
+                  onReplace={() => void replace.replaceIn({ ...row.file, matches: [match] }, row.index)}
+                  onDismiss={() => store.dismiss(row.file.path, [row.index])}
+                />
               </div>
             );
           })}

@@ -64,6 +64,17 @@ export class SearchStore extends Store<SearchState> {
     }
   }
 
+  /** Takes matches out of the results (Dismiss, or replaced): `indexes` of the file's matches, or the whole file. */
+  dismiss(path: string, indexes?: number[]): void {
+    const files = this.state.files.flatMap((file) => {
+      if (file.path !== path) return [file];
+      const matches = indexes ? file.matches.filter((_, i) => !indexes.includes(i)) : [];
+      return matches.length ? [{ ...file, matches }] : [];
+    });
+    const matchCount = files.reduce((n, f) => n + f.matches.length, 0);
+    this.set({ files, matchCount });
+  }
+
   async cancel(): Promise<void> {
     if (this.currentId) await this.bridge.request('search.cancel', { searchId: this.currentId });
   }
