@@ -113,7 +113,7 @@ test('per-file Replace changes that file alone, and Dismiss takes a match out of
   const libMatch = results.locator('[role="treeitem"][aria-level="2"][data-path="src/lib.py"]');
   await libMatch.hover();
   await libMatch.getByRole('button', { name: 'Dismiss' }).click();
-  await expect(view.getByRole('status')).toHaveText('1 results in 1 files');
+  await expect(view.getByRole('status')).toHaveText('1 result in 1 file');
   expect(await workspace.read('src/lib.py')).toBe('def old_name(n):\n    return n\n');
 
   // One match's Replace: the notebook's cell changes on disk, and the search runs again.
@@ -123,7 +123,7 @@ test('per-file Replace changes that file alone, and Dismiss takes a match out of
   await expect
     .poll(() => workspace.read('analysis.ipynb'))
     .toBe(NOTEBOOK.replace('"x = old_name(3)', '"x = fresh_name(3)'));
-  await expect(view.getByRole('status')).toHaveText('1 results in 1 files');
+  await expect(view.getByRole('status')).toHaveText('1 result in 1 file');
   await expect(results.getByRole('treeitem', { name: 'src/lib.py', exact: true })).toBeVisible();
 });
 

@@ -114,7 +114,7 @@ export function SearchView({
 
   const searching = state.status === 'searching';
   const summary = searching
-    ? `Searching… ${state.matchCount.toLocaleString()} results in ${state.files.length.toLocaleString()} files`
+    ? `Searching… ${resultsIn(state.matchCount, state.files.length)}`
     : state.status === 'error'
       ? state.error
       : state.status === 'idle'
@@ -123,7 +123,7 @@ export function SearchView({
           ? state.status === 'cancelled'
             ? 'Search cancelled. No results.'
             : 'No results found.'
-          : `${state.matchCount.toLocaleString()} results in ${state.files.length.toLocaleString()} files${state.limitHit ? ' (stopped at the result limit: narrow the search)' : ''}${state.status === 'cancelled' ? ' (cancelled)' : ''}`;
+          : `${resultsIn(state.matchCount, state.files.length)}${state.limitHit ? ' (stopped at the result limit: narrow the search)' : ''}${state.status === 'cancelled' ? ' (cancelled)' : ''}`;
 
   return (
     <section className="search-view" role="region" aria-label="Search">
@@ -337,4 +337,10 @@ function GlobInput({
       onBlur={() => text !== value && onCommit(text)}
     />
   );
+}
+
+/** "1 result in 1 file", "4 results in 3 files". */
+function resultsIn(matches: number, files: number): string {
+  const count = (n: number, noun: string) => `${n.toLocaleString()} ${noun}${n === 1 ? '' : 's'}`;
+  return `${count(matches, 'result')} in ${count(files, 'file')}`;
 }
