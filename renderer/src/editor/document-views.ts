@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { CodeDocument } from './CodeDocument';
 import type { OpenFile } from './open-files';
+import { registerOwningView } from './owning-views';
 
 export interface DocumentViewProps {
   /** Workspace-relative path of the open file. */
@@ -12,6 +13,8 @@ export interface DocumentViewSpec {
   /** Whether the view is the default for a path; a view that matches none is shown only when a tab asks for it. */
   matches: (path: string) => boolean;
   component: ComponentType<DocumentViewProps>;
+  /** The view keeps its document itself (claims the tab): where it is the default, the tab's text is not read. */
+  ownsDocument?: boolean;
 }
 
 // Views are plugged in from outside (the app shell registers the notebook's), so the editor never imports the
@@ -20,6 +23,7 @@ const documentViews: DocumentViewSpec[] = [{ id: 'code', matches: () => true, co
 
 export function registerDocumentView(view: DocumentViewSpec): void {
   documentViews.splice(documentViews.length - 1, 0, view);
+  if (view.ownsDocument) registerOwningView(view.id, view.matches);
 }
 
 /**
