@@ -244,7 +244,13 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
           }}
         >
           <div ref={dropLine} className="nb-drop-line" aria-hidden hidden />
-          <div role="grid" aria-label="Cells" aria-multiselectable="true" className="nb-cell-grid">
+          <div
+            role="grid"
+            aria-label="Cells"
+            aria-multiselectable="true"
+            className="nb-cell-grid"
+            data-all-mounted={mounted.all}
+          >
             {(mounted.all ? state.cells : state.cells.slice(0, mounted.count)).map((view, index) => {
               if (hidden.has(view.cell.id)) return null;
               const collapsed = cellHeading(view.cell) !== null && isHeadingCollapsed(view.cell);
