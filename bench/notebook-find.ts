@@ -113,6 +113,8 @@ export async function runNotebookFindBench(): Promise<BenchResult> {
     await page.goto(kiln.url);
     await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name: 'big.ipynb' }).click();
     const nb = page.getByRole('region', { name: 'big.ipynb', exact: true });
+    // Every cell mounted (they mount a chunk per task after the first screen), so no sample shares the page with that.
+    await nb.locator('.nb-cell-grid[data-all-mounted="true"]').waitFor({ state: 'attached', timeout: 60_000 });
     await nb.getByRole('group', { name: 'Cell 1', exact: true }).click();
     await page.keyboard.press(process.platform === 'darwin' ? 'Meta+f' : 'Control+f');
     await nb.getByRole('search', { name: 'Find in notebook' }).waitFor();

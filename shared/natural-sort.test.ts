@@ -55,3 +55,26 @@ it("a first page is the sorted listing's first entries, and a merge of new entri
     { numRuns: 300 },
   );
 });
+
+it('a big folder sorts natively in exactly the comparison order, ties in the packed characters included', () => {
+  // Above PACKED_SORT_FROM: long shared prefixes, names that end inside the packed window, non-ASCII.
+  const entries = fc
+    .uniqueArray(fc.stringMatching(/^(shared-prefix-)?[a-bA-Bé0-9.\u4e00-]{0,7}$/), {
+      selector: (n) => n.toLowerCase(),
+      minLength: 600,
+      maxLength: 1500,
+    })
+    .map((names) => names.filter(Boolean).map((name, i) => ({ name, kind: i % 5 === 0 ? 'dir' : 'file' })));
+  fc.assert(
+    fc.property(entries, (list) => {
+      const expected = list
+        .slice()
+        .sort(compareEntries)
+        .map((e) => e.name);
+      expect(sortEntries(list).map((e) => e.name)).toEqual(expected);
+    }),
+    { numRuns: 40 },
+  );
+  const numbered = Array.from({ length: 5000 }, (_, i) => ({ name: `file-${(i * 7919) % 5000}.txt`, kind: 'file' }));
+  expect(sortEntries(numbered).map((e) => e.name)).toEqual(Array.from({ length: 5000 }, (_, i) => `file-${i}.txt`));
+});

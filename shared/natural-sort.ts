@@ -76,9 +76,62 @@ function byKey<T>(a: Keyed<T>, b: Keyed<T>): number {
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
-/** Sorts keyed entries in place, in compareEntries' order. */
+/** Below this a plain comparison sort is as fast as packing. */
+const PACKED_SORT_FROM = 512;
+
+/**
+ * Sorts keyed entries in place, in compareEntries' order. A big folder is sorted natively, not with a JS
+ * comparator (whose ~130,000 calls for 10,000 names were most of a cold listing's sort): the key's first
+ * characters after the prefix all keys share are packed with the entry's index into one float, a
+ * Float64Array sorts those, and only runs whose packed characters tie are then ordered by their full keys.
+ */
 export function sortKeyed<T>(items: Keyed<T>[]): Keyed<T>[] {
-  return items.sort(byKey);
+  const n = items.length;
+  if (n < PACKED_SORT_FROM) return items.sort(byKey);
+  const first = items[0].key;
+  let shared = first.length;
+  for (let i = 1; i < n && shared > 0; i++) {
+    const key = items[i].key;
+    const end = Math.min(shared, key.length);
+    let j = 0;
+    while (j < end && key.charCodeAt(j) === first.charCodeAt(j)) j++;
+    shared = j;
+  }
+  // 53 exact bits per float: the index takes the low ones, characters (7 bits if all ASCII, else 16) the rest.
+  const indexBits = 32 - Math.clz32(n - 1);
+  const scale = 2 ** indexBits;
+  let charBits = 7;
+  let width = Math.floor((53 - indexBits) / 7);
+  for (let i = 0; i < n && charBits === 7; i++) {
+    const key = items[i].key;
+    const end = Math.min(key.length, shared + width);
+    for (let j = shared; j < end; j++) if (key.charCodeAt(j) > 127) charBits = 16;
+  }
+  if (charBits === 16) width = Math.floor((53 - indexBits) / 16);
+  const base = 2 ** charBits;
+  const packed = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const key = items[i].key;
+    let prefix = 0;
+    // A key that ends inside the window pads with 0, tying with a NUL there; the full-key pass settles such ties.
+    for (let j = shared; j < shared + width; j++) prefix = prefix * base + (j < key.length ? key.charCodeAt(j) : 0);
+    packed[i] = prefix * scale + i;
+  }
+  packed.sort();
+  const ordered = new Array<Keyed<T>>(n);
+  for (let i = 0; i < n; i++) ordered[i] = items[packed[i] % scale];
+  for (let start = 0; start < n;) {
+    const prefix = Math.floor(packed[start] / scale);
+    let end = start + 1;
+    while (end < n && Math.floor(packed[end] / scale) === prefix) end++;
+    if (end - start > 1) {
+      const run = ordered.slice(start, end).sort(byKey);
+      for (let i = 0; i < run.length; i++) ordered[start + i] = run[i];
+    }
+    start = end;
+  }
+  for (let i = 0; i < n; i++) items[i] = ordered[i];
+  return items;
 }
 
 /** Sorts a whole listing in compareEntries' order, each key computed once (the fast path for huge folders). */

@@ -60,16 +60,27 @@ export function ripgrepNotebookArgs(run: Pick<EngineRun, 'query'>): string[] {
 export async function searchWithRipgrep(rgPath: string, run: EngineRun): Promise<EngineOutcome> {
   let reported = 0;
   const onFile = run.onFile;
-  const outcome = await searchTextWithRipgrep(rgPath, {
+  const searched = searchTextWithRipgrep(rgPath, {
     ...run,
     onFile: (file) => {
       reported += file.matches.length;
       onFile(file);
     },
   });
-  if (outcome.limitHit || run.signal.aborted) return outcome;
+  // The notebooks are listed while the text is searched (a second walk of the tree, off the critical path),
+  // spawned second because a spawn blocks this thread for a fork of the whole process.
+  const listing = new AbortController();
+  const notebooks = listNotebooks(rgPath, run, AbortSignal.any([run.signal, listing.signal]));
+  const outcome = await searched.catch((err: unknown) => {
+    listing.abort();
+    throw err;
+  });
+  if (outcome.limitHit || run.signal.aborted) {
+    listing.abort();
+    return outcome;
+  }
   const regex = toRegExp(run.query);
-  for (const rel of await listNotebooks(rgPath, run)) {
+  for (const rel of await notebooks) {
     if (run.signal.aborted) break;
     const text = await readText(path.join(run.root, rel));
     if (text === null) continue;
@@ -81,16 +92,17 @@ export async function searchWithRipgrep(rgPath: string, run: EngineRun): Promise
   return outcome;
 }
 
-function listNotebooks(rgPath: string, run: EngineRun): Promise<string[]> {
+function listNotebooks(rgPath: string, run: EngineRun, signal: AbortSignal): Promise<string[]> {
   return new Promise((resolve) => {
     const child = spawn(rgPath, ripgrepNotebookArgs(run), { cwd: run.root, stdio: ['ignore', 'pipe', 'ignore'] });
     const stop = () => child.kill();
-    run.signal.addEventListener('abort', stop, { once: true });
+    if (signal.aborted) stop();
+    signal.addEventListener('abort', stop, { once: true });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
     child.once('error', () => resolve([]));
     child.once('close', () => {
-      run.signal.removeEventListener('abort', stop);
+      signal.removeEventListener('abort', stop);
       resolve(
         out
           .split('\0')
@@ -109,6 +121,8 @@ function searchTextWithRipgrep(rgPath: string, run: EngineRun): Promise<EngineOu
     let limitHit = false;
     let stderr = '';
     let current: { path: string; matches: SearchMatch[] } | null = null;
+    /** current's path as ripgrep printed it. */
+    let currentRaw = '';
     let filesReported = 0;
     /** Holding (a test seam): ripgrep's output is no longer read, so it blocks on a full pipe until cancelled. */
     let held = false;
@@ -138,10 +152,11 @@ function searchTextWithRipgrep(rgPath: string, run: EngineRun): Promise<EngineOu
       const nul = raw.indexOf('\0');
       const colon = raw.indexOf(':', nul + 1);
       if (nul < 0 || colon < 0) return;
-      const path = raw.slice(0, nul).replace(/^\.\//, '');
-      if (current?.path !== path) {
+      // Consecutive lines of one file repeat its path: compare it in place before cutting a new one.
+      if (!current || nul !== currentRaw.length || !raw.startsWith(currentRaw)) {
         flush();
-        current = { path, matches: [] };
+        currentRaw = raw.slice(0, nul);
+        current = { path: currentRaw.replace(/^\.\//, ''), matches: [] };
       }
       const lineNumber = Number(raw.slice(nul + 1, colon));
       let marked = raw.slice(colon + 1);

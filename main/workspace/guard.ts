@@ -35,18 +35,23 @@ export class PathGuard {
    * symlink pointing outside is refused, also when the path is about to be created.
    */
   async resolve(rel: string): Promise<string> {
+    return (await this.resolveWithReal(rel)).abs;
+  }
+
+  /** resolve, plus the path's own realpath when it exists (pin reuses it rather than asking the OS twice). */
+  private async resolveWithReal(rel: string): Promise<{ abs: string; real: string | null }> {
     const abs = this.resolveLexically(rel);
     let probe = abs;
     for (;;) {
       try {
         const real = await realpath(probe);
         if (!this.contains(real)) throw outside(rel, 'a symbolic link leads outside the workspace');
-        return abs;
+        return { abs, real: probe === abs ? real : null };
       } catch (err) {
         if (err instanceof KilnError) throw err;
         const code = (err as NodeJS.ErrnoException).code;
         if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err;
-        if (probe === this.root) return abs;
+        if (probe === this.root) return { abs, real: null };
         probe = path.dirname(probe);
       }
     }
@@ -61,10 +66,24 @@ export class PathGuard {
    * (content operations); without it the entry itself is the target (delete, move, create).
    */
   async pin<T>(rel: string, use: (target: PinnedPath) => Promise<T>, options: PinOptions = {}): Promise<T> {
-    const abs = await this.resolve(rel);
+    if (options.folder && process.platform === 'linux') {
+      const direct = await this.openFolderDirectly(rel);
+      if (direct) {
+        try {
+          if (!this.contains(direct.real)) throw outside(rel, 'a symbolic link leads outside the workspace');
+          const dir = `/proc/self/fd/${direct.handle.fd}`;
+          return await use({ abs: direct.abs, real: direct.real, dir, path: dir });
+        } finally {
+          void direct.handle.close().catch(() => undefined);
+        }
+      }
+    }
+    const resolved = await this.resolveWithReal(rel);
+    const abs = resolved.abs;
     const follow = options.followFinal || options.folder || abs === this.root;
+    // The open handle below is what pins the target; a second realpath of the same path would only cost a hop.
     const real = follow
-      ? await this.canonical(abs)
+      ? (resolved.real ?? (await this.canonical(abs)))
       : path.join(await this.canonical(path.dirname(abs)), path.basename(abs));
     if (!this.contains(real)) throw outside(rel, 'a symbolic link leads outside the workspace');
     const anchorAtSelf = options.folder || real === this.root;
@@ -92,8 +111,29 @@ export class PathGuard {
       const dir = await this.verifiedDir(handle, dirReal, rel);
       return await use({ abs, real, dir, path: anchorAtSelf ? dir : `${dir}/${path.basename(real)}` });
     } finally {
-      await handle.close();
+      // A folder's read-only handle: closing it can't fail in a way that matters, so the answer needn't wait for it.
+      void handle.close().catch(() => undefined);
     }
+  }
+
+  /**
+   * Linux's short way to pin a folder (a listing's two hops fewer): open the lexical path itself, refusing a
+   * final link, and ask the kernel where the handle really is; the caller refuses a place outside the root.
+   * Anything unusual (missing, a final link, no /proc) returns null and takes the checked long way, so
+   * errors read as before.
+   */
+  private async openFolderDirectly(rel: string): Promise<{ abs: string; real: string; handle: FileHandle } | null> {
+    const abs = this.resolveLexically(rel);
+    const handle = await open(abs, fsConstants.O_RDONLY | fsConstants.O_DIRECTORY | fsConstants.O_NOFOLLOW).catch(
+      () => null,
+    );
+    if (!handle) return null;
+    const real = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => null);
+    if (real === null || !path.isAbsolute(real)) {
+      void handle.close().catch(() => undefined);
+      return null;
+    }
+    return { abs, real, handle };
   }
 
   /** The path operations use for an open, verified folder handle. */

@@ -7,5 +7,6 @@ registerDocumentView({
   matches: (p) => p.endsWith('.ipynb'),
   component: NotebookView,
   tabDrop: notebookTabDrop,
+  ownsDocument: true,
 });
 registerDocumentView({ id: NOTEBOOK_AS_TEXT, matches: () => false, component: NotebookAsText });

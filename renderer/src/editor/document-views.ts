@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { CodeDocument } from './CodeDocument';
 import type { OpenFile } from './open-files';
+import { registerOwningView } from './owning-views';
 
 export interface DocumentViewProps {
   /** Workspace-relative path of the open file. */
@@ -14,6 +15,8 @@ export interface DocumentViewSpec {
   component: ComponentType<DocumentViewProps>;
   /** What the view takes when dragged onto its tab (a notebook: cells, copied to its end). */
   tabDrop?: TabDrop;
+  /** The view keeps its document itself (claims the tab): where it is the default, the tab's text is not read. */
+  ownsDocument?: boolean;
 }
 
 export interface TabDrop {
@@ -27,6 +30,7 @@ const documentViews: DocumentViewSpec[] = [{ id: 'code', matches: () => true, co
 
 export function registerDocumentView(view: DocumentViewSpec): void {
   documentViews.splice(documentViews.length - 1, 0, view);
+  if (view.ownsDocument) registerOwningView(view.id, view.matches);
 }
 
 /**

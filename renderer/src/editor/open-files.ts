@@ -3,6 +3,7 @@ import { KilnError } from '../../../shared/errors';
 import { changeTouches, pathAfterMove, rekeyAfterMove } from '../../../shared/fs-change';
 import { nameOf } from '../../../shared/paths';
 import { Store, errorText, perBridge, useStore } from '../base';
+import { showsOwningView } from './owning-views';
 
 /** Over this many bytes a file opens with Monaco's large-file options (no minimap, no folding, plain text). */
 export const LARGE_FILE_BYTES = 5 * 1024 * 1024;
@@ -60,6 +61,8 @@ export interface DocumentOwner {
 export class OpenFilesStore extends Store<OpenFilesState> {
   /** Paths with a save or disk check in flight; disk events for them are checked after it settles. */
   private readonly busy = new Map<string, Promise<unknown>>();
+  /** Tabs opened in a view that keeps its document itself, whose text was not read (read when shown as text). */
+  private readonly unread = new Set<string>();
   /** Tabs whose document a view keeps itself: saving, the dirty flag and disk changes are theirs. */
   private readonly owners = new Map<string, DocumentOwner>();
 
@@ -99,8 +102,12 @@ export class OpenFilesStore extends Store<OpenFilesState> {
       revision: 0,
       view: null,
     };
+    if (showsOwningView(path, null)) {
+      this.unread.add(path);
+      file.status = 'ready';
+    }
     this.set({ files: [...this.state.files, file], active: path });
-    await this.load(path);
+    if (!this.unread.has(path)) await this.load(path);
   }
 
   activate(path: string): void {
@@ -109,7 +116,9 @@ export class OpenFilesStore extends Store<OpenFilesState> {
 
   /** Shows the tab with another document view (null: the one its path picks); the view's owner, if any, lets go first. */
   setView(path: string, view: string | null): void {
-    this.patch(path, () => ({ view }));
+    const readNow = this.unread.has(path) && !showsOwningView(path, view);
+    this.patch(path, () => ({ view, ...(readNow ? { status: 'loading' as const } : {}) }));
+    if (readNow) void this.load(path);
   }
 
   /** A view takes over a tab's document; the returned function gives it back. */
@@ -136,6 +145,7 @@ export class OpenFilesStore extends Store<OpenFilesState> {
    */
   async restoreUnsaved(path: string, text: string, baseHash: string | null): Promise<void> {
     await this.open(path);
+    if (this.unread.has(path)) await this.load(path);
     const file = this.get(path);
     if (!file || file.binary || file.truncated || this.owners.has(path)) return;
     if (file.status === 'error') {
@@ -177,6 +187,7 @@ export class OpenFilesStore extends Store<OpenFilesState> {
     if (index < 0) return;
     const owner = this.owners.get(path);
     this.owners.delete(path);
+    this.unread.delete(path);
     owner?.closed();
     const files = this.state.files.filter((f) => f.path !== path);
     const active = this.state.active === path ? ((files[index] ?? files[index - 1])?.path ?? null) : this.state.active;
@@ -274,6 +285,12 @@ export class OpenFilesStore extends Store<OpenFilesState> {
     const map = (p: string) => pathAfterMove(p, from, to) ?? p;
     rekeyAfterMove(this.owners, from, to);
     rekeyAfterMove(this.busy, from, to);
+    for (const unread of [...this.unread]) {
+      const now = pathAfterMove(unread, from, to);
+      if (now === null || now === unread) continue;
+      this.unread.delete(unread);
+      this.unread.add(now);
+    }
     let changed = false;
     const files = this.state.files.map((f) => {
       const path = map(f.path);
@@ -327,6 +344,7 @@ export class OpenFilesStore extends Store<OpenFilesState> {
   }
 
   private async load(path: string): Promise<void> {
+    this.unread.delete(path);
     try {
       const content = await this.bridge.request('workspace.read', { path });
       const text = content.text ?? '';

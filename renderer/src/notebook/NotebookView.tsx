@@ -20,6 +20,7 @@ import { useKernelAssistSource } from './kernel-assist-source';
 import { NotebookController } from './notebook-controller';
 import type { NotebookSession } from './notebook-session';
 import { NotebookSessions } from './notebook-sessions';
+import { useMountedCells } from './progressive-mount';
 import { Toolbar } from './Toolbar';
 import './notebook.css';
 
@@ -109,8 +110,10 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
 
   useEffect(() => showNotebookOutline(path, { session, selection: notebook }), [path, session, notebook]);
 
-  // Find in Files and the outline ask for a place in this notebook: a cell, and a range in its source.
-  const ready = state.status === 'ready';
+  const mounted = useMountedCells(state.cells.length, state.status === 'ready');
+  // Find in Files and the outline ask for a place in this notebook: a cell, and a range in its source (once
+  // every cell is mounted, so the one asked for has its element).
+  const ready = state.status === 'ready' && mounted.all;
   useEffect(() => {
     if (!ready) return;
     const reveal = () => {
@@ -256,8 +259,14 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
           }}
         >
           <div ref={dropLine} className="nb-drop-line" aria-hidden hidden />
-          <div role="grid" aria-label="Cells" aria-multiselectable="true" className="nb-cell-grid">
-            {state.cells.map((view, index) => {
+          <div
+            role="grid"
+            aria-label="Cells"
+            aria-multiselectable="true"
+            className="nb-cell-grid"
+            data-all-mounted={mounted.all}
+          >
+            {(mounted.all ? state.cells : state.cells.slice(0, mounted.count)).map((view, index) => {
               if (hidden.has(view.cell.id)) return null;
               const collapsed = cellHeading(view.cell) !== null && isHeadingCollapsed(view.cell);
               const isSelected = selected.size ? selected.has(view.cell.id) : view.cell.id === activeId;
