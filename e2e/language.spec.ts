@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { expectAccessible } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { editorText, mod, openFile, treeItem } from './support/ui';
 
@@ -38,6 +39,7 @@ test('an undefined name gets a squiggle and a Problems entry that opens its line
   await expect(entry).toBeVisible();
   await expect(entry).toContainText('[Ln 6, Col 20]');
   await page.screenshot({ path: test.info().outputPath('problems.png') });
+  await expectAccessible(page, 'problems');
 
   // From another file, the entry opens main.py with the cursor on the name (the breadcrumb follows the cursor).
   await openFile(page, 'notes.txt');
