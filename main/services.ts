@@ -22,7 +22,7 @@ import {
   windowCloseHandlers,
 } from './history';
 import { TerminalService, terminalHandlers } from './terminal';
-import { LanguageService, findNotebookInterpreter, languageHandlers } from './language-server';
+import { LanguageService, findNotebookInterpreter, languageHandlers, type NodeScriptLauncher } from './language-server';
 import { PrefsService, type KeyValueStore } from './prefs';
 import { insideGitRepository, withheldFeatures } from './trust';
 import type { Handlers } from './router';
@@ -44,6 +44,8 @@ export interface ServiceOptions {
   watchFolder?: FolderWatchFactory;
   /** A test seam for the search-cancel e2e (SearchServiceOptions.holdSearchesAfter). */
   holdSearchesAfter?: number;
+  /** How the Electron host runs the language server (utilityProcess); absent: main's own Node runtime. */
+  nodeScriptLauncher?: NodeScriptLauncher;
 }
 
 export interface Services {
@@ -254,6 +256,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
         await workspace.write(rel, text, { origin: 'operator', expectedHash });
       },
       emit: (channel, payload) => hub.emit(channel, payload),
+      launcher: options.nodeScriptLauncher,
     }),
   );
   owned.add(changes.onChange((change) => language.applyChange(change)));

@@ -2,4 +2,4 @@ export { LanguageService, isPython, type LanguageServiceOptions } from './servic
 export { languageHandlers } from './handlers';
 export { findNotebookInterpreter } from './interpreter';
 export { applyTextEdits, offsetAt } from './text';
-export { SERVER_NAME, serverVersion } from './server-process';
+export { SERVER_NAME, serverVersion, type LaunchedScript, type NodeScriptLauncher } from './server-process';

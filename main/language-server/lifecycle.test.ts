@@ -5,7 +5,9 @@ import { afterEach, expect, it } from 'vitest';
 import type { LanguageStatus } from '../../shared/contract';
 import { makeTempTree } from '../../test-support/temp-workspace';
 import { until } from '../../test-support/until';
+import { spawn } from 'node:child_process';
 import { LanguageService } from './service';
+import type { NodeScriptLauncher } from './server-process';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -13,10 +15,11 @@ afterEach(async () => {
 });
 
 /** A service on a real pyright, with the idle stop shortened so the test sees it. */
-async function makeService(idleStopMs: number) {
+async function makeService(idleStopMs: number, launcher?: NodeScriptLauncher) {
   const { root, cleanup } = await makeTempTree({ 'a.py': 'x: int = "no"\n' });
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-lsp-life-'));
   const statuses: LanguageStatus[] = [];
+  const diagnostics: string[] = [];
   const service = new LanguageService({
     root,
     dataDir,
@@ -26,15 +29,20 @@ async function makeService(idleStopMs: number) {
     interpreter: async () => null,
     readFile: async () => ({ text: '', hash: '' }),
     writeFile: async () => undefined,
-    emit: (channel, payload) => channel === 'language.statusChanged' && statuses.push(payload as LanguageStatus),
+    emit: (channel, payload) => {
+      if (channel === 'language.statusChanged') statuses.push(payload as LanguageStatus);
+      if (channel === 'language.diagnostics')
+        diagnostics.push(...(payload as { diagnostics: { message: string }[] }).diagnostics.map((d) => d.message));
+    },
     idleStopMs,
+    launcher,
   });
   cleanups.push(
     cleanup,
     () => rm(dataDir, { recursive: true, force: true }),
     () => service.dispose(),
   );
-  return { service, statuses };
+  return { service, statuses, diagnostics };
 }
 
 it('starts only when a Python file opens, and stops when none has been open for the idle time', async () => {
@@ -55,4 +63,19 @@ it('a request answers nothing rather than an error where the server has nothing;
   await expect(service.applyEdits(99)).rejects.toMatchObject({ code: 'E_NOT_FOUND' });
   // Asked with no file open (Ctrl/Cmd+T, say), the server starts; a file it does not know has no symbols.
   expect(await service.documentSymbols('missing.py')).toEqual([]);
+}, 90_000);
+
+it("through a host's launcher (Electron's utility process) the server speaks over a private socket", async () => {
+  // A stand-in for utilityProcess.fork: a Node child with no stdin.
+  const launcher: NodeScriptLauncher = (script, args, { cwd }) => {
+    const child = spawn(process.execPath, [script, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    return { pid: child.pid, kill: () => void child.kill('SIGKILL'), exited, stderr: child.stderr };
+  };
+  const { service, diagnostics } = await makeService(60_000, launcher);
+  service.didOpen('a.py', 1, 'x: int = "no"\n');
+  await until(() => diagnostics.some((m) => m.includes('not assignable')), 'a type error from the server', 60_000);
+  expect(service.pid).toBeDefined();
 }, 90_000);

@@ -1,6 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import {
+  createClientPipeTransport,
   createProtocolConnection,
   StreamMessageReader,
   StreamMessageWriter,
@@ -28,8 +32,26 @@ export function serverVersion(): string {
   }
 }
 
+/** A Node script running as a child of main, started by a `NodeScriptLauncher`. */
+export interface LaunchedScript {
+  readonly pid: number | undefined;
+  kill(): void;
+  /** Settles when the process is gone. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Its standard error, where the launcher can give it. */
+  readonly stderr: NodeJS.ReadableStream | null;
+}
+
+/**
+ * Runs a Node script as a child. The Electron host passes one built on `utilityProcess` (a packaged app has the
+ * RunAsNode fuse off, so `process.execPath` would start another Kiln); then the server speaks over a Unix socket
+ * in Kiln's private data folder, since a utility process has no stdin.
+ */
+export type NodeScriptLauncher = (script: string, args: string[], options: { cwd: string }) => LaunchedScript;
+
 export interface ServerProcess {
-  readonly child: ChildProcess;
+  readonly pid: number | undefined;
+  kill(): void;
   readonly connection: ProtocolConnection;
   /** Settles when the process is gone, with why. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -37,23 +59,51 @@ export interface ServerProcess {
   stderrTail(): string;
 }
 
+function keepTail(stream: NodeJS.ReadableStream | null): () => string {
+  let tail = '';
+  stream?.setEncoding('utf8');
+  stream?.on('data', (chunk: string) => {
+    tail = (tail + chunk).slice(-2000);
+  });
+  return () => tail.trim().split('\n').slice(-3).join('\n');
+}
+
 /**
- * Starts pyright's language server as a child of main over stdio. Under Electron, `process.execPath` is the
- * Electron binary: ELECTRON_RUN_AS_NODE makes it plain Node, so no second runtime is needed.
+ * Starts pyright's language server as a child of main: over stdio with main's own Node runtime (the web host, tests),
+ * or through the host's launcher over a private socket (Electron).
  */
-export function startServerProcess(cwd: string): ServerProcess {
+export async function startServerProcess(
+  cwd: string,
+  options: { launcher?: NodeScriptLauncher; socketDir: string },
+): Promise<ServerProcess> {
   const entry = requirePyright.resolve('pyright/langserver.index.js');
+  if (options.launcher) {
+    await mkdir(options.socketDir, { recursive: true, mode: 0o700 });
+    const socketPath = path.join(options.socketDir, `pyright-${randomBytes(6).toString('hex')}.sock`);
+    const transport = await createClientPipeTransport(socketPath);
+    const launched = options.launcher(entry, [`--pipe=${socketPath}`], { cwd });
+    const stderrTail = keepTail(launched.stderr);
+    const connected = await Promise.race([transport.onConnected(), launched.exited.then(() => null)]);
+    transport.close();
+    await rm(socketPath, { force: true }).catch(() => undefined);
+    if (!connected) throw new Error(`the server exited before connecting${stderrTail() ? ': ' + stderrTail() : ''}`);
+    return {
+      pid: launched.pid,
+      kill: () => launched.kill(),
+      connection: createProtocolConnection(connected[0], connected[1]),
+      exited: launched.exited,
+      stderrTail,
+    };
+  }
+  if (process.versions.electron) {
+    throw new Error('under Electron the host must pass a launcher (utilityProcess)');
+  }
   const child = spawn(process.execPath, [entry, '--stdio'], {
     cwd,
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
     windowsHide: true,
   });
-  let tail = '';
-  child.stderr?.setEncoding('utf8');
-  child.stderr?.on('data', (chunk: string) => {
-    tail = (tail + chunk).slice(-2000);
-  });
+  const stderrTail = keepTail(child.stderr);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
     child.once('error', () => resolve({ code: null, signal: null }));
@@ -65,5 +115,5 @@ export function startServerProcess(cwd: string): ServerProcess {
     new StreamMessageReader(child.stdout!),
     new StreamMessageWriter(child.stdin!),
   );
-  return { child, connection, exited, stderrTail: () => tail.trim().split('\n').slice(-3).join('\n') };
+  return { pid: child.pid, kill: () => child.kill('SIGKILL'), connection, exited, stderrTail };
 }

@@ -25,7 +25,13 @@ import { KilnError } from '../../shared/errors';
 import type { IDisposable } from '../../shared/base/lifecycle';
 import { OpenDocuments } from './documents';
 import { UriMapper, completionKind, diagnostic, documentSymbols, markup, symbolKind, toLspDiagnostic } from './convert';
-import { SERVER_NAME, serverVersion, startServerProcess, type ServerProcess } from './server-process';
+import {
+  SERVER_NAME,
+  serverVersion,
+  startServerProcess,
+  type NodeScriptLauncher,
+  type ServerProcess,
+} from './server-process';
 import { applyTextEdits } from './text';
 
 export interface LanguageServiceOptions {
@@ -51,6 +57,8 @@ export interface LanguageServiceOptions {
   restartDelayMs?(attempt: number): number;
   /** How long a request waits for a starting server before answering empty (default 10 s). */
   readyWaitMs?: number;
+  /** How the Electron host runs a Node script (utilityProcess); absent: main's own runtime over stdio. */
+  launcher?: NodeScriptLauncher;
 }
 
 /** Crashes within this window count towards giving up. */
@@ -116,7 +124,7 @@ export class LanguageService implements IDisposable {
 
   /** Whether the server process is up (tests, benches). */
   get pid(): number | undefined {
-    return this.running?.process.child.pid;
+    return this.running?.process.pid;
   }
 
   // ---- documents ----
@@ -218,9 +226,12 @@ export class LanguageService implements IDisposable {
     const interpreter = await this.options.interpreter().catch(() => null);
     let proc: ServerProcess;
     try {
-      proc = startServerProcess(this.options.root);
+      proc = await startServerProcess(this.options.root, {
+        launcher: this.options.launcher,
+        socketDir: path.join(this.options.dataDir, 'language-server'),
+      });
     } catch (err) {
-      this.setStatus({ state: 'failed', message: `Python language server could not start: ${String(err)}` });
+      this.setStatus({ state: 'failed', message: `Python language server could not start: ${errorText(err)}` });
       return null;
     }
     const running: Running = { process: proc, capabilities: {}, stopping: false };
@@ -258,7 +269,7 @@ export class LanguageService implements IDisposable {
       connection.sendNotification(lsp.InitializedNotification.type, {});
       connection.sendNotification(lsp.DidChangeConfigurationNotification.type, { settings: {} });
     } catch (err) {
-      if (!running.stopping) proc.child.kill('SIGKILL');
+      if (!running.stopping) proc.kill();
       this.setStatus({ state: 'failed', message: `Python language server did not start: ${errorText(err)}` });
       return null;
     }
@@ -375,12 +386,12 @@ export class LanguageService implements IDisposable {
     this.running = null;
     if (!running) return;
     running.stopping = true;
-    const { connection, child, exited } = running.process;
+    const { connection, exited } = running.process;
     const polite = (async () => {
       await connection.sendRequest(lsp.ShutdownRequest.type);
       connection.sendNotification(lsp.ExitNotification.type);
     })().catch(() => undefined);
-    const timer = setTimeout(() => child.kill('SIGKILL'), SHUTDOWN_GRACE_MS);
+    const timer = setTimeout(() => running.process.kill(), SHUTDOWN_GRACE_MS);
     await Promise.race([polite.then(() => exited), exited]);
     clearTimeout(timer);
     // A stopped server's diagnostics are stale: the renderer's markers and Problems go with them.
