@@ -61,6 +61,9 @@ it('starts only when a Python file opens, and stops when none has been open for 
 it('a request answers nothing rather than an error where the server has nothing; an unknown preview is refused', async () => {
   const { service } = await makeService(60_000);
   await expect(service.applyEdits(99)).rejects.toMatchObject({ code: 'E_NOT_FOUND' });
+  await expect(service.hover('../outside.py', { line: 0, character: 0 })).rejects.toMatchObject({
+    code: 'E_OUTSIDE_WORKSPACE',
+  });
   // Asked with no file open (Ctrl/Cmd+T, say), the server starts; a file it does not know has no symbols.
   expect(await service.documentSymbols('missing.py')).toEqual([]);
 }, 90_000);

@@ -474,7 +474,11 @@ export class LanguageService implements IDisposable {
     return result;
   }
 
+  /** The server reads what it is asked about: a path that leaves the workspace is refused before it is sent. */
   private textDocument(rel: string): lsp.TextDocumentIdentifier {
+    if (!isPython(rel) && !(staysInside(rel) && /\.ipynb$/i.test(rel))) {
+      throw new KilnError('E_OUTSIDE_WORKSPACE', `Not a Python file of the workspace: ${rel}`);
+    }
     return { uri: this.uris.toUri(rel) };
   }
 
@@ -798,8 +802,15 @@ export class LanguageService implements IDisposable {
   }
 }
 
+/** A workspace path that stays inside it (no `..` out, not absolute, no NUL). */
+function staysInside(rel: string): boolean {
+  const normal = path.posix.normalize(rel);
+  return !path.posix.isAbsolute(rel) && normal !== '..' && !normal.startsWith('../') && !rel.includes('\0');
+}
+
+/** A Python file's workspace path; one that would leave the workspace is none. */
 export function isPython(rel: string): boolean {
-  return /\.pyi?$/i.test(rel);
+  return staysInside(rel) && /\.pyi?$/i.test(rel);
 }
 
 function textIn(text: string | undefined, range: LspRange): string {

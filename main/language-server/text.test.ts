@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { applyTextEdits, offsetAt } from './text';
 import { OpenDocuments } from './documents';
+import { isPython } from './service';
 
 it('finds offsets by line and UTF-16 character, clamped to the line and the text', () => {
   const text = 'a = "é😀"\nb = 2\n';
@@ -37,4 +38,13 @@ it('follows a buffer through changes applied one after another, as Monaco sends 
   expect(docs.change('a.py', 3, [{ text: 'whole\n' }])).toBe(true);
   expect(docs.get('a.py')?.text).toBe('whole\n');
   expect(docs.change('b.py', 1, [{ text: '' }])).toBe(false);
+});
+
+it('takes only Python files inside the workspace', () => {
+  expect(isPython('src/util.py')).toBe(true);
+  expect(isPython('stubs/x.pyi')).toBe(true);
+  expect(isPython('notes.txt')).toBe(false);
+  expect(isPython('../outside.py')).toBe(false);
+  expect(isPython('src/../../outside.py')).toBe(false);
+  expect(isPython('/etc/x.py')).toBe(false);
 });
