@@ -6,6 +6,7 @@ import { runDownloadBench } from './download';
 import { runEditDiffBench } from './edit-diff';
 import { runGitStatusBench } from './git-status';
 import { runHistoryBench } from './history';
+import { runLanguageServerBench } from './language-server';
 import { runListingBench } from './listing';
 import { runNotebookDragBench } from './notebook-drag';
 import { runNotebookFindBench } from './notebook-find';
@@ -48,6 +49,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   history: runHistoryBench,
   upload: runUploadBench,
   download: runDownloadBench,
+  'language-server': runLanguageServerBench,
 };
 const unknown = only.filter((name) => !Object.hasOwn(benches, name));
 if (unknown.length) {

@@ -22,9 +22,11 @@ import {
   windowCloseHandlers,
 } from './history';
 import { TerminalService, terminalHandlers } from './terminal';
+import { LanguageService, findNotebookInterpreter, languageHandlers, type NodeScriptLauncher } from './language-server';
 import { PrefsService, type KeyValueStore } from './prefs';
 import { insideGitRepository, withheldFeatures } from './trust';
 import type { Handlers } from './router';
+import { KilnError } from '../shared/errors';
 import type { TrustState } from '../shared/contract';
 import { WorkspaceWatcher, type FolderWatchFactory } from './watcher';
 import { uploadHandlers } from './upload';
@@ -45,6 +47,8 @@ export interface ServiceOptions {
   holdSearchesAfter?: number;
   /** A test flag: the agent runs' wall limit (VerbStackOptions.runLimitMs). */
   runLimitMs?: number;
+  /** How the Electron host runs the language server (utilityProcess); absent: main's own Node runtime. */
+  nodeScriptLauncher?: NodeScriptLauncher;
 }
 
 export interface Services {
@@ -242,6 +246,30 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     new TerminalService({ root: workspace.root, emit: (channel, payload) => hub.emit(channel, payload) }),
   );
 
+  // The Python language server: started by the first Python document, following the feed for files on disk.
+  const language = owned.add(
+    new LanguageService({
+      root: workspace.root,
+      dataDir: options.dataDir,
+      enabled: () => prefs.get()['python.languageServer'] === 'on',
+      diagnosticsScope: () => prefs.get()['python.diagnostics'],
+      trusted: () => trust.trusted,
+      interpreter: () => findNotebookInterpreter(),
+      readFile: async (rel) => {
+        const content = await workspace.read(rel);
+        if (content.text === null || content.truncated)
+          throw new KilnError('E_TOO_LARGE', `${rel} is not text Kiln edits whole.`);
+        return { text: content.text, hash: content.hash };
+      },
+      writeFile: async (rel, text, expectedHash) => {
+        await workspace.write(rel, text, { origin: 'operator', expectedHash });
+      },
+      emit: (channel, payload) => hub.emit(channel, payload),
+      launcher: options.nodeScriptLauncher,
+    }),
+  );
+  owned.add(changes.onChange((change) => language.applyChange(change)));
+
   const handlers: Handlers = {
     ...files,
     // What the operator looks at stays live even where no watch could be placed (polled instead).
@@ -259,7 +287,11 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     'watch.status': () => ({ degraded: watcher.degraded, watchedFolders: watcher.watchCount, walked }),
     'editor.gutter': ({ path, text }) => git.changesFor(path, text),
     'prefs.get': () => prefs.get(),
-    'prefs.set': (changes) => prefs.set(changes),
+    'prefs.set': (changes) => {
+      const next = prefs.set(changes);
+      if ('python.languageServer' in changes || 'python.diagnostics' in changes) void language.settingsChanged();
+      return next;
+    },
     ...configHandlers(config),
     ...editAssistantHandlers(edits),
     ...agentHandlers(agent),
@@ -274,6 +306,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       await trust.set(trusted);
       // git runs only in trusted folders: its marks appear or go with the decision.
       git.scheduleRefresh();
+      // The server's interpreter settings depend on trust: it restarts with the new ones.
+      void language.settingsChanged();
       const state = await trustState();
       hub.emit('trust.changed', state);
       return state;
@@ -284,6 +318,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...notebookExportHandlers(stack.jupyter),
     ...windowCloseHandlers(windowClose),
     ...uploadHandlers(workspace, { localPaths: false }),
+    ...languageHandlers(language),
   };
 
   return {

@@ -16,6 +16,7 @@ import { kernelAssistRequests } from './kernel-assist';
 import { historyEvents, historyRequests } from './history';
 import { notebookExportRequests } from './notebook-export';
 import { uploadRequests } from './upload';
+import { languageEvents, languageRequests } from './language';
 
 export * from './workspace';
 export * from './notebook';
@@ -35,6 +36,7 @@ export * from './kernel-assist';
 export * from './history';
 export * from './notebook-export';
 export * from './upload';
+export * from './language';
 
 /**
  * The whole contract: every request channel (args, result) and every event channel (payload).
@@ -58,6 +60,7 @@ export const requests = {
   ...historyRequests,
   ...notebookExportRequests,
   ...uploadRequests,
+  ...languageRequests,
 } as const;
 export const events = {
   ...workspaceEvents,
@@ -72,6 +75,7 @@ export const events = {
   ...gitEvents,
   ...terminalEvents,
   ...historyEvents,
+  ...languageEvents,
 } as const;
 
 export type Requests = typeof requests;

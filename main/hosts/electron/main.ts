@@ -9,6 +9,7 @@ import {
   session,
   shell,
   type IpcMainEvent,
+  utilityProcess,
   type IpcMainInvokeEvent,
   type MenuItemConstructorOptions,
 } from 'electron';
@@ -23,6 +24,7 @@ import { exportPdf, PDF_OPTIONS } from '../../notebook-export';
 import { dispatch } from '../../router';
 import { createServices, type Services } from '../../services';
 import { uploadHandlers } from '../../upload';
+import type { NodeScriptLauncher } from '../../language-server';
 import { defaultDataDir, ensureDataDir } from '../data-dir';
 import { bindDesktop } from './desktop';
 import { rendererFile } from '../renderer-file';
@@ -204,11 +206,20 @@ async function openWorkspace(root: string): Promise<void> {
   unbindContract?.();
   unbindContract = null;
   await previous?.dispose();
-  services = await createServices({ root, dataDir, prefsStore: store! });
+  services = await createServices({ root, dataDir, prefsStore: store!, nodeScriptLauncher: launchUtilityProcess });
   store!.set('lastWorkspace', services.workspace.root);
   unbindContract = bindContract(services);
   window?.setTitle(`Kiln — ${services.workspace.name}`);
 }
+
+/** The language server runs as a utility process: the packaged app's RunAsNode fuse is off, so no ELECTRON_RUN_AS_NODE. */
+const launchUtilityProcess: NodeScriptLauncher = (script, args, { cwd }) => {
+  const child = utilityProcess.fork(script, args, { cwd, stdio: 'pipe', serviceName: 'Kiln Python language server' });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, signal: null })),
+  );
+  return { pid: child.pid, kill: () => void child.kill(), exited, stderr: child.stderr };
+};
 
 async function start(): Promise<void> {
   // The one data folder every Kiln process uses (web host, MCP server), so they share one trust list; Electron's

@@ -6,6 +6,8 @@ import { useHotExit } from '../hot-exit';
 import { StatusBar } from '../git';
 import { QuickOpenHost } from '../quick-open';
 import { TerminalPanel } from '../terminal';
+import { LanguageFeatures, LanguageStatusItem } from '../language';
+import { ProblemsPanel, ProblemsStatusItem } from '../problems';
 import { TrustBanner } from '../trust';
 import { EditorFileDrop, UploadStatus } from '../tree';
 import { DialogProvider, IS_MAC, ToastProvider, useToasts } from '../ui';
@@ -82,11 +84,15 @@ function Shell() {
           <EditorArea />
         </EditorFileDrop>
         <TerminalPanel />
+        <ProblemsPanel />
       </main>
       <RightRail />
       <StatusBar>
         <UploadStatus />
+        <ProblemsStatusItem />
+        <LanguageStatusItem />
       </StatusBar>
+      <LanguageFeatures />
       <QuickOpenHost onOpen={open} />
       <CommandPaletteHost />
       <WatchStatusLine />

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { BranchIcon } from '../ui';
 import { useGitBranch } from './context';
 
-/** The window's bottom line: the git branch, when there is a repository, and what other features put there. */
+/** The window's bottom line: the git branch, when there is a repository, then what other parts add. */
 export function StatusBar({ children }: { children?: ReactNode }) {
   const branch = useGitBranch();
   return (
