@@ -89,8 +89,9 @@ describe('NotebookVirtualDocument', () => {
       cellId: 'a',
       range: { start: { line: 2, character: 12 }, end: { line: 2, character: 12 } },
     });
-    expect(doc.rangeToDocument({ cellId: 'c', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } } }))
-      .toEqual({ start: { line: 6, character: 0 }, end: { line: 6, character: 5 } });
+    expect(
+      doc.rangeToDocument({ cellId: 'c', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } } }),
+    ).toEqual({ start: { line: 6, character: 0 }, end: { line: 6, character: 5 } });
   });
 
   it('finds the last line with code of a cell', () => {
