@@ -14,6 +14,7 @@ import { terminalEvents, terminalRequests } from './terminal';
 import { kernelAssistRequests } from './kernel-assist';
 import { historyEvents, historyRequests } from './history';
 import { notebookExportRequests } from './notebook-export';
+import { languageEvents, languageRequests } from './language';
 
 export * from './workspace';
 export * from './notebook';
@@ -31,6 +32,7 @@ export * from './terminal';
 export * from './kernel-assist';
 export * from './history';
 export * from './notebook-export';
+export * from './language';
 
 /**
  * The whole contract: every request channel (args, result) and every event channel (payload).
@@ -52,6 +54,7 @@ export const requests = {
   ...kernelAssistRequests,
   ...historyRequests,
   ...notebookExportRequests,
+  ...languageRequests,
 } as const;
 export const events = {
   ...workspaceEvents,
@@ -66,6 +69,7 @@ export const events = {
   ...gitEvents,
   ...terminalEvents,
   ...historyEvents,
+  ...languageEvents,
 } as const;
 
 export type Requests = typeof requests;

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { monaco } from '../editor';
 import { overflowWidgetsNode } from './overflow-widgets';
 import { attachKernelAssist, type KernelAssistSource } from './kernel-assist';
+import { attachCellLanguage } from './language';
 import { useCellFind } from './find/find-context';
 import { findDecorations, scrollToFindMatch, StaticSource } from './find/find-highlights';
 
@@ -173,6 +174,7 @@ export function CellEditor({
     const focusSub = editor.onDidFocusEditorText(() => handlers.current.onFocus());
     // First, so its Tab, Shift+Tab and Escape (closing its panel) come before the notebook's keys.
     const detachAssist = assist ? attachKernelAssist(editor, assist) : null;
+    const detachLanguage = assist?.language ? attachCellLanguage(editor, cellId, assist.language) : null;
     const keySub = editor.onKeyDown((e) => {
       if (e.browserEvent.defaultPrevented) return;
       const suggesting = Boolean(el.ownerDocument.querySelector('.suggest-widget.visible'));
@@ -217,6 +219,7 @@ export function CellEditor({
       focusSub.dispose();
       keySub.dispose();
       detachAssist?.();
+      detachLanguage?.();
       resize.disconnect();
       editor.dispose();
       model.dispose();

@@ -113,9 +113,11 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
     if (!ready) return;
     const reveal = () => {
       const target = takeReveal(session.path);
-      const cellId = target?.cell === undefined ? undefined : session.getState().cells[target.cell]?.cell.id;
+      const cells = session.getState().cells;
+      const index = target?.cellId !== undefined ? cells.findIndex((c) => c.cell.id === target.cellId) : target?.cell;
+      const cellId = index === undefined ? undefined : cells[index]?.cell.id;
       if (!target || !cellId) return;
-      void collapse.reveal(target.cell!).then(() => {
+      void collapse.reveal(index!).then(() => {
         if (target.end > target.start) notebook.editors.get(cellId)?.select(target);
         else notebook.focus(cellId, 'command');
         requestAnimationFrame(() => notebook.cellElements.get(cellId)?.scrollIntoView({ block: 'start' }));
