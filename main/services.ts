@@ -22,9 +22,11 @@ import {
   windowCloseHandlers,
 } from './history';
 import { TerminalService, terminalHandlers } from './terminal';
+import { LanguageService, findNotebookInterpreter, languageHandlers } from './language-server';
 import { PrefsService, type KeyValueStore } from './prefs';
 import { insideGitRepository, withheldFeatures } from './trust';
 import type { Handlers } from './router';
+import { KilnError } from '../shared/errors';
 import type { TrustState } from '../shared/contract';
 import { WorkspaceWatcher, type FolderWatchFactory } from './watcher';
 import { osTrash, workspaceHandlers, type Workspace, type WorkspaceOptions } from './workspace';
@@ -233,6 +235,29 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     new TerminalService({ root: workspace.root, emit: (channel, payload) => hub.emit(channel, payload) }),
   );
 
+  // The Python language server: started by the first Python document, following the feed for files on disk.
+  const language = owned.add(
+    new LanguageService({
+      root: workspace.root,
+      dataDir: options.dataDir,
+      enabled: () => prefs.get()['python.languageServer'] === 'on',
+      diagnosticsScope: () => prefs.get()['python.diagnostics'],
+      trusted: () => trust.trusted,
+      interpreter: () => findNotebookInterpreter(),
+      readFile: async (rel) => {
+        const content = await workspace.read(rel);
+        if (content.text === null || content.truncated)
+          throw new KilnError('E_TOO_LARGE', `${rel} is not text Kiln edits whole.`);
+        return { text: content.text, hash: content.hash };
+      },
+      writeFile: async (rel, text, expectedHash) => {
+        await workspace.write(rel, text, { origin: 'operator', expectedHash });
+      },
+      emit: (channel, payload) => hub.emit(channel, payload),
+    }),
+  );
+  owned.add(changes.onChange((change) => language.applyChange(change)));
+
   const handlers: Handlers = {
     ...files,
     // What the operator looks at stays live even where no watch could be placed (polled instead).
@@ -250,7 +275,11 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     'watch.status': () => ({ degraded: watcher.degraded, watchedFolders: watcher.watchCount, walked }),
     'editor.gutter': ({ path, text }) => git.changesFor(path, text),
     'prefs.get': () => prefs.get(),
-    'prefs.set': (changes) => prefs.set(changes),
+    'prefs.set': (changes) => {
+      const next = prefs.set(changes);
+      if ('python.languageServer' in changes || 'python.diagnostics' in changes) void language.settingsChanged();
+      return next;
+    },
     ...configHandlers(config),
     ...editAssistantHandlers(edits),
     ...agentHandlers(agent),
@@ -264,6 +293,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       await trust.set(trusted);
       // git runs only in trusted folders: its marks appear or go with the decision.
       git.scheduleRefresh();
+      // The server's interpreter settings depend on trust: it restarts with the new ones.
+      void language.settingsChanged();
       const state = await trustState();
       hub.emit('trust.changed', state);
       return state;
@@ -273,6 +304,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...historyHandlers(history),
     ...notebookExportHandlers(stack.jupyter),
     ...windowCloseHandlers(windowClose),
+    ...languageHandlers(language),
   };
 
   return {

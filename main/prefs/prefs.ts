@@ -18,6 +18,8 @@ export const DEFAULT_PREFS: Prefs = {
   notebookRecordTiming: false,
   autoSave: 'off',
   hotExit: true,
+  'python.languageServer': 'on',
+  'python.diagnostics': 'openFiles',
 };
 
 /** User preferences, kept in the app's data folder (never in the project). */

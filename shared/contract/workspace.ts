@@ -73,6 +73,10 @@ export const Prefs = z.object({
   autoSave: z.enum(['off', 'afterDelay', 'onFocusChange']),
   /** As VS Code's `files.hotExit`: leaving with unsaved tabs asks nothing, they come back on the next start. */
   hotExit: z.boolean(),
+  /** The Python language server (pyright): `off` stops it and starts none. */
+  'python.languageServer': z.enum(['on', 'off']),
+  /** Where diagnostics come from: the open files, or every Python file of the workspace. */
+  'python.diagnostics': z.enum(['openFiles', 'workspace']),
 });
 export type Prefs = z.infer<typeof Prefs>;
 
