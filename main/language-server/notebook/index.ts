@@ -9,3 +9,5 @@ export type {
 export { NotebookVirtualDocument } from './virtual-document';
 export type { CellPosition, CellRange, Position, Range, SourceCell } from './virtual-document';
 export { cellMagicOf, maskCellLines } from './magics';
+export { NotebookLanguage } from './notebook-language';
+export type { NotebookLanguageOptions, NotebookLanguageServer } from './notebook-language';

@@ -8,17 +8,19 @@ import { NotebookLanguageDocuments, type VirtualDocumentSink } from './notebook-
 class ServerDocuments implements VirtualDocumentSink {
   readonly texts = new Map<string, { version: number; text: string }>();
   readonly log: string[] = [];
-  open(uri: string, version: number, text: string): void {
+  didOpen(path: string, version: number, text: string): boolean {
     this.log.push(`open ${version}`);
-    this.texts.set(uri, { version, text });
+    this.texts.set(path, { version, text });
+    return true;
   }
-  change(uri: string, version: number, text: string): void {
+  didChange(path: string, version: number, changes: { text: string }[]): boolean {
     this.log.push(`change ${version}`);
-    this.texts.set(uri, { version, text });
+    this.texts.set(path, { version, text: changes[0].text });
+    return true;
   }
-  close(uri: string): void {
+  didClose(path: string): boolean {
     this.log.push('close');
-    this.texts.delete(uri);
+    return this.texts.delete(path);
   }
 }
 
@@ -32,7 +34,7 @@ beforeEach(async () => {
   root = made.root;
   notebooks = new NotebookService({ workspace: made.workspace, jupyter: null, events: made.hub });
   server = new ServerDocuments();
-  documents = new NotebookLanguageDocuments({ root, notebooks, server });
+  documents = new NotebookLanguageDocuments({ notebooks, server });
 });
 
 afterEach(async () => {
@@ -44,8 +46,8 @@ afterEach(async () => {
 describe('NotebookLanguageDocuments', () => {
   it('mirrors an opened notebook and every edit, whoever makes it, at once', async () => {
     await notebooks.create('a.ipynb');
-    const uri = documents.uriOf('a.ipynb');
-    expect(uri.endsWith('/a.ipynb.kiln-cells.py')).toBe(true);
+    const uri = documents.virtualPathOf('a.ipynb');
+    expect(uri).toBe('a.ipynb.kiln-cells.py');
     expect(server.texts.get(uri)?.text).toBe('');
     const first = (await notebooks.get('a.ipynb')).cells[0].id;
     await notebooks.editCell('a.ipynb', first, 'x = 1');
@@ -53,8 +55,7 @@ describe('NotebookLanguageDocuments', () => {
     await notebooks.insertCell('a.ipynb', { source: '# Title', cellType: 'markdown' });
     expect(server.texts.get(uri)).toEqual({ version: 3, text: 'x = 1\n\nprint(x)' });
     expect(documents.toServer('a.ipynb', cell.id, { line: 0, character: 6 })).toEqual({
-      uri,
-      version: 3,
+      path: uri,
       position: { line: 2, character: 6 },
     });
     // A save changes no text: the server hears nothing.
@@ -69,11 +70,11 @@ describe('NotebookLanguageDocuments', () => {
     json.cells[0].source = ['y = 2\n', '%time y'];
     await fs.writeFile(`${root}/b.ipynb`, JSON.stringify(json));
     expect(await notebooks.reloadFromDisk('b.ipynb')).toBe('reloaded');
-    expect(server.texts.get(documents.uriOf('b.ipynb'))?.text).toBe('y = 2\npass   ');
+    expect(server.texts.get(documents.virtualPathOf('b.ipynb'))?.text).toBe('y = 2\npass   ');
     notebooks.applyChange({ type: 'moved', from: 'b.ipynb', to: 'c.ipynb', isDir: false, origin: 'operator' });
-    expect(server.texts.has(documents.uriOf('b.ipynb'))).toBe(false);
-    expect(server.texts.get(documents.uriOf('c.ipynb'))?.text).toBe('y = 2\npass   ');
-    expect(documents.notebookOf(documents.uriOf('c.ipynb'))).toBe('c.ipynb');
+    expect(server.texts.has(documents.virtualPathOf('b.ipynb'))).toBe(false);
+    expect(server.texts.get(documents.virtualPathOf('c.ipynb'))?.text).toBe('y = 2\npass   ');
+    expect(documents.notebookOf(documents.virtualPathOf('c.ipynb'))).toBe('c.ipynb');
     await notebooks.close('c.ipynb');
     expect(server.texts.size).toBe(0);
     expect(doc.cells).toHaveLength(1);
@@ -84,7 +85,7 @@ describe('NotebookLanguageDocuments', () => {
     const first = (await notebooks.get('d.ipynb')).cells[0].id;
     await notebooks.editCell('d.ipynb', first, 'x = 1\nx');
     const { cell } = await notebooks.insertCell('d.ipynb', { source: 'print(y)\nawait f()' });
-    const uri = documents.uriOf('d.ipynb');
+    const uri = documents.virtualPathOf('d.ipynb');
     const at = (line: number, from: number, to: number) => ({
       start: { line, character: from },
       end: { line, character: to },
@@ -107,7 +108,7 @@ describe('NotebookLanguageDocuments', () => {
     // Answers for an older text are not placed: the lines may have moved since.
     expect(documents.diagnosticsOf(uri, [], 2)).toBeNull();
     expect(documents.isVirtual(uri)).toBe(true);
-    expect(documents.isVirtual(documents.uriOf('d.ipynb').replace('.kiln-cells.py', ''))).toBe(false);
+    expect(documents.isVirtual(documents.virtualPathOf('d.ipynb').replace('.kiln-cells.py', ''))).toBe(false);
     expect(documents.placeOf(uri, at(3, 0, 5))).toEqual({ path: 'd.ipynb', cell: cell.id, range: at(0, 0, 5) });
   });
 

@@ -1,6 +1,4 @@
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Event } from '../../../shared/base/event';
+import { Emitter, type Event } from '../../../shared/base/event';
 import { DisposableStore, type IDisposable } from '../../../shared/base/lifecycle';
 import { NotebookVirtualDocument, type Position, type Range } from './virtual-document';
 
@@ -9,7 +7,8 @@ import { NotebookVirtualDocument, type Position, type Range } from './virtual-do
  * virtual-document.ts), kept current from the notebook service: an edit by the operator, the agent or an
  * MCP client, a reload from disk, a revert, a move. The document is named after the notebook
  * (`analysis.ipynb` → `analysis.ipynb.kiln-cells.py`, beside it, so imports resolve as from the notebook's
- * folder) and exists only in the server's memory: nothing is written.
+ * folder) and exists only in the server's memory: nothing is written. The server manager holds it like a
+ * buffer the renderer has open (so a restarted server gets it back).
  */
 
 /** The suffix of a notebook's virtual document: a name no Python module can import. */
@@ -23,11 +22,11 @@ export interface NotebookCellsSource {
   >;
 }
 
-/** The server's text documents, as the language server manager syncs them (full text each time). */
+/** The server's open documents by workspace path, as the language server manager keeps them (LanguageService fits). */
 export interface VirtualDocumentSink {
-  open(uri: string, version: number, text: string): void;
-  change(uri: string, version: number, text: string): void;
-  close(uri: string): void;
+  didOpen(path: string, version: number, text: string): boolean;
+  didChange(path: string, version: number, changes: { text: string }[]): boolean;
+  didClose(path: string): boolean;
 }
 
 /** A server diagnostic, as LSP sends it (the fields this module reads or passes on). */
@@ -46,14 +45,13 @@ export interface NotebookPlace {
 }
 
 interface Mirrored {
-  uri: string;
+  /** The virtual document's workspace path. */
+  virtualPath: string;
   version: number;
   document: NotebookVirtualDocument;
 }
 
 export interface NotebookLanguageDocumentsOptions {
-  /** The workspace root (absolute): virtual documents sit beside their notebooks under it. */
-  root: string;
   notebooks: NotebookCellsSource;
   server: VirtualDocumentSink;
 }
@@ -65,8 +63,11 @@ function isPython(language: string | null): boolean {
 
 export class NotebookLanguageDocuments implements IDisposable {
   private readonly mirrored = new Map<string, Mirrored>();
-  private readonly byUri = new Map<string, string>();
+  private readonly byVirtual = new Map<string, string>();
   private readonly subscriptions = new DisposableStore();
+  private readonly forgotten = new Emitter<string>();
+  /** A notebook is no longer mirrored (closed, moved, not Python): its diagnostics go. */
+  readonly onDidForget: Event<string> = this.forgotten.event;
 
   constructor(private readonly options: NotebookLanguageDocumentsOptions) {
     this.subscriptions.add(
@@ -81,24 +82,19 @@ export class NotebookLanguageDocuments implements IDisposable {
     );
   }
 
-  /** The virtual document's URI for a notebook path (whether or not it is mirrored). */
-  uriOf(notebookPath: string): string {
-    return pathToFileURL(path.join(this.options.root, notebookPath + VIRTUAL_SUFFIX)).href;
+  /** The virtual document's workspace path for a notebook path (whether or not it is mirrored). */
+  virtualPathOf(notebookPath: string): string {
+    return notebookPath + VIRTUAL_SUFFIX;
   }
 
-  /** The notebook a virtual document's URI stands for, or null for any other URI (a real file). */
-  notebookOf(uri: string): string | null {
-    return this.byUri.get(uri) ?? null;
+  /** The notebook a virtual document stands for, or null for any other path (a real file). */
+  notebookOf(virtualPath: string): string | null {
+    return this.byVirtual.get(virtualPath) ?? null;
   }
 
-  /** Whether the URI names a notebook's virtual document, mirrored or not (a late answer about a closed notebook). */
-  isVirtual(uri: string): boolean {
-    if (this.byUri.has(uri)) return true;
-    try {
-      return fileURLToPath(uri).endsWith(VIRTUAL_SUFFIX);
-    } catch {
-      return false;
-    }
+  /** Whether a path names a notebook's virtual document, mirrored or not (a late answer about a closed notebook). */
+  isVirtual(somePath: string): boolean {
+    return somePath.endsWith(VIRTUAL_SUFFIX);
   }
 
   /** The notebooks mirrored now. */
@@ -121,13 +117,13 @@ export class NotebookLanguageDocuments implements IDisposable {
       current.document = document;
       if (!textChanged) return;
       current.version += 1;
-      this.options.server.change(current.uri, current.version, document.text);
+      this.options.server.didChange(current.virtualPath, current.version, [{ text: document.text }]);
       return;
     }
-    const uri = this.uriOf(notebookPath);
-    this.mirrored.set(notebookPath, { uri, version: 1, document });
-    this.byUri.set(uri, notebookPath);
-    this.options.server.open(uri, 1, document.text);
+    const virtualPath = this.virtualPathOf(notebookPath);
+    this.mirrored.set(notebookPath, { virtualPath, version: 1, document });
+    this.byVirtual.set(virtualPath, notebookPath);
+    this.options.server.didOpen(virtualPath, 1, document.text);
   }
 
   /** Stops mirroring a notebook (closed, moved away, no longer Python). */
@@ -135,19 +131,16 @@ export class NotebookLanguageDocuments implements IDisposable {
     const current = this.mirrored.get(notebookPath);
     if (!current) return;
     this.mirrored.delete(notebookPath);
-    this.byUri.delete(current.uri);
-    this.options.server.close(current.uri);
+    this.byVirtual.delete(current.virtualPath);
+    this.options.server.didClose(current.virtualPath);
+    this.forgotten.fire(notebookPath);
   }
 
-  /** The server's URI, version and position for a position in a notebook's cell; null when the cell is not mirrored. */
-  toServer(
-    notebookPath: string,
-    cell: string,
-    position: Position,
-  ): { uri: string; version: number; position: Position } | null {
+  /** The virtual document and position for a position in a notebook's cell; null when the cell is not mirrored. */
+  toServer(notebookPath: string, cell: string, position: Position): { path: string; position: Position } | null {
     const current = this.mirrored.get(notebookPath);
     const mapped = current?.document.toDocument({ cellId: cell, ...position });
-    return current && mapped ? { uri: current.uri, version: current.version, position: mapped } : null;
+    return current && mapped ? { path: current.virtualPath, position: mapped } : null;
   }
 
   /** A cell's range in the server's document (for code actions on a selection). */
@@ -155,9 +148,9 @@ export class NotebookLanguageDocuments implements IDisposable {
     return this.mirrored.get(notebookPath)?.document.rangeToDocument({ cellId: cell, range }) ?? null;
   }
 
-  /** The notebook cell a range of a virtual document lies in; null for a URI that is not a mirrored notebook. */
-  placeOf(uri: string, range: Range): NotebookPlace | null {
-    const notebookPath = this.byUri.get(uri);
+  /** The notebook cell a range of a virtual document lies in; null for a path that is not a mirrored notebook. */
+  placeOf(virtualPath: string, range: Range): NotebookPlace | null {
+    const notebookPath = this.byVirtual.get(virtualPath);
     const placed = notebookPath ? this.mirrored.get(notebookPath)?.document.rangeToCell(range) : null;
     return notebookPath && placed ? { path: notebookPath, cell: placed.cellId, range: placed.range } : null;
   }
@@ -166,14 +159,14 @@ export class NotebookLanguageDocuments implements IDisposable {
    * A virtual document's diagnostics, each moved to its cell (with `cell` set). What is right for a file and
    * wrong for a notebook is dropped: the value a cell's last expression shows is not an unused expression,
    * IPython awaits at the top level, and re-running a changed definition in a later cell is how notebooks work.
-   * Null for a URI that is no mirrored notebook, or for diagnostics of an older version (check `isVirtual` first).
+   * Null for a path that is no mirrored notebook, or for diagnostics of an older version (check `isVirtual` first).
    */
   diagnosticsOf<D extends ServerDiagnostic>(
-    uri: string,
+    virtualPath: string,
     diagnostics: readonly D[],
     version?: number | null,
   ): { path: string; diagnostics: (D & { cell: string })[] } | null {
-    const notebookPath = this.byUri.get(uri);
+    const notebookPath = this.byVirtual.get(virtualPath);
     const current = notebookPath ? this.mirrored.get(notebookPath) : null;
     // Computed for text the notebook no longer has: its lines may have moved; the server's next answer will come.
     if (!notebookPath || !current || (version != null && version !== current.version)) return null;
@@ -196,6 +189,7 @@ export class NotebookLanguageDocuments implements IDisposable {
 
   dispose(): void {
     this.subscriptions.dispose();
+    this.forgotten.dispose();
     for (const notebookPath of [...this.mirrored.keys()]) this.forget(notebookPath);
   }
 }
