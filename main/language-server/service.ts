@@ -383,7 +383,8 @@ export class LanguageService implements IDisposable {
     const timer = setTimeout(() => child.kill('SIGKILL'), SHUTDOWN_GRACE_MS);
     await Promise.race([polite.then(() => exited), exited]);
     clearTimeout(timer);
-    this.diagnostics.clear();
+    // A stopped server's diagnostics are stale: the renderer's markers and Problems go with them.
+    for (const rel of [...this.diagnostics.keys()]) this.publish(rel, null, []);
   }
 
   async dispose(): Promise<void> {

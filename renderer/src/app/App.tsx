@@ -6,6 +6,8 @@ import { useHotExit } from '../hot-exit';
 import { StatusBar } from '../git';
 import { QuickOpenHost } from '../quick-open';
 import { TerminalPanel } from '../terminal';
+import { LanguageFeatures, LanguageStatusItem } from '../language';
+import { ProblemsPanel, ProblemsStatusItem } from '../problems';
 import { TrustBanner } from '../trust';
 import { DialogProvider, IS_MAC, ToastProvider, useToasts } from '../ui';
 import { useBridge, useStore } from '../base';
@@ -79,9 +81,14 @@ function Shell() {
         <HeaderBar rootName={workspaceName} />
         <EditorArea />
         <TerminalPanel />
+        <ProblemsPanel />
       </main>
       <RightRail />
-      <StatusBar />
+      <StatusBar>
+        <ProblemsStatusItem />
+        <LanguageStatusItem />
+      </StatusBar>
+      <LanguageFeatures />
       <QuickOpenHost onOpen={open} />
       <CommandPaletteHost />
       <WatchStatusLine />

@@ -6,3 +6,5 @@ export { monaco } from './monaco-setup';
 export { OpenFilesStore, useOpenFile, useOpenFiles, useOpenFilesStore, type OpenFile } from './open-files';
 export { onRevealRequest, requestReveal, takeReveal, type RevealTarget } from './reveal';
 export { SaveAs } from './SaveAs';
+export { useTextModels, type TextModels } from './text-models';
+export { languageForPath } from './monaco-setup';

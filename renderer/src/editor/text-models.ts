@@ -41,6 +41,12 @@ export class TextModels {
     return model;
   }
 
+  /** The model of an open path, if it has one (Go to Definition shows a place in it). */
+  modelIfOpen(path: string): monaco.editor.ITextModel | undefined {
+    const model = this.entries.get(path)?.model;
+    return model && !model.isDisposed() ? model : undefined;
+  }
+
   /** The open path a model belongs to. */
   pathOf(model: monaco.editor.ITextModel | null): string | undefined {
     if (!model) return undefined;

@@ -1,8 +1,9 @@
+import type { ReactNode } from 'react';
 import { BranchIcon } from '../ui';
 import { useGitBranch } from './context';
 
-/** The window's bottom line: the git branch, when there is a repository. */
-export function StatusBar() {
+/** The window's bottom line: the git branch, when there is a repository, then what other parts add. */
+export function StatusBar({ children }: { children?: ReactNode }) {
   const branch = useGitBranch();
   return (
     <footer className="status-bar" aria-label="Status Bar">
@@ -17,6 +18,7 @@ export function StatusBar() {
           {branch}
         </span>
       )}
+      {children}
     </footer>
   );
 }

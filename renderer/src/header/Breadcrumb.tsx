@@ -1,9 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { Entry } from '../../../shared/contract';
+import type { DocumentSymbol, Entry } from '../../../shared/contract';
 import { listingEntries } from '../../../shared/listing';
 import { parentOf } from '../../../shared/paths';
 import { errorText, useBridge } from '../base';
-import { ChevronIcon, FileIcon, FolderIcon, usePrefs } from '../ui';
+import { requestReveal } from '../editor';
+import { useSymbolPath } from '../language';
+import { ChevronIcon, FileIcon, FolderIcon, Icon, usePrefs } from '../ui';
 
 const MAX_OPTIONS = 400;
 
@@ -37,8 +39,15 @@ export function Breadcrumb({
   const [open, setOpen] = useState<number | null>(null);
   const segments = useMemo(() => segmentsOf(path ?? '', rootName), [path, rootName]);
   const buttons = useRef<Array<HTMLButtonElement | null>>([]);
+  // After the file, the symbols enclosing the cursor (a Python file, from the language server), as VS Code shows.
+  const symbols = useSymbolPath(path);
+  const [openSymbol, setOpenSymbol] = useState<number | null>(null);
+  const symbolButtons = useRef<Array<HTMLButtonElement | null>>([]);
 
-  useEffect(() => setOpen(null), [path]);
+  useEffect(() => {
+    setOpen(null);
+    setOpenSymbol(null);
+  }, [path]);
 
   const close = (refocus: boolean) => {
     const at = open;
@@ -46,9 +55,20 @@ export function Breadcrumb({
     if (refocus && at !== null) buttons.current[at]?.focus();
   };
 
+  const revealSymbol = (symbol: DocumentSymbol) => {
+    setOpenSymbol(null);
+    if (!path) return;
+    const { start, end } = symbol.selectionRange;
+    requestReveal(path, {
+      line: start.line + 1,
+      start: start.character,
+      end: end.line === start.line ? end.character : start.character,
+    });
+  };
+
   return (
     <nav className="breadcrumb" aria-label="Breadcrumb">
-      <ol>
+      <ol aria-label="Path">
         {segments.map((segment, i) => (
           <li key={segment.path || '(root)'} className="crumb">
             {i > 0 && (
@@ -95,7 +115,158 @@ export function Breadcrumb({
           </li>
         ))}
       </ol>
+      {symbols.length > 0 && (
+        <ol aria-label="Symbols" className="crumb-symbols">
+          {symbols.map((step, i) => (
+            <li key={`${i}:${step.symbol.name}`} className="crumb">
+              <span className="crumb-sep" aria-hidden>
+                <ChevronIcon open={false} />
+              </span>
+              <button
+                ref={(el) => {
+                  symbolButtons.current[i] = el;
+                }}
+                type="button"
+                className={`crumb-btn crumb-symbol${openSymbol === i ? ' open' : ''}`}
+                aria-haspopup="listbox"
+                aria-expanded={openSymbol === i}
+                title={step.symbol.detail || step.symbol.name}
+                onClick={() => setOpenSymbol(openSymbol === i ? null : i)}
+                onKeyDown={(e) => {
+                  if (e.key === 'ArrowRight') symbolButtons.current[Math.min(i + 1, symbols.length - 1)]?.focus();
+                  else if (e.key === 'ArrowLeft')
+                    (i === 0 ? buttons.current[segments.length - 1] : symbolButtons.current[i - 1])?.focus();
+                  else if (e.key === 'ArrowDown') setOpenSymbol(i);
+                  else return;
+                  e.preventDefault();
+                }}
+              >
+                <SymbolIcon kind={step.symbol.kind} />
+                <span>{step.symbol.name}</span>
+              </button>
+              {openSymbol === i && (
+                <SymbolList
+                  symbols={step.siblings}
+                  current={step.symbol}
+                  onPick={revealSymbol}
+                  onClose={(refocus) => {
+                    setOpenSymbol(null);
+                    if (refocus) symbolButtons.current[i]?.focus();
+                  }}
+                />
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
     </nav>
+  );
+}
+
+const SYMBOL_ICONS: Record<string, string> = {
+  class: 'symbol-class',
+  method: 'symbol-method',
+  function: 'symbol-method',
+  constructor: 'symbol-method',
+  variable: 'symbol-variable',
+  constant: 'symbol-constant',
+  property: 'symbol-property',
+  field: 'symbol-field',
+  module: 'symbol-namespace',
+};
+
+function SymbolIcon({ kind }: { kind: string }) {
+  return <Icon name={SYMBOL_ICONS[kind] ?? 'symbol-misc'} size={14} className={`symbol-icon symbol-icon-${kind}`} />;
+}
+
+/** A symbol segment's dropdown: its siblings, filtered as you type; picking one moves the cursor to it. */
+function SymbolList({
+  symbols,
+  current,
+  onPick,
+  onClose,
+}: {
+  symbols: DocumentSymbol[];
+  current: DocumentSymbol;
+  onPick: (symbol: DocumentSymbol) => void;
+  onClose: (refocus: boolean) => void;
+}) {
+  const [filter, setFilter] = useState('');
+  const [active, setActive] = useState(Math.max(0, symbols.indexOf(current)));
+  const box = useRef<HTMLDivElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const shown = useMemo(() => {
+    const needle = filter.trim().toLowerCase();
+    return needle ? symbols.filter((s) => s.name.toLowerCase().includes(needle)) : symbols;
+  }, [symbols, filter]);
+
+  useEffect(() => {
+    input.current?.focus();
+    const outside = (event: MouseEvent) => {
+      if (!box.current?.contains(event.target as Node) && !(event.target as HTMLElement).closest?.('.crumb-btn.open'))
+        onClose(false);
+    };
+    window.addEventListener('mousedown', outside, true);
+    return () => window.removeEventListener('mousedown', outside, true);
+  }, [onClose]);
+
+  const onKeyDown = (event: React.KeyboardEvent) => {
+    if (event.key === 'ArrowDown') setActive((a) => Math.min(a + 1, shown.length - 1));
+    else if (event.key === 'ArrowUp') setActive((a) => Math.max(a - 1, 0));
+    else if (event.key === 'Enter') {
+      if (shown[active]) onPick(shown[active]);
+    } else if (event.key === 'Escape') onClose(true);
+    else return;
+    event.preventDefault();
+    event.stopPropagation();
+  };
+
+  const listId = 'breadcrumb-symbols-listbox';
+  return (
+    <div ref={box} className="crumb-dropdown">
+      <div className="crumb-dropdown-head">
+        <input
+          ref={input}
+          className="crumb-filter"
+          role="combobox"
+          aria-label="Filter"
+          aria-expanded="true"
+          aria-controls={listId}
+          aria-activedescendant={shown.length ? `${listId}-${active}` : undefined}
+          placeholder="Type to filter"
+          value={filter}
+          onChange={(e) => {
+            setFilter(e.target.value);
+            setActive(0);
+          }}
+          onKeyDown={onKeyDown}
+        />
+      </div>
+      <ul id={listId} role="listbox" aria-label="Symbols" className="crumb-options">
+        {!shown.length && (
+          <li className="crumb-empty" role="presentation">
+            No matches
+          </li>
+        )}
+        {shown.map((symbol, i) => (
+          <li
+            key={`${i}:${symbol.name}`}
+            id={`${listId}-${i}`}
+            data-index={i}
+            role="option"
+            aria-label={symbol.name}
+            aria-selected={i === active}
+            className={`crumb-option${i === active ? ' active' : ''}${symbol === current ? ' current' : ''}`}
+            onMouseDown={(e) => e.preventDefault()}
+            onMouseEnter={() => setActive(i)}
+            onClick={() => onPick(symbol)}
+          >
+            <SymbolIcon kind={symbol.kind} />
+            <span>{symbol.name}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

@@ -1,0 +1,113 @@
+import { useStore } from '../base';
+import { useCommands } from '../commands';
+import { requestReveal, useOpenFilesStore } from '../editor';
+import { useLanguageClient } from '../language';
+import { ErrorIcon, FileIcon, Icon, WarningIcon, XIcon } from '../ui';
+import { countProblems, listProblems, problemsPanel, type Problem } from './problems-store';
+import './problems.css';
+
+const SEVERITY_LABEL = { error: 'Error', warning: 'Warning', information: 'Info', hint: 'Hint' } as const;
+
+function SeverityIcon({ severity }: { severity: Problem['severity'] }) {
+  if (severity === 'error') return <ErrorIcon size={14} />;
+  if (severity === 'warning') return <WarningIcon size={14} />;
+  return <Icon name="info" size={14} />;
+}
+
+/** The Problems panel under the editor: every diagnostic by file; a click opens the place. */
+export function ProblemsPanel() {
+  const open = useStore(problemsPanel, (s) => s.open);
+  const diagnostics = useStore(useLanguageClient(), (s) => s.diagnostics);
+  const openFiles = useOpenFilesStore();
+  useCommands([
+    {
+      id: 'problems.toggle',
+      title: 'Toggle Problems',
+      category: 'View',
+      keys: 'Mod+Shift+M',
+      run: () => problemsPanel.toggle(),
+    },
+  ]);
+  if (!open) return null;
+  const files = listProblems(diagnostics);
+  const show = (problem: Problem) => {
+    const { start, end } = problem.range;
+    requestReveal(problem.path, {
+      line: start.line + 1,
+      start: start.character,
+      end: end.line === start.line ? end.character : start.character,
+    });
+    void openFiles.open(problem.path);
+  };
+  return (
+    <section className="problems-panel" role="region" aria-label="Problems">
+      <div className="problems-bar">
+        <span className="problems-title">Problems</span>
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label="Hide Problems"
+          title="Hide (Ctrl+Shift+M)"
+          onClick={() => problemsPanel.hide()}
+        >
+          <XIcon />
+        </button>
+      </div>
+      <div className="problems-list" role="tree" aria-label="Problems by file">
+        {files.length === 0 && <div className="problems-empty">No problems have been detected in the workspace.</div>}
+        {files.map((file) => (
+          <div key={file.path} role="treeitem" aria-expanded="true" aria-label={file.path} className="problems-file">
+            <div className="problems-file-row">
+              <FileIcon name={file.path.split('/').pop() ?? file.path} />
+              <span className="problems-file-path">{file.path}</span>
+              <span className="problems-file-count">{file.problems.length}</span>
+            </div>
+            <div role="group">
+              {file.problems.map((problem, i) => (
+                <button
+                  key={i}
+                  type="button"
+                  role="treeitem"
+                  className={`problems-row problems-${problem.severity}`}
+                  aria-label={`${SEVERITY_LABEL[problem.severity]}: ${problem.message}, ${file.path} line ${problem.range.start.line + 1}`}
+                  onClick={() => show(problem)}
+                >
+                  <SeverityIcon severity={problem.severity} />
+                  <span className="problems-message">{problem.message}</span>
+                  <span className="problems-source">
+                    {problem.source}
+                    {problem.code ? `(${problem.code})` : ''}
+                  </span>
+                  <span className="problems-place">
+                    [Ln {problem.range.start.line + 1}, Col {problem.range.start.character + 1}]
+                  </span>
+                </button>
+              ))}
+            </div>
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+/** The status area's counts; a click toggles the panel. */
+export function ProblemsStatusItem() {
+  const diagnostics = useStore(useLanguageClient(), (s) => s.diagnostics);
+  const { errors, warnings } = countProblems(diagnostics);
+  const label = `${errors} ${errors === 1 ? 'error' : 'errors'}, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}`;
+  return (
+    <button
+      type="button"
+      className="status-item status-button problems-status"
+      aria-label={`Problems: ${label}`}
+      title={`Problems: ${label} (Ctrl+Shift+M)`}
+      onClick={() => problemsPanel.toggle()}
+    >
+      <ErrorIcon size={14} />
+      {errors}
+      <WarningIcon size={14} />
+      {warnings}
+    </button>
+  );
+}
