@@ -17,6 +17,7 @@ import { navigationStep, useNotebookKeys } from './key-table';
 import { CellTimings } from './cell-timing';
 import { useKernelAssistCommands } from './kernel-assist-commands';
 import { useKernelAssistSource } from './kernel-assist-source';
+import { trackCellNumbers } from './language';
 import { NotebookController } from './notebook-controller';
 import type { NotebookSession } from './notebook-session';
 import { NotebookSessions } from './notebook-sessions';
@@ -104,6 +105,8 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   const name = nameOf(path);
 
   useEffect(() => notebook.keepSelection(), [notebook, state.status, state.cells]);
+  // The Problems panel names this notebook's cells by the numbers shown here.
+  useEffect(() => trackCellNumbers(session), [session]);
 
   useEffect(() => showNotebookOutline(path, { session, selection: notebook }), [path, session, notebook]);
 

@@ -1,3 +1,4 @@
 export { NOTEBOOK_AS_TEXT, NotebookAsText, NotebookView } from './NotebookView';
 export { useNotebookOutline, type NotebookOutline } from './outline-feed';
 export { markdownHeadings, type Heading, type NotebookHeading } from './sections';
+export { cellNumberOf } from './language';

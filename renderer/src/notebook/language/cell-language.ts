@@ -9,7 +9,7 @@ import type {
   Markup,
 } from '../../../../shared/contract';
 import { monaco } from '../../editor';
-import { notebookDiagnostics } from './notebook-diagnostics';
+import { useLanguageClient } from '../../language';
 
 /*
  * The language server in a notebook's cell editors. Main presents the notebook's code cells to the server
@@ -291,12 +291,20 @@ export function attachCellLanguage(
   const attached: AttachedCell = { cellId, source };
   cells.set(key, attached);
   registerProviders();
-  const diagnostics = notebookDiagnostics.of(source.bridge);
+  // The language client holds every document's diagnostics; a notebook's carry their cell.
+  const client = useLanguageClient.of(source.bridge);
+  let shown: readonly LspDiagnostic[] | undefined;
   const refresh = () => {
-    if (!model.isDisposed()) showMarkers(model, diagnostics.forCell(source.path(), cellId));
+    const forNotebook = client.getState().diagnostics[source.path()];
+    if (model.isDisposed() || (forNotebook === shown && shown !== undefined)) return;
+    shown = forNotebook;
+    showMarkers(
+      model,
+      (forNotebook ?? []).filter((d) => d.cell === cellId),
+    );
   };
   refresh();
-  const unsubscribe = diagnostics.subscribe(refresh);
+  const unsubscribe = client.subscribe(refresh);
   return () => {
     unsubscribe();
     if (cells.get(key) === attached) cells.delete(key);

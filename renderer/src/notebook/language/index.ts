@@ -1,2 +1,2 @@
 export { attachCellLanguage, completionName, staticCompletions, type CellLanguageSource } from './cell-language';
-export { notebookDiagnostics, NotebookDiagnosticsStore } from './notebook-diagnostics';
+export { cellNumberOf, trackCellNumbers } from './cell-numbers';
