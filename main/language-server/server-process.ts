@@ -16,13 +16,13 @@ import {
  * feature Kiln uses (diagnostics, completion, hover, signatures, definition/declaration/type definition,
  * references, rename, symbols, code actions). Neither offers document formatting.
  */
-const require = createRequire(import.meta.url);
+const requirePyright = createRequire(import.meta.url);
 
 export const SERVER_NAME = 'pyright';
 
 export function serverVersion(): string {
   try {
-    return (require('pyright/package.json') as { version: string }).version;
+    return (requirePyright('pyright/package.json') as { version: string }).version;
   } catch {
     return '?';
   }
@@ -42,7 +42,7 @@ export interface ServerProcess {
  * Electron binary: ELECTRON_RUN_AS_NODE makes it plain Node, so no second runtime is needed.
  */
 export function startServerProcess(cwd: string): ServerProcess {
-  const entry = require.resolve('pyright/langserver.index.js');
+  const entry = requirePyright.resolve('pyright/langserver.index.js');
   const child = spawn(process.execPath, [entry, '--stdio'], {
     cwd,
     stdio: ['pipe', 'pipe', 'pipe'],

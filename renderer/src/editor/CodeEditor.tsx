@@ -111,8 +111,10 @@ export function CodeEditor({ path }: { path: string }) {
     } finally {
       applying.current = false;
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on the revision: typing changes the buffer, not it
-  }, [file?.revision, ready]);
+    // Keyed on the revision (typing changes the buffer, not it) and the path: a tab reloaded while another showed
+    // may have the same revision number as the tab shown before it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [path, file?.revision, ready]);
 
   // Large files get Monaco's cheap mode; truncated ones are read-only.
   useEffect(() => {

@@ -1,0 +1,145 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import { editorText, mod, openFile, treeItem } from './support/ui';
+
+// The real pyright server, started by main when the first Python file opens; no kernel runs in these tests.
+const UTIL = 'def helper(x):\n    return x * 2\n';
+const MAIN = 'from util import helper\n\n\ndef compute(v):\n    total = helper(v)\n    return total + missing_name\n';
+
+test.use({ fixtureFiles: { 'src/util.py': UTIL, 'main.py': MAIN, 'notes.txt': 'notes\n' } });
+
+/** The server's first answer can take a while on a loaded machine (it starts with the first Python file). */
+const SERVER_START = { timeout: 60_000 };
+
+/** Puts the cursor at a 1-based line and column of the open editor, by keyboard (as an operator would). */
+async function cursorTo(page: Page, line: number, column: number): Promise<void> {
+  await editorText(page).click();
+  await page.keyboard.press(`${mod}+Home`);
+  for (let i = 1; i < line; i++) await page.keyboard.press('ArrowDown');
+  // Home in Monaco goes to the first non-blank; twice goes to column 1.
+  await page.keyboard.press('End');
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Home');
+  for (let i = 1; i < column; i++) await page.keyboard.press('ArrowRight');
+}
+
+const symbols = (page: Page) =>
+  page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('list', { name: 'Symbols' }).getByRole('button');
+
+test('an undefined name gets a squiggle and a Problems entry that opens its line', async ({ page, kiln }) => {
+  await kiln.open(page);
+  await treeItem(page, 'main.py').click();
+  await expect(page.locator('.code-editor .squiggly-error')).toHaveCount(1, SERVER_START);
+  await expect(page.getByRole('button', { name: 'Problems: 1 error, 0 warnings' })).toBeVisible();
+
+  await page.keyboard.press(`${mod}+Shift+M`);
+  const problems = page.getByRole('region', { name: 'Problems' });
+  const entry = problems.getByRole('treeitem', { name: /"missing_name" is not defined, main\.py line 6/ });
+  await expect(entry).toBeVisible();
+  await expect(entry).toContainText('[Ln 6, Col 20]');
+  await page.screenshot({ path: test.info().outputPath('problems.png') });
+
+  // From another file, the entry opens main.py with the cursor on the name (the breadcrumb follows the cursor).
+  await openFile(page, 'notes.txt');
+  await expect(page.getByRole('tab', { name: 'notes.txt' })).toHaveAttribute('aria-selected', 'true');
+  await entry.click();
+  await expect(page.getByRole('tab', { name: 'main.py' })).toHaveAttribute('aria-selected', 'true');
+  await expect(symbols(page)).toHaveText(['compute']);
+  // The name is selected: the cursor goes to its start.
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.type('x');
+  await expect(editorText(page)).toContainText('return total + xmissing_name');
+
+  // Ctrl/Cmd+Shift+M hides it again.
+  await page.keyboard.press(`${mod}+Shift+M`);
+  await expect(problems).toHaveCount(0);
+});
+
+test('completion after os.path.jo offers join, with no kernel running', async ({ page, kiln, workspace }) => {
+  await workspace.write('paths.py', 'import os\n');
+  await kiln.open(page);
+  await treeItem(page, 'paths.py').click();
+  await expect(editorText(page)).toContainText('import os');
+  await editorText(page).click();
+  await page.keyboard.press(`${mod}+End`);
+  await page.keyboard.type('os.path.jo');
+  // Word-based suggestions do not know `join`: this comes from the language server.
+  const suggest = page.locator('.suggest-widget');
+  await expect(suggest.getByRole('option', { name: /^join/ })).toBeVisible(SERVER_START);
+  await page.screenshot({ path: test.info().outputPath('completion.png') });
+  await page.keyboard.press('Enter');
+  await expect(editorText(page)).toContainText('os.path.join');
+});
+
+test('F12 on a function imported from src/util.py opens that file at its definition', async ({ page, kiln }) => {
+  await kiln.open(page);
+  await treeItem(page, 'main.py').click();
+  // The server is up once the file's diagnostics show.
+  await expect(page.locator('.code-editor .squiggly-error')).toHaveCount(1, SERVER_START);
+  await cursorTo(page, 5, 15); // inside `helper(v)`
+  await page.keyboard.press('F12');
+  await expect(page.getByRole('tab', { name: 'util.py' })).toHaveAttribute('aria-selected', 'true');
+  await expect(editorText(page)).toContainText('def helper(x):');
+  // The cursor is on the definition: the breadcrumb names it.
+  await expect(symbols(page)).toHaveText(['helper']);
+  await page.screenshot({ path: test.info().outputPath('definition.png') });
+});
+
+test('F2 renames across files after a preview, and the tabs show the change the feed reported', async ({
+  page,
+  kiln,
+  workspace,
+}) => {
+  await kiln.open(page);
+  await openFile(page, 'src', 'util.py');
+  await treeItem(page, 'main.py').click();
+  await expect(page.locator('.code-editor .squiggly-error')).toHaveCount(1, SERVER_START);
+  await cursorTo(page, 5, 15);
+  await page.keyboard.press('F2');
+  const input = page.locator('.rename-box input');
+  await expect(input).toBeFocused();
+  await page.keyboard.press(`${mod}+a`);
+  await page.keyboard.type('double');
+  await page.keyboard.press('Enter');
+
+  const dialog = page.getByRole('dialog', { name: "Rename to 'double': 2 files" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('listitem')).toHaveText([/^main\.py/, /^src\/util\.py/]);
+  await expect(dialog.getByRole('listitem', { name: 'src/util.py' })).toContainText('+ def double(x):');
+  await page.screenshot({ path: test.info().outputPath('rename-preview.png') });
+  // Nothing is written before the operator applies.
+  expect(await workspace.read('src/util.py')).toBe(UTIL);
+  await dialog.getByRole('button', { name: 'Apply' }).click();
+
+  await expect.poll(() => workspace.read('src/util.py')).toBe(UTIL.replace('helper', 'double'));
+  await expect.poll(() => workspace.read('main.py')).toBe(MAIN.replaceAll('helper', 'double'));
+  // Both tabs follow the change feed: clean buffers reload, nothing is left dirty.
+  await expect(editorText(page)).toContainText('total = double(v)');
+  await page.getByRole('tab', { name: 'util.py' }).click();
+  await expect(editorText(page)).toContainText('def double(x):');
+  await expect(page.locator('[role="tab"][data-dirty="true"]')).toHaveCount(0);
+});
+
+test('the breadcrumb shows the enclosing function, and its dropdown lists the siblings', async ({
+  page,
+  kiln,
+  workspace,
+}) => {
+  await workspace.write(
+    'shapes.py',
+    'class Shape:\n    def area(self):\n        return 0\n\n    def name(self):\n        return "s"\n\n\ndef make():\n    return Shape()\n',
+  );
+  await kiln.open(page);
+  await treeItem(page, 'shapes.py').click();
+  await expect(editorText(page)).toContainText('class Shape');
+  await cursorTo(page, 3, 12); // inside Shape.area
+  await expect(symbols(page)).toHaveText(['Shape', 'area'], SERVER_START);
+  await symbols(page).last().click();
+  const list = page.getByRole('listbox', { name: 'Symbols' });
+  await expect(list.getByRole('option')).toHaveText(['area', 'name']);
+  await page.screenshot({ path: test.info().outputPath('breadcrumb-symbols.png') });
+  await list.getByRole('option', { name: 'name' }).click();
+  await expect(symbols(page)).toHaveText(['Shape', 'name']);
+  await cursorTo(page, 10, 8);
+  await expect(symbols(page)).toHaveText(['make']);
+});
