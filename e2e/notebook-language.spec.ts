@@ -1,0 +1,87 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import { cell, cellOf, notebook, openNotebook } from './support/notebook';
+import { mod } from './support/ui';
+
+/*
+ * The real pyright server in a notebook: the notebook's code cells are one document to it. The workspace's
+ * Jupyter is a program that does not exist, so no kernel runs: what completes and squiggles is the language
+ * server alone.
+ */
+
+const SERVER_START = { timeout: 90_000 };
+
+const NB = notebook(
+  ...['x = 1', '%time x\n!ls', 'print(x)', '%%bash\necho $HOME', 'import os\n\nprint(never_defined)', ''].map(
+    (source) => cell('code', source),
+  ),
+);
+
+test.use({
+  fixtureFiles: {
+    'analysis.ipynb': NB,
+    'src/util.py': 'def helper(v):\n    return v\n',
+    '.kiln/config.yaml': 'jupyter:\n  command: /nonexistent/jupyter\n',
+  },
+});
+test.describe.configure({ timeout: 180_000 });
+
+/** Puts the cursor at the end of a cell's editor. */
+async function editCell(nb: Locator, n: number): Promise<void> {
+  await cellOf(nb, n).locator('.nb-editor .view-lines').click();
+  await expect(cellOf(nb, n).locator('.monaco-editor.focused')).toHaveCount(1);
+}
+
+function suggestions(page: Page): Locator {
+  return page.locator('.suggest-widget.visible');
+}
+
+test('a name from an earlier cell raises nothing; one never defined is squiggled on its cell and listed in Problems', async ({
+  page,
+  kiln,
+}) => {
+  await kiln.open(page);
+  const nb = await openNotebook(page, 'analysis.ipynb');
+  // One squiggle in the whole notebook, in cell 5 (the magics, %%bash and x raise nothing).
+  await expect(cellOf(nb, 5).locator('.squiggly-error')).toHaveCount(1, SERVER_START);
+  await expect(nb.locator('.squiggly-error')).toHaveCount(1);
+  await expect(page.getByRole('button', { name: 'Problems: 1 error, 0 warnings' })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('notebook-squiggle.png') });
+
+  await page.keyboard.press(`${mod}+Shift+M`);
+  const problems = page.getByRole('region', { name: 'Problems' });
+  const entry = problems.getByRole('treeitem', {
+    name: /"never_defined" is not defined, analysis\.ipynb Cell 5, line 3/,
+  });
+  await expect(entry).toBeVisible();
+  await expect(entry).toContainText('[Cell 5, Ln 3, Col 7]');
+  await page.screenshot({ path: test.info().outputPath('notebook-problems.png') });
+
+  // The entry opens the cell with the name selected.
+  await cellOf(nb, 1).click();
+  await entry.click();
+  await expect(cellOf(nb, 5).locator('.monaco-editor.focused')).toHaveCount(1);
+  await page.keyboard.type('x');
+  await expect(cellOf(nb, 5).locator('.view-lines')).toContainText('print(x)');
+  // Defined now: the squiggle and the entry go.
+  await expect(nb.locator('.squiggly-error')).toHaveCount(0, SERVER_START);
+  await expect(entry).toHaveCount(0);
+});
+
+test('completion in a cell without a kernel offers the language server’s items', async ({ page, kiln }) => {
+  await kiln.open(page);
+  const nb = await openNotebook(page, 'analysis.ipynb');
+  await expect(cellOf(nb, 5).locator('.squiggly-error')).toHaveCount(1, SERVER_START);
+  // No kernel: Jupyter could not start.
+  await expect(nb.getByRole('status')).not.toHaveText('idle');
+  await editCell(nb, 6);
+  // `os` was imported in cell 5: the server knows it here.
+  await page.keyboard.type('os.path.jo');
+  await page.keyboard.press(`Control+Space`);
+  const join = suggestions(page).getByRole('option', { name: /^join\b/ });
+  await expect(join).toBeVisible(SERVER_START);
+  await expect(suggestions(page).locator('.monaco-list-row').first()).toContainText('join');
+  await page.screenshot({ path: test.info().outputPath('notebook-static-completion.png') });
+  await page.keyboard.press('Enter');
+  await expect(cellOf(nb, 6).locator('.view-lines')).toHaveText('os.path.join');
+});
