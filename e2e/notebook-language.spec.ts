@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { cell, cellOf, notebook, openNotebook } from './support/notebook';
-import { mod } from './support/ui';
+import { editorText, mod } from './support/ui';
 
 /*
  * The real pyright server in a notebook: the notebook's code cells are one document to it. The workspace's
@@ -12,9 +12,15 @@ import { mod } from './support/ui';
 const SERVER_START = { timeout: 90_000 };
 
 const NB = notebook(
-  ...['x = 1', '%time x\n!ls', 'print(x)', '%%bash\necho $HOME', 'import os\n\nprint(never_defined)', ''].map(
-    (source) => cell('code', source),
-  ),
+  ...[
+    'x = 1',
+    '%time x\n!ls',
+    'print(x)',
+    '%%bash\necho $HOME',
+    'import os\n\nprint(never_defined)',
+    '',
+    'from util import helper\nhelper(x)',
+  ].map((source) => cell('code', source)),
 );
 
 test.use({
@@ -84,4 +90,33 @@ test('completion in a cell without a kernel offers the language server’s items
   await page.screenshot({ path: test.info().outputPath('notebook-static-completion.png') });
   await page.keyboard.press('Enter');
   await expect(cellOf(nb, 6).locator('.view-lines')).toHaveText('os.path.join');
+});
+
+test('F12 in a cell goes to the definition in src/ and in an earlier cell', async ({ page, kiln }) => {
+  await kiln.open(page);
+  const nb = await openNotebook(page, 'analysis.ipynb');
+  await expect(cellOf(nb, 5).locator('.squiggly-error')).toHaveCount(1, SERVER_START);
+
+  // On `x` of `helper(x)`: cell 1, where x is assigned, the cursor at the name (as VS Code puts it).
+  await editCell(nb, 7);
+  await page.keyboard.press(`${mod}+End`);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('F12');
+  await expect(cellOf(nb, 1).locator('.monaco-editor.focused')).toHaveCount(1, SERVER_START);
+  await page.keyboard.type('renamed_');
+  await expect(cellOf(nb, 1).locator('.view-lines')).toHaveText('renamed_x = 1');
+
+  // On `helper`: src/util.py opens at its def.
+  await editCell(nb, 7);
+  await page.keyboard.press(`${mod}+End`);
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('F12');
+  const tab = page.getByRole('tab', { name: /util\.py/ });
+  await expect(tab).toHaveAttribute('aria-selected', 'true', SERVER_START);
+  await expect(editorText(page)).toContainText('def helper(v):');
+  await page.screenshot({ path: test.info().outputPath('notebook-f12-into-src.png') });
+  await page.keyboard.type('renamed_');
+  await expect(editorText(page)).toContainText('def renamed_helper(v):');
 });

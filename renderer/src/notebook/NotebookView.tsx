@@ -121,7 +121,8 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
       const cellId = index === undefined ? undefined : cells[index]?.cell.id;
       if (!target || !cellId) return;
       void collapse.reveal(index!).then(() => {
-        if (target.end > target.start) notebook.editors.get(cellId)?.select(target);
+        // A match selects its text; a place of the language server (a definition, a problem) puts the cursor there.
+        if (target.end > target.start || target.cellId !== undefined) notebook.editors.get(cellId)?.select(target);
         else notebook.focus(cellId, 'command');
         requestAnimationFrame(() => notebook.cellElements.get(cellId)?.scrollIntoView({ block: 'start' }));
       });
