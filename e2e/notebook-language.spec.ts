@@ -74,7 +74,7 @@ test('a name from an earlier cell raises nothing; one never defined is squiggled
   await expect(entry).toHaveCount(0);
 });
 
-test('completion in a cell without a kernel offers the language server’s items', async ({ page, kiln }) => {
+test('completion and hover in a cell without a kernel come from the language server', async ({ page, kiln }) => {
   await kiln.open(page);
   const nb = await openNotebook(page, 'analysis.ipynb');
   await expect(cellOf(nb, 5).locator('.squiggly-error')).toHaveCount(1, SERVER_START);
@@ -90,6 +90,12 @@ test('completion in a cell without a kernel offers the language server’s items
   await page.screenshot({ path: test.info().outputPath('notebook-static-completion.png') });
   await page.keyboard.press('Enter');
   await expect(cellOf(nb, 6).locator('.view-lines')).toHaveText('os.path.join');
+
+  // Hover on helper (imported in cell 7 from src/) shows its static signature, with no kernel to inspect it.
+  await cellOf(nb, 7).locator('.view-lines').getByText('helper', { exact: true }).last().hover();
+  const hover = page.locator('.monaco-hover:not(.hidden)');
+  await expect(hover).toContainText('(function) def helper(v', SERVER_START);
+  await page.screenshot({ path: test.info().outputPath('notebook-static-hover.png') });
 });
 
 test('F12 in a cell goes to the definition in src/ and in an earlier cell', async ({ page, kiln }) => {
