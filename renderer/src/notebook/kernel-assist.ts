@@ -7,7 +7,7 @@ import { stripAnsi } from './ansi';
 import { InspectPanel, type InspectView } from './InspectPanel';
 import './kernel-assist.css';
 import { callAt, parameterRanges, signatureOf } from './inspect-text';
-import { completionName, staticCompletions, type CellLanguageSource } from './language';
+import { itemsBesidesKernel, staticCompletions, type CellLanguageSource } from './language';
 
 /*
  * The live kernel in a cell's editor (JupyterLab's completer, tooltip and inspector): Tab and `.` ask
@@ -141,13 +141,11 @@ function completionProvider(): monaco.languages.CompletionItemProvider {
       // Kernel first where both name the same thing; the server's items add what the kernel did not list.
       const statics = await staticAnswer;
       if (token.isCancellationRequested) return { suggestions: [] };
-      const kernelNames = new Set([...taken].map(completionName));
-      for (const item of statics ?? []) {
-        const label = typeof item.label === 'string' ? item.label : item.label.label;
-        if (kernelNames.has(completionName(label))) continue;
-        taken.add(label);
-        suggestions.push(item);
-      }
+      suggestions.push(
+        ...itemsBesidesKernel(taken, statics ?? [], (item) =>
+          typeof item.label === 'string' ? item.label : item.label.label,
+        ),
+      );
       const afterDot = text[cursor - word.word.length - 1] === '.';
       if (!statics && (!afterDot || result.status !== 'ok')) {
         for (const w of cellWords(text, word.word, taken)) {

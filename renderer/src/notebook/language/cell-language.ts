@@ -100,12 +100,6 @@ function completionKindOf(kind: CompletionKind): monaco.languages.CompletionItem
   return monaco.languages.CompletionItemKind[name] ?? monaco.languages.CompletionItemKind.Text;
 }
 
-/** The name a completion puts in the code: what the kernel's matches are compared by. */
-export function completionName(text: string): string {
-  const match = /([A-Za-z_][\w]*)\W*$/.exec(text);
-  return match ? match[1] : text;
-}
-
 /** One static item as Monaco's, replacing `fallbackRange` unless the server named its own range. */
 function completionItem(
   entry: CompletionEntry,

@@ -1,2 +1,3 @@
-export { attachCellLanguage, completionName, staticCompletions, type CellLanguageSource } from './cell-language';
+export { attachCellLanguage, staticCompletions, type CellLanguageSource } from './cell-language';
+export { itemsBesidesKernel } from './merge-completions';
 export { cellNumberOf, trackCellNumbers } from './cell-numbers';
