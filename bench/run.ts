@@ -5,6 +5,7 @@ import path from 'node:path';
 import { runEditDiffBench } from './edit-diff';
 import { runGitStatusBench } from './git-status';
 import { runHistoryBench } from './history';
+import { runLanguageServerBench } from './language-server';
 import { runListingBench } from './listing';
 import { runNotebookDragBench } from './notebook-drag';
 import { runNotebookFindBench } from './notebook-find';
@@ -44,6 +45,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   sandbox: runSandboxBench,
   scale: runScaleBench,
   history: runHistoryBench,
+  'language-server': runLanguageServerBench,
 };
 const unknown = only.filter((name) => !Object.hasOwn(benches, name));
 if (unknown.length) {

@@ -66,6 +66,7 @@ test('completion after os.path.jo offers join, with no kernel running', async ({
   // Word-based suggestions do not know `join`: this comes from the language server.
   const suggest = page.locator('.suggest-widget');
   await expect(suggest.getByRole('option', { name: /^join/ })).toBeVisible(SERVER_START);
+  await expect(suggest.locator('.monaco-list-row').first()).toContainText('join');
   await page.screenshot({ path: test.info().outputPath('completion.png') });
   await page.keyboard.press('Enter');
   await expect(editorText(page)).toContainText('os.path.join');

@@ -166,7 +166,27 @@ describe('the Python language server', () => {
     expect(list?.items.some((i) => i.label === 'join')).toBe(true);
     expect(await serverPid()).not.toBe(killed);
   }, 90_000);
+
+  it('python.languageServer off stops it and its diagnostics; on starts it again for the open files', async () => {
+    await h()['prefs.set']({ 'python.languageServer': 'off' });
+    await until(() => status()?.state === 'off', 'the off status', 20_000);
+    expect(await serverPids()).toEqual([]);
+    expect(await h()['language.allDiagnostics']({})).toEqual([]);
+    expect(await h()['language.completion']({ path: 'main.py', position: { line: 5, character: 10 } })).toBeNull();
+    await h()['prefs.set']({ 'python.languageServer': 'on' });
+    await until(() => status()?.state === 'ready', 'ready again', 60_000);
+    expect(await serverPids()).toHaveLength(1);
+  }, 90_000);
 });
+
+async function serverPids(): Promise<number[]> {
+  const { execFileSync } = await import('node:child_process');
+  const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .filter((l) => l.includes('pyright') && l.includes('langserver'))
+    .map((l) => Number(l.trim().split(/\s+/)[0]));
+}
 
 /** The pyright child of this process (its command line names pyright's langserver). */
 async function serverPid(): Promise<number> {

@@ -200,15 +200,7 @@ function SymbolList({
     return needle ? symbols.filter((s) => s.name.toLowerCase().includes(needle)) : symbols;
   }, [symbols, filter]);
 
-  useEffect(() => {
-    input.current?.focus();
-    const outside = (event: MouseEvent) => {
-      if (!box.current?.contains(event.target as Node) && !(event.target as HTMLElement).closest?.('.crumb-btn.open'))
-        onClose(false);
-    };
-    window.addEventListener('mousedown', outside, true);
-    return () => window.removeEventListener('mousedown', outside, true);
-  }, [onClose]);
+  useDropdownFocus(box, input, onClose);
 
   const onKeyDown = (event: React.KeyboardEvent) => {
     if (event.key === 'ArrowDown') setActive((a) => Math.min(a + 1, shown.length - 1));
@@ -225,18 +217,13 @@ function SymbolList({
   return (
     <div ref={box} className="crumb-dropdown">
       <div className="crumb-dropdown-head">
-        <input
-          ref={input}
-          className="crumb-filter"
-          role="combobox"
-          aria-label="Filter"
-          aria-expanded="true"
-          aria-controls={listId}
-          aria-activedescendant={shown.length ? `${listId}-${active}` : undefined}
-          placeholder="Type to filter"
-          value={filter}
-          onChange={(e) => {
-            setFilter(e.target.value);
+        <CrumbFilter
+          inputRef={input}
+          listId={listId}
+          active={shown.length ? active : null}
+          filter={filter}
+          onFilter={(value) => {
+            setFilter(value);
             setActive(0);
           }}
           onKeyDown={onKeyDown}
@@ -311,15 +298,7 @@ function SiblingList({
     };
   }, [bridge, dir, current, prefs?.showHidden]);
 
-  useEffect(() => {
-    input.current?.focus();
-    const outside = (event: MouseEvent) => {
-      if (!box.current?.contains(event.target as Node) && !(event.target as HTMLElement).closest?.('.crumb-btn.open'))
-        onClose(false);
-    };
-    window.addEventListener('mousedown', outside, true);
-    return () => window.removeEventListener('mousedown', outside, true);
-  }, [onClose]);
+  useDropdownFocus(box, input, onClose);
 
   const matches = useMemo(() => {
     const needle = filter.trim().toLowerCase();
@@ -363,18 +342,13 @@ function SiblingList({
         <span className="crumb-dropdown-dir" title={dir || '(root)'}>
           {dir ? `${dir}/` : '/'}
         </span>
-        <input
-          ref={input}
-          className="crumb-filter"
-          role="combobox"
-          aria-label="Filter"
-          aria-expanded="true"
-          aria-controls={listId}
-          aria-activedescendant={shown.length ? `${listId}-${active}` : undefined}
-          placeholder="Type to filter"
-          value={filter}
-          onChange={(e) => {
-            setFilter(e.target.value);
+        <CrumbFilter
+          inputRef={input}
+          listId={listId}
+          active={shown.length ? active : null}
+          filter={filter}
+          onFilter={(value) => {
+            setFilter(value);
             setActive(0);
           }}
           onKeyDown={onKeyDown}
@@ -431,5 +405,55 @@ function SiblingList({
         )}
       </ul>
     </div>
+  );
+}
+
+/** A dropdown takes focus into its filter and closes on a click outside it (its own segment's button toggles it). */
+function useDropdownFocus(
+  box: React.RefObject<HTMLDivElement | null>,
+  input: React.RefObject<HTMLInputElement | null>,
+  onClose: (refocus: boolean) => void,
+): void {
+  useEffect(() => {
+    input.current?.focus();
+    const outside = (event: MouseEvent) => {
+      if (!box.current?.contains(event.target as Node) && !(event.target as HTMLElement).closest?.('.crumb-btn.open'))
+        onClose(false);
+    };
+    window.addEventListener('mousedown', outside, true);
+    return () => window.removeEventListener('mousedown', outside, true);
+  }, [box, input, onClose]);
+}
+
+/** The filter box of a segment's dropdown: a combobox over the dropdown's listbox. */
+function CrumbFilter({
+  inputRef,
+  listId,
+  active,
+  filter,
+  onFilter,
+  onKeyDown,
+}: {
+  inputRef: React.RefObject<HTMLInputElement | null>;
+  listId: string;
+  active: number | null;
+  filter: string;
+  onFilter: (value: string) => void;
+  onKeyDown: (event: React.KeyboardEvent) => void;
+}) {
+  return (
+    <input
+      ref={inputRef}
+      className="crumb-filter"
+      role="combobox"
+      aria-label="Filter"
+      aria-expanded="true"
+      aria-controls={listId}
+      aria-activedescendant={active === null ? undefined : `${listId}-${active}`}
+      placeholder="Type to filter"
+      value={filter}
+      onChange={(e) => onFilter(e.target.value)}
+      onKeyDown={onKeyDown}
+    />
   );
 }

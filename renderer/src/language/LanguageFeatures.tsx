@@ -7,6 +7,7 @@ import { useLanguageClient } from './language-client';
 import { PEEK_SCHEME, registerPythonProviders } from './providers';
 import { reviewAndApply } from './review-edits';
 import { WorkspaceSymbols } from './WorkspaceSymbols';
+import { LanguageStatusLine } from './LanguageStatusItem';
 import './language.css';
 
 /**
@@ -89,20 +90,24 @@ export function LanguageFeatures() {
     },
   ]);
 
-  if (!symbolsOpen) return null;
   return (
-    <WorkspaceSymbols
-      onClose={() => setSymbolsOpen(false)}
-      onPick={(symbol) => {
-        setSymbolsOpen(false);
-        const { start, end } = symbol.location.range;
-        requestReveal(symbol.location.path, {
-          line: start.line + 1,
-          start: start.character,
-          end: end.line === start.line ? end.character : start.character,
-        });
-        void openFiles.open(symbol.location.path);
-      }}
-    />
+    <>
+      <LanguageStatusLine />
+      {symbolsOpen && (
+        <WorkspaceSymbols
+          onClose={() => setSymbolsOpen(false)}
+          onPick={(symbol) => {
+            setSymbolsOpen(false);
+            const { start, end } = symbol.location.range;
+            requestReveal(symbol.location.path, {
+              line: start.line + 1,
+              start: start.character,
+              end: end.line === start.line ? end.character : start.character,
+            });
+            void openFiles.open(symbol.location.path);
+          }}
+        />
+      )}
+    </>
   );
 }

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useStore } from '../base';
 import { useLanguageClient } from './language-client';
 
@@ -26,5 +27,33 @@ export function LanguageStatusItem() {
       {LABEL[status.state]}
       {restricted ? ' (restricted)' : ''}
     </span>
+  );
+}
+
+/**
+ * One line along the bottom while the server is restarting after a crash or has given up: what happened and
+ * what Kiln does about it. Dismissable; it comes back on the next crash.
+ */
+export function LanguageStatusLine() {
+  const status = useStore(useLanguageClient(), (s) => s.status);
+  const [dismissed, setDismissed] = useState<string | null>(null);
+  if (!status || (status.state !== 'restarting' && status.state !== 'failed')) return null;
+  if (dismissed === status.message) return null;
+  return (
+    <div
+      className={`status-line${status.state === 'failed' ? ' status-line-error' : ''}`}
+      role="status"
+      aria-label="Python language server"
+    >
+      <span className="status-line-text">{status.message}</span>
+      <button
+        type="button"
+        className="status-line-close"
+        aria-label="Dismiss"
+        onClick={() => setDismissed(status.message)}
+      >
+        ×
+      </button>
+    </div>
   );
 }
