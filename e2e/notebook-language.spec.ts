@@ -1,6 +1,5 @@
-import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { cell, cellOf, notebook, openNotebook } from './support/notebook';
+import { cell, cellOf, editCell, notebook, openNotebook, suggestions } from './support/notebook';
 import { editorText, mod } from './support/ui';
 
 /*
@@ -32,15 +31,6 @@ test.use({
 });
 test.describe.configure({ timeout: 180_000 });
 
-/** Puts the cursor at the end of a cell's editor. */
-async function editCell(nb: Locator, n: number): Promise<void> {
-  await cellOf(nb, n).locator('.nb-editor .view-lines').click();
-  await expect(cellOf(nb, n).locator('.monaco-editor.focused')).toHaveCount(1);
-}
-
-function suggestions(page: Page): Locator {
-  return page.locator('.suggest-widget.visible');
-}
 
 test('a name from an earlier cell raises nothing; one never defined is squiggled on its cell and listed in Problems', async ({
   page,

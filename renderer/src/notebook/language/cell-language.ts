@@ -7,6 +7,8 @@ import type {
   LspPosition,
   LspRange,
   Markup,
+  RequestArgs,
+  RequestResult,
 } from '../../../../shared/contract';
 import { monaco } from '../../editor';
 import { useLanguageClient } from '../../language';
@@ -73,23 +75,35 @@ const SEVERITY: Record<LspDiagnostic['severity'], monaco.MarkerSeverity> = {
   hint: 1,
 };
 
-/** A request that answers `fallback` instead of failing (no server, a closed notebook, a lost connection), cancelled with `token`. */
-async function ask<T>(
-  source: CellLanguageSource,
+type CellChannel = 'language.completion' | 'language.hover' | 'language.definition';
+
+/**
+ * Asks the server about a position of a cell editor's model, once main has the cell as the editor shows it.
+ * Null when the model is no cell with the server's help, or for no answer (no server, a closed notebook, a lost
+ * connection, cancelled with `token`): never an error in the editor.
+ */
+async function askAt<C extends CellChannel>(
+  channel: C,
+  model: monaco.editor.ITextModel,
+  position: monaco.IPosition,
   token: monaco.CancellationToken,
-  request: (requestId: number) => Promise<T>,
-  fallback: T,
-): Promise<T> {
+  extra: Partial<RequestArgs<C>> = {},
+): Promise<{ answer: RequestResult<C>; attached: AttachedCell } | null> {
+  const attached = cells.get(model.uri.toString());
+  if (!attached) return null;
+  const { source, cellId } = attached;
   const requestId = nextRequestId++;
   const cancelling = token.onCancellationRequested(() => {
     source.bridge.request('language.cancel', { requestId }).catch(() => undefined);
   });
   try {
     await source.flush();
-    if (token.isCancellationRequested) return fallback;
-    return await request(requestId);
+    if (token.isCancellationRequested) return null;
+    const args = { ...extra, path: source.path(), cell: cellId, position: toLspPosition(position), requestId };
+    const answer = await source.bridge.request(channel, args as RequestArgs<C>);
+    return token.isCancellationRequested ? null : { answer, attached };
   } catch {
-    return fallback;
+    return null;
   } finally {
     cancelling.dispose();
   }
@@ -130,23 +144,10 @@ export async function staticCompletions(
   token: monaco.CancellationToken,
   triggerCharacter?: string,
 ): Promise<monaco.languages.CompletionItem[] | null> {
-  const attached = cells.get(model.uri.toString());
-  if (!attached) return null;
-  const { source, cellId } = attached;
-  const list = await ask(
-    source,
-    token,
-    (requestId) =>
-      source.bridge.request('language.completion', {
-        path: source.path(),
-        cell: cellId,
-        position: toLspPosition(position),
-        requestId,
-        triggerCharacter,
-      }),
-    null,
-  );
-  if (!list || token.isCancellationRequested || !list.items.length) return null;
+  const asked = await askAt('language.completion', model, position, token, { triggerCharacter });
+  const list = asked?.answer;
+  if (!asked || !list?.items.length) return null;
+  const { cellId } = asked.attached;
   const word = model.getWordUntilPosition(position);
   const range = new monaco.Range(position.lineNumber, word.startColumn, position.lineNumber, position.column);
   return list.items.map((entry, i) => {
@@ -162,22 +163,8 @@ export async function staticCompletions(
 function hoverProvider(): monaco.languages.HoverProvider {
   return {
     async provideHover(model, position, token) {
-      const attached = cells.get(model.uri.toString());
-      if (!attached) return undefined;
-      const { source, cellId } = attached;
-      const hover = await ask(
-        source,
-        token,
-        (requestId) =>
-          source.bridge.request('language.hover', {
-            path: source.path(),
-            cell: cellId,
-            position: toLspPosition(position),
-            requestId,
-          }),
-        null,
-      );
-      if (!hover || token.isCancellationRequested) return undefined;
+      const hover = (await askAt('language.hover', model, position, token))?.answer;
+      if (!hover) return undefined;
       return {
         range: hover.range ? toMonacoRange(hover.range) : undefined,
         contents: [markdownOf(hover.contents)],
@@ -198,23 +185,10 @@ function targetUri(location: LspLocation, notebookPath: string): monaco.Uri {
 function definitionProvider(): monaco.languages.DefinitionProvider {
   return {
     async provideDefinition(model, position, token) {
-      const attached = cells.get(model.uri.toString());
-      if (!attached) return undefined;
-      const { source, cellId } = attached;
-      const locations = await ask(
-        source,
-        token,
-        (requestId) =>
-          source.bridge.request('language.definition', {
-            path: source.path(),
-            cell: cellId,
-            position: toLspPosition(position),
-            requestId,
-          }),
-        [] as LspLocation[],
-      );
-      if (token.isCancellationRequested) return undefined;
-      return locations.map((location) => ({
+      const asked = await askAt('language.definition', model, position, token);
+      if (!asked) return undefined;
+      const { source, cellId } = asked.attached;
+      return asked.answer.map((location) => ({
         // In this very cell: Monaco moves the cursor itself.
         uri:
           location.cell === cellId && location.path === source.path() ? model.uri : targetUri(location, source.path()),
