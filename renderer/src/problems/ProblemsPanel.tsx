@@ -14,6 +14,11 @@ function cellPlace(problem: Problem): string {
   return number === null ? 'Cell, ' : `Cell ${number}, `;
 }
 
+/** Where a problem's cell stands in its notebook (stable sort keeps the lines in order within a cell). */
+function cellOrder(problem: Problem): number {
+  return problem.cell === undefined ? 0 : (cellNumberOf(problem.path, problem.cell) ?? Number.MAX_SAFE_INTEGER);
+}
+
 const SEVERITY_LABEL = { error: 'Error', warning: 'Warning', information: 'Info', hint: 'Hint' } as const;
 
 function SeverityIcon({ severity }: { severity: Problem['severity'] }) {
@@ -37,7 +42,12 @@ export function ProblemsPanel() {
     },
   ]);
   if (!open) return null;
-  const files = listProblems(diagnostics);
+  // A notebook's problems in the order of its cells, then by line.
+  const files = listProblems(diagnostics).map((file) =>
+    file.problems.some((p) => p.cell !== undefined)
+      ? { ...file, problems: [...file.problems].sort((a, b) => cellOrder(a) - cellOrder(b)) }
+      : file,
+  );
   const show = (problem: Problem) => {
     const { start, end } = problem.range;
     requestReveal(problem.path, {
