@@ -144,3 +144,27 @@ test('the breadcrumb shows the enclosing function, and its dropdown lists the si
   await cursorTo(page, 10, 8);
   await expect(symbols(page)).toHaveText(['make']);
 });
+
+test('Shift+F12 peeks the references in every file; Ctrl/Cmd+T finds a symbol in the workspace', async ({
+  page,
+  kiln,
+}) => {
+  await kiln.open(page);
+  await treeItem(page, 'main.py').click();
+  await expect(page.locator('.code-editor .squiggly-error')).toHaveCount(1, SERVER_START);
+  await cursorTo(page, 5, 15);
+  await page.keyboard.press('Shift+F12');
+  // The peek lists both files (Monaco orders them by URI), util.py read from disk though it has no tab.
+  const peek = page.locator('.peekview-widget');
+  await expect(peek.locator('.reference-file .label-name')).toHaveText(['util.py', 'main.py'], { useInnerText: true });
+  await expect(peek.locator('.monaco-editor .view-lines')).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('references.png') });
+  await page.keyboard.press('Escape');
+
+  await page.keyboard.press(`${mod}+t`);
+  const picker = page.getByRole('dialog', { name: 'Go to Symbol in Workspace' });
+  await picker.getByRole('combobox').fill('helper');
+  await picker.getByRole('option', { name: /^helper src\/util\.py:1/ }).click();
+  await expect(page.getByRole('tab', { name: 'util.py' })).toHaveAttribute('aria-selected', 'true');
+  await expect(symbols(page)).toHaveText(['helper']);
+});
