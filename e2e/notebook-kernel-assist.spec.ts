@@ -24,7 +24,6 @@ async function openWithKernel(page: Page, name: string): Promise<Locator> {
   return nb;
 }
 
-
 test.describe('the kernel helps write the code', () => {
   test.describe.configure({ timeout: 180_000 });
   test.use({

@@ -31,7 +31,6 @@ test.use({
 });
 test.describe.configure({ timeout: 180_000 });
 
-
 test('a name from an earlier cell raises nothing; one never defined is squiggled on its cell and listed in Problems', async ({
   page,
   kiln,
