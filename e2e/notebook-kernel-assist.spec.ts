@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { DEFAULT_FIXTURE, expect, test } from './support/fixtures';
-import { cell, cellOf, notebook, openNotebook } from './support/notebook';
+import { cell, cellOf, editCell, notebook, openNotebook, suggestions } from './support/notebook';
 
 /**
  * The live kernel helping to write code (completion, inspection, signature help) and each cell's timing,
@@ -22,16 +22,6 @@ async function openWithKernel(page: Page, name: string): Promise<Locator> {
   const nb = await openNotebook(page, name);
   await expect(nb.getByRole('status')).toHaveText('idle', { timeout: KERNEL_START });
   return nb;
-}
-
-/** Puts the cursor at the end of a cell's (empty) editor. */
-async function editCell(nb: Locator, n: number): Promise<void> {
-  await cellOf(nb, n).locator('.nb-editor .view-lines').click();
-  await expect(cellOf(nb, n).locator('.monaco-editor.focused')).toHaveCount(1);
-}
-
-function suggestions(page: Page): Locator {
-  return page.locator('.suggest-widget.visible');
 }
 
 test.describe('the kernel helps write the code', () => {

@@ -23,11 +23,12 @@ import {
 } from './history';
 import { TerminalService, terminalHandlers } from './terminal';
 import { LanguageService, findNotebookInterpreter, languageHandlers, type NodeScriptLauncher } from './language-server';
+import { NotebookLanguage } from './language-server/notebook';
 import { PrefsService, type KeyValueStore } from './prefs';
 import { insideGitRepository, withheldFeatures } from './trust';
 import type { Handlers } from './router';
 import { KilnError } from '../shared/errors';
-import type { TrustState } from '../shared/contract';
+import type { EventPayload, TrustState } from '../shared/contract';
 import { WorkspaceWatcher, type FolderWatchFactory } from './watcher';
 import { uploadHandlers } from './upload';
 import { osTrash, workspaceHandlers, type Workspace, type WorkspaceOptions } from './workspace';
@@ -247,6 +248,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   );
 
   // The Python language server: started by the first Python document, following the feed for files on disk.
+  // Open notebooks are mirrored to it as virtual documents; their diagnostics are announced per notebook and cell.
+  let notebookLanguage: NotebookLanguage | null = null;
   const language = owned.add(
     new LanguageService({
       root: workspace.root,
@@ -256,6 +259,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       trusted: () => trust.trusted,
       interpreter: () => findNotebookInterpreter(),
       readFile: async (rel) => {
+        if (notebookLanguage?.documents.isVirtual(rel))
+          throw new KilnError('E_BAD_REQUEST', 'The rename reaches notebook cells, which Kiln does not rename yet.');
         const content = await workspace.read(rel);
         if (content.text === null || content.truncated)
           throw new KilnError('E_TOO_LARGE', `${rel} is not text Kiln edits whole.`);
@@ -264,11 +269,22 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       writeFile: async (rel, text, expectedHash) => {
         await workspace.write(rel, text, { origin: 'operator', expectedHash });
       },
-      emit: (channel, payload) => hub.emit(channel, payload),
+      emit: (channel, payload) => {
+        if (channel !== 'language.diagnostics' || !notebookLanguage) return hub.emit(channel, payload);
+        const relayed = notebookLanguage.relayDiagnostics(payload as EventPayload<'language.diagnostics'>);
+        if (relayed) hub.emit('language.diagnostics', relayed);
+      },
       launcher: options.nodeScriptLauncher,
     }),
   );
   owned.add(changes.onChange((change) => language.applyChange(change)));
+  notebookLanguage = owned.add(
+    new NotebookLanguage({
+      notebooks,
+      server: language,
+      publish: (diagnostics) => hub.emit('language.diagnostics', diagnostics),
+    }),
+  );
 
   const handlers: Handlers = {
     ...files,
@@ -318,7 +334,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...notebookExportHandlers(stack.jupyter),
     ...windowCloseHandlers(windowClose),
     ...uploadHandlers(workspace, { localPaths: false }),
-    ...languageHandlers(language),
+    ...notebookLanguage.handlers(languageHandlers(language)),
   };
 
   return {

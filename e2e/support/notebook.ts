@@ -58,3 +58,14 @@ export async function openNotebook(page: Page, name: string): Promise<Locator> {
   await expect(nb).toBeVisible();
   return nb;
 }
+
+/** Clicks into a cell's editor (the cursor lands at the end of a one-line cell) and waits for its focus. */
+export async function editCell(nb: Locator, n: number): Promise<void> {
+  await cellOf(nb, n).locator('.nb-editor .view-lines').click();
+  await expect(cellOf(nb, n).locator('.monaco-editor.focused')).toHaveCount(1);
+}
+
+/** Monaco's suggest widget while it shows. */
+export function suggestions(page: Page): Locator {
+  return page.locator('.suggest-widget.visible');
+}

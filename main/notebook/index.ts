@@ -6,6 +6,8 @@ export type {
   NotebookEvents,
   NotebookFiles,
   NotebookServiceOptions,
+  NotebookCellsChange,
+  NotebookCodeCells,
 } from './service';
 export { notebookHandlers } from './handlers';
 export { kernelAssistHandlers } from './assist-handlers';

@@ -15,6 +15,8 @@ import type {
   RunScope,
 } from '../../shared/contract';
 import type { IDisposable } from '../../shared/base/lifecycle';
+import { Emitter, type Event } from '../../shared/base/event';
+import { joinMultiline } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { changeTouches, rekeyAfterMove } from '../../shared/fs-change';
 import type { JupyterServerEvent, JupyterServerManager, KernelAssist } from '../kernel';
@@ -42,6 +44,16 @@ export interface NotebookBackupSink {
 }
 
 type NotebookEventName = keyof typeof notebookEvents;
+
+/** An open notebook's cells may read differently: for what mirrors them (the language server's document). */
+export type NotebookCellsChange =
+  { kind: 'opened' | 'edited' | 'closed'; path: string } | { kind: 'moved'; from: string; path: string };
+
+/** The code cells of an open notebook, in order, with its kernel's language (null when the notebook names none). */
+export interface NotebookCodeCells {
+  language: string | null;
+  cells: { id: string; source: string }[];
+}
 
 /** Where the service announces events; the EventHub fits. */
 export interface NotebookEvents {
@@ -73,6 +85,11 @@ export class NotebookService {
   private disposed = false;
   private recordTiming: () => boolean = () => false;
   private backups: NotebookBackupSink | null = null;
+  private readonly cellsChanged = new Emitter<NotebookCellsChange>({
+    onListenerError: (err) => console.error('[kiln] notebook cells listener failed', err),
+  });
+  /** Fires after every change of what an open notebook's cells read: open, edit (any origin), reload, move, close. */
+  readonly onDidChangeCells: Event<NotebookCellsChange> = this.cellsChanged.event;
 
   constructor(options: NotebookServiceOptions) {
     this.options = options;
@@ -115,6 +132,23 @@ export class NotebookService {
     return [...this.open_.keys()];
   }
 
+  /** The code cells of an open notebook as they are now (unsaved edits included); null when it is not open. */
+  codeCells(rel: string): NotebookCodeCells | null {
+    const nb = this.open_.get(this.keySync(rel));
+    if (!nb) return null;
+    const metadata = (nb.model.json.metadata ?? {}) as {
+      kernelspec?: { language?: unknown };
+      language_info?: { name?: unknown };
+    };
+    const language = metadata.language_info?.name ?? metadata.kernelspec?.language;
+    return {
+      language: typeof language === 'string' ? language : null,
+      cells: nb.model.cells
+        .filter((cell) => cell.cell_type === 'code')
+        .map((cell) => ({ id: cell.id, source: joinMultiline(cell.source as string | string[] | undefined) })),
+    };
+  }
+
   async get(rel: string): Promise<NotebookDocument> {
     return (await this.notebook(rel)).document();
   }
@@ -142,6 +176,7 @@ export class NotebookService {
     this.backups?.closed(from);
     this.open_.delete(from);
     this.open_.set(to, nb);
+    this.cellsChanged.fire({ kind: 'moved', from, path: to });
     return nb.document();
   }
 
@@ -153,6 +188,7 @@ export class NotebookService {
     this.open_.delete(key);
     // Closed by the operator (not by shutdown, which keeps the backups for the next start).
     if (!this.disposed) this.backups?.closed(key);
+    this.cellsChanged.fire({ kind: 'closed', path: key });
     await nb.close();
     return { closed: true };
   }
@@ -181,7 +217,10 @@ export class NotebookService {
    */
   applyChange(change: FsChange): void {
     if (change.type === 'moved') {
-      for (const [, next, nb] of rekeyAfterMove(this.open_, change.from, change.to)) nb.movedTo(next);
+      for (const [from, next, nb] of rekeyAfterMove(this.open_, change.from, change.to)) {
+        nb.movedTo(next);
+        this.cellsChanged.fire({ kind: 'moved', from, path: next });
+      }
       return;
     }
     for (const key of this.open_.keys()) {
@@ -358,12 +397,16 @@ export class NotebookService {
     this.disposed = true;
     await this.followingJupyter?.dispose();
     await Promise.all([...this.open_.keys()].map((key) => this.close(key)));
+    this.cellsChanged.dispose();
   }
 
   // --- internals ------------------------------------------------------------------------------
 
   private emit<E extends NotebookEventName>(channel: E, payload: EventPayload<E>): void {
     this.options.events.emit(channel, payload);
+    // Every edit announces the notebook's dirty state; reloads and reverts announce the whole document.
+    if (channel === 'notebook.dirty' || channel === 'notebook.changed')
+      this.cellsChanged.fire({ kind: 'edited', path: (payload as { path: string }).path });
     if (!this.backups) return;
     if (channel === 'notebook.dirty') {
       const { path: rel, dirty } = payload as EventPayload<'notebook.dirty'>;
@@ -410,6 +453,7 @@ export class NotebookService {
     const backup = (await this.backups?.read(key)) ?? null;
     const nb = await OpenNotebook.load(this.host, key, backup);
     this.open_.set(key, nb);
+    this.cellsChanged.fire({ kind: 'opened', path: key });
     if ((this.options.autoStartKernel ?? true) && this.options.jupyter) nb.startKernel();
     return nb;
   }

@@ -9,6 +9,8 @@ export interface RevealTarget {
   end: number;
   /** In a notebook: the cell (0-based); `line` is then the line in its source. */
   cell?: number;
+  /** In a notebook: the cell by its id (the language server's places), instead of `cell`. */
+  cellId?: string;
 }
 
 const pending = new Map<string, RevealTarget>();

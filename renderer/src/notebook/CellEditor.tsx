@@ -3,6 +3,7 @@ import { useBridge } from '../base';
 import { attachTreePathDrop, monaco, openIfFile, useOpenFilesStore } from '../editor';
 import { overflowWidgetsNode } from './overflow-widgets';
 import { attachKernelAssist, type KernelAssistSource } from './kernel-assist';
+import { attachCellLanguage } from './language';
 import { useCellFind } from './find/find-context';
 import { findDecorations, scrollToFindMatch, StaticSource } from './find/find-highlights';
 
@@ -181,6 +182,7 @@ export function CellEditor({
       fileOf: () => openFiles.getState().active,
       open: openIfFile(bridge, (target) => void openFiles.open(target)),
     });
+    const detachLanguage = assist?.language ? attachCellLanguage(editor, cellId, assist.language) : null;
     const keySub = editor.onKeyDown((e) => {
       if (e.browserEvent.defaultPrevented) return;
       const suggesting = Boolean(el.ownerDocument.querySelector('.suggest-widget.visible'));
@@ -226,6 +228,7 @@ export function CellEditor({
       keySub.dispose();
       detachAssist?.();
       detachPathDrop();
+      detachLanguage?.();
       resize.disconnect();
       editor.dispose();
       model.dispose();

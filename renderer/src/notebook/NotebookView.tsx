@@ -17,6 +17,7 @@ import { navigationStep, useNotebookKeys } from './key-table';
 import { CellTimings } from './cell-timing';
 import { useKernelAssistCommands } from './kernel-assist-commands';
 import { useKernelAssistSource } from './kernel-assist-source';
+import { trackCellNumbers } from './language';
 import { NotebookController } from './notebook-controller';
 import type { NotebookSession } from './notebook-session';
 import { NotebookSessions } from './notebook-sessions';
@@ -107,6 +108,8 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   const name = nameOf(path);
 
   useEffect(() => notebook.keepSelection(), [notebook, state.status, state.cells]);
+  // The Problems panel names this notebook's cells by the numbers shown here.
+  useEffect(() => trackCellNumbers(session), [session]);
 
   useEffect(() => showNotebookOutline(path, { session, selection: notebook }), [path, session, notebook]);
 
@@ -118,10 +121,13 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
     if (!ready) return;
     const reveal = () => {
       const target = takeReveal(session.path);
-      const cellId = target?.cell === undefined ? undefined : session.getState().cells[target.cell]?.cell.id;
+      const cells = session.getState().cells;
+      const index = target?.cellId !== undefined ? cells.findIndex((c) => c.cell.id === target.cellId) : target?.cell;
+      const cellId = index === undefined ? undefined : cells[index]?.cell.id;
       if (!target || !cellId) return;
-      void collapse.reveal(target.cell!).then(() => {
-        if (target.end > target.start) notebook.editors.get(cellId)?.select(target);
+      void collapse.reveal(index!).then(() => {
+        // A match selects its text; a place of the language server (a definition, a problem) puts the cursor there.
+        if (target.end > target.start || target.cellId !== undefined) notebook.editors.get(cellId)?.select(target);
         else notebook.focus(cellId, 'command');
         requestAnimationFrame(() => notebook.cellElements.get(cellId)?.scrollIntoView({ block: 'start' }));
       });

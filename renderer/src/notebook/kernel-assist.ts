@@ -7,6 +7,7 @@ import { stripAnsi } from './ansi';
 import { InspectPanel, type InspectView } from './InspectPanel';
 import './kernel-assist.css';
 import { callAt, parameterRanges, signatureOf } from './inspect-text';
+import { itemsBesidesKernel, staticCompletions, type CellLanguageSource } from './language';
 
 /*
  * The live kernel in a cell's editor (JupyterLab's completer, tooltip and inspector): Tab and `.` ask
@@ -23,6 +24,8 @@ export interface KernelAssistSource {
   kernelStatus(): KernelStatus;
   /** The pause before hovering a name shows its docstring (ms); 0: hover shows nothing. */
   hoverDelayMs(): number;
+  /** The language server's help in the same editors (static completion, hover, diagnostics, F12). */
+  readonly language?: CellLanguageSource;
 }
 
 /** What each cell editor's model answers through. */
@@ -88,9 +91,11 @@ function cellWords(text: string, prefix: string, except: Set<string>): string[] 
 function completionProvider(): monaco.languages.CompletionItemProvider {
   return {
     triggerCharacters: ['.'],
-    async provideCompletionItems(model, position, _context, token) {
+    async provideCompletionItems(model, position, context, token) {
       const source = sources.get(model.uri.toString());
       if (!source) return undefined;
+      // The language server's static items, asked at once beside the kernel (neither waits for the other).
+      const staticAnswer = staticCompletions(model, position, token, context.triggerCharacter);
       const text = model.getValue();
       const cursor = model.getOffsetAt(position);
       const word = model.getWordUntilPosition(position);
@@ -133,15 +138,23 @@ function completionProvider(): monaco.languages.CompletionItemProvider {
           .get(model.uri.toString())
           ?.note('Kernel busy: it is running a cell. Completions come back when it is idle.');
       }
+      // Kernel first where both name the same thing; the server's items add what the kernel did not list.
+      const statics = await staticAnswer;
+      if (token.isCancellationRequested) return { suggestions: [] };
+      suggestions.push(
+        ...itemsBesidesKernel(taken, statics ?? [], (item) =>
+          typeof item.label === 'string' ? item.label : item.label.label,
+        ),
+      );
       const afterDot = text[cursor - word.word.length - 1] === '.';
-      if (!afterDot || result.status !== 'ok') {
+      if (!statics && (!afterDot || result.status !== 'ok')) {
         for (const w of cellWords(text, word.word, taken)) {
           suggestions.push({
             label: w,
             kind: monaco.languages.CompletionItemKind.Text,
             insertText: w,
             range: wordRange,
-            sortText: `1${w}`,
+            sortText: `2${w}`,
           });
         }
       }

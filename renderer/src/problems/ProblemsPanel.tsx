@@ -2,9 +2,22 @@ import { useStore } from '../base';
 import { useCommands } from '../commands';
 import { requestReveal, useOpenFilesStore } from '../editor';
 import { useLanguageClient } from '../language';
+import { cellNumberOf } from '../notebook';
 import { ErrorIcon, FileIcon, Icon, WarningIcon, XIcon } from '../ui';
 import { countProblems, listProblems, problemsPanel, type Problem } from './problems-store';
 import './problems.css';
+
+/** "Cell 3, " for a problem in a notebook's cell (the number its view shows), else nothing. */
+function cellPlace(problem: Problem): string {
+  if (problem.cell === undefined) return '';
+  const number = cellNumberOf(problem.path, problem.cell);
+  return number === null ? 'Cell, ' : `Cell ${number}, `;
+}
+
+/** Where a problem's cell stands in its notebook (stable sort keeps the lines in order within a cell). */
+function cellOrder(problem: Problem): number {
+  return problem.cell === undefined ? 0 : (cellNumberOf(problem.path, problem.cell) ?? Number.MAX_SAFE_INTEGER);
+}
 
 const SEVERITY_LABEL = { error: 'Error', warning: 'Warning', information: 'Info', hint: 'Hint' } as const;
 
@@ -29,13 +42,20 @@ export function ProblemsPanel() {
     },
   ]);
   if (!open) return null;
-  const files = listProblems(diagnostics);
+  // A notebook's problems in the order of its cells, then by line.
+  const files = listProblems(diagnostics).map((file) =>
+    file.problems.some((p) => p.cell !== undefined)
+      ? { ...file, problems: [...file.problems].sort((a, b) => cellOrder(a) - cellOrder(b)) }
+      : file,
+  );
   const show = (problem: Problem) => {
     const { start, end } = problem.range;
     requestReveal(problem.path, {
       line: start.line + 1,
       start: start.character,
       end: end.line === start.line ? end.character : start.character,
+      // A notebook's problem opens its cell at the line.
+      ...(problem.cell !== undefined ? { cellId: problem.cell } : {}),
     });
     void openFiles.open(problem.path);
   };
@@ -69,7 +89,7 @@ export function ProblemsPanel() {
                   type="button"
                   role="treeitem"
                   className={`problems-row problems-${problem.severity}`}
-                  aria-label={`${SEVERITY_LABEL[problem.severity]}: ${problem.message}, ${file.path} line ${problem.range.start.line + 1}`}
+                  aria-label={`${SEVERITY_LABEL[problem.severity]}: ${problem.message}, ${file.path} ${cellPlace(problem)}line ${problem.range.start.line + 1}`}
                   onClick={() => show(problem)}
                 >
                   <SeverityIcon severity={problem.severity} />
@@ -79,7 +99,7 @@ export function ProblemsPanel() {
                     {problem.code ? `(${problem.code})` : ''}
                   </span>
                   <span className="problems-place">
-                    [Ln {problem.range.start.line + 1}, Col {problem.range.start.character + 1}]
+                    [{cellPlace(problem)}Ln {problem.range.start.line + 1}, Col {problem.range.start.character + 1}]
                   </span>
                 </button>
               ))}

@@ -1,0 +1,117 @@
+import { expect, test } from './support/fixtures';
+import { cell, cellOf, editCell, notebook, openNotebook, suggestions } from './support/notebook';
+import { editorText, mod } from './support/ui';
+
+/*
+ * The real pyright server in a notebook: the notebook's code cells are one document to it. The workspace's
+ * Jupyter is a program that does not exist, so no kernel runs: what completes and squiggles is the language
+ * server alone.
+ */
+
+const SERVER_START = { timeout: 90_000 };
+
+const NB = notebook(
+  ...[
+    'x = 1',
+    '%time x\n!ls',
+    'print(x)',
+    '%%bash\necho $HOME',
+    'import os\n\nprint(never_defined)',
+    '',
+    'from util import helper\nhelper(x)',
+  ].map((source) => cell('code', source)),
+);
+
+test.use({
+  fixtureFiles: {
+    'analysis.ipynb': NB,
+    'src/util.py': 'def helper(v):\n    return v\n',
+    '.kiln/config.yaml': 'jupyter:\n  command: /nonexistent/jupyter\n',
+  },
+});
+test.describe.configure({ timeout: 180_000 });
+
+test('a name from an earlier cell raises nothing; one never defined is squiggled on its cell and listed in Problems', async ({
+  page,
+  kiln,
+}) => {
+  await kiln.open(page);
+  const nb = await openNotebook(page, 'analysis.ipynb');
+  // One squiggle in the whole notebook, in cell 5 (the magics, %%bash and x raise nothing).
+  await expect(cellOf(nb, 5).locator('.squiggly-error')).toHaveCount(1, SERVER_START);
+  await expect(nb.locator('.squiggly-error')).toHaveCount(1);
+  await expect(page.getByRole('button', { name: 'Problems: 1 error, 0 warnings' })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('notebook-squiggle.png') });
+
+  await page.keyboard.press(`${mod}+Shift+M`);
+  const problems = page.getByRole('region', { name: 'Problems' });
+  const entry = problems.getByRole('treeitem', {
+    name: /"never_defined" is not defined, analysis\.ipynb Cell 5, line 3/,
+  });
+  await expect(entry).toBeVisible();
+  await expect(entry).toContainText('[Cell 5, Ln 3, Col 7]');
+  await page.screenshot({ path: test.info().outputPath('notebook-problems.png') });
+
+  // The entry opens the cell with the name selected.
+  await cellOf(nb, 1).click();
+  await entry.click();
+  await expect(cellOf(nb, 5).locator('.monaco-editor.focused')).toHaveCount(1);
+  await page.keyboard.type('x');
+  await expect(cellOf(nb, 5).locator('.view-lines')).toContainText('print(x)');
+  // Defined now: the squiggle and the entry go.
+  await expect(nb.locator('.squiggly-error')).toHaveCount(0, SERVER_START);
+  await expect(entry).toHaveCount(0);
+});
+
+test('completion and hover in a cell without a kernel come from the language server', async ({ page, kiln }) => {
+  await kiln.open(page);
+  const nb = await openNotebook(page, 'analysis.ipynb');
+  await expect(cellOf(nb, 5).locator('.squiggly-error')).toHaveCount(1, SERVER_START);
+  // No kernel: Jupyter could not start.
+  await expect(nb.getByRole('status')).not.toHaveText('idle');
+  await editCell(nb, 6);
+  // `os` was imported in cell 5: the server knows it here.
+  await page.keyboard.type('os.path.jo');
+  await page.keyboard.press(`Control+Space`);
+  const join = suggestions(page).getByRole('option', { name: /^join\b/ });
+  await expect(join).toBeVisible(SERVER_START);
+  await expect(suggestions(page).locator('.monaco-list-row').first()).toContainText('join');
+  await page.screenshot({ path: test.info().outputPath('notebook-static-completion.png') });
+  await page.keyboard.press('Enter');
+  await expect(cellOf(nb, 6).locator('.view-lines')).toHaveText('os.path.join');
+
+  // Hover on helper (imported in cell 7 from src/) shows its static signature, with no kernel to inspect it.
+  await cellOf(nb, 7).locator('.view-lines').getByText('helper', { exact: true }).last().hover();
+  const hover = page.locator('.monaco-hover:not(.hidden)');
+  await expect(hover).toContainText('(function) def helper(v', SERVER_START);
+  await page.screenshot({ path: test.info().outputPath('notebook-static-hover.png') });
+});
+
+test('F12 in a cell goes to the definition in src/ and in an earlier cell', async ({ page, kiln }) => {
+  await kiln.open(page);
+  const nb = await openNotebook(page, 'analysis.ipynb');
+  await expect(cellOf(nb, 5).locator('.squiggly-error')).toHaveCount(1, SERVER_START);
+
+  // On `x` of `helper(x)`: cell 1, where x is assigned, the cursor at the name (as VS Code puts it).
+  await editCell(nb, 7);
+  await page.keyboard.press(`${mod}+End`);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('F12');
+  await expect(cellOf(nb, 1).locator('.monaco-editor.focused')).toHaveCount(1, SERVER_START);
+  await page.keyboard.type('renamed_');
+  await expect(cellOf(nb, 1).locator('.view-lines')).toHaveText('renamed_x = 1');
+
+  // On `helper`: src/util.py opens at its def.
+  await editCell(nb, 7);
+  await page.keyboard.press(`${mod}+End`);
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('F12');
+  const tab = page.getByRole('tab', { name: /util\.py/ });
+  await expect(tab).toHaveAttribute('aria-selected', 'true', SERVER_START);
+  await expect(editorText(page)).toContainText('def helper(v):');
+  await page.screenshot({ path: test.info().outputPath('notebook-f12-into-src.png') });
+  await page.keyboard.type('renamed_');
+  await expect(editorText(page)).toContainText('def renamed_helper(v):');
+});

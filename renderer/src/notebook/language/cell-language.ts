@@ -1,0 +1,281 @@
+import type {
+  CompletionEntry,
+  CompletionKind,
+  KilnBridge,
+  LspDiagnostic,
+  LspLocation,
+  LspPosition,
+  LspRange,
+  Markup,
+  RequestArgs,
+  RequestResult,
+} from '../../../../shared/contract';
+import { monaco } from '../../editor';
+import { useLanguageClient } from '../../language';
+
+/*
+ * The language server in a notebook's cell editors. Main presents the notebook's code cells to the server
+ * as one document and places every answer in its cell (`cell` on positions, ranges and locations), so here a
+ * cell editor only says which cell it is: diagnostics become markers on that cell's lines, completion gives
+ * the static items the kernel's completion merges with (kernel-assist.ts), hover shows the static signature
+ * at once (the kernel's inspection is another hover part that comes when it answers), and F12 goes to a
+ * definition in another cell or a file. Requests go out when Monaco asks and are cancelled when it stops
+ * caring; none is on the typing path, and a missing server answers nothing.
+ */
+
+/** One notebook's way to the language server, for the editors of its code cells. */
+export interface CellLanguageSource {
+  readonly bridge: KilnBridge;
+  path(): string;
+  /** Sends what was typed but not yet sent, so main's copy of the cell is what the editor shows. */
+  flush(): Promise<void>;
+  /** Opens a file at a range (F12 into `src/`). */
+  openFile(path: string, range: LspRange): void;
+  /** Shows a cell of this notebook with the range selected. */
+  revealCell(cellId: string, range: LspRange): void;
+}
+
+interface AttachedCell {
+  cellId: string;
+  source: CellLanguageSource;
+}
+
+/** Cell editors' models, by URI: which cell of which notebook each is. */
+const cells = new Map<string, AttachedCell>();
+let providersRegistered = false;
+let nextRequestId = 1;
+const MARKER_OWNER = 'kiln.notebookLanguage';
+
+function toMonacoRange(range: LspRange): monaco.IRange {
+  return {
+    startLineNumber: range.start.line + 1,
+    startColumn: range.start.character + 1,
+    endLineNumber: range.end.line + 1,
+    endColumn: range.end.character + 1,
+  };
+}
+
+function toLspPosition(position: monaco.IPosition): LspPosition {
+  return { line: position.lineNumber - 1, character: position.column - 1 };
+}
+
+function markdownOf(markup: Markup): monaco.IMarkdownString {
+  return { value: markup.kind === 'markdown' ? markup.value : fencedText(markup.value) };
+}
+
+function fencedText(text: string): string {
+  const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return `${fence}text\n${text}\n${fence}`;
+}
+
+const SEVERITY: Record<LspDiagnostic['severity'], monaco.MarkerSeverity> = {
+  error: 8,
+  warning: 4,
+  information: 2,
+  hint: 1,
+};
+
+type CellChannel = 'language.completion' | 'language.hover' | 'language.definition';
+
+/**
+ * Asks the server about a position of a cell editor's model, once main has the cell as the editor shows it.
+ * Null when the model is no cell with the server's help, or for no answer (no server, a closed notebook, a lost
+ * connection, cancelled with `token`): never an error in the editor.
+ */
+async function askAt<C extends CellChannel>(
+  channel: C,
+  model: monaco.editor.ITextModel,
+  position: monaco.IPosition,
+  token: monaco.CancellationToken,
+  extra: Partial<RequestArgs<C>> = {},
+): Promise<{ answer: RequestResult<C>; attached: AttachedCell } | null> {
+  const attached = cells.get(model.uri.toString());
+  if (!attached) return null;
+  const { source, cellId } = attached;
+  const requestId = nextRequestId++;
+  const cancelling = token.onCancellationRequested(() => {
+    source.bridge.request('language.cancel', { requestId }).catch(() => undefined);
+  });
+  try {
+    await source.flush();
+    if (token.isCancellationRequested) return null;
+    const args = { ...extra, path: source.path(), cell: cellId, position: toLspPosition(position), requestId };
+    const answer = await source.bridge.request(channel, args as RequestArgs<C>);
+    return token.isCancellationRequested ? null : { answer, attached };
+  } catch {
+    return null;
+  } finally {
+    cancelling.dispose();
+  }
+}
+
+function completionKindOf(kind: CompletionKind): monaco.languages.CompletionItemKind {
+  const name = (kind.charAt(0).toUpperCase() + kind.slice(1)) as keyof typeof monaco.languages.CompletionItemKind;
+  return monaco.languages.CompletionItemKind[name] ?? monaco.languages.CompletionItemKind.Text;
+}
+
+/** One static item as Monaco's, replacing `fallbackRange` unless the server named its own range. */
+function completionItem(
+  entry: CompletionEntry,
+  fallbackRange: monaco.IRange,
+  order: number,
+): monaco.languages.CompletionItem {
+  return {
+    label: entry.label,
+    kind: completionKindOf(entry.kind),
+    detail: entry.detail,
+    documentation: entry.documentation ? markdownOf(entry.documentation) : undefined,
+    insertText: entry.insertText,
+    insertTextRules: entry.snippet ? monaco.languages.CompletionItemInsertTextRule.InsertAsSnippet : undefined,
+    filterText: entry.filterText,
+    // After the kernel's items (prefix 0), in the server's order.
+    sortText: `1${entry.sortText ?? String(order).padStart(5, '0')}`,
+    range: entry.range && entry.range.start.line === entry.range.end.line ? toMonacoRange(entry.range) : fallbackRange,
+  };
+}
+
+/**
+ * The language server's completions at a position of a cell editor's model: null when the model is no cell
+ * with the server's help, or the server gave nothing (not running, slow, cancelled).
+ */
+export async function staticCompletions(
+  model: monaco.editor.ITextModel,
+  position: monaco.Position,
+  token: monaco.CancellationToken,
+  triggerCharacter?: string,
+): Promise<monaco.languages.CompletionItem[] | null> {
+  const asked = await askAt('language.completion', model, position, token, { triggerCharacter });
+  const list = asked?.answer;
+  if (!asked || !list?.items.length) return null;
+  const { cellId } = asked.attached;
+  const word = model.getWordUntilPosition(position);
+  const range = new monaco.Range(position.lineNumber, word.startColumn, position.lineNumber, position.column);
+  return list.items.map((entry, i) => {
+    const item = completionItem(entry, range, i);
+    // Edits the server places in another cell (an import at the top of the notebook) are not applied here.
+    item.additionalTextEdits = entry.additionalEdits
+      ?.filter((edit) => edit.cell === cellId)
+      .map((edit) => ({ range: toMonacoRange(edit.range), text: edit.newText }));
+    return item;
+  });
+}
+
+function hoverProvider(): monaco.languages.HoverProvider {
+  return {
+    async provideHover(model, position, token) {
+      const hover = (await askAt('language.hover', model, position, token))?.answer;
+      if (!hover) return undefined;
+      return {
+        range: hover.range ? toMonacoRange(hover.range) : undefined,
+        contents: [markdownOf(hover.contents)],
+      };
+    },
+  };
+}
+
+/** Where F12 lands: another cell's editor, or a file, as a URI Monaco hands to the opener below. */
+const TARGET_SCHEME = 'kiln-definition';
+
+function targetUri(location: LspLocation, notebookPath: string): monaco.Uri {
+  const query =
+    location.cell !== undefined && location.path === notebookPath ? `cell=${encodeURIComponent(location.cell)}` : '';
+  return monaco.Uri.from({ scheme: TARGET_SCHEME, path: `/${location.path}`, query });
+}
+
+function definitionProvider(): monaco.languages.DefinitionProvider {
+  return {
+    async provideDefinition(model, position, token) {
+      const asked = await askAt('language.definition', model, position, token);
+      if (!asked) return undefined;
+      const { source, cellId } = asked.attached;
+      return asked.answer.map((location) => ({
+        // In this very cell: Monaco moves the cursor itself.
+        uri:
+          location.cell === cellId && location.path === source.path() ? model.uri : targetUri(location, source.path()),
+        range: toMonacoRange(location.range),
+      }));
+    },
+  };
+}
+
+/** Monaco opens a definition outside the cell: the notebook shows the cell, or the file opens in its tab. */
+function definitionOpener(): monaco.editor.ICodeEditorOpener {
+  return {
+    openCodeEditor(from, resource, selectionOrPosition) {
+      if (resource.scheme !== TARGET_SCHEME) return false;
+      const attached = cells.get(from.getModel()?.uri.toString() ?? '');
+      if (!attached) return false;
+      const start =
+        selectionOrPosition && 'startLineNumber' in selectionOrPosition
+          ? { line: selectionOrPosition.startLineNumber - 1, character: selectionOrPosition.startColumn - 1 }
+          : selectionOrPosition
+            ? toLspPosition(selectionOrPosition)
+            : { line: 0, character: 0 };
+      const end =
+        selectionOrPosition && 'endLineNumber' in selectionOrPosition
+          ? { line: selectionOrPosition.endLineNumber - 1, character: selectionOrPosition.endColumn - 1 }
+          : start;
+      const range = { start, end };
+      const cell = new URLSearchParams(resource.query).get('cell');
+      if (cell !== null) attached.source.revealCell(cell, range);
+      else attached.source.openFile(resource.path.replace(/^\//, ''), range);
+      return true;
+    },
+  };
+}
+
+function registerProviders(): void {
+  if (providersRegistered) return;
+  providersRegistered = true;
+  monaco.languages.registerHoverProvider('python', hoverProvider());
+  monaco.languages.registerDefinitionProvider('python', definitionProvider());
+  monaco.editor.registerEditorOpener(definitionOpener());
+}
+
+function showMarkers(model: monaco.editor.ITextModel, diagnostics: readonly LspDiagnostic[]): void {
+  monaco.editor.setModelMarkers(
+    model,
+    MARKER_OWNER,
+    diagnostics.map((d) => ({
+      ...toMonacoRange(d.range),
+      severity: SEVERITY[d.severity],
+      message: d.message,
+      source: d.source,
+      code: d.code,
+      tags: d.tags?.map((tag) => (tag === 'unnecessary' ? monaco.MarkerTag.Unnecessary : monaco.MarkerTag.Deprecated)),
+    })),
+  );
+}
+
+/** Gives one code cell's editor the language server's help. Returns what undoes it (when the editor goes away). */
+export function attachCellLanguage(
+  editor: monaco.editor.IStandaloneCodeEditor,
+  cellId: string,
+  source: CellLanguageSource,
+): () => void {
+  const model = editor.getModel();
+  if (!model) return () => undefined;
+  const key = model.uri.toString();
+  const attached: AttachedCell = { cellId, source };
+  cells.set(key, attached);
+  registerProviders();
+  // The language client holds every document's diagnostics; a notebook's carry their cell.
+  const client = useLanguageClient.of(source.bridge);
+  let shown: readonly LspDiagnostic[] | undefined;
+  const refresh = () => {
+    const forNotebook = client.getState().diagnostics[source.path()];
+    if (model.isDisposed() || (forNotebook === shown && shown !== undefined)) return;
+    shown = forNotebook;
+    showMarkers(
+      model,
+      (forNotebook ?? []).filter((d) => d.cell === cellId),
+    );
+  };
+  refresh();
+  const unsubscribe = client.subscribe(refresh);
+  return () => {
+    unsubscribe();
+    if (cells.get(key) === attached) cells.delete(key);
+    if (!model.isDisposed()) monaco.editor.setModelMarkers(model, MARKER_OWNER, []);
+  };
+}
