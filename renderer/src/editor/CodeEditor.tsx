@@ -8,6 +8,7 @@ import { useGitStateOf } from '../git';
 import { onRevealRequest, takeReveal } from './reveal';
 import { useTextModels, type TextModels } from './text-models';
 import { useTimelineStore } from '../timeline';
+import { reportEdits } from './edit-handover';
 
 const modelFor = (models: TextModels, file: OpenFile) => models.modelFor(file.path, file.buffer, file.large);
 
@@ -39,12 +40,7 @@ export function CodeEditor({ path }: { path: string }) {
     });
     editorRef.current = editor;
     gutter.current = editor.createDecorationsCollection();
-    const sub = editor.onDidChangeModelContent(() => {
-      if (applying.current) return;
-      const model = editor.getModel();
-      const owner = textModels.pathOf(model);
-      if (model && owner) store.setBuffer(owner, model.getValue());
-    });
+    const stopReporting = reportEdits(editor, store, textModels, () => applying.current);
     // The editor's way to a file's local history, as VS Code's editor context menu offers it.
     const timelineAction = editor.addAction({
       id: 'kiln.openTimeline',
@@ -59,7 +55,7 @@ export function CodeEditor({ path }: { path: string }) {
       const owner = textModels.pathOf(editor.getModel());
       if (owner) textModels.saveViewState(owner, editor.saveViewState());
       timelineAction.dispose();
-      sub.dispose();
+      stopReporting();
       editor.dispose();
       editorRef.current = null;
     };
@@ -153,7 +149,9 @@ export function CodeEditor({ path }: { path: string }) {
       live = false;
       clearTimeout(timer);
     };
-  }, [bridge, path, ready, file?.large, file?.diskHash, buffer, gitState]);
+    // Keyed on the edits too: each key restarts the pause, though its text reaches `buffer` a moment later.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [bridge, path, ready, file?.large, file?.diskHash, buffer, gitState, file?.edits]);
 
   const language = file && ready ? (file.large ? 'plaintext' : languageForPath(file.path)) : undefined;
   return (
