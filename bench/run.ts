@@ -3,6 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runEditDiffBench } from './edit-diff';
+import { runEditorTypingBench } from './editor-typing';
 import { runGitStatusBench } from './git-status';
 import { runHistoryBench } from './history';
 import { runListingBench } from './listing';
@@ -38,6 +39,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'notebook-find': runNotebookFindBench,
   'notebook-outputs': runNotebookOutputsBench,
   'edit-diff': runEditDiffBench,
+  'editor-typing': runEditorTypingBench,
   'quick-open': runQuickOpenBench,
   search: runSearchBench,
   'git-status': runGitStatusBench,
