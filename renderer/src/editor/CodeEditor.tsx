@@ -150,7 +150,6 @@ export function CodeEditor({ path }: { path: string }) {
       clearTimeout(timer);
     };
     // Keyed on the edits too: each key restarts the pause, though its text reaches `buffer` a moment later.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [bridge, path, ready, file?.large, file?.diskHash, buffer, gitState, file?.edits]);
 
   const language = file && ready ? (file.large ? 'plaintext' : languageForPath(file.path)) : undefined;
