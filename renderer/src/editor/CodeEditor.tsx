@@ -9,6 +9,7 @@ import { onRevealRequest, takeReveal } from './reveal';
 import { useTextModels, type TextModels } from './text-models';
 import { useTimelineStore } from '../timeline';
 import { reportEdits } from './edit-handover';
+import { EDITOR_OPTIONS, fileOptions } from './editor-options';
 
 const modelFor = (models: TextModels, file: OpenFile) => models.modelFor(file.path, file.buffer, file.large);
 
@@ -30,14 +31,7 @@ export function CodeEditor({ path }: { path: string }) {
   const minimap = prefs?.minimap ?? true;
 
   useEffect(() => {
-    const editor = monaco.editor.create(host.current!, {
-      automaticLayout: true,
-      fontSize: 13,
-      scrollBeyondLastLine: false,
-      renderLineHighlight: 'line',
-      smoothScrolling: true,
-      fixedOverflowWidgets: true,
-    });
+    const editor = monaco.editor.create(host.current!, EDITOR_OPTIONS);
     editorRef.current = editor;
     gutter.current = editor.createDecorationsCollection();
     const stopReporting = reportEdits(editor, store, textModels, () => applying.current);
@@ -112,16 +106,9 @@ export function CodeEditor({ path }: { path: string }) {
 
   // Large files get Monaco's cheap mode; truncated ones are read-only.
   useEffect(() => {
-    editorRef.current?.updateOptions({
-      minimap: { enabled: minimap && !file?.large },
-      readOnly: Boolean(file?.truncated),
-      largeFileOptimizations: true,
-      folding: !file?.large,
-      wordWrap: 'off',
-      occurrencesHighlight: file?.large ? 'off' : 'singleFile',
-      renderValidationDecorations: file?.large ? 'off' : 'editable',
-      stopRenderingLineAfter: file?.large ? 2000 : 10000,
-    });
+    editorRef.current?.updateOptions(
+      fileOptions({ large: Boolean(file?.large), truncated: Boolean(file?.truncated), minimap }),
+    );
   }, [minimap, file?.large, file?.truncated]);
 
   useEffect(() => {
