@@ -38,6 +38,35 @@ test('Ctrl/Cmd+S and the Save button write the buffer to disk', async ({ page, k
   await expect(save).toBeDisabled();
 });
 
+test('typing back to the saved text makes the tab clean again; a key typed just before Save is saved', async ({
+  page,
+  kiln,
+  workspace,
+}) => {
+  const tab = page.getByRole('tab', { name: 'todo.txt' });
+  await openAndTypeAtEnd(page, kiln, ['notes', 'todo.txt'], 'Z');
+  await expect(tab).toHaveAttribute('data-dirty', 'true');
+  await page.keyboard.press(`${mod}+z`);
+  await expect(tab).not.toHaveAttribute('data-dirty', 'true');
+  await page.keyboard.type('Z');
+  await expect(tab).toHaveAttribute('data-dirty', 'true');
+  await page.keyboard.press('Backspace');
+  await expect(tab).not.toHaveAttribute('data-dirty', 'true');
+  // The same length as the saved text but not the same text, then the same text typed again (not undone).
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('X');
+  await expect(tab).toHaveAttribute('data-dirty', 'true');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Enter');
+  await expect(tab).not.toHaveAttribute('data-dirty', 'true');
+
+  await page.keyboard.type('Q');
+  await page.keyboard.press(`${mod}+s`);
+  await expect.poll(() => workspace.read('notes/todo.txt')).toBe('first\nsecond\nQ');
+  await expect(tab).not.toHaveAttribute('data-dirty', 'true');
+});
+
 test('the language follows the file name', async ({ page, kiln }) => {
   await kiln.open(page);
   await openFile(page, 'src', 'app.py');
