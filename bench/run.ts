@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runDownloadBench } from './download';
 import { runEditDiffBench } from './edit-diff';
+import { runEditorTypingBench } from './editor-typing';
 import { runGitStatusBench } from './git-status';
 import { runHistoryBench } from './history';
 import { runLanguageServerBench } from './language-server';
@@ -41,6 +42,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'notebook-find': runNotebookFindBench,
   'notebook-outputs': runNotebookOutputsBench,
   'edit-diff': runEditDiffBench,
+  'editor-typing': runEditorTypingBench,
   'quick-open': runQuickOpenBench,
   search: runSearchBench,
   'git-status': runGitStatusBench,

@@ -1,5 +1,5 @@
 import { expect, test } from './support/fixtures';
-import { editorText, mod, openFile, treeItem, typeAtEnd } from './support/ui';
+import { editorText, mod, openAndTypeAtEnd, openFile, treeItem, typeAtEnd } from './support/ui';
 
 test('tabs are named by file name and mark unsaved changes; closing asks', async ({ page, kiln, workspace }) => {
   await kiln.open(page);
@@ -25,9 +25,7 @@ test('tabs are named by file name and mark unsaved changes; closing asks', async
 });
 
 test('Ctrl/Cmd+S and the Save button write the buffer to disk', async ({ page, kiln, workspace }) => {
-  await kiln.open(page);
-  await openFile(page, 'notes', 'todo.txt');
-  await typeAtEnd(page, 'third');
+  await openAndTypeAtEnd(page, kiln, ['notes', 'todo.txt'], 'third');
   await page.keyboard.press(`${mod}+s`);
   await expect.poll(() => workspace.read('notes/todo.txt')).toBe('first\nsecond\nthird');
   await expect(page.getByRole('tab', { name: 'todo.txt' })).not.toHaveAttribute('data-dirty', 'true');
@@ -38,6 +36,35 @@ test('Ctrl/Cmd+S and the Save button write the buffer to disk', async ({ page, k
   await save.click();
   await expect.poll(() => workspace.read('notes/todo.txt')).toBe('first\nsecond\nthird\nfourth');
   await expect(save).toBeDisabled();
+});
+
+test('typing back to the saved text makes the tab clean again; a key typed just before Save is saved', async ({
+  page,
+  kiln,
+  workspace,
+}) => {
+  const tab = page.getByRole('tab', { name: 'todo.txt' });
+  await openAndTypeAtEnd(page, kiln, ['notes', 'todo.txt'], 'Z');
+  await expect(tab).toHaveAttribute('data-dirty', 'true');
+  await page.keyboard.press(`${mod}+z`);
+  await expect(tab).not.toHaveAttribute('data-dirty', 'true');
+  await page.keyboard.type('Z');
+  await expect(tab).toHaveAttribute('data-dirty', 'true');
+  await page.keyboard.press('Backspace');
+  await expect(tab).not.toHaveAttribute('data-dirty', 'true');
+  // The same length as the saved text but not the same text, then the same text typed again (not undone).
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('X');
+  await expect(tab).toHaveAttribute('data-dirty', 'true');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Enter');
+  await expect(tab).not.toHaveAttribute('data-dirty', 'true');
+
+  await page.keyboard.type('Q');
+  await page.keyboard.press(`${mod}+s`);
+  await expect.poll(() => workspace.read('notes/todo.txt')).toBe('first\nsecond\nQ');
+  await expect(tab).not.toHaveAttribute('data-dirty', 'true');
 });
 
 test('the language follows the file name', async ({ page, kiln }) => {
@@ -77,9 +104,7 @@ test('a clean buffer follows changes on disk silently', async ({ page, kiln, wor
 });
 
 test('a dirty buffer changed on disk shows the bar: Compare, Overwrite, Reload', async ({ page, kiln, workspace }) => {
-  await kiln.open(page);
-  await openFile(page, 'src', 'util.py');
-  await typeAtEnd(page, 'MINE = 1');
+  await openAndTypeAtEnd(page, kiln, ['src', 'util.py'], 'MINE = 1');
   await workspace.write('src/util.py', 'VALUE = 99\n');
   const bar = page.getByRole('alert', { name: 'Changed on disk' });
   await expect(bar).toContainText('util.py changed on disk');

@@ -3,7 +3,7 @@ import type { Locator, Page } from '@playwright/test';
 import { DEFAULT_FIXTURE, expect, type TempWorkspace } from './support/fixtures';
 import { reply } from '../test-support/model-server';
 import { configureScriptedModel, testWithModel } from './support/model';
-import { dragWithMouse, editorText, mod, openFile, sendMessage, treeItem, typeAtEnd } from './support/ui';
+import { dragWithMouse, editorText, mod, openAndTypeAtEnd, openFile, sendMessage, treeItem } from './support/ui';
 
 /**
  * File identity: unsaved work follows renames and moves made in Kiln (one change feed, every owner
@@ -39,9 +39,7 @@ const cellSources = async (workspace: TempWorkspace, file: string) =>
 
 test.describe('unsaved work follows renames and moves', () => {
   test('an unsaved text buffer follows F2; Save writes the new path', async ({ page, kiln, workspace }) => {
-    await kiln.open(page);
-    await openFile(page, 'src', 'util.py');
-    await typeAtEnd(page, '\nMINE = 1');
+    await openAndTypeAtEnd(page, kiln, ['src', 'util.py'], '\nMINE = 1');
     await expect(tab(page, 'util.py')).toHaveAttribute('data-dirty', 'true');
 
     await renameInTree(page, 'util.py', 'helpers');
@@ -65,9 +63,7 @@ test.describe('unsaved work follows renames and moves', () => {
     kiln,
     workspace,
   }) => {
-    await kiln.open(page);
-    await openFile(page, 'notes', 'todo.txt');
-    await typeAtEnd(page, 'third');
+    await openAndTypeAtEnd(page, kiln, ['notes', 'todo.txt'], 'third');
     await expect(tab(page, 'todo.txt')).toHaveAttribute('data-dirty', 'true');
 
     await dragWithMouse(page, treeItem(page, 'notes'), treeItem(page, 'data'));
@@ -150,9 +146,7 @@ test.describe('outside changes never replace unsaved work', () => {
     kiln,
     workspace,
   }) => {
-    await kiln.open(page);
-    await openFile(page, 'src', 'util.py');
-    await typeAtEnd(page, '\nMINE = 1');
+    await openAndTypeAtEnd(page, kiln, ['src', 'util.py'], '\nMINE = 1');
     await rename(workspace.abs('src/util.py'), workspace.abs('src/moved_by_git.py'));
     const bar = page.getByRole('alert', { name: 'Changed on disk' });
     await expect(bar).toContainText('util.py was deleted on disk; your unsaved text is still here');
@@ -179,9 +173,7 @@ test.describe('outside changes never replace unsaved work', () => {
       reply.tool('write-file', { path: 'src/util.py', content: 'AGENT = 1\n' }),
       reply.text('Wrote it.'),
     ]);
-    await kiln.open(page);
-    await openFile(page, 'src', 'util.py');
-    await typeAtEnd(page, '\nMINE = 1');
+    await openAndTypeAtEnd(page, kiln, ['src', 'util.py'], '\nMINE = 1');
     await page.getByRole('tab', { name: 'Agent' }).click();
     await sendMessage(page.getByRole('complementary', { name: 'Agent' }), 'Rewrite util.py');
 

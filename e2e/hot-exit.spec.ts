@@ -5,30 +5,12 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { parseRecord } from '../main/history/backups';
 import { trustFolder } from '../main/trust';
+import { jupyterOneCellNotebook } from '../test-support/notebook-doc';
 import { DEFAULT_FIXTURE, expect, startWebHost, test } from './support/fixtures';
 import { editorText, mod, openFile, typeAtEnd } from './support/ui';
 
 // Jupyter's own formatting, with a number JavaScript's JSON would rewrite: a restored notebook keeps it.
-const NOTEBOOK = `{
- "cells": [
-  {
-   "cell_type": "code",
-   "execution_count": null,
-   "id": "c1",
-   "metadata": {
-    "ratio": 2.0
-   },
-   "outputs": [],
-   "source": [
-    "x = 1"
-   ]
-  }
- ],
- "metadata": {},
- "nbformat": 4,
- "nbformat_minor": 5
-}
-`;
+const NOTEBOOK = `${jupyterOneCellNotebook('x = 1', ['"ratio": 2.0'])}\n`;
 
 test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'analysis.ipynb': NOTEBOOK } });
 

@@ -1,7 +1,7 @@
 import type { Locator } from '@playwright/test';
 import { expectAccessible } from './support/axe';
 import { DEFAULT_FIXTURE, expect, test, type TempWorkspace } from './support/fixtures';
-import { mod } from './support/ui';
+import { mod, openFindInFiles } from './support/ui';
 import { judgeWithNbformat } from '../test-support/nbformat';
 import { cell, cellOf, notebook, notebookOf, openNotebook } from './support/notebook';
 
@@ -174,9 +174,7 @@ test.describe('notebook find, outline and collapse', () => {
       kiln,
     }) => {
       await kiln.open(page);
-      await page.keyboard.press(`${mod}+Shift+f`);
-      const view = page.getByRole('region', { name: 'Search' });
-      const box = view.getByRole('textbox', { name: 'Search', exact: true });
+      const { view, box } = await openFindInFiles(page);
       // Across escaped quotes: what the cell says, not what the JSON holds.
       await box.fill('"say \\"when\\""');
       await box.press('Enter');

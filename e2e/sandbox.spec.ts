@@ -1,4 +1,5 @@
 import { expect, test } from './support/fixtures';
+import { trustFolderFrom } from './support/ui';
 
 // A repository the operator just cloned, opened on a machine without a sandbox for agent code.
 test.use({
@@ -31,11 +32,7 @@ test('restricted mode names git and agent runs, and the Agent panel says runs ar
   await page.screenshot({ path: test.info().outputPath('sandbox-agent-line.png') });
 
   // Trusted: git comes back and the bar goes; the line stays, since runs here are still unsandboxed.
-  await banner.getByRole('button', { name: 'Trust this folder…' }).click();
-  await page
-    .getByRole('dialog', { name: 'Trust this folder?' })
-    .getByRole('button', { name: 'Trust', exact: true })
-    .click();
+  await trustFolderFrom(page, banner);
   await expect(banner).toBeHidden();
   await expect(agent.getByRole('note')).toHaveText('Agent code runs without a sandbox on this machine');
 });

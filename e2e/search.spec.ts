@@ -1,5 +1,5 @@
 import { expect, test } from './support/fixtures';
-import { mod } from './support/ui';
+import { openFindInFiles } from './support/ui';
 
 test.describe('Find in Files', () => {
   test.use({
@@ -17,9 +17,7 @@ test.describe('Find in Files', () => {
     kiln,
   }) => {
     await kiln.open(page);
-    await page.keyboard.press(`${mod}+Shift+f`);
-    const view = page.getByRole('region', { name: 'Search' });
-    const box = view.getByRole('textbox', { name: 'Search', exact: true });
+    const { view, box } = await openFindInFiles(page);
     await expect(box).toBeFocused();
     for (const name of ['Match Case', 'Whole Word', 'Use Regular Expression']) {
       await expect(view.getByRole('button', { name })).toHaveAttribute('aria-pressed', 'false');
@@ -89,9 +87,7 @@ test.describe('Find in Files: cancelling a ripgrep search', () => {
       );
     }
     await kiln.open(page);
-    await page.keyboard.press(`${mod}+Shift+f`);
-    const view = page.getByRole('region', { name: 'Search' });
-    const box = view.getByRole('textbox', { name: 'Search', exact: true });
+    const { view, box } = await openFindInFiles(page);
     await box.fill('needle');
     await box.press('Enter');
     const status = view.getByRole('status');

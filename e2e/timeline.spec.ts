@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { mod, openFile, treeItem, typeAtEnd } from './support/ui';
+import { mod, openAndTypeAtEnd, treeItem, typeAtEnd } from './support/ui';
 
 const timeline = (page: Page) => page.getByRole('region', { name: 'Timeline' });
 const versions = (page: Page) => timeline(page).getByRole('listitem');
@@ -10,9 +10,7 @@ test('save twice, restore the first version from the Timeline, then undo the res
   kiln,
   workspace,
 }) => {
-  await kiln.open(page);
-  await openFile(page, 'notes', 'todo.txt');
-  await typeAtEnd(page, 'A');
+  await openAndTypeAtEnd(page, kiln, ['notes', 'todo.txt'], 'A');
   await page.keyboard.press(`${mod}+s`);
   await expect.poll(() => workspace.read('notes/todo.txt')).toBe('first\nsecond\nA');
   await typeAtEnd(page, 'B');
@@ -50,9 +48,7 @@ test('Restore refuses, as Save does, when the file changed since the diff was sh
   kiln,
   workspace,
 }) => {
-  await kiln.open(page);
-  await openFile(page, 'notes', 'todo.txt');
-  await typeAtEnd(page, 'A');
+  await openAndTypeAtEnd(page, kiln, ['notes', 'todo.txt'], 'A');
   await page.keyboard.press(`${mod}+s`);
   await expect.poll(() => workspace.read('notes/todo.txt')).toBe('first\nsecond\nA');
   await treeItem(page, 'todo.txt').click({ button: 'right' });
@@ -68,9 +64,7 @@ test('Restore refuses, as Save does, when the file changed since the diff was sh
 });
 
 test("the editor's context menu opens the file's Timeline", async ({ page, kiln }) => {
-  await kiln.open(page);
-  await openFile(page, 'notes', 'todo.txt');
-  await typeAtEnd(page, 'A');
+  await openAndTypeAtEnd(page, kiln, ['notes', 'todo.txt'], 'A');
   await page.keyboard.press(`${mod}+s`);
   await page.locator('.code-editor .monaco-editor .view-lines').click({ button: 'right' });
   // Monaco's menu takes the item under the pointer with Enter; a synthetic click on it does not register.

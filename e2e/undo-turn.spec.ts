@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { ModelServer, reply } from '../test-support/model-server';
+import { jupyterOneCellNotebook } from '../test-support/notebook-doc';
 import { DEFAULT_FIXTURE, expect, type TempWorkspace } from './support/fixtures';
 import { configureScriptedModel, testWithModel } from './support/model';
 import { mod, openFile, sendMessage, typeAtEnd } from './support/ui';
@@ -7,24 +8,7 @@ import { mod, openFile, sendMessage, typeAtEnd } from './support/ui';
 const test = testWithModel(['scripted-agent']);
 
 // Jupyter's own formatting: undo must give these exact bytes back.
-const NOTEBOOK = `{
- "cells": [
-  {
-   "cell_type": "code",
-   "execution_count": null,
-   "id": "c1",
-   "metadata": {},
-   "outputs": [],
-   "source": [
-    "x = 1.50"
-   ]
-  }
- ],
- "metadata": {},
- "nbformat": 4,
- "nbformat_minor": 5
-}
-`;
+const NOTEBOOK = `${jupyterOneCellNotebook('x = 1.50')}\n`;
 test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'analysis.ipynb': NOTEBOOK } });
 
 const panel = (page: Page): Locator => page.getByRole('complementary', { name: 'Agent' });

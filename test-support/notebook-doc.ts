@@ -17,3 +17,28 @@ export const notebookDoc = (cells: NotebookCell[], rev = 5, dirty = false): Note
   kernel: { status: 'none', name: null, displayName: null, language: null },
   warnings: [],
 });
+
+/**
+ * A one-cell notebook in Jupyter's own formatting (one-space indent, no final newline), its cell's metadata given as
+ * raw JSON lines so number spellings like `2.0` stay: tests check these exact bytes come back.
+ */
+export function jupyterOneCellNotebook(source: string, metadata: string[] = []): string {
+  const meta = metadata.length ? `{\n${metadata.map((line) => `    ${line}`).join(',\n')}\n   }` : '{}';
+  return `{
+ "cells": [
+  {
+   "cell_type": "code",
+   "execution_count": null,
+   "id": "c1",
+   "metadata": ${meta},
+   "outputs": [],
+   "source": [
+    ${JSON.stringify(source)}
+   ]
+  }
+ ],
+ "metadata": {},
+ "nbformat": 4,
+ "nbformat_minor": 5
+}`;
+}

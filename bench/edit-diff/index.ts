@@ -54,11 +54,12 @@ export function benchTexts(bytes: number): { original: string; proposal: string 
  */
 export async function serveBarePage(
   responses: Map<string, string> = new Map(),
+  root = path.join(import.meta.dirname, 'bare'),
 ): Promise<{ url: string; close(): Promise<void> }> {
   const outDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-bare-diff-'));
   await build({
     configFile: false,
-    root: path.join(import.meta.dirname, 'bare'),
+    root,
     logLevel: 'error',
     build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 10_000 },
     worker: { format: 'es' },

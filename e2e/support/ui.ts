@@ -111,3 +111,31 @@ export async function typeAtEnd(page: Page, text: string): Promise<void> {
   await page.keyboard.press('Escape');
   await page.keyboard.type(text);
 }
+
+/** The restricted-mode "Trust this folder…" button in `where` (the banner or a panel), then Trust in the dialog it opens. */
+export async function trustFolderFrom(page: Page, where: Locator): Promise<void> {
+  await where.getByRole('button', { name: 'Trust this folder…' }).click();
+  await page
+    .getByRole('dialog', { name: 'Trust this folder?' })
+    .getByRole('button', { name: 'Trust', exact: true })
+    .click();
+}
+
+/** Opens Find in Files with its shortcut: the Search view and its query box. */
+export async function openFindInFiles(page: Page): Promise<{ view: Locator; box: Locator }> {
+  await page.keyboard.press(`${mod}+Shift+f`);
+  const view = page.getByRole('region', { name: 'Search' });
+  return { view, box: view.getByRole('textbox', { name: 'Search', exact: true }) };
+}
+
+/** Opens Kiln, then a file from the tree (`['src', 'app.py']`), and types at the end of it. */
+export async function openAndTypeAtEnd(
+  page: Page,
+  kiln: { open(page: Page): Promise<void> },
+  segments: string[],
+  text: string,
+): Promise<void> {
+  await kiln.open(page);
+  await openFile(page, ...segments);
+  await typeAtEnd(page, text);
+}

@@ -11,31 +11,12 @@ import type { EventPayload, RequestArgs, RequestChannel, RequestResult } from '.
 import { MemoryStore } from '../../main/prefs';
 import { dispatch } from '../../main/router';
 import { createServices, type Services } from '../../main/services';
+import { jupyterOneCellNotebook } from '../../test-support/notebook-doc';
 import { until } from '../../test-support/until';
 
 // Jupyter's own formatting with numbers JavaScript's JSON would rewrite (2.0, 1e+20): the restored notebook saves them as
 // Python writes them.
-const NOTEBOOK = `{
- "cells": [
-  {
-   "cell_type": "code",
-   "execution_count": null,
-   "id": "c1",
-   "metadata": {
-    "large": 1e+20,
-    "ratio": 2.0
-   },
-   "outputs": [],
-   "source": [
-    "x = 1"
-   ]
-  }
- ],
- "metadata": {},
- "nbformat": 4,
- "nbformat_minor": 5
-}
-`;
+const NOTEBOOK = `${jupyterOneCellNotebook('x = 1', ['"large": 1e+20', '"ratio": 2.0'])}\n`;
 
 let root: string;
 let dataDir: string;

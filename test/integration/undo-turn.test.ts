@@ -13,6 +13,7 @@ import { dispatch } from '../../main/router';
 import { createServices, type Services } from '../../main/services';
 import { trustFolder } from '../../main/trust';
 import { ModelServer, reply } from '../../test-support/model-server';
+import { jupyterOneCellNotebook } from '../../test-support/notebook-doc';
 
 let root: string;
 let dataDir: string;
@@ -20,23 +21,7 @@ let server: ModelServer;
 let services: Services | null = null;
 
 // Jupyter's own formatting (one-space indent, no trailing newline): undo must give these bytes back exactly.
-const NOTEBOOK = `{
- "cells": [
-  {
-   "cell_type": "code",
-   "execution_count": null,
-   "id": "c1",
-   "metadata": {},
-   "outputs": [],
-   "source": [
-    "x = 1.50"
-   ]
-  }
- ],
- "metadata": {},
- "nbformat": 4,
- "nbformat_minor": 5
-}`;
+const NOTEBOOK = jupyterOneCellNotebook('x = 1.50');
 const NOTES = 'line one\nline two\n';
 
 async function call<C extends RequestChannel>(channel: C, args: RequestArgs<C>): Promise<RequestResult<C>> {

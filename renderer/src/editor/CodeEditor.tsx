@@ -9,6 +9,8 @@ import { attachTreePathDrop, openIfFile } from './path-drop';
 import { onRevealRequest, takeReveal } from './reveal';
 import { useTextModels, type TextModels } from './text-models';
 import { useTimelineStore } from '../timeline';
+import { reportEdits } from './edit-handover';
+import { EDITOR_OPTIONS, fileOptions } from './editor-options';
 
 const modelFor = (models: TextModels, file: OpenFile) => models.modelFor(file.path, file.buffer, file.large);
 
@@ -30,22 +32,10 @@ export function CodeEditor({ path }: { path: string }) {
   const minimap = prefs?.minimap ?? true;
 
   useEffect(() => {
-    const editor = monaco.editor.create(host.current!, {
-      automaticLayout: true,
-      fontSize: 13,
-      scrollBeyondLastLine: false,
-      renderLineHighlight: 'line',
-      smoothScrolling: true,
-      fixedOverflowWidgets: true,
-    });
+    const editor = monaco.editor.create(host.current!, EDITOR_OPTIONS);
     editorRef.current = editor;
     gutter.current = editor.createDecorationsCollection();
-    const sub = editor.onDidChangeModelContent(() => {
-      if (applying.current) return;
-      const model = editor.getModel();
-      const owner = textModels.pathOf(model);
-      if (model && owner) store.setBuffer(owner, model.getValue());
-    });
+    const stopReporting = reportEdits(editor, store, textModels, () => applying.current);
     // The editor's way to a file's local history, as VS Code's editor context menu offers it.
     const timelineAction = editor.addAction({
       id: 'kiln.openTimeline',
@@ -65,7 +55,7 @@ export function CodeEditor({ path }: { path: string }) {
       const owner = textModels.pathOf(editor.getModel());
       if (owner) textModels.saveViewState(owner, editor.saveViewState());
       timelineAction.dispose();
-      sub.dispose();
+      stopReporting();
       editor.dispose();
       editorRef.current = null;
     };
@@ -124,16 +114,9 @@ export function CodeEditor({ path }: { path: string }) {
 
   // Large files get Monaco's cheap mode; truncated ones are read-only.
   useEffect(() => {
-    editorRef.current?.updateOptions({
-      minimap: { enabled: minimap && !file?.large },
-      readOnly: Boolean(file?.truncated),
-      largeFileOptimizations: true,
-      folding: !file?.large,
-      wordWrap: 'off',
-      occurrencesHighlight: file?.large ? 'off' : 'singleFile',
-      renderValidationDecorations: file?.large ? 'off' : 'editable',
-      stopRenderingLineAfter: file?.large ? 2000 : 10000,
-    });
+    editorRef.current?.updateOptions(
+      fileOptions({ large: Boolean(file?.large), truncated: Boolean(file?.truncated), minimap }),
+    );
   }, [minimap, file?.large, file?.truncated]);
 
   useEffect(() => {
@@ -161,7 +144,8 @@ export function CodeEditor({ path }: { path: string }) {
       live = false;
       clearTimeout(timer);
     };
-  }, [bridge, path, ready, file?.large, file?.diskHash, buffer, gitState]);
+    // Keyed on the edits too: each key restarts the pause, though its text reaches `buffer` a moment later.
+  }, [bridge, path, ready, file?.large, file?.diskHash, buffer, gitState, file?.edits]);
 
   const language = file && ready ? (file.large ? 'plaintext' : languageForPath(file.path)) : undefined;
   return (

@@ -49,6 +49,21 @@ afterEach(() => {
 });
 
 describe('OpenFilesStore over the fake bridge', () => {
+  it('saves the keys an editor has not handed over yet: Save asks for them first', async () => {
+    await store.open('notes.txt');
+    let held: string | null = 'one\ntwo\n';
+    const handOver = () => {
+      store.editsHandedOver(handOver);
+      if (held !== null) store.setBuffer('notes.txt', held);
+      held = null;
+    };
+    store.markEdited('notes.txt', true, handOver);
+    expect(store.get('notes.txt')).toMatchObject({ dirty: true, buffer: 'one\n' });
+    await store.save('notes.txt');
+    expect(disk.get('notes.txt')).toBe('one\ntwo\n');
+    expect(store.get('notes.txt')).toMatchObject({ dirty: false, buffer: 'one\ntwo\n' });
+  });
+
   it('a clean tab follows an outside change; a dirty one keeps its text and shows the conflict', async () => {
     disk.set('other.txt', 'x\n');
     await store.open('notes.txt');

@@ -34,6 +34,8 @@ export interface OpenFile {
   conflict: DiskConflict | null;
   /** Bumped whenever the buffer is replaced from outside the editor (reload), so views resync. */
   revision: number;
+  /** Bumped on every edit, even one the editor has not handed over as text yet (see `markEdited`). */
+  edits: number;
   /** The document view the operator chose for this tab ("Open as text"), instead of the one its path picks. */
   view: string | null;
 }
@@ -65,6 +67,8 @@ export class OpenFilesStore extends Store<OpenFilesState> {
   private readonly unread = new Set<string>();
   /** Tabs whose document a view keeps itself: saving, the dirty flag and disk changes are theirs. */
   private readonly owners = new Map<string, DocumentOwner>();
+  /** Editors holding edits newer than their tab's `buffer`; each hands its text over when called. */
+  private readonly pendingEdits = new Set<() => void>();
 
   constructor(private readonly bridge: KilnBridge) {
     super({ files: [], active: null, comparing: null });
@@ -100,6 +104,7 @@ export class OpenFilesStore extends Store<OpenFilesState> {
       dirty: false,
       conflict: null,
       revision: 0,
+      edits: 0,
       view: null,
     };
     if (showsOwningView(path, null)) {
@@ -201,13 +206,34 @@ export class OpenFilesStore extends Store<OpenFilesState> {
 
   /** The editor reports an edit. */
   setBuffer(path: string, text: string): void {
-    this.patch(path, (f) => ({ buffer: text, dirty: text !== f.diskText }));
+    this.patch(path, (f) => ({ buffer: text, dirty: text !== f.diskText, edits: f.edits + 1 }));
+  }
+
+  /**
+   * The editor reports an edit without its text (reading a large model's whole text costs milliseconds a key):
+   * `dirty` is exact, `buffer` stays behind until the editor hands the text over with `setBuffer`, at the latest
+   * when `flushEdits` calls `handOver`.
+   */
+  markEdited(path: string, dirty: boolean, handOver: () => void): void {
+    this.pendingEdits.add(handOver);
+    this.patch(path, (f) => ({ dirty, edits: f.edits + 1 }));
+  }
+
+  /** An editor handed its text over (or dropped it): it owes nothing now. */
+  editsHandedOver(handOver: () => void): void {
+    this.pendingEdits.delete(handOver);
+  }
+
+  /** Every editor hands over its pending text now: whoever reads `buffer` to keep it (save, backup) calls this first. */
+  flushEdits(): void {
+    for (const handOver of [...this.pendingEdits]) handOver();
   }
 
   /** Writes the buffer through the main side's atomic write, refusing if the disk changed since it was read. */
   async save(path: string): Promise<void> {
     const owner = this.owners.get(path);
     if (owner) return owner.save();
+    this.flushEdits();
     const file = this.get(path);
     if (!file || file.status !== 'ready' || file.binary || file.truncated) return;
     if (file.conflict) {
@@ -218,6 +244,7 @@ export class OpenFilesStore extends Store<OpenFilesState> {
 
   /** Saves the buffer over whatever is on disk now, after the operator chose Overwrite. */
   async overwrite(path: string): Promise<void> {
+    this.flushEdits();
     const file = this.get(path);
     if (!file) return;
     const expected = file.conflict?.kind === 'changed' ? file.conflict.diskHash : undefined;
@@ -229,10 +256,12 @@ export class OpenFilesStore extends Store<OpenFilesState> {
    * out for a buffer whose file was deleted or renamed by another program.
    */
   async saveAs(path: string, target: string): Promise<void> {
+    this.flushEdits();
     const file = this.get(path);
     if (!file || file.binary || file.truncated) return;
     const text = file.buffer;
     const result = await this.bridge.request('workspace.createFile', { path: target, text });
+    this.flushEdits();
     this.retarget(path, result.path, (f) => ({
       diskText: text,
       diskHash: result.hash,
@@ -263,6 +292,7 @@ export class OpenFilesStore extends Store<OpenFilesState> {
   }
 
   showCompare(path: string | null): void {
+    this.flushEdits();
     this.set({ comparing: path });
   }
 
@@ -321,6 +351,8 @@ export class OpenFilesStore extends Store<OpenFilesState> {
     );
     try {
       const result = await job;
+      // Typed while the write was out: the buffer must have those keys to say whether the tab is still dirty.
+      this.flushEdits();
       this.patch(path, (f) => ({
         diskText: text,
         diskHash: result.hash,
@@ -379,6 +411,8 @@ export class OpenFilesStore extends Store<OpenFilesState> {
       if (this.get(path)) this.patch(path, () => ({ conflict: { kind: 'deleted' } }));
       return;
     }
+    // The editor's unsent keys belong to the buffer this compares with the disk.
+    this.flushEdits();
     const now = this.get(path);
     if (!now || content.hash === now.diskHash) {
       if (now?.conflict && !forceConflict) this.patch(path, () => ({ conflict: null }));

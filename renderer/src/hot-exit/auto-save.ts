@@ -15,7 +15,7 @@ export type AutoSaveMode = Prefs['autoSave'];
 export class AutoSave {
   private mode: AutoSaveMode = 'off';
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
-  private readonly seen = new Map<string, { buffer: string; dirty: boolean }>();
+  private readonly seen = new Map<string, { edits: number; dirty: boolean }>();
   private active: string | null;
   private readonly unsubscribe: () => void;
 
@@ -53,10 +53,10 @@ export class AutoSave {
     if (this.mode !== 'afterDelay') return;
     for (const file of files) {
       const before = this.seen.get(file.path);
-      this.seen.set(file.path, { buffer: file.buffer, dirty: file.dirty });
+      this.seen.set(file.path, { edits: file.edits, dirty: file.dirty });
       // A conflict waits for the operator: Overwrite or Reload, never a save by timer.
       if (!file.dirty || file.conflict || file.status !== 'ready') continue;
-      if (before && before.buffer === file.buffer && before.dirty) continue;
+      if (before && before.edits === file.edits && before.dirty) continue;
       clearTimeout(this.timers.get(file.path));
       this.timers.set(
         file.path,

@@ -108,6 +108,7 @@ export class HotExit {
 
   /** Sends every pending backup now (the page is going away). */
   flush(): void {
+    this.files.flushEdits();
     for (const [path, tracked] of this.tracked) {
       tracked.diffing?.finish();
       if (tracked.timer === null && !tracked.idle) continue;
@@ -159,6 +160,8 @@ export class HotExit {
         whenIdle(() => {
           if (!current.idle) return;
           current.idle = false;
+          // The keys the editor still holds belong in the backup.
+          this.files.flushEdits();
           const now = this.files.get(file.path);
           if (now?.dirty) this.send(now, current, true);
         });
