@@ -22,7 +22,7 @@ import { findNotebookInterpreter } from '../main/language-server';
 import { MemoryStore } from '../main/prefs';
 import { createServices } from '../main/services';
 import { connectContract } from './contract-client';
-import { median, report, reportValue, runWhenMain } from './support';
+import { interleaved, median, report, reportValue, runWhenMain } from './support';
 
 const FILES = 2000;
 const BIG_LINES = 5000;
@@ -195,16 +195,7 @@ export async function runLanguageServerBench(): Promise<void> {
       if (!items.some((i) => i.label === 'join')) throw new Error('the direct completion missed join');
       return performance.now() - start;
     };
-    for (let i = 0; i < 5; i++) {
-      await kilnOnce();
-      await directOnce();
-    }
-    const kilnTimes: number[] = [];
-    const directTimes: number[] = [];
-    for (let i = 0; i < SAMPLES; i++) {
-      kilnTimes.push(await kilnOnce());
-      directTimes.push(await directOnce());
-    }
+    const { kiln: kilnTimes, baseline: directTimes } = await interleaved(kilnOnce, directOnce, SAMPLES);
     report(
       {
         name: 'python completion p50, 5,000-line file (Kiln vs pyright over stdio)',

@@ -12,7 +12,7 @@ import { makeServerSettings } from '../main/kernel/jupyter-server';
 import { MemoryStore } from '../main/prefs';
 import { createServices } from '../main/services';
 import { connectContract } from './contract-client';
-import { median, runWhenMain } from './support';
+import { interleaved, median, runWhenMain } from './support';
 
 export interface CompleteRoundTripResult {
   samples: number;
@@ -90,17 +90,8 @@ export async function benchNotebookComplete(options: { samples?: number } = {}):
       if (!content.matches?.includes('path')) throw new Error('the direct completion missed path');
       return performance.now() - start;
     };
-    // Both warm up (jedi's first completion loads it), then their samples alternate so noise hits both alike.
-    for (let i = 0; i < 5; i++) {
-      await kilnOnce();
-      await directOnce();
-    }
-    const kilnTimes: number[] = [];
-    const directTimes: number[] = [];
-    for (let i = 0; i < samples; i++) {
-      kilnTimes.push(await kilnOnce());
-      directTimes.push(await directOnce());
-    }
+    // Both warm up first: jedi's first completion loads it.
+    const { kiln: kilnTimes, baseline: directTimes } = await interleaved(kilnOnce, directOnce, samples);
     const kilnMedianMs = median(kilnTimes);
     const directMedianMs = median(directTimes);
     const result = { samples, kilnMedianMs, directMedianMs, ratio: kilnMedianMs / directMedianMs };

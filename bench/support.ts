@@ -17,6 +17,29 @@ export async function sample(runs: number, fn: () => Promise<unknown>): Promise<
   return times;
 }
 
+/**
+ * Times two sides that each return their own duration: `warmups` untimed rounds of both, then `samples` rounds
+ * taking turns, so a burst of load on a shared machine hits both alike.
+ */
+export async function interleaved(
+  kilnOnce: () => Promise<number>,
+  baselineOnce: () => Promise<number>,
+  samples: number,
+  warmups = 5,
+): Promise<{ kiln: number[]; baseline: number[] }> {
+  for (let i = 0; i < warmups; i++) {
+    await kilnOnce();
+    await baselineOnce();
+  }
+  const kiln: number[] = [];
+  const baseline: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    kiln.push(await kilnOnce());
+    baseline.push(await baselineOnce());
+  }
+  return { kiln, baseline };
+}
+
 export interface BenchResult {
   name: string;
   kiln: number;
