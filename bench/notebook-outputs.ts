@@ -58,7 +58,10 @@ function notebook(rich: boolean): string {
   return `${JSON.stringify({ cells, metadata: {}, nbformat: 4, nbformat_minor: 5 })}\n`;
 }
 
-/** Opens the notebook in a fresh page; resolves the milliseconds from the click to every output painted. */
+/**
+ * Opens the notebook in a fresh page; resolves the milliseconds from the click to every output painted. Outputs
+ * are made as their cells come near the view, so both sides scroll down a screen a frame until all are there.
+ */
 async function openUntilPainted(page: Page, url: string, name: string, rich: boolean): Promise<number> {
   await page.goto(url);
   await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name, exact: true }).click();
@@ -67,6 +70,8 @@ async function openUntilPainted(page: Page, url: string, name: string, rich: boo
     ([rich, formulas, charts]) => {
       const nb = document.querySelector('section.nb');
       if (!nb) return false;
+      const list = nb.querySelector('.nb-cells');
+      if (list) list.scrollTop += list.clientHeight;
       if (!rich) return nb.querySelectorAll('.nb-out-body .nb-out-text').length >= formulas + charts;
       return (
         nb.querySelectorAll('.nb-out-latex .katex').length >= formulas &&
