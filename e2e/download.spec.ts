@@ -93,7 +93,7 @@ test.describe('out of Kiln (web host)', () => {
 });
 
 test.describe('paths into sessions and editors', () => {
-  test('tree rows dropped on the Agent composer or its transcript insert their paths, never contents', async ({
+  test('tree rows dropped on the Agent composer or its transcript insert their paths, never contents; an OS file is copied in first', async ({
     page,
     kiln,
     workspace,
@@ -119,15 +119,17 @@ test.describe('paths into sessions and editors', () => {
     expect(await workspace.exists('src/app.py')).toBe(true);
     expect(await workspace.exists('README.md')).toBe(true);
 
-    // A file from the OS has no workspace path in the browser: nothing is inserted, and Kiln says how to bring it in.
+    // A file from the OS has no workspace path in the browser: it is offered a copy in, and then its path goes in.
     await message.evaluate((box) => {
       const data = new DataTransfer();
-      data.items.add(new File(['not sent'], 'photo.png', { type: 'image/png' }));
+      data.items.add(new File(['dropped bytes'], 'photo.png', { type: 'image/png' }));
       for (const type of ['dragenter', 'dragover', 'drop'])
         box.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: data }));
     });
-    await expect(page.getByRole('status').filter({ hasText: '"photo.png" is not in the workspace' })).toBeVisible();
-    await expect(message).toHaveValue('README.md\nsrc/app.py\nsrc/util.py');
+    const offer = page.getByRole('dialog', { name: 'Copy "photo.png" into the workspace?' });
+    await offer.getByRole('button', { name: 'Copy to the workspace root' }).click();
+    await expect(message).toHaveValue('README.md\nsrc/app.py\nsrc/util.py photo.png');
+    expect(await workspace.read('photo.png')).toBe('dropped bytes');
   });
 
   test('a row dropped into a notebook cell with Shift inserts its path relative to the notebook', async ({

@@ -18,6 +18,7 @@ import {
 import { usePathDrop } from '../drag-out';
 import { useOpenFilesStore } from '../editor';
 import { TurnCheckpoint } from '../timeline';
+import { useCopyIn } from '../tree';
 import { useWorkspaceTrust } from '../trust';
 import { AgentIcon, CheckIcon, ChevronIcon, ErrorIcon, SpinnerIcon } from '../ui';
 import { useAgent, useAgentStore } from './agent-store';
@@ -39,7 +40,7 @@ export function AgentPanel() {
   const trust = useWorkspaceTrust();
   // Paths dropped on the transcript go into the message box, as if dropped there.
   const composer = useRef<ComposerHandle>(null);
-  const transcriptDrop = usePathDrop((text) => composer.current?.insert(text), enabled);
+  const transcriptDrop = usePathDrop((text) => composer.current?.insert(text), enabled, useCopyIn());
 
   return (
     <aside className="agent-panel" aria-label="Agent">

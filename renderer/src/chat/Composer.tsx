@@ -1,5 +1,6 @@
 import { useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, type ReactNode, type Ref } from 'react';
 import { insertSnippet, usePathDrop } from '../drag-out';
+import { useCopyIn } from '../tree';
 import { SendIcon, StopIcon } from '../ui';
 
 /** Puts text into the message box from outside it (paths dropped on the transcript). */
@@ -53,7 +54,7 @@ export function Composer({
     el?.focus();
   };
   useImperativeHandle(handle, () => ({ insert }));
-  const drop = usePathDrop(insert, !disabled);
+  const drop = usePathDrop(insert, !disabled, useCopyIn());
   useEffect(() => {
     if (caret.current === null || !input.current) return;
     input.current.setSelectionRange(caret.current, caret.current);

@@ -24,6 +24,13 @@ export function placeOsFiles(files: ReadonlyArray<{ name: string; path: string }
   return placed;
 }
 
+/** Brings files from outside the workspace in once the operator agrees (the tree's upload), resolving their paths. */
+export interface CopyInPort<Item extends { name: string }> {
+  /** Called in the drop handler itself: the DataTransfer empties when it returns. */
+  read(data: DataTransfer): Promise<Item[]>;
+  offer(items: Item[], here: string): Promise<string[]>;
+}
+
 function isOsFileDrag(data: DataTransfer): boolean {
   return data.types.includes('Files');
 }
@@ -31,14 +38,18 @@ function isOsFileDrag(data: DataTransfer): boolean {
 /**
  * Drop handlers that turn tree rows (or files from the OS that are in the workspace) into their
  * workspace-relative paths, one per line, for a message box: never their contents. A file from outside the
- * workspace is not inserted; the operator is told how to bring it in first.
+ * workspace is offered a copy into the workspace (`copyIn`), and its new path goes in once it is there.
  */
-export function usePathDrop(insert: (text: string) => void, enabled = true) {
+export function usePathDrop<Item extends { name: string }>(
+  insert: (text: string) => void,
+  enabled = true,
+  copyIn?: CopyInPort<Item>,
+) {
   const bridge = useBridge();
   const toasts = useToasts();
   const [over, setOver] = useState(false);
-  const latest = useRef({ insert, enabled });
-  latest.current = { insert, enabled };
+  const latest = useRef({ insert, enabled, copyIn });
+  latest.current = { insert, enabled, copyIn };
   const root = useRef<Promise<string | null> | null>(null);
 
   const handlers = useMemo(() => {
@@ -75,18 +86,26 @@ export function usePathDrop(insert: (text: string) => void, enabled = true) {
           name: file.name,
           path: desktop?.pathForFile(file) ?? '',
         }));
-        void workspaceRoot().then((rootPath) => {
+        const copyIn = latest.current.copyIn;
+        const reading = copyIn?.read(event.dataTransfer);
+        void workspaceRoot().then(async (rootPath) => {
           const { inside, outside } = placeOsFiles(files, rootPath);
           if (inside.length) latest.current.insert(pathsAsText(inside));
-          if (outside.length)
-            toasts.show({
-              kind: 'info',
-              message:
-                `${outside.length === 1 ? `"${outside[0]}" is` : `${outside.length} files are`} not in the workspace, ` +
-                `so no path was inserted. Copy ${outside.length === 1 ? 'it' : 'them'} in first: drop on the Explorer` +
-                `${desktop ? '' : ' (or its Upload Files…)'}, then drag from the tree here.`,
-              timeoutMs: 8000,
-            });
+          if (!outside.length) return;
+          if (copyIn && reading) {
+            const items = (await reading).filter((item) => outside.includes(item.name));
+            const written = await copyIn.offer(items, '');
+            if (written.length) latest.current.insert(pathsAsText(written));
+            return;
+          }
+          toasts.show({
+            kind: 'info',
+            message:
+              `${outside.length === 1 ? `"${outside[0]}" is` : `${outside.length} files are`} not in the workspace, ` +
+              `so no path was inserted. Copy ${outside.length === 1 ? 'it' : 'them'} in first: drop on the Explorer` +
+              `${desktop ? '' : ' (or its Upload Files…)'}, then drag from the tree here.`,
+            timeoutMs: 8000,
+          });
         });
       },
     };

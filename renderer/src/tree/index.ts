@@ -1,2 +1,2 @@
 export { Explorer } from './Explorer';
-export { EditorFileDrop, UploadStatus } from './upload';
+export { EditorFileDrop, UploadStatus, useCopyIn } from './upload';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { groupIncoming, incomingFromInput, renameIncoming, withRealPaths } from './incoming';
-import { workspaceRelative } from './EditorFileDrop';
 import { cancelledText, formatBytes, progressText, wantsMove } from './transfer-text';
 
 const file = (name: string, size = 1, relativePath = '') => {
@@ -72,12 +71,5 @@ describe('words and decisions', () => {
     expect(wantsMove({ shiftKey: true, metaKey: false }, false)).toBe(true);
     expect(wantsMove({ shiftKey: true, metaKey: false }, true)).toBe(false);
     expect(wantsMove({ shiftKey: false, metaKey: true }, true)).toBe(true);
-  });
-
-  it('a dropped path inside the workspace opens by its relative path; anything else is outside', () => {
-    expect(workspaceRelative('/home/o/ws/src/a.py', '/home/o/ws')).toBe('src/a.py');
-    expect(workspaceRelative('/home/o/wsx/a.py', '/home/o/ws')).toBeNull();
-    expect(workspaceRelative('/home/o/ws', '/home/o/ws')).toBeNull();
-    expect(workspaceRelative('C:\\ws\\src\\a.py', 'C:\\ws')).toBe('src/a.py');
   });
 });

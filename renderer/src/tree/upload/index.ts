@@ -4,3 +4,4 @@ export { UploadStatus } from './UploadStatus';
 export { useOsDrop } from './use-os-drop';
 export { useUploads, type UploadJob } from './upload-store';
 export { EditorFileDrop } from './EditorFileDrop';
+export { useCopyIn } from './copy-in';
