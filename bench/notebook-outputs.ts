@@ -3,7 +3,8 @@
  * output is painted (KaTeX typeset, every chart's SVG marks drawn), against the same notebook with each output
  * as its text/plain only, in the same run and Chromium (goal: 3x or less). Then long tasks while scrolling the
  * rich notebook from top to bottom and back (goal: none over 200 ms), the plain one as its baseline. Each open is a fresh page, so the KaTeX
- * and Vega chunks load every time, as for a first notebook.
+ * and Vega chunks load every time, as for a first notebook. Last, what the renderers add to the app's first load
+ * (bench/first-load.ts; goal: 5% at most).
  *
  * Needs the built app (`npm run build`). Run alone: `npm run bench -- notebook-outputs`.
  */
@@ -19,7 +20,8 @@ import {
   VIEWPORT,
   type LongTasks,
 } from './browser';
-import { median, report, type BenchResult } from './support';
+import { measureFirstLoad } from './first-load';
+import { median, report, reportValue, type BenchResult } from './support';
 
 const FORMULAS = 200;
 const CHARTS = 20;
@@ -138,6 +140,18 @@ export async function runNotebookOutputsBench(): Promise<BenchResult[]> {
     };
     report(painted, { ratio: 3 });
 
+    // The renderers load on first use: what they add to the first load (before, the same load without them).
+    const firstLoad = await measureFirstLoad();
+    const growth = (100 * firstLoad.rendererBytes) / (firstLoad.bytes - firstLoad.rendererBytes);
+    reportValue(
+      `notebook outputs: the first load's JS and CSS (${(firstLoad.bytes / 1e6).toFixed(2)} MB) grown by the renderers`,
+      growth,
+      '%',
+      {
+        max: 5,
+      },
+    );
+
     for (const [name, isRich] of [
       ['plain.ipynb', false],
       ['rich.ipynb', true],
@@ -146,6 +160,8 @@ export async function runNotebookOutputsBench(): Promise<BenchResult[]> {
       await openUntilPainted(page, kiln.url, name, isRich);
       const scrolling = await scrollDownAndUp(page);
       console.log(describeLongTasks(`notebook outputs: scrolling ${name} down and up`, scrolling));
+      if (isRich)
+        reportValue('notebook outputs: longest task scrolling the rich notebook', scrolling.maxMs, 'ms', { max: 200 });
       await page.close();
     }
     return [painted];
