@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readFileSync, rmdirSync, utimesSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmdirSync, statSync, utimesSync } from 'node:fs';
 import { symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -279,6 +279,9 @@ describe('the process cap of a caller that is not root (RLIMIT_NPROC)', () => {
       try {
         let command = process.execPath;
         let args = ['--import', 'tsx', path.join(REPO, 'test-support/sandbox-run.ts'), tree.root];
+        // nobody must reach the checkout to run it: CI clones into a 0700 temp folder, so its ancestors get
+        // search permission (not listing) for the length of the test.
+        const opened = asRoot ? openToOthers(REPO) : [];
         if (asRoot) {
           chownSync(tree.root, NOBODY, NOBODY);
           args = [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', command, ...args];
@@ -291,6 +294,7 @@ describe('the process cap of a caller that is not root (RLIMIT_NPROC)', () => {
           env: { ...process.env, HOME: tree.root },
           timeout: 120_000,
         });
+        for (const { dir, mode } of opened) chmodSync(dir, mode);
         expect(child.status, child.stderr).toBe(0);
         const { uid, result } = JSON.parse(child.stdout) as { uid: number; result: Record<string, unknown> };
         expect(uid).not.toBe(0);
@@ -363,3 +367,16 @@ describe('the pids cgroup of a run', () => {
     }
   });
 });
+
+/** Gives others search permission on `dir` and each ancestor that lacks it; resolves what to put back. */
+function openToOthers(dir: string): { dir: string; mode: number }[] {
+  const changed: { dir: string; mode: number }[] = [];
+  for (let at = dir; ; at = path.dirname(at)) {
+    const mode = statSync(at).mode & 0o7777;
+    if (!(mode & 0o001)) {
+      chmodSync(at, mode | 0o001);
+      changed.push({ dir: at, mode });
+    }
+    if (path.dirname(at) === at) return changed;
+  }
+}
