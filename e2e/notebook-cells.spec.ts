@@ -129,7 +129,7 @@ test.describe('notebook cells', () => {
       await page.mouse.move(last.x + 120, last.y + last.height * 0.8, { steps: 10 });
       await page.mouse.up();
       await expect(second.locator('.nb-cell')).toHaveCount(5);
-      expect((await sources(second))[4]).toBe('x = 1');
+      await expect.poll(async () => (await sources(second))[4]).toBe('x = 1');
       await page.getByRole('tab', { name: 'first.ipynb' }).click();
       await expect(notebookOf(page, 'first.ipynb').locator('.nb-cell')).toHaveCount(5);
 
@@ -143,7 +143,8 @@ test.describe('notebook cells', () => {
       await page.mouse.up();
       await expect(second).toBeVisible();
       await expect(second.locator('.nb-cell')).toHaveCount(6);
-      expect((await sources(second))[5]).toBe('y = 2');
+      // The new cell's editor may still be mounting when the count changes: its text is polled, not read once.
+      await expect.poll(async () => (await sources(second))[5]).toBe('y = 2');
       await expect(rowOf(second, 6)).toHaveAttribute('aria-selected', 'true');
       await page.screenshot({ path: test.info().outputPath('notebook-cells-tab-drop.png') });
       await page.getByRole('tab', { name: 'first.ipynb' }).click();
