@@ -2,3 +2,4 @@ export { Sandbox, DEFAULT_SANDBOX_SETTINGS, NO_SANDBOX_LINE, type SandboxSetting
 export { probeSandbox, type SandboxStatus } from './machine';
 export { sandboxProfile, describeRun, type SandboxProfile } from './profile';
 export { type RunLimit } from './limits';
+export { overlayChanges, type OverlayChange, type RunOverlay } from './overlay';

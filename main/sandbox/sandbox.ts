@@ -17,6 +17,8 @@ import {
   type SandboxStatus,
 } from './machine';
 import type { SystemEntry } from './bwrap-args';
+import { prepareRunOverlay, probeOverlay, type RunOverlay } from './overlay';
+import { findExecutable } from '../process';
 import { createPidsCgroup, RUN_CGROUP_PREFIX, sweepStaleRunCgroups } from './pids-cgroup';
 import { describeRun, sandboxProfile, type SandboxProfile } from './profile';
 
@@ -47,6 +49,12 @@ export interface RunRequest {
   timeMs?: number;
   /** Whether the operator trusts the workspace: without a sandbox, only a trusted one runs agent code. */
   trusted: boolean;
+  /**
+   * A private folder (Kiln's data folder) to stage the run's writes in: the workspace is then an overlay whose
+   * upper layer is here, and the caller applies the changes after the run (see RunOverlay). Without it, or where
+   * no overlay can be mounted, the code writes to the workspace directly.
+   */
+  stageWritesIn?: string;
 }
 
 /** One run, ready to start: the command line, its limits, and what to read once it ended. */
@@ -61,6 +69,10 @@ export interface PreparedRun {
   /** Which limit the run hit, from how it ended. */
   limitOf(outcome: { timedOut: boolean; returncode: number; stderr: string }): Promise<RunLimit | null>;
   limitMessage(limit: RunLimit): string;
+  /** Where the run's writes are staged; null: they go to the workspace directly. */
+  overlay: RunOverlay | null;
+  /** Why writes are not staged (no overlay here), when they were asked to be. */
+  directWritesReason?: string;
   dispose(): Promise<void>;
 }
 
@@ -80,6 +92,8 @@ export class Sandbox {
     system: SystemEntry[];
     secrets: { files: string[]; dirs: string[] };
   }> | null = null;
+  /** `unshare` where an overlay mounts under a staging folder (null: none), probed once per folder. */
+  private readonly overlayProbes = new Map<string, Promise<string | null>>();
 
   constructor(
     private readonly options: {
@@ -130,6 +144,8 @@ export class Sandbox {
         description: describeRun(profile, false, true),
         limitOf: async (outcome) => classifyLimit({ ...outcome, pidsMaxHit: null }),
         limitMessage: (limit) => limitMessage(limit, profile),
+        overlay: null,
+        ...(request.stageWritesIn ? { directWritesReason: 'the code runs without a sandbox' } : {}),
         dispose: async () => undefined,
       };
     }
@@ -168,13 +184,19 @@ export class Sandbox {
       cwd: request.workspaceRoot,
     });
     const inner = limitedCommand(prlimit, profile, [request.python, ...request.args]);
+    const staged = request.stageWritesIn ? await this.stageWrites(request.stageWritesIn, request.workspaceRoot) : null;
+    // Under the overlay's namespace the caller is root; the code runs as the operator's own ids, as without it.
+    const ids =
+      staged?.prepared && process.getuid && process.getgid
+        ? ['--uid', String(process.getuid()), '--gid', String(process.getgid())]
+        : [];
+    const sandboxed = [status.bwrap!, ...bwrapArgs, ...ids, '--', ...inner];
+    const wrapped = staged?.prepared ? staged.prepared.wrap(sandboxed) : sandboxed;
     // Joined before bwrap starts, so everything in the sandbox is counted from its first fork.
     const [command, args] = cgroup
-      ? [
-          '/bin/sh',
-          ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, status.bwrap!, ...bwrapArgs, '--', ...inner],
-        ]
-      : [status.bwrap!, [...bwrapArgs, '--', ...inner]];
+      ? ['/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, ...wrapped]]
+      : [wrapped[0], wrapped.slice(1)];
+    const overlay = staged?.prepared?.overlay ?? null;
     return {
       command,
       args,
@@ -185,7 +207,30 @@ export class Sandbox {
       description: describeRun(profile, true, request.settings.network),
       limitOf: async (outcome) => classifyLimit({ ...outcome, pidsMaxHit: cgroup ? await cgroup.maxHit() : null }),
       limitMessage: (limit) => limitMessage(limit, profile),
-      dispose: async () => cgroup?.dispose(),
+      overlay,
+      ...(staged && !overlay ? { directWritesReason: staged.reason } : {}),
+      dispose: async () => {
+        await Promise.all([cgroup?.dispose(), overlay?.dispose()]);
+      },
     };
+  }
+
+  /** The run's overlay under `parent`, or why there is none (probed once per folder: the machine does not change). */
+  private async stageWrites(
+    parent: string,
+    workspaceRoot: string,
+  ): Promise<{ prepared: Awaited<ReturnType<typeof prepareRunOverlay>>; reason: string }> {
+    let probe = this.overlayProbes.get(parent);
+    if (!probe) {
+      probe = findExecutable('unshare', (this.options.env ?? process.env).PATH).then(async (unshare) =>
+        unshare && (await probeOverlay(unshare, parent)) ? unshare : null,
+      );
+      this.overlayProbes.set(parent, probe);
+    }
+    const unshare = await probe;
+    if (!unshare)
+      return { prepared: null, reason: 'no overlay can be mounted here (unshare and overlayfs in a user namespace)' };
+    const prepared = await prepareRunOverlay(parent, workspaceRoot, unshare);
+    return { prepared, reason: prepared ? '' : 'the workspace path has a character overlayfs cannot take (, : or \\)' };
   }
 }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { DisposableStore, toDisposable } from '../../shared/base/lifecycle';
 import { ConfigService, type ConfigServiceOptions } from '../config';
 import { followingExcludes, historyRecorder, HistoryStore } from '../history';
@@ -110,6 +111,8 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
       python: options.python,
       // History, backups and trust decisions: agent code in a workspace that holds them must not read or forge them.
       privateDirs: [options.dataDir],
+      // A run's writes are staged here and applied through the workspace, so history and undo cover them.
+      stageRunWritesIn: path.join(options.dataDir, 'runs'),
       jupyterCommand: () => jupyterSetting().command,
       timeouts: options.runLimitMs ? { runMs: options.runLimitMs } : undefined,
       trusted: () => trust.trusted,

@@ -13,16 +13,18 @@ import {
   type VerbName,
   type VerbResult,
   type VerbRunResult,
+  type RunChanges,
 } from '../../shared/contract/verbs';
 import type { EntryKind } from '../../shared/contract';
 import { SerialQueue } from '../../shared/base/serial-queue';
 import { KilnError } from '../../shared/errors';
-import { DEFAULT_SANDBOX_SETTINGS, Sandbox, type PreparedRun, type SandboxSettings } from '../sandbox';
+import { DEFAULT_SANDBOX_SETTINGS, overlayChanges, Sandbox, type PreparedRun, type SandboxSettings } from '../sandbox';
 import type { Workspace } from '../workspace';
 import { AuditLog } from './audit-log';
 import { compactOutputs, type NotebookVerbTarget } from './notebook-target';
 import { findKernelPython } from './python';
 import { runPythonProcess, type PythonProcessOutcome } from './python-process';
+import { applyRunChanges } from './run-changes';
 
 /**
  * Kiln's settings for every run: unbuffered UTF-8 output, no bytecode litter, no GUI. src/ is put on sys.path by
@@ -65,6 +67,12 @@ export interface VerbsOptions {
   sandboxSettings?: () => SandboxSettings;
   /** Whether the operator trusts the workspace; without a sandbox only a trusted one runs code. Default true. */
   trusted?: () => boolean;
+  /**
+   * A private folder (in Kiln's data folder) where a sandboxed run's writes are staged in an overlay and applied
+   * once it ended, through the workspace, so local history and "Undo this turn" cover them. Without it runs write
+   * to the workspace directly.
+   */
+  stageRunWritesIn?: string;
 }
 
 export interface VerbCallOptions {
@@ -278,6 +286,7 @@ export class Verbs {
       settings: this.options.sandboxSettings?.() ?? DEFAULT_SANDBOX_SETTINGS,
       timeMs,
       trusted: this.options.trusted?.() ?? true,
+      stageWritesIn: this.options.stageRunWritesIn,
     });
   }
 
@@ -292,6 +301,7 @@ export class Verbs {
     if (options.signal?.aborted) controller.abort();
     this.running.add(controller);
     let outcome: PythonProcessOutcome;
+    const startedAt = Date.now();
     try {
       outcome = await runPythonProcess({
         python: prepared.command,
@@ -307,6 +317,8 @@ export class Verbs {
       this.running.delete(controller);
       options.signal?.removeEventListener('abort', forward);
     }
+    // Applied however the run ended (a timed-out or cancelled run's writes are as real as a finished one's).
+    const files = await this.applyStagedWrites(prepared, startedAt);
     if (outcome.cancelled)
       throw new KilnError('E_CANCELLED', 'The run was stopped; its process and everything it started were killed');
     const limit = await prepared.limitOf({
@@ -326,7 +338,29 @@ export class Verbs {
       sandboxed: prepared.sandboxed,
       profile: prepared.profile.name,
       ...(limit ? { limit, limit_message: limitNote } : {}),
+      ...(files ? { files } : {}),
     };
+  }
+
+  /** The run's staged writes, applied under the current write cause (its turn); what it wrote directly, said so. */
+  private async applyStagedWrites(prepared: PreparedRun, startedAt: number): Promise<RunChanges | undefined> {
+    if (!this.options.stageRunWritesIn) return undefined;
+    const direct = { staged: false, created: [], changed: [], deleted: [], kept: [] };
+    if (!prepared.overlay) return { ...direct, direct_reason: prepared.directWritesReason };
+    if (!(await prepared.overlay.mounted()))
+      return { ...direct, direct_reason: 'the overlay could not be mounted over this workspace' };
+    const overlay = prepared.overlay;
+    const changes = await overlayChanges(overlay.upper, this.workspace.root, await this.kernelPython()).catch(
+      async (err: unknown) => {
+        await overlay.keep();
+        const why = err instanceof Error ? err.message : String(err);
+        throw new KilnError(
+          'E_INTERNAL',
+          `The run ended, but what it wrote could not be read back (${why}); it is kept in ${overlay.upper}`,
+        );
+      },
+    );
+    return applyRunChanges({ workspace: this.workspace, upper: overlay.upper, changes, startedAt, keep: overlay.keep });
   }
 
   private kernelPython(): Promise<string> {

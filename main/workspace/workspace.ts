@@ -248,7 +248,12 @@ export class Workspace {
     return this.ledger.track(() => this.writeNow(rel, text, options));
   }
 
-  private async writeNow(rel: string, text: string, options: WriteOptions): Promise<WriteResult> {
+  /** `write` of exact bytes (what a program left, binary or in any encoding), not text to encode. */
+  writeBytes(rel: string, bytes: Buffer, options: WriteOptions = {}): Promise<WriteResult> {
+    return this.ledger.track(() => this.writeNow(rel, bytes, options));
+  }
+
+  private async writeNow(rel: string, content: string | Buffer, options: WriteOptions): Promise<WriteResult> {
     if (this.guard.resolveLexically(rel) === this.root)
       throw new KilnError('E_IS_A_DIRECTORY', 'The workspace root is a folder');
     const origin = options.origin ?? 'operator';
@@ -265,7 +270,7 @@ export class Workspace {
         }
         const expected = options.expectedHash;
         if (expected) refuseUnlessHolds(rel, existing, expected);
-        const bytes = encodeText(text, encoding);
+        const bytes = typeof content === 'string' ? encodeText(content, encoding) : content;
         if (!existing || !existing.bytes.equals(bytes)) {
           const before = existing?.bytes ?? Buffer.alloc(0);
           await this.keepReplaced(target, before.length, origin, existing ? 'write' : 'create', async () => before, {

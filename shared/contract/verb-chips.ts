@@ -33,8 +33,12 @@ export function processRunChip(result: VerbRunResult): VerbChip {
         : result.limit === 'processes'
           ? 'process limit'
           : `exit ${result.returncode}`;
+  // A run whose writes undo cannot restore says so in the turn's transcript.
+  const direct = result.files && !result.files.staged ? ' · writes not undoable' : '';
+  if (direct && result.files?.direct_reason)
+    parts.unshift(`Undo this turn cannot restore what this run wrote: ${result.files.direct_reason}.`);
   return {
-    summary: `${summary}${result.sandboxed ? '' : ' · unsandboxed'}`,
+    summary: `${summary}${result.sandboxed ? '' : ' · unsandboxed'}${direct}`,
     failed: result.returncode !== 0 || result.timed_out || result.limit !== undefined,
     preview: parts.join('\n'),
   };

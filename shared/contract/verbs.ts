@@ -25,6 +25,22 @@ const Heavy = z
     'Use the training profile: 600 s instead of 60 s, most of the memory (for training, big data loads); default false',
   );
 
+/**
+ * What a run did to the workspace. `staged`: the code wrote into an overlay and Kiln applied it afterwards, so local
+ * history keeps every version it replaced and "Undo this turn" covers it; otherwise the code wrote to disk
+ * directly and undo cannot restore what it wrote (`direct_reason` says why).
+ */
+export const RunChanges = z.object({
+  staged: z.boolean(),
+  created: z.array(RelPath),
+  changed: z.array(RelPath),
+  deleted: z.array(RelPath),
+  /** Entries changed outside while the run went on: left as they were (a file the run wrote too is `beside`). */
+  kept: z.array(z.object({ path: RelPath, why: z.string(), beside: RelPath.optional() })),
+  direct_reason: z.string().optional(),
+});
+export type RunChanges = z.infer<typeof RunChanges>;
+
 /** What run-file and execute-code report. A run that hits its time limit has timed_out set and a note at the end of stderr. */
 export const VerbRunResult = z.object({
   stdout: z.string(),
@@ -44,6 +60,8 @@ export const VerbRunResult = z.object({
   limit_message: z.string().optional(),
   /** The audit-log entry written for this run (scripts/step_NNN_....py). */
   script: RelPath,
+  /** What the run wrote to the workspace. */
+  files: RunChanges.optional(),
 });
 export type VerbRunResult = z.infer<typeof VerbRunResult>;
 

@@ -1,0 +1,207 @@
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/**
+ * A run's writes staged in an overlay: the workspace is the lower layer, `upper` (in Kiln's private data folder)
+ * takes every file the code creates, changes or deletes, and Kiln applies them through its own write path once the
+ * run ended, so local history keeps each version replaced and "Undo this turn" covers what the code wrote.
+ */
+export interface RunOverlay {
+  /** The run's private folder: `upper/`, `work/` and the `mounted` marker. */
+  dir: string;
+  upper: string;
+  /** Whether the overlay was in place for the run (else the code wrote to the workspace directly). */
+  mounted(): Promise<boolean>;
+  /** Leaves the run's folder in place at dispose (some of its writes could not be applied: they stay here). */
+  keep(): Promise<void>;
+  /** Removes the run's folder, whatever it holds, unless kept. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * The overlay is mounted by `unshare` (a user and mount namespace of the run's own, where an unprivileged mount of
+ * overlayfs is allowed, kernel 5.11+) and bubblewrap runs inside it. `userxattr`: the unprivileged form, its
+ * opaque marks in `user.overlay.*`. `redirect_dir=nofollow`: a folder renamed is copied, so the upper layer says
+ * everything by itself (no redirect to follow back into the workspace). If the mount fails the script still runs
+ * the code, on the workspace itself: the marker file tells.
+ */
+const MOUNT_SCRIPT =
+  'lower=$1 upper=$2 work=$3 marker=$4; shift 4; ' +
+  'mount -t overlay overlay -o "userxattr,redirect_dir=nofollow,lowerdir=$lower,upperdir=$upper,workdir=$work" "$lower" ' +
+  '2>/dev/null && : > "$marker"; exec "$@"';
+
+/** Overlay options are comma-separated and lowerdir colon-separated: such paths are not staged. */
+const UNSAFE_IN_OPTIONS = /[,:\\]/;
+
+/** Makes the run's private folders under `parent` (0700) and wraps `command` so it runs over the overlay. */
+export async function prepareRunOverlay(
+  parent: string,
+  workspaceRoot: string,
+  unshare: string,
+): Promise<{ overlay: RunOverlay; wrap(command: string[]): string[] } | null> {
+  if (UNSAFE_IN_OPTIONS.test(workspaceRoot) || UNSAFE_IN_OPTIONS.test(parent)) return null;
+  await fs.mkdir(parent, { recursive: true, mode: 0o700 });
+  const dir = await fs.mkdtemp(path.join(parent, 'run-'));
+  const upper = path.join(dir, 'upper');
+  const work = path.join(dir, 'work');
+  const marker = path.join(dir, 'mounted');
+  await Promise.all([fs.mkdir(upper, { mode: 0o700 }), fs.mkdir(work, { mode: 0o700 })]);
+  let kept = false;
+  const overlay: RunOverlay = {
+    dir,
+    upper,
+    mounted: () =>
+      fs.access(marker).then(
+        () => true,
+        () => false,
+      ),
+    keep: async () => {
+      kept = true;
+      await fs.writeFile(path.join(dir, 'kept'), '');
+    },
+    dispose: () => (kept ? Promise.resolve() : removeRunDir(dir)),
+  };
+  return {
+    overlay,
+    wrap: (command) => [
+      unshare,
+      '-Urm',
+      '/bin/sh',
+      '-c',
+      MOUNT_SCRIPT,
+      'kiln-run',
+      workspaceRoot,
+      upper,
+      work,
+      marker,
+      ...command,
+    ],
+  };
+}
+
+/** A run folder this old is a crashed Kiln's (no run lasts a day); one kept for unapplied writes goes after a week. */
+const STALE_RUN_MS = 24 * 3600_000;
+const KEPT_RUN_MS = 7 * 24 * 3600_000;
+
+/** Removes the run folders killed Kilns left under `parent` (another Kiln's current run is never that old). */
+export async function sweepStaleRuns(parent: string, now = Date.now()): Promise<void> {
+  for (const name of await fs.readdir(parent).catch(() => [] as string[])) {
+    if (!name.startsWith('run-') && !name.startsWith('probe-')) continue;
+    const dir = path.join(parent, name);
+    const info = await fs.lstat(dir).catch(() => null);
+    if (!info?.isDirectory()) continue;
+    const kept = await fs.access(path.join(dir, 'kept')).then(
+      () => true,
+      () => false,
+    );
+    if (now - info.mtimeMs > (kept ? KEPT_RUN_MS : STALE_RUN_MS)) await removeRunDir(dir).catch(() => undefined);
+  }
+}
+
+/** overlayfs leaves its scratch folder (work/work) mode 000: opened up first so the owner can remove it. */
+async function removeRunDir(dir: string): Promise<void> {
+  await fs.chmod(path.join(dir, 'work', 'work'), 0o700).catch(() => undefined);
+  await fs.rm(dir, { recursive: true, force: true, maxRetries: 2 });
+}
+
+/** One change a run made, as its upper layer records it (workspace-relative, POSIX). */
+export type OverlayChange =
+  /** A file the run created or changed: its new content is at `source` (in the upper layer). */
+  | { kind: 'file'; path: string; source: string; size: number }
+  | { kind: 'symlink'; path: string; source: string }
+  /** A folder the run created (or that holds what it changed). */
+  | { kind: 'dir'; path: string }
+  /** Deleted: a whiteout. */
+  | { kind: 'deleted'; path: string }
+  /** A folder that replaced the workspace's folder of that name whole: what it does not hold is gone. */
+  | { kind: 'opaque'; path: string };
+
+/**
+ * Reads what a run changed from its upper layer: walks only the upper layer (what the run touched, never the whole
+ * workspace) and never follows a link. Parents come before their children. Whether a folder is opaque is read from
+ * its xattr only where it matters (the workspace's folder holds names the upper one does not), with `python`,
+ * since Node has no xattr call.
+ */
+export async function overlayChanges(upper: string, lowerRoot: string, python: string): Promise<OverlayChange[]> {
+  const changes: OverlayChange[] = [];
+  const ambiguous: { rel: string; at: number }[] = [];
+  const walk = async (rel: string): Promise<void> => {
+    const dir = rel ? path.join(upper, rel) : upper;
+    const entries = await fs.readdir(dir, { withFileTypes: true });
+    const names = new Set(entries.map((entry) => entry.name));
+    if (rel) {
+      const lowerNames = await fs.readdir(path.join(lowerRoot, rel)).catch(() => [] as string[]);
+      if (lowerNames.some((name) => !names.has(name))) ambiguous.push({ rel, at: changes.length });
+    }
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+      const source = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        changes.push({ kind: 'dir', path: childRel });
+        await walk(childRel);
+      } else if (entry.isSymbolicLink()) {
+        changes.push({ kind: 'symlink', path: childRel, source });
+      } else if (entry.isCharacterDevice()) {
+        const info = await fs.lstat(source);
+        if (info.rdev === 0) changes.push({ kind: 'deleted', path: childRel });
+      } else if (entry.isFile()) {
+        changes.push({ kind: 'file', path: childRel, source, size: (await fs.lstat(source)).size });
+      }
+      // Sockets, fifos and device nodes made by the run are not files to keep.
+    }
+  };
+  await walk('');
+  if (ambiguous.length === 0) return changes;
+  // An opaque folder hides the workspace's whole subtree, so a folder below it is opaque in effect too.
+  const withAncestors = new Set(ambiguous.flatMap(({ rel }) => ancestorsAndSelf(rel)));
+  const opaque = await opaqueFolders(upper, [...withAncestors], python);
+  // Inserted after their folder's own entry, last first so the earlier indexes stay right.
+  for (const { rel, at } of [...ambiguous].reverse()) {
+    if (ancestorsAndSelf(rel).some((dir) => opaque.has(dir))) changes.splice(at, 0, { kind: 'opaque', path: rel });
+  }
+  return changes;
+}
+
+function ancestorsAndSelf(rel: string): string[] {
+  const segments = rel.split('/');
+  return segments.map((_, i) => segments.slice(0, i + 1).join('/'));
+}
+
+/** The folders among `rels` that overlayfs marked opaque (`user.overlay.opaque` = "y"). */
+async function opaqueFolders(upper: string, rels: string[], python: string): Promise<Set<string>> {
+  const script =
+    'import os, sys\n' +
+    'for p in sys.argv[1:]:\n' +
+    '    try: v = os.getxattr(p, "user.overlay.opaque", follow_symlinks=False)\n' +
+    '    except OSError: v = b""\n' +
+    '    print("1" if v == b"y" else "0")\n';
+  const { stdout } = await run(python, ['-c', script, ...rels.map((rel) => path.join(upper, rel))]);
+  const flags = stdout.trim().split('\n');
+  return new Set(rels.filter((_, i) => flags[i] === '1'));
+}
+
+/** Whether a run over an overlay can happen here: `unshare` found and an overlay mountable in a user namespace. */
+export async function probeOverlay(unshare: string | null, scratchParent: string): Promise<boolean> {
+  if (!unshare || UNSAFE_IN_OPTIONS.test(scratchParent)) return false;
+  let dir: string | null = null;
+  try {
+    await fs.mkdir(scratchParent, { recursive: true, mode: 0o700 });
+    await sweepStaleRuns(scratchParent);
+    dir = await fs.mkdtemp(path.join(scratchParent, 'probe-'));
+    const lower = path.join(dir, 'lower');
+    await fs.mkdir(lower);
+    const prepared = await prepareRunOverlay(dir, lower, unshare);
+    if (!prepared) return false;
+    const [command, ...args] = prepared.wrap(['/bin/true']);
+    await run(command, args);
+    return await prepared.overlay.mounted();
+  } catch {
+    return false;
+  } finally {
+    if (dir) await removeRunDir(dir).catch(() => undefined);
+  }
+}

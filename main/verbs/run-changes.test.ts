@@ -1,0 +1,272 @@
+/**
+ * What sandboxed code writes is staged in an overlay and applied through the workspace when the run ends: real
+ * bubblewrap, a real overlay in a user namespace, real local history and the real turn undo.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { lstat, readFile, readlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FsChange } from '../../shared/contract';
+import { processRunChip } from '../../shared/contract/verb-chips';
+import { makeTempDir, makeTempTree } from '../../test-support/temp-workspace';
+import { until } from '../../test-support/until';
+import { historyRecorder, HistoryStore, TurnUndo, withWriteCause } from '../history';
+import { Workspace } from '../workspace';
+import { Verbs } from './verbs';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const PYTHON = '/usr/bin/python3';
+const BINARY = Buffer.from([0, 255, 254, 10, 13, 0x80, 0x81]);
+
+let cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  cleanups = [];
+});
+
+async function setUp(files: Record<string, string>, options: { runMs?: number } = {}) {
+  const tree = await makeTempTree(files);
+  const data = await makeTempDir('kiln-run-changes-');
+  const staging = path.join(data.dir, 'runs');
+  const changes: FsChange[] = [];
+  const store = new HistoryStore({ dataDir: data.dir, root: tree.root });
+  const workspace = await Workspace.open({
+    root: tree.root,
+    trash: async () => false,
+    onChange: (change) => changes.push(change),
+    beforeReplace: (replaced) => keep(replaced),
+  });
+  const keep = historyRecorder({ store, excluded: () => false });
+  const verbs = new Verbs({
+    workspace,
+    python: PYTHON,
+    stageRunWritesIn: staging,
+    timeouts: options.runMs ? { runMs: options.runMs } : undefined,
+  });
+  cleanups.push(tree.cleanup, data.cleanup, () => verbs.dispose());
+  return { root: tree.root, staging, changes, store, workspace, verbs, undo: new TurnUndo(store, workspace) };
+}
+
+describe('a sandboxed run over an overlay', () => {
+  it('applies what the code created, changed and deleted as the turn’s writes, and Undo this turn takes them all back', async () => {
+    const { root, staging, changes, verbs, undo } = await setUp({
+      'data/change.txt': 'before\n',
+      'data/gone.txt': 'gone\n',
+      'old/inner/x.txt': 'x\n',
+      'keep.txt': 'untouched\n',
+    });
+    const result = await withWriteCause({ agentSession: 'agent', turn: 'turn-1' }, () =>
+      verbs.call('execute-code', {
+        code: [
+          'import os, shutil',
+          "open('data/new.txt', 'w').write('new\\n')",
+          "open('data/change.txt', 'a').write('after\\n')",
+          "os.remove('data/gone.txt')",
+          `open('data/blob.bin', 'wb').write(bytes(${JSON.stringify([...BINARY])}))`,
+          "shutil.rmtree('old'); os.makedirs('old'); open('old/y.txt', 'w').write('y\\n')",
+          "os.makedirs('made/deep'); open('made/deep/z.txt', 'w').write('z\\n')",
+          // What the code sees while it runs: its own writes.
+          "print(open('data/new.txt').read(), end='')",
+          "print(os.path.exists('data/gone.txt'), sorted(os.listdir('old')))",
+        ].join('\n'),
+      }),
+    );
+    expect(result.stdout).toBe("new\nFalse ['y.txt']\n");
+    expect(result.files).toEqual({
+      staged: true,
+      created: ['data/blob.bin', 'data/new.txt', 'made/deep/z.txt', 'old/y.txt'],
+      changed: ['data/change.txt'],
+      deleted: ['data/gone.txt', 'old/inner/x.txt'],
+      kept: [],
+    });
+    expect(await readFile(path.join(root, 'data/change.txt'), 'utf8')).toBe('before\nafter\n');
+    expect(await readFile(path.join(root, 'data/blob.bin'))).toEqual(BINARY);
+    expect(existsSync(path.join(root, 'data/gone.txt'))).toBe(false);
+    expect(readdirSync(path.join(root, 'old'))).toEqual(['y.txt']);
+    // Reported by Kiln as the agent's, not noticed later as another program's.
+    expect(changes).toContainEqual({ type: 'created', path: 'data/new.txt', isDir: false, origin: 'agent' });
+    expect(changes).toContainEqual({ type: 'updated', path: 'data/change.txt', isDir: false, origin: 'agent' });
+    expect(changes).toContainEqual({ type: 'deleted', path: 'data/gone.txt', isDir: false, origin: 'agent' });
+    // The run's private folder is gone with it.
+    await until(() => readdirSync(staging).length === 0, 'the run folder to be removed');
+
+    const files = await undo.files('turn-1');
+    expect(files).toEqual(
+      expect.arrayContaining([
+        { path: 'data/new.txt', change: 'created' },
+        { path: 'data/change.txt', change: 'changed' },
+        { path: 'data/gone.txt', change: 'deleted' },
+        { path: 'old/inner/x.txt', change: 'deleted' },
+      ]),
+    );
+    const undone = await undo.undo('turn-1');
+    expect(undone.conflicts).toEqual([]);
+    expect(await readFile(path.join(root, 'data/change.txt'), 'utf8')).toBe('before\n');
+    expect(await readFile(path.join(root, 'data/gone.txt'), 'utf8')).toBe('gone\n');
+    expect(await readFile(path.join(root, 'old/inner/x.txt'), 'utf8')).toBe('x\n');
+    for (const made of ['data/new.txt', 'data/blob.bin', 'old/y.txt', 'made/deep/z.txt'])
+      expect(existsSync(path.join(root, made)), made).toBe(false);
+    expect(await readFile(path.join(root, 'keep.txt'), 'utf8')).toBe('untouched\n');
+  });
+
+  it('keeps the workspace as it was while the run goes on, and never writes over a file changed outside meanwhile', async () => {
+    const { root, staging, verbs } = await setUp({ 'shared.txt': 'v1\n', 'doomed.txt': 'd\n', go: '' });
+    const running = verbs.call('execute-code', {
+      code: [
+        'import os, time',
+        "open('shared.txt', 'w').write('from the run\\n')",
+        "os.remove('doomed.txt')",
+        "open('fresh.txt', 'w').write('fresh\\n')",
+        "open('ready', 'w').close()",
+        // The test's go-ahead: it writes into a workspace file the run never wrote, which the code reads through.
+        "while not open('go').read(): time.sleep(0.02)",
+        "os.remove('ready')",
+      ].join('\n'),
+    });
+    await until(() => runHas(staging, 'ready'), 'the run to be ready');
+    expect(existsSync(path.join(root, 'fresh.txt'))).toBe(false);
+    expect(await readFile(path.join(root, 'shared.txt'), 'utf8')).toBe('v1\n');
+    // The operator saves both files while the run goes on.
+    await writeFile(path.join(root, 'shared.txt'), 'the operator’s\n');
+    await writeFile(path.join(root, 'doomed.txt'), 'still wanted\n');
+    await writeFile(path.join(root, 'go'), 'go');
+    const result = await running;
+    expect(result.files?.kept).toEqual([
+      { path: 'doomed.txt', why: expect.stringContaining('changed outside the run') },
+      {
+        path: 'shared.txt',
+        why: expect.stringContaining('shared (from run).txt'),
+        beside: 'shared (from run).txt',
+      },
+    ]);
+    expect(await readFile(path.join(root, 'shared.txt'), 'utf8')).toBe('the operator’s\n');
+    expect(await readFile(path.join(root, 'shared (from run).txt'), 'utf8')).toBe('from the run\n');
+    expect(await readFile(path.join(root, 'doomed.txt'), 'utf8')).toBe('still wanted\n');
+    expect(await readFile(path.join(root, 'fresh.txt'), 'utf8')).toBe('fresh\n');
+    expect(existsSync(path.join(root, 'ready'))).toBe(false);
+  });
+
+  it('applies what a timed-out run wrote, and removes its folder', async () => {
+    const { root, staging, verbs } = await setUp({}, { runMs: 1500 });
+    const result = await verbs.call('execute-code', {
+      code: "open('partial.txt', 'w').write('half\\n')\nwhile True: pass",
+    });
+    expect(result.timed_out).toBe(true);
+    expect(result.files?.created).toEqual(['partial.txt']);
+    expect(await readFile(path.join(root, 'partial.txt'), 'utf8')).toBe('half\n');
+    await until(() => readdirSync(staging).length === 0, 'the run folder to be removed');
+  });
+
+  it('removes the folder of a cancelled run too', async () => {
+    const { staging, verbs } = await setUp({});
+    const controller = new AbortController();
+    const running = verbs.call(
+      'execute-code',
+      { code: "open('ready', 'w').close()\nwhile True: pass" },
+      { signal: controller.signal },
+    );
+    await until(() => runHas(staging, 'ready'), 'the run to be ready');
+    controller.abort();
+    await expect(running).rejects.toMatchObject({ code: 'E_CANCELLED' });
+    await until(() => readdirSync(staging).length === 0, 'the run folder to be removed');
+  });
+
+  it('copies a link the code made as a link, never what it points to', async () => {
+    const { root, verbs } = await setUp({});
+    const result = await verbs.call('execute-code', { code: "import os\nos.symlink('/etc/hostname', 'host')" });
+    expect(result.files?.created).toEqual(['host']);
+    expect((await lstat(path.join(root, 'host'))).isSymbolicLink()).toBe(true);
+    expect(await readlink(path.join(root, 'host'))).toBe('/etc/hostname');
+  });
+
+  it('says Undo cannot cover the writes where no overlay can be staged, and they go to disk directly', async () => {
+    const tree = await makeTempTree({});
+    const data = await makeTempDir('kiln-run-changes-');
+    const verbs = new Verbs({
+      workspace: await Workspace.open({ root: tree.root }),
+      python: PYTHON,
+      // overlayfs options cannot carry a ':' in a path.
+      stageRunWritesIn: path.join(data.dir, 'a:b'),
+    });
+    cleanups.push(tree.cleanup, data.cleanup, () => verbs.dispose());
+    const result = await verbs.call('execute-code', { code: "open('direct.txt', 'w').write('d')" });
+    expect(result.files).toMatchObject({ staged: false, direct_reason: expect.any(String) });
+    expect(await readFile(path.join(tree.root, 'direct.txt'), 'utf8')).toBe('d');
+    const chip = processRunChip(result);
+    expect(chip.summary).toBe('exit 0 · writes not undoable');
+    expect(chip.preview).toMatch(/^Undo this turn cannot restore what this run wrote/);
+  });
+});
+
+const asRoot = process.getuid?.() === 0;
+const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
+const NOBODY = 65534;
+
+describe('run by a user without privileges', () => {
+  it.skipIf(!asRoot || !setpriv)(
+    'stages and applies the writes of code run by nobody (setpriv), as nobody',
+    async () => {
+      const tree = await makeTempTree({ 'mine.txt': 'before\n', 'gone.txt': 'g\n' });
+      const data = await makeTempDir('kiln-run-changes-');
+      cleanups.push(tree.cleanup, data.cleanup);
+      for (const at of [tree.root, path.join(tree.root, 'mine.txt'), path.join(tree.root, 'gone.txt'), data.dir])
+        chownSync(at, NOBODY, NOBODY);
+      const opened = openToOthers(REPO);
+      const child = spawnSync(
+        setpriv!,
+        [
+          `--reuid=${NOBODY}`,
+          `--regid=${NOBODY}`,
+          '--clear-groups',
+          process.execPath,
+          '--import',
+          'tsx',
+          path.join(REPO, 'test-support/sandbox-run.ts'),
+          tree.root,
+          path.join(data.dir, 'runs'),
+        ],
+        {
+          cwd: REPO,
+          input: "import os\nopen('mine.txt', 'a').write('after\\n')\nos.remove('gone.txt')\nprint(os.getuid())",
+          encoding: 'utf8',
+          env: { ...process.env, HOME: tree.root },
+          timeout: 60_000,
+        },
+      );
+      for (const { dir, mode } of opened) chmodSync(dir, mode);
+      expect(child.status, child.stderr).toBe(0);
+      const { uid, result } = JSON.parse(child.stdout) as { uid: number; result: Record<string, unknown> };
+      expect(uid).toBe(NOBODY);
+      expect(result).toMatchObject({
+        stdout: `${NOBODY}\n`,
+        files: { staged: true, changed: ['mine.txt'], deleted: ['gone.txt'] },
+      });
+      expect(await readFile(path.join(tree.root, 'mine.txt'), 'utf8')).toBe('before\nafter\n');
+      expect(statSync(path.join(tree.root, 'mine.txt')).uid).toBe(NOBODY);
+      expect(existsSync(path.join(tree.root, 'gone.txt'))).toBe(false);
+      expect(readdirSync(path.join(data.dir, 'runs'))).toEqual([]);
+    },
+    90_000,
+  );
+});
+
+/** Whether a run staged in `staging` wrote `rel` (its upper layer is Kiln's own folder, the test may look in). */
+function runHas(staging: string, rel: string): boolean {
+  const runs = existsSync(staging) ? readdirSync(staging) : [];
+  return runs.some((run) => existsSync(path.join(staging, run, 'upper', rel)));
+}
+
+/** Gives others search permission on `dir` and each ancestor that lacks it; resolves what to put back. */
+function openToOthers(dir: string): { dir: string; mode: number }[] {
+  const changed: { dir: string; mode: number }[] = [];
+  for (let at = dir; ; at = path.dirname(at)) {
+    const mode = statSync(at).mode & 0o7777;
+    if (!(mode & 0o001)) {
+      chmodSync(at, mode | 0o001);
+      changed.push({ dir: at, mode });
+    }
+    if (path.dirname(at) === at) return changed;
+  }
+}

@@ -1,0 +1,172 @@
+import { constants as fsConstants } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import path from 'node:path';
+import type { RunChanges } from '../../shared/contract/verbs';
+import { KilnError } from '../../shared/errors';
+import type { OverlayChange } from '../sandbox';
+import type { Workspace } from '../workspace';
+
+/** Files up to this size are applied as exact bytes (hashed, kept in local history); larger ones are streamed. */
+const WHOLE_FILE_BYTES = 64 * 1024 * 1024;
+/**
+ * A file's ctime comes from the kernel's coarse clock, which may lag Date.now() by a tick: a change this close
+ * before the run counts as made during it (a needless question at worst, never a silent overwrite).
+ */
+const CLOCK_SLACK_MS = 50;
+
+export interface ApplyRunChangesOptions {
+  workspace: Workspace;
+  /** The run's upper layer and what it changed (overlayChanges). */
+  upper: string;
+  changes: OverlayChange[];
+  /** When the run started: a workspace entry changed since then was changed outside the run. */
+  startedAt: number;
+  /** Keeps the run's folder: a change could not be applied, and its content is only there. */
+  keep(): Promise<void>;
+}
+
+/**
+ * Applies what a run wrote in its overlay to the workspace, through the workspace like any agent write: each version
+ * replaced goes to local history under the current write cause (the Agent's turn, an MCP batch), the change feed
+ * reports it with origin `agent`, and "Undo this turn" covers it. Where the workspace's entry changed while the run
+ * went on (another program, the operator's save), it is left as it is: a file the run changed too is written beside
+ * it as "name (from run).ext", a deletion is not done, and both are listed, so nothing either side wrote is lost.
+ */
+export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<RunChanges> {
+  const { workspace, upper } = options;
+  const root = workspace.root;
+  const result: RunChanges = { staged: true, created: [], changed: [], deleted: [], kept: [] };
+  const since = options.startedAt - CLOCK_SLACK_MS;
+  let unapplied = false;
+
+  const lowerInfo = (rel: string) => fs.lstat(path.join(root, rel)).catch(() => null);
+  const changedOutside = (info: { ctimeMs: number } | null) => info !== null && info.ctimeMs >= since;
+
+  /** Deletes `rel` from the workspace, a folder file by file (each kept in history); false if something stayed. */
+  const remove = async (rel: string): Promise<boolean> => {
+    const info = await lowerInfo(rel);
+    if (!info) return true;
+    if (info.isDirectory()) {
+      let all = true;
+      for (const name of await fs.readdir(path.join(root, rel))) all = (await remove(`${rel}/${name}`)) && all;
+      if (!all) return false;
+    } else if (changedOutside(info)) {
+      result.kept.push({ path: rel, why: 'changed outside the run; the run deleted it, it was kept' });
+      return false;
+    }
+    try {
+      await workspace.delete(rel, { origin: 'agent' });
+    } catch (err) {
+      if (!(err instanceof KilnError && err.code === 'E_PERMISSION')) throw err;
+      // No trash here: the file's content is in local history (within its size limit) under the turn.
+      await workspace.delete(rel, { origin: 'agent', permanent: true });
+    }
+    if (!info.isDirectory()) result.deleted.push(rel);
+    return true;
+  };
+
+  const writeFile = async (rel: string, source: string, size: number): Promise<void> => {
+    let info = await lowerInfo(rel);
+    if (info?.isDirectory()) {
+      if (!(await remove(rel))) return;
+      info = null;
+    }
+    const bytes = size <= WHOLE_FILE_BYTES ? await readNoFollow(source) : null;
+    if (info && changedOutside(info)) {
+      const beside = await besideName(workspace, rel);
+      await put(beside, bytes, source, false);
+      result.created.push(beside);
+      result.kept.push({ path: rel, why: `changed outside the run; the run's version is in ${beside}`, beside });
+      return;
+    }
+    await put(rel, bytes, source, info !== null);
+    (info ? result.changed : result.created).push(rel);
+  };
+
+  const put = async (rel: string, bytes: Buffer | null, source: string, exists: boolean): Promise<void> => {
+    if (bytes) {
+      await workspace.writeBytes(rel, bytes, { origin: 'agent', createParents: true });
+    } else {
+      const handle = await fs.open(source, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
+      await workspace.receive(rel, handle.createReadStream(), {
+        origin: 'agent',
+        onConflict: exists ? 'overwrite' : 'reject',
+      });
+    }
+  };
+
+  for (const change of options.changes) {
+    try {
+      await apply(change);
+    } catch (err) {
+      // The rest still applies; this one stays in the run's folder, which is then kept.
+      unapplied = true;
+      const message = err instanceof Error ? err.message : String(err);
+      result.kept.push({
+        path: change.path,
+        why: `not applied (${message}); the run's version is kept in ${path.join(upper, change.path)}`,
+      });
+    }
+  }
+  if (unapplied) await options.keep();
+  return result;
+
+  async function apply(change: OverlayChange): Promise<void> {
+    const rel = change.path;
+    switch (change.kind) {
+      case 'dir': {
+        const info = await lowerInfo(rel);
+        if (info?.isDirectory()) break;
+        if (info && !(await remove(rel))) break;
+        await workspace.createDir(rel, { origin: 'agent' }).catch((err) => {
+          if (!(err instanceof KilnError && err.code === 'E_EXISTS')) throw err;
+        });
+        break;
+      }
+      case 'opaque': {
+        // The run deleted the folder and made it anew: what the new one does not hold is gone.
+        const kept = new Set(await fs.readdir(path.join(upper, rel)));
+        const before = await fs.readdir(path.join(root, rel)).catch(() => [] as string[]);
+        for (const name of before) if (!kept.has(name)) await remove(`${rel}/${name}`);
+        break;
+      }
+      case 'deleted':
+        await remove(rel);
+        break;
+      case 'file':
+        await writeFile(rel, change.source, change.size);
+        break;
+      case 'symlink': {
+        const info = await lowerInfo(rel);
+        if (info && changedOutside(info)) {
+          result.kept.push({ path: rel, why: 'changed outside the run; the link the run made there was not applied' });
+          break;
+        }
+        if (info?.isDirectory() && !(await remove(rel))) break;
+        // Copied as a link, never followed.
+        const dir = path.posix.dirname(rel);
+        await workspace.copyIn(change.source, dir === '.' ? '' : dir, { origin: 'agent', onConflict: 'overwrite' });
+        (info ? result.changed : result.created).push(rel);
+        break;
+      }
+    }
+  }
+}
+
+/** Reads a file of the upper layer without following a link put in its place. */
+async function readNoFollow(file: string): Promise<Buffer> {
+  const handle = await fs.open(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** "name (from run).ext" beside `rel`, or the first free "… copy N" of it. */
+async function besideName(workspace: Workspace, rel: string): Promise<string> {
+  const dir = path.posix.dirname(rel);
+  const ext = path.posix.extname(rel);
+  const stem = path.posix.basename(rel, ext);
+  return (await workspace.nextFreeName(dir === '.' ? '' : dir, `${stem} (from run)${ext}`)).path;
+}
