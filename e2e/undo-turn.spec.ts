@@ -99,3 +99,45 @@ test('a file the operator changed after the turn is shown in a diff and kept whe
   await expect(conflict).toHaveCount(0);
   expect(await workspace.read('notes/todo.txt')).toBe('first\nsecond, by the agent\nmine');
 });
+
+test('"Undo this turn" also takes back what code the turn ran wrote: a created file, a changed one and a deleted one', async ({
+  page,
+  kiln,
+  workspace,
+  model,
+}) => {
+  await kiln.open(page);
+  await configureScriptedModel(workspace, model, 'scripted-agent', ['agent']);
+  const code = [
+    'import os',
+    "open('data/result.csv', 'w').write('total\\n10\\n')",
+    "open('notes/todo.txt', 'a').write('third, by the run\\n')",
+    "os.remove('data/sample.csv')",
+    "print('wrote')",
+  ].join('\n');
+  model.setReplies([reply.tool('execute-code', { code }), reply.text('Done.')]);
+  await page.getByRole('tab', { name: 'Agent' }).click();
+  await expect(panel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
+  await sendMessage(panel(page), 'Run code that writes files.');
+  const checkpoint = panel(page).getByRole('region', { name: 'Changes of this turn' });
+  await expect(checkpoint.getByRole('listitem')).toHaveText([
+    /created data\/result\.csv/,
+    /deleted data\/sample\.csv/,
+    /changed notes\/todo\.txt/,
+    /ran scripts\/step_001_\S+\.py$/,
+  ]);
+  // The run's writes reached the workspace when it ended (and the tree shows them).
+  expect(await workspace.read('data/result.csv')).toBe('total\n10\n');
+  expect(await workspace.read('notes/todo.txt')).toBe('first\nsecond\nthird, by the run\n');
+  expect(await workspace.exists('data/sample.csv')).toBe(false);
+  await page.screenshot({ path: test.info().outputPath('undo-turn-run-checkpoint.png') });
+
+  await checkpoint.getByRole('button', { name: 'Undo this turn' }).click();
+  await expect(checkpoint.getByRole('status')).toContainText('Undone: 3 of 3 files');
+  expect(await workspace.read('notes/todo.txt')).toBe(DEFAULT_FIXTURE['notes/todo.txt']);
+  expect(await workspace.read('data/sample.csv')).toBe(DEFAULT_FIXTURE['data/sample.csv']);
+  expect(await workspace.exists('data/result.csv')).toBe(false);
+  // The step that ran stays: it is the log of what ran.
+  expect(await workspace.exists('scripts')).toBe(true);
+  await page.screenshot({ path: test.info().outputPath('undo-turn-run-undone.png') });
+});

@@ -19,6 +19,9 @@ export function notebookChangeChip(summary: string, result: NotebookSaved): Verb
   return { summary: `${summary} · not saved`, preview: result.not_saved_reason ?? 'Not saved to disk.' };
 }
 
+/** Ends the chip summary of a run whose writes went to disk directly, so the turn's checkpoint can say so too. */
+export const DIRECT_WRITES_NOTE = 'writes not undoable';
+
 export function processRunChip(result: VerbRunResult): VerbChip {
   const parts: string[] = [];
   if (result.stdout.trim()) parts.push(result.stdout.trimEnd());
@@ -34,7 +37,7 @@ export function processRunChip(result: VerbRunResult): VerbChip {
           ? 'process limit'
           : `exit ${result.returncode}`;
   // A run whose writes undo cannot restore says so in the turn's transcript.
-  const direct = result.files && !result.files.staged ? ' · writes not undoable' : '';
+  const direct = result.files && !result.files.staged ? ` · ${DIRECT_WRITES_NOTE}` : '';
   if (direct && result.files?.direct_reason)
     parts.unshift(`Undo this turn cannot restore what this run wrote: ${result.files.direct_reason}.`);
   return {

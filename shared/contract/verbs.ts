@@ -5,6 +5,7 @@ import { cellRunChip, notebookChangeChip, processRunChip, type VerbChip } from '
 import { EntryKind, RelPath } from './workspace';
 
 export type { VerbChip } from './verb-chips';
+export { DIRECT_WRITES_NOTE } from './verb-chips';
 
 /*
  * The workspace verbs agents use. One table, VERBS, holds everything about each verb but its implementation:

@@ -1,5 +1,11 @@
 import { useRef, useState } from 'react';
-import { AGENT_SNIPPET, toolChipLabel, type AgentEntry, type RunState } from '../../../shared/contract';
+import {
+  AGENT_SNIPPET,
+  DIRECT_WRITES_NOTE,
+  toolChipLabel,
+  type AgentEntry,
+  type RunState,
+} from '../../../shared/contract';
 import {
   AssistantMessage,
   ChatError,
@@ -161,7 +167,7 @@ function withCheckpoints(entries: AgentEntry[], runState: RunState) {
   const lastTurn = entries.findLast((e) => e.type === 'user' && e.turn && !e.queued);
   let turn: string | undefined;
   // What the turn ran (run-file's file, execute-code's step): listed with its changes, never undone.
-  let ran: string[] = [];
+  let ran: { target: string; direct: boolean }[] = [];
   const close = (key: string) => {
     if (turn) {
       const running = runState === 'running' && lastTurn?.type === 'user' && lastTurn.turn === turn;
@@ -175,7 +181,7 @@ function withCheckpoints(entries: AgentEntry[], runState: RunState) {
       ran = [];
     }
     if (entry.type === 'tool' && RUN_VERBS.has(entry.verb) && entry.target && entry.status !== 'running')
-      ran.push(entry.target);
+      ran.push({ target: entry.target, direct: entry.summary.endsWith(DIRECT_WRITES_NOTE) });
     out.push(<Entry key={entry.id} entry={entry} />);
   }
   close('end');

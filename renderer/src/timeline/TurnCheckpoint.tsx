@@ -28,8 +28,11 @@ export function TurnCheckpoint({
 }: {
   turn: string;
   running: boolean;
-  /** What the turn ran (from its transcript): listed, never undone; the steps are the log of what ran. */
-  ran?: string[];
+  /**
+   * What the turn ran (from its transcript): listed, never undone; the steps are the log of what ran. `direct`: the
+   * run wrote to disk directly (no overlay here), so undo cannot restore what it wrote.
+   */
+  ran?: { target: string; direct: boolean }[];
 }) {
   const bridge = useBridge();
   const [files, setFiles] = useState<TurnFile[]>([]);
@@ -101,9 +104,12 @@ export function TurnCheckpoint({
             <span className="turn-change">{CHANGE_SHOWN[file.change]}</span> <span title={file.path}>{file.path}</span>
           </li>
         ))}
-        {[...new Set(ran)].map((target) => (
+        {ranOnce(ran).map(({ target, direct }) => (
           <li key={`ran-${target}`} data-change="ran">
             <span className="turn-change">ran</span> <span title={target}>{target}</span>
+            {direct && (
+              <span className="turn-direct"> · wrote to disk directly: undo cannot restore what it wrote</span>
+            )}
           </li>
         ))}
       </ul>
@@ -164,4 +170,11 @@ export function TurnCheckpoint({
       )}
     </section>
   );
+}
+
+/** Each target once; a target run with direct writes any time says so. */
+function ranOnce(ran: { target: string; direct: boolean }[]): { target: string; direct: boolean }[] {
+  const byTarget = new Map<string, boolean>();
+  for (const { target, direct } of ran) byTarget.set(target, (byTarget.get(target) ?? false) || direct);
+  return [...byTarget].map(([target, direct]) => ({ target, direct }));
 }
