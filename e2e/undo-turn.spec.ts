@@ -141,3 +141,32 @@ test('"Undo this turn" also takes back what code the turn ran wrote: a created f
   expect(await workspace.exists('scripts')).toBe(true);
   await page.screenshot({ path: test.info().outputPath('undo-turn-run-undone.png') });
 });
+
+test.describe('where a run cannot be staged', () => {
+  test.use({ hostEnv: { KILN_RUN_OVERLAY: 'none' } });
+
+  test('the run writes to disk directly, and its chip and the turn say undo cannot restore what it wrote', async ({
+    page,
+    kiln,
+    workspace,
+    model,
+  }) => {
+    await kiln.open(page);
+    await configureScriptedModel(workspace, model, 'scripted-agent', ['agent']);
+    model.setReplies([
+      reply.tool('execute-code', { code: "open('data/direct.csv', 'w').write('d\\n')" }),
+      reply.text('Done.'),
+    ]);
+    await page.getByRole('tab', { name: 'Agent' }).click();
+    await expect(panel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
+    await sendMessage(panel(page), 'Run code that writes a file.');
+    const checkpoint = panel(page).getByRole('region', { name: 'Changes of this turn' });
+    await expect(checkpoint.getByRole('listitem')).toHaveText([
+      /ran scripts\/step_001_\S+\.pyIt wrote to disk directly: undo cannot restore what it wrote\.$/,
+    ]);
+    await expect(panel(page).getByText('exit 0 · writes not undoable')).toBeVisible();
+    await expect(checkpoint.getByRole('button', { name: 'Undo this turn' })).toHaveCount(0);
+    expect(await workspace.read('data/direct.csv')).toBe('d\n');
+    await page.screenshot({ path: test.info().outputPath('undo-turn-direct-writes.png') });
+  });
+});

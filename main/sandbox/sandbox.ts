@@ -220,9 +220,12 @@ export class Sandbox {
     parent: string,
     workspaceRoot: string,
   ): Promise<{ prepared: Awaited<ReturnType<typeof prepareRunOverlay>>; reason: string }> {
+    const env = this.options.env ?? process.env;
+    if (env.KILN_RUN_OVERLAY === 'none')
+      return { prepared: null, reason: 'staging is turned off (KILN_RUN_OVERLAY=none)' };
     let probe = this.overlayProbes.get(parent);
     if (!probe) {
-      probe = findExecutable('unshare', (this.options.env ?? process.env).PATH).then(async (unshare) =>
+      probe = findExecutable('unshare', env.PATH).then(async (unshare) =>
         unshare && (await probeOverlay(unshare, parent)) ? unshare : null,
       );
       this.overlayProbes.set(parent, probe);

@@ -146,6 +146,9 @@ describe('a sandboxed run over an overlay', () => {
     expect(await readFile(path.join(root, 'doomed.txt'), 'utf8')).toBe('still wanted\n');
     expect(await readFile(path.join(root, 'fresh.txt'), 'utf8')).toBe('fresh\n');
     expect(existsSync(path.join(root, 'ready'))).toBe(false);
+    expect(processRunChip(result).preview).toMatch(
+      /^doomed\.txt: changed outside the run; the run deleted it, it was kept\nshared\.txt: changed outside the run; the run's version is in shared \(from run\)\.txt/,
+    );
   });
 
   it('applies what a timed-out run wrote, and removes its folder', async () => {

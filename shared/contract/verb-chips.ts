@@ -38,6 +38,8 @@ export function processRunChip(result: VerbRunResult): VerbChip {
           : `exit ${result.returncode}`;
   // A run whose writes undo cannot restore says so in the turn's transcript.
   const direct = result.files && !result.files.staged ? ` · ${DIRECT_WRITES_NOTE}` : '';
+  // Entries changed outside during the run, which its writes did not replace: the operator should know where they went.
+  parts.unshift(...(result.files?.kept ?? []).map((kept) => `${kept.path}: ${kept.why}`));
   if (direct && result.files?.direct_reason)
     parts.unshift(`Undo this turn cannot restore what this run wrote: ${result.files.direct_reason}.`);
   return {

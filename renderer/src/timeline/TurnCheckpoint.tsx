@@ -108,7 +108,7 @@ export function TurnCheckpoint({
           <li key={`ran-${target}`} data-change="ran">
             <span className="turn-change">ran</span> <span title={target}>{target}</span>
             {direct && (
-              <span className="turn-direct"> · wrote to disk directly: undo cannot restore what it wrote</span>
+              <span className="turn-direct">It wrote to disk directly: undo cannot restore what it wrote.</span>
             )}
           </li>
         ))}
