@@ -67,6 +67,7 @@ describe('a sandboxed run over an overlay', () => {
           `open('data/blob.bin', 'wb').write(bytes(${JSON.stringify([...BINARY])}))`,
           "shutil.rmtree('old'); os.makedirs('old'); open('old/y.txt', 'w').write('y\\n')",
           "os.makedirs('made/deep'); open('made/deep/z.txt', 'w').write('z\\n')",
+          "open('tool.sh', 'w').write('#!/bin/sh\\n'); os.chmod('tool.sh', 0o750)",
           // What the code sees while it runs: its own writes.
           "print(open('data/new.txt').read(), end='')",
           "print(os.path.exists('data/gone.txt'), sorted(os.listdir('old')))",
@@ -76,13 +77,14 @@ describe('a sandboxed run over an overlay', () => {
     expect(result.stdout).toBe("new\nFalse ['y.txt']\n");
     expect(result.files).toEqual({
       staged: true,
-      created: ['data/blob.bin', 'data/new.txt', 'made/deep/z.txt', 'old/y.txt'],
+      created: ['data/blob.bin', 'data/new.txt', 'made/deep/z.txt', 'old/y.txt', 'tool.sh'],
       changed: ['data/change.txt'],
       deleted: ['data/gone.txt', 'old/inner/x.txt'],
       kept: [],
     });
     expect(await readFile(path.join(root, 'data/change.txt'), 'utf8')).toBe('before\nafter\n');
     expect(await readFile(path.join(root, 'data/blob.bin'))).toEqual(BINARY);
+    expect(statSync(path.join(root, 'tool.sh')).mode & 0o777).toBe(0o750);
     expect(existsSync(path.join(root, 'data/gone.txt'))).toBe(false);
     expect(readdirSync(path.join(root, 'old'))).toEqual(['y.txt']);
     // Reported by Kiln as the agent's, not noticed later as another program's.
@@ -106,7 +108,7 @@ describe('a sandboxed run over an overlay', () => {
     expect(await readFile(path.join(root, 'data/change.txt'), 'utf8')).toBe('before\n');
     expect(await readFile(path.join(root, 'data/gone.txt'), 'utf8')).toBe('gone\n');
     expect(await readFile(path.join(root, 'old/inner/x.txt'), 'utf8')).toBe('x\n');
-    for (const made of ['data/new.txt', 'data/blob.bin', 'old/y.txt', 'made/deep/z.txt'])
+    for (const made of ['data/new.txt', 'data/blob.bin', 'old/y.txt', 'made/deep/z.txt', 'tool.sh'])
       expect(existsSync(path.join(root, made)), made).toBe(false);
     expect(await readFile(path.join(root, 'keep.txt'), 'utf8')).toBe('untouched\n');
   });

@@ -72,20 +72,22 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
       info = null;
     }
     const bytes = size <= WHOLE_FILE_BYTES ? await readNoFollow(source) : null;
+    // The run's permission bits (a script it made executable stays so).
+    const mode = (await fs.lstat(source)).mode & 0o777;
     if (info && changedOutside(info)) {
       const beside = await besideName(workspace, rel);
-      await put(beside, bytes, source, false);
+      await put(beside, bytes, source, false, mode);
       result.created.push(beside);
       result.kept.push({ path: rel, why: `changed outside the run; the run's version is in ${beside}`, beside });
       return;
     }
-    await put(rel, bytes, source, info !== null);
+    await put(rel, bytes, source, info !== null, mode);
     (info ? result.changed : result.created).push(rel);
   };
 
-  const put = async (rel: string, bytes: Buffer | null, source: string, exists: boolean): Promise<void> => {
+  const put = async (rel: string, bytes: Buffer | null, source: string, exists: boolean, mode: number) => {
     if (bytes) {
-      await workspace.writeBytes(rel, bytes, { origin: 'agent', createParents: true });
+      await workspace.writeBytes(rel, bytes, { origin: 'agent', createParents: true, mode });
     } else {
       const handle = await fs.open(source, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
       await workspace.receive(rel, handle.createReadStream(), {

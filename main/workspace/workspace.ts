@@ -75,6 +75,8 @@ export interface WriteOptions {
   /** The hash the caller read; if the disk differs the write is refused with E_CHANGED_ON_DISK. */
   expectedHash?: string;
   createParents?: boolean;
+  /** The file's permission bits (what a program left); default: the existing file's, or the umask's for a new one. */
+  mode?: number;
 }
 
 interface JobOptions {
@@ -283,7 +285,7 @@ export class Workspace {
         const recheck = expected
           ? async () => refuseUnlessHolds(rel, await readExisting(target.path, rel), expected)
           : undefined;
-        const after = await this.writeAtomically(target, bytes, existing?.mode, origin, recheck);
+        const after = await this.writeAtomically(target, bytes, options.mode ?? existing?.mode, origin, recheck);
         const written = this.relative(target.abs);
         const hash = hashText(bytes);
         this.report(
