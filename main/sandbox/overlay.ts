@@ -37,6 +37,27 @@ const MOUNT_SCRIPT =
 /** Overlay options are comma-separated and lowerdir colon-separated: such paths are not staged. */
 const UNSAFE_IN_OPTIONS = /[,:\\]/;
 
+/**
+ * Why a run over this workspace cannot be staged, or null. overlayfs stacks one filesystem: a filesystem mounted
+ * inside the workspace (a data disk, a bind mount) would show as its empty mount point, so such a workspace is not
+ * staged. Read from this process's mount table (the run's namespace starts as a copy of it).
+ */
+export async function unstageableReason(workspaceRoot: string, parent: string): Promise<string | null> {
+  if (UNSAFE_IN_OPTIONS.test(workspaceRoot) || UNSAFE_IN_OPTIONS.test(parent))
+    return 'the workspace or data folder path has a character overlayfs options cannot take (, : or \\)';
+  const table = await fs.readFile('/proc/self/mountinfo', 'utf8').catch(() => '');
+  const inside = table
+    .split('\n')
+    .map((line) => unescapeMountPath(line.split(' ')[4] ?? ''))
+    .find((mountPoint) => mountPoint.startsWith(`${workspaceRoot}/`));
+  return inside ? `another filesystem is mounted inside the workspace (${inside})` : null;
+}
+
+/** mountinfo writes space, tab, newline and backslash as octal escapes. */
+function unescapeMountPath(field: string): string {
+  return field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
+}
+
 /** Makes the run's private folders under `parent` (0700) and wraps `command` so it runs over the overlay. */
 export async function prepareRunOverlay(
   parent: string,

@@ -17,7 +17,7 @@ import {
   type SandboxStatus,
 } from './machine';
 import type { SystemEntry } from './bwrap-args';
-import { prepareRunOverlay, probeOverlay, type RunOverlay } from './overlay';
+import { prepareRunOverlay, probeOverlay, unstageableReason, type RunOverlay } from './overlay';
 import { findExecutable } from '../process';
 import { createPidsCgroup, RUN_CGROUP_PREFIX, sweepStaleRunCgroups } from './pids-cgroup';
 import { describeRun, sandboxProfile, type SandboxProfile } from './profile';
@@ -233,7 +233,8 @@ export class Sandbox {
     const unshare = await probe;
     if (!unshare)
       return { prepared: null, reason: 'no overlay can be mounted here (unshare and overlayfs in a user namespace)' };
-    const prepared = await prepareRunOverlay(parent, workspaceRoot, unshare);
-    return { prepared, reason: prepared ? '' : 'the workspace path has a character overlayfs cannot take (, : or \\)' };
+    const unstageable = await unstageableReason(workspaceRoot, parent);
+    if (unstageable) return { prepared: null, reason: unstageable };
+    return { prepared: await prepareRunOverlay(parent, workspaceRoot, unshare), reason: '' };
   }
 }

@@ -205,6 +205,28 @@ describe('a sandboxed run over an overlay', () => {
   });
 });
 
+describe('a workspace with another filesystem mounted inside', () => {
+  it.skipIf(process.getuid?.() !== 0)(
+    'is not staged (the overlay would hide the mount): the code reads and writes it directly, and says so',
+    async () => {
+      const { root, verbs } = await setUp({ 'data/': '' });
+      const data = path.join(root, 'data');
+      expect(spawnSync('mount', ['-t', 'tmpfs', 'kiln-test', data]).status).toBe(0);
+      cleanups.push(async () => void spawnSync('umount', [data]));
+      await writeFile(path.join(data, 'on-the-mount.txt'), 'mounted\n');
+      const result = await verbs.call('execute-code', {
+        code: "print(open('data/on-the-mount.txt').read(), end='')\nopen('data/out.txt', 'w').write('o')",
+      });
+      expect(result.stdout).toBe('mounted\n');
+      expect(result.files).toMatchObject({
+        staged: false,
+        direct_reason: `another filesystem is mounted inside the workspace (${data})`,
+      });
+      expect(await readFile(path.join(data, 'out.txt'), 'utf8')).toBe('o');
+    },
+  );
+});
+
 const asRoot = process.getuid?.() === 0;
 const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
 const NOBODY = 65534;
