@@ -55,6 +55,7 @@ describe('a sandboxed run over an overlay', () => {
       'data/change.txt': 'before\n',
       'data/gone.txt': 'gone\n',
       'old/inner/x.txt': 'x\n',
+      'nest/inner/x.txt': 'nx\n',
       'keep.txt': 'untouched\n',
     });
     const result = await withWriteCause({ agentSession: 'agent', turn: 'turn-1' }, () =>
@@ -67,6 +68,8 @@ describe('a sandboxed run over an overlay', () => {
           `open('data/blob.bin', 'wb').write(bytes(${JSON.stringify([...BINARY])}))`,
           "shutil.rmtree('old'); os.makedirs('old'); open('old/y.txt', 'w').write('y\\n')",
           "os.makedirs('made/deep'); open('made/deep/z.txt', 'w').write('z\\n')",
+          // Made again below a folder made again: the old one's files are gone too.
+          "shutil.rmtree('nest'); os.makedirs('nest/inner'); open('nest/inner/n.txt', 'w').write('n\\n')",
           "open('tool.sh', 'w').write('#!/bin/sh\\n'); os.chmod('tool.sh', 0o750)",
           // What the code sees while it runs: its own writes.
           "print(open('data/new.txt').read(), end='')",
@@ -77,9 +80,9 @@ describe('a sandboxed run over an overlay', () => {
     expect(result.stdout).toBe("new\nFalse ['y.txt']\n");
     expect(result.files).toEqual({
       staged: true,
-      created: ['data/blob.bin', 'data/new.txt', 'made/deep/z.txt', 'old/y.txt', 'tool.sh'],
+      created: ['data/blob.bin', 'data/new.txt', 'made/deep/z.txt', 'nest/inner/n.txt', 'old/y.txt', 'tool.sh'],
       changed: ['data/change.txt'],
-      deleted: ['data/gone.txt', 'old/inner/x.txt'],
+      deleted: ['data/gone.txt', 'nest/inner/x.txt', 'old/inner/x.txt'],
       kept: [],
     });
     expect(await readFile(path.join(root, 'data/change.txt'), 'utf8')).toBe('before\nafter\n');
@@ -108,6 +111,7 @@ describe('a sandboxed run over an overlay', () => {
     expect(await readFile(path.join(root, 'data/change.txt'), 'utf8')).toBe('before\n');
     expect(await readFile(path.join(root, 'data/gone.txt'), 'utf8')).toBe('gone\n');
     expect(await readFile(path.join(root, 'old/inner/x.txt'), 'utf8')).toBe('x\n');
+    expect(await readFile(path.join(root, 'nest/inner/x.txt'), 'utf8')).toBe('nx\n');
     for (const made of ['data/new.txt', 'data/blob.bin', 'old/y.txt', 'made/deep/z.txt', 'tool.sh'])
       expect(existsSync(path.join(root, made)), made).toBe(false);
     expect(await readFile(path.join(root, 'keep.txt'), 'utf8')).toBe('untouched\n');
