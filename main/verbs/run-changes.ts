@@ -13,6 +13,8 @@ const WHOLE_FILE_BYTES = 64 * 1024 * 1024;
  * before the run counts as made during it (a needless question at worst, never a silent overwrite).
  */
 const CLOCK_SLACK_MS = 50;
+/** How many files are applied at once. */
+const FILES_AT_ONCE = 8;
 
 export interface ApplyRunChangesOptions {
   workspace: Workspace;
@@ -97,7 +99,7 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
     }
   };
 
-  for (const change of options.changes) {
+  const applyOrKeep = async (change: OverlayChange): Promise<void> => {
     try {
       await apply(change);
     } catch (err) {
@@ -109,8 +111,26 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
         why: `not applied (${message}); the run's version is kept in ${path.join(upper, change.path)}`,
       });
     }
+  };
+  // Files side by side are independent (their folders come before them): several at once, so a run that wrote
+  // thousands of files does not wait on each write's sync in turn. Anything else applies in order.
+  let files: OverlayChange[] = [];
+  const flushFiles = async () => {
+    await inParallel(files, FILES_AT_ONCE, applyOrKeep);
+    files = [];
+  };
+  for (const change of options.changes) {
+    if (change.kind === 'file') {
+      files.push(change);
+      continue;
+    }
+    await flushFiles();
+    await applyOrKeep(change);
   }
+  await flushFiles();
   if (unapplied) await options.keep();
+  for (const list of [result.created, result.changed, result.deleted]) list.sort();
+  result.kept.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return result;
 
   async function apply(change: OverlayChange): Promise<void> {
@@ -153,6 +173,15 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
       }
     }
   }
+}
+
+/** Runs `work` over `items`, at most `limit` at a time. */
+async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 /** Reads a file of the upper layer without following a link put in its place. */
