@@ -57,6 +57,7 @@ describe('a sandboxed run over an overlay', () => {
       'old/inner/x.txt': 'x\n',
       'nest/inner/x.txt': 'nx\n',
       'keep.txt': 'untouched\n',
+      'opened.txt': 'same\n',
     });
     const result = await withWriteCause({ agentSession: 'agent', turn: 'turn-1' }, () =>
       verbs.call('execute-code', {
@@ -70,6 +71,8 @@ describe('a sandboxed run over an overlay', () => {
           "os.makedirs('made/deep'); open('made/deep/z.txt', 'w').write('z\\n')",
           // Made again below a folder made again: the old one's files are gone too.
           "shutil.rmtree('nest'); os.makedirs('nest/inner'); open('nest/inner/n.txt', 'w').write('n\\n')",
+          // Opened for writing, left the same: not a change.
+          "open('opened.txt', 'r+').close()",
           "open('tool.sh', 'w').write('#!/bin/sh\\n'); os.chmod('tool.sh', 0o750)",
           // What the code sees while it runs: its own writes.
           "print(open('data/new.txt').read(), end='')",

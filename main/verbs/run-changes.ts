@@ -76,6 +76,11 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
     const bytes = size <= WHOLE_FILE_BYTES ? await readNoFollow(source) : null;
     // The run's permission bits (a script it made executable stays so).
     const mode = (await fs.lstat(source)).mode & 0o777;
+    // Opened for writing but left as it was (or changed to what the workspace holds now): nothing to apply.
+    if (bytes && info?.isFile() && info.size === bytes.length && (info.mode & 0o777) === mode) {
+      const now = await readNoFollow(path.join(root, rel)).catch(() => null);
+      if (now?.equals(bytes)) return;
+    }
     if (info && changedOutside(info)) {
       const beside = await besideName(workspace, rel);
       await put(beside, bytes, source, false, mode);
@@ -113,7 +118,7 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
     }
   };
   // Files side by side are independent (their folders come before them): several at once, so a run that wrote
-  // thousands of files does not wait on each write's sync in turn. Anything else applies in order.
+  // thousands of files does not wait on each write (its sync, its history) in turn. Anything else applies in order.
   let files: OverlayChange[] = [];
   const flushFiles = async () => {
     await inParallel(files, FILES_AT_ONCE, applyOrKeep);
