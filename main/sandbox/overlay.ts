@@ -30,9 +30,10 @@ export interface RunOverlay {
  * the code, on the workspace itself: the marker file tells.
  */
 const MOUNT_SCRIPT =
-  'lower=$1 upper=$2 work=$3 marker=$4; shift 4; ' +
+  // The marker is opened before the mount: a data folder inside the workspace is under the overlay once mounted.
+  'lower=$1 upper=$2 work=$3 marker=$4; shift 4; exec 3>"$marker"; ' +
   'mount -t overlay overlay -o "userxattr,redirect_dir=nofollow,lowerdir=$lower,upperdir=$upper,workdir=$work" "$lower" ' +
-  '2>/dev/null && : > "$marker"; exec "$@"';
+  '2>/dev/null && echo mounted >&3; exec 3>&-; exec "$@"';
 
 /** Overlay options are comma-separated and lowerdir colon-separated: such paths are not staged. */
 const UNSAFE_IN_OPTIONS = /[,:\\]/;
@@ -75,11 +76,9 @@ export async function prepareRunOverlay(
   const overlay: RunOverlay = {
     dir,
     upper,
-    mounted: () =>
-      fs.access(marker).then(
-        () => true,
-        () => false,
-      ),
+    // Anything in the upper layer was written through the overlay, whatever the marker says: never discarded.
+    mounted: async () =>
+      (await fs.readFile(marker, 'utf8').catch(() => '')).startsWith('mounted') || (await fs.readdir(upper)).length > 0,
     keep: async () => {
       kept = true;
       await fs.writeFile(path.join(dir, 'kept'), '');

@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, readdirSync, statSync } from 'node:fs';
-import { lstat, readFile, readlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -209,6 +209,27 @@ describe('a sandboxed run over an overlay', () => {
     const chip = processRunChip(result);
     expect(chip.summary).toBe('exit 0 · writes not undoable');
     expect(chip.preview).toMatch(/^Undo this turn cannot restore what this run wrote/);
+  });
+});
+
+describe('a data folder inside the workspace (the workspace is the home folder)', () => {
+  it('stages the run in it, hidden from the code, and applies its writes', async () => {
+    const tree = await makeTempTree({ 'a.txt': 'a\n' });
+    const data = path.join(tree.root, '.config/kiln');
+    await mkdir(data, { recursive: true });
+    const verbs = new Verbs({
+      workspace: await Workspace.open({ root: tree.root }),
+      python: PYTHON,
+      privateDirs: [data],
+      stageRunWritesIn: path.join(data, 'runs'),
+    });
+    cleanups.push(tree.cleanup, () => verbs.dispose());
+    const result = await verbs.call('execute-code', {
+      code: "import os\nopen('a.txt', 'a').write('b\\n')\nprint(os.listdir('.config/kiln'))",
+    });
+    expect(result.stdout).toBe('[]\n');
+    expect(result.files).toMatchObject({ staged: true, changed: ['a.txt'] });
+    expect(await readFile(path.join(tree.root, 'a.txt'), 'utf8')).toBe('a\nb\n');
   });
 });
 
