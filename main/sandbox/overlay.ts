@@ -78,7 +78,8 @@ export async function prepareRunOverlay(
     upper,
     // Anything in the upper layer was written through the overlay, whatever the marker says: never discarded.
     mounted: async () =>
-      (await fs.readFile(marker, 'utf8').catch(() => '')).startsWith('mounted') || (await fs.readdir(upper)).length > 0,
+      (await fs.readFile(marker, 'utf8').catch(() => '')).startsWith('mounted') ||
+      (await fs.readdir(upper).catch(() => [])).length > 0,
     keep: async () => {
       kept = true;
       await fs.writeFile(path.join(dir, 'kept'), '');
