@@ -26,13 +26,13 @@ export interface RunOverlay {
  * The overlay is mounted by `unshare` (a user and mount namespace of the run's own, where an unprivileged mount of
  * overlayfs is allowed, kernel 5.11+) and bubblewrap runs inside it. `userxattr`: the unprivileged form, its
  * opaque marks in `user.overlay.*`. `redirect_dir=nofollow`: a folder renamed is copied, so the upper layer says
- * everything by itself (no redirect to follow back into the workspace). If the mount fails the script still runs
- * the code, on the workspace itself: the marker file tells.
+ * everything by itself (no redirect to follow back into the workspace). `-i -n`: no helper, no mtab (a few ms
+ * less on every run). If the mount fails the script still runs the code, on the workspace itself: the marker says.
  */
 const MOUNT_SCRIPT =
   // The marker is opened before the mount: a data folder inside the workspace is under the overlay once mounted.
   'lower=$1 upper=$2 work=$3 marker=$4; shift 4; exec 3>"$marker"; ' +
-  'mount -t overlay overlay -o "userxattr,redirect_dir=nofollow,lowerdir=$lower,upperdir=$upper,workdir=$work" "$lower" ' +
+  'mount -i -n -t overlay overlay -o "userxattr,redirect_dir=nofollow,lowerdir=$lower,upperdir=$upper,workdir=$work" "$lower" ' +
   '2>/dev/null && echo mounted >&3; exec 3>&-; exec "$@"';
 
 /** Overlay options are comma-separated and lowerdir colon-separated: such paths are not staged. */
