@@ -120,7 +120,9 @@ describe('web host upload endpoint', () => {
 
   it('a client that goes away mid-body leaves no file and no temp behind, and is not logged as malformed', async () => {
     const warnings: string[] = [];
-    const warn = vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => void warnings.push(args.join(' ')));
+    const warn = vi
+      .spyOn(console, 'warn')
+      .mockImplementation((...args: unknown[]) => void warnings.push(args.join(' ')));
     onTestFinished(() => warn.mockRestore());
     const req = httpRequest(uploadUrl('half.bin'), {
       method: 'PUT',
