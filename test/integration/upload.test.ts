@@ -173,4 +173,21 @@ describe('Workspace.copyIn (the Electron drop)', () => {
       await rm(outside, { recursive: true, force: true });
     }
   });
+
+  it('Replace of a clashing folder makes it what was dropped, never a merge (the web host does the same)', async () => {
+    const outside = await mkdtemp(path.join(os.tmpdir(), 'kiln-copyin-replace-'));
+    const ws = await Workspace.open({ root });
+    try {
+      await mkdir(path.join(root, 'kit/old'), { recursive: true });
+      await writeFile(path.join(root, 'kit/old/only-old.txt'), 'old');
+      await writeFile(path.join(root, 'kit/same.txt'), 'old');
+      await mkdir(path.join(outside, 'kit'));
+      await writeFile(path.join(outside, 'kit/same.txt'), 'new');
+      expect(await ws.copyIn(path.join(outside, 'kit'), '', { onConflict: 'overwrite' })).toEqual({ path: 'kit' });
+      expect(await readdir(path.join(root, 'kit'))).toEqual(['same.txt']);
+      expect(await readFile(path.join(root, 'kit/same.txt'), 'utf8')).toBe('new');
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
 });
