@@ -1,9 +1,6 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { mkdtemp, open, rm, stat } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -17,6 +14,16 @@ const run = promisify(execFile);
 const SIZE_MB = Number(process.env.KILN_BENCH_DOWNLOAD_MB ?? 1024);
 const RUNS = 3;
 const TARGET_RATIO = 2;
+/** The floor: `node -e BARE_SERVER <file>` answers every request with that file, read 1 MiB at a time. */
+const BARE_SERVER = `
+const [file] = process.argv.slice(1);
+const fs = require('node:fs');
+const server = require('node:http').createServer((req, res) => {
+  res.writeHead(200, { 'content-length': String(fs.statSync(file).size) });
+  fs.createReadStream(file, { highWaterMark: 1024 * 1024 }).pipe(res);
+});
+server.listen(0, '127.0.0.1', () => console.log('bare server on port ' + server.address().port));
+`;
 
 /**
  * Downloads a 1 GiB workspace file from the web host (`GET /download` with the token cookie, over loopback HTTP, by
@@ -25,8 +32,8 @@ const TARGET_RATIO = 2;
  * of another's. Also reports how much the host's RSS grew during the downloads (the file is streamed, never held).
  * Every temp file is deleted after.
  *
- * The floor, reported beside: curl downloading the same file from a bare Node HTTP server in this process that
- * streams it with the same 1 MiB reads and nothing else (no token, guard or Kiln headers). What the floor costs
+ * The floor, reported beside: curl downloading the same file from a bare Node HTTP server (`BARE_SERVER`, plain
+ * JavaScript in a process of its own) that streams it with the same 1 MiB reads and nothing else (no token, guard or Kiln headers). What the floor costs
  * over cp is loopback HTTP (each byte copied into the socket, out of it and into the page cache) and curl's own
  * writing (through stdio, 4-12 KiB a call: ~130,000 calls a GiB), which cp's in-kernel copy skips. A Node client
  * writing 4 MiB at a time, tried instead, was no faster.
@@ -41,14 +48,19 @@ export async function runDownloadBench(): Promise<void> {
     trash: async () => false,
   });
   const host = await startWebHost({ services, staticDir: out });
-  const bare = createServer((_req, res) => {
-    const file = path.join(root, 'big.bin');
-    void stat(file).then((info) => {
-      res.writeHead(200, { 'content-length': String(info.size) });
-      createReadStream(file, { highWaterMark: 1024 * 1024 }).pipe(res);
-    });
+  // Its own process, so the host's RSS below is the host's alone.
+  const bare = spawn(process.execPath, ['-e', BARE_SERVER, path.join(root, 'big.bin')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  const barePort = await new Promise<number>((resolve, reject) => {
+    let said = '';
+    bare.stdout.on('data', (chunk: Buffer) => {
+      said += chunk;
+      const match = /bare server on port (\d+)/.exec(said);
+      if (match) resolve(Number(match[1]));
+    });
+    bare.once('exit', (code) => reject(new Error(`the bare server exited with ${code}: ${said}`)));
+  });
   try {
     const source = path.join(root, 'big.bin');
     const chunk = randomBytes(1024 * 1024);
@@ -60,7 +72,7 @@ export async function runDownloadBench(): Promise<void> {
     // curl stands in for the browser: a client process of its own, as cp is a process of its own.
     const url = `http://127.0.0.1:${host.port}/download?path=big.bin`;
     const cookie = `Cookie: kiln_token_${host.port}=${host.token}`;
-    const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/big.bin`;
+    const bareUrl = `http://127.0.0.1:${barePort}/big.bin`;
     const viaKiln = (target: string) =>
       run('curl', ['--silent', '--show-error', '--fail', '-H', cookie, '-o', target, url]);
     const viaBare = (target: string) => run('curl', ['--silent', '--show-error', '--fail', '-o', target, bareUrl]);
@@ -126,8 +138,7 @@ export async function runDownloadBench(): Promise<void> {
       below: true,
     });
   } finally {
-    bare.closeAllConnections();
-    await new Promise((resolve) => bare.close(resolve));
+    bare.kill('SIGTERM');
     await host.close();
     await services.dispose();
     await rm(root, { recursive: true, force: true });
