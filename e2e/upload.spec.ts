@@ -196,6 +196,15 @@ test.describe('files from the desktop into the workspace', () => {
       await expect(treeItem(page, 'lib')).toBeVisible();
       await expect(treeItem(page, 'old.txt')).toHaveCount(0);
       await page.screenshot({ path: test.info().outputPath('upload-replace-folder.png') });
+
+      // A file dropped over a folder of its name replaces the folder too.
+      await dropFiles(fileTree(page), [{ name: 'notes', bytes: bytesOf('now a file\n') }]);
+      await page
+        .getByRole('dialog', { name: '"notes" already exists' })
+        .getByRole('button', { name: 'Replace' })
+        .click();
+      await expect.poll(() => workspace.read('notes').catch(() => null)).toBe('now a file\n');
+      expect(await workspace.exists('notes copy')).toBe(false);
     } finally {
       await rm(outside, { recursive: true, force: true });
     }
