@@ -89,12 +89,16 @@ export class ConfigService {
     const root = this.options.workspaceRoot;
     // The root is watched only to see `.kiln/` come or go: one plain watch whose events name the entry. (A chokidar
     // watch of the root re-reads the whole root on every event there, and a 1 GB upload into it makes hundreds.)
-    this.rootWatcher = fsWatch(root, (_event, name) => {
-      if (name !== null && name !== '.kiln') return;
-      this.watchKilnDir();
-      this.scheduleReload();
-    });
-    this.rootWatcher.on('error', () => this.rootWatcher?.close());
+    try {
+      this.rootWatcher = fsWatch(root, (_event, name) => {
+        if (name !== null && name !== '.kiln') return;
+        void this.watchKilnDir();
+        this.scheduleReload();
+      });
+      this.rootWatcher.on('error', () => this.rootWatcher?.close());
+    } catch {
+      // Out of watches (ENOSPC, EMFILE): the watcher says so for the workspace; .kiln/ as it is now is still watched.
+    }
     const kilnReady = this.watchKilnDir();
     if (this.options.userConfigPath) {
       // The user folder is the app's data folder (sessions, runtime files): only its top-level

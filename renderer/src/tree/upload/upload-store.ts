@@ -182,8 +182,8 @@ export class UploadStore extends Store<{ job: UploadJob | null }> {
       await this.upload({ item: renameIncoming(item, nameOf(staged.path)), conflict: 'reject' }, dir);
     } catch (err) {
       await this.bridge.request('workspace.delete', { path: staged.path, permanent: true }).catch(() => undefined);
-      // Nothing of the item stays: its whole files are not kept either, and the cancel says so.
-      this.patchJob({ filesDone: filesBefore, current: target, currentFraction: 0 });
+      // Nothing of the item stays, its whole files neither: the cancel names the staged copy as removed.
+      this.patchJob({ filesDone: filesBefore, current: staged.path, currentFraction: 0 });
       throw err;
     }
     await this.bridge.request('workspace.move', { from: staged.path, to: target, onConflict: 'overwrite' });
