@@ -168,6 +168,48 @@ test.describe('files from the desktop into the workspace', () => {
     expect(await workspace.read('src/app.py')).toBe('A = 1\n');
   });
 
+  test('Replace of a clashing folder makes it what was dropped, as the desktop app does, never a merge', async ({
+    page,
+    kiln,
+    workspace,
+  }) => {
+    await workspace.write('proj/old.txt', 'only in the old folder\n');
+    await workspace.write('proj/same.txt', 'old\n');
+    const outside = await mkdtemp(path.join(os.tmpdir(), 'kiln-upload-replace-'));
+    try {
+      await mkdir(path.join(outside, 'proj/lib'), { recursive: true });
+      await writeFile(path.join(outside, 'proj/same.txt'), 'new\n');
+      await writeFile(path.join(outside, 'proj/lib/added.txt'), 'added\n');
+      await kiln.open(page);
+      const chooser = page.waitForEvent('filechooser');
+      await chooseInMenu(page, null, 'Upload Folder…');
+      await (await chooser).setFiles(path.join(outside, 'proj'));
+      const dialog = page.getByRole('dialog', { name: '"proj" already exists' });
+      await dialog.getByRole('button', { name: 'Replace' }).click();
+      await expect.poll(() => workspace.exists('proj/lib/added.txt')).toBe(true);
+      expect(await workspace.read('proj/same.txt')).toBe('new\n');
+      expect(await workspace.exists('proj/old.txt')).toBe(false);
+      // The new folder came in beside the old one and took its place: nothing of that is left.
+      expect(await workspace.exists('proj copy')).toBe(false);
+      expect(await kilnTemps(workspace.root)).toEqual([]);
+      await expandFolder(page, 'proj');
+      await expect(treeItem(page, 'lib')).toBeVisible();
+      await expect(treeItem(page, 'old.txt')).toHaveCount(0);
+      await page.screenshot({ path: test.info().outputPath('upload-replace-folder.png') });
+
+      // A file dropped over a folder of its name replaces the folder too.
+      await dropFiles(fileTree(page), [{ name: 'notes', bytes: bytesOf('now a file\n') }]);
+      await page
+        .getByRole('dialog', { name: '"notes" already exists' })
+        .getByRole('button', { name: 'Replace' })
+        .click();
+      await expect.poll(() => workspace.read('notes').catch(() => null)).toBe('now a file\n');
+      expect(await workspace.exists('notes copy')).toBe(false);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
   test('cancelling a 300 MB upload mid-way leaves no partial file, and the host holds little memory', async ({
     page,
     kiln,

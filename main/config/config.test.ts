@@ -317,6 +317,21 @@ describe('ConfigService: hot reload', () => {
     expect(broken.fileEditing.enabled).toBe(true);
   });
 
+  it('follows .kiln/ removed and made again, and ignores everything else in the root', async () => {
+    const { svc, changes } = await start({ watch: true });
+    await put('.kiln/config.yaml', VALID);
+    await until(() => svc.state().fileEditing.enabled, 'the config to load');
+    await fs.rm(kiln, { recursive: true });
+    await until(() => !svc.state().fileEditing.enabled, 'the config to go with its folder');
+    const seen = changes.length;
+    await put('unrelated.txt', 'x');
+    await put('.kiln/config.yaml', VALID);
+    await until(() => svc.state().fileEditing.enabled, 'the new folder to be watched and loaded');
+    await put('.kiln/config.yaml', 'file_editing: [');
+    await until(() => svc.state().error !== null, 'an edit in the new folder to reload');
+    expect(changes.length).toBeGreaterThan(seen);
+  });
+
   it('reloads the user config and its prompt files (in subfolders too), ignoring other app data', async () => {
     const userDir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-user-')));
     const userConfig = path.join(userDir, 'config.yaml');

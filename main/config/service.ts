@@ -1,4 +1,5 @@
 import { watch, type FSWatcher } from 'chokidar';
+import { statSync, watch as fsWatch, type FSWatcher as NodeFsWatcher } from 'node:fs';
 import path from 'node:path';
 import type { ConfigIssue, ConfigState, ModelAliasInfo } from '../../shared/contract';
 import { Emitter, type Event } from '../../shared/base/event';
@@ -53,6 +54,8 @@ export class ConfigService {
   private lastFingerprint = '';
   private readonly watchers: FSWatcher[] = [];
   private userWatcher?: FSWatcher;
+  private rootWatcher?: NodeFsWatcher;
+  private kilnWatcher?: FSWatcher;
   private readonly watchedUserRefs = new Set<string>();
   private reloadTimer?: NodeJS.Timeout;
   // One load at a time, in order; a load that fails leaves the next one to run as usual.
@@ -84,13 +87,19 @@ export class ConfigService {
     await this.reload();
     if (this.options.watch === false) return;
     const root = this.options.workspaceRoot;
-    const kilnDir = path.join(root, '.kiln');
-    // Watch the root only to see `.kiln/` appear; everything else there is none of our business.
-    const kilnWatcher = watch(root, {
-      ignoreInitial: true,
-      ignored: (p: string) => !(p === root || p === kilnDir || p.startsWith(kilnDir + path.sep)),
-    });
-    this.watchers.push(kilnWatcher);
+    // The root is watched only to see `.kiln/` come or go: one plain watch whose events name the entry. (A chokidar
+    // watch of the root re-reads the whole root on every event there, and a 1 GB upload into it makes hundreds.)
+    try {
+      this.rootWatcher = fsWatch(root, (_event, name) => {
+        if (name !== null && name !== '.kiln') return;
+        void this.watchKilnDir();
+        this.scheduleReload();
+      });
+      this.rootWatcher.on('error', () => this.rootWatcher?.close());
+    } catch {
+      // Out of watches (ENOSPC, EMFILE): the watcher says so for the workspace; .kiln/ as it is now is still watched.
+    }
+    const kilnReady = this.watchKilnDir();
     if (this.options.userConfigPath) {
       // The user folder is the app's data folder (sessions, runtime files): only its top-level
       // config-ish files, plus the prompt files the user config references (added after each load).
@@ -107,7 +116,31 @@ export class ConfigService {
     for (const w of this.watchers) {
       w.on('all', () => this.scheduleReload());
     }
-    await Promise.all(this.watchers.map((w) => new Promise<void>((resolve) => w.once('ready', () => resolve()))));
+    await Promise.all([
+      kilnReady,
+      ...this.watchers.map((w) => new Promise<void>((resolve) => w.once('ready', () => resolve()))),
+    ]);
+  }
+
+  /**
+   * (Re)watches `.kiln/`, which may not exist yet or may be a new folder under the old name. What was written in
+   * it before the watch was ready is read by the reload that follows.
+   */
+  private watchKilnDir(): Promise<void> {
+    void this.kilnWatcher?.close();
+    this.kilnWatcher = undefined;
+    const kilnDir = path.join(this.options.workspaceRoot, '.kiln');
+    // Only a folder that is there: chokidar watches a missing path through its parent, the root again.
+    if (this.disposed || !statSync(kilnDir, { throwIfNoEntry: false })?.isDirectory()) return Promise.resolve();
+    const watcher = watch(kilnDir, { ignoreInitial: true });
+    this.kilnWatcher = watcher;
+    watcher.on('all', () => this.scheduleReload());
+    return new Promise<void>((resolve) =>
+      watcher.once('ready', () => {
+        if (this.kilnWatcher === watcher) this.scheduleReload();
+        resolve();
+      }),
+    );
   }
 
   /** The last valid config (empty when none has loaded yet). */
@@ -165,7 +198,8 @@ export class ConfigService {
     this.disposed = true;
     clearTimeout(this.reloadTimer);
     this.changed.dispose();
-    await Promise.all(this.watchers.map((w) => w.close()));
+    this.rootWatcher?.close();
+    await Promise.all([...this.watchers, this.kilnWatcher].map((w) => w?.close()));
     await this.reloads.whenIdle();
   }
 

@@ -2,7 +2,7 @@ import { readdir, readFile, symlink, mkdir, writeFile, mkdtemp, rm, readlink, ls
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { FsChange } from '../../shared/contract';
 import type { Services } from '../../main/services';
 import type { WebHost } from '../../main/hosts/web/server';
@@ -118,7 +118,12 @@ describe('web host upload endpoint', () => {
     expect(await temps()).toEqual([]);
   });
 
-  it('a client that goes away mid-body leaves no file and no temp behind', async () => {
+  it('a client that goes away mid-body leaves no file and no temp behind, and is not logged as malformed', async () => {
+    const warnings: string[] = [];
+    const warn = vi
+      .spyOn(console, 'warn')
+      .mockImplementation((...args: unknown[]) => void warnings.push(args.join(' ')));
+    onTestFinished(() => warn.mockRestore());
     const req = httpRequest(uploadUrl('half.bin'), {
       method: 'PUT',
       headers: { cookie: cookie(), 'content-length': String(64 * 1024 * 1024) },
@@ -129,6 +134,8 @@ describe('web host upload endpoint', () => {
     req.destroy();
     await until(async () => (await temps()).length === 0, 'the temp file removed');
     await expect(lstat(path.join(root, 'half.bin'))).rejects.toThrow();
+    // A cancel is the operator's own doing, not bad input: the host stays quiet about it.
+    expect(warnings.filter((w) => w.includes('refused'))).toEqual([]);
   });
 
   it("refuses copying by path over the WebSocket: on the web host those paths are the host machine's", async () => {
@@ -162,6 +169,23 @@ describe('Workspace.copyIn (the Electron drop)', () => {
       expect(await ws.copyIn(path.join(outside, 'moved.txt'), '', { move: true })).toEqual({ path: 'moved.txt' });
       await expect(lstat(path.join(outside, 'moved.txt'))).rejects.toThrow();
       expect(await readFile(path.join(root, 'moved.txt'), 'utf8')).toBe('M');
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('Replace of a clashing folder makes it what was dropped, never a merge (the web host does the same)', async () => {
+    const outside = await mkdtemp(path.join(os.tmpdir(), 'kiln-copyin-replace-'));
+    const ws = await Workspace.open({ root });
+    try {
+      await mkdir(path.join(root, 'kit/old'), { recursive: true });
+      await writeFile(path.join(root, 'kit/old/only-old.txt'), 'old');
+      await writeFile(path.join(root, 'kit/same.txt'), 'old');
+      await mkdir(path.join(outside, 'kit'));
+      await writeFile(path.join(outside, 'kit/same.txt'), 'new');
+      expect(await ws.copyIn(path.join(outside, 'kit'), '', { onConflict: 'overwrite' })).toEqual({ path: 'kit' });
+      expect(await readdir(path.join(root, 'kit'))).toEqual(['same.txt']);
+      expect(await readFile(path.join(root, 'kit/same.txt'), 'utf8')).toBe('new');
     } finally {
       await rm(outside, { recursive: true, force: true });
     }

@@ -94,6 +94,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   // are still bounded by headersTimeout.
   server.requestTimeout = 0;
   server.on('clientError', (err, socket) => {
+    // A client that went away mid-request (a cancelled upload, a closed tab) is no refusal: nothing to answer.
+    if (isClientGone(err)) return void socket.destroy();
     logRefusal('a malformed HTTP request', (err as NodeJS.ErrnoException).code ?? err.message);
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
     else socket.destroy();
@@ -289,6 +291,15 @@ function isOwnOrigin(origin: string, gate: RequestGate): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The connection ended under a request rather than carrying a bad one: reset or closed by the client
+ * (HPE_INVALID_EOF_STATE is Node's parser meeting the end of the stream inside a body).
+ */
+export function isClientGone(err: Error): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'HPE_INVALID_EOF_STATE';
 }
 
 function sameSecret(offered: string, token: string): boolean {

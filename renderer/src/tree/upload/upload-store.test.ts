@@ -3,7 +3,7 @@
  * clashes are asked about, what "for all" answers for the rest, and what main is told. The web host's path runs
  * end to end in e2e/upload.spec.ts.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { RequestArgs } from '../../../../shared/contract';
 import { KilnError } from '../../../../shared/errors';
 import { FakeBridge } from '../../../../test-support/fake-bridge';
@@ -83,5 +83,53 @@ describe('UploadStore, copying by path', () => {
     });
     expect(asked).toHaveLength(2);
     expect(copied.map((c) => c.onConflict)).toEqual(['overwrite', 'keepBoth']);
+  });
+});
+
+describe('UploadStore, uploading through the web host', () => {
+  it('Replace of a folder brings the new one in beside it, and a failed upload removes that and keeps the old one', async () => {
+    const requests: string[] = [];
+    const bridge = new FakeBridge()
+      .handle('workspace.stat', ({ path }) => ({ name: path, path, kind: 'dir', hidden: false }))
+      .handle('workspace.nextFreeName', ({ dir, name }) => ({ path: `${dir}/${name} copy` }))
+      .handle('workspace.createDir', ({ path }) => {
+        requests.push(`createDir ${path}`);
+        return { name: path, path, kind: 'dir', hidden: false };
+      })
+      .handle('workspace.delete', ({ path, permanent }) => {
+        requests.push(`delete ${path} ${permanent}`);
+        return { trashed: false };
+      })
+      .handle('workspace.move', ({ from, to }) => {
+        requests.push(`move ${from} ${to}`);
+        return { path: to };
+      });
+    // The connection breaks under the first file's upload.
+    class BrokenXhr {
+      upload = {};
+      onerror: (() => void) | null = null;
+      open(): void {}
+      send(): void {
+        queueMicrotask(() => this.onerror?.());
+      }
+    }
+    vi.stubGlobal('XMLHttpRequest', BrokenXhr);
+    onTestFinished(() => void vi.unstubAllGlobals());
+    const errors: string[] = [];
+    const toasts: Toasts = {
+      show: () => 0,
+      update: () => undefined,
+      close: () => undefined,
+      error: (message: string) => (errors.push(message), 0),
+    };
+    const file = new File(['x'], 'a.txt');
+    const item: IncomingItem = { name: 'kit', isDir: true, files: [{ rel: 'kit/a.txt', file }], dirs: ['kit'] };
+    const written = await new UploadStore(bridge).bringIn([item], 'src', {
+      toasts,
+      ask: async () => 'replace' as never,
+    });
+    expect(written).toEqual([]);
+    expect(requests).toEqual(['createDir src/kit copy', 'delete src/kit copy true']);
+    expect(errors).toHaveLength(1);
   });
 });

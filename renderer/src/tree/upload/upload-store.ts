@@ -27,6 +27,8 @@ interface Planned {
   item: IncomingItem;
   /** Web: how each file meets one already there. Electron: passed to copyIn. */
   conflict: 'reject' | 'overwrite' | 'keepBoth';
+  /** Web: Replace where a folder is involved (either side): the item replaces what is there whole, never merged. */
+  replaceWhole?: boolean;
 }
 
 type ClashAnswer = 'replace' | 'keep' | 'replaceAll' | 'keepAll' | 'cancel';
@@ -85,7 +87,9 @@ export class UploadStore extends Store<{ job: UploadJob | null }> {
         if (this.cancelled) break;
         const top = planned.item.source
           ? await this.copyByPath(planned, dir, Boolean(ui.move))
-          : await this.upload(planned, dir);
+          : planned.replaceWhole
+            ? await this.uploadReplacing(planned.item, dir)
+            : await this.upload(planned, dir);
         written.push(top);
       }
     } catch (err) {
@@ -119,8 +123,8 @@ export class UploadStore extends Store<{ job: UploadJob | null }> {
       const item = items[i];
       const target = joinPath(dir, item.name);
       const taken = await this.bridge.request('workspace.stat', { path: target }).then(
-        () => true,
-        () => false,
+        (entry) => entry,
+        () => null,
       );
       if (!taken) {
         plan.push({ item, conflict: 'reject' });
@@ -131,7 +135,8 @@ export class UploadStore extends Store<{ job: UploadJob | null }> {
       if (answer === 'cancel') return null;
       if (answer === 'replaceAll') always = 'replace';
       if (answer === 'keepAll') always = 'keep';
-      if (answer === 'replace' || answer === 'replaceAll') plan.push({ item, conflict: 'overwrite' });
+      if (answer === 'replace' || answer === 'replaceAll')
+        plan.push({ item, conflict: 'overwrite', replaceWhole: !item.source && (item.isDir || taken.kind === 'dir') });
       else if (item.source) plan.push({ item, conflict: 'keepBoth' });
       else {
         const free = await this.bridge.request('workspace.nextFreeName', { dir, name: item.name });
@@ -162,6 +167,27 @@ export class UploadStore extends Store<{ job: UploadJob | null }> {
       this.patchJob({ filesDone: job.filesDone + 1, bytesDone: before + file.size, current: null });
     }
     return joinPath(dir, item.name);
+  }
+
+  /**
+   * Web host, Replace where a folder is involved: as in the desktop app (and VS Code), the folder becomes what was
+   * dropped, never a merge of the two. The item comes in under a free name beside the old one and is moved over it
+   * only when whole, so a cancel or a failure leaves the old one as it was and nothing of the new one.
+   */
+  private async uploadReplacing(item: IncomingItem, dir: string): Promise<string> {
+    const target = joinPath(dir, item.name);
+    const staged = await this.bridge.request('workspace.nextFreeName', { dir, name: item.name });
+    const filesBefore = this.state.job!.filesDone;
+    try {
+      await this.upload({ item: renameIncoming(item, nameOf(staged.path)), conflict: 'reject' }, dir);
+    } catch (err) {
+      await this.bridge.request('workspace.delete', { path: staged.path, permanent: true }).catch(() => undefined);
+      // Nothing of the item stays, its whole files neither: the cancel names the staged copy as removed.
+      this.patchJob({ filesDone: filesBefore, current: staged.path, currentFraction: 0 });
+      throw err;
+    }
+    await this.bridge.request('workspace.move', { from: staged.path, to: target, onConflict: 'overwrite' });
+    return target;
   }
 
   /** Electron: main copies (or moves) the item on the filesystem, links as links. */
