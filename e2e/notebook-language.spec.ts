@@ -115,3 +115,73 @@ test('F12 in a cell goes to the definition in src/ and in an earlier cell', asyn
   await page.keyboard.type('renamed_');
   await expect(editorText(page)).toContainText('def renamed_helper(v):');
 });
+
+test('F2 in a cell renames across cells and src/ after a preview; the notebook takes it as one undoable edit', async ({
+  page,
+  kiln,
+  workspace,
+}) => {
+  await kiln.open(page);
+  const nb = await openNotebook(page, 'analysis.ipynb');
+  await expect(cellOf(nb, 5).locator('.squiggly-error')).toHaveCount(1, SERVER_START);
+
+  // On `helper` of `helper(x)` in cell 7.
+  await editCell(nb, 7);
+  await page.keyboard.press(`${mod}+End`);
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('F2');
+  const input = page.locator('.rename-box input');
+  await expect(input).toBeFocused(SERVER_START);
+  await page.keyboard.press(`${mod}+a`);
+  await page.keyboard.type('twice');
+  await page.keyboard.press('Enter');
+
+  const dialog = page.getByRole('dialog', { name: "Rename to 'twice': 2 files" });
+  await expect(dialog).toBeVisible(SERVER_START);
+  await expect(dialog.getByRole('listitem')).toHaveText([/^analysis\.ipynb/, /^src\/util\.py/]);
+  const inNotebook = dialog.getByRole('listitem', { name: 'analysis.ipynb' });
+  await expect(inNotebook).toContainText('in the open notebook');
+  await expect(inNotebook).toContainText('Cell 7');
+  await expect(inNotebook).toContainText('+ from util import twice');
+  await expect(inNotebook).toContainText('+ twice(x)');
+  await page.screenshot({ path: test.info().outputPath('notebook-rename-preview.png') });
+  await dialog.getByRole('button', { name: 'Apply' }).click();
+
+  // src/util.py is written; the notebook's cell changes in the notebook only, unsaved.
+  await expect.poll(() => workspace.read('src/util.py')).toBe('def twice(v):\n    return v\n');
+  await expect(cellOf(nb, 7).locator('.view-lines')).toHaveText('from util import twicetwice(x)');
+  await expect(nb.getByTestId('notebook-dirty')).toBeVisible();
+  expect(await workspace.read('analysis.ipynb')).toContain('helper(x)');
+  await page.screenshot({ path: test.info().outputPath('notebook-rename-applied.png') });
+
+  // One step of the notebook's undo takes it back, and redo brings it again; save writes it.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('z');
+  await expect(cellOf(nb, 7).locator('.view-lines')).toHaveText('from util import helperhelper(x)');
+  await page.keyboard.press('Shift+Z');
+  await expect(cellOf(nb, 7).locator('.view-lines')).toHaveText('from util import twicetwice(x)');
+  await page.keyboard.press(`${mod}+s`);
+  await expect.poll(() => workspace.read('analysis.ipynb')).toContain('twice(x)');
+});
+
+test('Shift+F12 in a cell peeks the references in other cells; opening one shows its cell', async ({ page, kiln }) => {
+  await kiln.open(page);
+  const nb = await openNotebook(page, 'analysis.ipynb');
+  await expect(cellOf(nb, 5).locator('.squiggly-error')).toHaveCount(1, SERVER_START);
+
+  // On `x` of `helper(x)`: x is assigned in cell 1 and read in cells 3 and 7 (`%time x` is IPython's, unseen).
+  await editCell(nb, 7);
+  await page.keyboard.press(`${mod}+End`);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Shift+F12');
+  const peek = page.locator('.peekview-widget');
+  await expect(peek.locator('.reference-file')).toHaveCount(3, SERVER_START);
+  await page.screenshot({ path: test.info().outputPath('notebook-references.png') });
+  // The other cells' groups start folded: open them, then open the assignment.
+  const folded = peek.locator('.monaco-list-row[aria-expanded="false"]');
+  while ((await folded.count()) > 0) await folded.first().click();
+  await peek.locator('.monaco-list-row', { hasText: 'x = 1' }).dblclick();
+  await expect(cellOf(nb, 1).locator('.monaco-editor.focused')).toHaveCount(1);
+});

@@ -113,7 +113,9 @@ describe('edits from a notebook cell', () => {
     expect(nb.edits.every((e) => e.cell === 'c1' || e.cell === 'c3')).toBe(true);
     const applied = await h()['language.applyEdits']({ previewId: preview.previewId });
     expect(applied).toEqual({ written: [], toBuffers: [nb] });
-    const disk = JSON.parse(await readFile(path.join(root, 'analysis.ipynb'), 'utf8')) as { cells: { source: string }[] };
+    const disk = JSON.parse(await readFile(path.join(root, 'analysis.ipynb'), 'utf8')) as {
+      cells: { source: string }[];
+    };
     expect(disk.cells[0].source).toBe(CELLS[0]);
   }, 30_000);
 
