@@ -74,6 +74,30 @@ test('completion after os.path.jo offers join, with no kernel running', async ({
   await expect(editorText(page)).toContainText('os.path.join');
 });
 
+test('hover shows the signature of a function from src/; typing its call shows the parameter hints', async ({
+  page,
+  kiln,
+}) => {
+  await kiln.open(page);
+  await treeItem(page, 'main.py').click();
+  await expect(page.locator('.code-editor .squiggly-error')).toHaveCount(1, SERVER_START);
+  await editorText(page).getByText('helper', { exact: true }).last().hover();
+  const hover = page.locator('.monaco-hover:not(.hidden)');
+  await expect(hover).toContainText('(function) def helper(x: Unknown)', SERVER_START);
+  await page.screenshot({ path: test.info().outputPath('hover.png') });
+
+  // A new line at the end of compute(): the hints name the parameter being typed.
+  await cursorTo(page, 6, 1);
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('helper(');
+  const hints = page.locator('.parameter-hints-widget.visible');
+  // Pyright's label is the parameters and the return type.
+  await expect(hints).toContainText('(x: Unknown) -> Unknown', SERVER_START);
+  await expect(hints.locator('.parameter.active')).toHaveText('x: Unknown');
+  await page.screenshot({ path: test.info().outputPath('signature-help.png') });
+});
+
 test('F12 on a function imported from src/util.py opens that file at its definition', async ({ page, kiln }) => {
   await kiln.open(page);
   await treeItem(page, 'main.py').click();

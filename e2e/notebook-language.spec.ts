@@ -63,7 +63,10 @@ test('a name from an earlier cell raises nothing; one never defined is squiggled
   await expect(entry).toHaveCount(0);
 });
 
-test('completion and hover in a cell without a kernel come from the language server', async ({ page, kiln }) => {
+test('completion, hover and signature help in a cell without a kernel come from the language server', async ({
+  page,
+  kiln,
+}) => {
   await kiln.open(page);
   const nb = await openNotebook(page, 'analysis.ipynb');
   await expect(cellOf(nb, 5).locator('.squiggly-error')).toHaveCount(1, SERVER_START);
@@ -85,6 +88,16 @@ test('completion and hover in a cell without a kernel come from the language ser
   const hover = page.locator('.monaco-hover:not(.hidden)');
   await expect(hover).toContainText('(function) def helper(v', SERVER_START);
   await page.screenshot({ path: test.info().outputPath('notebook-static-hover.png') });
+
+  // Typing a call in the cell shows the static parameter hints, as in a file.
+  await editCell(nb, 7);
+  await page.keyboard.press(`${mod}+End`);
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('helper(');
+  const hints = page.locator('.parameter-hints-widget.visible');
+  await expect(hints).toContainText('(v: Unknown) -> Unknown', SERVER_START);
+  await expect(hints.locator('.parameter.active')).toHaveText('v: Unknown');
+  await page.screenshot({ path: test.info().outputPath('notebook-signature-help.png') });
 });
 
 test('F12 in a cell goes to the definition in src/ and in an earlier cell', async ({ page, kiln }) => {

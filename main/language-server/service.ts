@@ -567,9 +567,11 @@ export class LanguageService implements IDisposable {
       requestId,
     );
     if (!result || result.signatures.length === 0) return null;
+    const activeSignature = result.activeSignature ?? 0;
     return {
-      activeSignature: result.activeSignature ?? 0,
-      activeParameter: result.activeParameter ?? 0,
+      activeSignature,
+      // The signature's own active parameter wins over the answer's (LSP 3.16); pyright sends both, differing.
+      activeParameter: result.signatures[activeSignature]?.activeParameter ?? result.activeParameter ?? 0,
       signatures: result.signatures.map((s) => ({
         label: s.label,
         ...(s.documentation ? { documentation: markup(s.documentation) } : {}),
