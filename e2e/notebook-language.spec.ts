@@ -198,3 +198,24 @@ test('Shift+F12 in a cell peeks the references in other cells; opening one shows
   await peek.locator('.monaco-list-row', { hasText: 'x = 1' }).dblclick();
   await expect(cellOf(nb, 1).locator('.monaco-editor.focused')).toHaveCount(1);
 });
+
+test('a problem is renumbered in Problems when a cell moves above it, though its diagnostic stays the same', async ({
+  page,
+  kiln,
+  workspace,
+}) => {
+  // A markdown cell is no part of the server's document: moving it changes no diagnostic, only the numbers.
+  await workspace.write('moves.ipynb', notebook(cell('markdown', '# Notes'), cell('code', 'print(nope)')));
+  await kiln.open(page);
+  const nb = await openNotebook(page, 'moves.ipynb');
+  await page.keyboard.press(`${mod}+Shift+M`);
+  const problems = page.getByRole('region', { name: 'Problems' });
+  await expect(problems.getByRole('treeitem', { name: /"nope" is not defined, moves\.ipynb Cell 2/ })).toBeVisible(
+    SERVER_START,
+  );
+  await cellOf(nb, 1).getByRole('heading', { name: 'Notes' }).click();
+  await page.keyboard.press('Control+Shift+ArrowDown');
+  await expect(cellOf(nb, 2).getByRole('heading', { name: 'Notes' })).toBeVisible();
+  await expect(problems.getByRole('treeitem', { name: /"nope" is not defined, moves\.ipynb Cell 1/ })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('notebook-problems-renumbered.png') });
+});
