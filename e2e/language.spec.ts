@@ -7,7 +7,10 @@ import { editorText, mod, openFile, treeItem } from './support/ui';
 const UTIL = 'def helper(x):\n    return x * 2\n';
 const MAIN = 'from util import helper\n\n\ndef compute(v):\n    total = helper(v)\n    return total + missing_name\n';
 
-test.use({ fixtureFiles: { 'src/util.py': UTIL, 'main.py': MAIN, 'notes.txt': 'notes\n' } });
+test.use({
+  fixtureFiles: { 'src/util.py': UTIL, 'main.py': MAIN, 'notes.txt': 'notes\n' },
+  languageServer: 'on',
+});
 
 /** The server's first answer can take a while on a loaded machine (it starts with the first Python file). */
 const SERVER_START = { timeout: 60_000 };

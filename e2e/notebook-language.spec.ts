@@ -23,6 +23,7 @@ const NB = notebook(
 );
 
 test.use({
+  languageServer: 'on',
   fixtureFiles: {
     'analysis.ipynb': NB,
     'src/util.py': 'def helper(v):\n    return v\n',
