@@ -197,3 +197,30 @@ test('Shift+F12 peeks the references in every file; Ctrl/Cmd+T finds a symbol in
   await expect(page.getByRole('tab', { name: 'util.py' })).toHaveAttribute('aria-selected', 'true');
   await expect(symbols(page)).toHaveText(['helper']);
 });
+
+test('the Outline of a Python file is the server’s symbols, the file’s own reading while the server has none', async ({
+  page,
+  kiln,
+  workspace,
+}) => {
+  await workspace.write(
+    'shapes.py',
+    'LIMIT = 3\n\n\nclass Shape:\n    def area(self):\n        inner = 0\n        return inner\n',
+  );
+  await kiln.open(page);
+  await treeItem(page, 'shapes.py').click();
+  await expect(editorText(page)).toContainText('class Shape');
+  await page.getByRole('tab', { name: 'Outline' }).click();
+  const outline = page.getByRole('tree', { name: 'Outline of shapes.py' });
+  // The module's constant is a symbol the text reading does not list; a method's locals are left out.
+  await expect(outline.getByRole('treeitem')).toHaveText(['LIMIT', 'Shape', 'area'], SERVER_START);
+  await page.screenshot({ path: test.info().outputPath('outline-symbols.png') });
+  await outline.getByRole('treeitem', { name: 'area' }).click();
+  await expect(symbols(page)).toHaveText(['Shape', 'area']);
+
+  // Turned off, the outline reads the file again.
+  await page.keyboard.press(`${mod}+Shift+P`);
+  await page.keyboard.type('Python Language Server: Turn Off');
+  await page.keyboard.press('Enter');
+  await expect(outline.getByRole('treeitem')).toHaveText(['Shape', 'area']);
+});

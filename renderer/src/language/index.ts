@@ -4,4 +4,4 @@ export { useLanguageClient, toLspRange, toMonacoRange, type LanguageState } from
 export { registerDocumentResolver, type DocumentResolver, type LanguageDocument } from './providers';
 export { registerNotebookEditTarget, type NotebookEditTarget } from './notebook-edits';
 export { EditPreviewList } from './review-edits';
-export { useSymbolPath, symbolPathAt, type SymbolStep } from './symbol-path';
+export { useDocumentSymbols, useSymbolPath, symbolPathAt, type SymbolStep } from './symbol-path';
