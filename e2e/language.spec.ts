@@ -7,7 +7,10 @@ import { editorText, mod, openFile, treeItem } from './support/ui';
 const UTIL = 'def helper(x):\n    return x * 2\n';
 const MAIN = 'from util import helper\n\n\ndef compute(v):\n    total = helper(v)\n    return total + missing_name\n';
 
-test.use({ fixtureFiles: { 'src/util.py': UTIL, 'main.py': MAIN, 'notes.txt': 'notes\n' } });
+test.use({
+  fixtureFiles: { 'src/util.py': UTIL, 'main.py': MAIN, 'notes.txt': 'notes\n' },
+  languageServer: 'on',
+});
 
 /** The server's first answer can take a while on a loaded machine (it starts with the first Python file). */
 const SERVER_START = { timeout: 60_000 };
@@ -72,6 +75,30 @@ test('completion after os.path.jo offers join, with no kernel running', async ({
   await page.screenshot({ path: test.info().outputPath('completion.png') });
   await page.keyboard.press('Enter');
   await expect(editorText(page)).toContainText('os.path.join');
+});
+
+test('hover shows the signature of a function from src/; typing its call shows the parameter hints', async ({
+  page,
+  kiln,
+}) => {
+  await kiln.open(page);
+  await treeItem(page, 'main.py').click();
+  await expect(page.locator('.code-editor .squiggly-error')).toHaveCount(1, SERVER_START);
+  await editorText(page).getByText('helper', { exact: true }).last().hover();
+  const hover = page.locator('.monaco-hover:not(.hidden)');
+  await expect(hover).toContainText('(function) def helper(x: Unknown)', SERVER_START);
+  await page.screenshot({ path: test.info().outputPath('hover.png') });
+
+  // A new line at the end of compute(): the hints name the parameter being typed.
+  await cursorTo(page, 6, 1);
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('helper(');
+  const hints = page.locator('.parameter-hints-widget.visible');
+  // Pyright's label is the parameters and the return type.
+  await expect(hints).toContainText('(x: Unknown) -> Unknown', SERVER_START);
+  await expect(hints.locator('.parameter.active')).toHaveText('x: Unknown');
+  await page.screenshot({ path: test.info().outputPath('signature-help.png') });
 });
 
 test('F12 on a function imported from src/util.py opens that file at its definition', async ({ page, kiln }) => {
@@ -169,4 +196,31 @@ test('Shift+F12 peeks the references in every file; Ctrl/Cmd+T finds a symbol in
   await picker.getByRole('option', { name: /^helper src\/util\.py:1/ }).click();
   await expect(page.getByRole('tab', { name: 'util.py' })).toHaveAttribute('aria-selected', 'true');
   await expect(symbols(page)).toHaveText(['helper']);
+});
+
+test('the Outline of a Python file is the server’s symbols, the file’s own reading while the server has none', async ({
+  page,
+  kiln,
+  workspace,
+}) => {
+  await workspace.write(
+    'shapes.py',
+    'LIMIT = 3\n\n\nclass Shape:\n    def area(self):\n        inner = 0\n        return inner\n',
+  );
+  await kiln.open(page);
+  await treeItem(page, 'shapes.py').click();
+  await expect(editorText(page)).toContainText('class Shape');
+  await page.getByRole('tab', { name: 'Outline' }).click();
+  const outline = page.getByRole('tree', { name: 'Outline of shapes.py' });
+  // The module's constant is a symbol the text reading does not list; a method's locals are left out.
+  await expect(outline.getByRole('treeitem')).toHaveText(['LIMIT', 'Shape', 'area'], SERVER_START);
+  await page.screenshot({ path: test.info().outputPath('outline-symbols.png') });
+  await outline.getByRole('treeitem', { name: 'area' }).click();
+  await expect(symbols(page)).toHaveText(['Shape', 'area']);
+
+  // Turned off, the outline reads the file again.
+  await page.keyboard.press(`${mod}+Shift+P`);
+  await page.keyboard.type('Python Language Server: Turn Off');
+  await page.keyboard.press('Enter');
+  await expect(outline.getByRole('treeitem')).toHaveText(['Shape', 'area']);
 });

@@ -28,6 +28,8 @@ test.describe('the kernel helps write the code', () => {
   test.describe.configure({ timeout: 180_000 });
   test.use({
     fixtureFiles: { ...DEFAULT_FIXTURE, 'assist.ipynb': codeNotebook('', '', 'import time\ntime.sleep(30)') },
+    // The kernel's items merge with the language server's.
+    languageServer: 'on',
   });
 
   test('Tab and `.` complete from the kernel, Shift+Tab shows the docstring, `(` the signature', async ({

@@ -23,6 +23,7 @@ const NB = notebook(
 );
 
 test.use({
+  languageServer: 'on',
   fixtureFiles: {
     'analysis.ipynb': NB,
     'src/util.py': 'def helper(v):\n    return v\n',
@@ -63,7 +64,10 @@ test('a name from an earlier cell raises nothing; one never defined is squiggled
   await expect(entry).toHaveCount(0);
 });
 
-test('completion and hover in a cell without a kernel come from the language server', async ({ page, kiln }) => {
+test('completion, hover and signature help in a cell without a kernel come from the language server', async ({
+  page,
+  kiln,
+}) => {
   await kiln.open(page);
   const nb = await openNotebook(page, 'analysis.ipynb');
   await expect(cellOf(nb, 5).locator('.squiggly-error')).toHaveCount(1, SERVER_START);
@@ -85,6 +89,16 @@ test('completion and hover in a cell without a kernel come from the language ser
   const hover = page.locator('.monaco-hover:not(.hidden)');
   await expect(hover).toContainText('(function) def helper(v', SERVER_START);
   await page.screenshot({ path: test.info().outputPath('notebook-static-hover.png') });
+
+  // Typing a call in the cell shows the static parameter hints, as in a file.
+  await editCell(nb, 7);
+  await page.keyboard.press(`${mod}+End`);
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('helper(');
+  const hints = page.locator('.parameter-hints-widget.visible');
+  await expect(hints).toContainText('(v: Unknown) -> Unknown', SERVER_START);
+  await expect(hints.locator('.parameter.active')).toHaveText('v: Unknown');
+  await page.screenshot({ path: test.info().outputPath('notebook-signature-help.png') });
 });
 
 test('F12 in a cell goes to the definition in src/ and in an earlier cell', async ({ page, kiln }) => {
@@ -114,4 +128,95 @@ test('F12 in a cell goes to the definition in src/ and in an earlier cell', asyn
   await page.screenshot({ path: test.info().outputPath('notebook-f12-into-src.png') });
   await page.keyboard.type('renamed_');
   await expect(editorText(page)).toContainText('def renamed_helper(v):');
+});
+
+test('F2 in a cell renames across cells and src/ after a preview; the notebook takes it as one undoable edit', async ({
+  page,
+  kiln,
+  workspace,
+}) => {
+  await kiln.open(page);
+  const nb = await openNotebook(page, 'analysis.ipynb');
+  await expect(cellOf(nb, 5).locator('.squiggly-error')).toHaveCount(1, SERVER_START);
+
+  // On `helper` of `helper(x)` in cell 7.
+  await editCell(nb, 7);
+  await page.keyboard.press(`${mod}+End`);
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('F2');
+  const input = page.locator('.rename-box input');
+  await expect(input).toBeFocused(SERVER_START);
+  await page.keyboard.press(`${mod}+a`);
+  await page.keyboard.type('twice');
+  await page.keyboard.press('Enter');
+
+  const dialog = page.getByRole('dialog', { name: "Rename to 'twice': 2 files" });
+  await expect(dialog).toBeVisible(SERVER_START);
+  await expect(dialog.getByRole('listitem')).toHaveText([/^analysis\.ipynb/, /^src\/util\.py/]);
+  const inNotebook = dialog.getByRole('listitem', { name: 'analysis.ipynb' });
+  await expect(inNotebook).toContainText('in the open notebook');
+  await expect(inNotebook).toContainText('Cell 7');
+  await expect(inNotebook).toContainText('+ from util import twice');
+  await expect(inNotebook).toContainText('+ twice(x)');
+  await page.screenshot({ path: test.info().outputPath('notebook-rename-preview.png') });
+  await dialog.getByRole('button', { name: 'Apply' }).click();
+
+  // src/util.py is written; the notebook's cell changes in the notebook only, unsaved.
+  await expect.poll(() => workspace.read('src/util.py')).toBe('def twice(v):\n    return v\n');
+  await expect(cellOf(nb, 7).locator('.view-lines')).toHaveText('from util import twicetwice(x)');
+  await expect(nb.getByTestId('notebook-dirty')).toBeVisible();
+  expect(await workspace.read('analysis.ipynb')).toContain('helper(x)');
+  await page.screenshot({ path: test.info().outputPath('notebook-rename-applied.png') });
+
+  // One step of the notebook's undo takes it back, and redo brings it again; save writes it.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('z');
+  await expect(cellOf(nb, 7).locator('.view-lines')).toHaveText('from util import helperhelper(x)');
+  await page.keyboard.press('Shift+Z');
+  await expect(cellOf(nb, 7).locator('.view-lines')).toHaveText('from util import twicetwice(x)');
+  await page.keyboard.press(`${mod}+s`);
+  await expect.poll(() => workspace.read('analysis.ipynb')).toContain('twice(x)');
+});
+
+test('Shift+F12 in a cell peeks the references in other cells; opening one shows its cell', async ({ page, kiln }) => {
+  await kiln.open(page);
+  const nb = await openNotebook(page, 'analysis.ipynb');
+  await expect(cellOf(nb, 5).locator('.squiggly-error')).toHaveCount(1, SERVER_START);
+
+  // On `x` of `helper(x)`: x is assigned in cell 1 and read in cells 3 and 7 (`%time x` is IPython's, unseen).
+  await editCell(nb, 7);
+  await page.keyboard.press(`${mod}+End`);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Shift+F12');
+  const peek = page.locator('.peekview-widget');
+  await expect(peek.locator('.reference-file')).toHaveCount(3, SERVER_START);
+  await page.screenshot({ path: test.info().outputPath('notebook-references.png') });
+  // The other cells' groups start folded: open them, then open the assignment.
+  const folded = peek.locator('.monaco-list-row[aria-expanded="false"]');
+  while ((await folded.count()) > 0) await folded.first().click();
+  await peek.locator('.monaco-list-row', { hasText: 'x = 1' }).dblclick();
+  await expect(cellOf(nb, 1).locator('.monaco-editor.focused')).toHaveCount(1);
+});
+
+test('a problem is renumbered in Problems when a cell moves above it, though its diagnostic stays the same', async ({
+  page,
+  kiln,
+  workspace,
+}) => {
+  // A markdown cell is no part of the server's document: moving it changes no diagnostic, only the numbers.
+  await workspace.write('moves.ipynb', notebook(cell('markdown', '# Notes'), cell('code', 'print(nope)')));
+  await kiln.open(page);
+  const nb = await openNotebook(page, 'moves.ipynb');
+  await page.keyboard.press(`${mod}+Shift+M`);
+  const problems = page.getByRole('region', { name: 'Problems' });
+  await expect(problems.getByRole('treeitem', { name: /"nope" is not defined, moves\.ipynb Cell 2/ })).toBeVisible(
+    SERVER_START,
+  );
+  await cellOf(nb, 1).getByRole('heading', { name: 'Notes' }).click();
+  await page.keyboard.press('Control+Shift+ArrowDown');
+  await expect(cellOf(nb, 2).getByRole('heading', { name: 'Notes' })).toBeVisible();
+  await expect(problems.getByRole('treeitem', { name: /"nope" is not defined, moves\.ipynb Cell 1/ })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('notebook-problems-renumbered.png') });
 });

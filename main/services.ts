@@ -258,9 +258,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       diagnosticsScope: () => prefs.get()['python.diagnostics'],
       trusted: () => trust.trusted,
       interpreter: () => findNotebookInterpreter(),
+      inMemory: (rel) => notebookLanguage?.documents.isVirtual(rel) ?? false,
       readFile: async (rel) => {
-        if (notebookLanguage?.documents.isVirtual(rel))
-          throw new KilnError('E_BAD_REQUEST', 'The rename reaches notebook cells, which Kiln does not rename yet.');
         const content = await workspace.read(rel);
         if (content.text === null || content.truncated)
           throw new KilnError('E_TOO_LARGE', `${rel} is not text Kiln edits whole.`);

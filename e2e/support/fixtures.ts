@@ -85,6 +85,11 @@ export const test = base.extend<{
   /** Extra web host arguments: its test seams (`--test-hold-search-after N`, `--test-refuse-watches-after N`). */
   hostArgs: string[];
   trusted: boolean;
+  /**
+   * `python.languageServer` for the test: off unless the spec tests language features, since every spec that
+   * opens a .py file or a notebook would otherwise start pyright (CPU on CI).
+   */
+  languageServer: 'on' | 'off';
   workspace: TempWorkspace;
   kiln: KilnWebHost;
 }>({
@@ -93,6 +98,7 @@ export const test = base.extend<{
   hostArgs: [[], { option: true }],
   // Fixture workspaces are the tests' own, so trusted; the trust specs open untrusted ones.
   trusted: [true, { option: true }],
+  languageServer: ['off', { option: true }],
   workspace: async ({ fixtureFiles }, use) => {
     const root = await mkdtemp(path.join(os.tmpdir(), 'kiln-e2e-ws-'));
     const workspace = new TempWorkspace(root);
@@ -100,9 +106,11 @@ export const test = base.extend<{
     await use(workspace);
     await rm(root, { recursive: true, force: true });
   },
-  kiln: async ({ workspace, hostEnv, hostArgs, trusted }, use) => {
+  kiln: async ({ workspace, hostEnv, hostArgs, trusted, languageServer }, use) => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-e2e-data-'));
     if (trusted) await trustFolder(dataDir, workspace.root);
+    // The web host's prefs (conf's file in the data folder, dotted keys nested), as the operator's command leaves them.
+    await writeFile(path.join(dataDir, 'prefs.json'), JSON.stringify({ python: { languageServer } }));
     const { child, url } = await startWebHost(workspace.root, dataDir, hostEnv, hostArgs);
     const parsed = new URL(url);
     await use({

@@ -22,6 +22,11 @@ export class OpenDocuments {
     return this.docs.entries();
   }
 
+  /** The documents as they are now; a later change replaces an entry, so comparing entries tells what changed. */
+  snapshot(): ReadonlyMap<string, OpenDocument> {
+    return new Map(this.docs);
+  }
+
   open(rel: string, version: number, text: string): void {
     this.docs.set(rel, { version, text });
   }

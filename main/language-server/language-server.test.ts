@@ -95,6 +95,11 @@ describe('the Python language server', () => {
   it('hovers and goes to the definition in src/util.py', async () => {
     const hover = await h()['language.hover']({ path: 'main.py', position: { line: 3, character: 8 } });
     expect(hover?.contents.value).toContain('helper');
+    // Inside `helper(2)`: its one parameter is the active one (pyright's answer-level index says 1).
+    const help = await h()['language.signatureHelp']({ path: 'main.py', position: { line: 3, character: 13 } });
+    expect(help).toMatchObject({ activeSignature: 0, activeParameter: 0 });
+    const [signature] = help!.signatures;
+    expect(signature.label.slice(...signature.parameters[0].label)).toBe('x: int');
     const places = await h()['language.definition']({
       path: 'main.py',
       position: { line: 3, character: 8 },

@@ -48,6 +48,11 @@ export interface LanguageServiceOptions {
   interpreter(): Promise<string | null>;
   /** The file on disk (through the workspace's guard). */
   readFile(rel: string): Promise<{ text: string; hash: string }>;
+  /**
+   * Documents that exist only in the server's memory (notebooks' virtual documents): a preview takes their
+   * open text and hands their edits back as buffers, never reading or writing them on disk.
+   */
+  inMemory?(rel: string): boolean;
   /** Writes through the workspace, so the change feed and local history see it; refuses when `expectedHash` is stale. */
   writeFile(rel: string, text: string, expectedHash: string): Promise<void>;
   emit<E extends EventChannel>(channel: E, payload: EventPayload<E>): void;
@@ -562,9 +567,11 @@ export class LanguageService implements IDisposable {
       requestId,
     );
     if (!result || result.signatures.length === 0) return null;
+    const activeSignature = result.activeSignature ?? 0;
     return {
-      activeSignature: result.activeSignature ?? 0,
-      activeParameter: result.activeParameter ?? 0,
+      activeSignature,
+      // The signature's own active parameter wins over the answer's (LSP 3.16); pyright sends both, differing.
+      activeParameter: result.signatures[activeSignature]?.activeParameter ?? result.activeParameter ?? 0,
       signatures: result.signatures.map((s) => ({
         label: s.label,
         ...(s.documentation ? { documentation: markup(s.documentation) } : {}),
@@ -632,12 +639,24 @@ export class LanguageService implements IDisposable {
 
   /** The rename's edits across files as a preview; nothing is written here. */
   async rename(rel: string, position: LspPosition, newName: string, requestId?: number): Promise<EditPreview> {
-    const result = await this.ask(
-      lsp.RenameRequest.type,
-      { textDocument: this.textDocument(rel), position, newName },
-      `rename:${rel}`,
-      requestId,
-    );
+    const asked = this.docs.snapshot();
+    const [result, references] = await Promise.all([
+      this.ask(
+        lsp.RenameRequest.type,
+        { textDocument: this.textDocument(rel), position, newName },
+        `rename:${rel}`,
+        requestId,
+      ),
+      this.options.inMemory
+        ? this.ask(
+            lsp.ReferencesRequest.type,
+            { textDocument: this.textDocument(rel), position, context: { includeDeclaration: true } },
+            `renameReferences:${rel}`,
+            undefined,
+          )
+        : null,
+    ]);
+    if (result) this.addInMemoryReferences(result, references ?? [], newName);
     if (!result) {
       if (!this.running)
         throw new KilnError(
@@ -646,11 +665,44 @@ export class LanguageService implements IDisposable {
         );
       throw new KilnError('E_BAD_REQUEST', 'Nothing to rename here.');
     }
-    return this.preview(result);
+    return this.preview(result, asked);
   }
 
-  /** Turns a WorkspaceEdit into a preview: each file's text before and after, and whether it is a dirty buffer. */
-  private async preview(edit: lsp.WorkspaceEdit): Promise<EditPreview> {
+  /**
+   * Pyright renames across files only in the files it found on disk, so documents held in memory (notebooks)
+   * are left out although their references are found: each such reference becomes the rename's edit there,
+   * as pyright makes its own (a reference's range replaced by the new name). Documents the edit already
+   * covers are left as the server made them.
+   */
+  private addInMemoryReferences(edit: lsp.WorkspaceEdit, references: lsp.Location[], newName: string): void {
+    const covered = new Set([
+      ...Object.keys(edit.changes ?? {}),
+      ...(edit.documentChanges ?? []).flatMap((c) => ('textDocument' in c ? [c.textDocument.uri] : [])),
+    ]);
+    for (const reference of references) {
+      const rel = this.uris.toPath(reference.uri);
+      if (rel === null || covered.has(reference.uri) || !this.options.inMemory?.(rel)) continue;
+      const text = lsp.TextEdit.replace(reference.range, newName);
+      if (edit.documentChanges) {
+        const open = this.docs.get(rel);
+        const entry = edit.documentChanges.find(
+          (c): c is lsp.TextDocumentEdit => 'textDocument' in c && c.textDocument.uri === reference.uri,
+        );
+        if (entry) entry.edits.push(text);
+        else
+          edit.documentChanges.push({
+            textDocument: { uri: reference.uri, version: open?.version ?? null },
+            edits: [text],
+          });
+      } else (edit.changes ??= {})[reference.uri] = [...(edit.changes?.[reference.uri] ?? []), text];
+    }
+  }
+
+  /**
+   * Turns a WorkspaceEdit into a preview: each file's text before and after, and whether it is a dirty buffer.
+   * `asked` is the open documents when the server was asked: one changed since has edits for text it no longer holds.
+   */
+  private async preview(edit: lsp.WorkspaceEdit, asked: ReadonlyMap<string, unknown>): Promise<EditPreview> {
     const byFile = new Map<string, LspTextEdit[]>();
     const addEdits = (uri: string, edits: (lsp.TextEdit | lsp.AnnotatedTextEdit | lsp.SnippetTextEdit)[]) => {
       const rel = this.uris.toPath(uri);
@@ -672,8 +724,15 @@ export class LanguageService implements IDisposable {
     }
     const files: FileEdits[] = [];
     for (const [rel, edits] of byFile) {
-      const disk = await this.options.readFile(rel);
       const open = this.docs.get(rel);
+      if (open !== asked.get(rel))
+        throw new KilnError('E_CHANGED_ON_DISK', `${rel} changed while the edits were computed; try again.`);
+      if (this.options.inMemory?.(rel)) {
+        if (!open) throw new KilnError('E_NOT_FOUND', `${rel} is no longer open; run the action again.`);
+        files.push({ path: rel, edits, oldText: open.text, newText: applyTextEdits(open.text, edits), baseHash: null });
+        continue;
+      }
+      const disk = await this.options.readFile(rel);
       // The server computed the edits against the open buffer where there is one.
       const oldText = open?.text ?? disk.text;
       files.push({
@@ -773,6 +832,7 @@ export class LanguageService implements IDisposable {
   }
 
   async codeActions(rel: string, range: LspRange, only: 'quickfix' | 'all', requestId?: number): Promise<CodeAction[]> {
+    const asked = this.docs.snapshot();
     const inRange = (this.diagnostics.get(rel)?.diagnostics ?? []).filter(
       (d) => d.range.start.line <= range.end.line && d.range.end.line >= range.start.line,
     );
@@ -794,7 +854,7 @@ export class LanguageService implements IDisposable {
         title: action.title,
         ...(action.kind ? { kind: action.kind } : {}),
         ...(action.isPreferred ? { isPreferred: true } : {}),
-        edit: await this.preview(action.edit),
+        edit: await this.preview(action.edit, asked),
         ...(action.diagnostics ? { diagnostics: action.diagnostics.map(diagnostic) } : {}),
       });
     }

@@ -190,7 +190,16 @@ export const WorkspaceSymbol = z.object({
 });
 export type WorkspaceSymbol = z.infer<typeof WorkspaceSymbol>;
 
-/** The edits of one file of a rename or code action, with the content they apply to. */
+/** One notebook cell a rename or code action changes: its source before and after. */
+export const CellEdits = z.object({ cell: z.string(), oldText: z.string(), newText: z.string() });
+export type CellEdits = z.infer<typeof CellEdits>;
+
+/**
+ * The edits of one file of a rename or code action, with the content they apply to. For a notebook, each
+ * edit names its `cell`, `cells` holds every changed cell's source, and the edits go to the renderer's
+ * notebook (its undo and save), never to disk: `baseHash` is null and `oldText`/`newText` are its code cells
+ * as the server read them, one document.
+ */
 export const FileEdits = z.object({
   path: RelPath,
   edits: z.array(LspTextEdit),
@@ -200,6 +209,7 @@ export const FileEdits = z.object({
   oldText: z.string(),
   /** The hash of the file on disk the edits apply to; null when the file is open with unsaved changes. */
   baseHash: z.string().nullable(),
+  cells: z.array(CellEdits).optional(),
 });
 export type FileEdits = z.infer<typeof FileEdits>;
 

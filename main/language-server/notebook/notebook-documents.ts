@@ -97,6 +97,18 @@ export class NotebookLanguageDocuments implements IDisposable {
     return somePath.endsWith(VIRTUAL_SUFFIX);
   }
 
+  /** The text the server holds for a virtual document now; null for a path that is no mirrored notebook. */
+  textOf(virtualPath: string): string | null {
+    const notebookPath = this.byVirtual.get(virtualPath);
+    return (notebookPath && this.mirrored.get(notebookPath)?.document.text) ?? null;
+  }
+
+  /** A notebook's code cells' sources by id, as the notebook holds them now; null when it is not open. */
+  cellSources(notebookPath: string): Map<string, string> | null {
+    const code = this.options.notebooks.codeCells(notebookPath);
+    return code ? new Map(code.cells.map((c) => [c.id, c.source])) : null;
+  }
+
   /** The notebooks mirrored now. */
   paths(): string[] {
     return [...this.mirrored.keys()];

@@ -1,6 +1,10 @@
 import type {
+  CellEdits,
+  CodeAction,
   CompletionList,
   DocumentDiagnostics,
+  EditPreview,
+  FileEdits,
   LspLocation,
   LspRange,
   LspTextEdit,
@@ -9,6 +13,7 @@ import type {
 import { KilnError } from '../../../shared/errors';
 import type { IDisposable } from '../../../shared/base/lifecycle';
 import type { HandlersFor } from '../../router';
+import { applyTextEdits, offsetAt } from '../text';
 import { NotebookLanguageDocuments, type NotebookCellsSource, type VirtualDocumentSink } from './notebook-documents';
 
 /*
@@ -28,7 +33,12 @@ type PositionChannel =
   | 'language.prepareRename'
   | 'language.rename';
 
-type Wrapped = PositionChannel | 'language.workspaceSymbols' | 'language.allDiagnostics' | 'language.codeActions';
+type Wrapped =
+  | PositionChannel
+  | 'language.workspaceSymbols'
+  | 'language.allDiagnostics'
+  | 'language.codeActions'
+  | 'language.applyEdits';
 
 /** The server manager as the notebooks use it (LanguageService fits). */
 export interface NotebookLanguageServer extends VirtualDocumentSink {
@@ -45,6 +55,8 @@ export interface NotebookLanguageOptions {
 export class NotebookLanguage implements IDisposable {
   readonly documents: NotebookLanguageDocuments;
   private readonly forgetting: IDisposable;
+  /** The notebooks' edits of recent previews, by preview id and virtual document: what `applyEdits` hands back. */
+  private readonly notebookEdits = new Map<number, Map<string, FileEdits>>();
 
   constructor(options: NotebookLanguageOptions) {
     this.documents = new NotebookLanguageDocuments({ notebooks: options.notebooks, server: options.server });
@@ -60,6 +72,58 @@ export class NotebookLanguage implements IDisposable {
     if (!this.documents.isVirtual(entry.path)) return entry;
     const placed = this.documents.diagnosticsOf(entry.path, entry.diagnostics, entry.version);
     return placed ? { path: placed.path, version: null, diagnostics: placed.diagnostics } : null;
+  }
+
+  /**
+   * A preview as the renderer shows it: a virtual document's edits become its notebook's, each in its cell, with
+   * every changed cell's source before and after. Kept by preview id for `applyEdits`.
+   */
+  private notebookPreview(preview: EditPreview): EditPreview {
+    if (!preview.files.some((f) => this.documents.isVirtual(f.path))) return preview;
+    const byVirtual = new Map<string, FileEdits>();
+    const files = preview.files.map((file) => {
+      if (!this.documents.isVirtual(file.path)) return file;
+      const placed = this.cellEdits(file);
+      byVirtual.set(file.path, placed);
+      return placed;
+    });
+    this.notebookEdits.set(preview.previewId, byVirtual);
+    // As main's previews: only recent ones can be applied.
+    for (const id of this.notebookEdits.keys()) if (id < preview.previewId - 20) this.notebookEdits.delete(id);
+    return { ...preview, files };
+  }
+
+  /** A virtual document's edits as its notebook's cells' (refused when the notebook moved on or an edit spans cells). */
+  private cellEdits(file: FileEdits): FileEdits {
+    const docs = this.documents;
+    const notebookPath = docs.notebookOf(file.path);
+    const sources = notebookPath ? docs.cellSources(notebookPath) : null;
+    if (!notebookPath || !sources || docs.textOf(file.path) !== file.oldText)
+      throw new KilnError('E_CHANGED_ON_DISK', 'The notebook changed while the edits were computed; try again.');
+    const edits: LspTextEdit[] = [];
+    const byCell = new Map<string, LspTextEdit[]>();
+    for (const edit of file.edits) {
+      const placed = docs.placeOf(file.path, edit.range);
+      const source = placed ? sources.get(placed.cell) : undefined;
+      const back = placed && docs.rangeToServer(notebookPath, placed.cell, placed.range);
+      // An edit must lie in one cell and change Python the operator wrote, not a masked magic's stand-in.
+      const sameText =
+        source !== undefined &&
+        placed &&
+        back &&
+        sameRange(back, edit.range) &&
+        sliceOf(source, placed.range) === sliceOf(file.oldText, edit.range);
+      if (!sameText)
+        throw new KilnError('E_BAD_REQUEST', 'The edits reach across notebook cells or into IPython syntax.');
+      const cellEdit = { range: placed.range, newText: edit.newText, cell: placed.cell };
+      edits.push(cellEdit);
+      byCell.set(placed.cell, [...(byCell.get(placed.cell) ?? []), cellEdit]);
+    }
+    const cells: CellEdits[] = [...byCell].map(([cell, list]) => {
+      const oldText = sources.get(cell)!;
+      return { cell, oldText, newText: applyTextEdits(oldText, list) };
+    });
+    return { path: notebookPath, edits, oldText: file.oldText, newText: file.newText, baseHash: null, cells };
   }
 
   /** The server manager's handlers with notebook cells served through their virtual documents. */
@@ -126,12 +190,32 @@ export class NotebookLanguage implements IDisposable {
         const asked = at(args);
         return asked ? places(await base['language.references'](asked)) : [];
       },
-      // In a cell there is nothing to rename yet; in a file it stays the server's.
-      'language.prepareRename': async (args) => (args.cell === undefined ? base['language.prepareRename'](args) : null),
+      'language.prepareRename': async (args) => {
+        const asked = at(args);
+        const answer = asked && (await base['language.prepareRename'](asked));
+        if (!asked || !answer || args.cell === undefined) return answer;
+        const range = inCell(asked.path, args.cell, answer.range);
+        return range ? { ...answer, range } : null;
+      },
+      // From a cell or a file, a rename may reach notebooks that use the name: their cells are in the preview.
       'language.rename': async (args) => {
-        if (args.cell !== undefined)
-          throw new KilnError('E_BAD_REQUEST', 'Rename from a notebook cell is not supported yet.');
-        return base['language.rename'](args);
+        const asked = at(args);
+        if (!asked) throw new KilnError('E_NOT_FOUND', 'The cell is not open in the language server.');
+        return this.notebookPreview(await base['language.rename'](asked));
+      },
+      'language.applyEdits': async (args) => {
+        const applied = await base['language.applyEdits'](args);
+        const byVirtual = this.notebookEdits.get(args.previewId);
+        this.notebookEdits.delete(args.previewId);
+        if (!byVirtual) return applied;
+        return {
+          ...applied,
+          toBuffers: applied.toBuffers.flatMap((file) => {
+            if (!docs.isVirtual(file.path)) return [file];
+            const placed = byVirtual.get(file.path);
+            return placed ? [placed] : [];
+          }),
+        };
       },
       'language.workspaceSymbols': async (args) => {
         const symbols: WorkspaceSymbol[] = await base['language.workspaceSymbols'](args);
@@ -141,9 +225,24 @@ export class NotebookLanguage implements IDisposable {
         });
       },
       'language.codeActions': async (args) => {
-        // Quick fixes edit the virtual document; cells get them once edits can be applied to cells.
-        if (args.cell !== undefined || args.path.toLowerCase().endsWith('.ipynb')) return [];
-        return base['language.codeActions'](args);
+        const { cell } = args;
+        if (cell === undefined) {
+          // A notebook is asked about through a cell only.
+          if (args.path.toLowerCase().endsWith('.ipynb')) return [];
+          return (await base['language.codeActions'](args)).map((action) => this.notebookAction(action));
+        }
+        const range = docs.rangeToServer(args.path, cell, args.range);
+        if (!range) return [];
+        const virtualPath = docs.virtualPathOf(args.path);
+        const actions = await base['language.codeActions']({ ...args, path: virtualPath, range, cell: undefined });
+        return actions.flatMap((action) => {
+          try {
+            return [this.notebookAction(action, virtualPath)];
+          } catch {
+            // An action whose edits cannot be placed in cells (across cells, into magics) is not offered.
+            return [];
+          }
+        });
       },
       'language.allDiagnostics': async () => {
         const all: DocumentDiagnostics[] = await base['language.allDiagnostics']({});
@@ -153,8 +252,38 @@ export class NotebookLanguage implements IDisposable {
     return { ...base, ...wrapped };
   }
 
+  /**
+   * A code action with its edits placed in notebook cells where they lie in a virtual document, and, asked in
+   * `virtualPath` (a cell's), its diagnostics placed in their cells.
+   */
+  private notebookAction(action: CodeAction, virtualPath?: string): CodeAction {
+    const edit = action.edit ? this.notebookPreview(action.edit) : undefined;
+    const diagnostics =
+      virtualPath === undefined
+        ? action.diagnostics
+        : action.diagnostics?.flatMap((d) => {
+            const placed = this.documents.placeOf(virtualPath, d.range);
+            return placed ? [{ ...d, range: placed.range, cell: placed.cell }] : [];
+          });
+    return { ...action, ...(edit ? { edit } : {}), ...(diagnostics ? { diagnostics } : {}) };
+  }
+
   dispose(): void {
     this.forgetting.dispose();
     this.documents.dispose();
   }
+}
+
+function sameRange(a: LspRange, b: LspRange): boolean {
+  return (
+    a.start.line === b.start.line &&
+    a.start.character === b.start.character &&
+    a.end.line === b.end.line &&
+    a.end.character === b.end.character
+  );
+}
+
+/** The text a range covers. */
+function sliceOf(text: string, range: LspRange): string {
+  return text.slice(offsetAt(text, range.start), offsetAt(text, range.end));
 }

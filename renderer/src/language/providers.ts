@@ -17,10 +17,23 @@ import { toLspRange, toMonacoRange } from './language-client';
 export interface LanguageDocument {
   path: string;
   cell?: string;
+  /** Sends what was typed but not yet sent, so main has the text the editor shows (a cell's edits wait a moment). */
+  flush?(): Promise<void>;
 }
 
-type DocumentResolver = (model: monaco.editor.ITextModel) => LanguageDocument | null;
+/**
+ * Another view's models (notebook cells): which document each is, and back. Completion, hover and definition
+ * in those models are the view's own; signature help, references, rename and code actions are served here.
+ */
+export interface DocumentResolver {
+  documentOf(model: monaco.editor.ITextModel): LanguageDocument | null;
+  /** The model showing a place of a document (a notebook's cell), for a peek; null when none is open. */
+  modelOf(path: string, cell: string): monaco.Uri | null;
+}
 const resolvers: DocumentResolver[] = [];
+
+/** Channels the resolved views serve with their own providers. */
+type OwnChannel = 'language.completion' | 'language.hover' | 'language.definition';
 
 /** Lets another view (notebook cells) answer for its own models; the first resolver that answers wins. */
 export function registerDocumentResolver(resolver: DocumentResolver): () => void {
@@ -44,8 +57,8 @@ let requestSeq = 0;
 export function registerPythonProviders(deps: ProviderDeps): monaco.IDisposable {
   const { bridge, textModels } = deps;
   const docOf = (model: monaco.editor.ITextModel): LanguageDocument | null => {
-    for (const resolve of resolvers) {
-      const doc = resolve(model);
+    for (const resolver of resolvers) {
+      const doc = resolver.documentOf(model);
       if (doc) return doc;
     }
     const path = textModels.pathOf(model);
@@ -69,17 +82,27 @@ export function registerPythonProviders(deps: ProviderDeps): monaco.IDisposable 
       onCancel.dispose();
     }
   };
-  const at = (model: monaco.editor.ITextModel, position: monaco.IPosition) => {
+  /** The document and position a request is asked at; null for a model that is no document, or a view's own channel. */
+  const at = async (model: monaco.editor.ITextModel, position: monaco.IPosition, channel?: OwnChannel) => {
     const doc = docOf(model);
-    if (!doc) return null;
+    if (!doc || (doc.cell !== undefined && channel)) return null;
+    await doc.flush?.();
     const lsp: LspPosition = { line: position.lineNumber - 1, character: position.column - 1 };
     return { path: doc.path, position: lsp, ...(doc.cell ? { cell: doc.cell } : {}) };
+  };
+  /** A whole file's document (symbols, formatting are asked of files, not of cells). */
+  const fileOf = (model: monaco.editor.ITextModel): LanguageDocument | null => {
+    const doc = docOf(model);
+    return doc && doc.cell === undefined ? doc : null;
   };
   const peek = new PeekModels(bridge, textModels);
   const toLocations = async (locations: LspLocation[]): Promise<monaco.languages.Location[]> => {
     const result: monaco.languages.Location[] = [];
     for (const location of locations) {
-      const uri = await peek.uriFor(location.path);
+      const uri =
+        location.cell === undefined
+          ? await peek.uriFor(location.path)
+          : (resolvers.map((r) => r.modelOf(location.path, location.cell!)).find((u) => u) ?? null);
       if (uri) result.push({ uri, range: toMonacoRange(location.range) });
     }
     return result;
@@ -91,7 +114,7 @@ export function registerPythonProviders(deps: ProviderDeps): monaco.IDisposable 
     monaco.languages.registerCompletionItemProvider(language, {
       triggerCharacters: ['.', '[', '"', "'"],
       provideCompletionItems: async (model, position, context, token) => {
-        const args = at(model, position);
+        const args = await at(model, position, 'language.completion');
         if (!args) return undefined;
         const list = await ask(
           'language.completion',
@@ -124,7 +147,7 @@ export function registerPythonProviders(deps: ProviderDeps): monaco.IDisposable 
     }),
     monaco.languages.registerHoverProvider(language, {
       provideHover: async (model, position, token) => {
-        const args = at(model, position);
+        const args = await at(model, position, 'language.hover');
         const hover = args && (await ask('language.hover', args, token));
         if (!hover) return undefined;
         return {
@@ -137,7 +160,7 @@ export function registerPythonProviders(deps: ProviderDeps): monaco.IDisposable 
       signatureHelpTriggerCharacters: ['(', ','],
       signatureHelpRetriggerCharacters: [')'],
       provideSignatureHelp: async (model, position, token) => {
-        const args = at(model, position);
+        const args = await at(model, position);
         const help = args && (await ask('language.signatureHelp', args, token));
         if (!help) return undefined;
         return {
@@ -158,7 +181,7 @@ export function registerPythonProviders(deps: ProviderDeps): monaco.IDisposable 
   const places =
     (kind: 'definition' | 'declaration' | 'typeDefinition') =>
     async (model: monaco.editor.ITextModel, position: monaco.Position, token: monaco.CancellationToken) => {
-      const args = at(model, position);
+      const args = await at(model, position, 'language.definition');
       const found = args && (await ask('language.definition', { ...args, kind }, token));
       return found ? toLocations(found) : undefined;
     };
@@ -170,7 +193,7 @@ export function registerPythonProviders(deps: ProviderDeps): monaco.IDisposable 
   disposables.push(
     monaco.languages.registerReferenceProvider(language, {
       provideReferences: async (model, position, context, token) => {
-        const args = at(model, position);
+        const args = await at(model, position);
         const places =
           args &&
           (await ask('language.references', { ...args, includeDeclaration: context.includeDeclaration }, token));
@@ -179,13 +202,13 @@ export function registerPythonProviders(deps: ProviderDeps): monaco.IDisposable 
     }),
     monaco.languages.registerRenameProvider(language, {
       resolveRenameLocation: async (model, position, token) => {
-        const args = at(model, position);
+        const args = await at(model, position);
         const place = args && (await ask('language.prepareRename', args, token));
         if (!place) return { range: new monaco.Range(1, 1, 1, 1), text: '', rejectReason: 'This cannot be renamed.' };
         return { range: toMonacoRange(place.range), text: place.placeholder };
       },
       provideRenameEdits: async (model, position, newName) => {
-        const args = at(model, position);
+        const args = await at(model, position);
         if (!args) return { edits: [] };
         // Monaco would apply the edits to its models at once; Kiln shows every file first, then writes through main.
         // The flow goes on outside Monaco's rename (which cancels itself when focus moves to the preview).
@@ -195,14 +218,14 @@ export function registerPythonProviders(deps: ProviderDeps): monaco.IDisposable 
     }),
     monaco.languages.registerDocumentSymbolProvider(language, {
       provideDocumentSymbols: async (model, token) => {
-        const doc = docOf(model);
+        const doc = fileOf(model);
         const symbols = doc && (await ask('language.documentSymbols', { path: doc.path }, token));
         return symbols ? symbols.map(toMonacoSymbol) : undefined;
       },
     }),
     monaco.languages.registerDocumentFormattingEditProvider(language, {
       provideDocumentFormattingEdits: async (model, options, token) => {
-        const doc = docOf(model);
+        const doc = fileOf(model);
         const edits =
           doc &&
           (await ask(
@@ -215,7 +238,7 @@ export function registerPythonProviders(deps: ProviderDeps): monaco.IDisposable 
     }),
     monaco.languages.registerDocumentRangeFormattingEditProvider(language, {
       provideDocumentRangeFormattingEdits: async (model, range, options, token) => {
-        const doc = docOf(model);
+        const doc = fileOf(model);
         const edits =
           doc &&
           (await ask(
@@ -230,6 +253,7 @@ export function registerPythonProviders(deps: ProviderDeps): monaco.IDisposable 
       provideCodeActions: async (model, range, context, token) => {
         const doc = docOf(model);
         if (!doc) return undefined;
+        await doc.flush?.();
         const actions = await ask(
           'language.codeActions',
           {
@@ -244,7 +268,8 @@ export function registerPythonProviders(deps: ProviderDeps): monaco.IDisposable 
         const result: monaco.languages.CodeAction[] = [];
         for (const action of actions) {
           const files = action.edit?.files ?? [];
-          const onlyHere = files.length === 1 && files[0].path === doc.path;
+          const onlyHere =
+            files.length === 1 && files[0].path === doc.path && files[0].edits.every((e) => e.cell === doc.cell);
           result.push({
             title: action.title,
             kind: action.kind,

@@ -1,8 +1,9 @@
-import type { EditPreview, FileEdits, KilnBridge } from '../../../shared/contract';
+import type { CellEdits, EditPreview, FileEdits, KilnBridge } from '../../../shared/contract';
 import { errorText } from '../base';
 import type { TextModels } from '../editor';
 import type { DialogRequest, Toasts } from '../ui';
 import { toMonacoRange } from './language-client';
+import { notebookEditTarget } from './notebook-edits';
 
 interface LineChange {
   line: number;
@@ -10,20 +11,43 @@ interface LineChange {
   after: string;
 }
 
-/** The lines a file's edits change, before and after (renames and most quick fixes keep the line count). */
-export function changedLines(file: FileEdits): LineChange[] {
-  const before = file.oldText.split('\n');
-  const after = file.newText.split('\n');
+/** The lines edits change in a text, before and after (renames and most quick fixes keep the line count). */
+export function changedLines(text: Pick<FileEdits, 'oldText' | 'newText' | 'edits'>): LineChange[] {
+  const before = text.oldText.split('\n');
+  const after = text.newText.split('\n');
   if (before.length === after.length) {
     const changes: LineChange[] = [];
     before.forEach((line, i) => line !== after[i] && changes.push({ line: i + 1, before: line, after: after[i] }));
     return changes;
   }
-  return file.edits.map((e) => ({
+  return text.edits.map((e) => ({
     line: e.range.start.line + 1,
     before: before[e.range.start.line] ?? '',
     after: e.newText,
   }));
+}
+
+/** What a file's preview shows: its changed lines, or for a notebook each changed cell's, under the cell's name. */
+function changedParts(file: FileEdits): { label: string | null; lines: LineChange[] }[] {
+  if (!file.cells) return [{ label: null, lines: changedLines(file) }];
+  const target = notebookEditTarget(file.path);
+  return file.cells.map((cell) => {
+    const number = target?.numberOf(cell.cell);
+    return {
+      label: number ? `Cell ${number}` : 'Cell',
+      lines: changedLines({ ...cell, edits: file.edits.filter((e) => e.cell === cell.cell) }),
+    };
+  });
+}
+
+function ChangedLine({ change }: { change: LineChange }) {
+  return (
+    <div className="edit-preview-line">
+      <span className="edit-preview-lineno">{change.line}</span>
+      <code className="edit-preview-before">- {change.before}</code>
+      <code className="edit-preview-after">+ {change.after}</code>
+    </div>
+  );
 }
 
 /** The preview body: every file the edits change, with each changed line before and after. */
@@ -36,14 +60,15 @@ export function EditPreviewList({ preview }: { preview: EditPreview }) {
             {file.path}
             <span className="edit-preview-count">
               {file.edits.length} {file.edits.length === 1 ? 'change' : 'changes'}
-              {file.baseHash === null ? ' · unsaved buffer' : ''}
+              {file.cells ? ' · in the open notebook' : file.baseHash === null ? ' · unsaved buffer' : ''}
             </span>
           </div>
-          {changedLines(file).map((change) => (
-            <div key={change.line} className="edit-preview-line">
-              <span className="edit-preview-lineno">{change.line}</span>
-              <code className="edit-preview-before">- {change.before}</code>
-              <code className="edit-preview-after">+ {change.after}</code>
+          {changedParts(file).map((part, i) => (
+            <div key={i} className="edit-preview-part">
+              {part.label && <div className="edit-preview-cell">{part.label}</div>}
+              {part.lines.map((change) => (
+                <ChangedLine key={change.line} change={change} />
+              ))}
             </div>
           ))}
         </div>
@@ -53,8 +78,21 @@ export function EditPreviewList({ preview }: { preview: EditPreview }) {
 }
 
 /**
+ * A notebook's cells as the preview found them, given their new sources through the notebook's edit path.
+ * Refused whole when a cell has moved on since (typed in meanwhile, deleted) or the notebook is not open.
+ */
+async function applyToNotebook(file: FileEdits & { cells: CellEdits[] }): Promise<void> {
+  const target = notebookEditTarget(file.path);
+  if (!target) throw new Error(`${file.path} is not open; its cells were not changed.`);
+  const stale = file.cells.find((c) => target.sourceOf(c.cell) !== c.oldText);
+  if (stale) throw new Error(`${file.path} changed since the preview; its cells were not changed.`);
+  await target.replaceSources(file.cells.map((c) => ({ cellId: c.cell, source: c.newText })));
+}
+
+/**
  * Asks the operator about a preview and applies it if accepted: files on disk are written by main (the change
- * feed reloads their tabs), buffers with unsaved changes are edited in place (undoable, saved by the operator).
+ * feed reloads their tabs), buffers with unsaved changes are edited in place (undoable, saved by the operator),
+ * and notebooks' cells are edited by the notebook (one undoable step, saved by the operator).
  */
 export async function reviewAndApply(options: {
   bridge: KilnBridge;
@@ -90,6 +128,10 @@ export async function reviewAndApply(options: {
   try {
     const result = await bridge.request('language.applyEdits', { previewId: preview.previewId });
     for (const file of result.toBuffers) {
+      if (file.cells) {
+        await applyToNotebook({ ...file, cells: file.cells });
+        continue;
+      }
       const model = textModels.modelIfOpen(file.path);
       if (!model) continue;
       model.pushEditOperations(

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { DocumentSymbol, LspPosition } from '../../../shared/contract';
+import type { DocumentSymbol, KilnBridge, LspPosition } from '../../../shared/contract';
 import { useBridge, useStore } from '../base';
 import { monaco, useTextModels } from '../editor';
 import { useLanguageClient } from './language-client';
@@ -31,30 +31,76 @@ export function symbolPathAt(symbols: DocumentSymbol[], at: LspPosition): Symbol
   }
 }
 
+/** Symbols being asked for, by path: views asking at once share one request (a second would supersede the first). */
+const asking = new Map<string, Promise<DocumentSymbol[]>>();
+
+function askSymbols(bridge: KilnBridge, path: string): Promise<DocumentSymbol[]> {
+  const pending = asking.get(path);
+  if (pending) return pending;
+  const asked = bridge.request('language.documentSymbols', { path }).finally(() => asking.delete(path));
+  asking.set(path, asked);
+  return asked;
+}
+
 /**
- * The symbol path at the cursor of the editor showing `path` (a Python file), from the language server's document
- * symbols: asked again after a pause in typing, and when the server becomes ready. Never waits on the server.
+ * The language server's document symbols of a Python file: asked when the server is ready and again after a
+ * pause in typing. Null while there is no answer to go by (the server is off, starting, failed, or the request
+ * failed), so a view can fall back to its own reading. Never waits on the server.
  */
-export function useSymbolPath(path: string | null): SymbolStep[] {
+export function useDocumentSymbols(path: string | null): DocumentSymbol[] | null {
   const bridge = useBridge();
   const textModels = useTextModels();
   const ready = useStore(useLanguageClient(), (s) => s.status?.state === 'ready');
-  const [symbols, setSymbols] = useState<DocumentSymbol[]>([]);
+  const [symbols, setSymbols] = useState<{ path: string; symbols: DocumentSymbol[] } | null>(null);
+  const python = path !== null && /\.pyi?$/i.test(path);
+
+  useEffect(() => {
+    setSymbols(null);
+    if (!python || !path || !ready) return;
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const fetchSymbols = () =>
+      askSymbols(bridge, path).then(
+        (found) => live && setSymbols({ path, symbols: found }),
+        () => live && setSymbols(null),
+      );
+    void fetchSymbols();
+    const subscriptions: monaco.IDisposable[] = [];
+    let watchedModel: monaco.editor.ITextModel | null = null;
+    const watch = () => {
+      const model = textModels.modelIfOpen(path) ?? null;
+      if (!model || model === watchedModel) return;
+      watchedModel = model;
+      subscriptions.push(
+        model.onDidChangeContent(() => {
+          clearTimeout(timer);
+          timer = setTimeout(() => void fetchSymbols(), SYMBOLS_TYPING_PAUSE_MS);
+        }),
+      );
+    };
+    watch();
+    // The model may be made after the view asks (a tab opening).
+    subscriptions.push(monaco.editor.onDidCreateModel(watch));
+    return () => {
+      live = false;
+      clearTimeout(timer);
+      subscriptions.forEach((s) => s.dispose());
+    };
+  }, [bridge, textModels, path, python, ready]);
+
+  return symbols && symbols.path === path ? symbols.symbols : null;
+}
+
+/** The symbol path at the cursor of the editor showing `path` (a Python file), from the server's document symbols. */
+export function useSymbolPath(path: string | null): SymbolStep[] {
+  const textModels = useTextModels();
+  const symbols = useDocumentSymbols(path);
   const [cursor, setCursor] = useState<LspPosition | null>(null);
   const python = path !== null && /\.pyi?$/i.test(path);
 
   useEffect(() => {
-    setSymbols([]);
     setCursor(null);
     if (!python || !path) return;
-    let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const fetchSymbols = () =>
-      bridge.request('language.documentSymbols', { path }).then(
-        (found) => live && setSymbols(found),
-        () => undefined,
-      );
-    if (ready) void fetchSymbols();
     const watched = new Set<monaco.editor.ICodeEditor>();
     const subscriptions: monaco.IDisposable[] = [];
     const modelOf = () => textModels.modelIfOpen(path);
@@ -69,24 +115,12 @@ export function useSymbolPath(path: string | null): SymbolStep[] {
         }
       };
       take();
-      subscriptions.push(
-        editor.onDidChangeCursorPosition(take),
-        editor.onDidChangeModel(take),
-        editor.onDidChangeModelContent(() => {
-          if (editor.getModel() !== modelOf()) return;
-          clearTimeout(timer);
-          timer = setTimeout(() => void fetchSymbols(), SYMBOLS_TYPING_PAUSE_MS);
-        }),
-      );
+      subscriptions.push(editor.onDidChangeCursorPosition(take), editor.onDidChangeModel(take));
     };
     monaco.editor.getEditors().forEach(track);
     subscriptions.push(monaco.editor.onDidCreateEditor(track));
-    return () => {
-      live = false;
-      clearTimeout(timer);
-      subscriptions.forEach((s) => s.dispose());
-    };
-  }, [bridge, textModels, path, python, ready]);
+    return () => subscriptions.forEach((s) => s.dispose());
+  }, [textModels, path, python]);
 
-  return cursor ? symbolPathAt(symbols, cursor) : [];
+  return cursor && symbols ? symbolPathAt(symbols, cursor) : [];
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useBridge } from '../base';
 import { attachTreePathDrop, monaco, openIfFile, useOpenFilesStore } from '../editor';
-import { overflowWidgetsNode } from './overflow-widgets';
+import { overflowWidgetsNode, trackOverflowOwner } from './overflow-widgets';
 import { attachKernelAssist, type KernelAssistSource } from './kernel-assist';
 import { attachCellLanguage } from './language';
 import { useCellFind } from './find/find-context';
@@ -183,6 +183,7 @@ export function CellEditor({
       open: openIfFile(bridge, (target) => void openFiles.open(target)),
     });
     const detachLanguage = assist?.language ? attachCellLanguage(editor, cellId, assist.language) : null;
+    const untrackOwner = trackOverflowOwner(editor);
     const keySub = editor.onKeyDown((e) => {
       if (e.browserEvent.defaultPrevented) return;
       const suggesting = Boolean(el.ownerDocument.querySelector('.suggest-widget.visible'));
@@ -229,6 +230,7 @@ export function CellEditor({
       detachAssist?.();
       detachPathDrop();
       detachLanguage?.();
+      untrackOwner();
       resize.disconnect();
       editor.dispose();
       model.dispose();

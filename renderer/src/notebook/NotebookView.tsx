@@ -3,6 +3,7 @@ import { nameOf } from '../../../shared/paths';
 import { errorText, perBridge, useBridge, useStore } from '../base';
 import { CodeDocument, monaco, onRevealRequest, takeReveal, useOpenFilesStore } from '../editor';
 import { PlusIcon, useColorScheme, usePrefs, useToasts } from '../ui';
+import { registerNotebookEditTarget } from '../language';
 import { Banners, CannotOpen } from './Banners';
 import { Cell } from './Cell';
 import { carriesCells, dropCells, dropEffect, dropTarget, takeTabDrops } from './cell-drag';
@@ -110,6 +111,17 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   useEffect(() => notebook.keepSelection(), [notebook, state.status, state.cells]);
   // The Problems panel names this notebook's cells by the numbers shown here.
   useEffect(() => trackCellNumbers(session), [session]);
+  // A rename or quick fix from anywhere that reaches this notebook edits its cells here: one undoable step.
+  useEffect(
+    () =>
+      registerNotebookEditTarget({
+        path: () => session.path,
+        sourceOf: (cellId) => session.cell(cellId)?.cell.source,
+        numberOf: (cellId) => (session.indexOf(cellId) >= 0 ? session.indexOf(cellId) + 1 : null),
+        replaceSources: (edits) => notebook.replaceSources(edits),
+      }),
+    [session, notebook],
+  );
 
   useEffect(() => showNotebookOutline(path, { session, selection: notebook }), [path, session, notebook]);
 

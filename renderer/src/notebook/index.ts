@@ -2,4 +2,4 @@ export { NOTEBOOK_AS_TEXT, NotebookAsText, NotebookView } from './NotebookView';
 export { useNotebookOutline, type NotebookOutline } from './outline-feed';
 export { markdownHeadings, type Heading, type NotebookHeading } from './sections';
 export { notebookTabDrop } from './cell-drag';
-export { cellNumberOf } from './language';
+export { cellNumberOf, cellNumbers } from './language';

@@ -2,8 +2,9 @@ import { useMemo, useRef } from 'react';
 import { nameOf } from '../../../shared/paths';
 import { useStore } from '../base';
 import { requestReveal, useOpenFilesStore } from '../editor';
+import { useDocumentSymbols } from '../language';
 import { markdownHeadings, useNotebookOutline } from '../notebook';
-import { pythonOutline, type OutlineEntry } from './text-outline';
+import { pythonOutline, symbolOutline, type OutlineEntry } from './text-outline';
 import './outline.css';
 
 interface Row extends OutlineEntry {
@@ -13,11 +14,14 @@ interface Row extends OutlineEntry {
 
 /**
  * The Outline: the open notebook's markdown headings (the section of the selected cell marked), or a Markdown
- * file's headings, or a Python file's classes and functions. Enter or a click goes there.
+ * file's headings, or a Python file's symbols (the language server's; classes and functions read from the text
+ * when the server is off or has not answered). Enter or a click goes there.
  */
 export function OutlineView({ path, onOpen }: { path: string | null; onOpen: (path: string) => void }) {
   const notebook = useNotebookOutline(path?.endsWith('.ipynb') ? path : null);
   const buffer = useStore(useOpenFilesStore(), (s) => s.files.find((f) => f.path === path)?.buffer ?? null);
+  // A Python file's outline is the language server's; the file's own reading stands in while it has none.
+  const symbols = useDocumentSymbols(path?.endsWith('.py') ? path : null);
   const listRef = useRef<HTMLUListElement>(null);
   const rows = useMemo<Row[]>(() => {
     if (!path) return [];
@@ -26,14 +30,15 @@ export function OutlineView({ path, onOpen }: { path: string | null; onOpen: (pa
     if (buffer === null) return [];
     if (/\.(md|markdown)$/i.test(path))
       return markdownHeadings(buffer).map((h) => ({ text: h.text, level: h.level, line: h.line + 1 }));
-    if (path.endsWith('.py')) return pythonOutline(buffer);
+    if (path.endsWith('.py')) return symbols ? symbolOutline(symbols) : pythonOutline(buffer);
     return [];
-  }, [path, notebook, buffer]);
+  }, [path, notebook, buffer, symbols]);
   const current = notebook?.current ?? null;
 
   const go = (row: Row) => {
     if (!path) return;
-    requestReveal(path, { line: row.line, start: 0, end: 0, cell: row.cell });
+    const start = row.character ?? 0;
+    requestReveal(path, { line: row.line, start, end: start, cell: row.cell });
     onOpen(path);
   };
   const onKeyDown = (event: React.KeyboardEvent<HTMLLIElement>, index: number) => {

@@ -1,8 +1,12 @@
+import type { DocumentSymbol } from '../../../shared/contract';
+
 /** One entry of a text file's outline: what it is called, how deep it sits, and its line (1-based). */
 export interface OutlineEntry {
   text: string;
   level: number;
   line: number;
+  /** Where the name starts on its line (0-based), where known: the cursor goes there. */
+  character?: number;
 }
 
 const PY_DEF = /^(async\s+def|def|class)\s+([A-Za-z_]\w*)/;
@@ -35,4 +39,20 @@ export function pythonOutline(text: string): OutlineEntry[] {
     if (method && /^(\s+)/.exec(line)![1].length <= 4) entries.push({ text: method[1], level: 2, line: i + 1 });
   }
   return entries;
+}
+
+/** What a function's body holds (its locals, nested helpers) is no part of the outline, as in a code outline. */
+const BODY_KINDS = new Set<DocumentSymbol['kind']>(['function', 'method', 'constructor']);
+
+/** A Python file's outline from the language server's document symbols: every symbol but what function bodies hold. */
+export function symbolOutline(symbols: readonly DocumentSymbol[], level = 1): OutlineEntry[] {
+  return symbols.flatMap((symbol) => [
+    {
+      text: symbol.name,
+      level,
+      line: symbol.selectionRange.start.line + 1,
+      character: symbol.selectionRange.start.character,
+    },
+    ...(BODY_KINDS.has(symbol.kind) ? [] : symbolOutline(symbol.children, level + 1)),
+  ]);
 }

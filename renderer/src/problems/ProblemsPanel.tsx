@@ -2,7 +2,7 @@ import { useStore } from '../base';
 import { useCommands } from '../commands';
 import { requestReveal, useOpenFilesStore } from '../editor';
 import { useLanguageClient } from '../language';
-import { cellNumberOf } from '../notebook';
+import { cellNumberOf, cellNumbers } from '../notebook';
 import { ErrorIcon, FileIcon, Icon, WarningIcon, XIcon } from '../ui';
 import { countProblems, listProblems, problemsPanel, type Problem } from './problems-store';
 import './problems.css';
@@ -31,6 +31,8 @@ function SeverityIcon({ severity }: { severity: Problem['severity'] }) {
 export function ProblemsPanel() {
   const open = useStore(problemsPanel, (s) => s.open);
   const diagnostics = useStore(useLanguageClient(), (s) => s.diagnostics);
+  // Cells inserted or moved above a problem renumber it though its diagnostic stays the same.
+  useStore(cellNumbers, (s) => s.version);
   const openFiles = useOpenFilesStore();
   useCommands([
     {

@@ -11,7 +11,7 @@ import type {
   RequestResult,
 } from '../../../../shared/contract';
 import { monaco } from '../../editor';
-import { useLanguageClient } from '../../language';
+import { registerDocumentResolver, useLanguageClient } from '../../language';
 
 /*
  * The language server in a notebook's cell editors. Main presents the notebook's code cells to the server
@@ -202,8 +202,10 @@ function definitionProvider(): monaco.languages.DefinitionProvider {
 function definitionOpener(): monaco.editor.ICodeEditorOpener {
   return {
     openCodeEditor(from, resource, selectionOrPosition) {
-      if (resource.scheme !== TARGET_SCHEME) return false;
-      const attached = cells.get(from.getModel()?.uri.toString() ?? '');
+      // A reference in a peek, in another cell's editor: the notebook shows that cell.
+      const shown = cells.get(resource.toString());
+      if (resource.scheme !== TARGET_SCHEME && !shown) return false;
+      const attached = shown ?? cells.get(from.getModel()?.uri.toString() ?? '');
       if (!attached) return false;
       const start =
         selectionOrPosition && 'startLineNumber' in selectionOrPosition
@@ -216,12 +218,20 @@ function definitionOpener(): monaco.editor.ICodeEditorOpener {
           ? { line: selectionOrPosition.endLineNumber - 1, character: selectionOrPosition.endColumn - 1 }
           : start;
       const range = { start, end };
-      const cell = new URLSearchParams(resource.query).get('cell');
+      const cell = shown ? shown.cellId : new URLSearchParams(resource.query).get('cell');
       if (cell !== null) attached.source.revealCell(cell, range);
       else attached.source.openFile(resource.path.replace(/^\//, ''), range);
       return true;
     },
   };
+}
+
+/** The cell editor's model showing a cell of a notebook, if it is mounted. */
+function cellModelUri(path: string, cellId: string): monaco.Uri | null {
+  for (const [uri, attached] of cells) {
+    if (attached.cellId === cellId && attached.source.path() === path) return monaco.Uri.parse(uri);
+  }
+  return null;
 }
 
 function registerProviders(): void {
@@ -230,6 +240,16 @@ function registerProviders(): void {
   monaco.languages.registerHoverProvider('python', hoverProvider());
   monaco.languages.registerDefinitionProvider('python', definitionProvider());
   monaco.editor.registerEditorOpener(definitionOpener());
+  // Signature help, references (Shift+F12), rename (F2) and quick fixes are the editor's, asked of a cell.
+  registerDocumentResolver({
+    documentOf: (model) => {
+      const attached = cells.get(model.uri.toString());
+      if (!attached) return null;
+      const { source, cellId } = attached;
+      return { path: source.path(), cell: cellId, flush: () => source.flush() };
+    },
+    modelOf: cellModelUri,
+  });
 }
 
 function showMarkers(model: monaco.editor.ITextModel, diagnostics: readonly LspDiagnostic[]): void {

@@ -1,17 +1,53 @@
+import { Store } from '../../base';
 import type { NotebookSession } from '../notebook-session';
 
 /*
  * The cell numbers the notebooks show ("Cell 3"), for places outside the notebook that name a cell by its id
- * (the Problems panel). Read from the open notebooks' sessions when asked, so inserted, moved and deleted cells
- * are counted as the notebook shows them now.
+ * (the Problems panel, a rename's preview). Read from the open notebooks' sessions when asked, so inserted,
+ * moved and deleted cells are counted as the notebook shows them now; `cellNumbers` tells its readers when
+ * any open notebook's order of cells changed, so they re-read (diagnostics need not change for that).
  */
 
-const sessions = new Set<Pick<NotebookSession, 'path' | 'getState'>>();
+type TrackedSession = Pick<NotebookSession, 'path' | 'getState' | 'subscribe'>;
+
+const sessions = new Set<TrackedSession>();
+
+class CellNumbers extends Store<{ version: number }> {
+  renumbered(): void {
+    this.set({ version: this.state.version + 1 });
+  }
+}
+
+/** Its version moves whenever an open notebook's cells are inserted, moved or deleted. */
+export const cellNumbers = new CellNumbers({ version: 0 });
+
+function orderOf(session: TrackedSession): string {
+  return session
+    .getState()
+    .cells.map((c) => c.cell.id)
+    .join('\n');
+}
 
 /** Counts a notebook's cells while its view is open. Returns what stops it. */
-export function trackCellNumbers(session: Pick<NotebookSession, 'path' | 'getState'>): () => void {
+export function trackCellNumbers(session: TrackedSession): () => void {
   sessions.add(session);
-  return () => void sessions.delete(session);
+  let cells = session.getState().cells;
+  let order = orderOf(session);
+  const unsubscribe = session.subscribe(() => {
+    // Typing replaces the cells array too: only a new order of ids is news.
+    if (session.getState().cells === cells) return;
+    cells = session.getState().cells;
+    const next = orderOf(session);
+    if (next === order) return;
+    order = next;
+    cellNumbers.renumbered();
+  });
+  cellNumbers.renumbered();
+  return () => {
+    unsubscribe();
+    sessions.delete(session);
+    cellNumbers.renumbered();
+  };
 }
 
 /** The 1-based number of a cell of an open notebook, as its view labels it; null when the notebook or cell is not open. */

@@ -1,3 +1,3 @@
 export { attachCellLanguage, staticCompletions, type CellLanguageSource } from './cell-language';
 export { itemsBesidesKernel } from './merge-completions';
-export { cellNumberOf, trackCellNumbers } from './cell-numbers';
+export { cellNumberOf, cellNumbers, trackCellNumbers } from './cell-numbers';
