@@ -5,7 +5,7 @@ import { CodeDocument, monaco, onRevealRequest, takeReveal, useOpenFilesStore } 
 import { PlusIcon, useColorScheme, usePrefs, useToasts } from '../ui';
 import { Banners, CannotOpen } from './Banners';
 import { Cell } from './Cell';
-import { carriesCells, dropCells, dropEffect, dropTarget, takeTabDrops } from './cell-drag';
+import { takeCellDrops, takeTabDrops } from './cell-drag';
 import { CollapseActions } from './collapse';
 import { FindBar } from './find/FindBar';
 import { FindContext } from './find/find-context';
@@ -97,7 +97,6 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   const { activeId, mode, unrendered, focusTick, selected, lineNumbers, allLineNumbers } = useStore(notebook);
   const cellsRef = useRef<HTMLDivElement>(null);
   const dropLine = useRef<HTMLDivElement>(null);
-  const dropIndex = useRef<number | null>(null);
   const bridge = useBridge();
   const { prefs, setPref } = usePrefs();
   const assist = useKernelAssistSource(session, bridge, prefs);
@@ -183,28 +182,11 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   useNotebookKeys(notebook, inCommandMode, inEditMode);
 
   // Dragging cells: a line shows where they would land; the DOM is touched directly, so a drag re-renders nothing.
-  const hideDropLine = () => {
-    dropIndex.current = null;
-    if (dropLine.current) dropLine.current.hidden = true;
-  };
-  const onDragOver = (event: React.DragEvent) => {
-    if (!carriesCells(event)) return;
-    event.preventDefault();
-    event.dataTransfer.dropEffect = dropEffect(notebook);
-    const target = dropTarget(notebook, event);
-    const line = dropLine.current;
-    if (!target || !line) return;
-    dropIndex.current = target.index;
-    line.hidden = false;
-    line.style.top = `${target.element.offsetTop + (target.after ? target.element.offsetHeight : 0) - 1}px`;
-  };
-  const onDrop = (event: React.DragEvent) => {
-    if (!carriesCells(event)) return;
-    event.preventDefault();
-    const index = dropTarget(notebook, event)?.index ?? dropIndex.current ?? state.cells.length;
-    hideDropLine();
-    dropCells(notebook, event, index);
-  };
+  const listShown = state.status === 'ready';
+  useEffect(() => {
+    if (!listShown || !cellsRef.current || !dropLine.current) return;
+    return takeCellDrops(cellsRef.current, dropLine.current, notebook);
+  }, [listShown, notebook]);
   useFindAndCollapseKeys({
     find,
     collapse,
@@ -252,18 +234,7 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
       <FindBar find={find} onClose={() => notebook.focus(notebook.getState().activeId, notebook.getState().mode)} />
       <Banners notebook={notebook} state={state} />
       <FindContext.Provider value={findViews}>
-        <div
-          ref={cellsRef}
-          className="nb-cells"
-          tabIndex={-1}
-          onKeyDown={onCommandKey}
-          onDragOver={onDragOver}
-          onDrop={onDrop}
-          onDragEnd={hideDropLine}
-          onDragLeave={(e) => {
-            if (!e.currentTarget.contains(e.relatedTarget as Node | null)) hideDropLine();
-          }}
-        >
+        <div ref={cellsRef} className="nb-cells" tabIndex={-1} onKeyDown={onCommandKey}>
           <div ref={dropLine} className="nb-drop-line" aria-hidden hidden />
           <div
             role="grid"
