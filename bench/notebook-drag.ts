@@ -73,6 +73,10 @@ const BARE_PAGE = `<!doctype html><html><body style="margin:0;font:13px monospac
 interface LongFrame {
   duration: number;
   blocking: number;
+  /** From the rendering step's start (requestAnimationFrame and ResizeObserver callbacks first) to the frame's end. */
+  renderMs: number;
+  /** Style and layout at the frame's end. */
+  styleLayoutMs: number;
   scripts: { what: string; ms: number; forcedLayoutMs: number }[];
 }
 
@@ -95,6 +99,8 @@ async function startFrames(page: Page): Promise<void> {
     const keep = (e) => window.__frames.long.push({
       duration: e.duration,
       blocking: e.blockingDuration,
+      renderMs: e.renderStart ? e.startTime + e.duration - e.renderStart : 0,
+      styleLayoutMs: e.styleAndLayoutStart ? e.startTime + e.duration - e.styleAndLayoutStart : 0,
       scripts: e.scripts.map((s) => ({
         what: (s.invoker || s.invokerType) + (s.sourceFunctionName ? ' ' + s.sourceFunctionName : ''),
         ms: s.duration,
@@ -125,7 +131,7 @@ function longestFrame(frames: Frames): number {
 function describeFrames(label: string, frames: Frames): string {
   const worst = [...frames.long].sort((a, b) => b.duration - a.duration)[0];
   const scripts = worst
-    ? `; worst: ${worst.scripts
+    ? `; worst: rendering ${worst.renderMs.toFixed(0)} ms (style and layout ${worst.styleLayoutMs.toFixed(0)}), scripts: ${worst.scripts
         .filter((s) => s.ms >= 1)
         .map(
           (s) =>

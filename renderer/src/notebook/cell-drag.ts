@@ -112,7 +112,7 @@ export function takeCellDrops(list: HTMLElement, line: HTMLElement, notebook: No
     const top = target.element.offsetTop + (target.after ? target.element.offsetHeight : 0) - 1;
     if (top === lineTop) return;
     lineTop = top;
-    line.style.top = `${top}px`;
+    line.style.transform = `translateY(${top}px)`;
     line.hidden = false;
   };
   const onDrop = (event: DragEvent) => {
