@@ -216,6 +216,10 @@ test.describe('notebook cells', () => {
       await page.mouse.up();
       await expect.poll(() => sources(nb)).toEqual(['b = 2', 'c = 3', 'a = 1', 'd = 4']);
       await expect(nb.locator('.nb-drop-line')).toBeHidden();
+      // Its editor, focused, is named by its new number (then Escape: back to command mode).
+      await cellOf(nb, 3).locator('.nb-editor .view-lines').click();
+      await expect(cellOf(nb, 3).getByLabel('Cell 3 code', { exact: true }).first()).toBeAttached();
+      await page.keyboard.press('Escape');
 
       // Z puts it back; Shift+Z moves it again.
       await page.keyboard.press('z');
