@@ -157,8 +157,13 @@ export function CellEditor({
     let cancel: (() => void) | null = null;
     const observer = new IntersectionObserver(
       (entries) => {
-        if (cancel || !entries.some((e) => e.isIntersecting)) return;
-        cancel = makeEditorSoon(() => setLive(true));
+        // The latest entry says whether the cell is near now; one scrolled away before its turn leaves the queue.
+        const near = entries[entries.length - 1].isIntersecting;
+        if (near && !cancel) cancel = makeEditorSoon(() => setLive(true));
+        else if (!near && cancel) {
+          cancel();
+          cancel = null;
+        }
       },
       { rootMargin: '800px 0px' },
     );
