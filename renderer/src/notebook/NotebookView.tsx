@@ -4,7 +4,7 @@ import { errorText, perBridge, useBridge, useStore } from '../base';
 import { CodeDocument, monaco, onRevealRequest, takeReveal, useOpenFilesStore } from '../editor';
 import { PlusIcon, useColorScheme, usePrefs, useToasts } from '../ui';
 import { Banners, CannotOpen } from './Banners';
-import { Cell } from './Cell';
+import { Cell, type SectionState } from './Cell';
 import { takeCellDrops, takeTabDrops } from './cell-drag';
 import { CollapseActions } from './collapse';
 import { FindBar } from './find/FindBar';
@@ -149,6 +149,22 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   }, [ready, session, notebook]);
 
   const hidden = useMemo(() => hiddenBySections(state.cells.map((c) => c.cell)), [state.cells]);
+  // A folded section's state as last given, while it holds the same cells: its heading cell (memoized) is not
+  // re-rendered by every change elsewhere in the notebook.
+  const sections = useRef(new Map<string, SectionState>());
+  const sameSection = (section: SectionState): SectionState => {
+    const key = section.hiddenIds[0];
+    if (!key) return section;
+    const last = sections.current.get(key);
+    if (
+      last &&
+      last.hiddenIds.length === section.hiddenIds.length &&
+      last.hiddenIds.every((id, i) => id === section.hiddenIds[i])
+    )
+      return last;
+    sections.current.set(key, section);
+    return section;
+  };
 
   useEffect(() => {
     monaco.editor.setTheme(scheme === 'dark' ? 'vs-dark' : 'vs');
@@ -273,7 +289,7 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
                       actions={notebook}
                       assist={assist}
                       timings={timings}
-                      section={cellHeading(view.cell) ? sectionOf(state.cells, index, collapsed) : null}
+                      section={cellHeading(view.cell) ? sameSection(sectionOf(state.cells, index, collapsed)) : null}
                       collapse={collapse}
                     />
                   </div>
