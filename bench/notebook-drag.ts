@@ -1,15 +1,20 @@
 /**
- * Drag-reorder benchmark: a cell of a 500-cell notebook dragged by its handle past 9 cells and dropped, through
- * Kiln's whole path (the drop line while dragging, the move request to main over the WebSocket, the re-render).
- * Measured like bench/notebook-frames: the main thread's long tasks (work of 50 ms or more the page could not
- * split, i.e. dropped frames), plus the longest gap between animation frames, from the mouse going down until
- * the moved cell is painted in its new place.
+ * Drag-reorder benchmark: a cell of a 500-cell notebook dragged by its handle past 9 cells (the pointer ending over
+ * the target cell's code) and dropped, through Kiln's whole path: the drop line while dragging, the move request to
+ * main over the WebSocket, its answer's re-render and the focus on the moved cell.
  *
- * Baseline, in the same run and the same Chromium: a bare page of 500 plain cells with the same HTML5 drag (a
- * drop line, and the cell's node moved on drop), dragged by the same mouse path.
- * Target: no frame of 50 ms or more (the median run's longest long task under 50 ms); the bench fails otherwise.
+ * Timed from just before the mouse goes down until two animation frames after the moved cell shows in its new
+ * place (so the frame that paints it is in). Over that span: every long animation frame (Chromium's
+ * long-animation-frame entries: a frame of 50 ms or more from its first task to its paint, with the scripts that
+ * ran in it), the longest gap between requestAnimationFrame callbacks (what the eye sees, in whole vsyncs), and the
+ * long tasks.
  *
- * Needs the built app (`npm run build`). Run alone: `node --import tsx bench/notebook-drag.ts`.
+ * Baseline, in the same run and the same Chromium, alternating with Kiln's runs: a bare page of 500 plain cells
+ * with the same HTML5 drag (a drop line, and the cell's node moved on drop), dragged by the same mouse path.
+ * Target, as issue 23 states it ("keeps frames under 50 ms"): the median run has no frame of 50 ms or more, and
+ * no task of 50 ms or more (a task that long holds a frame as long); the bench fails otherwise. The rAF gap is
+ * reported against the bare page's, without a target (whole vsyncs: 50 ms there can be a 34 ms frame). Each run
+ * prints its worst frame's rendering time and scripts, to see what to cut.
  */
 import type { Page } from '@playwright/test';
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -66,17 +71,79 @@ const BARE_PAGE = `<!doctype html><html><body style="margin:0;font:13px monospac
   list.addEventListener('drop', (e) => { e.preventDefault(); line.hidden = true; if (dragged && target !== dragged) list.insertBefore(dragged, target); });
 </script></body></html>`;
 
-/** Longest gap between animation frames while recording (a frame the page took too long to paint). */
+/** One long animation frame (50 ms or more from its first task to its paint), with the scripts that ran in it. */
+interface LongFrame {
+  duration: number;
+  blocking: number;
+  /** From the rendering step's start (requestAnimationFrame and ResizeObserver callbacks first) to the frame's end. */
+  renderMs: number;
+  /** Style and layout at the frame's end. */
+  styleLayoutMs: number;
+  scripts: { what: string; ms: number; forcedLayoutMs: number }[];
+}
+
+interface Frames {
+  /** Longest gap between two animation-frame callbacks (vsync-quantised: 16.7, 33.3, 50 ms ...). */
+  maxGapMs: number;
+  /** Chromium's long-animation-frame entries: every frame of 50 ms or more. */
+  long: LongFrame[];
+}
+
+/**
+ * Starts recording frames two ways: requestAnimationFrame gaps (what a user sees, to the vsync), and Chromium's
+ * long-animation-frame entries (each frame's real length from its first task to its paint, and which scripts ran).
+ */
 async function startFrames(page: Page): Promise<void> {
   await page.evaluate(`(() => {
-    window.__frames = { last: performance.now(), max: 0, on: true };
+    window.__frames = { last: performance.now(), max: 0, on: true, long: [] };
     const tick = (t) => { const f = window.__frames; if (!f.on) return; f.max = Math.max(f.max, t - f.last); f.last = t; requestAnimationFrame(tick); };
     requestAnimationFrame(tick);
+    const keep = (e) => window.__frames.long.push({
+      duration: e.duration,
+      blocking: e.blockingDuration,
+      renderMs: e.renderStart ? e.startTime + e.duration - e.renderStart : 0,
+      styleLayoutMs: e.styleAndLayoutStart ? e.startTime + e.duration - e.styleAndLayoutStart : 0,
+      scripts: e.scripts.map((s) => ({
+        what: (s.invoker || s.invokerType) + (s.sourceFunctionName ? ' ' + s.sourceFunctionName : ''),
+        ms: s.duration,
+        forcedLayoutMs: s.forcedStyleAndLayoutDuration,
+      })),
+    });
+    window.__loafObserver?.disconnect();
+    window.__loafObserver = new PerformanceObserver((list) => list.getEntries().forEach(keep));
+    window.__loafObserver.observe({ type: 'long-animation-frame' });
+    window.__keepLoaf = keep;
   })()`);
 }
 
-async function stopFrames(page: Page): Promise<number> {
-  return (await page.evaluate(`(() => { window.__frames.on = false; return window.__frames.max; })()`)) as number;
+async function stopFrames(page: Page): Promise<Frames> {
+  return (await page.evaluate(`(() => {
+    const f = window.__frames;
+    f.on = false;
+    window.__loafObserver.takeRecords().forEach(window.__keepLoaf);
+    window.__loafObserver.disconnect();
+    return { maxGapMs: f.max, long: f.long };
+  })()`)) as Frames;
+}
+
+function longestFrame(frames: Frames): number {
+  return Math.max(0, ...frames.long.map((f) => f.duration));
+}
+
+function describeFrames(label: string, frames: Frames): string {
+  const worst = [...frames.long].sort((a, b) => b.duration - a.duration)[0];
+  const scripts = worst
+    ? `; worst: rendering ${worst.renderMs.toFixed(0)} ms (style and layout ${worst.styleLayoutMs.toFixed(0)}), scripts: ${worst.scripts
+        .filter((s) => s.ms >= 1)
+        .map(
+          (s) =>
+            `${s.what} ${s.ms.toFixed(0)} ms${s.forcedLayoutMs >= 1 ? ` (forced layout ${s.forcedLayoutMs.toFixed(0)})` : ''}`,
+        )
+        .join(', ')}`
+    : '';
+  return `  ${label}: longest rAF gap ${frames.maxGapMs.toFixed(0)} ms, ${frames.long.length} frames of 50 ms or more${
+    worst ? ` (longest ${worst.duration.toFixed(0)} ms)` : ''
+  }${scripts}`;
 }
 
 /** The ids of the first cells, in their order on screen. */
@@ -87,16 +154,16 @@ function firstIds(page: Page, scope: string): Promise<string[]> {
   );
 }
 
+interface DragRun {
+  tasks: LongTasks;
+  frames: Frames;
+}
+
 /**
  * Drags cell FROM below cell TO (or back up) by its handle and waits until the order on screen shows it; long tasks
  * and frames recorded throughout.
  */
-async function dragOnce(
-  page: Page,
-  scope: string,
-  handle: string,
-  down: boolean,
-): Promise<{ tasks: LongTasks; maxFrameMs: number }> {
+async function dragOnce(page: Page, scope: string, handle: string, down: boolean): Promise<DragRun> {
   const before = await firstIds(page, scope);
   const from = down ? FROM : TO;
   const to = down ? TO : FROM;
@@ -132,8 +199,8 @@ async function dragOnce(
       throw err;
     });
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  const maxFrameMs = await stopFrames(page);
-  return { tasks: await stopLongTasks(page), maxFrameMs };
+  const frames = await stopFrames(page);
+  return { tasks: await stopLongTasks(page), frames };
 }
 
 export async function runNotebookDragBench(): Promise<BenchResult[]> {
@@ -159,8 +226,8 @@ export async function runNotebookDragBench(): Promise<BenchResult[]> {
     await dragOnce(page, 'section.nb', '.nb-handle', true);
     await bare.bringToFront();
     await dragOnce(bare, '#list', '.handle', true);
-    const kilnRuns: { tasks: LongTasks; maxFrameMs: number }[] = [];
-    const bareRuns: { tasks: LongTasks; maxFrameMs: number }[] = [];
+    const kilnRuns: DragRun[] = [];
+    const bareRuns: DragRun[] = [];
     for (let i = 0; i < RUNS; i++) {
       const down = i % 2 === 1;
       await page.bringToFront();
@@ -171,21 +238,23 @@ export async function runNotebookDragBench(): Promise<BenchResult[]> {
 
     console.log(`notebook drag-reorder in a ${CELLS}-cell notebook, cell ${FROM} ↔ below cell ${TO} (${RUNS} runs):`);
     for (const [i, run] of kilnRuns.entries()) {
-      console.log(
-        `${describeLongTasks(`kiln run ${i + 1}`, run.tasks)}, longest frame ${run.maxFrameMs.toFixed(0)} ms`,
-      );
-      const b = bareRuns[i];
-      console.log(
-        `${describeLongTasks(`bare page run ${i + 1}`, b.tasks)}, longest frame ${b.maxFrameMs.toFixed(0)} ms`,
-      );
+      console.log(describeLongTasks(`kiln run ${i + 1}`, run.tasks));
+      console.log(describeFrames(`kiln run ${i + 1}`, run.frames));
+      console.log(describeFrames(`bare page run ${i + 1}`, bareRuns[i].frames));
     }
     const frames: BenchResult = {
-      name: `notebook drag: longest frame while dragging a cell of ${CELLS} and dropping it (Kiln vs a bare page of ${CELLS} cells), median of ${RUNS}`,
-      kiln: median(kilnRuns.map((r) => r.maxFrameMs)),
-      baseline: median(bareRuns.map((r) => r.maxFrameMs)),
+      name: `notebook drag: longest rAF gap while dragging a cell of ${CELLS} and dropping it (Kiln vs a bare page of ${CELLS} cells), median of ${RUNS}`,
+      kiln: median(kilnRuns.map((r) => r.frames.maxGapMs)),
+      baseline: median(bareRuns.map((r) => r.frames.maxGapMs)),
       unit: 'ms',
     };
     report(frames);
+    reportValue(
+      `notebook drag: longest frame (long-animation-frame entry; 0 = no frame reached 50 ms), median of ${RUNS} (bare page: ${median(bareRuns.map((r) => longestFrame(r.frames))).toFixed(0)} ms)`,
+      median(kilnRuns.map((r) => longestFrame(r.frames))),
+      'ms',
+      { max: FRAME_BUDGET_MS, below: true },
+    );
     const longest = median(kilnRuns.map((r) => r.tasks.maxMs));
     reportValue(`notebook drag: longest task, median of ${RUNS}`, longest, 'ms', { max: FRAME_BUDGET_MS, below: true });
     results.push(frames);

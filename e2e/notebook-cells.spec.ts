@@ -216,6 +216,10 @@ test.describe('notebook cells', () => {
       await page.mouse.up();
       await expect.poll(() => sources(nb)).toEqual(['b = 2', 'c = 3', 'a = 1', 'd = 4']);
       await expect(nb.locator('.nb-drop-line')).toBeHidden();
+      // Its editor, focused, is named by its new number (then Escape: back to command mode).
+      await cellOf(nb, 3).locator('.nb-editor .view-lines').click();
+      await expect(cellOf(nb, 3).getByLabel('Cell 3 code', { exact: true }).first()).toBeAttached();
+      await page.keyboard.press('Escape');
 
       // Z puts it back; Shift+Z moves it again.
       await page.keyboard.press('z');
@@ -223,10 +227,21 @@ test.describe('notebook cells', () => {
       await page.keyboard.press('Shift+Z');
       await expect.poll(() => sources(nb)).toEqual(['b = 2', 'c = 3', 'a = 1', 'd = 4']);
 
+      // Dropped on another cell's code (its upper half: before it), a cell moves and its text is not pasted there.
+      const code = await cellOf(nb, 3).locator('.nb-editor').boundingBox();
+      const first = await cellOf(nb, 1).locator('.nb-handle').boundingBox();
+      if (!code || !first) throw new Error('cells not laid out');
+      await page.mouse.move(first.x + first.width / 2, first.y + first.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(first.x + 40, first.y + 40, { steps: 5 });
+      await page.mouse.move(code.x + 30, code.y + 6, { steps: 10 });
+      await page.mouse.up();
+      await expect.poll(() => sources(nb)).toEqual(['c = 3', 'b = 2', 'a = 1', 'd = 4']);
+
       await save(page, nb);
       const judged = judgeWithNbformat(path.join(workspace.root, 'cells.ipynb'));
       expect(judged.sameBytes).toBe(true);
-      expect(judged.sources).toEqual(['b = 2', 'c = 3', 'a = 1', 'd = 4']);
+      expect(judged.sources).toEqual(['c = 3', 'b = 2', 'a = 1', 'd = 4']);
     });
   });
 

@@ -6,6 +6,7 @@ import { attachKernelAssist, type KernelAssistSource } from './kernel-assist';
 import { attachCellLanguage } from './language';
 import { useCellFind } from './find/find-context';
 import { findDecorations, scrollToFindMatch, StaticSource } from './find/find-highlights';
+import { makeEditorSoon } from './editor-queue';
 
 export type EditorKey = 'run' | 'run-advance' | 'run-insert' | 'escape' | 'up-out' | 'down-out';
 
@@ -40,6 +41,44 @@ export interface CellEditorProps {
 const LINE_HEIGHT = 19;
 
 /**
+ * Every cell editor's options, one object for all: standalone Monaco copies the options of each editor made into
+ * its one global configuration, and each change there re-reads every model's options (so a fresh object, or a
+ * per-cell value, made each new editor cost as much as all the editors before it).
+ */
+const EDITOR_OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = {
+  fontSize: 13,
+  lineHeight: LINE_HEIGHT,
+  minimap: { enabled: false },
+  scrollBeyondLastLine: false,
+  glyphMargin: false,
+  folding: false,
+  lineDecorationsWidth: 8,
+  renderLineHighlight: 'none',
+  overviewRulerLanes: 0,
+  hideCursorInOverviewRuler: true,
+  overviewRulerBorder: false,
+  wordWrap: 'on',
+  wrappingStrategy: 'advanced',
+  padding: { top: 5, bottom: 5 },
+  scrollbar: { vertical: 'hidden', horizontal: 'hidden', alwaysConsumeMouseWheel: false, handleMouseWheel: false },
+  fixedOverflowWidgets: true,
+  automaticLayout: false,
+  contextmenu: true,
+  tabSize: 4,
+  insertSpaces: true,
+  occurrencesHighlight: 'off',
+  selectionHighlight: false,
+  renderWhitespace: 'none',
+  stickyScroll: { enabled: false },
+};
+
+/**
+ * The name an editor is made with; its cell's own ("Cell 3 code") is given when it gets focus. A per-cell name
+ * at creation (or on every move) is a change of Monaco's global configuration each time (see EDITOR_OPTIONS).
+ */
+const ANY_CELL = 'Cell editor';
+
+/**
  * One cell's Monaco: as tall as its text (no inner scrolling), wheel events pass to the notebook,
  * and JupyterLab's run keys are taken before Monaco sees them. Monaco is created when the cell comes near
  * the viewport (or is focused): a notebook of hundreds of cells opens at once, showing plain text meanwhile.
@@ -64,6 +103,9 @@ export function CellEditor({
   const handlers = useRef({ onChange, onKey, onFocus });
   handlers.current = { onChange, onKey, onFocus };
   const applying = useRef(false);
+  // The cell's number changes as cells move or come and go; its editor takes it when focused.
+  const labelRef = useRef(label);
+  labelRef.current = label;
   const [live, setLive] = useState(false);
   // A cell whose editor does not exist yet is off screen: its marks follow once the first highlights painted.
   const { matches: findMatches, current: anyCurrent } = useCellFind(cellId, live ? 'now' : 'later');
@@ -112,14 +154,24 @@ export function CellEditor({
   useEffect(() => {
     if (live) return;
     const el = host.current!;
+    let cancel: (() => void) | null = null;
     const observer = new IntersectionObserver(
       (entries) => {
-        if (entries.some((e) => e.isIntersecting)) setLive(true);
+        // The latest entry says whether the cell is near now; one scrolled away before its turn leaves the queue.
+        const near = entries[entries.length - 1].isIntersecting;
+        if (near && !cancel) cancel = makeEditorSoon(() => setLive(true));
+        else if (!near && cancel) {
+          cancel();
+          cancel = null;
+        }
       },
       { rootMargin: '800px 0px' },
     );
     observer.observe(el);
-    return () => observer.disconnect();
+    return () => {
+      observer.disconnect();
+      cancel?.();
+    };
   }, [live]);
 
   useEffect(() => {
@@ -127,35 +179,12 @@ export function CellEditor({
     const el = host.current!;
     const model = monaco.editor.createModel(source, language);
     const editor = monaco.editor.create(el, {
+      ...EDITOR_OPTIONS,
       model,
-      ariaLabel: label,
-      fontSize: 13,
-      lineHeight: LINE_HEIGHT,
-      minimap: { enabled: false },
-      scrollBeyondLastLine: false,
+      ariaLabel: ANY_CELL,
       lineNumbers: lineNumbers ? 'on' : 'off',
-      glyphMargin: false,
-      folding: false,
-      lineDecorationsWidth: 8,
       lineNumbersMinChars: lineNumbers ? 3 : 0,
-      renderLineHighlight: 'none',
-      overviewRulerLanes: 0,
-      hideCursorInOverviewRuler: true,
-      overviewRulerBorder: false,
-      wordWrap: 'on',
-      wrappingStrategy: 'advanced',
-      padding: { top: 5, bottom: 5 },
-      scrollbar: { vertical: 'hidden', horizontal: 'hidden', alwaysConsumeMouseWheel: false, handleMouseWheel: false },
-      fixedOverflowWidgets: true,
       overflowWidgetsDomNode: overflowWidgetsNode(),
-      automaticLayout: false,
-      contextmenu: true,
-      tabSize: 4,
-      insertSpaces: true,
-      occurrencesHighlight: 'off',
-      selectionHighlight: false,
-      renderWhitespace: 'none',
-      stickyScroll: { enabled: false },
     });
     editorRef.current = editor;
 
@@ -174,7 +203,12 @@ export function CellEditor({
     const changeSub = editor.onDidChangeModelContent(() => {
       if (!applying.current) handlers.current.onChange(model.getValue());
     });
-    const focusSub = editor.onDidFocusEditorText(() => handlers.current.onFocus());
+    const focusSub = editor.onDidFocusEditorText(() => {
+      // Named when focused, where a screen reader reads the name: see ANY_CELL.
+      if (editor.getOption(monaco.editor.EditorOption.ariaLabel) !== labelRef.current)
+        editor.updateOptions({ ariaLabel: labelRef.current });
+      handlers.current.onFocus();
+    });
     // First, so its Tab, Shift+Tab and Escape (closing its panel) come before the notebook's keys.
     const detachAssist = assist ? attachKernelAssist(editor, assist) : null;
     // A tree row dropped with Shift: its path relative to the notebook (the document shown, so the active one).

@@ -5,8 +5,8 @@ import { CodeDocument, monaco, onRevealRequest, takeReveal, useOpenFilesStore } 
 import { PlusIcon, useColorScheme, usePrefs, useToasts } from '../ui';
 import { registerNotebookEditTarget } from '../language';
 import { Banners, CannotOpen } from './Banners';
-import { Cell } from './Cell';
-import { carriesCells, dropCells, dropEffect, dropTarget, takeTabDrops } from './cell-drag';
+import { Cell, type SectionState } from './Cell';
+import { takeCellDrops, takeTabDrops } from './cell-drag';
 import { CollapseActions } from './collapse';
 import { FindBar } from './find/FindBar';
 import { FindContext } from './find/find-context';
@@ -98,7 +98,6 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   const { activeId, mode, unrendered, focusTick, selected, lineNumbers, allLineNumbers } = useStore(notebook);
   const cellsRef = useRef<HTMLDivElement>(null);
   const dropLine = useRef<HTMLDivElement>(null);
-  const dropIndex = useRef<number | null>(null);
   const bridge = useBridge();
   const { prefs, setPref } = usePrefs();
   const assist = useKernelAssistSource(session, bridge, prefs);
@@ -162,6 +161,22 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   }, [ready, session, notebook]);
 
   const hidden = useMemo(() => hiddenBySections(state.cells.map((c) => c.cell)), [state.cells]);
+  // A folded section's state as last given, while it holds the same cells: its heading cell (memoized) is not
+  // re-rendered by every change elsewhere in the notebook.
+  const sections = useRef(new Map<string, SectionState>());
+  const sameSection = (section: SectionState): SectionState => {
+    const key = section.hiddenIds[0];
+    if (!key) return section;
+    const last = sections.current.get(key);
+    if (
+      last &&
+      last.hiddenIds.length === section.hiddenIds.length &&
+      last.hiddenIds.every((id, i) => id === section.hiddenIds[i])
+    )
+      return last;
+    sections.current.set(key, section);
+    return section;
+  };
 
   useEffect(() => {
     monaco.editor.setTheme(scheme === 'dark' ? 'vs-dark' : 'vs');
@@ -195,28 +210,11 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   useNotebookKeys(notebook, inCommandMode, inEditMode);
 
   // Dragging cells: a line shows where they would land; the DOM is touched directly, so a drag re-renders nothing.
-  const hideDropLine = () => {
-    dropIndex.current = null;
-    if (dropLine.current) dropLine.current.hidden = true;
-  };
-  const onDragOver = (event: React.DragEvent) => {
-    if (!carriesCells(event)) return;
-    event.preventDefault();
-    event.dataTransfer.dropEffect = dropEffect(notebook);
-    const target = dropTarget(notebook, event);
-    const line = dropLine.current;
-    if (!target || !line) return;
-    dropIndex.current = target.index;
-    line.hidden = false;
-    line.style.top = `${target.element.offsetTop + (target.after ? target.element.offsetHeight : 0) - 1}px`;
-  };
-  const onDrop = (event: React.DragEvent) => {
-    if (!carriesCells(event)) return;
-    event.preventDefault();
-    const index = dropTarget(notebook, event)?.index ?? dropIndex.current ?? state.cells.length;
-    hideDropLine();
-    dropCells(notebook, event, index);
-  };
+  const listShown = state.status === 'ready';
+  useEffect(() => {
+    if (!listShown || !cellsRef.current || !dropLine.current) return;
+    return takeCellDrops(cellsRef.current, dropLine.current, notebook);
+  }, [listShown, notebook]);
   useFindAndCollapseKeys({
     find,
     collapse,
@@ -264,18 +262,7 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
       <FindBar find={find} onClose={() => notebook.focus(notebook.getState().activeId, notebook.getState().mode)} />
       <Banners notebook={notebook} state={state} />
       <FindContext.Provider value={findViews}>
-        <div
-          ref={cellsRef}
-          className="nb-cells"
-          tabIndex={-1}
-          onKeyDown={onCommandKey}
-          onDragOver={onDragOver}
-          onDrop={onDrop}
-          onDragEnd={hideDropLine}
-          onDragLeave={(e) => {
-            if (!e.currentTarget.contains(e.relatedTarget as Node | null)) hideDropLine();
-          }}
-        >
+        <div ref={cellsRef} className="nb-cells" tabIndex={-1} onKeyDown={onCommandKey}>
           <div ref={dropLine} className="nb-drop-line" aria-hidden hidden />
           <div
             role="grid"
@@ -314,7 +301,7 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
                       actions={notebook}
                       assist={assist}
                       timings={timings}
-                      section={cellHeading(view.cell) ? sectionOf(state.cells, index, collapsed) : null}
+                      section={cellHeading(view.cell) ? sameSection(sectionOf(state.cells, index, collapsed)) : null}
                       collapse={collapse}
                     />
                   </div>

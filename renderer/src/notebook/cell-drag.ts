@@ -1,4 +1,4 @@
-import type { DragEvent } from 'react';
+import type { DragEvent as ReactDragEvent } from 'react';
 import { Emitter } from '../../../shared/base/event';
 import type { NotebookCell } from '../../../shared/contract';
 import type { TabDrop } from '../editor';
@@ -13,7 +13,7 @@ import type { NotebookController } from './notebook-controller';
 /** The drag this window started, so a drop can tell a move within its notebook from a copy. */
 let current: { notebook: NotebookController; ids: string[] } | null = null;
 
-export function startCellDrag(notebook: NotebookController, cellId: string, event: DragEvent): void {
+export function startCellDrag(notebook: NotebookController, cellId: string, event: ReactDragEvent): void {
   const ids = notebook.selection().includes(cellId) ? notebook.selection() : [cellId];
   const cells = ids.map((id) => notebook.session.cell(id)?.cell).filter((c) => c !== undefined);
   current = { notebook, ids };
@@ -28,7 +28,7 @@ export function startCellDrag(notebook: NotebookController, cellId: string, even
  * A small drag image naming what moves (the cell's first line, or "3 cells"): the browser paints it once, where
  * painting the cell itself (an editor and its outputs) can hold the page for a long frame.
  */
-function setDragLabel(event: DragEvent, text: string): void {
+function setDragLabel(event: ReactDragEvent, text: string): void {
   const label = document.createElement('div');
   label.className = 'nb-drag-label';
   label.textContent = text;
@@ -46,16 +46,23 @@ export function endCellDrag(): void {
   current = null;
 }
 
-export function carriesCells(event: DragEvent): boolean {
-  return event.dataTransfer.types.includes(CELLS_MIME);
+/** What the drop side reads of a drag event (the DOM's, or React's). */
+interface CellDragEvent {
+  target: EventTarget | null;
+  clientY: number;
+  dataTransfer: DataTransfer | null;
+}
+
+export function carriesCells(event: CellDragEvent): boolean {
+  return Boolean(event.dataTransfer?.types.includes(CELLS_MIME));
 }
 
 /** Where cells dropped here would go: before or after the cell under the pointer, by its middle. Null off the cells. */
 export function dropTarget(
   notebook: NotebookController,
-  event: DragEvent,
+  event: CellDragEvent,
 ): { index: number; element: HTMLElement; after: boolean } | null {
-  const element = (event.target as Element).closest?.<HTMLElement>('[data-cell-id]');
+  const element = (event.target as Element | null)?.closest?.<HTMLElement>('[data-cell-id]');
   const index = element ? notebook.session.indexOf(element.dataset.cellId ?? '') : -1;
   if (!element || index < 0) return null;
   const box = element.getBoundingClientRect();
@@ -64,19 +71,71 @@ export function dropTarget(
 }
 
 /** Drops the dragged cells at `index`: a move within the notebook they came from, else a copy. */
-export function dropCells(notebook: NotebookController, event: DragEvent, index: number): void {
+export function dropCells(notebook: NotebookController, event: CellDragEvent, index: number): void {
   if (current?.notebook === notebook) {
     const moving = new Set(current.ids);
-    const before = notebook.session
-      .getState()
-      .cells.slice(0, index)
-      .filter((c) => !moving.has(c.cell.id)).length;
-    void notebook.moveTo(current.ids, before);
+    const { cells } = notebook.session.getState();
+    // The index among the cells that stay: only the moved cells above the drop point shift it.
+    let before = index;
+    for (const id of current.ids) if (notebook.session.indexOf(id) < index) before--;
+    void notebook.moveTo(current.ids, Math.min(Math.max(0, before), cells.length - moving.size));
   } else {
-    const cells = cellsFromJson(event.dataTransfer.getData(CELLS_MIME));
+    const cells = cellsFromJson(event.dataTransfer?.getData(CELLS_MIME) ?? '');
     if (cells) void notebook.pasteAt(index, cells);
   }
   current = null;
+}
+
+/**
+ * Takes cell drags over a notebook's list of cells before anything in it sees them (capture phase), showing
+ * `line` where they would land and dropping them there. A cell's Monaco editor would otherwise take the drag
+ * for text: hit-test its caret on every dragover (a forced layout each time) and, on the drop, insert the
+ * dragged cells' text where they were dropped. Other drags (text, files) reach the editors as before.
+ */
+export function takeCellDrops(list: HTMLElement, line: HTMLElement, notebook: NotebookController): () => void {
+  let lineTop: number | null = null;
+  let lastIndex: number | null = null;
+  const hide = () => {
+    lineTop = null;
+    lastIndex = null;
+    line.hidden = true;
+  };
+  const onDragOver = (event: DragEvent) => {
+    if (!carriesCells(event)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    event.dataTransfer!.dropEffect = dropEffect(notebook);
+    const target = dropTarget(notebook, event);
+    if (!target) return;
+    lastIndex = target.index;
+    // The line moves only when its place changes: most dragovers (every 50 ms or so) write nothing.
+    const top = target.element.offsetTop + (target.after ? target.element.offsetHeight : 0) - 1;
+    if (top === lineTop) return;
+    lineTop = top;
+    line.style.transform = `translateY(${top}px)`;
+    line.hidden = false;
+  };
+  const onDrop = (event: DragEvent) => {
+    if (!carriesCells(event)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const index = dropTarget(notebook, event)?.index ?? lastIndex ?? notebook.session.getState().cells.length;
+    hide();
+    dropCells(notebook, event, index);
+  };
+  const onDragLeave = (event: DragEvent) => {
+    if (!list.contains(event.relatedTarget as Node | null)) hide();
+  };
+  list.addEventListener('dragover', onDragOver, true);
+  list.addEventListener('drop', onDrop, true);
+  list.addEventListener('dragleave', onDragLeave);
+  list.addEventListener('dragend', hide);
+  return () => {
+    list.removeEventListener('dragover', onDragOver, true);
+    list.removeEventListener('drop', onDrop, true);
+    list.removeEventListener('dragleave', onDragLeave);
+    list.removeEventListener('dragend', hide);
+  };
 }
 
 /** A drop here copies (from elsewhere) or moves (within this notebook). */

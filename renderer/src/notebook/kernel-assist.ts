@@ -387,6 +387,17 @@ export function inspectAtCursor(): void {
   void lastEditor.widget.inspect();
 }
 
+/**
+ * One hover option object per delay: Monaco copies each editor's options into its global configuration, and a
+ * fresh object there is a change that re-reads every model's options (for every cell editor made).
+ */
+const hoverOptions = new Map<number, monaco.editor.IEditorHoverOptions>();
+function hoverOption(delay: number): monaco.editor.IEditorHoverOptions {
+  let option = hoverOptions.get(delay);
+  if (!option) hoverOptions.set(delay, (option = { enabled: delay > 0, delay: Math.max(delay, 1) }));
+  return option;
+}
+
 /** Gives one cell's editor the kernel's help. Returns what undoes it (when the editor goes away). */
 export function attachKernelAssist(
   editor: monaco.editor.IStandaloneCodeEditor,
@@ -401,7 +412,7 @@ export function attachKernelAssist(
   const applyHoverDelay = () => {
     const delay = source.hoverDelayMs();
     // As in JupyterLab, nothing pops up by itself while typing (each key would be a request to the kernel).
-    editor.updateOptions({ hover: { enabled: delay > 0, delay: Math.max(delay, 1) }, quickSuggestions: false });
+    editor.updateOptions({ hover: hoverOption(delay), quickSuggestions: false });
   };
   applyHoverDelay();
   const widget = new InspectWidget(editor, source);

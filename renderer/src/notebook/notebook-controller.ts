@@ -301,7 +301,8 @@ export class NotebookController extends Store<NotebookViewState> implements Cell
     this.undoStack.push(edit);
     if (this.undoStack.length > UNDO_DEPTH) this.undoStack.shift();
     this.redoStack.length = 0;
-    this.set({ canUndo: true, canRedo: false });
+    // Unchanged, the view is not told (each telling re-renders the whole list).
+    if (!this.state.canUndo || this.state.canRedo) this.set({ canUndo: true, canRedo: false });
   }
 
   /** An operation that took `before` out and put `after` in: undo swaps them back, redo again. */
@@ -402,15 +403,12 @@ export class NotebookController extends Store<NotebookViewState> implements Cell
       const contiguous = before.every((p, i) => p.index === before[0].index + i);
       const select = () => this.selectCells(ids, activeId, ids[0]);
       const edit: CellEdit = {
-        redo: async () => {
-          await this.session.moveCells(ids, toIndex);
-          select();
-        },
+        // The selection follows in the render that shows the move (one render of the list, not two).
+        redo: () => this.session.moveCells(ids, toIndex, select),
         undo: async () => {
           // Cells put back at their indexes in ascending order land exactly where they were.
-          if (contiguous) await this.session.moveCells(ids, before[0].index);
-          else for (const { cell, index } of before) await this.session.moveCells([cell.id], index);
-          select();
+          if (contiguous) await this.session.moveCells(ids, before[0].index, select);
+          else for (const { cell, index } of before) await this.session.moveCells([cell.id], index, select);
         },
       };
       await edit.redo();

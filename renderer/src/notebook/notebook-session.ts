@@ -280,11 +280,15 @@ export class NotebookSession extends Store<NotebookSessionState> {
     return r.removed;
   }
 
-  /** Moves cells (in document order) as one block whose first cell lands at `toIndex`. */
-  async moveCells(cellIds: string[], toIndex: number): Promise<void> {
+  /**
+   * Moves cells (in document order) as one block whose first cell lands at `toIndex`. `applied` runs as the move
+   * is applied, before the view re-renders, so what it changes (the selection) shows in the same render.
+   */
+  async moveCells(cellIds: string[], toIndex: number, applied?: () => void): Promise<void> {
     await this.flushEdits();
     const r = await this.ask('notebook.moveCells', { cellIds, toIndex });
     this.set({ cells: movedBlock(this.state.cells, new Set(cellIds), toIndex), dirty: r.dirty }, 'now');
+    applied?.();
   }
 
   /** Replaces a cell's metadata (hidden input or outputs, scrolling, collapsed headings). */
