@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useBridge } from '../base';
 import { attachTreePathDrop, monaco, openIfFile, useOpenFilesStore } from '../editor';
+import { requestEditorTurn, type EditorTurn } from './editor-turns';
 import { overflowWidgetsNode } from './overflow-widgets';
 import { attachKernelAssist, type KernelAssistSource } from './kernel-assist';
 import { attachCellLanguage } from './language';
@@ -42,7 +43,8 @@ const LINE_HEIGHT = 19;
 /**
  * One cell's Monaco: as tall as its text (no inner scrolling), wheel events pass to the notebook,
  * and JupyterLab's run keys are taken before Monaco sees them. Monaco is created when the cell comes near
- * the viewport (or is focused): a notebook of hundreds of cells opens at once, showing plain text meanwhile.
+ * the viewport (one cell per task, see editor-turns) or is focused: a notebook of hundreds of cells opens at
+ * once, showing plain text meanwhile.
  */
 export function CellEditor({
   cellId,
@@ -112,14 +114,19 @@ export function CellEditor({
   useEffect(() => {
     if (live) return;
     const el = host.current!;
+    let turn: EditorTurn | null = null;
     const observer = new IntersectionObserver(
       (entries) => {
-        if (entries.some((e) => e.isIntersecting)) setLive(true);
+        if (!turn && entries.some((e) => e.isIntersecting)) turn = requestEditorTurn(() => setLive(true));
       },
       { rootMargin: '800px 0px' },
     );
     observer.observe(el);
-    return () => observer.disconnect();
+    // Runs when the cell goes live (in the same task as the editor's creation below) or unmounts.
+    return () => {
+      observer.disconnect();
+      turn?.release();
+    };
   }, [live]);
 
   useEffect(() => {
