@@ -69,12 +69,23 @@ export interface KernelSpecList {
 }
 
 /**
- * `ws` refuses a handshake in which the server picks no subprotocol, which jupyter_server 1.x does when
- * offered the v1 kernel protocol. Offering none selects the JSON protocol every server version speaks.
+ * Kernel WebSockets that speak the v1 kernel protocol when the server offers it (jupyter_server ≥ 1.21):
+ * the server then relays the kernel's frames as they are, where with the JSON protocol it unpacks, checks,
+ * re-encodes and signs every message, which is most of a short execution's round trip.
+ * `ws` (unlike a browser) refuses a handshake in which the server picks no subprotocol, as older servers
+ * do; @jupyterlab/services then reconnects offering none, and this remembers that server so its later
+ * sockets ask for the JSON protocol straight away.
  */
-class JsonProtocolWebSocket extends WebSocket {
-  constructor(url: string | URL) {
-    super(url);
+class KernelWebSocket extends WebSocket {
+  /** Origins whose server picked no subprotocol when offered the v1 protocol. */
+  static readonly jsonOnly = new Set<string>();
+
+  constructor(url: string | URL, protocols?: string | string[]) {
+    const origin = new URL(url).origin;
+    super(url, KernelWebSocket.jsonOnly.has(origin) ? [] : protocols);
+    this.once('error', (err) => {
+      if (err.message === 'Server sent no subprotocol') KernelWebSocket.jsonOnly.add(origin);
+    });
   }
 }
 
@@ -85,7 +96,7 @@ export function makeServerSettings(baseUrl: string, token: string): ServerConnec
     wsUrl: base.replace(/^http/, 'ws'),
     token,
     appendToken: true,
-    WebSocket: JsonProtocolWebSocket as unknown as typeof globalThis.WebSocket,
+    WebSocket: KernelWebSocket as unknown as typeof globalThis.WebSocket,
     fetch: globalThis.fetch,
     Request: globalThis.Request,
     Headers: globalThis.Headers,

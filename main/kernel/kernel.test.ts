@@ -2,10 +2,12 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { SessionAPI, type KernelMessage } from '@jupyterlab/services';
+import { KernelConnection, ServerConnection, SessionAPI, type KernelMessage } from '@jupyterlab/services';
+import type WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { KilnError } from '../../shared/errors';
-import { JupyterServerManager } from './jupyter-server';
+import { findJupyter } from './discovery';
+import { JupyterServerManager, type JupyterConnection } from './jupyter-server';
 import { KernelSession } from './kernel-session';
 import { findProcessesByMarker } from '../process';
 import { groupAlive, holdJupyterAtStart } from '../../test-support/held-jupyter';
@@ -127,6 +129,92 @@ describe('JupyterServerManager', () => {
     });
     await expect(wrongToken.start()).rejects.toMatchObject({ code: 'E_NO_JUPYTER' });
     await wrongToken.dispose();
+  });
+});
+
+/**
+ * A kernel connection made with the manager's settings, whose WebSockets the test can see: which wire
+ * protocol the server picked for each, and whether an execution answers over it.
+ */
+async function watchedKernel(connection: JupyterConnection, notebookPath: string) {
+  const sockets: WebSocket[] = [];
+  const Base = connection.settings.WebSocket as unknown as typeof WebSocket;
+  class Watched extends Base {
+    constructor(url: string, protocols?: string[]) {
+      super(url, protocols);
+      sockets.push(this);
+    }
+  }
+  const settings = ServerConnection.makeSettings({
+    ...connection.settings,
+    WebSocket: Watched as unknown as typeof globalThis.WebSocket,
+  });
+  const model = await SessionAPI.startSession(
+    { path: notebookPath, type: 'notebook', name: notebookPath, kernel: { name: 'python3' } } as Parameters<
+      typeof SessionAPI.startSession
+    >[0],
+    settings,
+  );
+  const kernel = new KernelConnection({ model: model.kernel!, serverSettings: settings, handleComms: false });
+  await kernel.info;
+  const sixTimesSeven = async () => {
+    const future = kernel.requestExecute({ code: '6*7' });
+    let result = '';
+    future.onIOPub = (msg) => {
+      if (msg.header.msg_type === 'execute_result')
+        result = (msg.content as { data: Record<string, string> }).data['text/plain'];
+    };
+    await future.done;
+    future.dispose();
+    return result;
+  };
+  const close = async () => {
+    kernel.dispose();
+    await SessionAPI.shutdownSession(model.id, settings).catch(() => undefined);
+  };
+  return { sockets, sixTimesSeven, close };
+}
+
+const V1_PROTOCOL = 'v1.kernel.websocket.jupyter.org';
+
+describe('kernel wire protocol', () => {
+  it('speaks the v1 protocol to a server that offers it (the server relays frames without re-encoding)', async () => {
+    const watched = await watchedKernel(await server.start(), 'v1.ipynb');
+    try {
+      expect(watched.sockets.map((s) => s.protocol)).toEqual([V1_PROTOCOL]);
+      expect(await watched.sixTimesSeven()).toBe('42');
+    } finally {
+      await watched.close();
+    }
+  });
+
+  it('falls back to the JSON protocol with a server that picks none, and asks that server for JSON from then on', async () => {
+    // A server configured to pick no subprotocol, as servers before the v1 protocol do.
+    const ownState = await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-kernel-state-'));
+    const jupyter = await findJupyter({});
+    const wrapper = path.join(ownState, 'jupyter-json-only');
+    await fs.writeFile(
+      wrapper,
+      `#!/bin/sh\nexec ${JSON.stringify(jupyter.argv[0])} "$@" --ServerApp.kernel_ws_protocol=\n`,
+      { mode: 0o755 },
+    );
+    const jsonOnly = new JupyterServerManager({ rootDir: root, stateDir: ownState, command: [wrapper] });
+    try {
+      const connection = await jsonOnly.start();
+      const first = await watchedKernel(connection, 'json-a.ipynb');
+      // The handshake offering v1 is refused by `ws`; @jupyterlab/services reconnects offering none.
+      expect(first.sockets.length).toBe(2);
+      expect(first.sockets[1].protocol).toBe('');
+      expect(await first.sixTimesSeven()).toBe('42');
+      await first.close();
+      const second = await watchedKernel(connection, 'json-b.ipynb');
+      expect(second.sockets.map((s) => s.protocol)).toEqual(['']);
+      expect(await second.sixTimesSeven()).toBe('42');
+      await second.close();
+    } finally {
+      await jsonOnly.dispose();
+      await fs.rm(ownState, { recursive: true, force: true });
+    }
   });
 });
 

@@ -71,6 +71,8 @@ export interface NotebookHost {
 /** One open notebook: its authoritative model, its kernel and its run queue. Cells are addressed by id. */
 export class OpenNotebook {
   private kernel: KernelSession | null = null;
+  private kernelStartQueued = false;
+  private closed = false;
   /** Completion and inspection: only ever against a kernel that is already running. */
   readonly assist = new KernelAssist({ target: () => this.kernel });
   private readonly runs: RunQueue;
@@ -160,9 +162,26 @@ export class OpenNotebook {
       dirty: model.dirty,
       rev: model.rev,
       diskHash: model.diskHash,
-      kernel: this.kernel?.info ?? { status: 'none', name: null, displayName: null, language: null },
+      kernel: this.kernel?.info ?? {
+        status: this.kernelStartQueued ? 'starting' : 'none',
+        name: null,
+        displayName: null,
+        language: null,
+      },
       warnings: [...model.warnings],
     };
+  }
+
+  /**
+   * Starts the kernel once the open's reply is on its way (a task later): starting the Jupyter server and
+   * kernel (Python processes) competed with building and sending a big notebook's document for the CPU.
+   */
+  startKernelSoon(): void {
+    this.kernelStartQueued = true;
+    setImmediate(() => {
+      this.kernelStartQueued = false;
+      if (!this.closed) this.startKernel();
+    });
   }
 
   /** Starts the kernel now rather than at the first run, as JupyterLab does on open. */
@@ -281,6 +300,7 @@ export class OpenNotebook {
 
   /** Forgets the queue and shuts the kernel down. */
   async close(): Promise<void> {
+    this.closed = true;
     this.runs.abort();
     await this.subscriptions.dispose();
     await this.kernel?.dispose();

@@ -374,3 +374,28 @@ describe('following the change feed', () => {
     await expect.poll(async () => (await SessionAPI.listRunning(settings)).map((s) => s.path)).toContain('kept.ipynb');
   });
 });
+
+/** A new notebook as Jupyter writes it. */
+const NEW_NOTEBOOK = 'import sys, nbformat; sys.stdout.write(nbformat.writes(nbformat.v4.new_notebook()))';
+
+describe('the kernel on open', () => {
+  it('starts once the open has answered, so it does not compete with building the reply', async () => {
+    const own = await makeWorkspace('kiln-notebook-open-');
+    const server = new JupyterServerManager({ rootDir: own.root });
+    const service = new NotebookService({ workspace: own.workspace, jupyter: server, events: own.hub });
+    try {
+      await fs.writeFile(path.join(own.root, 'a.ipynb'), execFileSync('/usr/bin/python3', ['-c', NEW_NOTEBOOK]));
+      const doc = await service.open('a.ipynb');
+      // The reply says a kernel is coming, and nothing of Jupyter has started yet.
+      expect(doc.kernel.status).toBe('starting');
+      expect(server.status).toBe('stopped');
+      await nextEvent(own.hub, 'notebook.kernelStatus', (p) => p.path === 'a.ipynb' && p.kernel.status === 'idle');
+      const sessions = await SessionAPI.listRunning(server.connection!.settings);
+      expect(sessions.map((s) => s.path)).toEqual(['a.ipynb']);
+    } finally {
+      await service.dispose();
+      await server.dispose();
+      await fs.rm(own.root, { recursive: true, force: true });
+    }
+  });
+});

@@ -454,7 +454,7 @@ export class NotebookService {
     const nb = await OpenNotebook.load(this.host, key, backup);
     this.open_.set(key, nb);
     this.cellsChanged.fire({ kind: 'opened', path: key });
-    if ((this.options.autoStartKernel ?? true) && this.options.jupyter) nb.startKernel();
+    if ((this.options.autoStartKernel ?? true) && this.options.jupyter) nb.startKernelSoon();
     return nb;
   }
 

@@ -22,6 +22,9 @@ export const DEFAULT_PREFS: Prefs = {
   'python.diagnostics': 'openFiles',
 };
 
+/** Built once: zod compiles an object schema on its first parse, and `get` runs on every cell run. */
+const StoredPrefs = PrefsSchema.partial();
+
 /** User preferences, kept in the app's data folder (never in the project). */
 export class PrefsService {
   constructor(private readonly store: KeyValueStore) {}
@@ -32,7 +35,7 @@ export class PrefsService {
       const value = this.store.get(key);
       if (value !== undefined) stored[key] = value;
     }
-    const parsed = PrefsSchema.partial().safeParse(stored);
+    const parsed = StoredPrefs.safeParse(stored);
     return { ...DEFAULT_PREFS, ...(parsed.success ? parsed.data : {}) };
   }
 

@@ -13,6 +13,7 @@ import { rendererFile } from '../renderer-file';
 import { DOWNLOAD_ROUTE, DownloadService, downloadStatus } from '../../download';
 import { PathGuard } from '../../workspace';
 import type { Services } from '../../services';
+import { Outbox } from './outbox';
 
 export interface WebHostOptions {
   services: Services;
@@ -187,9 +188,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
   });
 
+  const outbox = new Outbox();
   const forwarding = options.services.hub.onEvent((event) => {
     const frame = JSON.stringify({ event: event.channel, payload: event.payload });
-    for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(frame);
+    for (const ws of sockets) outbox.post(ws, frame);
   });
 
   wss.on('connection', (ws) => {
@@ -216,7 +218,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       channel = undefined;
     }
     const envelope = await dispatch(options.services.handlers, channel, args);
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, ...envelope }));
+    outbox.post(ws, JSON.stringify({ id, ...envelope }));
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -232,6 +234,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     token,
     async close() {
       void forwarding.dispose();
+      outbox.dispose();
       for (const ws of sockets) ws.terminate();
       wss.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
