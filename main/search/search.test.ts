@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventPayload, SearchFileResult, SearchQuery } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
+import { unpackSearchFile } from '../../shared/search-results';
 import { findExecutable } from '../process';
 import { makeTempTree } from '../../test-support/temp-workspace';
 import { until } from '../../test-support/until';
@@ -65,7 +66,7 @@ describe.each(engines)('with the %s engine', (name, rgPath) => {
         if (channel === 'search.results') {
           const p = payload as EventPayload<'search.results'>;
           events.batches.push(p.searchId);
-          events.results.push(...p.files);
+          events.results.push(...p.files.map(unpackSearchFile));
         } else events.done.push(payload as Done);
       },
     });
@@ -121,7 +122,8 @@ describe.each(engines)('with the %s engine', (name, rgPath) => {
         ripgrepPath: rgPath,
         holdSearchesAfter: 2,
         emit: (channel: string, payload: unknown) => {
-          if (channel === 'search.results') events.results.push(...(payload as EventPayload<'search.results'>).files);
+          if (channel === 'search.results')
+            events.results.push(...(payload as EventPayload<'search.results'>).files.map(unpackSearchFile));
           else events.done.push(payload as Done);
         },
       });

@@ -1,4 +1,5 @@
-import type { EventPayload, SearchEngine, SearchFileResult, SearchQuery } from '../../shared/contract';
+import type { EventPayload, PackedSearchFile, SearchEngine, SearchQuery } from '../../shared/contract';
+import { packSearchFile } from '../../shared/search-results';
 import { toWireError } from '../errors';
 import { findExecutable } from '../process';
 import type { EngineRun } from './engine';
@@ -87,7 +88,7 @@ export class SearchService {
   }
 
   private async run(searchId: string, rg: string | null, run: EngineRun): Promise<void> {
-    let pending: SearchFileResult[] = [];
+    let pending: PackedSearchFile[] = [];
     let pendingMatches = 0;
     let files = 0;
     let matches = 0;
@@ -102,7 +103,7 @@ export class SearchService {
     };
     run.onFile = (file) => {
       if (run.signal.aborted) return;
-      pending.push(file);
+      pending.push(packSearchFile(file));
       files++;
       matches += file.matches.length;
       pendingMatches += file.matches.length;
