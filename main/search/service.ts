@@ -1,5 +1,4 @@
 import type { EventPayload, PackedSearchFile, SearchEngine, SearchQuery } from '../../shared/contract';
-import { packSearchFile } from '../../shared/search-results';
 import { toWireError } from '../errors';
 import { findExecutable } from '../process';
 import type { EngineRun } from './engine';
@@ -103,10 +102,10 @@ export class SearchService {
     };
     run.onFile = (file) => {
       if (run.signal.aborted) return;
-      pending.push(packSearchFile(file));
+      pending.push(file);
       files++;
-      matches += file.matches.length;
-      pendingMatches += file.matches.length;
+      matches += file.previews.length;
+      pendingMatches += file.previews.length;
       if (pendingMatches >= BATCH_MATCHES) send();
       else timer ??= setTimeout(send, BATCH_MS);
     };
