@@ -110,12 +110,12 @@ export function sortEntries<T extends Named>(entries: T[]): T[] {
       .map((k) => k.entry);
   // Names beyond printable ASCII take naturalSortKey's Unicode path: their key is built, once.
   const slowKeys = new Array<string | undefined>(n);
-  for (let i = 0; i < n; i++) if (!isPrintableAscii(entries[i].name)) slowKeys[i] = entrySortKey(entries[i]);
   const order = packedOrder(
     n,
     (i, out, limit) => {
-      const slow = slowKeys[i];
-      return slow === undefined ? asciiKeyChars(entries[i], out, limit) : copyChars(slow, out, limit);
+      const entry = entries[i];
+      if (slowKeys[i] === undefined && isPrintableAscii(entry.name)) return asciiKeyChars(entry, out, limit);
+      return copyChars((slowKeys[i] ??= entrySortKey(entry)), out, limit);
     },
     (i) => entrySortKey(entries[i]),
   );
