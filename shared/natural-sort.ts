@@ -80,161 +80,63 @@ function byKey<T>(a: Keyed<T>, b: Keyed<T>): number {
 const PACKED_SORT_FROM = 512;
 
 /**
- * Sorts keyed entries in place, in compareEntries' order (a big folder natively, see packedOrder).
+ * Sorts keyed entries in place, in compareEntries' order. A big folder is sorted natively, not with a JS
+ * comparator (whose ~130,000 calls for 10,000 names were most of a cold listing's sort): the key's first
+ * characters after the prefix all keys share are packed with the entry's index into one float, a
+ * Float64Array sorts those, and only runs whose packed characters tie are then ordered by their full keys.
  */
 export function sortKeyed<T>(items: Keyed<T>[]): Keyed<T>[] {
   const n = items.length;
   if (n < PACKED_SORT_FROM) return items.sort(byKey);
-  const order = packedOrder(
-    n,
-    (i, out, limit) => copyChars(items[i].key, out, limit),
-    (i) => items[i].key,
-  );
-  const ordered = new Array<Keyed<T>>(n);
-  for (let i = 0; i < n; i++) ordered[i] = items[order[i]];
-  for (let i = 0; i < n; i++) items[i] = ordered[i];
-  return items;
-}
-
-/**
- * A whole listing in compareEntries' order, as a new array. A big folder's keys are never built as
- * strings: each name's characters of its key are written straight into the packed sort (keys of 10,000
- * names were half a cold listing's sort, and garbage that outlived the request); only names whose packed
- * characters tie get their full key.
- */
-export function sortEntries<T extends Named>(entries: T[]): T[] {
-  const n = entries.length;
-  if (n < PACKED_SORT_FROM)
-    return keyed(entries)
-      .sort(byKey)
-      .map((k) => k.entry);
-  // Names beyond printable ASCII take naturalSortKey's Unicode path: their key is built, once.
-  const slowKeys = new Array<string | undefined>(n);
-  const order = packedOrder(
-    n,
-    (i, out, limit) => {
-      const entry = entries[i];
-      if (slowKeys[i] === undefined && isPrintableAscii(entry.name)) return asciiKeyChars(entry, out, limit);
-      return copyChars((slowKeys[i] ??= entrySortKey(entry)), out, limit);
-    },
-    (i) => entrySortKey(entries[i]),
-  );
-  const ordered = new Array<T>(n);
-  for (let i = 0; i < n; i++) ordered[i] = entries[order[i]];
-  return ordered;
-}
-
-function isPrintableAscii(name: string): boolean {
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    if (c < 0x20 || c > 0x7e) return false;
-  }
-  return true;
-}
-
-function copyChars(key: string, out: Uint16Array, limit: number): number {
-  const end = Math.min(limit, key.length);
-  for (let i = 0; i < end; i++) out[i] = key.charCodeAt(i);
-  return end;
-}
-
-/**
- * The first `limit` characters of entrySortKey(entry) for a printable-ASCII name, written into `out`
- * without building the key (the same steps as naturalSortKey's ASCII path); returns how many were written.
- */
-function asciiKeyChars(entry: Named, out: Uint16Array, limit: number): number {
-  const name = entry.name;
-  const length = name.length;
-  let n = 0;
-  if (n < limit) out[n++] = entry.kind === 'dir' ? 48 : 49;
-  for (let i = 0; i < length && n < limit; i++) {
-    const c = name.charCodeAt(i);
-    if (!isDigit(c)) {
-      out[n++] = c >= 65 && c <= 90 ? c + 32 : c;
-      continue;
-    }
-    let end = i + 1;
-    while (end < length && isDigit(name.charCodeAt(end))) end++;
-    let start = i;
-    while (start < end - 1 && name.charCodeAt(start) === 48) start++;
-    const digits = end - start;
-    if (digits <= 9) out[n++] = 47 + digits;
-    else {
-      out[n++] = 57;
-      for (let pad = digits; pad < 24 && n < limit; pad++) out[n++] = 48;
-    }
-    for (let k = start; k < end && n < limit; k++) out[n++] = name.charCodeAt(k);
-    i = end - 1;
-  }
-  if (n < limit) out[n++] = 0;
-  for (let i = 0; i < length && n < limit; i++) out[n++] = name.charCodeAt(i);
-  return n;
-}
-
-/** How many key characters the shared-prefix scan looks at: a longer common prefix is rare and only costs ties. */
-const SHARED_SCAN = 64;
-
-/**
- * The order of n keys, sorted natively instead of with a JS comparator (whose ~130,000 calls for 10,000
- * names were most of a cold listing's sort): each key's first characters after the prefix all keys share
- * are packed with its index into one float, a Float64Array sorts those, and only runs whose packed
- * characters tie are then ordered by their full keys. `chars(i, out, limit)` writes key i's first
- * characters (at most limit) and returns how many it wrote.
- */
-function packedOrder(
-  n: number,
-  chars: (i: number, out: Uint16Array, limit: number) => number,
-  fullKey: (i: number) => string,
-): Int32Array {
-  const first = new Uint16Array(SHARED_SCAN);
-  const scratch = new Uint16Array(SHARED_SCAN + 64);
-  let shared = chars(0, first, SHARED_SCAN);
+  const first = items[0].key;
+  let shared = first.length;
   for (let i = 1; i < n && shared > 0; i++) {
-    const end = chars(i, scratch, shared);
+    const key = items[i].key;
+    const end = Math.min(shared, key.length);
     let j = 0;
-    while (j < end && scratch[j] === first[j]) j++;
+    while (j < end && key.charCodeAt(j) === first.charCodeAt(j)) j++;
     shared = j;
   }
   // 53 exact bits per float: the index takes the low ones, characters (7 bits if all ASCII, else 16) the rest.
   const indexBits = 32 - Math.clz32(n - 1);
   const scale = 2 ** indexBits;
-  const asciiWidth = Math.floor((53 - indexBits) / 7);
-  // Each key's window of characters after the shared prefix; a key that ends inside it pads with 0, tying
-  // with a NUL there (the full-key pass settles such ties).
-  const windows = new Uint16Array(n * asciiWidth);
-  let widest = 0;
-  for (let i = 0; i < n; i++) {
-    const end = chars(i, scratch, shared + asciiWidth);
-    for (let j = shared; j < end; j++) {
-      const c = scratch[j];
-      windows[i * asciiWidth + j - shared] = c;
-      if (c > widest) widest = c;
-    }
+  let charBits = 7;
+  let width = Math.floor((53 - indexBits) / 7);
+  for (let i = 0; i < n && charBits === 7; i++) {
+    const key = items[i].key;
+    const end = Math.min(key.length, shared + width);
+    for (let j = shared; j < end; j++) if (key.charCodeAt(j) > 127) charBits = 16;
   }
-  const charBits = widest > 127 ? 16 : 7;
-  const width = charBits === 7 ? asciiWidth : Math.floor((53 - indexBits) / 16);
+  if (charBits === 16) width = Math.floor((53 - indexBits) / 16);
   const base = 2 ** charBits;
   const packed = new Float64Array(n);
   for (let i = 0; i < n; i++) {
+    const key = items[i].key;
     let prefix = 0;
-    for (let j = 0; j < width; j++) prefix = prefix * base + windows[i * asciiWidth + j];
+    // A key that ends inside the window pads with 0, tying with a NUL there; the full-key pass settles such ties.
+    for (let j = shared; j < shared + width; j++) prefix = prefix * base + (j < key.length ? key.charCodeAt(j) : 0);
     packed[i] = prefix * scale + i;
   }
   packed.sort();
-  const order = new Int32Array(n);
-  for (let i = 0; i < n; i++) order[i] = packed[i] % scale;
+  const ordered = new Array<Keyed<T>>(n);
+  for (let i = 0; i < n; i++) ordered[i] = items[packed[i] % scale];
   for (let start = 0; start < n;) {
     const prefix = Math.floor(packed[start] / scale);
     let end = start + 1;
     while (end < n && Math.floor(packed[end] / scale) === prefix) end++;
     if (end - start > 1) {
-      const run = Array.from(order.subarray(start, end), (index) => ({ index, key: fullKey(index) }));
-      run.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-      for (let i = 0; i < run.length; i++) order[start + i] = run[i].index;
+      const run = ordered.slice(start, end).sort(byKey);
+      for (let i = 0; i < run.length; i++) ordered[start + i] = run[i];
     }
     start = end;
   }
-  return order;
+  for (let i = 0; i < n; i++) items[i] = ordered[i];
+  return items;
+}
+
+/** Sorts a whole listing in compareEntries' order, each key computed once (the fast path for huge folders). */
+export function sortEntries<T extends Named>(entries: T[]): T[] {
+  return sortKeyed(keyed(entries)).map((k) => k.entry);
 }
 
 /**
@@ -267,27 +169,18 @@ export function firstKeyed<T>(items: Keyed<T>[], count: number): Keyed<T>[] {
 }
 
 /**
- * Merges new entries into a list already in compareEntries' order: the cost of a re-listing where a few
- * entries came is a copy of the list and, per new entry, the keys of a binary search, not a sort (the
- * list's own keys are never all built).
+ * Merges keyed entries into a list already in order: the cost of a re-listing where a few entries came
+ * or went is one walk of the list, not a sort.
  */
-export function mergeEntries<T extends Named>(sorted: T[], added: T[]): T[] {
+export function mergeKeyed<T>(sorted: Keyed<T>[], added: Keyed<T>[]): Keyed<T>[] {
   if (!added.length) return sorted;
-  const adding = sortKeyed(keyed(added));
-  const out: T[] = [];
-  let from = 0;
-  for (const { key, entry } of adding) {
-    let low = from;
-    let high = sorted.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (entrySortKey(sorted[mid]) < key) low = mid + 1;
-      else high = mid;
-    }
-    for (let i = from; i < low; i++) out.push(sorted[i]);
-    out.push(entry);
-    from = low;
-  }
-  for (let i = from; i < sorted.length; i++) out.push(sorted[i]);
+  sortKeyed(added);
+  const out = new Array<Keyed<T>>(sorted.length + added.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < sorted.length && j < added.length) out[k++] = sorted[i].key <= added[j].key ? sorted[i++] : added[j++];
+  while (i < sorted.length) out[k++] = sorted[i++];
+  while (j < added.length) out[k++] = added[j++];
   return out;
 }

@@ -1,6 +1,6 @@
 import type { EntryKind, Listing } from '../../shared/contract';
 import { kindLetter } from '../../shared/listing';
-import { firstKeyed, keyed, mergeEntries, sortEntries } from '../../shared/natural-sort';
+import { firstKeyed, keyed, mergeKeyed, sortKeyed, type Keyed } from '../../shared/natural-sort';
 
 /** One entry as the folder was read, in the OS's order. */
 export interface ReadEntry {
@@ -25,20 +25,20 @@ const MERGE_UP_TO = 0.25;
  * is cut from a partial sort so a huge folder's first screen never waits for the whole order.
  */
 export class ListingOrders {
-  private readonly folders = new Map<string, { sorted: ReadEntry[]; read: ReadEntry[] }>();
+  private readonly folders = new Map<string, { sorted: Keyed<ReadEntry>[]; read: ReadEntry[] }>();
 
   constructor(private readonly capacity = 4) {}
 
   /** Every entry, in display order. */
-  all(folderKey: string, read: ReadEntry[]): ReadEntry[] {
+  all(folderKey: string, read: ReadEntry[]): Keyed<ReadEntry>[] {
     if (read.length < REMEMBER_FROM) {
       this.folders.delete(folderKey);
-      return sortEntries(read);
+      return sortKeyed(keyed(read));
     }
     const known = this.folders.get(folderKey);
     // The next page of the same read (a huge folder's rest, in pages) is the order already made.
     if (known?.read === read) return known.sorted;
-    const sorted = (known && this.merged(known, read)) ?? sortEntries(read);
+    const sorted = (known && this.merged(known, read)) ?? sortKeyed(keyed(read));
     this.folders.delete(folderKey);
     this.folders.set(folderKey, { sorted, read });
     if (this.folders.size > this.capacity) this.folders.delete(this.folders.keys().next().value!);
@@ -46,13 +46,16 @@ export class ListingOrders {
   }
 
   /** The first `count` entries in display order: from the known order when there is one, else a partial sort. */
-  first(folderKey: string, read: ReadEntry[], count: number): ReadEntry[] {
+  first(folderKey: string, read: ReadEntry[], count: number): Keyed<ReadEntry>[] {
     if (this.folders.has(folderKey) || read.length < REMEMBER_FROM) return this.all(folderKey, read).slice(0, count);
-    return firstKeyed(keyed(read), count).map((k) => k.entry);
+    return firstKeyed(keyed(read), count);
   }
 
   /** The known order with what changed since merged in, or undefined when so much changed that a sort is cheaper. */
-  private merged(known: { sorted: ReadEntry[]; read: ReadEntry[] }, read: ReadEntry[]): ReadEntry[] | undefined {
+  private merged(
+    known: { sorted: Keyed<ReadEntry>[]; read: ReadEntry[] },
+    read: ReadEntry[],
+  ): Keyed<ReadEntry>[] | undefined {
     const before = letters(known.read);
     const added = read.filter((entry) => before.get(entry.name) !== entry.letter);
     if (added.length > read.length * MERGE_UP_TO) return undefined;
@@ -60,9 +63,9 @@ export class ListingOrders {
     let kept = known.sorted;
     if (kept.length + added.length !== read.length) {
       const now = letters(read);
-      kept = kept.filter((entry) => now.get(entry.name) === entry.letter);
+      kept = kept.filter((k) => now.get(k.entry.name) === k.entry.letter);
     }
-    return mergeEntries(kept, added);
+    return mergeKeyed(kept, keyed(added));
   }
 }
 
@@ -73,12 +76,12 @@ function letters(read: ReadEntry[]): Map<string, string> {
 }
 
 /** Entries as the wire carries them: names and one kind letter each. */
-export function toListing(path: string, total: number, offset: number, page: ReadEntry[]): Listing {
+export function toListing(path: string, total: number, offset: number, page: Keyed<ReadEntry>[]): Listing {
   const names = new Array<string>(page.length);
   const kinds = new Array<string>(page.length);
   for (let i = 0; i < page.length; i++) {
-    names[i] = page[i].name;
-    kinds[i] = page[i].letter;
+    names[i] = page[i].entry.name;
+    kinds[i] = page[i].entry.letter;
   }
   return { path, total, offset, names, kinds: kinds.join('') };
 }
