@@ -19,14 +19,12 @@ const match = (inCell: boolean): fc.Arbitrary<SearchMatch> =>
     });
 
 it('a file packed for search.results crosses the wire as JSON and unpacks to the same matches', () => {
-  const file = fc
-    .boolean()
-    .chain((notebook) =>
-      fc.record({
-        path: fc.constantFrom('a.txt', 'dir/b.ipynb'),
-        matches: fc.array(match(notebook), { maxLength: 20 }),
-      }),
-    );
+  const file = fc.boolean().chain((notebook) =>
+    fc.record({
+      path: fc.constantFrom('a.txt', 'dir/b.ipynb'),
+      matches: fc.array(match(notebook), { maxLength: 20 }),
+    }),
+  );
   fc.assert(
     fc.property(file, (original) => {
       const wire = JSON.parse(JSON.stringify(packSearchFile(original))) as unknown;
