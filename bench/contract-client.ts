@@ -8,6 +8,8 @@ export interface ContractClient {
   request<C extends RequestChannel>(channel: C, args: RequestArgs<C>): Promise<RequestResult<C>>;
   /** Resolves with the first event on `channel` that `match` accepts. */
   next<E extends EventChannel>(channel: E, match?: (payload: EventPayload<E>) => boolean): Promise<EventPayload<E>>;
+  /** Calls `listener` with every event on `channel` until the returned function is called. */
+  on<E extends EventChannel>(channel: E, listener: (payload: EventPayload<E>) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -57,6 +59,13 @@ export async function connectContract(services: Services, staticDir: string): Pr
         };
         listeners.add(listener);
       });
+    },
+    on<E extends EventChannel>(channel: E, listener: (payload: EventPayload<E>) => void) {
+      const forward = (event: string, payload: unknown) => {
+        if (event === channel) listener(payload as EventPayload<E>);
+      };
+      listeners.add(forward);
+      return () => void listeners.delete(forward);
     },
     async close() {
       socket.close();

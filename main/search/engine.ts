@@ -1,4 +1,4 @@
-import type { SearchFileResult } from '../../shared/contract';
+import type { PackedSearchFile } from '../../shared/contract';
 import type { ParsedQuery } from './query';
 
 export interface EngineRun {
@@ -9,8 +9,8 @@ export interface EngineRun {
   signal: AbortSignal;
   /** After reporting this many files, the engine reports no more and waits until the search is cancelled (a test seam). */
   holdAfterFiles?: number;
-  /** One file with all its matches (the last one may be cut at `maxMatches`). */
-  onFile: (file: SearchFileResult) => void;
+  /** One file with all its matches, packed as `search.results` carries them (the last one may be cut at `maxMatches`). */
+  onFile: (file: PackedSearchFile) => void;
 }
 
 export interface EngineOutcome {

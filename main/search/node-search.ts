@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { SearchMatch } from '../../shared/contract';
+import { packSearchFile } from '../../shared/search-results';
 import type { EngineOutcome, EngineRun } from './engine';
 import { notebookMatches } from './notebook-search';
 import { globFilter, textMatches, toRegExp } from './query';
@@ -43,7 +44,7 @@ export async function searchWithNode(run: EngineRun): Promise<EngineOutcome> {
       const matches = fileMatches(rel, text, regex, run.maxMatches - reported);
       reported += matches.length;
       if (matches.length) {
-        run.onFile({ path: rel, matches });
+        run.onFile(packSearchFile({ path: rel, matches }));
         filesReported++;
       }
       if (reported >= run.maxMatches) return { limitHit: true };

@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import type { SearchMatch, SearchQuery } from '../../shared/contract';
+import type { PackedSearchFile, SearchMatch, SearchQuery } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { searchRegExp } from '../../shared/replace';
 
@@ -69,9 +69,34 @@ export function globFilter(
 /** One match as the contract carries it: offsets in the line, and a preview cut around the match. */
 export function matchOf(lineNumber: number, line: string, start: number, end: number): SearchMatch {
   if (line.length <= PREVIEW_CHARS) return { line: lineNumber, start, end, preview: line, previewStart: 0 };
-  const previewStart = Math.max(0, Math.min(start - PREVIEW_BEFORE, line.length - PREVIEW_CHARS));
-  const previewEnd = Math.max(Math.min(line.length, previewStart + PREVIEW_CHARS), Math.min(end, previewStart + 1000));
-  return { line: lineNumber, start, end, preview: line.slice(previewStart, previewEnd), previewStart };
+  const previewStart = previewStartOf(line, start);
+  return {
+    line: lineNumber,
+    start,
+    end,
+    preview: line.slice(previewStart, previewEnd(line, end, previewStart)),
+    previewStart,
+  };
+}
+
+/** matchOf straight into a packed file's columns, for ripgrep's stream (no object per match). */
+export function pushMatch(file: PackedSearchFile, lineNumber: number, line: string, start: number, end: number): void {
+  if (line.length <= PREVIEW_CHARS) {
+    file.numbers.push(lineNumber, start, end, 0);
+    file.previews.push(line);
+    return;
+  }
+  const previewStart = previewStartOf(line, start);
+  file.numbers.push(lineNumber, start, end, previewStart);
+  file.previews.push(line.slice(previewStart, previewEnd(line, end, previewStart)));
+}
+
+function previewStartOf(line: string, start: number): number {
+  return Math.max(0, Math.min(start - PREVIEW_BEFORE, line.length - PREVIEW_CHARS));
+}
+
+function previewEnd(line: string, end: number, previewStart: number): number {
+  return Math.max(Math.min(line.length, previewStart + PREVIEW_CHARS), Math.min(end, previewStart + 1000));
 }
 
 /** The matches in a text's lines, at most `budget` (a file's, or a notebook cell's source). */

@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FsChange, SearchFileResult, SearchQuery } from '../../shared/contract';
+import { unpackSearchFile } from '../../shared/search-results';
 import { judgeWithNbformat } from '../../test-support/nbformat';
 import { startServices, type RunningServices } from '../../test-support/services';
 import { until } from '../../test-support/until';
@@ -17,7 +18,10 @@ async function search(bridge: RunningServices['bridge'], query: SearchQuery): Pr
   const searchId = `s-${Math.random().toString(36).slice(2)}`;
   const files: SearchFileResult[] = [];
   let done = false;
-  const offResults = bridge.on('search.results', (batch) => batch.searchId === searchId && files.push(...batch.files));
+  const offResults = bridge.on(
+    'search.results',
+    (batch) => batch.searchId === searchId && files.push(...batch.files.map(unpackSearchFile)),
+  );
   const offDone = bridge.on('search.done', (d) => void (d.searchId === searchId && (done = true)));
   await bridge.request('search.start', { ...query, searchId });
   await until(() => done, 'the search to finish');

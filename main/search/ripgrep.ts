@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import type { SearchMatch } from '../../shared/contract';
+import type { PackedSearchFile } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import type { EngineOutcome, EngineRun } from './engine';
 import { fileMatches, readText } from './node-search';
-import { matchOf, toRegExp } from './query';
+import { packSearchFile } from '../../shared/search-results';
+import { pushMatch, toRegExp } from './query';
 
 /** Files larger than this are not searched (logs and data dumps would swamp the results). */
 const MAX_FILESIZE = '50M';
@@ -63,7 +64,7 @@ export async function searchWithRipgrep(rgPath: string, run: EngineRun): Promise
   const searched = searchTextWithRipgrep(rgPath, {
     ...run,
     onFile: (file) => {
-      reported += file.matches.length;
+      reported += file.previews.length;
       onFile(file);
     },
   });
@@ -86,7 +87,7 @@ export async function searchWithRipgrep(rgPath: string, run: EngineRun): Promise
     if (text === null) continue;
     const matches = fileMatches(rel, text, regex, run.maxMatches - reported);
     reported += matches.length;
-    if (matches.length) onFile({ path: rel, matches });
+    if (matches.length) onFile(packSearchFile({ path: rel, matches }));
     if (reported >= run.maxMatches) return { limitHit: true };
   }
   return outcome;
@@ -120,7 +121,7 @@ function searchTextWithRipgrep(rgPath: string, run: EngineRun): Promise<EngineOu
     let reported = 0;
     let limitHit = false;
     let stderr = '';
-    let current: { path: string; matches: SearchMatch[] } | null = null;
+    let current: PackedSearchFile | null = null;
     /** current's path as ripgrep printed it. */
     let currentRaw = '';
     let filesReported = 0;
@@ -137,7 +138,7 @@ function searchTextWithRipgrep(rgPath: string, run: EngineRun): Promise<EngineOu
     });
     const flush = () => {
       if (held) return;
-      if (current?.matches.length) {
+      if (current?.previews.length) {
         run.onFile(current);
         if (++filesReported === run.holdAfterFiles && !run.signal.aborted) {
           held = true;
@@ -156,15 +157,15 @@ function searchTextWithRipgrep(rgPath: string, run: EngineRun): Promise<EngineOu
       if (!current || nul !== currentRaw.length || !raw.startsWith(currentRaw)) {
         flush();
         currentRaw = raw.slice(0, nul);
-        current = { path: currentRaw.replace(/^\.\//, ''), matches: [] };
+        current = { path: currentRaw.replace(/^\.\//, ''), numbers: [], previews: [] };
       }
       const lineNumber = Number(raw.slice(nul + 1, colon));
       let marked = raw.slice(colon + 1);
       if (marked.endsWith('\r')) marked = marked.slice(0, -1);
       const { line, spans } = unmark(marked);
-      for (const [start, end] of spans) {
-        if (start === end) continue;
-        current.matches.push(matchOf(lineNumber, line, start, end));
+      for (let i = 0; i < spans.length; i += 2) {
+        if (spans[i] === spans[i + 1]) continue;
+        pushMatch(current, lineNumber, line, spans[i], spans[i + 1]);
         if (++reported >= run.maxMatches) {
           limitHit = true;
           flush();
@@ -197,9 +198,9 @@ function searchTextWithRipgrep(rgPath: string, run: EngineRun): Promise<EngineOu
   });
 }
 
-/** Takes the markers out of a line, keeping where each match started and ended (UTF-16 offsets). */
-function unmark(marked: string): { line: string; spans: [number, number][] } {
-  const spans: [number, number][] = [];
+/** Takes the markers out of a line, keeping where each match started and ended (UTF-16 offsets, in pairs). */
+function unmark(marked: string): { line: string; spans: number[] } {
+  const spans: number[] = [];
   let line = '';
   let from = 0;
   for (let open = marked.indexOf(OPEN); open >= 0; open = marked.indexOf(OPEN, from)) {
@@ -208,7 +209,7 @@ function unmark(marked: string): { line: string; spans: [number, number][] } {
     line += marked.slice(from, open);
     const start = line.length;
     line += marked.slice(open + 1, close);
-    spans.push([start, line.length]);
+    spans.push(start, line.length);
     from = close + 1;
   }
   line += marked.slice(from);

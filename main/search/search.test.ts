@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventPayload, SearchFileResult, SearchQuery } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
+import { unpackSearchFile } from '../../shared/search-results';
 import { findExecutable } from '../process';
 import { makeTempTree } from '../../test-support/temp-workspace';
 import { until } from '../../test-support/until';
@@ -65,7 +66,7 @@ describe.each(engines)('with the %s engine', (name, rgPath) => {
         if (channel === 'search.results') {
           const p = payload as EventPayload<'search.results'>;
           events.batches.push(p.searchId);
-          events.results.push(...p.files);
+          events.results.push(...p.files.map(unpackSearchFile));
         } else events.done.push(payload as Done);
       },
     });
@@ -98,6 +99,28 @@ describe.each(engines)('with the %s engine', (name, rgPath) => {
   );
 
   it.skipIf(name === 'ripgrep' && !rgPath)(
+    'a long line is previewed around each of its matches, with where the preview starts in the line',
+    async () => {
+      const line = `${'x'.repeat(1500)}longword${'y'.repeat(500)}longword`;
+      await writeFile(path.join(root, 'wide.txt'), `${line}\nshort longword\n`);
+      await search(service, events, { pattern: 'longword' }, 'long');
+      const matches = byPath()['wide.txt'];
+      expect(matches.map((m) => [m.line, m.start, m.end])).toEqual([
+        [1, 1500, 1508],
+        [1, 2008, 2016],
+        [2, 6, 14],
+      ]);
+      for (const m of matches) {
+        expect(m.preview.slice(m.start - m.previewStart, m.end - m.previewStart)).toBe('longword');
+      }
+      expect(matches[0].previewStart).toBe(1460);
+      expect(matches[0].preview).toHaveLength(240);
+      expect(matches[1].previewStart).toBe(line.length - 240);
+      expect(matches[2]).toMatchObject({ preview: 'short longword', previewStart: 0 });
+    },
+  );
+
+  it.skipIf(name === 'ripgrep' && !rgPath)(
     'honours Match Case, Whole Word, regular expressions and the include/exclude globs',
     async () => {
       await search(service, events, { pattern: 'Hello', matchCase: true }, 'case');
@@ -121,7 +144,8 @@ describe.each(engines)('with the %s engine', (name, rgPath) => {
         ripgrepPath: rgPath,
         holdSearchesAfter: 2,
         emit: (channel: string, payload: unknown) => {
-          if (channel === 'search.results') events.results.push(...(payload as EventPayload<'search.results'>).files);
+          if (channel === 'search.results')
+            events.results.push(...(payload as EventPayload<'search.results'>).files.map(unpackSearchFile));
           else events.done.push(payload as Done);
         },
       });

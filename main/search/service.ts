@@ -1,4 +1,4 @@
-import type { EventPayload, SearchEngine, SearchFileResult, SearchQuery } from '../../shared/contract';
+import type { EventPayload, PackedSearchFile, SearchEngine, SearchQuery } from '../../shared/contract';
 import { toWireError } from '../errors';
 import { findExecutable } from '../process';
 import type { EngineRun } from './engine';
@@ -87,7 +87,7 @@ export class SearchService {
   }
 
   private async run(searchId: string, rg: string | null, run: EngineRun): Promise<void> {
-    let pending: SearchFileResult[] = [];
+    let pending: PackedSearchFile[] = [];
     let pendingMatches = 0;
     let files = 0;
     let matches = 0;
@@ -104,8 +104,8 @@ export class SearchService {
       if (run.signal.aborted) return;
       pending.push(file);
       files++;
-      matches += file.matches.length;
-      pendingMatches += file.matches.length;
+      matches += file.previews.length;
+      pendingMatches += file.previews.length;
       if (pendingMatches >= BATCH_MATCHES) send();
       else timer ??= setTimeout(send, BATCH_MS);
     };

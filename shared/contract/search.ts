@@ -33,6 +33,21 @@ export type SearchMatch = z.infer<typeof SearchMatch>;
 export const SearchFileResult = z.object({ path: RelPath, matches: z.array(SearchMatch) });
 export type SearchFileResult = z.infer<typeof SearchFileResult>;
 
+/**
+ * A file's matches as `search.results` carries them: columns instead of an object per match (a frequent
+ * pattern's 28,672 match objects were most of the event's JSON work on both sides). Match i is
+ * `numbers[4i..4i+3]` (line, start, end, previewStart) with `previews[i]`, and `cells[i]` when it is in a
+ * notebook's cell (`cells` only when some match is).
+ * shared/search-results.ts packs and unpacks it.
+ */
+export const PackedSearchFile = z.object({
+  path: RelPath,
+  numbers: z.array(z.number().int().min(0)),
+  previews: z.array(z.string()),
+  cells: z.array(z.object({ index: z.number().int().min(0), id: z.string().optional() }).nullable()).optional(),
+});
+export type PackedSearchFile = z.infer<typeof PackedSearchFile>;
+
 export const SearchEngine = z.enum(['ripgrep', 'node']);
 export type SearchEngine = z.infer<typeof SearchEngine>;
 
@@ -50,8 +65,8 @@ export const searchRequests = {
 } as const;
 
 export const searchEvents = {
-  /** A batch of files with their matches; a file appears in one batch only. */
-  'search.results': z.object({ searchId: z.string(), files: z.array(SearchFileResult) }),
+  /** A batch of files with their matches (packed); a file appears in one batch only. */
+  'search.results': z.object({ searchId: z.string(), files: z.array(PackedSearchFile) }),
   'search.done': z.object({
     searchId: z.string(),
     files: z.number().int(),

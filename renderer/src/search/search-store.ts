@@ -1,4 +1,5 @@
 import type { KilnBridge, SearchEngine, SearchFileResult, SearchQuery } from '../../../shared/contract';
+import { unpackSearchFile } from '../../../shared/search-results';
 import { Store, errorText, perBridge } from '../base';
 
 export interface SearchState {
@@ -28,8 +29,9 @@ export class SearchStore extends Store<SearchState> {
   constructor(private readonly bridge: KilnBridge) {
     super({ query: EMPTY_QUERY, status: 'idle', files: [], matchCount: 0, limitHit: false, engine: null, error: null });
     this.own(
-      bridge.on('search.results', ({ searchId, files }) => {
+      bridge.on('search.results', ({ searchId, files: packed }) => {
         if (searchId !== this.currentId) return;
+        const files = packed.map(unpackSearchFile);
         this.set({
           files: [...this.state.files, ...files],
           matchCount: this.state.matchCount + files.reduce((n, f) => n + f.matches.length, 0),
