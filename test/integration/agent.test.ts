@@ -307,11 +307,12 @@ describe('workspace agent session: queueing and Stop', () => {
     await start();
     server.setReplies([reply.tool('run-file', { path: 'src/sleepy.py' }), reply.text('never asked')]);
     const running = call('agent.send', { text: 'run it' });
-    await until(() => existsSync(path.join(root, 'sleepy.pid')), 'the run-file process');
-    // The pid it wrote is its own namespace's; out here the run is found by its step file's name.
-    expect(Number(readFileSync(path.join(root, 'sleepy.pid'), 'utf8'))).toBeGreaterThan(0);
-    const pids = await findProcessesByMarker(path.join(root, 'scripts/step_001_run_sleepy.py'));
-    expect(pids.length).toBeGreaterThan(0);
+    // The run's writes are staged in an overlay until it ends, so it is found by its step file's name, not its pid file.
+    const step = path.join(root, 'scripts/step_001_run_sleepy.py');
+    const pids = await until(async () => {
+      const found = await findProcessesByMarker(step);
+      return found.length > 0 ? found : null;
+    }, 'the run-file process');
     const queued = call('agent.send', { text: 'and then this' });
     await until(() => sessionEvents('agent.runState').some((s) => s.queued === 1), 'the queued message');
 
