@@ -14,6 +14,12 @@ export interface RunOverlay {
   /** The run's private folder: `upper/`, `work/` and the `mounted` marker. */
   dir: string;
   upper: string;
+  /**
+   * When the run's folder was made, on the filesystem's own clock (its ctime): a workspace entry with a ctime from
+   * then on was changed while the run went on. Date.now() would not do: ctimes come from the kernel's coarse clock,
+   * which lags it by up to a tick, so a file saved just before the run could look changed during it.
+   */
+  startedAt: number;
   /** Whether the overlay was in place for the run (else the code wrote to the workspace directly). */
   mounted(): Promise<boolean>;
   /** Leaves the run's folder in place at dispose (some of its writes could not be applied: they stay here). */
@@ -72,10 +78,12 @@ export async function prepareRunOverlay(
   const work = path.join(dir, 'work');
   const marker = path.join(dir, 'mounted');
   await Promise.all([fs.mkdir(upper, { mode: 0o700 }), fs.mkdir(work, { mode: 0o700 })]);
+  const startedAt = (await fs.stat(upper)).ctimeMs;
   let kept = false;
   const overlay: RunOverlay = {
     dir,
     upper,
+    startedAt,
     // Anything in the upper layer was written through the overlay, whatever the marker says: never discarded.
     mounted: async () =>
       (await fs.readFile(marker, 'utf8').catch(() => '')).startsWith('mounted') ||

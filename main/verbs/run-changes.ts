@@ -8,11 +8,6 @@ import type { Workspace } from '../workspace';
 
 /** Files up to this size are applied as exact bytes (hashed, kept in local history); larger ones are streamed. */
 const WHOLE_FILE_BYTES = 64 * 1024 * 1024;
-/**
- * A file's ctime comes from the kernel's coarse clock, which may lag Date.now() by a tick: a change this close
- * before the run counts as made during it (a needless question at worst, never a silent overwrite).
- */
-const CLOCK_SLACK_MS = 50;
 /** How many files are applied at once. */
 const FILES_AT_ONCE = 8;
 
@@ -21,7 +16,11 @@ export interface ApplyRunChangesOptions {
   /** The run's upper layer and what it changed (overlayChanges). */
   upper: string;
   changes: OverlayChange[];
-  /** When the run started: a workspace entry changed since then was changed outside the run. */
+  /**
+   * When the run started, on the filesystem's clock (RunOverlay.startedAt): a workspace entry with a ctime from then
+   * on was changed outside the run. One changed in that same clock tick just before counts too (a needless copy
+   * beside at worst, never a silent overwrite).
+   */
   startedAt: number;
   /** Keeps the run's folder: a change could not be applied, and its content is only there. */
   keep(): Promise<void>;
@@ -38,11 +37,10 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
   const { workspace, upper } = options;
   const root = workspace.root;
   const result: RunChanges = { staged: true, created: [], changed: [], deleted: [], kept: [] };
-  const since = options.startedAt - CLOCK_SLACK_MS;
   let unapplied = false;
 
   const lowerInfo = (rel: string) => fs.lstat(path.join(root, rel)).catch(() => null);
-  const changedOutside = (info: { ctimeMs: number } | null) => info !== null && info.ctimeMs >= since;
+  const changedOutside = (info: { ctimeMs: number } | null) => info !== null && info.ctimeMs >= options.startedAt;
 
   /** Deletes `rel` from the workspace, a folder file by file (each kept in history); false if something stayed. */
   const remove = async (rel: string): Promise<boolean> => {

@@ -301,7 +301,6 @@ export class Verbs {
     if (options.signal?.aborted) controller.abort();
     this.running.add(controller);
     let outcome: PythonProcessOutcome;
-    const startedAt = Date.now();
     try {
       outcome = await runPythonProcess({
         python: prepared.command,
@@ -318,7 +317,7 @@ export class Verbs {
       options.signal?.removeEventListener('abort', forward);
     }
     // Applied however the run ended (a timed-out or cancelled run's writes are as real as a finished one's).
-    const files = await this.applyStagedWrites(prepared, startedAt);
+    const files = await this.applyStagedWrites(prepared);
     if (outcome.cancelled)
       throw new KilnError('E_CANCELLED', 'The run was stopped; its process and everything it started were killed');
     const limit = await prepared.limitOf({
@@ -343,7 +342,7 @@ export class Verbs {
   }
 
   /** The run's staged writes, applied under the current write cause (its turn); what it wrote directly, said so. */
-  private async applyStagedWrites(prepared: PreparedRun, startedAt: number): Promise<RunChanges | undefined> {
+  private async applyStagedWrites(prepared: PreparedRun): Promise<RunChanges | undefined> {
     if (!this.options.stageRunWritesIn) return undefined;
     const direct = { staged: false, created: [], changed: [], deleted: [], kept: [] };
     if (!prepared.overlay) return { ...direct, direct_reason: prepared.directWritesReason };
@@ -360,7 +359,13 @@ export class Verbs {
         );
       },
     );
-    return applyRunChanges({ workspace: this.workspace, upper: overlay.upper, changes, startedAt, keep: overlay.keep });
+    return applyRunChanges({
+      workspace: this.workspace,
+      upper: overlay.upper,
+      changes,
+      startedAt: overlay.startedAt,
+      keep: overlay.keep,
+    });
   }
 
   private kernelPython(): Promise<string> {
