@@ -9,6 +9,7 @@ import { useSymbolPath } from '../language';
 import { ChevronIcon, ContextMenu, FileIcon, FolderIcon, Icon, usePrefs, useToasts, type MenuItem } from '../ui';
 
 const MAX_OPTIONS = 400;
+const NO_ENTRIES: Entry[] = [];
 
 interface Segment {
   label: string;
@@ -203,24 +204,23 @@ function SymbolList({
   onPick: (symbol: DocumentSymbol) => void;
   onClose: (refocus: boolean) => void;
 }) {
-  const [filter, setFilter] = useState('');
-  const [active, setActive] = useState(Math.max(0, symbols.indexOf(current)));
+  const {
+    filter,
+    setFilter,
+    active,
+    setActive,
+    matches: shown,
+  } = useFilteredOptions(symbols, symbols.indexOf(current));
   const box = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLInputElement>(null);
-  const shown = useMemo(() => {
-    const needle = filter.trim().toLowerCase();
-    return needle ? symbols.filter((s) => s.name.toLowerCase().includes(needle)) : symbols;
-  }, [symbols, filter]);
 
   useDropdownFocus(box, input, onClose);
 
   const onKeyDown = (event: React.KeyboardEvent) => {
-    if (event.key === 'ArrowDown') setActive((a) => Math.min(a + 1, shown.length - 1));
-    else if (event.key === 'ArrowUp') setActive((a) => Math.max(a - 1, 0));
-    else if (event.key === 'Enter') {
+    if (event.key === 'Enter') {
       if (shown[active]) onPick(shown[active]);
     } else if (event.key === 'Escape') onClose(true);
-    else return;
+    else if (!moveActive(event.key, setActive, shown.length)) return;
     event.preventDefault();
     event.stopPropagation();
   };
@@ -234,10 +234,7 @@ function SymbolList({
           listId={listId}
           active={shown.length ? active : null}
           filter={filter}
-          onFilter={(value) => {
-            setFilter(value);
-            setActive(0);
-          }}
+          onFilter={setFilter}
           onKeyDown={onKeyDown}
         />
       </div>
@@ -248,21 +245,18 @@ function SymbolList({
           </li>
         )}
         {shown.map((symbol, i) => (
-          <li
+          <CrumbOption
             key={`${i}:${symbol.name}`}
-            id={`${listId}-${i}`}
-            data-index={i}
-            role="option"
-            aria-label={symbol.name}
-            aria-selected={i === active}
-            className={`crumb-option${i === active ? ' active' : ''}${symbol === current ? ' current' : ''}`}
-            onMouseDown={(e) => e.preventDefault()}
-            onMouseEnter={() => setActive(i)}
-            onClick={() => onPick(symbol)}
+            listId={listId}
+            index={i}
+            name={symbol.name}
+            active={i === active}
+            current={symbol === current}
+            onActive={setActive}
+            onPick={() => onPick(symbol)}
           >
             <SymbolIcon kind={symbol.kind} />
-            <span>{symbol.name}</span>
-          </li>
+          </CrumbOption>
         ))}
       </ul>
     </div>
@@ -285,8 +279,7 @@ function SiblingList({
   const [dir, setDir] = useState(startDir);
   const [entries, setEntries] = useState<Entry[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [filter, setFilter] = useState('');
-  const [active, setActive] = useState(0);
+  const { filter, setFilter, active, setActive, matches } = useFilteredOptions(entries ?? NO_ENTRIES);
   const box = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLInputElement>(null);
   const list = useRef<HTMLUListElement>(null);
@@ -308,15 +301,10 @@ function SiblingList({
     return () => {
       live = false;
     };
-  }, [bridge, dir, current, prefs?.showHidden]);
+  }, [bridge, dir, current, prefs?.showHidden, setActive]);
 
   useDropdownFocus(box, input, onClose);
 
-  const matches = useMemo(() => {
-    const needle = filter.trim().toLowerCase();
-    const all = entries ?? [];
-    return needle ? all.filter((e) => e.name.toLowerCase().includes(needle)) : all;
-  }, [entries, filter]);
   const shown = matches.slice(0, MAX_OPTIONS);
 
   useEffect(() => {
@@ -328,21 +316,17 @@ function SiblingList({
     if (entry.kind === 'dir') {
       setDir(entry.path);
       setFilter('');
-      setActive(0);
       input.current?.focus();
     } else onOpenFile(entry.path);
   };
 
   const onKeyDown = (event: React.KeyboardEvent) => {
-    if (event.key === 'ArrowDown') setActive((a) => Math.min(a + 1, shown.length - 1));
-    else if (event.key === 'ArrowUp') setActive((a) => Math.max(a - 1, 0));
-    else if (event.key === 'Home' && !filter) setActive(0);
+    if (event.key === 'Home' && !filter) setActive(0);
     else if (event.key === 'End' && !filter) setActive(shown.length - 1);
     else if (event.key === 'Enter') choose(shown[active]);
     else if (event.key === 'Escape') onClose(true);
-    else if (event.key === 'Backspace' && !filter && dir !== '') {
-      setDir(parentOf(dir));
-    } else return;
+    else if (event.key === 'Backspace' && !filter && dir !== '') setDir(parentOf(dir));
+    else if (!moveActive(event.key, setActive, shown.length)) return;
     event.preventDefault();
     event.stopPropagation();
   };
@@ -359,10 +343,7 @@ function SiblingList({
           listId={listId}
           active={shown.length ? active : null}
           filter={filter}
-          onFilter={(value) => {
-            setFilter(value);
-            setActive(0);
-          }}
+          onFilter={setFilter}
           onKeyDown={onKeyDown}
         />
       </div>
@@ -389,26 +370,19 @@ function SiblingList({
           </li>
         )}
         {shown.map((entry, i) => (
-          <li
+          <CrumbOption
             key={entry.path}
-            id={`${listId}-${i}`}
-            data-index={i}
-            role="option"
-            aria-label={entry.name}
-            aria-selected={i === active}
-            className={`crumb-option${i === active ? ' active' : ''}${entry.path === current ? ' current' : ''}`}
-            onMouseDown={(e) => e.preventDefault()}
-            onMouseEnter={() => setActive(i)}
-            onClick={() => choose(entry)}
+            listId={listId}
+            index={i}
+            name={entry.name}
+            active={i === active}
+            current={entry.path === current}
+            onActive={setActive}
+            onPick={() => choose(entry)}
+            more={entry.kind === 'dir'}
           >
             {entry.kind === 'dir' ? <FolderIcon open={false} /> : <FileIcon name={entry.name} />}
-            <span>{entry.name}</span>
-            {entry.kind === 'dir' && (
-              <span className="crumb-option-more" aria-hidden>
-                <ChevronIcon open={false} />
-              </span>
-            )}
-          </li>
+          </CrumbOption>
         ))}
         {matches.length > shown.length && (
           <li className="crumb-empty" role="presentation">
@@ -485,5 +459,75 @@ function CrumbFilter({
       onChange={(e) => onFilter(e.target.value)}
       onKeyDown={onKeyDown}
     />
+  );
+}
+
+/** A dropdown's filter text and active option: changing the filter makes the first match active. */
+function useFilteredOptions<T extends { name: string }>(items: readonly T[], initialActive = 0) {
+  const [filter, setFilterText] = useState('');
+  const [active, setActive] = useState(Math.max(0, initialActive));
+  const matches = useMemo(() => {
+    const needle = filter.trim().toLowerCase();
+    return needle ? items.filter((item) => item.name.toLowerCase().includes(needle)) : items;
+  }, [items, filter]);
+  const setFilter = (value: string) => {
+    setFilterText(value);
+    setActive(0);
+  };
+  return { filter, setFilter, active, setActive, matches };
+}
+
+/** Up and Down move the active option within `count`; true if the key was one of them. */
+function moveActive(key: string, setActive: (update: (at: number) => number) => void, count: number): boolean {
+  if (key === 'ArrowDown') setActive((at) => Math.min(at + 1, count - 1));
+  else if (key === 'ArrowUp') setActive((at) => Math.max(at - 1, 0));
+  else return false;
+  return true;
+}
+
+/** One option of a dropdown's listbox; the mouse makes it active without taking focus from the filter. */
+function CrumbOption({
+  listId,
+  index,
+  name,
+  active,
+  current,
+  onActive,
+  onPick,
+  more = false,
+  children,
+}: {
+  listId: string;
+  index: number;
+  name: string;
+  active: boolean;
+  current: boolean;
+  onActive: (index: number) => void;
+  onPick: () => void;
+  /** Picking it opens a further list (a folder). */
+  more?: boolean;
+  /** Its icon. */
+  children: React.ReactNode;
+}) {
+  return (
+    <li
+      id={`${listId}-${index}`}
+      data-index={index}
+      role="option"
+      aria-label={name}
+      aria-selected={active}
+      className={`crumb-option${active ? ' active' : ''}${current ? ' current' : ''}`}
+      onMouseDown={(e) => e.preventDefault()}
+      onMouseEnter={() => onActive(index)}
+      onClick={onPick}
+    >
+      {children}
+      <span>{name}</span>
+      {more && (
+        <span className="crumb-option-more" aria-hidden>
+          <ChevronIcon open={false} />
+        </span>
+      )}
+    </li>
   );
 }
