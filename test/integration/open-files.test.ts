@@ -139,6 +139,34 @@ describe('OpenFilesStore', () => {
     expect(store.get('moved/deep/renamed.txt')).toMatchObject({ conflict: null, dirty: false });
   });
 
+  it('a save sent just before the feed reports Kiln moved the file is written where the file is now', async () => {
+    // The store hears the feed late, as a renderer does whose save is already on the wire when the move lands.
+    const held: Array<() => void> = [];
+    let holding = false;
+    const late: KilnBridge = {
+      ...bridge,
+      request: bridge.request.bind(bridge),
+      on: (channel, listener) =>
+        bridge.on(channel, (payload) => (holding ? held.push(() => listener(payload)) : listener(payload))),
+    };
+    const lateStore = new OpenFilesStore(late);
+    try {
+      await lateStore.open('notes.txt');
+      lateStore.setBuffer('notes.txt', 'unsaved\n');
+      holding = true;
+      await bridge.request('workspace.move', { from: 'notes.txt', to: 'renamed.txt' });
+      const saving = lateStore.save('notes.txt');
+      holding = false;
+      for (const deliver of held.splice(0)) deliver();
+      await saving;
+      expect(await readFile(path.join(root, 'renamed.txt'), 'utf8')).toBe('unsaved\n');
+      expect(lateStore.getState().files.map((f) => f.path)).toEqual(['renamed.txt']);
+      expect(lateStore.get('renamed.txt')).toMatchObject({ dirty: false, conflict: null });
+    } finally {
+      lateStore.dispose();
+    }
+  });
+
   it('a tab owned by a view keeps its owner across a move', async () => {
     await writeFile(path.join(root, 'a.ipynb'), '{}');
     await store.open('a.ipynb');

@@ -345,15 +345,19 @@ export class OpenFilesStore extends Store<OpenFilesState> {
 
   private async write(path: string, text: string, expectedHash: string | undefined): Promise<void> {
     const job = this.bridge.request('workspace.write', { path, text, expectedHash });
-    this.busy.set(
-      path,
-      job.catch(() => undefined),
+    const settled = job.then(
+      () => undefined,
+      () => undefined,
     );
+    this.busy.set(path, settled);
+    // Where the tab is now: a move the feed reports while the write is out rekeys `busy` with the tab.
+    const pathNow = () => [...this.busy].find(([, pending]) => pending === settled)?.[0] ?? path;
     try {
       const result = await job;
       // Typed while the write was out: the buffer must have those keys to say whether the tab is still dirty.
       this.flushEdits();
-      this.patch(path, (f) => ({
+      const at = pathNow();
+      this.patch(at, (f) => ({
         diskText: text,
         diskHash: result.hash,
         size: result.size,
@@ -361,12 +365,20 @@ export class OpenFilesStore extends Store<OpenFilesState> {
         dirty: f.buffer !== text,
       }));
       // The watcher folds changes landing right after our own atomic rename into it; look once more.
-      setTimeout(() => void this.afterBusy(path, () => this.checkDisk(path)), RECHECK_AFTER_SAVE_MS);
+      setTimeout(() => void this.afterBusy(at, () => this.checkDisk(at)), RECHECK_AFTER_SAVE_MS);
     } catch (err) {
-      if (err instanceof KilnError && err.code === 'E_CHANGED_ON_DISK') await this.checkDisk(path, true);
+      if (!(err instanceof KilnError && err.code === 'E_CHANGED_ON_DISK')) throw err;
+      const at = pathNow();
+      // Kiln moved the file between the write's sending and its arrival: the file is the same, now at `at`.
+      if (at !== path) {
+        this.busy.delete(at);
+        return await this.write(at, text, expectedHash);
+      }
+      await this.checkDisk(path, true);
       throw err;
     } finally {
-      this.busy.delete(path);
+      const at = pathNow();
+      if (this.busy.get(at) === settled) this.busy.delete(at);
     }
   }
 
