@@ -64,7 +64,7 @@ it('does not enumerate a linked folder outside the workspace, nor a link loop', 
   service.didOpen('a.py', 1, 'print(undefined_in_a)\n');
 
   // The workspace's own files are enumerated and checked: the unopened pkg/b.py too.
-  await until(() => published.get('pkg/b.py')?.diagnostics.length, 'diagnostics of pkg/b.py', 90_000);
+  await until(() => published.get('pkg/b.py')?.diagnostics.length, 'diagnostics of pkg/b.py', 150_000);
   expect(published.get('a.py')?.diagnostics.map((d) => d.message)).toEqual(['"undefined_in_a" is not defined']);
   expect((await service.workspaceSymbols('near')).map((s) => s.location.path)).toEqual(['pkg/b.py']);
   // Nothing behind either link: no file of the linked folder is reported or indexed, nor any file twice.
@@ -77,4 +77,4 @@ it('does not enumerate a linked folder outside the workspace, nor a link loop', 
     (err: { stdout: string }) => err, // exit code 1: errors were found
   );
   expect(JSON.parse(run.stdout).summary.filesAnalyzed).toBe(2);
-}, 120_000);
+}, 240_000);
