@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { errorText, useBridge } from '../base';
 import { monaco, onRevealRequest, takeReveal, useOpenFilesStore } from '../editor';
 import type { DocumentViewProps } from '../editor';
-import { libraryModel } from './library-files';
+import { libraryUri } from './library-files';
 
 /**
  * A library file a definition led to, outside the workspace: shown read-only, as VS Code shows them, and never
@@ -19,12 +19,19 @@ export function LibraryDocument({ path }: DocumentViewProps) {
 
   useEffect(() => {
     let live = true;
-    libraryModel(bridge, path).then(
-      (m) => live && setModel(m),
+    let own: monaco.editor.ITextModel | null = null;
+    // The tab's own model, read from the file: a peek's editor can type into the peeks' model of it.
+    bridge.request('language.readLibraryFile', { path }).then(
+      ({ text }) => {
+        if (!live) return;
+        own = monaco.editor.createModel(text, 'python', libraryUri(path).with({ query: 'tab' }));
+        setModel(own);
+      },
       (err: unknown) => live && setError(errorText(err)),
     );
     return () => {
       live = false;
+      own?.dispose();
     };
   }, [bridge, path]);
 

@@ -3,9 +3,9 @@ import { monaco } from '../editor';
 
 /*
  * Library files (the standard library's stubs, site-packages) that a definition pointed at, outside the workspace.
- * They open in a read-only tab whose key is the file's absolute path (a workspace path never starts with '/'), and
- * show in one read-only Monaco model per file, shared by that tab and by peeks. Main serves only the files its
- * language server named.
+ * They open in a read-only tab whose key is the file's absolute path (a workspace path never starts with '/'),
+ * which reads the file into a model of its own; peeks share one model per file, whose URI names the tab to open.
+ * Main serves only the files its language server named.
  */
 
 export const LIBRARY_SCHEME = 'kiln-library';
@@ -19,7 +19,7 @@ export function libraryUri(path: string): monaco.Uri {
   return monaco.Uri.from({ scheme: LIBRARY_SCHEME, path });
 }
 
-/** The library file's model, read from main once; null when main does not serve it. */
+/** The peeks' model of a library file, read from main once; rejects when main does not serve it. */
 export async function libraryModel(bridge: KilnBridge, path: string): Promise<monaco.editor.ITextModel> {
   const uri = libraryUri(path);
   const existing = monaco.editor.getModel(uri);
