@@ -115,6 +115,38 @@ test('F12 on a function imported from src/util.py opens that file at its definit
   await page.screenshot({ path: test.info().outputPath('definition.png') });
 });
 
+test('F12 on os.path.join opens the standard library file in a read-only tab', async ({ page, kiln, workspace }) => {
+  await workspace.write('paths.py', 'import os\n\nos.path.join("a", "b")\nprint(never_set)\n');
+  await kiln.open(page);
+  await treeItem(page, 'paths.py').click();
+  await expect(page.locator('.code-editor .squiggly-error')).toHaveCount(1, SERVER_START);
+  await cursorTo(page, 3, 10); // on `join`
+  await page.keyboard.press('F12');
+  // Outside the workspace: the interpreter's posixpath.py (or typeshed's stub), marked read-only.
+  const tab = page.getByRole('tab', { name: /^posixpath\.pyi? \(read-only\)$/ });
+  await expect(tab).toHaveAttribute('aria-selected', 'true', SERVER_START);
+  await expect(tab).toHaveAttribute('title', /^\/.*posixpath\.pyi? \(read-only\)$/);
+  const note = page.getByRole('note', { name: 'Read-only library file' });
+  await expect(note).toContainText('outside the workspace');
+  const library = page.locator('.library-document');
+  // The definition of join is scrolled into view (the file's first lines are not).
+  await expect(library.locator('.view-line').filter({ hasText: /def\sjoin\(/ })).toBeVisible();
+  await expect(library.locator('.view-line').filter({ hasText: /Common operations on Posix/ })).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('definition-library.png') });
+  // Nothing else takes the absolute path for a workspace one (the tree, the breadcrumb).
+  await expect(page.getByText(/absolute paths are not accepted/)).toHaveCount(0);
+  // Typing changes nothing, and the tab never becomes dirty.
+  const before = await library.locator('.view-lines').innerText();
+  await page.keyboard.type('zzz');
+  await expect(library.locator('.view-lines')).not.toContainText('zzz');
+  expect(await library.locator('.view-lines').innerText()).toBe(before);
+  await expect(tab).not.toHaveAttribute('data-dirty', 'true');
+  // Closing it asks nothing; the workspace's tab is back.
+  await page.getByRole('button', { name: /^Close posixpath\.pyi?$/ }).click();
+  await expect(tab).toHaveCount(0);
+  await expect(page.getByRole('tab', { name: 'paths.py' })).toHaveAttribute('aria-selected', 'true');
+});
+
 test('F2 renames across files after a preview, and the tabs show the change the feed reported', async ({
   page,
   kiln,

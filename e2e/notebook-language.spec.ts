@@ -1,6 +1,6 @@
 import { expect, test } from './support/fixtures';
 import { cell, cellOf, editCell, notebook, openNotebook, suggestions } from './support/notebook';
-import { editorText, mod } from './support/ui';
+import { editorText, mod, openFile } from './support/ui';
 
 /*
  * The real pyright server in a notebook: the notebook's code cells are one document to it. The workspace's
@@ -192,6 +192,11 @@ test('Shift+F12 in a cell peeks the references in other cells; opening one shows
   await page.keyboard.press('Shift+F12');
   const peek = page.locator('.peekview-widget');
   await expect(peek.locator('.reference-file')).toHaveCount(3, SERVER_START);
+  // Each cell is named as the notebook numbers it, under the notebook's path.
+  await expect(peek.locator('.reference-file .label-name')).toHaveText(['Cell 1', 'Cell 3', 'Cell 7'], {
+    useInnerText: true,
+  });
+  await expect(peek.locator('.reference-file').first()).toContainText('analysis.ipynb');
   await page.screenshot({ path: test.info().outputPath('notebook-references.png') });
   // The other cells' groups start folded: open them, then open the assignment.
   const folded = peek.locator('.monaco-list-row[aria-expanded="false"]');
@@ -219,4 +224,52 @@ test('a problem is renumbered in Problems when a cell moves above it, though its
   await expect(cellOf(nb, 2).getByRole('heading', { name: 'Notes' })).toBeVisible();
   await expect(problems.getByRole('treeitem', { name: /"nope" is not defined, moves\.ipynb Cell 1/ })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('notebook-problems-renumbered.png') });
+});
+
+test('F2 in src/ renames into a notebook open in main without a view: every file changes, the notebook saved', async ({
+  page,
+  kiln,
+  workspace,
+}) => {
+  await kiln.open(page);
+  // Another client of the host (as an agent would) opens the notebook in main; this window has no view of it.
+  const opened = await page.evaluate(
+    ({ origin, token }) =>
+      new Promise<string>((resolve) => {
+        const socket = new WebSocket(`${origin.replace('http', 'ws')}/ws?token=${encodeURIComponent(token)}`);
+        (window as unknown as { agentSocket: WebSocket }).agentSocket = socket;
+        socket.onopen = () =>
+          socket.send(JSON.stringify({ id: 1, channel: 'notebook.open', args: { path: 'analysis.ipynb' } }));
+        socket.onmessage = (m) => {
+          const frame = JSON.parse(String(m.data));
+          if (frame.id === 1) resolve(JSON.stringify(frame));
+        };
+      }),
+    { origin: kiln.origin, token: kiln.token },
+  );
+  expect(opened).toContain('"ok":true');
+  await openFile(page, 'src', 'util.py');
+  await expect(editorText(page)).toContainText('def helper');
+  // On `helper` of `def helper(v):`, once the server answers for it.
+  await editorText(page).click();
+  await page.keyboard.press(`${mod}+Home`);
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+  const dialog = page.getByRole('dialog', { name: "Rename to 'twice': 2 files" });
+  await expect(async () => {
+    await page.keyboard.press('F2');
+    const input = page.locator('.rename-box input');
+    await expect(input).toBeFocused({ timeout: 2000 });
+    await page.keyboard.press(`${mod}+a`);
+    await page.keyboard.type('twice');
+    await page.keyboard.press('Enter');
+    await expect(dialog).toBeVisible({ timeout: 5000 });
+  }).toPass(SERVER_START);
+  await expect(dialog.getByRole('listitem')).toHaveText([/^analysis\.ipynb/, /^src\/util\.py/]);
+  await dialog.getByRole('button', { name: 'Apply' }).click();
+
+  // Both change: util.py written, the notebook edited in main and saved (it had no unsaved changes).
+  await expect.poll(() => workspace.read('src/util.py')).toBe('def twice(v):\n    return v\n');
+  await expect.poll(() => workspace.read('analysis.ipynb')).toContain('twice(x)');
+  expect(await workspace.read('analysis.ipynb')).not.toContain('helper');
+  await expect(page.getByText(/Could not apply the edits/)).toHaveCount(0);
 });

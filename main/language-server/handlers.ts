@@ -12,6 +12,7 @@ export function languageHandlers(service: LanguageService) {
     | 'language.hover'
     | 'language.signatureHelp'
     | 'language.definition'
+    | 'language.readLibraryFile'
     | 'language.references'
     | 'language.prepareRename'
     | 'language.rename'
@@ -33,6 +34,7 @@ export function languageHandlers(service: LanguageService) {
     'language.hover': ({ path, position, requestId }) => service.hover(path, position, requestId),
     'language.signatureHelp': ({ path, position, requestId }) => service.signatureHelp(path, position, requestId),
     'language.definition': ({ path, position, kind, requestId }) => service.definition(path, position, kind, requestId),
+    'language.readLibraryFile': ({ path }) => service.readLibraryFile(path),
     'language.references': ({ path, position, includeDeclaration, requestId }) =>
       service.references(path, position, includeDeclaration, requestId),
     'language.prepareRename': ({ path, position, requestId }) => service.prepareRename(path, position, requestId),

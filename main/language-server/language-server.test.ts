@@ -92,6 +92,27 @@ describe('the Python language server', () => {
     expect(resolved.documentation?.value ?? resolved.detail ?? '').not.toBe('');
   }, 30_000);
 
+  it('goes to a definition in the standard library, served read-only and only where the server pointed', async () => {
+    // `os` in `import os`: the interpreter's os.py (or typeshed's stub), outside the workspace.
+    const places = await h()['language.definition']({
+      path: 'main.py',
+      position: { line: 0, character: 8 },
+      kind: 'definition',
+    });
+    const place = places.find((p) => p.library);
+    expect(place?.path).toMatch(/[/\\]os(\.pyi?|[/\\]__init__\.pyi)$/);
+    expect(path.isAbsolute(place!.path)).toBe(true);
+    const { text } = await h()['language.readLibraryFile']({ path: place!.path });
+    expect(text).toBe(await readFile(place!.path, 'utf8'));
+    // No general channel: a file the server did not name is refused, next door or not.
+    await expect(
+      h()['language.readLibraryFile']({ path: path.join(path.dirname(place!.path), 'shutil.py') }),
+    ).rejects.toMatchObject({ code: 'E_OUTSIDE_WORKSPACE' });
+    await expect(h()['language.readLibraryFile']({ path: '/etc/passwd' })).rejects.toMatchObject({
+      code: 'E_OUTSIDE_WORKSPACE',
+    });
+  }, 30_000);
+
   it('hovers and goes to the definition in src/util.py', async () => {
     const hover = await h()['language.hover']({ path: 'main.py', position: { line: 3, character: 8 } });
     expect(hover?.contents.value).toContain('helper');

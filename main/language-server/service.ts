@@ -33,6 +33,7 @@ import {
   type ServerProcess,
 } from './server-process';
 import { applyTextEdits } from './text';
+import { LibraryFiles } from './library-files';
 
 export interface LanguageServiceOptions {
   /** The workspace folder (realpath'd). */
@@ -102,6 +103,7 @@ export class LanguageService implements IDisposable {
   private readonly byRequestId = new Map<number, lsp.CancellationTokenSource>();
   private lastCompletion: { id: number; items: lsp.CompletionItem[] } = { id: 0, items: [] };
   private readonly previews = new Map<number, EditPreview>();
+  private readonly libraryFiles = new LibraryFiles();
   private nextId = 1;
 
   constructor(private readonly options: LanguageServiceOptions) {
@@ -601,7 +603,17 @@ export class LanguageService implements IDisposable {
         : kind === 'typeDefinition'
           ? await this.ask(lsp.TypeDefinitionRequest.type, params, key, requestId)
           : await this.ask(lsp.DefinitionRequest.type, params, key, requestId);
-    return this.uris.locations(result);
+    if (!result) return [];
+    // Into the standard library or site-packages too, as VS Code does: those files open read-only.
+    const list: (lsp.Location | lsp.LocationLink)[] = Array.isArray(result) ? result : [result];
+    return list
+      .map((l) => this.uris.location(l) ?? this.libraryFiles.place(l))
+      .filter((l): l is LspLocation => l !== null);
+  }
+
+  /** A library file a definition pointed at, read-only; no other file outside the workspace. */
+  readLibraryFile(file: string): Promise<{ text: string }> {
+    return this.libraryFiles.read(file);
   }
 
   async references(

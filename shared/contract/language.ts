@@ -19,8 +19,17 @@ export type LspPosition = z.infer<typeof LspPosition>;
 export const LspRange = z.object({ start: LspPosition, end: LspPosition });
 export type LspRange = z.infer<typeof LspRange>;
 
-/** A place in the workspace: a file (or a notebook's cell). Places outside the workspace are not sent. */
-export const LspLocation = z.object({ path: RelPath, range: LspRange, cell: z.string().optional() });
+/**
+ * A place in the workspace: a file (or a notebook's cell). A definition may also lie in a library outside the
+ * workspace (the standard library's stubs, site-packages): then `library` is set, `path` is that file's absolute
+ * path, and `language.readLibraryFile` serves it read-only. Other places outside the workspace are not sent.
+ */
+export const LspLocation = z.object({
+  path: RelPath,
+  range: LspRange,
+  cell: z.string().optional(),
+  library: z.boolean().optional(),
+});
 export type LspLocation = z.infer<typeof LspLocation>;
 
 export const LspTextEdit = z.object({ range: LspRange, newText: z.string(), cell: z.string().optional() });
@@ -298,11 +307,16 @@ export const languageRequests = {
   ),
   'language.hover': request(At, Hover.nullable()),
   'language.signatureHelp': request(At, SignatureHelp.nullable()),
-  /** Go to definition / declaration / type definition: places in the workspace (files it opens). */
+  /** Go to definition / declaration / type definition: places in the workspace (files it opens) or in a library. */
   'language.definition': request(
     At.extend({ kind: z.enum(['definition', 'declaration', 'typeDefinition']).default('definition') }),
     z.array(LspLocation),
   ),
+  /**
+   * The text of a library file a definition pointed at (`LspLocation.library`), to show read-only. Only files the
+   * server named in an answer are served: anything else is E_OUTSIDE_WORKSPACE.
+   */
+  'language.readLibraryFile': request(z.object({ path: z.string().max(4096) }), z.object({ text: z.string() })),
   'language.references': request(At.extend({ includeDeclaration: z.boolean().default(true) }), z.array(LspLocation)),
   /** Whether the name at the position can be renamed, and its range; null: it cannot. */
   'language.prepareRename': request(At, z.object({ range: LspRange, placeholder: z.string() }).nullable()),

@@ -6,7 +6,7 @@ import { useHotExit } from '../hot-exit';
 import { StatusBar } from '../git';
 import { QuickOpenHost } from '../quick-open';
 import { TerminalPanel } from '../terminal';
-import { LanguageFeatures, LanguageStatusItem } from '../language';
+import { LanguageFeatures, LanguageStatusItem, isLibraryPath } from '../language';
 import { ProblemsPanel, ProblemsStatusItem } from '../problems';
 import { TrustBanner } from '../trust';
 import { EditorFileDrop, UploadStatus } from '../tree';
@@ -49,7 +49,8 @@ function Shell() {
   const toasts = useToasts();
   const [workspaceName, setWorkspaceName] = useState('');
   // Only what the shell itself uses: subscribing to all of it would re-render the whole window on every keystroke.
-  const active = useStore(openFiles, (s) => s.active);
+  // A library file's read-only tab (an absolute path outside the workspace) has no place in the tree.
+  const active = useStore(openFiles, (s) => (s.active && !isLibraryPath(s.active) ? s.active : null));
 
   useEffect(() => {
     void bridge.request('workspace.info', {}).then((info) => {

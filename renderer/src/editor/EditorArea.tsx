@@ -134,8 +134,8 @@ export function EditorArea() {
               type="button"
               role="tab"
               aria-selected={file.path === active}
-              aria-label={file.name}
-              title={file.path + (file.dirty ? ' (unsaved)' : '')}
+              aria-label={file.name + (viewFor(file).readOnly ? ' (read-only)' : '')}
+              title={file.path + (file.dirty ? ' (unsaved)' : '') + (viewFor(file).readOnly ? ' (read-only)' : '')}
               data-dirty={file.dirty ? 'true' : undefined}
               className={`tab${file.path === active ? ' active' : ''}`}
               style={tabAnchor(`editor-tab-${file.id}`)}
@@ -150,6 +150,11 @@ export function EditorArea() {
             >
               <FileIcon name={file.name} />
               <span className="tab-name">{file.name}</span>
+              {viewFor(file).readOnly && (
+                <span className="tab-read-only" aria-hidden>
+                  read-only
+                </span>
+              )}
             </button>
           ))}
         </div>

@@ -17,6 +17,8 @@ export interface DocumentViewSpec {
   tabDrop?: TabDrop;
   /** The view keeps its document itself (claims the tab): where it is the default, the tab's text is not read. */
   ownsDocument?: boolean;
+  /** The tab is marked read-only (a library file outside the workspace). */
+  readOnly?: boolean;
 }
 
 export interface TabDrop {

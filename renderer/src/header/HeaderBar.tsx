@@ -15,6 +15,7 @@ import {
   type Toasts,
 } from '../ui';
 import { Breadcrumb } from './Breadcrumb';
+import { isLibraryPath } from '../language';
 
 /** Saves the active file, explaining a refusal (changed on disk) instead of overwriting. */
 export async function saveActive(store: OpenFilesStore, toasts: Toasts): Promise<void> {
@@ -42,8 +43,10 @@ export function HeaderBar({ rootName }: { rootName: string }) {
   const file = files.find((f) => f.path === active);
   const minimap = prefs?.minimap ?? true;
 
+  // A library file outside the workspace (a definition's read-only tab) is named by its absolute path already.
+  const library = file ? isLibraryPath(file.path) : false;
   const copy = async (absolute: boolean) => {
-    if (file) await copyWorkspacePath(bridge, toasts, file.path, absolute);
+    if (file) await copyWorkspacePath(bridge, toasts, file.path, absolute && !library);
   };
 
   useCommands([
@@ -75,7 +78,13 @@ export function HeaderBar({ rootName }: { rootName: string }) {
 
   return (
     <header className="editor-header">
-      <Breadcrumb path={active} rootName={rootName} onOpenFile={(path) => void store.open(path)} />
+      {library ? (
+        <span className="library-path" title={file?.path}>
+          {file?.path}
+        </span>
+      ) : (
+        <Breadcrumb path={active} rootName={rootName} onOpenFile={(path) => void store.open(path)} />
+      )}
       <span className="spacer" />
       <div className="split-btn">
         <button

@@ -4,7 +4,8 @@ import { useCommands } from '../commands';
 import { monaco, requestReveal, useOpenFilesStore, useTextModels } from '../editor';
 import { useAsk, usePrefs, useToasts } from '../ui';
 import { useLanguageClient } from './language-client';
-import { PEEK_SCHEME, registerPythonProviders } from './providers';
+import { PEEK_SCHEME, cellOfPeekUri, registerPythonProviders } from './providers';
+import { LIBRARY_SCHEME } from './library-files';
 import { reviewAndApply } from './review-edits';
 import { WorkspaceSymbols } from './WorkspaceSymbols';
 import { LanguageStatusLine } from './LanguageStatusItem';
@@ -35,10 +36,16 @@ export function LanguageFeatures() {
     // Go to Definition into another file (F12, Ctrl/Cmd+click, a peek's "open"): its tab opens at the place.
     const opener = monaco.editor.registerEditorOpener({
       openCodeEditor: (_source, resource, selectionOrPosition) => {
-        const path =
-          resource.scheme === PEEK_SCHEME
+        // A notebook's cell in a peek of references: the notebook opens at that cell.
+        const cellPlace = cellOfPeekUri(resource);
+        // A library file's tab is keyed by its absolute path (see library-files.ts).
+        const path = cellPlace
+          ? cellPlace.path
+          : resource.scheme === PEEK_SCHEME
             ? resource.path.slice(1)
-            : textModels.pathOf(monaco.editor.getModel(resource));
+            : resource.scheme === LIBRARY_SCHEME
+              ? resource.path
+              : textModels.pathOf(monaco.editor.getModel(resource));
         if (!path) return false;
         const start =
           selectionOrPosition && 'startLineNumber' in selectionOrPosition
@@ -52,7 +59,12 @@ export function LanguageFeatures() {
           selectionOrPosition.endLineNumber === start.line
             ? selectionOrPosition.endColumn
             : start.column;
-        requestReveal(path, { line: start.line, start: start.column - 1, end: end - 1 });
+        requestReveal(path, {
+          line: start.line,
+          start: start.column - 1,
+          end: end - 1,
+          ...(cellPlace ? { cellId: cellPlace.cell } : {}),
+        });
         void openFiles.open(path);
         return true;
       },

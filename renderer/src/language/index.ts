@@ -5,3 +5,5 @@ export { registerDocumentResolver, type DocumentResolver, type LanguageDocument 
 export { registerNotebookEditTarget, type NotebookEditTarget } from './notebook-edits';
 export { EditPreviewList } from './review-edits';
 export { useDocumentSymbols, useSymbolPath, symbolPathAt, type SymbolStep } from './symbol-path';
+export { LibraryDocument } from './LibraryDocument';
+export { isLibraryPath, libraryUri } from './library-files';

@@ -12,6 +12,7 @@ import type {
 import { monaco } from '../editor';
 import type { TextModels } from '../editor';
 import { toLspRange, toMonacoRange } from './language-client';
+import { libraryModel } from './library-files';
 
 /** Where a Monaco model lives for the server: a workspace file, or (for notebooks) a cell of one. */
 export interface LanguageDocument {
@@ -29,6 +30,8 @@ export interface DocumentResolver {
   documentOf(model: monaco.editor.ITextModel): LanguageDocument | null;
   /** The model showing a place of a document (a notebook's cell), for a peek; null when none is open. */
   modelOf(path: string, cell: string): monaco.Uri | null;
+  /** The cell's number as its notebook shows it ("Cell 3"), to label it in a peek; null when unknown. */
+  cellNumberOf?(path: string, cell: string): number | null;
 }
 const resolvers: DocumentResolver[] = [];
 
@@ -99,10 +102,14 @@ export function registerPythonProviders(deps: ProviderDeps): monaco.IDisposable 
   const toLocations = async (locations: LspLocation[]): Promise<monaco.languages.Location[]> => {
     const result: monaco.languages.Location[] = [];
     for (const location of locations) {
-      const uri =
-        location.cell === undefined
+      const uri = location.library
+        ? await libraryModel(bridge, location.path).then(
+            (m) => m.uri,
+            () => null,
+          )
+        : location.cell === undefined
           ? await peek.uriFor(location.path)
-          : (resolvers.map((r) => r.modelOf(location.path, location.cell!)).find((u) => u) ?? null);
+          : peek.cellUriFor(location.path, location.cell);
       if (uri) result.push({ uri, range: toMonacoRange(location.range) });
     }
     return result;
@@ -379,6 +386,8 @@ function toMonacoSymbol(symbol: import('../../../shared/contract').DocumentSymbo
  */
 class PeekModels implements monaco.IDisposable {
   private readonly models = new Map<string, monaco.editor.ITextModel>();
+  /** Copies of cells' models, by notebook and cell id. */
+  private readonly cellModels = new Map<string, monaco.editor.ITextModel>();
 
   constructor(
     private readonly bridge: KilnBridge,
@@ -405,13 +414,55 @@ class PeekModels implements monaco.IDisposable {
     return model.uri;
   }
 
+  /**
+   * A notebook cell's place, for a peek of references: a copy of the cell's model under a URI whose name is
+   * "Cell N" (the peek labels places by their URI; a cell editor's model is just a number), its notebook the
+   * folder. Null when the cell's editor is not mounted.
+   */
+  cellUriFor(path: string, cell: string): monaco.Uri | null {
+    const live = resolvers.map((r) => r.modelOf(path, cell)).find((u) => u);
+    const model = live && monaco.editor.getModel(live);
+    if (!model) return null;
+    const number = resolvers.map((r) => r.cellNumberOf?.(path, cell)).find((n) => n != null);
+    const uri = cellPeekUri(path, cell, number ?? null);
+    const key = `${path}\n${cell}`;
+    const existing = this.cellModels.get(key);
+    if (existing && !existing.isDisposed() && existing.uri.toString() === uri.toString()) {
+      if (existing.getValue() !== model.getValue()) existing.setValue(model.getValue());
+      return existing.uri;
+    }
+    existing?.dispose();
+    const copy = monaco.editor.createModel(model.getValue(), 'python', uri);
+    this.cellModels.set(key, copy);
+    return copy.uri;
+  }
+
   dispose(): void {
-    for (const model of this.models.values()) model.dispose();
+    for (const model of [...this.models.values(), ...this.cellModels.values()]) model.dispose();
     this.models.clear();
+    this.cellModels.clear();
   }
 }
 
 export const PEEK_SCHEME = 'kiln-peek';
+/** A notebook cell shown in a peek: `/<notebook path>/Cell N`, the cell's id in the query. */
+export const CELL_PEEK_SCHEME = 'kiln-cell';
+
+function cellPeekUri(path: string, cell: string, number: number | null): monaco.Uri {
+  const name = number === null ? 'Cell' : `Cell ${number}`;
+  return monaco.Uri.from({
+    scheme: CELL_PEEK_SCHEME,
+    path: `/${path}/${name}`,
+    query: `cell=${encodeURIComponent(cell)}`,
+  });
+}
+
+/** The notebook and cell a cell peek's URI names. */
+export function cellOfPeekUri(uri: monaco.Uri): { path: string; cell: string } | null {
+  const cell = new URLSearchParams(uri.query).get('cell');
+  if (uri.scheme !== CELL_PEEK_SCHEME || cell === null) return null;
+  return { path: uri.path.slice(1, uri.path.lastIndexOf('/')), cell };
+}
 
 function peekUri(path: string): monaco.Uri {
   return monaco.Uri.from({ scheme: PEEK_SCHEME, path: `/${path}` });

@@ -78,15 +78,30 @@ export function EditPreviewList({ preview }: { preview: EditPreview }) {
 }
 
 /**
- * A notebook's cells as the preview found them, given their new sources through the notebook's edit path.
- * Refused whole when a cell has moved on since (typed in meanwhile, deleted) or the notebook is not open.
+ * How a notebook of the preview takes its new cell sources, checked before anything is written: a cell that moved
+ * on since the preview (typed in meanwhile, deleted) refuses the whole preview. A notebook with a view takes them
+ * through the view (one undoable step, saved by the operator). One open only in main (an agent opened it, no tab)
+ * takes them in main's notebook, and is saved when it had no unsaved changes, as a closed file is written.
  */
-async function applyToNotebook(file: FileEdits & { cells: CellEdits[] }): Promise<void> {
+async function prepareNotebook(
+  bridge: KilnBridge,
+  file: FileEdits & { cells: CellEdits[] },
+): Promise<() => Promise<unknown>> {
+  const edits = file.cells.map((c) => ({ cellId: c.cell, source: c.newText }));
+  const stale = () => new Error(`${file.path} changed since the preview; nothing was changed.`);
   const target = notebookEditTarget(file.path);
-  if (!target) throw new Error(`${file.path} is not open; its cells were not changed.`);
-  const stale = file.cells.find((c) => target.sourceOf(c.cell) !== c.oldText);
-  if (stale) throw new Error(`${file.path} changed since the preview; its cells were not changed.`);
-  await target.replaceSources(file.cells.map((c) => ({ cellId: c.cell, source: c.newText })));
+  if (target) {
+    if (file.cells.some((c) => target.sourceOf(c.cell) !== c.oldText)) throw stale();
+    return () => target.replaceSources(edits);
+  }
+  const doc = await bridge.request('notebook.get', { path: file.path }).catch(() => null);
+  if (!doc) throw new Error(`${file.path} is no longer open; nothing was changed.`);
+  const sources = new Map(doc.cells.map((c) => [c.id, c.source]));
+  if (file.cells.some((c) => sources.get(c.cell) !== c.oldText)) throw stale();
+  return async () => {
+    await bridge.request('notebook.editCells', { path: file.path, edits });
+    if (!doc.dirty) await bridge.request('notebook.save', { path: file.path, force: false });
+  };
 }
 
 /**
@@ -126,10 +141,16 @@ export async function reviewAndApply(options: {
   });
   if (answer !== 'apply') return;
   try {
+    // Every notebook is checked before main writes any file, so a refusal leaves the rename undone, not half done.
+    const notebooks = new Map<string, () => Promise<unknown>>();
+    for (const file of preview.files) {
+      if (file.cells) notebooks.set(file.path, await prepareNotebook(bridge, { ...file, cells: file.cells }));
+    }
     const result = await bridge.request('language.applyEdits', { previewId: preview.previewId });
     for (const file of result.toBuffers) {
-      if (file.cells) {
-        await applyToNotebook({ ...file, cells: file.cells });
+      const notebook = notebooks.get(file.path);
+      if (notebook) {
+        await notebook();
         continue;
       }
       const model = textModels.modelIfOpen(file.path);

@@ -11,7 +11,8 @@ import type {
   RequestResult,
 } from '../../../../shared/contract';
 import { monaco } from '../../editor';
-import { registerDocumentResolver, useLanguageClient } from '../../language';
+import { libraryUri, registerDocumentResolver, useLanguageClient } from '../../language';
+import { cellNumberOf } from './cell-numbers';
 
 /*
  * The language server in a notebook's cell editors. Main presents the notebook's code cells to the server
@@ -177,6 +178,8 @@ function hoverProvider(): monaco.languages.HoverProvider {
 const TARGET_SCHEME = 'kiln-definition';
 
 function targetUri(location: LspLocation, notebookPath: string): monaco.Uri {
+  // A library file outside the workspace: the editor's opener shows it in a read-only tab.
+  if (location.library) return libraryUri(location.path);
   const query =
     location.cell !== undefined && location.path === notebookPath ? `cell=${encodeURIComponent(location.cell)}` : '';
   return monaco.Uri.from({ scheme: TARGET_SCHEME, path: `/${location.path}`, query });
@@ -249,6 +252,7 @@ function registerProviders(): void {
       return { path: source.path(), cell: cellId, flush: () => source.flush() };
     },
     modelOf: cellModelUri,
+    cellNumberOf,
   });
 }
 
