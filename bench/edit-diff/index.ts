@@ -197,10 +197,12 @@ export async function runEditDiffBench(): Promise<BenchResult[]> {
         .waitFor({ state: 'visible' });
       const kiln: number[] = [];
       const baseline: number[] = [];
-      // Interleaved, so machine noise hits both sides alike; the first runs warm caches and JITs.
+      // Interleaved, so machine noise hits both sides alike; the first runs warm caches and JITs. Which side
+      // goes first alternates: the sample taken just after switching pages ran measurably differently.
       for (let i = 0; i < WARMUP + RUNS; i++) {
+        let b = i % 2 ? await bareSample(barePage, `/${size.file}.stream`, original) : 0;
         const k = await kilnSample(kilnPage, model, streams, proposal);
-        const b = await bareSample(barePage, `/${size.file}.stream`, original);
+        if (i % 2 === 0) b = await bareSample(barePage, `/${size.file}.stream`, original);
         if (i >= WARMUP) {
           kiln.push(k);
           baseline.push(b);

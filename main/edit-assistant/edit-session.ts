@@ -420,7 +420,11 @@ export class EditSession {
       status: 'pending',
       ...counts,
     });
-    this.host.emit('editAssistant.proposal', { path: this.path, proposal: summary(proposal) });
+    this.host.emit('editAssistant.proposal', {
+      path: this.path,
+      proposal: summary(proposal),
+      texts: { content, baselineContent: baselineText },
+    });
     return proposal;
   }
 

@@ -189,8 +189,15 @@ export const editAssistantEvents = {
   'editAssistant.delta': z.object({ path: RelPath, entryId: z.string(), text: z.string() }),
   /** A transcript entry was added or replaced (upsert by entry.id). */
   'editAssistant.transcript': z.object({ path: RelPath, entry: TranscriptEntry }),
-  /** A proposal was created or changed status. */
-  'editAssistant.proposal': z.object({ path: RelPath, proposal: ProposalSummary }),
+  /**
+   * A proposal was created or changed status. A new one carries its two texts, so the panel shows its diff
+   * at once instead of asking getProposal for what main has just sent it.
+   */
+  'editAssistant.proposal': z.object({
+    path: RelPath,
+    proposal: ProposalSummary,
+    texts: z.object({ content: z.string(), baselineContent: z.string() }).optional(),
+  }),
   /** The session started or ended a run. `error` is set with state 'error' (the last run failed). */
   'editAssistant.runState': z.object({ path: RelPath, state: RunState, error: WireErrorSchema.optional() }),
   /** The baseline, model or session itself changed (e.g. accepted, changed on disk, cleared: snapshot null). */

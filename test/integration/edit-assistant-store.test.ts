@@ -54,6 +54,34 @@ describe('EditAssistantStore', () => {
     expect(state.reviews['app.py']).toMatchObject({ against: 'baseline', original: APP, modified: RENAMED });
   });
 
+  it("a new proposal's diff shows from its event: no getProposal round trip before the paint", async () => {
+    const asked: string[] = [];
+    const counting: KilnBridge = {
+      transport: bridge.transport,
+      on: (channel, listener) => bridge.on(channel, listener),
+      request: (channel, args) => {
+        asked.push(channel);
+        return bridge.request(channel, args);
+      },
+    };
+    const direct = new EditAssistantStore(counting);
+    try {
+      await untilState(direct, (s) => s.models.length === 1);
+      await direct.open('app.py');
+      model.enqueue(reply.propose(RENAMED));
+      await direct.send('app.py', 'rename name to person');
+      const state = await untilState(direct, (s) => s.reviews['app.py']?.modified != null);
+      expect(state.reviews['app.py']).toMatchObject({ against: 'baseline', original: APP, modified: RENAMED });
+      expect(asked).not.toContain('editAssistant.getProposal');
+      // Opened again from its chip, the proposal is fetched as before (the event is long gone).
+      await direct.review('app.py', state.reviews['app.py'].proposalId);
+      expect(asked).toContain('editAssistant.getProposal');
+      expect(direct.getState().reviews['app.py']).toMatchObject({ original: APP, modified: RENAMED });
+    } finally {
+      direct.dispose();
+    }
+  });
+
   it('accept refuses when the disk changed under the proposal; reviewed against the current file, it is accepted knowingly', async () => {
     await store.open('app.py');
     model.enqueue(reply.propose(RENAMED));

@@ -190,8 +190,11 @@ export class EditAssistantStore extends Store<EditAssistantState> {
     }
   }
 
-  /** Shows a proposal in the centre, diffed against the current baseline. */
-  async review(path: string, proposalId: string): Promise<void> {
+  /**
+   * Shows a proposal in the centre, diffed against the current baseline. `texts` are its content and
+   * baseline when the caller has them (a new proposal's event carries them), saving the request.
+   */
+  async review(path: string, proposalId: string, texts?: { content: string; baselineContent: string }): Promise<void> {
     const token = this.nextToken(path);
     const summary = this.state.sessions[path]?.snapshot?.proposals.find((p) => p.id === proposalId) ?? null;
     const previous = this.state.reviews[path];
@@ -202,10 +205,11 @@ export class EditAssistantStore extends Store<EditAssistantState> {
       against: keep ? previous.against : 'baseline',
       stale: keep ? previous.stale : null,
       summary,
-      original: keep ? previous.original : null,
-      modified: keep ? previous.modified : null,
+      original: texts?.baselineContent ?? (keep ? previous.original : null),
+      modified: texts?.content ?? (keep ? previous.modified : null),
       error: null,
     });
+    if (texts) return;
     try {
       const proposal = await this.bridge.request('editAssistant.getProposal', { path, proposalId });
       if (this.reviewTokens.get(path) !== token) return;
@@ -336,7 +340,7 @@ export class EditAssistantStore extends Store<EditAssistantState> {
     });
   }
 
-  private onProposal({ path, proposal }: EventPayload<'editAssistant.proposal'>): void {
+  private onProposal({ path, proposal, texts }: EventPayload<'editAssistant.proposal'>): void {
     const view = this.state.sessions[path];
     if (!view) return;
     const known = view.snapshot?.proposals.some((p) => p.id === proposal.id) ?? false;
@@ -350,7 +354,7 @@ export class EditAssistantStore extends Store<EditAssistantState> {
     const review = this.state.reviews[path];
     if (review?.proposalId === proposal.id) this.patchReview(path, { summary: proposal });
     if (!known && proposal.status === 'pending') {
-      void this.review(path, proposal.id);
+      void this.review(path, proposal.id, texts);
     }
   }
 
