@@ -150,15 +150,22 @@ export class OpenNotebook {
     return this.model.path;
   }
 
-  document(): NotebookDocument {
+  /**
+   * The document as the wire carries it. With `firstCells`, only that many cells (and `pendingCells` for the rest):
+   * copying and sending a 20 MB notebook's every output before its first screen could paint was most of its open.
+   */
+  document(options: { firstCells?: number } = {}): NotebookDocument {
     const model = this.model;
     const { metadata, nbformat, nbformat_minor } = model.json;
+    const total = model.cells.length;
+    const sent = Math.min(total, options.firstCells ?? total);
     return {
       path: model.path,
       nbformat,
       nbformat_minor,
       metadata: structuredClone(metadata ?? {}),
-      cells: model.cells.map((cell) => model.wireCell(cell)),
+      cells: model.cells.slice(0, sent).map((cell) => model.wireCell(cell)),
+      ...(options.firstCells !== undefined ? { pendingCells: total - sent } : {}),
       dirty: model.dirty,
       rev: model.rev,
       diskHash: model.diskHash,
@@ -170,6 +177,17 @@ export class OpenNotebook {
       },
       warnings: [...model.warnings],
     };
+  }
+
+  /** Cells of the document a caller holds at `rev` over `diskHash`; stale once the notebook moved on from it. */
+  cellRange(range: { from: number; count: number; rev: number; diskHash: string }): {
+    cells: NotebookCell[];
+    stale: boolean;
+  } {
+    const model = this.model;
+    if (model.rev !== range.rev || model.diskHash !== range.diskHash) return { cells: [], stale: true };
+    const cells = model.cells.slice(range.from, range.from + range.count).map((cell) => model.wireCell(cell));
+    return { cells, stale: false };
   }
 
   /**

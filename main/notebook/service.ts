@@ -107,11 +107,20 @@ export class NotebookService {
   // --- documents ------------------------------------------------------------------------------
 
   /** Opens a notebook (or returns the open one). Invalid files are refused with E_INVALID_NOTEBOOK and left untouched. */
-  async open(rel: string): Promise<NotebookDocument> {
+  /** Opens the notebook; with `firstCells`, the answer holds only those cells (see `cells` for the rest). */
+  async open(rel: string, options: { firstCells?: number } = {}): Promise<NotebookDocument> {
     const nb = await this.ensureOpen(rel);
     // A notebook restored over a changed (or deleted) file says so to every window that opens it, before its document.
     if (nb.startConflict && nb.model.dirty) this.emit('notebook.conflict', { path: nb.path, ...nb.startConflict });
-    return nb.document();
+    return nb.document(options);
+  }
+
+  /** A range of an open notebook's cells, if it is still at the revision the caller's document was. */
+  async cells(
+    rel: string,
+    range: { from: number; count: number; rev: number; diskHash: string },
+  ): Promise<{ cells: NotebookCell[]; stale: boolean }> {
+    return (await this.notebook(rel)).cellRange(range);
   }
 
   /** Creates a new notebook file (E_EXISTS if there is one) and opens it. */
