@@ -96,7 +96,7 @@ export class NotebookService {
     this.host = {
       workspace: options.workspace,
       srcDir: options.srcDir === undefined ? path.join(options.workspace.root, 'src') : options.srcDir,
-      emit: (channel, payload) => this.emit(channel, payload),
+      emit: (channel, payload, options) => this.emit(channel, payload, options),
       requireJupyter: () => this.requireJupyter(),
       reportJupyterError: (notebookPath, err) => this.reportJupyterError(notebookPath, err),
       recordTiming: () => this.recordTiming(),
@@ -411,10 +411,15 @@ export class NotebookService {
 
   // --- internals ------------------------------------------------------------------------------
 
-  private emit<E extends NotebookEventName>(channel: E, payload: EventPayload<E>): void {
+  private emit<E extends NotebookEventName>(
+    channel: E,
+    payload: EventPayload<E>,
+    options: { outputsOnly?: boolean } = {},
+  ): void {
     this.options.events.emit(channel, payload);
-    // Every edit announces the notebook's dirty state; reloads and reverts announce the whole document.
-    if (channel === 'notebook.dirty' || channel === 'notebook.changed')
+    // Every edit announces the notebook's dirty state; reloads and reverts announce the whole document. A run's
+    // outputs change no source: the language mirror is not rebuilt for them (twice a run, before and after).
+    if ((channel === 'notebook.dirty' && !options.outputsOnly) || channel === 'notebook.changed')
       this.cellsChanged.fire({ kind: 'edited', path: (payload as { path: string }).path });
     if (!this.backups) return;
     if (channel === 'notebook.dirty') {
