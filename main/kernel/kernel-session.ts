@@ -76,6 +76,11 @@ export function kernelSetupCode(srcDir: string): string {
   ].join('\n');
 }
 
+interface SentExecution {
+  kernel: KernelConnection;
+  future: Kernel.IShellFuture<KernelMessage.IExecuteRequestMsg, KernelMessage.IExecuteReplyMsg>;
+}
+
 interface PendingExecution {
   msgId: string;
   options: ExecuteOptions;
@@ -216,33 +221,52 @@ export class KernelSession {
   /**
    * Runs code; resolves when the kernel replied and went idle. Outputs go to `options.onOutput` as they arrive.
    * An execution cut off by interrupt-restart, kernel death or server loss resolves with status 'aborted'.
+   * With the kernel running and set up, the request is on its way to the kernel when this returns: callers
+   * do their own bookkeeping after it, while the kernel works.
    */
   async execute(code: string, options: ExecuteOptions): Promise<ExecutionReply> {
     let markStarted = () => {};
     const started = new Promise<void>((resolve) => (markStarted = resolve));
     this.unstarted.add(started);
     try {
-      return await this.executeOnKernel(code, options, markStarted);
+      const ready = this.readyKernel();
+      const sent = ready ? this.sendExecute(ready, code, options) : await this.sendWhenReady(code, options);
+      return await this.awaitExecution(sent, options, markStarted);
     } finally {
       markStarted();
       this.unstarted.delete(started);
     }
   }
 
-  private async executeOnKernel(
-    code: string,
-    options: ExecuteOptions,
-    markStarted: () => void,
-  ): Promise<ExecutionReply> {
+  /** The kernel, when an execution can be sent to it at once: running, connected state aside, and set up. */
+  private readyKernel(): KernelConnection | null {
+    const kernel = this.kernel;
+    if (this.disposed || this.starting || this.needsSetup || !kernel || kernel.isDisposed) return null;
+    return kernel.status === 'dead' ? null : kernel;
+  }
+
+  private async sendWhenReady(code: string, options: ExecuteOptions): Promise<SentExecution> {
     await this.ensureUsable();
     const kernel = this.kernel!;
     if (this.needsSetup) await this.runSetup(kernel);
+    return this.sendExecute(kernel, code, options);
+  }
+
+  private sendExecute(kernel: KernelConnection, code: string, options: ExecuteOptions): SentExecution {
     // Kiln sends one execution at a time and stops a batch itself on error; the kernel's own stop_on_error
     // would also abort the next request if it lands in the moment after an error reply.
     const future = kernel.requestExecute(
       { code, silent: false, store_history: true, allow_stdin: options.allowStdin ?? true, stop_on_error: false },
       true,
     );
+    return { kernel, future };
+  }
+
+  private async awaitExecution(
+    { kernel, future }: SentExecution,
+    options: ExecuteOptions,
+    markStarted: () => void,
+  ): Promise<ExecutionReply> {
     const msgId = future.msg.header.msg_id;
     let abortReason: string | null = null;
     const aborted = new Promise<void>((resolve) => {

@@ -242,6 +242,14 @@ describe('KernelSession', () => {
     expect(next.executionCount).toBe(reply.executionCount! + 1);
   });
 
+  it('sends an execution to a running kernel before execute() returns, so callers bookkeep while it runs', async () => {
+    const running = session.execute('2+2', { onOutput: () => undefined });
+    // Already at the kernel's door: nothing the caller does after this call delays the request.
+    expect(session.executing).toBe(true);
+    expect((await running).status).toBe('ok');
+    expect(session.executing).toBe(false);
+  });
+
   it('puts src/ first on sys.path and imports a module written after start', async () => {
     await fs.mkdir(path.join(root, 'src'), { recursive: true });
     await fs.writeFile(path.join(root, 'src', 'late_module.py'), 'VALUE = 42\n');

@@ -147,3 +147,26 @@ describe('cell operations stay byte-exact with nbformat', () => {
     expect((await svc.get(NB)).dirty).toBe(false);
   });
 });
+
+describe('an open that sends the first cells first', () => {
+  it('answers with the first cells and serves the rest by range, the same cells a whole open holds', async () => {
+    const whole = await svc.get(NB);
+    const first = await svc.open(NB, { firstCells: 4 });
+    expect(first.cells).toEqual(whole.cells.slice(0, 4));
+    expect(first.pendingCells).toBe(whole.cells.length - 4);
+    expect(whole.pendingCells).toBeUndefined();
+    const rest = await svc.cells(NB, { from: 4, count: 100, rev: first.rev, diskHash: first.diskHash });
+    expect(rest).toEqual({ cells: whole.cells.slice(4), stale: false });
+    // Asking for more cells than there are answers with all of them; pendingCells is then 0.
+    expect((await svc.open(NB, { firstCells: 1000 })).pendingCells).toBe(0);
+  });
+
+  it('says stale once the notebook changed after the document the caller holds', async () => {
+    const first = await svc.open(NB, { firstCells: 2 });
+    await svc.editCell(NB, first.cells[0].id, 'changed = 1');
+    const rest = await svc.cells(NB, { from: 2, count: 3, rev: first.rev, diskHash: first.diskHash });
+    expect(rest).toEqual({ cells: [], stale: true });
+    const otherDisk = await svc.cells(NB, { from: 2, count: 3, rev: first.rev + 1, diskHash: 'not-the-disk' });
+    expect(otherDisk.stale).toBe(true);
+  });
+});

@@ -9,7 +9,8 @@ export function notebookHandlers(
 ): HandlersFor<keyof typeof notebookRequests | keyof typeof notebookCellRequests> {
   return {
     ...notebookCellHandlers(svc),
-    'notebook.open': ({ path }) => svc.open(path),
+    'notebook.open': ({ path, firstCells }) => svc.open(path, { firstCells }),
+    'notebook.cells': ({ path, from, count, rev, diskHash }) => svc.cells(path, { from, count, rev, diskHash }),
     'notebook.create': ({ path }) => svc.create(path),
     'notebook.get': ({ path }) => svc.get(path),
     'notebook.save': ({ path, force }) => svc.save(path, { force }),

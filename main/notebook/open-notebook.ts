@@ -59,7 +59,8 @@ export interface NotebookHost {
   readonly workspace: NotebookFiles;
   /** Folder put first on sys.path in every kernel, or null. */
   readonly srcDir: string | null;
-  emit<E extends NotebookEventName>(channel: E, payload: EventPayload<E>): void;
+  /** `outputsOnly`: the change touched outputs (or run state), no cell's source: the language mirror has nothing to update. */
+  emit<E extends NotebookEventName>(channel: E, payload: EventPayload<E>, options?: { outputsOnly?: boolean }): void;
   /** The Jupyter server, or E_NO_JUPYTER. */
   requireJupyter(): JupyterServerManager;
   /** Announces a Jupyter problem (once, for a missing Jupyter). */
@@ -150,15 +151,22 @@ export class OpenNotebook {
     return this.model.path;
   }
 
-  document(): NotebookDocument {
+  /**
+   * The document as the wire carries it. With `firstCells`, only that many cells (and `pendingCells` for the rest):
+   * copying and sending a 20 MB notebook's every output before its first screen could paint was most of its open.
+   */
+  document(options: { firstCells?: number } = {}): NotebookDocument {
     const model = this.model;
     const { metadata, nbformat, nbformat_minor } = model.json;
+    const total = model.cells.length;
+    const sent = Math.min(total, options.firstCells ?? total);
     return {
       path: model.path,
       nbformat,
       nbformat_minor,
       metadata: structuredClone(metadata ?? {}),
-      cells: model.cells.map((cell) => model.wireCell(cell)),
+      cells: model.cells.slice(0, sent).map((cell) => model.wireCell(cell)),
+      ...(options.firstCells !== undefined ? { pendingCells: total - sent } : {}),
       dirty: model.dirty,
       rev: model.rev,
       diskHash: model.diskHash,
@@ -170,6 +178,17 @@ export class OpenNotebook {
       },
       warnings: [...model.warnings],
     };
+  }
+
+  /** Cells of the document a caller holds at `rev` over `diskHash`; stale once the notebook moved on from it. */
+  cellRange(range: { from: number; count: number; rev: number; diskHash: string }): {
+    cells: NotebookCell[];
+    stale: boolean;
+  } {
+    const model = this.model;
+    if (model.rev !== range.rev || model.diskHash !== range.diskHash) return { cells: [], stale: true };
+    const cells = model.cells.slice(range.from, range.from + range.count).map((cell) => model.wireCell(cell));
+    return { cells, stale: false };
   }
 
   /**
@@ -576,12 +595,9 @@ export class OpenNotebook {
       return { cell_id: cell.id, status: 'skipped', exec_count: null, duration_ms: 0, had_error: false, outputs: [] };
     }
     const code = model.sourceOf(cell);
-    if (model.clearOutputs(cell))
-      this.host.emit('notebook.dirty', { path: model.path, dirty: model.dirty, rev: model.rev });
-    this.emitOutput({ cellId: cell.id, change: { kind: 'clear' } });
-    this.emitCellState(cell, 'running', null);
     const started = performance.now();
     if (code.trim() === '') {
+      this.clearForRun(cell);
       // As in JupyterLab, an empty cell is cleared but not sent to the kernel.
       const result: CellRunResult = {
         cell_id: cell.id,
@@ -596,7 +612,9 @@ export class OpenNotebook {
     }
     const kernel = this.kernelSession();
     const timing = this.startTiming(cell);
-    const reply = await this.withJupyterErrors(() =>
+    // The request leaves for a running kernel before the run's own bookkeeping (clearing the outputs, the UI's
+    // events), which then overlaps the kernel's work; the cell's outputs can only arrive after it.
+    const replied = this.withJupyterErrors(() =>
       kernel.execute(code, {
         allowStdin: run.allowStdin,
         onTiming: timing ? (label, date) => (timing[`iopub.${label}`] = date) : undefined,
@@ -610,6 +628,8 @@ export class OpenNotebook {
           this.host.emit('notebook.inputRequest', { path: model.path, cellId: cell.id, prompt, password }),
       }),
     );
+    this.clearForRun(cell);
+    const reply = await replied;
     const duration = performance.now() - started;
     if (this.model === model && model.cells.includes(cell)) {
       for (const page of reply.pages) {
@@ -621,7 +641,7 @@ export class OpenNotebook {
         timing['shell.execute_reply'] = reply.replyDate ?? new Date().toISOString();
         model.setCellMetadata(cell.id, { ...cell.metadata, execution: timing });
       }
-      this.host.emit('notebook.dirty', { path: model.path, dirty: model.dirty, rev: model.rev });
+      this.host.emit('notebook.dirty', { path: model.path, dirty: model.dirty, rev: model.rev }, { outputsOnly: true });
     }
     const outputs = model.wireCell(cell).outputs;
     const result: CellRunResult = {
@@ -634,6 +654,15 @@ export class OpenNotebook {
     };
     this.emitCellState(cell, 'idle', cell.execution_count ?? null, result);
     return result;
+  }
+
+  /** A run starts: the cell's outputs cleared and the cell shown running. */
+  private clearForRun(cell: CellJson): void {
+    const model = this.model;
+    if (model.clearOutputs(cell))
+      this.host.emit('notebook.dirty', { path: model.path, dirty: model.dirty, rev: model.rev }, { outputsOnly: true });
+    this.emitOutput({ cellId: cell.id, change: { kind: 'clear' } });
+    this.emitCellState(cell, 'running', null);
   }
 
   /**

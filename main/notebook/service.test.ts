@@ -99,6 +99,21 @@ describe('running cells against a live kernel', () => {
     expect(changes).toContain('appendText');
   });
 
+  it("does not announce a run's outputs as a change of cells (the language mirror has nothing to rebuild)", async () => {
+    const id = await addCell('print("hi")\n6*7');
+    await svc.runCell(NB, id);
+    const changes: string[] = [];
+    const following = svc.onDidChangeCells((change) => changes.push(change.kind));
+    try {
+      // The second run clears the first run's outputs and writes new ones: only outputs change.
+      const result = await svc.runCell(NB, id);
+      expect(text(result.outputs)).toContain('42');
+    } finally {
+      following.dispose();
+    }
+    expect(changes).toEqual([]);
+  });
+
   it('shows display_data and applies update_display_data by display_id', async () => {
     const id = await addCell(
       'from IPython.display import display\nh = display("first", display_id=True)\nprint("between")\nh.update("second")',

@@ -96,7 +96,7 @@ export class NotebookService {
     this.host = {
       workspace: options.workspace,
       srcDir: options.srcDir === undefined ? path.join(options.workspace.root, 'src') : options.srcDir,
-      emit: (channel, payload) => this.emit(channel, payload),
+      emit: (channel, payload, options) => this.emit(channel, payload, options),
       requireJupyter: () => this.requireJupyter(),
       reportJupyterError: (notebookPath, err) => this.reportJupyterError(notebookPath, err),
       recordTiming: () => this.recordTiming(),
@@ -107,11 +107,20 @@ export class NotebookService {
   // --- documents ------------------------------------------------------------------------------
 
   /** Opens a notebook (or returns the open one). Invalid files are refused with E_INVALID_NOTEBOOK and left untouched. */
-  async open(rel: string): Promise<NotebookDocument> {
+  /** Opens the notebook; with `firstCells`, the answer holds only those cells (see `cells` for the rest). */
+  async open(rel: string, options: { firstCells?: number } = {}): Promise<NotebookDocument> {
     const nb = await this.ensureOpen(rel);
     // A notebook restored over a changed (or deleted) file says so to every window that opens it, before its document.
     if (nb.startConflict && nb.model.dirty) this.emit('notebook.conflict', { path: nb.path, ...nb.startConflict });
-    return nb.document();
+    return nb.document(options);
+  }
+
+  /** A range of an open notebook's cells, if it is still at the revision the caller's document was. */
+  async cells(
+    rel: string,
+    range: { from: number; count: number; rev: number; diskHash: string },
+  ): Promise<{ cells: NotebookCell[]; stale: boolean }> {
+    return (await this.notebook(rel)).cellRange(range);
   }
 
   /** Creates a new notebook file (E_EXISTS if there is one) and opens it. */
@@ -402,10 +411,15 @@ export class NotebookService {
 
   // --- internals ------------------------------------------------------------------------------
 
-  private emit<E extends NotebookEventName>(channel: E, payload: EventPayload<E>): void {
+  private emit<E extends NotebookEventName>(
+    channel: E,
+    payload: EventPayload<E>,
+    options: { outputsOnly?: boolean } = {},
+  ): void {
     this.options.events.emit(channel, payload);
-    // Every edit announces the notebook's dirty state; reloads and reverts announce the whole document.
-    if (channel === 'notebook.dirty' || channel === 'notebook.changed')
+    // Every edit announces the notebook's dirty state; reloads and reverts announce the whole document. A run's
+    // outputs change no source: the language mirror is not rebuilt for them (twice a run, before and after).
+    if ((channel === 'notebook.dirty' && !options.outputsOnly) || channel === 'notebook.changed')
       this.cellsChanged.fire({ kind: 'edited', path: (payload as { path: string }).path });
     if (!this.backups) return;
     if (channel === 'notebook.dirty') {

@@ -163,6 +163,11 @@ export const NotebookDocument = z.object({
   kernel: KernelInfo,
   /** Non-fatal notes about the file, e.g. cells that had no id and were given one. */
   warnings: z.array(z.string()),
+  /**
+   * Only in a `notebook.open` answer that asked for `firstCells`: how many cells follow those in `cells`, to be
+   * fetched with `notebook.cells` (a big notebook's first screen paints before the rest is sent).
+   */
+  pendingCells: z.number().int().nonnegative().optional(),
 });
 export type NotebookDocument = z.infer<typeof NotebookDocument>;
 
@@ -204,7 +209,28 @@ export const notebookRequests = {
    * JSON syntax, schema error with its location, duplicate cell ids, nbformat 3) — the file is never overwritten.
    * Starts the kernel in the background (status via notebook.kernelStatus); a missing Jupyter does not stop opening.
    */
-  'notebook.open': request(NotebookRef, NotebookDocument),
+  'notebook.open': request(
+    NotebookRef.extend({
+      /** Send only this many cells now; `pendingCells` in the answer says how many are left for notebook.cells. */
+      firstCells: z.number().int().positive().optional(),
+    }),
+    NotebookDocument,
+  ),
+  /**
+   * Cells `from` .. `from + count` of an open notebook as it is at revision `rev` over the disk version `diskHash`
+   * (the document an open with `firstCells` answered). `stale` (and no cells) when the notebook has changed
+   * since: the caller takes the whole document from notebook.get instead.
+   */
+  'notebook.cells': request(
+    z.object({
+      path: RelPath,
+      from: z.number().int().nonnegative(),
+      count: z.number().int().positive(),
+      rev: z.number().int(),
+      diskHash: z.string(),
+    }),
+    z.object({ cells: z.array(NotebookCell), stale: z.boolean() }),
+  ),
   /** Creates an empty notebook file (one empty code cell, Python 3 kernelspec) and opens it; E_EXISTS if the path is taken. */
   'notebook.create': request(NotebookRef, NotebookDocument),
   /** The current document of an open notebook (E_NOT_FOUND if not open). */

@@ -124,7 +124,8 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
 
   useEffect(() => showNotebookOutline(path, { session, selection: notebook }), [path, session, notebook]);
 
-  const mounted = useMountedCells(state.cells.length, state.status === 'ready');
+  // Cells after the first screen mount once they have all arrived (they follow the first ones' paint).
+  const mounted = useMountedCells(state.cells.length, state.status === 'ready' && state.allCellsLoaded);
   // Find in Files and the outline ask for a place in this notebook: a cell, and a range in its source (once
   // every cell is mounted, so the one asked for has its element).
   const ready = state.status === 'ready' && mounted.all;

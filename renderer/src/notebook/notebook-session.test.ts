@@ -170,6 +170,87 @@ describe('NotebookSession', () => {
   });
 });
 
+describe('NotebookSession, opening a big notebook', () => {
+  const many = (n: number) => Array.from({ length: n }, (_, i) => code(`c${i}`, `x = ${i}`));
+
+  /** Main holding `cells`: an open answers with the first ones, notebook.cells with ranges while at revision 5. */
+  function bigNotebook(cells: NotebookCell[], options: { rev?: () => number } = {}) {
+    let releaseRanges: () => void = () => undefined;
+    const rangesHeld = new Promise<void>((resolve) => (releaseRanges = resolve));
+    const fake = fakeBridge({
+      'notebook.open': (a) => ({
+        ...doc(cells.slice(0, a.firstCells ?? cells.length), 5),
+        ...(a.firstCells ? { pendingCells: Math.max(0, cells.length - a.firstCells) } : {}),
+      }),
+      'notebook.cells': async (a) => {
+        await rangesHeld;
+        return (options.rev?.() ?? 5) === a.rev
+          ? { cells: cells.slice(a.from, a.from + a.count), stale: false }
+          : { cells: [], stale: true };
+      },
+      'notebook.get': () => doc(cells, options.rev?.() ?? 5),
+      'notebook.kernelSpecs': () => ({ default: null, specs: [] }),
+      'notebook.editCell': () => ({ rev: 6, dirty: true }),
+    });
+    return { ...fake, releaseRanges };
+  }
+
+  it('shows the first cells before the rest arrive, then all of them; edits wait for the whole document', async () => {
+    const cells = many(130);
+    const { bridge, releaseRanges } = bigNotebook(cells);
+    const session = new NotebookSession(bridge, 'a.ipynb');
+    const loaded = session.load();
+    await untilState(session, (s) => s.status === 'ready');
+    const first = session.getState();
+    expect(first.cells.length).toBeLessThan(cells.length);
+    expect(first.allCellsLoaded).toBe(false);
+    // An edit made now is held until every cell is in: it may address cells not arrived yet.
+    session.editSource('c0', 'x = -1');
+    const flushed = session.flushEdits();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(bridge.sentOn('notebook.editCell')).toHaveLength(0);
+    releaseRanges();
+    await loaded;
+    await flushed;
+    expect(session.getState().allCellsLoaded).toBe(true);
+    expect(session.getState().cells.map((c) => c.cell.id)).toEqual(cells.map((c) => c.id));
+    expect(bridge.sentOn('notebook.cells').every((a) => a.rev === 5 && a.diskHash === 'h')).toBe(true);
+    expect(bridge.sentOn('notebook.editCell')).toHaveLength(1);
+    session.dispose();
+  });
+
+  it('takes the whole document when the notebook changed in main before the rest was sent', async () => {
+    const cells = many(60);
+    let rev = 5;
+    const { bridge, releaseRanges } = bigNotebook(cells, { rev: () => rev });
+    const session = new NotebookSession(bridge, 'a.ipynb');
+    const loaded = session.load();
+    await untilState(session, (s) => s.status === 'ready');
+    rev = 9;
+    releaseRanges();
+    await loaded;
+    expect(bridge.sentOn('notebook.get')).toHaveLength(1);
+    expect(session.getState()).toMatchObject({ allCellsLoaded: true });
+    expect(session.getState().cells).toHaveLength(cells.length);
+    session.dispose();
+  });
+
+  it('stops fetching the rest when a whole document replaced the open one meanwhile (a reload)', async () => {
+    const cells = many(60);
+    const { bridge, emit, releaseRanges } = bigNotebook(cells);
+    const session = new NotebookSession(bridge, 'a.ipynb');
+    const loaded = session.load();
+    await untilState(session, (s) => s.status === 'ready');
+    const reloaded = [code('r1', 'reloaded')];
+    emit('notebook.changed', { path: 'a.ipynb', document: doc(reloaded, 0), reason: 'reloaded' });
+    releaseRanges();
+    await loaded;
+    expect(session.getState().cells.map((c) => c.cell.id)).toEqual(['r1']);
+    expect(session.getState().allCellsLoaded).toBe(true);
+    session.dispose();
+  });
+});
+
 describe('NotebookController', () => {
   /** A notebook main keeps in a list, answering the cell requests the controller makes. */
   function notebookBridge(cells: NotebookCell[]) {

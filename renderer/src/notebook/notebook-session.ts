@@ -22,6 +22,7 @@ import { isKilnError } from '../../../shared/errors';
 import { pathAfterMove } from '../../../shared/fs-change';
 import { numbersOutside } from '../../../shared/python-json';
 import { Store, shownError, type Notify } from '../base';
+import { FIRST_MOUNT } from './progressive-mount';
 
 /** The requests that address one notebook by its path. */
 type NotebookRequest = {
@@ -61,6 +62,8 @@ export interface NotebookSessionState {
   specs: { default: string | null; specs: KernelSpecInfo[] } | null;
   /** Bumped when the whole document was replaced (reload, revert, agent edit): editors resync their text. */
   generation: number;
+  /** Every cell has arrived: an open sends a big notebook's first cells first and the rest after they painted. */
+  allCellsLoaded: boolean;
 }
 
 const NO_KERNEL: KernelInfo = { status: 'none', name: null, displayName: null, language: null };
@@ -79,6 +82,7 @@ const INITIAL_STATE: NotebookSessionState = {
   jupyterError: null,
   specs: null,
   generation: 0,
+  allCellsLoaded: false,
 };
 
 function problemOf(err: unknown): NotebookProblem {
@@ -110,6 +114,24 @@ export function movedBlock<T extends { cell: { id: string } }>(
 }
 
 const EDIT_DELAY_MS = 250;
+/** Cells per request when the rest of a notebook follows its first screen: about a megabyte of a heavy notebook, one short task to parse. */
+const PENDING_CELLS_CHUNK = 50;
+/** Requests that go out while the rest of the document is still arriving; every other one waits for it (it may address those cells). */
+const BEFORE_WHOLE = new Set<string>(['notebook.open', 'notebook.cells', 'notebook.get', 'notebook.close']);
+
+/** Resolves once the page has painted (a frame, then a task), or soon in a page that does not paint (hidden). */
+function afterPaint(): Promise<void> {
+  if (typeof requestAnimationFrame !== 'function') return Promise.resolve();
+  return new Promise((resolve) => {
+    const fallback = setTimeout(resolve, 100);
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(fallback);
+        resolve();
+      }),
+    );
+  });
+}
 
 /**
  * The renderer's copy of one open notebook: loads it through `notebook.open`, applies the main process's
@@ -123,6 +145,10 @@ export class NotebookSession extends Store<NotebookSessionState> {
   private readonly inflightEdits = new Set<Promise<unknown>>();
   /** Sources sent but not yet acknowledged: a reload from disk can overtake them in main. */
   private readonly inflightSources = new Map<string, string>();
+  /** Bumped by every adopted document: the rest of an earlier one stops arriving. */
+  private documentToken = 0;
+  /** While the rest of the document is arriving: settles when it has (requests about cells wait for it). */
+  private wholeDocument: { promise: Promise<void>; resolve: () => void } | null = null;
 
   constructor(
     private readonly bridge: KilnBridge,
@@ -155,14 +181,60 @@ export class NotebookSession extends Store<NotebookSessionState> {
     );
   }
 
+  /** Opens the notebook: its first screen of cells at once, the rest after they painted. */
   async load(): Promise<void> {
+    let doc: NotebookDocument;
     try {
-      this.adopt(await this.ask('notebook.open', {}));
+      doc = await this.ask('notebook.open', { firstCells: FIRST_MOUNT });
     } catch (err) {
       this.set({ status: 'error', error: problemOf(err) }, 'now');
       return;
     }
+    this.adopt(doc);
     void this.loadSpecs();
+    await this.loadPendingCells(doc);
+  }
+
+  /**
+   * The cells an open left out, in chunks, once the first ones painted. If the notebook changed in main
+   * meanwhile, the whole document is taken instead; a document adopted meanwhile (reload, revert) ends this.
+   */
+  private async loadPendingCells(doc: NotebookDocument): Promise<void> {
+    if (!doc.pendingCells) return;
+    const token = this.documentToken;
+    const end = doc.cells.length + doc.pendingCells;
+    try {
+      await afterPaint();
+      for (let from = doc.cells.length; from < end && token === this.documentToken;) {
+        const count = Math.min(PENDING_CELLS_CHUNK, end - from);
+        const chunk = await this.ask('notebook.cells', { from, count, rev: doc.rev, diskHash: doc.diskHash });
+        if (token !== this.documentToken) return;
+        if (chunk.stale || chunk.cells.length === 0) {
+          this.adopt(await this.ask('notebook.get', {}));
+          return;
+        }
+        from += chunk.cells.length;
+        this.set({ cells: [...this.state.cells, ...chunk.cells.map(idleView)] });
+      }
+      if (token === this.documentToken) this.setWhole(true);
+    } catch (err) {
+      if (token !== this.documentToken) return;
+      // The cells held are still right; requests go ahead rather than wait for cells that will not come.
+      this.report(err);
+      this.setWhole(true);
+    }
+  }
+
+  private setWhole(whole: boolean): void {
+    if (this.state.allCellsLoaded !== whole) this.set({ allCellsLoaded: whole });
+    if (whole) {
+      this.wholeDocument?.resolve();
+      this.wholeDocument = null;
+    } else if (!this.wholeDocument) {
+      let resolve = () => {};
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.wholeDocument = { promise, resolve };
+    }
   }
 
   /** The kernelspecs for the picker; also how a missing Jupyter is noticed when its one-time event was missed. */
@@ -176,6 +248,10 @@ export class NotebookSession extends Store<NotebookSessionState> {
   }
 
   override dispose(): void {
+    // The rest of the document stops arriving; nothing waits for it any more.
+    this.documentToken += 1;
+    this.wholeDocument?.resolve();
+    this.wholeDocument = null;
     void this.flushEdits();
     super.dispose();
   }
@@ -467,6 +543,7 @@ export class NotebookSession extends Store<NotebookSessionState> {
     channel: C,
     args: Omit<RequestArgs<C>, 'path'>,
   ): Promise<RequestResult<C>> {
+    if (this.wholeDocument && !BEFORE_WHOLE.has(channel)) await this.wholeDocument.promise;
     const path = this.path;
     try {
       return await this.bridge.request(channel, { ...args, path } as RequestArgs<C>);
@@ -519,6 +596,7 @@ export class NotebookSession extends Store<NotebookSessionState> {
   }
 
   private adopt(doc: NotebookDocument): void {
+    this.documentToken += 1;
     this.baseRev = doc.rev;
     const previous = new Map(this.state.cells.map((c) => [c.cell.id, c]));
     this.set(
@@ -538,9 +616,11 @@ export class NotebookSession extends Store<NotebookSessionState> {
         conflict: doc.dirty ? this.state.conflict : null,
         conflictDeleted: doc.dirty && this.state.conflictDeleted,
         generation: this.state.generation + 1,
+        allCellsLoaded: !doc.pendingCells,
       },
       'now',
     );
+    this.setWhole(!doc.pendingCells);
   }
 
   private onOutput(cellId: string, rev: number, change: OutputChange): void {
