@@ -3,16 +3,16 @@ import { monaco } from '../editor';
 
 /*
  * Library files (the standard library's stubs, site-packages) that a definition pointed at, outside the workspace.
- * They open in a read-only tab whose key is the file's absolute path (a workspace path never starts with '/'),
+ * They open in a read-only tab whose key is the file's absolute path (a workspace path is relative, POSIX),
  * which reads the file into a model of its own; peeks share one model per file, whose URI names the tab to open.
  * Main serves only the files its language server named.
  */
 
 export const LIBRARY_SCHEME = 'kiln-library';
 
-/** Whether a tab's path is a library file's (absolute) rather than a workspace path. */
+/** Whether a tab's path is a library file's (absolute: POSIX, a Windows drive or share) rather than a workspace path. */
 export function isLibraryPath(path: string): boolean {
-  return path.startsWith('/');
+  return /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(path);
 }
 
 export function libraryUri(path: string): monaco.Uri {
