@@ -8,6 +8,7 @@ import {
   cpuMsOf,
   MiB,
   rssOf,
+  runCounted,
   startBareServer,
   startKilnHost,
   watchPeakRss,
@@ -17,7 +18,7 @@ import {
 const run = promisify(execFile);
 /** 1 GiB by default; KILN_BENCH_DOWNLOAD_MB makes a quick run smaller. */
 const SIZE_MB = Number(process.env.KILN_BENCH_DOWNLOAD_MB ?? 1024);
-const RUNS = 3;
+const RUNS = 5;
 
 /**
  * The floor: `node -e BARE_SERVER <file>` answers every request with that file, sent the way Kiln sends one (two
@@ -56,7 +57,8 @@ server.listen(0, '127.0.0.1', () => console.log('bare server on port ' + server.
  * The floor, reported beside: curl downloading the same file from a bare Node HTTP server (`BARE_SERVER`, its own
  * process) sending it exactly as Kiln does, with nothing else. What the floor costs over cp is loopback HTTP: the
  * file read into the server (one copy), into the socket (two), out of it into curl (three) and into the page cache
- * (four, through stdio in 16 KiB writes), where cp's copy_file_range is one copy in the kernel.
+ * (four, through stdio in 8 KiB writes: ~130,000 a GiB), where cp's copy_file_range is one copy in the kernel.
+ * Also curl from the floor into /dev/null: the transfer with nothing written, a bound no client writing a file beats.
  */
 export async function runDownloadBench(): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-download-'));
@@ -72,17 +74,22 @@ export async function runDownloadBench(): Promise<void> {
     const url = `http://127.0.0.1:${host.port}/download?path=big.bin`;
     const cookie = `Cookie: kiln_token_${host.port}=${host.token}`;
     const bareUrl = `http://127.0.0.1:${bare.port}/big.bin`;
-    const curl = (args: string[]) => run('curl', ['--silent', '--show-error', '--fail', ...args]);
-    const side = (copy: (to: string) => Promise<unknown>, pid: number | null) => ({
+    const curl = (args: string[]) => runCounted('curl', ['--silent', '--show-error', '--fail', ...args]);
+    const side = (copy: (to: string) => Promise<{ cpuMs: number }>, pid: number | null) => ({
       copy,
       pid,
       ms: [] as number[],
+      /** The server's CPU time (cp: none). */
       cpu: [] as number[],
+      /** The client's CPU time (cp: cp's). */
+      clientCpu: [] as number[],
     });
     const sides = {
       kiln: side((to) => curl(['-H', cookie, '-o', to, url]), host.pid),
-      cp: side((to) => run('cp', [source, to]), null),
+      cp: side((to) => runCounted('cp', [source, to]), null),
       floor: side((to) => curl(['-o', to, bareUrl]), bare.pid),
+      // The bytes over loopback HTTP and nothing written: what the transfer alone costs, against cp's whole copy.
+      floorToNull: side(() => curl(['-o', '/dev/null', bareUrl]), bare.pid),
     };
 
     const rssBefore = await rssOf(host.pid);
@@ -94,19 +101,22 @@ export async function runDownloadBench(): Promise<void> {
         await run('sync');
         const cpuBefore = side.pid ? await cpuMsOf(side.pid) : 0;
         const started = performance.now();
-        await side.copy(target);
+        const { cpuMs: clientCpu } = await side.copy(target);
         const elapsed = performance.now() - started;
         const cpu = side.pid ? (await cpuMsOf(side.pid)) - cpuBefore : 0;
-        if ((await stat(target)).size !== bytes) throw new Error('the copy has the wrong size');
-        await rm(target);
+        if (side !== sides.floorToNull) {
+          if ((await stat(target)).size !== bytes) throw new Error('the copy has the wrong size');
+          await rm(target);
+        }
         if (i >= 0) {
           side.ms.push(elapsed);
           side.cpu.push(cpu);
+          side.clientCpu.push(clientCpu);
         }
       }
     }
     const rssPeak = await peak.stop();
-    const { kiln, cp, floor } = sides;
+    const { kiln, cp, floor, floorToNull } = sides;
     report(
       {
         name: `download a ${SIZE_MB} MiB file from the web host vs cp on the same disk, median of ${RUNS}`,
@@ -134,8 +144,20 @@ export async function runDownloadBench(): Promise<void> {
       },
       null,
     );
+    report(
+      {
+        name: `curl from the floor into /dev/null (loopback HTTP alone, nothing written) vs cp, ${SIZE_MB} MiB`,
+        kiln: median(floorToNull.ms),
+        baseline: median(cp.ms),
+        unit: 'ms',
+      },
+      null,
+    );
     reportValue(`web host CPU time for a ${SIZE_MB} MiB download`, median(kiln.cpu), 'ms', null);
     reportValue(`bare Node HTTP server CPU time for a ${SIZE_MB} MiB download`, median(floor.cpu), 'ms', null);
+    // What each side costs whatever the load: cp's one in-kernel copy against curl's receiving and writing.
+    reportValue(`cp CPU time for the same ${SIZE_MB} MiB`, median(cp.clientCpu), 'ms', null);
+    reportValue(`curl CPU time downloading ${SIZE_MB} MiB from the web host`, median(kiln.clientCpu), 'ms', null);
     reportValue('web host RSS growth during the downloads', (rssPeak - rssBefore) / MiB, 'MB', {
       max: 100,
       below: true,

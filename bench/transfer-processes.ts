@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 
 /**
  * The processes the upload and download benchmarks time: the real web host and the bare Node servers that are
@@ -84,4 +85,15 @@ function firstMatch(child: ChildProcess, pattern: RegExp): Promise<string> {
     });
     child.once('exit', (code) => reject(new Error(`the bench server exited with ${code}: ${out}`)));
   });
+}
+
+/**
+ * Runs a command to its exit under `/usr/bin/time`; resolves its stdout and its CPU time (user + system). On a
+ * loaded machine wall times swing with other people's work, CPU time much less: it says what each side costs.
+ */
+export async function runCounted(command: string, args: string[]): Promise<{ stdout: string; cpuMs: number }> {
+  const { stdout, stderr } = await promisify(execFile)('/usr/bin/time', ['-f', 'cpu %U %S', command, ...args]);
+  const match = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(stderr);
+  if (!match) throw new Error(`no CPU time from /usr/bin/time: ${stderr}`);
+  return { stdout, cpuMs: (Number(match[1]) + Number(match[2])) * 1000 };
 }

@@ -9,6 +9,7 @@ import {
   cpuMsOf,
   MiB,
   rssOf,
+  runCounted,
   startBareServer,
   startKilnHost,
   watchPeakRss,
@@ -16,7 +17,7 @@ import {
 } from './transfer-processes';
 
 const FILE_BYTES = 1024 * MiB;
-const RUNS = 3;
+const RUNS = 5;
 
 /**
  * Upload of a 1 GB file through the web host's upload endpoint (the bytes a browser's PUT sends, streamed from
@@ -46,25 +47,27 @@ export async function runUploadBench(): Promise<void> {
     await writePatternFile(source, FILE_BYTES);
     const flush = () => promisify(execFile)('sync');
     const times = { cp: [] as number[], kiln: [] as number[], floor: [] as number[] };
-    const cpu = { kiln: [] as number[], floor: [] as number[] };
+    const cpu = { kiln: [] as number[], floor: [] as number[], cp: [] as number[], client: [] as number[] };
     const before = await rssOf(host.pid);
     const peak = watchPeakRss(host.pid, before);
     for (let run = 0; run < RUNS; run++) {
       await flush();
       const cpStart = performance.now();
-      await promisify(execFile)('cp', [source, path.join(dir, 'cp-copy.bin')]);
+      cpu.cp.push((await runCounted('cp', [source, path.join(dir, 'cp-copy.bin')])).cpuMs);
       times.cp.push(performance.now() - cpStart);
       await rm(path.join(dir, 'cp-copy.bin'));
 
       await flush();
       const floorCpu = await cpuMsOf(bare.pid);
-      times.floor.push(await put(bare.port, bare.token, `big-${run}.bin`, source));
+      times.floor.push((await put(bare.port, bare.token, `big-${run}.bin`, source)).ms);
       cpu.floor.push((await cpuMsOf(bare.pid)) - floorCpu);
       await checkSize(path.join(bareDir, `big-${run}.bin`));
 
       await flush();
       const hostCpu = await cpuMsOf(host.pid);
-      times.kiln.push(await put(host.port, host.token, `big-${run}.bin`, source));
+      const upload = await put(host.port, host.token, `big-${run}.bin`, source);
+      times.kiln.push(upload.ms);
+      cpu.client.push(upload.clientCpuMs);
       cpu.kiln.push((await cpuMsOf(host.pid)) - hostCpu);
       await checkSize(path.join(workspace, `big-${run}.bin`));
     }
@@ -88,6 +91,9 @@ export async function runUploadBench(): Promise<void> {
     // For reading the ratios on a loaded machine: each server's own CPU time (user + system, all threads).
     reportValue('web host CPU time for a 1 GB upload', median(cpu.kiln), 'ms', null);
     reportValue('bare Node HTTP server CPU time for a 1 GB upload', median(cpu.floor), 'ms', null);
+    // What each side costs whatever the load: cp's one in-kernel copy against the client's and the host's work.
+    reportValue('cp CPU time for the same 1 GB', median(cpu.cp), 'ms', null);
+    reportValue('upload client CPU time for 1 GB (the browser stand-in)', median(cpu.client), 'ms', null);
     reportValue('web host RSS growth during a 1 GB upload', (rssPeak - before) / MiB, 'MB', { max: 100, below: true });
   } finally {
     host.child.kill('SIGTERM');
@@ -132,17 +138,22 @@ req.on('error', (err) => {
 fs.createReadStream(file, { highWaterMark: 1024 * 1024 }).pipe(req);
 `;
 
-/** One upload by the client process; resolves the milliseconds it took from request to answer. */
-async function put(port: number, token: string, target: string, file: string): Promise<number> {
+/** One upload by the client process; resolves the milliseconds from request to answer and the client's CPU time. */
+async function put(
+  port: number,
+  token: string,
+  target: string,
+  file: string,
+): Promise<{ ms: number; clientCpuMs: number }> {
   const url = `http://127.0.0.1:${port}${UPLOAD_ENDPOINT}?path=${encodeURIComponent(target)}`;
-  const { stdout } = await promisify(execFile)(process.execPath, [
+  const { stdout, cpuMs } = await runCounted(process.execPath, [
     '-e',
     PUT_CLIENT,
     url,
     `kiln_token_${port}=${token}`,
     file,
   ]);
-  return Number(stdout);
+  return { ms: Number(stdout), clientCpuMs: cpuMs };
 }
 
 /**
