@@ -8,7 +8,10 @@ import { isKilnTempName, type PathGuard } from '../workspace';
 import { attachmentDisposition, contentTypeOf, DOWNLOAD_HEADERS } from './headers';
 
 const S_IFLNK_RWX = 0o120777;
-/** Large reads: a download is one long sequential read, and each chunk costs a trip through the event loop. */
+/**
+ * Large reads: a download is one long sequential read, and each chunk costs a trip through the event loop.
+ * A file is sent through two buffers of this size; a zip's files through read streams of it.
+ */
 const READ_CHUNK = 1024 * 1024;
 
 /**
@@ -129,8 +132,9 @@ async function sendFile(handle: FileHandle, size: number, res: ServerResponse): 
   let writing: Promise<void> = Promise.resolve();
   let sent = 0;
   try {
-    for (let turn = 0; !gone; turn ^= 1) {
-      const { bytesRead } = await handle.read(buffers[turn], 0, READ_CHUNK, sent);
+    // Up to the length promised: a file that grows meanwhile is sent as it was when its size was read.
+    for (let turn = 0; !gone && sent < size; turn ^= 1) {
+      const { bytesRead } = await handle.read(buffers[turn], 0, Math.min(READ_CHUNK, size - sent), sent);
       // The other buffer is read into next: its bytes must be out of Node's hands first.
       await writing;
       if (bytesRead === 0 || gone) break;
