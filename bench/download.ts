@@ -1,125 +1,136 @@
-import { execFile, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startWebHost } from '../main/hosts/web/server';
-import { MemoryStore } from '../main/prefs';
-import { createServices } from '../main/services';
-import { median, report, reportValue } from './support';
+import { median, report, reportValue, runWhenMain } from './support';
+import {
+  cpuMsOf,
+  MiB,
+  rssOf,
+  runCounted,
+  startBareServer,
+  startKilnHost,
+  watchPeakRss,
+  writePatternFile,
+} from './transfer-processes';
 
 const run = promisify(execFile);
 /** 1 GiB by default; KILN_BENCH_DOWNLOAD_MB makes a quick run smaller. */
 const SIZE_MB = Number(process.env.KILN_BENCH_DOWNLOAD_MB ?? 1024);
-const RUNS = 3;
-const TARGET_RATIO = 2;
-/** The floor: `node -e BARE_SERVER <file>` answers every request with that file, read 1 MiB at a time. */
+const RUNS = 5;
+
+/**
+ * The floor: `node -e BARE_SERVER <file>` answers every request with that file, sent the way Kiln sends one (two
+ * 1 MiB buffers used in turn: one read while the other is written), and nothing else: no token, guard or headers.
+ */
 const BARE_SERVER = `
 const [file] = process.argv.slice(1);
 const fs = require('node:fs');
-const server = require('node:http').createServer((req, res) => {
-  res.writeHead(200, { 'content-length': String(fs.statSync(file).size) });
-  fs.createReadStream(file, { highWaterMark: 1024 * 1024 }).pipe(res);
+const CHUNK = 1024 * 1024;
+const buffers = [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
+const server = require('node:http').createServer(async (req, res) => {
+  const handle = await fs.promises.open(file);
+  res.writeHead(200, { 'content-length': String((await handle.stat()).size) });
+  let writing = Promise.resolve();
+  for (let turn = 0, at = 0; ; turn ^= 1) {
+    const { bytesRead } = await handle.read(buffers[turn], 0, CHUNK, at);
+    await writing;
+    if (bytesRead === 0) break;
+    at += bytesRead;
+    writing = new Promise((resolve) => res.write(buffers[turn].subarray(0, bytesRead), resolve));
+  }
+  await handle.close();
+  res.end();
 });
 server.listen(0, '127.0.0.1', () => console.log('bare server on port ' + server.address().port));
 `;
 
 /**
- * Downloads a 1 GiB workspace file from the web host (`GET /download` with the token cookie, over loopback HTTP, by
- * curl writing to a file on the same disk), timed from curl's spawn to its exit; against `cp` of the same file on
- * the same disk, spawn to exit. Samples interleaved, all reading a warm page cache, each starting with no dirty pages
- * of another's. Also reports how much the host's RSS grew during the downloads (the file is streamed, never held).
- * Every temp file is deleted after.
+ * Downloads a 1 GiB workspace file from the web host (the built `out/main/web.js` in its own process, as `npm run
+ * serve` runs it): `GET /download` with the token cookie over loopback HTTP, by curl writing to a file on the same
+ * disk, timed from curl's spawn to its exit; against `cp` of the same file on the same disk, spawn to exit. Samples
+ * interleaved, all reading a warm page cache, each starting with no dirty pages of another's (`sync` before, not
+ * timed); medians of RUNS. Also the host's RSS growth during the downloads, read from /proc, and each server's CPU
+ * time per download (user + system, every thread).
  *
- * The floor, reported beside: curl downloading the same file from a bare Node HTTP server (`BARE_SERVER`, plain
- * JavaScript in a process of its own) that streams it with the same 1 MiB reads and nothing else (no token, guard or Kiln headers). What the floor costs
- * over cp is loopback HTTP (each byte copied into the socket, out of it and into the page cache) and curl's own
- * writing (through stdio, 4-12 KiB a call: ~130,000 calls a GiB), which cp's in-kernel copy skips. A Node client
- * writing 4 MiB at a time, tried instead, was no faster.
+ * The floor, reported beside: curl downloading the same file from a bare Node HTTP server (`BARE_SERVER`, its own
+ * process) sending it exactly as Kiln does, with nothing else. What the floor costs over cp is loopback HTTP: the
+ * file read into the server (one copy), into the socket (two), out of it into curl (three) and into the page cache
+ * (four, through stdio in 8 KiB writes: ~130,000 a GiB), where cp's copy_file_range is one copy in the kernel.
+ * Also curl from the floor into /dev/null: the transfer with nothing written, a bound no client writing a file beats.
  */
 export async function runDownloadBench(): Promise<void> {
-  const root = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-download-'));
-  const out = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-download-out-'));
-  const services = await createServices({
-    root,
-    dataDir: out,
-    prefsStore: new MemoryStore(),
-    trash: async () => false,
-  });
-  const host = await startWebHost({ services, staticDir: out });
-  // Its own process, so the host's RSS below is the host's alone.
-  const bare = spawn(process.execPath, ['-e', BARE_SERVER, path.join(root, 'big.bin')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const barePort = await new Promise<number>((resolve, reject) => {
-    let said = '';
-    bare.stdout.on('data', (chunk: Buffer) => {
-      said += chunk;
-      const match = /bare server on port (\d+)/.exec(said);
-      if (match) resolve(Number(match[1]));
-    });
-    bare.once('exit', (code) => reject(new Error(`the bare server exited with ${code}: ${said}`)));
-  });
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-download-'));
+  const workspace = path.join(dir, 'ws');
+  const source = path.join(workspace, 'big.bin');
+  const host = await startKilnHost(workspace, path.join(dir, 'data'));
+  const bare = await startBareServer(BARE_SERVER, [source]);
   try {
-    const source = path.join(root, 'big.bin');
-    const chunk = randomBytes(1024 * 1024);
-    const file = await open(source, 'w');
-    for (let i = 0; i < SIZE_MB; i++) await file.write(chunk);
-    await file.close();
-    const bytes = SIZE_MB * 1024 * 1024;
+    const bytes = SIZE_MB * MiB;
+    await writePatternFile(source, bytes);
 
     // curl stands in for the browser: a client process of its own, as cp is a process of its own.
     const url = `http://127.0.0.1:${host.port}/download?path=big.bin`;
     const cookie = `Cookie: kiln_token_${host.port}=${host.token}`;
-    const bareUrl = `http://127.0.0.1:${barePort}/big.bin`;
-    const viaKiln = (target: string) =>
-      run('curl', ['--silent', '--show-error', '--fail', '-H', cookie, '-o', target, url]);
-    const viaBare = (target: string) => run('curl', ['--silent', '--show-error', '--fail', '-o', target, bareUrl]);
-    const viaCp = (target: string) => run('cp', [source, target]);
+    const bareUrl = `http://127.0.0.1:${bare.port}/big.bin`;
+    const curl = (args: string[]) => runCounted('curl', ['--silent', '--show-error', '--fail', ...args]);
+    const side = (copy: (to: string) => Promise<{ cpuMs: number }>, pid: number | null) => ({
+      copy,
+      pid,
+      ms: [] as number[],
+      /** The server's CPU time (cp: none). */
+      cpu: [] as number[],
+      /** The client's CPU time (cp: cp's). */
+      clientCpu: [] as number[],
+    });
+    const sides = {
+      kiln: side((to) => curl(['-H', cookie, '-o', to, url]), host.pid),
+      cp: side((to) => runCounted('cp', [source, to]), null),
+      floor: side((to) => curl(['-o', to, bareUrl]), bare.pid),
+      // The bytes over loopback HTTP and nothing written: what the transfer alone costs, against cp's whole copy.
+      floorToNull: side(() => curl(['-o', '/dev/null', bareUrl]), bare.pid),
+    };
 
-    const rssBefore = process.memoryUsage().rss;
-    let rssPeak = rssBefore;
-    const watch = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 50);
-    const kiln: number[] = [];
-    const cp: number[] = [];
-    const floor: number[] = [];
-    try {
-      // One of each first, so all read a warm cache.
-      for (let i = -1; i < RUNS; i++) {
-        for (const [times, copy] of [
-          [kiln, viaKiln],
-          [cp, viaCp],
-          [floor, viaBare],
-        ] as const) {
-          const target = path.join(out, 'copy.bin');
-          // Each side starts with no dirty pages of another's to write back (the kernel throttles writers by them).
-          await run('sync');
-          const started = performance.now();
-          await copy(target);
-          const elapsed = performance.now() - started;
+    const rssBefore = await rssOf(host.pid);
+    const peak = watchPeakRss(host.pid, rssBefore);
+    // One of each first, so all read a warm cache.
+    for (let i = -1; i < RUNS; i++) {
+      for (const side of Object.values(sides)) {
+        const target = path.join(dir, 'copy.bin');
+        await run('sync');
+        const cpuBefore = side.pid ? await cpuMsOf(side.pid) : 0;
+        const started = performance.now();
+        const { cpuMs: clientCpu } = await side.copy(target);
+        const elapsed = performance.now() - started;
+        const cpu = side.pid ? (await cpuMsOf(side.pid)) - cpuBefore : 0;
+        if (side !== sides.floorToNull) {
           if ((await stat(target)).size !== bytes) throw new Error('the copy has the wrong size');
           await rm(target);
-          if (i >= 0) times.push(elapsed);
+        }
+        if (i >= 0) {
+          side.ms.push(elapsed);
+          side.cpu.push(cpu);
+          side.clientCpu.push(clientCpu);
         }
       }
-    } finally {
-      clearInterval(watch);
     }
+    const rssPeak = await peak.stop();
+    const { kiln, cp, floor, floorToNull } = sides;
     report(
       {
         name: `download a ${SIZE_MB} MiB file from the web host vs cp on the same disk, median of ${RUNS}`,
-        kiln: median(kiln),
-        baseline: median(cp),
+        kiln: median(kiln.ms),
+        baseline: median(cp.ms),
         unit: 'ms',
       },
-      { ratio: TARGET_RATIO },
+      { ratio: 2 },
     );
     report(
       {
         name: `download a ${SIZE_MB} MiB file from the web host vs from a bare Node HTTP server (the floor)`,
-        kiln: median(kiln),
-        baseline: median(floor),
+        kiln: median(kiln.ms),
+        baseline: median(floor.ms),
         unit: 'ms',
       },
       null,
@@ -127,21 +138,35 @@ export async function runDownloadBench(): Promise<void> {
     report(
       {
         name: `curl from a bare Node HTTP server (the floor) vs cp, ${SIZE_MB} MiB`,
-        kiln: median(floor),
-        baseline: median(cp),
+        kiln: median(floor.ms),
+        baseline: median(cp.ms),
         unit: 'ms',
       },
       null,
     );
-    reportValue('host RSS growth during the downloads', (rssPeak - rssBefore) / 1024 / 1024, 'MB', {
+    report(
+      {
+        name: `curl from the floor into /dev/null (loopback HTTP alone, nothing written) vs cp, ${SIZE_MB} MiB`,
+        kiln: median(floorToNull.ms),
+        baseline: median(cp.ms),
+        unit: 'ms',
+      },
+      null,
+    );
+    reportValue(`web host CPU time for a ${SIZE_MB} MiB download`, median(kiln.cpu), 'ms', null);
+    reportValue(`bare Node HTTP server CPU time for a ${SIZE_MB} MiB download`, median(floor.cpu), 'ms', null);
+    // What each side costs whatever the load: cp's one in-kernel copy against curl's receiving and writing.
+    reportValue(`cp CPU time for the same ${SIZE_MB} MiB`, median(cp.clientCpu), 'ms', null);
+    reportValue(`curl CPU time downloading ${SIZE_MB} MiB from the web host`, median(kiln.clientCpu), 'ms', null);
+    reportValue('web host RSS growth during the downloads', (rssPeak - rssBefore) / MiB, 'MB', {
       max: 100,
       below: true,
     });
   } finally {
-    bare.kill('SIGTERM');
-    await host.close();
-    await services.dispose();
-    await rm(root, { recursive: true, force: true });
-    await rm(out, { recursive: true, force: true });
+    host.child.kill('SIGTERM');
+    bare.child.kill('SIGTERM');
+    await rm(dir, { recursive: true, force: true });
   }
 }
+
+runWhenMain(import.meta.url, runDownloadBench);

@@ -151,6 +151,35 @@ describe('downloads from the web host', () => {
     expect((await download('hello.txt')).status).toBe(200);
   });
 
+  it('sends a file of many reads byte for byte (two buffers reused, never a stale byte)', async () => {
+    // 2.5 reads of 1 MiB, each read different, so a buffer reused before its bytes were sent would show.
+    const big = Buffer.from(Array.from({ length: 2.5 * 1024 * 1024 }, (_, i) => (i * 31 + (i >> 20)) % 251));
+    await writeFile(path.join(root, 'many-reads.bin'), big);
+    const got = await download('many-reads.bin');
+    expect(Number(got.headers.get('content-length'))).toBe(big.length);
+    expect(Buffer.from(await got.arrayBuffer()).equals(big)).toBe(true);
+  });
+
+  it('a cancelled file download stops reading and closes the file; the host keeps serving', async () => {
+    await writeFile(path.join(root, 'long.bin'), Buffer.alloc(64 * 1024 * 1024, 3));
+    const openFds = () => readdirSync('/proc/self/fd').length;
+    const before = openFds();
+    await new Promise<void>((resolve, reject) => {
+      const request = http.get(
+        { host: '127.0.0.1', port: host.port, path: '/download?path=long.bin', headers: { cookie: cookie() } },
+        (response) => {
+          response.once('data', () => {
+            request.destroy();
+            resolve();
+          });
+        },
+      );
+      request.on('error', (err) => ((err as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve() : reject(err)));
+    });
+    await until(() => openFds() <= before, 'the downloaded file to be closed');
+    expect((await download('hello.txt')).status).toBe(200);
+  });
+
   it('answers a missing path with 404 and a request without a path with 400, and keeps serving', async () => {
     expect((await download('nope.txt')).status).toBe(404);
     const bare = await fetch(`http://127.0.0.1:${host.port}/download`, { headers: { cookie: cookie() } });

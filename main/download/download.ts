@@ -8,7 +8,10 @@ import { isKilnTempName, type PathGuard } from '../workspace';
 import { attachmentDisposition, contentTypeOf, DOWNLOAD_HEADERS } from './headers';
 
 const S_IFLNK_RWX = 0o120777;
-/** Large reads: a download is one long sequential read, and each chunk costs a trip through the event loop. */
+/**
+ * Large reads: a download is one long sequential read, and each chunk costs a trip through the event loop.
+ * A file is sent through two buffers of this size; a zip's files through read streams of it.
+ */
 const READ_CHUNK = 1024 * 1024;
 
 /**
@@ -63,8 +66,7 @@ export class DownloadService {
         'content-disposition': attachmentDisposition(name),
       });
       if (options.headOnly) return void res.end();
-      handed = true;
-      await pipeToEnd(handle.createReadStream({ autoClose: true, highWaterMark: READ_CHUNK }), res);
+      await sendFile(handle, info.size, res);
     } finally {
       if (!handed) await handle.close();
     }
@@ -116,19 +118,50 @@ async function realOf(handle: FileHandle): Promise<string | null> {
   return readlink(`/proc/self/fd/${handle.fd}`).catch(() => null);
 }
 
-function pipeToEnd(source: NodeJS.ReadableStream & { destroy(): void }, res: ServerResponse): Promise<void> {
+/**
+ * Sends a whole file through two buffers used over and over: one is read from disk while the other is written to
+ * the socket. A fresh Buffer per chunk (a read stream's way) is memory V8 counts until a full collection frees it:
+ * a gigabyte of them set off dozens of full collections of the host's heap. A file that shrank while being sent
+ * breaks the response (its length was promised); a client that goes away stops the reads.
+ */
+async function sendFile(handle: FileHandle, size: number, res: ServerResponse): Promise<void> {
+  let gone = res.destroyed;
+  const onClose = () => (gone = true);
+  res.once('close', onClose);
+  const buffers = [Buffer.allocUnsafe(READ_CHUNK), Buffer.allocUnsafe(READ_CHUNK)];
+  let writing: Promise<void> = Promise.resolve();
+  let sent = 0;
+  try {
+    // Up to the length promised: a file that grows meanwhile is sent as it was when its size was read.
+    for (let turn = 0; !gone && sent < size; turn ^= 1) {
+      const { bytesRead } = await handle.read(buffers[turn], 0, Math.min(READ_CHUNK, size - sent), sent);
+      // The other buffer is read into next: its bytes must be out of Node's hands first.
+      await writing;
+      if (bytesRead === 0 || gone) break;
+      sent += bytesRead;
+      writing = writeChunk(res, buffers[turn].subarray(0, bytesRead));
+    }
+    await writing;
+    if (gone) return;
+    if (sent !== size) res.destroy();
+    else res.end();
+  } catch {
+    res.destroy(); // a read that failed mid-file: the client sees a broken download, never a short "whole" one
+  } finally {
+    res.off('close', onClose);
+  }
+}
+
+/** Resolves once the chunk has left for the kernel (its buffer may be reused), or the response is gone. */
+function writeChunk(res: ServerResponse, chunk: Buffer): Promise<void> {
   return new Promise((resolve) => {
-    // A client that goes away (cancelled download) ends the read too; the host carries on.
-    const stop = () => {
-      source.destroy();
+    if (res.destroyed) return resolve();
+    const done = () => {
+      res.off('close', done);
       resolve();
     };
-    res.once('close', stop);
-    source.once('error', () => {
-      res.destroy();
-      resolve();
-    });
-    source.pipe(res);
+    res.once('close', done);
+    res.write(chunk, done);
   });
 }
 

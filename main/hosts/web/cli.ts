@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createServices } from '../../services';
 import { refuseWatchesAfter } from '../../watcher';
 import { defaultDataDir, ensureDataDir } from '../data-dir';
+import { tuneHeapForStreaming } from './heap';
 import { startWebHost } from './server';
 
 /** How long a graceful stop (kernels, Jupyter, watchers) may take before the process exits anyway. */
@@ -57,6 +58,7 @@ export function builtRendererDir(): string {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
+  tuneHeapForStreaming();
   // The daemon serves every open window: a stray failure is logged, never fatal.
   process.on('unhandledRejection', (err) => console.error('Kiln: unexpected error:', err));
   const dataDir = defaultDataDir();
