@@ -49,6 +49,9 @@ export interface RecordRequest {
   turn?: string;
   mcpClient?: string;
   batch?: string;
+  kind?: HistoryEntry['kind'];
+  mode?: number;
+  contentNotKept?: boolean;
   /** Recording time; now unless given. */
   at?: number;
 }
@@ -89,7 +92,14 @@ export class HistoryStore {
       try {
         const latest = await this.latestIn(folder);
         // Nothing new to keep, unless a turn or batch needs its own record of what it replaced.
-        if (latest?.hash === hash && !request.turn && !request.batch && request.reason !== 'create') return null;
+        if (
+          latest?.hash === hash &&
+          latest.mode === request.mode &&
+          !request.turn &&
+          !request.batch &&
+          request.reason !== 'create'
+        )
+          return null;
         const at = request.at ?? Date.now();
         const entry: HistoryEntry = HistoryEntry.parse({
           id: `${String(at).padStart(15, '0')}-${process.pid}-${randomBytes(4).toString('hex')}`,
@@ -104,6 +114,9 @@ export class HistoryStore {
           turn: request.turn,
           mcpClient: request.mcpClient,
           batch: request.batch,
+          kind: request.kind,
+          mode: request.mode,
+          contentNotKept: request.contentNotKept,
         });
         await writeWhole(path.join(folder, `${entry.id}.gz`), packed);
         await writeWhole(path.join(folder, `${entry.id}.json`), JSON.stringify(entry));
@@ -129,7 +142,8 @@ export class HistoryStore {
 
   /** The file's versions, newest first. */
   async list(rel: string): Promise<HistoryEntry[]> {
-    return (await this.entriesIn(this.lineageDir(rel))).reverse();
+    // A turn's note that a file too large to keep changed has no version to show.
+    return (await this.entriesIn(this.lineageDir(rel))).filter((entry) => !entry.contentNotKept).reverse();
   }
 
   /** One version's bytes; E_NOT_FOUND when it was evicted or never existed. */
@@ -138,6 +152,8 @@ export class HistoryStore {
     const folder = this.lineageDir(rel);
     try {
       const entry = HistoryEntry.parse(JSON.parse(await fs.readFile(path.join(folder, `${id}.json`), 'utf8')));
+      if (entry.contentNotKept)
+        throw new KilnError('E_NOT_FOUND', `That version of "${rel}" was too large to keep in local history`);
       const bytes = await gunzip(await fs.readFile(path.join(folder, `${id}.gz`)));
       return { entry, bytes };
     } catch (err) {

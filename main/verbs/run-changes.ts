@@ -168,9 +168,8 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
           break;
         }
         if (info?.isDirectory() && !(await remove(rel))) break;
-        // Copied as a link, never followed.
-        const dir = path.posix.dirname(rel);
-        await workspace.copyIn(change.source, dir === '.' ? '' : dir, { origin: 'agent', onConflict: 'overwrite' });
+        // Made as a link (its target's text), never followed; what it replaced is kept in history.
+        await workspace.writeLink(rel, await fs.readlink(change.source), { origin: 'agent' });
         (info ? result.changed : result.created).push(rel);
         break;
       }
