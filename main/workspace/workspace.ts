@@ -91,6 +91,11 @@ export interface WriteOptions {
   createParents?: boolean;
   /** The file's permission bits (what a program left); default: the existing file's, or the umask's for a new one. */
   mode?: number;
+  /**
+   * false: not synced to disk one by one. For a batch whose caller syncs the filesystem once at its end and keeps
+   * its own copy until then (a run's writes, still in its upper layer). Default true.
+   */
+  durable?: boolean;
 }
 
 interface JobOptions {
@@ -303,7 +308,14 @@ export class Workspace {
         const recheck = expected
           ? async () => refuseUnlessHolds(rel, await readExisting(target.path, rel), expected)
           : undefined;
-        const after = await this.writeAtomically(target, bytes, options.mode ?? existing?.mode, origin, recheck);
+        const after = await this.writeAtomically(
+          target,
+          bytes,
+          options.mode ?? existing?.mode,
+          origin,
+          recheck,
+          options.durable ?? true,
+        );
         const written = this.relative(target.abs);
         const hash = hashText(bytes);
         this.report(
@@ -836,6 +848,7 @@ export class Workspace {
     mode: number | undefined,
     origin: Origin,
     beforeRename?: () => Promise<void>,
+    durable = true,
   ): Promise<Stats> {
     const temp = `${target.dir}/${tempName()}`;
     this.ledger.mark(target.abs, origin);
@@ -845,7 +858,7 @@ export class Workspace {
       try {
         await handle.writeFile(bytes);
         if (mode !== undefined) await handle.chmod(mode & 0o7777);
-        await handle.sync();
+        if (durable) await handle.sync();
         written = await handle.stat();
       } finally {
         await handle.close();
