@@ -37,13 +37,15 @@ export interface RunOverlay {
  * The overlay is mounted by `unshare` (a user and mount namespace of the run's own, where an unprivileged mount of
  * overlayfs is allowed, kernel 5.11+) and bubblewrap runs inside it. `userxattr`: the unprivileged form, its
  * opaque marks in `user.overlay.*`. `redirect_dir=nofollow`: a folder renamed is copied, so the upper layer says
- * everything by itself (no redirect to follow back into the workspace). `-i -n`: no helper, no mtab (a few ms
+ * everything by itself (no redirect to follow back into the workspace). `volatile` (5.10+): no sync of the upper
+ * layer's filesystem when the run's namespace goes (that syncfs of the data folder's disk cost 50-250 ms per run on
+ * a busy machine); Kiln applies the writes and syncs the workspace itself. `-i -n`: no helper, no mtab (a few ms
  * less on every run). If the mount fails the script still runs the code, on the workspace itself: the marker says.
  */
 const MOUNT_SCRIPT =
   // The marker is opened before the mount: a data folder inside the workspace is under the overlay once mounted.
   'lower=$1 upper=$2 work=$3 marker=$4; shift 4; exec 3>"$marker"; ' +
-  'mount -i -n -t overlay overlay -o "userxattr,redirect_dir=nofollow,lowerdir=$lower,upperdir=$upper,workdir=$work" "$lower" ' +
+  'mount -i -n -t overlay overlay -o "userxattr,volatile,redirect_dir=nofollow,lowerdir=$lower,upperdir=$upper,workdir=$work" "$lower" ' +
   '2>/dev/null && echo mounted >&3; exec 3>&-; exec "$@"';
 
 /** Overlay options are comma-separated and lowerdir colon-separated: such paths are not staged. */
@@ -194,9 +196,13 @@ export async function sweepStaleRuns(parent: string, now = Date.now()): Promise<
   }
 }
 
-/** overlayfs leaves its scratch folder (work/work) mode 000: opened up first so the owner can remove it. */
+/**
+ * overlayfs leaves its scratch folders mode 000 (work/work, and with `volatile` its marker work/work/incompat/
+ * volatile/dirty): opened up first, parents first, so an owner without root's privilege can remove them.
+ */
 export async function removeRunDir(dir: string): Promise<void> {
-  await fs.chmod(path.join(dir, 'work', 'work'), 0o700).catch(() => undefined);
+  for (const scratch of ['work', 'work/incompat', 'work/incompat/volatile', 'work/incompat/volatile/dirty'])
+    await fs.chmod(path.join(dir, 'work', scratch), 0o700).catch(() => undefined);
   await fs.rm(dir, { recursive: true, force: true, maxRetries: 2 });
 }
 
@@ -280,6 +286,7 @@ async function opaqueFolders(upper: string, rels: string[], python: string): Pro
 export async function probeOverlay(unshare: string | null, scratchParent: string): Promise<boolean> {
   if (!unshare || UNSAFE_IN_OPTIONS.test(scratchParent)) return false;
   let dir: string | null = null;
+  let runDir: string | null = null;
   try {
     await fs.mkdir(scratchParent, { recursive: true, mode: 0o700 });
     await sweepStaleRuns(scratchParent);
@@ -288,12 +295,15 @@ export async function probeOverlay(unshare: string | null, scratchParent: string
     await fs.mkdir(lower);
     const prepared = await prepareRunOverlay(dir, lower, unshare);
     if (!prepared) return false;
+    runDir = prepared.overlay.dir;
     const [command, ...args] = prepared.wrap(['/bin/true']);
     await run(command, args);
     return await prepared.overlay.mounted();
   } catch {
     return false;
   } finally {
+    // The probe's run folder first: its scratch folders are opened up where removeRunDir knows to look.
+    if (runDir) await removeRunDir(runDir).catch(() => undefined);
     if (dir) await removeRunDir(dir).catch(() => undefined);
   }
 }

@@ -134,7 +134,7 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
     await applyOrKeep(change);
   }
   await flushFiles();
-  await syncFilesystem(root);
+  if (options.changes.length > 0) await syncFilesystem(root);
   if (unapplied) await options.keep();
   for (const list of [result.created, result.changed, result.deleted]) list.sort();
   result.kept.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

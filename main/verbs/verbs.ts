@@ -1,5 +1,5 @@
 import { constants as fsConstants } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { access, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import {
@@ -363,6 +363,8 @@ export class Verbs {
     if (!(await prepared.overlay.mounted()))
       return { ...direct, direct_reason: 'the overlay could not be mounted over this workspace' };
     const overlay = prepared.overlay;
+    // Most runs write nothing: no walk, no apply.
+    if ((await readdir(overlay.upper).catch(() => [])).length === 0) return { ...direct, staged: true };
     const changes = await overlayChanges(overlay.upper, this.workspace.root, await this.kernelPython()).catch(
       async (err: unknown) => {
         await overlay.keep();
