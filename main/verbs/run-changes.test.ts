@@ -254,6 +254,27 @@ describe('a sandboxed run over an overlay', () => {
     expect(existsSync(path.join(root, 'huge.bin'))).toBe(false);
   }, 60_000);
 
+  it('renames what the run made, moves a workspace folder with shutil.move, and os.rename of one fails with EXDEV', async () => {
+    const { root, verbs } = await setUp({ 'old/a.txt': 'a\n', 'other/b.txt': 'b\n', 'file.txt': 'f\n' });
+    const result = await verbs.call('execute-code', {
+      code: [
+        'import errno, os, shutil, subprocess',
+        // A folder made during the run, then renamed into place (how tools publish a result): works.
+        "os.makedirs('tmp-out'); open('tmp-out/r.txt', 'w').write('r\\n'); os.rename('tmp-out', 'out')",
+        // Files rename fine; so does a folder moved with shutil.move (it copies where rename cannot).
+        "os.rename('file.txt', 'renamed.txt')",
+        "shutil.move('other', 'moved')",
+        "try:\n    os.rename('old', 'new')\nexcept OSError as e:\n    print(errno.errorcode[e.errno])",
+      ].join('\n'),
+    });
+    expect(result.stdout).toBe('EXDEV\n');
+    expect(await readFile(path.join(root, 'out/r.txt'), 'utf8')).toBe('r\n');
+    expect(await readFile(path.join(root, 'renamed.txt'), 'utf8')).toBe('f\n');
+    expect(await readFile(path.join(root, 'moved/b.txt'), 'utf8')).toBe('b\n');
+    expect(existsSync(path.join(root, 'other'))).toBe(false);
+    expect(await readFile(path.join(root, 'old/a.txt'), 'utf8')).toBe('a\n');
+  });
+
   it('says Undo cannot cover the writes where no overlay can be staged, and they go to disk directly', async () => {
     const tree = await makeTempTree({});
     const data = await makeTempDir('kiln-run-changes-');
