@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { access, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { access, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
@@ -145,6 +145,41 @@ test('"Undo this turn" also takes back what code the turn ran wrote: a created f
   // The step that ran stays: it is the log of what ran.
   expect(await workspace.exists('scripts')).toBe(true);
   await page.screenshot({ path: test.info().outputPath('undo-turn-run-undone.png') });
+});
+
+test('the turn lists the folders and links a run made and the mode it changed, and undo takes them back', async ({
+  page,
+  kiln,
+  workspace,
+  model,
+}) => {
+  await kiln.open(page);
+  await configureScriptedModel(workspace, model, 'scripted-agent', ['agent']);
+  const code = [
+    'import os',
+    "os.makedirs('out/empty')",
+    "os.symlink('app.py', 'src/latest.py')",
+    "os.chmod('src/app.py', 0o755)",
+  ].join('\n');
+  model.setReplies([reply.tool('execute-code', { code }), reply.text('Done.')]);
+  await page.getByRole('tab', { name: 'Agent' }).click();
+  await expect(panel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
+  await sendMessage(panel(page), 'Make a folder and a link.');
+  const checkpoint = panel(page).getByRole('region', { name: 'Changes of this turn' });
+  await expect(checkpoint.getByRole('listitem')).toHaveText([
+    /created folder out$/,
+    /created folder out\/empty$/,
+    /changed src\/app\.py$/,
+    /created link src\/latest\.py$/,
+    /ran scripts\/step_001_\S+\.py$/,
+  ]);
+  expect((await stat(path.join(workspace.root, 'src/app.py'))).mode & 0o777).toBe(0o755);
+  await page.screenshot({ path: test.info().outputPath('undo-turn-folders-links.png') });
+  await checkpoint.getByRole('button', { name: 'Undo this turn' }).click();
+  await expect(checkpoint.getByRole('status')).toContainText('Undone: 4 of 4 files');
+  expect(await workspace.exists('out')).toBe(false);
+  expect(await workspace.exists('src/latest.py')).toBe(false);
+  expect((await stat(path.join(workspace.root, 'src/app.py'))).mode & 0o777).toBe(0o644);
 });
 
 test.describe('where a run cannot be staged', () => {
