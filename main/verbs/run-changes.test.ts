@@ -214,7 +214,7 @@ describe('a sandboxed run over an overlay', () => {
           "os.remove('link'); os.symlink('elsewhere.txt', 'link')",
           "os.symlink('/etc/hostname', 'new-link')",
           // Over 64 MiB: streamed into the workspace, not read whole.
-          "f = open('huge.bin', 'wb'); f.truncate(65 * 1024 * 1024); f.close()",
+          "f = open('huge.bin', 'wb'); f.truncate(65 * 1024 * 1024); f.close(); os.chmod('huge.bin', 0o600)",
           "open('big-before.bin', 'ab').write(b'more')",
         ].join('\n'),
       }),
@@ -226,6 +226,7 @@ describe('a sandboxed run over an overlay', () => {
       deleted: [],
     });
     expect(statSync(path.join(root, 'tool.sh')).mode & 0o777).toBe(0o755);
+    expect(statSync(path.join(root, 'huge.bin')).mode & 0o777).toBe(0o600);
     expect(existsSync(path.join(root, 'empty/inner'))).toBe(true);
     expect(existsSync(path.join(root, 'dir/empty-before'))).toBe(false);
     expect(await readlink(path.join(root, 'link'))).toBe('elsewhere.txt');

@@ -101,6 +101,7 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
       await workspace.receive(rel, handle.createReadStream(), {
         origin: 'agent',
         onConflict: exists ? 'overwrite' : 'reject',
+        mode,
       });
     }
   };

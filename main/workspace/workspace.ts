@@ -469,7 +469,13 @@ export class Workspace {
   receive(
     rel: string,
     source: AsyncIterable<Uint8Array>,
-    options: { onConflict?: 'reject' | 'overwrite'; origin?: Origin; signal?: AbortSignal } = {},
+    options: {
+      onConflict?: 'reject' | 'overwrite';
+      origin?: Origin;
+      signal?: AbortSignal;
+      /** The file's permission bits (what a program left); default: the umask's. */
+      mode?: number;
+    } = {},
   ): Promise<{ path: string; size: number }> {
     return this.ledger.track(() => this.receiveNow(rel, source, options));
   }
@@ -477,7 +483,13 @@ export class Workspace {
   private async receiveNow(
     rel: string,
     source: AsyncIterable<Uint8Array>,
-    options: { onConflict?: 'reject' | 'overwrite'; origin?: Origin; signal?: AbortSignal },
+    options: {
+      onConflict?: 'reject' | 'overwrite';
+      origin?: Origin;
+      signal?: AbortSignal;
+      /** The file's permission bits (what a program left); default: the umask's. */
+      mode?: number;
+    },
   ): Promise<{ path: string; size: number }> {
     if (this.guard.resolveLexically(rel) === this.root)
       throw new KilnError('E_IS_A_DIRECTORY', 'The workspace root is a folder');
@@ -503,6 +515,7 @@ export class Workspace {
           signal: options.signal,
         });
         const nextHash = hash.digest('hex');
+        if (options.mode !== undefined) await fs.chmod(temp, options.mode & 0o7777);
         if (before?.isFile())
           await this.keepReplaced(target, before.size, origin, 'write', () => readWhole(target.path, rel), {
             nextHash,
