@@ -18,6 +18,7 @@ import { benchNotebookRoundTrip } from './notebook-roundtrip';
 import { runOpenNotebookBench } from './open-notebook';
 import { runQuickOpenBench } from './quick-open';
 import { runSandboxBench } from './sandbox';
+import { runSandboxApplyBench } from './sandbox-apply';
 import { runSearchBench } from './search';
 import { runScaleBench } from './scale';
 import { beginBench, reportedFigures, targetText, type Figure } from './support';
@@ -47,6 +48,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   search: runSearchBench,
   'git-status': runGitStatusBench,
   sandbox: runSandboxBench,
+  'sandbox-apply': runSandboxApplyBench,
   scale: runScaleBench,
   history: runHistoryBench,
   upload: runUploadBench,

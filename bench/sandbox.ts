@@ -28,6 +28,8 @@ export async function runSandboxBench(): Promise<BenchResult | null> {
   // As the app runs code: its writes staged in an overlay (in a private folder) and applied when it ends.
   const staging = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-runs-'));
   const sandboxed = new Verbs({ workspace, python: PYTHON, sandbox, stageRunWritesIn: staging });
+  // The same sandbox without the overlay: what staging adds is told apart from what bubblewrap costs.
+  const bwrapOnly = new Verbs({ workspace, python: PYTHON, sandbox });
   const plain = new Verbs({
     workspace,
     python: PYTHON,
@@ -44,12 +46,19 @@ export async function runSandboxBench(): Promise<BenchResult | null> {
   // Warm both paths once (the interpreter's folders are found on the first sandboxed run).
   await time(sandboxed, true);
   await time(plain, false);
+  await time(bwrapOnly, true);
   const kiln: number[] = [];
   const baseline: number[] = [];
+  const withoutOverlay: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     baseline.push(await time(plain, false));
     kiln.push(await time(sandboxed, true));
+    withoutOverlay.push(await time(bwrapOnly, true));
   }
+  console.log(
+    `sandbox: medians: unsandboxed ${median(baseline).toFixed(1)} ms, bubblewrap alone ${median(withoutOverlay).toFixed(1)} ms, bubblewrap over the overlay ${median(kiln).toFixed(1)} ms`,
+  );
+  await bwrapOnly.dispose();
   await sandboxed.dispose();
   await plain.dispose();
   await rm(root, { recursive: true, force: true });

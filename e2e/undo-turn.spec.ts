@@ -1,7 +1,12 @@
+import type { ChildProcess } from 'node:child_process';
+import { access, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
+import { trustFolder } from '../main/trust';
 import { ModelServer, reply } from '../test-support/model-server';
 import { jupyterOneCellNotebook } from '../test-support/notebook-doc';
-import { DEFAULT_FIXTURE, expect, type TempWorkspace } from './support/fixtures';
+import { DEFAULT_FIXTURE, expect, startWebHost, type TempWorkspace } from './support/fixtures';
 import { configureScriptedModel, testWithModel } from './support/model';
 import { mod, openFile, sendMessage, typeAtEnd } from './support/ui';
 
@@ -142,6 +147,41 @@ test('"Undo this turn" also takes back what code the turn ran wrote: a created f
   await page.screenshot({ path: test.info().outputPath('undo-turn-run-undone.png') });
 });
 
+test('the turn lists the folders and links a run made and the mode it changed, and undo takes them back', async ({
+  page,
+  kiln,
+  workspace,
+  model,
+}) => {
+  await kiln.open(page);
+  await configureScriptedModel(workspace, model, 'scripted-agent', ['agent']);
+  const code = [
+    'import os',
+    "os.makedirs('out/empty')",
+    "os.symlink('app.py', 'src/latest.py')",
+    "os.chmod('src/app.py', 0o755)",
+  ].join('\n');
+  model.setReplies([reply.tool('execute-code', { code }), reply.text('Done.')]);
+  await page.getByRole('tab', { name: 'Agent' }).click();
+  await expect(panel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
+  await sendMessage(panel(page), 'Make a folder and a link.');
+  const checkpoint = panel(page).getByRole('region', { name: 'Changes of this turn' });
+  await expect(checkpoint.getByRole('listitem')).toHaveText([
+    /created folder out$/,
+    /created folder out\/empty$/,
+    /changed src\/app\.py$/,
+    /created link src\/latest\.py$/,
+    /ran scripts\/step_001_\S+\.py$/,
+  ]);
+  expect((await stat(path.join(workspace.root, 'src/app.py'))).mode & 0o777).toBe(0o755);
+  await page.screenshot({ path: test.info().outputPath('undo-turn-folders-links.png') });
+  await checkpoint.getByRole('button', { name: 'Undo this turn' }).click();
+  await expect(checkpoint.getByRole('status')).toContainText('Undone: 4 of 4 files');
+  expect(await workspace.exists('out')).toBe(false);
+  expect(await workspace.exists('src/latest.py')).toBe(false);
+  expect((await stat(path.join(workspace.root, 'src/app.py'))).mode & 0o777).toBe(0o644);
+});
+
 test.describe('where a run cannot be staged', () => {
   test.use({ hostEnv: { KILN_RUN_OVERLAY: 'none' } });
 
@@ -168,5 +208,90 @@ test.describe('where a run cannot be staged', () => {
     await expect(checkpoint.getByRole('button', { name: 'Undo this turn' })).toHaveCount(0);
     expect(await workspace.read('data/direct.csv')).toBe('d\n');
     await page.screenshot({ path: test.info().outputPath('undo-turn-direct-writes.png') });
+  });
+});
+
+test.describe('a run cut short by a killed host', () => {
+  let dataDir: string;
+  let host: ChildProcess | null = null;
+
+  test.beforeEach(async ({ workspace }) => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-e2e-cut-short-'));
+    await trustFolder(dataDir, workspace.root);
+  });
+  test.afterEach(async () => {
+    if (host && host.exitCode === null && host.signalCode === null) {
+      const exited = new Promise((resolve) => host!.once('exit', resolve));
+      host.kill('SIGTERM');
+      await exited;
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  async function start(page: Page, root: string): Promise<void> {
+    const started = await startWebHost(root, dataDir);
+    host = started.child;
+    await page.goto(started.url);
+    await expect(page.getByRole('tree', { name: 'Files' })).toBeVisible();
+  }
+
+  /** Whether a run staged in the data folder has written `rel` (its upper layer, Kiln's own folder). */
+  async function runWrote(rel: string): Promise<boolean> {
+    const runs = path.join(dataDir, 'runs');
+    for (const name of await readdir(runs).catch(() => [] as string[])) {
+      if (
+        await access(path.join(runs, name, 'upper', rel)).then(
+          () => true,
+          () => false,
+        )
+      )
+        return true;
+    }
+    return false;
+  }
+
+  test('is applied at the next start, under its turn, and "Undo this turn" takes it back', async ({
+    page,
+    workspace,
+    model,
+  }) => {
+    await configureScriptedModel(workspace, model, 'scripted-agent', ['agent']);
+    const code = [
+      'import time',
+      "open('data/result.csv', 'w').write('total\\n10\\n')",
+      "open('notes/todo.txt', 'a').write('third, by the run\\n')",
+      "open('data/ready', 'w').close()",
+      'time.sleep(600)',
+    ].join('\n');
+    model.setReplies([reply.tool('execute-code', { code }), reply.text('Done.')]);
+    await start(page, workspace.root);
+    await page.getByRole('tab', { name: 'Agent' }).click();
+    await expect(panel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
+    await sendMessage(panel(page), 'Run code that writes files, then waits.');
+    await expect.poll(() => runWrote('data/ready'), { timeout: 30_000 }).toBe(true);
+    // kill -9 of the host while the code runs: nothing it wrote has reached the workspace.
+    const exited = new Promise((resolve) => host!.once('exit', resolve));
+    host!.kill('SIGKILL');
+    await exited;
+    expect(await workspace.exists('data/result.csv')).toBe(false);
+    expect(await workspace.read('notes/todo.txt')).toBe(DEFAULT_FIXTURE['notes/todo.txt']);
+
+    // The next start applies what the run wrote, as the turn's.
+    await start(page, workspace.root);
+    await expect.poll(() => workspace.exists('data/result.csv'), { timeout: 30_000 }).toBe(true);
+    expect(await workspace.read('data/result.csv')).toBe('total\n10\n');
+    expect(await workspace.read('notes/todo.txt')).toBe('first\nsecond\nthird, by the run\n');
+    const tree = page.getByRole('tree', { name: 'Files' });
+    await tree.getByRole('treeitem', { name: 'data', exact: true }).click();
+    await expect(tree.getByRole('treeitem', { name: 'result.csv', exact: true })).toBeVisible();
+    await page.getByRole('tab', { name: 'Agent' }).click();
+    const checkpoint = panel(page).getByRole('region', { name: 'Changes of this turn' });
+    await expect(checkpoint.getByRole('listitem').filter({ hasText: 'created data/result.csv' })).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('undo-turn-cut-short-recovered.png') });
+    await checkpoint.getByRole('button', { name: 'Undo this turn' }).click();
+    await expect(checkpoint.getByRole('status')).toContainText('Undone:');
+    expect(await workspace.exists('data/result.csv')).toBe(false);
+    expect(await workspace.read('notes/todo.txt')).toBe(DEFAULT_FIXTURE['notes/todo.txt']);
+    await page.screenshot({ path: test.info().outputPath('undo-turn-cut-short-undone.png') });
   });
 });

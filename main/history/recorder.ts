@@ -44,15 +44,24 @@ export interface HistoryRecorderOptions {
  */
 export function historyRecorder(options: HistoryRecorderOptions): (replaced: ReplacedFile) => Promise<void> {
   return async (replaced) => {
-    if (replaced.size > options.store.limits.maxFileBytes || options.excluded(replaced.path)) return;
+    if (options.excluded(replaced.path)) return;
     if (path.posix.basename(replaced.path).startsWith('.kiln-')) return;
     const cause = currentWriteCause();
-    // A file coming into being is history only for a turn or batch (its undo removes the file).
-    if (replaced.reason === 'create' && !cause.turn && !cause.batch) return;
+    const inTurn = Boolean(cause.turn || cause.batch);
+    // A file or folder coming into being is history only for a turn or batch (its undo removes it).
+    if (replaced.reason === 'create' && !inTurn) return;
+    // Folders are history only for a turn or batch too (its undo makes a deleted one again).
+    if (replaced.kind === 'dir' && !inTurn) return;
+    // Too large to keep: outside a turn nothing is recorded; in one, the turn's list says undo cannot restore it.
+    const tooLarge = replaced.size > options.store.limits.maxFileBytes;
+    if (tooLarge && !inTurn) return;
     const origin: HistoryOrigin = cause.mcpClient ? 'mcp' : replaced.origin;
     await options.store.record({
       path: replaced.path,
-      bytes: await replaced.read(),
+      bytes: tooLarge ? Buffer.alloc(0) : await replaced.read(),
+      contentNotKept: tooLarge || undefined,
+      kind: replaced.kind,
+      mode: replaced.mode,
       origin,
       reason: cause.restoring && replaced.reason === 'write' ? 'restore' : replaced.reason,
       nextHash: replaced.nextHash,

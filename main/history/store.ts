@@ -9,6 +9,7 @@ import { HistoryEntry, type HistoryOrigin, type HistoryReason } from '../../shar
 
 const gzip = promisify(gzipCb);
 const gunzip = promisify(gunzipCb);
+const EMPTY_GZ = gzip(Buffer.alloc(0));
 
 /** The total-size cap is checked after this many recorded versions (and once at start), not on every save. */
 const PRUNE_EVERY = 64;
@@ -49,6 +50,9 @@ export interface RecordRequest {
   turn?: string;
   mcpClient?: string;
   batch?: string;
+  kind?: HistoryEntry['kind'];
+  mode?: number;
+  contentNotKept?: boolean;
   /** Recording time; now unless given. */
   at?: number;
 }
@@ -67,6 +71,8 @@ export class HistoryStore {
   readonly limits: HistoryLimits;
   private readonly changed = new Emitter<{ path: string }>();
   private recordsSincePrune = 0;
+  /** The workspace's history folder was made (once per store, not on every record). */
+  private dirMade: Promise<void> | null = null;
   private pruning: Promise<void> | null = null;
   readonly onDidChange: Event<{ path: string }> = this.changed.event;
 
@@ -83,13 +89,22 @@ export class HistoryStore {
   async record(request: RecordRequest): Promise<HistoryEntry | null> {
     if (request.bytes.length > this.limits.maxFileBytes) return null;
     const hash = createHash('sha256').update(request.bytes).digest('hex');
-    const packed = await gzip(request.bytes);
+    // Most records of a run's new files are empty ("did not exist"): their packing is made once.
+    const packed = request.bytes.length === 0 ? await EMPTY_GZ : await gzip(request.bytes);
     for (let attempt = 0; ; attempt++) {
-      const folder = await this.ensureLineage(request.path);
+      const { folder, fresh } = await this.ensureLineage(request.path);
       try {
-        const latest = await this.latestIn(folder);
+        // A lineage made just now has no versions to compare with or trim (a run's thousands of new files).
+        const latest = fresh ? undefined : await this.latestIn(folder);
         // Nothing new to keep, unless a turn or batch needs its own record of what it replaced.
-        if (latest?.hash === hash && !request.turn && !request.batch && request.reason !== 'create') return null;
+        if (
+          latest?.hash === hash &&
+          latest.mode === request.mode &&
+          !request.turn &&
+          !request.batch &&
+          request.reason !== 'create'
+        )
+          return null;
         const at = request.at ?? Date.now();
         const entry: HistoryEntry = HistoryEntry.parse({
           id: `${String(at).padStart(15, '0')}-${process.pid}-${randomBytes(4).toString('hex')}`,
@@ -104,10 +119,15 @@ export class HistoryStore {
           turn: request.turn,
           mcpClient: request.mcpClient,
           batch: request.batch,
+          kind: request.kind,
+          mode: request.mode,
+          contentNotKept: request.contentNotKept,
         });
-        await writeWhole(path.join(folder, `${entry.id}.gz`), packed);
+        // The content under its own new name, then the entry renamed into place: readers list entries by their
+        // `.json`, so none sees a version whose content is not whole.
+        await fs.writeFile(path.join(folder, `${entry.id}.gz`), packed, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
         await writeWhole(path.join(folder, `${entry.id}.json`), JSON.stringify(entry));
-        await this.trimLineage(folder);
+        if (!fresh) await this.trimLineage(folder);
         this.changed.fire({ path: request.path });
         if (++this.recordsSincePrune >= PRUNE_EVERY) this.pruneInBackground();
         return entry;
@@ -129,7 +149,8 @@ export class HistoryStore {
 
   /** The file's versions, newest first. */
   async list(rel: string): Promise<HistoryEntry[]> {
-    return (await this.entriesIn(this.lineageDir(rel))).reverse();
+    // A turn's note that a file too large to keep changed has no version to show.
+    return (await this.entriesIn(this.lineageDir(rel))).filter((entry) => !entry.contentNotKept).reverse();
   }
 
   /** One version's bytes; E_NOT_FOUND when it was evicted or never existed. */
@@ -138,6 +159,8 @@ export class HistoryStore {
     const folder = this.lineageDir(rel);
     try {
       const entry = HistoryEntry.parse(JSON.parse(await fs.readFile(path.join(folder, `${id}.json`), 'utf8')));
+      if (entry.contentNotKept)
+        throw new KilnError('E_NOT_FOUND', `That version of "${rel}" was too large to keep in local history`);
       const bytes = await gunzip(await fs.readFile(path.join(folder, `${id}.gz`)));
       return { entry, bytes };
     } catch (err) {
@@ -235,26 +258,45 @@ export class HistoryStore {
     return path.join(this.dir, createHash('sha256').update(rel).digest('hex').slice(0, 32));
   }
 
-  private async ensureLineage(rel: string): Promise<string> {
+  /** The lineage's folder, made if missing; `fresh` when this call made it (it holds nothing else yet). */
+  private async ensureLineage(rel: string): Promise<{ folder: string; fresh: boolean }> {
     const folder = this.lineageDir(rel);
-    await fs.mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-    await fs.mkdir(folder, { mode: PRIVATE_DIR_MODE }).catch((err) => {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    this.dirMade ??= fs.mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE }).then(() => undefined);
+    await this.dirMade.catch(() => {
+      this.dirMade = null;
     });
-    // Written when missing: a new lineage, or one whose `path` a killed process never wrote.
-    const named = await fs.stat(path.join(folder, 'path')).then(
+    const fresh = await fs.mkdir(folder, { mode: PRIVATE_DIR_MODE }).then(
       () => true,
-      () => false,
+      async (err: NodeJS.ErrnoException) => {
+        if (err.code === 'EEXIST') return false;
+        // The workspace's folder was removed meanwhile (a test's cleanup, an operator): made again, once.
+        if (err.code !== 'ENOENT') throw err;
+        await fs.mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+        return fs.mkdir(folder, { mode: PRIVATE_DIR_MODE }).then(
+          () => true,
+          (again: NodeJS.ErrnoException) => {
+            if (again.code === 'EEXIST') return false;
+            throw again;
+          },
+        );
+      },
     );
+    // Written when missing: a new lineage, or one whose `path` a killed process never wrote.
+    const named =
+      !fresh &&
+      (await fs.stat(path.join(folder, 'path')).then(
+        () => true,
+        () => false,
+      ));
     if (!named) await writeWhole(path.join(folder, 'path'), rel);
-    return folder;
+    return { folder, fresh };
   }
 
   private async moveLineage(from: string, to: string): Promise<void> {
     const source = this.lineageDir(from);
     const names = await readdirOrEmpty(source);
     if (names.length === 0) return;
-    const target = await this.ensureLineage(to);
+    const { folder: target } = await this.ensureLineage(to);
     // Entry by entry: each rename is whole, so a reader in another process sees every version in one place or the other.
     for (const name of names) {
       if (name === 'path') continue;

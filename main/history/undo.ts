@@ -1,18 +1,26 @@
 import type { HistoryEntry, TurnConflict, TurnFile, UndoTurnResult } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
-import { decodeText, type Workspace } from '../workspace';
+import { decodeText, type EntryState, type Workspace } from '../workspace';
 import { withWriteCause } from './cause';
 import type { HistoryStore } from './store';
 
 /** The audit log's steps stay when a turn is undone: they record what ran. */
-const AUDIT_STEP = /^scripts\/step_\d+/;
+const AUDIT_STEP = /^scripts(?:$|\/step_\d+)/;
 
-/** One file's part in a turn: its first record (the content before) and its last (what the turn left). */
+/** A conflict's texts are shown in a diff: larger (or binary) contents are named, not shown. */
+const SHOWN_TEXT_BYTES = 4 * 1024 * 1024;
+
+/** One entry's part in a turn: its first record (what was there before) and its last (what the turn left). */
 interface FileInTurn {
   path: string;
   first: HistoryEntry;
   last: HistoryEntry;
 }
+
+/** What the turn left at a path: null for nothing; else the kind and content hash undo expects to find there. */
+type Left = { kind: 'file' | 'dir' | 'symlink'; hash: string | null } | null;
+
+const TOO_LARGE = 'undo cannot put it back: its version before the turn was too large to keep in local history';
 
 /** The undo of turn `turn` is itself checkpoint `undo:<turn>`; undoing that redoes the turn. */
 export function undoCheckpoint(turn: string): string {
@@ -20,8 +28,9 @@ export function undoCheckpoint(turn: string): string {
 }
 
 /**
- * Undo of an Agent turn or MCP batch from local history: every file goes back to what it was before the
- * turn, through the workspace like any save, and only where the file is still what the turn left.
+ * Undo of an Agent turn or MCP batch from local history: every file, link and folder goes back to what it was
+ * before the turn (content and permission bits), through the workspace like any save, and only where the entry
+ * is still what the turn left.
  */
 export class TurnUndo {
   constructor(
@@ -30,10 +39,15 @@ export class TurnUndo {
   ) {}
 
   async files(turn: string): Promise<TurnFile[]> {
-    return (await this.filesOf(turn)).map(({ path, first, last }) => ({
-      path,
-      change: first.reason === 'create' ? 'created' : last.reason === 'delete' ? 'deleted' : 'changed',
-    }));
+    return (await this.filesOf(turn)).map(({ path, first, last }) => {
+      const kind = (first.reason === 'create' ? first.kind : (last.kind ?? first.kind)) ?? 'file';
+      return {
+        path,
+        change: first.reason === 'create' ? 'created' : last.reason === 'delete' ? 'deleted' : 'changed',
+        ...(kind !== 'file' ? { kind } : {}),
+        ...(first.contentNotKept ? { cannotUndo: TOO_LARGE } : {}),
+      };
+    });
   }
 
   /**
@@ -52,38 +66,89 @@ export class TurnUndo {
   }
 
   async undo(turn: string, options: { paths?: string[]; force?: boolean } = {}): Promise<UndoTurnResult> {
-    const files = (await this.filesOf(turn)).filter((file) => !options.paths || options.paths.includes(file.path));
-    if (files.length === 0 && !options.paths) {
+    const all = (await this.filesOf(turn)).filter((file) => !options.paths || options.paths.includes(file.path));
+    if (all.length === 0 && !options.paths) {
       throw new KilnError('E_NOT_FOUND', 'That turn changed no file that local history still holds');
     }
     const undo = undoCheckpoint(turn);
     const restored: string[] = [];
     const conflicts: TurnConflict[] = [];
-    for (const file of files) {
-      const before = file.first.reason === 'create' ? null : await this.textOf(file.path, file.first);
-      const current = await this.workspace.read(file.path).catch((err) => {
-        if (err instanceof KilnError && err.code === 'E_NOT_FOUND') return null;
-        throw err;
-      });
-      const left = file.last.reason === 'delete' ? null : (file.last.nextHash ?? null);
-      const untouched = (current?.hash ?? null) === left;
-      if (!untouched && !options.force) {
-        conflicts.push({ path: file.path, currentText: current?.text ?? null, beforeText: before });
+    const notUndone: { path: string; why: string }[] = [];
+    // Folders the turn deleted first, parents first; then files and links; then the folders the turn made,
+    // deepest first, once what the turn put in them is gone.
+    const made = (file: FileInTurn) => file.first.reason === 'create' && file.first.kind === 'dir';
+    const gone = (file: FileInTurn) => file.first.reason !== 'create' && file.first.kind === 'dir';
+    const order = [
+      ...all.filter(gone).sort((a, b) => (a.path < b.path ? -1 : 1)),
+      ...all.filter((file) => !made(file) && !gone(file)),
+      ...all.filter(made).sort((a, b) => (a.path < b.path ? 1 : -1)),
+    ];
+    for (const file of order) {
+      if (file.first.contentNotKept) {
+        notUndone.push({ path: file.path, why: TOO_LARGE });
         continue;
       }
-      await withWriteCause({ restoring: true, turn: undo }, async () => {
-        if (before === null) {
-          // To the trash where there is one; either way its content is in history, under the undo's checkpoint.
-          if (current) await this.remove(file.path);
-        } else if (current) {
-          await this.workspace.write(file.path, before, { origin: 'operator', expectedHash: current.hash });
-        } else {
-          await this.workspace.write(file.path, before, { origin: 'operator', createParents: true });
-        }
+      const current = await this.workspace.entryState(file.path).catch((err) => {
+        if (err instanceof KilnError && (err.code === 'E_NOT_FOUND' || err.code === 'E_NOT_A_DIRECTORY')) return null;
+        throw err;
       });
-      restored.push(file.path);
+      if (!untouched(current, leftBy(file.last)) && !options.force) {
+        conflicts.push({
+          path: file.path,
+          currentText: await this.currentText(file.path, current),
+          beforeText: file.first.reason === 'create' ? null : await this.beforeText(file.path, file.first),
+        });
+        continue;
+      }
+      const done = await withWriteCause({ restoring: true, turn: undo }, () => this.putBack(file, current));
+      if (done === true) restored.push(file.path);
+      else if (done) notUndone.push({ path: file.path, why: done });
     }
-    return { undo, restored, conflicts };
+    return { undo, restored, conflicts, ...(notUndone.length ? { notUndone } : {}) };
+  }
+
+  /** Puts one entry back as it was before the turn: true, or why it could not (a folder that holds files now). */
+  private async putBack(file: FileInTurn, current: EntryState | null): Promise<true | string | null> {
+    const before = file.first;
+    if (before.reason === 'create') {
+      if (!current) return true;
+      if (before.kind === 'dir') {
+        if (current.kind !== 'dir') return null;
+        const left = await this.workspace.list(file.path, { showHidden: true });
+        if (left.length > 0) return 'a folder the turn made; it holds files now, so it stays';
+      }
+      // To the trash where there is one; either way a file's content is in history, under the undo's checkpoint.
+      await this.remove(file.path);
+      return true;
+    }
+    if (before.kind === 'dir') {
+      if (current?.kind !== 'dir') await this.workspace.createDir(file.path, { origin: 'operator' });
+      return true;
+    }
+    const { bytes } = await this.store.read(file.path, before.id);
+    // Another kind of entry in its place (a link where a file was, a file where a link was) goes first, so a
+    // write never follows a link the turn made.
+    const kind = before.kind ?? 'file';
+    if (current && current.kind !== kind) {
+      await this.remove(file.path);
+      current = null;
+    }
+    if (kind === 'symlink') {
+      await this.workspace.writeLink(file.path, bytes.toString('utf8'), { origin: 'operator' });
+    } else if (current) {
+      await this.workspace.writeBytes(file.path, bytes, {
+        origin: 'operator',
+        expectedHash: current.hash,
+        ...(before.mode !== undefined ? { mode: before.mode } : {}),
+      });
+    } else {
+      await this.workspace.writeBytes(file.path, bytes, {
+        origin: 'operator',
+        createParents: true,
+        ...(before.mode !== undefined ? { mode: before.mode } : {}),
+      });
+    }
+    return true;
   }
 
   private async remove(rel: string): Promise<void> {
@@ -106,9 +171,32 @@ export class TurnUndo {
     return [...byPath.values()];
   }
 
-  private async textOf(rel: string, entry: HistoryEntry): Promise<string> {
-    const { text } = decodeText((await this.store.read(rel, entry.id)).bytes);
-    if (text === null) throw new KilnError('E_BAD_REQUEST', `"${rel}" was binary before the turn; Kiln restores text`);
-    return text;
+  private async currentText(rel: string, current: EntryState | null): Promise<string | null> {
+    if (!current) return null;
+    if (current.kind !== 'file') return current.kind === 'dir' ? '(a folder)' : '(a symbolic link)';
+    if (current.size > SHOWN_TEXT_BYTES) return `(${current.size} bytes)`;
+    const read = await this.workspace.read(rel).catch(() => null);
+    return read?.text ?? `(binary, ${current.size} bytes)`;
   }
+
+  private async beforeText(rel: string, entry: HistoryEntry): Promise<string> {
+    if (entry.kind === 'symlink') return `(a symbolic link to ${(await this.store.read(rel, entry.id)).bytes})`;
+    if (entry.size > SHOWN_TEXT_BYTES) return `(${entry.size} bytes)`;
+    const { text } = decodeText((await this.store.read(rel, entry.id)).bytes);
+    return text ?? `(binary, ${entry.size} bytes)`;
+  }
+}
+
+/** What the turn's last record of a path says it left there. */
+function leftBy(last: HistoryEntry): Left {
+  if (last.reason === 'delete') return null;
+  if (last.kind === 'dir') return { kind: 'dir', hash: null };
+  // A write's record names what it wrote (its kind is what it replaced: a link's writeLink leaves a link).
+  return { kind: last.kind === 'symlink' ? 'symlink' : 'file', hash: last.nextHash ?? null };
+}
+
+function untouched(current: EntryState | null, left: Left): boolean {
+  if (!left || !current) return left === null && current === null;
+  if (left.kind === 'dir') return current.kind === 'dir';
+  return current.hash === left.hash;
 }

@@ -2,4 +2,13 @@ export { Sandbox, DEFAULT_SANDBOX_SETTINGS, NO_SANDBOX_LINE, type SandboxSetting
 export { probeSandbox, type SandboxStatus } from './machine';
 export { sandboxProfile, describeRun, type SandboxProfile } from './profile';
 export { type RunLimit } from './limits';
-export { overlayChanges, type OverlayChange, type RunOverlay } from './overlay';
+export {
+  overlayChanges,
+  ownerAlive,
+  processStartTime,
+  readRunRecord,
+  removeRunDir,
+  type OverlayChange,
+  type RunOverlay,
+  type RunRecord,
+} from './overlay';

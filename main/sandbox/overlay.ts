@@ -22,6 +22,11 @@ export interface RunOverlay {
   startedAt: number;
   /** Whether the overlay was in place for the run (else the code wrote to the workspace directly). */
   mounted(): Promise<boolean>;
+  /**
+   * Notes who runs this run and for whom (run.json): should this process die before the run's writes are applied,
+   * the next Kiln on the workspace finds them by it and applies them (main/verbs/interrupted-runs.ts).
+   */
+  describe(record: Omit<RunRecord, 'pid' | 'pidStartedAt' | 'startedAt'>): Promise<void>;
   /** Leaves the run's folder in place at dispose (some of its writes could not be applied: they stay here). */
   keep(): Promise<void>;
   /** Removes the run's folder, whatever it holds, unless kept. */
@@ -32,13 +37,15 @@ export interface RunOverlay {
  * The overlay is mounted by `unshare` (a user and mount namespace of the run's own, where an unprivileged mount of
  * overlayfs is allowed, kernel 5.11+) and bubblewrap runs inside it. `userxattr`: the unprivileged form, its
  * opaque marks in `user.overlay.*`. `redirect_dir=nofollow`: a folder renamed is copied, so the upper layer says
- * everything by itself (no redirect to follow back into the workspace). `-i -n`: no helper, no mtab (a few ms
+ * everything by itself (no redirect to follow back into the workspace). `volatile` (5.10+): no sync of the upper
+ * layer's filesystem when the run's namespace goes (that syncfs of the data folder's disk cost 50-250 ms per run on
+ * a busy machine); Kiln applies the writes and syncs the workspace itself. `-i -n`: no helper, no mtab (a few ms
  * less on every run). If the mount fails the script still runs the code, on the workspace itself: the marker says.
  */
 const MOUNT_SCRIPT =
   // The marker is opened before the mount: a data folder inside the workspace is under the overlay once mounted.
   'lower=$1 upper=$2 work=$3 marker=$4; shift 4; exec 3>"$marker"; ' +
-  'mount -i -n -t overlay overlay -o "userxattr,redirect_dir=nofollow,lowerdir=$lower,upperdir=$upper,workdir=$work" "$lower" ' +
+  'mount -i -n -t overlay overlay -o "userxattr,volatile,redirect_dir=nofollow,lowerdir=$lower,upperdir=$upper,workdir=$work" "$lower" ' +
   '2>/dev/null && echo mounted >&3; exec 3>&-; exec "$@"';
 
 /** Overlay options are comma-separated and lowerdir colon-separated: such paths are not staged. */
@@ -88,6 +95,15 @@ export async function prepareRunOverlay(
     mounted: async () =>
       (await fs.readFile(marker, 'utf8').catch(() => '')).startsWith('mounted') ||
       (await fs.readdir(upper).catch(() => [])).length > 0,
+    describe: async (record) => {
+      const full: RunRecord = {
+        ...record,
+        pid: process.pid,
+        pidStartedAt: await processStartTime(process.pid),
+        startedAt,
+      };
+      await fs.writeFile(path.join(dir, RUN_RECORD), JSON.stringify(full), { mode: 0o600 });
+    },
     keep: async () => {
       kept = true;
       await fs.writeFile(path.join(dir, 'kept'), '');
@@ -112,7 +128,55 @@ export async function prepareRunOverlay(
   };
 }
 
-/** A run folder this old is a crashed Kiln's (no run lasts a day); one kept for unapplied writes goes after a week. */
+/** The run's record in its folder (see RunOverlay.describe). */
+const RUN_RECORD = 'run.json';
+
+/** Who ran a run and for whom: enough for another Kiln to apply its writes when this one died first. */
+export interface RunRecord {
+  /** The workspace root the run's overlay covered (realpath'd). */
+  workspaceRoot: string;
+  /** The write cause the run's writes belong to (the Agent's turn, an MCP batch), so undo of the turn covers them. */
+  cause: Record<string, string | boolean | undefined>;
+  /** The process that ran it, and that process's start (a pid is reused: both must match for it to be alive). */
+  pid: number;
+  pidStartedAt: string | null;
+  startedAt: number;
+}
+
+/** Reads a run folder's record; null when there is none (the run never started code) or it does not parse. */
+export async function readRunRecord(dir: string): Promise<RunRecord | null> {
+  const text = await fs.readFile(path.join(dir, RUN_RECORD), 'utf8').catch(() => null);
+  if (text === null) return null;
+  try {
+    const record = JSON.parse(text) as RunRecord;
+    return typeof record.workspaceRoot === 'string' && typeof record.pid === 'number' ? record : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The process's start time as the kernel counts it (/proc/<pid>/stat, field 22); null where there is no /proc. */
+export async function processStartTime(pid: number): Promise<string | null> {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  // The command name (field 2) may hold spaces and parentheses: the fields after it follow its last ')'.
+  return stat ? (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null) : null;
+}
+
+/** Whether the process that wrote `record` (or claimed the run) still runs. */
+export async function ownerAlive(pid: number, startedAt: string | null): Promise<boolean> {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return false;
+  }
+  const now = await processStartTime(pid);
+  return now === null || startedAt === null || now === startedAt;
+}
+
+/**
+ * A run folder this old is a crashed Kiln's (no run lasts a day). One kept for unapplied writes, or one a dead
+ * Kiln left with a record (its writes wait for the next Kiln on its workspace to apply them), goes after a week.
+ */
 const STALE_RUN_MS = 24 * 3600_000;
 const KEPT_RUN_MS = 7 * 24 * 3600_000;
 
@@ -123,17 +187,22 @@ export async function sweepStaleRuns(parent: string, now = Date.now()): Promise<
     const dir = path.join(parent, name);
     const info = await fs.lstat(dir).catch(() => null);
     if (!info?.isDirectory()) continue;
-    const kept = await fs.access(path.join(dir, 'kept')).then(
-      () => true,
-      () => false,
-    );
+    const kept =
+      (await fs.access(path.join(dir, 'kept')).then(
+        () => true,
+        () => false,
+      )) || (await readRunRecord(dir)) !== null;
     if (now - info.mtimeMs > (kept ? KEPT_RUN_MS : STALE_RUN_MS)) await removeRunDir(dir).catch(() => undefined);
   }
 }
 
-/** overlayfs leaves its scratch folder (work/work) mode 000: opened up first so the owner can remove it. */
-async function removeRunDir(dir: string): Promise<void> {
-  await fs.chmod(path.join(dir, 'work', 'work'), 0o700).catch(() => undefined);
+/**
+ * overlayfs leaves its scratch folders mode 000 (work/work, and with `volatile` its marker work/work/incompat/
+ * volatile/dirty): opened up first, parents first, so an owner without root's privilege can remove them.
+ */
+export async function removeRunDir(dir: string): Promise<void> {
+  for (const scratch of ['work', 'work/incompat', 'work/incompat/volatile', 'work/incompat/volatile/dirty'])
+    await fs.chmod(path.join(dir, 'work', scratch), 0o700).catch(() => undefined);
   await fs.rm(dir, { recursive: true, force: true, maxRetries: 2 });
 }
 
@@ -217,6 +286,7 @@ async function opaqueFolders(upper: string, rels: string[], python: string): Pro
 export async function probeOverlay(unshare: string | null, scratchParent: string): Promise<boolean> {
   if (!unshare || UNSAFE_IN_OPTIONS.test(scratchParent)) return false;
   let dir: string | null = null;
+  let runDir: string | null = null;
   try {
     await fs.mkdir(scratchParent, { recursive: true, mode: 0o700 });
     await sweepStaleRuns(scratchParent);
@@ -225,12 +295,15 @@ export async function probeOverlay(unshare: string | null, scratchParent: string
     await fs.mkdir(lower);
     const prepared = await prepareRunOverlay(dir, lower, unshare);
     if (!prepared) return false;
+    runDir = prepared.overlay.dir;
     const [command, ...args] = prepared.wrap(['/bin/true']);
     await run(command, args);
     return await prepared.overlay.mounted();
   } catch {
     return false;
   } finally {
+    // The probe's run folder first: its scratch folders are opened up where removeRunDir knows to look.
+    if (runDir) await removeRunDir(runDir).catch(() => undefined);
     if (dir) await removeRunDir(dir).catch(() => undefined);
   }
 }

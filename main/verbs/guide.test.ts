@@ -45,5 +45,6 @@ describe('the "Authoring vs running" block', () => {
     expect(guide).toContain('Never write or edit files in `scripts/`');
     expect(guide).toContain("Notebook cells run in the operator's own kernel, their process, not in the sandbox.");
     expect(guide).toContain('no network');
+    expect(guide).toContain('move such a folder with `shutil.move`');
   });
 });

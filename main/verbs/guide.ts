@@ -55,6 +55,9 @@ export function authoringVsRunning(offered: readonly string[]): string {
       'it sees an empty home and `/tmp`, no secrets or keys in its environment, and no network. ' +
       'A run is stopped at 60 s (600 s and most of the memory with `heavy: true`, the training profile), or at its memory ' +
       'or process cap; the result then says which `limit` was hit.',
+    "- A run's writes reach the workspace when it ends (the result's `files` lists them). Inside a run, `os.rename` of " +
+      'a folder that existed before the run fails with `EXDEV`: move such a folder with `shutil.move` (or `mv`), which ' +
+      'copies. Files, and folders the run made itself, rename as usual.',
     "- Notebook cells run in the operator's own kernel, their process, not in the sandbox. A notebook's kernel starts in " +
       "the notebook's folder (Jupyter's convention): relative paths in a cell are from that folder.",
     '- `src/` is importable from both: `from loaders import load_csv` finds `src/loaders.py`.',

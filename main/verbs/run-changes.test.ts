@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, readdirSync, statSync } from 'node:fs';
-import { lstat, mkdir, readFile, readlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readlink, symlink as symlinkAt, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -191,6 +191,89 @@ describe('a sandboxed run over an overlay', () => {
     expect(result.files?.created).toEqual(['host']);
     expect((await lstat(path.join(root, 'host'))).isSymbolicLink()).toBe(true);
     expect(await readlink(path.join(root, 'host'))).toBe('/etc/hostname');
+  });
+
+  it('undoes the empty folders, links, mode changes and large files a run made, and says what it cannot', async () => {
+    const { root, verbs, undo } = await setUp({
+      'tool.sh': '#!/bin/sh\n',
+      'old-link-target.txt': 'o\n',
+      'dir/empty-before/': '',
+      'big-before.bin': '',
+    });
+    chmodSync(path.join(root, 'tool.sh'), 0o644);
+    await symlinkAt('old-link-target.txt', path.join(root, 'link'));
+    // Over history's 16 MiB: its version before a change cannot be kept.
+    await writeFile(path.join(root, 'big-before.bin'), Buffer.alloc(17 * 1024 * 1024, 1));
+    const result = await withWriteCause({ agentSession: 'agent', turn: 'turn-2' }, () =>
+      verbs.call('execute-code', {
+        code: [
+          'import os',
+          "os.makedirs('empty/inner')",
+          "os.rmdir('dir/empty-before')",
+          "os.chmod('tool.sh', 0o755)",
+          "os.remove('link'); os.symlink('elsewhere.txt', 'link')",
+          "os.symlink('/etc/hostname', 'new-link')",
+          // Over 64 MiB: streamed into the workspace, not read whole.
+          "f = open('huge.bin', 'wb'); f.truncate(65 * 1024 * 1024); f.close(); os.chmod('huge.bin', 0o600)",
+          "open('big-before.bin', 'ab').write(b'more')",
+        ].join('\n'),
+      }),
+    );
+    expect(result.files).toMatchObject({
+      staged: true,
+      created: ['huge.bin', 'new-link'],
+      changed: ['big-before.bin', 'link', 'tool.sh'],
+      deleted: [],
+    });
+    expect(statSync(path.join(root, 'tool.sh')).mode & 0o777).toBe(0o755);
+    expect(statSync(path.join(root, 'huge.bin')).mode & 0o777).toBe(0o600);
+    expect(existsSync(path.join(root, 'empty/inner'))).toBe(true);
+    expect(existsSync(path.join(root, 'dir/empty-before'))).toBe(false);
+    expect(await readlink(path.join(root, 'link'))).toBe('elsewhere.txt');
+
+    const files = await undo.files('turn-2');
+    expect(files).toEqual(
+      expect.arrayContaining([
+        { path: 'empty', change: 'created', kind: 'dir' },
+        { path: 'empty/inner', change: 'created', kind: 'dir' },
+        { path: 'dir/empty-before', change: 'deleted', kind: 'dir' },
+        { path: 'tool.sh', change: 'changed' },
+        { path: 'link', change: 'changed', kind: 'symlink' },
+        { path: 'new-link', change: 'created', kind: 'symlink' },
+        { path: 'huge.bin', change: 'created' },
+        { path: 'big-before.bin', change: 'changed', cannotUndo: expect.stringContaining('too large to keep') },
+      ]),
+    );
+    const undone = await undo.undo('turn-2');
+    expect(undone.conflicts).toEqual([]);
+    expect(undone.notUndone).toEqual([{ path: 'big-before.bin', why: expect.stringContaining('too large to keep') }]);
+    expect(statSync(path.join(root, 'tool.sh')).mode & 0o777).toBe(0o644);
+    expect(existsSync(path.join(root, 'empty'))).toBe(false);
+    expect(statSync(path.join(root, 'dir/empty-before')).isDirectory()).toBe(true);
+    expect(await readlink(path.join(root, 'link'))).toBe('old-link-target.txt');
+    expect(existsSync(path.join(root, 'new-link'))).toBe(false);
+    expect(existsSync(path.join(root, 'huge.bin'))).toBe(false);
+  }, 60_000);
+
+  it('renames what the run made, moves a workspace folder with shutil.move, and os.rename of one fails with EXDEV', async () => {
+    const { root, verbs } = await setUp({ 'old/a.txt': 'a\n', 'other/b.txt': 'b\n', 'file.txt': 'f\n' });
+    const result = await verbs.call('execute-code', {
+      code: [
+        'import errno, os, shutil, subprocess',
+        // A folder made during the run, then renamed into place (how tools publish a result): works.
+        "os.makedirs('tmp-out'); open('tmp-out/r.txt', 'w').write('r\\n'); os.rename('tmp-out', 'out')",
+        // Files rename fine; so does a folder moved with shutil.move (it copies where rename cannot).
+        "os.rename('file.txt', 'renamed.txt')",
+        "shutil.move('other', 'moved')",
+        "try:\n    os.rename('old', 'new')\nexcept OSError as e:\n    print(errno.errorcode[e.errno])",
+      ].join('\n'),
+    });
+    expect(result.stdout).toBe('EXDEV\n');
+    expect(await readFile(path.join(root, 'out/r.txt'), 'utf8')).toBe('r\n');
+    expect(await readFile(path.join(root, 'renamed.txt'), 'utf8')).toBe('f\n');
+    expect(await readFile(path.join(root, 'moved/b.txt'), 'utf8')).toBe('b\n');
+    expect(existsSync(path.join(root, 'other'))).toBe(false);
+    expect(await readFile(path.join(root, 'old/a.txt'), 'utf8')).toBe('a\n');
   });
 
   it('says Undo cannot cover the writes where no overlay can be staged, and they go to disk directly', async () => {

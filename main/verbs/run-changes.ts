@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { constants as fsConstants } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
@@ -8,8 +9,8 @@ import type { Workspace } from '../workspace';
 
 /** Files up to this size are applied as exact bytes (hashed, kept in local history); larger ones are streamed. */
 const WHOLE_FILE_BYTES = 64 * 1024 * 1024;
-/** How many files are applied at once. */
-const FILES_AT_ONCE = 8;
+/** How many files are applied at once (each waits on the disk and on local history in turn). */
+const FILES_AT_ONCE = 16;
 
 export interface ApplyRunChangesOptions {
   workspace: Workspace;
@@ -92,12 +93,15 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
 
   const put = async (rel: string, bytes: Buffer | null, source: string, exists: boolean, mode: number) => {
     if (bytes) {
-      await workspace.writeBytes(rel, bytes, { origin: 'agent', createParents: true, mode });
+      // Synced once for the whole run at the end (the run's folder keeps its copy until then), not file by file.
+      // Its folder was made before it (the walk lists parents first): no folder-by-folder check per file.
+      await workspace.writeBytes(rel, bytes, { origin: 'agent', mode, durable: false });
     } else {
       const handle = await fs.open(source, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
       await workspace.receive(rel, handle.createReadStream(), {
         origin: 'agent',
         onConflict: exists ? 'overwrite' : 'reject',
+        mode,
       });
     }
   };
@@ -131,6 +135,7 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
     await applyOrKeep(change);
   }
   await flushFiles();
+  if (options.changes.length > 0) await syncFilesystem(root);
   if (unapplied) await options.keep();
   for (const list of [result.created, result.changed, result.deleted]) list.sort();
   result.kept.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -168,14 +173,22 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
           break;
         }
         if (info?.isDirectory() && !(await remove(rel))) break;
-        // Copied as a link, never followed.
-        const dir = path.posix.dirname(rel);
-        await workspace.copyIn(change.source, dir === '.' ? '' : dir, { origin: 'agent', onConflict: 'overwrite' });
+        // Made as a link (its target's text), never followed; what it replaced is kept in history.
+        await workspace.writeLink(rel, await fs.readlink(change.source), { origin: 'agent' });
         (info ? result.changed : result.created).push(rel);
         break;
       }
     }
   }
+}
+
+/**
+ * Flushes the workspace's filesystem (syncfs, by coreutils' `sync -f`): one wait for the whole run's writes
+ * instead of an fsync per file. Where there is no such `sync`, the caller's folder removal waits on nothing: the
+ * run's writes are then as durable as any program's unsynced writes.
+ */
+function syncFilesystem(root: string): Promise<void> {
+  return new Promise((resolve) => execFile('sync', ['-f', root], () => resolve()));
 }
 
 /** Runs `work` over `items`, at most `limit` at a time. */

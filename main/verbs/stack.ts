@@ -8,6 +8,7 @@ import { DEFAULT_SANDBOX_SETTINGS } from '../sandbox';
 import { WorkspaceTrust } from '../trust';
 import { Workspace, type WorkspaceOptions } from '../workspace';
 import { NotebookServiceVerbTarget, type NotebookAdapterOptions } from './notebook-adapter';
+import type { RecoveredRun } from './interrupted-runs';
 import { Verbs } from './verbs';
 
 export interface VerbStackOptions {
@@ -49,6 +50,11 @@ export interface VerbStack {
   readonly jupyter: JupyterServerManager;
   readonly notebooks: NotebookService;
   readonly verbs: Verbs;
+  /**
+   * Runs a dead Kiln cut short on this workspace, their writes applied at start (in the background: start-up does
+   * not wait for them); settles with what was applied.
+   */
+  readonly recoveredRuns: Promise<RecoveredRun[]>;
   /** Stops runs, then kernels, then the Jupyter server, so no process outlives it. */
   dispose(): Promise<void>;
 }
@@ -119,9 +125,12 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
       sandboxSettings: () => config.current().sandbox ?? DEFAULT_SANDBOX_SETTINGS,
     }),
   );
+  const recoveredRuns = verbs.recoverInterruptedRuns().catch(() => []);
+  owned.add(toDisposable(() => recoveredRuns.then(() => undefined)));
   return {
     workspace,
     history,
+    recoveredRuns,
     historyExcluded,
     config,
     trust,

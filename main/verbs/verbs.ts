@@ -1,5 +1,5 @@
 import { constants as fsConstants } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { access, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import {
@@ -25,6 +25,8 @@ import { compactOutputs, type NotebookVerbTarget } from './notebook-target';
 import { findKernelPython } from './python';
 import { runPythonProcess, type PythonProcessOutcome } from './python-process';
 import { applyRunChanges } from './run-changes';
+import { recoverInterruptedRuns, type RecoveredRun } from './interrupted-runs';
+import { currentWriteCause } from '../history';
 
 /**
  * Kiln's settings for every run: unbuffered UTF-8 output, no bytecode litter, no GUI. src/ is put on sys.path by
@@ -153,6 +155,16 @@ export class Verbs {
     return run(parsed.data, options);
   }
 
+  /**
+   * Applies what runs cut short by a dead Kiln (this workspace's, any process's) wrote: their writes waited in the
+   * staging folder. Called once at start; safe alongside other Kilns on the workspace (each run is claimed once).
+   */
+  async recoverInterruptedRuns(): Promise<RecoveredRun[]> {
+    const staging = this.options.stageRunWritesIn;
+    if (!staging) return [];
+    return recoverInterruptedRuns({ staging, workspace: this.workspace, python: () => this.kernelPython() });
+  }
+
   /** Kills any run still going. */
   async dispose(): Promise<void> {
     this.disposed = true;
@@ -257,6 +269,8 @@ export class Verbs {
     const { prepared, script } = await this.admission.run(async () => {
       const ready = await this.prepareRun(heavy);
       try {
+        // Before any code runs: should Kiln die during the run, the next Kiln applies what it wrote, for its turn.
+        await ready.overlay?.describe({ workspaceRoot: this.workspace.root, cause: { ...currentWriteCause() } });
         return { prepared: ready, script: await record(ready.description) };
       } catch (err) {
         await ready.dispose();
@@ -349,6 +363,8 @@ export class Verbs {
     if (!(await prepared.overlay.mounted()))
       return { ...direct, direct_reason: 'the overlay could not be mounted over this workspace' };
     const overlay = prepared.overlay;
+    // Most runs write nothing: no walk, no apply.
+    if ((await readdir(overlay.upper).catch(() => [])).length === 0) return { ...direct, staged: true };
     const changes = await overlayChanges(overlay.upper, this.workspace.root, await this.kernelPython()).catch(
       async (err: unknown) => {
         await overlay.keep();

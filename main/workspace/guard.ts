@@ -39,9 +39,10 @@ export class PathGuard {
   }
 
   /** resolve, plus the path's own realpath when it exists (pin reuses it rather than asking the OS twice). */
-  private async resolveWithReal(rel: string): Promise<{ abs: string; real: string | null }> {
+  private async resolveWithReal(rel: string, entryItself = false): Promise<{ abs: string; real: string | null }> {
     const abs = this.resolveLexically(rel);
-    let probe = abs;
+    // The entry itself (delete, move, a link's own state): a final link is the target, wherever it points.
+    let probe = entryItself && abs !== this.root ? path.dirname(abs) : abs;
     for (;;) {
       try {
         const real = await realpath(probe);
@@ -78,9 +79,9 @@ export class PathGuard {
         }
       }
     }
-    const resolved = await this.resolveWithReal(rel);
+    const follow = Boolean(options.followFinal || options.folder) || this.resolveLexically(rel) === this.root;
+    const resolved = await this.resolveWithReal(rel, !follow);
     const abs = resolved.abs;
-    const follow = options.followFinal || options.folder || abs === this.root;
     // The open handle below is what pins the target; a second realpath of the same path would only cost a hop.
     const real = follow
       ? (resolved.real ?? (await this.canonical(abs)))

@@ -2,6 +2,7 @@ export {
   isKilnTempName,
   Workspace,
   type DiskState,
+  type EntryState,
   type ReplacedFile,
   type WorkspaceOptions,
   type WriteOptions,

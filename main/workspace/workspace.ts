@@ -1,7 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { constants as fsConstants, createWriteStream, type Stats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type {
   Entry,
@@ -58,7 +59,20 @@ export interface ReplacedFile {
   reason: 'write' | 'delete' | 'create';
   /** The hash of what the write puts there; absent for a delete. */
   nextHash?: string;
+  /** What was there (or, for `create`, what is made): a file unless said. A link's content is its target text. */
+  kind?: 'file' | 'dir' | 'symlink';
+  /** The permission bits of the file replaced (an undo puts them back). */
+  mode?: number;
   read(): Promise<Buffer>;
+}
+
+/** What is at a path now, the final link not followed: its kind and its content's hash (a link's: its target's text). */
+export interface EntryState {
+  kind: 'file' | 'dir' | 'symlink' | 'other';
+  /** sha256 of the content, streamed (any size); '' for a folder or anything else. */
+  hash: string;
+  size: number;
+  mode: number;
 }
 
 /** What a written file looks like on disk right after the write (identity and content). */
@@ -77,6 +91,11 @@ export interface WriteOptions {
   createParents?: boolean;
   /** The file's permission bits (what a program left); default: the existing file's, or the umask's for a new one. */
   mode?: number;
+  /**
+   * false: not synced to disk one by one. For a batch whose caller syncs the filesystem once at its end and keeps
+   * its own copy until then (a run's writes, still in its upper layer). Default true.
+   */
+  durable?: boolean;
 }
 
 interface JobOptions {
@@ -273,10 +292,14 @@ export class Workspace {
         const expected = options.expectedHash;
         if (expected) refuseUnlessHolds(rel, existing, expected);
         const bytes = typeof content === 'string' ? encodeText(content, encoding) : content;
-        if (!existing || !existing.bytes.equals(bytes)) {
+        // A change of mode alone (a program's chmod) is kept too, so an undo puts the bits back.
+        const modeChanges =
+          options.mode !== undefined && existing && (existing.mode & 0o7777) !== (options.mode & 0o7777);
+        if (!existing || !existing.bytes.equals(bytes) || modeChanges) {
           const before = existing?.bytes ?? Buffer.alloc(0);
           await this.keepReplaced(target, before.length, origin, existing ? 'write' : 'create', async () => before, {
             nextHash: hashText(bytes),
+            ...(existing ? { mode: existing.mode & 0o7777 } : {}),
           });
         }
         // Writing the temp file takes time another program can write in: the disk is compared again once it is
@@ -285,7 +308,14 @@ export class Workspace {
         const recheck = expected
           ? async () => refuseUnlessHolds(rel, await readExisting(target.path, rel), expected)
           : undefined;
-        const after = await this.writeAtomically(target, bytes, options.mode ?? existing?.mode, origin, recheck);
+        const after = await this.writeAtomically(
+          target,
+          bytes,
+          options.mode ?? existing?.mode,
+          origin,
+          recheck,
+          options.durable ?? true,
+        );
         const written = this.relative(target.abs);
         const hash = hashText(bytes);
         this.report(
@@ -333,6 +363,8 @@ export class Workspace {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw exists(rel);
         throw err;
       });
+      // Kept for an Agent turn (an undo removes the folder it made, once empty).
+      await this.keepReplaced(target, 0, origin, 'create', async () => Buffer.alloc(0), { kind: 'dir' });
       return this.relative(target.abs);
     });
     this.report({ type: 'created', path: created, isDir: true, origin });
@@ -437,7 +469,13 @@ export class Workspace {
   receive(
     rel: string,
     source: AsyncIterable<Uint8Array>,
-    options: { onConflict?: 'reject' | 'overwrite'; origin?: Origin; signal?: AbortSignal } = {},
+    options: {
+      onConflict?: 'reject' | 'overwrite';
+      origin?: Origin;
+      signal?: AbortSignal;
+      /** The file's permission bits (what a program left); default: the umask's. */
+      mode?: number;
+    } = {},
   ): Promise<{ path: string; size: number }> {
     return this.ledger.track(() => this.receiveNow(rel, source, options));
   }
@@ -445,7 +483,13 @@ export class Workspace {
   private async receiveNow(
     rel: string,
     source: AsyncIterable<Uint8Array>,
-    options: { onConflict?: 'reject' | 'overwrite'; origin?: Origin; signal?: AbortSignal },
+    options: {
+      onConflict?: 'reject' | 'overwrite';
+      origin?: Origin;
+      signal?: AbortSignal;
+      /** The file's permission bits (what a program left); default: the umask's. */
+      mode?: number;
+    },
   ): Promise<{ path: string; size: number }> {
     if (this.guard.resolveLexically(rel) === this.root)
       throw new KilnError('E_IS_A_DIRECTORY', 'The workspace root is a folder');
@@ -458,12 +502,27 @@ export class Workspace {
       const temp = `${target.dir}/${tempName()}`;
       this.ledger.mark(target.abs, origin);
       try {
+        // Hashed on the way (an undo knows the file is still what this wrote, at any size).
+        const hash = createHash('sha256');
+        const hashing = new Transform({
+          transform(chunk: Buffer, _encoding, done) {
+            hash.update(chunk);
+            done(null, chunk);
+          },
+        });
         // A few MiB buffered lets the stream gather the socket's 64 KiB pieces into one writev.
-        await pipeline(source, createWriteStream(temp, { flags: 'wx', highWaterMark: 4 * 1024 * 1024 }), {
+        await pipeline(source, hashing, createWriteStream(temp, { flags: 'wx', highWaterMark: 4 * 1024 * 1024 }), {
           signal: options.signal,
         });
+        const nextHash = hash.digest('hex');
+        if (options.mode !== undefined) await fs.chmod(temp, options.mode & 0o7777);
         if (before?.isFile())
-          await this.keepReplaced(target, before.size, origin, 'write', () => readWhole(target.path, rel));
+          await this.keepReplaced(target, before.size, origin, 'write', () => readWhole(target.path, rel), {
+            nextHash,
+            mode: before.mode & 0o7777,
+          });
+        else if (!before)
+          await this.keepReplaced(target, 0, origin, 'create', async () => Buffer.alloc(0), { nextHash });
         if (before) await fs.rename(temp, target.path);
         else
           await fs.link(temp, target.path).catch(async (err) => {
@@ -554,6 +613,68 @@ export class Workspace {
     );
   }
 
+  /**
+   * Makes `rel` a symbolic link to `linkTarget` (replacing a file or link there, atomically: a link made under a
+   * temp name, then renamed over). The link is never followed; what it replaces is kept in local history.
+   */
+  writeLink(rel: string, linkTarget: string, options: { origin?: Origin } = {}): Promise<void> {
+    return this.ledger.track(() => this.writeLinkNow(rel, linkTarget, options.origin ?? 'operator'));
+  }
+
+  private async writeLinkNow(rel: string, linkTarget: string, origin: Origin): Promise<void> {
+    await this.guard.pin(rel, async (target) => {
+      const existing = await fs.lstat(target.path).catch(() => null);
+      if (existing?.isDirectory()) throw new KilnError('E_IS_A_DIRECTORY', `"${rel}" is a folder`);
+      if (existing && !existing.isFile() && !existing.isSymbolicLink()) refuseSpecial(rel, existing);
+      const nextHash = hashText(linkTarget);
+      if (existing?.isSymbolicLink()) {
+        const before = await fs.readlink(target.path);
+        if (before === linkTarget) return;
+        await this.keepReplaced(target, before.length, origin, 'write', async () => Buffer.from(before), {
+          nextHash,
+          kind: 'symlink',
+        });
+      } else if (existing) {
+        await this.keepReplaced(target, existing.size, origin, 'write', () => readWhole(target.path, rel), {
+          nextHash,
+          mode: existing.mode & 0o7777,
+        });
+      } else {
+        await this.keepReplaced(target, 0, origin, 'create', async () => Buffer.alloc(0), {
+          nextHash,
+          kind: 'symlink',
+        });
+      }
+      const temp = `${target.dir}/${tempName()}`;
+      this.ledger.mark(target.abs, origin);
+      await fs.symlink(linkTarget, temp);
+      await fs.rename(temp, target.path).catch(async (err) => {
+        await fs.rm(temp, { force: true });
+        throw err;
+      });
+      this.report({ type: existing ? 'updated' : 'created', path: this.relative(target.abs), isDir: false, origin });
+    });
+  }
+
+  /** What is at `rel` now (null: nothing), never following a final link; a file's content hashed as a stream. */
+  async entryState(rel: string): Promise<EntryState | null> {
+    return this.guard.pin(rel, async (target) => {
+      const info = await fs.lstat(target.path).catch(() => null);
+      if (!info) return null;
+      const mode = info.mode & 0o7777;
+      if (info.isSymbolicLink()) {
+        const link = await fs.readlink(target.path);
+        return { kind: 'symlink', hash: hashText(link), size: info.size, mode };
+      }
+      if (!info.isFile()) return { kind: info.isDirectory() ? 'dir' : 'other', hash: '', size: 0, mode };
+      const handle = await fs.open(target.path, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
+      const hash = createHash('sha256');
+      // The stream closes the handle at its end (or error).
+      for await (const chunk of handle.createReadStream()) hash.update(chunk as Buffer);
+      return { kind: 'file', hash: hash.digest('hex'), size: info.size, mode };
+    });
+  }
+
   /** To the OS trash where there is one; permanent only when asked explicitly. */
   delete(rel: string, options: { permanent?: boolean; origin?: Origin } = {}): Promise<{ trashed: boolean }> {
     return this.ledger.track(() => this.deleteNow(rel, options));
@@ -574,6 +695,15 @@ export class Workspace {
       const deleted: FsChange = { type: 'deleted', path: this.relative(target.abs), isDir: info.isDirectory(), origin };
       if (info.isFile())
         await this.keepReplaced(target, info.size, origin, 'delete', () => readWhole(target.path, rel));
+      // A folder, for an Agent turn: its undo makes it again, empty ones included (its files are kept one by one).
+      else if (info.isDirectory())
+        await this.keepReplaced(target, 0, origin, 'delete', async () => Buffer.alloc(0), { kind: 'dir' });
+      else if (info.isSymbolicLink()) {
+        const link = await fs.readlink(target.path);
+        await this.keepReplaced(target, link.length, origin, 'delete', async () => Buffer.from(link), {
+          kind: 'symlink',
+        });
+      }
       if (!options.permanent) {
         // The trash takes a plain path, so it gets the entry's staged path, never one through the folders checked above.
         const parked = this.trash ? await this.park(target) : null;
@@ -690,6 +820,7 @@ export class Workspace {
         await fs.mkdir(folder.path).catch((err) => {
           if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
         });
+        await this.keepReplaced(folder, 0, origin, 'create', async () => Buffer.alloc(0), { kind: 'dir' });
         first ??= this.relative(folder.abs);
       });
     }
@@ -704,7 +835,7 @@ export class Workspace {
     origin: Origin,
     reason: ReplacedFile['reason'],
     read: () => Promise<Buffer>,
-    extra: { nextHash?: string } = {},
+    extra: Pick<ReplacedFile, 'nextHash' | 'kind' | 'mode'> = {},
   ): Promise<void> {
     if (!this.beforeReplace) return;
     await this.beforeReplace({ path: this.relative(target.abs), size, origin, reason, read, ...extra }).catch(
@@ -730,6 +861,7 @@ export class Workspace {
     mode: number | undefined,
     origin: Origin,
     beforeRename?: () => Promise<void>,
+    durable = true,
   ): Promise<Stats> {
     const temp = `${target.dir}/${tempName()}`;
     this.ledger.mark(target.abs, origin);
@@ -739,7 +871,7 @@ export class Workspace {
       try {
         await handle.writeFile(bytes);
         if (mode !== undefined) await handle.chmod(mode & 0o7777);
-        await handle.sync();
+        if (durable) await handle.sync();
         written = await handle.stat();
       } finally {
         await handle.close();

@@ -29,6 +29,15 @@ export const HistoryEntry = z.object({
   turn: z.string().optional(),
   mcpClient: z.string().optional(),
   batch: z.string().optional(),
+  /** A folder or a symbolic link (whose content is its target's text); a file when absent. */
+  kind: z.enum(['file', 'dir', 'symlink']).optional(),
+  /** The file's permission bits at the time. */
+  mode: z.number().int().optional(),
+  /**
+   * Set when the version's content was not kept (over the size limit): the entry only says the turn changed the
+   * file, so its list can say undo cannot put it back.
+   */
+  contentNotKept: z.boolean().optional(),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
@@ -78,6 +87,10 @@ export type BackupListing = z.infer<typeof BackupListing>;
 export const TurnFile = z.object({
   path: RelPath,
   change: z.enum(['created', 'changed', 'deleted']),
+  /** A folder or a symbolic link; a file when absent. */
+  kind: z.enum(['dir', 'symlink']).optional(),
+  /** Said plainly when undo cannot put this one back (its previous content was too large to keep). */
+  cannotUndo: z.string().optional(),
 });
 export type TurnFile = z.infer<typeof TurnFile>;
 
@@ -98,6 +111,8 @@ export const UndoTurnResult = z.object({
   restored: z.array(RelPath),
   /** Files changed since the turn: not touched. "Restore anyway" undoes them with `paths` and `force`. */
   conflicts: z.array(TurnConflict),
+  /** What undo could not put back, and why (a version too large to keep; a folder the turn made that now holds files). */
+  notUndone: z.array(z.object({ path: RelPath, why: z.string() })).optional(),
 });
 export type UndoTurnResult = z.infer<typeof UndoTurnResult>;
 

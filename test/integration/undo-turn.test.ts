@@ -79,22 +79,24 @@ describe('undo of an Agent turn', () => {
   it('lists what the turn did and puts every file back byte-exact; the undo can be redone', async () => {
     const turn = await agentTurn();
     const { files } = await call('history.turn', { turn });
-    expect(files.map((f) => [f.path, f.change]).sort()).toEqual([
-      ['analysis.ipynb', 'changed'],
-      ['notes.md', 'changed'],
-      ['src/new.py', 'created'],
+    expect(files.map((f) => [f.path, f.change, f.kind ?? 'file']).sort()).toEqual([
+      ['analysis.ipynb', 'changed', 'file'],
+      ['notes.md', 'changed', 'file'],
+      // write-file made the folder for its file: the turn made it, so undo removes it once empty.
+      ['src', 'created', 'dir'],
+      ['src/new.py', 'created', 'file'],
     ]);
 
     const undone = await call('history.undoTurn', { turn });
     expect(undone.conflicts).toEqual([]);
-    expect(undone.restored.sort()).toEqual(['analysis.ipynb', 'notes.md', 'src/new.py']);
+    expect(undone.restored.sort()).toEqual(['analysis.ipynb', 'notes.md', 'src', 'src/new.py']);
     expect(await read('notes.md')).toBe(NOTES);
     expect(await read('analysis.ipynb')).toBe(NOTEBOOK);
-    expect(await exists('src/new.py')).toBe(false);
+    expect(await exists('src')).toBe(false);
     // Undone stays known after a reload: history says so, with what was put back.
     const after = await call('history.turn', { turn });
     expect(after.undone?.undo).toBe(undone.undo);
-    expect([...(after.undone?.restored ?? [])].sort()).toEqual(['analysis.ipynb', 'notes.md', 'src/new.py']);
+    expect([...(after.undone?.restored ?? [])].sort()).toEqual(['analysis.ipynb', 'notes.md', 'src', 'src/new.py']);
     expect((await call('history.turn', { turn: 'never-ran' })).undone ?? null).toBeNull();
 
     // The undo is a checkpoint too: undoing it redoes the turn.
@@ -112,7 +114,7 @@ describe('undo of an Agent turn', () => {
     await call('workspace.write', { path: 'notes.md', text: 'mine now\n', expectedHash: current.hash });
 
     const undone = await call('history.undoTurn', { turn });
-    expect(undone.restored.sort()).toEqual(['analysis.ipynb', 'src/new.py']);
+    expect(undone.restored.sort()).toEqual(['analysis.ipynb', 'src', 'src/new.py']);
     expect(undone.conflicts).toEqual([{ path: 'notes.md', currentText: 'mine now\n', beforeText: NOTES }]);
     // Keep current: nothing more is asked of main; the operator's text stays.
     expect(await read('notes.md')).toBe('mine now\n');

@@ -10,11 +10,15 @@ const CHANGE_SHOWN: Record<TurnFile['change'], string> = {
   deleted: 'deleted',
 };
 
+/** A folder or link is named as one; a plain file is just its path. */
+const KIND_SHOWN: Record<NonNullable<TurnFile['kind']>, string> = { dir: 'folder', symlink: 'link' };
+
 interface Undone {
   /** The undo's own checkpoint: undoing it redoes the turn. */
   undo: string;
   restored: string[];
   conflicts: TurnConflict[];
+  notUndone?: { path: string; why: string }[];
 }
 
 /**
@@ -101,7 +105,12 @@ export function TurnCheckpoint({
       <ul className="turn-files">
         {files.map((file) => (
           <li key={file.path} data-change={file.change}>
-            <span className="turn-change">{CHANGE_SHOWN[file.change]}</span> <span title={file.path}>{file.path}</span>
+            <span className="turn-change">
+              {CHANGE_SHOWN[file.change]}
+              {file.kind ? ` ${KIND_SHOWN[file.kind]}` : ''}
+            </span>{' '}
+            <span title={file.path}>{file.path}</span>
+            {file.cannotUndo && <span className="turn-direct">{capitalized(file.cannotUndo)}.</span>}
           </li>
         ))}
         {ranOnce(ran).map(({ target, direct }) => (
@@ -128,6 +137,11 @@ export function TurnCheckpoint({
           </button>
         )
       )}
+      {undone?.notUndone?.map(({ path, why }) => (
+        <div key={`not-${path}`} className="turn-direct" role="note">
+          {nameOf(path)}: {why}.
+        </div>
+      ))}
       {undone?.conflicts.map((conflict) => (
         <div
           key={conflict.path}
@@ -177,4 +191,8 @@ function ranOnce(ran: { target: string; direct: boolean }[]): { target: string; 
   const byTarget = new Map<string, boolean>();
   for (const { target, direct } of ran) byTarget.set(target, (byTarget.get(target) ?? false) || direct);
   return [...byTarget].map(([target, direct]) => ({ target, direct }));
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
