@@ -201,6 +201,12 @@ test('Shift+F12 in a cell peeks the references in other cells; opening one shows
   // The other cells' groups start folded: open them, then open the assignment.
   const folded = peek.locator('.monaco-list-row[aria-expanded="false"]');
   while ((await folded.count()) > 0) await folded.first().click();
+  // Typing in the peek's preview edits that cell itself, as VS Code's peek edits the document.
+  await peek.locator('.monaco-list-row', { hasText: 'x = 1' }).click();
+  await peek.locator('.preview .monaco-editor .view-lines').click();
+  await page.keyboard.press(`${mod}+End`);
+  await page.keyboard.type('  # peeked');
+  await expect(cellOf(nb, 1).locator('.view-lines')).toContainText('# peeked');
   await peek.locator('.monaco-list-row', { hasText: 'x = 1' }).dblclick();
   await expect(cellOf(nb, 1).locator('.monaco-editor.focused')).toHaveCount(1);
 });

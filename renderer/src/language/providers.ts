@@ -433,6 +433,7 @@ class PeekModels implements monaco.IDisposable {
     }
     existing?.dispose();
     const copy = monaco.editor.createModel(model.getValue(), 'python', uri);
+    mirrorEdits(copy, model);
     this.cellModels.set(key, copy);
     return copy.uri;
   }
@@ -442,6 +443,31 @@ class PeekModels implements monaco.IDisposable {
     this.models.clear();
     this.cellModels.clear();
   }
+}
+
+/**
+ * Keeps a cell's peek copy and the cell's own model the same text: typing in the peek edits the cell (one undo step
+ * in it, as typed there), and the cell's edits show in the peek. Ends when either model goes.
+ */
+function mirrorEdits(copy: monaco.editor.ITextModel, cell: monaco.editor.ITextModel): void {
+  let applying = false;
+  const follow = (from: monaco.editor.ITextModel, to: monaco.editor.ITextModel) =>
+    from.onDidChangeContent((event) => {
+      if (applying || to.isDisposed()) return;
+      applying = true;
+      try {
+        // The changes' ranges are all in the text before the edit, as one batch of edits takes them.
+        const edits = event.changes.map((change) => ({ range: change.range, text: change.text }));
+        if (to === cell) to.pushEditOperations(null, edits, () => null);
+        else to.applyEdits(edits);
+      } finally {
+        applying = false;
+      }
+    });
+  const links = [follow(copy, cell), follow(cell, copy)];
+  const end = () => links.forEach((link) => link.dispose());
+  copy.onWillDispose(end);
+  cell.onWillDispose(end);
 }
 
 export const PEEK_SCHEME = 'kiln-peek';
