@@ -7,6 +7,7 @@ import { attachCellLanguage } from './language';
 import { useCellFind } from './find/find-context';
 import { findDecorations, scrollToFindMatch, StaticSource } from './find/find-highlights';
 import { makeEditorSoon } from './editor-queue';
+import { observeNearView } from './near-view';
 
 export type EditorKey = 'run' | 'run-advance' | 'run-insert' | 'escape' | 'up-out' | 'down-out';
 
@@ -70,6 +71,9 @@ const EDITOR_OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = {
   selectionHighlight: false,
   renderWhitespace: 'none',
   stickyScroll: { enabled: false },
+  // No compositor layers of its own per editor (Monaco's translate3d hints): a notebook's dozens of live editors
+  // made every frame after a move update that many layers.
+  disableLayerHinting: true,
 };
 
 /**
@@ -171,21 +175,15 @@ export function CellEditor({
     if (live) return;
     const el = host.current!;
     let cancel: (() => void) | null = null;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        // The latest entry says whether the cell is near now; one scrolled away before its turn leaves the queue.
-        const near = entries[entries.length - 1].isIntersecting;
-        if (near && !cancel) cancel = makeEditorSoon(() => setLive(true));
-        else if (!near && cancel) {
-          cancel();
-          cancel = null;
-        }
-      },
-      { rootMargin: '800px 0px' },
-    );
-    observer.observe(el);
+    const unobserve = observeNearView(el, { root: null, margin: '800px 0px' }, (near) => {
+      if (near && !cancel) cancel = makeEditorSoon(() => setLive(true));
+      else if (!near && cancel) {
+        cancel();
+        cancel = null;
+      }
+    });
     return () => {
-      observer.disconnect();
+      unobserve();
       cancel?.();
     };
   }, [live]);
