@@ -255,6 +255,13 @@ export async function runNotebookDragBench(): Promise<BenchResult[]> {
       'ms',
       { max: FRAME_BUDGET_MS, below: true },
     );
+    // Every run, not only the median one: a frame of 50 ms or more in any run is one an operator can see.
+    reportValue(
+      `notebook drag: longest frame in any of the ${RUNS} runs (bare page: ${Math.max(...bareRuns.map((r) => longestFrame(r.frames))).toFixed(0)} ms)`,
+      Math.max(...kilnRuns.map((r) => longestFrame(r.frames))),
+      'ms',
+      null,
+    );
     const longest = median(kilnRuns.map((r) => r.tasks.maxMs));
     reportValue(`notebook drag: longest task, median of ${RUNS}`, longest, 'ms', { max: FRAME_BUDGET_MS, below: true });
     results.push(frames);

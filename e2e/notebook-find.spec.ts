@@ -132,8 +132,8 @@ test.describe('notebook find, outline and collapse', () => {
           'alphabet = 1',
         ]);
       expect((await savedCells(workspace, 'find.ipynb'))[2].metadata).toEqual({});
-      // Python's nbformat still reads the file as valid (it throws otherwise).
-      judgeWithNbformat(workspace.abs('find.ipynb'));
+      // Python's nbformat reads the file as valid (it throws otherwise) and writes exactly these bytes.
+      expect(judgeWithNbformat(workspace.abs('find.ipynb')).sameBytes).toBe(true);
     });
 
     test('headings fold with ← and → in command mode, and the collapsers hide input and outputs, saved as JupyterLab does', async ({
@@ -156,8 +156,8 @@ test.describe('notebook find, outline and collapse', () => {
       await expect
         .poll(async () => (await savedCells(workspace, 'find.ipynb'))[1].metadata)
         .toEqual({ jupyter: { source_hidden: true } });
-      // Python's nbformat still reads the file as valid (it throws otherwise).
-      judgeWithNbformat(workspace.abs('find.ipynb'));
+      // Python's nbformat reads the file as valid (it throws otherwise) and writes exactly these bytes.
+      expect(judgeWithNbformat(workspace.abs('find.ipynb')).sameBytes).toBe(true);
     });
   });
 
