@@ -222,6 +222,24 @@ test.describe('notebook find, outline and collapse', () => {
     });
   });
 
+  test.describe('the outline of a Markdown file', () => {
+    const filler = Array.from({ length: 80 }, (_, i) => `Line ${i + 1} of the guide.`).join('\n\n');
+    test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'guide.md': `# Guide\n\n${filler}\n\n## Later\n\nThe end.\n` } });
+
+    test('lists its headings and jumps to one', async ({ page, kiln }) => {
+      await kiln.open(page);
+      await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name: 'guide.md', exact: true }).click();
+      await page.getByRole('tab', { name: 'Outline' }).click();
+      const outline = page.getByRole('tree', { name: 'Outline of guide.md' });
+      await expect(outline.getByRole('treeitem')).toHaveText(['Guide', 'Later']);
+      const later = page.locator('.monaco-editor .view-line', { hasText: 'Later' }).filter({ hasText: '##' });
+      await expect(later).toHaveCount(0);
+      await outline.getByRole('treeitem', { name: 'Later' }).click();
+      await expect(later).toBeInViewport();
+      await page.screenshot({ path: test.info().outputPath('outline-markdown.png') });
+    });
+  });
+
   test.describe('find in outputs', () => {
     test.use({
       fixtureFiles: {
