@@ -1,5 +1,4 @@
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
-import { createPortal } from 'react-dom';
 import { nameOf } from '../../../shared/paths';
 import { errorText, perBridge, useBridge, useStore } from '../base';
 import { CodeDocument, monaco, onRevealRequest, takeReveal, useOpenFilesStore } from '../editor';
@@ -7,7 +6,7 @@ import { PlusIcon, useColorScheme, usePrefs, useToasts } from '../ui';
 import { registerNotebookEditTarget } from '../language';
 import { Banners, CannotOpen } from './Banners';
 import { Cell, type SectionState } from './Cell';
-import { CellRows, type RowPlace } from './cell-rows';
+import { CellRows } from './cell-rows';
 import { takeCellDrops, takeTabDrops } from './cell-drag';
 import { CollapseActions } from './collapse';
 import { FindBar } from './find/FindBar';
@@ -180,21 +179,19 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
     return section;
   };
 
-  // The rows shown (a folded section's cells are not), each put in its place by CellRows after the render.
+  // The rows shown (a folded section's cells are not): React renders them in CellRows' order, which puts them in
+  // the notebook's order after the render.
   const gridRef = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => new CellRows(), []);
   const shownCells = (mounted.all ? state.cells : state.cells.slice(0, mounted.count)).flatMap((view, index) =>
     hidden.has(view.cell.id) ? [] : [{ view, index }],
   );
-  const isSelectedCell = (id: string) => (selected.size ? selected.has(id) : id === activeId);
-  const places: RowPlace[] = shownCells.map(({ view, index }) => ({
-    cellId: view.cell.id,
-    label: `Cell ${index + 1}`,
-    selected: isSelectedCell(view.cell.id),
-  }));
+  const shownIds = shownCells.map(({ view }) => view.cell.id);
+  const byId = new Map(shownCells.map((shown) => [shown.view.cell.id, shown]));
+  const renderOrder = rows.renderOrderFor(shownIds);
   // Before the browser paints, and before the cells' own effects look for their place on screen.
   useLayoutEffect(() => {
-    if (gridRef.current) rows.arrange(gridRef.current, places);
+    if (gridRef.current) rows.arrange(gridRef.current, shownIds);
   });
 
   useEffect(() => {
@@ -291,40 +288,47 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
             className="nb-cell-grid"
             data-all-mounted={mounted.all}
           >
-            {shownCells.map(({ view, index }) => {
+            {renderOrder.map((id) => {
+              const { view, index } = byId.get(id)!;
               const collapsed = cellHeading(view.cell) !== null && isHeadingCollapsed(view.cell);
-              const isSelected = isSelectedCell(view.cell.id);
-              // The list is a grid of one-cell rows (see CellRows), so each cell can say whether it is selected.
-              return createPortal(
-                <div role="gridcell">
-                  <Cell
-                    view={view}
-                    index={index}
-                    count={state.cells.length}
-                    active={view.cell.id === activeId}
-                    selected={isSelected}
-                    // Only selected cells speak of "selected cells": a growing selection re-renders just them.
-                    multiple={selected.size > 1 && selected.has(view.cell.id)}
-                    lineNumbers={allLineNumbers !== lineNumbers.has(view.cell.id)}
-                    editing={view.cell.id === activeId && mode === 'edit'}
-                    unrendered={
-                      unrendered.has(view.cell.id) ||
-                      (view.cell.cell_type === 'markdown' &&
-                        !view.cell.source.trim() &&
-                        view.cell.id === activeId &&
-                        mode === 'edit')
-                    }
-                    generation={state.generation}
-                    language={language}
-                    actions={notebook}
-                    assist={assist}
-                    timings={timings}
-                    section={cellHeading(view.cell) ? sameSection(sectionOf(state.cells, index, collapsed)) : null}
-                    collapse={collapse}
-                  />
-                </div>,
-                rows.rowFor(view.cell.id),
-                view.cell.id,
+              const isSelected = selected.size ? selected.has(view.cell.id) : view.cell.id === activeId;
+              // The list is a grid of one-cell rows, so each cell can say whether it is selected.
+              return (
+                <div
+                  key={view.cell.id}
+                  ref={rows.refFor(view.cell.id)}
+                  role="row"
+                  aria-label={`Cell ${index + 1}`}
+                  aria-selected={isSelected}
+                >
+                  <div role="gridcell">
+                    <Cell
+                      view={view}
+                      index={index}
+                      count={state.cells.length}
+                      active={view.cell.id === activeId}
+                      selected={isSelected}
+                      // Only selected cells speak of "selected cells": a growing selection re-renders just them.
+                      multiple={selected.size > 1 && selected.has(view.cell.id)}
+                      lineNumbers={allLineNumbers !== lineNumbers.has(view.cell.id)}
+                      editing={view.cell.id === activeId && mode === 'edit'}
+                      unrendered={
+                        unrendered.has(view.cell.id) ||
+                        (view.cell.cell_type === 'markdown' &&
+                          !view.cell.source.trim() &&
+                          view.cell.id === activeId &&
+                          mode === 'edit')
+                      }
+                      generation={state.generation}
+                      language={language}
+                      actions={notebook}
+                      assist={assist}
+                      timings={timings}
+                      section={cellHeading(view.cell) ? sameSection(sectionOf(state.cells, index, collapsed)) : null}
+                      collapse={collapse}
+                    />
+                  </div>
+                </div>
               );
             })}
           </div>
