@@ -12,7 +12,9 @@
  * Baseline, in the same run and the same Chromium, alternating with Kiln's runs: a bare page of 500 plain cells
  * with the same HTML5 drag (a drop line, and the cell's node moved on drop), dragged by the same mouse path.
  * Target, as issue 23 states it ("keeps frames under 50 ms"): the median run has no frame of 50 ms or more, and
- * no task of 50 ms or more (a task that long holds a frame as long); the bench fails otherwise. The rAF gap is
+ * no task of 50 ms or more (a task that long holds a frame as long); the bench fails otherwise. The longest frame
+ * in any run is reported too, without a target: on a loaded machine a run can hold a frame with no script and no
+ * rendering in it (the page not scheduled), as the bare page's runs sometimes do. The rAF gap is
  * reported against the bare page's, without a target (whole vsyncs: 50 ms there can be a 34 ms frame). Each run
  * prints its worst frame's rendering time and scripts, to see what to cut.
  */
@@ -254,6 +256,13 @@ export async function runNotebookDragBench(): Promise<BenchResult[]> {
       median(kilnRuns.map((r) => longestFrame(r.frames))),
       'ms',
       { max: FRAME_BUDGET_MS, below: true },
+    );
+    // Every run, not only the median one: a frame of 50 ms or more in any run is one an operator can see.
+    reportValue(
+      `notebook drag: longest frame in any of the ${RUNS} runs (bare page: ${Math.max(...bareRuns.map((r) => longestFrame(r.frames))).toFixed(0)} ms)`,
+      Math.max(...kilnRuns.map((r) => longestFrame(r.frames))),
+      'ms',
+      null,
     );
     const longest = median(kilnRuns.map((r) => r.tasks.maxMs));
     reportValue(`notebook drag: longest task, median of ${RUNS}`, longest, 'ms', { max: FRAME_BUDGET_MS, below: true });

@@ -245,6 +245,61 @@ test.describe('notebook cells', () => {
     });
   });
 
+  test.describe('accessible names', () => {
+    const LONG = 60;
+    test.use({
+      fixtureFiles: {
+        ...DEFAULT_FIXTURE,
+        'long.ipynb': notebookOfSources(...Array.from({ length: LONG }, (_, i) => `value_${i + 1} = ${i + 1}`)),
+      },
+    });
+
+    test('every cell and its editor are named by their number from the start, and renumbered on move, insert and delete', async ({
+      page,
+      kiln,
+    }) => {
+      await kiln.open(page);
+      const nb = await openNotebook(page, 'long.ipynb');
+      const editorOf = (n: number) => cellOf(nb, n).getByRole('textbox', { name: `Cell ${n} code`, exact: true });
+      await expect(nb.locator('.nb-editor[data-live="true"]').first()).toBeAttached();
+      // Nothing focused yet: a made editor (cell 1) and one still waiting for Monaco (cell 60) have their names.
+      await expect(nb.getByRole('textbox', { name: /^Cell \d+ code$/ })).toHaveCount(LONG);
+      await expect(editorOf(1)).toHaveCount(1);
+      await expect(
+        cellOf(nb, 1)
+          .locator('.nb-editor[data-live="true"] textarea, .nb-editor[data-live="true"] [role="textbox"]')
+          .first(),
+      ).toHaveAttribute('aria-label', 'Cell 1 code');
+      await expect(editorOf(LONG)).toHaveCount(1);
+      await expect(rowOf(nb, LONG)).toHaveCount(1);
+
+      // Ctrl+Shift+Down moves cell 1 below cell 2: both editors take their new numbers.
+      await clickCell(nb, 1);
+      await page.keyboard.press('Control+Shift+ArrowDown');
+      const firstFour = async () => (await sources(nb)).slice(0, 4);
+      await expect.poll(firstFour).toEqual(['value_2 = 2', 'value_1 = 1', 'value_3 = 3', 'value_4 = 4']);
+      for (const n of [1, 2, 3]) await expect(editorOf(n)).toHaveCount(1);
+      // A change of the editor's options (L: line numbers) keeps its name.
+      await page.keyboard.press('l');
+      await expect(cellOf(nb, 2).locator('.line-numbers').first()).toHaveText('1');
+      await expect(editorOf(2)).toHaveCount(1);
+
+      // B inserts a cell below cell 2: the one after it is cell 4 now; D D deletes the new cell: cell 3 again.
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('b');
+      await expect.poll(firstFour).toEqual(['value_2 = 2', 'value_1 = 1', '', 'value_3 = 3']);
+      for (const n of [3, 4]) await expect(editorOf(n)).toHaveCount(1);
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('d');
+      await page.keyboard.press('d');
+      await expect.poll(firstFour).toEqual(['value_2 = 2', 'value_1 = 1', 'value_3 = 3', 'value_4 = 4']);
+      await expect(nb.getByRole('textbox', { name: /^Cell \d+ code$/ })).toHaveCount(LONG);
+      await expect(editorOf(LONG)).toHaveCount(1);
+      await page.screenshot({ path: test.info().outputPath('notebook-cells-names.png') });
+      await expectAccessible(page, 'notebook-cells-names', { colorSchemes: ['light'] });
+    });
+  });
+
   test.describe('command-mode keys', () => {
     test.use({
       fixtureFiles: {

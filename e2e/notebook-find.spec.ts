@@ -132,8 +132,8 @@ test.describe('notebook find, outline and collapse', () => {
           'alphabet = 1',
         ]);
       expect((await savedCells(workspace, 'find.ipynb'))[2].metadata).toEqual({});
-      // Python's nbformat still reads the file as valid (it throws otherwise).
-      judgeWithNbformat(workspace.abs('find.ipynb'));
+      // Python's nbformat reads the file as valid (it throws otherwise) and writes exactly these bytes.
+      expect(judgeWithNbformat(workspace.abs('find.ipynb')).sameBytes).toBe(true);
     });
 
     test('headings fold with ← and → in command mode, and the collapsers hide input and outputs, saved as JupyterLab does', async ({
@@ -156,8 +156,8 @@ test.describe('notebook find, outline and collapse', () => {
       await expect
         .poll(async () => (await savedCells(workspace, 'find.ipynb'))[1].metadata)
         .toEqual({ jupyter: { source_hidden: true } });
-      // Python's nbformat still reads the file as valid (it throws otherwise).
-      judgeWithNbformat(workspace.abs('find.ipynb'));
+      // Python's nbformat reads the file as valid (it throws otherwise) and writes exactly these bytes.
+      expect(judgeWithNbformat(workspace.abs('find.ipynb')).sameBytes).toBe(true);
     });
   });
 
@@ -219,6 +219,24 @@ test.describe('notebook find, outline and collapse', () => {
       await bar.getByRole('textbox', { name: 'Find' }).fill('step_3');
       await expect(bar.locator('.nb-find-count')).toHaveText(/of 9$/);
       await expectAccessible(page, 'notebook-find');
+    });
+  });
+
+  test.describe('the outline of a Markdown file', () => {
+    const filler = Array.from({ length: 80 }, (_, i) => `Line ${i + 1} of the guide.`).join('\n\n');
+    test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'guide.md': `# Guide\n\n${filler}\n\n## Later\n\nThe end.\n` } });
+
+    test('lists its headings and jumps to one', async ({ page, kiln }) => {
+      await kiln.open(page);
+      await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name: 'guide.md', exact: true }).click();
+      await page.getByRole('tab', { name: 'Outline' }).click();
+      const outline = page.getByRole('tree', { name: 'Outline of guide.md' });
+      await expect(outline.getByRole('treeitem')).toHaveText(['Guide', 'Later']);
+      const later = page.locator('.monaco-editor .view-line', { hasText: 'Later' }).filter({ hasText: '##' });
+      await expect(later).toHaveCount(0);
+      await outline.getByRole('treeitem', { name: 'Later' }).click();
+      await expect(later).toBeInViewport();
+      await page.screenshot({ path: test.info().outputPath('outline-markdown.png') });
     });
   });
 

@@ -120,6 +120,79 @@ test.describe('the kernel helps write the code', () => {
   });
 });
 
+test.describe('no running kernel', () => {
+  test.describe.configure({ timeout: 180_000 });
+
+  test.describe('restarting', () => {
+    test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'restart.ipynb': codeNotebook('import os; os.pa') } });
+
+    test('a restarting kernel gives no completion and no error toast; once back, it completes again', async ({
+      page,
+      kiln,
+    }) => {
+      await kiln.open(page);
+      const nb = await openWithKernel(page, 'restart.ipynb');
+      await nb.getByRole('button', { name: 'Restart', exact: true }).click();
+      await expect(nb.getByRole('status')).not.toHaveText(/idle|busy/);
+      // While it restarts: Tab asks nothing of it, shows no kernel items and no error, and typing goes on.
+      await cellOf(nb, 1).locator('.nb-editor .view-lines').click();
+      await page.keyboard.press('End');
+      const restarting = (await nb.getByRole('status').textContent()) ?? '';
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('th');
+      await expect(cellOf(nb, 1).locator('.view-lines')).toHaveText(/import\sos;\sos\.path/);
+      if (!/idle|busy/.test(restarting))
+        await expect(page.locator('.suggest-widget.visible .monaco-list-row[aria-label^="path"]')).toHaveCount(0);
+      await expect(page.locator('.toasts [role="alert"]')).toHaveCount(0);
+      await page.screenshot({ path: test.info().outputPath('nbkernel-restarting.png') });
+
+      // Back: the same Tab offers `path`.
+      if (await suggestions(page).isVisible()) await page.keyboard.press('Escape');
+      await expect(suggestions(page)).toHaveCount(0);
+      await expect(nb.getByRole('status')).toHaveText('idle', { timeout: KERNEL_START });
+      await cellOf(nb, 1).locator('.nb-editor .view-lines').click();
+      await page.keyboard.press('End');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.press('Tab');
+      await expect(suggestions(page)).toContainText('path', { timeout: RUN });
+      await expect(page.locator('.toasts [role="alert"]')).toHaveCount(0);
+    });
+  });
+
+  test.describe('none at all', () => {
+    test.use({
+      fixtureFiles: {
+        ...DEFAULT_FIXTURE,
+        'nokernel.ipynb': codeNotebook('import os; os.pa', 'path_of_mine = 1'),
+        '.kiln/config.yaml': 'jupyter:\n  command: /nonexistent/jupyter\n',
+      },
+    });
+
+    test('Tab offers no kernel items, Shift+Tab says no kernel is running, and no error toast', async ({
+      page,
+      kiln,
+    }) => {
+      await kiln.open(page);
+      const nb = await openNotebook(page, 'nokernel.ipynb');
+      await expect(nb.getByRole('status')).toHaveText('no kernel', { timeout: KERNEL_START });
+      const toastsBefore = await page.locator('.toasts [role="alert"]').count();
+      await editCell(nb, 1);
+      await page.keyboard.press('End');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('th');
+      await expect(cellOf(nb, 1).locator('.view-lines')).toHaveText(/import\sos;\sos\.p/);
+      await expect(page.locator('.suggest-widget.visible .monaco-list-row[aria-label^="path,"]')).toHaveCount(0);
+      // Shift+Tab says why there is no docstring, quietly at the cursor (no request, no error).
+      if (await suggestions(page).isVisible()) await page.keyboard.press('Escape');
+      await page.keyboard.press('Shift+Tab');
+      await expect(page.getByRole('tooltip', { name: 'Kernel inspection' })).toHaveText('No kernel is running.');
+      await expect(page.locator('.toasts [role="alert"]')).toHaveCount(toastsBefore);
+      await page.screenshot({ path: test.info().outputPath('nbkernel-none.png') });
+    });
+  });
+});
+
 test.describe('the cell tells you what happened', () => {
   test.describe.configure({ timeout: 180_000 });
   test.use({

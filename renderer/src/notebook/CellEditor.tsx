@@ -7,6 +7,7 @@ import { attachCellLanguage } from './language';
 import { useCellFind } from './find/find-context';
 import { findDecorations, scrollToFindMatch, StaticSource } from './find/find-highlights';
 import { makeEditorSoon } from './editor-queue';
+import { observeNearView } from './near-view';
 
 export type EditorKey = 'run' | 'run-advance' | 'run-insert' | 'escape' | 'up-out' | 'down-out';
 
@@ -70,13 +71,31 @@ const EDITOR_OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = {
   selectionHighlight: false,
   renderWhitespace: 'none',
   stickyScroll: { enabled: false },
+  // No compositor layers of its own per editor (Monaco's translate3d hints): a notebook's dozens of live editors
+  // made every frame after a move update that many layers.
+  disableLayerHinting: true,
 };
 
 /**
- * The name an editor is made with; its cell's own ("Cell 3 code") is given when it gets focus. A per-cell name
- * at creation (or on every move) is a change of Monaco's global configuration each time (see EDITOR_OPTIONS).
+ * Names a cell's editor ("Cell 3 code") on its text box itself, from the start and again whenever the cell's number
+ * changes. Not through Monaco's `ariaLabel` option: standalone Monaco copies each editor's options into its one
+ * global configuration, so a per-cell name (made, or changed on every move) re-read every model's options (see
+ * EDITOR_OPTIONS). Monaco writes its own name back on any change of options (line numbers, a screen reader found):
+ * the cell's is put back at once.
  */
-const ANY_CELL = 'Cell editor';
+function nameEditor(
+  editor: monaco.editor.IStandaloneCodeEditor,
+  name: () => string,
+): { rename: () => void; dispose: () => void } {
+  const box = editor.getDomNode()?.querySelector<HTMLElement>('textarea, [role="textbox"]');
+  const rename = () => {
+    if (box && box.getAttribute('aria-label') !== name()) box.setAttribute('aria-label', name());
+  };
+  rename();
+  const observer = new MutationObserver(rename);
+  if (box) observer.observe(box, { attributes: true, attributeFilter: ['aria-label'] });
+  return { rename, dispose: () => observer.disconnect() };
+}
 
 /**
  * One cell's Monaco: as tall as its text (no inner scrolling), wheel events pass to the notebook,
@@ -103,9 +122,10 @@ export function CellEditor({
   const handlers = useRef({ onChange, onKey, onFocus });
   handlers.current = { onChange, onKey, onFocus };
   const applying = useRef(false);
-  // The cell's number changes as cells move or come and go; its editor takes it when focused.
+  // The cell's number changes as cells move or come and go; its editor is renamed (see nameEditor).
   const labelRef = useRef(label);
   labelRef.current = label;
+  const rename = useRef<(() => void) | null>(null);
   const [live, setLive] = useState(false);
   // A cell whose editor does not exist yet is off screen: its marks follow once the first highlights painted.
   const { matches: findMatches, current: anyCurrent } = useCellFind(cellId, live ? 'now' : 'later');
@@ -155,21 +175,15 @@ export function CellEditor({
     if (live) return;
     const el = host.current!;
     let cancel: (() => void) | null = null;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        // The latest entry says whether the cell is near now; one scrolled away before its turn leaves the queue.
-        const near = entries[entries.length - 1].isIntersecting;
-        if (near && !cancel) cancel = makeEditorSoon(() => setLive(true));
-        else if (!near && cancel) {
-          cancel();
-          cancel = null;
-        }
-      },
-      { rootMargin: '800px 0px' },
-    );
-    observer.observe(el);
+    const unobserve = observeNearView(el, { root: null, margin: '800px 0px' }, (near) => {
+      if (near && !cancel) cancel = makeEditorSoon(() => setLive(true));
+      else if (!near && cancel) {
+        cancel();
+        cancel = null;
+      }
+    });
     return () => {
-      observer.disconnect();
+      unobserve();
       cancel?.();
     };
   }, [live]);
@@ -181,7 +195,6 @@ export function CellEditor({
     const editor = monaco.editor.create(el, {
       ...EDITOR_OPTIONS,
       model,
-      ariaLabel: ANY_CELL,
       lineNumbers: lineNumbers ? 'on' : 'off',
       lineNumbersMinChars: lineNumbers ? 3 : 0,
       overflowWidgetsDomNode: overflowWidgetsNode(),
@@ -203,12 +216,9 @@ export function CellEditor({
     const changeSub = editor.onDidChangeModelContent(() => {
       if (!applying.current) handlers.current.onChange(model.getValue());
     });
-    const focusSub = editor.onDidFocusEditorText(() => {
-      // Named when focused, where a screen reader reads the name: see ANY_CELL.
-      if (editor.getOption(monaco.editor.EditorOption.ariaLabel) !== labelRef.current)
-        editor.updateOptions({ ariaLabel: labelRef.current });
-      handlers.current.onFocus();
-    });
+    const naming = nameEditor(editor, () => labelRef.current);
+    rename.current = naming.rename;
+    const focusSub = editor.onDidFocusEditorText(() => handlers.current.onFocus());
     // First, so its Tab, Shift+Tab and Escape (closing its panel) come before the notebook's keys.
     const detachAssist = assist ? attachKernelAssist(editor, assist) : null;
     // A tree row dropped with Shift: its path relative to the notebook (the document shown, so the active one).
@@ -265,6 +275,8 @@ export function CellEditor({
       detachPathDrop();
       detachLanguage?.();
       untrackOwner();
+      naming.dispose();
+      rename.current = null;
       resize.disconnect();
       editor.dispose();
       model.dispose();
@@ -274,6 +286,8 @@ export function CellEditor({
     // The editor lives as long as the cell; text and language changes are applied below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [cellId, live, assist]);
+
+  useEffect(() => rename.current?.(), [label]);
 
   useEffect(() => {
     editorRef.current?.updateOptions({
@@ -314,6 +328,15 @@ export function CellEditor({
       {!live && (
         <pre
           className="nb-editor-static"
+          // Stands for the editor until Monaco is made: named as it will be; focused, it becomes the editor.
+          role="textbox"
+          aria-multiline="true"
+          aria-label={label}
+          tabIndex={-1}
+          onFocus={() => {
+            focusWhenLive.current = true;
+            setLive(true);
+          }}
           onMouseDown={(e) => {
             e.preventDefault();
             focusWhenLive.current = true;

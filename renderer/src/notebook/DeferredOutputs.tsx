@@ -3,6 +3,7 @@ import { Emitter } from '../../../shared/base/event';
 import type { NotebookOutput } from '../../../shared/contract';
 import { joinMultiline } from '../../../shared/contract';
 import { countLines } from './console-text';
+import { observeNearView } from './near-view';
 import { OutputList, type OutputListProps } from './Outputs';
 
 /** Cells this close to the top are made with their outputs at once: the first screen paints in one go. */
@@ -32,16 +33,12 @@ export function DeferredOutputs({ eager, ...props }: OutputListProps & { eager: 
   useEffect(() => {
     if (!waiting) return;
     const el = blank.current!;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting)) setNear(true);
-      },
-      { root: el.closest('.nb-cells'), rootMargin: AHEAD },
-    );
-    observer.observe(el);
+    const unobserve = observeNearView(el, { root: el.closest('.nb-cells'), margin: AHEAD }, (isNear) => {
+      if (isNear) setNear(true);
+    });
     const printing = makeAll.event(() => setNear(true));
     return () => {
-      observer.disconnect();
+      unobserve();
       printing.dispose();
     };
   }, [waiting]);

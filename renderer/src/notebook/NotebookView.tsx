@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { nameOf } from '../../../shared/paths';
 import { errorText, perBridge, useBridge, useStore } from '../base';
 import { CodeDocument, monaco, onRevealRequest, takeReveal, useOpenFilesStore } from '../editor';
@@ -6,6 +6,7 @@ import { PlusIcon, useColorScheme, usePrefs, useToasts } from '../ui';
 import { registerNotebookEditTarget } from '../language';
 import { Banners, CannotOpen } from './Banners';
 import { Cell, type SectionState } from './Cell';
+import { CellRows } from './cell-rows';
 import { takeCellDrops, takeTabDrops } from './cell-drag';
 import { CollapseActions } from './collapse';
 import { FindBar } from './find/FindBar';
@@ -179,6 +180,21 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
     return section;
   };
 
+  // The rows shown (a folded section's cells are not): React renders them in CellRows' order, which puts them in
+  // the notebook's order after the render.
+  const gridRef = useRef<HTMLDivElement>(null);
+  const rows = useMemo(() => new CellRows(), []);
+  const shownCells = (mounted.all ? state.cells : state.cells.slice(0, mounted.count)).flatMap((view, index) =>
+    hidden.has(view.cell.id) ? [] : [{ view, index }],
+  );
+  const shownIds = shownCells.map(({ view }) => view.cell.id);
+  const byId = new Map(shownCells.map((shown) => [shown.view.cell.id, shown]));
+  const renderOrder = rows.renderOrderFor(shownIds);
+  // Before the browser paints, and before the cells' own effects look for their place on screen.
+  useLayoutEffect(() => {
+    if (gridRef.current) rows.arrange(gridRef.current, shownIds);
+  });
+
   useEffect(() => {
     monaco.editor.setTheme(scheme === 'dark' ? 'vs-dark' : 'vs');
   }, [scheme]);
@@ -266,19 +282,26 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
         <div ref={cellsRef} className="nb-cells" tabIndex={-1} onKeyDown={onCommandKey}>
           <div ref={dropLine} className="nb-drop-line" aria-hidden hidden />
           <div
+            ref={gridRef}
             role="grid"
             aria-label="Cells"
             aria-multiselectable="true"
             className="nb-cell-grid"
             data-all-mounted={mounted.all}
           >
-            {(mounted.all ? state.cells : state.cells.slice(0, mounted.count)).map((view, index) => {
-              if (hidden.has(view.cell.id)) return null;
+            {renderOrder.map((id) => {
+              const { view, index } = byId.get(id)!;
               const collapsed = cellHeading(view.cell) !== null && isHeadingCollapsed(view.cell);
               const isSelected = selected.size ? selected.has(view.cell.id) : view.cell.id === activeId;
               // The list is a grid of one-cell rows, so each cell can say whether it is selected.
               return (
-                <div key={view.cell.id} role="row" aria-label={`Cell ${index + 1}`} aria-selected={isSelected}>
+                <div
+                  key={view.cell.id}
+                  ref={rows.refFor(view.cell.id)}
+                  role="row"
+                  aria-label={`Cell ${index + 1}`}
+                  aria-selected={isSelected}
+                >
                   <div role="gridcell">
                     <Cell
                       view={view}
