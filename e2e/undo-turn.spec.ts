@@ -18,6 +18,15 @@ test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'analysis.ipynb': NOTEBOOK } });
 
 const panel = (page: Page): Locator => page.getByRole('complementary', { name: 'Agent' });
 
+/** Sends a message from the Agent tab whose scripted turn runs `code` (execute-code); the turn's list of changes. */
+async function runCodeTurn(page: Page, model: ModelServer, code: string[], message: string): Promise<Locator> {
+  model.setReplies([reply.tool('execute-code', { code: code.join('\n') }), reply.text('Done.')]);
+  await page.getByRole('tab', { name: 'Agent' }).click();
+  await expect(panel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
+  await sendMessage(panel(page), message);
+  return panel(page).getByRole('region', { name: 'Changes of this turn' });
+}
+
 async function runTurn(page: Page, workspace: TempWorkspace, model: ModelServer): Promise<Locator> {
   await configureScriptedModel(workspace, model, 'scripted-agent', ['agent']);
   model.setReplies([
@@ -119,12 +128,8 @@ test('"Undo this turn" also takes back what code the turn ran wrote: a created f
     "open('notes/todo.txt', 'a').write('third, by the run\\n')",
     "os.remove('data/sample.csv')",
     "print('wrote')",
-  ].join('\n');
-  model.setReplies([reply.tool('execute-code', { code }), reply.text('Done.')]);
-  await page.getByRole('tab', { name: 'Agent' }).click();
-  await expect(panel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
-  await sendMessage(panel(page), 'Run code that writes files.');
-  const checkpoint = panel(page).getByRole('region', { name: 'Changes of this turn' });
+  ];
+  const checkpoint = await runCodeTurn(page, model, code, 'Run code that writes files.');
   await expect(checkpoint.getByRole('listitem')).toHaveText([
     /created data\/result\.csv/,
     /deleted data\/sample\.csv/,
@@ -160,12 +165,8 @@ test('the turn lists the folders and links a run made and the mode it changed, a
     "os.makedirs('out/empty')",
     "os.symlink('app.py', 'src/latest.py')",
     "os.chmod('src/app.py', 0o755)",
-  ].join('\n');
-  model.setReplies([reply.tool('execute-code', { code }), reply.text('Done.')]);
-  await page.getByRole('tab', { name: 'Agent' }).click();
-  await expect(panel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
-  await sendMessage(panel(page), 'Make a folder and a link.');
-  const checkpoint = panel(page).getByRole('region', { name: 'Changes of this turn' });
+  ];
+  const checkpoint = await runCodeTurn(page, model, code, 'Make a folder and a link.');
   await expect(checkpoint.getByRole('listitem')).toHaveText([
     /created folder out$/,
     /created folder out\/empty$/,
@@ -193,14 +194,8 @@ test.describe('where a run cannot be staged', () => {
   }) => {
     await kiln.open(page);
     await configureScriptedModel(workspace, model, 'scripted-agent', ['agent']);
-    model.setReplies([
-      reply.tool('execute-code', { code: "open('data/direct.csv', 'w').write('d\\n')" }),
-      reply.text('Done.'),
-    ]);
-    await page.getByRole('tab', { name: 'Agent' }).click();
-    await expect(panel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
-    await sendMessage(panel(page), 'Run code that writes a file.');
-    const checkpoint = panel(page).getByRole('region', { name: 'Changes of this turn' });
+    const code = ["open('data/direct.csv', 'w').write('d\\n')"];
+    const checkpoint = await runCodeTurn(page, model, code, 'Run code that writes a file.');
     await expect(checkpoint.getByRole('listitem')).toHaveText([
       /ran scripts\/step_001_\S+\.pyIt wrote to disk directly: undo cannot restore what it wrote\.$/,
     ]);
@@ -262,12 +257,9 @@ test.describe('a run cut short by a killed host', () => {
       "open('notes/todo.txt', 'a').write('third, by the run\\n')",
       "open('data/ready', 'w').close()",
       'time.sleep(600)',
-    ].join('\n');
-    model.setReplies([reply.tool('execute-code', { code }), reply.text('Done.')]);
+    ];
     await start(page, workspace.root);
-    await page.getByRole('tab', { name: 'Agent' }).click();
-    await expect(panel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
-    await sendMessage(panel(page), 'Run code that writes files, then waits.');
+    await runCodeTurn(page, model, code, 'Run code that writes files, then waits.');
     await expect.poll(() => runWrote('data/ready'), { timeout: 30_000 }).toBe(true);
     // kill -9 of the host while the code runs: nothing it wrote has reached the workspace.
     const exited = new Promise((resolve) => host!.once('exit', resolve));
