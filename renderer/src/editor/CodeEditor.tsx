@@ -6,7 +6,7 @@ import { languageForPath, monaco } from './monaco-setup';
 import { useOpenFile, useOpenFilesStore, type OpenFile } from './open-files';
 import { useGitStateOf } from '../git';
 import { attachTreePathDrop, openIfFile } from './path-drop';
-import { onRevealRequest, takeReveal } from './reveal';
+import { onRevealRequest, revealPendingIn } from './reveal';
 import { useTextModels, type TextModels } from './text-models';
 import { useTimelineStore } from '../timeline';
 import { reportEdits } from './edit-handover';
@@ -83,13 +83,7 @@ export function CodeEditor({ path }: { path: string }) {
     if (!ready) return;
     const reveal = () => {
       const editor = editorRef.current;
-      if (!editor || textModels.pathOf(editor.getModel()) !== path) return;
-      const target = takeReveal(path);
-      if (!target) return;
-      const selection = new monaco.Selection(target.line, target.start + 1, target.line, target.end + 1);
-      editor.setSelection(selection);
-      editor.revealRangeInCenter(selection);
-      editor.focus();
+      if (editor && textModels.pathOf(editor.getModel()) === path) revealPendingIn(path, editor);
     };
     reveal();
     return onRevealRequest((requested) => requested === path && reveal());

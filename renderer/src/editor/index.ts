@@ -5,7 +5,7 @@ export { registerDocumentView, type DocumentViewProps, type DocumentViewSpec, ty
 export { monaco } from './monaco-setup';
 export { attachTreePathDrop, openIfFile } from './path-drop';
 export { OpenFilesStore, useOpenFile, useOpenFiles, useOpenFilesStore, type OpenFile } from './open-files';
-export { onRevealRequest, requestReveal, takeReveal, type RevealTarget } from './reveal';
+export { onRevealRequest, requestReveal, revealPendingIn, takeReveal, type RevealTarget } from './reveal';
 export { SaveAs } from './SaveAs';
 export { useTextModels, type TextModels } from './text-models';
 export { languageForPath } from './monaco-setup';

@@ -33,3 +33,31 @@ export function onRevealRequest(listener: (path: string) => void): () => void {
   const subscription = requested.event(listener);
   return () => void subscription.dispose();
 }
+
+/** What a reveal needs of a Monaco editor (structural: this module loads without Monaco). */
+interface RevealingEditor {
+  setSelection(range: LineRange): void;
+  revealRangeInCenter(range: LineRange): void;
+  focus(): void;
+}
+interface LineRange {
+  startLineNumber: number;
+  startColumn: number;
+  endLineNumber: number;
+  endColumn: number;
+}
+
+/** Shows `path`'s pending reveal in its text editor, if there is one: selected, centred, focused. */
+export function revealPendingIn(path: string, editor: RevealingEditor): void {
+  const target = takeReveal(path);
+  if (!target) return;
+  const range = {
+    startLineNumber: target.line,
+    startColumn: target.start + 1,
+    endLineNumber: target.line,
+    endColumn: target.end + 1,
+  };
+  editor.setSelection(range);
+  editor.revealRangeInCenter(range);
+  editor.focus();
+}

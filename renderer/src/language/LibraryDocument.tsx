@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { errorText, useBridge } from '../base';
-import { monaco, onRevealRequest, takeReveal, useOpenFilesStore } from '../editor';
+import { monaco, onRevealRequest, revealPendingIn, useOpenFilesStore } from '../editor';
 import type { DocumentViewProps } from '../editor';
 import { libraryUri } from './library-files';
 
@@ -46,14 +46,7 @@ export function LibraryDocument({ path }: DocumentViewProps) {
       scrollBeyondLastLine: false,
       fixedOverflowWidgets: true,
     });
-    const reveal = () => {
-      const target = takeReveal(path);
-      if (!target) return;
-      const selection = new monaco.Selection(target.line, target.start + 1, target.line, target.end + 1);
-      editor.setSelection(selection);
-      editor.revealRangeInCenter(selection);
-      editor.focus();
-    };
+    const reveal = () => revealPendingIn(path, editor);
     reveal();
     const stop = onRevealRequest((requested) => requested === path && reveal());
     return () => {
