@@ -40,7 +40,7 @@ export function languageHandlers(service: LanguageService) {
     'language.prepareRename': ({ path, position, requestId }) => service.prepareRename(path, position, requestId),
     'language.rename': ({ path, position, newName, requestId }) => service.rename(path, position, newName, requestId),
     'language.applyEdits': ({ previewId }) => service.applyEdits(previewId),
-    'language.documentSymbols': ({ path, requestId }) => service.documentSymbols(path, requestId),
+    'language.documentSymbols': ({ path }) => service.documentSymbols(path),
     'language.workspaceSymbols': ({ query, requestId }) => service.workspaceSymbols(query, requestId),
     'language.format': ({ path, range, tabSize, insertSpaces, requestId }) =>
       service.format(path, range, { tabSize, insertSpaces }, requestId),

@@ -129,8 +129,13 @@ describe('the Python language server', () => {
     expect(places).toEqual([
       { path: 'src/util.py', range: { start: { line: 0, character: 4 }, end: { line: 0, character: 10 } } },
     ]);
-    const symbols = await h()['language.documentSymbols']({ path: 'src/util.py' });
-    expect(symbols.map((s) => [s.name, s.kind])).toEqual([['helper', 'function']]);
+    // Several views ask at once (breadcrumb, outline, Monaco): each gets the symbols, none an empty answer.
+    const asked = await Promise.all([
+      h()['language.documentSymbols']({ path: 'src/util.py' }),
+      h()['language.documentSymbols']({ path: 'src/util.py', requestId: 901 }),
+      h()['language.documentSymbols']({ path: 'src/util.py', requestId: 902 }),
+    ]);
+    for (const symbols of asked) expect(symbols.map((s) => [s.name, s.kind])).toEqual([['helper', 'function']]);
     const found = await h()['language.workspaceSymbols']({ query: 'helper' });
     expect(found.some((s) => s.location.path === 'src/util.py')).toBe(true);
   }, 30_000);

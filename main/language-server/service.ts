@@ -104,6 +104,8 @@ export class LanguageService implements IDisposable {
   private lastCompletion: { id: number; items: lsp.CompletionItem[] } = { id: 0, items: [] };
   private readonly previews = new Map<number, EditPreview>();
   private readonly libraryFiles = new LibraryFiles();
+  /** Document symbol requests in flight, by path and document version (see documentSymbols). */
+  private readonly symbolRequests = new Map<string, Promise<DocumentSymbol[]>>();
   private nextId = 1;
 
   constructor(private readonly options: LanguageServiceOptions) {
@@ -790,14 +792,22 @@ export class LanguageService implements IDisposable {
     return { written, toBuffers: preview.files.filter((f) => f.baseHash === null) };
   }
 
-  async documentSymbols(rel: string, requestId?: number): Promise<DocumentSymbol[]> {
-    const result = await this.ask(
-      lsp.DocumentSymbolRequest.type,
-      { textDocument: this.textDocument(rel) },
-      `documentSymbols:${rel}`,
-      requestId,
-    );
-    return documentSymbols(result);
+  /**
+   * A document's symbols. Several views ask at once (the breadcrumb, the outline, Monaco's own provider): a request
+   * for the same version of the document joins the one in flight. Superseding it instead answered the first asker
+   * with no symbols, which it kept (the breadcrumb stayed empty until the next edit). A shared request is not
+   * cancelled for one asker (a cursor that moved on): it is cheap, and the others still want its answer.
+   */
+  documentSymbols(rel: string): Promise<DocumentSymbol[]> {
+    const textDocument = this.textDocument(rel);
+    const key = `${rel}\n${this.docs.get(rel)?.version ?? 'closed'}`;
+    const inFlight = this.symbolRequests.get(key);
+    if (inFlight) return inFlight;
+    const asking = this.ask(lsp.DocumentSymbolRequest.type, { textDocument }, null, undefined)
+      .then(documentSymbols)
+      .finally(() => this.symbolRequests.delete(key));
+    this.symbolRequests.set(key, asking);
+    return asking;
   }
 
   async workspaceSymbols(query: string, requestId?: number): Promise<WorkspaceSymbol[]> {
