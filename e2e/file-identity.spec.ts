@@ -3,7 +3,16 @@ import type { Locator, Page } from '@playwright/test';
 import { DEFAULT_FIXTURE, expect, type TempWorkspace } from './support/fixtures';
 import { reply } from '../test-support/model-server';
 import { configureScriptedModel, testWithModel } from './support/model';
-import { dragWithMouse, editorText, mod, openAndTypeAtEnd, openFile, sendMessage, treeItem } from './support/ui';
+import {
+  dragWithMouse,
+  editorText,
+  mod,
+  openAndTypeAtEnd,
+  openFile,
+  sendMessage,
+  treeItem,
+  typeAtEnd,
+} from './support/ui';
 
 /**
  * File identity: unsaved work follows renames and moves made in Kiln (one change feed, every owner
@@ -56,6 +65,36 @@ test.describe('unsaved work follows renames and moves', () => {
     await editorText(page).click();
     await page.keyboard.press(`${mod}+z`);
     await expect(editorText(page)).not.toContainText('MINE = 1');
+  });
+
+  test('keys typed a moment before a move (not yet handed to the tab) stay in the buffer', async ({
+    page,
+    kiln,
+    workspace,
+  }) => {
+    await kiln.open(page);
+    await openFile(page, 'src', 'util.py');
+    // Another client of the host moves the file, its socket opened beforehand so the move lands within the
+    // editor's pause before it hands typed text over (150 ms).
+    await page.evaluate(
+      ({ origin, token }) =>
+        new Promise<void>((resolve) => {
+          const socket = new WebSocket(`${origin.replace('http', 'ws')}/ws?token=${encodeURIComponent(token)}`);
+          (window as unknown as { moveSoon: () => void }).moveSoon = () =>
+            socket.send(
+              JSON.stringify({ id: 1, channel: 'workspace.move', args: { from: 'src/util.py', to: 'src/helpers.py' } }),
+            );
+          socket.onopen = () => resolve();
+        }),
+      { origin: kiln.origin, token: kiln.token },
+    );
+    await typeAtEnd(page, '\nMINE = 1');
+    await page.evaluate(() => (window as unknown as { moveSoon: () => void }).moveSoon());
+
+    await expect(tab(page, 'helpers.py')).toHaveAttribute('data-dirty', 'true');
+    await expect(editorText(page)).toContainText('MINE = 1');
+    await page.keyboard.press(`${mod}+s`);
+    await expect.poll(() => workspace.read('src/helpers.py')).toBe('VALUE = 42\n\nMINE = 1');
   });
 
   test('an unsaved file inside a dragged folder follows it; Save writes the new path', async ({

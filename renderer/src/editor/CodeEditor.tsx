@@ -92,11 +92,16 @@ export function CodeEditor({ path }: { path: string }) {
   // A reload or silent disk update replaced the buffer: push it into the model (undoable).
   useEffect(() => {
     if (!file || !ready) return;
-    const model = modelFor(textModels, file);
-    if (model.getValue() === file.buffer) return;
+    // Keys typed in the last moments are in the model, not yet in the buffer: hand them over first, or a move
+    // (which changes `path`) would find the model "different" from the older buffer and put that back.
+    store.flushEdits();
+    const current = store.get(path);
+    if (!current) return;
+    const model = modelFor(textModels, current);
+    if (model.getValue() === current.buffer) return;
     applying.current = true;
     try {
-      model.pushEditOperations([], [{ range: model.getFullModelRange(), text: file.buffer }], () => null);
+      model.pushEditOperations([], [{ range: model.getFullModelRange(), text: current.buffer }], () => null);
       model.pushStackElement();
     } finally {
       applying.current = false;
