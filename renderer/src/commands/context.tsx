@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useRef } from 'react';
+import { createContext, useContext, useLayoutEffect, useRef } from 'react';
 import type { Command } from './registry';
 import type { CommandRegistry } from './registry';
 
@@ -12,14 +12,15 @@ export function useCommandRegistry(): CommandRegistry {
 
 /**
  * Registers commands while the component is mounted. Titles, `when` and `run` are read fresh each time,
- * so they may close over the latest render; ids and keys are fixed for the component's life.
+ * so they may close over the latest render; ids and keys are fixed for the component's life. Registered before
+ * the browser paints (a layout effect): a key pressed as soon as the view shows finds its command.
  */
 export function useCommands(commands: Command[]): void {
   const registry = useCommandRegistry();
   const latest = useRef(commands);
   latest.current = commands;
   const signature = commands.map((c) => `${c.id}\u0000${c.keys ?? ''}`).join('\u0001');
-  useEffect(() => {
+  useLayoutEffect(() => {
     const current = (id: string) => latest.current.find((c) => c.id === id);
     const disposers = latest.current.map((spec) =>
       registry.register({
