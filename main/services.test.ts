@@ -1,8 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { MemoryStore } from './prefs';
+import { findExecutable } from './process';
 import { createServices } from './services';
 import { makeTempTree } from '../test-support/temp-workspace';
 
@@ -52,3 +53,59 @@ it('reports the end of the watcher walk as an event, and watch.status says it is
   }
   expect(await services.handlers['watch.status']({})).toMatchObject({ walked: true, watchedFolders: 4 });
 });
+
+it.skipIf(!(await findExecutable('rg', process.env.PATH)))(
+  'Find in Files finds a notebook another program wrote after the last search (its notebook list follows the feed)',
+  async () => {
+    const { root, cleanup } = await makeTempTree({ 'a.txt': 'needle\n', 'sub/keep.txt': 'x\n' });
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-services-data-'));
+    cleanups.push(cleanup, () => rm(dataDir, { recursive: true, force: true }));
+    const services = await createServices({ root, dataDir, prefsStore: new MemoryStore(), trash: async () => false });
+    cleanups.push(() => services.dispose());
+    await services.watching();
+    let n = 0;
+    const searchFiles = async () => {
+      const searchId = `s${++n}`;
+      const files: string[] = [];
+      const done = new Promise<void>((resolve) =>
+        services.hub.onEvent((event) => {
+          const payload = event.payload as { searchId?: string; files?: { path: string }[] };
+          if (payload.searchId !== searchId) return;
+          if (event.channel === 'search.results') files.push(...payload.files!.map((f) => f.path));
+          if (event.channel === 'search.done') resolve();
+        }),
+      );
+      await services.handlers['search.start']({
+        searchId,
+        pattern: 'needle',
+        isRegex: false,
+        matchCase: false,
+        wholeWord: false,
+        include: '',
+        exclude: '',
+        maxMatches: 100,
+      });
+      await done;
+      return files.sort();
+    };
+    const seen = (type: string, rel: string) =>
+      new Promise<void>((resolve) =>
+        services.hub.onEvent((event) => {
+          const change = event.payload as { type?: string; path?: string };
+          if (event.channel === 'fs.change' && change.type === type && change.path === rel) resolve();
+        }),
+      );
+    expect(await searchFiles()).toEqual(['a.txt']);
+    expect(await searchFiles()).toEqual(['a.txt']);
+
+    const created = seen('created', 'sub/found.ipynb');
+    await writeFile(path.join(root, 'sub/found.ipynb'), notebookWith('needle'));
+    await created;
+    expect(await searchFiles()).toEqual(['a.txt', 'sub/found.ipynb']);
+  },
+);
+
+function notebookWith(source: string): string {
+  const cell = { cell_type: 'code', id: 'c1', metadata: {}, source, execution_count: null, outputs: [] };
+  return JSON.stringify({ cells: [cell], metadata: {}, nbformat: 4, nbformat_minor: 5 });
+}

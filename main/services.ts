@@ -219,9 +219,11 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     new SearchService({
       root: workspace.root,
       holdSearchesAfter: options.holdSearchesAfter,
+      feedCoverage: () => (walked && !watcher.degraded ? watcher : null),
       emit: (channel, payload) => hub.emit(channel, payload),
     }),
   );
+  owned.add(changes.onChange((change) => search.applyChange(change)));
   const replace = new ReplaceService({
     workspace,
     notebooks,

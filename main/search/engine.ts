@@ -1,4 +1,5 @@
 import type { PackedSearchFile } from '../../shared/contract';
+import type { KeptNotebookLists } from './kept-notebook-lists';
 import type { ParsedQuery } from './query';
 
 export interface EngineRun {
@@ -11,6 +12,8 @@ export interface EngineRun {
   holdAfterFiles?: number;
   /** One file with all its matches, packed as `search.results` carries them (the last one may be cut at `maxMatches`). */
   onFile: (file: PackedSearchFile) => void;
+  /** Notebook lists kept between searches (ripgrep's engine lists the notebooks in a walk of its own). */
+  keptNotebooks?: KeptNotebookLists;
 }
 
 export interface EngineOutcome {

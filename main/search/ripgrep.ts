@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { PackedSearchFile } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import type { EngineOutcome, EngineRun } from './engine';
+import type { NotebookListing } from './kept-notebook-lists';
 import { fileMatches, readText } from './node-search';
 import { packSearchFile } from '../../shared/search-results';
 import { pushMatch, toRegExp } from './query';
@@ -71,7 +72,8 @@ export async function searchWithRipgrep(rgPath: string, run: EngineRun): Promise
   // The notebooks are listed while the text is searched (a second walk of the tree, off the critical path),
   // spawned second because a spawn blocks this thread for a fork of the whole process.
   const listing = new AbortController();
-  const notebooks = listNotebooks(rgPath, run, AbortSignal.any([run.signal, listing.signal]));
+  const walk = () => listNotebooks(rgPath, run, AbortSignal.any([run.signal, listing.signal]));
+  const notebooks = run.keptNotebooks ? run.keptNotebooks.get(run.query, walk) : walk().then((l) => l.paths);
   const outcome = await searched.catch((err: unknown) => {
     listing.abort();
     throw err;
@@ -93,7 +95,7 @@ export async function searchWithRipgrep(rgPath: string, run: EngineRun): Promise
   return outcome;
 }
 
-function listNotebooks(rgPath: string, run: EngineRun, signal: AbortSignal): Promise<string[]> {
+function listNotebooks(rgPath: string, run: EngineRun, signal: AbortSignal): Promise<NotebookListing> {
   return new Promise((resolve) => {
     const child = spawn(rgPath, ripgrepNotebookArgs(run), { cwd: run.root, stdio: ['ignore', 'pipe', 'ignore'] });
     const stop = () => child.kill();
@@ -101,16 +103,16 @@ function listNotebooks(rgPath: string, run: EngineRun, signal: AbortSignal): Pro
     signal.addEventListener('abort', stop, { once: true });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    child.once('error', () => resolve([]));
-    child.once('close', () => {
+    child.once('error', () => resolve({ paths: [], complete: false }));
+    child.once('close', (code) => {
       signal.removeEventListener('abort', stop);
-      resolve(
-        out
-          .split('\0')
-          .filter(Boolean)
-          .map((p) => p.replace(/^\.\//, ''))
-          .sort(),
-      );
+      const paths = out
+        .split('\0')
+        .filter(Boolean)
+        .map((p) => p.replace(/^\.\//, ''))
+        .sort();
+      // 1: no notebook at all; a kill (cancelled) or an error (2) may have cut the list short.
+      resolve({ paths, complete: (code === 0 || code === 1) && !signal.aborted });
     });
   });
 }

@@ -1,7 +1,8 @@
-import type { EventPayload, PackedSearchFile, SearchEngine, SearchQuery } from '../../shared/contract';
+import type { EventPayload, FsChange, PackedSearchFile, SearchEngine, SearchQuery } from '../../shared/contract';
 import { toWireError } from '../errors';
 import { findExecutable } from '../process';
 import type { EngineRun } from './engine';
+import { KeptNotebookLists } from './kept-notebook-lists';
 import { searchWithNode } from './node-search';
 import { parseQuery } from './query';
 import { searchWithRipgrep } from './ripgrep';
@@ -19,6 +20,8 @@ export interface SearchServiceOptions {
    * the first search: one started as the operator types is replaced by the one Enter starts.
    */
   holdSearchesAfter?: number;
+  /** The watcher whose change feed covers the whole tree now (its walk done, no watch refused), or null: see KeptNotebookLists. */
+  feedCoverage?: () => object | null;
   emit: {
     (channel: 'search.results', payload: EventPayload<'search.results'>): void;
     (channel: 'search.done', payload: EventPayload<'search.done'>): void;
@@ -35,9 +38,11 @@ export class SearchService {
   private current: { id: string; abort: AbortController; finished: Promise<void> } | null = null;
   /** options.holdSearchesAfter, until the first cancel. */
   private holdSearchesAfter: number | undefined;
+  private readonly keptNotebooks: KeptNotebookLists;
 
   constructor(private readonly options: SearchServiceOptions) {
     this.holdSearchesAfter = options.holdSearchesAfter;
+    this.keptNotebooks = new KeptNotebookLists(options.feedCoverage ?? (() => null));
     const fromEnv = process.env.KILN_RIPGREP;
     this.ripgrep = Promise.resolve(
       options.ripgrepPath !== undefined
@@ -69,9 +74,15 @@ export class SearchService {
       signal: abort.signal,
       holdAfterFiles: this.holdSearchesAfter,
       onFile: () => undefined,
+      keptNotebooks: this.keptNotebooks,
     });
     this.current = { id: searchId, abort, finished: run };
     return { searchId, engine: rg ? 'ripgrep' : 'node' };
+  }
+
+  /** Follows the change feed: a notebook, folder or ignore file that came, went or moved drops the kept lists. */
+  applyChange(change: FsChange): void {
+    this.keptNotebooks.applyChange(change);
   }
 
   cancel(searchId: string): boolean {
