@@ -218,8 +218,19 @@ test('Shift+F12 peeks the references in every file; Ctrl/Cmd+T finds a symbol in
   // The peek lists both files (Monaco orders them by URI), util.py read from disk though it has no tab.
   const peek = page.locator('.peekview-widget');
   await expect(peek.locator('.reference-file .label-name')).toHaveText(['util.py', 'main.py'], { useInnerText: true });
-  await expect(peek.locator('.monaco-editor .view-lines')).toBeVisible();
+  const preview = peek.locator('.monaco-editor .view-lines');
+  await expect(preview).toBeVisible();
+  // util.py has no tab: its preview is a copy no save would write, so it takes no typing and says how to edit.
+  await peek.locator('.reference-file', { hasText: 'util.py' }).click();
+  await peek.getByRole('treeitem', { name: /^def helper\(x\): in util.py/ }).click();
+  await expect(preview).toContainText('def helper');
+  const before = await preview.innerText();
+  await preview.click();
+  await page.keyboard.type('lost?');
+  await expect(peek.locator('.monaco-editor-overlaymessage')).toContainText('This file has no tab here');
+  expect(await preview.innerText()).toBe(before);
   await page.screenshot({ path: test.info().outputPath('references.png') });
+  await page.keyboard.press('Escape');
   await page.keyboard.press('Escape');
 
   await page.keyboard.press(`${mod}+t`);

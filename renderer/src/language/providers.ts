@@ -115,7 +115,7 @@ export function registerPythonProviders(deps: ProviderDeps): monaco.IDisposable 
     return result;
   };
 
-  const disposables: monaco.IDisposable[] = [peek];
+  const disposables: monaco.IDisposable[] = [peek, keepPeekCopiesReadOnly()];
   const language = 'python';
   disposables.push(
     monaco.languages.registerCompletionItemProvider(language, {
@@ -488,6 +488,31 @@ export function cellOfPeekUri(uri: monaco.Uri): { path: string; cell: string } |
   const cell = new URLSearchParams(uri.query).get('cell');
   if (uri.scheme !== CELL_PEEK_SCHEME || cell === null) return null;
   return { path: uri.path.slice(1, uri.path.lastIndexOf('/')), cell };
+}
+
+/** What typing in a peek of a file without a tab says: the copy there is not the file. */
+export const PEEK_READ_ONLY_MESSAGE = 'This file has no tab here: open it (Enter or double-click) to edit it.';
+
+/**
+ * A peek's preview of a file without a tab shows a copy read from disk, which no save would write: every editor
+ * showing such a copy is read-only and says how to edit the file, so typing there is never lost without a word.
+ */
+function keepPeekCopiesReadOnly(): monaco.IDisposable {
+  const madeReadOnly = new WeakSet<monaco.editor.ICodeEditor>();
+  const follow = (editor: monaco.editor.ICodeEditor) => {
+    const copy = editor.getModel()?.uri.scheme === PEEK_SCHEME;
+    if (copy) {
+      madeReadOnly.add(editor);
+      editor.updateOptions({ readOnly: true, readOnlyMessage: { value: PEEK_READ_ONLY_MESSAGE } });
+    } else if (madeReadOnly.delete(editor)) {
+      editor.updateOptions({ readOnly: false });
+    }
+  };
+  return monaco.editor.onDidCreateEditor((editor) => {
+    follow(editor);
+    const sub = editor.onDidChangeModel(() => follow(editor));
+    editor.onDidDispose(() => sub.dispose());
+  });
 }
 
 function peekUri(path: string): monaco.Uri {
