@@ -141,6 +141,12 @@ test('F12 on os.path.join opens the standard library file in a read-only tab', a
   await expect(library.locator('.view-lines')).not.toContainText('zzz');
   expect(await library.locator('.view-lines').innerText()).toBe(before);
   await expect(tab).not.toHaveAttribute('data-dirty', 'true');
+  // Kiln never writes it, so it has no local history: the palette's one "Open Timeline" is the tree's, for paths.py.
+  await page.keyboard.press(`${mod}+Shift+p`);
+  const palette = page.getByRole('dialog', { name: 'Command Palette' });
+  await palette.getByRole('combobox').fill('timeline');
+  await expect(palette.getByRole('option', { name: 'Open Timeline' })).toHaveCount(1);
+  await page.keyboard.press('Escape');
   // Closing it asks nothing; the workspace's tab is back.
   await page.getByRole('button', { name: /^Close posixpath\.pyi?$/ }).click();
   await expect(tab).toHaveCount(0);

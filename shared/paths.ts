@@ -14,3 +14,8 @@ export function nameOf(path: string): string {
 export function joinPath(dir: string, name: string): string {
   return dir ? `${dir}/${name}` : name;
 }
+
+/** Whether a path is absolute (POSIX, a Windows drive or share), not workspace-relative: a library file's tab. */
+export function isAbsolutePath(path: string): boolean {
+  return /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(path);
+}

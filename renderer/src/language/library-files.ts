@@ -1,4 +1,5 @@
 import type { KilnBridge } from '../../../shared/contract';
+import { isAbsolutePath } from '../../../shared/paths';
 import { monaco } from '../editor';
 
 /*
@@ -12,7 +13,7 @@ export const LIBRARY_SCHEME = 'kiln-library';
 
 /** Whether a tab's path is a library file's (absolute: POSIX, a Windows drive or share) rather than a workspace path. */
 export function isLibraryPath(path: string): boolean {
-  return /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(path);
+  return isAbsolutePath(path);
 }
 
 export function libraryUri(path: string): monaco.Uri {

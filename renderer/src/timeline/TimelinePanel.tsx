@@ -1,4 +1,4 @@
-import { nameOf } from '../../../shared/paths';
+import { isAbsolutePath, nameOf } from '../../../shared/paths';
 import { useStore } from '../base';
 import { useCommands } from '../commands';
 import { useOpenFilesStore } from '../editor';
@@ -15,15 +15,20 @@ export function TimelinePanel({ onOpen }: { onOpen: (path: string) => void }) {
   const store = useTimelineStore();
   const { path, entries, loading, selected, error, notice } = useStore(store);
   const openFiles = useOpenFilesStore();
-  // The editor's way in (the tree's is its context menu): the active file's Timeline.
+  // The editor's way in (the tree's is its context menu): the active file's Timeline. A library file outside the
+  // workspace has no local history: Kiln never writes it.
+  const activeInWorkspace = () => {
+    const active = openFiles.getState().active;
+    return active && !isAbsolutePath(active) ? active : null;
+  };
   useCommands([
     {
       id: 'timeline.openActive',
       title: 'Open Timeline',
       category: 'File',
-      when: () => Boolean(openFiles.getState().active),
+      when: () => activeInWorkspace() !== null,
       run: () => {
-        const active = openFiles.getState().active;
+        const active = activeInWorkspace();
         if (active) void store.show(active);
       },
     },
