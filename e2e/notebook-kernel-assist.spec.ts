@@ -17,6 +17,13 @@ function codeNotebook(...sources: string[]): string {
   return notebook(...sources.map((source) => cell('code', source)));
 }
 
+/**
+ * Suggest rows offering `path` that came from the kernel: the cell's own words (kind Text) may offer it too when the
+ * keys that typed it arrive while Monaco is still asking.
+ */
+const kernelPathItems = (page: Page) =>
+  page.locator('.suggest-widget.visible .monaco-list-row[aria-label^="path,"]:not([aria-label^="path, Text"])');
+
 /** Opens the notebook and waits for its kernel. */
 async function openWithKernel(page: Page, name: string): Promise<Locator> {
   const nb = await openNotebook(page, name);
@@ -141,8 +148,7 @@ test.describe('no running kernel', () => {
       await page.keyboard.press('Tab');
       await page.keyboard.type('th');
       await expect(cellOf(nb, 1).locator('.view-lines')).toHaveText(/import\sos;\sos\.path/);
-      if (!/idle|busy/.test(restarting))
-        await expect(page.locator('.suggest-widget.visible .monaco-list-row[aria-label^="path"]')).toHaveCount(0);
+      if (!/idle|busy/.test(restarting)) await expect(kernelPathItems(page)).toHaveCount(0);
       await expect(page.locator('.toasts [role="alert"]')).toHaveCount(0);
       await page.screenshot({ path: test.info().outputPath('nbkernel-restarting.png') });
 
@@ -157,8 +163,13 @@ test.describe('no running kernel', () => {
       await page.keyboard.press('End');
       await page.keyboard.press('Backspace');
       await page.keyboard.press('Backspace');
-      await page.keyboard.press('Tab');
-      await expect(suggestions(page)).toContainText('path', { timeout: RUN });
+      // A Tab pressed as the restarted kernel turns idle was seen cancelled once ("No suggestions."): press it again,
+      // as an operator would.
+      await expect(async () => {
+        if (await suggestions(page).isVisible()) await page.keyboard.press('Escape');
+        await page.keyboard.press('Tab');
+        await expect(suggestions(page)).toContainText('path', { timeout: 8_000 });
+      }).toPass({ timeout: RUN });
       await expect(page.locator('.toasts [role="alert"]')).toHaveCount(0);
     });
   });
@@ -185,7 +196,7 @@ test.describe('no running kernel', () => {
       await page.keyboard.press('Tab');
       await page.keyboard.type('th');
       await expect(cellOf(nb, 1).locator('.view-lines')).toHaveText(/import\sos;\sos\.p/);
-      await expect(page.locator('.suggest-widget.visible .monaco-list-row[aria-label^="path,"]')).toHaveCount(0);
+      await expect(kernelPathItems(page)).toHaveCount(0);
       // Shift+Tab says why there is no docstring, quietly at the cursor (no request, no error).
       if (await suggestions(page).isVisible()) await page.keyboard.press('Escape');
       await page.keyboard.press('Shift+Tab');

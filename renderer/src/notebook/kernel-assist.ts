@@ -148,7 +148,10 @@ function completionProvider(): monaco.languages.CompletionItemProvider {
       );
       const afterDot = text[cursor - word.word.length - 1] === '.';
       if (!statics && (!afterDot || result.status !== 'ok')) {
+        // Keys typed since Monaco asked (a busy window) extend the word at the cursor: it is not offered to itself.
+        const typing = model.getWordAtPosition(position)?.word;
         for (const w of cellWords(text, word.word, taken)) {
+          if (w === typing) continue;
           suggestions.push({
             label: w,
             kind: monaco.languages.CompletionItemKind.Text,
