@@ -180,8 +180,14 @@ export class KernelSession {
   }
 
   get info(): KernelInfo {
-    // Until the set-up code ran, the kernel is not ready for the operator's cells.
-    const status = this.starting !== null ? 'starting' : mapStatus(this.kernel, this.everConnected);
+    // Until the set-up code ran, the kernel is not ready for the operator's cells. A restart stays "restarting" until
+    // then too: the old kernel publishes idle after its shutdown request, before the new one says starting.
+    const status =
+      this.starting !== null
+        ? 'starting'
+        : this.intendedRestart
+          ? 'restarting'
+          : mapStatus(this.kernel, this.everConnected);
     return { status, ...this.spec };
   }
 
@@ -330,7 +336,7 @@ export class KernelSession {
    */
   assistKernel(): Kernel.IKernelConnection | null {
     const kernel = this.kernel;
-    if (this.disposed || this.starting || !kernel || kernel.isDisposed) return null;
+    if (this.disposed || this.starting || this.intendedRestart || !kernel || kernel.isDisposed) return null;
     if (kernel.connectionStatus !== 'connected') return null;
     return kernel.status === 'idle' || kernel.status === 'busy' ? kernel : null;
   }

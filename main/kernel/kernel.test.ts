@@ -292,7 +292,13 @@ describe('KernelSession', () => {
     await fs.mkdir(path.join(root, 'src'), { recursive: true });
     await fs.writeFile(path.join(root, 'src', 'kept_module.py'), 'VALUE = 7\n');
     await session.execute('x_before = 1', { onOutput: () => undefined });
+    // Shown as restarting until it is ready: the old kernel's idle after its shutdown request is not "ready".
+    const shown: string[] = [];
+    const watching = session.onStatusChanged((info) => shown.push(info.status));
     await session.restart();
+    watching.dispose();
+    expect(shown.at(-1)).toBe('idle');
+    expect(shown.slice(0, -1).filter((s) => s === 'idle' || s === 'busy')).toEqual([]);
     const out = collect();
     const reply = await session.execute('import kept_module\nprint("x_before" in globals(), kept_module.VALUE)', {
       onOutput: out.onOutput,
