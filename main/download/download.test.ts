@@ -45,6 +45,33 @@ const cookie = () => `kiln_token_${host.port}=${host.token}`;
 const download = (rel: string, headers: Record<string, string> = { cookie: cookie() }) =>
   fetch(`http://127.0.0.1:${host.port}/download?path=${encodeURIComponent(rel)}`, { headers });
 
+/**
+ * Starts downloading `rel`, drops the connection at its first bytes, and waits until the host has closed every file
+ * the download opened (its open descriptors back to what they were).
+ */
+async function cancelAfterFirstChunk(rel: string, what: string): Promise<void> {
+  const openFds = () => readdirSync('/proc/self/fd').length;
+  const before = openFds();
+  await new Promise<void>((resolve, reject) => {
+    const request = http.get(
+      {
+        host: '127.0.0.1',
+        port: host.port,
+        path: `/download?path=${encodeURIComponent(rel)}`,
+        headers: { cookie: cookie() },
+      },
+      (response) => {
+        response.once('data', () => {
+          request.destroy();
+          resolve();
+        });
+      },
+    );
+    request.on('error', (err) => ((err as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve() : reject(err)));
+  });
+  await until(() => openFds() <= before, what);
+}
+
 describe('downloads from the web host', () => {
   it('serves a file as an attachment with its type and exact bytes', async () => {
     const text = await download('hello.txt');
@@ -133,21 +160,7 @@ describe('downloads from the web host', () => {
   it('a cancelled zip download stops reading: its files are closed and the host keeps serving', async () => {
     await mkdir(path.join(root, 'big'));
     await writeFile(path.join(root, 'big/huge.bin'), Buffer.alloc(64 * 1024 * 1024, 7));
-    const openFds = () => readdirSync('/proc/self/fd').length;
-    const before = openFds();
-    await new Promise<void>((resolve, reject) => {
-      const request = http.get(
-        { host: '127.0.0.1', port: host.port, path: '/download?path=big', headers: { cookie: cookie() } },
-        (response) => {
-          response.once('data', () => {
-            request.destroy();
-            resolve();
-          });
-        },
-      );
-      request.on('error', (err) => ((err as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve() : reject(err)));
-    });
-    await until(() => openFds() <= before, 'the zipped file to be closed');
+    await cancelAfterFirstChunk('big', 'the zipped file to be closed');
     expect((await download('hello.txt')).status).toBe(200);
   });
 
@@ -162,21 +175,7 @@ describe('downloads from the web host', () => {
 
   it('a cancelled file download stops reading and closes the file; the host keeps serving', async () => {
     await writeFile(path.join(root, 'long.bin'), Buffer.alloc(64 * 1024 * 1024, 3));
-    const openFds = () => readdirSync('/proc/self/fd').length;
-    const before = openFds();
-    await new Promise<void>((resolve, reject) => {
-      const request = http.get(
-        { host: '127.0.0.1', port: host.port, path: '/download?path=long.bin', headers: { cookie: cookie() } },
-        (response) => {
-          response.once('data', () => {
-            request.destroy();
-            resolve();
-          });
-        },
-      );
-      request.on('error', (err) => ((err as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve() : reject(err)));
-    });
-    await until(() => openFds() <= before, 'the downloaded file to be closed');
+    await cancelAfterFirstChunk('long.bin', 'the downloaded file to be closed');
     expect((await download('hello.txt')).status).toBe(200);
   });
 
