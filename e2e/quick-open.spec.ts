@@ -51,6 +51,22 @@ test('Quick Open finds a nested file by a fuzzy query and opens it; Escape close
   await expect(page.getByRole('tablist', { name: 'Open files' }).getByRole('tab')).toHaveCount(2);
 });
 
+test('a key pressed the moment the window shows is not lost', async ({ page, kiln }) => {
+  // Ctrl/Cmd+P is sent from a mutation observer as the file tree enters the page: after React's commit,
+  // before any passive effect has run, as a fast operator (or a loaded machine) can deliver it.
+  await page.addInitScript((isMac: boolean) => {
+    const observer = new MutationObserver(() => {
+      if (!document.querySelector('[role="tree"]')) return;
+      observer.disconnect();
+      const init = { key: 'p', code: 'KeyP', ctrlKey: !isMac, metaKey: isMac, bubbles: true, cancelable: true };
+      document.body.dispatchEvent(new KeyboardEvent('keydown', init));
+    });
+    observer.observe(document, { childList: true, subtree: true });
+  }, process.platform === 'darwin');
+  await kiln.open(page);
+  await expect(page.getByRole('dialog', { name: 'Quick Open' })).toBeVisible();
+});
+
 test('Quick Open sees a file created after start-up', async ({ page, kiln, workspace }) => {
   await kiln.open(page);
   await workspace.write('late/arrival_notes.txt', 'hello\n');

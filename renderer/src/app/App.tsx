@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { CommandPaletteHost, CommandRegistry, CommandsContext, useCommands } from '../commands';
 import { EditorArea, useOpenFilesStore } from '../editor';
 import { HeaderBar, saveActive } from '../header';
@@ -21,7 +21,8 @@ import './document-views';
 export function App() {
   const commands = useMemo(() => new CommandRegistry(IS_MAC), []);
   // Every key binding goes through the one registry (capture: before Monaco or a view sees the key).
-  useEffect(() => {
+  // A layout effect: listening before the first paint, so a key pressed as soon as the window shows is not lost.
+  useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented) return;
       if (commands.handleKey(event)) {
