@@ -332,10 +332,8 @@ export const languageRequests = {
     z.object({ previewId: z.number().int() }),
     z.object({ written: z.array(RelPath), toBuffers: z.array(FileEdits) }),
   ),
-  'language.documentSymbols': request(
-    z.object({ path: RelPath, requestId: z.number().int().optional() }),
-    z.array(DocumentSymbol),
-  ),
+  /** Not cancellable: identical requests in flight are shared (the breadcrumb, the outline and Monaco ask at once). */
+  'language.documentSymbols': request(z.object({ path: RelPath }), z.array(DocumentSymbol)),
   'language.workspaceSymbols': request(
     z.object({ query: z.string(), requestId: z.number().int().optional() }),
     z.array(WorkspaceSymbol),

@@ -224,9 +224,9 @@ export function registerPythonProviders(deps: ProviderDeps): monaco.IDisposable 
       },
     }),
     monaco.languages.registerDocumentSymbolProvider(language, {
-      provideDocumentSymbols: async (model, token) => {
+      provideDocumentSymbols: async (model) => {
         const doc = fileOf(model);
-        const symbols = doc && (await ask('language.documentSymbols', { path: doc.path }, token));
+        const symbols = doc && (await bridge.request('language.documentSymbols', { path: doc.path }).catch(() => null));
         return symbols ? symbols.map(toMonacoSymbol) : undefined;
       },
     }),
