@@ -60,20 +60,110 @@ export function compareEntries(a: Named, b: Named): number {
   return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
-/** An entry with its sort key, computed once. */
-export interface Keyed<T> {
-  key: string;
-  entry: T;
+/**
+ * A named entry whose sort key is built when first compared: a big folder's sort reads only a few
+ * characters of most keys, straight from the names (see sortKeyed), so most keys are never built.
+ */
+export class SortableEntry implements Named {
+  private sortKey: string | undefined;
+
+  constructor(
+    readonly name: string,
+    readonly kind: string,
+  ) {}
+
+  get key(): string {
+    return (this.sortKey ??= entrySortKey(this));
+  }
+}
+
+/** Any entry, made sortable. */
+export class Keyed<T extends Named> extends SortableEntry {
+  constructor(readonly entry: T) {
+    super(entry.name, entry.kind);
+  }
 }
 
 export function keyed<T extends Named>(entries: T[]): Keyed<T>[] {
   const out = new Array<Keyed<T>>(entries.length);
-  for (let i = 0; i < entries.length; i++) out[i] = { key: entrySortKey(entries[i]), entry: entries[i] };
+  for (let i = 0; i < entries.length; i++) out[i] = new Keyed(entries[i]);
   return out;
 }
 
-function byKey<T>(a: Keyed<T>, b: Keyed<T>): number {
+function byKey(a: SortableEntry, b: SortableEntry): number {
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+/**
+ * Writes the entry's sort-key character codes from key position `from` up to `to` into `out` from `at`,
+ * without building the key; returns how many it wrote (the key may end sooner). Mirrors entrySortKey and
+ * naturalSortKey: up to a name's first non-ASCII character its key is the ASCII rule's (lower case, digit
+ * runs as numberKey gives them), so only from there is the real key built and read.
+ */
+function writeKeyCodes(item: SortableEntry, from: number, to: number, out: Uint16Array, at: number): number {
+  const { name, kind } = item;
+  const length = name.length;
+  const base = at - from;
+  let n = 0;
+  if (from === 0) out[base] = kind === 'dir' ? 48 : 49;
+  n++;
+  for (let i = 0; i < length && n < to;) {
+    const c = name.charCodeAt(i);
+    if (c > 127) {
+      const key = item.key;
+      for (const end = Math.min(to, key.length); n < end; n++) if (n >= from) out[base + n] = key.charCodeAt(n);
+      return n - from;
+    }
+    if (!isDigit(c)) {
+      if (n >= from) out[base + n] = lowerAscii(c);
+      n++;
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < length && isDigit(name.charCodeAt(end))) end++;
+    let start = i;
+    while (start < end - 1 && name.charCodeAt(start) === 48) start++;
+    const digits = end - start;
+    // numberKey: the run's length as one digit, or '9' and the run padded to 24 digits.
+    if (n >= from) out[base + n] = digits <= 9 ? 47 + digits : 57;
+    n++;
+    for (let zero = digits; digits > 9 && zero < 24 && n < to; zero++, n++) if (n >= from) out[base + n] = 48;
+    for (let d = start; d < end && n < to; d++, n++) if (n >= from) out[base + n] = name.charCodeAt(d);
+    i = end;
+  }
+  if (n < to) {
+    if (n >= from) out[base + n] = 0;
+    n++;
+  }
+  for (let i = 0; i < length && n < to; i++, n++) if (n >= from) out[base + n] = name.charCodeAt(i);
+  return Math.max(0, n - from);
+}
+
+/**
+ * How many leading key characters every entry shares, at least: the kind's, and the names' common
+ * prefix (case-insensitive) up to its first digit or non-ASCII character, where keys and names part ways.
+ */
+function sharedKeyPrefix(items: SortableEntry[]): number {
+  const first = items[0];
+  const isDir = first.kind === 'dir';
+  let shared = 0;
+  while (shared < first.name.length && !isDigit(first.name.charCodeAt(shared)) && first.name.charCodeAt(shared) < 128) {
+    shared++;
+  }
+  for (let i = 1; i < items.length; i++) {
+    const { name, kind } = items[i];
+    if ((kind === 'dir') !== isDir) return 0;
+    const end = Math.min(shared, name.length);
+    let j = 0;
+    while (j < end && lowerAscii(name.charCodeAt(j)) === lowerAscii(first.name.charCodeAt(j))) j++;
+    shared = j;
+  }
+  return 1 + shared;
+}
+
+function lowerAscii(code: number): number {
+  return code >= 65 && code <= 90 ? code + 32 : code;
 }
 
 /** Below this a plain comparison sort is as fast as packing. */
@@ -84,41 +174,33 @@ const PACKED_SORT_FROM = 512;
  * comparator (whose ~130,000 calls for 10,000 names were most of a cold listing's sort): the key's first
  * characters after the prefix all keys share are packed with the entry's index into one float, a
  * Float64Array sorts those, and only runs whose packed characters tie are then ordered by their full keys.
+ * The packed characters are read from the names directly, so only keys in such runs are ever built.
  */
-export function sortKeyed<T>(items: Keyed<T>[]): Keyed<T>[] {
+export function sortKeyed<S extends SortableEntry>(items: S[]): S[] {
   const n = items.length;
   if (n < PACKED_SORT_FROM) return items.sort(byKey);
-  const first = items[0].key;
-  let shared = first.length;
-  for (let i = 1; i < n && shared > 0; i++) {
-    const key = items[i].key;
-    const end = Math.min(shared, key.length);
-    let j = 0;
-    while (j < end && key.charCodeAt(j) === first.charCodeAt(j)) j++;
-    shared = j;
-  }
   // 53 exact bits per float: the index takes the low ones, characters (7 bits if all ASCII, else 16) the rest.
   const indexBits = 32 - Math.clz32(n - 1);
   const scale = 2 ** indexBits;
-  let charBits = 7;
-  let width = Math.floor((53 - indexBits) / 7);
-  for (let i = 0; i < n && charBits === 7; i++) {
-    const key = items[i].key;
-    const end = Math.min(key.length, shared + width);
-    for (let j = shared; j < end; j++) if (key.charCodeAt(j) > 127) charBits = 16;
-  }
-  if (charBits === 16) width = Math.floor((53 - indexBits) / 16);
+  const asciiWidth = Math.floor((53 - indexBits) / 7);
+  const shared = sharedKeyPrefix(items);
+  // Each key's window after the shared prefix; a key that ends inside it pads with 0, tying with a NUL
+  // there, and the full-key pass settles such ties.
+  const windows = new Uint16Array(n * asciiWidth);
+  for (let i = 0; i < n; i++) writeKeyCodes(items[i], shared, shared + asciiWidth, windows, i * asciiWidth);
+  let highest = 0;
+  for (let i = 0; i < windows.length; i++) if (windows[i] > highest) highest = windows[i];
+  const charBits = highest > 127 ? 16 : 7;
+  const width = charBits === 7 ? asciiWidth : Math.floor((53 - indexBits) / 16);
   const base = 2 ** charBits;
   const packed = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    const key = items[i].key;
     let prefix = 0;
-    // A key that ends inside the window pads with 0, tying with a NUL there; the full-key pass settles such ties.
-    for (let j = shared; j < shared + width; j++) prefix = prefix * base + (j < key.length ? key.charCodeAt(j) : 0);
+    for (let j = 0; j < width; j++) prefix = prefix * base + windows[i * asciiWidth + j];
     packed[i] = prefix * scale + i;
   }
   packed.sort();
-  const ordered = new Array<Keyed<T>>(n);
+  const ordered = new Array<S>(n);
   for (let i = 0; i < n; i++) ordered[i] = items[packed[i] % scale];
   for (let start = 0; start < n;) {
     const prefix = Math.floor(packed[start] / scale);
@@ -143,9 +225,9 @@ export function sortEntries<T extends Named>(entries: T[]): T[] {
  * The first `count` keyed entries in order, without sorting the rest: one pass keeping the best so far in
  * a bounded max-heap, so a huge folder's first screen costs its keys and about one comparison per entry.
  */
-export function firstKeyed<T>(items: Keyed<T>[], count: number): Keyed<T>[] {
+export function firstKeyed<S extends SortableEntry>(items: S[], count: number): S[] {
   if (count >= items.length) return sortKeyed(items.slice());
-  const heap: Keyed<T>[] = [];
+  const heap: S[] = [];
   const swap = (x: number, y: number) => ([heap[x], heap[y]] = [heap[y], heap[x]]);
   for (const item of items) {
     if (heap.length < count) {
@@ -166,21 +248,4 @@ export function firstKeyed<T>(items: Keyed<T>[], count: number): Keyed<T>[] {
     }
   }
   return sortKeyed(heap);
-}
-
-/**
- * Merges keyed entries into a list already in order: the cost of a re-listing where a few entries came
- * or went is one walk of the list, not a sort.
- */
-export function mergeKeyed<T>(sorted: Keyed<T>[], added: Keyed<T>[]): Keyed<T>[] {
-  if (!added.length) return sorted;
-  sortKeyed(added);
-  const out = new Array<Keyed<T>>(sorted.length + added.length);
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < sorted.length && j < added.length) out[k++] = sorted[i].key <= added[j].key ? sorted[i++] : added[j++];
-  while (i < sorted.length) out[k++] = sorted[i++];
-  while (j < added.length) out[k++] = added[j++];
-  return out;
 }

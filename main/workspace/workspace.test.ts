@@ -127,7 +127,7 @@ describe('list and stat', () => {
         })),
       ).map((e) => `${e.kind}:${e.name}`);
     expect(await names()).toEqual(await expected());
-    // Some come, some go, one file becomes a folder of the same name: the remembered order must not show the old disk.
+    // Some come, some go, one file becomes a folder of the same name: the listing must not show the old disk.
     await Promise.all([
       writeFile(path.join(big, 'f15000.txt'), ''),
       writeFile(path.join(big, 'a.txt'), ''),

@@ -18,7 +18,8 @@ import { isAlive } from '../process';
 import { decodeText, encodeText, hashText } from './encoding';
 import { NO_FOLLOW, PathGuard, type PinnedPath } from './guard';
 import { listingEntries } from '../../shared/listing';
-import { ListingOrders, readEntry, toListing, type ReadEntry } from './listing-order';
+import { firstKeyed, sortKeyed } from '../../shared/natural-sort';
+import { readEntry, toListing, type ReadEntry } from './read-entries';
 import { duplicateName } from './naming';
 import { agentJournalPath, OriginLedger } from './origin-ledger';
 
@@ -113,8 +114,8 @@ export class Workspace {
   private readonly onChange: NonNullable<WorkspaceOptions['onChange']>;
   private readonly beforeReplace?: WorkspaceOptions['beforeReplace'];
   private readonly jobs = new Map<string, AbortController>();
-  private readonly recentReads = new Map<string, { at: number; read: ReadEntry[] }>();
-  private readonly orders = new ListingOrders();
+  /** Big folders being served in pages: their read and, once a later page asks, its order. */
+  private readonly pagedReads = new Map<string, { at: number; read: ReadEntry[]; sorted?: ReadEntry[] }>();
 
   /** Use `Workspace.open` unless root is already absolute and realpath'd. */
   constructor(options: WorkspaceOptions) {
@@ -169,7 +170,8 @@ export class Workspace {
   /**
    * A folder's entries in display order, in the wire's compact form. A first page (`limit`) is cut from
    * a partial sort, so the tree paints a huge folder's first rows before the rest is ordered; the read is
-   * kept a few seconds so the next page costs no second read.
+   * kept a few seconds for the next pages, and only while one is left. Nothing else is kept: a listing
+   * sorts afresh (a packed native sort), which costs less than the garbage collector spent on kept orders.
    */
   async listing(
     rel: string,
@@ -180,19 +182,23 @@ export class Workspace {
       async (folder) => {
         const key = `${options.showHidden ? 1 : 0}${folder.abs}`;
         const offset = options.offset ?? 0;
-        let recent = offset > 0 ? this.recentReads.get(key) : undefined;
-        if (!recent || Date.now() - recent.at > LISTING_REUSE_MS) {
-          recent = { at: Date.now(), read: await readFolder(folder.path, Boolean(options.showHidden)) };
-          this.recentReads.delete(key);
-          this.recentReads.set(key, recent);
-          if (this.recentReads.size > 4) this.recentReads.delete(this.recentReads.keys().next().value!);
+        let paged = offset > 0 ? this.pagedReads.get(key) : undefined;
+        if (!paged || Date.now() - paged.at > LISTING_REUSE_MS) {
+          paged = { at: Date.now(), read: await readFolder(folder.path, Boolean(options.showHidden)) };
         }
-        const total = recent.read.length;
+        const total = paged.read.length;
         const end = options.limit === undefined ? total : Math.min(total, offset + options.limit);
-        const page =
-          offset === 0 && end < total
-            ? this.orders.first(key, recent.read, end)
-            : this.orders.all(key, recent.read).slice(offset, end);
+        let page: ReadEntry[];
+        if (offset === 0 && end < total) page = firstKeyed(paged.read, end);
+        else {
+          paged.sorted ??= sortKeyed(paged.read.slice());
+          page = paged.sorted.slice(offset, end);
+        }
+        this.pagedReads.delete(key);
+        if (end < total) {
+          this.pagedReads.set(key, paged);
+          if (this.pagedReads.size > 4) this.pagedReads.delete(this.pagedReads.keys().next().value!);
+        }
         return toListing(this.relative(folder.abs), total, offset, page);
       },
       { folder: true },
