@@ -107,7 +107,7 @@ export function report(result: BenchResult, target: Target | null = null): Figur
   const ratio = result.kiln / result.baseline;
   const figure = record({ ...result, ratio: Number.isFinite(ratio) ? ratio : null }, target);
   console.log(
-    `${result.name}: kiln ${result.kiln.toFixed(2)} ${result.unit}, baseline ${result.baseline.toFixed(2)} ${result.unit}, ratio ${ratio.toFixed(2)}x${verdictText(figure)}`,
+    `${result.name}: kiln ${result.kiln.toFixed(2)} ${result.unit}, baseline ${result.baseline.toFixed(2)} ${result.unit}, ratio ${figure.ratio === null ? '-' : `${ratio.toFixed(2)}x`}${verdictText(figure)}`,
   );
   return figure;
 }

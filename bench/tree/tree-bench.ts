@@ -114,8 +114,9 @@ async function timeExpand(page: Page, firstRow: string): Promise<number> {
 
 /** Scrolls the list by a page-ish step per frame and returns the long tasks meanwhile. */
 async function scrollWork(page: Page, scroller: string): Promise<LongTasks> {
-  // The bare page scrolls once it holds every name, as Kiln's tree does once its listing is whole.
+  // Each side scrolls once it holds every name: the bare page's rest fetched, Kiln's folder no longer busy.
   await page.evaluate('window.__rest');
+  await page.locator('[role="treeitem"][aria-label="big"][aria-busy]').waitFor({ state: 'detached' });
   await startLongTasks(page);
   await page.evaluate(`new Promise((resolve) => {
     const list = document.querySelector('${scroller}');
