@@ -169,31 +169,49 @@ function lowerAscii(code: number): number {
 /** Below this a plain comparison sort is as fast as packing. */
 const PACKED_SORT_FROM = 512;
 
+/** Past this key position a run still tied is ordered by its full keys (only names this alike get there). */
+const PACKED_UP_TO = 1024;
+
 /**
  * Sorts keyed entries in place, in compareEntries' order. A big folder is sorted natively, not with a JS
  * comparator (whose ~130,000 calls for 10,000 names were most of a cold listing's sort): the key's first
- * characters after the prefix all keys share are packed with the entry's index into one float, a
- * Float64Array sorts those, and only runs whose packed characters tie are then ordered by their full keys.
- * The packed characters are read from the names directly, so only keys in such runs are ever built.
+ * characters after the prefix all keys share are packed with the entry's index into one float, and a
+ * Float64Array sorts those; runs that tie there are sorted the same way on the characters that follow. The
+ * characters are read from the names directly, so no key is built.
  */
 export function sortKeyed<S extends SortableEntry>(items: S[]): S[] {
-  const n = items.length;
-  if (n < PACKED_SORT_FROM) return items.sort(byKey);
+  if (items.length < PACKED_SORT_FROM) return items.sort(byKey);
+  sortPacked(items, sharedKeyPrefix(items));
+  return items;
+}
+
+/** Scratch for sortPacked, grown as needed and shared by its nested calls (each is done with it before they run). */
+let scratchWindows = new Uint16Array(0);
+let scratchPacked = new Float64Array(0);
+
+/** Sorts `run` in place, its keys all alike before position `from`, on packed characters from there. */
+function sortPacked<S extends SortableEntry>(run: S[], from: number): void {
+  const n = run.length;
+  if (from > PACKED_UP_TO) {
+    run.sort(byKey);
+    return;
+  }
   // 53 exact bits per float: the index takes the low ones, characters (7 bits if all ASCII, else 16) the rest.
-  const indexBits = 32 - Math.clz32(n - 1);
+  const indexBits = Math.max(1, 32 - Math.clz32(n - 1));
   const scale = 2 ** indexBits;
   const asciiWidth = Math.floor((53 - indexBits) / 7);
-  const shared = sharedKeyPrefix(items);
-  // Each key's window after the shared prefix; a key that ends inside it pads with 0, tying with a NUL
-  // there, and the full-key pass settles such ties.
-  const windows = new Uint16Array(n * asciiWidth);
-  for (let i = 0; i < n; i++) writeKeyCodes(items[i], shared, shared + asciiWidth, windows, i * asciiWidth);
+  if (scratchWindows.length < n * asciiWidth) scratchWindows = new Uint16Array(n * asciiWidth);
+  if (scratchPacked.length < n) scratchPacked = new Float64Array(n);
+  // Each key's window; a key that ends inside it pads with 0, which no later character of another key is.
+  const windows = scratchWindows;
+  windows.fill(0, 0, n * asciiWidth);
+  for (let i = 0; i < n; i++) writeKeyCodes(run[i], from, from + asciiWidth, windows, i * asciiWidth);
   let highest = 0;
-  for (let i = 0; i < windows.length; i++) if (windows[i] > highest) highest = windows[i];
+  for (let i = 0; i < n * asciiWidth; i++) if (windows[i] > highest) highest = windows[i];
   const charBits = highest > 127 ? 16 : 7;
   const width = charBits === 7 ? asciiWidth : Math.floor((53 - indexBits) / 16);
   const base = 2 ** charBits;
-  const packed = new Float64Array(n);
+  const packed = scratchPacked.subarray(0, n);
   for (let i = 0; i < n; i++) {
     let prefix = 0;
     for (let j = 0; j < width; j++) prefix = prefix * base + windows[i * asciiWidth + j];
@@ -201,19 +219,21 @@ export function sortKeyed<S extends SortableEntry>(items: S[]): S[] {
   }
   packed.sort();
   const ordered = new Array<S>(n);
-  for (let i = 0; i < n; i++) ordered[i] = items[packed[i] % scale];
+  for (let i = 0; i < n; i++) ordered[i] = run[packed[i] % scale];
+  const ties: number[] = [];
   for (let start = 0; start < n;) {
     const prefix = Math.floor(packed[start] / scale);
     let end = start + 1;
     while (end < n && Math.floor(packed[end] / scale) === prefix) end++;
-    if (end - start > 1) {
-      const run = ordered.slice(start, end).sort(byKey);
-      for (let i = 0; i < run.length; i++) ordered[start + i] = run[i];
-    }
+    if (end - start > 1) ties.push(start, end);
     start = end;
   }
-  for (let i = 0; i < n; i++) items[i] = ordered[i];
-  return items;
+  for (let i = 0; i < n; i++) run[i] = ordered[i];
+  for (let t = 0; t < ties.length; t += 2) {
+    const tied = run.slice(ties[t], ties[t + 1]);
+    sortPacked(tied, from + width);
+    for (let i = 0; i < tied.length; i++) run[ties[t] + i] = tied[i];
+  }
 }
 
 /** Sorts a whole listing in compareEntries' order, each key computed once (the fast path for huge folders). */
