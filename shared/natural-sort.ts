@@ -96,11 +96,11 @@ function byKey(a: SortableEntry, b: SortableEntry): number {
 
 /**
  * Writes the entry's sort-key character codes from key position `from` up to `to` into `out` from `at`,
- * without building the key; returns how many it wrote (the key may end sooner). Mirrors entrySortKey and
+ * without building the key; where the key ends sooner, `out` keeps what it held (zeros). Mirrors entrySortKey and
  * naturalSortKey: up to a name's first non-ASCII character its key is the ASCII rule's (lower case, digit
  * runs as numberKey gives them), so only from there is the real key built and read.
  */
-function writeKeyCodes(item: SortableEntry, from: number, to: number, out: Uint16Array, at: number): number {
+function writeKeyCodes(item: SortableEntry, from: number, to: number, out: Uint16Array, at: number): void {
   const { name, kind } = item;
   const length = name.length;
   const base = at - from;
@@ -112,7 +112,7 @@ function writeKeyCodes(item: SortableEntry, from: number, to: number, out: Uint1
     if (c > 127) {
       const key = item.key;
       for (const end = Math.min(to, key.length); n < end; n++) if (n >= from) out[base + n] = key.charCodeAt(n);
-      return n - from;
+      return;
     }
     if (!isDigit(c)) {
       if (n >= from) out[base + n] = lowerAscii(c);
@@ -137,7 +137,6 @@ function writeKeyCodes(item: SortableEntry, from: number, to: number, out: Uint1
     n++;
   }
   for (let i = 0; i < length && n < to; i++, n++) if (n >= from) out[base + n] = name.charCodeAt(i);
-  return Math.max(0, n - from);
 }
 
 /**
@@ -236,7 +235,7 @@ function sortPacked<S extends SortableEntry>(run: S[], from: number): void {
   }
 }
 
-/** Sorts a whole listing in compareEntries' order, each key computed once (the fast path for huge folders). */
+/** Sorts a whole listing in compareEntries' order (the fast path for huge folders). */
 export function sortEntries<T extends Named>(entries: T[]): T[] {
   return sortKeyed(keyed(entries)).map((k) => k.entry);
 }
