@@ -24,7 +24,11 @@ export function naturalSortKey(name: string): string {
 
 const ASCII = /^[\x20-\x7e]*$/;
 const DIGITS = /\d+/g;
-const ZEROS = '0'.repeat(24);
+/** A digit run of up to this many significant digits is keyed by its length; a longer one is padded. */
+const SHORT_RUN = 9;
+/** The width a long digit run is padded to (no real name holds a longer number). */
+const PADDED_RUN = 24;
+const ZEROS = '0'.repeat(PADDED_RUN);
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
@@ -38,8 +42,8 @@ function numberKey(digits: string): string {
   let start = 0;
   while (start < digits.length - 1 && digits.charCodeAt(start) === 48) start++;
   const bare = start ? digits.slice(start) : digits;
-  if (bare.length <= 9) return String.fromCharCode(47 + bare.length) + bare;
-  return `9${bare.length >= 24 ? bare : ZEROS.slice(bare.length) + bare}`;
+  if (bare.length <= SHORT_RUN) return String.fromCharCode(47 + bare.length) + bare;
+  return `9${bare.length >= PADDED_RUN ? bare : ZEROS.slice(bare.length) + bare}`;
 }
 
 type Named = { kind: string; name: string };
@@ -125,10 +129,12 @@ function writeKeyCodes(item: SortableEntry, from: number, to: number, out: Uint1
     let start = i;
     while (start < end - 1 && name.charCodeAt(start) === 48) start++;
     const digits = end - start;
-    // numberKey: the run's length as one digit, or '9' and the run padded to 24 digits.
-    if (n >= from) out[base + n] = digits <= 9 ? 47 + digits : 57;
+    // numberKey: the run's length as one digit, or '9' and the run padded with zeros.
+    if (n >= from) out[base + n] = digits <= SHORT_RUN ? 47 + digits : 57;
     n++;
-    for (let zero = digits; digits > 9 && zero < 24 && n < to; zero++, n++) if (n >= from) out[base + n] = 48;
+    for (let zero = digits; digits > SHORT_RUN && zero < PADDED_RUN && n < to; zero++, n++) {
+      if (n >= from) out[base + n] = 48;
+    }
     for (let d = start; d < end && n < to; d++, n++) if (n >= from) out[base + n] = name.charCodeAt(d);
     i = end;
   }

@@ -143,8 +143,9 @@ describe('list and stat', () => {
     const page = await ws.listing('empty', { limit: 50 });
     expect(page.total).toBe(1500);
     expect(page.names).toEqual(after.slice(0, 50).map((n) => n.slice(n.indexOf(':') + 1)));
-    const rest = await ws.listing('empty', { offset: 50 });
-    expect([...page.names, ...rest.names]).toEqual(after.map((n) => n.slice(n.indexOf(':') + 1)));
+    const middle = await ws.listing('empty', { offset: 50, limit: 500 });
+    const rest = await ws.listing('empty', { offset: 550 });
+    expect([...page.names, ...middle.names, ...rest.names]).toEqual(after.map((n) => n.slice(n.indexOf(':') + 1)));
   });
 
   it('stats files and refuses missing paths and files as folders', async () => {

@@ -114,8 +114,8 @@ export class Workspace {
   private readonly onChange: NonNullable<WorkspaceOptions['onChange']>;
   private readonly beforeReplace?: WorkspaceOptions['beforeReplace'];
   private readonly jobs = new Map<string, AbortController>();
-  /** Big folders being served in pages: their read and, once a later page asks, its order. */
-  private readonly pagedReads = new Map<string, { at: number; read: ReadEntry[]; sorted?: ReadEntry[] }>();
+  /** Big folders being served in pages: their read, sorted in place once a later page asks. */
+  private readonly pagedReads = new Map<string, { at: number; entries: ReadEntry[]; sorted: boolean }>();
 
   /** Use `Workspace.open` unless root is already absolute and realpath'd. */
   constructor(options: WorkspaceOptions) {
@@ -184,15 +184,22 @@ export class Workspace {
         const offset = options.offset ?? 0;
         let paged = offset > 0 ? this.pagedReads.get(key) : undefined;
         if (!paged || Date.now() - paged.at > LISTING_REUSE_MS) {
-          paged = { at: Date.now(), read: await readFolder(folder.path, Boolean(options.showHidden)) };
+          paged = {
+            at: Date.now(),
+            entries: await readFolder(folder.path, Boolean(options.showHidden)),
+            sorted: false,
+          };
         }
-        const total = paged.read.length;
+        const { entries } = paged;
+        const total = entries.length;
         const end = options.limit === undefined ? total : Math.min(total, offset + options.limit);
         let page: ReadEntry[];
-        if (offset === 0 && end < total) page = firstKeyed(paged.read, end);
+        // A first page is always cut from a fresh read; later pages sort the kept one, once.
+        if (offset === 0 && end < total) page = firstKeyed(entries, end);
         else {
-          paged.sorted ??= sortKeyed(paged.read.slice());
-          page = paged.sorted.slice(offset, end);
+          if (!paged.sorted) sortKeyed(entries);
+          paged.sorted = true;
+          page = entries.slice(offset, end);
         }
         this.pagedReads.delete(key);
         if (end < total) {
