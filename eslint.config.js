@@ -25,7 +25,17 @@ export default defineConfig(
   {
     // Playwright reads which fixtures a fixture needs from its destructured first argument, even when it needs none.
     files: ['e2e/**/*.ts'],
-    rules: { 'no-empty-pattern': 'off' },
+    rules: {
+      'no-empty-pattern': 'off',
+      // Two workers writing the same fixed file overwrite each other's: artifacts go to test.info().outputPath().
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "Property[key.name='path'] > Literal[value=/^\\/tmp\\//]",
+          message: 'Write test artifacts to test.info().outputPath(...), not a fixed /tmp path.',
+        },
+      ],
+    },
   },
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],

@@ -87,7 +87,7 @@ test.describe('notebook find, outline and collapse', () => {
       // Going to a match in a folded section opens it (as JupyterLab writes it: heading_collapsed goes).
       await expect(nb.getByRole('group')).toHaveCount(6);
       await expect(cellOf(nb, 4).locator('.nb-find-current')).toHaveCount(1);
-      await page.screenshot({ path: '/tmp/nbfind-find.png' });
+      await page.screenshot({ path: test.info().outputPath('nbfind-find.png') });
 
       await page.keyboard.press(`${mod}+h`);
       const replace = bar.getByRole('textbox', { name: 'Replace' });
@@ -211,7 +211,7 @@ test.describe('notebook find, outline and collapse', () => {
       await expect.poll(() => inView(nb.locator('.nb-cells'), heading)).toBe(true);
       await expect(outline.getByRole('treeitem', { name: 'Discussion' })).toHaveAttribute('aria-selected', 'true');
       await expect(outline.getByRole('treeitem', { name: 'Results' })).toHaveAttribute('aria-selected', 'false');
-      await page.screenshot({ path: '/tmp/nbfind-outline.png' });
+      await page.screenshot({ path: test.info().outputPath('nbfind-outline.png') });
 
       await heading.click();
       await page.keyboard.press(`${mod}+h`);
