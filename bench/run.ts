@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runDownloadBench } from './download';
@@ -29,8 +29,12 @@ import { runUploadBench } from './upload';
  * `npm run bench` (or `npm run bench -- <name> [<name>…]`): each benchmark prints its figures against a
  * baseline measured in the same run; at the end a summary table, bench/results.json (figures, targets and
  * the machine's load), and a non-zero exit when any figure misses its target or a benchmark failed.
+ * Each benchmark runs in a process of its own: run one after another in one process, the later ones
+ * measured a heap grown to gigabytes by the earlier ones (every spawn forks it, every collection walks it).
  */
 const RESULTS = path.join(import.meta.dirname, 'results.json');
+/** `run.ts --one <name> <file>`: runs that benchmark here and writes its figures and error to the file. */
+const ONE = '--one';
 const only = process.argv.slice(2);
 const benches: Record<string, () => Promise<unknown>> = {
   listing: runListingBench,
@@ -55,6 +59,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   download: runDownloadBench,
   'language-server': runLanguageServerBench,
 };
+if (process.argv[2] === ONE) await runOne(process.argv[3], process.argv[4]);
 const unknown = only.filter((name) => !Object.hasOwn(benches, name));
 if (unknown.length) {
   console.error(`Unknown benchmark ${unknown.join(', ')}; there are: ${Object.keys(benches).join(', ')}`);
@@ -70,23 +75,31 @@ interface BenchRun {
   error: string | null;
 }
 
-const runs: BenchRun[] = [];
-for (const [name, bench] of Object.entries(benches)) {
-  if (only.length && !only.includes(name)) continue;
-  beginBench(name);
-  const loadBefore = os.loadavg()[0];
-  const started = performance.now();
-  let error: string | null = null;
-  try {
-    await bench();
-  } catch (err) {
-    error = err instanceof Error ? (err.stack ?? err.message) : String(err);
-    console.error(`${name} failed: ${error}`);
-  }
-  runs.push({ name, seconds: (performance.now() - started) / 1000, loadBefore, loadAfter: os.loadavg()[0], error });
+interface OneOutcome {
+  figures: Figure[];
+  error: string | null;
 }
 
-const figures = reportedFigures();
+const runs: BenchRun[] = [];
+const figures: Figure[] = [];
+const scratch = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-run-'));
+for (const name of Object.keys(benches)) {
+  if (only.length && !only.includes(name)) continue;
+  const loadBefore = os.loadavg()[0];
+  const started = performance.now();
+  const outcome = await runInChild(name, path.join(scratch, `${name}.json`));
+  figures.push(...outcome.figures);
+  if (outcome.error) console.error(`${name} failed: ${outcome.error}`);
+  runs.push({
+    name,
+    seconds: (performance.now() - started) / 1000,
+    loadBefore,
+    loadAfter: os.loadavg()[0],
+    error: outcome.error,
+  });
+}
+await rm(scratch, { recursive: true, force: true });
+
 const previous = await readPrevious();
 printSummary(figures, runs, previous);
 await writeFile(
@@ -111,6 +124,35 @@ if (failed || missed) {
   process.exit(1);
 }
 process.exit(0);
+
+/** Runs one benchmark in a fresh Node process (this file with --one), its output shown as it comes. */
+async function runInChild(name: string, outFile: string): Promise<OneOutcome> {
+  const child = spawn(process.execPath, [...process.execArgv, import.meta.filename, ONE, name, outFile], {
+    stdio: 'inherit',
+  });
+  const code = await new Promise<number | null>((resolve) => {
+    child.once('error', () => resolve(null));
+    child.once('exit', (exitCode) => resolve(exitCode));
+  });
+  try {
+    return JSON.parse(await readFile(outFile, 'utf8')) as OneOutcome;
+  } catch {
+    return { figures: [], error: `its process ended (exit code ${code}) before reporting` };
+  }
+}
+
+async function runOne(name: string, outFile: string): Promise<never> {
+  beginBench(name);
+  let error: string | null = null;
+  try {
+    await benches[name]();
+  } catch (err) {
+    error = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  }
+  const outcome: OneOutcome = { figures: [...reportedFigures()], error };
+  await writeFile(outFile, JSON.stringify(outcome));
+  process.exit(0);
+}
 
 /** The last run's figures by bench and name, so this run's table shows what changed. */
 async function readPrevious(): Promise<Map<string, Figure>> {
