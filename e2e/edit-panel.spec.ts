@@ -327,6 +327,50 @@ test.describe('edit assistant', () => {
     expect(await workspace.read('src/app.py')).toBe(APP);
   });
 
+  test('the transcript follows a long answer while at its end, and stays where the operator scrolled up to', async ({
+    page,
+    kiln,
+    workspace,
+    model,
+  }) => {
+    await configure(workspace, model);
+    const lines = (from: number) => Array.from({ length: 60 }, (_, i) => `line ${from + i}\n`).join('');
+    // The first 60 lines outgrow the panel; then the stream waits until the operator has scrolled up.
+    let scrolledUp!: () => void;
+    const CHUNK = 40;
+    model.enqueue({
+      text: lines(1) + lines(61),
+      chunkSize: CHUNK,
+      // One SSE event for the role, then the text's chunks.
+      pause: { afterChunks: 1 + Math.ceil(lines(1).length / CHUNK), until: new Promise<void>((r) => (scrolledUp = r)) },
+    });
+    await kiln.open(page);
+    await openFile(page, 'src', 'app.py');
+    await ask(page, 'Write a lot');
+    const log = panel(page).getByRole('log', { name: 'Transcript' });
+    const fromEnd = () => log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await expect(log).toContainText('line 60');
+    expect(await log.evaluate((el) => el.scrollHeight > el.clientHeight * 1.5)).toBe(true);
+    await expect.poll(fromEnd).toBeLessThan(2);
+
+    await log.evaluate((el) => (el.scrollTop = 0));
+    await frames();
+    scrolledUp();
+    await expect(log).toContainText('line 120');
+    await expect(panel(page).locator('[data-streaming="true"]')).toHaveCount(0);
+    await frames();
+    expect(await log.evaluate((el) => el.scrollTop)).toBe(0);
+
+    // Back at the end, it follows the next answer.
+    await log.evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await frames();
+    model.enqueue(reply.text(lines(121)));
+    await ask(page, 'More');
+    await expect(log).toContainText('line 180');
+    await expect.poll(fromEnd).toBeLessThan(2);
+  });
+
   test('the model picker overrides the model for this session', async ({ page, kiln, workspace, model }) => {
     await configure(workspace, model);
     model.enqueue(reply.text('From the other model.'));

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 
 /**
  * A chat transcript's scroller: it follows the stream while the operator is at the bottom
@@ -7,11 +7,22 @@ import { useEffect, useRef, type ReactNode } from 'react';
 export function ChatLog({ label, live = false, children }: { label: string; live?: boolean; children: ReactNode }) {
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
+  /** Where following last scrolled to: its scroll event comes a frame later, when more may have arrived. */
+  const followedTo = useRef(-1);
 
-  useEffect(() => {
-    const el = scroller.current;
-    if (el && pinned.current) el.scrollTop = el.scrollHeight;
-  });
+  // Follows from a ResizeObserver (after layout, before paint) rather than after every render: reading
+  // scrollHeight there made each store update, each streamed token, lay out the whole window at once.
+  useLayoutEffect(() => {
+    const el = scroller.current!;
+    const follow = new ResizeObserver(() => {
+      if (!pinned.current) return;
+      el.scrollTop = el.scrollHeight;
+      followedTo.current = el.scrollTop;
+    });
+    follow.observe(el);
+    follow.observe(el.firstElementChild!);
+    return () => follow.disconnect();
+  }, []);
 
   return (
     <div
@@ -22,10 +33,11 @@ export function ChatLog({ label, live = false, children }: { label: string; live
       aria-live={live ? 'polite' : undefined}
       onScroll={(e) => {
         const el = e.currentTarget;
+        if (Math.abs(el.scrollTop - followedTo.current) < 1) return;
         pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
       }}
     >
-      {children}
+      <div className="chat-log-content">{children}</div>
     </div>
   );
 }
