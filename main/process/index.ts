@@ -7,6 +7,7 @@ export {
   newRunId,
   RUN_ID_VARIABLE,
   signalGroup,
+  signalSessionMembers,
   stopProcessGroup,
 } from './kill';
 export { findExecutable } from './find-executable';

@@ -52,8 +52,8 @@ function isZombie(pid: number): boolean {
   }
 }
 
-/** Live processes (Linux /proc) whose `file` holds `needle`, this process excluded. A zombie reads empty: it is dead already. */
-function scanProc(file: 'cmdline' | 'environ', needle: string): number[] {
+/** Processes (Linux /proc) that `matches` accepts by their id, this process excluded; one gone meanwhile is skipped. */
+function scanProc(matches: (pid: string) => boolean): number[] {
   const found: number[] = [];
   let entries: string[];
   try {
@@ -63,25 +63,42 @@ function scanProc(file: 'cmdline' | 'environ', needle: string): number[] {
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    let text: string;
     try {
-      text = readFileSync(`/proc/${entry}/${file}`, 'latin1');
+      if (matches(entry)) found.push(Number(entry));
     } catch {
-      continue;
+      // Gone meanwhile.
     }
-    if (text.includes(needle)) found.push(Number(entry));
   }
   return found;
 }
 
+/** Processes whose /proc `file` holds `needle`. A zombie reads empty: it is dead already. */
+function scanProcFor(file: 'cmdline' | 'environ', needle: string): number[] {
+  return scanProc((pid) => readFileSync(`/proc/${pid}/${file}`, 'latin1').includes(needle));
+}
+
+/**
+ * Sends `signal` to every process in the session `leader` leads, the leader excepted (Linux; elsewhere none are
+ * found). A terminal's background jobs sit in process groups of their own, out of reach of the shell's group.
+ */
+export function signalSessionMembers(leader: number, signal: NodeJS.Signals): void {
+  if (process.platform !== 'linux') return;
+  const members = scanProc((pid) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // After the command name (which may hold spaces and parentheses): state, ppid, pgrp, session.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ', 4)[3]) === leader;
+  });
+  for (const pid of members) if (pid !== leader) signalProcess(pid, signal);
+}
+
 /** Live processes whose environment carries `runId` (Linux; elsewhere none can be found this way). */
 function processesOfRun(runId: string): number[] {
-  return process.platform === 'linux' ? scanProc('environ', `${RUN_ID_VARIABLE}=${runId}\0`) : [];
+  return process.platform === 'linux' ? scanProcFor('environ', `${RUN_ID_VARIABLE}=${runId}\0`) : [];
 }
 
 /** Process ids whose command line contains `marker` (a unique folder of ours), this process excluded. */
 export async function findProcessesByMarker(marker: string): Promise<number[]> {
-  if (process.platform === 'linux') return scanProc('cmdline', marker);
+  if (process.platform === 'linux') return scanProcFor('cmdline', marker);
   return new Promise((resolve) => {
     execFile('pgrep', ['-f', marker], (err, stdout) => {
       if (err) return resolve([]);

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { EventPayload } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
-import { signalGroup } from '../process';
+import { signalGroup, signalSessionMembers } from '../process';
 
 export interface TerminalServiceOptions {
   /** The workspace root: every terminal starts here. */
@@ -115,6 +115,9 @@ export class TerminalService {
     if (!terminal) return;
     if (terminal.paused) terminal.pty.resume();
     const pid = terminal.pty.pid;
+    // As closing a terminal window does, its whole session is hung up: background jobs too, which some shells
+    // (dash) do not pass the hang-up on to. What ignores it (nohup) goes on.
+    signalSessionMembers(pid, 'SIGHUP');
     terminal.pty.kill('SIGHUP');
     const grace = setTimeout(() => {
       // The shell's process group: jobs it started that ignore the hang-up go too.

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { KilnError } from '../../shared/errors';
@@ -78,6 +78,32 @@ it('ends the shell and what it started when its terminal is killed; input after 
   await expect.poll(() => isRunning(child), { timeout: 5000 }).toBe(false);
   expect(() => service.input(id, 'echo\r')).toThrow(KilnError);
 });
+
+it.skipIf(!existsSync('/bin/dash'))(
+  'ends a background job of a shell that does not pass the hang-up on (dash), but not one started with nohup',
+  async () => {
+    const dash = new TerminalService({
+      root,
+      shell: '/bin/dash',
+      emit: (channel: string, payload: { id: string; data?: string }) => {
+        if (channel === 'terminal.data') output.set(payload.id, (output.get(payload.id) ?? '') + payload.data);
+      },
+    });
+    try {
+      const { id } = dash.create(80, 24);
+      dash.input(id, 'sleep 300 & echo "child $!"; nohup sleep 301 >/dev/null 2>&1 & echo "kept $!"\r');
+      await expect.poll(() => /kept (\d+)/.exec(screen(id))?.[1], { timeout: 10_000 }).toBeTruthy();
+      const child = Number(/child (\d+)/.exec(screen(id))![1]);
+      const kept = Number(/kept (\d+)/.exec(screen(id))![1]);
+      await dash.kill(id);
+      await expect.poll(() => isRunning(child), { timeout: 5000 }).toBe(false);
+      expect(isRunning(kept)).toBe(true);
+      process.kill(kept, 'SIGKILL');
+    } finally {
+      await dash.dispose();
+    }
+  },
+);
 
 it('ends every shell at shutdown', async () => {
   const a = service.create(80, 24);
