@@ -45,11 +45,16 @@ export function isAlive(pid: number): boolean {
 function isZombie(pid: number): boolean {
   if (process.platform !== 'linux') return false;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return stat[stat.lastIndexOf(')') + 2] === 'Z';
+    return statFields(pid)[0] === 'Z';
   } catch {
     return false;
   }
+}
+
+/** /proc/<pid>/stat after the command name (which may hold spaces and parentheses): state, ppid, pgrp, session, ... */
+function statFields(pid: number | string): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
 /** Processes (Linux /proc) that `matches` accepts by their id, this process excluded; one gone meanwhile is skipped. */
@@ -83,11 +88,7 @@ function scanProcFor(file: 'cmdline' | 'environ', needle: string): number[] {
  */
 export function signalSessionMembers(leader: number, signal: NodeJS.Signals): void {
   if (process.platform !== 'linux') return;
-  const members = scanProc((pid) => {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    // After the command name (which may hold spaces and parentheses): state, ppid, pgrp, session.
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ', 4)[3]) === leader;
-  });
+  const members = scanProc((pid) => Number(statFields(pid)[3]) === leader);
   for (const pid of members) if (pid !== leader) signalProcess(pid, signal);
 }
 

@@ -16,19 +16,24 @@ beforeEach(async () => {
   ({ root, cleanup } = await makeTempTree({ 'src/pkg/__init__.py': 'NAME = "from src"\n' }));
   output = new Map();
   exits = new Map();
-  service = new TerminalService({
-    root,
-    shell: '/bin/bash',
-    emit: (channel: string, payload: { id: string; data?: string; exitCode?: number }) => {
-      if (channel === 'terminal.data') output.set(payload.id, (output.get(payload.id) ?? '') + payload.data);
-      else exits.set(payload.id, payload.exitCode!);
-    },
-  });
+  service = terminals('/bin/bash');
 });
 afterEach(async () => {
   await service.dispose();
   await cleanup();
 });
+
+/** Terminals running `shell`, their output and exits recorded in `output` and `exits`. */
+function terminals(shell: string): TerminalService {
+  return new TerminalService({
+    root,
+    shell,
+    emit: (channel: string, payload: { id: string; data?: string; exitCode?: number }) => {
+      if (channel === 'terminal.data') output.set(payload.id, (output.get(payload.id) ?? '') + payload.data);
+      else exits.set(payload.id, payload.exitCode!);
+    },
+  });
+}
 
 const screen = (id: string) => output.get(id) ?? '';
 const HIGH_WATER_CHARS = 256 * 1024;
@@ -82,13 +87,7 @@ it('ends the shell and what it started when its terminal is killed; input after 
 it.skipIf(!existsSync('/bin/dash'))(
   'ends a background job of a shell that does not pass the hang-up on (dash), but not one started with nohup',
   async () => {
-    const dash = new TerminalService({
-      root,
-      shell: '/bin/dash',
-      emit: (channel: string, payload: { id: string; data?: string }) => {
-        if (channel === 'terminal.data') output.set(payload.id, (output.get(payload.id) ?? '') + payload.data);
-      },
-    });
+    const dash = terminals('/bin/dash');
     try {
       const { id } = dash.create(80, 24);
       dash.input(id, 'sleep 300 & echo "child $!"; nohup sleep 301 >/dev/null 2>&1 & echo "kept $!"\r');
