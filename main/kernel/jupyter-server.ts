@@ -12,6 +12,7 @@ import { logListenerError } from '../events';
 import { findJupyter, JUPYTER_INSTALL_HINT, userJupyterDataDir, type JupyterCommand } from './discovery';
 import { CappedText, killStragglers, killTreeOnExit, newRunId, RUN_ID_VARIABLE, stopProcessGroup } from '../process';
 import { serverConfigSource } from './server-config';
+import { directKernelSocketClass } from './direct-socket';
 
 export interface RemoteJupyter {
   /** e.g. http://gpu-box:8888/ or https://hub.example.org/user/me/ */
@@ -89,14 +90,20 @@ class KernelWebSocket extends WebSocket {
   }
 }
 
-export function makeServerSettings(baseUrl: string, token: string): ServerConnection.ISettings {
+/**
+ * How @jupyterlab/services reaches a server. `runtimeDir`, the embedded server's private runtime folder where
+ * its kernels' connection files are, lets kernel connections speak ZMQ to those kernels (see direct-socket.ts).
+ */
+export function makeServerSettings(baseUrl: string, token: string, runtimeDir?: string): ServerConnection.ISettings {
   const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
   return ServerConnection.makeSettings({
     baseUrl: base,
     wsUrl: base.replace(/^http/, 'ws'),
     token,
     appendToken: true,
-    WebSocket: KernelWebSocket as unknown as typeof globalThis.WebSocket,
+    WebSocket: runtimeDir
+      ? directKernelSocketClass(runtimeDir, (url, protocols) => new KernelWebSocket(url, protocols))
+      : (KernelWebSocket as unknown as typeof globalThis.WebSocket),
     fetch: globalThis.fetch,
     Request: globalThis.Request,
     Headers: globalThis.Headers,
@@ -395,7 +402,7 @@ export class JupyterServerManager {
           baseUrl,
           wsUrl: `ws://127.0.0.1:${port}/`,
           token: this.token,
-          settings: makeServerSettings(baseUrl, this.token),
+          settings: makeServerSettings(baseUrl, this.token, path.join(dir, 'runtime')),
           generation: this.generation,
           remote: false,
         };

@@ -9,6 +9,7 @@ import { KilnError } from '../../shared/errors';
 import { findJupyter } from './discovery';
 import { JupyterServerManager, type JupyterConnection } from './jupyter-server';
 import { KernelSession } from './kernel-session';
+import type { DirectKernelSocket } from './direct-socket';
 import { findProcessesByMarker } from '../process';
 import { groupAlive, holdJupyterAtStart } from '../../test-support/held-jupyter';
 import { until } from '../../test-support/until';
@@ -108,6 +109,41 @@ describe('JupyterServerManager', () => {
     expect(server.log).toMatch(/KILN_NODELAY .*ZMQChannelsHandler/);
   });
 
+  it("keeps the server's record of kernel activity, read from the raw frames (a lighter watch on 1.x)", async () => {
+    const connection = await server.start();
+    expect(server.log).toContain('KILN_ACTIVITY_WATCH lighter');
+    const session = new KernelSession({ server, notebookPath: 'activity.ipynb', srcDir: null });
+    const kernelState = async () => {
+      const response = await fetch(`${connection.baseUrl}api/sessions`, {
+        headers: { Authorization: `token ${connection.token}` },
+      });
+      const sessions = (await response.json()) as {
+        path: string;
+        kernel: { execution_state: string; last_activity: string };
+      }[];
+      return sessions.find((s) => s.path === 'activity.ipynb')!.kernel;
+    };
+    try {
+      await session.start();
+      const before = await kernelState();
+      let sleeping!: () => void;
+      const started = new Promise<void>((resolve) => (sleeping = resolve));
+      const running = session.execute('import time\nprint("go", flush=True)\ntime.sleep(1)', {
+        onOutput: () => sleeping(),
+      });
+      await started;
+      expect((await kernelState()).execution_state).toBe('busy');
+      await running;
+      const after = await until(async () => {
+        const state = await kernelState();
+        return state.execution_state === 'idle' && state;
+      }, 'the server to record the kernel idle');
+      expect(Date.parse(after.last_activity)).toBeGreaterThan(Date.parse(before.last_activity));
+    } finally {
+      await session.dispose();
+    }
+  });
+
   it('uses a remote server by URL and token through the same path', async () => {
     const local = await server.start();
     const remote = new JupyterServerManager({
@@ -156,6 +192,10 @@ async function watchedKernel(connection: JupyterConnection, notebookPath: string
     settings,
   );
   const kernel = new KernelConnection({ model: model.kernel!, serverSettings: settings, handleComms: false });
+  const receivedTypes: string[] = [];
+  kernel.anyMessage.connect((_sender, { msg, direction }) => {
+    if (direction === 'recv') receivedTypes.push(msg.header.msg_type);
+  });
   await kernel.info;
   const sixTimesSeven = async () => {
     const future = kernel.requestExecute({ code: '6*7' });
@@ -172,7 +212,8 @@ async function watchedKernel(connection: JupyterConnection, notebookPath: string
     kernel.dispose();
     await SessionAPI.shutdownSession(model.id, settings).catch(() => undefined);
   };
-  return { sockets, sixTimesSeven, close };
+  const received = (type: string) => receivedTypes.filter((t) => t === type).length;
+  return { sockets, sixTimesSeven, received, close };
 }
 
 const V1_PROTOCOL = 'v1.kernel.websocket.jupyter.org';
@@ -214,6 +255,64 @@ describe('kernel wire protocol', () => {
     } finally {
       await jsonOnly.dispose();
       await fs.rm(ownState, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('kernels over ZMQ', () => {
+  it("speaks ZMQ to the embedded server's kernels, and a remote server's over its WebSocket", async () => {
+    const local = await server.start();
+    const embedded = await watchedKernel(local, 'zmq.ipynb');
+    const remote = new JupyterServerManager({
+      rootDir: '/nonexistent',
+      remote: { url: local.baseUrl, token: local.token },
+    });
+    const relayed = await watchedKernel(await remote.start(), 'relayed.ipynb');
+    try {
+      expect(embedded.sockets.map((s) => (s as unknown as DirectKernelSocket).direct)).toEqual([true]);
+      expect(await embedded.sixTimesSeven()).toBe('42');
+      // Only the client's own kernel_info request was answered to it: the replies to the requests that checked
+      // the ZMQ sockets were connected are not its business.
+      expect(embedded.received('kernel_info_reply')).toBe(1);
+      expect(relayed.sockets.map((s) => (s as unknown as DirectKernelSocket).direct === true)).toEqual([false]);
+      expect(await relayed.sixTimesSeven()).toBe('42');
+    } finally {
+      await embedded.close();
+      await relayed.close();
+      await remote.dispose();
+    }
+  });
+
+  it('hears from the server that a kernel died and was restarted, and runs on the new kernel', async () => {
+    await server.start();
+    const session = new KernelSession({ server, notebookPath: 'dies.ipynb', srcDir: null });
+    // The server's restarter can say "restarting" twice for one death (it polls again while the new kernel
+    // starts); the second cancels the kernel_info request @jupyterlab/services sent on reconnecting, whose
+    // rejection it leaves unhandled. That one is tolerated here; any other fails the test.
+    const others: unknown[] = [];
+    const vitestListeners = process.listeners('unhandledRejection');
+    process.removeAllListeners('unhandledRejection');
+    process.on('unhandledRejection', (err) => {
+      if (!String(err).includes('Canceled future for kernel_info_request')) others.push(err);
+    });
+    try {
+      await session.start();
+      await session.execute('before = 1', { onOutput: () => undefined });
+      let lost = '';
+      session.onKernelLost((why) => (lost = why));
+      // The kernel process ends mid-execution; only the server, which watches it, can tell.
+      const dying = await session.execute('import os\nos._exit(1)', { onOutput: () => undefined });
+      expect(dying.status).toBe('aborted');
+      expect(lost).toContain('died and was restarted');
+      const out = collect();
+      const after = await session.execute('print("before" in globals())', { onOutput: out.onOutput });
+      expect(after.status).toBe('ok');
+      expect(out.text()).toContain('False');
+      expect(others).toEqual([]);
+    } finally {
+      await session.dispose();
+      process.removeAllListeners('unhandledRejection');
+      for (const listener of vitestListeners) process.on('unhandledRejection', listener);
     }
   });
 });

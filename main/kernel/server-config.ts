@@ -10,11 +10,17 @@
  *    every user can read in /proc. jupyter_server 2 moved the setting to IdentityProvider.
  * 3. Exit when Kiln is gone. If Kiln is killed without a chance to stop the server, the server notices its
  *    parent died and shuts itself (and its kernels) down, so no orphans remain.
+ * 4. A lighter kernel activity watch on jupyter_server 1.x. The server reads every IOPub message of every
+ *    kernel to keep its last activity and execution state; 1.x checks each message's signature and unpacks
+ *    all of it, on the same two cores the kernel runs on, in the middle of every execution. Kiln's watch keeps
+ *    the same two fields from the raw frames: the time of every message, the state of status messages.
+ *    (2.x tracks states per message type; it is left as it is.)
  */
 export function serverConfigSource(): string {
   return String.raw`# Written by Kiln for its embedded Jupyter server. Safe to delete; Kiln rewrites it at start.
 import functools as _kiln_functools
 import importlib as _kiln_importlib
+import json as _kiln_json
 import logging as _kiln_logging
 import os as _kiln_os
 import signal as _kiln_signal
@@ -101,7 +107,43 @@ def _kiln_token():
         c.ServerApp.token = token
 
 
+def _kiln_lighter_activity_watch():
+    import jupyter_server
+    from jupyter_server.services.kernels import kernelmanager
+
+    if int(jupyter_server.__version__.split(".")[0]) != 1:
+        return
+
+    def start_watching_activity(self, kernel_id):
+        kernel = self._kernels[kernel_id]
+        kernel.execution_state = "starting"
+        kernel.reason = ""
+        kernel.last_activity = kernelmanager.utcnow()
+        kernel._activity_stream = kernel.connect_iopub()
+
+        def record_activity(msg_list):
+            self.last_kernel_activity = kernel.last_activity = kernelmanager.utcnow()
+            try:
+                # identities, delimiter, signature, header, parent header, metadata, content
+                start = msg_list.index(b"<IDS|MSG>")
+                if b'"status"' in msg_list[start + 2]:
+                    state = _kiln_json.loads(msg_list[start + 5]).get("execution_state")
+                    if state:
+                        kernel.execution_state = state
+            except Exception:
+                pass
+
+        kernel._activity_stream.on_recv(record_activity)
+
+    kernelmanager.MappingKernelManager.start_watching_activity = start_watching_activity
+    print("KILN_ACTIVITY_WATCH lighter", flush=True)
+
+
 _kiln_token()
+try:
+    _kiln_lighter_activity_watch()
+except Exception:
+    pass
 try:
     _kiln_patch_nodelay()
 except Exception:
