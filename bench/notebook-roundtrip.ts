@@ -1,6 +1,7 @@
 /**
  * Execution round trip of `1+1`: Kiln's full path (a WebSocket request as the renderer sends it -> router ->
- * NotebookService -> Jupyter server -> kernel -> notebook.output event back over the socket) against a direct
+ * NotebookService -> the kernel of the embedded Jupyter server, over ZMQ -> notebook.output event back over the
+ * socket) against a direct
  * jupyter_client BlockingKernelClient talking ZMQ to the same kind of kernel, in the same run with the two
  * sides' samples interleaved. Kiln is timed from sending `notebook.runCell` on the socket to reading the
  * `notebook.output` event that carries the execute_result; jupyter_client from `execute()` to reading the
