@@ -97,10 +97,11 @@ export class DirectKernelSocket {
   }
 
   private async opened(url: string, runtimeDir: string): Promise<void> {
-    const kernelId = /\/api\/kernels\/([^/]+)\/channels/.exec(new URL(url).pathname)?.[1];
+    // Kernel ids are UUIDs; anything else names no connection file of Kiln's.
+    const kernelId = /\/api\/kernels\/([\w-]+)\/channels$/.exec(new URL(url).pathname)?.[1];
     const kernel =
       this.relay.protocol === V1_PROTOCOL && kernelId
-        ? await ZmqKernel.connect(path.join(runtimeDir, `kernel-${decodeURIComponent(kernelId)}.json`), (frame) =>
+        ? await ZmqKernel.connect(path.join(runtimeDir, `kernel-${kernelId}.json`), (frame) =>
             this.deliver(frame),
           ).catch(() => null)
         : null;
@@ -158,7 +159,8 @@ class ZmqKernel {
       socket.connect(address(port));
       return socket;
     };
-    const iopub = new zmq.Subscriber({ linger: 0 });
+    // No high-water mark: a SUB socket past it drops messages, and outputs must all arrive (as the relay's do).
+    const iopub = new zmq.Subscriber({ linger: 0, receiveHighWaterMark: 0 });
     iopub.connect(address(info.iopub_port));
     iopub.subscribe();
     const sockets = {
