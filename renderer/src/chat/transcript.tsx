@@ -7,8 +7,8 @@ import { useLayoutEffect, useRef, type ReactNode } from 'react';
 export function ChatLog({ label, live = false, children }: { label: string; live?: boolean; children: ReactNode }) {
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
-  /** Where following last scrolled to: its scroll event comes a frame later, when more may have arrived. */
-  const followedTo = useRef(-1);
+  /** Where the last scroll event left the view: only a move up is the operator leaving the end. */
+  const lastTop = useRef(0);
 
   // Follows from a ResizeObserver (after layout, before paint) rather than after every render: reading
   // scrollHeight there made each store update, each streamed token, lay out the whole window at once.
@@ -17,7 +17,6 @@ export function ChatLog({ label, live = false, children }: { label: string; live
     const follow = new ResizeObserver(() => {
       if (!pinned.current) return;
       el.scrollTop = el.scrollHeight;
-      followedTo.current = el.scrollTop;
     });
     follow.observe(el);
     follow.observe(el.firstElementChild!);
@@ -32,9 +31,12 @@ export function ChatLog({ label, live = false, children }: { label: string; live
       aria-label={label}
       aria-live={live ? 'polite' : undefined}
       onScroll={(e) => {
+        // Following's own scroll events move down, and may come a frame late, when more has arrived; so may the
+        // browser's scroll anchoring when entries above change. Neither may unpin: only the view moving up does.
         const el = e.currentTarget;
-        if (Math.abs(el.scrollTop - followedTo.current) < 1) return;
-        pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
+        if (el.scrollHeight - el.scrollTop - el.clientHeight < 24) pinned.current = true;
+        else if (el.scrollTop < lastTop.current - 1) pinned.current = false;
+        lastTop.current = el.scrollTop;
       }}
     >
       <div className="chat-log-content">{children}</div>
