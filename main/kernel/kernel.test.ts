@@ -126,13 +126,10 @@ describe('JupyterServerManager', () => {
     try {
       await session.start();
       const before = await kernelState();
-      let sleeping!: () => void;
-      const started = new Promise<void>((resolve) => (sleeping = resolve));
-      const running = session.execute('import time\nprint("go", flush=True)\ntime.sleep(1)', {
-        onOutput: () => sleeping(),
-      });
-      await started;
-      expect((await kernelState()).execution_state).toBe('busy');
+      // Kiln hears the kernel over ZMQ, the server over a socket of its own: its record may come a moment later.
+      const running = session.execute('import time\ntime.sleep(30)', { onOutput: () => undefined });
+      await until(async () => (await kernelState()).execution_state === 'busy', 'the server to record the kernel busy');
+      await session.interrupt();
       await running;
       const after = await until(async () => {
         const state = await kernelState();
