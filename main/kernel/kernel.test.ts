@@ -9,7 +9,7 @@ import { KilnError } from '../../shared/errors';
 import { findJupyter } from './discovery';
 import { JupyterServerManager, type JupyterConnection } from './jupyter-server';
 import { KernelSession } from './kernel-session';
-import type { DirectKernelSocket } from './direct-socket';
+import { V1_PROTOCOL, type DirectKernelSocket } from './direct-socket';
 import { findProcessesByMarker } from '../process';
 import { groupAlive, holdJupyterAtStart } from '../../test-support/held-jupyter';
 import { until } from '../../test-support/until';
@@ -212,8 +212,6 @@ async function watchedKernel(connection: JupyterConnection, notebookPath: string
   const received = (type: string) => receivedTypes.filter((t) => t === type).length;
   return { sockets, sixTimesSeven, received, close };
 }
-
-const V1_PROTOCOL = 'v1.kernel.websocket.jupyter.org';
 
 describe('kernel wire protocol', () => {
   it('speaks the v1 protocol to a server that offers it (the server relays frames without re-encoding)', async () => {
