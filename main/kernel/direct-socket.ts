@@ -201,7 +201,7 @@ class ZmqKernel {
     };
     for (const channel of Object.keys(this.sockets) as Channel[]) {
       void this.receive(channel, (parts) => {
-        const nudged = this.nudges.size > 0 && this.isNudge(parts[1]);
+        const nudged = this.isNudge(parts[1]);
         if (channel === 'iopub') heardIopub = true;
         else if (nudged) answered = true;
         check();
