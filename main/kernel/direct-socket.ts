@@ -44,11 +44,18 @@ interface ConnectionFile {
   signature_scheme: string;
 }
 
-/** A `WebSocket` class for @jupyterlab/services' server settings, bound to the server's runtime folder. */
-export function directKernelSocketClass(runtimeDir: string, relay: RelayFactory): typeof globalThis.WebSocket {
+/**
+ * A `WebSocket` class for @jupyterlab/services' server settings, bound to the server's runtime folder.
+ * `nudgeTimeoutMs`: how long a kernel may stay silent on ZMQ before its connection keeps the relay.
+ */
+export function directKernelSocketClass(
+  runtimeDir: string,
+  relay: RelayFactory,
+  nudgeTimeoutMs = NUDGE_TIMEOUT_MS,
+): typeof globalThis.WebSocket {
   return class extends DirectKernelSocket {
     constructor(url: string | URL, protocols?: string | string[]) {
-      super(String(url), protocols, runtimeDir, relay);
+      super(String(url), protocols, runtimeDir, relay, nudgeTimeoutMs);
     }
   } as unknown as typeof globalThis.WebSocket;
 }
@@ -71,10 +78,16 @@ export class DirectKernelSocket {
   /** What the server sent while the ZMQ side was still being set up. */
   private early: ArrayBuffer[] = [];
 
-  constructor(url: string, protocols: string | string[] | undefined, runtimeDir: string, relay: RelayFactory) {
+  constructor(
+    url: string,
+    protocols: string | string[] | undefined,
+    runtimeDir: string,
+    relay: RelayFactory,
+    nudgeTimeoutMs: number,
+  ) {
     this.relay = relay(url, protocols);
     this.relay.binaryType = 'arraybuffer';
-    this.relay.onopen = () => void this.opened(url, runtimeDir);
+    this.relay.onopen = () => void this.opened(url, runtimeDir, nudgeTimeoutMs);
     this.relay.onmessage = (event) => this.fromServer(event.data as ArrayBuffer);
     this.relay.onerror = (event) => this.onerror?.(event);
     this.relay.onclose = (event) => {
@@ -96,13 +109,15 @@ export class DirectKernelSocket {
     this.relay.close(code, reason);
   }
 
-  private async opened(url: string, runtimeDir: string): Promise<void> {
+  private async opened(url: string, runtimeDir: string, nudgeTimeoutMs: number): Promise<void> {
     // Kernel ids are UUIDs; anything else names no connection file of Kiln's.
     const kernelId = /\/api\/kernels\/([\w-]+)\/channels$/.exec(new URL(url).pathname)?.[1];
     const kernel =
       this.relay.protocol === V1_PROTOCOL && kernelId
-        ? await ZmqKernel.connect(path.join(runtimeDir, `kernel-${kernelId}.json`), (frame) =>
-            this.deliver(frame),
+        ? await ZmqKernel.connect(
+            path.join(runtimeDir, `kernel-${kernelId}.json`),
+            (frame) => this.deliver(frame),
+            nudgeTimeoutMs,
           ).catch(() => null)
         : null;
     if (this.state === 'closed') {
@@ -146,7 +161,11 @@ class ZmqKernel {
    * Connects to the kernel named by `connectionFile` and resolves once its IOPub messages reach Kiln and it
    * answers a request (ZMQ subscriptions take a moment to join: what is published before is lost).
    */
-  static async connect(connectionFile: string, deliver: (frame: ArrayBuffer) => void): Promise<ZmqKernel> {
+  static async connect(
+    connectionFile: string,
+    deliver: (frame: ArrayBuffer) => void,
+    timeoutMs: number,
+  ): Promise<ZmqKernel> {
     const info = JSON.parse(await readFile(connectionFile, 'utf8')) as ConnectionFile;
     if (info.transport !== 'tcp' || (info.key && info.signature_scheme !== 'hmac-sha256'))
       throw new Error(`Unsupported kernel connection: ${info.transport}, ${info.signature_scheme}`);
@@ -171,7 +190,7 @@ class ZmqKernel {
     };
     const kernel = new ZmqKernel(info, sockets, randomUUID());
     try {
-      await kernel.nudge(deliver);
+      await kernel.nudge(deliver, timeoutMs);
       return kernel;
     } catch (err) {
       kernel.close();
@@ -191,7 +210,7 @@ class ZmqKernel {
     for (const socket of Object.values(this.sockets)) socket.close();
   }
 
-  private async nudge(deliver: (frame: ArrayBuffer) => void): Promise<void> {
+  private async nudge(deliver: (frame: ArrayBuffer) => void, timeoutMs: number): Promise<void> {
     let heardIopub = false;
     let answered = false;
     let ready: () => void = () => undefined;
@@ -219,7 +238,7 @@ class ZmqKernel {
       await Promise.race([
         done,
         new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error('The kernel did not answer on ZMQ')), NUDGE_TIMEOUT_MS);
+          timer = setTimeout(() => reject(new Error('The kernel did not answer on ZMQ')), timeoutMs);
         }),
       ]);
     } finally {

@@ -3,15 +3,16 @@ import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { KernelConnection, ServerConnection, SessionAPI, type KernelMessage } from '@jupyterlab/services';
-import type WebSocket from 'ws';
+import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { KilnError } from '../../shared/errors';
 import { findJupyter } from './discovery';
 import { JupyterServerManager, type JupyterConnection } from './jupyter-server';
 import { KernelSession } from './kernel-session';
-import { V1_PROTOCOL, type DirectKernelSocket } from './direct-socket';
+import { V1_PROTOCOL, directKernelSocketClass, type DirectKernelSocket } from './direct-socket';
 import { findProcessesByMarker } from '../process';
 import { groupAlive, holdJupyterAtStart } from '../../test-support/held-jupyter';
+import { freePort } from '../../test-support/free-port';
 import { until } from '../../test-support/until';
 
 let root: string;
@@ -169,9 +170,18 @@ describe('JupyterServerManager', () => {
  * A kernel connection made with the manager's settings, whose WebSockets the test can see: which wire
  * protocol the server picked for each, and whether an execution answers over it.
  */
-async function watchedKernel(connection: JupyterConnection, notebookPath: string) {
+/**
+ * A kernel session and a client connection to it, with the client's sockets and received message types at hand.
+ * `socketClass` stands in for the settings' WebSocket; `beforeConnect` runs once the kernel exists, before the
+ * client's socket opens.
+ */
+async function watchedKernel(
+  connection: JupyterConnection,
+  notebookPath: string,
+  options: { socketClass?: typeof globalThis.WebSocket; beforeConnect?: (kernelId: string) => Promise<void> } = {},
+) {
   const sockets: WebSocket[] = [];
-  const Base = connection.settings.WebSocket as unknown as typeof WebSocket;
+  const Base = (options.socketClass ?? connection.settings.WebSocket) as unknown as typeof WebSocket;
   class Watched extends Base {
     constructor(url: string, protocols?: string[]) {
       super(url, protocols);
@@ -188,29 +198,33 @@ async function watchedKernel(connection: JupyterConnection, notebookPath: string
     >[0],
     settings,
   );
+  await options.beforeConnect?.(model.kernel!.id);
   const kernel = new KernelConnection({ model: model.kernel!, serverSettings: settings, handleComms: false });
   const receivedTypes: string[] = [];
   kernel.anyMessage.connect((_sender, { msg, direction }) => {
     if (direction === 'recv') receivedTypes.push(msg.header.msg_type);
   });
   await kernel.info;
-  const sixTimesSeven = async () => {
-    const future = kernel.requestExecute({ code: '6*7' });
+  /** Runs `code`, answering what it printed and its result's text. */
+  const run = async (code: string) => {
+    const future = kernel.requestExecute({ code });
     let result = '';
     future.onIOPub = (msg) => {
       if (msg.header.msg_type === 'execute_result')
-        result = (msg.content as { data: Record<string, string> }).data['text/plain'];
+        result += (msg.content as { data: Record<string, string> }).data['text/plain'];
+      else if (msg.header.msg_type === 'stream') result += (msg.content as { text: string }).text;
     };
     await future.done;
     future.dispose();
     return result;
   };
+  const sixTimesSeven = () => run('6*7');
   const close = async () => {
     kernel.dispose();
     await SessionAPI.shutdownSession(model.id, settings).catch(() => undefined);
   };
   const received = (type: string) => receivedTypes.filter((t) => t === type).length;
-  return { sockets, sixTimesSeven, received, close };
+  return { sockets, run, sixTimesSeven, received, close };
 }
 
 describe('kernel wire protocol', () => {
@@ -275,6 +289,50 @@ describe('kernels over ZMQ', () => {
       await embedded.close();
       await relayed.close();
       await remote.dispose();
+    }
+  });
+
+  it('keeps the relay when the connection file cannot be used or the kernel is silent on ZMQ', async () => {
+    const local = await server.start();
+    const probe = await watchedKernel(local, 'where.ipynb');
+    const serverRuntimeDir = path.dirname(
+      (await probe.run('from ipykernel import get_connection_file; print(get_connection_file())')).trim(),
+    );
+    await probe.close();
+    const nobodyListens = await freePort();
+    // Each kernel's own connection file, as Kiln would find it, but spoiled.
+    const spoil: Record<string, (file: string) => string> = {
+      'an unsupported transport': (file) => JSON.stringify({ ...JSON.parse(file), transport: 'ipc' }),
+      'a file cut short': (file) => file.slice(0, 40),
+      'a kernel that does not answer on ZMQ': (file) =>
+        JSON.stringify({
+          ...JSON.parse(file),
+          ...Object.fromEntries(['shell', 'control', 'stdin', 'iopub'].map((c) => [`${c}_port`, nobodyListens])),
+        }),
+    };
+    for (const [what, spoiled] of Object.entries(spoil)) {
+      const runtimeDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-runtime-'));
+      const socketClass = directKernelSocketClass(runtimeDir, (url, protocols) => new WebSocket(url, protocols), 300);
+      const kernel = await watchedKernel(local, 'fallback.ipynb', {
+        socketClass,
+        beforeConnect: async (id) => {
+          const name = `kernel-${id}.json`;
+          await fs.writeFile(
+            path.join(runtimeDir, name),
+            spoiled(await fs.readFile(path.join(serverRuntimeDir, name), 'utf8')),
+          );
+        },
+      });
+      try {
+        expect(
+          kernel.sockets.map((s) => (s as unknown as DirectKernelSocket).direct),
+          what,
+        ).toEqual([false]);
+        expect(await kernel.sixTimesSeven(), what).toBe('42');
+      } finally {
+        await kernel.close();
+        await fs.rm(runtimeDir, { recursive: true, force: true });
+      }
     }
   });
 
