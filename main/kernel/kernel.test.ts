@@ -168,12 +168,8 @@ describe('JupyterServerManager', () => {
 
 /**
  * A kernel connection made with the manager's settings, whose WebSockets the test can see: which wire
- * protocol the server picked for each, and whether an execution answers over it.
- */
-/**
- * A kernel session and a client connection to it, with the client's sockets and received message types at hand.
- * `socketClass` stands in for the settings' WebSocket; `beforeConnect` runs once the kernel exists, before the
- * client's socket opens.
+ * protocol the server picked for each, and whether an execution answers over it. `socketClass` stands in for
+ * the settings' WebSocket; `beforeConnect` runs once the kernel exists, before the client's socket opens.
  */
 async function watchedKernel(
   connection: JupyterConnection,
