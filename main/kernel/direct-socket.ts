@@ -213,26 +213,39 @@ class ZmqKernel {
   private async nudge(deliver: (frame: ArrayBuffer) => void, timeoutMs: number): Promise<void> {
     let heardIopub = false;
     let answered = false;
+    let shellAnswered = false;
+    // A kernel busy with a cell answers on shell only when the cell ends, on control at once: control is asked
+    // once shell has been silent for a round. Control requests run beside the shell's, so a control request still
+    // unanswered would put its busy and idle statuses amid the operator's first cell (and the server would record
+    // the kernel idle mid-cell): the latest one asked must be answered too (the earlier ones are, then).
+    let control: { id: string; answered: boolean } | null = null;
     let ready: () => void = () => undefined;
     const done = new Promise<void>((resolve) => (ready = resolve));
     const check = () => {
-      if (heardIopub && answered) ready();
+      if (heardIopub && answered && (!control || control.answered)) ready();
     };
     for (const channel of Object.keys(this.sockets) as Channel[]) {
       void this.receive(channel, (parts) => {
-        const nudged = this.isNudge(parts[1]);
+        const nudge = this.nudgeOf(parts[1]);
         if (channel === 'iopub') heardIopub = true;
-        else if (nudged) answered = true;
+        else if (nudge) {
+          answered = true;
+          if (channel === 'shell') shellAnswered = true;
+          if (channel === 'control' && control?.id === nudge) control.answered = true;
+        }
         check();
-        if (!nudged) deliver(encodeV1(channel, parts));
+        if (!nudge) deliver(encodeV1(channel, parts));
       });
     }
-    const ask = () => {
-      for (const channel of ['shell', 'control'] as const)
-        this.queue(this.sockets[channel], this.request('kernel_info_request'));
+    const ask = (again: boolean) => {
+      this.queue(this.sockets.shell, this.request('kernel_info_request').parts);
+      if (!again || shellAnswered) return;
+      const request = this.request('kernel_info_request');
+      control = { id: request.id, answered: false };
+      this.queue(this.sockets.control, request.parts);
     };
-    ask();
-    const retry = setInterval(ask, NUDGE_INTERVAL_MS);
+    ask(false);
+    const retry = setInterval(() => ask(true), NUDGE_INTERVAL_MS);
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
@@ -247,9 +260,10 @@ class ZmqKernel {
     }
   }
 
-  private isNudge(parent: Buffer): boolean {
-    for (const id of this.nudges) if (parent.includes(id)) return true;
-    return false;
+  /** The id of the nudge `parent` (a message's parent header) answers, if it answers one. */
+  private nudgeOf(parent: Buffer): string | undefined {
+    for (const id of this.nudges) if (parent.includes(id)) return id;
+    return undefined;
   }
 
   private async receive(channel: Channel, onMessage: (parts: Buffer[]) => void): Promise<void> {
@@ -264,7 +278,7 @@ class ZmqKernel {
     }
   }
 
-  private request(msgType: string): Buffer[] {
+  private request(msgType: string): { id: string; parts: Buffer[] } {
     const msgId = randomUUID();
     this.nudges.add(msgId);
     const header = {
@@ -275,7 +289,7 @@ class ZmqKernel {
       date: new Date().toISOString(),
       version: '5.3',
     };
-    return [JSON.stringify(header), '{}', '{}', '{}'].map((part) => Buffer.from(part));
+    return { id: msgId, parts: [JSON.stringify(header), '{}', '{}', '{}'].map((part) => Buffer.from(part)) };
   }
 
   /** One send at a time per socket (zeromq refuses a second while the first waits), in order. */
