@@ -176,18 +176,7 @@ async function watchedKernel(
   notebookPath: string,
   options: { socketClass?: typeof globalThis.WebSocket; beforeConnect?: (kernelId: string) => Promise<void> } = {},
 ) {
-  const sockets: WebSocket[] = [];
-  const Base = (options.socketClass ?? connection.settings.WebSocket) as unknown as typeof WebSocket;
-  class Watched extends Base {
-    constructor(url: string, protocols?: string[]) {
-      super(url, protocols);
-      sockets.push(this);
-    }
-  }
-  const settings = ServerConnection.makeSettings({
-    ...connection.settings,
-    WebSocket: Watched as unknown as typeof globalThis.WebSocket,
-  });
+  const { sockets, settings } = watchedSettings(connection, options.socketClass);
   const model = await SessionAPI.startSession(
     { path: notebookPath, type: 'notebook', name: notebookPath, kernel: { name: 'python3' } } as Parameters<
       typeof SessionAPI.startSession
@@ -220,7 +209,24 @@ async function watchedKernel(
     await SessionAPI.shutdownSession(model.id, settings).catch(() => undefined);
   };
   const received = (type: string) => receivedTypes.filter((t) => t === type).length;
-  return { sockets, run, sixTimesSeven, received, close };
+  return { sockets, kernelId: model.kernel!.id, run, sixTimesSeven, received, close };
+}
+
+/** The connection's settings with a WebSocket class (its own, or `socketClass`) whose sockets the test can see. */
+function watchedSettings(connection: JupyterConnection, socketClass?: typeof globalThis.WebSocket) {
+  const sockets: WebSocket[] = [];
+  const Base = (socketClass ?? connection.settings.WebSocket) as unknown as typeof WebSocket;
+  class Watched extends Base {
+    constructor(url: string, protocols?: string[]) {
+      super(url, protocols);
+      sockets.push(this);
+    }
+  }
+  const settings = ServerConnection.makeSettings({
+    ...connection.settings,
+    WebSocket: Watched as unknown as typeof globalThis.WebSocket,
+  });
+  return { sockets, settings };
 }
 
 describe('kernel wire protocol', () => {
@@ -329,6 +335,35 @@ describe('kernels over ZMQ', () => {
         await kernel.close();
         await fs.rm(runtimeDir, { recursive: true, force: true });
       }
+    }
+  });
+
+  it('connects over ZMQ to a kernel busy with a cell: control answers while shell cannot', async () => {
+    const local = await server.start();
+    const first = await watchedKernel(local, 'busy.ipynb');
+    const kernelUrl = `${local.baseUrl}api/kernels/${first.kernelId}`;
+    const auth = { headers: { Authorization: `token ${local.token}` } };
+    const running = first.run('import time\ntime.sleep(60)');
+    let second: KernelConnection | undefined;
+    try {
+      await until(async () => {
+        const model = (await (await fetch(kernelUrl, auth)).json()) as { execution_state: string };
+        return model.execution_state === 'busy';
+      }, 'the kernel busy');
+      // Shell answers only when the cell ends (60 s), past the 10 s after which a silent kernel keeps the relay.
+      const { sockets, settings } = watchedSettings(local);
+      second = new KernelConnection({
+        model: { id: first.kernelId, name: 'python3' },
+        serverSettings: settings,
+        handleComms: false,
+      });
+      await until(() => second!.connectionStatus === 'connected', 'the second connection open');
+      expect(sockets.map((s) => (s as unknown as DirectKernelSocket).direct)).toEqual([true]);
+    } finally {
+      second?.dispose();
+      await fetch(`${kernelUrl}/interrupt`, { method: 'POST', ...auth });
+      await running.catch(() => undefined);
+      await first.close();
     }
   });
 
