@@ -127,15 +127,14 @@ describe('JupyterServerManager', () => {
     try {
       await session.start();
       const before = await kernelState();
+      await session.execute('import time\ntime.sleep(0.2)', { onOutput: () => undefined });
       // Kiln hears the kernel over ZMQ, the server over a socket of its own: its record may come a moment later.
-      const running = session.execute('import time\ntime.sleep(30)', { onOutput: () => undefined });
-      await until(async () => (await kernelState()).execution_state === 'busy', 'the server to record the kernel busy');
-      await session.interrupt();
-      await running;
+      // (Busy mid-cell is not asserted: a connection's late nudge, the server's own included, can set the record
+      // back to idle while a cell runs, as in Jupyter itself.)
       const after = await until(async () => {
         const state = await kernelState();
-        return state.execution_state === 'idle' && state;
-      }, 'the server to record the kernel idle');
+        return state.execution_state === 'idle' && state.last_activity !== before.last_activity && state;
+      }, "the server to record the cell's activity and the kernel idle");
       expect(Date.parse(after.last_activity)).toBeGreaterThan(Date.parse(before.last_activity));
     } finally {
       await session.dispose();
@@ -209,7 +208,7 @@ async function watchedKernel(
     await SessionAPI.shutdownSession(model.id, settings).catch(() => undefined);
   };
   const received = (type: string) => receivedTypes.filter((t) => t === type).length;
-  return { sockets, kernelId: model.kernel!.id, run, sixTimesSeven, received, close };
+  return { sockets, kernel, run, sixTimesSeven, received, close };
 }
 
 /** The connection's settings with a WebSocket class (its own, or `socketClass`) whose sockets the test can see. */
@@ -341,19 +340,15 @@ describe('kernels over ZMQ', () => {
   it('connects over ZMQ to a kernel busy with a cell: control answers while shell cannot', async () => {
     const local = await server.start();
     const first = await watchedKernel(local, 'busy.ipynb');
-    const kernelUrl = `${local.baseUrl}api/kernels/${first.kernelId}`;
-    const auth = { headers: { Authorization: `token ${local.token}` } };
     const running = first.run('import time\ntime.sleep(60)');
     let second: KernelConnection | undefined;
     try {
-      await until(async () => {
-        const model = (await (await fetch(kernelUrl, auth)).json()) as { execution_state: string };
-        return model.execution_state === 'busy';
-      }, 'the kernel busy');
+      // As the first connection hears it (the server's own record can lag or be set back by a nudge's status).
+      await until(() => first.kernel.status === 'busy', 'the kernel busy');
       // Shell answers only when the cell ends (60 s), past the 10 s after which a silent kernel keeps the relay.
       const { sockets, settings } = watchedSettings(local);
       second = new KernelConnection({
-        model: { id: first.kernelId, name: 'python3' },
+        model: { id: first.kernel.id, name: 'python3' },
         serverSettings: settings,
         handleComms: false,
       });
@@ -361,7 +356,7 @@ describe('kernels over ZMQ', () => {
       expect(sockets.map((s) => (s as unknown as DirectKernelSocket).direct)).toEqual([true]);
     } finally {
       second?.dispose();
-      await fetch(`${kernelUrl}/interrupt`, { method: 'POST', ...auth });
+      await first.kernel.interrupt();
       await running.catch(() => undefined);
       await first.close();
     }
