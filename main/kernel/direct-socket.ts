@@ -83,11 +83,11 @@ export class DirectKernelSocket {
     protocols: string | string[] | undefined,
     runtimeDir: string,
     relay: RelayFactory,
-    nudgeTimeoutMs: number,
+    private readonly nudgeTimeoutMs: number,
   ) {
     this.relay = relay(url, protocols);
     this.relay.binaryType = 'arraybuffer';
-    this.relay.onopen = () => void this.opened(url, runtimeDir, nudgeTimeoutMs);
+    this.relay.onopen = () => void this.opened(url, runtimeDir);
     this.relay.onmessage = (event) => this.fromServer(event.data as ArrayBuffer);
     this.relay.onerror = (event) => this.onerror?.(event);
     this.relay.onclose = (event) => {
@@ -109,7 +109,7 @@ export class DirectKernelSocket {
     this.relay.close(code, reason);
   }
 
-  private async opened(url: string, runtimeDir: string, nudgeTimeoutMs: number): Promise<void> {
+  private async opened(url: string, runtimeDir: string): Promise<void> {
     // Kernel ids are UUIDs; anything else names no connection file of Kiln's.
     const kernelId = /\/api\/kernels\/([\w-]+)\/channels$/.exec(new URL(url).pathname)?.[1];
     const kernel =
@@ -117,7 +117,7 @@ export class DirectKernelSocket {
         ? await ZmqKernel.connect(
             path.join(runtimeDir, `kernel-${kernelId}.json`),
             (frame) => this.deliver(frame),
-            nudgeTimeoutMs,
+            this.nudgeTimeoutMs,
           ).catch(() => null)
         : null;
     if (this.state === 'closed') {
@@ -212,7 +212,6 @@ class ZmqKernel {
 
   private async nudge(deliver: (frame: ArrayBuffer) => void, timeoutMs: number): Promise<void> {
     let heardIopub = false;
-    let answered = false;
     let shellAnswered = false;
     // A kernel busy with a cell answers on shell only when the cell ends, on control at once: control is asked
     // once shell has been silent for a round. Control requests run beside the shell's, so a control request still
@@ -222,17 +221,14 @@ class ZmqKernel {
     let ready: () => void = () => undefined;
     const done = new Promise<void>((resolve) => (ready = resolve));
     const check = () => {
-      if (heardIopub && answered && (!control || control.answered)) ready();
+      if (heardIopub && (control ? control.answered : shellAnswered)) ready();
     };
     for (const channel of Object.keys(this.sockets) as Channel[]) {
       void this.receive(channel, (parts) => {
         const nudge = this.nudgeOf(parts[1]);
         if (channel === 'iopub') heardIopub = true;
-        else if (nudge) {
-          answered = true;
-          if (channel === 'shell') shellAnswered = true;
-          if (channel === 'control' && control?.id === nudge) control.answered = true;
-        }
+        else if (channel === 'shell' && nudge) shellAnswered = true;
+        else if (channel === 'control' && nudge && control?.id === nudge) control.answered = true;
         check();
         if (!nudge) deliver(encodeV1(channel, parts));
       });
