@@ -9,6 +9,7 @@ export default defineConfig({
       'preload/**/*.test.ts',
       'test/**/*.test.ts',
       'test-support/**/*.test.ts',
+      'bench/**/*.test.ts',
     ],
     environment: 'node',
     testTimeout: 30_000,

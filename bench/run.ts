@@ -21,7 +21,7 @@ import { runSandboxBench } from './sandbox';
 import { runSandboxApplyBench } from './sandbox-apply';
 import { runSearchBench } from './search';
 import { runScaleBench } from './scale';
-import { beginBench, reportedFigures, targetText, type Figure } from './support';
+import { beginBench, judgedFigure, reportedFigures, targetText, type Figure } from './support';
 import { runTreeBench } from './tree/tree-bench';
 import { runUploadBench } from './upload';
 
@@ -165,17 +165,16 @@ async function readPrevious(): Promise<Map<string, Figure>> {
 }
 
 function printSummary(figures: readonly Figure[], runs: BenchRun[], previous: Map<string, Figure>): void {
-  const format = (n: number | null, digits = 2) => (n === null ? '' : n.toFixed(digits));
   const rows = figures.map((figure) => {
     const last = previous.get(`${figure.bench}\n${figure.name}`);
-    const shown = figure.ratio ?? figure.kiln;
-    const before = last ? (last.ratio ?? last.kiln) : null;
+    const shown = judgedFigure(figure);
+    const before = last ? judgedFigure(last) : null;
     return [
       figure.meets === null ? '' : figure.meets ? 'ok' : 'MISS',
       figure.bench,
-      figure.ratio === null ? `${format(figure.kiln)} ${figure.unit}` : `${format(figure.ratio)}x`,
-      targetText(figure.target),
-      before === null ? '' : `${format(before)}${figure.ratio === null ? '' : 'x'} (${format(shown - before, 2)})`,
+      shown.text,
+      targetText(figure.target, figure.unit),
+      before === null ? '' : `${before.text} (${(shown.value - before.value).toFixed(2)})`,
       figure.name.length > 90 ? `${figure.name.slice(0, 89)}…` : figure.name,
     ];
   });

@@ -82,14 +82,29 @@ export function reportedFigures(): readonly Figure[] {
   return figures;
 }
 
-export function targetText(target: Target | null): string {
+export function targetText(target: Target | null, unit = ''): string {
   if (!target) return '';
+  const inUnit = (n: number) => (unit ? `${n} ${unit}` : String(n));
   if ('ratio' in target)
     return target.orOverBaseline === undefined
       ? `≤ ${target.ratio}x`
-      : `≤ ${target.ratio}x or ≤ baseline + ${target.orOverBaseline}`;
-  if ('max' in target) return `${target.below ? '<' : '≤'} ${target.max}`;
-  return `≤ baseline + ${target.overBaseline}`;
+      : `≤ ${target.ratio}x or ≤ baseline + ${inUnit(target.orOverBaseline)}`;
+  if ('max' in target) return `${target.below ? '<' : '≤'} ${inUnit(target.max)}`;
+  return `≤ baseline + ${inUnit(target.overBaseline)}`;
+}
+
+/**
+ * The quantity a figure's target judges, for the summary: the value itself against a `max`, what it adds to its
+ * baseline against an `overBaseline`, else its ratio (with what it adds, when the target also allows that).
+ */
+export function judgedFigure(figure: Figure): { value: number; text: string } {
+  const { target, ratio, kiln, baseline, unit } = figure;
+  const added = baseline === null ? null : kiln - baseline;
+  const addedText = added === null ? '' : `${added >= 0 ? '+' : ''}${added.toFixed(2)} ${unit}`;
+  if (target && 'overBaseline' in target && added !== null) return { value: added, text: addedText };
+  if (ratio === null || (target && 'max' in target)) return { value: kiln, text: `${kiln.toFixed(2)} ${unit}` };
+  const also = target && 'ratio' in target && target.orOverBaseline !== undefined ? `, ${addedText}` : '';
+  return { value: ratio, text: `${ratio.toFixed(2)}x${also}` };
 }
 
 function meets(target: Target, kiln: number, baseline: number | null, ratio: number | null): boolean {
@@ -132,7 +147,7 @@ function record(figure: Omit<Figure, 'bench' | 'target' | 'meets'>, target: Targ
 
 function verdictText(figure: Figure): string {
   if (!figure.target) return '';
-  return ` (target ${targetText(figure.target)}): ${figure.meets ? 'meets target' : 'MISSES target'}`;
+  return ` (target ${targetText(figure.target, figure.unit)}): ${figure.meets ? 'meets target' : 'MISSES target'}`;
 }
 
 /**
