@@ -82,7 +82,7 @@ export function reportedFigures(): readonly Figure[] {
   return figures;
 }
 
-export function targetText(target: Target | null, unit = ''): string {
+export function targetText(target: Target | null, unit: string): string {
   if (!target) return '';
   const inUnit = (n: number) => (unit ? `${n} ${unit}` : String(n));
   if ('ratio' in target)
