@@ -300,6 +300,53 @@ test.describe('notebook cells', () => {
     });
   });
 
+  test.describe('cell editors in a long notebook', () => {
+    const LONG = 80;
+    test.use({
+      fixtureFiles: {
+        ...DEFAULT_FIXTURE,
+        'long.ipynb': notebookOfSources(...Array.from({ length: LONG }, (_, i) => `value_${i + 1} = ${i + 1}`)),
+      },
+    });
+
+    test('a fast scroll to the end leaves the cells in view with editors, and making editors adds no style sheets', async ({
+      page,
+      kiln,
+    }) => {
+      await kiln.open(page);
+      const nb = await openNotebook(page, 'long.ipynb');
+      const live = nb.locator('.nb-editor[data-live="true"]');
+      await expect(live.first()).toBeAttached();
+      // Settled: Monaco makes some of an editor's parts when the page is idle.
+      const idle = () => page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 2000 })));
+      await idle();
+      const styleSheets = () => page.evaluate(() => document.querySelectorAll('style').length);
+      const sheetsBefore = await styleSheets();
+      const editorsBefore = await live.count();
+
+      // A screen a frame down to the end, as a flick of the wheel does.
+      await nb.locator('.nb-cells').evaluate(
+        (list) =>
+          new Promise<void>((resolve) => {
+            const step = () => {
+              const before = list.scrollTop;
+              list.scrollTop += list.clientHeight;
+              if (list.scrollTop === before) resolve();
+              else requestAnimationFrame(step);
+            };
+            requestAnimationFrame(step);
+          }),
+      );
+      // Once the scrolling stops, the last cells get their editors.
+      await expect(cellOf(nb, LONG).locator('.nb-editor[data-live="true"]')).toBeAttached();
+      await expect(cellOf(nb, LONG).getByRole('textbox', { name: `Cell ${LONG} code`, exact: true })).toBeVisible();
+      await idle();
+      expect(await live.count()).toBeGreaterThan(editorsBefore);
+      // Monaco's inline-completions view added a <style> for every editor made (Kiln has no inline completions).
+      expect(await styleSheets()).toBe(sheetsBefore);
+    });
+  });
+
   test.describe('command-mode keys', () => {
     test.use({
       fixtureFiles: {

@@ -5,6 +5,7 @@ import JsonWorker from 'monaco-editor/esm/vs/language/json/json.worker?worker';
 import CssWorker from 'monaco-editor/esm/vs/language/css/css.worker?worker';
 import HtmlWorker from 'monaco-editor/esm/vs/language/html/html.worker?worker';
 import TsWorker from 'monaco-editor/esm/vs/language/typescript/ts.worker?worker';
+import { EditorExtensionsRegistry } from 'monaco-editor/esm/vs/editor/browser/editorExtensions.js';
 import { nameOf } from '../../../shared/paths';
 
 // Monaco is bundled: workers come from the app itself, never a CDN.
@@ -31,6 +32,20 @@ self.MonacoEnvironment = {
 };
 
 loader.config({ monaco });
+
+/**
+ * Monaco makes its inline-completions controller for every editor soon after the editor is made, and the
+ * controller's view adds a <style> element to the page each time (and its constructor changes the shared
+ * configuration, which re-reads every model's options). Each new style sheet makes Chromium check the whole
+ * page against it: about 16 ms an editor in a notebook full of formulas, seconds when one opens. Kiln offers
+ * no inline completions, so the controller is made only if something asks for it (as a hover does).
+ */
+const LAZY_CONTRIBUTIONS = new Set(['editor.contrib.inlineCompletionsController']);
+/** `EditorContributionInstantiation.Lazy` in Monaco's source (a const enum, so not in its JavaScript). */
+const LAZY = 4;
+for (const contribution of EditorExtensionsRegistry.getEditorContributions()) {
+  if (LAZY_CONTRIBUTIONS.has(contribution.id)) contribution.instantiation = LAZY;
+}
 
 export { monaco };
 
