@@ -59,7 +59,7 @@ const EDITOR_OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = {
   hideCursorInOverviewRuler: true,
   overviewRulerBorder: false,
   wordWrap: 'on',
-  wrappingStrategy: 'advanced',
+  wrappingStrategy: 'simple',
   padding: { top: 5, bottom: 5 },
   scrollbar: { vertical: 'hidden', horizontal: 'hidden', alwaysConsumeMouseWheel: false, handleMouseWheel: false },
   fixedOverflowWidgets: true,
@@ -127,6 +127,11 @@ export function CellEditor({
   labelRef.current = label;
   const rename = useRef<(() => void) | null>(null);
   const [live, setLive] = useState(false);
+  // The host's width as the last frame laid it out, from a ResizeObserver (which reports after layout). The
+  // editor is made and laid out with it: reading clientWidth instead forced a layout of the whole notebook for
+  // every cell editor made, seconds in all when a notebook full of formulas and charts opens.
+  const hostWidth = useRef<number | null>(null);
+  const relayout = useRef<(() => void) | null>(null);
   // A cell whose editor does not exist yet is off screen: its marks follow once the first highlights painted.
   const { matches: findMatches, current: anyCurrent } = useCellFind(cellId, live ? 'now' : 'later');
   const findCurrent = anyCurrent?.area === 'source' ? anyCurrent : null;
@@ -172,6 +177,17 @@ export function CellEditor({
   }, [cellId, register]);
 
   useEffect(() => {
+    const resize = new ResizeObserver(([entry]) => {
+      const width = Math.round(entry.contentRect.width);
+      if (width === hostWidth.current) return;
+      hostWidth.current = width;
+      relayout.current?.();
+    });
+    resize.observe(host.current!);
+    return () => resize.disconnect();
+  }, []);
+
+  useEffect(() => {
     if (live) return;
     const el = host.current!;
     let cancel: (() => void) | null = null;
@@ -198,20 +214,19 @@ export function CellEditor({
       lineNumbers: lineNumbers ? 'on' : 'off',
       lineNumbersMinChars: lineNumbers ? 3 : 0,
       overflowWidgetsDomNode: overflowWidgetsNode(),
+      // Given, so Monaco does not measure the host either.
+      dimension: { width: hostWidth.current ?? el.clientWidth, height: LINE_HEIGHT + 10 },
     });
     editorRef.current = editor;
 
     const layout = () => {
       const height = Math.max(editor.getContentHeight(), LINE_HEIGHT + 10);
       el.style.height = `${height}px`;
-      editor.layout({ width: el.clientWidth, height });
+      editor.layout({ width: hostWidth.current ?? el.clientWidth, height });
     };
     layout();
+    relayout.current = layout;
     const sizeSub = editor.onDidContentSizeChange(layout);
-    const resize = new ResizeObserver(() => {
-      if (el.clientWidth !== editor.getLayoutInfo().width) layout();
-    });
-    resize.observe(el);
 
     const changeSub = editor.onDidChangeModelContent(() => {
       if (!applying.current) handlers.current.onChange(model.getValue());
@@ -277,7 +292,7 @@ export function CellEditor({
       untrackOwner();
       naming.dispose();
       rename.current = null;
-      resize.disconnect();
+      relayout.current = null;
       editor.dispose();
       model.dispose();
       editorRef.current = null;

@@ -4,15 +4,28 @@ import { flushSync } from 'react-dom';
  * Cell editors that came near the view are made one per task, in the order they came: a fast scroll brings
  * dozens of cells near at once, and making all their Monaco editors in one task held the page for half a
  * second. Each cell shows its source as text until its turn, a task or two later.
+ *
+ * While the page scrolls, none is made: every cell a fast scroll flies past would get an editor (kept from then
+ * on) though nobody stopped there, and in a notebook full of formulas and charts each editor costs tens of
+ * milliseconds of the frames the scroll needs. Editors come for the cells still near once the scrolling pauses.
  */
+export const SCROLL_QUIET_MS = 150;
+
 const waiting = new Set<() => void>();
 let posted = false;
+let lastScroll = Number.NEGATIVE_INFINITY;
 const channel = typeof MessageChannel === 'undefined' ? null : new MessageChannel();
 
 function makeNext(): void {
   posted = false;
   const [next] = waiting;
   if (!next) return;
+  const quietIn = lastScroll + SCROLL_QUIET_MS - performance.now();
+  if (quietIn > 0) {
+    posted = true;
+    setTimeout(makeNext, quietIn);
+    return;
+  }
   waiting.delete(next);
   // Rendered (and its Monaco made) now, in this task, not batched with the next one.
   flushSync(next);
@@ -27,6 +40,13 @@ function post(): void {
 }
 
 if (channel) channel.port1.onmessage = makeNext;
+
+/** Called for every scroll in the page (the notebook's own list included: scroll events reach a capturing document). */
+export function noteScroll(): void {
+  lastScroll = performance.now();
+}
+
+if (typeof document !== 'undefined') document.addEventListener('scroll', noteScroll, { capture: true, passive: true });
 
 /** Runs `make` (which makes one editor live) in a task of its own, after those queued before it; returns a cancel. */
 export function makeEditorSoon(make: () => void): () => void {
