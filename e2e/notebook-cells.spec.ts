@@ -19,6 +19,11 @@ function notebookOfSources(...sources: string[]): string {
   return notebook(...sources.map((source) => cell(source.startsWith('#') ? 'markdown' : 'code', source)));
 }
 
+/** A notebook of `count` code cells, `value_1 = 1` and on. */
+function numberedNotebook(count: number): string {
+  return notebookOfSources(...Array.from({ length: count }, (_, i) => `value_${i + 1} = ${i + 1}`));
+}
+
 function rowOf(nb: Locator, n: number): Locator {
   return nb.getByRole('grid', { name: 'Cells' }).getByRole('row', { name: `Cell ${n}`, exact: true });
 }
@@ -250,7 +255,7 @@ test.describe('notebook cells', () => {
     test.use({
       fixtureFiles: {
         ...DEFAULT_FIXTURE,
-        'long.ipynb': notebookOfSources(...Array.from({ length: LONG }, (_, i) => `value_${i + 1} = ${i + 1}`)),
+        'long.ipynb': numberedNotebook(LONG),
       },
     });
 
@@ -305,7 +310,7 @@ test.describe('notebook cells', () => {
     test.use({
       fixtureFiles: {
         ...DEFAULT_FIXTURE,
-        'long.ipynb': notebookOfSources(...Array.from({ length: LONG }, (_, i) => `value_${i + 1} = ${i + 1}`)),
+        'long.ipynb': numberedNotebook(LONG),
       },
     });
 
