@@ -40,11 +40,11 @@ loader.config({ monaco });
  * page against it: about 16 ms an editor in a notebook full of formulas, seconds when one opens. Kiln offers
  * no inline completions, so the controller is made only if something asks for it (as a hover does).
  */
-const LAZY_CONTRIBUTIONS = new Set(['editor.contrib.inlineCompletionsController']);
+const INLINE_COMPLETIONS = 'editor.contrib.inlineCompletionsController';
 /** `EditorContributionInstantiation.Lazy` in Monaco's source (a const enum, so not in its JavaScript). */
 const LAZY = 4;
 for (const contribution of EditorExtensionsRegistry.getEditorContributions()) {
-  if (LAZY_CONTRIBUTIONS.has(contribution.id)) contribution.instantiation = LAZY;
+  if (contribution.id === INLINE_COMPLETIONS) contribution.instantiation = LAZY;
 }
 
 export { monaco };

@@ -6,6 +6,7 @@ import { attachKernelAssist, type KernelAssistSource } from './kernel-assist';
 import { attachCellLanguage } from './language';
 import { useCellFind } from './find/find-context';
 import { findDecorations, scrollToFindMatch, StaticSource } from './find/find-highlights';
+import { observeWidth } from './cell-width';
 import { makeEditorSoon } from './editor-queue';
 import { observeNearView } from './near-view';
 
@@ -127,9 +128,9 @@ export function CellEditor({
   labelRef.current = label;
   const rename = useRef<(() => void) | null>(null);
   const [live, setLive] = useState(false);
-  // The host's width as the last frame laid it out, from a ResizeObserver (which reports after layout). The
-  // editor is made and laid out with it: reading clientWidth instead forced a layout of the whole notebook for
-  // every cell editor made, seconds in all when a notebook full of formulas and charts opens.
+  // The host's width as the last frame laid it out (cell-width.ts). The editor is made and laid out with it:
+  // reading clientWidth instead forced a layout of the whole notebook for every cell editor made, seconds in all
+  // when a notebook full of formulas and charts opens.
   const hostWidth = useRef<number | null>(null);
   const relayout = useRef<(() => void) | null>(null);
   // A cell whose editor does not exist yet is off screen: its marks follow once the first highlights painted.
@@ -176,16 +177,15 @@ export function CellEditor({
     return () => register(cellId, null);
   }, [cellId, register]);
 
-  useEffect(() => {
-    const resize = new ResizeObserver(([entry]) => {
-      const width = Math.round(entry.contentRect.width);
-      if (width === hostWidth.current) return;
-      hostWidth.current = width;
-      relayout.current?.();
-    });
-    resize.observe(host.current!);
-    return () => resize.disconnect();
-  }, []);
+  useEffect(
+    () =>
+      observeWidth(host.current!, (width) => {
+        if (width === hostWidth.current) return;
+        hostWidth.current = width;
+        relayout.current?.();
+      }),
+    [],
+  );
 
   useEffect(() => {
     if (live) return;
@@ -207,6 +207,7 @@ export function CellEditor({
   useEffect(() => {
     if (!live) return;
     const el = host.current!;
+    const width = () => hostWidth.current ?? el.clientWidth;
     const model = monaco.editor.createModel(source, language);
     const editor = monaco.editor.create(el, {
       ...EDITOR_OPTIONS,
@@ -215,14 +216,14 @@ export function CellEditor({
       lineNumbersMinChars: lineNumbers ? 3 : 0,
       overflowWidgetsDomNode: overflowWidgetsNode(),
       // Given, so Monaco does not measure the host either.
-      dimension: { width: hostWidth.current ?? el.clientWidth, height: LINE_HEIGHT + 10 },
+      dimension: { width: width(), height: LINE_HEIGHT + 10 },
     });
     editorRef.current = editor;
 
     const layout = () => {
       const height = Math.max(editor.getContentHeight(), LINE_HEIGHT + 10);
       el.style.height = `${height}px`;
-      editor.layout({ width: hostWidth.current ?? el.clientWidth, height });
+      editor.layout({ width: width(), height });
     };
     layout();
     relayout.current = layout;
