@@ -322,6 +322,8 @@ test.describe('notebook cells', () => {
       const nb = await openNotebook(page, 'long.ipynb');
       const live = nb.locator('.nb-editor[data-live="true"]');
       await expect(live.first()).toBeAttached();
+      // A long notebook's later cells arrive after its first screen: the flick must reach the real end.
+      await expect(cellOf(nb, LONG)).toBeAttached();
       // Settled: Monaco makes some of an editor's parts when the page is idle.
       const idle = () => page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 2000 })));
       await idle();
