@@ -56,28 +56,32 @@ export async function startWebHost(
   dataDir: string,
   env: Record<string, string> = {},
   args: string[] = [],
-): Promise<{ child: ChildProcess; url: string }> {
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const child = spawn(process.execPath, [path.join(REPO_ROOT, 'out/main/web.js'), root, '--port', '0', ...args], {
     env: { ...process.env, KILN_DATA_DIR: dataDir, XDG_DATA_HOME: path.join(dataDir, 'xdg-data'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Both streams, interleaved as they came; the last part is what explains a failure.
+  let output = '';
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-HOST_OUTPUT_KEPT));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`web host did not start: ${out}${err}`)), 30_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk;
-      const match = /Kiln web host: (\S+)/.exec(out);
+    const timer = setTimeout(() => reject(new Error(`web host did not start: ${output}`)), 30_000);
+    child.stdout!.on('data', () => {
+      const match = /Kiln web host: (\S+)/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]);
       }
     });
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk));
-    child.once('exit', (code) => reject(new Error(`web host exited with ${code}: ${out}${err}`)));
+    child.once('exit', (code, signal) => reject(new Error(`web host exited with ${code ?? signal}: ${output}`)));
   });
-  return { child, url };
+  child.once('exit', (code, signal) => keep(Buffer.from(`\n[web host exited with ${code ?? signal}]\n`)));
+  return { child, url, output: () => output };
 }
+
+const HOST_OUTPUT_KEPT = 20_000;
 
 export const test = base.extend<{
   fixtureFiles: Record<string, string>;
@@ -106,12 +110,12 @@ export const test = base.extend<{
     await use(workspace);
     await rm(root, { recursive: true, force: true });
   },
-  kiln: async ({ workspace, hostEnv, hostArgs, trusted, languageServer }, use) => {
+  kiln: async ({ workspace, hostEnv, hostArgs, trusted, languageServer }, use, testInfo) => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-e2e-data-'));
     if (trusted) await trustFolder(dataDir, workspace.root);
     // The web host's prefs (conf's file in the data folder, dotted keys nested), as the operator's command leaves them.
     await writeFile(path.join(dataDir, 'prefs.json'), JSON.stringify({ python: { languageServer } }));
-    const { child, url } = await startWebHost(workspace.root, dataDir, hostEnv, hostArgs);
+    const { child, url, output } = await startWebHost(workspace.root, dataDir, hostEnv, hostArgs);
     const parsed = new URL(url);
     await use({
       url,
@@ -123,6 +127,8 @@ export const test = base.extend<{
         await expect(page.getByRole('tree', { name: 'Files' })).toBeVisible();
       },
     });
+    // A failed test's report shows what the host printed (the list reporter prints it inline, so CI's log has it).
+    if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('web host output', { body: output() });
     child.kill('SIGTERM');
     await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
     await rm(dataDir, { recursive: true, force: true });
