@@ -150,6 +150,7 @@ class ZmqKernel {
   private readonly nudges = new Set<string>();
   private readonly sending = new Map<Zmq.Dealer, Promise<void>>();
   private closed = false;
+  private reportedListenerError = false;
 
   private constructor(
     private readonly info: ConnectionFile,
@@ -267,10 +268,19 @@ class ZmqKernel {
       for await (const frames of this.sockets[channel]) {
         const start = frames.findIndex((frame) => frame.equals(DELIMITER));
         // header, parent header, metadata, content, buffers: after the identities and the signature.
-        if (start >= 0 && frames.length >= start + 6) onMessage(frames.slice(start + 2));
+        if (start < 0 || frames.length < start + 6) continue;
+        try {
+          onMessage(frames.slice(start + 2));
+        } catch (err) {
+          // A listener that throws (@jupyterlab/services throws on a message it cannot validate) loses that
+          // message only, as with a WebSocket; ending the loop would lose every later one (a run never ends).
+          if (!this.reportedListenerError) console.error(`Kiln: a kernel message on ${channel} was dropped:`, err);
+          this.reportedListenerError = true;
+        }
       }
-    } catch {
-      // The socket was closed.
+    } catch (err) {
+      // Closing the socket ends the loop this way; anything else leaves this channel deaf, so it is said.
+      if (!this.closed) console.error(`Kiln: stopped receiving kernel messages on ${channel}:`, err);
     }
   }
 

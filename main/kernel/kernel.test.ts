@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { KernelConnection, ServerConnection, SessionAPI, type KernelMessage } from '@jupyterlab/services';
 import WebSocket from 'ws';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { KilnError } from '../../shared/errors';
 import { findJupyter } from './discovery';
 import { JupyterServerManager, type JupyterConnection } from './jupyter-server';
@@ -337,14 +337,43 @@ describe('kernels over ZMQ', () => {
     }
   });
 
+  it('a listener that throws on one message loses that message only: later ones still arrive', async () => {
+    const watched = await watchedKernel(await server.start(), 'throws.ipynb');
+    const reported = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const socket = watched.sockets[0] as unknown as DirectKernelSocket;
+      expect(socket.direct).toBe(true);
+      const listener = socket.onmessage!;
+      let thrown = 0;
+      socket.onmessage = (event) => {
+        // The run's first message (its busy status) is the one lost.
+        if (thrown++ === 0) throw new Error('listener failed');
+        listener(event);
+      };
+      expect(await watched.sixTimesSeven()).toBe('42');
+      expect(thrown).toBeGreaterThan(1);
+      expect(reported).toHaveBeenCalledOnce();
+    } finally {
+      reported.mockRestore();
+      await watched.close();
+    }
+  });
+
   it('connects over ZMQ to a kernel busy with a cell: control answers while shell cannot', async () => {
     const local = await server.start();
     const first = await watchedKernel(local, 'busy.ipynb');
+    // The cell's own busy status. Not the connection's status: the server's nudges of its relay (sent on control
+    // while the cell runs) publish busy and idle too, which every connection hears, so it can read idle mid-cell.
+    const cellBusy = new Promise<void>((resolve) =>
+      first.kernel.iopubMessage.connect((_sender, msg) => {
+        const state = (msg.content as { execution_state?: string }).execution_state;
+        if (state === 'busy' && msg.parent_header.msg_type === 'execute_request') resolve();
+      }),
+    );
     const running = first.run('import time\ntime.sleep(60)');
     let second: KernelConnection | undefined;
     try {
-      // As the first connection hears it (the server's own record can lag or be set back by a nudge's status).
-      await until(() => first.kernel.status === 'busy', 'the kernel busy');
+      await cellBusy;
       // Shell answers only when the cell ends (60 s), past the 10 s after which a silent kernel keeps the relay.
       const { sockets, settings } = watchedSettings(local);
       second = new KernelConnection({
