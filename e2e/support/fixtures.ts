@@ -68,13 +68,14 @@ export async function startWebHost(
   child.stderr!.on('data', keep);
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`web host did not start: ${output}`)), 30_000);
-    child.stdout!.on('data', () => {
+    const findUrl = () => {
       const match = /Kiln web host: (\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
+      if (!match) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', findUrl);
+      resolve(match[1]);
+    };
+    child.stdout!.on('data', findUrl);
     child.once('exit', (code, signal) => reject(new Error(`web host exited with ${code ?? signal}: ${output}`)));
   });
   child.once('exit', (code, signal) => keep(Buffer.from(`\n[web host exited with ${code ?? signal}]\n`)));

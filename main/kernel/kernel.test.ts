@@ -352,7 +352,10 @@ describe('kernels over ZMQ', () => {
       };
       expect(await watched.sixTimesSeven()).toBe('42');
       expect(thrown).toBeGreaterThan(1);
+      // Closing ends the receive loops without a word: the one error said is the listener's.
+      await watched.close();
       expect(reported).toHaveBeenCalledOnce();
+      expect(String(reported.mock.calls[0][0])).toContain('was dropped');
     } finally {
       reported.mockRestore();
       await watched.close();
