@@ -16,7 +16,7 @@ const PRUNE_EVERY = 64;
 const PRIVATE_DIR_MODE = 0o700;
 const PRIVATE_FILE_MODE = 0o600;
 
-/** The bounds of local history (README, "Local history"). */
+/** The bounds of local history (docs/history-and-hot-exit.md, "Local history"). */
 export interface HistoryLimits {
   /** Versions kept per file; the oldest go first. */
   maxEntriesPerFile: number;

@@ -2,7 +2,7 @@ import type { Kernel, KernelMessage } from '@jupyterlab/services';
 import type { AssistMiss, CompleteResult, CompletionType, InspectResult } from '../../shared/contract';
 import type { Event } from '../../shared/base/event';
 
-/** How long a completion or inspection waits for a kernel that is running something before it answers 'busy' (in the README). */
+/** How long a completion or inspection waits for a kernel that is running something before it answers 'busy' (docs/notebooks.md). */
 export const ASSIST_TIMEOUT_MS = 1_500;
 /** How long the kernel may take to answer once it has the request (a fresh kernel's first completion loads jedi: 1-2 s). */
 export const ASSIST_ANSWER_MS = 5_000;

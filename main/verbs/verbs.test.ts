@@ -16,7 +16,7 @@ import { AuditLog } from './audit-log';
 import { verbInputJsonSchema } from '../../shared/contract/verbs';
 
 const PYTHON = '/usr/bin/python3';
-const README = readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
+const AGENTS_GUIDE = readFileSync(path.resolve(__dirname, '../../docs/agents-and-review.md'), 'utf8');
 
 /** A replay's environment: nothing set but PATH (with Debian's python3 first). */
 const bareEnv = () => ({ PATH: `/usr/bin:/bin:${process.env.PATH ?? ''}` });
@@ -597,8 +597,8 @@ describe('the audit log replays what ran', () => {
 
     // Replay: the first run of report.py saw the old loaders; a replay sees today's src/, as any replay of a log would.
     await fs.rm(path.join(root, 'out'), { recursive: true });
-    // The README's replay command, as written there.
-    const command = /^for f in scripts\/step_\*\.py; do python3 "\$f"; done$/m.exec(README)?.[0];
+    // The user guide's replay command, as written there.
+    const command = /^for f in scripts\/step_\*\.py; do python3 "\$f"; done$/m.exec(AGENTS_GUIDE)?.[0];
     expect(command).toBeDefined();
     execFileSync('bash', ['-c', command!], { cwd: root, env: bareEnv() });
     expect(read('out/log.txt')).toBe('sum=60\nsum=60\nmax=30\n');
