@@ -23,6 +23,7 @@ const cellRun = (over: Partial<VerbResult<'run-notebook-cell'>> = {}): VerbResul
   had_error: false,
   outputs: [],
   saved: true,
+  sandboxed: false,
   ...over,
 });
 
@@ -38,10 +39,10 @@ const SAMPLES: { [V in VerbName]: { result: VerbResult<V>; summary: string } } =
   'run-file': { result: run(), summary: 'exit 0' },
   'execute-code': { result: run({ returncode: 2 }), summary: 'exit 2' },
   'append-notebook-cell': { result: { cell_id: 'n', index: 3, saved: true }, summary: 'cell 3 added' },
-  'run-notebook-cell': { result: cellRun(), summary: 'ok · [4]' },
+  'run-notebook-cell': { result: cellRun(), summary: 'ok · [4] · unsandboxed' },
   'edit-notebook-cell': { result: { cell_id: 'n', source_len: 2, saved: true }, summary: 'cell n edited' },
   'delete-notebook-cell': { result: { cell_id: 'n', remaining_cells: 1, saved: true }, summary: '1 cells left' },
-  'rerun-notebook-cell': { result: cellRun({ status: 'aborted', exec_count: null }), summary: 'aborted' },
+  'rerun-notebook-cell': { result: cellRun({ status: 'aborted', exec_count: null }), summary: 'aborted · unsandboxed' },
 };
 
 describe('tool chips', () => {
@@ -87,6 +88,24 @@ describe('tool chips', () => {
     expect(capped).toMatchObject({ status: 'error', summary: 'memory limit' });
     expect(capped.resultPreview?.split('\n')[0]).toBe('Memory limit of 4 GiB reached.');
     expect(describeResult('run-file', run({ sandboxed: false })).summary).toBe('exit 0 · unsandboxed');
+    // Writes refused under protected paths are counted on the chip and lead the preview.
+    const refused = describeResult(
+      'execute-code',
+      run({
+        files: {
+          staged: true,
+          created: ['out.csv'],
+          changed: [],
+          deleted: [],
+          kept: [],
+          refused: [{ path: '.kiln/config.yaml', why: "it is the project's Kiln config" }],
+        },
+      }),
+    );
+    expect(refused.summary).toBe('exit 0 · 1 refused');
+    expect(refused.resultPreview?.split('\n')[0]).toBe(
+      ".kiln/config.yaml: not applied: it is the project's Kiln config",
+    );
     // run-file keeps the file it ran as its target; only a one-shot is named by its step.
     expect(describeResult('run-file', run()).target).toBeUndefined();
   });
@@ -99,7 +118,8 @@ describe('tool chips', () => {
       'run-notebook-cell',
       cellRun({ outputs: [{ output_type: 'stream', name: 'stdout', text: '47\n' }] }),
     );
-    expect(cell).toMatchObject({ status: 'ok', summary: 'ok · [4]', resultPreview: '47' });
+    // A kernel is not a sandbox: the chip says so.
+    expect(cell).toMatchObject({ status: 'ok', summary: 'ok · [4] · unsandboxed', resultPreview: '47' });
     const error = describeResult(
       'rerun-notebook-cell',
       cellRun({
@@ -108,7 +128,11 @@ describe('tool chips', () => {
         outputs: [{ output_type: 'error', ename: 'ValueError', evalue: 'nope', traceback: [] }],
       }),
     );
-    expect(error).toMatchObject({ status: 'error', summary: 'error · [4]', resultPreview: 'ValueError: nope' });
+    expect(error).toMatchObject({
+      status: 'error',
+      summary: 'error · [4] · unsandboxed',
+      resultPreview: 'ValueError: nope',
+    });
     const unsaved = describeResult('edit-notebook-cell', {
       cell_id: 'c',
       source_len: 3,

@@ -3,18 +3,20 @@ import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERB_NAMES, VERBS, verbInputJsonSchema } from '../../shared/contract/verbs';
 import { authoringVsRunning, createVerbStack } from '../verbs';
-import { makeTempTree } from '../../test-support/temp-workspace';
+import { makeTempDir, makeTempTree } from '../../test-support/temp-workspace';
+import { trustFolder } from '../trust';
 import { mcpArgumentsOf, parseMcpArguments } from './serve';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 let root: string;
 let cleanup: () => Promise<void>;
+let dataCleanup: () => Promise<void>;
 let client: Client;
 let transport: StdioClientTransport;
 let serverLog = '';
@@ -40,10 +42,15 @@ beforeAll(async () => {
       nbformat_minor: 5,
     }),
   }));
+  // The operator trusted the folder in Kiln: notebook cells run only in a trusted folder (a kernel is no sandbox).
+  const data = await makeTempDir('kiln-mcp-data-');
+  dataCleanup = data.cleanup;
+  await trustFolder(data.dir, root);
   // Exactly how an MCP client launches it (`npm run mcp -- <folder>` is this command).
   transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', 'tsx', path.join(REPO, 'main/mcp/cli.ts'), root],
+    env: { ...getDefaultEnvironment(), KILN_DATA_DIR: data.dir },
     cwd: REPO,
     stderr: 'pipe',
   });
@@ -57,6 +64,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   await cleanup?.();
+  await dataCleanup?.();
 });
 
 describe('the MCP server', () => {

@@ -7,8 +7,14 @@ export type SystemEntry = { path: string; kind: 'dir' } | { path: string; kind: 
 export interface SandboxPlan {
   /** The workspace, realpath'd: read-write at its real path. */
   workspaceRoot: string;
-  /** Absolute paths under the workspace the code may read but not change (scripts/, .kiln/, .git/). */
+  /** Absolute paths under the workspace the code may read but not change (scripts/, .kiln/, .git/): folders or files. */
   readOnlyInWorkspace: string[];
+  /**
+   * Protected paths under the workspace that do not exist yet (a folder with no .kiln/ or .git/): an empty read-only
+   * folder is mounted there, so the code cannot create them. Its mount point is the only trace: in the run's overlay
+   * (skipped by the apply) or, where writes go to the workspace directly, an empty folder left in it.
+   */
+  placeholders: string[];
   /** Where the empty home is mounted (the operator's $HOME path, so tools that look there find an empty folder). */
   home: string;
   /** /usr, /bin, /lib*, /etc and the like, as they exist on this machine. */
@@ -20,8 +26,8 @@ export interface SandboxPlan {
   /** The interpreter's own folders outside the system ones (pyenv, conda, a venv): read-only. */
   extraReadOnly: string[];
   /**
-   * Secrets inside what is bound (the workspace is $HOME or holds it: `~/.ssh`, `~/.config`…, the data folder),
-   * shown empty over the bind: files as /dev/null, folders as an empty read-only tmpfs.
+   * Secrets inside what is bound (the workspace is $HOME or holds it: every hidden entry of that home, and Kiln's
+   * data folder), shown empty over the bind: files as /dev/null, folders as an empty read-only tmpfs.
    */
   maskedFiles: string[];
   maskedDirs: string[];
@@ -70,7 +76,8 @@ export function buildBwrapArgs(plan: SandboxPlan): string[] {
     .sort((a, b) => a.length - b.length);
   for (const dir of extra) args.push('--ro-bind', dir, dir);
   args.push('--bind', plan.workspaceRoot, plan.workspaceRoot);
-  for (const dir of plan.readOnlyInWorkspace) args.push('--ro-bind', dir, dir);
+  for (const entry of plan.readOnlyInWorkspace) args.push('--ro-bind', entry, entry);
+  for (const missing of plan.placeholders) args.push('--tmpfs', missing, '--remount-ro', missing);
   // Last, so no bind above uncovers them.
   for (const file of plan.maskedFiles) args.push('--ro-bind', '/dev/null', file);
   for (const dir of plan.maskedDirs) args.push('--tmpfs', dir, '--remount-ro', dir);

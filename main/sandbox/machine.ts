@@ -25,75 +25,27 @@ const SECRET_DIRS = [
 ];
 
 /**
- * What a home holds that agent code must never read, relative to the home: keys, cloud and registry credentials,
- * keyrings, browser profiles, shell histories. `.config` goes whole (gcloud, gh, browsers, Kiln's own data).
+ * What the sandbox masks of a workspace (ProtectedPaths.maskedEntries: a shown home's hidden entries, Kiln's data
+ * folder), as bubblewrap mounts them: folders as an empty read-only tmpfs, files as /dev/null. Found by realpath, so
+ * a link to a secret masks the secret itself; one that leads out of the workspace shows nothing there to mask. An
+ * entry that is or holds another bound tree (the interpreter in `~/.pyenv`) is left, or the run could not start.
  */
-export const HOME_SECRETS = [
-  '.ssh',
-  '.gnupg',
-  '.aws',
-  '.azure',
-  '.kube',
-  '.docker',
-  '.config',
-  '.local/share/keyrings',
-  '.password-store',
-  '.pki',
-  '.mozilla',
-  '.thunderbird',
-  '.vault-token',
-  '.netrc',
-  '.git-credentials',
-  '.npmrc',
-  '.pypirc',
-  '.cargo/credentials',
-  '.cargo/credentials.toml',
-  '.terraform.d',
-  '.bash_history',
-  '.zsh_history',
-  '.python_history',
-];
-
-/**
- * The secrets of `homes` (their HOME_SECRETS, and `privateDirs` such as Kiln's data folder) that a bound tree
- * shows: when the workspace is the home or holds it, the empty $HOME no longer hides them, so each existing one
- * is masked over the bind. Found by realpath, so a link to a secret masks the secret itself; a secret that is or
- * holds a tree itself (a workspace opened inside ~/.config) is left, or the workspace would vanish.
- */
-export async function secretsWithin(
-  trees: readonly string[],
-  homes: readonly string[],
-  privateDirs: readonly string[] = [],
+export async function maskTargets(
+  workspaceRoot: string,
+  masked: readonly string[],
+  keepTrees: readonly string[],
 ): Promise<{ files: string[]; dirs: string[] }> {
-  // Only the homes a tree shows (one opened at /home shows every user's) are looked into.
-  const shownHomes: string[] = [];
-  for (const home of new Set(homes)) {
-    const real = await fs.realpath(home).catch(() => null);
-    if (real && trees.some((tree) => isWithin(real, tree))) shownHomes.push(real);
-  }
-  const candidates = [...shownHomes.flatMap((home) => HOME_SECRETS.map((rel) => path.join(home, rel))), ...privateDirs];
   const files = new Set<string>();
   const dirs = new Set<string>();
-  for (const candidate of candidates) {
-    const real = await fs.realpath(candidate).catch(() => null);
-    if (!real) continue;
-    const shown = trees.some((tree) => isWithin(real, tree) && !isWithin(tree, real));
-    if (!shown) continue;
+  for (const rel of masked) {
+    const real = await fs.realpath(path.join(workspaceRoot, rel)).catch(() => null);
+    if (!real || !isWithin(real, workspaceRoot) || real === workspaceRoot) continue;
+    if (keepTrees.some((tree) => isWithin(tree, real))) continue;
     const info = await fs.stat(real).catch(() => null);
     if (info?.isDirectory()) dirs.add(real);
     else if (info) files.add(real);
   }
   return { files: [...files], dirs: [...dirs] };
-}
-
-/** The home folders the password database names (a workspace at /home holds every user's). */
-export async function passwdHomes(): Promise<string[]> {
-  const text = await fs.readFile('/etc/passwd', 'utf8').catch(() => '');
-  const homes = text
-    .split('\n')
-    .map((line) => line.split(':')[5])
-    .filter((home): home is string => !!home && path.isAbsolute(home) && home !== '/');
-  return [...new Set(homes)];
 }
 
 export interface SandboxStatus {

@@ -1,8 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test-support/temp-workspace';
-import { sweepStaleRuns } from './overlay';
+import { prepareRunOverlay, sweepStaleRuns } from './overlay';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(() => cleanup?.());
@@ -33,5 +34,26 @@ describe('run folders left by a killed Kiln', () => {
       false,
       true,
     ]);
+  });
+});
+
+describe('a run whose overlay does not mount', () => {
+  it('runs on the workspace itself, unless strict (protected paths left to the overlay): then not at all', async () => {
+    const parent = await makeTempDir('kiln-runs-');
+    cleanup = parent.cleanup;
+    // A lower layer that does not exist: the mount fails, as it would on a filesystem overlayfs cannot stack.
+    const prepared = await prepareRunOverlay(parent.dir, path.join(parent.dir, 'no-such-workspace'), 'unshare');
+    const canary = path.join(parent.dir, 'ran');
+    const run = (strict: boolean) => {
+      const [command, ...args] = prepared!.wrap(['/bin/sh', '-c', `touch ${canary}`], { strict });
+      return spawnSync(command, args, { encoding: 'utf8' });
+    };
+    const strict = run(true);
+    expect(strict.status).toBe(125);
+    expect(strict.stderr).toContain('the code was not run');
+    expect(existsSync(canary)).toBe(false);
+    expect(run(false).status).toBe(0);
+    expect(existsSync(canary)).toBe(true);
+    await prepared!.overlay.dispose();
   });
 });

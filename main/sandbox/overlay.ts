@@ -44,9 +44,12 @@ export interface RunOverlay {
  */
 const MOUNT_SCRIPT =
   // The marker is opened before the mount: a data folder inside the workspace is under the overlay once mounted.
-  'lower=$1 upper=$2 work=$3 marker=$4; shift 4; exec 3>"$marker"; ' +
-  'mount -i -n -t overlay overlay -o "userxattr,volatile,redirect_dir=nofollow,lowerdir=$lower,upperdir=$upper,workdir=$work" "$lower" ' +
-  '2>/dev/null && echo mounted >&3; exec 3>&-; exec "$@"';
+  'lower=$1 upper=$2 work=$3 marker=$4 strict=$5; shift 5; exec 3>"$marker"; ' +
+  'if mount -i -n -t overlay overlay -o "userxattr,volatile,redirect_dir=nofollow,lowerdir=$lower,upperdir=$upper,workdir=$work" "$lower" ' +
+  '2>/dev/null; then echo mounted >&3; ' +
+  // Strict: the run counts on the overlay to keep it from protected paths it could otherwise create; none, no run.
+  'elif [ "$strict" = 1 ]; then echo "kiln: the run\'s overlay could not be mounted, so the code was not run" >&2; exit 125; fi; ' +
+  'exec 3>&-; exec "$@"';
 
 /** Overlay options are comma-separated and lowerdir colon-separated: such paths are not staged. */
 const UNSAFE_IN_OPTIONS = /[,:\\]/;
@@ -77,7 +80,11 @@ export async function prepareRunOverlay(
   parent: string,
   workspaceRoot: string,
   unshare: string,
-): Promise<{ overlay: RunOverlay; wrap(command: string[]): string[] } | null> {
+): Promise<{
+  overlay: RunOverlay;
+  /** `strict`: should the overlay not mount, the command is not run (else it runs on the workspace itself). */
+  wrap(command: string[], options?: { strict?: boolean }): string[];
+} | null> {
   if (UNSAFE_IN_OPTIONS.test(workspaceRoot) || UNSAFE_IN_OPTIONS.test(parent)) return null;
   await fs.mkdir(parent, { recursive: true, mode: 0o700 });
   const dir = await fs.mkdtemp(path.join(parent, 'run-'));
@@ -112,7 +119,7 @@ export async function prepareRunOverlay(
   };
   return {
     overlay,
-    wrap: (command) => [
+    wrap: (command, options) => [
       unshare,
       '-Urm',
       '/bin/sh',
@@ -123,6 +130,7 @@ export async function prepareRunOverlay(
       upper,
       work,
       marker,
+      options?.strict ? '1' : '0',
       ...command,
     ],
   };

@@ -14,7 +14,8 @@ import { RUN_CGROUP_PREFIX } from './pids-cgroup';
 import { buildBwrapArgs, type SandboxPlan } from './bwrap-args';
 import { sandboxEnv } from './env';
 import { classifyLimit, limitMessage } from './limits';
-import { interpreterPaths, passwdHomes, probeSandbox, secretsWithin } from './machine';
+import { interpreterPaths, maskTargets, probeSandbox } from './machine';
+import { defaultHomes, ProtectedPaths } from '../protected-paths';
 import { sandboxProfile } from './profile';
 import { Sandbox } from './sandbox';
 
@@ -57,6 +58,7 @@ describe('bubblewrap arguments', () => {
   const plan: SandboxPlan = {
     workspaceRoot: '/home/op/project',
     readOnlyInWorkspace: ['/home/op/project/scripts'],
+    placeholders: ['/home/op/project/.kiln'],
     home: '/home/op',
     system: [
       { path: '/usr', kind: 'dir' },
@@ -87,6 +89,8 @@ describe('bubblewrap arguments', () => {
       '--ro-bind /home/op/.pyenv',
       '--bind /home/op/project',
       '--ro-bind /home/op/project/scripts',
+      // Not there yet: an empty read-only folder in its place, so the code cannot make it.
+      '--tmpfs /home/op/project/.kiln --remount-ro /home/op/project/.kiln',
     ];
     const at = order.map((part) => args.indexOf(part));
     expect(at.every((i) => i >= 0)).toBe(true);
@@ -179,7 +183,7 @@ describe('a workspace that is, or holds, the home folder', () => {
     'import json, os',
     'home = os.environ["HOME"]',
     'out = {}',
-    'for rel in [".ssh/id_rsa", ".config/gcloud/credentials.db", ".netrc", ".local/share/keyrings/login.keyring", "kiln-data/trust.json", "linked-key"]:',
+    'for rel in [".ssh/id_rsa", ".config/gcloud/credentials.db", ".netrc", ".local/share/keyrings/login.keyring", "kiln-data/trust.json", "linked-key", ".cache/huggingface/token", ".local/share/jupyter/runtime/kernel-1.json", ".never-heard-of/key"]:',
     '    try:',
     '        out[rel] = open(os.path.join(home, rel)).read()',
     '    except OSError as err:',
@@ -194,20 +198,28 @@ describe('a workspace that is, or holds, the home folder', () => {
     'print(json.dumps(out))',
   ].join('\n');
 
-  it("masks every user's secrets in a workspace holding their homes, and none for a workspace inside a home", async () => {
+  it('masks every hidden entry of each home a workspace holds, known or not, and none for a workspace inside a home', async () => {
     const tree = await makeTempTree({
       'alice/.ssh/id_ed25519': 'key',
+      'alice/notes.txt': 'mine',
       'bob/.aws/credentials': 'key',
       'bob/.netrc': 'key',
+      'bob/.never-heard-of/token': 'key',
       'bob/work/x.py': '',
     });
     try {
       const homes = [path.join(tree.root, 'alice'), path.join(tree.root, 'bob'), '/nonexistent'];
-      const masked = await secretsWithin([tree.root], homes);
-      expect(masked.dirs.sort()).toEqual([path.join(tree.root, 'alice/.ssh'), path.join(tree.root, 'bob/.aws')]);
+      const whole = await ProtectedPaths.create({ root: tree.root, homes });
+      const masked = await maskTargets(tree.root, await whole.maskedEntries(), []);
+      expect(masked.dirs.sort()).toEqual(
+        ['alice/.ssh', 'bob/.aws', 'bob/.never-heard-of'].map((rel) => path.join(tree.root, rel)),
+      );
       expect(masked.files).toEqual([path.join(tree.root, 'bob/.netrc')]);
-      expect(await secretsWithin([path.join(tree.root, 'bob/work')], homes)).toEqual({ files: [], dirs: [] });
-      expect(await passwdHomes()).toContain(os.userInfo().homedir);
+      // A hidden entry that holds what the run needs (the interpreter in ~/.pyenv) is left.
+      expect((await maskTargets(tree.root, ['bob/.aws'], [path.join(tree.root, 'bob/.aws/v')])).dirs).toEqual([]);
+      const inside = await ProtectedPaths.create({ root: path.join(tree.root, 'bob/work'), homes });
+      expect(await inside.maskedEntries()).toEqual([]);
+      expect(await defaultHomes()).toContain(os.userInfo().homedir);
     } finally {
       await tree.cleanup();
     }
@@ -222,6 +234,9 @@ describe('a workspace that is, or holds, the home folder', () => {
       'op/.config/gcloud/credentials.db': SECRET,
       'op/.netrc': SECRET,
       'op/.local/share/keyrings/login.keyring': SECRET,
+      'op/.cache/huggingface/token': SECRET,
+      'op/.local/share/jupyter/runtime/kernel-1.json': SECRET,
+      'op/.never-heard-of/key': SECRET,
       'op/kiln-data/trust.json': SECRET,
       'op/notes/todo.txt': 'mine',
     });
@@ -244,6 +259,9 @@ describe('a workspace that is, or holds, the home folder', () => {
         '.local/share/keyrings/login.keyring': 'FileNotFoundError',
         'kiln-data/trust.json': 'FileNotFoundError',
         'linked-key': 'FileNotFoundError',
+        '.cache/huggingface/token': 'FileNotFoundError',
+        '.local/share/jupyter/runtime/kernel-1.json': 'FileNotFoundError',
+        '.never-heard-of/key': 'FileNotFoundError',
         ssh: [],
         notes: 'mine',
       });

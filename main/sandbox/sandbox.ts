@@ -3,16 +3,15 @@ import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { KilnError } from '../../shared/errors';
-import { buildBwrapArgs, limitedCommand } from './bwrap-args';
+import { buildBwrapArgs, isWithin, limitedCommand } from './bwrap-args';
 import { sandboxEnv } from './env';
 import { classifyLimit, limitMessage, type RunLimit } from './limits';
 import {
   existingSecrets,
   findPrlimit,
   interpreterPaths,
-  passwdHomes,
+  maskTargets,
   probeSandbox,
-  secretsWithin,
   systemEntries,
   type SandboxStatus,
 } from './machine';
@@ -38,8 +37,15 @@ export interface RunRequest {
   args: string[];
   heavy: boolean;
   workspaceRoot: string;
-  /** Workspace-relative folders the code may read but not change (the audit log, .kiln, .git). */
+  /**
+   * Workspace-relative paths the code may read but not change, whether or not they exist yet (ProtectedPaths'
+   * readOnlyRoots: the audit log, .kiln, .git).
+   */
   readOnly: string[];
+  /** Of `readOnly`, what the caller makes before the run starts (the audit log, where the step is written): bound. */
+  madeBeforeRun?: string[];
+  /** Workspace-relative entries the code may not even read (ProtectedPaths.maskedEntries): shown empty. */
+  masked: string[];
   /** The operator's environment the allowlist picks from. */
   baseEnv: NodeJS.ProcessEnv;
   /** Kiln's own settings for the run (unbuffered output…), applied last. */
@@ -95,13 +101,7 @@ export class Sandbox {
   /** `unshare` where an overlay mounts under a staging folder (null: none), probed once per folder. */
   private readonly overlayProbes = new Map<string, Promise<string | null>>();
 
-  constructor(
-    private readonly options: {
-      env?: NodeJS.ProcessEnv;
-      /** Kiln's own folders (its data folder): masked like a home's secrets if a workspace holds them. */
-      privateDirs?: string[];
-    } = {},
-  ) {}
+  constructor(private readonly options: { env?: NodeJS.ProcessEnv } = {}) {}
 
   status(): Promise<SandboxStatus> {
     this.statusPromise ??= probeSandbox(this.options.env ?? process.env);
@@ -149,29 +149,19 @@ export class Sandbox {
         dispose: async () => undefined,
       };
     }
-    const readOnlyCandidates = request.readOnly.map((rel) => path.join(request.workspaceRoot, rel));
-    const [interpreter, readOnlyKinds, cgroup] = await Promise.all([
+    const [interpreter, readOnly, cgroup] = await Promise.all([
       interpreterPaths(request.python),
-      Promise.all(
-        readOnlyCandidates.map((abs) =>
-          fs.lstat(abs).then(
-            (info) => info.isDirectory(),
-            () => false,
-          ),
-        ),
-      ),
+      readOnlyMounts(request.workspaceRoot, request.readOnly, request.madeBeforeRun ?? []),
       createPidsCgroup(`${RUN_CGROUP_PREFIX}${randomUUID()}`, profile.processes),
     ]);
-    const readOnly = readOnlyCandidates.filter((_, i) => readOnlyKinds[i]);
-    // The operator's home as the environment names it (a test may set HOME), and every home the system lists.
-    const masked = await secretsWithin(
-      [request.workspaceRoot, ...interpreter],
-      [env.HOME, os.homedir(), ...(await passwdHomes())].filter((home): home is string => !!home),
-      this.options.privateDirs,
-    );
+    const masked = await maskTargets(request.workspaceRoot, request.masked, interpreter);
+    const staged = request.stageWritesIn ? await this.stageWrites(request.stageWritesIn, request.workspaceRoot) : null;
     const bwrapArgs = buildBwrapArgs({
       workspaceRoot: request.workspaceRoot,
-      readOnlyInWorkspace: readOnly,
+      readOnlyInWorkspace: readOnly.existing,
+      // Staged, a protected path the code creates lands in the overlay, where the apply refuses it and says so
+      // (`refused`); the overlay is then required (strict). Else an empty read-only folder keeps the code from it.
+      placeholders: staged?.prepared ? [] : readOnly.missing,
       home: env.HOME,
       system,
       hiddenFiles: secrets.files,
@@ -184,14 +174,15 @@ export class Sandbox {
       cwd: request.workspaceRoot,
     });
     const inner = limitedCommand(prlimit, profile, [request.python, ...request.args]);
-    const staged = request.stageWritesIn ? await this.stageWrites(request.stageWritesIn, request.workspaceRoot) : null;
     // Under the overlay's namespace the caller is root; the code runs as the operator's own ids, as without it.
     const ids =
       staged?.prepared && process.getuid && process.getgid
         ? ['--uid', String(process.getuid()), '--gid', String(process.getgid())]
         : [];
     const sandboxed = [status.bwrap!, ...bwrapArgs, ...ids, '--', ...inner];
-    const wrapped = staged?.prepared ? staged.prepared.wrap(sandboxed) : sandboxed;
+    const wrapped = staged?.prepared
+      ? staged.prepared.wrap(sandboxed, { strict: readOnly.missing.length > 0 })
+      : sandboxed;
     // Joined before bwrap starts, so everything in the sandbox is counted from its first fork.
     const [command, args] = cgroup
       ? ['/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, ...wrapped]]
@@ -237,4 +228,28 @@ export class Sandbox {
     if (unstageable) return { prepared: null, reason: unstageable };
     return { prepared: await prepareRunOverlay(parent, workspaceRoot, unshare), reason: '' };
   }
+}
+
+/**
+ * Where each read-only path is mounted: an existing one at its realpath (a `.git` file too; a link leading out of the
+ * workspace leaves nothing here to protect), a missing one as a placeholder at its own path.
+ */
+async function readOnlyMounts(
+  workspaceRoot: string,
+  rels: readonly string[],
+  madeBeforeRun: readonly string[],
+): Promise<{ existing: string[]; missing: string[] }> {
+  const existing: string[] = [];
+  const missing: string[] = [];
+  for (const rel of new Set(rels)) {
+    const abs = path.join(workspaceRoot, rel);
+    const info = await fs.lstat(abs).catch(() => null);
+    if (!info) {
+      (madeBeforeRun.includes(rel) ? existing : missing).push(abs);
+      continue;
+    }
+    const real = await fs.realpath(abs).catch(() => null);
+    if (real && isWithin(real, workspaceRoot) && real !== workspaceRoot) existing.push(real);
+  }
+  return { existing, missing };
 }

@@ -67,5 +67,11 @@ export function authoringVsRunning(offered: readonly string[]): string {
     '',
     'Never write or edit files in `scripts/`: only `run-file` and `execute-code` write there, and each step replays ' +
       'with `python3 scripts/step_NNN_*.py` from the workspace root.',
+    '',
+    "Protected paths: `.kiln/`, `.git/` (and any `.git`), `scripts/` and Kiln's own data are not yours to change; a " +
+      "home folder's hidden entries (`~/.ssh`, `~/.cache`…) are not yours to read. Verbs refuse them with `E_PROTECTED`, " +
+      "and a run's writes there are not applied (the result's `files.refused` lists them): ask the operator, who can " +
+      'make such a change in the editor. In a folder the operator has not trusted, notebook cells do not run ' +
+      '(`E_NO_SANDBOX`): use `execute-code`.',
   ].join('\n');
 }

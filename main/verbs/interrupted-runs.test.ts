@@ -69,6 +69,8 @@ describe('a run cut short by a crash of Kiln', () => {
         "open('data/change.txt', 'a').write('after\\n')",
         "open('mine.txt', 'w').write('from the run\\n')",
         "os.remove('gone.txt')",
+        // A protected path: the next Kiln holds the dead one's run to the same list.
+        "os.makedirs('.kiln', exist_ok=True); open('.kiln/config.yaml', 'w').write('jupyter: {}\\n')",
         "open('ready', 'w').close()",
         'time.sleep(600)',
       ].join('\n'),
@@ -94,9 +96,11 @@ describe('a run cut short by a crash of Kiln', () => {
           kept: [
             { path: 'mine.txt', why: expect.stringContaining('mine (from run).txt'), beside: 'mine (from run).txt' },
           ],
+          refused: [{ path: '.kiln/config.yaml', why: expect.stringContaining('Kiln config') }],
         },
       },
     ]);
+    expect(existsSync(path.join(tree.root, '.kiln'))).toBe(false);
     expect(await readFile(path.join(tree.root, 'out/new.txt'), 'utf8')).toBe('new\n');
     expect(await readFile(path.join(tree.root, 'data/change.txt'), 'utf8')).toBe('before\nafter\n');
     expect(await readFile(path.join(tree.root, 'mine.txt'), 'utf8')).toBe('the operator’s\n');

@@ -27,6 +27,8 @@ export async function recoverInterruptedRuns(options: {
   staging: string;
   workspace: Workspace;
   python: () => Promise<string>;
+  /** Paths agent code may not write (ProtectedPaths.writeRefusal): a dead Kiln's run is held to the same list. */
+  refuse?(rel: string): string | null;
 }): Promise<RecoveredRun[]> {
   const { staging, workspace } = options;
   const recovered: RecoveredRun[] = [];
@@ -57,7 +59,7 @@ export async function recoverInterruptedRuns(options: {
       ))
     )
       continue;
-    const files = await applyRun(claimed, record, workspace, options.python);
+    const files = await applyRun(claimed, record, workspace, options.python, options.refuse);
     if (files) recovered.push({ turn: String(record.cause.turn ?? record.cause.batch ?? ''), files });
   }
   return recovered;
@@ -68,6 +70,7 @@ async function applyRun(
   record: RunRecord,
   workspace: Workspace,
   python: () => Promise<string>,
+  refuse?: (rel: string) => string | null,
 ): Promise<RunChanges | null> {
   const upper = path.join(dir, 'upper');
   let kept = false;
@@ -84,7 +87,7 @@ async function applyRun(
       batch: stringOr(record.cause.batch),
     };
     const files = await withWriteCause(cause, () =>
-      applyRunChanges({ workspace, upper, changes, startedAt: record.startedAt, keep }),
+      applyRunChanges({ workspace, upper, changes, startedAt: record.startedAt, keep, refuse }),
     );
     return files;
   } catch {

@@ -80,7 +80,14 @@ describe('notebook verbs on the notebook service', () => {
     expect(events.some((e) => e.channel === 'notebook.changed')).toBe(true);
 
     const rerunFirst = await verbs.call('rerun-notebook-cell', { notebook: 'analysis.ipynb', cell_id: 'first' });
-    expect(rerunFirst).toMatchObject({ cell_id: 'first', status: 'ok', had_error: false, exec_count: 1 });
+    // The kernel is the operator's own process: the result says it ran unsandboxed.
+    expect(rerunFirst).toMatchObject({
+      cell_id: 'first',
+      status: 'ok',
+      had_error: false,
+      exec_count: 1,
+      sandboxed: false,
+    });
 
     // Earlier state is in scope and src/ is importable.
     const ran = await verbs.call('run-notebook-cell', {
@@ -125,6 +132,38 @@ describe('notebook verbs on the notebook service', () => {
     expect(deleted).toEqual({ cell_id: appended.cell_id, remaining_cells: 2, saved: true });
     expect(onDisk('analysis.ipynb').map((c) => c.id)).toEqual(['first', ran.cell_id]);
     await expect(fs.access(path.join(root, 'scripts'))).rejects.toThrow();
+  });
+
+  it('runs no cell in an untrusted folder: E_NO_SANDBOX without a sandbox, as execute-code; the notebook is untouched', async () => {
+    const before = readFileSync(path.join(root, 'analysis.ipynb'), 'utf8');
+    const canary = path.join(stateDir, 'cell-canary');
+    const target = new NotebookServiceVerbTarget({ notebooks });
+    for (const env of [{ ...process.env, KILN_BWRAP: 'none' }, process.env]) {
+      const untrusted = new Verbs({
+        workspace,
+        notebooks: target,
+        python: '/usr/bin/python3',
+        env,
+        trusted: () => false,
+      });
+      try {
+        const ran = await codeOf(
+          untrusted.call('run-notebook-cell', {
+            notebook: 'analysis.ipynb',
+            source: `open(${JSON.stringify(canary)}, 'w')`,
+          }),
+        );
+        expect(ran.code).toBe('E_NO_SANDBOX');
+        if (env.KILN_BWRAP !== 'none') expect(ran.message).toContain('execute-code');
+        expect(
+          (await codeOf(untrusted.call('rerun-notebook-cell', { notebook: 'analysis.ipynb', cell_id: 'first' }))).code,
+        ).toBe('E_NO_SANDBOX');
+      } finally {
+        await untrusted.dispose();
+      }
+    }
+    expect(readFileSync(path.join(root, 'analysis.ipynb'), 'utf8')).toBe(before);
+    await expect(fs.access(canary)).rejects.toThrow();
   });
 
   it('names an unknown cell id or notebook', async () => {

@@ -25,6 +25,12 @@ export interface ApplyRunChangesOptions {
   startedAt: number;
   /** Keeps the run's folder: a change could not be applied, and its content is only there. */
   keep(): Promise<void>;
+  /**
+   * Why a path may not be written by agent code (ProtectedPaths.writeRefusal), or null: such a change is not
+   * applied but listed in `refused`. A folder alone is skipped without a word (the sandbox's read-only placeholders
+   * for a missing .kiln/ or .git/ are such folders); what the run put in it is listed.
+   */
+  refuse?(rel: string): string | null;
 }
 
 /**
@@ -39,6 +45,7 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
   const root = workspace.root;
   const result: RunChanges = { staged: true, created: [], changed: [], deleted: [], kept: [] };
   let unapplied = false;
+  const refused: { path: string; why: string }[] = [];
 
   const lowerInfo = (rel: string) => fs.lstat(path.join(root, rel)).catch(() => null);
   const changedOutside = (info: { ctimeMs: number } | null) => info !== null && info.ctimeMs >= options.startedAt;
@@ -47,6 +54,12 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
   const remove = async (rel: string): Promise<boolean> => {
     const info = await lowerInfo(rel);
     if (!info) return true;
+    // A folder the run removed may hold a protected one (a nested repository's .git): that stays.
+    const why = options.refuse?.(rel);
+    if (why) {
+      refused.push({ path: rel, why });
+      return false;
+    }
     if (info.isDirectory()) {
       let all = true;
       for (const name of await fs.readdir(path.join(root, rel))) all = (await remove(`${rel}/${name}`)) && all;
@@ -107,6 +120,11 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
   };
 
   const applyOrKeep = async (change: OverlayChange): Promise<void> => {
+    const why = options.refuse?.(change.path);
+    if (why) {
+      if (change.kind !== 'dir') refused.push({ path: change.path, why });
+      return;
+    }
     try {
       await apply(change);
     } catch (err) {
@@ -138,7 +156,10 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
   if (options.changes.length > 0) await syncFilesystem(root);
   if (unapplied) await options.keep();
   for (const list of [result.created, result.changed, result.deleted]) list.sort();
-  result.kept.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  result.kept.sort(byPath);
+  if (refused.length > 0)
+    result.refused = [...new Map(refused.map((entry) => [entry.path, entry])).values()].sort(byPath);
   return result;
 
   async function apply(change: OverlayChange): Promise<void> {

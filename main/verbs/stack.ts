@@ -115,8 +115,9 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
       workspace,
       notebooks: new NotebookServiceVerbTarget({ ...options.notebookVerbs, notebooks }),
       python: options.python,
-      // History, backups and trust decisions: agent code in a workspace that holds them must not read or forge them.
-      privateDirs: [options.dataDir],
+      // History, backups, trust decisions and the user config: agents in a workspace that holds them must not read
+      // or forge them (protected for the verbs, masked in the sandbox, refused when a run's writes are applied).
+      privateDirs: [options.dataDir, ...(options.config?.userConfigPath ? [options.config.userConfigPath] : [])],
       // A run's writes are staged here and applied through the workspace, so history and undo cover them.
       stageRunWritesIn: path.join(options.dataDir, 'runs'),
       jupyterCommand: () => jupyterSetting().command,

@@ -179,7 +179,7 @@ describe('write-file', () => {
 
   it('does not let authoring verbs forge audit-log entries', async () => {
     expect(await codeOf(verbs.call('write-file', { path: 'scripts/step_001_fake.py', content: 'print(1)' }))).toBe(
-      'E_BAD_REQUEST',
+      'E_PROTECTED',
     );
     expect(await scripts()).toEqual([]);
   });
@@ -251,15 +251,17 @@ describe('edit-file', () => {
       await codeOf(
         verbs.call('edit-file', { path: 'scripts/step_001_load.py', mode: 'overwrite', content: 'print(2)\n' }),
       ),
-    ).toBe('E_BAD_REQUEST');
+    ).toBe('E_PROTECTED');
     expect(
       await codeOf(verbs.call('edit-file', { path: 'scripts/step_001_load.py', mode: 'replace', old: '1', new: '2' })),
-    ).toBe('E_BAD_REQUEST');
+    ).toBe('E_PROTECTED');
     expect(read('scripts/step_001_load.py')).toBe('print(1)\n');
-    // Other files in scripts/ are ordinary files.
+    // The whole audit-log folder is protected, as the sandbox keeps it read-only.
     await fs.writeFile(path.join(root, 'scripts/notes.md'), 'a\n');
-    await verbs.call('edit-file', { path: 'scripts/notes.md', mode: 'overwrite', content: 'b\n' });
-    expect(read('scripts/notes.md')).toBe('b\n');
+    expect(await codeOf(verbs.call('edit-file', { path: 'scripts/notes.md', mode: 'overwrite', content: 'b\n' }))).toBe(
+      'E_PROTECTED',
+    );
+    expect(read('scripts/notes.md')).toBe('a\n');
   });
 
   it('refuses with E_CHANGED_ON_DISK when the file changes between its read and its write, and keeps that change', async () => {

@@ -1,5 +1,5 @@
 import { constants as fsConstants } from 'node:fs';
-import { access, readdir } from 'node:fs/promises';
+import { access, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import {
@@ -27,6 +27,7 @@ import { runPythonProcess, type PythonProcessOutcome } from './python-process';
 import { applyRunChanges } from './run-changes';
 import { recoverInterruptedRuns, type RecoveredRun } from './interrupted-runs';
 import { currentWriteCause } from '../history';
+import { defaultHomes, ProtectedPaths } from '../protected-paths';
 
 /**
  * Kiln's settings for every run: unbuffered UTF-8 output, no bytecode litter, no GUI. src/ is put on sys.path by
@@ -63,7 +64,10 @@ export interface VerbsOptions {
   env?: NodeJS.ProcessEnv;
   /** Where runs are sandboxed (default: bubblewrap as found on this machine). */
   sandbox?: Sandbox;
-  /** Kiln's own folders (its data folder), masked in the sandbox should the workspace hold them. */
+  /**
+   * Kiln's own folders and files (its data folder, the user config): protected and masked, for the verbs and in the
+   * sandbox, should the workspace hold them.
+   */
   privateDirs?: string[];
   /** The sandbox block of the config (read at each run: trust and config can change it). */
   sandboxSettings?: () => SandboxSettings;
@@ -101,10 +105,12 @@ export class Verbs {
   private disposed = false;
   private readonly impl: Implementations;
   readonly sandbox: Sandbox;
+  /** What agents may not change or read here: one list for the verbs, the sandbox's mounts and the apply of runs. */
+  private protectedPathsPromise: Promise<ProtectedPaths> | null = null;
 
   constructor(options: VerbsOptions) {
     this.options = options;
-    this.sandbox = options.sandbox ?? new Sandbox({ env: options.env, privateDirs: options.privateDirs });
+    this.sandbox = options.sandbox ?? new Sandbox({ env: options.env });
     this.workspace = options.workspace;
     this.audit = new AuditLog({ workspace: options.workspace, dir: normalizeDir(options.scriptsDir ?? 'scripts') });
     this.impl = {
@@ -162,7 +168,13 @@ export class Verbs {
   async recoverInterruptedRuns(): Promise<RecoveredRun[]> {
     const staging = this.options.stageRunWritesIn;
     if (!staging) return [];
-    return recoverInterruptedRuns({ staging, workspace: this.workspace, python: () => this.kernelPython() });
+    const protectedPaths = await this.protectedPaths();
+    return recoverInterruptedRuns({
+      staging,
+      workspace: this.workspace,
+      python: () => this.kernelPython(),
+      refuse: (rel) => protectedPaths.writeRefusal(rel),
+    });
   }
 
   /** Kills any run still going. */
@@ -175,6 +187,7 @@ export class Verbs {
 
   private async listFiles({ path: given }: ParsedVerbArgs<'list-files'>): Promise<VerbResult<'list-files'>> {
     const rel = given ? this.workspace.normalize(given) : '';
+    await this.refuseIf(rel, 'read');
     const entries = await this.workspace.list(rel, { showHidden: true });
     return { path: rel, entries: entries.map((entry) => ({ name: entry.name, kind: entry.kind })) };
   }
@@ -185,6 +198,7 @@ export class Verbs {
     max_lines,
   }: ParsedVerbArgs<'read-file'>): Promise<VerbResult<'read-file'>> {
     const rel = this.workspace.normalize(given);
+    await this.refuseIf(rel, 'read');
     const file = await this.workspace.read(rel);
     if (file.binary || file.text === null)
       throw new KilnError(
@@ -202,7 +216,7 @@ export class Verbs {
     content,
     overwrite,
   }: ParsedVerbArgs<'write-file'>): Promise<VerbResult<'write-file'>> {
-    const rel = this.authoringPath(given);
+    const rel = await this.authoringPath(given);
     const existing = await this.existingKind(rel);
     if (existing === 'dir') throw new KilnError('E_IS_A_DIRECTORY', `"${rel}" is a folder, not a file`);
     if (existing === 'file' && !overwrite) {
@@ -213,7 +227,7 @@ export class Verbs {
   }
 
   private async editFile(args: ParsedVerbArgs<'edit-file'>): Promise<VerbResult<'edit-file'>> {
-    const rel = this.authoringPath(args.path);
+    const rel = await this.authoringPath(args.path);
     const current = await this.workspace.read(rel);
     if (current.binary || current.text === null)
       throw new KilnError('E_BAD_REQUEST', `"${rel}" is a binary file; edit-file changes text files only`);
@@ -238,6 +252,8 @@ export class Verbs {
     options: VerbCallOptions,
   ): Promise<VerbRunResult> {
     const rel = this.workspace.normalize(given);
+    // What agents may not read they may not run either (the sandbox would show it empty anyway).
+    await this.refuseIf(rel, 'read');
     // Refused before anything runs, so a missing file leaves no step in the log.
     const kind = await this.existingKind(rel);
     if (kind !== 'file' && kind !== null && kind !== 'dir') {
@@ -287,14 +303,17 @@ export class Verbs {
   }
 
   private async prepareRun(heavy: boolean): Promise<PreparedRun> {
-    const python = await this.kernelPython();
+    const [python, protectedPaths] = await Promise.all([this.kernelPython(), this.protectedPaths()]);
     const timeMs = heavy ? this.options.timeouts?.heavyRunMs : this.options.timeouts?.runMs;
     return this.sandbox.prepare({
       python,
       args: [],
       heavy,
       workspaceRoot: this.workspace.root,
-      readOnly: [this.audit.dir, '.kiln', '.git'],
+      readOnly: protectedPaths.readOnlyRoots,
+      // The step is written there before the run starts.
+      madeBeforeRun: [this.audit.dir],
+      masked: await protectedPaths.maskedEntries(),
       baseEnv: this.options.env ?? process.env,
       setEnv: RUN_ENV,
       settings: this.options.sandboxSettings?.() ?? DEFAULT_SANDBOX_SETTINGS,
@@ -375,12 +394,14 @@ export class Verbs {
         );
       },
     );
+    const protectedPaths = await this.protectedPaths();
     return applyRunChanges({
       workspace: this.workspace,
       upper: overlay.upper,
       changes,
       startedAt: overlay.startedAt,
       keep: overlay.keep,
+      refuse: (rel) => protectedPaths.writeRefusal(rel),
     });
   }
 
@@ -409,27 +430,55 @@ export class Verbs {
   private async appendNotebookCell(
     args: ParsedVerbArgs<'append-notebook-cell'>,
   ): Promise<VerbResult<'append-notebook-cell'>> {
-    return this.notebooks().appendCell(this.notebookPath(args.notebook_name), args.source, args.cell_type);
+    return this.notebooks().appendCell(await this.notebookPath(args.notebook_name), args.source, args.cell_type);
   }
 
   private async runNotebookCell(args: ParsedVerbArgs<'run-notebook-cell'>): Promise<VerbCellRunResult> {
-    return this.compact(await this.notebooks().runNewCell(this.notebookPath(args.notebook_name), args.source));
+    const notebook = await this.notebookPath(args.notebook_name);
+    await this.refuseKernelRun();
+    return this.compact(await this.notebooks().runNewCell(notebook, args.source));
   }
 
   private async editNotebookCell(
     args: ParsedVerbArgs<'edit-notebook-cell'>,
   ): Promise<VerbResult<'edit-notebook-cell'>> {
-    return this.notebooks().editCell(this.notebookPath(args.notebook_name), args.cell_id, args.source, args.cell_type);
+    return this.notebooks().editCell(
+      await this.notebookPath(args.notebook_name),
+      args.cell_id,
+      args.source,
+      args.cell_type,
+    );
   }
 
   private async deleteNotebookCell(
     args: ParsedVerbArgs<'delete-notebook-cell'>,
   ): Promise<VerbResult<'delete-notebook-cell'>> {
-    return this.notebooks().deleteCell(this.notebookPath(args.notebook_name), args.cell_id);
+    return this.notebooks().deleteCell(await this.notebookPath(args.notebook_name), args.cell_id);
   }
 
   private async rerunNotebookCell(args: ParsedVerbArgs<'rerun-notebook-cell'>): Promise<VerbCellRunResult> {
-    return this.compact(await this.notebooks().rerunCell(this.notebookPath(args.notebook_name), args.cell_id));
+    const notebook = await this.notebookPath(args.notebook_name);
+    await this.refuseKernelRun();
+    return this.compact(await this.notebooks().rerunCell(notebook, args.cell_id));
+  }
+
+  /**
+   * A notebook's kernel is the operator's own process, never a sandbox, so a cell runs by execute-code's rule for
+   * unsandboxed code: only in a trusted folder. Without a sandbox the refusal is execute-code's own; with one, the
+   * agent is pointed at execute-code, which runs sandboxed there (and Kiln starts no kernel untrusted anyway).
+   */
+  private async refuseKernelRun(): Promise<void> {
+    if (this.options.trusted?.() ?? true) return;
+    const status = await this.sandbox.status();
+    if (!status.available)
+      throw new KilnError(
+        'E_NO_SANDBOX',
+        `Agent code is not run in an untrusted folder without a sandbox, and there is none here (${status.reason}); a notebook's kernel is never sandboxed. Trust the folder to run cells.`,
+      );
+    throw new KilnError(
+      'E_NO_SANDBOX',
+      "Notebook cells are not run in an untrusted folder: a notebook's kernel runs outside the sandbox, and Kiln starts no kernel until the operator trusts the folder. Use execute-code (it runs sandboxed here), or ask the operator to trust the folder.",
+    );
   }
 
   private notebooks(): NotebookVerbTarget {
@@ -439,31 +488,64 @@ export class Verbs {
     return this.options.notebooks;
   }
 
-  /** `notebook_name` as the verbs design writes it: "x" is x.ipynb; any other extension is not a notebook. */
-  private notebookPath(given: string): string {
+  /**
+   * `notebook_name` as the verbs design writes it: "x" is x.ipynb; any other extension is not a notebook. Every
+   * notebook verb changes the notebook, so a protected one is refused.
+   */
+  private async notebookPath(given: string): Promise<string> {
     const rel = this.workspace.normalize(given);
-    if (rel.toLowerCase().endsWith('.ipynb')) return rel;
-    if (/\.[^./]+$/.test(path.posix.basename(rel)))
+    if (/\.[^./]+$/.test(path.posix.basename(rel)) && !rel.toLowerCase().endsWith('.ipynb'))
       throw new KilnError('E_BAD_REQUEST', `"${rel}" is not a notebook (.ipynb)`);
-    return `${rel}.ipynb`;
+    const notebook = rel.toLowerCase().endsWith('.ipynb') ? rel : `${rel}.ipynb`;
+    await this.refuseIf(notebook, 'write');
+    return notebook;
   }
 
-  private compact(result: VerbCellRunResult): VerbCellRunResult {
-    return { ...result, outputs: compactOutputs(result.outputs, this.options.maxOutputChars ?? 50_000) };
+  private compact(result: Omit<VerbCellRunResult, 'sandboxed'>): VerbCellRunResult {
+    return {
+      ...result,
+      outputs: compactOutputs(result.outputs, this.options.maxOutputChars ?? 50_000),
+      sandboxed: false,
+    };
   }
 
   // --- helpers --------------------------------------------------------------------------------
 
-  /** Normalizes a path for write-file / edit-file; audit-log entries are not theirs to touch. */
-  private authoringPath(given: string): string {
+  /** Normalizes a path for write-file / edit-file; protected paths (.kiln/, .git/, the audit log…) are not theirs. */
+  private async authoringPath(given: string): Promise<string> {
     const rel = this.workspace.normalize(given);
-    if (this.audit.isStepPath(rel)) {
-      throw new KilnError(
-        'E_BAD_REQUEST',
-        `"${rel}" is an entry of the audit log (${this.audit.dir}/), which only run-file and execute-code write. Put code in src/ instead.`,
-      );
-    }
+    await this.refuseIf(rel, 'write');
     return rel;
+  }
+
+  private protectedPaths(): Promise<ProtectedPaths> {
+    this.protectedPathsPromise ??= defaultHomes(this.options.env ?? process.env).then((homes) =>
+      ProtectedPaths.create({
+        root: this.workspace.root,
+        scriptsDir: this.audit.dir,
+        privatePaths: this.options.privateDirs ?? [],
+        homes,
+      }),
+    );
+    return this.protectedPathsPromise;
+  }
+
+  /**
+   * E_PROTECTED when agents may not write (or read) `rel`: judged on the path as given and on where it leads (a
+   * link inside the workspace to `.kiln/` is `.kiln/`).
+   */
+  private async refuseIf(rel: string, access: 'read' | 'write'): Promise<void> {
+    const protectedPaths = await this.protectedPaths();
+    const real = this.workspace.relative(await realpathOfDeepest(await this.workspace.resolve(rel)));
+    for (const candidate of new Set([rel, real])) {
+      const why = access === 'write' ? protectedPaths.writeRefusal(candidate) : protectedPaths.readRefusal(candidate);
+      if (!why) continue;
+      const advice =
+        access === 'write'
+          ? 'Agents cannot change it; the operator can make that change in the editor.'
+          : 'Agents cannot read it; the operator can open it in the editor.';
+      throw new KilnError('E_PROTECTED', `"${rel}" is protected: ${why}. ${advice}`, { path: rel, why });
+    }
   }
 
   private async existingKind(rel: string): Promise<EntryKind | null> {
@@ -485,6 +567,17 @@ function acceptOldArgNames(verb: VerbName, args: unknown): unknown {
   const { notebook, ...rest } = args as Record<string, unknown>;
   if (notebook === undefined || 'notebook_name' in rest) return args;
   return { ...rest, notebook_name: notebook };
+}
+
+/** The realpath of `abs`, or of its deepest existing ancestor with the rest appended (the guard refused links out). */
+async function realpathOfDeepest(abs: string): Promise<string> {
+  const rest: string[] = [];
+  for (let probe = abs; ; probe = path.dirname(probe)) {
+    const real = await realpath(probe).catch(() => null);
+    if (real) return path.join(real, ...rest);
+    if (path.dirname(probe) === probe) return abs;
+    rest.unshift(path.basename(probe));
+  }
 }
 
 function normalizeDir(dir: string): string {

@@ -40,18 +40,22 @@ export function processRunChip(result: VerbRunResult): VerbChip {
   const direct = result.files && !result.files.staged ? ` · ${DIRECT_WRITES_NOTE}` : '';
   // Entries changed outside during the run, which its writes did not replace: the operator should know where they went.
   parts.unshift(...(result.files?.kept ?? []).map((kept) => `${kept.path}: ${kept.why}`));
+  // Writes under a protected path, not applied: first, since the code tried to change what Kiln runs or trusts.
+  const refused = result.files?.refused ?? [];
+  parts.unshift(...refused.map((entry) => `${entry.path}: not applied: ${entry.why}`));
   if (direct && result.files?.direct_reason)
     parts.unshift(`Undo this turn cannot restore what this run wrote: ${result.files.direct_reason}.`);
   return {
-    summary: `${summary}${result.sandboxed ? '' : ' · unsandboxed'}${direct}`,
+    summary: `${summary}${result.sandboxed ? '' : ' · unsandboxed'}${refused.length ? ` · ${refused.length} refused` : ''}${direct}`,
     failed: result.returncode !== 0 || result.timed_out || result.limit !== undefined,
     preview: parts.join('\n'),
   };
 }
 
 export function cellRunChip(result: VerbCellRunResult): VerbChip {
+  // The kernel is the operator's own process: the chip says the cell ran outside any sandbox.
   const saved = notebookChangeChip(
-    `${result.status}${result.exec_count !== null ? ` · [${result.exec_count}]` : ''}`,
+    `${result.status}${result.exec_count !== null ? ` · [${result.exec_count}]` : ''}${result.sandboxed ? '' : ' · unsandboxed'}`,
     result,
   );
   return {

@@ -38,6 +38,8 @@ export const RunChanges = z.object({
   deleted: z.array(RelPath),
   /** Entries changed outside while the run went on: left as they were (a file the run wrote too is `beside`). */
   kept: z.array(z.object({ path: RelPath, why: z.string(), beside: RelPath.optional() })),
+  /** Writes under a protected path (.kiln/, .git/, scripts/, Kiln's data): not applied, each with why. */
+  refused: z.array(z.object({ path: RelPath, why: z.string() })).optional(),
   direct_reason: z.string().optional(),
 });
 export type RunChanges = z.infer<typeof RunChanges>;
@@ -77,7 +79,11 @@ const NotebookSaved = {
 export type NotebookSaved = { saved: boolean; not_saved_reason?: string };
 
 /** What running a notebook cell reports to an agent: the notebook's own run result, its outputs compacted (images summarized, long text trimmed). */
-export const VerbCellRunResult = CellRunResult.extend(NotebookSaved);
+export const VerbCellRunResult = CellRunResult.extend({
+  ...NotebookSaved,
+  /** Always false: the notebook's kernel is the operator's own process, not a sandbox (execute-code is sandboxed). */
+  sandboxed: z.boolean(),
+});
 export type VerbCellRunResult = z.infer<typeof VerbCellRunResult>;
 
 const WriteFileInput = z.object({

@@ -203,6 +203,22 @@ function Entry({ entry }: { entry: AgentEntry }) {
   }
 }
 
+/** Summary parts the operator should notice on an ok chip: a cell or run outside the sandbox, writes refused. */
+const NOTICE_PART = /^(unsandboxed|\d+ refused|writes not undoable)$/;
+
+function ChipSummary({ summary }: { summary: string }) {
+  const parts = summary.split(' · ');
+  return (
+    <span className="as-chip-summary">
+      {parts.map((part, i) => (
+        <span key={i} className={NOTICE_PART.test(part) ? 'as-chip-notice' : undefined}>
+          {i > 0 ? ` · ${part}` : part}
+        </span>
+      ))}
+    </span>
+  );
+}
+
 /** A verb call: verb, target and a one-line result; expands to short previews of its arguments and result. */
 function ToolChip({ chip }: { chip: ToolEntry }) {
   const [open, setOpen] = useState(false);
@@ -232,7 +248,7 @@ function ToolChip({ chip }: { chip: ToolEntry }) {
             {chip.target}
           </span>
         )}
-        {chip.summary && <span className="as-chip-summary">{chip.summary}</span>}
+        {chip.summary && <ChipSummary summary={chip.summary} />}
       </button>
       {open && (
         <div className="as-chip-details" id={detailsId} role="group" aria-label={`Details of ${chip.verb}`}>
