@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ConfigBlock, ConfigFile, ModelEntrySchema } from './schema';
+import { CONFIG_BLOCKS, type ConfigBlock, type ConfigFile, type ModelEntrySchema } from './schema';
 
 /**
  * What an untrusted project's value of a key does:
@@ -114,7 +114,7 @@ export function chooseBlocks<F extends SourcedFile>(
     const value = file?.value[block] as Record<string, unknown> | undefined;
     if (file && value !== undefined) chosen.set(block, { owner: file, value, keyOwners: {} });
   };
-  for (const block of Object.keys(KEY_TRUST) as ConfigBlock[]) {
+  for (const block of CONFIG_BLOCKS) {
     const theirs = project?.value[block] as Record<string, unknown> | undefined;
     const mine = user?.value[block] as Record<string, unknown> | undefined;
     if (!project || theirs === undefined) whole(user, block);
