@@ -103,9 +103,13 @@ describe("an untrusted project's system prompts", () => {
 });
 
 describe("an untrusted project's watch.exclude: ['*']", () => {
-  it('leaves local history recording, and Undo this turn working', async () => {
+  it('steers the watcher but leaves local history recording, and Undo this turn working', async () => {
     await fs.writeFile(path.join(root, '.kiln', 'config.yaml'), "watch:\n  exclude: ['*']\n");
+    await fs.mkdir(path.join(root, 'data', 'raw'), { recursive: true });
     services = await createServices({ root, dataDir, prefsStore: new MemoryStore(), trash: async () => false });
+    // The watcher follows it (what it skips runs and sends nothing): only the root is watched.
+    await services.watching();
+    expect(await call('watch.status', {})).toMatchObject({ walked: true, watchedFolders: 1 });
     expect(await call('trust.get', {})).toMatchObject({
       trusted: false,
       withheld: ['watch.exclude (for local history)'],
