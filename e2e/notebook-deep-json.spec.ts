@@ -33,6 +33,9 @@ test('a notebook nesting 100,000 deep says so and is kept; one Jupyter reads sho
   await expect(alert).toContainText('nests too deep: more than 1000 levels of JSON');
   await page.screenshot({ path: test.info().outputPath('too-deep.png') });
   expect(await readFile(workspace.abs('too-deep.ipynb'), 'utf8')).toBe(TOO_DEEP);
+  // Its text stays readable: the way on the alert offers.
+  await alert.getByRole('button', { name: 'Open as text' }).click();
+  await expect(page.locator('.code-editor .view-lines')).toContainText('"cells"');
 
   // The host is still there: another notebook opens, its output drawn down to the shown depth.
   const nb = await openNotebook(page, 'deep.ipynb');
