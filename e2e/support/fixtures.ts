@@ -90,6 +90,8 @@ export const test = base.extend<{
   /** Extra web host arguments: its test seams (`--test-hold-search-after N`, `--test-refuse-watches-after N`). */
   hostArgs: string[];
   trusted: boolean;
+  /** Files of the operator's data folder written before the host starts (e.g. the user-level `config.yaml`). */
+  dataFiles: Record<string, string>;
   /**
    * `python.languageServer` for the test: off unless the spec tests language features, since every spec that
    * opens a .py file or a notebook would otherwise start pyright (CPU on CI).
@@ -103,6 +105,7 @@ export const test = base.extend<{
   hostArgs: [[], { option: true }],
   // Fixture workspaces are the tests' own, so trusted; the trust specs open untrusted ones.
   trusted: [true, { option: true }],
+  dataFiles: [{}, { option: true }],
   languageServer: ['off', { option: true }],
   workspace: async ({ fixtureFiles }, use) => {
     const root = await mkdtemp(path.join(os.tmpdir(), 'kiln-e2e-ws-'));
@@ -111,8 +114,9 @@ export const test = base.extend<{
     await use(workspace);
     await rm(root, { recursive: true, force: true });
   },
-  kiln: async ({ workspace, hostEnv, hostArgs, trusted, languageServer }, use, testInfo) => {
+  kiln: async ({ workspace, hostEnv, hostArgs, trusted, dataFiles, languageServer }, use, testInfo) => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-e2e-data-'));
+    for (const [rel, content] of Object.entries(dataFiles)) await writeFile(path.join(dataDir, rel), content);
     if (trusted) await trustFolder(dataDir, workspace.root);
     // The web host's prefs (conf's file in the data folder, dotted keys nested), as the operator's command leaves them.
     await writeFile(path.join(dataDir, 'prefs.json'), JSON.stringify({ python: { languageServer } }));

@@ -4,6 +4,7 @@ import { isMap, isPair, isScalar, LineCounter, parseDocument, visit, type Docume
 import type { z } from 'zod';
 import type { ConfigIssue, ConfigSource, ModelProvider } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
+import { chooseBlocks, type ChosenBlock } from './key-trust';
 import { CONFIG_BLOCKS, ConfigFileSchema, type ConfigBlock, type ConfigFile } from './schema';
 
 export interface ModelConfig {
@@ -23,6 +24,8 @@ export interface PromptedBlock {
   /** The referenced files' text, joined by blank lines; '' when there is no system prompt. */
   systemPrompt: string;
   source: ConfigSource;
+  /** Where the prompt came from: the user's file when the untrusted project's own is withheld; null without one. */
+  systemPromptSource: ConfigSource | null;
 }
 
 export interface AgentBlock extends PromptedBlock {
@@ -41,6 +44,8 @@ export interface ResolvedConfig {
   withheld: string[];
   /** The watcher's exclude patterns; null means Kiln's defaults. */
   watchExclude: string[] | null;
+  /** What local history leaves out: `watch.exclude` of the user or a trusted project, never an untrusted one's. */
+  historyExclude: string[] | null;
   /** The `sandbox:` block (the project's only once trusted); null: the defaults (no network, no extra variables). */
   sandbox: { network: boolean; env: string[] } | null;
 }
@@ -78,13 +83,6 @@ const MAX_ISSUES = 20;
 
 export type LoadResult = { ok: true; config: ResolvedConfig } | { ok: false; issues: ConfigIssue[] };
 
-/**
- * Blocks an untrusted project may not set: they start programs (`jupyter.command`) or send requests, and
- * with them secrets from the environment, to servers the project names (`jupyter.url`, model `base_url`s
- * and `api_key_env`). Until the workspace is trusted the user's blocks (the operator's own) are used.
- */
-const TRUST_REQUIRED: readonly ConfigBlock[] = ['models', 'jupyter', 'sandbox'];
-
 export interface LoadOptions {
   /** Whether the workspace is trusted; the user config always is. */
   projectTrusted: boolean;
@@ -102,46 +100,37 @@ export async function loadConfig(files: ConfigFileLocation[], options: LoadOptio
   }
   if (issues.length) return { ok: false, issues };
 
-  // Set, not merge: for each block the project's wins whole; otherwise the user's.
-  const chosen = new Map<ConfigBlock, ParsedFile>();
-  const withheld: string[] = [];
   const project = parsed.find((p) => p.location.source === 'project');
-  for (const block of CONFIG_BLOCKS) {
-    const projectValue = project?.value[block];
-    const projectMayUse = options.projectTrusted || !TRUST_REQUIRED.includes(block);
-    if (projectValue !== undefined && !projectMayUse)
-      withheld.push(...Object.keys(projectValue).map((key) => `${block}.${key}`));
-    const owner =
-      projectValue !== undefined && projectMayUse
-        ? project
-        : parsed.find((p) => p.location.source === 'user' && p.value[block] !== undefined);
-    if (owner) chosen.set(block, owner);
-  }
+  const user = parsed.find((p) => p.location.source === 'user');
+  const { chosen, withheld, historyExclude } = chooseBlocks(project, user, options.projectTrusted);
+  const blockOf = <B extends ConfigBlock>(block: B) =>
+    chosen.get(block) as ChosenBlock<ParsedFile, NonNullable<ConfigFile[B]>> | undefined;
 
   const models: Record<string, ModelConfig> = {};
-  const modelsOwner = chosen.get('models');
-  for (const [alias, entry] of Object.entries(modelsOwner?.value.models ?? {})) {
+  const modelsOwner = blockOf('models');
+  for (const [alias, entry] of Object.entries(modelsOwner?.value ?? {})) {
     models[alias] = {
       alias,
       provider: entry.provider,
       baseUrl: entry.base_url,
       model: entry.model,
       apiKeyEnv: entry.api_key_env,
-      source: modelsOwner!.location.source,
+      source: modelsOwner!.owner.location.source,
     };
   }
 
   const resolveBlock = async (block: 'file_editing' | 'agent'): Promise<PromptedBlock | null> => {
-    let owner = chosen.get(block);
+    let chosenBlock = blockOf(block);
     // An untrusted project's block that names one of its own (withheld) models falls back to the user's block.
-    const named = owner === project ? owner?.value[block]?.model : undefined;
+    const named = chosenBlock?.owner === project ? chosenBlock?.value.model : undefined;
     if (named !== undefined && !Object.hasOwn(models, named) && withheld.includes(`models.${named}`)) {
-      owner = parsed.find((p) => p.location.source === 'user' && p.value[block] !== undefined);
-      if (owner) chosen.set(block, owner);
+      const mine = user?.value[block];
+      chosenBlock = user && mine ? { owner: user, value: mine, keyOwners: {} } : undefined;
+      if (chosenBlock) chosen.set(block, chosenBlock);
       else chosen.delete(block);
     }
-    const value = owner?.value[block];
-    if (!owner || !value) return null;
+    if (!chosenBlock) return null;
+    const { owner, value } = chosenBlock;
     if (!Object.hasOwn(models, value.model)) {
       const known = Object.keys(models);
       issues.push(
@@ -153,16 +142,18 @@ export async function loadConfig(files: ConfigFileLocation[], options: LoadOptio
         ),
       );
     }
+    // The prompt's refs resolve in the file they came from (the user's, where the project's is withheld).
+    const promptOwner = chosenBlock.keyOwners.system_prompt ?? owner;
     const refs = value.system_prompt ?? [];
     const texts: string[] = [];
     for (const [i, ref] of refs.entries()) {
       try {
-        texts.push(await readConfigRef(owner.location.refRoot, ref));
+        texts.push(await readConfigRef(promptOwner.location.refRoot, ref));
       } catch (err) {
         const kiln = err instanceof KilnError ? err : new KilnError('E_CONFIG', String(err));
         issues.push(
           issueAt(
-            owner,
+            promptOwner,
             [block, 'system_prompt', i],
             kiln.message,
             kiln.code === 'E_OUTSIDE_WORKSPACE' ? 'E_OUTSIDE_WORKSPACE' : 'E_CONFIG',
@@ -175,27 +166,26 @@ export async function loadConfig(files: ConfigFileLocation[], options: LoadOptio
       systemPromptRefs: refs,
       systemPrompt: texts.map((t) => t.trimEnd()).join('\n\n'),
       source: owner.location.source,
+      systemPromptSource: refs.length ? promptOwner.location.source : null,
     };
   };
 
   const fileEditing = await resolveBlock('file_editing');
   const agentBase = await resolveBlock('agent');
-  const agent: AgentBlock | null = agentBase
-    ? { ...agentBase, tools: chosen.get('agent')?.value.agent?.tools ?? null }
-    : null;
+  const agent: AgentBlock | null = agentBase ? { ...agentBase, tools: blockOf('agent')?.value.tools ?? null } : null;
 
-  const jupyterValue = chosen.get('jupyter')?.value.jupyter;
+  const jupyterValue = blockOf('jupyter')?.value;
   const jupyter: JupyterSetting | null = jupyterValue
     ? { command: jupyterValue.command, url: jupyterValue.url, tokenEnv: jupyterValue.token_env }
     : null;
 
-  const watchExclude = chosen.get('watch')?.value.watch?.exclude ?? null;
+  const watchExclude = blockOf('watch')?.value.exclude ?? null;
 
-  const sandboxValue = chosen.get('sandbox')?.value.sandbox;
+  const sandboxValue = blockOf('sandbox')?.value;
   const sandbox = sandboxValue ? { network: sandboxValue.network ?? false, env: sandboxValue.env ?? [] } : null;
 
   if (issues.length) return { ok: false, issues };
-  return { ok: true, config: { models, fileEditing, agent, jupyter, withheld, watchExclude, sandbox } };
+  return { ok: true, config: { models, fileEditing, agent, jupyter, withheld, watchExclude, historyExclude, sandbox } };
 }
 
 /** Parses and validates one file; null when it does not exist. */

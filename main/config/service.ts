@@ -37,6 +37,7 @@ const EMPTY: ResolvedConfig = {
   jupyter: null,
   withheld: [],
   watchExclude: null,
+  historyExclude: null,
   sandbox: null,
 };
 
@@ -208,7 +209,7 @@ export class ConfigService {
     if (!this.userWatcher || !this.options.userConfigPath) return;
     const userDir = path.dirname(this.options.userConfigPath);
     for (const block of [this.config.fileEditing, this.config.agent]) {
-      if (block?.source !== 'user') continue;
+      if (block?.systemPromptSource !== 'user') continue;
       for (const ref of block.systemPromptRefs) {
         const abs = path.join(userDir, ...ref.slice('config:/'.length).split('/'));
         if (this.watchedUserRefs.has(abs)) continue;

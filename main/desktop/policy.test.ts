@@ -3,20 +3,31 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempTree } from '../../test-support/temp-workspace';
 import { PathGuard } from '../workspace';
-import { dragPathsInside, fileTypeOf, openWithSystemDecision, openWithSystemQuestion } from './policy';
+import { KilnError } from '../../shared/errors';
+import {
+  dragPathsInside,
+  fileTypeOf,
+  openWithSystemDecision,
+  openWithSystemQuestion,
+  openWithSystemTarget,
+} from './policy';
 
 let root: string;
 let guard: PathGuard;
 const cleanups: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
-  const inside = await makeTempTree({ 'a.txt': 'a', 'src/b.py': 'b' });
+  const inside = await makeTempTree({ 'a.txt': 'a', 'src/b.py': 'b', 'tools/run.sh': 'echo pwned\n' });
   const outside = await makeTempTree({ 'secret.txt': 's' });
   cleanups.push(inside.cleanup, outside.cleanup);
   root = inside.root;
   guard = new PathGuard(root);
   await symlink(path.join(outside.root, 'secret.txt'), path.join(root, 'out-link.txt'));
   await symlink(path.join(root, 'src/b.py'), path.join(root, 'in-link.py'));
+  // Named like a document, leading to a script: what is opened is the script.
+  await symlink(path.join(root, 'tools/run.sh'), path.join(root, 'notes.txt'));
+  await symlink('notes.txt', path.join(root, 'readme.pdf'));
+  await symlink(path.join(outside.root, 'secret.txt'), path.join(root, 'src/out-link.txt'));
 });
 afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
@@ -51,6 +62,35 @@ describe('Open with System Application', () => {
     approved.add('.sh');
     expect(openWithSystemDecision({ trusted: false, type: '.sh', approvedTypes: approved })).toBe('open');
     expect(openWithSystemDecision({ trusted: false, type: '.pdf', approvedTypes: approved })).toBe('ask');
+  });
+
+  it('judges and opens a link by its real target, and the question names both', async () => {
+    expect(await openWithSystemTarget(guard, 'a.txt')).toEqual({ real: path.join(root, 'a.txt'), type: '.txt' });
+    const viaLink = { real: path.join(root, 'tools/run.sh'), type: '.sh' };
+    expect(await openWithSystemTarget(guard, 'notes.txt')).toEqual({ ...viaLink, linkName: 'notes.txt' });
+    // A link to a link: the final target.
+    expect(await openWithSystemTarget(guard, 'readme.pdf')).toEqual({ ...viaLink, linkName: 'readme.pdf' });
+    // ".txt" approved in an untrusted folder does not open a ".sh" named notes.txt without asking.
+    const target = await openWithSystemTarget(guard, 'notes.txt');
+    expect(openWithSystemDecision({ trusted: false, type: target.type, approvedTypes: new Set(['.txt']) })).toBe('ask');
+    const question = openWithSystemQuestion(target.real, target.type, target.linkName);
+    expect(question.message).toBe('Open "run.sh" (the link "notes.txt" leads to it) with the system\'s application?');
+    expect(question.detail).toContain('".sh" files');
+  });
+
+  it('refuses a link leading outside the workspace, a missing entry and a path outside', async () => {
+    for (const [rel, code] of [
+      ['out-link.txt', 'E_OUTSIDE_WORKSPACE'],
+      ['src/out-link.txt', 'E_OUTSIDE_WORKSPACE'],
+      ['../secret.txt', 'E_OUTSIDE_WORKSPACE'],
+      ['nope.txt', 'E_NOT_FOUND'],
+    ]) {
+      const err = (await openWithSystemTarget(guard, rel).catch((e: unknown) => e)) as KilnError;
+      expect(err).toBeInstanceOf(KilnError);
+      expect({ rel, code: err.code }).toEqual({ rel, code });
+    }
+    const err = (await openWithSystemTarget(guard, 'out-link.txt').catch((e: unknown) => e)) as KilnError;
+    expect(err.message).toContain('"out-link.txt" is a link to a file outside the workspace');
   });
 
   it('names the file and the type it asks about, Cancel by default', () => {

@@ -1,5 +1,7 @@
 import { realpathSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { KilnError } from '../../shared/errors';
 import type { PathGuard } from '../workspace';
 
 /** At most this many rows go out in one OS drag: a selection of thousands is not a drag to another app. */
@@ -35,6 +37,41 @@ export function fileTypeOf(name: string): string {
   return ext || base;
 }
 
+/** What Open with System Application hands to the OS, judged by what it is, not by the name it was asked by. */
+export interface OpenWithSystemTarget {
+  /** The real path: what is opened, and what was judged. */
+  real: string;
+  /** fileTypeOf the target (a link named notes.txt to run.sh is a ".sh"). */
+  type: string;
+  /** The entry as the operator named it, when it is a link to another name. */
+  linkName?: string;
+}
+
+/**
+ * Resolves an entry for Open with System Application: a link is followed to its final target, which must be
+ * inside the workspace (E_OUTSIDE_WORKSPACE otherwise), and the target's type is what the decision keys on.
+ */
+export async function openWithSystemTarget(guard: PathGuard, rel: string): Promise<OpenWithSystemTarget> {
+  const abs = guard.resolveLexically(rel);
+  let real: string;
+  try {
+    real = await realpath(abs);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP')
+      throw new KilnError('E_NOT_FOUND', `"${rel}" does not exist${code === 'ELOOP' ? ' (a link loop)' : ''}`);
+    throw err;
+  }
+  if (!guard.contains(real)) {
+    throw new KilnError(
+      'E_OUTSIDE_WORKSPACE',
+      `"${path.basename(abs)}" is a link to a file outside the workspace; Kiln does not open it with another program`,
+    );
+  }
+  const linked = path.basename(real) !== path.basename(abs);
+  return { real, type: fileTypeOf(real), ...(linked ? { linkName: path.basename(abs) } : {}) };
+}
+
 /**
  * Opening a file with the system's application can run a program (a script, a shortcut, a document with
  * macros). In a trusted workspace it opens; in an untrusted one Kiln asks once per file type, as VS Code asks
@@ -48,11 +85,12 @@ export function openWithSystemDecision(options: {
   return options.trusted || options.approvedTypes.has(options.type) ? 'open' : 'ask';
 }
 
-/** The question asked before opening a file of a new type from an untrusted folder. */
-export function openWithSystemQuestion(name: string, type: string) {
+/** The question asked before opening a file of a new type from an untrusted folder; `linkName` when asked by a link. */
+export function openWithSystemQuestion(name: string, type: string, linkName?: string) {
   const kind = type.startsWith('.') ? `"${type}" files` : `files named "${type}"`;
+  const what = linkName ? `"${path.basename(name)}" (the link "${linkName}" leads to it)` : `"${path.basename(name)}"`;
   return {
-    message: `Open "${path.basename(name)}" with the system's application?`,
+    message: `Open ${what} with the system's application?`,
     detail:
       `This folder is not trusted. Opening a file outside Kiln hands it to another program, which may run code ` +
       `from it. Kiln asks once for ${kind} in this folder.`,

@@ -24,3 +24,13 @@ export async function ensureDataDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await chmod(dir, 0o700);
 }
+
+/**
+ * The data folder every Kiln process uses (the app, the web host, the MCP server), made private before anything
+ * is written in it: whichever runs first creates it 0700, and what Kiln writes there is 0600.
+ */
+export async function openDataDir(env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const dir = defaultDataDir(env);
+  await ensureDataDir(dir);
+  return dir;
+}

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { defaultDataDir } from '../hosts/data-dir';
+import { openDataDir } from '../hosts/data-dir';
 import { createVerbStack } from '../verbs';
 import { createVerbsMcpServer } from './server';
 
@@ -63,11 +63,12 @@ export async function serveMcpOverStdio(args: McpArguments, options: ServeOption
   for (const method of ['log', 'info', 'debug'] as const) {
     console[method] = (...parts: unknown[]) => console.error(...parts);
   }
+  const dataDir = await openDataDir();
   const stack = await createVerbStack({
     root: path.resolve(options.cwd, args.folder),
     config: { watch: false },
     // The app's trust list: a project's jupyter: block runs only in a folder the operator trusted in Kiln.
-    dataDir: defaultDataDir(),
+    dataDir,
     jupyterCommand: args.jupyter ? [args.jupyter] : undefined,
     python: args.python,
     runLimitMs: args.runLimitMs,

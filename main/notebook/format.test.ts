@@ -108,6 +108,37 @@ describe('nbformat round trips', () => {
     expect(err.message).toMatch(/not valid JSON \(line 3/);
   });
 
+  it('refuses a notebook whose output nests 100,000 deep, saying so, and leaves the file as it was', async () => {
+    await fs.writeFile(path.join(root, 'deep.ipynb'), deepOutputNotebook(100_000));
+    const before = await fs.readFile(path.join(root, 'deep.ipynb'));
+    const err = (await svc.open('deep.ipynb').catch((e: unknown) => e)) as KilnError;
+    expect(err).toBeInstanceOf(KilnError);
+    expect(err.code).toBe('E_INVALID_NOTEBOOK');
+    expect(err.message).toMatch(/nests too deep: more than 1000 levels of JSON \(line 1, column \d+\)/);
+    expect(svc.isOpen('deep.ipynb')).toBe(false);
+    expect(await fs.readFile(path.join(root, 'deep.ipynb'))).toEqual(before);
+    // Also through the full parser (NaN sends the document there).
+    await fs.writeFile(
+      path.join(root, 'deep-nan.ipynb'),
+      deepOutputNotebook(100_000).replace('"x"]}', '"x"],"n":NaN}'),
+    );
+    const viaParser = (await svc.open('deep-nan.ipynb').catch((e: unknown) => e)) as KilnError;
+    expect(viaParser.message).toMatch(/nests too deep/);
+  });
+
+  it('opens and saves a deep output Jupyter itself reads and writes (300 levels)', async () => {
+    const file = path.join(root, 'deep-ok.ipynb');
+    // Jupyter's own bytes for it: nbformat reads Kiln's test text and writes the file.
+    await fs.writeFile(file, deepOutputNotebook(300));
+    const jupyterBytes = judgeWithNbformat(file);
+    expect(jupyterBytes.valid).toBe(true);
+    const doc = await svc.open('deep-ok.ipynb');
+    await svc.editCell('deep-ok.ipynb', doc.cells[0].id, 'y');
+    expect((await svc.save('deep-ok.ipynb')).saved).toBe(true);
+    expect(judgeWithNbformat(file)).toMatchObject({ valid: true, sameBytes: true, sources: ['y'] });
+    await svc.close('deep-ok.ipynb');
+  });
+
   it('splits a string source into lines like Python, as nbformat.writes does', async () => {
     expect(splitLines('a\nb\r\nc')).toEqual(['a\n', 'b\r\n', 'c']);
     expect(splitLines('')).toEqual([]);
@@ -465,3 +496,13 @@ describe('without Jupyter', () => {
     await jupyter.dispose();
   });
 });
+
+/** A one-cell notebook whose output's application/json is an array nested `depth` deep. */
+function deepOutputNotebook(depth: number): string {
+  const deep = '['.repeat(depth) + ']'.repeat(depth);
+  return (
+    '{"cells":[{"cell_type":"code","execution_count":1,"id":"c1","metadata":{},"outputs":[{"data":' +
+    `{"application/json":${deep},"text/plain":["x"]},"execution_count":1,"metadata":{},"output_type":"execute_result"}],` +
+    '"source":["x"]}],"metadata":{},"nbformat":4,"nbformat_minor":5}'
+  );
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { KilnError } from '../../shared/errors';
-import { carryExactNumbers, parsePythonJson, writePythonJson } from './exact-json';
+import { carryExactNumbers, JsonTooDeepError, MAX_JSON_DEPTH, parsePythonJson, writePythonJson } from './exact-json';
 import schema44 from './schema/nbformat.v4.4.schema.json';
 import schema45 from './schema/nbformat.v4.5.schema.json';
 
@@ -212,6 +212,12 @@ export function parseNotebook(text: string, path: string): ParsedNotebook {
   try {
     data = parsePythonJson(text);
   } catch (err) {
+    if (err instanceof JsonTooDeepError) {
+      throw invalid(
+        path,
+        `it nests too deep: more than ${MAX_JSON_DEPTH} levels of JSON (${lineColumn(text, err.position)}), deeper than Jupyter reads`,
+      );
+    }
     const message = err instanceof Error ? err.message : String(err);
     const position = /position (\d+)/.exec(message);
     const where = position ? ` (${lineColumn(text, Number(position[1]))})` : '';

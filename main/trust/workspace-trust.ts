@@ -64,7 +64,7 @@ const STALE_LOCK_MS = 10_000;
 
 /** Runs `change` holding `trusted-folders.json.lock` (an exclusive create), waiting for another holder. */
 async function withTrustListLock(dataDir: string, change: () => Promise<void>): Promise<void> {
-  await fs.mkdir(dataDir, { recursive: true });
+  await fs.mkdir(dataDir, { recursive: true, mode: 0o700 });
   const lock = path.join(dataDir, `${TRUST_FILE}.lock`);
   for (;;) {
     try {
@@ -102,7 +102,7 @@ async function readTrustFile(dataDir: string): Promise<TrustFile> {
 }
 
 async function writeTrustFile(dataDir: string, file: TrustFile): Promise<void> {
-  await fs.mkdir(dataDir, { recursive: true });
+  await fs.mkdir(dataDir, { recursive: true, mode: 0o700 });
   const target = path.join(dataDir, TRUST_FILE);
   const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
   await fs.writeFile(temp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });

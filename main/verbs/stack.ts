@@ -78,8 +78,8 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
   const history = new HistoryStore({ dataDir: options.dataDir, root: workspace.root });
   owned.add(toDisposable(() => history.dispose()));
   history.pruneInBackground();
-  // Follows the config's `watch.exclude` as it changes (the config is made just below).
-  const historyExcluded = followingExcludes(() => config.current().watchExclude);
+  // Follows the config's `watch.exclude` as it changes, never an untrusted project's (the config is made just below).
+  const historyExcluded = followingExcludes(() => config.current().historyExclude);
   const keepReplaced = historyRecorder({ store: history, excluded: historyExcluded });
   const trust = await WorkspaceTrust.open({
     dataDir: options.dataDir,

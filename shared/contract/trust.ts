@@ -12,7 +12,10 @@ export type WithheldFeature = z.infer<typeof WithheldFeature>;
 /** Whether the workspace is trusted, and what is not used until it is. */
 export const TrustState = z.object({
   trusted: z.boolean(),
-  /** Project settings that start programs or reach other servers, as written in the file (e.g. `jupyter.command`). */
+  /**
+   * Project config keys not used until trusted, as written in the file (`jupyter.command`, `models.<alias>`,
+   * `agent.system_prompt`, `watch.exclude (for local history)`); main/config/key-trust.ts says which and why.
+   */
   withheld: z.array(z.string()),
   /** What else restricted mode holds back here: git in a repository, agent code runs without a sandbox. */
   withheldFeatures: z.array(WithheldFeature),

@@ -9,7 +9,13 @@ import {
 } from 'electron';
 import path from 'node:path';
 import { DESKTOP_CHANNELS, type OpenWithSystemResult } from '../../../shared/desktop';
-import { dragPathsInside, fileTypeOf, openWithSystemDecision, openWithSystemQuestion } from '../../desktop/policy';
+import {
+  dragPathsInside,
+  openWithSystemDecision,
+  openWithSystemQuestion,
+  openWithSystemTarget,
+} from '../../desktop/policy';
+import { KilnError } from '../../../shared/errors';
 import type { Services } from '../../services';
 import { PathGuard } from '../../workspace';
 
@@ -51,19 +57,27 @@ export function bindDesktop(binding: DesktopBinding): () => void {
     const svc = binding.services();
     if (!svc || !binding.isFromKilnWindow(event) || typeof rel !== 'string')
       return { opened: false, message: 'Not available' };
-    const abs = await guardOf(svc).resolve(rel);
+    // Judged and opened by its real target: a link named notes.txt to run.sh is a ".sh", and one leading out is refused.
+    let target: Awaited<ReturnType<typeof openWithSystemTarget>>;
+    try {
+      target = await openWithSystemTarget(guardOf(svc), rel);
+    } catch (err) {
+      // Refused (outside, missing): said where the operator asked, as the OS's own failures are.
+      if (err instanceof KilnError) return { opened: false, message: err.message };
+      throw err;
+    }
+    const { real, type, linkName } = target;
     const trust = await svc.handlers['trust.get']({});
-    const type = fileTypeOf(abs);
     const approved = approvedTypes.get(svc.workspace.root) ?? new Set<string>();
     approvedTypes.set(svc.workspace.root, approved);
     if (openWithSystemDecision({ trusted: trust.trusted, type, approvedTypes: approved }) === 'ask') {
-      const question = { type: 'warning' as const, ...openWithSystemQuestion(path.basename(abs), type) };
+      const question = { type: 'warning' as const, ...openWithSystemQuestion(path.basename(real), type, linkName) };
       const win = binding.window();
       const answer = win ? await dialog.showMessageBox(win, question) : await dialog.showMessageBox(question);
       if (answer.response !== 0) return { opened: false, declined: true };
       approved.add(type);
     }
-    const failure = await shell.openPath(abs);
+    const failure = await shell.openPath(real);
     return failure ? { opened: false, message: failure } : { opened: true };
   });
 

@@ -25,7 +25,7 @@ import { dispatch } from '../../router';
 import { createServices, type Services } from '../../services';
 import { uploadHandlers } from '../../upload';
 import type { NodeScriptLauncher } from '../../language-server';
-import { defaultDataDir, ensureDataDir } from '../data-dir';
+import { openDataDir } from '../data-dir';
 import { bindDesktop } from './desktop';
 import { rendererFile } from '../renderer-file';
 import {
@@ -224,8 +224,7 @@ const launchUtilityProcess: NodeScriptLauncher = (script, args, { cwd }) => {
 async function start(): Promise<void> {
   // The one data folder every Kiln process uses (web host, MCP server), so they share one trust list; Electron's
   // own userData for the product "Kiln" is the same folder, named here rather than left to Electron.
-  dataDir = defaultDataDir();
-  await ensureDataDir(dataDir);
+  dataDir = await openDataDir();
   store = new Store<Record<string, unknown>>({ cwd: dataDir, name: 'prefs', configFileMode: 0o600 });
   hardenSessions();
   serveRenderer();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServices } from '../../services';
 import { refuseWatchesAfter } from '../../watcher';
-import { defaultDataDir, ensureDataDir } from '../data-dir';
+import { openDataDir } from '../data-dir';
 import { tuneHeapForStreaming } from './heap';
 import { startWebHost } from './server';
 
@@ -61,8 +61,7 @@ async function main(): Promise<void> {
   tuneHeapForStreaming();
   // The daemon serves every open window: a stray failure is logged, never fatal.
   process.on('unhandledRejection', (err) => console.error('Kiln: unexpected error:', err));
-  const dataDir = defaultDataDir();
-  await ensureDataDir(dataDir);
+  const dataDir = await openDataDir();
   const prefsStore = new Conf<Record<string, unknown>>({
     projectName: 'kiln',
     cwd: dataDir,

@@ -1,4 +1,5 @@
 import { pythonNumberText, pythonTextOfLiteral } from '../../../shared/python-json';
+import { JsonTooDeepError, MAX_JSON_DEPTH } from './depth';
 import { recordExactNumbers } from './scan';
 import { keepExactNumber } from './exact-numbers';
 
@@ -27,6 +28,8 @@ const PLAIN_INT = /^-?[0-9]{1,15}$/;
 
 class Parser {
   private pos = 0;
+  /** Objects and arrays open around pos. */
+  private depth = 0;
   /** The next backslash at or after pos (or -1): strings before it have no escapes. */
   private nextBackslash = -2;
 
@@ -55,8 +58,12 @@ class Parser {
     const text = this.text;
     const c = text.charCodeAt(this.pos);
     if (c === QUOTE) return this.string();
-    if (c === 0x7b) return this.object();
-    if (c === 0x5b) return this.array();
+    if (c === 0x7b || c === 0x5b) {
+      if (++this.depth > MAX_JSON_DEPTH) throw new JsonTooDeepError(this.pos);
+      const nested = c === 0x7b ? this.object() : this.array();
+      this.depth--;
+      return nested;
+    }
     if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       if (text.startsWith('-Infinity', this.pos)) return this.special('-Infinity', -Infinity, holder, key);
       return this.number(holder, key);
@@ -176,7 +183,7 @@ export function parseExactJson(text: string): unknown {
   try {
     return new Parser(text).parseDocument();
   } catch (err) {
-    if (err instanceof RangeError) throw new JsonSyntaxError('The JSON is nested too deeply', 0);
+    if (err instanceof RangeError) throw new JsonTooDeepError(0);
     throw err;
   }
 }
@@ -192,9 +199,9 @@ export function parsePythonJson(text: string): unknown {
   } catch (err) {
     try {
       return parseExactJson(text);
-    } catch {
-      // The engine's message is the one people know; report that.
-      throw err;
+    } catch (exact) {
+      // The engine's message is the one people know; report that, unless the document is only too deep.
+      throw exact instanceof JsonTooDeepError ? exact : err;
     }
   }
   recordExactNumbers(text, value);

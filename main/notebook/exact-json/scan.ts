@@ -1,4 +1,5 @@
 import { pythonNumberText, pythonTextOfLiteral } from '../../../shared/python-json';
+import { JsonTooDeepError, MAX_JSON_DEPTH } from './depth';
 import { keepExactNumber } from './exact-numbers';
 
 /*
@@ -43,7 +44,10 @@ function record(text: string, root: unknown, frames: Frames, depth: number, star
   }
 }
 
-/** Records into exact-numbers.ts the numbers of `text` (valid JSON, already parsed into `root`) that need it. */
+/**
+ * Records into exact-numbers.ts the numbers of `text` (valid JSON, already parsed into `root`) that need it.
+ * Throws JsonTooDeepError past MAX_JSON_DEPTH (JSON.parse itself takes any depth; what walks the tree after does not).
+ */
 export function recordExactNumbers(text: string, root: unknown): void {
   const frames: Frames = { isArray: [], indexes: [], keyStarts: [], keyEnds: [] };
   const { isArray, indexes, keyStarts, keyEnds } = frames;
@@ -76,6 +80,7 @@ export function recordExactNumbers(text: string, root: unknown): void {
       }
       if (special || i - start > 15) record(text, root, frames, depth, start, i);
     } else {
+      if ((c === 0x7b || c === 0x5b) && depth + 1 >= MAX_JSON_DEPTH) throw new JsonTooDeepError(i);
       if (c === 0x7b) {
         isArray[++depth] = false;
         expectKey = true;

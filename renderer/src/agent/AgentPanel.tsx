@@ -25,7 +25,7 @@ import { usePathDrop } from '../drag-out';
 import { useOpenFilesStore } from '../editor';
 import { TurnCheckpoint } from '../timeline';
 import { useCopyIn } from '../tree';
-import { useWorkspaceTrust } from '../trust';
+import { PromptWithheld, useWorkspaceTrust } from '../trust';
 import { AgentIcon, CheckIcon, ChevronIcon, ErrorIcon, SpinnerIcon } from '../ui';
 import { useAgent, useAgentStore } from './agent-store';
 import './agent.css';
@@ -69,6 +69,7 @@ export function AgentPanel() {
       </ChatHeader>
 
       {config?.error && <ConfigErrorBanner issue={config.error} />}
+      <PromptWithheld configKey="agent.system_prompt" />
       {sandbox && !sandbox.available && (
         // Persistent, never a toast: every run the agent makes here is unsandboxed (and refused until trusted).
         <div className="as-no-sandbox" role="note" title={sandbox.reason}>

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { FILE_EDITING_SCOPE_HINT, FILE_EDITING_SNIPPET } from '../../../shared/contract';
 import { useOpenFiles, useOpenFilesStore, type OpenFilesStore } from '../editor';
 import { ChatHeader, Composer, ConfigErrorBanner, ModelsWithheld, SetupNeeded } from '../chat';
-import { useWorkspaceTrust } from '../trust';
+import { PromptWithheld, useWorkspaceTrust } from '../trust';
 import { CheckIcon, FileIcon, SparkIcon, WarningIcon, XIcon, usePrefs } from '../ui';
 import {
   useEditAssistant,
@@ -52,6 +52,7 @@ export function EditPanel() {
       </ChatHeader>
 
       {config?.error && <ConfigErrorBanner issue={config.error} />}
+      <PromptWithheld configKey="file_editing.system_prompt" />
 
       {!config ? (
         <div className="chat-body ea-centered chat-dim">Loading…</div>

@@ -61,8 +61,8 @@ export function useWorkspaceTrust(): WorkspaceTrust {
           {(withheld ?? []).length > 0 && (
             <>
               <p>
-                This folder&apos;s <code>.kiln/config.yaml</code> asks Kiln to start programs or to send requests, with
-                keys from your environment, to servers it names:
+                This folder&apos;s <code>.kiln/config.yaml</code> sets what Kiln would run, where it would send your
+                work and keys, or what it would tell your models; none of it is used until you trust the folder:
               </p>
               <ul className="trust-withheld">
                 {(withheld ?? []).map((key) => (
@@ -87,7 +87,7 @@ export function useWorkspaceTrust(): WorkspaceTrust {
           )}
           <p>
             Trust it only if you know where it comes from. Until then Kiln opens and edits its files, runs notebooks on
-            the Jupyter found on your PATH, and the assistants use only the models of your own config.
+            the Jupyter found on your PATH, and the assistants use only the models and prompts of your own config.
           </p>
         </>
       ),

@@ -2,6 +2,11 @@ import { formatJsonExact, jsonPointer } from '../../../../shared/python-json';
 
 /** Children shown per level before "… n more" (a 100,000-row records list stays a few nodes). */
 const MAX_CHILDREN = 500;
+/**
+ * Levels shown before "too deep to show": main opens notebooks nesting up to 1,000 levels (more than Jupyter reads),
+ * and a tree that deep is neither readable (20 px of indent a level) nor cheap to lay out; the rest is in the file.
+ */
+export const MAX_SHOWN_DEPTH = 20;
 
 function summaryOf(value: object): string {
   if (Array.isArray(value)) return `Array(${value.length})`;
@@ -33,6 +38,14 @@ function JsonNode({
       <div className="json-row">
         {name !== null && <span className="json-key">{name}: </span>}
         <Leaf value={value} numbers={numbers} at={at} />
+      </div>
+    );
+  }
+  if (depth >= MAX_SHOWN_DEPTH) {
+    return (
+      <div className="json-row json-more" role="note">
+        {name !== null && <span className="json-key">{name}: </span>}
+        {summaryOf(value)} … too deep to show (more than {MAX_SHOWN_DEPTH} levels)
       </div>
     );
   }
