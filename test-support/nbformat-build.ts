@@ -86,3 +86,18 @@ export function nbformatWrites(specs: NotebookSpec[]): string[] {
 export function nbformatProblems(texts: string[]): (string | null)[] {
   return runPython(VALIDATE, texts) as (string | null)[];
 }
+
+const REWRITE = String.raw`
+import json, sys, nbformat
+out = []
+for text in json.load(sys.stdin):
+    nb = nbformat.reads(text, as_version=nbformat.NO_CONVERT)
+    nbformat.validate(nb)
+    out.append(nbformat.writes(nb) + "\n")
+print(json.dumps(out))
+`;
+
+/** What nbformat writes back for each text after reading and validating it (throws when one is invalid). */
+export function nbformatRewrites(texts: string[]): string[] {
+  return runPython(REWRITE, texts) as string[];
+}

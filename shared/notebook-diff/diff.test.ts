@@ -172,6 +172,13 @@ describe('diffNotebooks', () => {
   it('never takes two cells with different ids for one, however alike', () => {
     const diff = diffNotebooks(nb.base, nb.sameSourceNewId);
     expect(changed(diff).map((c) => c.changeId)).toEqual(['deleted:load', 'added:load-again']);
+    // Also when another cell lacks its id, so matching by source runs.
+    const missingId = structuredClone(nb.sameSourceNewId);
+    delete missingId.cells[4].id;
+    expect(changed(diffNotebooks(nb.base, missingId)).map((c) => c.changeId)).toEqual([
+      'deleted:load',
+      'added:load-again',
+    ]);
   });
 
   describe('cells without ids (nbformat 4.4)', () => {
