@@ -1,6 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nbformatWrites, type CellSpec, type NotebookSpec, type OutputSpec } from '../../test-support/nbformat-build';
-import { diffNotebooks, lineHunks, sourceSimilarity, type CellDiff, type NotebookDiff, type NotebookLike } from '.';
+import {
+  diffNotebooks,
+  lineHunks,
+  NotebookDiffSchema,
+  sourceSimilarity,
+  type CellDiff,
+  type NotebookDiff,
+  type NotebookLike,
+} from '.';
 
 /* The engine on notebooks written by Python's nbformat (built once, in one Python run, before the tests). */
 
@@ -209,6 +217,15 @@ describe('diffNotebooks', () => {
       expect(changed(diff)).toEqual([]);
       expect(diff.notebook?.fields).toEqual([{ key: 'nbformat_minor', status: 'changed', old: 4, new: 5 }]);
     });
+  });
+});
+
+describe('the diff on the wire', () => {
+  it('is plain JSON that the contract schema reads back unchanged', () => {
+    for (const name of Object.keys(SPECS) as (keyof typeof SPECS)[]) {
+      const diff = diffNotebooks(nb.base, nb[name]);
+      expect(NotebookDiffSchema.parse(JSON.parse(JSON.stringify(diff)))).toEqual(diff);
+    }
   });
 });
 

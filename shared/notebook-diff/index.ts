@@ -17,3 +17,13 @@ export type {
   OutputDiff,
   SourceDiff,
 } from './types';
+export {
+  CellDiffSchema,
+  KeyChangeSchema,
+  LineHunkSchema,
+  MimeChangeSchema,
+  NotebookDiffOptionsSchema,
+  NotebookDiffSchema,
+  NotebookLevelDiffSchema,
+  OutputDiffSchema,
+} from './schema';

@@ -22,7 +22,7 @@ export interface CellMatching {
 }
 
 /** Past this many cell pairs in one stretch, the similarity LCS is skipped (cells there are added / deleted). */
-const MAX_SIMILARITY_PAIRS = 40_000;
+const MAX_SIMILARITY_PAIRS = 10_000;
 /** Sources longer than this are compared by lines rather than by character pairs. */
 const LONG_SOURCE = 4000;
 
