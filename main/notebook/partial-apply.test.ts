@@ -54,6 +54,9 @@ const SPECS = {
   expectedEditAndAdd: { metadata: meta, cells: [intro, load, trainEdited, plot, check, notes] },
   // Accept the deletion, the move and the notebook metadata; reject the rest.
   expectedDeleteAndMove: { metadata: { ...meta, title: 'Run' }, cells: [plot, intro, train, notes] },
+  // Outputs ignored: the source edit is the one change; its cell comes whole (new outputs), plot keeps its own.
+  rerun: { metadata: meta, cells: [intro, load, trainEdited, { ...plot, outputs: [result(3.5, 3)] }, notes] },
+  expectedRerun: { metadata: meta, cells: [intro, load, trainEdited, plot, notes] },
   oldBase: noIds([intro, load, train, plot, notes]),
   oldNext: noIds([intro, { ...load, source: 'import json\ncfg = json.load(open("d.json"))' }, plot, train, check]),
   // Accept the edit of `load` and the new cell; reject the move of `train` and the deletion of `notes`.
@@ -100,6 +103,14 @@ describe('applyNotebookChanges', () => {
     expect(applyNotebookChanges(text.base, text.next, ['deleted:load', 'cell:plot', 'notebook'])).toBe(
       text.expectedDeleteAndMove,
     );
+  });
+
+  it('with outputs ignored, takes an accepted cell whole and leaves the others as they were', () => {
+    const options = { ignoreOutputs: true };
+    const { diff } = diffNotebookTexts(text.base, text.rerun, options);
+    expect(diff.changeIds).toEqual(['cell:train']);
+    expect(applyNotebookChanges(text.base, text.rerun, ['cell:train'], options)).toBe(text.expectedRerun);
+    expect(applyNotebookChanges(text.base, text.rerun, [], options)).toBe(text.base);
   });
 
   it('applies part of a diff between notebooks without cell ids (nbformat 4.4)', () => {
