@@ -9,6 +9,7 @@ import { runGitStatusBench } from './git-status';
 import { runHistoryBench } from './history';
 import { runLanguageServerBench } from './language-server';
 import { runListingBench } from './listing';
+import { runNotebookDiffBench } from './notebook-diff';
 import { runNotebookDragBench } from './notebook-drag';
 import { runNotebookFindBench } from './notebook-find';
 import { runNotebookFramesBench } from './notebook-frames';
@@ -43,6 +44,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'open-notebook': runOpenNotebookBench,
   'notebook-frames': runNotebookFramesBench,
   'notebook-drag': runNotebookDragBench,
+  'notebook-diff': runNotebookDiffBench,
   'notebook-complete': () => benchNotebookComplete(),
   'notebook-find': runNotebookFindBench,
   'notebook-outputs': runNotebookOutputsBench,

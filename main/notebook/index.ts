@@ -11,3 +11,10 @@ export type {
 } from './service';
 export { notebookHandlers } from './handlers';
 export { kernelAssistHandlers } from './assist-handlers';
+export {
+  applyNotebookChanges,
+  diffNotebookTexts,
+  parseNotebookPair,
+  type NotebookCompareOptions,
+  type ParsedPair,
+} from './partial-apply';
