@@ -10,7 +10,13 @@ import {
   type NotebookJson,
   type OutputJson,
 } from './format';
-import { carryExactNumbers, exactNumberPointers, restoreExactNumbers } from './exact-json';
+import {
+  carryExactNumbers,
+  exactNumberPointers,
+  MAX_JSON_DEPTH,
+  nestsTooDeep,
+  restoreExactNumbers,
+} from './exact-json';
 
 /** One output change, addressed to its cell. */
 export interface CellOutputChange {
@@ -388,6 +394,14 @@ export class NotebookModel {
   }
 
   private outputFrom(msgType: string, content: Json): OutputJson | null {
+    const output = this.outputOf(msgType, content);
+    // A notebook nests its outputs five levels deep (notebook, cells, cell, outputs, output); an output deeper than
+    // the rest would make a file no reader takes, and overflow every recursive walk of the model on the way.
+    if (output && nestsTooDeep(output, MAX_JSON_DEPTH - OUTPUT_NESTING)) return tooDeepOutput(output);
+    return output;
+  }
+
+  private outputOf(msgType: string, content: Json): OutputJson | null {
     switch (msgType) {
       case 'stream':
         return { output_type: 'stream', name: String(content.name ?? 'stdout'), text: String(content.text ?? '') };
@@ -429,9 +443,11 @@ export class NotebookModel {
       ({ cell, output }) => this.json.cells.includes(cell) && (cell.outputs ?? []).includes(output),
     );
     this.displays.set(displayId, alive);
+    const update = { data: (content.data as Json) ?? {}, metadata: (content.metadata as Json) ?? {} };
+    const { data, metadata } = nestsTooDeep(update, MAX_JSON_DEPTH - OUTPUT_NESTING) ? tooDeepOutput(update) : update;
     for (const { cell, output } of alive) {
-      output.data = (content.data as Json) ?? {};
-      output.metadata = (content.metadata as Json) ?? {};
+      output.data = data;
+      output.metadata = metadata;
       const index = cell.outputs!.indexOf(output);
       this.touch();
       changes.push({ cellId: cell.id, change: { kind: 'replace', index, output: output as NotebookOutput } });
@@ -485,4 +501,21 @@ export class NotebookModel {
       ? carryExactNumbers(this.json, { ...this.json, nbformat_minor: CURRENT_MINOR })
       : this.json;
   }
+}
+
+/** Levels above an output's fields in a notebook: notebook, cells, cell, outputs, the output itself. */
+const OUTPUT_NESTING = 5;
+
+/** What stands in for an output nested too deep to keep: a line that says so, where the output was. */
+function tooDeepOutput(output: { data?: unknown; metadata?: unknown }): OutputJson {
+  const text = `Output not kept: its JSON nests deeper than ${MAX_JSON_DEPTH - OUTPUT_NESTING} levels, more than a notebook file can hold.`;
+  const base = output as OutputJson;
+  if (base.output_type === 'execute_result')
+    return {
+      output_type: 'execute_result',
+      data: { 'text/plain': text },
+      metadata: {},
+      execution_count: base.execution_count ?? null,
+    };
+  return { output_type: 'display_data', data: { 'text/plain': text }, metadata: {} };
 }

@@ -11,3 +11,18 @@ export class JsonTooDeepError extends SyntaxError {
     super(`The JSON nests deeper than ${MAX_JSON_DEPTH} levels at position ${position}`);
   }
 }
+
+/**
+ * Whether a parsed value nests deeper than `limit` levels. Walks with its own stack, so a value too deep for a
+ * recursive walk (a kernel's output built by code that raised Python's recursion limit) is measured, not crashed on.
+ */
+export function nestsTooDeep(value: unknown, limit = MAX_JSON_DEPTH): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
