@@ -129,28 +129,38 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function answersStatus(baseUrl: string, token: string, timeoutMs = 3000): Promise<boolean> {
+/** Whether the server answers /api/status: 'answered', 'timed-out', or 'failed' (refused, reset, an error status). */
+async function askStatus(
+  baseUrl: string,
+  token: string,
+  timeoutMs: number,
+): Promise<'answered' | 'timed-out' | 'failed'> {
   try {
     const res = await fetch(`${baseUrl}api/status`, {
       headers: { Authorization: `token ${token}` },
       signal: AbortSignal.timeout(timeoutMs),
     });
     await res.arrayBuffer().catch(() => undefined);
-    return res.ok;
-  } catch {
-    return false;
+    return res.ok ? 'answered' : 'failed';
+  } catch (err) {
+    return err instanceof Error && err.name === 'TimeoutError' ? 'timed-out' : 'failed';
   }
+}
+
+async function answersStatus(baseUrl: string, token: string): Promise<boolean> {
+  return (await askStatus(baseUrl, token, 3000)) === 'answered';
 }
 
 const TOKEN_FILE = 'token';
 
 /**
- * A remote server is asked this often whether it answers, while a notebook has a kernel session on it; with the
- * timeout below, a server that stops answering is said so within about 6 s (a refused connection within 2 s).
+ * A remote server is asked this often whether it answers, while a notebook has a kernel session on it. A refused
+ * connection counts at once; a request that times out is asked again at once, and only two in a row count (a busy
+ * server or a slow network is not an outage). So a server that stops answering is said so within 6.5 s.
  */
-const LIVENESS_INTERVAL_MS = 2_000;
-/** How long one liveness answer may take before the server counts as not answering. */
-const LIVENESS_TIMEOUT_MS = 4_000;
+const LIVENESS_INTERVAL_MS = 1_500;
+/** How long one liveness answer may take. */
+const LIVENESS_TIMEOUT_MS = 2_500;
 
 /** What the toolbar and the cells say while a remote server does not answer (JupyterLab: "Server Connection Error"). */
 export function notAnsweringMessage(baseUrl: string): string {
@@ -300,7 +310,10 @@ export class JupyterServerManager {
       return Promise.resolve();
     }
     const probe = (async () => {
-      const answers = await answersStatus(connection.baseUrl, connection.token, LIVENESS_TIMEOUT_MS);
+      let answer = await askStatus(connection.baseUrl, connection.token, LIVENESS_TIMEOUT_MS);
+      if (answer === 'timed-out' && this._status === 'running')
+        answer = await askStatus(connection.baseUrl, connection.token, LIVENESS_TIMEOUT_MS);
+      const answers = answer === 'answered';
       // The server was switched or shut down meanwhile: this answer is about a server no longer in use.
       if (this.disposed || this._connection !== connection) return;
       if (!answers && this._status === 'running')

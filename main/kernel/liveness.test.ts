@@ -19,12 +19,19 @@ let server: http.Server;
 let url: string;
 let statusRequests: number;
 let answering: boolean;
+/** Requests left to leave unanswered (held open until the client gives up on them). */
+let stall: number;
 
 beforeEach(async () => {
   statusRequests = 0;
   answering = true;
+  stall = 0;
   server = http.createServer((req, res) => {
     if (req.url?.startsWith('/api/status')) statusRequests += 1;
+    if (stall > 0) {
+      stall -= 1;
+      return;
+    }
     if (!answering) {
       req.socket.destroy();
       return;
@@ -55,6 +62,12 @@ describe('remote liveness check', () => {
 
     const watch = manager.watchLiveness();
     await until(() => statusRequests > afterStart, 'a liveness request');
+    // One request that times out is asked again at once; a slow answer is not an outage.
+    stall = 1;
+    const beforeStall = statusRequests;
+    await until(() => statusRequests >= beforeStall + 2, 'the stalled request and its retry', 10_000);
+    await until(() => statusRequests >= beforeStall + 3, 'the next regular request', 10_000);
+    expect(seen.map((e) => e.status)).not.toContain('unreachable');
     answering = false;
     await until(() => manager.status === 'unreachable', 'unreachable', 10_000);
     expect(seen.at(-1)).toMatchObject({
