@@ -140,6 +140,32 @@ describe('a remote Jupyter server that stops answering', () => {
     expect(text((await run(await addCell('kept + 1'))).outputs)).toBe('42');
   }, 120_000);
 
+  it('frozen: Restart is refused with why, and Interrupt gives the running cell back at once', async () => {
+    const long = await startLongCell();
+    const from = events.length;
+    remote!.pause();
+    try {
+      const said = await eventAfter(from, 'notebook.kernelStatus', kernelIs('disconnected'), 15_000);
+      // A restart goes through the server: refused now, the kernel kept for when it answers again.
+      await expect(running.bridge.request('notebook.restart', { path: NB })).rejects.toMatchObject({
+        code: 'E_NO_JUPYTER',
+        message: said.kernel.message,
+      });
+      // The server cannot take an interrupt: the cell ends here, saying it may still run there.
+      await running.bridge.request('notebook.interrupt', { path: NB });
+      expect(await long.result).toMatchObject({
+        status: 'aborted',
+        reason: expect.stringMatching(/^Interrupted while the Jupyter server did not answer/),
+      });
+    } finally {
+      remote!.resume();
+    }
+    // Answering again, with the kernel still asleep in the cell (or done with it): the next test wants it idle.
+    await eventAfter(from, 'notebook.kernelStatus', (e) => e.path === NB && ['busy', 'idle'].includes(e.kernel.status));
+    await running.bridge.request('notebook.interrupt', { path: NB });
+    await eventAfter(from, 'notebook.kernelStatus', kernelIs('idle'));
+  }, 120_000);
+
   it('killed and restarted: says so within 10 s, ends the queued cell as not run, then offers Restart', async () => {
     const long = await startLongCell();
     const queuedId = await addCell('2 + 2');
