@@ -7,6 +7,7 @@ import path from 'node:path';
 import { KernelSpecAPI, ServerConnection } from '@jupyterlab/services';
 import WebSocket from 'ws';
 import { Emitter, type Event } from '../../shared/base/event';
+import { toDisposable, type IDisposable } from '../../shared/base/lifecycle';
 import { KilnError } from '../../shared/errors';
 import { logListenerError } from '../events';
 import { findJupyter, JUPYTER_INSTALL_HINT, userJupyterDataDir, type JupyterCommand } from './discovery';
@@ -44,13 +45,18 @@ export interface JupyterServerOptions {
   maxRestartsPerMinute?: number;
 }
 
-export type JupyterServerStatus = 'stopped' | 'starting' | 'running' | 'restarting' | 'failed' | 'disposed';
+/**
+ * 'unreachable': a remote server that was running stopped answering; Kiln keeps asking, and says 'running' again
+ * (same generation: its kernels may still be there) once it answers.
+ */
+export type JupyterServerStatus =
+  'stopped' | 'starting' | 'running' | 'unreachable' | 'restarting' | 'failed' | 'disposed';
 
 export interface JupyterServerEvent {
   status: JupyterServerStatus;
   /** Bumps on every (re)start; kernels of an older generation are gone. */
   generation: number;
-  /** Why (for 'failed' and 'restarting'). */
+  /** Why (for 'failed', 'restarting' and 'unreachable'). */
   message?: string;
 }
 
@@ -123,20 +129,43 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function answersStatus(baseUrl: string, token: string): Promise<boolean> {
+/** Whether the server answers /api/status: 'answered', 'timed-out', or 'failed' (refused, reset, an error status). */
+async function askStatus(
+  baseUrl: string,
+  token: string,
+  timeoutMs: number,
+): Promise<'answered' | 'timed-out' | 'failed'> {
   try {
     const res = await fetch(`${baseUrl}api/status`, {
       headers: { Authorization: `token ${token}` },
-      signal: AbortSignal.timeout(3000),
+      signal: AbortSignal.timeout(timeoutMs),
     });
     await res.arrayBuffer().catch(() => undefined);
-    return res.ok;
-  } catch {
-    return false;
+    return res.ok ? 'answered' : 'failed';
+  } catch (err) {
+    return err instanceof Error && err.name === 'TimeoutError' ? 'timed-out' : 'failed';
   }
 }
 
+async function answersStatus(baseUrl: string, token: string): Promise<boolean> {
+  return (await askStatus(baseUrl, token, 3000)) === 'answered';
+}
+
 const TOKEN_FILE = 'token';
+
+/**
+ * A remote server is asked this often whether it answers, while a notebook has a kernel session on it. A refused
+ * connection counts at once; a request that times out is asked again at once, and only two in a row count (a busy
+ * server or a slow network is not an outage). So a server that stops answering is said so within 6.5 s.
+ */
+const LIVENESS_INTERVAL_MS = 1_500;
+/** How long one liveness answer may take. */
+const LIVENESS_TIMEOUT_MS = 2_500;
+
+/** What the toolbar and the cells say while a remote server does not answer (JupyterLab: "Server Connection Error"). */
+export function notAnsweringMessage(baseUrl: string): string {
+  return `Jupyter server at ${baseUrl} is not answering; retrying`;
+}
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -162,6 +191,10 @@ export class JupyterServerManager {
   private _privateDir: string | null = null;
   private restartTimes: number[] = [];
   private disposed = false;
+  /** Kernel sessions that want the remote server watched; no polling while there are none. */
+  private livenessWatchers = 0;
+  private livenessTimer: ReturnType<typeof setTimeout> | null = null;
+  private livenessProbe: Promise<void> | null = null;
 
   constructor(options: JupyterServerOptions) {
     this.options = { ...options };
@@ -194,6 +227,9 @@ export class JupyterServerManager {
     if (this.switching) return this.switching.then(() => this.start());
     if (this.disposed) return Promise.reject(shuttingDown());
     if (this._connection && this._status === 'running') return Promise.resolve(this._connection);
+    // Connecting again would start a new generation and so orphan the kernels the server may still have.
+    if (this._connection && this._status === 'unreachable')
+      return Promise.reject(new KilnError('E_NO_JUPYTER', notAnsweringMessage(this._connection.baseUrl)));
     if (!this.starting) {
       this.starting = this.startOnce().finally(() => {
         this.starting = null;
@@ -234,6 +270,64 @@ export class JupyterServerManager {
     if (wasActive) await this.start().catch(() => undefined);
   }
 
+  /**
+   * Watches a remote server while held (a notebook's kernel session holds it): asked every few seconds, it turns
+   * 'unreachable' when it stops answering and 'running' again when it answers. The embedded server needs none:
+   * its exit is seen at once and restarts it.
+   */
+  watchLiveness(): IDisposable {
+    this.livenessWatchers += 1;
+    this.scheduleLivenessProbe();
+    return toDisposable(() => {
+      this.livenessWatchers -= 1;
+      if (this.livenessWatchers === 0 && this.livenessTimer) {
+        clearTimeout(this.livenessTimer);
+        this.livenessTimer = null;
+      }
+    });
+  }
+
+  /** Asks the remote server now rather than at the next tick (a kernel's WebSocket closed). */
+  checkLiveness(): Promise<void> {
+    return this.probeLiveness();
+  }
+
+  private scheduleLivenessProbe(): void {
+    if (this.livenessTimer || this.livenessProbe || this.livenessWatchers === 0 || this.disposed) return;
+    this.livenessTimer = setTimeout(() => {
+      this.livenessTimer = null;
+      void this.probeLiveness();
+    }, LIVENESS_INTERVAL_MS);
+    // A watched server never keeps Kiln (or a test run) alive.
+    this.livenessTimer.unref?.();
+  }
+
+  private probeLiveness(): Promise<void> {
+    if (this.livenessProbe) return this.livenessProbe;
+    const connection = this._connection;
+    if (!connection?.remote || this.disposed || (this._status !== 'running' && this._status !== 'unreachable')) {
+      this.scheduleLivenessProbe();
+      return Promise.resolve();
+    }
+    const probe = (async () => {
+      let answer = await askStatus(connection.baseUrl, connection.token, LIVENESS_TIMEOUT_MS);
+      if (answer === 'timed-out' && this._status === 'running')
+        answer = await askStatus(connection.baseUrl, connection.token, LIVENESS_TIMEOUT_MS);
+      const answers = answer === 'answered';
+      // The server was switched or shut down meanwhile: this answer is about a server no longer in use.
+      if (this.disposed || this._connection !== connection) return;
+      if (!answers && this._status === 'running')
+        this.setStatus('unreachable', notAnsweringMessage(connection.baseUrl));
+      else if (answers && this._status === 'unreachable')
+        this.setStatus('running', `Jupyter server at ${connection.baseUrl} is answering again`);
+    })().finally(() => {
+      this.livenessProbe = null;
+      this.scheduleLivenessProbe();
+    });
+    this.livenessProbe = probe;
+    return probe;
+  }
+
   async kernelSpecs(): Promise<KernelSpecList> {
     const connection = await this.start();
     const models = await KernelSpecAPI.getSpecs(connection.settings);
@@ -247,6 +341,8 @@ export class JupyterServerManager {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    if (this.livenessTimer) clearTimeout(this.livenessTimer);
+    this.livenessTimer = null;
     // A start in progress can wait long for the server to answer: stop its child now, not after. No child is
     // spawned from here on (spawnOn checks), so once the start settles nothing of it is left to stop.
     await this.stopChild();

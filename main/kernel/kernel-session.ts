@@ -151,6 +151,12 @@ export class KernelSession {
   readonly onKernelLost: Event<string> = this.kernelLost.event;
   /** IOPub messages for no running execution of ours (e.g. update_display_data from a background thread). */
   readonly onStrayOutput: Event<StrayOutput> = this.strayOutput.event;
+  private readonly serverTroubled = new Emitter<string>({ onListenerError: logListenerError });
+  /**
+   * The server stopped answering, is restarting or failed (the argument says so in words): nothing queued can run
+   * now, so the notebook ends its queued cells as not run with this reason.
+   */
+  readonly onServerTrouble: Event<string> = this.serverTroubled.event;
   private readonly executionEnded = new Emitter<void>({ onListenerError: logListenerError });
   /** An execution of ours ended (answered, aborted or failed): the kernel's shell may be free. */
   readonly onExecutionEnded: Event<void> = this.executionEnded.event;
@@ -172,14 +178,23 @@ export class KernelSession {
   private spec: { name: string | null; displayName: string | null; language: string | null };
   private lastInfo = '';
   private readonly followingServer: IDisposable;
+  /**
+   * What the operator is told instead of the kernel's own status: the server not answering or restarting
+   * ('disconnected'; the kernel may still be there), or back without this kernel ('dead': Restart starts a new one).
+   */
+  private trouble: { status: 'disconnected' | 'dead'; message: string } | null = null;
+  /** Keeps a remote server watched while this notebook may have a kernel on it. */
+  private readonly liveness: IDisposable;
 
   constructor(options: KernelSessionOptions) {
     this.options = options;
     this.spec = { name: options.kernelName ?? null, displayName: null, language: null };
     this.followingServer = options.server.onStatusChanged((event) => this.onServerStatus(event));
+    this.liveness = options.server.watchLiveness();
   }
 
   get info(): KernelInfo {
+    if (this.trouble) return { status: this.trouble.status, ...this.spec, message: this.trouble.message };
     // Until the set-up code ran, the kernel is not ready for the operator's cells. A restart stays "restarting" until
     // then too: the old kernel publishes idle after its shutdown request, before the new one says starting.
     const status =
@@ -203,6 +218,11 @@ export class KernelSession {
       { id: this.sessionId, path: notebookPath, name: path.posix.basename(notebookPath) },
       connection.settings,
     );
+  }
+
+  /** Why cells cannot run now (the server is not answering, or came back without this kernel); null when they can. */
+  get unavailableReason(): string | null {
+    return this.trouble?.message ?? null;
   }
 
   /** The error that stopped the last start, if any (E_NO_JUPYTER with what to install). */
@@ -231,6 +251,8 @@ export class KernelSession {
    * do their own bookkeeping after it, while the kernel works.
    */
   async execute(code: string, options: ExecuteOptions): Promise<ExecutionReply> {
+    // Sent now it would wait unseen in the connection's queue for a server that may never answer.
+    if (this.trouble) return { status: 'aborted', executionCount: null, pages: [], reason: this.trouble.message };
     let markStarted = () => {};
     const started = new Promise<void>((resolve) => (markStarted = resolve));
     this.unstarted.add(started);
@@ -366,6 +388,11 @@ export class KernelSession {
   async interrupt(): Promise<void> {
     const kernel = this.kernel;
     if (!kernel || kernel.isDisposed || kernel.status === 'dead') return;
+    if (this.trouble) {
+      // The server cannot take the interrupt; the operator at least gets the notebook back.
+      this.abortAll(`Interrupted while the Jupyter server did not answer; the cell may still be running there`);
+      return;
+    }
     const notStarted = [...this.unstarted];
     if (notStarted.length) {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -379,6 +406,12 @@ export class KernelSession {
 
   /** Restarts the kernel: variables gone; running executions end as 'aborted'; src/ back on sys.path. */
   async restart(): Promise<void> {
+    if (this.trouble?.status === 'dead') {
+      await this.replaceKernel('The kernel was gone; a new one was started');
+      return;
+    }
+    // A restart goes through the server: it can only fail now, and would drop a kernel that may come back.
+    if (this.trouble) throw new KilnError('E_NO_JUPYTER', this.trouble.message);
     await this.ensureUsable({ allowDead: true });
     const kernel = this.kernel!;
     if (kernel.status === 'dead' || kernel.isDisposed) {
@@ -403,6 +436,12 @@ export class KernelSession {
 
   /** Reconnects the WebSocket, or starts a new kernel if the server no longer has this one. */
   async reconnect(): Promise<void> {
+    if (this.trouble?.status === 'disconnected') {
+      // The server is asked again now; when it answers, the recovery reconnects (or says the kernel is gone).
+      await this.options.server.checkLiveness();
+      if (this.options.server.status === 'unreachable') throw new KilnError('E_NO_JUPYTER', this.trouble.message);
+      return;
+    }
     const kernel = this.kernel;
     if (!kernel || kernel.isDisposed || kernel.status === 'dead') {
       await this.replaceKernel('The kernel was gone; a new one was started');
@@ -430,6 +469,8 @@ export class KernelSession {
     await this.shutdownKernel();
     this.disposed = true;
     void this.followingServer.dispose();
+    void this.liveness.dispose();
+    this.serverTroubled.dispose();
     this.statusChanged.dispose();
     this.kernelLost.dispose();
     this.strayOutput.dispose();
@@ -519,6 +560,7 @@ export class KernelSession {
 
   private attach(kernel: KernelConnection): void {
     this.kernel = kernel;
+    this.trouble = null;
     kernel.statusChanged.connect((_sender, status) => {
       if (this.kernel !== kernel) return;
       if (status === 'autorestarting' || (status === 'restarting' && !this.intendedRestart)) {
@@ -534,6 +576,8 @@ export class KernelSession {
     kernel.connectionStatusChanged.connect((_sender, status) => {
       if (this.kernel !== kernel) return;
       if (status === 'connected') this.everConnected = true;
+      // The socket dropped: whether the server itself is gone is worth knowing now, not at the next liveness tick.
+      if (status === 'connecting') void this.options.server.checkLiveness();
       this.announce();
     });
     kernel.iopubMessage.connect((_sender, msg) => {
@@ -647,6 +691,7 @@ export class KernelSession {
 
   private async replaceKernel(reason: string): Promise<void> {
     this.abortAll(reason);
+    this.trouble = null;
     await this.shutdownKernel();
     await this.start();
   }
@@ -673,10 +718,25 @@ export class KernelSession {
 
   private onServerStatus(event: JupyterServerEvent): void {
     if (this.disposed || !this.kernel) return;
-    if (event.status === 'restarting' || event.status === 'failed') {
-      this.abortAll(event.message ?? 'The Jupyter server stopped');
-      this.announce(event.status === 'failed' ? 'dead' : 'disconnected');
+    if (event.status === 'unreachable') {
+      // The running cell is left running: if the server comes back with the kernel, its reply still arrives.
+      const message = event.message ?? 'The Jupyter server is not answering; retrying';
+      this.trouble = { status: 'disconnected', message };
+      this.serverTroubled.fire(message);
+      this.announce();
+    } else if (event.status === 'restarting' || event.status === 'failed') {
+      const why = event.message ?? 'The Jupyter server stopped.';
+      this.abortAll(why);
+      this.trouble =
+        event.status === 'failed'
+          ? { status: 'dead', message: why }
+          : { status: 'disconnected', message: `${why} Restarting it; the kernel starts again without its variables.` };
+      this.serverTroubled.fire(this.trouble.message);
+      this.announce();
+    } else if (event.status === 'running' && event.generation === this.generation && this.trouble) {
+      void this.recoverAfterOutage();
     } else if (event.status === 'running' && event.generation !== this.generation) {
+      this.trouble = null;
       // The server came back, but its kernels did not: start a new one for this notebook.
       const old = this.kernel;
       this.kernel = null;
@@ -687,8 +747,46 @@ export class KernelSession {
     }
   }
 
-  private announce(override?: KernelStatus): void {
-    const info = override ? { ...this.info, status: override } : this.info;
+  /**
+   * The remote server answers again: the same kernel if it still has it (reconnected, variables kept), else the
+   * notebook says the kernel is gone and offers Restart. The running cell then ends as not run, with why.
+   */
+  private async recoverAfterOutage(): Promise<void> {
+    const kernel = this.kernel;
+    const connection = this.options.server.connection;
+    if (!kernel || kernel.isDisposed || !connection) return;
+    let model: Awaited<ReturnType<typeof KernelAPI.getKernelModel>>;
+    try {
+      model = await KernelAPI.getKernelModel(kernel.id, connection.settings);
+    } catch (err) {
+      // It stopped answering again; the liveness check says so and brings us back here when it answers.
+      console.warn(`[kiln] could not look up kernel ${kernel.id} after the server answered again`, err);
+      return;
+    }
+    if (this.kernel !== kernel || this.disposed) return;
+    if (!model) {
+      const message = `The kernel is gone: the Jupyter server at ${connection.baseUrl} answers again but no longer has it. Restart to start a new kernel (variables are gone).`;
+      this.abortAll(message);
+      this.trouble = { status: 'dead', message };
+      // Its connection would go on trying to reach a kernel that is not there.
+      kernel.dispose();
+      this.announce();
+      return;
+    }
+    this.trouble = null;
+    if (kernel.connectionStatus !== 'connected') {
+      try {
+        await kernel.reconnect();
+        await this.waitReady(kernel);
+      } catch (err) {
+        console.warn(`[kiln] could not reconnect to kernel ${kernel.id}`, err);
+      }
+    }
+    this.announce();
+  }
+
+  private announce(): void {
+    const info = this.info;
     const key = JSON.stringify(info);
     if (key === this.lastInfo) return;
     this.lastInfo = key;

@@ -141,7 +141,7 @@ export class OpenNotebook {
   ) {
     this.runs = new RunQueue({
       execute: (run) => this.execute(run),
-      aborted: (cell) => this.abortedResult(cell),
+      aborted: (cell, reason) => this.abortedResult(cell, reason),
       queued: (cell) => this.emitCellState(cell, 'queued', cell.execution_count ?? null),
       failed: (cell) => this.emitCellState(cell, 'idle', cell.execution_count ?? null),
     });
@@ -439,7 +439,8 @@ export class OpenNotebook {
 
   /** Runs (or re-runs) one cell and resolves when it finished. */
   async runCell(cellId: string, allowStdin: boolean): Promise<CellRunResult> {
-    const [result] = await this.runs.enqueue([this.model.cell(cellId)], allowStdin);
+    const cells = [this.model.cell(cellId)];
+    const [result] = this.notRunnable(cells) ?? (await this.runs.enqueue(cells, allowStdin));
     return result;
   }
 
@@ -451,7 +452,16 @@ export class OpenNotebook {
       const index = this.model.indexOf(cellId);
       cells = scope === 'above' ? cells.slice(0, index) : cells.slice(index);
     }
-    return this.runs.enqueue([...cells], allowStdin);
+    return Promise.resolve(this.notRunnable(cells) ?? this.runs.enqueue([...cells], allowStdin));
+  }
+
+  /**
+   * While the server does not answer (or came back without the kernel), cells asked to run end at once as not
+   * run, with why: queued behind a cell that cannot finish, they would look busy for as long as the outage lasts.
+   */
+  private notRunnable(cells: readonly CellJson[]): CellRunResult[] | null {
+    const reason = this.kernel?.unavailableReason;
+    return reason ? cells.map((cell) => this.abortedResult(cell, reason)) : null;
   }
 
   async interrupt(): Promise<{ interrupted: boolean }> {
@@ -530,6 +540,8 @@ export class OpenNotebook {
     this.subscriptions.add(
       kernel.onStatusChanged((info) => this.host.emit('notebook.kernelStatus', { path: this.path, kernel: info })),
     );
+    // The server stopped answering or is restarting: queued cells end now, as not run and why, not busy for ever.
+    this.subscriptions.add(kernel.onServerTrouble((reason) => this.runs.abort(reason)));
     this.subscriptions.add(
       kernel.onKernelLost((message) =>
         this.host.emit('notebook.jupyterError', { code: 'E_KERNEL_DEAD', message, path: this.path }),
@@ -611,6 +623,9 @@ export class OpenNotebook {
       return result;
     }
     const kernel = this.kernelSession();
+    // Not sent, and its outputs kept: the server is not answering, or came back without the kernel.
+    const unavailable = kernel.unavailableReason;
+    if (unavailable) return this.abortedResult(cell, unavailable);
     const timing = this.startTiming(cell);
     // The request leaves for a running kernel before the run's own bookkeeping (clearing the outputs, the UI's
     // events), which then overlaps the kernel's work; the cell's outputs can only arrive after it.
@@ -651,6 +666,7 @@ export class OpenNotebook {
       duration_ms: Math.round(duration * 1000) / 1000,
       had_error: reply.status !== 'ok' || outputs.some((o) => o.output_type === 'error'),
       outputs,
+      ...(reply.status === 'aborted' && reply.reason ? { reason: reply.reason } : {}),
     };
     this.emitCellState(cell, 'idle', cell.execution_count ?? null, result);
     return result;
@@ -684,7 +700,7 @@ export class OpenNotebook {
     return null;
   }
 
-  private abortedResult(cell: CellJson): CellRunResult {
+  private abortedResult(cell: CellJson, reason?: string): CellRunResult {
     const code = cell.cell_type === 'code';
     const result: CellRunResult = {
       cell_id: cell.id,
@@ -693,6 +709,7 @@ export class OpenNotebook {
       duration_ms: 0,
       had_error: false,
       outputs: code ? this.model.wireCell(cell).outputs : [],
+      ...(code && reason ? { reason } : {}),
     };
     if (code) this.emitCellState(cell, 'idle', cell.execution_count ?? null, result);
     return result;

@@ -15,8 +15,8 @@ export interface QueuedRun {
 export interface RunQueueHooks {
   /** Runs the cell on the kernel and resolves with its result. */
   execute(run: QueuedRun): Promise<CellRunResult>;
-  /** The result of a cell that will not run (and tells the UI it is idle again). */
-  aborted(cell: CellJson): CellRunResult;
+  /** The result of a cell that will not run, with why when known (and tells the UI it is idle again). */
+  aborted(cell: CellJson, reason?: string): CellRunResult;
   queued(cell: CellJson): void;
   /** `execute` threw: the cell is idle again, without a result. */
   failed(cell: CellJson): void;
@@ -63,12 +63,15 @@ export class RunQueue {
     });
   }
 
-  /** Drops every queued run (they report 'aborted'); the running one is left to the kernel (interrupt/restart ends it). */
-  abort(): void {
+  /**
+   * Drops every queued run (they report 'aborted', with `reason` when given); the running one is left to the
+   * kernel (interrupt/restart ends it).
+   */
+  abort(reason?: string): void {
     const queued = this.queue.splice(0);
     for (const run of queued) {
       if (run.batch) run.batch.stopped = true;
-      run.resolve(this.hooks.aborted(run.cell));
+      run.resolve(this.hooks.aborted(run.cell, reason));
     }
     if (this.running?.batch) this.running.batch.stopped = true;
   }

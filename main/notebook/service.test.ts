@@ -323,6 +323,12 @@ describe('running cells against a live kernel', () => {
   it('comes back after the Jupyter server is killed', async () => {
     const pid = jupyter.pid!;
     const restarted = nextEvent(hub, 'notebook.jupyterError', (e) => /stopped unexpectedly/.test(e.message));
+    // While it restarts, the notebook says so in words (not "starting" with nothing said).
+    const said = nextEvent(
+      hub,
+      'notebook.kernelStatus',
+      (e) => e.path === NB && e.kernel.status === 'disconnected' && /stopped unexpectedly/.test(e.kernel.message ?? ''),
+    );
     const idle = new Promise<void>((resolve) => {
       let sawOutage = false;
       const watching = hub.onEvent((e) => {
@@ -337,6 +343,7 @@ describe('running cells against a live kernel', () => {
     });
     process.kill(pid, 'SIGKILL');
     await restarted;
+    expect((await said).kernel.message).toMatch(/stopped unexpectedly \(exit code SIGKILL\)\. Restarting it/);
     await idle;
     expect(jupyter.pid).not.toBe(pid);
     const id = await addCell('"back" + "!"');

@@ -144,6 +144,11 @@ export const KernelInfo = z.object({
   name: z.string().nullable(),
   displayName: z.string().nullable(),
   language: z.string().nullable(),
+  /**
+   * Why the kernel is 'disconnected' or 'dead', in words for the toolbar and the cells, when Kiln knows: e.g.
+   * "Jupyter server at http://host:8888/ is not answering; retrying", or that the server came back without the kernel.
+   */
+  message: z.string().optional(),
 });
 export type KernelInfo = z.infer<typeof KernelInfo>;
 
@@ -187,6 +192,8 @@ export const CellRunResult = z.object({
   duration_ms: z.number(),
   had_error: z.boolean(),
   outputs: z.array(NotebookOutput),
+  /** Why an 'aborted' cell did not run or was cut off, when it was not the operator's doing (e.g. the server stopped answering). */
+  reason: z.string().optional(),
 });
 export type CellRunResult = z.infer<typeof CellRunResult>;
 

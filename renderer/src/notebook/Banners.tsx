@@ -42,8 +42,14 @@ export function Banners({ notebook, state }: { notebook: NotebookController; sta
       )}
       {!noJupyter && dead && (
         <div role="alert" className="nb-alert nb-alert-error nb-banner">
-          <strong>The kernel died.</strong> The notebook and its outputs are kept; restart the kernel to run cells
-          again.
+          {state.kernel.message ? (
+            <strong>{state.kernel.message}</strong>
+          ) : (
+            <>
+              <strong>The kernel died.</strong> The notebook and its outputs are kept; restart the kernel to run cells
+              again.
+            </>
+          )}
           <div className="nb-alert-actions">
             <button type="button" className="btn btn-small btn-primary" onClick={() => void session.restart()}>
               Start a new kernel

@@ -53,6 +53,8 @@ export interface CellActions {
 
 export interface CellProps {
   view: CellView;
+  /** Why a running or queued cell is waiting (the Jupyter server is not answering), from the kernel's status. */
+  waitNote?: string;
   index: number;
   count: number;
   active: boolean;
@@ -139,8 +141,10 @@ export const Cell = memo(function Cell({
   timings,
   section,
   collapse,
+  waitNote,
 }: CellProps) {
   const { cell, state } = view;
+  const note = state === 'idle' ? view.note : waitNote;
   const findCurrentArea = useCurrentMatchArea(cell.id);
   const outputsRef = useRef<HTMLDivElement>(null);
   const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
@@ -380,6 +384,11 @@ export const Cell = memo(function Cell({
             />
           )}
         </div>
+        {isCode && note && (
+          <div className="nb-cell-note" role="note" aria-label={state === 'idle' ? 'Not run' : 'Waiting'}>
+            {note}
+          </div>
+        )}
         {section?.collapsed && (
           <button type="button" className="nb-section-hidden" onClick={() => collapse?.toggleHeading(cell.id)}>
             {section.hiddenIds.length} {section.hiddenIds.length === 1 ? 'cell' : 'cells'} hidden

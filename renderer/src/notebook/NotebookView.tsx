@@ -273,6 +273,9 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   const language = String(
     (state.metadata.kernelspec as { language?: unknown } | undefined)?.language ?? state.kernel.language ?? 'python',
   );
+  // Why the running and queued cells are stuck (the server is not answering, or the kernel is gone), shown on them.
+  const kernelTrouble =
+    state.kernel.status === 'disconnected' || state.kernel.status === 'dead' ? state.kernel.message : undefined;
   return (
     <section ref={sectionRef} className="nb" aria-label={name} data-path={path}>
       <Toolbar notebook={notebook} state={state} />
@@ -305,6 +308,7 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
                   <div role="gridcell">
                     <Cell
                       view={view}
+                      waitNote={view.state !== 'idle' ? kernelTrouble : undefined}
                       index={index}
                       count={state.cells.length}
                       active={view.cell.id === activeId}

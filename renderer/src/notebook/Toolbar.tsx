@@ -50,6 +50,8 @@ export function Toolbar({ notebook, state }: { notebook: NotebookController; sta
   const saving = useStore(notebook, (s) => s.saving);
   const { kernel } = state;
   const status = kernelStatusText(kernel.status);
+  // In trouble, the toolbar says why in words (JupyterLab's "Server Connection Error"), not just "disconnected".
+  const trouble = (kernel.status === 'disconnected' || kernel.status === 'dead') && kernel.message;
   const kernelChoices = state.specs?.specs ?? [];
   const currentKernel =
     kernel.name ?? String((state.metadata.kernelspec as { name?: unknown } | undefined)?.name ?? '');
@@ -137,9 +139,12 @@ export function Toolbar({ notebook, state }: { notebook: NotebookController; sta
           </option>
         ))}
       </select>
-      <span className={`nb-kernel-state nb-kernel-${kernel.status}`} title={`Kernel ${status}`}>
+      <span
+        className={`nb-kernel-state nb-kernel-${kernel.status}${trouble ? ' nb-kernel-trouble' : ''}`}
+        title={trouble || `Kernel ${status}`}
+      >
         <span className="nb-kernel-dot" aria-hidden />
-        <span role="status">{status}</span>
+        <span role="status">{trouble || status}</span>
       </span>
       {(kernel.status === 'disconnected' || kernel.status === 'dead') && (
         <button type="button" className="btn btn-small" onClick={() => void session.reconnect()}>

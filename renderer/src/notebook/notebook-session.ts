@@ -37,6 +37,8 @@ export interface CellView {
   input: { prompt: string; password: boolean } | null;
   /** What the operator answered to input() prompts in this run (shown as JupyterLab does; not saved). */
   answers: string[];
+  /** Why the cell's last run did not happen or was cut off, when the kernel said (not saved; the next run clears it). */
+  note?: string;
 }
 
 export interface NotebookProblem {
@@ -661,6 +663,7 @@ export class NotebookSession extends Store<NotebookSessionState> {
       (c) => ({
         state,
         input: state === 'idle' ? null : c.input,
+        note: result?.status === 'aborted' ? result.reason : undefined,
         cell: {
           ...c.cell,
           ...(metadata ? { metadata } : {}),
