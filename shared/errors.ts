@@ -39,6 +39,8 @@ export const ERRORS = {
   E_NO_JUPYTER: { title: 'Jupyter is not available', details: z.never() },
   // Agent code in an untrusted folder on a machine without a sandbox (bubblewrap, user namespaces).
   E_NO_SANDBOX: { title: 'No sandbox for agent code', details: z.never() },
+  // A kernel (the folder's code) asked for in a folder the operator has not trusted.
+  E_UNTRUSTED: { title: 'This folder is not trusted', details: z.never() },
   E_KERNEL_DEAD: { title: 'The kernel died', details: z.never() },
   E_NO_MODEL: { title: 'No model', details: z.never() },
   E_MODEL: {

@@ -210,8 +210,14 @@ export class JupyterServerManager {
    */
   async reconfigure(source: { command?: string[]; remote?: RemoteJupyter }): Promise<void> {
     const current = { command: this.options.command, remote: this.options.remote };
-    if (this.disposed || JSON.stringify(current) === JSON.stringify({ command: source.command, remote: source.remote }))
+    if (
+      this.disposed ||
+      JSON.stringify(current) === JSON.stringify({ command: source.command, remote: source.remote })
+    ) {
+      // Already switching to this source (another caller asked first): done when the old server is stopped.
+      await this.switching;
       return;
+    }
     this.options.command = source.command;
     this.options.remote = source.remote;
     const wasActive = this._connection !== null || this.starting !== null;

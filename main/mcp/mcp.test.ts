@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -9,11 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERB_NAMES, VERBS, verbInputJsonSchema } from '../../shared/contract/verbs';
 import { authoringVsRunning, createVerbStack } from '../verbs';
 import { makeTempTree } from '../../test-support/temp-workspace';
+import { trustFolder } from '../trust';
 import { mcpArgumentsOf, parseMcpArguments } from './serve';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 let root: string;
+/** The server's data folder (KILN_DATA_DIR), where the folder is trusted: its notebook verbs start kernels. */
+let dataDir: string;
 let cleanup: () => Promise<void>;
 let client: Client;
 let transport: StdioClientTransport;
@@ -40,11 +44,14 @@ beforeAll(async () => {
       nbformat_minor: 5,
     }),
   }));
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-mcp-data-'));
+  await trustFolder(dataDir, root);
   // Exactly how an MCP client launches it (`npm run mcp -- <folder>` is this command).
   transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', 'tsx', path.join(REPO, 'main/mcp/cli.ts'), root],
     cwd: REPO,
+    env: { ...(process.env as Record<string, string>), KILN_DATA_DIR: dataDir },
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk: Buffer) => {
@@ -57,6 +64,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   await cleanup?.();
+  await fs.rm(dataDir, { recursive: true, force: true });
 });
 
 describe('the MCP server', () => {
