@@ -1,2 +1,3 @@
 export { TrustBanner } from './TrustBanner';
+export { UntrustedKernelNotice } from './UntrustedKernelNotice';
 export { useWorkspaceTrust } from './use-workspace-trust';
