@@ -103,6 +103,9 @@ it('an untrusted notebook starts no kernel and runs nothing; after Trust it runs
     expect(((await call('notebook.get', { path: 'nb/a.ipynb' })) as { kernel: { status: string } }).kernel.status).toBe(
       'none',
     );
+    // Kernel completion and inspection answer from a running kernel only: they start none either.
+    await call('notebook.complete', { path: 'nb/a.ipynb', code: 'import o', cursor: 8, requestId: 1 });
+    await call('notebook.inspect', { path: 'nb/a.ipynb', code: 'len', cursor: 3, detailLevel: 0, requestId: 2 });
     expect(await serverKernels()).toBeNull();
     expect(await readdir(canaries)).toEqual([]);
 
