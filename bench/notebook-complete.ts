@@ -11,6 +11,7 @@ import { KernelAPI, KernelConnection } from '@jupyterlab/services';
 import { makeServerSettings } from '../main/kernel/jupyter-server';
 import { MemoryStore } from '../main/prefs';
 import { createServices } from '../main/services';
+import { trustFolder } from '../main/trust';
 import { connectContract } from './contract-client';
 import { interleaved, median, runWhenMain } from './support';
 
@@ -45,6 +46,8 @@ export async function benchNotebookComplete(options: { samples?: number } = {}):
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-bench-complete-'));
   const root = path.join(scratch, 'workspace');
   await fs.mkdir(root, { recursive: true });
+  // Kernels start only in a trusted folder (the bench's own).
+  await trustFolder(scratch, root);
   const services = await createServices({ root, dataDir: scratch, prefsStore: new MemoryStore() });
   const client = await connectContract(services, scratch);
   // Each completion a newer one than the last, as the editor sends them.

@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { MemoryStore } from '../main/prefs';
 import { createServices } from '../main/services';
+import { trustFolder } from '../main/trust';
 import { connectContract } from './contract-client';
 import { median, report, runWhenMain } from './support';
 
@@ -115,6 +116,8 @@ async function startKiln(scratch: string): Promise<Sampler> {
   const root = path.join(scratch, 'workspace');
   await fs.mkdir(root, { recursive: true });
   // The full path a renderer takes: WebSocket request -> router -> NotebookService -> kernel -> output event.
+  // Kernels start only in a trusted folder (the bench's own).
+  await trustFolder(scratch, root);
   const services = await createServices({ root, dataDir: scratch, prefsStore: new MemoryStore() });
   const client = await connectContract(services, scratch);
   const close = async () => {

@@ -244,9 +244,13 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     }),
   );
   void git.start();
-  // Terminals: the operator opened this workspace, so an untrusted one gets them too.
+  // Terminals: the operator opened this workspace, so an untrusted one gets them too (without its src/ on PYTHONPATH).
   const terminals = owned.add(
-    new TerminalService({ root: workspace.root, emit: (channel, payload) => hub.emit(channel, payload) }),
+    new TerminalService({
+      root: workspace.root,
+      trusted: () => trust.trusted,
+      emit: (channel, payload) => hub.emit(channel, payload),
+    }),
   );
 
   // The Python language server: started by the first Python document, following the feed for files on disk.

@@ -41,6 +41,8 @@ export const ERRORS = {
   E_NO_SANDBOX: { title: 'No sandbox for agent code', details: z.never() },
   // An agent verb on a path agents may not change or read (.kiln/, .git/, scripts/, Kiln's data, a home's secrets).
   E_PROTECTED: { title: 'Protected path', details: z.object({ path: z.string(), why: z.string() }) },
+  // A kernel (the folder's code) asked for in a folder the operator has not trusted.
+  E_UNTRUSTED: { title: 'This folder is not trusted', details: z.never() },
   E_KERNEL_DEAD: { title: 'The kernel died', details: z.never() },
   E_NO_MODEL: { title: 'No model', details: z.never() },
   E_MODEL: {

@@ -24,6 +24,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/support/chromium';
 import { startWebHost } from '../../main/hosts/web/server';
 import { MemoryStore } from '../../main/prefs';
 import { createServices } from '../../main/services';
+import { trustFolder } from '../../main/trust';
 import { describeLongTasks, startLongTasks, stopLongTasks, VIEWPORT, type LongTasks } from '../browser';
 import { median, report, type BenchResult, runWhenMain } from '../support';
 
@@ -114,6 +115,8 @@ export async function runNotebookFramesBench(): Promise<BenchResult[]> {
   };
   await writeFile(path.join(root, 'stream.ipynb'), `${JSON.stringify(notebook, null, 1)}\n`);
 
+  // Kernels start only in a trusted folder (the bench's own).
+  await trustFolder(dataDir, root);
   const services = await createServices({ root, dataDir, prefsStore: new MemoryStore() });
   const host = await startWebHost({ services, staticDir: path.join(REPO, 'out/renderer') });
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });

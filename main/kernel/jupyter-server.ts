@@ -14,6 +14,7 @@ import { findJupyter, JUPYTER_INSTALL_HINT, userJupyterDataDir, type JupyterComm
 import { CappedText, killStragglers, killTreeOnExit, newRunId, RUN_ID_VARIABLE, stopProcessGroup } from '../process';
 import { serverConfigSource } from './server-config';
 import { directKernelSocketClass } from './direct-socket';
+import { writePrivateKernelspecs } from './kernelspecs';
 
 export interface RemoteJupyter {
   /** e.g. http://gpu-box:8888/ or https://hub.example.org/user/me/ */
@@ -245,8 +246,14 @@ export class JupyterServerManager {
    */
   async reconfigure(source: { command?: string[]; remote?: RemoteJupyter }): Promise<void> {
     const current = { command: this.options.command, remote: this.options.remote };
-    if (this.disposed || JSON.stringify(current) === JSON.stringify({ command: source.command, remote: source.remote }))
+    if (
+      this.disposed ||
+      JSON.stringify(current) === JSON.stringify({ command: source.command, remote: source.remote })
+    ) {
+      // Already switching to this source (another caller asked first): done when the old server is stopped.
+      await this.switching;
       return;
+    }
     this.options.command = source.command;
     this.options.remote = source.remote;
     const wasActive = this._connection !== null || this.starting !== null;
@@ -408,18 +415,24 @@ export class JupyterServerManager {
     return dir;
   }
 
+  /** The operator's own Jupyter data folders (kernelspecs of conda envs, venvs): their user folder and JUPYTER_PATH. */
+  private operatorJupyterPath(): string {
+    const env = this.options.env ?? process.env;
+    const userData = userJupyterDataDir(env, env.HOME ?? os.homedir());
+    return [userData, env.JUPYTER_PATH].filter(Boolean).join(path.delimiter);
+  }
+
   private serverEnv(dir: string): NodeJS.ProcessEnv {
     const env = { ...(this.options.env ?? process.env) };
-    const home = env.HOME ?? os.homedir();
-    // The operator's own kernelspecs (conda envs, venvs) stay visible, read-only, through JUPYTER_PATH.
-    const userData = userJupyterDataDir(env, home);
     return {
       ...env,
       JUPYTER_CONFIG_DIR: path.join(dir, 'config'),
       JUPYTER_DATA_DIR: path.join(dir, 'data'),
       JUPYTER_RUNTIME_DIR: path.join(dir, 'runtime'),
       IPYTHONDIR: path.join(dir, 'ipython'),
-      JUPYTER_PATH: [userData, env.JUPYTER_PATH].filter(Boolean).join(path.delimiter),
+      // The operator's kernelspecs stay visible, read-only; Kiln's data dir goes first (JUPYTER_PATH outranks
+      // JUPYTER_DATA_DIR), so its wrapped copies of them (kernelspecs.ts) are the ones that run.
+      JUPYTER_PATH: [path.join(dir, 'data'), this.operatorJupyterPath()].filter(Boolean).join(path.delimiter),
       KILN_PARENT_PID: String(process.pid),
       KILN_JUPYTER_TOKEN_FILE: path.join(dir, TOKEN_FILE),
       // debugpy's warning about frozen modules would otherwise land in every kernel's stderr.
@@ -430,6 +443,13 @@ export class JupyterServerManager {
   private async spawnServer(): Promise<JupyterConnection> {
     const command = await findJupyter({ command: this.options.command, env: this.options.env });
     const dir = await this.preparePrivateDir();
+    // Kernels start through Kiln's launcher, never `-m ipykernel_launcher` resolved from the notebook's folder.
+    const env = this.serverEnv(dir);
+    await writePrivateKernelspecs({
+      privateDir: dir,
+      command,
+      env: { ...env, JUPYTER_PATH: this.operatorJupyterPath() },
+    });
     let lastError: KilnError | null = null;
     for (let attempt = 0; attempt < 3; attempt++) {
       if (!this.port || attempt > 0) this.port = await freePort();

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as lsp from 'vscode-languageserver-protocol/node';
 import type {
   CodeAction,
@@ -34,6 +35,7 @@ import {
 } from './server-process';
 import { applyTextEdits } from './text';
 import { LibraryFiles } from './library-files';
+import { writeUntrustedProject } from './untrusted-project';
 
 export interface LanguageServiceOptions {
   /** The workspace folder (realpath'd). */
@@ -246,7 +248,25 @@ export class LanguageService implements IDisposable {
     const running: Running = { process: proc, capabilities: {}, stopping: false };
     const { connection } = proc;
     const untrustedVenvs = path.join(this.options.dataDir, 'language-server', 'no-venvs');
-    if (!this.options.trusted()) await mkdir(untrustedVenvs, { recursive: true }).catch(() => undefined);
+    // Untrusted: pyright's workspace folder is Kiln's own project config, so the project's pyrightconfig.json or
+    // [tool.pyright] (venvPath, venv, extraPaths...) is never read (see untrusted-project.ts).
+    let projectRoot = this.options.root;
+    if (!this.options.trusted()) {
+      await mkdir(untrustedVenvs, { recursive: true }).catch(() => undefined);
+      try {
+        projectRoot = await writeUntrustedProject({
+          root: this.options.root,
+          dir: path.join(this.options.dataDir, 'language-server'),
+          extraPaths: this.srcPaths(),
+          venvPath: untrustedVenvs,
+        });
+      } catch (err) {
+        proc.kill();
+        this.setStatus({ state: 'failed', message: `Python language server could not start: ${errorText(err)}` });
+        return null;
+      }
+    }
+    const projectUri = projectRoot === this.options.root ? this.uris.toUri('') : pathToFileURL(projectRoot).href;
     connection.onRequest(lsp.ConfigurationRequest.type, (params) =>
       params.items.map((item) => this.settingsFor(item.section, interpreter, untrustedVenvs)),
     );
@@ -269,8 +289,8 @@ export class LanguageService implements IDisposable {
     try {
       const init = await connection.sendRequest(lsp.InitializeRequest.type, {
         processId: process.pid,
-        rootUri: this.uris.toUri(''),
-        workspaceFolders: [{ uri: this.uris.toUri(''), name: path.basename(this.options.root) }],
+        rootUri: projectUri,
+        workspaceFolders: [{ uri: projectUri, name: path.basename(this.options.root) }],
         capabilities: CLIENT_CAPABILITIES,
         initializationOptions: {},
       });
@@ -300,17 +320,22 @@ export class LanguageService implements IDisposable {
       message:
         `Python: ${SERVER_NAME}` +
         (interpreter ? ` · ${interpreter}` : ' · no interpreter found (only the standard library is known)') +
-        (restricted ? " · restricted: the project's interpreter settings (venvPath, venv) are ignored" : ''),
+        (restricted ? " · restricted: the project's pyright config (interpreter, venv, extra paths) is ignored" : ''),
     });
     if (this.docs.size === 0) this.scheduleIdleStop();
     return running;
+  }
+
+  /** The workspace's src/ when it exists: read by pyright for analysis (it runs nothing of it). */
+  private srcPaths(): string[] {
+    return existsSync(path.join(this.options.root, 'src')) ? [path.join(this.options.root, 'src')] : [];
   }
 
   private settingsFor(section: string | undefined, interpreter: string | null, untrustedVenvs: string): unknown {
     const restricted = !this.options.trusted();
     const analysis = {
       // src/ is on the kernel's and run-file's sys.path; pyright's autoSearchPaths adds it too, this makes it explicit.
-      extraPaths: existsSync(path.join(this.options.root, 'src')) ? [path.join(this.options.root, 'src')] : [],
+      extraPaths: this.srcPaths(),
       autoSearchPaths: true,
       diagnosticMode: this.options.diagnosticsScope() === 'workspace' ? 'workspace' : 'openFilesOnly',
       useLibraryCodeForTypes: true,

@@ -1,4 +1,4 @@
-export { NotebookService } from './service';
+export { NotebookService, UNTRUSTED_KERNEL_MESSAGE } from './service';
 export type {
   ChangeOptions,
   NotebookBackup,

@@ -57,8 +57,10 @@ export interface ChangeOptions {
 /** What every open notebook shares with the others, through the service that holds them. */
 export interface NotebookHost {
   readonly workspace: NotebookFiles;
-  /** Folder put first on sys.path in every kernel, or null. */
+  /** Folder put first on sys.path in every kernel, or null (always null in an untrusted workspace). */
   readonly srcDir: string | null;
+  /** E_UNTRUSTED unless the workspace is trusted: a kernel runs the folder's code. */
+  requireTrusted(): void;
   /** `outputsOnly`: the change touched outputs (or run state), no cell's source: the language mirror has nothing to update. */
   emit<E extends NotebookEventName>(channel: E, payload: EventPayload<E>, options?: { outputsOnly?: boolean }): void;
   /** The Jupyter server, or E_NO_JUPYTER. */
@@ -77,8 +79,8 @@ export class OpenNotebook {
   /** Completion and inspection: only ever against a kernel that is already running. */
   readonly assist = new KernelAssist({ target: () => this.kernel });
   private readonly runs: RunQueue;
-  /** What this notebook follows of its kernel. */
-  private readonly subscriptions = new DisposableStore();
+  /** What this notebook follows of its kernel (replaced when the kernel is shut down for good). */
+  private subscriptions = new DisposableStore();
   /** Reloads and reverts, one at a time: a read that started earlier never lands after a later one. */
   private readonly diskReads = new SerialQueue();
 
@@ -317,6 +319,23 @@ export class OpenNotebook {
     return 'reloaded';
   }
 
+  /**
+   * Shuts the kernel down and forgets it (trust was revoked): runs end as aborted, the status reads 'none', and
+   * a later run starts a new kernel only once trusted again.
+   */
+  async stopKernel(reason: string): Promise<void> {
+    const kernel = this.kernel;
+    if (!kernel) return;
+    this.runs.abort();
+    this.kernel = null;
+    const subscriptions = this.subscriptions;
+    this.subscriptions = new DisposableStore();
+    await subscriptions.dispose();
+    await kernel.dispose();
+    this.host.emit('notebook.kernelStatus', { path: this.path, kernel: this.document().kernel });
+    this.host.emit('notebook.jupyterError', { code: 'E_UNTRUSTED', message: reason, path: this.path });
+  }
+
   /** Forgets the queue and shuts the kernel down. */
   async close(): Promise<void> {
     this.closed = true;
@@ -529,6 +548,8 @@ export class OpenNotebook {
 
   private kernelSession(): KernelSession {
     if (this.kernel) return this.kernel;
+    // The backstop for every way a kernel starts (open, run, restart, reconnect, kernel change).
+    this.host.requireTrusted();
     const spec = this.model.json.metadata.kernelspec as { name?: unknown } | undefined;
     const kernel = new KernelSession({
       server: this.host.requireJupyter(),

@@ -69,7 +69,17 @@ export interface NotebookServiceOptions {
   autoStartKernel?: boolean;
   /** Folder put first on sys.path in every kernel; default `<workspace>/src`. null for none. */
   srcDir?: string | null;
+  /**
+   * Whether the operator trusts the workspace (main/trust). Untrusted, no kernel starts (E_UNTRUSTED) and no
+   * src/ goes on a path: a kernel runs the folder's code. The verb stack passes the workspace's trust; a
+   * service made without it (unit tests of the notebook model) counts as trusted.
+   */
+  trusted?: () => boolean;
 }
+
+/** Why a kernel is refused in an untrusted workspace, said the same way everywhere. */
+export const UNTRUSTED_KERNEL_MESSAGE =
+  "Kernel not started: this folder is not trusted. A kernel runs the folder's code; trust the folder to run its notebooks.";
 
 /**
  * Every open notebook, by workspace-relative path. Every front-end (renderer, agent verbs, MCP) calls these
@@ -93,9 +103,14 @@ export class NotebookService {
 
   constructor(options: NotebookServiceOptions) {
     this.options = options;
+    const srcDir = options.srcDir === undefined ? path.join(options.workspace.root, 'src') : options.srcDir;
     this.host = {
       workspace: options.workspace,
-      srcDir: options.srcDir === undefined ? path.join(options.workspace.root, 'src') : options.srcDir,
+      // Read when a kernel session is made: sessions made while trusted are shut down when trust is revoked.
+      get srcDir() {
+        return options.trusted?.() === false ? null : srcDir;
+      },
+      requireTrusted: () => this.requireTrusted(),
       emit: (channel, payload, options) => this.emit(channel, payload, options),
       requireJupyter: () => this.requireJupyter(),
       reportJupyterError: (notebookPath, err) => this.reportJupyterError(notebookPath, err),
@@ -322,9 +337,46 @@ export class NotebookService {
 
   // --- execution ------------------------------------------------------------------------------
 
+  /**
+   * Whether kernels may start in this workspace (it is trusted). Callers that would run a notebook's cells
+   * ask this first; every request that would start a kernel is refused with E_UNTRUSTED otherwise.
+   */
+  kernelsAllowed(): boolean {
+    return this.options.trusted?.() ?? true;
+  }
+
+  /** E_UNTRUSTED unless kernels may start (see kernelsAllowed). */
+  requireTrusted(): void {
+    if (!this.kernelsAllowed()) throw new KilnError('E_UNTRUSTED', UNTRUSTED_KERNEL_MESSAGE);
+  }
+
+  /**
+   * The workspace's trust changed. Granted: open notebooks start their kernels as on open. Revoked: every
+   * running kernel of the workspace is shut down (as VS Code's restricted mode stops what runs the folder's
+   * code), its runs ending as aborted.
+   */
+  async trustChanged(trusted: boolean): Promise<void> {
+    if (this.disposed) return;
+    const open = [...this.open_.values()];
+    if (trusted) {
+      if ((this.options.autoStartKernel ?? true) && this.options.jupyter) for (const nb of open) nb.startKernelSoon();
+      return;
+    }
+    await Promise.all(
+      open.map((nb) =>
+        nb.stopKernel('Trust in this folder was revoked: its kernel was shut down.').catch((err: unknown) => {
+          // The kernel or server may already be gone; the notebook has forgotten it either way.
+          console.warn('[kiln] stopping a kernel after trust was revoked failed', err);
+        }),
+      ),
+    );
+  }
+
   /** Runs (or re-runs) one cell and resolves when it finished. */
   async runCell(rel: string, cellId: string, options: { allowStdin?: boolean } = {}): Promise<CellRunResult> {
-    return (await this.notebook(rel)).runCell(cellId, options.allowStdin ?? true);
+    const nb = await this.notebook(rel);
+    this.requireTrusted();
+    return nb.runCell(cellId, options.allowStdin ?? true);
   }
 
   /** Runs all cells, those above `cellId` (exclusive) or from `cellId` down (inclusive); stops at the first error. */
@@ -334,7 +386,9 @@ export class NotebookService {
     cellId?: string,
     options: { allowStdin?: boolean } = {},
   ): Promise<{ results: CellRunResult[] }> {
-    return { results: await (await this.notebook(rel)).runCells(scope, cellId, options.allowStdin ?? true) };
+    const nb = await this.notebook(rel);
+    this.requireTrusted();
+    return { results: await nb.runCells(scope, cellId, options.allowStdin ?? true) };
   }
 
   /** Where the operator's "record timing" preference is read, at each run (JupyterLab's recordTiming). */
@@ -362,7 +416,9 @@ export class NotebookService {
   }
 
   async restart(rel: string): Promise<KernelInfo> {
-    return (await this.notebook(rel)).restart();
+    const nb = await this.notebook(rel);
+    this.requireTrusted();
+    return nb.restart();
   }
 
   async restartRunAll(rel: string): Promise<{ results: CellRunResult[] }> {
@@ -371,10 +427,14 @@ export class NotebookService {
   }
 
   async reconnect(rel: string): Promise<KernelInfo> {
-    return (await this.notebook(rel)).reconnect();
+    const nb = await this.notebook(rel);
+    this.requireTrusted();
+    return nb.reconnect();
   }
 
+  /** The server's kernelspecs. Untrusted, E_UNTRUSTED: no Jupyter server is started for an untrusted folder. */
   async kernelSpecs(): Promise<{ default: string | null; specs: KernelSpecInfo[] }> {
+    this.requireTrusted();
     const jupyter = this.requireJupyter();
     try {
       return await jupyter.kernelSpecs();
@@ -468,7 +528,7 @@ export class NotebookService {
     const nb = await OpenNotebook.load(this.host, key, backup);
     this.open_.set(key, nb);
     this.cellsChanged.fire({ kind: 'opened', path: key });
-    if ((this.options.autoStartKernel ?? true) && this.options.jupyter) nb.startKernelSoon();
+    if ((this.options.autoStartKernel ?? true) && this.options.jupyter && this.kernelsAllowed()) nb.startKernelSoon();
     return nb;
   }
 

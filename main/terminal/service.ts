@@ -8,6 +8,11 @@ import { signalGroup, signalSessionMembers } from '../process';
 export interface TerminalServiceOptions {
   /** The workspace root: every terminal starts here. */
   root: string;
+  /**
+   * Whether the operator trusts the workspace. The terminal is the operator's own shell either way, but only a
+   * trusted workspace's src/ goes on its PYTHONPATH (an untrusted one's sitecustomize.py would run with any python).
+   */
+  trusted: () => boolean;
   /** The shell to run; by default the user's ($SHELL, or COMSPEC on Windows). */
   shell?: string;
   emit: {
@@ -156,9 +161,11 @@ export class TerminalService {
   private environment(): Record<string, string> {
     const env: Record<string, string> = {};
     for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-    // Like the verbs' runs: the workspace's src/ is importable.
-    const src = path.join(this.options.root, 'src');
-    env.PYTHONPATH = env.PYTHONPATH ? `${src}${path.delimiter}${env.PYTHONPATH}` : src;
+    // Like the verbs' runs: a trusted workspace's src/ is importable (read when the terminal opens).
+    if (this.options.trusted()) {
+      const src = path.join(this.options.root, 'src');
+      env.PYTHONPATH = env.PYTHONPATH ? `${src}${path.delimiter}${env.PYTHONPATH}` : src;
+    }
     env.TERM = 'xterm-256color';
     env.COLORTERM = 'truecolor';
     env.TERM_PROGRAM = 'Kiln';

@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { KilnError } from '../../shared/errors';
@@ -7,13 +9,19 @@ import { makeTempTree } from '../../test-support/temp-workspace';
 import { TerminalService } from './service';
 
 let root: string;
+let canaryDir: string;
 let cleanup: () => Promise<void>;
 let service: TerminalService;
 let output: Map<string, string>;
 let exits: Map<string, number>;
 
 beforeEach(async () => {
-  ({ root, cleanup } = await makeTempTree({ 'src/pkg/__init__.py': 'NAME = "from src"\n' }));
+  canaryDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-terminal-canary-'));
+  ({ root, cleanup } = await makeTempTree({
+    'src/pkg/__init__.py': 'NAME = "from src"\n',
+    // Imported by any python whose path has src/ on it: writes a canary outside the workspace.
+    'src/sitecustomize.py': `open(${JSON.stringify(path.join(canaryDir, 'sitecustomize'))}, 'w').write('ran')\n`,
+  }));
   output = new Map();
   exits = new Map();
   service = terminals('/bin/bash');
@@ -21,13 +29,15 @@ beforeEach(async () => {
 afterEach(async () => {
   await service.dispose();
   await cleanup();
+  await fs.rm(canaryDir, { recursive: true, force: true });
 });
 
 /** Terminals running `shell`, their output and exits recorded in `output` and `exits`. */
-function terminals(shell: string): TerminalService {
+function terminals(shell: string, trusted = true): TerminalService {
   return new TerminalService({
     root,
     shell,
+    trusted: () => trusted,
     emit: (channel: string, payload: { id: string; data?: string; exitCode?: number }) => {
       if (channel === 'terminal.data') output.set(payload.id, (output.get(payload.id) ?? '') + payload.data);
       else exits.set(payload.id, payload.exitCode!);
@@ -55,6 +65,23 @@ it('runs the shell in the workspace root with src/ importable, and follows resiz
   service.resize(id, 100, 30);
   service.input(id, 'stty size\r');
   await expect.poll(() => screen(id)).toContain('30 100');
+});
+
+it("an untrusted workspace's terminal gets nothing of the folder on its paths: src/sitecustomize.py never runs", async () => {
+  await service.dispose();
+  service = terminals('/bin/bash', false);
+  const { id } = service.create(80, 24);
+  service.input(id, `python3 -c 'import sys'; echo "python ""exit $?"; echo "PP[$PYTHONPATH]"\r`);
+  await expect.poll(() => screen(id), { timeout: 10_000 }).toContain('python exit 0');
+  expect(screen(id)).not.toContain(path.join(root, 'src'));
+  expect(await fs.readdir(canaryDir)).toEqual([]);
+  // The same shell in a trusted workspace imports it: the planted file is a real one.
+  await service.dispose();
+  service = terminals('/bin/bash', true);
+  const trusted = service.create(80, 24);
+  service.input(trusted.id, `python3 -c 'import sys'; echo "python ""exit $?"\r`);
+  await expect.poll(() => screen(trusted.id), { timeout: 10_000 }).toContain('python exit 0');
+  expect(await fs.readdir(canaryDir)).toEqual(['sitecustomize']);
 });
 
 it('pauses a shell whose output the renderer has not drawn, and resumes it on acknowledgement', async () => {

@@ -84,7 +84,13 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
   const trust = await WorkspaceTrust.open({
     dataDir: options.dataDir,
     folder: workspace.root,
-    onChange: () => config.reload(),
+    onChange: async (trusted) => {
+      await config.reload();
+      // The decision is done when Jupyter runs from the source trust allows (a revoked project's command is stopped)
+      // and kernels follow it: they may start once trusted, and are shut down when it is revoked.
+      await jupyter.reconfigure(jupyterSetting()).catch(() => undefined);
+      await notebooks.trustChanged(trusted);
+    },
   });
   const config = owned.add(
     new ConfigService({ ...options.config, workspaceRoot: workspace.root, projectTrusted: () => trust.trusted }),
@@ -108,6 +114,7 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
     jupyter,
     events: options.events,
     autoStartKernel: options.autoStartKernel,
+    trusted: () => trust.trusted,
   });
   owned.add(toDisposable(() => notebooks.dispose().catch(() => undefined)));
   const verbs = owned.add(

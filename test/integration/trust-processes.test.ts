@@ -78,9 +78,9 @@ describe('the app and the MCP server', () => {
       }
     };
 
-    // Untrusted: the notebook verb looks for Jupyter on PATH, never the project's command.
+    // Untrusted: the notebook verb starts no Jupyter at all (no kernel in an untrusted folder), not even from PATH.
     expect((await runCellOverMcp()).isError).toBe(true);
-    expect(existsSync(pathMarker)).toBe(true);
+    expect(existsSync(pathMarker)).toBe(false);
     expect(existsSync(projectMarker)).toBe(false);
 
     // The operator trusts the folder in the app: its hosts name the data folder with defaultDataDir, from the

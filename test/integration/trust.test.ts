@@ -75,8 +75,8 @@ describe('workspace trust', () => {
         withheld: ['models.theirs', 'jupyter.command'],
         withheldFeatures: [],
       });
-      // Notebooks run on the default Jupyter on PATH; the assistant uses the operator's own model.
-      expect(await call('notebook.kernelSpecs')).toMatchObject({ default: 'python3' });
+      // No Jupyter at all starts for an untrusted folder; the assistant uses the operator's own model.
+      await expect(call('notebook.kernelSpecs')).rejects.toThrow(/E_UNTRUSTED/);
       expect(await markerPids()).toEqual([]);
       expect(await call('config.get')).toMatchObject({ fileEditing: { enabled: true, model: 'mine', source: 'user' } });
       expect((await call('editAssistant.models')) as { models: { alias: string }[] }).toMatchObject({
@@ -97,7 +97,7 @@ describe('workspace trust', () => {
         withheld: ['models.theirs', 'jupyter.command'],
         withheldFeatures: [],
       });
-      expect(await call('notebook.kernelSpecs')).toMatchObject({ default: 'python3' });
+      await expect(call('notebook.kernelSpecs')).rejects.toThrow(/E_UNTRUSTED/);
       expect(alive(pid)).toBe(false);
       expect(await markerPids()).toEqual([pid]);
       expect(await call('config.get')).toMatchObject({ fileEditing: { model: 'mine', source: 'user' } });

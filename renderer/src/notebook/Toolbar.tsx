@@ -2,6 +2,7 @@ import type { CellType } from '../../../shared/contract';
 import type { ReactNode } from 'react';
 import { useStore } from '../base';
 import { ClearIcon, PlayIcon, PlusIcon, RestartIcon, RestartRunIcon, RunAllIcon, SaveIcon, StopIcon } from '../ui';
+import { UntrustedKernelNotice } from '../trust';
 import { ExportMenu } from './export/ExportMenu';
 import type { NotebookController } from './notebook-controller';
 import type { NotebookSessionState } from './notebook-session';
@@ -122,6 +123,7 @@ export function Toolbar({ notebook, state }: { notebook: NotebookController; sta
           Unsaved
         </span>
       )}
+      <UntrustedKernelNotice session={session} />
       <select
         className="nb-kernel-picker"
         aria-label="Kernel"

@@ -147,6 +147,8 @@ export class NotebookSession extends Store<NotebookSessionState> {
   private readonly inflightEdits = new Set<Promise<unknown>>();
   /** Sources sent but not yet acknowledged: a reload from disk can overtake them in main. */
   private readonly inflightSources = new Map<string, string>();
+  /** Asks the operator to trust the folder (see setTrustGate). */
+  private trustGate: (() => Promise<boolean>) | null = null;
   /** Bumped by every adopted document: the rest of an earlier one stops arriving. */
   private documentToken = 0;
   /** While the rest of the document is arriving: settles when it has (requests about cells wait for it). */
@@ -521,6 +523,17 @@ export class NotebookSession extends Store<NotebookSessionState> {
     await this.ask('notebook.close', {}).catch(() => undefined);
   }
 
+  /**
+   * Who asks the operator to trust the folder when main refuses to start a kernel (E_UNTRUSTED): resolves true
+   * when they trusted it, and the refused request is then sent again. Returns the way to take it back.
+   */
+  setTrustGate(gate: () => Promise<boolean>): () => void {
+    this.trustGate = gate;
+    return () => {
+      if (this.trustGate === gate) this.trustGate = null;
+    };
+  }
+
   dismissJupyterError(): void {
     this.set({ jupyterError: null });
   }
@@ -544,14 +557,18 @@ export class NotebookSession extends Store<NotebookSessionState> {
   private async ask<C extends NotebookRequest>(
     channel: C,
     args: Omit<RequestArgs<C>, 'path'>,
+    retriedTrusted = false,
   ): Promise<RequestResult<C>> {
     if (this.wholeDocument && !BEFORE_WHOLE.has(channel)) await this.wholeDocument.promise;
     const path = this.path;
     try {
       return await this.bridge.request(channel, { ...args, path } as RequestArgs<C>);
     } catch (err) {
+      // Run, Run All, Restart...: the folder is not trusted. The operator is asked; trusted, the request goes again.
+      if (isKilnError(err, 'E_UNTRUSTED') && !retriedTrusted && this.trustGate && (await this.trustGate()))
+        return this.ask(channel, args, true);
       if (this.path === path || !isKilnError(err, 'E_NOT_FOUND')) throw err;
-      return this.ask(channel, args);
+      return this.ask(channel, args, retriedTrusted);
     }
   }
 
@@ -565,6 +582,8 @@ export class NotebookSession extends Store<NotebookSessionState> {
   }
 
   private report(err: unknown): void {
+    // Refused as untrusted, and the operator said no: the toolbar already says why nothing runs.
+    if (isKilnError(err, 'E_UNTRUSTED')) return;
     this.set({ jupyterError: problemOf(err) }, 'now');
   }
 

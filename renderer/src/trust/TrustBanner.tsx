@@ -29,7 +29,14 @@ export function TrustBanner() {
               run: () => setTrusted(false),
             },
           ]
-        : [{ id: 'workspace.trust', title: 'Trust This Folder…', category: 'Workspace', run: () => askToTrust() }],
+        : [
+            {
+              id: 'workspace.trust',
+              title: 'Trust This Folder…',
+              category: 'Workspace',
+              run: async () => void (await askToTrust()),
+            },
+          ],
   );
 
   if (!restricted || !state) return null;

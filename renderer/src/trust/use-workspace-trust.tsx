@@ -11,8 +11,8 @@ export interface WorkspaceTrust {
   /** Restricted, and among what is withheld are the project's own models. */
   modelsWithheld: boolean;
   setTrusted: (trusted: boolean) => Promise<void>;
-  /** Opens the "Trust this folder?" dialog; "Trust" trusts the folder. */
-  askToTrust: () => Promise<void>;
+  /** Opens the "Trust this folder?" dialog; "Trust" trusts the folder. Resolves whether the folder is trusted after. */
+  askToTrust: () => Promise<boolean>;
 }
 
 /** The workspace's trust as main last told it: asked once per window, then kept current from its event. */
@@ -28,6 +28,10 @@ class TrustStore extends Store<{ trust: TrustState | null }> {
 
   async setTrusted(trusted: boolean): Promise<void> {
     this.set({ trust: await this.bridge.request('trust.set', { trusted }) });
+  }
+
+  get trusted(): boolean {
+    return this.state.trust?.trusted ?? false;
   }
 }
 
@@ -86,8 +90,9 @@ export function useWorkspaceTrust(): WorkspaceTrust {
             </>
           )}
           <p>
-            Trust it only if you know where it comes from. Until then Kiln opens and edits its files, runs notebooks on
-            the Jupyter found on your PATH, and the assistants use only the models and prompts of your own config.
+            Trust it only if you know where it comes from. Until then Kiln opens and edits its files but runs none of
+            its code: its notebooks start no kernel, nothing of it goes on a Python path, and the assistants use only
+            the models and prompts of your own config.
           </p>
         </>
       ),
@@ -98,7 +103,8 @@ export function useWorkspaceTrust(): WorkspaceTrust {
       cancelValue: 'dont',
     });
     if (answer === 'trust') await setTrusted(true);
-  }, [ask, setTrusted, withheld, features]);
+    return store.trusted;
+  }, [ask, setTrusted, store, withheld, features]);
 
   const restricted =
     state !== null && !state.trusted && (state.withheld.length > 0 || state.withheldFeatures.length > 0);
