@@ -507,7 +507,7 @@ export class NotebookModel {
 const OUTPUT_NESTING = 5;
 
 /** What stands in for an output nested too deep to keep: a line that says so, where the output was. */
-function tooDeepOutput(output: { data?: unknown; metadata?: unknown }): OutputJson {
+function tooDeepOutput(output: object): OutputJson {
   const text = `Output not kept: its JSON nests deeper than ${MAX_JSON_DEPTH - OUTPUT_NESTING} levels, more than a notebook file can hold.`;
   const base = output as OutputJson;
   if (base.output_type === 'execute_result')
