@@ -21,6 +21,8 @@ import { prepareRunOverlay, probeOverlay, unstageableReason, type RunOverlay } f
 import { findExecutable } from '../process';
 import { createPidsCgroup, RUN_CGROUP_PREFIX, sweepStaleRunCgroups } from './pids-cgroup';
 import { describeRun, sandboxProfile, type SandboxProfile } from './profile';
+import { probeDisableUserns, restrictionArgs, withSeccompFd } from './hardening';
+import { seccompProgramFile } from './seccomp-file';
 
 /** What the project config (trusted) or the user config says about the sandbox. */
 export interface SandboxSettings {
@@ -91,6 +93,7 @@ export class Sandbox {
     prlimit: string | null;
     system: SystemEntry[];
     secrets: { files: string[]; dirs: string[] };
+    disableUserns: boolean;
   }> | null = null;
   /** `unshare` where an overlay mounts under a staging folder (null: none), probed once per folder. */
   private readonly overlayProbes = new Map<string, Promise<string | null>>();
@@ -123,11 +126,12 @@ export class Sandbox {
       findPrlimit(request.baseEnv),
       systemEntries(),
       existingSecrets(),
+      status.bwrap ? probeDisableUserns(status.bwrap) : false,
       sweepStaleRunCgroups(),
-    ]).then(([prlimit, system, secrets]) => ({ prlimit, system, secrets }));
-    const { prlimit, system, secrets } = status.available
+    ]).then(([prlimit, system, secrets, disableUserns]) => ({ prlimit, system, secrets, disableUserns }));
+    const { prlimit, system, secrets, disableUserns } = status.available
       ? await this.machinePromise
-      : { prlimit: null, system: [], secrets: { files: [], dirs: [] } };
+      : { prlimit: null, system: [], secrets: { files: [], dirs: [] }, disableUserns: false };
     if (!status.available || !prlimit) {
       if (!request.trusted) {
         throw new KilnError(
@@ -150,7 +154,7 @@ export class Sandbox {
       };
     }
     const readOnlyCandidates = request.readOnly.map((rel) => path.join(request.workspaceRoot, rel));
-    const [interpreter, readOnlyKinds, cgroup] = await Promise.all([
+    const [interpreter, readOnlyKinds, cgroup, seccompFile] = await Promise.all([
       interpreterPaths(request.python),
       Promise.all(
         readOnlyCandidates.map((abs) =>
@@ -161,6 +165,7 @@ export class Sandbox {
         ),
       ),
       createPidsCgroup(`${RUN_CGROUP_PREFIX}${randomUUID()}`, profile.processes),
+      seccompProgramFile(),
     ]);
     const readOnly = readOnlyCandidates.filter((_, i) => readOnlyKinds[i]);
     // The operator's home as the environment names it (a test may set HOME), and every home the system lists.
@@ -190,7 +195,15 @@ export class Sandbox {
       staged?.prepared && process.getuid && process.getgid
         ? ['--uid', String(process.getuid()), '--gid', String(process.getgid())]
         : [];
-    const sandboxed = [status.bwrap!, ...bwrapArgs, ...ids, '--', ...inner];
+    const bwrap = [
+      status.bwrap!,
+      ...restrictionArgs({ disableUserns, seccomp: !!seccompFile }),
+      ...bwrapArgs,
+      ...ids,
+      '--',
+      ...inner,
+    ];
+    const sandboxed = seccompFile ? withSeccompFd(seccompFile, bwrap) : bwrap;
     const wrapped = staged?.prepared ? staged.prepared.wrap(sandboxed) : sandboxed;
     // Joined before bwrap starts, so everything in the sandbox is counted from its first fork.
     const [command, args] = cgroup
