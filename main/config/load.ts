@@ -42,7 +42,7 @@ export interface ResolvedConfig {
   /** The watcher's exclude patterns; null means Kiln's defaults. */
   watchExclude: string[] | null;
   /** The `sandbox:` block (the project's only once trusted); null: the defaults (no network, no extra variables). */
-  sandbox: { network: boolean; env: string[] } | null;
+  sandbox: { network: boolean; env: string[]; hostPorts: number[] } | null;
 }
 
 export interface JupyterSetting {
@@ -192,7 +192,9 @@ export async function loadConfig(files: ConfigFileLocation[], options: LoadOptio
   const watchExclude = chosen.get('watch')?.value.watch?.exclude ?? null;
 
   const sandboxValue = chosen.get('sandbox')?.value.sandbox;
-  const sandbox = sandboxValue ? { network: sandboxValue.network ?? false, env: sandboxValue.env ?? [] } : null;
+  const sandbox = sandboxValue
+    ? { network: sandboxValue.network ?? false, env: sandboxValue.env ?? [], hostPorts: sandboxValue.host_ports ?? [] }
+    : null;
 
   if (issues.length) return { ok: false, issues };
   return { ok: true, config: { models, fileEditing, agent, jupyter, withheld, watchExclude, sandbox } };

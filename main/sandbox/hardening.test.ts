@@ -1,8 +1,16 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { KilnError } from '../../shared/errors';
+import type { SandboxSettings } from './sandbox';
 import { Verbs } from '../verbs';
 import { Workspace } from '../workspace';
 import { makeTempDir, makeTempTree } from '../../test-support/temp-workspace';
 import { Sandbox } from './sandbox';
+import { processesIn } from '../../test-support/processes';
+import { until } from '../../test-support/until';
 
 /**
  * Agent code under the real bubblewrap, with and without its writes staged in an overlay (the overlay's own mount
@@ -46,17 +54,19 @@ describe('the restrictions on agent code (real bubblewrap)', () => {
     for (const cleanup of cleanups.splice(0)) await cleanup();
   });
 
-  async function verbsOn(staged: boolean) {
+  async function verbsOn(staged: boolean, settings?: SandboxSettings, env?: NodeJS.ProcessEnv, runMs?: number) {
     const tree = await makeTempTree({});
     const data = await makeTempDir();
     const verbs = new Verbs({
       workspace: await Workspace.open({ root: tree.root }),
       python: '/usr/bin/python3',
-      sandbox: new Sandbox(),
+      sandbox: new Sandbox(env ? { env } : {}),
+      ...(settings ? { sandboxSettings: () => settings } : {}),
       ...(staged ? { stageRunWritesIn: data.dir } : {}),
+      ...(runMs ? { timeouts: { runMs } } : {}),
     });
     cleanups.push(() => verbs.dispose(), tree.cleanup, data.cleanup);
-    return verbs;
+    return Object.assign(verbs, { root: tree.root });
   }
 
   for (const staged of [true, false]) {
@@ -89,4 +99,109 @@ describe('the restrictions on agent code (real bubblewrap)', () => {
       });
     });
   }
+
+  describe('the network', () => {
+    /** A TCP server on the host's loopback that answers "host" to whoever connects. */
+    async function hostServer(): Promise<{ port: number }> {
+      const server: Server = createServer((socket) => socket.end('host'));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+      return { port: (server.address() as { port: number }).port };
+    }
+
+    /** Tries the host's server at the run's 127.0.0.1 and at its gateway, and serves and reaches its own loopback. */
+    const reach = (ports: number[]) => String.raw`
+import socket, subprocess
+def attempt(host, port):
+    try:
+        with socket.create_connection((host, port), timeout=3) as s: return s.recv(16).decode() or 'closed'
+    except OSError as e: return type(e).__name__
+gw = subprocess.run(['ip', 'route'], capture_output=True, text=True).stdout.split()
+gateway = gw[gw.index('via') + 1] if 'via' in gw else None
+for port in ${JSON.stringify(ports)}:
+    print(port, attempt('127.0.0.1', port), attempt(gateway, port) if gateway else 'no gateway')
+own = socket.socket(); own.bind(('127.0.0.1', 0)); own.listen()
+with socket.create_connection(own.getsockname(), timeout=3): print('own loopback', 'ok')
+`;
+
+    for (const staged of [true, false]) {
+      it(`network: true reaches out, but not the host's loopback services (${staged ? 'staged' : 'direct'})`, async () => {
+        const { port } = await hostServer();
+        const verbs = await verbsOn(staged, { network: true, env: [] });
+        const result = await verbs.call('execute-code', { code: reach([port]) });
+        expect(
+          result.stderr.split('\n').filter((line) => !/uid_map|user mappings|ping_group_range/.test(line)),
+        ).toEqual(['']);
+        const [line, own] = result.stdout.trim().split('\n');
+        expect(line).toMatch(new RegExp(`^${port} ConnectionRefusedError (?!host)`));
+        expect(own).toBe('own loopback ok');
+        // The run has an interface of its own with a route out (not only loopback).
+        const route = await verbs.call('execute-code', {
+          code: 'import socket\nprint([n for _, n in socket.if_nameindex()] != ["lo"])',
+        });
+        expect(route.stdout).toBe('True\n');
+      });
+    }
+
+    it('reaches the host ports sandbox.host_ports names, and only those', async () => {
+      const named = await hostServer();
+      const other = await hostServer();
+      const verbs = await verbsOn(true, { network: true, env: [], hostPorts: [named.port] });
+      const result = await verbs.call('execute-code', { code: reach([named.port, other.port]) });
+      const lines = result.stdout.trim().split('\n');
+      expect(lines[0]).toMatch(new RegExp(`^${named.port} host `));
+      expect(lines[1]).toMatch(new RegExp(`^${other.port} ConnectionRefusedError (?!host)`));
+    });
+
+    it('a run stopped by its time limit takes its pasta along', async () => {
+      const pastas = () =>
+        readdirSync('/proc').filter((pid) => {
+          try {
+            return /^\d+$/.test(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--no-map-gw');
+          } catch {
+            return false;
+          }
+        });
+      const before = new Set(pastas());
+      const verbs = await verbsOn(true, { network: true, env: [] }, undefined, 4000);
+      const result = await verbs.call('execute-code', { code: 'import time\nprint("up", flush=True)\ntime.sleep(60)' });
+      expect(result).toMatchObject({ stdout: 'up\n', limit: 'time' });
+      await until(
+        () => processesIn(verbs.root).length === 0 && pastas().every((pid) => before.has(pid)),
+        "the run's processes and its pasta to be gone",
+      );
+    });
+
+    it('never starts the code when pasta fails to set up the network', async () => {
+      const bin = await makeTempDir();
+      cleanups.push(bin.cleanup);
+      await writeFile(path.join(bin.dir, 'pasta'), '#!/bin/sh\necho "pasta: no tap for you" >&2\nexit 1\n', {
+        mode: 0o755,
+      });
+      const env = { ...process.env, PATH: `${bin.dir}:${process.env.PATH}` };
+      const verbs = await verbsOn(true, { network: true, env: [] }, env);
+      const result = await verbs.call('execute-code', { code: 'print("ran")\nopen("ran.txt", "w")' });
+      expect(result.stdout).toBe('');
+      expect(result.returncode).toBe(125);
+      expect(result.stderr).toContain("pasta: no tap for you\nkiln: the run's network (pasta) did not start");
+      expect(existsSync(path.join(verbs.root, 'ran.txt'))).toBe(false);
+    });
+
+    it('is refused, saying what to install, where pasta is missing', async () => {
+      const verbs = await verbsOn(true, { network: true, env: [] }, { ...process.env, PATH: '/nonexistent' });
+      const error = await verbs.call('execute-code', { code: 'print(1)' }).catch((err: unknown) => err);
+      expect(error).toBeInstanceOf(KilnError);
+      expect((error as KilnError).code).toBe('E_NO_SANDBOX');
+      expect((error as KilnError).message).toMatch(/apt-get install passt/);
+    });
+
+    it('without network: true stays its own loopback only, as before', async () => {
+      const { port } = await hostServer();
+      const verbs = await verbsOn(true);
+      const result = await verbs.call('execute-code', {
+        code: 'import socket\nprint([n for _, n in socket.if_nameindex()])\n' + reach([port]),
+      });
+      expect(result.stdout).toBe(`['lo']\n${port} ConnectionRefusedError no gateway\nown loopback ok\n`);
+    });
+  });
 });

@@ -23,6 +23,7 @@ import { createPidsCgroup, RUN_CGROUP_PREFIX, sweepStaleRunCgroups } from './pid
 import { describeRun, sandboxProfile, type SandboxProfile } from './profile';
 import { probeDisableUserns, restrictionArgs, withSeccompFd } from './hardening';
 import { seccompProgramFile } from './seccomp-file';
+import { NO_PASTA_MESSAGE, outboundNetworkArgs, withOutboundNetwork } from './network';
 
 /** What the project config (trusted) or the user config says about the sandbox. */
 export interface SandboxSettings {
@@ -30,6 +31,8 @@ export interface SandboxSettings {
   network: boolean;
   /** Extra environment variable names passed into runs. */
   env: string[];
+  /** With the network: the host's loopback TCP ports the run may reach (at its own 127.0.0.1, same port). */
+  hostPorts?: number[];
 }
 
 export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = { network: false, env: [] };
@@ -95,6 +98,8 @@ export class Sandbox {
     secrets: { files: string[]; dirs: string[] };
     disableUserns: boolean;
   }> | null = null;
+  /** pasta, for runs with the network (null: not installed), found once. */
+  private pastaPromise: Promise<string | null> | null = null;
   /** `unshare` where an overlay mounts under a staging folder (null: none), probed once per folder. */
   private readonly overlayProbes = new Map<string, Promise<string | null>>();
 
@@ -153,6 +158,11 @@ export class Sandbox {
         dispose: async () => undefined,
       };
     }
+    // The network without the host's own services, or none: never the host's network whole (see network.ts).
+    const network = request.settings.network;
+    this.pastaPromise ??= findExecutable('pasta', (this.options.env ?? process.env).PATH);
+    const pasta = network ? await this.pastaPromise : null;
+    if (network && !pasta) throw new KilnError('E_NO_SANDBOX', NO_PASTA_MESSAGE);
     const readOnlyCandidates = request.readOnly.map((rel) => path.join(request.workspaceRoot, rel));
     const [interpreter, readOnlyKinds, cgroup, seccompFile] = await Promise.all([
       interpreterPaths(request.python),
@@ -184,7 +194,8 @@ export class Sandbox {
       extraReadOnly: interpreter,
       maskedFiles: masked.files,
       maskedDirs: masked.dirs,
-      network: request.settings.network,
+      network,
+      outboundOnly: !!pasta,
       env,
       cwd: request.workspaceRoot,
     });
@@ -197,13 +208,23 @@ export class Sandbox {
         : [];
     const bwrap = [
       status.bwrap!,
-      ...restrictionArgs({ disableUserns, seccomp: !!seccompFile }),
+      // pasta cannot join a sandbox whose user namespace is sealed this way: there, the seccomp filter alone
+      // refuses new namespaces.
+      ...restrictionArgs({ disableUserns: disableUserns && !pasta, seccomp: !!seccompFile }),
+      ...(pasta ? outboundNetworkArgs() : []),
       ...bwrapArgs,
       ...ids,
       '--',
       ...inner,
     ];
-    const sandboxed = seccompFile ? withSeccompFd(seccompFile, bwrap) : bwrap;
+    // pasta runs as the caller: root of the overlay's namespace, else the operator's own ids.
+    const runAs = staged?.prepared ? '0:0' : `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
+    const hostPorts = request.settings.hostPorts ?? [];
+    const sandboxed = pasta
+      ? withOutboundNetwork({ pasta, hostPorts, runAs, seccompFile }, bwrap)
+      : seccompFile
+        ? withSeccompFd(seccompFile, bwrap)
+        : bwrap;
     const wrapped = staged?.prepared ? staged.prepared.wrap(sandboxed) : sandboxed;
     // Joined before bwrap starts, so everything in the sandbox is counted from its first fork.
     const [command, args] = cgroup
