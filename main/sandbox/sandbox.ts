@@ -21,7 +21,7 @@ import { prepareRunOverlay, probeOverlay, unstageableReason, type RunOverlay } f
 import { findExecutable } from '../process';
 import { createPidsCgroup, RUN_CGROUP_PREFIX, sweepStaleRunCgroups } from './pids-cgroup';
 import { describeRun, sandboxProfile, type SandboxProfile } from './profile';
-import { probeDisableUserns, restrictionArgs, withSeccompFd } from './hardening';
+import { probeDisableUserns, restrictionArgs, SECCOMP_FD, withSeccompFd } from './hardening';
 import { seccompProgramFile } from './seccomp-file';
 import { NO_PASTA_MESSAGE, outboundNetworkArgs, withOutboundNetwork } from './network';
 
@@ -80,6 +80,9 @@ export interface PreparedRun {
   directWritesReason?: string;
   dispose(): Promise<void>;
 }
+
+/** Joins the run's cgroup and opens the seccomp program ($1) for bwrap, which the overlay's `unshare` passes on. */
+const CGROUP_SECCOMP_SCRIPT = `echo $$ > "$0" && exec ${SECCOMP_FD}<"$1" && shift && exec "$@"`;
 
 export const NO_SANDBOX_LINE = 'Agent code runs without a sandbox on this machine';
 
@@ -220,15 +223,20 @@ export class Sandbox {
     // pasta runs as the caller: root of the overlay's namespace, else the operator's own ids.
     const runAs = staged?.prepared ? '0:0' : `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
     const hostPorts = request.settings.hostPorts ?? [];
+    // The seccomp program's fd is opened by a shell on the way to bwrap: the cgroup's where there is one (no process
+    // more), else one right around bwrap; with pasta, the network's (pasta closes the fds it inherits).
+    const fdInCgroupShell = !!(cgroup && seccompFile && !pasta);
     const sandboxed = pasta
       ? withOutboundNetwork({ pasta, hostPorts, runAs, seccompFile }, bwrap)
-      : seccompFile
+      : seccompFile && !fdInCgroupShell
         ? withSeccompFd(seccompFile, bwrap)
         : bwrap;
     const wrapped = staged?.prepared ? staged.prepared.wrap(sandboxed) : sandboxed;
     // Joined before bwrap starts, so everything in the sandbox is counted from its first fork.
     const [command, args] = cgroup
-      ? ['/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, ...wrapped]]
+      ? fdInCgroupShell
+        ? ['/bin/sh', ['-c', CGROUP_SECCOMP_SCRIPT, cgroup.procsFile, seccompFile!, ...wrapped]]
+        : ['/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, ...wrapped]]
       : [wrapped[0], wrapped.slice(1)];
     const overlay = staged?.prepared?.overlay ?? null;
     return {
