@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,6 +10,8 @@ import { Verbs } from '../verbs';
 import { Workspace } from '../workspace';
 import { makeTempDir, makeTempTree } from '../../test-support/temp-workspace';
 import { Sandbox } from './sandbox';
+import { probeSandbox } from './machine';
+import { probeDisableUserns, restrictionArgs } from './hardening';
 import { processesIn } from '../../test-support/processes';
 import { until } from '../../test-support/until';
 
@@ -99,6 +102,19 @@ describe('the restrictions on agent code (real bubblewrap)', () => {
       });
     });
   }
+
+  it('each layer holds on its own: --disable-userns without the filter refuses a nested user namespace', async () => {
+    const bwrap = (await probeSandbox()).bwrap!;
+    expect(await probeDisableUserns(bwrap)).toBe(true);
+    const nested = (flags: string[]) =>
+      spawnSync(bwrap, [...flags, '--unshare-user', '--ro-bind', '/', '/', '--', 'unshare', '-U', 'true'], {
+        encoding: 'utf8',
+      });
+    expect(nested([]).status).toBe(0);
+    const sealed = nested(restrictionArgs({ disableUserns: true, seccomp: false }));
+    expect(sealed.status).not.toBe(0);
+    expect(sealed.stderr).toMatch(/No space left on device/);
+  });
 
   describe('the network', () => {
     /** A TCP server on the host's loopback that answers "host" to whoever connects. */
