@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,6 +34,8 @@ const exists = (file: string) =>
 async function writeProgram(bytes: Buffer): Promise<string> {
   // mkdtemp: a fresh name no other user can have made beforehand.
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-seccomp-'));
+  // Gone with this process (a crash leaves 600 bytes for the temp folder's cleaner).
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   await fs.chmod(dir, 0o700);
   const file = path.join(dir, `${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.bpf`);
   await fs.writeFile(file, bytes, { mode: 0o400 });
