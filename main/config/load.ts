@@ -47,7 +47,7 @@ export interface ResolvedConfig {
   /** What local history leaves out: `watch.exclude` of the user or a trusted project, never an untrusted one's. */
   historyExclude: string[] | null;
   /** The `sandbox:` block (the project's only once trusted); null: the defaults (no network, no extra variables). */
-  sandbox: { network: boolean; env: string[] } | null;
+  sandbox: { network: boolean; env: string[]; hostPorts: number[] } | null;
 }
 
 export interface JupyterSetting {
@@ -182,7 +182,9 @@ export async function loadConfig(files: ConfigFileLocation[], options: LoadOptio
   const watchExclude = blockOf('watch')?.value.exclude ?? null;
 
   const sandboxValue = blockOf('sandbox')?.value;
-  const sandbox = sandboxValue ? { network: sandboxValue.network ?? false, env: sandboxValue.env ?? [] } : null;
+  const sandbox = sandboxValue
+    ? { network: sandboxValue.network ?? false, env: sandboxValue.env ?? [], hostPorts: sandboxValue.host_ports ?? [] }
+    : null;
 
   if (issues.length) return { ok: false, issues };
   return { ok: true, config: { models, fileEditing, agent, jupyter, withheld, watchExclude, historyExclude, sandbox } };

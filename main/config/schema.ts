@@ -95,6 +95,12 @@ export const SandboxBlockSchema = z.strictObject({
         .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'sandbox.env entries are environment variable NAMES (letters, digits, _)'),
     )
     .optional(),
+  /** With `network: true`: host loopback TCP ports the run may reach (a local model server); none by default. */
+  host_ports: z
+    .array(z.number().int().min(1).max(65535), {
+      error: 'sandbox.host_ports must be a list of TCP port numbers, e.g. [11434]',
+    })
+    .optional(),
 });
 
 // An empty block (`file_editing:` with nothing under it) reads as null in YAML; treat it as absent.

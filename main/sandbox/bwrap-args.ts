@@ -32,6 +32,11 @@ export interface SandboxPlan {
   maskedFiles: string[];
   maskedDirs: string[];
   network: boolean;
+  /**
+   * With the network: a namespace of the run's own that pasta connects outward (network.ts), not the host's. The
+   * caller adds the flags that hand the namespace to pasta.
+   */
+  outboundOnly?: boolean;
   env: Readonly<Record<string, string>>;
   cwd: string;
 }
@@ -54,7 +59,7 @@ export function buildBwrapArgs(plan: SandboxPlan): string[] {
     '--unshare-ipc',
     '--unshare-uts',
     '--unshare-cgroup-try',
-    ...(plan.network ? ['--share-net'] : ['--unshare-net']),
+    ...(plan.network && !plan.outboundOnly ? ['--share-net'] : ['--unshare-net']),
     '--die-with-parent',
     '--new-session',
     '--hostname',

@@ -20,6 +20,9 @@ import { prepareRunOverlay, probeOverlay, unstageableReason, type RunOverlay } f
 import { findExecutable } from '../process';
 import { createPidsCgroup, RUN_CGROUP_PREFIX, sweepStaleRunCgroups } from './pids-cgroup';
 import { describeRun, sandboxProfile, type SandboxProfile } from './profile';
+import { probeDisableUserns, restrictionArgs, SECCOMP_FD, withSeccompFd } from './hardening';
+import { seccompProgramFile } from './seccomp-file';
+import { NO_PASTA_MESSAGE, outboundNetworkArgs, withOutboundNetwork } from './network';
 
 /** What the project config (trusted) or the user config says about the sandbox. */
 export interface SandboxSettings {
@@ -27,6 +30,8 @@ export interface SandboxSettings {
   network: boolean;
   /** Extra environment variable names passed into runs. */
   env: string[];
+  /** With the network: the host's loopback TCP ports the run may reach (at its own 127.0.0.1, same port). */
+  hostPorts?: number[];
 }
 
 export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = { network: false, env: [] };
@@ -82,6 +87,9 @@ export interface PreparedRun {
   dispose(): Promise<void>;
 }
 
+/** Joins the run's cgroup and opens the seccomp program ($1) for bwrap, which the overlay's `unshare` passes on. */
+const CGROUP_SECCOMP_SCRIPT = `echo $$ > "$0" && exec ${SECCOMP_FD}<"$1" && shift && exec "$@"`;
+
 export const NO_SANDBOX_LINE = 'Agent code runs without a sandbox on this machine';
 
 /**
@@ -97,7 +105,10 @@ export class Sandbox {
     prlimit: string | null;
     system: SystemEntry[];
     secrets: { files: string[]; dirs: string[] };
+    disableUserns: boolean;
   }> | null = null;
+  /** pasta, for runs with the network (null: not installed), found once. */
+  private pastaPromise: Promise<string | null> | null = null;
   /** `unshare` where an overlay mounts under a staging folder (null: none), probed once per folder. */
   private readonly overlayProbes = new Map<string, Promise<string | null>>();
 
@@ -123,11 +134,12 @@ export class Sandbox {
       findPrlimit(request.baseEnv),
       systemEntries(),
       existingSecrets(),
+      status.bwrap ? probeDisableUserns(status.bwrap) : false,
       sweepStaleRunCgroups(),
-    ]).then(([prlimit, system, secrets]) => ({ prlimit, system, secrets }));
-    const { prlimit, system, secrets } = status.available
+    ]).then(([prlimit, system, secrets, disableUserns]) => ({ prlimit, system, secrets, disableUserns }));
+    const { prlimit, system, secrets, disableUserns } = status.available
       ? await this.machinePromise
-      : { prlimit: null, system: [], secrets: { files: [], dirs: [] } };
+      : { prlimit: null, system: [], secrets: { files: [], dirs: [] }, disableUserns: false };
     if (!status.available || !prlimit) {
       if (!request.trusted) {
         throw new KilnError(
@@ -149,10 +161,16 @@ export class Sandbox {
         dispose: async () => undefined,
       };
     }
-    const [interpreter, readOnly, cgroup] = await Promise.all([
+    // The network without the host's own services, or none: never the host's network whole (see network.ts).
+    const network = request.settings.network;
+    this.pastaPromise ??= findExecutable('pasta', (this.options.env ?? process.env).PATH);
+    const pasta = network ? await this.pastaPromise : null;
+    if (network && !pasta) throw new KilnError('E_NO_SANDBOX', NO_PASTA_MESSAGE);
+    const [interpreter, readOnly, cgroup, seccompFile] = await Promise.all([
       interpreterPaths(request.python),
       readOnlyMounts(request.workspaceRoot, request.readOnly, request.madeBeforeRun ?? []),
       createPidsCgroup(`${RUN_CGROUP_PREFIX}${randomUUID()}`, profile.processes),
+      seccompProgramFile(),
     ]);
     const masked = await maskTargets(request.workspaceRoot, request.masked, interpreter);
     const staged = request.stageWritesIn ? await this.stageWrites(request.stageWritesIn, request.workspaceRoot) : null;
@@ -169,7 +187,8 @@ export class Sandbox {
       extraReadOnly: interpreter,
       maskedFiles: masked.files,
       maskedDirs: masked.dirs,
-      network: request.settings.network,
+      network,
+      outboundOnly: !!pasta,
       env,
       cwd: request.workspaceRoot,
     });
@@ -179,13 +198,36 @@ export class Sandbox {
       staged?.prepared && process.getuid && process.getgid
         ? ['--uid', String(process.getuid()), '--gid', String(process.getgid())]
         : [];
-    const sandboxed = [status.bwrap!, ...bwrapArgs, ...ids, '--', ...inner];
+    const bwrap = [
+      status.bwrap!,
+      // pasta cannot join a sandbox whose user namespace is sealed this way: there, the seccomp filter alone
+      // refuses new namespaces.
+      ...restrictionArgs({ disableUserns: disableUserns && !pasta, seccomp: !!seccompFile }),
+      ...(pasta ? outboundNetworkArgs() : []),
+      ...bwrapArgs,
+      ...ids,
+      '--',
+      ...inner,
+    ];
+    // pasta runs as the caller: root of the overlay's namespace, else the operator's own ids.
+    const runAs = staged?.prepared ? '0:0' : `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
+    const hostPorts = request.settings.hostPorts ?? [];
+    // The seccomp program's fd is opened by a shell on the way to bwrap: the cgroup's where there is one (no process
+    // more), else one right around bwrap; with pasta, the network's (pasta closes the fds it inherits).
+    const fdInCgroupShell = !!(cgroup && seccompFile && !pasta);
+    const sandboxed = pasta
+      ? withOutboundNetwork({ pasta, hostPorts, runAs, seccompFile }, bwrap)
+      : seccompFile && !fdInCgroupShell
+        ? withSeccompFd(seccompFile, bwrap)
+        : bwrap;
     const wrapped = staged?.prepared
       ? staged.prepared.wrap(sandboxed, { strict: readOnly.missing.length > 0 })
       : sandboxed;
     // Joined before bwrap starts, so everything in the sandbox is counted from its first fork.
     const [command, args] = cgroup
-      ? ['/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, ...wrapped]]
+      ? fdInCgroupShell
+        ? ['/bin/sh', ['-c', CGROUP_SECCOMP_SCRIPT, cgroup.procsFile, seccompFile!, ...wrapped]]
+        : ['/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, ...wrapped]]
       : [wrapped[0], wrapped.slice(1)];
     const overlay = staged?.prepared?.overlay ?? null;
     return {
