@@ -72,6 +72,7 @@ export const KEY_TRUST: { readonly [B in ConfigBlock]: { readonly [K in BlockKey
   sandbox: {
     network: { untrusted: 'withheld', why: 'opens the network to agent code' },
     env: { untrusted: 'withheld', why: 'passes the operator’s environment variables (secrets) into agent code' },
+    host_ports: { untrusted: 'withheld', why: 'lets agent code reach the operator’s own loopback services' },
   },
 };
 

@@ -6,6 +6,7 @@ describe('the outbound-only network (pasta)', () => {
   const plan: SandboxPlan = {
     workspaceRoot: '/w',
     readOnlyInWorkspace: [],
+    placeholders: [],
     home: '/home/op',
     system: [],
     hiddenFiles: [],
