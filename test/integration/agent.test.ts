@@ -178,7 +178,7 @@ describe('workspace agent session: the full scenario on a small CSV', () => {
       `write-file src/loaders.py · ${Buffer.byteLength(LOADERS_V1)} bytes · new`,
       `edit-file src/loaders.py · 1 replacement · ${Buffer.byteLength(module)} bytes`,
       'run-file src/loaders.py · exit 0',
-      'run-notebook-cell analysis.ipynb · ok · [1]',
+      'run-notebook-cell analysis.ipynb · ok · [1] · unsandboxed',
     ]);
     expect(toolChips.every((c) => c.status === 'ok')).toBe(true);
     expect(toolChips[2].resultPreview).toContain('rows 3');

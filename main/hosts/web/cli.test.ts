@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findProcessesByMarker } from '../../process';
+import { trustFolder } from '../../trust';
 import { holdJupyterAtStart } from '../../../test-support/held-jupyter';
 import { makeTempTree } from '../../../test-support/temp-workspace';
 import { until } from '../../../test-support/until';
@@ -15,10 +16,11 @@ afterEach(async () => {
 });
 
 /** Starts `npm run serve`'s entry point as its own process, as an operator does. */
-async function startCli(files: Record<string, string>, env: NodeJS.ProcessEnv = {}) {
+async function startCli(files: Record<string, string>, env: NodeJS.ProcessEnv = {}, options = { trusted: false }) {
   const { root, cleanup } = await makeTempTree(files);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-cli-data-'));
   await writeFile(path.join(dataDir, 'index.html'), '<!doctype html>');
+  if (options.trusted) await trustFolder(dataDir, root);
   cleanups.push(cleanup, () => rm(dataDir, { recursive: true, force: true }));
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'cli.ts'), root], {
     env: { ...process.env, ...env, KILN_DATA_DIR: dataDir, KILN_RENDERER_DIR: dataDir },
@@ -56,6 +58,8 @@ describe('the web host process', () => {
     const { child, url, exited, dataDir } = await startCli(
       { 'hello.txt': 'hi' },
       { PATH: `${held.dir}${path.delimiter}${process.env.PATH}` },
+      // Only a trusted folder starts Jupyter.
+      { trusted: true },
     );
     const { port, searchParams } = new URL(url);
     const client = await connectClient({ port: Number(port), token: searchParams.get('token') ?? '' });
