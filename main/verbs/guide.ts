@@ -52,7 +52,8 @@ export function authoringVsRunning(offered: readonly string[]): string {
     'Where code runs:',
     '- `run-file` and `execute-code` run in a sandbox at the workspace root: relative paths in the code are from the root. ' +
       'The code can read and write the workspace (not `scripts/`, `.kiln/` or `.git/`) and read the system and Python; ' +
-      'it sees an empty home and `/tmp`, no secrets or keys in its environment, and no network. ' +
+      'it sees an empty home and `/tmp`, no secrets or keys in its environment, and no network (unless the operator ' +
+      'allows outbound only); `ptrace`, mounts, new namespaces and the kernel keyring fail with EPERM. ' +
       'A run is stopped at 60 s (600 s and most of the memory with `heavy: true`, the training profile), or at its memory ' +
       'or process cap; the result then says which `limit` was hit.',
     "- A run's writes reach the workspace when it ends (the result's `files` lists them). Inside a run, `os.rename` of " +
