@@ -1,11 +1,5 @@
 import { useRef, useState } from 'react';
-import {
-  AGENT_SNIPPET,
-  DIRECT_WRITES_NOTE,
-  toolChipLabel,
-  type AgentEntry,
-  type RunState,
-} from '../../../shared/contract';
+import { AGENT_SNIPPET, DIRECT_WRITES_NOTE, type AgentEntry, type RunState } from '../../../shared/contract';
 import {
   AssistantMessage,
   ChatError,
@@ -214,7 +208,6 @@ function ToolChip({ chip }: { chip: ToolEntry }) {
       <button
         type="button"
         className="as-chip"
-        aria-label={toolChipLabel(chip)}
         aria-expanded={open}
         aria-controls={detailsId}
         title={open ? 'Hide details' : 'Show details'}
@@ -226,13 +219,15 @@ function ToolChip({ chip }: { chip: ToolEntry }) {
         <span className="as-chip-status" aria-hidden>
           {chip.status === 'running' ? <SpinnerIcon /> : chip.status === 'ok' ? <CheckIcon size={12} /> : <ErrorIcon />}
         </span>
+        {/* Named by its text, which reads as toolChipLabel (WCAG 2.5.3: the name is what is seen). */}
         <span className="as-chip-verb">{chip.verb}</span>
         {chip.target && (
           <span className="as-chip-target" title={chip.target}>
+            {' '}
             {chip.target}
           </span>
         )}
-        {chip.summary && <span className="as-chip-summary">{chip.summary}</span>}
+        {chip.summary && <span className="as-chip-summary"> · {chip.summary}</span>}
       </button>
       {open && (
         <div className="as-chip-details" id={detailsId} role="group" aria-label={`Details of ${chip.verb}`}>
