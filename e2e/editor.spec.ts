@@ -72,7 +72,7 @@ test('the language follows the file name', async ({ page, kiln }) => {
   await openFile(page, 'src', 'app.py');
   await expect(page.locator('.code-editor')).toHaveAttribute('data-language', 'python');
   // Specs that do not test Python's language features start no language server (the fixture turns it off).
-  await expect(page.getByRole('status', { name: /^Python language server: .*off/ })).toBeVisible();
+  await expect(page.getByRole('status', { name: /^Python: off, language server: / })).toBeVisible();
   await openFile(page, 'README.md');
   await expect(page.locator('.code-editor')).toHaveAttribute('data-language', 'markdown');
   await openFile(page, 'data', 'sample.csv');

@@ -436,7 +436,7 @@ test.describe('tree behaviour', () => {
       title: 'notes/from-agent.md — created by the agent; new until you open it',
     });
     const badge = row.locator('.new-mark');
-    await expect(badge).toHaveText('N');
+    await expect(badge).toHaveAttribute('data-letter', 'N');
     await expect(badge).toHaveAttribute('title', 'Created by the agent; new until you open it');
     await expect(row).toHaveAttribute('title', 'notes/from-agent.md — created by the agent; new until you open it');
     // The flash passes; the badge stays until the operator opens the file.

@@ -177,7 +177,7 @@ test.describe('notebook export', () => {
     // Math and a chart on screen: axe stays clean, the chart named by its title.
     await expect(outputOf(nb, 3).getByRole('figure', { name: 'Fruit' })).toBeVisible();
     await expect(outputOf(nb, 2).locator('.katex')).toBeVisible();
-    await expectAccessible(page, 'notebook-outputs', { experimental: false });
+    await expectAccessible(page, 'notebook-outputs');
 
     await nb.getByRole('button', { name: 'Export', exact: true }).click();
     await page.getByRole('menuitem', { name: 'Export as HTML' }).click();

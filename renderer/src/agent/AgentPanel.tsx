@@ -1,11 +1,5 @@
 import { useRef, useState } from 'react';
-import {
-  AGENT_SNIPPET,
-  DIRECT_WRITES_NOTE,
-  toolChipLabel,
-  type AgentEntry,
-  type RunState,
-} from '../../../shared/contract';
+import { AGENT_SNIPPET, DIRECT_WRITES_NOTE, type AgentEntry, type RunState } from '../../../shared/contract';
 import {
   AssistantMessage,
   ChatError,
@@ -207,13 +201,14 @@ function Entry({ entry }: { entry: AgentEntry }) {
 /** Summary parts the operator should notice on an ok chip: a cell or run outside the sandbox, writes refused. */
 const NOTICE_PART = /^(unsandboxed|\d+ refused|writes not undoable)$/;
 
+/** The summary after the chip's target, each part led by " · " so the chip's name reads as its label. */
 function ChipSummary({ summary }: { summary: string }) {
   const parts = summary.split(' · ');
   return (
     <span className="as-chip-summary">
       {parts.map((part, i) => (
         <span key={i} className={NOTICE_PART.test(part) ? 'as-chip-notice' : undefined}>
-          {i > 0 ? ` · ${part}` : part}
+          {` · ${part}`}
         </span>
       ))}
     </span>
@@ -231,7 +226,6 @@ function ToolChip({ chip }: { chip: ToolEntry }) {
       <button
         type="button"
         className="as-chip"
-        aria-label={toolChipLabel(chip)}
         aria-expanded={open}
         aria-controls={detailsId}
         title={open ? 'Hide details' : 'Show details'}
@@ -243,9 +237,11 @@ function ToolChip({ chip }: { chip: ToolEntry }) {
         <span className="as-chip-status" aria-hidden>
           {chip.status === 'running' ? <SpinnerIcon /> : chip.status === 'ok' ? <CheckIcon size={12} /> : <ErrorIcon />}
         </span>
+        {/* Named by its text, which reads as toolChipLabel (WCAG 2.5.3: the name is what is seen). */}
         <span className="as-chip-verb">{chip.verb}</span>
         {chip.target && (
           <span className="as-chip-target" title={chip.target}>
+            {' '}
             {chip.target}
           </span>
         )}

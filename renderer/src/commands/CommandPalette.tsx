@@ -24,7 +24,15 @@ export function CommandPalette({
     const toItem = (c: (typeof labelled)[number], positions: readonly number[] = []): PickerItem => ({
       id: c.command.id,
       label: c.command.title,
-      content: highlight(c.text, positions),
+      // The category is CSS content: the option's visible text is its name, the title (WCAG 2.5.3).
+      content: c.command.category ? (
+        <>
+          <span className="picker-category" aria-hidden data-category={`${c.command.category}: `} />
+          {highlight(c.command.title, positions, c.text.length - c.command.title.length)}
+        </>
+      ) : (
+        highlight(c.text, positions)
+      ),
       hint: c.command.keys ? formatKeys(c.command.keys, IS_MAC) : undefined,
     });
     if (!query.trim()) return labelled.map((c) => toItem(c)).sort((a, b) => a.label.localeCompare(b.label));

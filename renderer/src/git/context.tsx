@@ -29,8 +29,12 @@ export function useGitBranch(): string | null {
 export function GitMark({ decoration }: { decoration: GitDecoration | null }) {
   if (!decoration?.letter) return null;
   return (
-    <span className={`git-mark git-${decoration.state}`} aria-hidden title={decoration.description}>
-      {decoration.letter}
-    </span>
+    // The letter is CSS content: it is decoration, not part of the row's name (WCAG 2.5.3 compares the two).
+    <span
+      className={`git-mark git-${decoration.state}`}
+      aria-hidden
+      title={decoration.description}
+      data-letter={decoration.letter}
+    />
   );
 }

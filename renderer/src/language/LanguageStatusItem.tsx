@@ -16,16 +16,17 @@ export function LanguageStatusItem() {
   const status = useStore(useLanguageClient(), (s) => s.status);
   if (!status || status.state === 'idle') return null;
   const restricted = status.restricted && status.state === 'ready';
+  const shown = `${LABEL[status.state]}${restricted ? ' (restricted)' : ''}`;
   return (
+    // The name starts with what it shows (WCAG 2.5.3), then says which server and why.
     <span
       className={`status-item language-status language-status-${status.state}`}
       role="status"
-      aria-label={`Python language server: ${status.message}`}
+      aria-label={`${shown}, language server: ${status.message}`}
       title={status.message}
       data-state={status.state}
     >
-      {LABEL[status.state]}
-      {restricted ? ' (restricted)' : ''}
+      {shown}
     </span>
   );
 }

@@ -368,6 +368,7 @@ export const Cell = memo(function Cell({
                 outputs={cell.outputs}
                 executionCount={cell.execution_count}
                 exactNumbers={cell.exactNumbers}
+                cellId={cell.id}
                 eager={index < EAGER_CELLS}
               />
             ))}

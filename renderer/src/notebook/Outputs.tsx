@@ -5,11 +5,13 @@ import { jsonPointer } from '../../../shared/python-json';
 import { ContextMenu, MoreIcon } from '../ui';
 import { parseAnsi } from './ansi';
 import { cutText, fixConsole } from './console-text';
+import { FRAME_MARK_STYLE, markHtml, useFrameFind } from './find/frame-marks';
 import { renderMarkdown } from './markdown';
 import { withEmbeddedChart } from './renderers/embedded-chart';
 import { ImageOutput } from './renderers/ImageOutput';
 import { JsonTree } from './renderers/JsonTree';
 import { LatexOutput } from './renderers/LatexOutput';
+import { JavaScriptOutput, PdfOutput, WidgetOutput } from './renderers/NoticeOutputs';
 import { useLazy } from './renderers/lazy';
 import { hasMath, katexIfLoaded, loadKatex } from './renderers/math';
 import { chooseMime, renderableMimes, rendererKind } from './renderers/mime-rank';
@@ -77,6 +79,7 @@ function LongText({ text, className }: { text: string; className: string }) {
   );
 }
 
+/** A stream, or a display() of `application/vnd.jupyter.stdout`/`stderr` (drawn alike, as JupyterLab does). */
 function StreamView({ name, text }: { name: string; text: string }) {
   const fixed = useMemo(() => fixConsole(text), [text]);
   return (
@@ -118,25 +121,39 @@ function onlyScripts(html: string): boolean {
   return !doc.body.textContent?.trim() && !doc.body.querySelector('img, svg, canvas, video, iframe, table, input');
 }
 
-function HtmlFrame({ html }: { html: string }) {
+function HtmlFrame({ html, cellId, outputIndex }: { html: string; cellId?: string; outputIndex: number }) {
   const height = useMemo(() => estimateHtmlHeight(html), [html]);
   const empty = useMemo(() => onlyScripts(html), [html]);
+  const find = useFrameFind(cellId, outputIndex);
+  const shown = useMemo(() => (find ? markHtml(html, find.regex, find.current) : html), [html, find]);
   if (empty) return null;
-  const doc = `<!doctype html><html><head><meta charset="utf-8"><meta name="color-scheme" content="light dark"><style>
+  const doc = `<!doctype html><html><head><meta charset="utf-8"><meta name="color-scheme" content="light dark"><style>${find ? FRAME_MARK_STYLE : ''}
     :root{color-scheme:light dark}
     body{margin:4px 0;font:13px/1.4 system-ui,sans-serif;color:#1f2328;background:transparent}
     @media (prefers-color-scheme: dark){body{color:#d4d4d4}}
     table{border-collapse:collapse;font-size:12px}th,td{padding:3px 8px;border-bottom:1px solid rgba(128,128,128,.3);text-align:right}
     th{font-weight:600}tbody tr:nth-child(odd){background:rgba(128,128,128,.08)}
-  </style></head><body>${html}</body></html>`;
+  </style></head><body>${shown}</body></html>`;
   // sandbox="" : no scripts, no forms, no popups, no same-origin access. Notebook trust is not modelled.
-  return <iframe className="nb-out-html" title="HTML output" sandbox="" srcDoc={doc} style={{ height }} />;
+  return (
+    <iframe
+      className="nb-out-html"
+      title="HTML output"
+      sandbox=""
+      srcDoc={doc}
+      style={{ height }}
+      data-find-current={find?.current != null ? 'true' : undefined}
+    />
+  );
 }
 
 /** A cell's numbers as its file writes them, by JSON pointer (NotebookCell.exactNumbers), and where this part sits. */
 interface ExactNumbers {
   numbers?: Readonly<Record<string, string>>;
   at: string;
+  /** Which output of which cell this is, for find's marks in an HTML frame. */
+  cellId?: string;
+  outputIndex: number;
 }
 
 function MimeView({
@@ -145,6 +162,8 @@ function MimeView({
   mime,
   numbers,
   at,
+  cellId,
+  outputIndex,
 }: { bundle: MimeBundle; metadata: unknown; mime: string | null } & ExactNumbers) {
   if (!mime) {
     return (
@@ -155,7 +174,7 @@ function MimeView({
   const text = typeof value === 'string' || Array.isArray(value) ? joinMultiline(value as string | string[]) : '';
   switch (rendererKind(mime)) {
     case 'html':
-      return <HtmlFrame html={text} />;
+      return <HtmlFrame html={text} cellId={cellId} outputIndex={outputIndex} />;
     case 'svg':
     case 'image':
       return <ImageOutput mime={mime} data={text} metadata={metadata} />;
@@ -177,6 +196,15 @@ function MimeView({
       );
     case 'json':
       return <JsonTree value={value} numbers={numbers} at={jsonPointer(`${at}/data`, mime)} />;
+    case 'stdout':
+    case 'stderr':
+      return <StreamView name={rendererKind(mime)!} text={text} />;
+    case 'pdf':
+      return <PdfOutput data={text} />;
+    case 'javascript':
+      return <JavaScriptOutput />;
+    case 'widget':
+      return <WidgetOutput bundle={bundle} />;
     default:
       return <LongText text={text} className="nb-out-text" />;
   }
@@ -191,6 +219,8 @@ function RichOutput({
   metadata,
   numbers,
   at,
+  cellId,
+  outputIndex,
 }: { bundle: MimeBundle; metadata: unknown } & ExactNumbers) {
   const [preferred, setPreferred] = useState<string | null>(null);
   const bundle = useMemo(() => withEmbeddedChart(saved), [saved]);
@@ -208,7 +238,15 @@ function RichOutput({
         setMenu({ x: event.clientX, y: event.clientY });
       }}
     >
-      <MimeView bundle={bundle} metadata={metadata} mime={mime} numbers={numbers} at={at} />
+      <MimeView
+        bundle={bundle}
+        metadata={metadata}
+        mime={mime}
+        numbers={numbers}
+        at={at}
+        cellId={cellId}
+        outputIndex={outputIndex}
+      />
       {mimes.length > 1 && (
         // Right-click can't reach Kiln inside an HTML output's frame: this button opens the same menu.
         <button
@@ -262,7 +300,13 @@ export function Markdown({ source, attachments }: { source: string; attachments?
   );
 }
 
-const OutputView = memo(function OutputView({ output, numbers, at }: { output: NotebookOutput } & ExactNumbers) {
+const OutputView = memo(function OutputView({
+  output,
+  numbers,
+  at,
+  cellId,
+  outputIndex,
+}: { output: NotebookOutput } & ExactNumbers) {
   switch (output.output_type) {
     case 'stream':
       return <StreamView name={String(output.name)} text={joinMultiline(output.text as string | string[])} />;
@@ -271,7 +315,14 @@ const OutputView = memo(function OutputView({ output, numbers, at }: { output: N
     case 'execute_result':
     case 'display_data':
       return (
-        <RichOutput bundle={(output.data ?? {}) as MimeBundle} metadata={output.metadata} numbers={numbers} at={at} />
+        <RichOutput
+          bundle={(output.data ?? {}) as MimeBundle}
+          metadata={output.metadata}
+          numbers={numbers}
+          at={at}
+          cellId={cellId}
+          outputIndex={outputIndex}
+        />
       );
     default:
       return (
@@ -286,9 +337,11 @@ export interface OutputListProps {
   outputs: NotebookOutput[];
   executionCount: number | null;
   exactNumbers?: Readonly<Record<string, string>>;
+  /** The cell, for find's marks in HTML outputs. */
+  cellId?: string;
 }
 
-export function OutputList({ outputs, executionCount, exactNumbers }: OutputListProps) {
+export function OutputList({ outputs, executionCount, exactNumbers, cellId }: OutputListProps) {
   const [limit, setLimit] = useState(MAX_OUTPUTS);
   const shown = outputs.length > limit ? outputs.slice(0, limit) : outputs;
   return (
@@ -301,7 +354,7 @@ export function OutputList({ outputs, executionCount, exactNumbers }: OutputList
               : ''}
           </div>
           <div className="nb-out-body">
-            <OutputView output={output} numbers={exactNumbers} at={`/outputs/${i}`} />
+            <OutputView output={output} numbers={exactNumbers} at={`/outputs/${i}`} cellId={cellId} outputIndex={i} />
           </div>
         </div>
       ))}

@@ -1,11 +1,25 @@
 import type { CellType } from '../../../shared/contract';
-import type { ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { useStore } from '../base';
-import { ClearIcon, PlayIcon, PlusIcon, RestartIcon, RestartRunIcon, RunAllIcon, SaveIcon, StopIcon } from '../ui';
+import { useCommandRegistry } from '../commands';
+import {
+  ClearIcon,
+  ContextMenu,
+  MoreIcon,
+  PlayIcon,
+  PlusIcon,
+  RestartIcon,
+  RestartRunIcon,
+  RunAllIcon,
+  SaveIcon,
+  StopIcon,
+  type MenuItem,
+} from '../ui';
 import { UntrustedKernelNotice } from '../trust';
 import { ExportMenu } from './export/ExportMenu';
 import type { NotebookController } from './notebook-controller';
 import type { NotebookSessionState } from './notebook-session';
+import { useCollapsedTools } from './toolbar-overflow';
 
 const STATUS_TEXT: Record<string, string> = {
   none: 'no kernel',
@@ -21,34 +35,210 @@ function kernelStatusText(status: string): string {
   return STATUS_TEXT[status] ?? status;
 }
 
-/** One toolbar button: its accessible name, its tooltip (with the key), and an icon (plus a word when `text`). */
-function ToolButton(props: {
+/** The width the "More actions" button takes (its 26 px and the gap). */
+const MORE_WIDTH = 30;
+
+/** One action of the toolbar: on the bar while it fits, else in "More actions" (lowest `priority` goes first). */
+interface Action {
+  id: string;
+  /** Its name: the button's accessible name, tooltip and menu item. */
   label: string;
-  title: string;
-  text?: boolean;
+  /** What the tooltip adds after the name. */
+  hint?: string;
+  keys?: string;
+  priority: number;
+  icon: ReactNode;
+  /** A word beside the icon on the bar. */
+  text?: string;
   disabled?: boolean;
-  onClick: () => void;
-  children: ReactNode;
-}) {
+  /** A separator goes before it on the bar. */
+  groupStart?: boolean;
+  run: () => void;
+}
+
+/** The tooltip: the name first (an icon-only button says what it is), then why and the key. */
+function tooltip(action: Pick<Action, 'label' | 'hint' | 'keys'>): string {
+  return `${action.label}${action.hint ? `: ${action.hint}` : ''}${action.keys ? ` (${action.keys})` : ''}`;
+}
+
+function ToolButton({ action }: { action: Action }) {
   return (
     <button
       type="button"
-      className={props.text ? 'nb-tool nb-tool-text' : 'nb-tool'}
-      aria-label={props.label}
-      title={props.title}
-      disabled={props.disabled}
-      onClick={props.onClick}
+      className={action.text ? 'nb-tool nb-tool-text' : 'nb-tool'}
+      aria-label={action.label}
+      title={tooltip(action)}
+      disabled={action.disabled}
+      onClick={action.run}
     >
-      {props.children}
+      {action.icon}
+      {action.text && <span className="nb-tool-label">{action.text}</span>}
     </button>
   );
 }
 
-/** The notebook's toolbar: save, add, run, kernel actions, the cell type, the dirty mark and the kernel picker. */
+const EXPORTS = [
+  { id: 'notebook.exportHtml', label: 'Export as HTML' },
+  { id: 'notebook.exportScript', label: 'Export as Python script' },
+  { id: 'notebook.exportPdf', label: 'Export as PDF' },
+];
+const CELL_TYPES: { type: CellType; label: string }[] = [
+  { type: 'code', label: 'Code' },
+  { type: 'markdown', label: 'Markdown' },
+  { type: 'raw', label: 'Raw' },
+];
+
+/**
+ * The notebook's toolbar: save, add, run, kernel actions, export and the cell type, collapsing into "More
+ * actions" by priority when the bar is narrow; then the dirty mark and the kernel area (picker and status),
+ * which never collapse.
+ */
 export function Toolbar({ notebook, state }: { notebook: NotebookController; state: NotebookSessionState }) {
   const { session } = notebook;
+  const commands = useCommandRegistry();
   const activeId = useStore(notebook, (s) => s.activeId);
   const saving = useStore(notebook, (s) => s.saving);
+  const activeIndex = state.cells.findIndex((c) => c.cell.id === activeId);
+  const cellType = state.cells[activeIndex]?.cell.cell_type ?? 'code';
+  const row = useRef<HTMLDivElement>(null);
+  const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
+
+  const actions: Action[] = [
+    {
+      id: 'save',
+      label: 'Save notebook',
+      keys: 'Ctrl+S',
+      priority: 10,
+      icon: <SaveIcon />,
+      disabled: saving,
+      run: () => void notebook.save(),
+    },
+    {
+      id: 'add',
+      label: 'Add cell',
+      hint: 'a code cell below the selected one',
+      keys: 'B',
+      priority: 9,
+      icon: <PlusIcon />,
+      run: notebook.insertBelowActive,
+    },
+    {
+      id: 'run',
+      label: 'Run selected cell',
+      hint: 'and select the next',
+      keys: 'Shift+Enter',
+      priority: 8,
+      icon: <PlayIcon />,
+      disabled: !activeId,
+      groupStart: true,
+      run: () => activeId && notebook.run(activeId, 'advance'),
+    },
+    { id: 'runAll', label: 'Run all', hint: 'every cell, in order', priority: 7, icon: <RunAllIcon />, text: 'Run all', run: notebook.runAll }, // prettier-ignore
+    { id: 'interrupt', label: 'Interrupt', hint: 'stop the running cell', priority: 6, icon: <StopIcon size={14} />, run: () => void session.interrupt() }, // prettier-ignore
+    {
+      id: 'restart',
+      label: 'Restart',
+      hint: 'a fresh kernel; variables are lost, outputs stay',
+      priority: 5,
+      icon: <RestartIcon />,
+      run: () => void session.restart(),
+    },
+    {
+      id: 'restartRunAll',
+      label: 'Rerun everything in a fresh kernel',
+      hint: 'restart, then run all cells',
+      priority: 3,
+      icon: <RestartRunIcon />,
+      run: () => void session.restartRunAll(),
+    },
+    { id: 'clear', label: 'Clear all outputs', priority: 2, icon: <ClearIcon />, run: notebook.clearAll },
+  ];
+  // The cell type and Export are not buttons, but they collapse like them.
+  const collapsible = [...actions, { id: 'export', priority: 1 }, { id: 'cellType', priority: 4 }];
+  const hidden = useCollapsedTools(row, collapsible, MORE_WIDTH);
+  const shows = (id: string) => !hidden.has(id);
+
+  const menuItems: MenuItem[] = [
+    ...actions
+      .filter((a) => hidden.has(a.id))
+      .map((a) => ({ label: a.label, shortcut: a.keys, disabled: a.disabled, onSelect: a.run })),
+    ...(hidden.has('cellType')
+      ? CELL_TYPES.map(({ type, label }) => ({
+          label: `Cell type: ${label}${type === cellType ? ' ✓' : ''}`,
+          disabled: activeIndex < 0 || type === cellType,
+          onSelect: () => activeId && notebook.setType(activeId, type),
+        }))
+      : []),
+    ...(hidden.has('export') ? EXPORTS.map(({ id, label }) => ({ label, onSelect: () => void commands.run(id) })) : []),
+  ];
+
+  return (
+    <div className="nb-toolbar" role="toolbar" aria-label="Notebook">
+      <div className="nb-toolbar-actions" ref={row}>
+        {actions.map((action) => (
+          <span key={action.id} className="nb-tool-slot" data-tool={action.id} hidden={!shows(action.id)}>
+            {action.groupStart && <span className="nb-tool-sep" />}
+            <ToolButton action={action} />
+          </span>
+        ))}
+        {/* Mounted while collapsed too: it keeps the palette's Export commands. */}
+        <span className="nb-tool-slot" data-tool="export" hidden={!shows('export')}>
+          <ExportMenu session={session} />
+        </span>
+        <span className="nb-tool-slot" data-tool="cellType" hidden={!shows('cellType')}>
+          <span className="nb-tool-sep" />
+          <select
+            className="nb-celltype"
+            aria-label="Cell type"
+            title="Cell type (Y code, M markdown, R raw)"
+            value={cellType}
+            disabled={activeIndex < 0}
+            onChange={(e) => activeId && notebook.setType(activeId, e.target.value as CellType)}
+          >
+            {CELL_TYPES.map(({ type, label }) => (
+              <option key={type} value={type}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </span>
+      </div>
+      {hidden.size > 0 && (
+        <button
+          type="button"
+          className="nb-tool"
+          aria-label="More actions"
+          aria-haspopup="menu"
+          aria-expanded={menu !== null}
+          title={`More actions: ${menuItems.filter((i) => i !== 'separator').length} more`}
+          onClick={(event) => {
+            const box = event.currentTarget.getBoundingClientRect();
+            setMenu({ x: box.left, y: box.bottom + 2 });
+          }}
+        >
+          <MoreIcon />
+        </button>
+      )}
+      {menu && (
+        <ContextMenu x={menu.x} y={menu.y} label="More actions" items={menuItems} onClose={() => setMenu(null)} />
+      )}
+      {state.dirty && (
+        <span className="nb-dirty" title="Unsaved changes" data-testid="notebook-dirty">
+          <span className="nb-dirty-dot" aria-hidden />
+          <span className="nb-tool-label">Unsaved</span>
+        </span>
+      )}
+      <KernelArea notebook={notebook} state={state} />
+    </div>
+  );
+}
+
+/**
+ * The kernel picker and status: what the operator watches, so it never collapses. A long status (a server not
+ * answering) ellipsizes with its whole text in the tooltip and the live region, never clipped silently.
+ */
+function KernelArea({ notebook, state }: { notebook: NotebookController; state: NotebookSessionState }) {
+  const { session } = notebook;
   const { kernel } = state;
   const status = kernelStatusText(kernel.status);
   // In trouble, the toolbar says why in words (JupyterLab's "Server Connection Error"), not just "disconnected".
@@ -56,78 +246,14 @@ export function Toolbar({ notebook, state }: { notebook: NotebookController; sta
   const kernelChoices = state.specs?.specs ?? [];
   const currentKernel =
     kernel.name ?? String((state.metadata.kernelspec as { name?: unknown } | undefined)?.name ?? '');
-  const activeIndex = state.cells.findIndex((c) => c.cell.id === activeId);
-
+  const currentName = kernelChoices.find((k) => k.name === currentKernel)?.displayName ?? kernel.displayName;
   return (
-    <div className="nb-toolbar" role="toolbar" aria-label="Notebook">
-      <ToolButton label="Save notebook" title="Save (Ctrl+S)" disabled={saving} onClick={() => void notebook.save()}>
-        <SaveIcon />
-      </ToolButton>
-      <ToolButton
-        label="Add cell"
-        title="Add a code cell below the selected one (B)"
-        onClick={notebook.insertBelowActive}
-      >
-        <PlusIcon />
-      </ToolButton>
-      <span className="nb-tool-sep" />
-      <ToolButton
-        label="Run selected cell"
-        title="Run the selected cell and advance (Shift+Enter)"
-        disabled={!activeId}
-        onClick={() => activeId && notebook.run(activeId, 'advance')}
-      >
-        <PlayIcon />
-      </ToolButton>
-      <ToolButton label="Run all" title="Run all cells" text onClick={notebook.runAll}>
-        <RunAllIcon />
-        <span>Run all</span>
-      </ToolButton>
-      <ToolButton label="Interrupt" title="Interrupt the kernel" onClick={() => void session.interrupt()}>
-        <StopIcon size={14} />
-      </ToolButton>
-      <ToolButton
-        label="Restart"
-        title="Restart the kernel (variables are lost, outputs stay)"
-        onClick={() => void session.restart()}
-      >
-        <RestartIcon />
-      </ToolButton>
-      <ToolButton
-        label="Rerun everything in a fresh kernel"
-        title="Restart the kernel and run all cells"
-        onClick={() => void session.restartRunAll()}
-      >
-        <RestartRunIcon />
-      </ToolButton>
-      <ToolButton label="Clear all outputs" title="Clear all outputs" onClick={notebook.clearAll}>
-        <ClearIcon />
-      </ToolButton>
-      <ExportMenu session={session} />
-      <span className="nb-tool-sep" />
-      <select
-        className="nb-celltype"
-        aria-label="Cell type"
-        value={state.cells[activeIndex]?.cell.cell_type ?? 'code'}
-        disabled={activeIndex < 0}
-        onChange={(e) => activeId && notebook.setType(activeId, e.target.value as CellType)}
-      >
-        <option value="code">Code</option>
-        <option value="markdown">Markdown</option>
-        <option value="raw">Raw</option>
-      </select>
-      <span className="spacer" />
-      {state.dirty && (
-        <span className="nb-dirty" title="Unsaved changes" data-testid="notebook-dirty">
-          <span className="nb-dirty-dot" aria-hidden />
-          Unsaved
-        </span>
-      )}
+    <div className="nb-kernel-area">
       <UntrustedKernelNotice session={session} />
       <select
         className="nb-kernel-picker"
         aria-label="Kernel"
-        title="Kernel"
+        title={`Kernel: ${currentName ?? (currentKernel || 'none')}`}
         value={currentKernel}
         disabled={!kernelChoices.length}
         onChange={(e) => void session.setKernel(e.target.value)}
@@ -146,7 +272,9 @@ export function Toolbar({ notebook, state }: { notebook: NotebookController; sta
         title={trouble || `Kernel ${status}`}
       >
         <span className="nb-kernel-dot" aria-hidden />
-        <span role="status">{trouble || status}</span>
+        <span role="status" className="nb-tool-label nb-kernel-status-text">
+          {trouble || status}
+        </span>
       </span>
       {(kernel.status === 'disconnected' || kernel.status === 'dead') && (
         <button type="button" className="btn btn-small" onClick={() => void session.reconnect()}>

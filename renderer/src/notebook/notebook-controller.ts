@@ -16,6 +16,7 @@ import type { CellActions } from './Cell';
 import type { DragEvent } from 'react';
 import type { EditorHandle, EditorKey } from './CellEditor';
 import { movedBlock, type NotebookSession } from './notebook-session';
+import { headingsHiding, withHeadingCollapsed } from './sections';
 
 export type NotebookMode = 'command' | 'edit';
 
@@ -525,12 +526,29 @@ export class NotebookController extends Store<NotebookViewState> implements Cell
     try {
       const id = await this.session.insertCell(index, type);
       this.done(this.swapEdit([], this.placed([id])));
+      await this.unfoldSectionsHiding(id);
       if (type === 'markdown') this.unrender(id);
       this.focus(id, mode);
     } catch (err) {
       this.options.onError(err);
     }
   };
+
+  /**
+   * A new cell under a folded heading would be invisible with the focus left behind: as JupyterLab does, the
+   * sections holding it unfold (written to the headings' metadata, as a click on their collapser would).
+   */
+  private async unfoldSectionsHiding(cellId: string): Promise<void> {
+    const { cells } = this.session.getState();
+    const hiding = headingsHiding(
+      cells.map((v) => v.cell),
+      this.session.indexOf(cellId),
+    );
+    for (const headingId of hiding) {
+      const heading = this.session.cell(headingId);
+      if (heading) await this.session.setCellMetadata(headingId, withHeadingCollapsed(heading.cell.metadata, false));
+    }
+  }
 
   /** M / Y / R: the cell (or the selection it is in) becomes this type. */
   setType = (cellId: string, type: CellType): void => {

@@ -291,6 +291,11 @@ describe('NotebookController', () => {
         cells.splice(a.index, 0, ...inserted);
         return { cells: inserted, index: a.index, rev: 8, dirty: true };
       },
+      'notebook.setCellMetadata': (a) => {
+        const cell = cells.find((c) => c.id === a.cellId);
+        if (cell) cell.metadata = a.metadata;
+        return { rev: 10, dirty: true };
+      },
       'notebook.moveCells': (a) => {
         const moving = new Set(a.cellIds);
         const picked = cells.filter((c) => moving.has(c.id));
@@ -322,6 +327,19 @@ describe('NotebookController', () => {
     expect(bridge.sentOn('notebook.runCell').map((args) => args.cellId)).toEqual(['c1', 'c2']);
     expect(session.getState().cells.map((c) => c.cell.id)).toEqual(['c1', 'c2', 'new1']);
     expect(notebook.getState()).toMatchObject({ activeId: 'new1', mode: 'edit' });
+  });
+
+  it('B on a folded heading unfolds its section (and the one around it) and makes the new cell active', async () => {
+    const heading = (id: string, source: string): NotebookCell =>
+      ({ ...code(id, source), cell_type: 'markdown', metadata: { heading_collapsed: true } }) as NotebookCell;
+    const { session, notebook } = await open([heading('h1', '# Top'), heading('h2', '## Inner'), code('c1')]);
+    notebook.insert('h2', 'below');
+    await untilState(notebook, (s) => s.activeId === 'new1');
+    const ids = session.getState().cells.map((c) => c.cell.id);
+    expect(ids).toEqual(['h1', 'h2', 'new1', 'c1']);
+    expect(session.cell('h1')?.cell.metadata).toEqual({});
+    expect(session.cell('h2')?.cell.metadata).toEqual({});
+    expect(notebook.getState()).toMatchObject({ activeId: 'new1', mode: 'command' });
   });
 
   it('D D then Z: the deleted cell comes back where it was, selected', async () => {

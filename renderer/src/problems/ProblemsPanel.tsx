@@ -119,17 +119,17 @@ export function ProblemsStatusItem() {
   const { errors, warnings } = countProblems(diagnostics);
   const label = `${errors} ${errors === 1 ? 'error' : 'errors'}, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}`;
   return (
+    // The name holds the counts as shown ("0 0", WCAG 2.5.3: a speech user says what they see); the words
+    // follow as its description (the title).
     <button
       type="button"
       className="status-item status-button problems-status"
-      aria-label={`Problems: ${label}`}
+      aria-label={`Problems ${errors} ${warnings}`}
       title={`Problems: ${label} (Ctrl+Shift+M)`}
       onClick={() => problemsPanel.toggle()}
     >
-      <ErrorIcon size={14} />
-      {errors}
-      <WarningIcon size={14} />
-      {warnings}
+      {/* The spaces keep the counts apart in its text ("0 0", not "00"), as they are on screen. */}
+      <ErrorIcon size={14} /> {errors} <WarningIcon size={14} /> {warnings}
     </button>
   );
 }

@@ -14,13 +14,16 @@ export function QuickOpen({ onOpen, onClose }: { onOpen: (path: string) => void;
     const dir = parentOf(m.path);
     return {
       id: m.path,
-      label: m.path,
+      // The name reads as the row shows it (WCAG 2.5.3: a speech user says what they see).
+      label: [name, dir, m.recent ? 'recently opened' : ''].filter(Boolean).join(' '),
+      namedByContent: true,
       content: (
         <span className="qo-row">
           <FileIcon name={name} />
           <span className="qo-name">{highlight(name, m.positions, m.path.length - name.length)}</span>
-          {dir && <span className="qo-dir">{highlight(dir, m.positions)}</span>}
-          {m.recent && <span className="qo-recent">recently opened</span>}
+          {/* Spaces between the parts, so the row's text reads as its name does. */}
+          {dir && <span className="qo-dir"> {highlight(dir, m.positions)}</span>}
+          {m.recent && <span className="qo-recent"> recently opened</span>}
         </span>
       ),
     };

@@ -4,8 +4,7 @@ import { newMarkTitle, type NewMark } from './change-marks';
 export function NewBadge({ mark }: { mark: NewMark | undefined }) {
   if (!mark) return null;
   return (
-    <span className={`new-mark new-by-${mark.origin}`} title={newMarkTitle(mark)} aria-hidden>
-      N
-    </span>
+    // The N is CSS content: decoration, not part of the row's name (WCAG 2.5.3 compares the two).
+    <span className={`new-mark new-by-${mark.origin}`} title={newMarkTitle(mark)} aria-hidden data-letter="N" />
   );
 }

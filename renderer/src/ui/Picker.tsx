@@ -9,6 +9,11 @@ export interface PickerItem {
   content?: ReactNode;
   /** Shown at the row's end (a key binding); not part of the name. */
   hint?: string;
+  /**
+   * The content reads exactly as the label: the option is named by it (no aria-label), so its name is its visible
+   * text however the content is split (match highlights), as WCAG 2.5.3 asks.
+   */
+  namedByContent?: boolean;
 }
 
 /**
@@ -95,7 +100,7 @@ export function Picker({
               id={`${listId}-${i}`}
               data-index={i}
               role="option"
-              aria-label={item.label}
+              aria-label={item.namedByContent ? undefined : item.label}
               aria-selected={i === active}
               className={`picker-option${i === active ? ' active' : ''}`}
               onMouseDown={(e) => e.preventDefault()}
@@ -103,11 +108,8 @@ export function Picker({
               onClick={() => onPick(item)}
             >
               <span className="picker-option-content">{item.content ?? item.label}</span>
-              {item.hint && (
-                <kbd className="picker-hint" aria-hidden>
-                  {item.hint}
-                </kbd>
-              )}
+              {/* The key is CSS content, so the option's visible text is its name (as the context menu's hints). */}
+              {item.hint && <kbd className="picker-hint" aria-hidden data-hint={item.hint} />}
             </li>
           ))}
         </ul>

@@ -35,8 +35,7 @@ export function FindBar({ find, onClose }: { find: FindController; onClose: () =
   };
   const onKeyDown = (event: React.KeyboardEvent) => {
     if (event.key === 'Escape') close();
-    else if (event.key === 'Enter' && event.currentTarget === input.current)
-      (event.shiftKey ? find.previous : find.next)();
+    else if (event.key === 'Enter' && event.target === input.current) (event.shiftKey ? find.previous : find.next)();
     else return;
     event.preventDefault();
     event.stopPropagation();

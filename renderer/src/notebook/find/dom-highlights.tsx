@@ -1,40 +1,48 @@
 import { useContext, useEffect, type RefObject } from 'react';
 import { useStore } from '../../base';
-import { FindContext } from './find-context';
+import { FindContext, useCellFind } from './find-context';
 import { findRegExp, type FindQuery } from './find-model';
 
 /**
  * Highlights in what a cell shows as HTML (rendered markdown, text outputs), drawn with the CSS Custom
- * Highlight API over the text as shown: no DOM is rewritten, so the renderers stay as they are.
+ * Highlight API over the text as shown: no DOM is rewritten, so the renderers stay as they are. The current
+ * match, when it is in an output, has a highlight of its own.
  */
 const HIGHLIGHT = 'nb-find';
+const CURRENT = 'nb-find-current';
 const rangesByCell = new Map<string, Range[]>();
+const currentByCell = new Map<string, Range[]>();
 
-function registry(): Highlight | null {
+function registry(name: string): Highlight | null {
   if (typeof CSS === 'undefined' || !('highlights' in CSS) || typeof Highlight === 'undefined') return null;
-  let highlight = CSS.highlights.get(HIGHLIGHT);
+  let highlight = CSS.highlights.get(name);
   if (!highlight) {
     highlight = new Highlight();
-    CSS.highlights.set(HIGHLIGHT, highlight);
+    // The current match paints over the others.
+    if (name === CURRENT) highlight.priority = 1;
+    CSS.highlights.set(name, highlight);
   }
   return highlight;
 }
 
-function setRanges(cellId: string, ranges: Range[]): void {
-  const highlight = registry();
+function setRanges(cellId: string, ranges: Range[], name = HIGHLIGHT, byCell = rangesByCell): void {
+  const highlight = registry(name);
   if (!highlight) return;
-  for (const range of rangesByCell.get(cellId) ?? []) highlight.delete(range);
-  if (ranges.length) rangesByCell.set(cellId, ranges);
-  else rangesByCell.delete(cellId);
+  for (const range of byCell.get(cellId) ?? []) highlight.delete(range);
+  if (ranges.length) byCell.set(cellId, ranges);
+  else byCell.delete(cellId);
   for (const range of ranges) highlight.add(range);
 }
+
+/** Text that is not shown as such: KaTeX's MathML copy (for screen readers) and the outputs' own buttons. */
+const NOT_SHOWN = '.katex-mathml, button, [data-find-skip]';
 
 /** Ranges of the regex's matches in each text node under `root` (a match does not cross elements). */
 function rangesIn(root: Element, regex: RegExp, skip: (node: Node) => boolean): Range[] {
   const ranges: Range[] = [];
   const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    if (skip(node)) continue;
+    if (skip(node) || node.parentElement?.closest(NOT_SHOWN)) continue;
     const text = node.nodeValue ?? '';
     regex.lastIndex = 0;
     for (let m = regex.exec(text); m; m = regex.exec(text)) {
@@ -83,6 +91,22 @@ export function DomHighlights({
 }) {
   const find = useContext(FindContext);
   const query = useStore(find?.later ?? NONE, (s) => (s?.open && s.byCell.has(cellId) ? s.query : null), sameQuery);
+  const { matches, current } = useCellFind(cellId);
+  useEffect(() => {
+    const root = target.current;
+    const regex = query ? findRegExp(query) : null;
+    const output = current?.area === 'output' ? current.output : undefined;
+    const element = output === undefined ? null : root?.querySelectorAll('.nb-output')[output];
+    if (!element || !(regex instanceof RegExp)) return setRanges(cellId, [], CURRENT, currentByCell);
+    // The current match is the n-th of its output: the n-th range of that output's text as drawn.
+    const nth = matches
+      .filter((m) => m.area === 'output' && m.output === output)
+      .findIndex((m) => m.start === current!.start);
+    const range = rangesIn(element, regex, () => false)[nth];
+    setRanges(cellId, range ? [range] : [], CURRENT, currentByCell);
+    range?.startContainer.parentElement?.scrollIntoView({ block: 'nearest' });
+    return () => setRanges(cellId, [], CURRENT, currentByCell);
+  }, [cellId, target, query, matches, current, version]);
   useEffect(() => {
     const root = target.current;
     const regex = query ? findRegExp(query) : null;

@@ -12,6 +12,7 @@ import {
   type FindMatch,
   type FindQuery,
 } from './find-model';
+import { outputReaders } from './page-readers';
 
 export interface FindState {
   open: boolean;
@@ -178,13 +179,13 @@ export class FindController extends Store<FindState> {
     const previous = this.state.current === null ? null : this.state.matches[this.state.current];
     this.set({ query, lastReplaceAll: query.text === this.state.query.text ? this.state.lastReplaceAll : null });
     this.cellsSeen = null;
-    this.refresh(previous ? { cellIndex: previous.cellIndex, area: previous.area, start: previous.start } : null);
+    this.refresh(previous ?? null);
     const current = this.state.current;
     if (reveal && current !== null) this.options.reveal(this.state.matches[current]);
   }
 
   /** Runs the search again when the cells changed (typing, a run's output), keeping the current match near. */
-  private refresh(near?: { cellIndex: number; area: FindMatch['area']; start: number } | null): void {
+  private refresh(near?: Pick<FindMatch, 'cellIndex' | 'area' | 'output' | 'start'> | null): void {
     if (!this.state.open) return;
     const { cells } = this.session.getState();
     if (cells === this.cellsSeen && near === undefined) return;
@@ -192,9 +193,10 @@ export class FindController extends Store<FindState> {
     const { matches, error } = findInCells(
       cells.map((v) => v.cell),
       this.state.query,
+      outputReaders(),
     );
     const old = this.state.current === null ? null : this.state.matches[this.state.current];
-    const where = near !== undefined ? near : old && { cellIndex: old.cellIndex, area: old.area, start: old.start };
+    const where = near !== undefined ? near : old;
     this.set({
       matches,
       error,

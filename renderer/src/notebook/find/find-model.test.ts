@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { NotebookOutput } from '../../../../shared/contract';
 import {
   EMPTY_QUERY,
   findInCells,
@@ -43,11 +44,11 @@ describe('find in a notebook', () => {
   });
 
   it('searches text outputs only when asked, with colour escapes taken out', () => {
-    expect(outputText(cells[2].outputs)).toBe("/home/path\n\n'path'");
+    expect(cells[2].outputs.map((o) => outputText(o as NotebookOutput))).toEqual(['/home/path\n', "'path'"]);
     const found = findInCells(cells, q('path', { inOutputs: true })).matches.filter((m) => m.area === 'output');
-    expect(found.map((m) => [m.cellId, m.start])).toEqual([
-      ['c', 6],
-      ['c', 13],
+    expect(found.map((m) => [m.cellId, m.output, m.start])).toEqual([
+      ['c', 0, 6],
+      ['c', 1, 1],
     ]);
   });
 
@@ -108,5 +109,36 @@ describe('find in a notebook', () => {
     expect(findInCells(json, q('apple', { inOutputs: true })).matches).toHaveLength(1);
     expect(findInCells(json, q('pear', { inOutputs: true })).matches[0].area).toBe('output');
     expect(findInCells(json, q('IPython', { inOutputs: true })).matches).toHaveLength(0);
+  });
+
+  it('reads each rich output by what draws it: rendered markdown and LaTeX, HTML by its text, stderr displays', () => {
+    const display = (data: Record<string, unknown>) => ({ output_type: 'display_data', metadata: {}, data });
+    const outputs = [
+      display({ 'text/markdown': '**Revenue** up', 'text/plain': '<IPython.core.display.Markdown object>' }),
+      display({ 'text/latex': '$\\alpha$ Revenue', 'text/plain': 'alpha' }),
+      display({ 'text/html': '<b>Revenue</b><script>var Revenue</script>', 'text/plain': '<HTML object>' }),
+      display({ 'application/vnd.jupyter.stderr': 'Revenue \u001b[31mlow\u001b[0m' }),
+      display({ 'image/png': 'AAAA', 'text/plain': '<Figure Revenue>' }),
+      display({ 'application/javascript': 'Revenue()', 'text/plain': '<Javascript Revenue>' }),
+    ];
+    // Readers that say which renderer read what (the page's render; these only mark the call).
+    const readers = {
+      markdownText: (s: string) => `md(${s.replace(/\*/g, '')})`,
+      latexText: (s: string) => `tex(${s})`,
+      htmlText: (s: string) => `html(${s.replace(/<script>.*<\/script>/, '').replace(/<[^>]+>/g, '')})`,
+    };
+    expect(outputs.map((o) => outputText(o as NotebookOutput, readers))).toEqual([
+      'md(Revenue up)',
+      'tex($\\alpha$ Revenue)',
+      'html(Revenue)',
+      'Revenue low',
+      '',
+      '',
+    ]);
+    const cellsWithOutputs = [{ id: 'r', source: 'show()', outputs: outputs as NotebookOutput[] }];
+    const found = findInCells(cellsWithOutputs, q('revenue', { inOutputs: true }), readers).matches;
+    expect(found.map((m) => m.output)).toEqual([0, 1, 2, 3]);
+    // The plain readers (no page) still take tags and scripts out of HTML.
+    expect(outputText(outputs[2] as NotebookOutput)).toBe('Revenue');
   });
 });

@@ -1,6 +1,7 @@
 import type { NotebookOutput } from '../../../../shared/contract';
-import { joinMultiline } from '../../../../shared/contract';
-import { chooseMime, rendererKind } from '../renderers/mime-rank';
+import { outputText, PLAIN_READERS, type OutputReaders } from './output-text';
+
+export { outputText } from './output-text';
 
 /** What the find bar asks for. */
 export interface FindQuery {
@@ -21,11 +22,13 @@ export interface FindableCell {
   outputs: readonly NotebookOutput[];
 }
 
-/** One match, as offsets (UTF-16) in its cell's source or in its outputs' text. */
+/** One match, as offsets (UTF-16) in its cell's source or in one output's text. */
 export interface FindMatch {
   cellId: string;
   cellIndex: number;
   area: 'source' | 'output';
+  /** Which of the cell's outputs, for a match in an output. */
+  output?: number;
   start: number;
   end: number;
 }
@@ -48,40 +51,6 @@ export function findRegExp(query: FindQuery): RegExp | { error: string } | null 
   }
 }
 
-// Colour escapes are not text the operator sees in an output.
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
-
-/** The text an output shows (streams, text/plain, tracebacks), as find reads it. */
-export function outputText(outputs: readonly NotebookOutput[]): string {
-  const parts: string[] = [];
-  for (const output of outputs) {
-    const o = output as { output_type: string; text?: unknown; data?: Record<string, unknown>; traceback?: unknown };
-    if (o.output_type === 'stream') parts.push(joinMultiline(o.text as string | string[]));
-    else if (o.output_type === 'error' && Array.isArray(o.traceback)) parts.push(o.traceback.join('\n'));
-    else if (o.data && isJsonShown(o.data)) parts.push(jsonText(o.data[chooseMime(o.data as never)!]));
-    else if (o.data && 'text/plain' in o.data) parts.push(joinMultiline(o.data['text/plain'] as string | string[]));
-  }
-  return parts.join('\n').replace(ANSI, '');
-}
-
-/** A JSON output shows as a tree (not its text/plain, e.g. `<IPython.core.display.JSON object>`): find reads the tree. */
-function isJsonShown(data: Record<string, unknown>): boolean {
-  const mime = chooseMime(data as never);
-  return mime !== null && rendererKind(mime) === 'json';
-}
-
-/** A JSON value as its tree shows it: a line per key and value. */
-function jsonText(value: unknown, name: string | null = null): string {
-  if (value === null || typeof value !== 'object') {
-    const leaf = JSON.stringify(value) ?? String(value);
-    return name === null ? leaf : `${name}: ${leaf}`;
-  }
-  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
-  const lines = entries.map(([key, child]) => jsonText(child, key));
-  return (name === null ? lines : [name, ...lines]).join('\n');
-}
-
 function scan(text: string, regex: RegExp, each: (start: number, end: number) => void): void {
   regex.lastIndex = 0;
   for (let m = regex.exec(text); m; m = regex.exec(text)) {
@@ -93,17 +62,23 @@ function scan(text: string, regex: RegExp, each: (start: number, end: number) =>
   }
 }
 
-/** Every match in every cell, in document order (a cell's source, then its outputs). */
-export function findInCells(cells: readonly FindableCell[], query: FindQuery): FindResult {
+/** Every match in every cell, in document order (a cell's source, then its outputs, each as it is drawn). */
+export function findInCells(
+  cells: readonly FindableCell[],
+  query: FindQuery,
+  readers: OutputReaders = PLAIN_READERS,
+): FindResult {
   const regex = findRegExp(query);
   if (regex === null) return { matches: [], error: null };
   if (!(regex instanceof RegExp)) return { matches: [], error: regex.error };
   const matches: FindMatch[] = [];
   cells.forEach((cell, cellIndex) => {
     scan(cell.source, regex, (start, end) => matches.push({ cellId: cell.id, cellIndex, area: 'source', start, end }));
-    if (query.inOutputs && cell.outputs.length)
-      scan(outputText(cell.outputs), regex, (start, end) =>
-        matches.push({ cellId: cell.id, cellIndex, area: 'output', start, end }),
+    if (query.inOutputs)
+      cell.outputs.forEach((output, index) =>
+        scan(outputText(output, readers), regex, (start, end) =>
+          matches.push({ cellId: cell.id, cellIndex, area: 'output', output: index, start, end }),
+        ),
       );
   });
   return { matches, error: null };
@@ -132,7 +107,12 @@ function sameMatches(a: readonly FindMatch[], b: readonly FindMatch[]): boolean 
   return (
     a.length === b.length &&
     a.every(
-      (m, i) => m.start === b[i].start && m.end === b[i].end && m.area === b[i].area && m.cellIndex === b[i].cellIndex,
+      (m, i) =>
+        m.start === b[i].start &&
+        m.end === b[i].end &&
+        m.area === b[i].area &&
+        m.output === b[i].output &&
+        m.cellIndex === b[i].cellIndex,
     )
   );
 }
@@ -174,15 +154,15 @@ export function stepMatch(count: number, current: number | null, step: 1 | -1): 
 /** After the matches changed, the one to keep current: the first at or after where the old one was. */
 export function nearestMatch(
   matches: readonly FindMatch[],
-  where: { cellIndex: number; area: FindMatch['area']; start: number } | null,
+  where: Pick<FindMatch, 'cellIndex' | 'area' | 'output' | 'start'> | null,
 ): number | null {
   if (!matches.length) return null;
   if (!where) return 0;
-  const at = (m: FindMatch) => [m.cellIndex, m.area === 'source' ? 0 : 1, m.start];
-  const target = [where.cellIndex, where.area === 'source' ? 0 : 1, where.start];
+  const at = (m: typeof where) => [m.cellIndex, m.area === 'source' ? 0 : 1, m.output ?? 0, m.start];
+  const target = at(where);
   const index = matches.findIndex((m) => {
     const k = at(m);
-    for (let i = 0; i < 3; i++) if (k[i] !== target[i]) return k[i] > target[i];
+    for (let i = 0; i < k.length; i++) if (k[i] !== target[i]) return k[i] > target[i];
     return true;
   });
   return index < 0 ? 0 : index;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseMime, renderableMimes } from './mime-rank';
+import { chooseMime, renderableMimes, rendererKind } from './mime-rank';
 
 describe('chooseMime', () => {
   it('prefers a Plotly figure over its script-based HTML, as JupyterLab does', () => {
@@ -36,8 +36,45 @@ describe('chooseMime', () => {
   });
 
   it('shows an unknown +json only when there is no text/plain', () => {
-    expect(chooseMime({ 'text/plain': 'W', 'application/vnd.jupyter.widget-view+json': {} })).toBe('text/plain');
+    expect(chooseMime({ 'text/plain': 'W', 'application/x-thing+json': {} })).toBe('text/plain');
     expect(chooseMime({ 'application/x-thing+json': { a: 1 } })).toBe('application/x-thing+json');
+  });
+
+  it("draws every type JupyterLab's standard renderers draw, in JupyterLab's order", () => {
+    const bundle = {
+      'application/vnd.jupyter.stderr': 'e',
+      'application/vnd.jupyter.stdout': 'o',
+      'text/plain': 'x',
+      'application/javascript': 'alert(1)',
+      'application/pdf': 'JVBER',
+      'image/webp': 'UklG',
+      'image/gif': 'R0lG',
+      'image/bmp': 'Qk0',
+      'text/latex': '$x$',
+      'text/markdown': '*x*',
+      'application/vnd.jupyter.widget-view+json': { model_id: 'm' },
+    };
+    expect(renderableMimes(bundle)).toEqual([
+      'application/vnd.jupyter.widget-view+json',
+      'text/markdown',
+      'text/latex',
+      'image/webp',
+      'image/gif',
+      'image/bmp',
+      'application/pdf',
+      'application/javascript',
+      'application/vnd.jupyter.stderr',
+      'application/vnd.jupyter.stdout',
+      'text/plain',
+    ]);
+    expect(renderableMimes(bundle).map(rendererKind)).not.toContain(null);
+    expect(rendererKind('text/javascript')).toBe('javascript');
+  });
+
+  it('a widget view is drawn (as the note that widgets need a widget manager) before its text/plain', () => {
+    expect(chooseMime({ 'text/plain': 'IntSlider(value=0)', 'application/vnd.jupyter.widget-view+json': {} })).toBe(
+      'application/vnd.jupyter.widget-view+json',
+    );
   });
 
   it("honours the operator's choice when the bundle has it, and ignores it otherwise", () => {
