@@ -19,15 +19,6 @@ const APP = DEFAULT_FIXTURE['src/app.py'];
  * Find in Files' findings under rules axe ships off (label-content-name-mismatch, target-size), seen once every
  * rule ran (issue 42); the search view is another part's, to fix there.
  */
-const FIND_IN_FILES_WAIVERS = [
-  {
-    rule: 'label-content-name-mismatch',
-    target: /#search-row-/,
-    why: 'a result row is named by its file, not its text',
-  },
-  { rule: 'label-content-name-mismatch', target: /Whole Word|Match Case|Use Regular Expression/, why: "the toggles show 'ab', 'Aa', '.*'" }, // prettier-ignore
-  { rule: 'target-size', target: /replace-toggle/, why: 'the replace toggle is 16 px wide' },
-];
 
 /** A notebook whose run prints, displays a table and raises: text, rich and error outputs. */
 const NOTEBOOK = notebook(
@@ -99,7 +90,7 @@ test.describe('accessibility (axe-core)', () => {
     await search.getByRole('textbox', { name: 'Search', exact: true }).fill('greet');
     await page.keyboard.press('Enter');
     await expect(search.getByRole('tree', { name: 'Search results' }).getByRole('treeitem').first()).toBeVisible();
-    await expectAccessible(page, 'search', { waived: FIND_IN_FILES_WAIVERS });
+    await expectAccessible(page, 'search');
 
     await page.getByRole('tab', { name: 'Explorer' }).click();
     await openFile(page, 'src', 'app.py');

@@ -102,7 +102,7 @@ test('per-file Replace changes that file alone, and Dismiss takes a match out of
   const view = await openReplace(page, 'old_name', 'fresh_name');
   await expect(view.getByRole('status')).toHaveText('4 results in 3 files');
   const results = view.getByRole('tree', { name: 'Search results' });
-  const appFile = results.getByRole('treeitem', { name: 'src/app.py', exact: true });
+  const appFile = results.getByRole('treeitem', { name: 'app.py src', exact: true });
   await appFile.hover();
   await appFile.getByRole('button', { name: 'Replace All in File' }).click();
   await expect.poll(() => workspace.read('src/app.py')).toBe('from lib import fresh_name\n\nfresh_name(1)\n');
@@ -124,7 +124,7 @@ test('per-file Replace changes that file alone, and Dismiss takes a match out of
     .poll(() => workspace.read('analysis.ipynb'))
     .toBe(NOTEBOOK.replace('"x = old_name(3)', '"x = fresh_name(3)'));
   await expect(view.getByRole('status')).toHaveText('1 result in 1 file');
-  await expect(results.getByRole('treeitem', { name: 'src/lib.py', exact: true })).toBeVisible();
+  await expect(results.getByRole('treeitem', { name: 'lib.py src', exact: true })).toBeVisible();
 });
 
 test('a dirty open tab takes the replacement in its buffer, unsaved; the disk under it is not written', async ({

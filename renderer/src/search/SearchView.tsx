@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { SearchFileResult, SearchMatch } from '../../../shared/contract';
 import { nameOf, parentOf } from '../../../shared/paths';
-import { ChevronIcon, FileIcon, XIcon } from '../ui';
+import { ChevronIcon, FileIcon, Icon, XIcon } from '../ui';
 import { useStore } from '../base';
 import { useSearchStore, type SearchStore } from './search-store';
 import { ReplaceField, ReplaceToggle, RowActions, useReplacementPreview } from './ReplaceParts';
@@ -107,9 +107,10 @@ export function SearchView({
   };
 
   const toggles = [
-    { name: 'Match Case', key: 'matchCase', text: 'Aa' },
-    { name: 'Whole Word', key: 'wholeWord', text: 'ab' },
-    { name: 'Use Regular Expression', key: 'isRegex', text: '.*' },
+    // VS Code's icons for them: a glyph, not text, so the name is all a screen reader or a speech user meets.
+    { name: 'Match Case', key: 'matchCase', icon: 'case-sensitive' },
+    { name: 'Whole Word', key: 'wholeWord', icon: 'whole-word' },
+    { name: 'Use Regular Expression', key: 'isRegex', icon: 'regex' },
   ] as const;
 
   const searching = state.status === 'searching';
@@ -177,7 +178,7 @@ export function SearchView({
                   aria-pressed={query[t.key]}
                   onClick={() => searchNow({ pattern, [t.key]: !query[t.key] })}
                 >
-                  {t.text}
+                  <Icon name={t.icon} />
                 </button>
               ))}
             </div>
@@ -241,7 +242,8 @@ export function SearchView({
                   {...common}
                   aria-level={1}
                   aria-expanded={row.expanded}
-                  aria-label={row.file.path}
+                  // Named as it reads (file name, then folder): WCAG 2.5.3, a speech user says what they see.
+                  aria-label={dir ? `${name} ${dir}` : name}
                   data-path={row.file.path}
                 >
                   <span className="twisty" aria-hidden>

@@ -1,13 +1,14 @@
 import { useEffect, useRef } from 'react';
 import { useStore } from '../../base';
-import { ArrowDownIcon, ArrowUpIcon, ChevronIcon, XIcon } from '../../ui';
+import { ArrowDownIcon, ArrowUpIcon, ChevronIcon, Icon, XIcon } from '../../ui';
 import type { FindController } from './find-controller';
 import type { FindQuery } from './find-model';
 
-const TOGGLES: { name: string; key: keyof Omit<FindQuery, 'text'>; text: string }[] = [
-  { name: 'Match Case', key: 'matchCase', text: 'Aa' },
-  { name: 'Whole Word', key: 'wholeWord', text: 'ab' },
-  { name: 'Use Regular Expression', key: 'regex', text: '.*' },
+/** VS Code's glyphs for the toggles: icons, so each button's name is what a speech user says (WCAG 2.5.3). */
+const TOGGLES: { name: string; key: keyof Omit<FindQuery, 'text'>; icon: string }[] = [
+  { name: 'Match Case', key: 'matchCase', icon: 'case-sensitive' },
+  { name: 'Whole Word', key: 'wholeWord', icon: 'whole-word' },
+  { name: 'Use Regular Expression', key: 'regex', icon: 'regex' },
 ];
 
 const STEPS = [
@@ -84,7 +85,7 @@ export function FindBar({ find, onClose }: { find: FindController; onClose: () =
                 title={t.name}
                 onClick={() => find.setQuery({ [t.key]: !query[t.key] })}
               >
-                {t.text}
+                <Icon name={t.icon} />
               </button>
             ))}
           </div>
