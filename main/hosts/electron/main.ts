@@ -18,7 +18,7 @@ import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { REQUEST_CHANNELS } from '../../../shared/contract';
-import { contentSecurityPolicy } from '../../../shared/csp';
+import { frameDenyingHeaders } from '../../../shared/csp';
 import { MCP_USAGE, mcpArgumentsOf, parseMcpArguments, serveMcpOverStdio } from '../../mcp';
 import { exportPdf, PDF_OPTIONS } from '../../notebook-export';
 import { dispatch } from '../../router';
@@ -103,7 +103,8 @@ function serveRenderer(): void {
     if (!file) return new Response('Not found', { status: 404 });
     const response = await net.fetch(pathToFileURL(file).toString());
     const headers = new Headers(response.headers);
-    headers.set('Content-Security-Policy', contentSecurityPolicy());
+    // The policy and X-Frame-Options: not even a notebook output's frame may load Kiln's page inside it.
+    for (const [name, value] of Object.entries(frameDenyingHeaders())) headers.set(name, value);
     return new Response(response.body, { status: response.status, headers });
   });
 }
