@@ -17,11 +17,12 @@ export async function ticketedDownloadUrl(bridge: KilnBridge, rel: string): Prom
 export class PressedRowTicket {
   private current: { path: string; url: string | null } | null = null;
 
-  press(bridge: KilnBridge, path: string): void {
+  /** Asks for `path`'s ticket; resolves when it arrived (or was refused), for tests. */
+  press(bridge: KilnBridge, path: string): Promise<void> {
     const entry: { path: string; url: string | null } = { path, url: null };
     this.current = entry;
-    ticketedDownloadUrl(bridge, path).then(
-      (url) => (entry.url = url),
+    return ticketedDownloadUrl(bridge, path).then(
+      (url) => void (entry.url = url),
       // Expected only when the row went away meanwhile; the drag then simply carries no DownloadURL.
       (err: unknown) => console.warn(`Kiln: no download ticket for ${path}:`, err),
     );

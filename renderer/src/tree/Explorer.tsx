@@ -319,7 +319,7 @@ export function Explorer({
   const pointerDown = (event: React.PointerEvent, path: string) => {
     drag.onRowPointerDown(event, path);
     // In the browser a press may become a drag out of the window: its download ticket is asked for now.
-    if (event.button === 0 && !desktopApi()) pressedTicket.press(bridge, path);
+    if (event.button === 0 && !desktopApi()) void pressedTicket.press(bridge, path);
   };
   const latest = useRef({ onRowClick, finishEditing, ops, pointerDown, dragStart: drag.onRowDragStart });
   latest.current = { onRowClick, finishEditing, ops, pointerDown, dragStart: drag.onRowDragStart };
