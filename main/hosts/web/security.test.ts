@@ -7,7 +7,9 @@ import { until } from '../../../test-support/until';
 import {
   authorization,
   connectClient,
+  frame,
   rawExchange,
+  rawSocket,
   startTestHost,
   upgradeRequest,
   type ContractClient,
@@ -192,5 +194,31 @@ describe('web host: download tickets', () => {
     now += TICKET_TTL_MS;
     tickets.issue('e.txt');
     expect(tickets.size).toBe(1);
+  });
+});
+
+describe('web host: before its token, a socket may send little', () => {
+  it('a socket that streams a large first frame instead of its token is cut off early, and the host keeps serving', async () => {
+    const socket = await rawSocket(host.port, null);
+    // The host resets the connection: that error is the expected end, not a failure.
+    socket.on('error', () => undefined);
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    let open = true;
+    void closed.then(() => (open = false));
+    // A frame that declares 32 MiB (well under the 80 MiB frame cap), sent in 16 KiB pieces.
+    const declared = 32 * 1024 * 1024;
+    socket.write(frame({ opcode: 0x1, declaredLength: declared }));
+    let sent = 0;
+    const piece = Buffer.alloc(16 * 1024, 0x20);
+    while (open && sent < declared) {
+      sent += piece.length;
+      if (!socket.write(piece)) await Promise.race([new Promise((resolve) => socket.once('drain', resolve)), closed]);
+    }
+    await closed;
+    // The host stopped reading past 64 KiB; what else went is what loopback's buffers took before the reset.
+    expect(sent).toBeLessThan(declared / 2);
+    const after = await connectClient(host);
+    expect((await after.call('workspace.read', { path: 'hello.txt' })).ok).toBe(true);
+    after.close();
   });
 });

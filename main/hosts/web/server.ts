@@ -49,6 +49,8 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
  * declared length before buffering it, so anything larger is refused (close 1009) without being held.
  */
 export const MAX_FRAME_BYTES = (64 + 16) * 1024 * 1024;
+/** What a socket may send before its token is accepted: the auth message is well under 1 KiB. */
+export const MAX_UNAUTHENTICATED_BYTES = 64 * 1024;
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -208,7 +210,22 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\n${FRAME_HEADER_LINES}Connection: close\r\n\r\n`);
         return;
       }
-      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws));
+      // Until its token is in, a socket may send no more than an auth message needs (the frame cap is for later).
+      // ws hands `head` back to the socket as data, so it is counted there.
+      let unproven = 0;
+      const capUnproven = (chunk: Buffer) => {
+        unproven += chunk.length;
+        if (unproven > MAX_UNAUTHENTICATED_BYTES) {
+          logRefusal('a socket that sent too much before its token', `${unproven} bytes`);
+          socket.destroy();
+        }
+      };
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        // After ws's own listener: a 'data' listener before it would set the socket flowing with no one to read.
+        socket.on('data', capUnproven);
+        ws.once('kiln-authenticated', () => socket.off('data', capUnproven));
+        wss.emit('connection', ws);
+      });
     } catch (err) {
       logRefusal('an upgrade that failed', err instanceof Error ? err.message : String(err));
       socket.destroy();
@@ -228,6 +245,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     ws.on('close', () => sockets.delete(ws));
     // Nothing (events included) reaches a socket before its first message proves it holds the token.
     awaitToken(ws, token, options.authTimeoutMs ?? AUTH_TIMEOUT_MS, () => {
+      ws.emit('kiln-authenticated');
       sockets.add(ws);
       outbox.post(ws, JSON.stringify(AUTH_OK));
       ws.on('message', (data) => {
