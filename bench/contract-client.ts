@@ -2,6 +2,7 @@ import WebSocket from 'ws';
 import type { EventChannel, EventPayload, RequestArgs, RequestChannel, RequestResult } from '../shared/contract';
 import { startWebHost, type WebHost } from '../main/hosts/web/server';
 import type { Services } from '../main/services';
+import { AUTH_OK, authMessage } from '../shared/web-auth';
 
 /** The contract as the renderer speaks it: requests and events over the web host's WebSocket. */
 export interface ContractClient {
@@ -13,13 +14,28 @@ export interface ContractClient {
   close(): Promise<void>;
 }
 
+/**
+ * Opens the web host's socket and authenticates it as the page does: the token as its first message, ready once
+ * the host accepts it (shared/web-auth.ts).
+ */
+export async function openContractSocket(port: number, token: string, host = `127.0.0.1:${port}`): Promise<WebSocket> {
+  const socket = new WebSocket(`ws://${host}/ws`);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('error', reject);
+    socket.once('close', (code, reason) =>
+      reject(new Error(`the web host closed the socket: ${code} ${String(reason)}`)),
+    );
+    socket.once('open', () => socket.send(authMessage(token)));
+    socket.once('message', (data) =>
+      String(data) === JSON.stringify(AUTH_OK) ? resolve() : reject(new Error(`not accepted: ${String(data)}`)),
+    );
+  });
+  return socket;
+}
+
 export async function connectContract(services: Services, staticDir: string): Promise<ContractClient> {
   const host: WebHost = await startWebHost({ services, staticDir });
-  const socket = new WebSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`);
-  await new Promise((resolve, reject) => {
-    socket.once('open', resolve);
-    socket.once('error', reject);
-  });
+  const socket = await openContractSocket(host.port, host.token);
   let id = 0;
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   const listeners = new Set<(event: string, payload: unknown) => void>();

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { median, report, reportValue, runWhenMain } from './support';
 import {
   cpuMsOf,
+  downloadTicketUrl,
   MiB,
   rssOf,
   runCounted,
@@ -48,7 +49,7 @@ server.listen(0, '127.0.0.1', () => console.log('bare server on port ' + server.
 
 /**
  * Downloads a 1 GiB workspace file from the web host (the built `out/main/web.js` in its own process, as `npm run
- * serve` runs it): `GET /download` with the token cookie over loopback HTTP, by curl writing to a file on the same
+ * serve` runs it): `GET /download` with a single-use ticket over loopback HTTP, by curl writing to a file on the same
  * disk, timed from curl's spawn to its exit; against `cp` of the same file on the same disk, spawn to exit. Samples
  * interleaved, all reading a warm page cache, each starting with no dirty pages of another's (`sync` before, not
  * timed); medians of RUNS. Also the host's RSS growth during the downloads, read from /proc, and each server's CPU
@@ -71,8 +72,8 @@ export async function runDownloadBench(): Promise<void> {
     await writePatternFile(source, bytes);
 
     // curl stands in for the browser: a client process of its own, as cp is a process of its own.
-    const url = `http://127.0.0.1:${host.port}/download?path=big.bin`;
-    const cookie = `Cookie: kiln_token_${host.port}=${host.token}`;
+    // Each run's own single-use ticket, asked for before its clock starts.
+    let url = '';
     const bareUrl = `http://127.0.0.1:${bare.port}/big.bin`;
     const curl = (args: string[]) => runCounted('curl', ['--silent', '--show-error', '--fail', ...args]);
     const side = (copy: (to: string) => Promise<{ cpuMs: number }>, pid: number | null) => ({
@@ -85,7 +86,7 @@ export async function runDownloadBench(): Promise<void> {
       clientCpu: [] as number[],
     });
     const sides = {
-      kiln: side((to) => curl(['-H', cookie, '-o', to, url]), host.pid),
+      kiln: side((to) => curl(['-o', to, url]), host.pid),
       cp: side((to) => runCounted('cp', [source, to]), null),
       floor: side((to) => curl(['-o', to, bareUrl]), bare.pid),
       // The bytes over loopback HTTP and nothing written: what the transfer alone costs, against cp's whole copy.
@@ -99,6 +100,7 @@ export async function runDownloadBench(): Promise<void> {
       for (const side of Object.values(sides)) {
         const target = path.join(dir, 'copy.bin');
         await run('sync');
+        if (side === sides.kiln) url = await downloadTicketUrl(host, 'big.bin');
         const cpuBefore = side.pid ? await cpuMsOf(side.pid) : 0;
         const started = performance.now();
         const { cpuMs: clientCpu } = await side.copy(target);

@@ -5,6 +5,7 @@ import WebSocket from 'ws';
 import { startWebHost } from '../main/hosts/web/server';
 import { MemoryStore } from '../main/prefs';
 import { createServices } from '../main/services';
+import { openContractSocket } from './contract-client';
 import { median, report, sample, type BenchResult } from './support';
 
 const ENTRIES = 10_000;
@@ -28,8 +29,7 @@ export async function runListingBench(): Promise<BenchResult> {
   const services = await createServices({ root, dataDir: root, prefsStore: new MemoryStore() });
   await services.watching();
   const host = await startWebHost({ services, staticDir: root });
-  const socket = new WebSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`);
-  await new Promise((resolve) => socket.once('open', resolve));
+  const socket = await openContractSocket(host.port, host.token);
   let id = 0;
   const listOverContract = () =>
     new Promise<void>((resolve, reject) => {

@@ -12,8 +12,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
-import WebSocket from 'ws';
 import { VIEWPORT } from './browser';
+import { openContractSocket } from './contract-client';
 import { median, report, reportValue } from './support';
 
 const REPO = path.resolve(import.meta.dirname, '..');
@@ -105,7 +105,7 @@ async function residentMb(pid: number): Promise<number> {
  */
 async function walkEnd(launched: Launched): Promise<void> {
   const url = new URL(launched.url);
-  const socket = new WebSocket(`ws://${url.host}/ws?token=${url.searchParams.get('token')}`);
+  const socket = await openContractSocket(Number(url.port), url.searchParams.get('token') ?? '', url.host);
   try {
     await new Promise<void>((resolve, reject) => {
       socket.once('error', reject);
@@ -114,7 +114,7 @@ async function walkEnd(launched: Launched): Promise<void> {
         if (message.event === 'watch.walked' || (message.id === 1 && message.value?.walked)) resolve();
       });
       // Listening first, then asking: the walk may end either before the answer or after it.
-      socket.once('open', () => socket.send(JSON.stringify({ id: 1, channel: 'watch.status', args: {} })));
+      socket.send(JSON.stringify({ id: 1, channel: 'watch.status', args: {} }));
     });
   } finally {
     socket.close();

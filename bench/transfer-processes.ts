@@ -2,6 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { openContractSocket } from './contract-client';
 
 /**
  * The processes the upload and download benchmarks time: the real web host and the bare Node servers that are
@@ -32,6 +33,26 @@ export async function startKilnHost(workspace: string, dataDir: string): Promise
   });
   const url = new URL(await firstMatch(child, /Kiln web host: (\S+)/));
   return { child, pid: child.pid!, port: Number(url.port), token: url.searchParams.get('token')! };
+}
+
+/**
+ * A download URL as the page gets one: a single-use ticket for `rel` asked for over the host's socket. Asked for
+ * before a timed download starts, as the page asks when the operator presses Download or a row.
+ */
+export async function downloadTicketUrl(server: BenchServer, rel: string): Promise<string> {
+  const socket = await openContractSocket(server.port, server.token);
+  try {
+    const reply = await new Promise<{ ok: boolean; value?: { url: string }; error?: { message: string } }>(
+      (resolve) => {
+        socket.on('message', (data) => resolve(JSON.parse(String(data))));
+        socket.send(JSON.stringify({ id: 1, channel: 'download.ticket', args: { path: rel } }));
+      },
+    );
+    if (!reply.ok) throw new Error(`no download ticket: ${reply.error?.message}`);
+    return `http://127.0.0.1:${server.port}${reply.value!.url}`;
+  } finally {
+    socket.close();
+  }
 }
 
 /** `node -e <source> ...args`: a bare server that prints "bare server on port N" when listening. */

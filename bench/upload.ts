@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { UPLOAD_ENDPOINT } from '../shared/contract';
+import { bearer } from '../shared/web-auth';
 import { median, report, reportValue, runWhenMain } from './support';
 import {
   cpuMsOf,
@@ -110,17 +111,17 @@ async function checkSize(file: string): Promise<void> {
 }
 
 /**
- * The client: `node -e PUT_CLIENT <url> <cookie> <file>` PUTs the file, its body streamed from disk in 1 MiB reads
+ * The client: `node -e PUT_CLIENT <url> <authorization> <file>` PUTs the file, its body streamed from disk in 1 MiB reads
  * as a browser streams a File, and prints the milliseconds from its request to the server's answer. A small process
  * of its own, as a browser's network process is: run inside this bench's large process, every full garbage
  * collection that its gigabyte of buffers sets off would be paid on the client's side (it was 3-5x slower there).
  */
 const PUT_CLIENT = `
-const [url, cookie, file] = process.argv.slice(1);
+const [url, authorization, file] = process.argv.slice(1);
 const fs = require('node:fs');
 const size = fs.statSync(file).size;
 const started = performance.now();
-const req = require('node:http').request(url, { method: 'PUT', headers: { cookie, 'content-length': String(size) } }, (res) => {
+const req = require('node:http').request(url, { method: 'PUT', headers: { authorization, 'content-length': String(size) } }, (res) => {
   let body = '';
   res.on('data', (chunk) => (body += chunk));
   res.on('end', () => {
@@ -146,13 +147,7 @@ async function put(
   file: string,
 ): Promise<{ ms: number; clientCpuMs: number }> {
   const url = `http://127.0.0.1:${port}${UPLOAD_ENDPOINT}?path=${encodeURIComponent(target)}`;
-  const { stdout, cpuMs } = await runCounted(process.execPath, [
-    '-e',
-    PUT_CLIENT,
-    url,
-    `kiln_token_${port}=${token}`,
-    file,
-  ]);
+  const { stdout, cpuMs } = await runCounted(process.execPath, ['-e', PUT_CLIENT, url, bearer(token), file]);
   return { ms: Number(stdout), clientCpuMs: cpuMs };
 }
 

@@ -63,12 +63,35 @@ test.describe('out of Kiln (web host)', () => {
     expect((await started).suggestedFilename()).toBe(`${path.basename(workspace.root)}.zip`);
   });
 
-  test('dragging a row out of the browser carries a DownloadURL the host serves only with the cookie', async ({
+  test('dragging a row out of the browser carries a single-use ticketed DownloadURL for that row only', async ({
     page,
     kiln,
     workspace,
     playwright,
   }) => {
+    await workspace.write('data/other.txt', 'not this one\n');
+    // The tickets the host hands the page, read off its socket.
+    const tickets: string[] = [];
+    page.on('websocket', (socket) =>
+      socket.on('framereceived', ({ payload }) => {
+        const url = /"url":"(\/download\?[^"]+)"/.exec(String(payload))?.[1];
+        if (url) tickets.push(url);
+      }),
+    );
+    /**
+     * A drag out of the window, as dragWithMouse makes it, waiting after the press for the row's ticket: a person's
+     * drag takes far longer to start than the loopback round trip, a scripted one need not.
+     */
+    const dragOut = async (row: Locator) => {
+      const asked = tickets.length;
+      const box = (await row.boundingBox())!;
+      await page.mouse.move(box.x + 40, box.y + box.height / 2);
+      await page.mouse.down();
+      await expect.poll(() => tickets.length).toBe(asked + 1);
+      await page.mouse.move(box.x + 46, box.y + box.height / 2 + 6, { steps: 3 });
+      await page.mouse.move(700, 400, { steps: 10 });
+      await page.mouse.up();
+    };
     await kiln.open(page);
     await page.evaluate(() => {
       // Read after the tree filled the drag (a bubbling listener on window runs after React's).
@@ -76,16 +99,30 @@ test.describe('out of Kiln (web host)', () => {
         (window as unknown as { seen: string }).seen = event.dataTransfer?.getData('DownloadURL') ?? '';
       });
     });
-    await dragWithMouse(page, treeItem(page, 'README.md'), { x: 700, y: 400 });
+    await dragOut(treeItem(page, 'README.md'));
     const seen = await page.evaluate(() => (window as unknown as { seen?: string }).seen ?? '');
-    const url = `${kiln.origin}/download?path=README.md`;
-    expect(seen).toBe(`application/octet-stream:README.md:${url}`);
-    // The page's own request (its cookie) gets the file; a client without the cookie gets nothing.
-    const served = await page.request.get(url);
+    const prefix = `application/octet-stream:README.md:${kiln.origin}/download?path=README.md&ticket=`;
+    expect(seen.startsWith(prefix), seen).toBe(true);
+    const url = seen.slice('application/octet-stream:README.md:'.length);
+    const ticket = new URL(url).searchParams.get('ticket')!;
+    expect(seen).not.toContain(kiln.token);
+    // The ticket names README.md alone: asking for another path with it gets nothing, and spends it.
+    const stranger = await playwright.request.newContext();
+    const other = await stranger.get(`${kiln.origin}/download?path=data%2Fother.txt&ticket=${ticket}`);
+    expect(other.status()).toBe(401);
+    expect(await other.text()).not.toContain('not this one');
+    expect((await stranger.get(url)).status()).toBe(401);
+    // A fresh drag's ticket serves the file once, to whoever holds the URL (the OS, a drop target), then no more.
+    await dragOut(treeItem(page, 'README.md'));
+    const fresh = (await page.evaluate(() => (window as unknown as { seen: string }).seen)).slice(
+      'application/octet-stream:README.md:'.length,
+    );
+    const served = await stranger.get(fresh);
     expect(served.headers()['content-disposition']).toContain('attachment');
     expect(await served.text()).toBe(await workspace.read('README.md'));
-    const stranger = await playwright.request.newContext();
-    expect((await stranger.get(url)).status()).toBe(401);
+    expect((await stranger.get(fresh)).status()).toBe(401);
+    // Without a ticket the page's own context (its origin, its storage) gets nothing either: no cookie carries it.
+    expect((await page.request.get(`${kiln.origin}/download?path=README.md`)).status()).toBe(401);
     await stranger.dispose();
     // Dropped outside the tree, nothing moved.
     expect(await workspace.exists('README.md')).toBe(true);

@@ -413,8 +413,12 @@ test.describe('tree behaviour', () => {
       page.evaluate(
         ({ origin, token, verb, args }) =>
           new Promise<string>((resolve) => {
-            const socket = new WebSocket(`${origin.replace('http', 'ws')}/ws?token=${encodeURIComponent(token)}`);
-            socket.onopen = () => socket.send(JSON.stringify({ id: 1, channel: 'verbs.call', args: { verb, args } }));
+            const socket = new WebSocket(`${origin.replace('http', 'ws')}/ws`);
+            // The token is the socket's first message; requests may follow it at once.
+            socket.onopen = () => {
+              socket.send(JSON.stringify({ auth: token }));
+              socket.send(JSON.stringify({ id: 1, channel: 'verbs.call', args: { verb, args } }));
+            };
             socket.onmessage = (m) => {
               const frame = JSON.parse(String(m.data));
               if (frame.id === 1) {

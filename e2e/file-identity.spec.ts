@@ -79,12 +79,16 @@ test.describe('unsaved work follows renames and moves', () => {
     await page.evaluate(
       ({ origin, token }) =>
         new Promise<void>((resolve) => {
-          const socket = new WebSocket(`${origin.replace('http', 'ws')}/ws?token=${encodeURIComponent(token)}`);
+          const socket = new WebSocket(`${origin.replace('http', 'ws')}/ws`);
           (window as unknown as { moveSoon: () => void }).moveSoon = () =>
             socket.send(
               JSON.stringify({ id: 1, channel: 'workspace.move', args: { from: 'src/util.py', to: 'src/helpers.py' } }),
             );
-          socket.onopen = () => resolve();
+          // The token is the socket's first message; the move follows it later.
+          socket.onopen = () => {
+            socket.send(JSON.stringify({ auth: token }));
+            resolve();
+          };
         }),
       { origin: kiln.origin, token: kiln.token },
     );

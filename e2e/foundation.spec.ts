@@ -31,20 +31,30 @@ test('src/ is open on first load and scripts/ is collapsed', async ({ page, kiln
   await expect(tree.getByRole('treeitem', { name: 'step_01_run_app.py' })).toHaveCount(0);
 });
 
-test('requests without the token are refused, over HTTP and WebSocket', async ({ page, kiln }) => {
-  const plain = await page.request.get(`${kiln.origin}/`);
-  expect(plain.status()).toBe(401);
+test('without the token the page gets only the app bundle: no workspace over HTTP or WebSocket', async ({
+  page,
+  kiln,
+}) => {
   const wrong = await page.request.get(`${kiln.origin}/?token=wrong`);
   expect(wrong.status()).toBe(401);
-  await page.goto(`${kiln.origin}/nothing-here`);
-  const opened = await page.evaluate(
+  // The bundle itself is public; without a token the page shows no files and says which address to open.
+  await page.goto(`${kiln.origin}/`);
+  await expect(page.getByRole('alert')).toContainText('the token printed when the web host started');
+  await expect(page.getByRole('tree', { name: 'Files' })).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('no-token.png') });
+  const closed = await page.evaluate(
     (origin) =>
       new Promise<string>((resolve) => {
         const socket = new WebSocket(`${origin.replace('http', 'ws')}/ws?token=nope`);
-        socket.onopen = () => resolve('open');
-        socket.onerror = () => resolve('refused');
+        const got: string[] = [];
+        socket.onopen = () => {
+          socket.send(JSON.stringify({ auth: 'nope' }));
+          socket.send(JSON.stringify({ id: 1, channel: 'workspace.list', args: { path: '' } }));
+        };
+        socket.onmessage = (m) => got.push(String(m.data));
+        socket.onclose = (e) => resolve(`${e.code} ${got.length}`);
       }),
     kiln.origin,
   );
-  expect(opened).toBe('refused');
+  expect(closed).toBe('4401 0');
 });

@@ -244,10 +244,13 @@ test('F2 in src/ renames into a notebook open in main without a view: every file
   const opened = await page.evaluate(
     ({ origin, token }) =>
       new Promise<string>((resolve) => {
-        const socket = new WebSocket(`${origin.replace('http', 'ws')}/ws?token=${encodeURIComponent(token)}`);
+        const socket = new WebSocket(`${origin.replace('http', 'ws')}/ws`);
         (window as unknown as { agentSocket: WebSocket }).agentSocket = socket;
-        socket.onopen = () =>
+        // The token is the socket's first message; requests may follow it at once.
+        socket.onopen = () => {
+          socket.send(JSON.stringify({ auth: token }));
           socket.send(JSON.stringify({ id: 1, channel: 'notebook.open', args: { path: 'analysis.ipynb' } }));
+        };
         socket.onmessage = (m) => {
           const frame = JSON.parse(String(m.data));
           if (frame.id === 1) resolve(JSON.stringify(frame));

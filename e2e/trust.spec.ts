@@ -30,7 +30,7 @@ test('an untrusted folder asks once, says what it withholds, remembers "Trust", 
   await trustFolderFrom(page, banner);
   await expect(banner).toBeHidden();
 
-  // Remembered: a reload (on the cookie alone) neither asks nor restricts.
+  // Remembered: a reload (on the token the page keeps) neither asks nor restricts.
   await page.reload();
   await expect(page.getByRole('tree', { name: 'Files' })).toBeVisible();
   await expect(page.getByRole('status', { name: 'Restricted mode' })).toHaveCount(0);
@@ -77,7 +77,7 @@ test("the assistants say the project's models wait for trust, and their button t
   await expect(edit.getByRole('region', { name: 'Models withheld' })).toHaveCount(0);
 });
 
-test('the page drops the token from its address and keeps working on its cookie', async ({ page, kiln }) => {
+test('the page drops the token from its address and keeps working on reload', async ({ page, kiln }) => {
   await kiln.open(page);
   expect(page.url()).not.toContain('token');
   expect(page.url()).toBe(`${kiln.origin}/`);

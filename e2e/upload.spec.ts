@@ -266,37 +266,39 @@ test.describe('files from the desktop into the workspace', () => {
     }
   });
 
-  test('the browser cannot upload without the token cookie, nor to a path that escapes the workspace', async ({
+  test('the browser cannot upload without the token in its Authorization header, nor to a path that escapes the workspace', async ({
     page,
     kiln,
     workspace,
   }) => {
     await kiln.open(page);
-    // From Kiln's own page, as its upload code sends: with the cookie (same origin) or, here, without it.
-    const put = (target: string, credentials: RequestCredentials) =>
+    // From Kiln's own page, as its upload code sends: with the token it keeps in sessionStorage, or without it.
+    const put = (target: string, withToken: boolean) =>
       page.evaluate(
-        async ({ target, credentials }) => {
+        async ({ target, withToken }) => {
+          const token = sessionStorage.getItem('kiln.token') ?? '';
           const answer = await fetch(`/upload?path=${encodeURIComponent(target)}`, {
             method: 'PUT',
             body: 'sneaked in\n',
-            credentials,
+            headers: withToken ? { authorization: `Bearer ${token}` } : {},
           });
           return { status: answer.status, body: await answer.text() };
         },
-        { target, credentials },
+        { target, withToken },
       );
-    expect((await put('data/no-cookie.txt', 'omit')).status).toBe(401);
-    expect(await workspace.exists('data/no-cookie.txt')).toBe(false);
+    // Same origin, every cookie the browser has for it: still refused without the header.
+    expect((await put('data/no-token.txt', false)).status).toBe(401);
+    expect(await workspace.exists('data/no-token.txt')).toBe(false);
     const parent = path.dirname(workspace.root);
     const escaped = `escaped-${path.basename(workspace.root)}.txt`;
     for (const target of [`../${escaped}`, path.join(parent, escaped), `data/../../${escaped}`]) {
-      const refused = await put(target, 'same-origin');
+      const refused = await put(target, true);
       expect(refused.status, target).toBe(403);
       expect(JSON.parse(refused.body).error.code, target).toBe('E_OUTSIDE_WORKSPACE');
     }
     expect(await readdir(parent)).not.toContain(escaped);
-    // The same request with the cookie and a path inside is taken: the refusals above are the guard's, not a broken route.
-    expect((await put('data/let-in.txt', 'same-origin')).status).toBe(200);
+    // The same request with the token and a path inside is taken: the refusals above are the guard's, not a broken route.
+    expect((await put('data/let-in.txt', true)).status).toBe(200);
     expect(await workspace.read('data/let-in.txt')).toBe('sneaked in\n');
   });
 

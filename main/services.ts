@@ -339,6 +339,10 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...notebookExportHandlers(stack.jupyter),
     ...windowCloseHandlers(windowClose),
     ...uploadHandlers(workspace, { localPaths: false }),
+    // The web host answers this itself (main/hosts/web); the desktop app saves files without a URL.
+    'download.ticket': () => {
+      throw new KilnError('E_BAD_REQUEST', 'Download tickets are for the web host; the desktop app saves files itself');
+    },
     ...notebookLanguage.handlers(languageHandlers(language)),
   };
 

@@ -1,7 +1,11 @@
-/** The web host's download route: `GET /download?path=<workspace-relative path>` (main/download serves it). */
+/**
+ * The web host's download route: `GET /download?path=<workspace-relative path>&ticket=<ticket>` (main/download
+ * serves it). The ticket comes from `download.ticket`, names that one path and works once; the token never
+ * appears in a download URL.
+ */
 export const DOWNLOAD_ROUTE = '/download';
 
-/** The URL a workspace entry downloads from (the token travels in the cookie, never here). */
-export function downloadUrl(origin: string, rel: string): string {
-  return `${origin}${DOWNLOAD_ROUTE}?path=${encodeURIComponent(rel)}`;
+/** A download's URL relative to the host's origin. */
+export function downloadPath(rel: string, ticket: string): string {
+  return `${DOWNLOAD_ROUTE}?path=${encodeURIComponent(rel)}&ticket=${encodeURIComponent(ticket)}`;
 }

@@ -7,10 +7,14 @@ import WebSocket from 'ws';
 import { MemoryStore } from '../main/prefs';
 import { createServices, type Services } from '../main/services';
 import { makeTempTree } from './temp-workspace';
-import { startWebHost, type WebHost } from '../main/hosts/web/server';
+import { startWebHost, type WebHost, type WebHostOptions } from '../main/hosts/web/server';
+import { AUTH_OK, authMessage, bearer } from '../shared/web-auth';
 
 /** A web host on a real temp workspace with a stub renderer page, for the host's own tests. */
-export async function startTestHost(files: Record<string, string> = { 'hello.txt': 'hello\n', 'src/': '' }): Promise<{
+export async function startTestHost(
+  files: Record<string, string> = { 'hello.txt': 'hello\n', 'src/': '' },
+  hostOptions: Pick<WebHostOptions, 'authTimeoutMs' | 'ticketTtlMs'> = {},
+): Promise<{
   host: WebHost;
   root: string;
   services: Services;
@@ -28,7 +32,7 @@ export async function startTestHost(files: Record<string, string> = { 'hello.txt
   });
   // Start-up does not wait for the watcher; the tests assert on its events.
   await services.watching();
-  const host = await startWebHost({ services, staticDir });
+  const host = await startWebHost({ services, staticDir, ...hostOptions });
   return {
     host,
     root,
@@ -51,16 +55,28 @@ export interface ContractClient {
   close: () => void;
 }
 
-/** A contract client over a real WebSocket; `headers` adds Origin or Cookie as a browser would send them. */
+/** The `Authorization` header an upload carries, as the page sends it. */
+export const authorization = (token: string) => ({ authorization: bearer(token) });
+
+/**
+ * A contract client over a real WebSocket, authenticated as the page is: its first message is the token (the
+ * host's own unless `token` says otherwise), and it is ready once the host accepts it. A refused upgrade rejects
+ * with its HTTP status, a refused token with the host's close code and reason. `headers` adds Origin as a
+ * browser would send it.
+ */
 export async function connectClient(
   host: Pick<WebHost, 'port' | 'token'>,
-  options: { query?: string; headers?: Record<string, string> } = {},
+  options: { token?: string; query?: string; headers?: Record<string, string> } = {},
 ): Promise<ContractClient> {
-  const query = options.query ?? `?token=${host.token}`;
-  const socket = new WebSocket(`ws://127.0.0.1:${host.port}/ws${query}`, { headers: options.headers });
-  await new Promise((resolve, reject) => {
-    socket.once('open', resolve);
+  const socket = new WebSocket(`ws://127.0.0.1:${host.port}/ws${options.query ?? ''}`, { headers: options.headers });
+  await new Promise<void>((resolve, reject) => {
     socket.once('error', reject);
+    socket.once('close', (code, reason) => reject(new Error(`closed ${code}: ${reason.toString()}`)));
+    socket.once('open', () => socket.send(authMessage(options.token ?? host.token)));
+    socket.once('message', (data) => {
+      if (String(data) === JSON.stringify(AUTH_OK)) resolve();
+      else reject(new Error(`expected the host's acceptance first, got ${String(data).slice(0, 80)}`));
+    });
   });
   let nextId = 1;
   const waiting = new Map<number, (reply: Reply) => void>();
@@ -131,16 +147,34 @@ export function upgradeRequest(
   return `GET ${target} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`;
 }
 
-/** An open, authorized WebSocket at the byte level, to write frames a well-behaved client never would. */
-export function rawSocket(port: number, token: string): Promise<net.Socket> {
+/**
+ * An open WebSocket at the byte level, to write frames a well-behaved client never would; authenticated (its
+ * first frame the token, the host's acceptance read) unless `token` is null.
+ */
+export function rawSocket(port: number, token: string | null): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     socket.once('error', reject);
-    socket.write(upgradeRequest(port, `/ws?token=${token}`));
-    socket.once('data', (chunk) => {
-      if (!chunk.toString('latin1').startsWith('HTTP/1.1 101'))
-        reject(new Error(`no upgrade: ${chunk.toString('latin1').slice(0, 80)}`));
-      else resolve(socket);
+    socket.write(upgradeRequest(port, '/ws'));
+    let received = '';
+    const read = (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      if (!received.startsWith('HTTP/1.1 101')) {
+        socket.off('data', read);
+        return reject(new Error(`no upgrade: ${received.slice(0, 80)}`));
+      }
+      if (!received.includes('\r\n\r\n')) return;
+      if (token === null) {
+        socket.off('data', read);
+        return resolve(socket);
+      }
+      if (!received.includes(JSON.stringify(AUTH_OK))) return;
+      socket.off('data', read);
+      resolve(socket);
+    };
+    socket.on('data', read);
+    socket.once('connect', () => {
+      if (token !== null) socket.write(frame({ opcode: 0x1, payload: Buffer.from(authMessage(token)) }));
     });
   });
 }

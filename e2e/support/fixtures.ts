@@ -31,8 +31,14 @@ export class TempWorkspace {
 }
 
 export interface KilnWebHost {
+  /** The address the host printed, `?token=` and all; the page keeps the token in sessionStorage. */
   url: string;
   origin: string;
+  /**
+   * The host's token, for a test's own client: a WebSocket sends `{"auth": token}` as its first message (requests
+   * may follow at once; the host answers `{"auth":"ok"}`), an upload `Authorization: Bearer <token>`. No cookie
+   * carries it, and `/ws?token=` is not read.
+   */
   token: string;
   dataDir: string;
   /** Opens Kiln in the page and waits for the file tree. */

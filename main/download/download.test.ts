@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebHost } from '../hosts/web/server';
 import { makeTempDir, makeTempTree } from '../../test-support/temp-workspace';
 import { until } from '../../test-support/until';
-import { startTestHost } from '../../test-support/web-host';
+import { connectClient, startTestHost, type ContractClient } from '../../test-support/web-host';
 import { attachmentDisposition } from './headers';
 
 const run = promisify(execFile);
@@ -16,6 +16,7 @@ let host: WebHost;
 let root: string;
 let outside: string;
 let closeAll: () => Promise<void>;
+let client: ContractClient;
 const binary = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7919) % 256));
 
 beforeAll(async () => {
@@ -34,16 +35,21 @@ beforeAll(async () => {
   await symlink(path.join(outside, 'secret.txt'), path.join(root, 'secret-link.txt'));
   await symlink(outside, path.join(root, 'data/escape'));
   await symlink('../hello.txt', path.join(root, 'data/hello-link.txt'));
+  client = await connectClient(host);
   closeAll = async () => {
+    client.close();
     await started.close();
     await away.cleanup();
   };
 });
 afterAll(() => closeAll());
 
-const cookie = () => `kiln_token_${host.port}=${host.token}`;
-const download = (rel: string, headers: Record<string, string> = { cookie: cookie() }) =>
-  fetch(`http://127.0.0.1:${host.port}/download?path=${encodeURIComponent(rel)}`, { headers });
+/** The page's way: a single-use ticket over the socket, then a plain GET of the URL it names. */
+async function ticketUrl(rel: string): Promise<string> {
+  const reply = await client.call('download.ticket', { path: rel });
+  return (reply.value as { url: string }).url;
+}
+const download = async (rel: string) => fetch(`http://127.0.0.1:${host.port}${await ticketUrl(rel)}`);
 
 /**
  * Starts downloading `rel`, drops the connection at its first bytes, and waits until the host has closed every file
@@ -52,21 +58,14 @@ const download = (rel: string, headers: Record<string, string> = { cookie: cooki
 async function cancelAfterFirstChunk(rel: string, what: string): Promise<void> {
   const openFds = () => readdirSync('/proc/self/fd').length;
   const before = openFds();
+  const url = await ticketUrl(rel);
   await new Promise<void>((resolve, reject) => {
-    const request = http.get(
-      {
-        host: '127.0.0.1',
-        port: host.port,
-        path: `/download?path=${encodeURIComponent(rel)}`,
-        headers: { cookie: cookie() },
-      },
-      (response) => {
-        response.once('data', () => {
-          request.destroy();
-          resolve();
-        });
-      },
-    );
+    const request = http.get({ host: '127.0.0.1', port: host.port, path: url }, (response) => {
+      response.once('data', () => {
+        request.destroy();
+        resolve();
+      });
+    });
     request.on('error', (err) => ((err as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve() : reject(err)));
   });
   await until(() => openFds() <= before, what);
@@ -140,10 +139,11 @@ describe('downloads from the web host', () => {
     await res.arrayBuffer();
   });
 
-  it('refuses without the token cookie, even with the token in the query', async () => {
-    expect((await download('hello.txt', {})).status).toBe(401);
-    expect((await download('hello.txt', { cookie: `kiln_token_${host.port}=wrong` })).status).toBe(401);
-    const viaQuery = await fetch(`http://127.0.0.1:${host.port}/download?path=hello.txt&token=${host.token}`);
+  it('refuses without a ticket, even with the token in the query or in the old cookie', async () => {
+    const bare = `http://127.0.0.1:${host.port}/download?path=hello.txt`;
+    expect((await fetch(bare)).status).toBe(401);
+    expect((await fetch(bare, { headers: { cookie: `kiln_token_${host.port}=${host.token}` } })).status).toBe(401);
+    const viaQuery = await fetch(`${bare}&token=${host.token}`);
     expect(viaQuery.status).toBe(401);
     expect(await viaQuery.text()).not.toContain('hello');
   });
@@ -181,7 +181,8 @@ describe('downloads from the web host', () => {
 
   it('answers a missing path with 404 and a request without a path with 400, and keeps serving', async () => {
     expect((await download('nope.txt')).status).toBe(404);
-    const bare = await fetch(`http://127.0.0.1:${host.port}/download`, { headers: { cookie: cookie() } });
+    const ticket = new URL(await ticketUrl('hello.txt'), 'http://h').searchParams.get('ticket')!;
+    const bare = await fetch(`http://127.0.0.1:${host.port}/download?ticket=${ticket}`);
     expect(bare.status).toBe(400);
     expect((await download('data/hello-link.txt')).status).toBe(200);
   });

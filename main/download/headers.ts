@@ -51,6 +51,7 @@ export function contentTypeOf(name: string): string {
 export const DOWNLOAD_HEADERS = {
   'x-content-type-options': 'nosniff',
   'cache-control': 'no-store',
-  'content-security-policy': "default-src 'none'; sandbox",
+  // Stricter than the page's policy (nothing runs), and no more frameable than it.
+  'content-security-policy': "default-src 'none'; sandbox; frame-ancestors 'none'",
   'referrer-policy': 'no-referrer',
 } as const;

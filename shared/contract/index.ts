@@ -17,6 +17,7 @@ import { historyEvents, historyRequests } from './history';
 import { notebookExportRequests } from './notebook-export';
 import { uploadRequests } from './upload';
 import { languageEvents, languageRequests } from './language';
+import { downloadRequests } from './download';
 
 export * from './workspace';
 export * from './notebook';
@@ -37,6 +38,7 @@ export * from './history';
 export * from './notebook-export';
 export * from './upload';
 export * from './language';
+export * from './download';
 
 /**
  * The whole contract: every request channel (args, result) and every event channel (payload).
@@ -61,6 +63,7 @@ export const requests = {
   ...notebookExportRequests,
   ...uploadRequests,
   ...languageRequests,
+  ...downloadRequests,
 } as const;
 export const events = {
   ...workspaceEvents,

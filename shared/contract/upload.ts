@@ -5,7 +5,7 @@ import { RelPath } from './workspace';
 /*
  * Files from the operator's desktop into the workspace ("Into Kiln").
  *
- * Web host: each file is one streamed HTTP PUT to UPLOAD_ENDPOINT (token cookie, Host and Origin checks as for
+ * Web host: each file is one streamed HTTP PUT to UPLOAD_ENDPOINT (`Authorization: Bearer <token>`, Host and Origin checks as for
  * every request, the path guard on the target). A PUT body streams from the browser's File straight into a
  * private temp file, with TCP back-pressure bounding the host's memory; the same bytes over the WebSocket would
  * be base64 in JSON frames (a third larger, parsed whole per frame, and one socket shared with every other

@@ -8,7 +8,7 @@ import type { Services } from '../../main/services';
 import type { WebHost } from '../../main/hosts/web/server';
 import { Workspace } from '../../main/workspace';
 import { until } from '../../test-support/until';
-import { connectClient, startTestHost } from '../../test-support/web-host';
+import { authorization, connectClient, startTestHost } from '../../test-support/web-host';
 
 let root: string;
 let services: Services;
@@ -22,14 +22,13 @@ beforeAll(async () => {
 });
 afterAll(() => closeHost());
 
-const cookie = () => `kiln_token_${host.port}=${host.token}`;
 const uploadUrl = (target: string, conflict = 'reject') =>
   `http://127.0.0.1:${host.port}/upload?path=${encodeURIComponent(target)}&conflict=${conflict}`;
 
 async function put(
   target: string,
   body: string | Blob,
-  headers: Record<string, string> = { cookie: cookie() },
+  headers: Record<string, string> = authorization(host.token),
   conflict?: string,
 ) {
   const response = await fetch(uploadUrl(target, conflict), { method: 'PUT', body, headers });
@@ -66,10 +65,16 @@ describe('web host upload endpoint', () => {
     expect(changes).toContainEqual({ type: 'created', path: 'src/deep', isDir: true, origin: 'operator' });
   });
 
-  it('refuses an upload without the token cookie, with a wrong one, or from a foreign page, and writes nothing', async () => {
+  it('refuses an upload without the Authorization header, with a wrong token, by the old cookie or query, or from a foreign page, and writes nothing', async () => {
     expect((await put('no-token.txt', 'x', {})).status).toBe(401);
-    expect((await put('no-token.txt', 'x', { cookie: `kiln_token_${host.port}=wrong` })).status).toBe(401);
-    expect((await put('no-token.txt', 'x', { cookie: cookie(), origin: 'http://evil.example' })).status).toBe(403);
+    expect((await put('no-token.txt', 'x', authorization('wrong'))).status).toBe(401);
+    expect((await put('no-token.txt', 'x', { authorization: host.token })).status).toBe(401);
+    expect((await put('no-token.txt', 'x', { cookie: `kiln_token_${host.port}=${host.token}` })).status).toBe(401);
+    const viaQuery = await fetch(`${uploadUrl('no-token.txt')}&token=${host.token}`, { method: 'PUT', body: 'x' });
+    expect(viaQuery.status).toBe(401);
+    expect(
+      (await put('no-token.txt', 'x', { ...authorization(host.token), origin: 'http://evil.example' })).status,
+    ).toBe(403);
     await expect(lstat(path.join(root, 'no-token.txt'))).rejects.toThrow();
   });
 
@@ -108,13 +113,13 @@ describe('web host upload endpoint', () => {
     const clash = await put('hello.txt', 'new');
     expect(clash).toMatchObject({ status: 409, body: { ok: false, error: { code: 'E_EXISTS' } } });
     expect(await readFile(path.join(root, 'hello.txt'), 'utf8')).toBe('hello\n');
-    expect((await put('src', 'x', { cookie: cookie() }, 'overwrite')).body?.error?.code).toBe('E_IS_A_DIRECTORY');
-    expect((await put('hello.txt', 'replaced', { cookie: cookie() }, 'overwrite')).status).toBe(200);
+    expect((await put('src', 'x', authorization(host.token), 'overwrite')).body?.error?.code).toBe('E_IS_A_DIRECTORY');
+    expect((await put('hello.txt', 'replaced', authorization(host.token), 'overwrite')).status).toBe(200);
     expect(await readFile(path.join(root, 'hello.txt'), 'utf8')).toBe('replaced');
-    expect((await put('x.txt', 'x', { cookie: cookie() }, 'bogus')).status).toBe(400);
-    expect((await fetch(uploadUrl('x.txt'), { method: 'POST', body: 'x', headers: { cookie: cookie() } })).status).toBe(
-      400,
-    );
+    expect((await put('x.txt', 'x', authorization(host.token), 'bogus')).status).toBe(400);
+    expect(
+      (await fetch(uploadUrl('x.txt'), { method: 'POST', body: 'x', headers: authorization(host.token) })).status,
+    ).toBe(400);
     expect(await temps()).toEqual([]);
   });
 
@@ -126,7 +131,7 @@ describe('web host upload endpoint', () => {
     onTestFinished(() => warn.mockRestore());
     const req = httpRequest(uploadUrl('half.bin'), {
       method: 'PUT',
-      headers: { cookie: cookie(), 'content-length': String(64 * 1024 * 1024) },
+      headers: { ...authorization(host.token), 'content-length': String(64 * 1024 * 1024) },
     });
     req.on('error', () => undefined);
     req.write(Buffer.alloc(4 * 1024 * 1024, 7));

@@ -1,8 +1,10 @@
+import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../main/services';
 import { startWebHost, type WebHost } from '../../main/hosts/web/server';
+import WebSocket from 'ws';
 import { until } from '../../test-support/until';
 import { connectClient, rawExchange, startTestHost, upgradeRequest } from '../../test-support/web-host';
 
@@ -17,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => closeHost());
 
-const connect = (token = host.token) => connectClient(host, { query: `?token=${token}` });
+const connect = (token = host.token) => connectClient(host, { token });
 const ownOrigin = () => `http://127.0.0.1:${host.port}`;
 
 describe('web host', () => {
@@ -25,8 +27,11 @@ describe('web host', () => {
     expect(host.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${host.port}/\\?token=[\\w-]{20,}$`));
   });
 
-  it('serves nothing over HTTP without the token', async () => {
-    expect((await fetch(`http://127.0.0.1:${host.port}/`)).status).toBe(401);
+  it('serves the app bundle without the token, a stale token in the address is told so', async () => {
+    // The bundle holds nothing from the workspace; a reload (no token in the address, none in a cookie) gets it.
+    const bare = await fetch(`http://127.0.0.1:${host.port}/`);
+    expect(bare.status).toBe(200);
+    expect(await bare.text()).toBe('<!doctype html><title>Kiln</title>');
     expect((await fetch(`http://127.0.0.1:${host.port}/?token=wrong`)).status).toBe(401);
     // A malformed escape or a climb out of the renderer folder is simply not found, never a crash.
     expect((await fetch(`http://127.0.0.1:${host.port}/%E0%A4%A?token=${host.token}`)).status).toBe(404);
@@ -36,8 +41,19 @@ describe('web host', () => {
     expect(ok.headers.get('content-security-policy')).toContain("default-src 'self'");
   });
 
-  it('refuses a WebSocket without the right token', async () => {
-    await expect(connect('wrong')).rejects.toThrow(/401/);
+  it('closes a WebSocket whose first message is a wrong token, or no token, without answering it', async () => {
+    await expect(connect('wrong')).rejects.toThrow(/closed 4401/);
+    // A request first, as a client that never authenticates would send: no answer, closed.
+    const socket = new WebSocket(`ws://127.0.0.1:${host.port}/ws`);
+    const received: string[] = [];
+    socket.on('message', (data) => received.push(String(data)));
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send(JSON.stringify({ id: 1, channel: 'workspace.read', args: { path: 'hello.txt' } }));
+    const [code] = (await once(socket, 'close')) as [number];
+    expect(code).toBe(4401);
+    expect(received).toEqual([]);
+    // The token in the upgrade's query, as the host once took it, is not a first message.
+    await expect(connectClient(host, { token: 'wrong', query: `?token=${host.token}` })).rejects.toThrow(/4401/);
   });
 
   it('refuses to bind beyond loopback unless told explicitly', async () => {
@@ -88,28 +104,15 @@ describe('web host', () => {
     client.close();
   });
 
-  it("lets in the page with the token, by query or by this port's cookie alone, and nothing else", async () => {
-    const cookie = (value: string, name = `kiln_token_${host.port}`) => ({
-      Cookie: `${name}=${value}`,
-      Origin: ownOrigin(),
-    });
-    // The cookie alone connects, as the page does after dropping the token from its address.
-    const viaCookie = await connectClient(host, { query: '', headers: cookie(host.token) });
-    expect((await viaCookie.call('workspace.stat', { path: 'hello.txt' })).ok).toBe(true);
-    viaCookie.close();
-    await expect(connectClient(host, { query: '', headers: cookie('wrong') })).rejects.toThrow(/401/);
-    await expect(connectClient(host, { query: '', headers: cookie(host.token, 'kiln_token_1') })).rejects.toThrow(
-      /401/,
-    );
-    await expect(connectClient(host, { query: '', headers: { Origin: ownOrigin() } })).rejects.toThrow(/401/);
-    await expect(connectClient(host, { query: '' })).rejects.toThrow(/401/);
-    expect(
-      (await fetch(`http://127.0.0.1:${host.port}/`, { headers: { cookie: `kiln_token_${host.port}=${host.token}` } }))
-        .status,
-    ).toBe(200);
-    expect(
-      (await fetch(`http://127.0.0.1:${host.port}/`, { headers: { cookie: `kiln_token_${host.port}=nope` } })).status,
-    ).toBe(401);
+  it('takes no cookie: the old token cookie alone neither connects a socket nor fetches a download', async () => {
+    const cookie = { Cookie: `kiln_token_${host.port}=${host.token}`, Origin: ownOrigin() };
+    const socket = new WebSocket(`ws://127.0.0.1:${host.port}/ws`, { headers: cookie });
+    await once(socket, 'open');
+    socket.send(JSON.stringify({ id: 1, channel: 'workspace.stat', args: { path: 'hello.txt' } }));
+    expect(((await once(socket, 'close')) as [number])[0]).toBe(4401);
+    const viaCookie = await fetch(`http://127.0.0.1:${host.port}/download?path=hello.txt`, { headers: cookie });
+    expect(viaCookie.status).toBe(401);
+    expect(await viaCookie.text()).not.toContain('hello\n');
   });
 
   it("refuses the right token from a foreign Origin: scheme, host and port must all be the page's", async () => {
@@ -155,11 +158,9 @@ describe('web host', () => {
     }
   });
 
-  it('remembers the token in an HttpOnly, SameSite=Strict cookie named for its port', async () => {
+  it('sets no cookie; the page with the token in its address sends no Referer', async () => {
     const page = await fetch(host.url);
-    expect(page.headers.get('set-cookie')).toBe(
-      `kiln_token_${host.port}=${host.token}; HttpOnly; SameSite=Strict; Path=/`,
-    );
+    expect(page.headers.get('set-cookie')).toBeNull();
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
   });
 

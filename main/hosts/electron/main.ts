@@ -18,7 +18,6 @@ import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { REQUEST_CHANNELS } from '../../../shared/contract';
-import { contentSecurityPolicy } from '../../../shared/csp';
 import { MCP_USAGE, mcpArgumentsOf, parseMcpArguments, serveMcpOverStdio } from '../../mcp';
 import { exportPdf, PDF_OPTIONS } from '../../notebook-export';
 import { dispatch } from '../../router';
@@ -42,6 +41,7 @@ import {
   isPermissionAllowed,
   isTrustedSender,
   rendererEntryUrl,
+  rendererResponseHeaders,
   windowOpenDecision,
 } from './policy';
 
@@ -102,9 +102,7 @@ function serveRenderer(): void {
     const file = rendererFile(RENDERER_DIR, url.pathname);
     if (!file) return new Response('Not found', { status: 404 });
     const response = await net.fetch(pathToFileURL(file).toString());
-    const headers = new Headers(response.headers);
-    headers.set('Content-Security-Policy', contentSecurityPolicy());
-    return new Response(response.body, { status: response.status, headers });
+    return new Response(response.body, { status: response.status, headers: rendererResponseHeaders(response.headers) });
   });
 }
 

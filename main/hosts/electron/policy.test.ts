@@ -14,12 +14,21 @@ import {
   isPermissionAllowed,
   isTrustedSender,
   rendererEntryUrl,
+  rendererResponseHeaders,
   windowOpenDecision,
 } from './policy';
 
 const own = { isKilnWindow: true, isMainFrame: true };
 
 describe('Electron host policy', () => {
+  it("serves Kiln's page unframeable: frame-ancestors 'none' and X-Frame-Options DENY over the file's own headers", () => {
+    const headers = rendererResponseHeaders(new Headers({ 'content-type': 'text/html', 'x-frame-options': 'ALLOW' }));
+    expect(headers.get('content-type')).toBe('text/html');
+    expect(headers.get('x-frame-options')).toBe('DENY');
+    expect(headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+
   it("accepts IPC only from the top frame of Kiln's own page", () => {
     expect(isTrustedSender({ ...own, frameUrl: 'kiln://app/index.html' }, null)).toBe(true);
     expect(isTrustedSender({ ...own, frameUrl: 'kiln://app/' }, null)).toBe(true);

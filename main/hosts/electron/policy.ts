@@ -3,6 +3,8 @@
  * (main.ts only wires them to Electron's events).
  */
 
+import { frameDenyingHeaders } from '../../../shared/csp';
+
 /** Kiln's own page: the renderer served over the privileged kiln:// scheme. */
 export const APP_ORIGIN = 'kiln://app';
 
@@ -66,6 +68,17 @@ export function isTrustedSender(
   if (!sender.isKilnWindow || !sender.isMainFrame || !sender.frameUrl) return false;
   const origin = originOf(sender.frameUrl);
   return origin !== null && (origin === APP_ORIGIN || (devUrl !== null && origin === devUrl));
+}
+
+/**
+ * The headers of every kiln:// response, over what the file itself had: the renderer's CSP (frame-ancestors
+ * 'none') and X-Frame-Options DENY. The window loads only Kiln's page and navigates nowhere, so no other page can
+ * host it; these also keep a notebook output's frame (whose 'self' is kiln://app) from loading Kiln inside it.
+ */
+export function rendererResponseHeaders(fileHeaders: Headers): Headers {
+  const headers = new Headers(fileHeaders);
+  for (const [name, value] of Object.entries(frameDenyingHeaders())) headers.set(name, value);
+  return headers;
 }
 
 /** will-navigate, will-frame-navigate, will-redirect: Kiln is one page; nothing navigates it anywhere. */

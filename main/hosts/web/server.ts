@@ -1,19 +1,24 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { contentSecurityPolicy } from '../../../shared/csp';
+import { frameDenyingHeaders } from '../../../shared/csp';
 import { UPLOAD_ENDPOINT } from '../../../shared/contract';
-import { dispatch } from '../../router';
+import { downloadPath } from '../../../shared/download';
+import { AUTH_OK } from '../../../shared/web-auth';
+import { dispatch, type Handlers } from '../../router';
 import { receiveUpload } from '../../upload';
 import { rendererFile } from '../renderer-file';
 import { DOWNLOAD_ROUTE, DownloadService, downloadStatus } from '../../download';
 import { PathGuard } from '../../workspace';
 import type { Services } from '../../services';
 import { Outbox } from './outbox';
+import { allowedHosts, checkRequest, hasBearerToken, sameSecret, STATUS_TEXT, type RequestGate } from './gate';
+import { AUTH_TIMEOUT_MS, awaitToken } from './socket-auth';
+import { DownloadTickets, TICKET_TTL_MS } from './tickets';
 
 export interface WebHostOptions {
   services: Services;
@@ -24,6 +29,10 @@ export interface WebHostOptions {
   /** Binding beyond loopback exposes the workspace to the network; it must be asked for by name. */
   allowNonLoopback?: boolean;
   token?: string;
+  /** How long a socket may take to send its token (tests shorten it). */
+  authTimeoutMs?: number;
+  /** How long a download ticket stays good (tests shorten it). */
+  ticketTtlMs?: number;
 }
 
 export interface WebHost {
@@ -40,6 +49,8 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
  * declared length before buffering it, so anything larger is refused (close 1009) without being held.
  */
 export const MAX_FRAME_BYTES = (64 + 16) * 1024 * 1024;
+/** What a socket may send before its token is accepted: the auth message is well under 1 KiB. */
+export const MAX_UNAUTHENTICATED_BYTES = 64 * 1024;
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -54,7 +65,16 @@ const MIME: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
-/** Serves the renderer and the contract over one token-guarded WebSocket, on loopback by default. */
+/** Every response's framing headers, as raw header lines for the answers written straight to a socket. */
+const FRAME_HEADER_LINES = Object.entries(frameDenyingHeaders())
+  .map(([name, value]) => `${name}: ${value}\r\n`)
+  .join('');
+
+/**
+ * Serves the renderer and the contract over one token-guarded WebSocket, on loopback by default. The app bundle
+ * (index.html and its assets) is served without the token: it holds nothing from or about the workspace. All
+ * else needs it: the socket's first message, an upload's Authorization header, a download's single-use ticket.
+ */
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const host = options.host ?? '127.0.0.1';
   if (!LOOPBACK.has(host) && !options.allowNonLoopback) {
@@ -69,8 +89,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     new PathGuard(options.services.workspace.root),
     options.services.workspace.name,
   );
-  // Known once listening: the Host names this host answers to and the cookie named for its port.
-  let gate: RequestGate = { hosts: new Set(), cookie: '' };
+  const tickets = new DownloadTickets(options.ticketTtlMs ?? TICKET_TTL_MS);
+  const handlers: Handlers = {
+    ...options.services.handlers,
+    // The path is checked where it is served (the guard, at the time of the download), as without tickets.
+    'download.ticket': ({ path: rel }) => ({ url: downloadPath(rel, tickets.issue(rel)) }),
+  };
+  // Known once listening: the Host names this host answers to.
+  let gate: RequestGate = { hosts: new Set() };
   const refusals = new Set<string>();
   /** Bad input is answered, never thrown; each kind is logged once so a flood cannot fill the log. */
   const logRefusal = (kind: string, detail: string): void => {
@@ -80,6 +106,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
 
   const server = createServer((req, res) => {
+    // On every answer, refusals and downloads included: no page may frame Kiln.
+    for (const [name, value] of Object.entries(frameDenyingHeaders())) res.setHeader(name, value);
     // Bodies have no time limit (below), so a body left unread once the answer is out closes its connection: only
     // an upload with the token, which reads its body as it writes, can keep one open.
     res.on('finish', () => {
@@ -98,30 +126,33 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     // A client that went away mid-request (a cancelled upload, a closed tab) is no refusal: nothing to answer.
     if (isClientGone(err)) return void socket.destroy();
     logRefusal('a malformed HTTP request', (err as NodeJS.ErrnoException).code ?? err.message);
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    if (socket.writable) socket.end(`HTTP/1.1 400 Bad Request\r\n${FRAME_HEADER_LINES}Connection: close\r\n\r\n`);
     else socket.destroy();
   });
 
   async function serveHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const verdict = checkRequest(req, gate, token);
+    const refuse = (status: number, message: string) =>
+      void res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`Kiln: ${message}\n`);
+    const verdict = checkRequest(req, gate);
     if (verdict.status !== 200) {
-      if (verdict.status !== 401)
-        logRefusal(verdict.why, `${req.headers.host ?? 'no Host'} ${req.headers.origin ?? ''}`.trim());
-      res.writeHead(verdict.status, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end(
-        verdict.status === 401
-          ? 'Kiln: this address needs the token printed when the web host started.\n'
-          : `Kiln: ${verdict.why}.\n`,
-      );
-      return;
+      logRefusal(verdict.why, `${req.headers.host ?? 'no Host'} ${req.headers.origin ?? ''}`.trim());
+      return refuse(verdict.status, `${verdict.why}.`);
     }
     const url = verdict.url;
-    if (url.pathname === UPLOAD_ENDPOINT) return receiveUpload(req, res, url, options.services.workspace);
+    // A stale address (an earlier run's token) is told so at once rather than loading a page that cannot connect.
+    const offered = url.searchParams.get('token');
+    if (offered !== null && !sameSecret(offered, token))
+      return refuse(401, 'this address carries a wrong token; use the one printed when the web host started.');
+    if (url.pathname === UPLOAD_ENDPOINT) {
+      if (!hasBearerToken(req, token)) return refuse(401, 'an upload needs the token in its Authorization header.');
+      return receiveUpload(req, res, url, options.services.workspace);
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405).end();
       return;
     }
     if (url.pathname === DOWNLOAD_ROUTE) return serveDownload(req, res, url);
+    // From here on, the app bundle only: no token needed, nothing from the workspace.
     const file = rendererFile(staticRoot, url.pathname);
     const info = file ? await stat(file).catch(() => null) : null;
     if (!file || !info?.isFile()) {
@@ -134,13 +165,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       'x-content-type-options': 'nosniff',
       'cache-control': 'no-store',
     };
-    if (file.endsWith('.html')) {
-      headers['content-security-policy'] = contentSecurityPolicy();
-      // A token in the URL is remembered as a cookie so assets, reloads and the WebSocket work without it (the
-      // page then drops it from its address). Named per port: two Kiln hosts in one browser keep their own.
-      headers['set-cookie'] = `${gate.cookie}=${token}; HttpOnly; SameSite=Strict; Path=/`;
-      headers['referrer-policy'] = 'no-referrer';
-    }
+    // The page's address may carry the token until it drops it: no Referer takes it anywhere.
+    if (file.endsWith('.html')) headers['referrer-policy'] = 'no-referrer';
     res.writeHead(200, headers);
     if (req.method === 'HEAD') res.end();
     // A file that vanished after its stat ends this response, not the host.
@@ -150,14 +176,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         .pipe(res);
   }
 
-  /** Workspace files leave only with the cookie, never a token in a URL that could be passed on. */
+  /** Workspace files leave only with a live ticket for that path, never the token in a URL that is passed on. */
   async function serveDownload(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const cookie = readCookie(req.headers.cookie, gate.cookie);
     const refuse = (status: number, message: string) =>
       void res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`Kiln: ${message}\n`);
-    if (!cookie || !sameSecret(cookie, token)) return refuse(401, "a download needs the web host's token cookie.");
     const rel = url.searchParams.get('path');
     if (rel === null) return refuse(400, 'a download needs ?path=.');
+    const ticket = tickets.redeem(url.searchParams.get('ticket'), rel);
+    if (!ticket.ok) return refuse(401, `${ticket.why}.`);
     try {
       await downloads.serve(rel, res, { headOnly: req.method === 'HEAD' });
     } catch (err) {
@@ -173,15 +199,33 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   server.on('upgrade', (req, socket, head) => {
     socket.on('error', () => socket.destroy());
     try {
-      const verdict = checkRequest(req, gate, token);
+      const verdict = checkRequest(req, gate);
       if (verdict.status !== 200 || verdict.url.pathname !== '/ws') {
         const status = verdict.status === 200 ? 404 : verdict.status;
-        if (status !== 401)
-          logRefusal(verdict.status === 200 ? 'an upgrade to an unknown path' : verdict.why, req.url ?? '');
-        socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nConnection: close\r\n\r\n`);
+        // The path only: a query might carry a token, which has no place in the log.
+        logRefusal(
+          verdict.status === 200 ? 'an upgrade to an unknown path' : verdict.why,
+          (req.url ?? '').split('?')[0]!,
+        );
+        socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\n${FRAME_HEADER_LINES}Connection: close\r\n\r\n`);
         return;
       }
-      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws));
+      // Until its token is in, a socket may send no more than an auth message needs (the frame cap is for later).
+      // ws hands `head` back to the socket as data, so it is counted there.
+      let unproven = 0;
+      const capUnproven = (chunk: Buffer) => {
+        unproven += chunk.length;
+        if (unproven > MAX_UNAUTHENTICATED_BYTES) {
+          logRefusal('a socket that sent too much before its token', `${unproven} bytes`);
+          socket.destroy();
+        }
+      };
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        // After ws's own listener: a 'data' listener before it would set the socket flowing with no one to read.
+        socket.on('data', capUnproven);
+        ws.once('kiln-authenticated', () => socket.off('data', capUnproven));
+        wss.emit('connection', ws);
+      });
     } catch (err) {
       logRefusal('an upgrade that failed', err instanceof Error ? err.message : String(err));
       socket.destroy();
@@ -195,15 +239,20 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
 
   wss.on('connection', (ws) => {
-    sockets.add(ws);
     // A malformed frame (bad UTF-8, RSV bits, unmasked, bad opcode or close code, too large) closes this
     // socket only; without a listener ws would rethrow it and take the host down.
     ws.on('error', (err) => logRefusal('a malformed WebSocket frame', err.message));
     ws.on('close', () => sockets.delete(ws));
-    ws.on('message', (data) => {
-      void answer(ws, data).catch((err: unknown) =>
-        logRefusal('a message that failed', err instanceof Error ? err.message : String(err)),
-      );
+    // Nothing (events included) reaches a socket before its first message proves it holds the token.
+    awaitToken(ws, token, options.authTimeoutMs ?? AUTH_TIMEOUT_MS, () => {
+      ws.emit('kiln-authenticated');
+      sockets.add(ws);
+      outbox.post(ws, JSON.stringify(AUTH_OK));
+      ws.on('message', (data) => {
+        void answer(ws, data).catch((err: unknown) =>
+          logRefusal('a message that failed', err instanceof Error ? err.message : String(err)),
+        );
+      });
     });
   });
 
@@ -217,7 +266,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     } catch {
       channel = undefined;
     }
-    const envelope = await dispatch(options.services.handlers, channel, args);
+    const envelope = await dispatch(handlers, channel, args);
     outbox.post(ws, JSON.stringify({ id, ...envelope }));
   }
 
@@ -227,7 +276,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
   const port = (server.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
-  gate = { hosts: allowedHosts(shownHost, port), cookie: `kiln_token_${port}` };
+  gate = { hosts: allowedHosts(shownHost, port) };
   return {
     url: `http://${shownHost}:${port}/?token=${token}`,
     port,
@@ -243,59 +292,6 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
 }
 
-interface RequestGate {
-  /** `host:port` values of the Host header this host answers to (DNS rebinding gets 403). */
-  hosts: Set<string>;
-  /** The token cookie's name, per port. */
-  cookie: string;
-}
-
-type Verdict = { status: 200; url: URL } | { status: 400 | 401 | 403; why: string };
-
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-};
-
-function allowedHosts(shownHost: string, port: number): Set<string> {
-  return new Set(['127.0.0.1', 'localhost', '[::1]', shownHost].map((name) => `${name.toLowerCase()}:${port}`));
-}
-
-/**
- * Every request passes here first, upgrade or not: a target that does not parse is 400, a Host that is not
- * this host's is 403 (DNS rebinding), an Origin that is not this host's page (scheme, host and port) is 403,
- * and without the token (query or this port's cookie) it is 401.
- */
-function checkRequest(req: IncomingMessage, gate: RequestGate, token: string): Verdict {
-  const host = req.headers.host?.toLowerCase();
-  if (!host || !gate.hosts.has(host)) return { status: 403, why: 'a request for another Host' };
-  let url: URL;
-  try {
-    url = new URL(req.url ?? '/', `http://${host}`);
-  } catch {
-    return { status: 400, why: 'a request target that does not parse' };
-  }
-  const origin = req.headers.origin;
-  // Browsers always send Origin on WebSocket upgrades; a plain page load sends none, or its own.
-  if (origin !== undefined && !isOwnOrigin(origin, gate))
-    return { status: 403, why: 'a request from a foreign Origin' };
-  const offered = url.searchParams.get('token') ?? readCookie(req.headers.cookie, gate.cookie);
-  if (!offered || !sameSecret(offered, token)) return { status: 401, why: 'a request without the token' };
-  return { status: 200, url };
-}
-
-/** The page's own origin: http, one of this host's names, this port. */
-function isOwnOrigin(origin: string, gate: RequestGate): boolean {
-  try {
-    const parsed = new URL(origin);
-    return parsed.protocol === 'http:' && parsed.origin === origin && gate.hosts.has(parsed.host.toLowerCase());
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The connection ended under a request rather than carrying a bad one: reset or closed by the client
  * (HPE_INVALID_EOF_STATE is Node's parser meeting the end of the stream inside a body).
@@ -303,18 +299,4 @@ function isOwnOrigin(origin: string, gate: RequestGate): boolean {
 export function isClientGone(err: Error): boolean {
   const code = (err as NodeJS.ErrnoException).code;
   return code === 'ECONNRESET' || code === 'EPIPE' || code === 'HPE_INVALID_EOF_STATE';
-}
-
-function sameSecret(offered: string, token: string): boolean {
-  const a = Buffer.from(offered);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function readCookie(header: string | undefined, name: string): string | null {
-  for (const part of header?.split(';') ?? []) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return rest.join('=');
-  }
-  return null;
 }

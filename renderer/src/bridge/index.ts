@@ -10,6 +10,8 @@ import type {
 import { fromWireError } from '../../../shared/errors';
 import { connectWebSocketBridge } from './websocket';
 
+export { webHostToken } from './token';
+
 interface PreloadApi {
   request(channel: string, args: unknown): Promise<Envelope<unknown>>;
   on(channel: string, listener: (payload: unknown) => void): () => void;

@@ -8,15 +8,27 @@ import type {
   Envelope,
 } from '../../../shared/contract';
 import { fromWireError, KilnError } from '../../../shared/errors';
+import { authMessage, WS_CLOSE_AUTH_TIMEOUT, WS_CLOSE_UNAUTHORIZED } from '../../../shared/web-auth';
+import { takeToken } from './token';
 
 type Pending = { resolve: (value: unknown) => void; reject: (err: Error) => void };
 type Reply = Envelope<unknown> & { id: number };
 type EventFrame = { event: string; payload: unknown };
+type AuthFrame = { auth: 'ok' };
 
-/** The contract over the web host's single WebSocket; request ids pair replies with calls. */
-export function connectWebSocketBridge(location: Location): Promise<KilnBridge> {
-  forgetTokenInAddress(location);
-  // The host set its token as an HttpOnly cookie with this page; the upgrade carries it, the page never sees it.
+/**
+ * The contract over the web host's single WebSocket; request ids pair replies with calls. The socket's first
+ * message is the token (shared/web-auth.ts); the bridge is ready when the host says it was accepted.
+ */
+export function connectWebSocketBridge(location: Location, storage?: Storage): Promise<KilnBridge> {
+  const token = takeToken(location, storage);
+  if (!token)
+    return Promise.reject(
+      new KilnError(
+        'E_DISCONNECTED',
+        'this page needs the address with the token printed when the web host started (Kiln web host: …?token=…)',
+      ),
+    );
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
   const pending = new Map<number, Pending>();
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
@@ -44,9 +56,10 @@ export function connectWebSocketBridge(location: Location): Promise<KilnBridge> 
 
   return new Promise((resolve, reject) => {
     socket = new WebSocket(url);
-    socket.addEventListener('open', () => resolve(bridge));
+    socket.addEventListener('open', () => socket.send(authMessage(token)));
     socket.addEventListener('message', (message) => {
-      const frame = JSON.parse(String(message.data)) as Reply | EventFrame;
+      const frame = JSON.parse(String(message.data)) as Reply | EventFrame | AuthFrame;
+      if ('auth' in frame) return resolve(bridge);
       if ('event' in frame) {
         for (const listener of listeners.get(frame.event) ?? []) listener(frame.payload);
         return;
@@ -57,8 +70,8 @@ export function connectWebSocketBridge(location: Location): Promise<KilnBridge> 
       if (frame.ok) call.resolve(frame.value);
       else call.reject(fromWireError(frame.error));
     });
-    socket.addEventListener('close', () => {
-      closedError = new KilnError('E_DISCONNECTED', 'Lost the connection to Kiln; reload to reconnect');
+    socket.addEventListener('close', (event) => {
+      closedError = new KilnError('E_DISCONNECTED', closedMessage(event));
       for (const call of pending.values()) call.reject(closedError);
       pending.clear();
       reject(closedError);
@@ -67,15 +80,10 @@ export function connectWebSocketBridge(location: Location): Promise<KilnBridge> 
   });
 }
 
-/** The token leaves no trace in the address bar, history or a copied link once the page has loaded with it. */
-function forgetTokenInAddress(location: Location): void {
-  const params = new URLSearchParams(location.search);
-  if (!params.has('token')) return;
-  params.delete('token');
-  const query = params.toString();
-  window.history.replaceState(
-    window.history.state,
-    '',
-    `${location.pathname}${query ? `?${query}` : ''}${location.hash}`,
-  );
+/** Why the socket closed, as the page says it: the host's refusal of the token, or a lost connection. */
+function closedMessage(event: CloseEvent): string {
+  if (event.code === WS_CLOSE_UNAUTHORIZED)
+    return 'the web host refused this token; open the address it printed when it started';
+  if (event.code === WS_CLOSE_AUTH_TIMEOUT) return 'the web host closed the connection before the token arrived';
+  return 'Lost the connection to Kiln; reload to reconnect';
 }

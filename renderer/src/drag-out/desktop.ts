@@ -1,5 +1,6 @@
+import type { KilnBridge } from '../../../shared/contract';
 import type { DesktopApi } from '../../../shared/desktop';
-import { downloadUrl } from '../../../shared/download';
+import { ticketedDownloadUrl } from './download-tickets';
 
 declare global {
   interface Window {
@@ -12,10 +13,11 @@ export function desktopApi(): DesktopApi | null {
   return window.kilnDesktop ?? null;
 }
 
-/** Starts the browser's download of a workspace file (a folder comes as a zip) from the web host. */
-export function startDownload(rel: string): void {
+/** Starts the browser's download of a workspace file (a folder comes as a zip) from the web host, by a ticket. */
+export async function startDownload(bridge: KilnBridge, rel: string): Promise<void> {
+  const href = await ticketedDownloadUrl(bridge, rel);
   const link = document.createElement('a');
-  link.href = downloadUrl(window.location.origin, rel);
+  link.href = href;
   // The host's Content-Disposition names the file; `download` keeps the page where it is either way.
   link.download = '';
   link.rel = 'noopener';

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { downloadUrl } from '../../../shared/download';
 import {
   DOWNLOAD_URL_TYPE,
   TREE_PATHS_TYPE,
@@ -28,20 +27,19 @@ function fakeData(): DragData & { map: Map<string, string> } {
 describe('tree drag data', () => {
   it('carries the paths for Kiln, as text for other apps, and one web-host entry as a DownloadURL', () => {
     const data = fakeData();
-    writeTreeDrag(data, { paths: ['docs/a b:c.txt'], downloadOrigin: 'http://127.0.0.1:9', kind: 'file' });
+    const url = 'http://127.0.0.1:9/download?path=docs%2Fa%20b%3Ac.txt&ticket=t1';
+    writeTreeDrag(data, { paths: ['docs/a b:c.txt'], downloadUrl: url, kind: 'file' });
     expect(treePathsOf(data)).toEqual(['docs/a b:c.txt']);
     expect(data.map.get('text/plain')).toBe('docs/a b:c.txt');
-    expect(data.map.get(DOWNLOAD_URL_TYPE)).toBe(
-      'application/octet-stream:a b_c.txt:http://127.0.0.1:9/download?path=docs%2Fa%20b%3Ac.txt',
-    );
+    expect(data.map.get(DOWNLOAD_URL_TYPE)).toBe(`application/octet-stream:a b_c.txt:${url}`);
   });
 
-  it('downloads a folder as a zip; several entries or Electron set no DownloadURL', () => {
+  it('downloads a folder as a zip; several entries, Electron or a drag without a ready ticket set no DownloadURL', () => {
     const folder = fakeData();
-    writeTreeDrag(folder, { paths: ['src'], downloadOrigin: 'http://h:1', kind: 'dir' });
-    expect(folder.map.get(DOWNLOAD_URL_TYPE)).toBe(`application/zip:src.zip:${downloadUrl('http://h:1', 'src')}`);
+    writeTreeDrag(folder, { paths: ['src'], downloadUrl: 'http://h:1/download?path=src&ticket=t', kind: 'dir' });
+    expect(folder.map.get(DOWNLOAD_URL_TYPE)).toBe('application/zip:src.zip:http://h:1/download?path=src&ticket=t');
     const many = fakeData();
-    writeTreeDrag(many, { paths: ['a.txt', 'b/c.txt'], downloadOrigin: 'http://h:1' });
+    writeTreeDrag(many, { paths: ['a.txt', 'b/c.txt'], downloadUrl: 'http://h:1/download?path=a.txt&ticket=t' });
     expect(many.map.has(DOWNLOAD_URL_TYPE)).toBe(false);
     expect(many.map.get('text/plain')).toBe('a.txt\nb/c.txt');
     const electron = fakeData();

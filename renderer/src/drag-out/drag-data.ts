@@ -1,5 +1,3 @@
-import { downloadUrl } from '../../../shared/download';
-
 /**
  * What a drag of tree rows carries, read and written in one place: the tree writes it, the composers,
  * the agent's transcript and the editors read it. Paths are workspace-relative, as everywhere in the renderer.
@@ -19,8 +17,11 @@ export interface DragData {
 
 export interface TreeDragOut {
   paths: string[];
-  /** The web host's origin: a single dragged entry then also downloads when dropped outside the browser. */
-  downloadOrigin?: string;
+  /**
+   * The web host's ticketed URL of the single dragged entry (download-tickets.ts): it then also downloads when
+   * dropped outside the browser.
+   */
+  downloadUrl?: string;
   /** The kind of the single dragged entry (a folder downloads as a zip). */
   kind?: 'file' | 'dir';
 }
@@ -35,13 +36,13 @@ export function downloadName(rel: string, kind: 'file' | 'dir', workspaceName = 
 export function writeTreeDrag(data: DragData, drag: TreeDragOut): void {
   data.setData(TREE_PATHS_TYPE, JSON.stringify(drag.paths));
   data.setData('text/plain', pathsAsText(drag.paths));
-  if (drag.downloadOrigin && drag.paths.length === 1) {
+  if (drag.downloadUrl && drag.paths.length === 1) {
     const kind = drag.kind ?? 'file';
     const rel = drag.paths[0]!;
     // The name and URL are separated by ':'; a name holding ':' would cut the URL short.
     const name = downloadName(rel, kind).replace(/:/g, '_');
     const mime = kind === 'dir' ? 'application/zip' : 'application/octet-stream';
-    data.setData(DOWNLOAD_URL_TYPE, `${mime}:${name}:${downloadUrl(drag.downloadOrigin, rel)}`);
+    data.setData(DOWNLOAD_URL_TYPE, `${mime}:${name}:${drag.downloadUrl}`);
   }
 }
 

@@ -1,4 +1,5 @@
-export { DOWNLOAD_ROUTE, downloadUrl } from '../../../shared/download';
+export { DOWNLOAD_ROUTE } from '../../../shared/download';
+export { PressedRowTicket, ticketedDownloadUrl } from './download-tickets';
 export {
   beginTreeDrag,
   endTreeDrag,

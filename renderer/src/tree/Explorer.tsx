@@ -2,7 +2,15 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Entry } from '../../../shared/contract';
 import { errorText, useBridge, useStore } from '../base';
 import { useCommands } from '../commands';
-import { beginTreeDrag, desktopApi, endTreeDrag, setDragLabel, startDownload, writeTreeDrag } from '../drag-out';
+import {
+  PressedRowTicket,
+  beginTreeDrag,
+  desktopApi,
+  endTreeDrag,
+  setDragLabel,
+  startDownload,
+  writeTreeDrag,
+} from '../drag-out';
 import { useOpenFilesStore } from '../editor';
 import { useTimelineStore } from '../timeline';
 import {
@@ -127,6 +135,7 @@ export function Explorer({
     } else onOpen(entry.path);
   };
 
+  const [pressedTicket] = useState(() => new PressedRowTicket());
   const drag = useTreeDrag({
     scrollRef,
     sourcesFor: (path) => {
@@ -144,7 +153,7 @@ export function Explorer({
         writeTreeDrag(event.dataTransfer, {
           paths: sources,
           // Out of the browser, one row downloads (a folder as a zip); Electron drags the real files instead.
-          downloadOrigin: desktop ? undefined : window.location.origin,
+          downloadUrl: single ? pressedTicket.take(single.path) : undefined,
           kind: single?.kind === 'dir' ? 'dir' : 'file',
         });
         event.dataTransfer.effectAllowed = 'copyMove';
@@ -231,7 +240,10 @@ export function Explorer({
     copyPath: (absolute) => void copyWorkspacePath(bridge, toasts, focusedEntry()?.path ?? '', absolute),
     collapseAll: () => tree.collapseAll(),
     host: desktopApi() ? 'electron' : 'web',
-    download: (path) => startDownload(path),
+    download: (path) =>
+      void startDownload(bridge, path).catch((err) =>
+        toasts.error(`Could not download ${path || workspaceName}: ${errorText(err)}`),
+      ),
     revealInFileManager: (path) =>
       void desktopApi()
         ?.reveal(path)
@@ -304,20 +316,13 @@ export function Explorer({
   };
 
   // Rows are memoized; they call the latest handlers through one stable object.
-  const latest = useRef({
-    onRowClick,
-    finishEditing,
-    ops,
-    pointerDown: drag.onRowPointerDown,
-    dragStart: drag.onRowDragStart,
-  });
-  latest.current = {
-    onRowClick,
-    finishEditing,
-    ops,
-    pointerDown: drag.onRowPointerDown,
-    dragStart: drag.onRowDragStart,
+  const pointerDown = (event: React.PointerEvent, path: string) => {
+    drag.onRowPointerDown(event, path);
+    // In the browser a press may become a drag out of the window: its download ticket is asked for now.
+    if (event.button === 0 && !desktopApi()) void pressedTicket.press(bridge, path);
   };
+  const latest = useRef({ onRowClick, finishEditing, ops, pointerDown, dragStart: drag.onRowDragStart });
+  latest.current = { onRowClick, finishEditing, ops, pointerDown, dragStart: drag.onRowDragStart };
   const rowEvents = useMemo<RowEvents>(
     () => ({
       click: (e, entry) => latest.current.onRowClick(e, entry),

@@ -23,7 +23,17 @@ export function ExportMenu({ session }: { session: NotebookSession }) {
       toasts.close(progress);
       if (!written) return;
       // In the web host the file is on the host's disk: offer it to the browser too.
-      const download = desktopApi() ? [] : [{ label: 'Download', run: () => startDownload(written) }];
+      const download = desktopApi()
+        ? []
+        : [
+            {
+              label: 'Download',
+              run: () =>
+                void startDownload(bridge, written).catch((err) =>
+                  toasts.error(`Could not download ${written}: ${errorText(err)}`),
+                ),
+            },
+          ];
       toasts.show({
         kind: 'info',
         message: `Exported to ${written}`,

@@ -7,7 +7,9 @@ import {
 } from '../../../../shared/contract';
 import { SerialQueue } from '../../../../shared/base/serial-queue';
 import { fromWireError, isKilnError, KilnError } from '../../../../shared/errors';
+import { bearer } from '../../../../shared/web-auth';
 import { errorText, perBridge, Store } from '../../base';
+import { webHostToken } from '../../bridge';
 import type { DialogRequest, Toasts } from '../../ui';
 import { joinPath, nameOf } from '../paths';
 import { renameIncoming, type IncomingItem } from './incoming';
@@ -239,7 +241,8 @@ function clashQuestion(name: string, dir: string, more: number): DialogRequest<C
 
 /**
  * One file to the web host's upload endpoint. XHR rather than fetch: it reports how much of the body has gone
- * (the progress bar) and streams a File from disk without reading it into memory. The token is the host's cookie.
+ * (the progress bar) and streams a File from disk without reading it into memory. The token goes in the
+ * Authorization header (shared/web-auth.ts), never a cookie.
  */
 function putFile(
   path: string,
@@ -250,6 +253,7 @@ function putFile(
   const xhr = new XMLHttpRequest();
   const done = new Promise<UploadResult>((resolve, reject) => {
     xhr.open('PUT', `${UPLOAD_ENDPOINT}?path=${encodeURIComponent(path)}&conflict=${conflict}`);
+    xhr.setRequestHeader('Authorization', bearer(webHostToken() ?? ''));
     xhr.upload.onprogress = (event) => onLoaded(event.loaded);
     xhr.onload = () => {
       let envelope: Envelope<UploadResult>;
