@@ -45,7 +45,8 @@ interface Action {
   label: string;
   /** What the tooltip adds after the name. */
   hint?: string;
-  keys?: string;
+  /** The key the tooltip and the More actions menu show (the registry binds it; this only tells). */
+  shortcut?: string;
   priority: number;
   icon: ReactNode;
   /** A word beside the icon on the bar. */
@@ -57,8 +58,8 @@ interface Action {
 }
 
 /** The tooltip: the name first (an icon-only button says what it is), then why and the key. */
-function tooltip(action: Pick<Action, 'label' | 'hint' | 'keys'>): string {
-  return `${action.label}${action.hint ? `: ${action.hint}` : ''}${action.keys ? ` (${action.keys})` : ''}`;
+function tooltip(action: Pick<Action, 'label' | 'hint' | 'shortcut'>): string {
+  return `${action.label}${action.hint ? `: ${action.hint}` : ''}${action.shortcut ? ` (${action.shortcut})` : ''}`;
 }
 
 function ToolButton({ action }: { action: Action }) {
@@ -107,7 +108,7 @@ export function Toolbar({ notebook, state }: { notebook: NotebookController; sta
     {
       id: 'save',
       label: 'Save notebook',
-      keys: 'Ctrl+S',
+      shortcut: 'Ctrl+S',
       priority: 10,
       icon: <SaveIcon />,
       disabled: saving,
@@ -117,7 +118,7 @@ export function Toolbar({ notebook, state }: { notebook: NotebookController; sta
       id: 'add',
       label: 'Add cell',
       hint: 'a code cell below the selected one',
-      keys: 'B',
+      shortcut: 'B',
       priority: 9,
       icon: <PlusIcon />,
       run: notebook.insertBelowActive,
@@ -126,7 +127,7 @@ export function Toolbar({ notebook, state }: { notebook: NotebookController; sta
       id: 'run',
       label: 'Run selected cell',
       hint: 'and select the next',
-      keys: 'Shift+Enter',
+      shortcut: 'Shift+Enter',
       priority: 8,
       icon: <PlayIcon />,
       disabled: !activeId,
@@ -161,7 +162,7 @@ export function Toolbar({ notebook, state }: { notebook: NotebookController; sta
   const menuItems: MenuItem[] = [
     ...actions
       .filter((a) => hidden.has(a.id))
-      .map((a) => ({ label: a.label, shortcut: a.keys, disabled: a.disabled, onSelect: a.run })),
+      .map((a) => ({ label: a.label, shortcut: a.shortcut, disabled: a.disabled, onSelect: a.run })),
     ...(hidden.has('cellType')
       ? CELL_TYPES.map(({ type, label }) => ({
           label: `Cell type: ${label}${type === cellType ? ' ✓' : ''}`,
