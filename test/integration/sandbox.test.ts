@@ -265,10 +265,11 @@ describe('inside the sandbox', () => {
 
 describe('the sandbox block of the project config', () => {
   it('opens the network and passes its variables only once the folder is trusted', async () => {
-    const running = await startServices({
-      '.kiln/config.yaml': `sandbox:\n  network: true\n  env: [${SECRET_VARIABLE}]\n`,
-    });
+    // A service on the host's loopback: reachable from a run only as a port the trusted config names.
     const { server, port, connections } = await countingListener();
+    const running = await startServices({
+      '.kiln/config.yaml': `sandbox:\n  network: true\n  env: [${SECRET_VARIABLE}]\n  host_ports: [${port}]\n`,
+    });
     const code = [
       'import os, socket',
       'try:',
@@ -282,7 +283,11 @@ describe('the sandbox block of the project config', () => {
       (await running.bridge.request('verbs.call', { verb: 'execute-code', args: { code } })) as VerbRunResult;
     try {
       // Untrusted: the block is withheld, and named as such.
-      expect((await running.bridge.request('trust.get', {})).withheld).toEqual(['sandbox.network', 'sandbox.env']);
+      expect((await running.bridge.request('trust.get', {})).withheld).toEqual([
+        'sandbox.network',
+        'sandbox.env',
+        'sandbox.host_ports',
+      ]);
       expect((await runCode()).stdout).toBe('refused\nFalse\n');
       await running.bridge.request('trust.set', { trusted: true });
       expect((await runCode()).stdout).toBe('connected\nTrue\n');
