@@ -43,10 +43,11 @@ test('a git workspace shows M and U in the tree, gutter marks in the editor that
 }) => {
   await kiln.open(page);
   const app = treeItem(page, 'app.py');
-  await expect(app).toContainText('M');
+  // The letter is drawn as CSS content (decoration, not part of the row's name).
+  await expect(app.locator('.git-mark')).toHaveAttribute('data-letter', 'M');
   await expect(app).toHaveAccessibleDescription('Modified');
   const fresh = treeItem(page, 'fresh.py');
-  await expect(fresh).toContainText('U');
+  await expect(fresh.locator('.git-mark')).toHaveAttribute('data-letter', 'U');
   await expect(fresh).toHaveAccessibleDescription('Untracked');
   await expect(treeItem(page, 'src')).toHaveAccessibleDescription('Contains changes');
   await expect(treeItem(page, 'data')).toHaveAccessibleDescription('Ignored');

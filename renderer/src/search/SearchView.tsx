@@ -252,9 +252,8 @@ export function SearchView({
                   <FileIcon name={name} />
                   <span className="tree-name">{name}</span>
                   {dir && <span className="search-dir">{dir}</span>}
-                  <span className="search-count" aria-hidden>
-                    {row.file.matches.length}
-                  </span>
+                  {/* CSS content, as the tree's git letter: decoration, not part of the row's name. */}
+                  <span className="search-count" aria-hidden data-count={row.file.matches.length} />
                   <RowActions
                     what="file"
                     canReplace={replacing && !replace.state.busy}
