@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import { useStore } from '../base';
 import { useCommands } from '../commands';
 import { requestReveal, useOpenFilesStore } from '../editor';
@@ -78,35 +79,45 @@ export function ProblemsPanel() {
       <div className="problems-list" role="tree" aria-label="Problems by file">
         {files.length === 0 && <div className="problems-empty">No problems have been detected in the workspace.</div>}
         {files.map((file) => (
-          <div key={file.path} role="treeitem" aria-expanded="true" aria-label={file.path} className="problems-file">
-            <div className="problems-file-row">
+          // Flat rows with levels (as Find in Files): a file's row names only itself, not the problems under it.
+          <Fragment key={file.path}>
+            <div
+              role="treeitem"
+              aria-level={1}
+              aria-expanded="true"
+              aria-label={file.path}
+              className="problems-file-row"
+            >
               <FileIcon name={file.path.split('/').pop() ?? file.path} />
               <span className="problems-file-path">{file.path}</span>
-              <span className="problems-file-count">{file.problems.length}</span>
+              {/* Counts, sources and places are CSS content: decoration the row's name says in words (WCAG 2.5.3). */}
+              <span className="problems-file-count" aria-hidden data-text={file.problems.length} />
             </div>
-            <div role="group">
-              {file.problems.map((problem, i) => (
-                <button
-                  key={i}
-                  type="button"
-                  role="treeitem"
-                  className={`problems-row problems-${problem.severity}`}
-                  aria-label={`${SEVERITY_LABEL[problem.severity]}: ${problem.message}, ${file.path} ${cellPlace(problem)}line ${problem.range.start.line + 1}`}
-                  onClick={() => show(problem)}
-                >
-                  <SeverityIcon severity={problem.severity} />
-                  <span className="problems-message">{problem.message}</span>
-                  <span className="problems-source">
-                    {problem.source}
-                    {problem.code ? `(${problem.code})` : ''}
-                  </span>
-                  <span className="problems-place">
-                    [{cellPlace(problem)}Ln {problem.range.start.line + 1}, Col {problem.range.start.character + 1}]
-                  </span>
-                </button>
-              ))}
-            </div>
-          </div>
+            {file.problems.map((problem, i) => (
+              <button
+                key={i}
+                type="button"
+                role="treeitem"
+                aria-level={2}
+                className={`problems-row problems-${problem.severity}`}
+                aria-label={`${SEVERITY_LABEL[problem.severity]}: ${problem.message}, ${file.path} ${cellPlace(problem)}line ${problem.range.start.line + 1}`}
+                onClick={() => show(problem)}
+              >
+                <SeverityIcon severity={problem.severity} />
+                <span className="problems-message">{problem.message}</span>
+                <span
+                  className="problems-source"
+                  aria-hidden
+                  data-text={`${problem.source ?? ''}${problem.code ? `(${problem.code})` : ''}`}
+                />
+                <span
+                  className="problems-place"
+                  aria-hidden
+                  data-text={`[${cellPlace(problem)}Ln ${problem.range.start.line + 1}, Col ${problem.range.start.character + 1}]`}
+                />
+              </button>
+            ))}
+          </Fragment>
         ))}
       </div>
     </section>
