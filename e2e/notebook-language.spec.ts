@@ -52,7 +52,7 @@ test('a name from an earlier cell raises nothing; one never defined is squiggled
     name: /"never_defined" is not defined, analysis\.ipynb Cell 5, line 3/,
   });
   await expect(entry).toBeVisible();
-  await expect(entry).toContainText('[Cell 5, Ln 3, Col 7]');
+  await expect(entry.locator('.problems-place')).toHaveAttribute('data-text', '[Cell 5, Ln 3, Col 7]');
   await page.screenshot({ path: test.info().outputPath('notebook-problems.png') });
 
   // The entry opens the cell with the name selected.
