@@ -31,11 +31,13 @@ test.describe('Find in Files', () => {
     const files = results.locator('[role="treeitem"][aria-level="1"]');
     await expect(files).toHaveCount(3);
     // Arrival order is the engine's; the set of files is what matters.
-    expect((await files.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).sort()).toEqual([
+    expect((await files.evaluateAll((els) => els.map((e) => e.getAttribute('data-path')))).sort()).toEqual([
       'README.md',
       'src/deep/nested/config.yaml',
       'src/engine.py',
     ]);
+    // Each is named as it reads: the file's name, then its folder.
+    await expect(results.getByRole('treeitem', { name: 'engine.py src', exact: true })).toBeVisible();
     // Case-insensitive by default: the upper-case identifier matches too.
     const engineMatches = results.locator('[role="treeitem"][aria-level="2"][data-path="src/engine.py"]');
     await expect(engineMatches).toHaveCount(2);
