@@ -251,6 +251,8 @@ export function SearchView({
                   </span>
                   <FileIcon name={name} />
                   <span className="tree-name">{name}</span>
+                  {/* A space between name and folder, so the row's text reads as its name does. */}
+                  {dir && ' '}
                   {dir && <span className="search-dir">{dir}</span>}
                   {/* CSS content, as the tree's git letter: decoration, not part of the row's name. */}
                   <span className="search-count" aria-hidden data-count={row.file.matches.length} />
