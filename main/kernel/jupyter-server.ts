@@ -576,7 +576,10 @@ export class JupyterServerManager {
     const child = this.child;
     this.child = null;
     if (child?.pid && child.exitCode === null && child.signalCode === null) {
+      // Done when Node has reaped it: until then its pid still answers signals, as a zombie.
+      const reaped = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       await stopProcessGroup(child.pid, this._privateDir);
+      await Promise.race([reaped, delay(2000)]);
     } else {
       await killStragglers(this._privateDir);
     }
