@@ -1,5 +1,5 @@
 import type { NotebookOutput } from './notebook';
-import type { NotebookSaved, VerbCellRunResult, VerbRunResult } from './verbs';
+import type { NotebookSaved, VerbCellRunResult, VerbRunResult } from './verb-results';
 
 /** How a verb's call shows on its chip in the Agent panel once the verb returned. */
 export interface VerbChip {

@@ -1,4 +1,4 @@
-import type { CellMatching } from './match';
+import type { CellMatching } from './types';
 
 /*
  * The anchors (matched cells that kept their order) cut both notebooks into stretches; every other cell of the old

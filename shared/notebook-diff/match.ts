@@ -1,6 +1,9 @@
 import { stretchesOf } from './layout';
-import type { CellLike } from './types';
+import type { CellLike, CellMatching } from './types';
 import { textOf } from './values';
+
+// In types.ts so that layout.ts, which walks a matching, needs nothing from here.
+export type { CellMatching } from './types';
 
 /*
  * Which old cell is which new cell. Learned from nbdime (its cell-id matching and its LCS over cells with an
@@ -11,15 +14,6 @@ import { textOf } from './values';
  *    two cells that both carry ids, different ones, are never the same cell;
  * 4. the matched pairs that keep their order (a longest increasing run) are anchors; the others are moves.
  */
-
-export interface CellMatching {
-  /** For each old cell, the new cell it is (or -1: deleted). */
-  oldToNew: Int32Array;
-  /** For each new cell, the old cell it was (or -1: added). */
-  newToOld: Int32Array;
-  /** For each new cell, whether its pair is an anchor (kept its order relative to the other anchors). */
-  anchored: Uint8Array;
-}
 
 /** Past this many cell pairs in one stretch, the similarity LCS is skipped (cells there are added / deleted). */
 const MAX_SIMILARITY_PAIRS = 10_000;

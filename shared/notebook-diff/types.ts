@@ -4,6 +4,16 @@
  * Cells are addressed by their index in the old (base) and new notebook; the notebooks themselves hold the content.
  */
 
+/** Which old cell is which new cell (match.ts computes it). */
+export interface CellMatching {
+  /** For each old cell, the new cell it is (or -1: deleted). */
+  oldToNew: Int32Array;
+  /** For each new cell, the old cell it was (or -1: added). */
+  newToOld: Int32Array;
+  /** For each new cell, whether its pair is an anchor (kept its order relative to the other anchors). */
+  anchored: Uint8Array;
+}
+
 /** The parts of a notebook the diff reads; main's NotebookJson fits it. Unknown fields are compared too. */
 export interface NotebookLike {
   cells: readonly CellLike[];
