@@ -1,5 +1,4 @@
-import { memo, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
-import type { CellType } from '../../../shared/contract';
+import { memo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import {
   ArrowDownIcon,
   ArrowUpIcon,
@@ -11,7 +10,8 @@ import {
   type MenuItem,
 } from '../ui';
 import { outputsHidden, outputsScrolled, sourceHidden } from './cell-metadata';
-import { CellEditor, type EditorHandle, type EditorKey } from './CellEditor';
+import { CellEditor } from './CellEditor';
+import { endCellDrag, startCellDrag } from './cell-drag';
 import type { KernelAssistSource } from './kernel-assist';
 import type { CellTimings } from './cell-timing';
 import { CellTimingLabel } from './CellTimingLabel';
@@ -19,37 +19,9 @@ import type { CollapseActions } from './collapse';
 import { DomHighlights } from './find/dom-highlights';
 import { useCurrentMatchArea, useMatchCount } from './find/find-context';
 import type { CellView } from './notebook-session';
+import type { CellActions } from './types';
 import { DeferredOutputs, EAGER_CELLS } from './DeferredOutputs';
 import { Markdown } from './Outputs';
-
-/** What a cell asks the notebook to do; the notebook owns selection, focus and the session. */
-export interface CellActions {
-  select: (cellId: string, mode: 'command' | 'edit') => void;
-  run: (cellId: string, then: 'stay' | 'advance' | 'insert') => void;
-  runScope: (cellId: string, scope: 'above' | 'below') => void;
-  edit: (cellId: string, source: string) => void;
-  editorKey: (cellId: string, key: EditorKey) => void;
-  move: (cellId: string, by: -1 | 1) => void;
-  remove: (cellId: string) => void;
-  insert: (cellId: string, where: 'above' | 'below') => void;
-  setType: (cellId: string, type: CellType) => void;
-  clear: (cellId: string) => void;
-  answer: (cellId: string, value: string) => void;
-  registerEditor: (cellId: string, editor: EditorHandle | null) => void;
-  registerCell: (cellId: string, element: HTMLDivElement | null) => void;
-  /** A click on the cell's chrome: Shift extends the selection, Ctrl/Cmd toggles the cell in it. */
-  pointerSelect: (cellId: string, how: { extend: boolean; toggle: boolean }) => void;
-  copy: (cellId: string) => void;
-  cut: (cellId: string) => void;
-  paste: (cellId: string, where: 'above' | 'below') => void;
-  merge: (cellId: string) => void;
-  split: (cellId: string) => void;
-  toggleOutputs: (cellId: string) => void;
-  toggleInput: (cellId: string) => void;
-  /** The cell's handle started a drag (of the cell, or of the selection it is in). */
-  dragStart: (cellId: string, event: DragEvent) => void;
-  dragEnd: () => void;
-}
 
 export interface CellProps {
   view: CellView;
@@ -263,8 +235,8 @@ export const Cell = memo(function Cell({
         title={`${hideInput ? 'Show input' : 'Hide input'}; drag to move`}
         onClick={() => collapse?.toggleSource(cell.id)}
         draggable
-        onDragStart={(e) => actions.dragStart(cell.id, e)}
-        onDragEnd={() => actions.dragEnd()}
+        onDragStart={(e) => startCellDrag(actions, cell.id, e)}
+        onDragEnd={endCellDrag}
       />
       <div className="nb-gutter">
         {section && (

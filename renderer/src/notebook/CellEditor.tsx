@@ -9,18 +9,7 @@ import { findDecorations, scrollToFindMatch, StaticSource } from './find/find-hi
 import { observeWidth } from './cell-width';
 import { makeEditorSoon } from './editor-queue';
 import { observeNearView } from './near-view';
-
-export type EditorKey = 'run' | 'run-advance' | 'run-insert' | 'escape' | 'up-out' | 'down-out';
-
-/** What the notebook can do with a cell's editor, whether or not Monaco was created yet. */
-export interface EditorHandle {
-  focus(): void;
-  hasTextFocus(): boolean;
-  /** Where to split (Ctrl+Shift+-): each cursor's offset, or a selection's start and end; [] before Monaco is made. */
-  cursorOffsets(): number[];
-  /** Selects a range (1-based line, UTF-16 offsets in it) and focuses the editor, creating it first if needed. */
-  select(target: { line: number; start: number; end: number }): void;
-}
+import type { EditorHandle, EditorKey } from './types';
 
 export interface CellEditorProps {
   cellId: string;

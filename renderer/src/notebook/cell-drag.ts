@@ -4,6 +4,7 @@ import type { NotebookCell } from '../../../shared/contract';
 import type { TabDrop } from '../editor';
 import { CELLS_MIME, cellsAsText, cellsFromJson, cellsToJson } from './cell-clipboard';
 import type { NotebookController } from './notebook-controller';
+import type { CellDragSource } from './types';
 
 /**
  * Dragging cells by their handle: within a notebook a drop moves them; dropped on another notebook it copies
@@ -11,9 +12,10 @@ import type { NotebookController } from './notebook-controller';
  */
 
 /** The drag this window started, so a drop can tell a move within its notebook from a copy. */
-let current: { notebook: NotebookController; ids: string[] } | null = null;
+let current: { notebook: CellDragSource; ids: string[] } | null = null;
 
-export function startCellDrag(notebook: NotebookController, cellId: string, event: ReactDragEvent): void {
+/** The cell's handle started a drag (of the cell, or of the selection it is in). */
+export function startCellDrag(notebook: CellDragSource, cellId: string, event: ReactDragEvent): void {
   const ids = notebook.selection().includes(cellId) ? notebook.selection() : [cellId];
   const cells = ids.map((id) => notebook.session.cell(id)?.cell).filter((c) => c !== undefined);
   current = { notebook, ids };

@@ -2,7 +2,6 @@ import type { CellType, NotebookCell, PlacedCell } from '../../../shared/contrac
 import { SerialQueue } from '../../../shared/base/serial-queue';
 import { Store } from '../base';
 import { cellClipboard } from './cell-clipboard';
-import { endCellDrag, startCellDrag } from './cell-drag';
 import {
   asHeading,
   outputsHidden,
@@ -12,11 +11,9 @@ import {
   withOutputsScrolled,
   withSourceHidden,
 } from './cell-metadata';
-import type { CellActions } from './Cell';
-import type { DragEvent } from 'react';
-import type { EditorHandle, EditorKey } from './CellEditor';
 import { movedBlock, type NotebookSession } from './notebook-session';
 import { headingsHiding, withHeadingCollapsed } from './sections';
+import type { CellActions, EditorHandle, EditorKey } from './types';
 
 export type NotebookMode = 'command' | 'edit';
 
@@ -625,10 +622,6 @@ export class NotebookController extends Store<NotebookViewState> implements Cell
   showsLineNumbers(cellId: string): boolean {
     return this.state.allLineNumbers !== this.state.lineNumbers.has(cellId);
   }
-
-  dragStart = (cellId: string, event: DragEvent): void => startCellDrag(this, cellId, event);
-
-  dragEnd = (): void => endCellDrag();
 
   interrupt = (): void => void this.session.interrupt();
 
