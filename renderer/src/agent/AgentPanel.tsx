@@ -18,7 +18,7 @@ import {
 import { usePathDrop } from '../drag-out';
 import { useOpenFilesStore } from '../editor';
 import { TurnCheckpoint } from '../timeline';
-import { useCopyIn } from '../tree';
+import { useCopyIn } from '../upload';
 import { PromptWithheld, useWorkspaceTrust } from '../trust';
 import { AgentIcon, CheckIcon, ChevronIcon, ErrorIcon, SpinnerIcon } from '../ui';
 import { useAgent, useAgentStore } from './agent-store';

@@ -9,7 +9,7 @@ import { TerminalPanel } from '../terminal';
 import { LanguageFeatures, LanguageStatusItem, isLibraryPath } from '../language';
 import { ProblemsPanel, ProblemsStatusItem } from '../problems';
 import { TrustBanner } from '../trust';
-import { EditorFileDrop, UploadStatus } from '../tree';
+import { EditorFileDrop, UploadStatus } from '../upload';
 import { DialogProvider, IS_MAC, ToastProvider, useToasts } from '../ui';
 import { useBridge, useStore } from '../base';
 import { LeftRail } from './LeftRail';

@@ -1,6 +1,6 @@
 import { useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, type ReactNode, type Ref } from 'react';
 import { insertSnippet, usePathDrop } from '../drag-out';
-import { useCopyIn } from '../tree';
+import { useCopyIn } from '../upload';
 import { SendIcon, StopIcon } from '../ui';
 
 /** Puts text into the message box from outside it (paths dropped on the transcript). */

@@ -34,7 +34,8 @@ import { DisplayRows, TreeRowList, scrollRowIntoView } from './TreeRowList';
 import { ROW_HEIGHT, type RowEvents } from './TreeRowView';
 import { TreeStore } from './tree-store';
 import { useTreeDrag } from './use-tree-drag';
-import { incomingFromInput, pickFiles, useOsDrop, useUploads, type IncomingItem } from './upload';
+import { incomingFromInput, pickFiles, useUploads, type IncomingItem } from '../upload';
+import { useOsDrop } from './use-os-drop';
 
 const TYPE_TO_FIND_RESET_MS = 800;
 

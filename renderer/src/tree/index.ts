@@ -1,2 +1,1 @@
 export { Explorer } from './Explorer';
-export { EditorFileDrop, UploadStatus, useCopyIn } from './upload';

@@ -4,10 +4,10 @@
  * end to end in e2e/upload.spec.ts.
  */
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import type { RequestArgs } from '../../../../shared/contract';
-import { KilnError } from '../../../../shared/errors';
-import { FakeBridge } from '../../../../test-support/fake-bridge';
-import type { Toasts } from '../../ui';
+import type { RequestArgs } from '../../../shared/contract';
+import { KilnError } from '../../../shared/errors';
+import { FakeBridge } from '../../../test-support/fake-bridge';
+import type { Toasts } from '../ui';
 import type { IncomingItem } from './incoming';
 import { UploadStore } from './upload-store';
 

@@ -1,10 +1,9 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
-import { IS_MAC } from '../../ui';
-import { parentOf } from '../paths';
-import type { DragState } from '../use-tree-drag';
-import { carriesOsFiles, readDrop, type IncomingItem } from './incoming';
-import { wantsMove } from './transfer-text';
-import { desktopApi } from '../../drag-out';
+import { IS_MAC } from '../ui';
+import { parentOf } from './paths';
+import type { DragState } from './use-tree-drag';
+import { carriesOsFiles, readDrop, wantsMove, type IncomingItem } from '../upload';
+import { desktopApi } from '../drag-out';
 
 const HOVER_EXPAND_MS = 550;
 

@@ -1,6 +1,6 @@
 import './upload.css';
-import { useStore } from '../../base';
-import { nameOf } from '../paths';
+import { useStore } from '../base';
+import { nameOf } from '../../../shared/paths';
 import { progressText } from './transfer-text';
 import { useUploads } from './upload-store';
 

@@ -4,14 +4,14 @@ import {
   type KilnBridge,
   type UploadConflict,
   type UploadResult,
-} from '../../../../shared/contract';
-import { SerialQueue } from '../../../../shared/base/serial-queue';
-import { fromWireError, isKilnError, KilnError } from '../../../../shared/errors';
-import { bearer } from '../../../../shared/web-auth';
-import { errorText, perBridge, Store } from '../../base';
-import { webHostToken } from '../../bridge';
-import type { DialogRequest, Toasts } from '../../ui';
-import { joinPath, nameOf } from '../paths';
+} from '../../../shared/contract';
+import { SerialQueue } from '../../../shared/base/serial-queue';
+import { fromWireError, isKilnError, KilnError } from '../../../shared/errors';
+import { bearer } from '../../../shared/web-auth';
+import { errorText, perBridge, Store } from '../base';
+import { webHostToken } from '../bridge';
+import type { DialogRequest, Toasts } from '../ui';
+import { joinPath, nameOf } from '../../../shared/paths';
 import { renameIncoming, type IncomingItem } from './incoming';
 import { cancelledText, type TransferCounts } from './transfer-text';
 

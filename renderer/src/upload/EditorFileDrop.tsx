@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { useBridge } from '../../base';
-import { desktopApi, workspaceRelativeOf } from '../../drag-out';
-import { parentOf } from '../paths';
+import { useBridge } from '../base';
+import { desktopApi, workspaceRelativeOf } from '../drag-out';
+import { parentOf } from '../../../shared/paths';
 import { useCopyIn } from './copy-in';
 import { carriesOsFiles } from './incoming';
 

@@ -1,4 +1,4 @@
-import { desktopApi } from '../../drag-out';
+import { desktopApi } from '../drag-out';
 
 /**
  * What the operator brought in from the desktop, as items for one target folder: each top-level file or folder

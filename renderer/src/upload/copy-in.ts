@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
-import { useAsk, useToasts } from '../../ui';
-import { nameOf } from '../paths';
+import { useAsk, useToasts } from '../ui';
+import { nameOf } from '../../../shared/paths';
 import { readDrop, type IncomingItem } from './incoming';
 import { useUploads } from './upload-store';
 
