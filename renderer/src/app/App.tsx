@@ -16,6 +16,7 @@ import { LeftRail } from './LeftRail';
 import { RightRail } from './RightRail';
 import { ConnectionLostLine, WatchStatusLine } from './StatusLines';
 import './document-views';
+import './contributions';
 
 /** The window: file tree on the left, the editor in the centre, the agent rail on the right. */
 export function App() {

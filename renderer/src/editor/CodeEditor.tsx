@@ -5,10 +5,10 @@ import { useColorScheme, usePrefs } from '../ui';
 import { languageForPath, monaco } from './monaco-setup';
 import { useOpenFile, useOpenFilesStore, type OpenFile } from './open-files';
 import { useGitStateOf } from '../git';
+import { menuItems } from '../commands';
 import { attachTreePathDrop, openIfFile } from './path-drop';
 import { onRevealRequest, revealPendingIn } from './reveal';
 import { useTextModels, type TextModels } from './text-models';
-import { useTimelineStore } from '../timeline';
 import { reportEdits } from './edit-handover';
 import { EDITOR_OPTIONS, fileOptions } from './editor-options';
 
@@ -21,7 +21,6 @@ export function CodeEditor({ path }: { path: string }) {
   const bridge = useBridge();
   const store = useOpenFilesStore();
   const textModels = useTextModels();
-  const timeline = useTimelineStore();
   const { prefs } = usePrefs();
   const scheme = useColorScheme();
   const host = useRef<HTMLDivElement>(null);
@@ -36,16 +35,18 @@ export function CodeEditor({ path }: { path: string }) {
     editorRef.current = editor;
     gutter.current = editor.createDecorationsCollection();
     const stopReporting = reportEdits(editor, store, textModels, () => applying.current);
-    // The editor's way to a file's local history, as VS Code's editor context menu offers it.
-    const timelineAction = editor.addAction({
-      id: 'kiln.openTimeline',
-      label: 'Open Timeline',
-      contextMenuGroupId: 'navigation',
-      run: () => {
-        const owner = textModels.pathOf(editor.getModel());
-        if (owner) void timeline.show(owner);
-      },
-    });
+    // What other features add to the editor's context menu (the Timeline's "Open Timeline"), as VS Code's does.
+    const contributed = menuItems('editor/context').map((item) =>
+      editor.addAction({
+        id: `kiln.${item.id}`,
+        label: item.title,
+        contextMenuGroupId: 'navigation',
+        run: () => {
+          const owner = textModels.pathOf(editor.getModel());
+          if (owner) void item.run({ bridge, path: owner });
+        },
+      }),
+    );
     const pathDrop = attachTreePathDrop(editor, host.current!, {
       fileOf: () => textModels.pathOf(editor.getModel()) ?? null,
       open: openIfFile(bridge, (target) => void store.open(target)),
@@ -54,12 +55,12 @@ export function CodeEditor({ path }: { path: string }) {
       pathDrop();
       const owner = textModels.pathOf(editor.getModel());
       if (owner) textModels.saveViewState(owner, editor.saveViewState());
-      timelineAction.dispose();
+      for (const action of contributed) action.dispose();
       stopReporting();
       editor.dispose();
       editorRef.current = null;
     };
-  }, [bridge, store, textModels, timeline]);
+  }, [bridge, store, textModels]);
 
   // Show this path's model, restoring where the operator was.
   const ready = file?.status === 'ready' && !file.binary;

@@ -5,11 +5,9 @@ import { useTextModels, type TextModels } from './text-models';
 import { DiffView } from './DiffView';
 import { SaveAs } from './SaveAs';
 import { viewFor } from './document-views';
+import { editorOverlays } from './overlays';
 import { useOpenFiles, useOpenFilesStore, type OpenFile, type OpenFilesStore } from './open-files';
 import type { DialogRequest } from '../ui';
-// The Edit assistant's proposal under review for the active file replaces the document view.
-import { ProposalReviewSlot } from '../edit-assistant';
-import { TimelineDiffSlot } from '../timeline';
 
 type Ask = <V extends string>(request: DialogRequest<V>) => Promise<V>;
 
@@ -241,10 +239,11 @@ export function EditorArea() {
           </button>
         </div>
       )}
-      {/* Renders nothing unless a proposal is under review; while it is, CSS hides the .document below. */}
-      <ProposalReviewSlot path={activeFile?.path} />
-      {/* Likewise for a version picked in the Timeline. */}
-      <TimelineDiffSlot path={activeFile?.path} />
+      {/* The overlays (a proposal under review, a Timeline version) render nothing until they have something to
+          show; while one does, CSS hides the .document below. */}
+      {editorOverlays().map(({ id, component: Overlay }) => (
+        <Overlay key={id} path={activeFile?.path} />
+      ))}
       <div className="document">
         {showingDiff && conflict.kind === 'changed' ? (
           <div className="compare">

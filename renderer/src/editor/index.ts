@@ -2,6 +2,7 @@ export { EditorArea } from './EditorArea';
 export { CodeDocument } from './CodeDocument';
 export { DiffView } from './DiffView';
 export { registerDocumentView, type DocumentViewProps, type DocumentViewSpec, type TabDrop } from './document-views';
+export { registerEditorOverlay, type EditorOverlayProps, type EditorOverlaySpec } from './overlays';
 export { monaco } from './monaco-setup';
 export { attachTreePathDrop, openIfFile } from './path-drop';
 export { OpenFilesStore, useOpenFile, useOpenFiles, useOpenFilesStore, type OpenFile } from './open-files';

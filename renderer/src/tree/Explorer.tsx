@@ -12,7 +12,6 @@ import {
   writeTreeDrag,
 } from '../drag-out';
 import { useOpenFilesStore } from '../editor';
-import { useTimelineStore } from '../timeline';
 import {
   CollapseIcon,
   ContextMenu,
@@ -57,7 +56,6 @@ export function Explorer({
   const ask = useAsk();
   const toasts = useToasts();
   const openFiles = useOpenFilesStore();
-  const timeline = useTimelineStore();
   const { prefs, setPref } = usePrefs();
   const tree = useMemo(() => new TreeStore(bridge), [bridge]);
   useEffect(() => () => tree.dispose(), [tree]);
@@ -221,7 +219,7 @@ export function Explorer({
   };
 
   const actions: ExplorerActions = {
-    openTimeline: (path) => void timeline.show(path),
+    runContributed: (item, path) => void item.run({ bridge, path }),
     treeFocused: () => document.activeElement === scrollRef.current,
     focusedEntry,
     targets: () => selection.targets(),

@@ -1,4 +1,4 @@
-import type { Command } from '../commands';
+import { menuItems, type Command, type MenuItemContribution } from '../commands';
 import type { Entry } from '../../../shared/contract';
 import { parentOf } from './paths';
 
@@ -20,8 +20,8 @@ export interface ExplorerActions {
   selectAll(): void;
   clearSelection(): void;
   copyPath(absolute: boolean): void;
-  /** Shows a file's local history in the Timeline. */
-  openTimeline(path: string): void;
+  /** Runs an item another feature added to the explorer's menu (the Timeline's "Open Timeline") on a file. */
+  runContributed(item: MenuItemContribution, path: string): void;
   collapseAll(): void;
   /** Which host the window runs in: downloads are the web host's, desktop actions Electron's. */
   host: 'web' | 'electron';
@@ -40,13 +40,18 @@ export interface ExplorerCommand extends Command {
   enabled?: () => boolean;
   /** False where the host has no such action: left out of the menu (and the palette). */
   available?: boolean;
+  /** Added by another feature (commands/menus.ts): the menu shows these in their own group. */
+  contributed?: boolean;
 }
 
 /**
  * Every explorer command with its key, in one table: the registry dispatches the keys (only while the tree
  * has focus, as `when` says) and lists them in the command palette; the context menu shows them too.
  */
-export function explorerCommands(a: ExplorerActions): ExplorerCommand[] {
+export function explorerCommands(
+  a: ExplorerActions,
+  contributed: readonly MenuItemContribution[] = menuItems('explorer/context'),
+): ExplorerCommand[] {
   const focused = () => a.treeFocused() && Boolean(a.focusedEntry());
   const withTargets = () => a.treeFocused() && a.targets().length > 0;
   const onEntry = () => Boolean(a.focusedEntry());
@@ -93,10 +98,13 @@ export function explorerCommands(a: ExplorerActions): ExplorerCommand[] {
       enabled: () => a.focusedEntry()?.kind === 'file',
       run: () => void withEntry(a, (e) => e.kind === 'file' && a.openWithSystem(e.path)),
     }),
-    command('openTimeline', 'Open Timeline', {
-      enabled: () => a.focusedEntry()?.kind === 'file',
-      run: () => void withEntry(a, (e) => e.kind === 'file' && a.openTimeline(e.path)),
-    }),
+    ...contributed.map((item) => ({
+      ...command(item.id, item.title, {
+        enabled: () => a.focusedEntry()?.kind === 'file',
+        run: () => void withEntry(a, (e) => e.kind === 'file' && a.runContributed(item, e.path)),
+      }),
+      contributed: true,
+    })),
     command('rename', 'Rename', {
       keys: 'F2',
       when: focused,

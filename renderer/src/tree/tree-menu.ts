@@ -20,7 +20,8 @@ const MENU = [
   'explorer.revealInFileManager',
   'explorer.openWithSystem',
   'separator',
-  'explorer.openTimeline',
+  // What other features added (commands/menus.ts), in the order they were registered.
+  'contributed',
   'separator',
   'explorer.rename',
   'explorer.delete',
@@ -28,7 +29,10 @@ const MENU = [
 
 /** The menu's items from the same commands the keys and the palette run, each showing its key. */
 export function explorerMenu(commands: ExplorerCommand[]): MenuItem[] {
-  const shown = MENU.filter((id) => id === 'separator' || commands.find((c) => c.id === id)?.available !== false);
+  const contributed = commands.filter((c) => c.contributed).map((c) => c.id);
+  const shown = MENU.flatMap((id) => (id === 'contributed' ? contributed : [id])).filter(
+    (id) => id === 'separator' || commands.find((c) => c.id === id)?.available !== false,
+  );
   // A host without a group's actions shows no empty group: no separator twice in a row.
   const items = shown.filter((id, i) => id !== 'separator' || shown[i - 1] !== 'separator');
   return items.map((id): MenuItem => {
