@@ -13,3 +13,4 @@ export {
   type LogLevel,
   type LogOptions,
 } from './logger';
+export { logHandlers, readLogTail } from './handlers';
