@@ -33,6 +33,8 @@ export interface LogOptions {
   maxBytes?: number;
   /** How many rotated files are kept besides kiln.log; default 3. */
   keep?: number;
+  /** The file's name in `dir`; default `kiln.log` (the MCP server writes `mcp.log`, so two processes never rotate one file). */
+  name?: string;
 }
 
 export const LOG_FILE = 'kiln.log';
@@ -86,7 +88,7 @@ export class LogSink {
   private size = 0;
 
   constructor(options: LogOptions) {
-    this.file = path.join(options.dir, LOG_FILE);
+    this.file = path.join(options.dir, options.name ?? LOG_FILE);
     this.verbose = Boolean(options.verbose);
     this.level = RANK[options.level ?? (options.verbose ? 'debug' : 'info')];
     this.maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
@@ -198,7 +200,12 @@ function errorFields(err: Error, depth: number): LogFields {
  * A host's start: the log in `<dataDir>/logs`, mirrored to stderr when the command line has `--verbose`
  * (KILN_LOG_LEVEL=debug|info|warn|error sets the level).
  */
-export function startLog(dataDir: string, argv: readonly string[], env: NodeJS.ProcessEnv = process.env): LogSink {
+export function startLog(
+  dataDir: string,
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  name = LOG_FILE,
+): LogSink {
   const level = env.KILN_LOG_LEVEL && env.KILN_LOG_LEVEL in RANK ? (env.KILN_LOG_LEVEL as LogLevel) : undefined;
-  return openLog({ dir: path.dirname(logFileOf(dataDir)), verbose: argv.includes('--verbose'), level });
+  return openLog({ dir: path.dirname(logFileOf(dataDir)), verbose: argv.includes('--verbose'), level, name });
 }
