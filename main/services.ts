@@ -31,6 +31,7 @@ import { KilnError } from '../shared/errors';
 import type { EventPayload, TrustState } from '../shared/contract';
 import { WorkspaceWatcher, type FolderWatchFactory } from './watcher';
 import { uploadHandlers } from './upload';
+import { logHandlers } from './log';
 import { osTrash, workspaceHandlers, type Workspace, type WorkspaceOptions } from './workspace';
 
 export interface ServiceOptions {
@@ -339,6 +340,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...notebookExportHandlers(stack.jupyter),
     ...windowCloseHandlers(windowClose),
     ...uploadHandlers(workspace, { localPaths: false }),
+    ...logHandlers(options.dataDir),
     // The web host answers this itself (main/hosts/web); the desktop app saves files without a URL.
     'download.ticket': () => {
       throw new KilnError('E_BAD_REQUEST', 'Download tickets are for the web host; the desktop app saves files itself');

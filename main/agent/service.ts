@@ -26,6 +26,9 @@ import { describeCall, describeError, describeResult, type ChipEnd } from './too
 import { workspaceHarnessPrompt } from './harness';
 import { AgentRecordStore, type AgentRecord } from './session-store';
 import { withWriteCause } from '../history';
+import { createLogger } from '../log';
+
+const log = createLogger('agent');
 
 type AgentEventChannel = keyof typeof agentEvents;
 export type AgentEmit = <E extends AgentEventChannel>(channel: E, payload: EventPayload<E>) => void;
@@ -323,7 +326,9 @@ export class AgentService {
     if (!interrupt || !this.runningChips) return;
     for (const chip of this.runningChips.values()) {
       if (chip.status === 'running' && chip.target && isVerbName(chip.verb) && VERBS[chip.verb].runsCell)
-        void interrupt(chip.target).catch(() => {});
+        void interrupt(chip.target).catch(
+          log.caught('a running cell could not be interrupted at Stop (its kernel gone or busy restarting)', undefined),
+        );
     }
   }
 

@@ -6,6 +6,9 @@ import { ZipFile } from 'yazl';
 import { KilnError } from '../../shared/errors';
 import { isKilnTempName, type PathGuard } from '../workspace';
 import { attachmentDisposition, contentTypeOf, DOWNLOAD_HEADERS } from './headers';
+import { createLogger } from '../log';
+
+const log = createLogger('download');
 
 const S_IFLNK_RWX = 0o120777;
 /**
@@ -115,7 +118,9 @@ async function openInside(guard: PathGuard, at: string, rel: string, extraFlags 
 /** Where an open handle really is (Linux), or null where the OS does not say. */
 async function realOf(handle: FileHandle): Promise<string | null> {
   if (process.platform !== 'linux') return null;
-  return readlink(`/proc/self/fd/${handle.fd}`).catch(() => null);
+  return readlink(`/proc/self/fd/${handle.fd}`).catch(
+    log.caught("/proc cannot name the handle's place; the identity check decides instead", null),
+  );
 }
 
 /**
@@ -204,7 +209,7 @@ async function streamZip(
     stop();
     res.destroy();
   } finally {
-    await rootHandle.close().catch(() => undefined);
+    await rootHandle.close().catch(log.caught("a download folder's read-only handle failed to close", undefined));
   }
   if (!walk.gone) zip.end();
   await done;
@@ -233,7 +238,9 @@ async function addFolder(
     const at = path.join(dirReal, dirent.name);
     const entryName = prefix + dirent.name;
     if (dirent.isSymbolicLink()) {
-      const target = await readlink(path.join(listed, dirent.name)).catch(() => null);
+      const target = await readlink(path.join(listed, dirent.name)).catch(
+        log.caught('a link went away while the folder was zipped; it is left out', null),
+      );
       if (target !== null) zip.addBuffer(Buffer.from(target), entryName, { mode: S_IFLNK_RWX, compress: false });
     } else if (dirent.isDirectory()) {
       let sub: FileHandle;
@@ -250,7 +257,9 @@ async function addFolder(
         await sub.close();
       }
     } else if (dirent.isFile()) {
-      const info = await lstat(at).catch(() => null);
+      const info = await lstat(at).catch(
+        log.caught('a file went away while the folder was zipped; it is left out', null),
+      );
       if (!info?.isFile()) continue;
       zip.addReadStreamLazy(entryName, { mtime: info.mtime, mode: info.mode & 0xffff, compress: false }, (ready) => {
         if (walk.gone) return ready(new Error('The download was cancelled'), undefined as never);

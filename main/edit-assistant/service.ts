@@ -26,6 +26,9 @@ import {
   type EditSessionHost,
 } from './edit-session';
 import { SessionStore } from './session-store';
+import { createLogger } from '../log';
+
+const log = createLogger('edit-assistant');
 
 export type { EditAssistantEmit, EditConfigSource, EditFileAccess } from './edit-session';
 
@@ -54,7 +57,9 @@ export class EditAssistantService {
 
   constructor(private readonly options: EditAssistantServiceOptions) {
     this.store = new SessionStore(options.dataDir, options.workspaceRoot);
-    void this.store.prune().catch(() => undefined);
+    void this.store
+      .prune()
+      .catch(log.caught('old sessions could not be pruned; they are tried again at the next start', undefined, 'warn'));
     this.engine = options.engine ?? new RunEngine();
     this.emit = options.emit ?? (() => {});
     this.host = {
@@ -158,7 +163,16 @@ export class EditAssistantService {
       return;
     }
     for (const [key, session] of this.sessions) {
-      if (changeTouches(change, key)) await session.followDisk().catch(() => {});
+      if (changeTouches(change, key))
+        await session
+          .followDisk()
+          .catch(
+            log.caught(
+              "a session could not follow its file's change on disk (unreadable for now); it follows the next change",
+              undefined,
+              'warn',
+            ),
+          );
     }
   }
 

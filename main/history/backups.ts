@@ -3,6 +3,9 @@ import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { Backup, type BackupPatch } from '../../shared/contract';
 import { KeyedSerialQueue } from '../../shared/base/serial-queue';
+import { createLogger } from '../log';
+
+const log = createLogger('history.backups');
 
 /** Backups kept per workspace; past it, the oldest go (a backup is a dirty tab, so this is far above real use). */
 export const MAX_BACKUPS = 200;
@@ -40,7 +43,9 @@ export class BackupStore {
         const record = await this.read(patch.path);
         if (record?.version === against.version) base = record.text;
       } else {
-        const disk = await readDisk(patch.path).catch(() => null);
+        const disk = await readDisk(patch.path).catch(
+          log.caught('the file a backup patch is against is unreadable; the window is asked for the whole text', null),
+        );
         if (disk && !disk.truncated && disk.hash === against.diskHash) base = disk.text;
       }
       if (base === null || base.length !== patch.againstLength || patch.start > patch.end || patch.end > base.length)
@@ -69,9 +74,11 @@ export class BackupStore {
   async list(): Promise<Backup[]> {
     await this.writes.whenIdle();
     const backups: Backup[] = [];
-    for (const name of await fs.readdir(this.dir).catch(() => [])) {
+    for (const name of await fs.readdir(this.dir).catch(log.caught('no backups folder yet: no backups', []))) {
       if (!name.endsWith('.json')) continue;
-      const text = await fs.readFile(path.join(this.dir, name), 'utf8').catch(() => null);
+      const text = await fs
+        .readFile(path.join(this.dir, name), 'utf8')
+        .catch(log.caught('a backup removed between its listing and its read; skipped', null));
       const parsed = text === null ? null : parseRecord(text);
       if (parsed) backups.push(parsed);
     }
@@ -98,7 +105,9 @@ export class BackupStore {
   }
 
   private async read(rel: string): Promise<Backup | null> {
-    const text = await fs.readFile(this.fileFor(rel), 'utf8').catch(() => null);
+    const text = await fs
+      .readFile(this.fileFor(rel), 'utf8')
+      .catch(log.caught('no backup of this file (or unreadable): none', null));
     return text === null ? null : parseRecord(text);
   }
 

@@ -1,5 +1,8 @@
 import type { NotebookBackup, NotebookBackupSink } from '../notebook';
 import type { BackupStore } from './backups';
+import { createLogger } from '../log';
+
+const log = createLogger('history.notebook-backups');
 
 /** How long after a notebook's last change its backup is written (the same pause as a text buffer's). */
 export const NOTEBOOK_BACKUP_DEBOUNCE_MS = 750;
@@ -68,7 +71,9 @@ export class NotebookBackups implements NotebookBackupSink {
   private async write(path: string): Promise<void> {
     const backup = this.snapshot(path);
     if (backup === undefined) return;
-    await (backup === null ? this.store.discard(path) : this.store.save({ path, ...backup })).catch(() => undefined);
+    await (backup === null ? this.store.discard(path) : this.store.save({ path, ...backup })).catch(
+      log.caught("a notebook's hot-exit backup could not be written; the next change tries again", undefined, 'warn'),
+    );
   }
 
   private cancel(path: string): void {

@@ -9,6 +9,9 @@ import { withWriteCause } from './cause';
 import type { BackupStore } from './backups';
 import type { HistoryStore } from './store';
 import { TurnUndo } from './undo';
+import { createLogger } from '../log';
+
+const log = createLogger('history');
 
 export interface HistoryServiceOptions {
   store: HistoryStore;
@@ -46,7 +49,11 @@ export class HistoryService {
     return Promise.all(
       backups.map(async (backup) => ({
         ...backup,
-        missing: !(await this.workspace.exists(backup.path).catch(() => false)),
+        missing: !(await this.workspace
+          .exists(backup.path)
+          .catch(
+            log.caught("a backup's path cannot be checked (outside the workspace now?); shown as missing", false),
+          )),
       })),
     );
   }

@@ -6,6 +6,11 @@ import { gunzip as gunzipCb, gzip as gzipCb } from 'node:zlib';
 import { Emitter, type Event } from '../../shared/base/event';
 import { KilnError } from '../../shared/errors';
 import { HistoryEntry, type HistoryOrigin, type HistoryReason } from '../../shared/contract';
+import { createLogger } from '../log';
+
+const log = createLogger('history');
+/** Another process (or the pruner) may evict a version between the listing and the read. */
+const versionGone = log.caught('a version was evicted between its listing and its read; skipped', null);
 
 const gzip = promisify(gzipCb);
 const gunzip = promisify(gunzipCb);
@@ -203,7 +208,7 @@ export class HistoryStore {
     for (const { folder } of await this.lineages()) {
       const sizes = new Map<string, number>();
       for (const name of await readdirOrEmpty(folder)) {
-        const size = (await fs.stat(path.join(folder, name)).catch(() => null))?.size ?? 0;
+        const size = (await fs.stat(path.join(folder, name)).catch(versionGone))?.size ?? 0;
         total += size;
         const id = /^(.+)\.(?:gz|json)$/.exec(name)?.[1];
         if (id) sizes.set(id, (sizes.get(id) ?? 0) + size);
@@ -227,7 +232,7 @@ export class HistoryStore {
     if (this.pruning) return;
     this.recordsSincePrune = 0;
     this.pruning = this.prune()
-      .catch(() => undefined)
+      .catch(log.caught('pruning local history failed; the next record tries again', undefined, 'warn'))
       .finally(() => (this.pruning = null));
   }
 
@@ -241,7 +246,7 @@ export class HistoryStore {
     let total = 0;
     for (const { folder } of await this.lineages()) {
       for (const name of await readdirOrEmpty(folder)) {
-        total += (await fs.stat(path.join(folder, name)).catch(() => null))?.size ?? 0;
+        total += (await fs.stat(path.join(folder, name)).catch(versionGone))?.size ?? 0;
       }
     }
     return total;
@@ -262,6 +267,7 @@ export class HistoryStore {
   private async ensureLineage(rel: string): Promise<{ folder: string; fresh: boolean }> {
     const folder = this.lineageDir(rel);
     this.dirMade ??= fs.mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE }).then(() => undefined);
+    // Made again by the next record; the lineage's own mkdir below reports the cause.
     await this.dirMade.catch(() => {
       this.dirMade = null;
     });
@@ -300,7 +306,15 @@ export class HistoryStore {
     // Entry by entry: each rename is whole, so a reader in another process sees every version in one place or the other.
     for (const name of names) {
       if (name === 'path') continue;
-      await fs.rename(path.join(source, name), path.join(target, name)).catch(() => undefined);
+      await fs
+        .rename(path.join(source, name), path.join(target, name))
+        .catch(
+          log.caught(
+            'a version could not follow its file to its new name; it stays under the old one',
+            undefined,
+            'warn',
+          ),
+        );
     }
     await fs.rm(source, { recursive: true, force: true });
     await this.trimLineage(target);
@@ -314,7 +328,7 @@ export class HistoryStore {
       .sort();
     const entries: HistoryEntry[] = [];
     for (const id of ids) {
-      const text = await fs.readFile(path.join(folder, `${id}.json`), 'utf8').catch(() => null);
+      const text = await fs.readFile(path.join(folder, `${id}.json`), 'utf8').catch(versionGone);
       if (text === null) continue; // evicted meanwhile
       const parsed = HistoryEntry.safeParse(safeJson(text));
       if (parsed.success) entries.push(parsed.data);
@@ -329,7 +343,7 @@ export class HistoryStore {
       .map((name) => name.slice(0, -5))
       .sort();
     for (const id of ids.reverse()) {
-      const text = await fs.readFile(path.join(folder, `${id}.json`), 'utf8').catch(() => null);
+      const text = await fs.readFile(path.join(folder, `${id}.json`), 'utf8').catch(versionGone);
       const parsed = text === null ? null : HistoryEntry.safeParse(safeJson(text));
       if (parsed?.success) return parsed.data;
     }
@@ -350,7 +364,9 @@ export class HistoryStore {
     const found: Array<{ folder: string; current: string }> = [];
     for (const name of await readdirOrEmpty(this.dir)) {
       const folder = path.join(this.dir, name);
-      const current = await fs.readFile(path.join(folder, 'path'), 'utf8').catch(() => null);
+      const current = await fs
+        .readFile(path.join(folder, 'path'), 'utf8')
+        .catch(log.caught('a lineage folder without its path file (one being made or moved) is skipped', null));
       if (current !== null) found.push({ folder, current });
     }
     return found;
@@ -376,7 +392,7 @@ async function removeEntry(folder: string, id: string): Promise<void> {
 }
 
 async function readdirOrEmpty(dir: string): Promise<string[]> {
-  return fs.readdir(dir).catch(() => []);
+  return fs.readdir(dir).catch(log.caught('a history folder not made yet (or gone) holds nothing', []));
 }
 
 function safeJson(text: string): unknown {

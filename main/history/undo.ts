@@ -3,6 +3,9 @@ import { KilnError } from '../../shared/errors';
 import { decodeText, type EntryState, type Workspace } from '../workspace';
 import { withWriteCause } from './cause';
 import type { HistoryStore } from './store';
+import { createLogger } from '../log';
+
+const log = createLogger('history.undo');
 
 /** The audit log's steps stay when a turn is undone: they record what ran. */
 const AUDIT_STEP = /^scripts(?:$|\/step_\d+)/;
@@ -175,7 +178,9 @@ export class TurnUndo {
     if (!current) return null;
     if (current.kind !== 'file') return current.kind === 'dir' ? '(a folder)' : '(a symbolic link)';
     if (current.size > SHOWN_TEXT_BYTES) return `(${current.size} bytes)`;
-    const read = await this.workspace.read(rel).catch(() => null);
+    const read = await this.workspace
+      .read(rel)
+      .catch(log.caught('the current file could not be read for the undo preview; shown as binary', null));
     return read?.text ?? `(binary, ${current.size} bytes)`;
   }
 

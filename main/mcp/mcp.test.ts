@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,7 @@ let dataCleanup: () => Promise<void>;
 let client: Client;
 let transport: StdioClientTransport;
 let serverLog = '';
+let dataDir = '';
 
 const read = (rel: string) => readFileSync(path.join(root, rel), 'utf8');
 
@@ -45,6 +46,7 @@ beforeAll(async () => {
   // The operator trusted the folder in Kiln: notebook cells run only in a trusted folder (a kernel is no sandbox).
   const data = await makeTempDir('kiln-mcp-data-');
   dataCleanup = data.cleanup;
+  dataDir = data.dir;
   await trustFolder(data.dir, root);
   // Exactly how an MCP client launches it (`npm run mcp -- <folder>` is this command).
   transport = new StdioClientTransport({
@@ -228,12 +230,20 @@ describe('the MCP server', () => {
 });
 
 describe('the MCP command line', () => {
+  it("keeps a log of its own, <dataDir>/logs/mcp.log, owner-only, beside the app's", () => {
+    const file = path.join(dataDir, 'logs', 'mcp.log');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+  });
+
   it('reads a folder and options, and finds them after --mcp in the packaged app', () => {
     expect(parseMcpArguments(['ws', '--python', '/usr/bin/python3'])).toEqual({
       folder: 'ws',
       python: '/usr/bin/python3',
       jupyter: undefined,
+      verbose: false,
     });
+    expect(parseMcpArguments(['ws', '--verbose'])).toMatchObject({ folder: 'ws', verbose: true });
     expect(parseMcpArguments(['ws', '--test-run-limit-ms', '3000'])).toMatchObject({ runLimitMs: 3000 });
     expect(() => parseMcpArguments(['ws', '--test-run-limit-ms', 'soon'])).toThrow(/needs a count/);
     expect(() => parseMcpArguments([])).toThrow(/No workspace folder/);

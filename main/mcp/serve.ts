@@ -1,10 +1,13 @@
 import path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { openDataDir } from '../hosts/data-dir';
+import { createLogger, startLog } from '../log';
 import { createVerbStack } from '../verbs';
 import { createVerbsMcpServer } from './server';
 
-export const MCP_USAGE = '<workspace folder> [--python <interpreter>] [--jupyter <jupyter command>]';
+const log = createLogger('mcp');
+
+export const MCP_USAGE = '<workspace folder> [--python <interpreter>] [--jupyter <jupyter command>] [--verbose]';
 
 export interface McpArguments {
   folder: string;
@@ -12,6 +15,8 @@ export interface McpArguments {
   jupyter?: string;
   /** A test flag (`--test-run-limit-ms N`, not in the usage): the runs' wall limit. */
   runLimitMs?: number;
+  /** The log (`<dataDir>/logs/mcp.log`) mirrored to stderr. */
+  verbose?: boolean;
 }
 
 /** Parses `<folder> [--python X] [--jupyter Y]`; throws with a readable message on anything else. */
@@ -20,6 +25,7 @@ export function parseMcpArguments(argv: readonly string[]): McpArguments {
   let python: string | undefined;
   let jupyter: string | undefined;
   let runLimitMs: number | undefined;
+  let verbose = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--python' || arg === '--jupyter') {
@@ -31,11 +37,12 @@ export function parseMcpArguments(argv: readonly string[]): McpArguments {
       const value = argv[++i];
       if (!value || !/^\d+$/.test(value)) throw new Error(`${arg} needs a count of milliseconds`);
       runLimitMs = Number(value);
-    } else if (!folder && !arg.startsWith('-')) folder = arg;
+    } else if (arg === '--verbose') verbose = true;
+    else if (!folder && !arg.startsWith('-')) folder = arg;
     else throw new Error(`Unexpected argument "${arg}"`);
   }
   if (!folder) throw new Error('No workspace folder given');
-  return { folder, python, jupyter, runLimitMs };
+  return { folder, python, jupyter, runLimitMs, verbose };
 }
 
 /**
@@ -64,6 +71,8 @@ export async function serveMcpOverStdio(args: McpArguments, options: ServeOption
     console[method] = (...parts: unknown[]) => console.error(...parts);
   }
   const dataDir = await openDataDir();
+  // A log of its own beside the app's (stdout is the protocol; --verbose mirrors to stderr).
+  startLog(dataDir, args.verbose ? ['--verbose'] : [], process.env, 'mcp.log');
   const stack = await createVerbStack({
     root: path.resolve(options.cwd, args.folder),
     config: { watch: false },
@@ -86,7 +95,7 @@ export async function serveMcpOverStdio(args: McpArguments, options: ServeOption
     closing = true;
     if (finishCalls) await whenIdle();
     await stack.dispose();
-    await server.close().catch(() => undefined);
+    await server.close().catch(log.caught('the MCP transport was already closed by the client', undefined));
     options.exit(0);
   };
   server.server.onclose = () => void shutdown(true);

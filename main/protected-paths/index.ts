@@ -1,6 +1,11 @@
 import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { createLogger } from '../log';
+
+const log = createLogger('protected-paths');
+/** A path that is not there protects nothing and needs no mask. */
+const absent = log.caught('a path to protect is not there (or unresolvable); nothing to mask', null);
 
 /*
  * The one list of what agent code and agent verbs may not change or read in a workspace, and the one function that
@@ -65,7 +70,7 @@ export class ProtectedPaths {
       const rels = new Set<string>();
       for (const candidate of candidates) {
         // Both the path as given and its realpath: a link to the data folder hides nothing.
-        for (const abs of [path.resolve(candidate), await fs.realpath(candidate).catch(() => null)]) {
+        for (const abs of [path.resolve(candidate), await fs.realpath(candidate).catch(absent)]) {
           if (!abs) continue;
           const rel = path.relative(root, abs);
           if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) rels.add(rel.split(path.sep).join('/'));
@@ -111,10 +116,12 @@ export class ProtectedPaths {
   async maskedEntries(): Promise<string[]> {
     const found = new Set<string>();
     for (const rel of this.privateRels) {
-      if (rel !== '' && (await fs.lstat(path.join(this.root, rel)).catch(() => null))) found.add(rel);
+      if (rel !== '' && (await fs.lstat(path.join(this.root, rel)).catch(absent))) found.add(rel);
     }
     for (const home of this.homeRels) {
-      const names = await fs.readdir(path.join(this.root, home)).catch(() => [] as string[]);
+      const names = await fs
+        .readdir(path.join(this.root, home))
+        .catch(log.caught('a home inside the workspace is gone or unreadable; nothing in it to mask', [] as string[]));
       for (const name of names) if (isHiddenName(name)) found.add(home ? `${home}/${name}` : name);
     }
     return [...found];
@@ -160,7 +167,9 @@ function startsWith(segments: string[], prefix: string[]): boolean {
 
 /** The operator's home ($HOME as the environment says, os.homedir()) and every home /etc/passwd lists. */
 export async function defaultHomes(env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
-  const text = await fs.readFile('/etc/passwd', 'utf8').catch(() => '');
+  const text = await fs
+    .readFile('/etc/passwd', 'utf8')
+    .catch(log.caught('no /etc/passwd here; only $HOME and os.homedir() count as homes', ''));
   const listed = text
     .split('\n')
     .map((line) => line.split(':')[5])
@@ -176,6 +185,11 @@ async function probeCaseInsensitive(root: string): Promise<boolean> {
   const base = path.basename(root);
   const swapped = [...base].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
   if (swapped === base) return process.platform === 'darwin' || process.platform === 'win32';
-  const [a, b] = await Promise.all([fs.stat(root), fs.stat(path.join(path.dirname(root), swapped)).catch(() => null)]);
+  const [a, b] = await Promise.all([
+    fs.stat(root),
+    fs
+      .stat(path.join(path.dirname(root), swapped))
+      .catch(log.caught('no swapped-case twin of the root: a case-sensitive filesystem', null)),
+  ]);
   return b !== null && a.ino === b.ino && a.dev === b.dev;
 }

@@ -3,6 +3,11 @@ import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { findExecutable } from '../process';
 import { isWithin, type SystemEntry } from './bwrap-args';
+import { createLogger } from '../log';
+
+const log = createLogger('sandbox.machine');
+/** A path this machine does not have (or hides) is simply not bound into the sandbox. */
+const absent = log.caught('a path the sandbox would bind or mask is not there (or unreadable); left out', null);
 
 /** The system folders code sees, read-only (those that exist here). */
 const SYSTEM_PATHS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc'];
@@ -38,10 +43,10 @@ export async function maskTargets(
   const files = new Set<string>();
   const dirs = new Set<string>();
   for (const rel of masked) {
-    const real = await fs.realpath(path.join(workspaceRoot, rel)).catch(() => null);
+    const real = await fs.realpath(path.join(workspaceRoot, rel)).catch(absent);
     if (!real || !isWithin(real, workspaceRoot) || real === workspaceRoot) continue;
     if (keepTrees.some((tree) => isWithin(tree, real))) continue;
-    const info = await fs.stat(real).catch(() => null);
+    const info = await fs.stat(real).catch(absent);
     if (info?.isDirectory()) dirs.add(real);
     else if (info) files.add(real);
   }
@@ -111,7 +116,7 @@ export async function probeSandbox(env: NodeJS.ProcessEnv = process.env): Promis
 export async function systemEntries(): Promise<SystemEntry[]> {
   const entries: SystemEntry[] = [];
   for (const entry of SYSTEM_PATHS) {
-    const info = await fs.lstat(entry).catch(() => null);
+    const info = await fs.lstat(entry).catch(absent);
     if (!info) continue;
     if (info.isSymbolicLink()) entries.push({ path: entry, kind: 'symlink', target: await fs.readlink(entry) });
     else if (info.isDirectory()) entries.push({ path: entry, kind: 'dir' });
@@ -121,7 +126,7 @@ export async function systemEntries(): Promise<SystemEntry[]> {
 
 export async function existingSecrets(): Promise<{ files: string[]; dirs: string[] }> {
   const kind = async (p: string) => {
-    const info = await fs.lstat(p).catch(() => null);
+    const info = await fs.lstat(p).catch(absent);
     return info?.isDirectory() ? 'dir' : info?.isFile() ? 'file' : null;
   };
   const files: string[] = [];
@@ -151,7 +156,9 @@ export function interpreterPaths(python: string): Promise<string[]> {
 
 async function findInterpreterPaths(python: string): Promise<string[]> {
   const candidates = [path.dirname(python)];
-  const real = await fs.realpath(python).catch(() => python);
+  const real = await fs
+    .realpath(python)
+    .catch(log.caught('the interpreter is not a resolvable path (a bare name); its own folder is used', python));
   candidates.push(path.dirname(real));
   const answer = await run(python, ['-I', '-c', PYTHON_PATHS]);
   if (answer.ok) {
@@ -166,9 +173,9 @@ async function findInterpreterPaths(python: string): Promise<string[]> {
   for (const candidate of candidates) {
     if (!path.isAbsolute(candidate)) continue;
     // A venv's bin/python is a link into the system: its folder is what the code needs, not the link's target.
-    const dir = (await fs.stat(candidate).catch(() => null))?.isDirectory() ? candidate : path.dirname(candidate);
+    const dir = (await fs.stat(candidate).catch(absent))?.isDirectory() ? candidate : path.dirname(candidate);
     if (SYSTEM_PATHS.some((system) => isWithin(dir, system))) continue;
-    if (!(await fs.stat(dir).catch(() => null))?.isDirectory()) continue;
+    if (!(await fs.stat(dir).catch(absent))?.isDirectory()) continue;
     if (dirs.some((kept) => isWithin(dir, kept))) continue;
     dirs.splice(0, dirs.length, ...dirs.filter((kept) => !isWithin(kept, dir)), dir);
   }

@@ -1,5 +1,8 @@
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
+import { createLogger } from '../log';
+
+const log = createLogger('sandbox.cgroup');
 
 /**
  * A pids cgroup for one run, where this process may make one (root, or a delegated cgroup). It is what caps a
@@ -51,14 +54,24 @@ export const RUN_CGROUP_PREFIX = 'kiln-run-';
 export async function sweepStaleRunCgroups(minAgeMs = 60_000): Promise<void> {
   if (process.platform !== 'linux') return;
   for (const parent of await pidsParents()) {
-    const names = await fs.readdir(parent).catch(() => [] as string[]);
+    const names = await fs
+      .readdir(parent)
+      .catch(log.caught('a pids cgroup folder cannot be read (gone, or not ours); nothing to sweep', [] as string[]));
     await Promise.all(
       names
         .filter((name) => name.startsWith(RUN_CGROUP_PREFIX))
         .map(async (name) => {
           const dir = path.join(parent, name);
-          const info = await fs.stat(dir).catch(() => null);
-          if (info && Date.now() - info.mtimeMs >= minAgeMs) await fs.rmdir(dir).catch(() => undefined);
+          const info = await fs.stat(dir).catch(log.caught('a run cgroup went away before it was swept', null));
+          if (info && Date.now() - info.mtimeMs >= minAgeMs)
+            await fs
+              .rmdir(dir)
+              .catch(
+                log.caught(
+                  'a stale run cgroup could not be removed (still has processes); the next sweep tries again',
+                  undefined,
+                ),
+              );
         }),
     );
   }
@@ -78,7 +91,11 @@ export async function createPidsCgroup(name: string, max: number): Promise<PidsC
       await fs.writeFile(path.join(dir, 'pids.max'), String(max));
       await fs.access(path.join(dir, 'cgroup.procs'), fs.constants.W_OK);
     } catch {
-      await fs.rmdir(dir).catch(() => undefined);
+      await fs
+        .rmdir(dir)
+        .catch(
+          log.caught('a run cgroup that could not be set up could not be removed; the stale sweep takes it', undefined),
+        );
       continue;
     }
     return {

@@ -23,6 +23,10 @@ import { describeRun, sandboxProfile, type SandboxProfile } from './profile';
 import { probeDisableUserns, restrictionArgs, SECCOMP_FD, withSeccompFd } from './hardening';
 import { seccompProgramFile } from './seccomp-file';
 import { NO_PASTA_MESSAGE, outboundNetworkArgs, withOutboundNetwork } from './network';
+import { createLogger } from '../log';
+
+const log = createLogger('sandbox');
+const notThere = log.caught('a path a run may write is not there yet (or unresolvable); it is made or left out', null);
 
 /** What the project config (trusted) or the user config says about the sandbox. */
 export interface SandboxSettings {
@@ -285,12 +289,12 @@ async function readOnlyMounts(
   const missing: string[] = [];
   for (const rel of new Set(rels)) {
     const abs = path.join(workspaceRoot, rel);
-    const info = await fs.lstat(abs).catch(() => null);
+    const info = await fs.lstat(abs).catch(notThere);
     if (!info) {
       (madeBeforeRun.includes(rel) ? existing : missing).push(abs);
       continue;
     }
-    const real = await fs.realpath(abs).catch(() => null);
+    const real = await fs.realpath(abs).catch(notThere);
     if (real && isWithin(real, workspaceRoot) && real !== workspaceRoot) existing.push(real);
   }
   return { existing, missing };

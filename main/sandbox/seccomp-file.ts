@@ -4,6 +4,9 @@ import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildSeccompProgram, encodeSeccompProgram, seccompSupported } from './seccomp';
+import { createLogger } from '../log';
+
+const log = createLogger('sandbox.seccomp');
 
 /** The encoded program, computed once per process. */
 let encoded: Buffer | null = null;
@@ -17,7 +20,9 @@ let written: Promise<string> | null = null;
 export async function seccompProgramFile(): Promise<string | null> {
   if (!seccompSupported()) return null;
   if (written) {
-    const file = await written.catch(() => null);
+    const file = await written.catch(
+      log.caught('the seccomp program could not be written before; it is written again', null, 'warn'),
+    );
     if (file && (await exists(file))) return file;
   }
   encoded ??= encodeSeccompProgram(buildSeccompProgram());

@@ -5,6 +5,9 @@ import { withWriteCause, type WriteCause } from '../history';
 import { overlayChanges, ownerAlive, processStartTime, readRunRecord, removeRunDir, type RunRecord } from '../sandbox';
 import type { Workspace } from '../workspace';
 import { applyRunChanges } from './run-changes';
+import { createLogger } from '../log';
+
+const log = createLogger('verbs.recovery');
 
 /** A run cut short by its Kiln's death, applied by this one. */
 export interface RecoveredRun {
@@ -33,7 +36,9 @@ export async function recoverInterruptedRuns(options: {
   const { staging, workspace } = options;
   const recovered: RecoveredRun[] = [];
   const myStart = await processStartTime(process.pid);
-  for (const name of await fs.readdir(staging).catch(() => [] as string[])) {
+  for (const name of await fs
+    .readdir(staging)
+    .catch(log.caught('no staging folder yet: no interrupted runs to recover', [] as string[]))) {
     if (!name.startsWith('run-')) continue;
     const dir = path.join(staging, name);
     const record = await readRunRecord(dir);
@@ -90,11 +95,20 @@ async function applyRun(
       applyRunChanges({ workspace, upper, changes, startedAt: record.startedAt, keep, refuse }),
     );
     return files;
-  } catch {
+  } catch (err) {
+    // Its writes stay in the staging folder, marked kept, rather than half applied.
+    log.warn('an interrupted run could not be applied; its staged writes are kept', { run: path.basename(dir), err });
     await keep();
     return null;
   } finally {
-    if (!kept) await removeRunDir(dir).catch(() => undefined);
+    if (!kept)
+      await removeRunDir(dir).catch(
+        log.caught(
+          "a recovered run's staging folder could not be removed; it stays in the data folder",
+          undefined,
+          'warn',
+        ),
+      );
   }
 }
 

@@ -3,6 +3,9 @@ import path from 'node:path';
 import { KilnError } from '../../shared/errors';
 import { findExecutable } from '../process';
 import { findJupyter, JUPYTER_INSTALL_HINT } from '../kernel';
+import { createLogger } from '../log';
+
+const log = createLogger('verbs.python');
 
 /** An existing executable file (findExecutable checks a path with a slash as is, PATH unused). */
 async function isExecutable(file: string): Promise<boolean> {
@@ -52,7 +55,13 @@ export async function findKernelPython(
     if (shebang && !shebang.viaEnv && path.isAbsolute(shebang.program) && (await isExecutable(shebang.program))) {
       return shebang.program;
     }
-    const dir = path.dirname(await fs.realpath(jupyter).catch(() => jupyter));
+    const dir = path.dirname(
+      await fs
+        .realpath(jupyter)
+        .catch(
+          log.caught('the jupyter command is not a resolvable path (a bare name); its own folder is searched', jupyter),
+        ),
+    );
     for (const name of ['python3', 'python']) {
       const sibling = path.join(dir, name);
       if (await isExecutable(sibling)) return sibling;

@@ -4,6 +4,14 @@ import path from 'node:path';
 import type { FsChange, WatchDegraded } from '../../shared/contract';
 import type { OriginLedger } from '../workspace';
 import { DEFAULT_WATCH_EXCLUDES, ExcludeMatcher } from './excludes';
+import { createLogger } from '../log';
+
+const log = createLogger('watcher');
+// Made once: they sit on the watcher's busiest paths. A folder or entry that went away between its event and the
+// look at it is the race every watcher lives with: the event that removed it is reported by its parent.
+const folderGone = log.caught('a folder went away or became unreadable before it was read; its parent reports it', []);
+const entryGone = log.caught('an entry went away before it was examined; its removal is reported instead', null);
+const folderGoneNull = log.caught('a folder went away or became unreadable before it was rescanned', null);
 
 /*
  * Why plain `fs.watch`, one per folder, and not chokidar or @parcel/watcher. Measured here (Linux,
@@ -175,7 +183,7 @@ export class WorkspaceWatcher {
     // Its children as they are now are not news: learn them silently.
     const folder: Folder = { id: this.nextFolderId++, path: absPath, inode: '', watcher: null, names: new Set() };
     this.folders.set(absPath, folder);
-    const names = await readdir(absPath).catch(() => []);
+    const names = await readdir(absPath).catch(folderGone);
     for (const name of names) if (!this.isExcluded(path.join(absPath, name))) folder.names.add(name);
   }
 
@@ -206,7 +214,7 @@ export class WorkspaceWatcher {
   /** Watches one folder, records its children, and returns its real subfolders to walk. */
   private async addFolder(dir: string, report: boolean): Promise<string[]> {
     if (this.folders.has(dir)) return [];
-    const info = await lstat(dir).catch(() => null);
+    const info = await lstat(dir).catch(entryGone);
     if (!info?.isDirectory()) return [];
     // A bind mount can make a folder its own descendant; each inode is walked once.
     const inode = `${info.dev}:${info.ino}`;
@@ -217,7 +225,7 @@ export class WorkspaceWatcher {
     this.byInode.set(inode, folder);
     this.folders.set(dir, folder);
     // Watch first, then read: a child created in between is seen by one or the other.
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    const entries = await readdir(dir, { withFileTypes: true }).catch(folderGone);
     const subdirs: string[] = [];
     const relDir = this.relativeOf(dir);
     for (const entry of entries) {
@@ -308,7 +316,7 @@ export class WorkspaceWatcher {
 
   /** Follows a watched folder renamed to `child`; resolves true when `child` is instead a new folder to walk. */
   private async followRename(child: string): Promise<boolean> {
-    const info = await lstat(child).catch(() => null);
+    const info = await lstat(child).catch(entryGone);
     if (!info?.isDirectory() || this.disposed || this.folders.has(child)) return false;
     const parent = this.folders.get(path.dirname(child));
     if (!parent?.watcher) return false;
@@ -406,7 +414,7 @@ export class WorkspaceWatcher {
     for (;;) {
       await ledger.whenIdle();
       const started = ledger.operationsStarted;
-      const info = await lstat(child).catch(() => null);
+      const info = await lstat(child).catch(entryGone);
       if (ledger.operationsStarted === started) return info;
     }
   }
@@ -462,7 +470,7 @@ export class WorkspaceWatcher {
     const appeared: string[] = [];
     for (const folder of subtree) {
       if (this.folders.get(folder.path) !== folder) continue;
-      const entries = await readdir(folder.path, { withFileTypes: true }).catch(() => []);
+      const entries = await readdir(folder.path, { withFileTypes: true }).catch(folderGone);
       const before = folder.names;
       folder.names = new Set();
       for (const entry of entries) {
@@ -504,7 +512,7 @@ export class WorkspaceWatcher {
     }
     const folder = this.folders.get(absPath);
     if (!folder) return;
-    const names = await readdir(absPath).catch(() => null);
+    const names = await readdir(absPath).catch(folderGoneNull);
     if (!names) return;
     const now = new Set(names.filter((n) => !this.isExcluded(path.join(absPath, n))));
     for (const name of now) if (!folder.names.has(name)) this.queue(folder, name);

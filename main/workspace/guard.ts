@@ -2,6 +2,23 @@ import { constants as fsConstants } from 'node:fs';
 import { lstat, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { KilnError } from '../../shared/errors';
+import { createLogger } from '../log';
+
+const log = createLogger('workspace.guard');
+// Made once: the guard is on every operation's path, a listing's included.
+const closeFailed = log.caught(
+  "a pinned folder's read-only handle failed to close; nothing was written through it",
+  undefined,
+);
+const shortWayRefused = log.caught(
+  'the short way to pin a folder was refused (missing, a link, no /proc); the checked way decides',
+  null,
+);
+const noProcFd = log.caught(
+  "/proc/self/fd cannot name the handle's place; the folder's identity is compared instead",
+  null,
+);
+const folderGone = log.caught('the folder at the checked path is gone; the pin is refused as changed', null);
 
 /**
  * The one path guard. Every workspace-relative path that crosses the contract is resolved here;
@@ -75,7 +92,7 @@ export class PathGuard {
           const dir = `/proc/self/fd/${direct.handle.fd}`;
           return await use({ abs: direct.abs, real: direct.real, dir, path: dir });
         } finally {
-          void direct.handle.close().catch(() => undefined);
+          void direct.handle.close().catch(closeFailed);
         }
       }
     }
@@ -113,7 +130,7 @@ export class PathGuard {
       return await use({ abs, real, dir, path: anchorAtSelf ? dir : `${dir}/${path.basename(real)}` });
     } finally {
       // A folder's read-only handle: closing it can't fail in a way that matters, so the answer needn't wait for it.
-      void handle.close().catch(() => undefined);
+      void handle.close().catch(closeFailed);
     }
   }
 
@@ -126,12 +143,12 @@ export class PathGuard {
   private async openFolderDirectly(rel: string): Promise<{ abs: string; real: string; handle: FileHandle } | null> {
     const abs = this.resolveLexically(rel);
     const handle = await open(abs, fsConstants.O_RDONLY | fsConstants.O_DIRECTORY | fsConstants.O_NOFOLLOW).catch(
-      () => null,
+      shortWayRefused,
     );
     if (!handle) return null;
-    const real = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => null);
+    const real = await readlink(`/proc/self/fd/${handle.fd}`).catch(noProcFd);
     if (real === null || !path.isAbsolute(real)) {
-      void handle.close().catch(() => undefined);
+      void handle.close().catch(closeFailed);
       return null;
     }
     return { abs, real, handle };
@@ -141,13 +158,13 @@ export class PathGuard {
   private async verifiedDir(handle: FileHandle, dirReal: string, rel: string): Promise<string> {
     if (process.platform === 'linux') {
       const viaHandle = `/proc/self/fd/${handle.fd}`;
-      const actual = await readlink(viaHandle).catch(() => null);
+      const actual = await readlink(viaHandle).catch(noProcFd);
       if (actual !== null) {
         if (!this.contains(actual)) throw outside(rel, 'a symbolic link leads outside the workspace');
         return viaHandle;
       }
     }
-    const [opened, atPath] = await Promise.all([handle.stat(), lstat(dirReal).catch(() => null)]);
+    const [opened, atPath] = await Promise.all([handle.stat(), lstat(dirReal).catch(folderGone)]);
     if (!atPath || atPath.ino !== opened.ino || atPath.dev !== opened.dev)
       throw outside(rel, 'the folder changed while it was checked');
     return dirReal;

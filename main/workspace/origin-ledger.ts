@@ -3,6 +3,9 @@ import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Origin } from '../../shared/contract';
+import { createLogger } from '../log';
+
+const log = createLogger('workspace.ledger');
 
 const MEMORY_MS = 3000;
 const JOURNAL_MAX_BYTES = 256 * 1024;
@@ -97,8 +100,11 @@ export class OriginLedger {
     try {
       if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) > JOURNAL_MAX_BYTES) writeFileSync(file, '');
       appendFileSync(file, `${at}\t${absPath}\n`);
-    } catch {
+    } catch (err) {
       // The journal only improves labels; a failure to write it must not fail the write itself.
+      log.debug("the agent's journal could not be written; other processes may label this change external", {
+        err,
+      });
     }
   }
 

@@ -2,6 +2,9 @@ import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import trash from 'trash';
+import { createLogger } from '../log';
+
+const log = createLogger('workspace.trash');
 
 /**
  * Moves Kiln's staged copy of a deleted entry to the OS trash, recording where it was deleted from, so the
@@ -14,7 +17,9 @@ export async function osTrash(stagedPath: string, originalPath: string): Promise
   try {
     await trash(stagedPath, { glob: false });
     return true;
-  } catch {
+  } catch (err) {
+    // No trash on this platform or volume: the delete asks for a permanent one instead.
+    log.warn('the OS trash refused the entry; answered as no trash', { path: originalPath, err });
     return false;
   }
 }

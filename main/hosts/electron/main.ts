@@ -24,6 +24,7 @@ import { dispatch } from '../../router';
 import { createServices, type Services } from '../../services';
 import { uploadHandlers } from '../../upload';
 import type { NodeScriptLauncher } from '../../language-server';
+import { createLogger, startLog } from '../../log';
 import { openDataDir } from '../data-dir';
 import { bindDesktop } from './desktop';
 import { rendererFile } from '../renderer-file';
@@ -223,6 +224,8 @@ async function start(): Promise<void> {
   // The one data folder every Kiln process uses (web host, MCP server), so they share one trust list; Electron's
   // own userData for the product "Kiln" is the same folder, named here rather than left to Electron.
   dataDir = await openDataDir();
+  startLog(dataDir, process.argv);
+  createLogger('host').info('desktop app starting', { pid: process.pid, version: app.getVersion() });
   store = new Store<Record<string, unknown>>({ cwd: dataDir, name: 'prefs', configFileMode: 0o600 });
   hardenSessions();
   serveRenderer();
@@ -356,7 +359,10 @@ function startApp(): void {
   // Drag out, Reveal in File Manager, Open with System Application: Electron only, bound once for any workspace.
   bindDesktop({ services: () => services, window: () => window, isFromKilnWindow });
   // The main process is the daemon: a stray failure is logged, never fatal.
-  process.on('unhandledRejection', (err) => console.error('Kiln: unexpected error:', err));
+  process.on('unhandledRejection', (err) => {
+    console.error('Kiln: unexpected error:', err);
+    createLogger('host').error('unexpected error', { err });
+  });
   void app
     .whenReady()
     .then(start)

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,16 +16,24 @@ afterEach(async () => {
 });
 
 /** Starts `npm run serve`'s entry point as its own process, as an operator does. */
-async function startCli(files: Record<string, string>, env: NodeJS.ProcessEnv = {}, options = { trusted: false }) {
+async function startCli(
+  files: Record<string, string>,
+  env: NodeJS.ProcessEnv = {},
+  options: { trusted?: boolean; args?: string[] } = {},
+) {
   const { root, cleanup } = await makeTempTree(files);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kiln-cli-data-'));
   await writeFile(path.join(dataDir, 'index.html'), '<!doctype html>');
   if (options.trusted) await trustFolder(dataDir, root);
   cleanups.push(cleanup, () => rm(dataDir, { recursive: true, force: true }));
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'cli.ts'), root], {
-    env: { ...process.env, ...env, KILN_DATA_DIR: dataDir, KILN_RENDERER_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(__dirname, 'cli.ts'), root, ...(options.args ?? [])],
+    {
+      env: { ...process.env, ...env, KILN_DATA_DIR: dataDir, KILN_RENDERER_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   cleanups.push(async () => void child.kill('SIGKILL'));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
@@ -41,6 +49,19 @@ async function startCli(files: Record<string, string>, env: NodeJS.ProcessEnv = 
 }
 
 describe('the web host process', () => {
+  it('logs to <dataDir>/logs/kiln.log (0600), and to stderr too under --verbose', async () => {
+    const { child, url, dataDir } = await startCli({ 'hello.txt': 'hi' }, {}, { args: ['--verbose'] });
+    let err = '';
+    child.stderr.on('data', (chunk) => (err += String(chunk)));
+    expect((await fetch(url)).status).toBe(200);
+    const file = path.join(dataDir, 'logs', 'kiln.log');
+    const started = (text: string) => text.split('\n').some((line) => line.includes('"web host starting"'));
+    expect(started(await readFile(file, 'utf8'))).toBe(true);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    // stderr is buffered until read: the listener above hears the start record even if it came first.
+    await until(() => started(err), 'the start record on stderr');
+  });
+
   it('stops on SIGTERM, also when its project config is an alias bomb', async () => {
     const bomb = [
       'a: &a [x,x,x,x,x,x,x,x,x]',

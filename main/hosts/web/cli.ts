@@ -3,19 +3,22 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServices } from '../../services';
 import { refuseWatchesAfter } from '../../watcher';
+import { createLogger, startLog } from '../../log';
 import { openDataDir } from '../data-dir';
 import { tuneHeapForStreaming } from './heap';
 import { startWebHost } from './server';
 
 /** How long a graceful stop (kernels, Jupyter, watchers) may take before the process exits anyway. */
 const STOP_GRACE_MS = 5000;
-const USAGE = 'Usage: npm run serve -- <folder> [--port N] [--host ADDR --allow-remote]';
+const USAGE = 'Usage: npm run serve -- <folder> [--port N] [--host ADDR --allow-remote] [--verbose]';
 
 interface CliArgs {
   folder: string;
   port: number;
   host: string;
   allowRemote: boolean;
+  /** The log mirrored to stderr, debug records included. */
+  verbose: boolean;
   /** Test seams, set only by the end-to-end fixture (e2e/support/fixtures.ts `hostArgs`); not in USAGE. */
   testRefuseWatchesAfter?: number;
   testHoldSearchAfter?: number;
@@ -23,12 +26,13 @@ interface CliArgs {
 }
 
 function parseArgs(argv: string[]): CliArgs {
-  const args: CliArgs = { folder: '', port: 0, host: '127.0.0.1', allowRemote: false };
+  const args: CliArgs = { folder: '', port: 0, host: '127.0.0.1', allowRemote: false, verbose: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--port') args.port = Number(argv[++i]);
     else if (arg === '--host') args.host = argv[++i] ?? '';
     else if (arg === '--allow-remote') args.allowRemote = true;
+    else if (arg === '--verbose') args.verbose = true;
     else if (arg === '--test-refuse-watches-after') args.testRefuseWatchesAfter = count(arg, argv[++i]);
     else if (arg === '--test-hold-search-after') args.testHoldSearchAfter = count(arg, argv[++i]);
     else if (arg === '--test-run-limit-ms') args.testRunLimitMs = count(arg, argv[++i]);
@@ -60,8 +64,14 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   tuneHeapForStreaming();
   // The daemon serves every open window: a stray failure is logged, never fatal.
-  process.on('unhandledRejection', (err) => console.error('Kiln: unexpected error:', err));
+  const log = createLogger('host');
+  process.on('unhandledRejection', (err) => {
+    console.error('Kiln: unexpected error:', err);
+    log.error('unexpected error', { err });
+  });
   const dataDir = await openDataDir();
+  startLog(dataDir, args.verbose ? ['--verbose'] : []);
+  log.info('web host starting', { folder: args.folder, pid: process.pid });
   const prefsStore = new Conf<Record<string, unknown>>({
     projectName: 'kiln',
     cwd: dataDir,

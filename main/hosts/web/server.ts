@@ -19,6 +19,10 @@ import { Outbox } from './outbox';
 import { allowedHosts, checkRequest, hasBearerToken, sameSecret, STATUS_TEXT, type RequestGate } from './gate';
 import { AUTH_TIMEOUT_MS, awaitToken } from './socket-auth';
 import { DownloadTickets, TICKET_TTL_MS } from './tickets';
+import { createLogger } from '../../log';
+
+// A path the bundle does not have is answered 404, as any static server does.
+const notInBundle = createLogger('host.web').caught('a request named no file of the app bundle; answered 404', null);
 
 export interface WebHostOptions {
   services: Services;
@@ -154,7 +158,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (url.pathname === DOWNLOAD_ROUTE) return serveDownload(req, res, url);
     // From here on, the app bundle only: no token needed, nothing from the workspace.
     const file = rendererFile(staticRoot, url.pathname);
-    const info = file ? await stat(file).catch(() => null) : null;
+    const info = file ? await stat(file).catch(notInBundle) : null;
     if (!file || !info?.isFile()) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
       return;

@@ -63,6 +63,16 @@ function Shell() {
 
   useCommands([
     { id: 'file.save', title: 'Save', category: 'File', keys: 'Mod+S', run: () => saveActive(openFiles, toasts) },
+    {
+      id: 'help.openLog',
+      title: 'Open Log',
+      category: 'Help',
+      // Main names the file; its tab shows it read-only (the same in the desktop app and the web host).
+      run: async () => {
+        const { path } = await bridge.request('log.read', {});
+        await openFiles.open(path);
+      },
+    },
   ]);
 
   // Coming back to the window: anything changed behind our back shows now, even if an event was missed.

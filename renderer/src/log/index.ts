@@ -1,0 +1,2 @@
+export { LogDocument } from './LogDocument';
+export { isLogPath } from './log-path';
