@@ -27,3 +27,25 @@ export {
   NotebookLevelDiffSchema,
   OutputDiffSchema,
 } from './schema';
+export {
+  buildMergedNotebook,
+  mergeNotebooks,
+  type CellConflictItem,
+  type MergeCellPart,
+  type MergeCellText,
+  type MergeResolution,
+  type MergedCellItem,
+  type NotebookKeyConflict,
+  type NotebookMerge,
+  type NotebookMergeItem,
+  type NotebookMergeOptions,
+} from './merge';
+export {
+  CellConflictItemSchema,
+  MergeCellTextSchema,
+  MergeResolutionSchema,
+  MergedCellItemSchema,
+  NotebookKeyConflictSchema,
+  NotebookMergeItemSchema,
+  NotebookMergeSchema,
+} from './merge-schema';
