@@ -3,70 +3,28 @@
  * notebook (a cell each, and one cell both), `git merge` leaves conflict markers, and the contract's channels
  * give the three-way merge, save the resolution as Jupyter writes it, and stage it only when asked.
  */
-import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KilnBridge } from '../../shared/contract';
 import { trustFolder } from '../../main/trust';
-import { nbformatProblems, nbformatWrites, type CellSpec, type NotebookSpec } from '../../test-support/nbformat-build';
+import { nbformatProblems } from '../../test-support/nbformat-build';
+import {
+  gitIn as git,
+  LOAD as load,
+  LOAD_OURS as loadOurs,
+  LOAD_THEIRS as loadTheirs,
+  makeNotebookConflict,
+  notebookConflictTexts,
+} from '../../test-support/notebook-conflict';
 import { startServices, type RunningServices } from '../../test-support/services';
 
-const meta = { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' } };
-const intro: CellSpec = { id: 'intro', type: 'markdown', source: '# Run\nThe steps.' };
-const load: CellSpec = { id: 'load', source: 'import json\ncfg = json.load(open("c.json"))' };
-const mid: CellSpec = { id: 'mid', type: 'markdown', source: 'Between the cells\nthat change.\nThree lines.' };
-const train: CellSpec = { id: 'train', source: 'for step in range(3):\n    print(step)' };
-const gap: CellSpec = { id: 'gap', type: 'markdown', source: 'Another cell\nkeeping hunks\napart.' };
-const plot: CellSpec = { id: 'plot', source: 'score' };
-const nb = (cells: CellSpec[]): NotebookSpec => ({ metadata: meta, cells });
-
-const loadOurs: CellSpec = { ...load, source: 'import json\ncfg = json.load(open("ours.json"))' };
-const loadTheirs: CellSpec = { ...load, source: 'import json\ncfg = json.load(open("theirs.json"))' };
-const trainTheirs: CellSpec = { ...train, source: 'for step in range(5):\n    print(step)' };
-const plotOurs: CellSpec = { ...plot, source: 'score * 2' };
-const [BASE, OURS, THEIRS, RESOLVED] = nbformatWrites([
-  nb([intro, load, mid, train, gap, plot]),
-  nb([intro, loadOurs, mid, train, gap, plotOurs]),
-  nb([intro, loadTheirs, mid, trainTheirs, gap, plot]),
-  // Theirs taken for the cell both edited; each side's own edit merged.
-  nb([intro, loadTheirs, mid, trainTheirs, gap, plotOurs]),
-]);
+const texts = notebookConflictTexts();
+const { base: BASE, ours: OURS, theirs: THEIRS, resolvedTheirs: RESOLVED } = texts;
+const conflictedRepository = (root: string) => makeNotebookConflict(root, texts);
 
 let running: RunningServices;
 let bridge: KilnBridge;
-const git = (root: string, ...args: string[]) =>
-  execFileSync('git', args, {
-    cwd: root,
-    encoding: 'utf8',
-    stdio: 'pipe',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@t',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@t',
-    },
-  });
-
-/** A repository whose `git merge` of two branches leaves run.ipynb in conflict. */
-async function conflictedRepository(root: string): Promise<void> {
-  const file = path.join(root, 'run.ipynb');
-  git(root, 'init', '-q', '-b', 'main');
-  await writeFile(file, BASE);
-  git(root, 'add', 'run.ipynb');
-  git(root, 'commit', '-q', '-m', 'base');
-  git(root, 'checkout', '-q', '-b', 'theirs');
-  await writeFile(file, THEIRS);
-  git(root, 'commit', '-q', '-am', 'theirs');
-  git(root, 'checkout', '-q', 'main');
-  await writeFile(file, OURS);
-  git(root, 'commit', '-q', '-am', 'ours');
-  // git exits 1 on a conflict.
-  expect(() => git(root, 'merge', '-q', 'theirs')).toThrow();
-  expect(git(root, 'status', '--porcelain')).toBe('UU run.ipynb\n');
-}
-
 const disk = () => readFile(path.join(running.root, 'run.ipynb'), 'utf8');
 
 describe('a notebook in a git merge conflict', () => {
