@@ -206,6 +206,17 @@ describe('three-way notebook merge', () => {
     expect(merged.conflictIds).toEqual(['added:o0', 'added:o1']);
   });
 
+  it('keeps number literals as written in cells and metadata it merges from both sides', () => {
+    const exact = (t: string) => t.replace('"scale": 2.5', '"scale": 2.0');
+    const titled = (t: string) =>
+      t.replace('"metadata": {\n  "kernelspec"', '"metadata": {\n  "count": 1e+20,\n  "kernelspec"');
+    const texts = { base: exact(text.base), ours: exact(text.oursPlotSource), theirs: titled(exact(text.oursTagged)) };
+    expect(texts.theirs).toContain('"count": 1e+20');
+    const merged = resolveNotebookMerge(texts, {});
+    expect(merged).toBe(titled(exact(text.plotMerged)));
+    expect(merged).toContain('"scale": 2.0');
+  });
+
   it('refuses unresolved, unknown or impossible resolutions and versions that are not notebooks', () => {
     const bad = (fn: () => unknown, code: string) => expect(fn).toThrow(expect.objectContaining({ code }) as KilnError);
     bad(() => resolve('oursLoadD', 'oursLoadE'), 'E_BAD_REQUEST');
