@@ -135,7 +135,7 @@ describe('three-way merge, property', () => {
         }
         seen.add(base).add(oursText).add(theirsText);
       }),
-      { numRuns: 200 },
+      { numRuns: 300 },
     );
   });
 

@@ -67,6 +67,8 @@ const SPECS = {
   // A move on one side, an edit on the other.
   oursMovesPlot: nb([plot, intro, load, train, notes]),
   movedEdited: nb([plotSource, intro, load, train, notes]),
+  // Cells added around a moved one stay in their order.
+  oursAddsAroundMove: nb([extra, plot, other, intro, load, train, notes]),
   // Notebook metadata: the same key set differently.
   oursTitled: nb([intro, load, train, plot, notes], { ...meta, title: 'Ours' }),
   theirsTitled: nb([intro, load, train, plot, notes], { ...meta, title: 'Theirs' }),
@@ -175,9 +177,11 @@ describe('three-way notebook merge', () => {
     expect(resolve('oursAddsExtra', 'theirsAddsExtraAgain')).toBe(text.oursAddsExtra);
   });
 
-  it('keeps a move from one side with an edit from the other', () => {
+  it('keeps a move from one side with an edit from the other, and cells added around a move in order', () => {
     expect(merge('oursMovesPlot', 'oursPlotSource').conflictIds).toEqual([]);
     expect(resolve('oursMovesPlot', 'oursPlotSource')).toBe(text.movedEdited);
+    expect(resolve('oursAddsAroundMove', 'base')).toBe(text.oursAddsAroundMove);
+    expect(resolve('base', 'oursAddsAroundMove')).toBe(text.oursAddsAroundMove);
   });
 
   it('gives notebook metadata keys set differently as conflicts taking one side, never both', () => {

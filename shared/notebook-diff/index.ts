@@ -27,19 +27,18 @@ export {
   NotebookLevelDiffSchema,
   OutputDiffSchema,
 } from './schema';
-export {
-  buildMergedNotebook,
-  mergeNotebooks,
-  type CellConflictItem,
-  type MergeCellPart,
-  type MergeCellText,
-  type MergeResolution,
-  type MergedCellItem,
-  type NotebookKeyConflict,
-  type NotebookMerge,
-  type NotebookMergeItem,
-  type NotebookMergeOptions,
-} from './merge';
+export { buildMergedNotebook, mergeNotebooks } from './merge';
+export type {
+  CellConflictItem,
+  MergeCellPart,
+  MergeCellText,
+  MergeResolution,
+  MergedCellItem,
+  NotebookKeyConflict,
+  NotebookMerge,
+  NotebookMergeItem,
+  NotebookMergeOptions,
+} from './merge-types';
 export {
   CellConflictItemSchema,
   MergeCellTextSchema,

@@ -6,7 +6,7 @@ import type {
   NotebookKeyConflict,
   NotebookMerge,
   NotebookMergeItem,
-} from './merge';
+} from './merge-types';
 
 /* The three-way merge as it crosses the contract (main computes it, the resolver shows it). */
 

@@ -1,7 +1,17 @@
 import { KilnError } from '../errors';
 import { planNotebookDiff, type NotebookDiffPlan } from './diff';
 import { sameOutputs } from './outputs';
-import type { CellDiff, CellLike, ExactNumberText, NotebookLike } from './types';
+import type {
+  MergeCellPart,
+  MergeCellText,
+  MergedCellItem,
+  MergeResolution,
+  NotebookKeyConflict,
+  NotebookMerge,
+  NotebookMergeItem,
+  NotebookMergeOptions,
+} from './merge-types';
+import type { CellDiff, CellLike, NotebookLike } from './types';
 import { isRecord, keyChanges, sameJson, textOf } from './values';
 
 /*
@@ -11,75 +21,6 @@ import { isRecord, keyChanges, sameJson, textOf } from './values';
  * that cell; cells both sides added at the same place are one conflict unless they are the same cells; notebook
  * metadata merges key by key. Pure: main passes exact-json's hooks so numbers keep their written form.
  */
-
-export type MergeResolution = 'ours' | 'theirs' | 'both';
-/** The parts of a cell merged on their own; `outputs` carries the execution count with it. */
-export type MergeCellPart = 'source' | 'outputs' | 'metadata' | 'cellType' | 'other';
-
-/** One cell of one side as the resolver shows it. */
-export interface MergeCellText {
-  index: number;
-  id: string | null;
-  cellType: string;
-  source: string;
-}
-
-export interface MergedCellItem {
-  kind: 'cell';
-  /** Where the cell comes from: unchanged on both sides, one side's change, or parts of both merged. */
-  origin: 'unchanged' | 'ours' | 'theirs' | 'merged';
-  cellType: string;
-  /** The merged cell's source. */
-  source: string;
-  base: number | null;
-  ours: number | null;
-  theirs: number | null;
-}
-
-export interface CellConflictItem {
-  kind: 'conflict';
-  /** `cell:o<base index>` for a cell both sides changed (or one deleted), `added:o<k>` / `added:start` for cells both added after base cell k. */
-  conflictId: string;
-  reason: 'both-modified' | 'delete-modified' | 'both-added';
-  /** For both-modified: the parts both sides changed differently (the others merged by themselves). */
-  parts: MergeCellPart[];
-  /** For a metadata conflict: the keys in conflict. */
-  metadataKeys: string[];
-  base: MergeCellText | null;
-  /** Ours' cells (none for a deletion, one for an edit, any number for both-added). */
-  ours: MergeCellText[];
-  theirs: MergeCellText[];
-}
-
-export type NotebookMergeItem = MergedCellItem | CellConflictItem;
-
-/** A notebook-level key (metadata, or a top-level field) both sides set differently; resolved 'ours' or 'theirs'. */
-export interface NotebookKeyConflict {
-  /** `metadata:<key>` or `field:<key>`. */
-  conflictId: string;
-  scope: 'metadata' | 'field';
-  key: string;
-  /** Values as read; absent when the side has no such key. */
-  base?: unknown;
-  ours?: unknown;
-  theirs?: unknown;
-}
-
-export interface NotebookMerge {
-  /** The merged notebook's cells top to bottom, conflicts where their cells go. */
-  items: NotebookMergeItem[];
-  notebookConflicts: NotebookKeyConflict[];
-  /** Every conflict id (cells in order, then the notebook's): what a save must resolve. */
-  conflictIds: string[];
-}
-
-export interface NotebookMergeOptions {
-  similarityThreshold?: number;
-  /** Main's exact-json: tells 2.0 from 2 when comparing. */
-  exactNumberText?: ExactNumberText;
-  /** Main's exact-json: records that `container[key]` (a number) is written as `text` (a value copied into a new object). */
-  keepExactNumber?: (container: object, key: string, value: number, text: string) => void;
-}
 
 type Side = 'ours' | 'theirs';
 
@@ -363,22 +304,15 @@ function planNotebook(
     const added = (side: Side, list: number[]) => list.filter((j) => plans[side].matching.newToOld[j] < 0);
     const oursAdded = added('ours', mine);
     const theirsAdded = added('theirs', yours);
+    const same =
+      oursAdded.length === theirsAdded.length &&
+      oursAdded.every((j, k) => sameCell(sideCell('ours', j), sideCell('theirs', theirsAdded[k])));
+    const conflicting = oursAdded.length > 0 && theirsAdded.length > 0 && !same;
     let groupPlaced = false;
-    const placeGroup = () => {
+    /** Both sides added different cells here: one conflict, where ours' first added cell stood. */
+    const placeConflict = () => {
       if (groupPlaced) return;
       groupPlaced = true;
-      const same =
-        oursAdded.length === theirsAdded.length &&
-        oursAdded.every((j, k) => sameCell(sideCell('ours', j), sideCell('theirs', theirsAdded[k])));
-      if (theirsAdded.length === 0 || same) {
-        for (const [k, j] of oursAdded.entries())
-          cellItem('ours', sideCell('ours', j), null, j, same ? theirsAdded[k] : null);
-        return;
-      }
-      if (oursAdded.length === 0) {
-        for (const j of theirsAdded) cellItem('theirs', sideCell('theirs', j), null, null, j);
-        return;
-      }
       const conflictId = after < 0 ? 'added:start' : `added:o${after}`;
       const oursCells = oursAdded.map((j) => sideCell('ours', j));
       const theirsCells = theirsAdded.map((j) => sideCell('theirs', j));
@@ -400,17 +334,20 @@ function planNotebook(
         },
       );
     };
-    // Ours' order, its added cells as one group where the first of them stood; then theirs' moves (a move both
-    // sides made goes where ours put it).
+    // Ours' cells in ours' order (moves, and added cells, each where it stands unless they conflict); then theirs'
+    // in theirs' order: moves ours did not make too, and added cells when ours added none here (or the same).
     for (const j of mine) {
       const i = plans.ours.matching.newToOld[j];
       if (i >= 0) placeBaseCell(i);
-      else placeGroup();
+      else if (conflicting) placeConflict();
+      else cellItem('ours', sideCell('ours', j), null, j, same ? theirsAdded[oursAdded.indexOf(j)] : null);
     }
     for (const j of yours) {
       const i = plans.theirs.matching.newToOld[j];
-      if (i < 0) placeGroup();
-      else if (!movedBy.ours.has(i)) placeBaseCell(i);
+      if (i >= 0) {
+        if (!movedBy.ours.has(i)) placeBaseCell(i);
+      } else if (conflicting) placeConflict();
+      else if (oursAdded.length === 0) cellItem('theirs', sideCell('theirs', j), null, null, j);
     }
   };
 
