@@ -12,7 +12,7 @@ import { createVerbStack, verbsHandlers } from './verbs';
 import { EventHub } from './events';
 import { FileIndex, quickOpenHandlers } from './file-index';
 import { ReplaceService, SearchService, replaceHandlers, searchHandlers } from './search';
-import { GitService, gitHandlers } from './git';
+import { GitService, NotebookMergeService, gitHandlers } from './git';
 import {
   BackupStore,
   HistoryService,
@@ -334,7 +334,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       hub.emit('trust.changed', state);
       return state;
     },
-    ...gitHandlers(git),
+    ...gitHandlers(git, new NotebookMergeService({ git, files: workspace })),
     ...terminalHandlers(terminals),
     ...historyHandlers(history),
     ...notebookExportHandlers(stack.jupyter),

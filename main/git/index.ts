@@ -1,2 +1,3 @@
-export { GitService, type GitServiceOptions } from './service';
+export { GitService, type GitServiceOptions, type IndexStage } from './service';
+export { NotebookMergeService, type GitFiles, type NotebookMergeServiceOptions } from './notebook-merge';
 export { gitHandlers } from './handlers';

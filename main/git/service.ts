@@ -3,6 +3,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitStatus, GutterChange } from '../../shared/contract';
+import { KilnError } from '../../shared/errors';
 import { findExecutable } from '../process';
 import type { GutterSource } from '../gutter';
 import { gutterChanges } from './gutter-diff';
@@ -27,6 +28,15 @@ const MAX_GUTTER_BYTES = 4 * 1024 * 1024;
 // The repository's own config must not start programs behind the operator's back: fsmonitor hooks are off.
 const SAFE_CONFIG = ['-c', 'core.fsmonitor=false', '-c', 'core.quotePath=false'];
 const NONE: GitStatus = { available: false, branch: null, head: null, files: {} };
+/** Paths the operator names are paths, never patterns (a notebook may be called `run[1].ipynb`). */
+const LITERAL = '--literal-pathspecs';
+
+/** One version of a conflicted path in git's index: 1 the common base, 2 ours (HEAD), 3 theirs. */
+export interface IndexStage {
+  stage: 1 | 2 | 3;
+  /** The blob's id: what names this version. */
+  blob: string;
+}
 
 /**
  * The workspace's git state, as VS Code shows it: one batch `git status --porcelain=v2` per burst of
@@ -100,6 +110,43 @@ export class GitService implements GutterSource {
     }
     if (current.length > MAX_GUTTER_BYTES) return [];
     return gutterChanges(committed, current);
+  }
+
+  /**
+   * The index stages of a conflicted path (`git ls-files -u`); empty when git holds no conflict for it.
+   * E_UNTRUSTED in an untrusted folder, E_NOT_FOUND without git or a repository, as every operator request.
+   */
+  async conflictStages(relPath: string): Promise<IndexStage[]> {
+    await this.requireRepository();
+    const out = await this.runOrThrow([LITERAL, 'ls-files', '-u', '-z', '--', relPath]);
+    const stages: IndexStage[] = [];
+    for (const record of out.split('\0')) {
+      // <mode> SP <blob> SP <stage> TAB <path>
+      const match = /^\d+ ([0-9a-f]+) ([123])\t/.exec(record);
+      if (match) stages.push({ stage: Number(match[2]) as 1 | 2 | 3, blob: match[1] });
+    }
+    return stages.sort((a, b) => a.stage - b.stage);
+  }
+
+  /** The text of one index stage of a path (`git show :N:path`). */
+  async stageText(relPath: string, stage: 1 | 2 | 3): Promise<string> {
+    await this.requireRepository();
+    return this.runOrThrow(['show', '--no-textconv', `:${stage}:./${relPath}`]);
+  }
+
+  /** The path's text at HEAD (`git show HEAD:path`); null when HEAD has no such file (new, or no commit yet). */
+  async headText(relPath: string): Promise<string | null> {
+    await this.requireRepository();
+    // With the repository found, git fails here only for a path HEAD lacks or a HEAD not yet committed.
+    return this.run(['show', '--no-textconv', `HEAD:./${relPath}`]);
+  }
+
+  /** `git add` of one path, asked for by the operator; the status after it. */
+  async stage(relPath: string): Promise<GitStatus> {
+    await this.requireRepository();
+    await this.runOrThrow([LITERAL, 'add', '--', relPath]);
+    await this.refresh();
+    return this.current;
   }
 
   async dispose(): Promise<void> {
@@ -203,10 +250,33 @@ export class GitService implements GutterSource {
     return text;
   }
 
+  /** git for an operator's request, or why not: untrusted (E_UNTRUSTED), no git or no repository (E_NOT_FOUND). */
+  private async requireRepository(): Promise<void> {
+    if (!(await this.git)) throw new KilnError('E_NOT_FOUND', 'git is not installed (no `git` on PATH)');
+    if (this.options.trusted && !this.options.trusted())
+      throw new KilnError('E_UNTRUSTED', 'git runs only in a trusted folder: trust this folder to use git');
+    // Found here too for a request that comes before the first status (whose refresh then watches .git).
+    if (!this.repo && !(await this.findRepository()))
+      throw new KilnError('E_NOT_FOUND', 'This folder is not in a git repository');
+  }
+
   /** Runs git in the workspace; null when it fails (not a repository, no HEAD yet, no such path). */
   private async run(args: string[], maxBuffer = 512 * 1024 * 1024): Promise<string | null> {
+    const result = await this.exec(args, maxBuffer);
+    return result.ok ? result.stdout : null;
+  }
+
+  /** Runs git for an operator's request: a failure is an error with git's own words. */
+  private async runOrThrow(args: string[]): Promise<string> {
+    const result = await this.exec(args, 512 * 1024 * 1024);
+    if (result.ok) return result.stdout;
+    const said = result.stderr.trim().split('\n').slice(-3).join(' ') || 'no message';
+    throw new KilnError('E_INTERNAL', `git ${args.filter((a) => a !== LITERAL)[0]} failed: ${said}`);
+  }
+
+  private async exec(args: string[], maxBuffer: number): Promise<{ ok: boolean; stdout: string; stderr: string }> {
     const git = await this.git;
-    if (!git) return null;
+    if (!git) return { ok: false, stdout: '', stderr: 'git is not installed' };
     return new Promise((resolve) => {
       execFile(
         git,
@@ -217,7 +287,7 @@ export class GitService implements GutterSource {
           encoding: 'utf8',
           env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' },
         },
-        (err, stdout) => resolve(err ? null : stdout),
+        (err, stdout, stderr) => resolve({ ok: !err, stdout, stderr }),
       );
     });
   }

@@ -108,6 +108,29 @@ describe('nbformat round trips', () => {
     expect(err.message).toMatch(/not valid JSON \(line 3/);
   });
 
+  it('refuses a notebook git left with conflict markers as a conflict, not as broken JSON, file untouched', async () => {
+    const conflicted = [
+      '{',
+      ' "cells": [',
+      '  {',
+      '<<<<<<< HEAD',
+      '   "source": ["x = 1"],',
+      '=======',
+      '   "source": ["x = 2"],',
+      '>>>>>>> theirs',
+      '  }',
+      ' ]',
+      '}',
+      '',
+    ].join('\n');
+    await fs.writeFile(path.join(root, 'merge.ipynb'), conflicted);
+    const err = (await svc.open('merge.ipynb').catch((e: unknown) => e)) as KilnError;
+    expect(err.code).toBe('E_NOTEBOOK_CONFLICT');
+    expect(err.details).toEqual({ path: 'merge.ipynb' });
+    expect(svc.isOpen('merge.ipynb')).toBe(false);
+    expect(await fs.readFile(path.join(root, 'merge.ipynb'), 'utf8')).toBe(conflicted);
+  });
+
   it('refuses a notebook whose output nests 100,000 deep, saying so, and leaves the file as it was', async () => {
     await fs.writeFile(path.join(root, 'deep.ipynb'), deepOutputNotebook(100_000));
     const before = await fs.readFile(path.join(root, 'deep.ipynb'));

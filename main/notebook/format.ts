@@ -190,12 +190,22 @@ export function emptyNotebook(): NotebookJson {
   };
 }
 
+const CONFLICT_START = /^<{7}(?: |$)/m;
+const CONFLICT_MIDDLE = /^={7}$/m;
+const CONFLICT_END = /^>{7}(?: |$)/m;
+
+/** Whether a text holds the markers git writes around a conflict (<<<<<<< ours, =======, >>>>>>> theirs). */
+export function hasConflictMarkers(text: string): boolean {
+  return CONFLICT_START.test(text) && CONFLICT_MIDDLE.test(text) && CONFLICT_END.test(text);
+}
+
 /** A cell id as nbformat 4.5 allows it. */
 const CELL_ID = /^[a-zA-Z0-9-_]{1,64}$/;
 
 /**
  * Parses and validates an .ipynb: whatever `nbformat.read` opens. Refuses (E_INVALID_NOTEBOOK, message naming
- * the problem) JSON syntax errors, anything but nbformat 4, schema errors and duplicate ids in a 4.5 file.
+ * the problem) JSON syntax errors, anything but nbformat 4, schema errors and duplicate ids in a 4.5 file; and
+ * with E_NOTEBOOK_CONFLICT a file whose JSON git's conflict markers broke (the resolver takes it from there).
  * A 4.0-4.4 file is upgraded in memory to 4.5 as JupyterLab does (the schemas differ only by cell ids): ids it
  * already carries are kept (several JupyterLab versions wrote them into 4.4 files), the others are added, and a
  * warning says the next save writes 4.5. A 4.5 file missing ids gets them the same way (nbformat repairs those).
@@ -218,6 +228,12 @@ export function parseNotebook(text: string, path: string): ParsedNotebook {
         `it nests too deep: more than ${MAX_JSON_DEPTH} levels of JSON (${lineColumn(text, err.position)}), deeper than Jupyter reads`,
       );
     }
+    if (hasConflictMarkers(text))
+      throw new KilnError(
+        'E_NOTEBOOK_CONFLICT',
+        `${path} has unresolved git merge conflicts: the conflict markers git wrote make it invalid JSON`,
+        { path },
+      );
     const message = err instanceof Error ? err.message : String(err);
     const position = /position (\d+)/.exec(message);
     const where = position ? ` (${lineColumn(text, Number(position[1]))})` : '';

@@ -18,3 +18,4 @@ export {
   type NotebookCompareOptions,
   type ParsedPair,
 } from './partial-apply';
+export { mergeNotebookTexts, resolveNotebookMerge, type NotebookMergeTexts } from './merge';

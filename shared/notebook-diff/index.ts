@@ -27,3 +27,24 @@ export {
   NotebookLevelDiffSchema,
   OutputDiffSchema,
 } from './schema';
+export { buildMergedNotebook, mergeNotebooks } from './merge';
+export type {
+  CellConflictItem,
+  MergeCellPart,
+  MergeCellText,
+  MergeResolution,
+  MergedCellItem,
+  NotebookKeyConflict,
+  NotebookMerge,
+  NotebookMergeItem,
+  NotebookMergeOptions,
+} from './merge-types';
+export {
+  CellConflictItemSchema,
+  MergeCellTextSchema,
+  MergeResolutionSchema,
+  MergedCellItemSchema,
+  NotebookKeyConflictSchema,
+  NotebookMergeItemSchema,
+  NotebookMergeSchema,
+} from './merge-schema';

@@ -22,6 +22,18 @@ describe('errorText', () => {
     );
   });
 
+  it('says what to do with a notebook git left in conflict', () => {
+    const err = new KilnError('E_NOTEBOOK_CONFLICT', 'run.ipynb has unresolved git merge conflicts', {
+      path: 'run.ipynb',
+    });
+    expect(shownError(err)).toEqual({
+      code: 'E_NOTEBOOK_CONFLICT',
+      message:
+        'run.ipynb has unresolved git merge conflicts. Resolve its conflicts cell by cell (ours, theirs or both), then save it.',
+      details: { path: 'run.ipynb' },
+    });
+  });
+
   it('anything else thrown is an internal error with its text', () => {
     expect(shownError(new TypeError('x is undefined'))).toEqual({ code: 'E_INTERNAL', message: 'x is undefined' });
     expect(shownError('plain')).toEqual({ code: 'E_INTERNAL', message: 'plain' });

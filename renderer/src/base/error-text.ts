@@ -21,13 +21,20 @@ export function aboutKiln(code: keyof typeof ABOUT_KILN): string {
   return ABOUT_KILN[code];
 }
 
+/** What the operator can do next, said after the service's own message. */
+const NEXT_STEP = {
+  E_NOTEBOOK_CONFLICT: 'Resolve its conflicts cell by cell (ours, theirs or both), then save it.',
+} satisfies Partial<Record<ErrorCode, string>>;
+
 /** The one way a wire error (or anything thrown) becomes UI text. */
 export function shownError(err: unknown): ShownError {
   if (err instanceof KilnError) {
     const code: ErrorCode = err.code;
+    const next = (NEXT_STEP as Partial<Record<ErrorCode, string>>)[code];
     return {
       code,
-      message: (ABOUT_KILN as Partial<Record<ErrorCode, string>>)[code] ?? err.message,
+      message:
+        (ABOUT_KILN as Partial<Record<ErrorCode, string>>)[code] ?? (next ? `${err.message}. ${next}` : err.message),
       details: err.details,
     };
   }

@@ -4,6 +4,7 @@ import { errorText, perBridge, useBridge, useStore } from '../base';
 import { CodeDocument, monaco, onRevealRequest, takeReveal, useOpenFilesStore } from '../editor';
 import { PlusIcon, useColorScheme, usePrefs, useToasts } from '../ui';
 import { registerNotebookEditTarget } from '../language';
+import { NotebookMergeView } from '../notebook-merge';
 import { Banners, CannotOpen } from './Banners';
 import { Cell, type SectionState } from './Cell';
 import { CellRows } from './cell-rows';
@@ -260,6 +261,9 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
       sessions.release(tabId);
       openFiles.setView(path, NOTEBOOK_AS_TEXT);
     };
+    // git left conflict markers in it: the three-way resolver, and the notebook once it is saved.
+    if (state.error?.code === 'E_NOTEBOOK_CONFLICT')
+      return <NotebookMergeView path={path} onSaved={() => void session.load()} onOpenAsText={openAsText} />;
     return (
       <CannotOpen
         name={name}

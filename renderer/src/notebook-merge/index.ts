@@ -1,0 +1,1 @@
+export { NotebookMergeView } from './NotebookMergeView';
