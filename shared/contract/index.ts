@@ -18,6 +18,7 @@ import { notebookExportRequests } from './notebook-export';
 import { uploadRequests } from './upload';
 import { languageEvents, languageRequests } from './language';
 import { downloadRequests } from './download';
+import { notebookDiffRequests } from './notebook-diff';
 
 export * from './workspace';
 export * from './notebook';
@@ -39,6 +40,7 @@ export * from './notebook-export';
 export * from './upload';
 export * from './language';
 export * from './download';
+export * from './notebook-diff';
 
 /**
  * The whole contract: every request channel (args, result) and every event channel (payload).
@@ -64,6 +66,7 @@ export const requests = {
   ...uploadRequests,
   ...languageRequests,
   ...downloadRequests,
+  ...notebookDiffRequests,
 } as const;
 export const events = {
   ...workspaceEvents,
