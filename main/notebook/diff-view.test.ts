@@ -14,10 +14,12 @@ const load: CellSpec = { id: 'load', source: 'x = 1', execution_count: 1, output
 const train: CellSpec = { id: 'train', source: 'print(x)', execution_count: 2, outputs: [printed('1\n')] };
 const trained: CellSpec = { ...train, source: 'print(x + 1)', outputs: [printed('2\n')] };
 const check: CellSpec = { id: 'check', source: 'assert x', metadata: { scale: 2.0 } };
+const plot: CellSpec = { id: 'plot', source: 'x', execution_count: 3, outputs: [printed('x\n')] };
+const plotted: CellSpec = { ...plot, source: 'x  # same output' };
 
 const SPECS = {
-  base: { cells: [intro, load, train, check] },
-  next: { cells: [intro, load, trained, { id: 'new', source: 'y = 2' }] },
+  base: { cells: [intro, load, train, check, plot] },
+  next: { cells: [intro, load, trained, { id: 'new', source: 'y = 2' }, plotted] },
 } satisfies Record<string, NotebookSpec>;
 
 let base: string;
@@ -47,13 +49,17 @@ describe('notebook.diff', () => {
       ['cell:train', 'modified', ['source', 'outputs']],
       ['deleted:check', 'deleted', ['deleted']],
       ['added:new', 'added', ['added']],
+      ['cell:plot', 'modified', ['source']],
     ]);
-    expect(view.base.map((c) => c.source)).toEqual(['# Run', 'x = 1', 'print(x)', 'assert x']);
-    expect(view.next.map((c) => c.id)).toEqual(['intro', 'load', 'train', 'new']);
+    expect(view.base.map((c) => c.source)).toEqual(['# Run', 'x = 1', 'print(x)', 'assert x', 'x']);
+    expect(view.next.map((c) => c.id)).toEqual(['intro', 'load', 'train', 'new', 'plot']);
     // Unchanged `load` keeps its outputs in main; the changed `train` brings both sides'.
     expect(view.next[1]).toMatchObject({ outputsSent: false, outputs: [], execution_count: 1 });
     expect(view.base[2]).toMatchObject({ outputsSent: true, outputs: [{ text: ['1\n'] }] });
     expect(view.next[2]).toMatchObject({ outputsSent: true, outputs: [{ text: ['2\n'] }] });
+    // Outputs the same on both sides are drawn nowhere; the old cell's still come, as its restore needs them.
+    expect(view.next[4]).toMatchObject({ outputsSent: false, outputs: [] });
+    expect(view.base[4]).toMatchObject({ outputsSent: true, outputs: [{ text: ['x\n'] }] });
     // A deleted cell comes whole, its number literals as written, so restoring it keeps 2.0.
     expect(view.base[3]).toMatchObject({
       id: 'check',
@@ -82,7 +88,7 @@ describe('notebook.diff', () => {
 
     const open = await diff(next);
     expect(open.unsaved).toEqual({ base: false, next: true });
-    expect(open.diff.changeIds).toHaveLength(3);
+    expect(open.diff.changeIds).toHaveLength(4);
     expect(read).toEqual([]);
 
     for (const clean of [null, undefined]) {

@@ -54,13 +54,16 @@ async function sideText(
   return { text: await sources.readFile(side.path), unsaved: false };
 }
 
-/** The cells whose outputs the view draws (old or new side): changed outputs, or a whole cell added or deleted. */
+/**
+ * The cells whose outputs are sent: on the new side those the view draws (outputs changed, or the cell added);
+ * on the old side every changed cell's, as "Restore this cell" puts the old cell back whole.
+ */
 function outputIndexes(cells: readonly CellDiff[], side: 'oldIndex' | 'newIndex'): Set<number> {
   const shown = new Set<number>();
   for (const cell of cells) {
     const index = cell[side];
-    if (index === null) continue;
-    if (cell.status === 'added' || cell.status === 'deleted' || cell.kinds.includes('outputs')) shown.add(index);
+    if (index === null || cell.status === 'unchanged') continue;
+    if (side === 'oldIndex' || cell.status === 'added' || cell.kinds.includes('outputs')) shown.add(index);
   }
   return shown;
 }

@@ -1,0 +1,93 @@
+import { useEffect, useRef, useState } from 'react';
+import { monaco } from '../editor';
+import { useColorScheme } from '../ui';
+
+export interface CellSourceDiffProps {
+  original: string;
+  modified: string;
+  /** Monaco's language id: the notebook's for code cells, markdown, plaintext for raw. */
+  language: string;
+  sideBySide: boolean;
+  originalLabel: string;
+  modifiedLabel: string;
+}
+
+/** Lines a cell's diff shows at most before it scrolls inside. */
+const MAX_LINES = 40;
+const LINE_HEIGHT = 19;
+
+/**
+ * One cell's source as a read-only Monaco diff, as tall as its content (a cell among cells, not a pane):
+ * the taller of the two sides, deleted lines included when inline.
+ */
+export function CellSourceDiff({
+  original,
+  modified,
+  language,
+  sideBySide,
+  originalLabel,
+  modifiedLabel,
+}: CellSourceDiffProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const diff = useRef<monaco.editor.IStandaloneDiffEditor | null>(null);
+  const lines = Math.max(original.split('\n').length, modified.split('\n').length);
+  const [height, setHeight] = useState(Math.min(lines, MAX_LINES) * LINE_HEIGHT + 8);
+  const scheme = useColorScheme();
+
+  useEffect(() => {
+    const editor = monaco.editor.createDiffEditor(host.current!, {
+      automaticLayout: true,
+      readOnly: true,
+      originalEditable: false,
+      renderSideBySide: sideBySide,
+      useInlineViewWhenSpaceIsLimited: false,
+      fontSize: 13,
+      lineHeight: LINE_HEIGHT,
+      scrollBeyondLastLine: false,
+      minimap: { enabled: false },
+      renderOverviewRuler: false,
+      overviewRulerLanes: 0,
+      lineNumbersMinChars: 3,
+      folding: false,
+      scrollbar: { alwaysConsumeMouseWheel: false, vertical: 'auto' },
+      // F7 is the view's (next change among cells), not the accessible diff viewer's.
+      accessibilityVerbose: false,
+    });
+    const originalModel = monaco.editor.createModel(original, language);
+    const modifiedModel = monaco.editor.createModel(modified, language);
+    editor.setModel({ original: originalModel, modified: modifiedModel });
+    const fit = () => {
+      const tallest = Math.max(
+        editor.getOriginalEditor().getContentHeight(),
+        editor.getModifiedEditor().getContentHeight(),
+      );
+      setHeight(Math.min(tallest, MAX_LINES * LINE_HEIGHT) + 8);
+    };
+    const subs = [
+      editor.getOriginalEditor().onDidContentSizeChange(fit),
+      editor.getModifiedEditor().onDidContentSizeChange(fit),
+      editor.onDidUpdateDiff(fit),
+    ];
+    diff.current = editor;
+    return () => {
+      for (const sub of subs) sub.dispose();
+      editor.dispose();
+      originalModel.dispose();
+      modifiedModel.dispose();
+      diff.current = null;
+    };
+    // Made once per cell: the view keys cells by change, and a new answer remounts them.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => diff.current?.updateOptions({ renderSideBySide: sideBySide }), [sideBySide]);
+
+  useEffect(() => {
+    diff.current?.getOriginalEditor().updateOptions({ ariaLabel: originalLabel });
+    diff.current?.getModifiedEditor().updateOptions({ ariaLabel: modifiedLabel });
+  }, [originalLabel, modifiedLabel]);
+
+  useEffect(() => monaco.editor.setTheme(scheme === 'dark' ? 'vs-dark' : 'vs'), [scheme]);
+
+  return <div ref={host} className="nbd-source-diff" style={{ height }} data-testid="cell-source-diff" />;
+}
