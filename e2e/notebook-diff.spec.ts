@@ -124,3 +124,45 @@ test('the Timeline compares a notebook cell by cell, F7 goes through the changes
   await page.keyboard.press('z');
   await expect.poll(() => sources(nb)).toEqual(['a = 10', 'b = 2', 'The end', 'd = 4']);
 });
+
+test.describe('changed on disk', () => {
+  const stream = (text: string) => ({ name: 'stdout', output_type: 'stream', text: [text] });
+  // Another program rewrites the notebook: cell 1's output and cell 2's text change, their ids stay.
+  const shared = (output: string, notes: string) =>
+    notebook(
+      { ...cell('code', 'a = 1'), id: 'calc', execution_count: 1, outputs: [stream(output)] },
+      { ...cell('markdown', notes), id: 'notes' },
+    );
+  test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'shared.ipynb': shared('first run\n', '# Notes') } });
+
+  test('Compare shows the disk and the unsaved notebook as cells, outputs drawn', async ({ page, kiln, workspace }) => {
+    await kiln.open(page);
+    const nb = await openNotebook(page, 'shared.ipynb');
+    await expect(cellOf(nb, 1)).toContainText('first run');
+    // A new cell (an edit main has applied once it shows, unlike typing on its way) makes the notebook dirty.
+    await commandModeOn(page, nb, 1);
+    await page.keyboard.press('b');
+    await expect(cellOf(nb, 3)).toBeVisible();
+    await expect(nb.getByTestId('notebook-dirty')).toBeVisible();
+    await workspace.write('shared.ipynb', shared('second run\n', '# Notes, revised'));
+    const bar = nb.getByRole('alert', { name: 'Changed on disk' });
+    await bar.getByRole('button', { name: 'Compare', exact: true }).click();
+
+    const changes = nb.getByRole('region', { name: 'Notebook changes' });
+    const groups = changes.getByRole('group');
+    await expect(groups).toHaveCount(3);
+    await expect(groups.nth(0)).toHaveAccessibleName('Cell 1: outputs changed');
+    await expect(groups.nth(1)).toHaveAccessibleName('Cell 2: added');
+    await expect(groups.nth(2)).toHaveAccessibleName('Cell 3: source changed');
+    // Outputs as the notebook draws them, the disk's before and the notebook's after.
+    await expect(groups.nth(0).locator('.nbd-outputs-old')).toContainText('second run');
+    await expect(groups.nth(0).locator('.nbd-outputs-new')).toContainText('first run');
+    await expect(changes).not.toContainText('"output_type"');
+    await page.screenshot({ path: test.info().outputPath('notebook-disk-compare.png') });
+
+    // Nothing is decided here: Reload or Overwrite still do, and the compare goes with the conflict.
+    await bar.getByRole('button', { name: 'Reload' }).click();
+    await expect(changes).toHaveCount(0);
+    await expect(cellOf(nb, 1)).toContainText('second run');
+  });
+});

@@ -77,7 +77,7 @@ describe('notebook.diff', () => {
     expect(noCells.message).toBe('Cannot compare: the new notebook has no "cells" list');
   });
 
-  it('reads a path side from the open notebook’s unsaved state, else the file', async () => {
+  it('reads a path side from the open notebook’s unsaved state, else the file; a file side from the disk', async () => {
     const read: string[] = [];
     const sources = (unsaved: string | null | undefined): NotebookDiffSources => ({
       unsavedText: () => unsaved,
@@ -97,5 +97,14 @@ describe('notebook.diff', () => {
       expect(fromDisk.diff.changeIds).toEqual([]);
     }
     expect(read).toEqual(['a.ipynb', 'a.ipynb']);
+
+    // A `file` side is the disk's, even while the notebook has unsaved edits.
+    const onDisk = await notebookDiffHandlers(sources(next))['notebook.diff']({
+      base: { file: 'a.ipynb' },
+      next: { path: 'a.ipynb' },
+    });
+    expect(onDisk.unsaved).toEqual({ base: false, next: true });
+    expect(onDisk.diff.changeIds).toHaveLength(4);
+    expect(read).toEqual(['a.ipynb', 'a.ipynb', 'a.ipynb']);
   });
 });

@@ -49,6 +49,7 @@ async function sideText(
   sources: NotebookDiffSources,
 ): Promise<{ text: string; unsaved: boolean }> {
   if ('text' in side) return { text: side.text, unsaved: false };
+  if ('file' in side) return { text: await sources.readFile(side.file), unsaved: false };
   const unsaved = sources.unsavedText(side.path);
   if (typeof unsaved === 'string') return { text: unsaved, unsaved: true };
   return { text: await sources.readFile(side.path), unsaved: false };

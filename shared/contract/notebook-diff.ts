@@ -15,6 +15,8 @@ export const NotebookDiffSide = z.union([
   z.object({ text: z.string().max(256 * 1024 * 1024) }),
   /** The open notebook with its unsaved edits when it has some, else the file on disk. */
   z.object({ path: RelPath }),
+  /** The file on disk, whatever the open notebook holds (the changed-on-disk compare). */
+  z.object({ file: RelPath }),
 ]);
 export type NotebookDiffSide = z.infer<typeof NotebookDiffSide>;
 

@@ -4,7 +4,7 @@ import type { CellDiff } from '../../../shared/notebook-diff';
 import { errorText, useBridge } from '../base';
 import { NotebookDiffView, type NotebookDiffDecisions } from './NotebookDiffView';
 
-/** A `path` side follows its notebook's edits, redrawn once they settle. */
+/** A `path` or `file` side follows its notebook's edits and its file, redrawn once they settle. */
 const REFRESH_MS = 150;
 
 export interface NotebookCompareProps {
@@ -20,7 +20,7 @@ export interface NotebookCompareProps {
   fallback: (reason: string) => ReactNode;
 }
 
-/** Asks main for the diff of two notebooks and shows it; a `path` side is asked again when its notebook changes. */
+/** Asks main for the diff of two notebooks and shows it, asked again when a notebook it reads changes. */
 export function NotebookCompare({ base, next, cellActions, fallback, ...view }: NotebookCompareProps) {
   const bridge = useBridge();
   const [answer, setAnswer] = useState<{ result: NotebookDiffResult } | { error: string } | null>(null);
@@ -35,13 +35,20 @@ export function NotebookCompare({ base, next, cellActions, fallback, ...view }: 
         (err: unknown) => current && setAnswer({ error: errorText(err) }),
       );
     void ask();
-    const paths = new Set([base, next].flatMap((side) => ('path' in side ? [side.path] : [])));
+    const paths = new Set(
+      [base, next].flatMap((side) => ('path' in side ? [side.path] : 'file' in side ? [side.file] : [])),
+    );
     const again = ({ path }: { path: string }) => {
       if (!paths.has(path)) return;
       clearTimeout(timer);
       timer = setTimeout(() => void ask(), REFRESH_MS);
     };
-    const offs = [bridge.on('notebook.dirty', again), bridge.on('notebook.changed', again)];
+    const offs = [
+      bridge.on('notebook.dirty', again),
+      bridge.on('notebook.changed', again),
+      // The disk changed again under unsaved edits.
+      bridge.on('notebook.conflict', again),
+    ];
     return () => {
       current = false;
       clearTimeout(timer);
