@@ -3,14 +3,23 @@ import type { NotebookDiffCell, NotebookDiffResult } from '../../../shared/contr
 import type { CellDiff, KeyChange } from '../../../shared/notebook-diff';
 import { OutputList } from '../notebook';
 import { CellSourceDiff } from './CellSourceDiff';
-import { diffRows, stepChange, unchangedLabel, type DiffRow } from './rows';
+import {
+  allControls,
+  decisionControls,
+  diffRows,
+  stepChange,
+  unchangedLabel,
+  type Decision,
+  type DecisionMode,
+  type DiffRow,
+} from './rows';
 import './notebook-diff.css';
 
 /** How a review decides: a proposal is accepted or rejected; an agent's change already made is kept or undone. */
 export interface NotebookDiffDecisions {
-  mode: 'proposal' | 'agent';
+  mode: DecisionMode;
   /** What was decided per change id; a decided change shows its decision instead of buttons. */
-  decided?: Readonly<Record<string, 'accepted' | 'rejected'>>;
+  decided?: Readonly<Record<string, Decision>>;
   /** Accept (proposal) or Keep (agent) one change. */
   onAccept: (changeId: string) => void;
   /** Reject (proposal) or Undo (agent) one change. */
@@ -33,11 +42,6 @@ export interface NotebookDiffViewProps {
   /** More buttons for one change (the Timeline's "Restore this cell"). */
   cellActions?: (cell: CellDiff) => ReactNode;
 }
-
-const WORDS = {
-  proposal: { accept: 'Accept', reject: 'Reject', accepted: 'Accepted', rejected: 'Rejected' },
-  agent: { accept: 'Keep', reject: 'Undo', accepted: 'Kept', rejected: 'Undone' },
-} as const;
 
 function monacoLanguage(cellType: string, language: string): string {
   if (cellType === 'code') return language;
@@ -83,6 +87,22 @@ function Outputs({ cell, side }: { cell: NotebookDiffCell | undefined; side: 'Be
   );
 }
 
+/** A change's Accept / Reject (Keep / Undo), or what was decided. */
+function Decide({ decisions, changeId }: { decisions: NotebookDiffDecisions; changeId: string }) {
+  const controls = decisionControls(decisions.mode, decisions.decided?.[changeId]);
+  if (controls.decided) return <span className="nbd-decided">{controls.decided}</span>;
+  return controls.buttons.map(({ label, decision }) => (
+    <button
+      key={decision}
+      type="button"
+      className={`btn btn-small${decision === 'accepted' ? ' btn-primary' : ''}`}
+      onClick={() => (decision === 'accepted' ? decisions.onAccept(changeId) : decisions.onReject(changeId))}
+    >
+      {label}
+    </button>
+  ));
+}
+
 function PlainSource({ source, tone }: { source: string; tone: 'added' | 'deleted' | 'same' }) {
   return <pre className={`nbd-plain nbd-plain-${tone}`}>{source || ' '}</pre>;
 }
@@ -99,8 +119,6 @@ function CellChange({ row, props, showMetadata }: ChangeProps) {
   const old = cell.oldIndex !== null ? result.base[cell.oldIndex] : undefined;
   const now = cell.newIndex !== null ? result.next[cell.newIndex] : undefined;
   const lang = monacoLanguage(cell.cellType, language);
-  const decided = decisions?.decided?.[cell.changeId];
-  const words = decisions && WORDS[decisions.mode];
   let source: ReactNode;
   if (cell.status === 'added') source = <PlainSource source={now?.source ?? ''} tone="added" />;
   else if (cell.status === 'deleted') source = <PlainSource source={old?.source ?? ''} tone="deleted" />;
@@ -148,21 +166,7 @@ function CellChange({ row, props, showMetadata }: ChangeProps) {
         <span className="nbd-what">{row.label.slice(row.label.indexOf(':') + 2)}</span>
         <span className="spacer" />
         {props.cellActions?.(cell)}
-        {words && decided && <span className={`nbd-decided nbd-decided-${decided}`}>{words[decided]}</span>}
-        {words && !decided && (
-          <>
-            <button type="button" className="btn btn-small" onClick={() => decisions.onReject(cell.changeId)}>
-              {words.reject}
-            </button>
-            <button
-              type="button"
-              className="btn btn-small btn-primary"
-              onClick={() => decisions.onAccept(cell.changeId)}
-            >
-              {words.accept}
-            </button>
-          </>
-        )}
+        {decisions && <Decide decisions={decisions} changeId={cell.changeId} />}
       </div>
       {source}
       {showOutputs && (
@@ -208,7 +212,6 @@ export function NotebookDiffView(props: NotebookDiffViewProps) {
   const rows = diffRows(result.diff.cells);
   const changes = rows.filter((r) => r.kind === 'change').length;
   const notebookChange = result.diff.notebook;
-  const words = decisions && WORDS[decisions.mode];
 
   // Capture: a source diff's Monaco would take F7 for its own (line) diff navigation.
   const onKeyDownCapture = (e: KeyboardEvent) => {
@@ -240,16 +243,17 @@ export function NotebookDiffView(props: NotebookDiffViewProps) {
         >
           {showMetadata ? 'Hide metadata' : 'Show metadata'}
         </button>
-        {words && (
-          <>
-            <button type="button" className="btn btn-small" onClick={decisions.onRejectAll}>
-              {words.reject} all
+        {decisions &&
+          allControls(decisions.mode).map(({ label, decision }) => (
+            <button
+              key={decision}
+              type="button"
+              className={`btn btn-small${decision === 'accepted' ? ' btn-primary' : ''}`}
+              onClick={decision === 'accepted' ? decisions.onAcceptAll : decisions.onRejectAll}
+            >
+              {label}
             </button>
-            <button type="button" className="btn btn-small btn-primary" onClick={decisions.onAcceptAll}>
-              {words.accept} all
-            </button>
-          </>
-        )}
+          ))}
       </div>
       <div className="nbd-cells">
         {notebookChange && (
@@ -264,23 +268,7 @@ export function NotebookDiffView(props: NotebookDiffViewProps) {
               <span className="nbd-cell-no">Notebook</span>
               <span className="nbd-what">metadata changed</span>
               <span className="spacer" />
-              {words && decisions.decided?.notebook && (
-                <span className="nbd-decided">{words[decisions.decided.notebook]}</span>
-              )}
-              {words && !decisions.decided?.notebook && (
-                <>
-                  <button type="button" className="btn btn-small" onClick={() => decisions.onReject('notebook')}>
-                    {words.reject}
-                  </button>
-                  <button
-                    type="button"
-                    className="btn btn-small btn-primary"
-                    onClick={() => decisions.onAccept('notebook')}
-                  >
-                    {words.accept}
-                  </button>
-                </>
-              )}
+              {decisions && <Decide decisions={decisions} changeId="notebook" />}
             </div>
             {showMetadata && (
               <KeyChanges

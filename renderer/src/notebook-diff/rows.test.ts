@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NotebookDiffCell, NotebookDiffResult } from '../../../shared/contract';
 import type { CellDiff } from '../../../shared/notebook-diff';
-import { cellRestore, changeLabel, diffRows, stepChange, unchangedLabel } from './rows';
+import { allControls, cellRestore, changeLabel, decisionControls, diffRows, stepChange, unchangedLabel } from './rows';
 
 const same = (i: number): CellDiff => ({
   changeId: `cell:c${i}`,
@@ -118,5 +118,22 @@ describe('Restore this cell', () => {
 
   it('has nothing to restore for a cell the version did not have', () => {
     expect(cellRestore(result, added, ['a', 'b', 'new'], fresh)).toBeNull();
+  });
+});
+
+describe('decisions', () => {
+  const labels = (controls: { label: string }[]) => controls.map((c) => c.label);
+
+  it('offers Accept / Reject on a proposal and Keep / Undo on an agent’s change, each and all', () => {
+    expect(labels(decisionControls('proposal', undefined).buttons)).toEqual(['Reject', 'Accept']);
+    expect(labels(decisionControls('agent', undefined).buttons)).toEqual(['Undo', 'Keep']);
+    expect(labels(allControls('proposal'))).toEqual(['Reject all', 'Accept all']);
+    expect(labels(allControls('agent'))).toEqual(['Undo all', 'Keep all']);
+    expect(decisionControls('agent', undefined).buttons.map((b) => b.decision)).toEqual(['rejected', 'accepted']);
+  });
+
+  it('shows a decided change’s decision instead of its buttons', () => {
+    expect(decisionControls('proposal', 'accepted')).toEqual({ buttons: [], decided: 'Accepted' });
+    expect(decisionControls('agent', 'rejected')).toEqual({ buttons: [], decided: 'Undone' });
   });
 });

@@ -50,6 +50,42 @@ export function diffRows(cells: readonly CellDiff[]): DiffRow[] {
   return rows;
 }
 
+export type DecisionMode = 'proposal' | 'agent';
+export type Decision = 'accepted' | 'rejected';
+
+const DECISION_WORDS = {
+  proposal: { accept: 'Accept', reject: 'Reject', accepted: 'Accepted', rejected: 'Rejected' },
+  agent: { accept: 'Keep', reject: 'Undo', accepted: 'Kept', rejected: 'Undone' },
+} as const;
+
+/**
+ * What a change's decision part shows: its two buttons (a proposal's Accept / Reject, an agent's change's
+ * Keep / Undo), or, once decided, what was decided (decided stays decided).
+ */
+export function decisionControls(
+  mode: DecisionMode,
+  decided: Decision | undefined,
+): { buttons: { label: string; decision: Decision }[]; decided: string | null } {
+  const words = DECISION_WORDS[mode];
+  if (decided) return { buttons: [], decided: words[decided] };
+  return {
+    buttons: [
+      { label: words.reject, decision: 'rejected' },
+      { label: words.accept, decision: 'accepted' },
+    ],
+    decided: null,
+  };
+}
+
+/** The buttons above every change: "Reject all" / "Accept all", or "Undo all" / "Keep all". */
+export function allControls(mode: DecisionMode): { label: string; decision: Decision }[] {
+  const words = DECISION_WORDS[mode];
+  return [
+    { label: `${words.reject} all`, decision: 'rejected' },
+    { label: `${words.accept} all`, decision: 'accepted' },
+  ];
+}
+
 /** "1 unchanged cell", "12 unchanged cells". */
 export function unchangedLabel(count: number): string {
   return `${count} unchanged cell${count === 1 ? '' : 's'}`;
