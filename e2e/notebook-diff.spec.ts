@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { DEFAULT_FIXTURE, expect, test } from './support/fixtures';
 import { mod, treeItem } from './support/ui';
+import { expectAccessible } from './support/axe';
 import { cell, cellOf, editCell, notebook, openNotebook } from './support/notebook';
 
 /**
@@ -101,6 +102,11 @@ test('the Timeline compares a notebook cell by cell, F7 goes through the changes
   }
   await page.keyboard.press('Shift+F7');
   await expect(page.locator(':focus')).toHaveAccessibleName(names[2]);
+  // From inside a cell's source diff too: F7 is the view's there, not Monaco's (its own within one cell).
+  await groups.nth(0).locator('.editor.modified .view-lines').click();
+  await page.keyboard.press('F7');
+  await expect(page.locator(':focus')).toHaveAccessibleName(names[1]);
+  await expectAccessible(page, 'notebook diff');
 
   // Restore cell 1 from the version: one undoable edit of the open notebook, the diff redrawn without it.
   await groups.nth(0).getByRole('button', { name: 'Restore this cell', exact: true }).click();

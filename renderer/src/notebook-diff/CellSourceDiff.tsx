@@ -17,6 +17,30 @@ const MAX_LINES = 40;
 const LINE_HEIGHT = 19;
 
 /**
+ * A cell's source diff made once it comes near the screen (then kept): a review of 50 changed cells in a long
+ * notebook makes the few diff editors it shows, not 50. Until then a box of the height it will about have.
+ */
+export function LazyCellSourceDiff(props: CellSourceDiffProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    if (near || !box.current) return;
+    const root = box.current.closest('.nbd-cells');
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setNear(true);
+      },
+      { root, rootMargin: '800px 0px' },
+    );
+    observer.observe(box.current);
+    return () => observer.disconnect();
+  }, [near]);
+  if (near) return <CellSourceDiff {...props} />;
+  const lines = Math.max(props.original.split('\n').length, props.modified.split('\n').length);
+  return <div ref={box} className="nbd-source-diff" style={{ height: Math.min(lines, MAX_LINES) * LINE_HEIGHT + 8 }} />;
+}
+
+/**
  * One cell's source as a read-only Monaco diff, as tall as its content (a cell among cells, not a pane):
  * the taller of the two sides, deleted lines included when inline.
  */

@@ -2,7 +2,7 @@ import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { NotebookDiffCell, NotebookDiffResult } from '../../../shared/contract';
 import type { CellDiff, KeyChange } from '../../../shared/notebook-diff';
 import { OutputList } from '../notebook';
-import { CellSourceDiff } from './CellSourceDiff';
+import { LazyCellSourceDiff } from './CellSourceDiff';
 import {
   allControls,
   decisionControls,
@@ -124,7 +124,7 @@ function CellChange({ row, props, showMetadata }: ChangeProps) {
   else if (cell.status === 'deleted') source = <PlainSource source={old?.source ?? ''} tone="deleted" />;
   else if (cell.kinds.includes('source') && cell.source)
     source = (
-      <CellSourceDiff
+      <LazyCellSourceDiff
         original={cell.source.old}
         modified={cell.source.new}
         language={lang}
