@@ -93,6 +93,14 @@ test('the Timeline compares a notebook cell by cell, F7 goes through the changes
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.screenshot({ path: test.info().outputPath('notebook-diff-dark.png') });
   await page.emulateMedia({ colorScheme: 'light' });
+  // Inline, as the diff preference says; the source diff grows to hold the old line and the new.
+  const sourceDiff = groups.nth(0).getByTestId('cell-source-diff');
+  const sideBySideHeight = (await sourceDiff.boundingBox())!.height;
+  await slot.getByRole('button', { name: 'Inline', exact: true }).click();
+  await expect(slot.getByRole('button', { name: 'Side by side', exact: true })).toBeVisible();
+  await expect.poll(async () => (await sourceDiff.boundingBox())!.height).toBeGreaterThan(sideBySideHeight);
+  await page.screenshot({ path: test.info().outputPath('notebook-diff-inline.png') });
+  await slot.getByRole('button', { name: 'Side by side', exact: true }).click();
 
   // F7 from change to change, round the end; Shift+F7 back.
   await changes.getByRole('button', { name: 'Show metadata' }).focus();

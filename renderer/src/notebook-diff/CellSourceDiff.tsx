@@ -64,6 +64,8 @@ export function CellSourceDiff({
       readOnly: true,
       originalEditable: false,
       renderSideBySide: sideBySide,
+      originalAriaLabel: originalLabel,
+      modifiedAriaLabel: modifiedLabel,
       useInlineViewWhenSpaceIsLimited: false,
       fontSize: 13,
       lineHeight: LINE_HEIGHT,
@@ -104,12 +106,12 @@ export function CellSourceDiff({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  useEffect(() => diff.current?.updateOptions({ renderSideBySide: sideBySide }), [sideBySide]);
-
+  // Switching inline / side by side resets the sides' names: both are set together.
   useEffect(() => {
+    diff.current?.updateOptions({ renderSideBySide: sideBySide });
     diff.current?.getOriginalEditor().updateOptions({ ariaLabel: originalLabel });
     diff.current?.getModifiedEditor().updateOptions({ ariaLabel: modifiedLabel });
-  }, [originalLabel, modifiedLabel]);
+  }, [sideBySide, originalLabel, modifiedLabel]);
 
   useEffect(() => monaco.editor.setTheme(scheme === 'dark' ? 'vs-dark' : 'vs'), [scheme]);
 

@@ -15,9 +15,11 @@ export function TimelineDiffSlot({ path }: { path: string | null | undefined }) 
   const store = useTimelineStore();
   const state = useStore(store);
   const { prefs, setPref } = usePrefs();
-  const [cellError, setCellError] = useState<string | null>(null);
+  // Why a "Restore this cell" did not happen, for the version it was asked of.
+  const [cellFailure, setCellFailure] = useState<{ id: string; message: string } | null>(null);
   const { selected, entries, error } = state;
   if (!path || state.path !== path || !selected) return null;
+  const cellError = cellFailure?.id === selected.id ? cellFailure.message : null;
   const entry = entries.find((e) => e.id === selected.id);
   const name = nameOf(path);
   const sideBySide = prefs?.diffSideBySide ?? true;
@@ -84,8 +86,10 @@ export function TimelineDiffSlot({ path }: { path: string | null | undefined }) 
                 type="button"
                 className="btn btn-small"
                 onClick={() => {
-                  setCellError(null);
-                  void restoreCellInto(path, result, cell).then(setCellError);
+                  setCellFailure(null);
+                  void restoreCellInto(path, result, cell).then(
+                    (message) => message && setCellFailure({ id: selected.id, message }),
+                  );
                 }}
               >
                 Restore this cell
