@@ -19,6 +19,7 @@ import { uploadRequests } from './upload';
 import { languageEvents, languageRequests } from './language';
 import { downloadRequests } from './download';
 import { logRequests } from './log';
+import { notebookDiffRequests } from './notebook-diff';
 
 export * from './workspace';
 export * from './notebook';
@@ -41,6 +42,7 @@ export * from './upload';
 export * from './language';
 export * from './download';
 export * from './log';
+export * from './notebook-diff';
 
 /**
  * The whole contract: every request channel (args, result) and every event channel (payload).
@@ -67,6 +69,7 @@ export const requests = {
   ...languageRequests,
   ...downloadRequests,
   ...logRequests,
+  ...notebookDiffRequests,
 } as const;
 export const events = {
   ...workspaceEvents,

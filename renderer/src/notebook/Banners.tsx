@@ -1,4 +1,7 @@
+import { lazy, Suspense, useState } from 'react';
+import { nameOf } from '../../../shared/paths';
 import { SaveAs } from '../editor';
+import { DiffIcon, usePrefs } from '../ui';
 import type { NotebookController } from './notebook-controller';
 import type { NotebookSessionState } from './notebook-session';
 
@@ -6,11 +9,50 @@ const INSTALL_HINT =
   'You can still edit and save this notebook. To use a particular Jupyter, set jupyter.command (a local jupyter) or ' +
   'jupyter.url (a running server) in .kiln/config.yaml and restart Kiln.';
 
+// Loaded when first asked for (and so no import cycle: the diff view draws outputs with this folder's renderers).
+const NotebookCompare = lazy(() => import('../notebook-diff').then((m) => ({ default: m.NotebookCompare })));
+
+/** The changed-on-disk compare: the file on disk ↔ the open notebook with the operator's changes, as cells. */
+function DiskCompare({ path }: { path: string }) {
+  const { prefs, setPref } = usePrefs();
+  const sideBySide = prefs?.diffSideBySide ?? true;
+  const name = nameOf(path);
+  return (
+    <div className="compare nb-disk-compare">
+      <div className="compare-header">
+        <DiffIcon />
+        <span>{name}: on disk ↔ your changes</span>
+        <span className="spacer" />
+        <button
+          type="button"
+          className="btn btn-small"
+          aria-pressed={sideBySide}
+          onClick={() => setPref('diffSideBySide', !sideBySide)}
+        >
+          {sideBySide ? 'Inline' : 'Side by side'}
+        </button>
+      </div>
+      <Suspense fallback={<div className="nbd-loading">Comparing cells…</div>}>
+        <NotebookCompare
+          base={{ file: path }}
+          next={{ path }}
+          sideBySide={sideBySide}
+          oldLabel="on disk"
+          newLabel="with your changes"
+          fallback={(reason) => <div className="notice notice-error">Cannot compare: {reason}</div>}
+        />
+      </Suspense>
+    </div>
+  );
+}
+
 /** What stands between the toolbar and the cells: a disk conflict, Jupyter or kernel trouble, load warnings. */
 export function Banners({ notebook, state }: { notebook: NotebookController; state: NotebookSessionState }) {
   const { session } = notebook;
   const noJupyter = state.jupyterError?.code === 'E_NO_JUPYTER';
   const dead = state.kernel.status === 'dead';
+  const [comparing, setComparing] = useState(false);
+  const compare = comparing && Boolean(state.conflict) && !state.conflictDeleted;
   return (
     <>
       {state.conflict && (
@@ -20,6 +62,11 @@ export function Banners({ notebook, state }: { notebook: NotebookController; sta
           </span>
           <span className="conflict-text">{state.conflict}</span>
           {state.conflictDeleted && <SaveAs path={session.path} onSave={notebook.saveAs} />}
+          {!state.conflictDeleted && (
+            <button type="button" className="btn btn-small" onClick={() => setComparing(!compare)}>
+              {compare ? 'Close Compare' : 'Compare'}
+            </button>
+          )}
           <button type="button" className="btn btn-small btn-primary" onClick={() => void notebook.save(true)}>
             Overwrite
           </button>
@@ -28,6 +75,7 @@ export function Banners({ notebook, state }: { notebook: NotebookController; sta
           </button>
         </div>
       )}
+      {compare && <DiskCompare path={session.path} />}
       {noJupyter && (
         <div role="alert" className="nb-alert nb-alert-warn nb-banner">
           <strong>Jupyter is not available, so cells can’t run.</strong>

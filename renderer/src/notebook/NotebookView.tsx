@@ -25,6 +25,7 @@ import { NotebookController } from './notebook-controller';
 import type { NotebookSession } from './notebook-session';
 import { NotebookSessions } from './notebook-sessions';
 import { useMountedCells } from './progressive-mount';
+import { registerNotebookRestoreTarget } from './restore-targets';
 import { Toolbar } from './Toolbar';
 import './notebook.css';
 
@@ -120,6 +121,17 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
         sourceOf: (cellId) => session.cell(cellId)?.cell.source,
         numberOf: (cellId) => (session.indexOf(cellId) >= 0 ? session.indexOf(cellId) + 1 : null),
         replaceSources: (edits) => notebook.replaceSources(edits),
+      }),
+    [session, notebook],
+  );
+
+  // The Timeline puts an older version's cell back here, as one undoable edit.
+  useEffect(
+    () =>
+      registerNotebookRestoreTarget({
+        path: () => session.path,
+        cellIds: () => session.getState().cells.map((c) => c.cell.id),
+        putCell: (cell, at) => notebook.putCell(cell, at),
       }),
     [session, notebook],
   );

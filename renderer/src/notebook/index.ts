@@ -3,3 +3,5 @@ export { useNotebookOutline, type NotebookOutline } from './outline-feed';
 export { markdownHeadings, type Heading, type NotebookHeading } from './sections';
 export { notebookTabDrop } from './cell-drag';
 export { cellNumberOf, cellNumbers } from './language';
+export { OutputList } from './Outputs';
+export { notebookRestoreTarget, type NotebookRestoreTarget } from './restore-targets';

@@ -379,6 +379,23 @@ export class NotebookController extends Store<NotebookViewState> implements Cell
     return step;
   };
 
+  /**
+   * Puts `cell` in place of the cell `replaceId`, or inserts it at `index` when null, as one undoable step (the
+   * Timeline's "Restore this cell"). Resolves false when it failed (the failure is told).
+   */
+  putCell = async (cell: NotebookCell, at: { replaceId: string | null; index: number }): Promise<boolean> => {
+    let done = false;
+    await this.attempt(async () => {
+      const before = at.replaceId ? this.placed([at.replaceId]) : [];
+      if (at.replaceId && !before.length) throw new Error('That cell is no longer in the notebook');
+      const edit = this.swapEdit(before, [{ cell, index: before[0]?.index ?? at.index }]);
+      await edit.redo();
+      this.done(edit);
+      done = true;
+    });
+    return done;
+  };
+
   /** Moves the cell (or the selection it is in) up or down by one, as one block (Ctrl+Shift+Up/Down). */
   move = (cellId: string, by: -1 | 1): void => {
     const ids = this.targets(cellId);

@@ -354,6 +354,24 @@ describe('NotebookController', () => {
     expect(notebook.getState()).toMatchObject({ activeId: 'c2', mode: 'command' });
   });
 
+  it('puts a cell from elsewhere in place of one, or at an index, as one step Z takes back', async () => {
+    const { session, notebook } = await open([code('c1', 'a = 10'), code('c2', 'b = 2')]);
+    const sources = () => session.getState().cells.map((c) => `${c.cell.id}:${c.cell.source}`);
+    expect(await notebook.putCell(code('c1', 'a = 1'), { replaceId: 'c1', index: 0 })).toBe(true);
+    expect(sources()).toEqual(['c1:a = 1', 'c2:b = 2']);
+    expect(await notebook.putCell(code('gone', 'c = 3'), { replaceId: null, index: 2 })).toBe(true);
+    expect(sources()).toEqual(['c1:a = 1', 'c2:b = 2', 'gone:c = 3']);
+    expect(session.getState().dirty).toBe(true);
+    notebook.undo();
+    await untilState(session, (s) => s.cells.length === 2);
+    notebook.undo();
+    await untilState(session, (s) => s.cells[0]?.cell.source === 'a = 10');
+    expect(sources()).toEqual(['c1:a = 10', 'c2:b = 2']);
+    // A cell that went away meanwhile is told, not replaced.
+    expect(await notebook.putCell(code('x', 'x'), { replaceId: 'nope', index: 0 })).toBe(false);
+    expect(sources()).toEqual(['c1:a = 10', 'c2:b = 2']);
+  });
+
   it('Shift+J extends the selection, D D deletes it all, Z puts it back and Shift+Z deletes it again', async () => {
     const { session, notebook } = await open([code('c1'), code('c2'), code('c3'), code('c4')]);
     const ids = () => session.getState().cells.map((c) => c.cell.id);

@@ -1,6 +1,8 @@
 import { nameOf } from '../../../shared/paths';
 import { useStore } from '../base';
+import { useState } from 'react';
 import { DiffView } from '../editor';
+import { NotebookCompare, restoreCellInto } from '../notebook-diff';
 import { DiffIcon, XIcon, usePrefs } from '../ui';
 import { describeEntry, entryTime } from './describe';
 import { useTimelineStore } from './timeline-store';
@@ -12,11 +14,27 @@ import { useTimelineStore } from './timeline-store';
 export function TimelineDiffSlot({ path }: { path: string | null | undefined }) {
   const store = useTimelineStore();
   const state = useStore(store);
-  const { prefs } = usePrefs();
+  const { prefs, setPref } = usePrefs();
+  // Why a "Restore this cell" did not happen, for the version it was asked of.
+  const [cellFailure, setCellFailure] = useState<{ id: string; message: string } | null>(null);
   const { selected, entries, error } = state;
   if (!path || state.path !== path || !selected) return null;
+  const cellError = cellFailure?.id === selected.id ? cellFailure.message : null;
   const entry = entries.find((e) => e.id === selected.id);
   const name = nameOf(path);
+  const sideBySide = prefs?.diffSideBySide ?? true;
+  const textDiff = (
+    <DiffView
+      path={path}
+      original={selected.text ?? ''}
+      modified={selected.currentText ?? ''}
+      sideBySide={sideBySide}
+      originalLabel={`${name}, the version from the Timeline`}
+      modifiedLabel={`${name} now`}
+    />
+  );
+  // A notebook compares as cells: "now" is the open notebook with its unsaved edits, as the operator sees it.
+  const asNotebook = path.toLowerCase().endsWith('.ipynb') && selected.text !== null;
   return (
     <section className="timeline-diff" aria-label={`Timeline version of ${name}`}>
       <div className="compare-header">
@@ -25,6 +43,16 @@ export function TimelineDiffSlot({ path }: { path: string | null | undefined }) 
           {name}: {entry ? `${describeEntry(entry)}, ${entryTime(entry.at)}` : 'version'} ↔ now
         </span>
         <span className="spacer" />
+        {asNotebook && (
+          <button
+            type="button"
+            className="btn btn-small"
+            aria-pressed={sideBySide}
+            onClick={() => setPref('diffSideBySide', !sideBySide)}
+          >
+            {sideBySide ? 'Inline' : 'Side by side'}
+          </button>
+        )}
         <button
           type="button"
           className="btn btn-small btn-primary"
@@ -37,22 +65,48 @@ export function TimelineDiffSlot({ path }: { path: string | null | undefined }) 
           <XIcon />
         </button>
       </div>
-      {error && (
+      {(error ?? cellError) && (
         <div className="timeline-notice timeline-error" role="alert">
-          {error}
+          {error ?? cellError}
         </div>
       )}
       {selected.text === null ? (
         <div className="notice">This version is binary; it is not shown or restored as text.</div>
-      ) : (
-        <DiffView
-          path={path}
-          original={selected.text}
-          modified={selected.currentText ?? ''}
-          sideBySide={prefs?.diffSideBySide ?? true}
-          originalLabel={`${name}, the version from the Timeline`}
-          modifiedLabel={`${name} now`}
+      ) : asNotebook ? (
+        <NotebookCompare
+          key={selected.id}
+          base={{ text: selected.text ?? '' }}
+          next={{ path }}
+          sideBySide={sideBySide}
+          oldLabel="the version from the Timeline"
+          newLabel="now"
+          cellActions={(cell, result) =>
+            cell.oldIndex !== null && (
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={() => {
+                  setCellFailure(null);
+                  void restoreCellInto(path, result, cell).then(
+                    (message) => message && setCellFailure({ id: selected.id, message }),
+                  );
+                }}
+              >
+                Restore this cell
+              </button>
+            )
+          }
+          fallback={(reason) => (
+            <>
+              <div className="timeline-notice" role="note">
+                Shown as text: {reason}
+              </div>
+              {textDiff}
+            </>
+          )}
         />
+      ) : (
+        textDiff
       )}
     </section>
   );

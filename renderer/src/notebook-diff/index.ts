@@ -1,0 +1,12 @@
+export { NotebookDiffView, type NotebookDiffDecisions, type NotebookDiffViewProps } from './NotebookDiffView';
+export { NotebookCompare, type NotebookCompareProps } from './NotebookCompare';
+export { restoreCellInto } from './restore-cell';
+export {
+  cellRestore,
+  changeLabel,
+  diffRows,
+  type CellRestore,
+  type Decision,
+  type DecisionMode,
+  type DiffRow,
+} from './rows';

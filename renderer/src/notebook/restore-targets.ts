@@ -1,0 +1,32 @@
+import type { NotebookCell } from '../../../shared/contract';
+
+/*
+ * Open notebooks as places a cell from elsewhere (an older version in the Timeline) is put back: through the
+ * notebook's own edit path, so it is one step of its undo and makes it dirty like any edit, and nothing the
+ * operator typed is overwritten. Registered by each notebook view while it is open.
+ */
+
+export interface NotebookRestoreTarget {
+  /** The notebook's path now (it follows moves). */
+  path(): string;
+  /** Its cells' ids in order. */
+  cellIds(): string[];
+  /**
+   * Puts `cell` in place of the cell `replaceId`, or inserts it at `index` when null: one undoable step.
+   * Resolves false when it failed (the notebook has told why).
+   */
+  putCell(cell: NotebookCell, at: { replaceId: string | null; index: number }): Promise<boolean>;
+}
+
+const targets = new Set<NotebookRestoreTarget>();
+
+/** Offers an open notebook for restores. Returns what withdraws it. */
+export function registerNotebookRestoreTarget(target: NotebookRestoreTarget): () => void {
+  targets.add(target);
+  return () => void targets.delete(target);
+}
+
+export function notebookRestoreTarget(path: string): NotebookRestoreTarget | null {
+  for (const target of targets) if (target.path() === path) return target;
+  return null;
+}
