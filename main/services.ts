@@ -6,7 +6,7 @@ import { ChangeFeed } from './changes';
 import { configHandlers } from './config';
 import { EditAssistantService, editAssistantHandlers } from './edit-assistant';
 import { RunEngine } from './models';
-import { kernelAssistHandlers, notebookHandlers } from './notebook';
+import { kernelAssistHandlers, notebookHandlers, variablesHandlers } from './notebook';
 import { notebookExportHandlers } from './notebook-export';
 import { createVerbStack, verbsHandlers } from './verbs';
 import { EventHub } from './events';
@@ -318,6 +318,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...agentHandlers(agent),
     ...notebookHandlers(notebooks),
     ...kernelAssistHandlers(notebooks),
+    ...variablesHandlers(notebooks),
     ...verbsHandlers(verbs),
     ...quickOpenHandlers(fileIndex),
     ...searchHandlers(search),

@@ -11,6 +11,7 @@ export type {
 } from './service';
 export { notebookHandlers } from './handlers';
 export { kernelAssistHandlers } from './assist-handlers';
+export { variablesHandlers } from './variables-handlers';
 export {
   applyNotebookChanges,
   diffNotebookTexts,
