@@ -9,6 +9,7 @@ import { TerminalPanel } from '../terminal';
 import { LanguageFeatures, LanguageStatusItem, isLibraryPath } from '../language';
 import { ProblemsPanel, ProblemsStatusItem } from '../problems';
 import { TrustBanner } from '../trust';
+import { VariablesPanel } from '../variables';
 import { EditorFileDrop, UploadStatus } from '../tree';
 import { DialogProvider, IS_MAC, ToastProvider, useToasts } from '../ui';
 import { useBridge, useStore } from '../base';
@@ -87,6 +88,7 @@ function Shell() {
         </EditorFileDrop>
         <TerminalPanel />
         <ProblemsPanel />
+        <VariablesPanel />
       </main>
       <RightRail />
       <StatusBar>
