@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
+
 /*
  * The Python side of the Variables view, installed in the kernel as a private module (sys.modules only, never a
  * name in the operator's namespace) by the user expression main sends. Kept bounded: a summary is at most 120
  * characters and never the repr of an array, a frame or an unknown array-like (whose repr may format every element).
  */
-export const VARIABLES_MODULE = '_kiln_variables_1';
 
 export const VARIABLES_PY = String.raw`import reprlib as _reprlib
 import sys as _sys
@@ -37,6 +38,8 @@ def _kind(name, value):
 
 def _type_name(value):
     t = type(value)
+    if not isinstance(getattr(t, '__module__', None), str):
+        return t.__name__
     mod = t.__module__
     return t.__name__ if mod in ('builtins', '__main__') else t.__name__ if mod.split('.')[0] in ('numpy', 'pandas') else f'{mod}.{t.__name__}'
 
@@ -94,6 +97,10 @@ def _summary(value):
             return _short(f'{len(value)} rows × {len(value.columns)} columns: {cols}{more}')
         if _pandas(value, 'Series'):
             return _short(f'{value.dtype}: ' + _repr.repr(value.iloc[:10].tolist()))
+        if isinstance(value, (bytes, bytearray)):
+            # reprlib has no bound for bytes: it would repr them whole before cutting.
+            head = repr(bytes(value[:_SUMMARY]))
+            return _short(head + ('…' if len(value) > _SUMMARY else ''))
         shape = getattr(value, 'shape', None)
         # Array-likes we do not know (tensors, xarray, polars): their repr may format every element.
         if isinstance(shape, tuple) and shape and not isinstance(value, _SCALARS):
@@ -114,16 +121,13 @@ def _expandable(value):
 
 
 def _row(name, value, kind='data', ref=None):
-    return {
-        'name': name,
-        'type': _type_name(value),
-        'kind': kind,
-        'shape': _shape(value),
-        'size': _size(value),
-        'summary': _summary(value),
-        'expandable': _expandable(value),
-        'ref': ref if ref is not None else [name],
-    }
+    row = {'name': name, 'type': _type_name(value), 'kind': kind, 'ref': ref if ref is not None else [name]}
+    try:
+        row.update(shape=_shape(value), size=_size(value), summary=_summary(value), expandable=_expandable(value))
+    except Exception as err:
+        # An object whose shape, len or __dict__ raises still gets its row: one bad object must not hide the rest.
+        row.update(shape=None, size=None, summary=f'<not readable: {type(err).__name__}>', expandable=False)
+    return row
 
 
 def listing(namespace, show_all, limit):
@@ -201,3 +205,6 @@ class Answer:
     def _repr_mimebundle_(self, include=None, exclude=None):
         return {'application/vnd.kiln.variables+json': self.data}
 `;
+
+/** Named after its source: a kernel that installed an older Kiln's version gets this one beside it, not the stale one. */
+export const VARIABLES_MODULE = `_kiln_variables_${createHash('sha256').update(VARIABLES_PY).digest('hex').slice(0, 12)}`;

@@ -115,6 +115,21 @@ describe('variables of the live kernel', () => {
     expect(took).toBeLessThan(3_000);
   });
 
+  it('lists an object whose shape or repr raises, and bounds bytes', async () => {
+    await run(
+      'class Broken:\n    shape = property(lambda self: 1 / 0)\n    def __repr__(self): raise RuntimeError("no")\n' +
+        'broken = Broken()\nblob = bytes(50_000_000)',
+    );
+    const variables = await list();
+    expect(variables.find((v) => v.name === 'broken')).toMatchObject({
+      type: 'Broken',
+      summary: '<not readable: ZeroDivisionError>',
+    });
+    const blob = variables.find((v) => v.name === 'blob')!;
+    expect(blob.summary.length).toBeLessThanOrEqual(120);
+    expect(blob.size).toBeGreaterThan(50_000_000);
+  });
+
   it('expands items, attributes and columns lazily: the first 100, then more from an offset', async () => {
     await run(
       'import pandas as pd\nmany = list(range(250))\nclass Point:\n    def __init__(self): self.px = 1; self.py = "two"\n' +
