@@ -108,4 +108,36 @@ describe('VariablesStore', () => {
     expect(store.getState()).toMatchObject({ miss: 'unsupported', variables: null });
     store.dispose();
   });
+
+  it('expands a row lazily, a page at a time, and closes its expanded descendants with it', async () => {
+    const items = Array.from({ length: 150 }, (_, i) => ({ ...v(`[${i}]`, 'int', 28), ref: ['many', ['i', i]] }));
+    const bridge = new FakeBridge()
+      .handle('notebook.variables', () => ({
+        status: 'ok',
+        variables: [{ ...v('many', 'list', null, 'len 150'), expandable: true }],
+        total: 1,
+      }))
+      .handle('notebook.expandVariable', ({ offset }) => ({
+        status: 'ok',
+        children: items.slice(offset, offset + 100) as Variable[],
+        total: 150,
+        offset,
+      }));
+    const store = new VariablesStore(bridge);
+    store.follow('a.ipynb');
+    store.toggle();
+    await untilState(store, (s) => s.variables !== null, 'the first list');
+    store.toggleRow(['many']);
+    const first = await untilState(store, (s) => s.expanded.get('["many"]')?.loading === false, 'the first page');
+    expect(first.expanded.get('["many"]')!.children).toHaveLength(100);
+    store.more(['many']);
+    const all = await untilState(store, (s) => s.expanded.get('["many"]')?.children.length === 150, 'the next page');
+    expect(all.expanded.get('["many"]')!.total).toBe(150);
+    expect(bridge.sentOn('notebook.expandVariable').map((a) => a.offset)).toEqual([0, 100]);
+    store.toggleRow(['many', ['i', 3]]);
+    expect(store.getState().expanded.size).toBe(2);
+    store.toggleRow(['many']);
+    expect(store.getState().expanded.size).toBe(0);
+    store.dispose();
+  });
 });
