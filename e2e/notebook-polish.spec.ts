@@ -252,6 +252,7 @@ test.describe('notebook polish (issue 42)', () => {
           'Restart',
           'Rerun everything in a fresh kernel',
           'Clear all outputs',
+          'Variables',
           'Export',
           'Cell type',
         ]) {

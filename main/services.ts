@@ -6,7 +6,13 @@ import { ChangeFeed } from './changes';
 import { configHandlers } from './config';
 import { EditAssistantService, editAssistantHandlers } from './edit-assistant';
 import { RunEngine } from './models';
-import { kernelAssistHandlers, notebookDiffHandlers, notebookDiffSources, notebookHandlers } from './notebook';
+import {
+  kernelAssistHandlers,
+  notebookDiffHandlers,
+  notebookDiffSources,
+  notebookHandlers,
+  variablesHandlers,
+} from './notebook';
 import { notebookExportHandlers } from './notebook-export';
 import { createVerbStack, verbsHandlers } from './verbs';
 import { EventHub } from './events';
@@ -320,6 +326,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...notebookHandlers(notebooks),
     ...kernelAssistHandlers(notebooks),
     ...notebookDiffHandlers(notebookDiffSources(notebooks, workspace)),
+    ...variablesHandlers(notebooks),
     ...verbsHandlers(verbs),
     ...quickOpenHandlers(fileIndex),
     ...searchHandlers(search),

@@ -14,3 +14,5 @@ export type { JupyterCommand } from './discovery';
 export { jupyterSource, type JupyterSourceSetting } from './source';
 export { KernelAssist, ASSIST_TIMEOUT_MS, toCodePoints, fromCodePoints } from './kernel-assist';
 export type { KernelAssistOptions } from './kernel-assist';
+export { VariablesInspector, NOT_PYTHON, VARIABLES_LIMIT } from './variables';
+export type { VariablesTarget } from './variables';

@@ -23,7 +23,9 @@ export interface KernelAssistOptions {
   answerMs?: number;
 }
 
-type AssistKind = 'complete' | 'inspect';
+/** Each kind has its own newest request; the variables view's two are kinds too (main/kernel/variables.ts). */
+export type AssistKind = 'complete' | 'inspect' | 'variables' | 'expandVariable';
+const KINDS: readonly AssistKind[] = ['complete', 'inspect', 'variables', 'expandVariable'];
 
 /** JavaScript (UTF-16) offset -> the protocol's code points (Jupyter protocol 5.2). */
 export function toCodePoints(text: string, offset: number): number {
@@ -59,14 +61,29 @@ export class KernelAssist {
   private readonly timeoutMs: number;
   private readonly answerMs: number;
   /** The newest request of each kind; an older one that is still waiting gives up. */
-  private readonly latest: Record<AssistKind, number> = { complete: 0, inspect: 0 };
-  private readonly requestIds: Record<AssistKind, number | null> = { complete: null, inspect: null };
+  private readonly latest: Record<AssistKind, number> = { complete: 0, inspect: 0, variables: 0, expandVariable: 0 };
+  private readonly requestIds: Record<AssistKind, number | null> = {
+    complete: null,
+    inspect: null,
+    variables: null,
+    expandVariable: null,
+  };
   /** The request of ours the kernel has not answered yet (one at most), with the kernel it went to. */
   /** Ends the wait of the request of each kind that is waiting. */
-  private readonly wakers: Record<AssistKind, (() => void) | null> = { complete: null, inspect: null };
+  private readonly wakers: Record<AssistKind, (() => void) | null> = {
+    complete: null,
+    inspect: null,
+    variables: null,
+    expandVariable: null,
+  };
   private inFlight: { kernel: Kernel.IKernelConnection; settled: Promise<unknown> } | null = null;
   /** The ticket of each kind's request sent to the kernel last. */
-  private readonly sentTicket: Record<AssistKind, number> = { complete: 0, inspect: 0 };
+  private readonly sentTicket: Record<AssistKind, number> = {
+    complete: 0,
+    inspect: 0,
+    variables: 0,
+    expandVariable: 0,
+  };
 
   constructor(private readonly options: KernelAssistOptions) {
     this.timeoutMs = options.timeoutMs ?? ASSIST_TIMEOUT_MS;
@@ -106,7 +123,7 @@ export class KernelAssist {
    * One already at the kernel keeps its answer (the interrupt waits for the cell behind it to start).
    */
   abandonWaiting(): void {
-    for (const kind of ['complete', 'inspect'] as const) {
+    for (const kind of KINDS) {
       if (this.requestIds[kind] === null || this.sentTicket[kind] === this.latest[kind]) continue;
       this.latest[kind]++;
       this.requestIds[kind] = null;
@@ -116,7 +133,7 @@ export class KernelAssist {
 
   /** The request `requestId` gives up if it is still waiting; true when it was. */
   cancel(requestId: number): boolean {
-    for (const kind of ['complete', 'inspect'] as const) {
+    for (const kind of KINDS) {
       if (this.requestIds[kind] === requestId) {
         this.latest[kind]++;
         this.requestIds[kind] = null;
@@ -125,6 +142,19 @@ export class KernelAssist {
       }
     }
     return false;
+  }
+
+  /**
+   * Sends `send` to the kernel by the rules above (only when it is idle, no cell of ours runs and no request of
+   * ours is at it; a newer request of the same kind replaces a waiting one), for other silent requests that
+   * must not queue behind a cell either.
+   */
+  whenFree<R extends KernelMessage.IShellMessage>(
+    kind: 'variables' | 'expandVariable',
+    requestId: number,
+    send: (kernel: Kernel.IKernelConnection) => Promise<R>,
+  ): Promise<R | AssistMiss> {
+    return this.ask(kind, requestId, send);
   }
 
   private async ask<R extends KernelMessage.IShellMessage>(

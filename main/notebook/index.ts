@@ -12,6 +12,7 @@ export type {
 export { notebookHandlers } from './handlers';
 export { kernelAssistHandlers } from './assist-handlers';
 export { notebookDiffHandlers, notebookDiffSources } from './diff-view';
+export { variablesHandlers } from './variables-handlers';
 export {
   applyNotebookChanges,
   diffNotebookTexts,

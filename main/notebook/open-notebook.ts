@@ -9,6 +9,7 @@ import type {
   NotebookCell,
   NotebookDocument,
   notebookEvents,
+  variablesEvents,
   Origin,
   PlacedCell,
   RunScope,
@@ -17,12 +18,12 @@ import type {
 import { DisposableStore } from '../../shared/base/lifecycle';
 import { SerialQueue } from '../../shared/base/serial-queue';
 import { isKilnError, KilnError } from '../../shared/errors';
-import { KernelAssist, KernelSession, type JupyterServerManager } from '../kernel';
+import { KernelAssist, KernelSession, VariablesInspector, type JupyterServerManager } from '../kernel';
 import { parseNotebook, serializeNotebook, validateNotebook, type CellJson, type Json } from './format';
 import { NotebookModel, type CellOutputChange } from './model';
 import { RunQueue, type QueuedRun } from './run-queue';
 
-type NotebookEventName = keyof typeof notebookEvents;
+type NotebookEventName = keyof typeof notebookEvents | keyof typeof variablesEvents;
 
 /** Cells an operation put in place, as the wire carries them. */
 export type InsertedCells = EditResult & { cells: NotebookCell[]; index: number };
@@ -78,6 +79,8 @@ export class OpenNotebook {
   private closed = false;
   /** Completion and inspection: only ever against a kernel that is already running. */
   readonly assist = new KernelAssist({ target: () => this.kernel });
+  /** The Variables view's requests: by the assist's rules, against the running kernel only. */
+  readonly variables = new VariablesInspector({ assist: this.assist, target: () => this.kernel });
   private readonly runs: RunQueue;
   /** What this notebook follows of its kernel (replaced when the kernel is shut down for good). */
   private subscriptions = new DisposableStore();
@@ -146,6 +149,8 @@ export class OpenNotebook {
       aborted: (cell, reason) => this.abortedResult(cell, reason),
       queued: (cell) => this.emitCellState(cell, 'queued', cell.execution_count ?? null),
       failed: (cell) => this.emitCellState(cell, 'idle', cell.execution_count ?? null),
+      // Once per run or batch, not per cell: a view asks the kernel again only when nothing waits to run.
+      drained: () => this.host.emit('notebook.variablesChanged', { path: this.path }, { outputsOnly: true }),
     });
   }
 

@@ -20,6 +20,8 @@ export interface RunQueueHooks {
   queued(cell: CellJson): void;
   /** `execute` threw: the cell is idle again, without a result. */
   failed(cell: CellJson): void;
+  /** The last run ended and nothing waits: the kernel's state may have changed. */
+  drained?(): void;
 }
 
 /** A notebook's cells run one at a time, in the order they were asked for, as in JupyterLab. */
@@ -103,6 +105,7 @@ export class RunQueue {
       }
     } finally {
       this.pumping = false;
+      if (this.queue.length === 0) this.hooks.drained?.();
     }
   }
 }

@@ -10,6 +10,7 @@ import type {
   NotebookCell,
   NotebookDocument,
   notebookEvents,
+  variablesEvents,
   Origin,
   PlacedCell,
   RunScope,
@@ -19,7 +20,7 @@ import { Emitter, type Event } from '../../shared/base/event';
 import { joinMultiline } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { changeTouches, rekeyAfterMove } from '../../shared/fs-change';
-import type { JupyterServerEvent, JupyterServerManager, KernelAssist } from '../kernel';
+import type { JupyterServerEvent, JupyterServerManager, KernelAssist, VariablesInspector } from '../kernel';
 import { emptyNotebook, serializeNotebook, type Json } from './format';
 import {
   OpenNotebook,
@@ -43,7 +44,7 @@ export interface NotebookBackupSink {
   closed(path: string): void;
 }
 
-type NotebookEventName = keyof typeof notebookEvents;
+type NotebookEventName = keyof typeof notebookEvents | keyof typeof variablesEvents;
 
 /** An open notebook's cells may read differently: for what mirrors them (the language server's document). */
 export type NotebookCellsChange =
@@ -409,6 +410,11 @@ export class NotebookService {
   /** Completion and inspection against the notebook's kernel (see KernelAssist); E_NOT_FOUND if it is not open. */
   async assist(rel: string): Promise<KernelAssist> {
     return (await this.notebook(rel)).assist;
+  }
+
+  /** The Variables view's requests against the notebook's kernel (see VariablesInspector); E_NOT_FOUND if it is not open. */
+  async variables(rel: string): Promise<VariablesInspector> {
+    return (await this.notebook(rel)).variables;
   }
 
   async interrupt(rel: string): Promise<{ interrupted: boolean }> {

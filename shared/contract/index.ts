@@ -20,6 +20,7 @@ import { languageEvents, languageRequests } from './language';
 import { downloadRequests } from './download';
 import { logRequests } from './log';
 import { notebookDiffRequests } from './notebook-diff';
+import { variablesEvents, variablesRequests } from './variables';
 
 export * from './workspace';
 export * from './notebook';
@@ -43,6 +44,7 @@ export * from './language';
 export * from './download';
 export * from './log';
 export * from './notebook-diff';
+export * from './variables';
 
 /**
  * The whole contract: every request channel (args, result) and every event channel (payload).
@@ -70,6 +72,7 @@ export const requests = {
   ...downloadRequests,
   ...logRequests,
   ...notebookDiffRequests,
+  ...variablesRequests,
 } as const;
 export const events = {
   ...workspaceEvents,
@@ -85,6 +88,7 @@ export const events = {
   ...terminalEvents,
   ...historyEvents,
   ...languageEvents,
+  ...variablesEvents,
 } as const;
 
 export type Requests = typeof requests;

@@ -10,6 +10,7 @@ import { LanguageFeatures, LanguageStatusItem, isLibraryPath } from '../language
 import { ProblemsPanel, ProblemsStatusItem } from '../problems';
 import { TrustBanner } from '../trust';
 import { EditorFileDrop, UploadStatus } from '../upload';
+import { VariablesPanel } from '../variables';
 import { DialogProvider, IS_MAC, ToastProvider, useToasts } from '../ui';
 import { useBridge, useStore } from '../base';
 import { LeftRail } from './LeftRail';
@@ -98,6 +99,7 @@ function Shell() {
         </EditorFileDrop>
         <TerminalPanel />
         <ProblemsPanel />
+        <VariablesPanel />
       </main>
       <RightRail />
       <StatusBar>

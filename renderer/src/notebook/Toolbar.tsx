@@ -13,6 +13,7 @@ import {
   RunAllIcon,
   SaveIcon,
   StopIcon,
+  VariablesIcon,
   type MenuItem,
 } from '../ui';
 import { UntrustedKernelNotice } from '../trust';
@@ -153,6 +154,17 @@ export function Toolbar({ notebook, state }: { notebook: NotebookController; sta
       run: () => void session.restartRunAll(),
     },
     { id: 'clear', label: 'Clear all outputs', priority: 2, icon: <ClearIcon />, run: notebook.clearAll },
+    {
+      id: 'variables',
+      label: 'Variables',
+      hint: 'show or hide what the kernel holds',
+      priority: 2.5,
+      icon: <VariablesIcon />,
+      text: 'Variables',
+      groupStart: true,
+      // The panel is the shell's (under the editor); its command toggles it for the active notebook.
+      run: () => void commands.run('variables.toggle'),
+    },
   ];
   // The cell type and Export are not buttons, but they collapse like them.
   const collapsible = [...actions, { id: 'export', priority: 1 }, { id: 'cellType', priority: 4 }];

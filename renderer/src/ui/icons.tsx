@@ -162,3 +162,4 @@ export const ClearIcon = () => <Icon name="clear-all" />;
 export const ArrowUpIcon = () => <Icon name="arrow-up" />;
 export const ArrowDownIcon = () => <Icon name="arrow-down" />;
 export const MoreIcon = () => <Icon name="ellipsis" />;
+export const VariablesIcon = () => <Icon name="symbol-variable" />;

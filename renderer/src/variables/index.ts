@@ -1,0 +1,1 @@
+export { VariablesPanel } from './VariablesPanel';
