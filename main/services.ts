@@ -7,6 +7,7 @@ import { configHandlers } from './config';
 import { EditAssistantService, editAssistantHandlers } from './edit-assistant';
 import { RunEngine } from './models';
 import { kernelAssistHandlers, notebookHandlers } from './notebook';
+import { kernelEnvironmentHandlers } from './kernel';
 import { notebookExportHandlers } from './notebook-export';
 import { createVerbStack, verbsHandlers } from './verbs';
 import { EventHub } from './events';
@@ -170,6 +171,9 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   // Owners of path-keyed state in main follow the feed themselves; nobody tells them after a move.
   owned.add(changes.onChange((change) => void edits.applyChange(change).catch(() => undefined)));
   owned.add(changes.onChange((change) => notebooks.applyChange(change)));
+  // The kernel picker's environments: a new .venv is seen through the feed, not a watch of its own.
+  owned.add(changes.onChange((change) => stack.environments.applyChange(change)));
+  owned.add(stack.environments.onDidChange((list) => hub.emit('kernelEnvironments.changed', list)));
   // Start-up never waits for the watcher's walk: the window and the first listing come first.
   let watchExclude = config.current().watchExclude;
   let watcher = startWatcher(watchExclude);
@@ -318,6 +322,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...agentHandlers(agent),
     ...notebookHandlers(notebooks),
     ...kernelAssistHandlers(notebooks),
+    ...kernelEnvironmentHandlers(stack.environments, notebooks),
     ...verbsHandlers(verbs),
     ...quickOpenHandlers(fileIndex),
     ...searchHandlers(search),

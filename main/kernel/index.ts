@@ -5,6 +5,8 @@ export type {
   JupyterServerOptions,
   JupyterServerStatus,
   KernelSpecList,
+  KernelspecWriter,
+  OwnKernelspecs,
   RemoteJupyter,
 } from './jupyter-server';
 export { KernelSession } from './kernel-session';
@@ -14,3 +16,9 @@ export type { JupyterCommand } from './discovery';
 export { jupyterSource, type JupyterSourceSetting } from './source';
 export { KernelAssist, ASSIST_TIMEOUT_MS, toCodePoints, fromCodePoints } from './kernel-assist';
 export type { KernelAssistOptions } from './kernel-assist';
+export {
+  KernelEnvironments,
+  kernelEnvironmentHandlers,
+  ENVIRONMENT_KERNELSPEC_PREFIX,
+  type KernelEnvironmentsOptions,
+} from './environments';

@@ -18,6 +18,7 @@ import { notebookExportRequests } from './notebook-export';
 import { uploadRequests } from './upload';
 import { languageEvents, languageRequests } from './language';
 import { downloadRequests } from './download';
+import { kernelEnvironmentEvents, kernelEnvironmentRequests } from './kernel-environments';
 
 export * from './workspace';
 export * from './notebook';
@@ -39,6 +40,7 @@ export * from './notebook-export';
 export * from './upload';
 export * from './language';
 export * from './download';
+export * from './kernel-environments';
 
 /**
  * The whole contract: every request channel (args, result) and every event channel (payload).
@@ -64,6 +66,7 @@ export const requests = {
   ...uploadRequests,
   ...languageRequests,
   ...downloadRequests,
+  ...kernelEnvironmentRequests,
 } as const;
 export const events = {
   ...workspaceEvents,
@@ -79,6 +82,7 @@ export const events = {
   ...terminalEvents,
   ...historyEvents,
   ...languageEvents,
+  ...kernelEnvironmentEvents,
 } as const;
 
 export type Requests = typeof requests;
