@@ -16,9 +16,4 @@ export type { JupyterCommand } from './discovery';
 export { jupyterSource, type JupyterSourceSetting } from './source';
 export { KernelAssist, ASSIST_TIMEOUT_MS, toCodePoints, fromCodePoints } from './kernel-assist';
 export type { KernelAssistOptions } from './kernel-assist';
-export {
-  KernelEnvironments,
-  kernelEnvironmentHandlers,
-  ENVIRONMENT_KERNELSPEC_PREFIX,
-  type KernelEnvironmentsOptions,
-} from './environments';
+export { KernelEnvironments, kernelEnvironmentHandlers, type KernelEnvironmentsOptions } from './environments';

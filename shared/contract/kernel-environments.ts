@@ -3,6 +3,9 @@ import { request } from './define';
 import { KernelInfo } from './notebook';
 import { RelPath } from './workspace';
 
+/** Kiln's kernelspecs for environments are named so: the picker lists them as environments, not kernelspecs. */
+export const ENVIRONMENT_KERNELSPEC_PREFIX = 'kiln-env-';
+
 /** A Python environment a notebook's kernel can run in: a venv in the workspace, or a conda environment. */
 export const KernelEnvironment = z.object({
   /** The kernelspec name Kiln writes for it (stable for its folder): what `notebook.setEnvironment` takes. */

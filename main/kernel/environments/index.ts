@@ -1,5 +1,5 @@
 export { KernelEnvironments, installCommand, UNTRUSTED_ENVIRONMENTS_NOTE, REMOTE_ENVIRONMENTS_NOTE } from './service';
 export type { KernelEnvironmentsOptions } from './service';
 export { kernelEnvironmentHandlers, type KernelSwitcher } from './handlers';
-export { ENVIRONMENT_KERNELSPEC_PREFIX, environmentKernelspecName } from './kernelspec';
+export { environmentKernelspecName } from './kernelspec';
 export { findWorkspaceEnvironments, findCondaEnvironments, parsePyvenvCfg, type FoundEnvironment } from './discover';

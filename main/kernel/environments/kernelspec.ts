@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
+import { ENVIRONMENT_KERNELSPEC_PREFIX } from '../../../shared/contract';
 import type { FoundEnvironment } from './discover';
-
-/** Kiln's kernelspecs for environments are named so; the picker shows them as environments, not kernelspecs. */
-export const ENVIRONMENT_KERNELSPEC_PREFIX = 'kiln-env-';
 
 /** The kernelspec name of an environment folder: stable for its path, so a notebook's metadata names it again next time. */
 export function environmentKernelspecName(dir: string): string {
