@@ -3,7 +3,7 @@
  * python3-ipykernel, so a --system-site-packages venv sees it), a real Jupyter server and a real kernel.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -178,6 +178,22 @@ describe('a trusted workspace', () => {
       );
       expect(Date.now() - started).toBeLessThan(5_000);
       expect(announced.environments.map((e) => e.path)).toEqual(expect.arrayContaining(['.venv', 'plain', 'venv']));
+
+      // ipykernel installed into one (as pip lays it down): it turns pickable, again from the feed.
+      const site = path.join(
+        root,
+        'plain',
+        'lib',
+        (await readdir(path.join(root, 'plain', 'lib')))[0],
+        'site-packages',
+      );
+      await mkdir(path.join(site, 'ipykernel'), { recursive: true });
+      await writeFile(path.join(site, 'ipykernel', '__init__.py'), '');
+      await until(
+        () => events.find((list) => list.environments.some((e) => e.path === 'plain' && e.hasIpykernel)),
+        'ipykernel seen in plain',
+        5_000,
+      );
     } finally {
       await services.dispose();
     }
