@@ -1,3 +1,4 @@
+import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FsChange, KernelEnvironment, KernelEnvironmentList } from '../../../shared/contract';
@@ -42,6 +43,9 @@ export const UNTRUSTED_ENVIRONMENTS_NOTE =
   "This folder's Python environments appear here once it is trusted: a kernel runs the folder's code.";
 export const REMOTE_ENVIRONMENTS_NOTE =
   "Environments run on Kiln's own Jupyter server; this workspace uses a remote server (its kernelspecs are listed).";
+
+/** What a folder holds when it is (or is becoming) an environment: `python -m venv` writes them one after another. */
+const ENVIRONMENT_MARKERS = new Set(['pyvenv.cfg', 'conda-meta', 'bin', 'Scripts']);
 
 /** conda is asked again after this long at most (it takes a second); the workspace is re-read on every change. */
 const CONDA_TTL_MS = 60_000;
@@ -101,8 +105,10 @@ export class KernelEnvironments implements IDisposable {
     if (this.disposed || !this.options.trusted() || this.options.jupyter.isRemote) return;
     const relevant = changedPaths(change).some((rel) => {
       const parts = rel.split('/');
-      // `.venv` made, `.venv/pyvenv.cfg` written; or ipykernel installed into a known one.
-      return parts.length <= 2 || (this.current?.folders.has(parts[0]) ?? false);
+      // A folder made, moved or removed at the top; its pyvenv.cfg or interpreter appearing; or anything inside a
+      // known environment (ipykernel installed). A file saved elsewhere is no environment's business.
+      if (parts.length === 1) return change.isDir;
+      return ENVIRONMENT_MARKERS.has(parts[1]) || (this.current?.folders.has(parts[0]) ?? false);
     });
     if (!relevant || this.rescanTimer) return;
     // Throttled, not debounced: a pip install's thousands of files must not postpone the update for ever.
@@ -216,6 +222,8 @@ export class KernelEnvironments implements IDisposable {
     for (const [name, dir] of await this.state.kernelspecs()) {
       // A name no longer matching its folder's (state from elsewhere) is not trusted to start anything.
       if (environmentKernelspecName(dir) !== name) continue;
+      // A workspace folder replaced by a symlink since is not followed, as discovery does not follow it.
+      if (isInside(dir, this.options.root) && !(await isRealDir(dir))) continue;
       const env = (await readVenv(dir, this.options.userHome ?? os.homedir())) ?? (await readCondaEnv(dir));
       if (env?.hasIpykernel) await this.writeSpec(where, name, env);
     }
@@ -229,6 +237,13 @@ export class KernelEnvironments implements IDisposable {
       environmentKernelspec(env, { launcher: where.launcher, displayName: described.displayName }),
     );
   }
+}
+
+async function isRealDir(dir: string): Promise<boolean> {
+  return fs.lstat(dir).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
 }
 
 function isInside(child: string, parent: string): boolean {
