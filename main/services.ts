@@ -13,6 +13,7 @@ import {
   notebookHandlers,
   variablesHandlers,
 } from './notebook';
+import { kernelEnvironmentHandlers } from './kernel';
 import { notebookExportHandlers } from './notebook-export';
 import { createVerbStack, verbsHandlers } from './verbs';
 import { EventHub } from './events';
@@ -177,6 +178,9 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   // Owners of path-keyed state in main follow the feed themselves; nobody tells them after a move.
   owned.add(changes.onChange((change) => void edits.applyChange(change).catch(() => undefined)));
   owned.add(changes.onChange((change) => notebooks.applyChange(change)));
+  // The kernel picker's environments: a new .venv is seen through the feed, not a watch of its own.
+  owned.add(changes.onChange((change) => stack.environments.applyChange(change)));
+  owned.add(stack.environments.onDidChange((list) => hub.emit('kernelEnvironments.changed', list)));
   // Start-up never waits for the watcher's walk: the window and the first listing come first.
   let watchExclude = config.current().watchExclude;
   let watcher = startWatcher(watchExclude);
@@ -327,6 +331,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...kernelAssistHandlers(notebooks),
     ...notebookDiffHandlers(notebookDiffSources(notebooks, workspace)),
     ...variablesHandlers(notebooks),
+    ...kernelEnvironmentHandlers(stack.environments, notebooks),
     ...verbsHandlers(verbs),
     ...quickOpenHandlers(fileIndex),
     ...searchHandlers(search),

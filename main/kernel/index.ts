@@ -5,6 +5,8 @@ export type {
   JupyterServerOptions,
   JupyterServerStatus,
   KernelSpecList,
+  KernelspecWriter,
+  OwnKernelspecs,
   RemoteJupyter,
 } from './jupyter-server';
 export { KernelSession } from './kernel-session';
@@ -16,3 +18,4 @@ export { KernelAssist, ASSIST_TIMEOUT_MS, toCodePoints, fromCodePoints } from '.
 export type { KernelAssistOptions } from './kernel-assist';
 export { VariablesInspector, NOT_PYTHON, VARIABLES_LIMIT } from './variables';
 export type { VariablesTarget } from './variables';
+export { KernelEnvironments, kernelEnvironmentHandlers, type KernelEnvironmentsOptions } from './environments';

@@ -14,7 +14,7 @@ import { findJupyter, JUPYTER_INSTALL_HINT, userJupyterDataDir, type JupyterComm
 import { CappedText, killStragglers, killTreeOnExit, newRunId, RUN_ID_VARIABLE, stopProcessGroup } from '../process';
 import { serverConfigSource } from './server-config';
 import { directKernelSocketClass } from './direct-socket';
-import { writePrivateKernelspecs } from './kernelspecs';
+import { KERNEL_LAUNCHER_FILE, writePrivateKernelspecs } from './kernelspecs';
 
 export interface RemoteJupyter {
   /** e.g. http://gpu-box:8888/ or https://hub.example.org/user/me/ */
@@ -71,6 +71,15 @@ export interface JupyterConnection {
   remote: boolean;
 }
 
+/** Where the embedded server finds Kiln's own kernelspecs, and the launcher they start kernels through. */
+export interface OwnKernelspecs {
+  kernelsDir: string;
+  launcher: string;
+}
+
+/** Writes kernelspecs of Kiln's making (a workspace's environments) into the embedded server's private data folder. */
+export type KernelspecWriter = (where: OwnKernelspecs) => Promise<void>;
+
 export interface KernelSpecList {
   default: string | null;
   specs: { name: string; displayName: string; language: string }[];
@@ -115,6 +124,13 @@ export function makeServerSettings(baseUrl: string, token: string, runtimeDir?: 
     Request: globalThis.Request,
     Headers: globalThis.Headers,
   });
+}
+
+function ownKernelspecsIn(privateDir: string): OwnKernelspecs {
+  return {
+    kernelsDir: path.join(privateDir, 'data', 'kernels'),
+    launcher: path.join(privateDir, KERNEL_LAUNCHER_FILE),
+  };
 }
 
 async function freePort(): Promise<number> {
@@ -196,6 +212,7 @@ export class JupyterServerManager {
   private livenessWatchers = 0;
   private livenessTimer: ReturnType<typeof setTimeout> | null = null;
   private livenessProbe: Promise<void> | null = null;
+  private readonly kernelspecWriters = new Set<KernelspecWriter>();
 
   constructor(options: JupyterServerOptions) {
     this.options = { ...options };
@@ -212,6 +229,27 @@ export class JupyterServerManager {
   /** The server's private folder (config, data, runtime, IPython dirs); its path is in every process Kiln started. */
   get privateDir(): string | null {
     return this._privateDir;
+  }
+
+  /** Whether notebooks run on a remote server (configured so), whose kernelspecs Kiln cannot write. */
+  get isRemote(): boolean {
+    return this.options.remote !== undefined;
+  }
+
+  /** Where Kiln's own kernelspecs go while the embedded server has its private folder; null for a remote server. */
+  get ownKernelspecs(): OwnKernelspecs | null {
+    return this._privateDir && !this.options.remote ? ownKernelspecsIn(this._privateDir) : null;
+  }
+
+  /**
+   * Adds kernelspecs to every start of the embedded server: the wrapped ones are written afresh at each start
+   * (kernelspecs.ts), so a writer's are too, before the server answers its first request.
+   */
+  addKernelspecWriter(writer: KernelspecWriter): IDisposable {
+    this.kernelspecWriters.add(writer);
+    return toDisposable(() => {
+      this.kernelspecWriters.delete(writer);
+    });
   }
 
   get pid(): number | null {
@@ -450,6 +488,12 @@ export class JupyterServerManager {
       command,
       env: { ...env, JUPYTER_PATH: this.operatorJupyterPath() },
     });
+    for (const writer of this.kernelspecWriters) {
+      await writer(ownKernelspecsIn(dir)).catch((err: unknown) => {
+        // The server still starts with Jupyter's kernelspecs; a notebook naming a missing one gets the default.
+        console.warn("[kiln] could not write Kiln's environment kernelspecs; the server starts without them", err);
+      });
+    }
     let lastError: KilnError | null = null;
     for (let attempt = 0; attempt < 3; attempt++) {
       if (!this.port || attempt > 0) this.port = await freePort();

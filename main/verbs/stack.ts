@@ -2,7 +2,7 @@ import path from 'node:path';
 import { DisposableStore, toDisposable } from '../../shared/base/lifecycle';
 import { ConfigService, type ConfigServiceOptions } from '../config';
 import { followingExcludes, historyRecorder, HistoryStore } from '../history';
-import { JupyterServerManager, jupyterSource } from '../kernel';
+import { JupyterServerManager, KernelEnvironments, jupyterSource } from '../kernel';
 import { NotebookService, type NotebookEvents } from '../notebook';
 import { DEFAULT_SANDBOX_SETTINGS } from '../sandbox';
 import { WorkspaceTrust } from '../trust';
@@ -49,6 +49,8 @@ export interface VerbStack {
   readonly trust: WorkspaceTrust;
   readonly jupyter: JupyterServerManager;
   readonly notebooks: NotebookService;
+  /** The Python environments kernels can run in (the workspace's venvs, conda's); their kernelspecs Kiln writes. */
+  readonly environments: KernelEnvironments;
   readonly verbs: Verbs;
   /**
    * Runs a dead Kiln cut short on this workspace, their writes applied at start (in the background: start-up does
@@ -90,6 +92,7 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
       // and kernels follow it: they may start once trusted, and are shut down when it is revoked.
       await jupyter.reconfigure(jupyterSetting()).catch(() => undefined);
       await notebooks.trustChanged(trusted);
+      await environments.trustChanged().catch(() => undefined);
     },
   });
   const config = owned.add(
@@ -107,6 +110,10 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
   });
   // A server or kernel already gone by shutdown is not a failure of the shutdown.
   owned.add(toDisposable(() => jupyter.dispose().catch(() => undefined)));
+  // Registered with the server before it can start, so its kernelspecs are there from the first start.
+  const environments = owned.add(
+    new KernelEnvironments({ root: workspace.root, dataDir: options.dataDir, trusted: () => trust.trusted, jupyter }),
+  );
   // Trust granted or revoked, or the block edited: Jupyter restarts on the new source when it changed.
   owned.add(config.onDidChange(() => void jupyter.reconfigure(jupyterSetting()).catch(() => undefined)));
   const notebooks = new NotebookService({
@@ -144,6 +151,7 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
     trust,
     jupyter,
     notebooks,
+    environments,
     verbs,
     dispose: () => owned.dispose(),
   };

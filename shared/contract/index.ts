@@ -21,6 +21,7 @@ import { downloadRequests } from './download';
 import { logRequests } from './log';
 import { notebookDiffRequests } from './notebook-diff';
 import { variablesEvents, variablesRequests } from './variables';
+import { kernelEnvironmentEvents, kernelEnvironmentRequests } from './kernel-environments';
 
 export * from './workspace';
 export * from './notebook';
@@ -45,6 +46,7 @@ export * from './download';
 export * from './log';
 export * from './notebook-diff';
 export * from './variables';
+export * from './kernel-environments';
 
 /**
  * The whole contract: every request channel (args, result) and every event channel (payload).
@@ -73,6 +75,7 @@ export const requests = {
   ...logRequests,
   ...notebookDiffRequests,
   ...variablesRequests,
+  ...kernelEnvironmentRequests,
 } as const;
 export const events = {
   ...workspaceEvents,
@@ -89,6 +92,7 @@ export const events = {
   ...historyEvents,
   ...languageEvents,
   ...variablesEvents,
+  ...kernelEnvironmentEvents,
 } as const;
 
 export type Requests = typeof requests;

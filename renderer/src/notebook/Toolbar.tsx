@@ -1,5 +1,5 @@
-import type { CellType } from '../../../shared/contract';
-import { useRef, useState, type ReactNode } from 'react';
+import { ENVIRONMENT_KERNELSPEC_PREFIX, type CellType } from '../../../shared/contract';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useStore } from '../base';
 import { useCommandRegistry } from '../commands';
 import {
@@ -17,6 +17,7 @@ import {
   type MenuItem,
 } from '../ui';
 import { UntrustedKernelNotice } from '../trust';
+import { EnvironmentsButton, environmentLabel, useKernelEnvironments } from './environments';
 import { ExportMenu } from './export/ExportMenu';
 import type { NotebookController } from './notebook-controller';
 import type { NotebookSessionState } from './notebook-session';
@@ -253,13 +254,27 @@ export function Toolbar({ notebook, state }: { notebook: NotebookController; sta
 function KernelArea({ notebook, state }: { notebook: NotebookController; state: NotebookSessionState }) {
   const { session } = notebook;
   const { kernel } = state;
+  const environmentsStore = useKernelEnvironments();
+  const { list: environmentList, error: environmentsError } = useStore(environmentsStore);
+  // Asked once; main announces every change after that (a new .venv, trust granted or revoked).
+  useEffect(() => {
+    void environmentsStore.load();
+  }, [environmentsStore]);
   const status = kernelStatusText(kernel.status);
   // In trouble, the toolbar says why in words (JupyterLab's "Server Connection Error"), not just "disconnected".
   const trouble = (kernel.status === 'disconnected' || kernel.status === 'dead') && kernel.message;
-  const kernelChoices = state.specs?.specs ?? [];
+  const environments = environmentList?.environments ?? [];
+  // Kiln's environment kernelspecs are listed as environments, once.
+  const kernelChoices = (state.specs?.specs ?? []).filter((k) => !k.name.startsWith(ENVIRONMENT_KERNELSPEC_PREFIX));
   const currentKernel =
     kernel.name ?? String((state.metadata.kernelspec as { name?: unknown } | undefined)?.name ?? '');
-  const currentName = kernelChoices.find((k) => k.name === currentKernel)?.displayName ?? kernel.displayName;
+  const currentEnvironment = environments.find((e) => e.id === currentKernel);
+  const currentName =
+    currentEnvironment?.displayName ??
+    kernelChoices.find((k) => k.name === currentKernel)?.displayName ??
+    kernel.displayName;
+  const value = currentEnvironment ? `env:${currentEnvironment.id}` : currentKernel;
+  const listed = currentEnvironment || kernelChoices.some((k) => k.name === currentKernel);
   return (
     <div className="nb-kernel-area">
       <UntrustedKernelNotice session={session} />
@@ -267,19 +282,45 @@ function KernelArea({ notebook, state }: { notebook: NotebookController; state: 
         className="nb-kernel-picker"
         aria-label="Kernel"
         title={`Kernel: ${currentName ?? (currentKernel || 'none')}`}
-        value={currentKernel}
+        value={value}
         disabled={!kernelChoices.length}
-        onChange={(e) => void session.setKernel(e.target.value)}
+        onChange={(e) => {
+          const picked = e.target.value;
+          if (picked.startsWith('env:')) void session.setEnvironment(picked.slice('env:'.length));
+          else void session.setKernel(picked);
+        }}
       >
-        {!kernelChoices.some((k) => k.name === currentKernel) && (
-          <option value={currentKernel}>{kernel.displayName ?? (currentKernel || 'No kernel')}</option>
+        {!listed && <option value={currentKernel}>{kernel.displayName ?? (currentKernel || 'No kernel')}</option>}
+        <optgroup label="Kernels">
+          {kernelChoices.map((spec) => (
+            <option key={spec.name} value={spec.name}>
+              {spec.displayName}
+            </option>
+          ))}
+        </optgroup>
+        {environments.length > 0 && (
+          <optgroup label="Python environments">
+            {environments.map((env) => (
+              <option
+                key={env.id}
+                value={`env:${env.id}`}
+                disabled={!env.hasIpykernel}
+                title={env.installCommand ? `No ipykernel. Install it with: ${env.installCommand}` : env.displayName}
+              >
+                {environmentLabel(env)}
+                {env.hasIpykernel ? '' : ' (no ipykernel)'}
+              </option>
+            ))}
+          </optgroup>
         )}
-        {kernelChoices.map((spec) => (
-          <option key={spec.name} value={spec.name}>
-            {spec.displayName}
-          </option>
-        ))}
       </select>
+      <EnvironmentsButton
+        list={environmentList}
+        error={environmentsError}
+        current={currentKernel}
+        onPick={(id) => void session.setEnvironment(id)}
+        onOpen={() => void environmentsStore.load()}
+      />
       <span
         className={`nb-kernel-state nb-kernel-${kernel.status}${trouble ? ' nb-kernel-trouble' : ''}`}
         title={trouble || `Kernel ${status}`}

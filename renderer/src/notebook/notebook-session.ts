@@ -485,6 +485,12 @@ export class NotebookSession extends Store<NotebookSessionState> {
     if (kernel) this.set({ kernel });
   }
 
+  /** Starts the kernel from a Python environment (main writes its kernelspec); the metadata names it as setKernel does. */
+  async setEnvironment(id: string): Promise<void> {
+    const kernel = await this.call(() => this.ask('notebook.setEnvironment', { id }));
+    if (kernel) this.set({ kernel });
+  }
+
   async answerInput(cellId: string, value: string): Promise<void> {
     const view = this.cell(cellId);
     const shown = view?.input?.password ? '········' : value;

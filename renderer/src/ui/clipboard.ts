@@ -3,7 +3,7 @@ import type { Toasts } from './toast';
 import { errorText } from '../base';
 
 /** Writes text to the system clipboard, with a fallback for contexts without the async API. */
-async function copyText(text: string): Promise<void> {
+export async function copyText(text: string): Promise<void> {
   try {
     await navigator.clipboard.writeText(text);
   } catch {

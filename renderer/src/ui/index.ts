@@ -3,7 +3,7 @@ export { ToastProvider, useToasts, type Toasts } from './toast';
 export { ContextMenu, IS_MAC, MOD, isModKey, type MenuItem } from './ContextMenu';
 export { usePrefs } from './prefs';
 export { useColorScheme } from './use-color-scheme';
-export { copyWorkspacePath } from './clipboard';
+export { copyText, copyWorkspacePath } from './clipboard';
 export * from './icons';
 export { Picker, highlight, type PickerItem } from './Picker';
 export { tabAnchor } from './tab-anchor';
