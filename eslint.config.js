@@ -43,9 +43,9 @@ const RENDERER_RANKS = [
   ['app'],
 ];
 const MAIN_RANKS = [
-  // The kit: processes, and folders that import nothing of main. So are main's own files errors.ts, events.ts and
+  // The kit: processes, the log, and folders that import nothing of main. So are main's own files errors.ts, events.ts and
   // router.ts (MAIN_KIT_FILES); services.ts, the composition root, is of the top rank, with the hosts.
-  ['process', 'gutter', 'protected-paths'],
+  ['process', 'gutter', 'protected-paths', 'log'],
   // Services over the disk, the configuration and processes.
   [
     'workspace',

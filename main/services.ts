@@ -11,6 +11,8 @@ import {
   notebookDiffHandlers,
   notebookDiffSources,
   notebookHandlers,
+  NotebookMergeService,
+  notebookMergeHandlers,
   variablesHandlers,
 } from './notebook';
 import { kernelEnvironmentHandlers } from './kernel';
@@ -19,7 +21,7 @@ import { createVerbStack, verbsHandlers } from './verbs';
 import { EventHub } from './events';
 import { FileIndex, quickOpenHandlers } from './file-index';
 import { ReplaceService, SearchService, replaceHandlers, searchHandlers } from './search';
-import { GitService, NotebookMergeService, gitHandlers } from './git';
+import { GitService, gitHandlers } from './git';
 import {
   BackupStore,
   HistoryService,
@@ -347,7 +349,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       hub.emit('trust.changed', state);
       return state;
     },
-    ...gitHandlers(git, new NotebookMergeService({ git, files: workspace })),
+    ...gitHandlers(git),
+    ...notebookMergeHandlers(new NotebookMergeService({ git, files: workspace })),
     ...terminalHandlers(terminals),
     ...historyHandlers(history),
     ...notebookExportHandlers(stack.jupyter),

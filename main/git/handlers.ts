@@ -1,14 +1,9 @@
-import type { gitRequests } from '../../shared/contract';
 import type { HandlersFor } from '../router';
-import type { NotebookMergeService } from './notebook-merge';
 import type { GitService } from './service';
 
-export function gitHandlers(git: GitService, merges: NotebookMergeService): HandlersFor<keyof typeof gitRequests> {
+/** git's status; the notebook channels of the git contract are main/notebook's (git-merge.ts). */
+export function gitHandlers(git: GitService): HandlersFor<'git.status'> {
   return {
     'git.status': () => git.status(),
-    'git.notebookMerge': ({ path }) => merges.merge(path),
-    'git.saveNotebookMerge': ({ path, ...args }) => merges.save(path, args),
-    'git.stage': ({ path }) => merges.stage(path),
-    'git.openChanges': ({ path }) => merges.openChanges(path),
   };
 }

@@ -21,3 +21,9 @@ export {
   type ParsedPair,
 } from './partial-apply';
 export { mergeNotebookTexts, resolveNotebookMerge, type NotebookMergeTexts } from './merge';
+export {
+  NotebookMergeService,
+  notebookMergeHandlers,
+  type GitFiles,
+  type NotebookMergeServiceOptions,
+} from './git-merge';

@@ -1,8 +1,8 @@
 import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { NotebookDiffCell, NotebookDiffResult } from '../../../shared/contract';
 import type { CellDiff, KeyChange } from '../../../shared/notebook-diff';
-import { OutputList } from '../notebook';
 import { LazyCellSourceDiff } from './CellSourceDiff';
+import { cellOutputView } from './output-view';
 import {
   allControls,
   decisionControls,
@@ -75,13 +75,16 @@ function KeyChanges({ title, changes }: { title: string; changes: readonly KeyCh
 }
 
 function Outputs({ cell, side }: { cell: NotebookDiffCell | undefined; side: 'Before' | 'After' }) {
+  const OutputList = cellOutputView();
   return (
     <div className={`nbd-outputs nbd-outputs-${side === 'Before' ? 'old' : 'new'}`}>
       <div className="nbd-side">{side}</div>
       {!cell || !cell.outputs.length ? (
         <div className="nbd-dim">No outputs</div>
-      ) : (
+      ) : OutputList ? (
         <OutputList outputs={cell.outputs} executionCount={cell.execution_count} exactNumbers={cell.exactNumbers} />
+      ) : (
+        <div className="nbd-dim">{cell.outputs.length} outputs</div>
       )}
     </div>
   );

@@ -10,3 +10,5 @@ export {
   type DecisionMode,
   type DiffRow,
 } from './rows';
+export { notebookRestoreTarget, registerNotebookRestoreTarget, type NotebookRestoreTarget } from './restore-targets';
+export { registerCellOutputView, type CellOutputViewProps } from './output-view';

@@ -1,6 +1,6 @@
 import type { NotebookDiffResult } from '../../../shared/contract';
 import type { CellDiff } from '../../../shared/notebook-diff';
-import { notebookRestoreTarget } from '../notebook';
+import { notebookRestoreTarget } from './restore-targets';
 import { cellRestore } from './rows';
 
 /** An id nbformat takes (letters, digits, - and _), for a restored cell whose own id is in use. */

@@ -9,7 +9,7 @@ const INSTALL_HINT =
   'You can still edit and save this notebook. To use a particular Jupyter, set jupyter.command (a local jupyter) or ' +
   'jupyter.url (a running server) in .kiln/config.yaml and restart Kiln.';
 
-// Loaded when first asked for (and so no import cycle: the diff view draws outputs with this folder's renderers).
+// Loaded when first asked for: Monaco's diff editors and the diff view stay out of the notebook's first paint.
 const NotebookCompare = lazy(() => import('../notebook-diff').then((m) => ({ default: m.NotebookCompare })));
 
 /** The changed-on-disk compare: the file on disk ↔ the open notebook with the operator's changes, as cells. */

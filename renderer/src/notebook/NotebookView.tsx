@@ -25,7 +25,7 @@ import { NotebookController } from './notebook-controller';
 import type { NotebookSession } from './notebook-session';
 import { NotebookSessions } from './notebook-sessions';
 import { useMountedCells } from './progressive-mount';
-import { registerNotebookRestoreTarget } from './restore-targets';
+import { registerNotebookRestoreTarget } from '../notebook-diff';
 import { Toolbar } from './Toolbar';
 import './notebook.css';
 

@@ -4,4 +4,3 @@ export { markdownHeadings, type Heading, type NotebookHeading } from './sections
 export { notebookTabDrop } from './cell-drag';
 export { cellNumberOf, cellNumbers } from './language';
 export { OutputList } from './Outputs';
-export { notebookRestoreTarget, type NotebookRestoreTarget } from './restore-targets';

@@ -1,9 +1,10 @@
 import type { FileContent, GitOpenChanges, GitStatus, NotebookMergeResult, WriteResult } from '../../shared/contract';
 import { isKilnError, KilnError } from '../../shared/errors';
 import type { MergeResolution } from '../../shared/notebook-diff';
-import { hasConflictMarkers } from '../notebook/format';
-import { mergeNotebookTexts, resolveNotebookMerge, type NotebookMergeTexts } from '../notebook/merge';
-import type { GitService } from './service';
+import type { HandlersFor } from '../router';
+import type { GitService } from '../git';
+import { hasConflictMarkers } from './format';
+import { mergeNotebookTexts, resolveNotebookMerge, type NotebookMergeTexts } from './merge';
 
 /*
  * Notebooks git left in conflict, and "Open Changes": the versions come from git (index stages, HEAD), the file
@@ -125,4 +126,16 @@ export class NotebookMergeService {
     ]);
     return { texts: { base, ours, theirs }, versions: stages.map((s) => `${s.stage}:${s.blob}`).join(' ') };
   }
+}
+
+/** The git channels that work on notebooks (git.status stays with git's own handlers). */
+export function notebookMergeHandlers(
+  merges: NotebookMergeService,
+): HandlersFor<'git.notebookMerge' | 'git.saveNotebookMerge' | 'git.stage' | 'git.openChanges'> {
+  return {
+    'git.notebookMerge': ({ path }) => merges.merge(path),
+    'git.saveNotebookMerge': ({ path, ...args }) => merges.save(path, args),
+    'git.stage': ({ path }) => merges.stage(path),
+    'git.openChanges': ({ path }) => merges.openChanges(path),
+  };
 }
