@@ -1,11 +1,6 @@
+import { formatBytes } from '../ui';
 import { CodeEditor } from './CodeEditor';
 import { useOpenFile } from './open-files';
-
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
 
 /** The default document view: a text file in Monaco, or a notice for what Monaco shouldn't show. */
 export function CodeDocument({ path }: { path: string }) {
@@ -20,7 +15,7 @@ export function CodeDocument({ path }: { path: string }) {
   if (file.binary) {
     return (
       <div className="notice binary-notice" role="note">
-        <strong>{file.name}</strong> is a binary file ({formatSize(file.size)}) and is not shown in the editor.
+        <strong>{file.name}</strong> is a binary file ({formatBytes(file.size)}) and is not shown in the editor.
       </div>
     );
   }
@@ -29,8 +24,8 @@ export function CodeDocument({ path }: { path: string }) {
       {(file.large || file.truncated) && (
         <div className="info-bar" role="note">
           {file.truncated
-            ? `${file.name} is ${formatSize(file.size)}; only the first part is shown, read-only.`
-            : `${file.name} is a large file (${formatSize(file.size)}): minimap, folding and highlighting are off to keep it fast.`}
+            ? `${file.name} is ${formatBytes(file.size)}; only the first part is shown, read-only.`
+            : `${file.name} is a large file (${formatBytes(file.size)}): minimap, folding and highlighting are off to keep it fast.`}
         </div>
       )}
       <CodeEditor path={path} />

@@ -7,3 +7,4 @@ export { copyText, copyWorkspacePath } from './clipboard';
 export * from './icons';
 export { Picker, highlight, type PickerItem } from './Picker';
 export { tabAnchor } from './tab-anchor';
+export { formatBytes } from './format-bytes';

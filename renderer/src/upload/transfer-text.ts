@@ -1,3 +1,5 @@
+import { formatBytes } from '../ui';
+
 /** The words of an upload's progress and outcome, kept apart so they are tested as the operator reads them. */
 
 export interface TransferCounts {
@@ -5,18 +7,6 @@ export interface TransferCounts {
   filesTotal: number;
   bytesDone: number;
   bytesTotal: number;
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
 }
 
 /** "3 of 12 files · 40.2 MB of 1.2 GB" (bytes only when known: a copy by path counts files). */

@@ -46,7 +46,7 @@ describe('visibleVariables', () => {
       '',
       '28 B',
       '1.5 KB',
-      '76 MB',
+      '76.3 MB',
     ]);
   });
 });

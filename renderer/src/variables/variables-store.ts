@@ -1,5 +1,6 @@
 import type { KernelStatus, KilnBridge, Variable, VariableRef, VariablesMiss } from '../../../shared/contract';
 import { errorText, perBridge, Store } from '../base';
+import { formatBytes } from '../ui';
 
 export type SortColumn = 'name' | 'type' | 'shape' | 'value' | 'size';
 export interface SortOrder {
@@ -242,13 +243,5 @@ export function visibleVariables(variables: readonly Variable[], filter: string,
 /** Bytes as people read them: 28 B, 1.5 KB, 76.3 MB. */
 export function formatSize(bytes: number | null): string {
   if (bytes === null) return '';
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+  return formatBytes(bytes);
 }

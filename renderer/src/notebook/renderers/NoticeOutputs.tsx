@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { MimeBundle } from '../../../../shared/contract';
 import { joinMultiline } from '../../../../shared/contract';
+import { formatBytes } from '../../ui';
 
 /**
  * The outputs Kiln names instead of drawing: a PDF (a link that saves it, as JupyterLab's PDF viewer offers),
@@ -40,10 +41,4 @@ export function WidgetOutput({ bundle }: { bundle: MimeBundle }) {
       which Kiln does not have, so this one is not interactive here.
     </div>
   );
-}
-
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
