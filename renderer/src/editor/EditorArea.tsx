@@ -1,9 +1,10 @@
 import { useEffect, useRef, type DragEvent } from 'react';
-import { useAsk, useToasts, usePrefs, CloseIcon, FileIcon, DiffIcon, tabAnchor } from '../ui';
+import { useAsk, useToasts, CloseIcon, FileIcon, DiffIcon, tabAnchor } from '../ui';
 import { errorText } from '../base';
 import { useTextModels, type TextModels } from './text-models';
 import { DiffView } from './DiffView';
 import { SaveAs } from './SaveAs';
+import { SideBySideToggle, useDiffSideBySide } from './side-by-side';
 import { viewFor } from './document-views';
 import { editorOverlays } from './overlays';
 import { useOpenFiles, useOpenFilesStore, type OpenFile, type OpenFilesStore } from './open-files';
@@ -89,7 +90,7 @@ export function EditorArea() {
   const { files, active, comparing } = useOpenFiles();
   const ask = useAsk();
   const toasts = useToasts();
-  const { prefs, setPref } = usePrefs();
+  const sideBySide = useDiffSideBySide();
   const activeFile = files.find((f) => f.path === active);
 
   const textModels = useTextModels();
@@ -251,20 +252,13 @@ export function EditorArea() {
               <DiffIcon />
               <span>{activeFile.name}: on disk ↔ your changes</span>
               <span className="spacer" />
-              <button
-                type="button"
-                className="btn btn-small"
-                aria-pressed={prefs?.diffSideBySide ?? true}
-                onClick={() => setPref('diffSideBySide', !(prefs?.diffSideBySide ?? true))}
-              >
-                {(prefs?.diffSideBySide ?? true) ? 'Inline' : 'Side by side'}
-              </button>
+              <SideBySideToggle />
             </div>
             <DiffView
               path={activeFile.path}
               original={conflict.diskText}
               modified={activeFile.buffer}
-              sideBySide={prefs?.diffSideBySide ?? true}
+              sideBySide={sideBySide}
               originalLabel={`${activeFile.name} on disk`}
               modifiedLabel={`${activeFile.name} with your changes`}
             />

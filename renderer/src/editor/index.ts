@@ -10,3 +10,4 @@ export { onRevealRequest, requestReveal, revealPendingIn, takeReveal, type Revea
 export { SaveAs } from './SaveAs';
 export { useTextModels, type TextModels } from './text-models';
 export { languageForPath } from './monaco-setup';
+export { SideBySideToggle, useDiffSideBySide } from './side-by-side';

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { nameOf } from '../../../shared/paths';
-import { SaveAs } from '../editor';
-import { DiffIcon, usePrefs } from '../ui';
+import { SaveAs, SideBySideToggle, useDiffSideBySide } from '../editor';
+import { DiffIcon } from '../ui';
 import type { NotebookController } from './notebook-controller';
 import type { NotebookSessionState } from './notebook-session';
 
@@ -14,8 +14,7 @@ const NotebookCompare = lazy(() => import('../notebook-diff').then((m) => ({ def
 
 /** The changed-on-disk compare: the file on disk ↔ the open notebook with the operator's changes, as cells. */
 function DiskCompare({ path }: { path: string }) {
-  const { prefs, setPref } = usePrefs();
-  const sideBySide = prefs?.diffSideBySide ?? true;
+  const sideBySide = useDiffSideBySide();
   const name = nameOf(path);
   return (
     <div className="compare nb-disk-compare">
@@ -23,14 +22,7 @@ function DiskCompare({ path }: { path: string }) {
         <DiffIcon />
         <span>{name}: on disk ↔ your changes</span>
         <span className="spacer" />
-        <button
-          type="button"
-          className="btn btn-small"
-          aria-pressed={sideBySide}
-          onClick={() => setPref('diffSideBySide', !sideBySide)}
-        >
-          {sideBySide ? 'Inline' : 'Side by side'}
-        </button>
+        <SideBySideToggle />
       </div>
       <Suspense fallback={<div className="nbd-loading">Comparing cells…</div>}>
         <NotebookCompare

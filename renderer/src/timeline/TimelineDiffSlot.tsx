@@ -1,9 +1,9 @@
 import { nameOf } from '../../../shared/paths';
 import { useStore } from '../base';
 import { useState } from 'react';
-import { DiffView } from '../editor';
+import { DiffView, SideBySideToggle, useDiffSideBySide } from '../editor';
 import { NotebookCompare, restoreCellInto } from '../notebook-diff';
-import { DiffIcon, XIcon, usePrefs } from '../ui';
+import { DiffIcon, XIcon } from '../ui';
 import { describeEntry, entryTime } from './describe';
 import { useTimelineStore } from './timeline-store';
 
@@ -14,7 +14,7 @@ import { useTimelineStore } from './timeline-store';
 export function TimelineDiffSlot({ path }: { path: string | null | undefined }) {
   const store = useTimelineStore();
   const state = useStore(store);
-  const { prefs, setPref } = usePrefs();
+  const sideBySide = useDiffSideBySide();
   // Why a "Restore this cell" did not happen, for the version it was asked of.
   const [cellFailure, setCellFailure] = useState<{ id: string; message: string } | null>(null);
   const { selected, entries, error } = state;
@@ -22,7 +22,6 @@ export function TimelineDiffSlot({ path }: { path: string | null | undefined }) 
   const cellError = cellFailure?.id === selected.id ? cellFailure.message : null;
   const entry = entries.find((e) => e.id === selected.id);
   const name = nameOf(path);
-  const sideBySide = prefs?.diffSideBySide ?? true;
   const textDiff = (
     <DiffView
       path={path}
@@ -43,16 +42,7 @@ export function TimelineDiffSlot({ path }: { path: string | null | undefined }) 
           {name}: {entry ? `${describeEntry(entry)}, ${entryTime(entry.at)}` : 'version'} ↔ now
         </span>
         <span className="spacer" />
-        {asNotebook && (
-          <button
-            type="button"
-            className="btn btn-small"
-            aria-pressed={sideBySide}
-            onClick={() => setPref('diffSideBySide', !sideBySide)}
-          >
-            {sideBySide ? 'Inline' : 'Side by side'}
-          </button>
-        )}
+        {asNotebook && <SideBySideToggle />}
         <button
           type="button"
           className="btn btn-small btn-primary"
