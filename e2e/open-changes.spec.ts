@@ -76,3 +76,16 @@ test.describe('outside a repository', () => {
     await expect(page.getByRole('region', { name: 'Open changes of run.ipynb' })).toHaveCount(0);
   });
 });
+
+test.describe('in a folder not trusted', () => {
+  test.use({ trusted: false });
+  test('Open Changes says git runs only in a trusted folder', async ({ page, kiln }) => {
+    await kiln.open(page);
+    // The repository is what an untrusted folder holds back: Kiln asks first.
+    await page.getByRole('dialog', { name: 'Trust this folder?' }).getByRole('button', { name: "Don't trust" }).click();
+    await treeItem(page, 'run.ipynb').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Open Changes' }).click();
+    await expect(page.locator('.toast[role="alert"]')).toContainText('git runs only in a trusted folder');
+    await expect(page.getByRole('region', { name: 'Open changes of run.ipynb' })).toHaveCount(0);
+  });
+});
