@@ -16,12 +16,13 @@ const MENU_ITEMS = [
   'Copy Absolute Path',
   'Download',
   'Open Timeline',
+  'Open Changes',
   'Rename',
   'Delete',
 ];
 
 test.describe('context menu', () => {
-  test('on an entry and on empty space it offers exactly the thirteen actions', async ({ page, kiln }) => {
+  test('on an entry and on empty space it offers exactly the fourteen actions', async ({ page, kiln }) => {
     await kiln.open(page);
     await treeItem(page, 'README.md').click({ button: 'right' });
     const menu = page.getByRole('menu');
@@ -35,7 +36,7 @@ test.describe('context menu', () => {
     await page.mouse.click(box.x + 100, box.y + box.height - 40, { button: 'right' });
     await expect(page.getByRole('menu').getByRole('menuitem')).toHaveText(MENU_ITEMS);
     // Nothing to rename or delete on empty space; nothing to paste yet.
-    for (const name of ['Rename', 'Delete', 'Cut', 'Copy', 'Paste', 'Open Timeline']) {
+    for (const name of ['Rename', 'Delete', 'Cut', 'Copy', 'Paste', 'Open Timeline', 'Open Changes']) {
       await expect(page.getByRole('menuitem', { name, exact: true })).toHaveAttribute('aria-disabled', 'true');
     }
   });

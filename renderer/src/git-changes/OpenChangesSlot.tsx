@@ -1,0 +1,112 @@
+import { nameOf } from '../../../shared/paths';
+import { useEffect } from 'react';
+import { useBridge, useStore } from '../base';
+import { useCommands } from '../commands';
+import { DiffView } from '../editor';
+import { NotebookCompare } from '../notebook-diff';
+import { DiffIcon, XIcon, usePrefs, useToasts } from '../ui';
+import { openChanges } from './menu-items';
+import { useOpenChangesStore } from './open-changes-store';
+import './git-changes.css';
+
+/** What a notebook not in HEAD is compared with: no cells, so every cell shows as added. */
+const EMPTY_NOTEBOOK = JSON.stringify({ cells: [], metadata: {}, nbformat: 4, nbformat_minor: 5 });
+
+/**
+ * The centre's view of "Open Changes": the active file at git HEAD ↔ the working tree, cell by cell for a
+ * notebook (its unsaved edits included) and Monaco's text diff for any other file. It also registers the
+ * palette's "Open Changes" for the active file and says, as a toast, why one could not open.
+ */
+export function OpenChangesSlot({ path }: { path: string | null | undefined }) {
+  const bridge = useBridge();
+  const store = useOpenChangesStore();
+  const state = useStore(store);
+  const toasts = useToasts();
+  const { prefs, setPref } = usePrefs();
+  const shown = Boolean(path) && state.path === path;
+
+  useCommands([
+    {
+      id: 'git.openChanges',
+      title: 'Open Changes',
+      category: 'Git',
+      when: () => Boolean(path),
+      run: () => (path ? openChanges(bridge, path) : undefined),
+    },
+  ]);
+
+  useEffect(() => {
+    if (!state.error) return;
+    toasts.error(state.error);
+    store.errorShown();
+  }, [state.error, store, toasts]);
+
+  useEffect(() => {
+    if (!shown) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !event.defaultPrevented) store.close();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [shown, store]);
+
+  if (!path || !shown) return null;
+  const name = nameOf(path);
+  const sideBySide = prefs?.diffSideBySide ?? true;
+  const isNew = state.head === null;
+  const textDiff = (
+    <DiffView
+      path={path}
+      original={state.head ?? ''}
+      modified={state.working ?? ''}
+      sideBySide={sideBySide}
+      originalLabel={`${name} at HEAD`}
+      modifiedLabel={`${name} in the working tree`}
+    />
+  );
+  const asNotebook = path.toLowerCase().endsWith('.ipynb');
+  return (
+    <section className="open-changes" aria-label={`Open changes of ${name}`}>
+      <div className="compare-header">
+        <DiffIcon />
+        <span>{name}: HEAD ↔ working tree</span>
+        <span className="spacer" />
+        <button
+          type="button"
+          className="btn btn-small"
+          aria-pressed={sideBySide}
+          onClick={() => setPref('diffSideBySide', !sideBySide)}
+        >
+          {sideBySide ? 'Inline' : 'Side by side'}
+        </button>
+        <button type="button" className="chat-icon-btn" aria-label="Close changes" onClick={() => store.close()}>
+          <XIcon />
+        </button>
+      </div>
+      {isNew && (
+        <div className="open-changes-notice" role="note">
+          {asNotebook ? 'Not in HEAD: the whole notebook is new' : 'Not in HEAD: the whole file is new'}
+        </div>
+      )}
+      {asNotebook ? (
+        <NotebookCompare
+          base={{ text: state.head ?? EMPTY_NOTEBOOK }}
+          next={{ path }}
+          sideBySide={sideBySide}
+          oldLabel="HEAD"
+          newLabel="working tree"
+          fallback={(reason) => (
+            <>
+              <div className="open-changes-notice" role="note">
+                Shown as text: {reason}
+              </div>
+              {textDiff}
+            </>
+          )}
+        />
+      ) : (
+        textDiff
+      )}
+    </section>
+  );
+}
