@@ -2,9 +2,9 @@ import { nameOf } from '../../../shared/paths';
 import { useEffect } from 'react';
 import { useBridge, useStore } from '../base';
 import { useCommands } from '../commands';
-import { DiffView } from '../editor';
+import { DiffView, SideBySideToggle, useDiffSideBySide } from '../editor';
 import { NotebookCompare } from '../notebook-diff';
-import { DiffIcon, XIcon, usePrefs, useToasts } from '../ui';
+import { DiffIcon, XIcon, useToasts } from '../ui';
 import { openChanges } from './menu-items';
 import { useOpenChangesStore } from './open-changes-store';
 import './git-changes.css';
@@ -22,7 +22,7 @@ export function OpenChangesSlot({ path }: { path: string | null | undefined }) {
   const store = useOpenChangesStore();
   const state = useStore(store);
   const toasts = useToasts();
-  const { prefs, setPref } = usePrefs();
+  const sideBySide = useDiffSideBySide();
   const shown = Boolean(path) && state.path === path;
 
   useCommands([
@@ -52,7 +52,6 @@ export function OpenChangesSlot({ path }: { path: string | null | undefined }) {
 
   if (!path || !shown) return null;
   const name = nameOf(path);
-  const sideBySide = prefs?.diffSideBySide ?? true;
   const isNew = state.head === null;
   const textDiff = (
     <DiffView
@@ -71,14 +70,7 @@ export function OpenChangesSlot({ path }: { path: string | null | undefined }) {
         <DiffIcon />
         <span>{name}: HEAD ↔ working tree</span>
         <span className="spacer" />
-        <button
-          type="button"
-          className="btn btn-small"
-          aria-pressed={sideBySide}
-          onClick={() => setPref('diffSideBySide', !sideBySide)}
-        >
-          {sideBySide ? 'Inline' : 'Side by side'}
-        </button>
+        <SideBySideToggle />
         <button type="button" className="chat-icon-btn" aria-label="Close changes" onClick={() => store.close()}>
           <XIcon />
         </button>
