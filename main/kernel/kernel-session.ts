@@ -458,7 +458,8 @@ export class KernelSession {
 
   /** Switches to another kernelspec: the old kernel is shut down and a new one started. */
   async changeKernel(name: string): Promise<void> {
-    // A start in progress (the notebook just opened) would be joined, and end with the old kernelspec.
+    // A start in progress (the notebook just opened) would be joined, and end with the old kernelspec. Its failure
+    // is already the notebook's status; the new kernelspec starts either way.
     if (this.starting) await this.starting.catch(() => undefined);
     this.spec = { name, displayName: null, language: null };
     await this.shutdownKernel();

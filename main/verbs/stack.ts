@@ -3,6 +3,7 @@ import { DisposableStore, toDisposable } from '../../shared/base/lifecycle';
 import { ConfigService, type ConfigServiceOptions } from '../config';
 import { followingExcludes, historyRecorder, HistoryStore } from '../history';
 import { JupyterServerManager, KernelEnvironments, jupyterSource } from '../kernel';
+import { createLogger } from '../log';
 import { NotebookService, type NotebookEvents } from '../notebook';
 import { DEFAULT_SANDBOX_SETTINGS } from '../sandbox';
 import { WorkspaceTrust } from '../trust';
@@ -10,6 +11,8 @@ import { Workspace, type WorkspaceOptions } from '../workspace';
 import { NotebookServiceVerbTarget, type NotebookAdapterOptions } from './notebook-adapter';
 import type { RecoveredRun } from './interrupted-runs';
 import { Verbs } from './verbs';
+
+const log = createLogger('verbs.stack');
 
 export interface VerbStackOptions {
   /** The workspace folder (any form; it is resolved and realpath'd). */
@@ -92,7 +95,15 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
       // and kernels follow it: they may start once trusted, and are shut down when it is revoked.
       await jupyter.reconfigure(jupyterSetting()).catch(() => undefined);
       await notebooks.trustChanged(trusted);
-      await environments.trustChanged().catch(() => undefined);
+      await environments
+        .trustChanged()
+        .catch(
+          log.caught(
+            'rescanning Python environments after a trust change failed; the next change rescans',
+            undefined,
+            'warn',
+          ),
+        );
     },
   });
   const config = owned.add(
