@@ -8,6 +8,7 @@ import { decodeText, type Workspace } from '../workspace';
 import { withWriteCause } from './cause';
 import type { BackupStore } from './backups';
 import type { HistoryStore } from './store';
+import { TurnNotebooks } from './notebook-turns';
 import { TurnUndo } from './undo';
 import { createLogger } from '../log';
 
@@ -20,6 +21,8 @@ export interface HistoryServiceOptions {
   workspace: Workspace;
   /** Whether a path is left out of history (`watch.exclude`, `.git`, `node_modules`). */
   excluded: (rel: string) => boolean;
+  /** The open notebook's bytes as a save would write them: null when clean, undefined when not open. */
+  unsavedNotebookText?: (rel: string) => string | null | undefined;
 }
 
 /**
@@ -31,6 +34,7 @@ export class HistoryService {
   private readonly store: HistoryStore;
   readonly backups: BackupStore;
   readonly turns: TurnUndo;
+  readonly turnNotebooks: TurnNotebooks;
   private readonly workspace: Workspace;
   private readonly opened = new Set<string>();
   /** Moves re-key history in order; a look at history waits for the moves already reported. */
@@ -39,7 +43,8 @@ export class HistoryService {
   constructor(private readonly options: HistoryServiceOptions) {
     this.store = options.store;
     this.backups = options.backups;
-    this.turns = new TurnUndo(options.store, options.workspace);
+    this.turnNotebooks = new TurnNotebooks(options.store, options.workspace, options.unsavedNotebookText);
+    this.turns = new TurnUndo(options.store, options.workspace, this.turnNotebooks);
     this.workspace = options.workspace;
   }
 
@@ -61,6 +66,10 @@ export class HistoryService {
   /** The file as a backup's base: its text and hash now. */
   readDisk(rel: string): Promise<{ text: string | null; hash: string; truncated: boolean }> {
     return this.workspace.read(rel);
+  }
+
+  normalize(rel: string): string {
+    return this.workspace.normalize(rel);
   }
 
   /** A file the operator opened: from now on another program's changes to it are kept. */
@@ -153,6 +162,10 @@ export function historyHandlers(history: HistoryService): HandlersFor<HistoryCha
       undone: await history.turns.undoneState(turn),
     }),
     'history.undoTurn': ({ turn, paths, force }) => history.turns.undo(turn, { paths, force }),
+    'history.turnNotebooks': async ({ turn }) => ({ notebooks: await history.turnNotebooks.notebooks(turn) }),
+    'history.turnNotebookReview': ({ turn, path }) => history.turnNotebooks.review(turn, history.normalize(path)),
+    'history.decideTurnCells': ({ turn, path, changeIds, decision, write }) =>
+      history.turnNotebooks.decide(turn, history.normalize(path), changeIds, decision, write ?? false),
     'history.list': async ({ path }) => ({ path, entries: await history.list(path) }),
     'history.read': ({ path, id }) => history.read(path, id),
     'history.restore': ({ path, id, expectedHash }) => history.restore(path, id, expectedHash),

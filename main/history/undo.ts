@@ -2,6 +2,7 @@ import type { HistoryEntry, TurnConflict, TurnFile, UndoTurnResult } from '../..
 import { KilnError } from '../../shared/errors';
 import { decodeText, type EntryState, type Workspace } from '../workspace';
 import { withWriteCause } from './cause';
+import type { TurnNotebooks } from './notebook-turns';
 import type { HistoryStore } from './store';
 import { createLogger } from '../log';
 
@@ -39,6 +40,8 @@ export class TurnUndo {
   constructor(
     private readonly store: HistoryStore,
     private readonly workspace: Workspace,
+    /** Notebooks changed since the turn are undone cell by cell: the turn's cells back, later edits kept. */
+    private readonly notebooks?: TurnNotebooks,
   ) {}
 
   async files(turn: string): Promise<TurnFile[]> {
@@ -96,6 +99,10 @@ export class TurnUndo {
         throw err;
       });
       if (!untouched(current, leftBy(file.last)) && !options.force) {
+        if (await this.undoNotebookCells(turn, file, current, undo)) {
+          restored.push(file.path);
+          continue;
+        }
         conflicts.push({
           path: file.path,
           currentText: await this.currentText(file.path, current),
@@ -108,6 +115,26 @@ export class TurnUndo {
       else if (done) notUndone.push({ path: file.path, why: done });
     }
     return { undo, restored, conflicts, ...(notUndone.length ? { notUndone } : {}) };
+  }
+
+  /**
+   * A notebook the turn changed and someone changed since: the turn's cells go back (with their outputs before
+   * the turn), every other cell stays as it is now. False when that is not possible (then it is a conflict).
+   */
+  private async undoNotebookCells(
+    turn: string,
+    file: FileInTurn,
+    current: EntryState | null,
+    undo: string,
+  ): Promise<boolean> {
+    if (!this.notebooks || current?.kind !== 'file' || file.last.reason === 'delete') return false;
+    if (!file.path.toLowerCase().endsWith('.ipynb')) return false;
+    const undone = await this.notebooks.undoAll(turn, file.path);
+    if (!undone || undone.hash !== current.hash) return false;
+    await withWriteCause({ restoring: true, turn: undo }, () =>
+      this.workspace.write(file.path, undone.text, { origin: 'operator', expectedHash: undone.hash }),
+    );
+    return true;
   }
 
   /** Puts one entry back as it was before the turn: true, or why it could not (a folder that holds files now). */

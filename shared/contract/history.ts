@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { request } from './define';
+import { NotebookDiffResult } from './notebook-diff';
 import { RelPath, WriteResult } from './workspace';
 
 /** Who replaced a version (or, for `external`, who wrote the version another program left). */
@@ -116,7 +117,64 @@ export const UndoTurnResult = z.object({
 });
 export type UndoTurnResult = z.infer<typeof UndoTurnResult>;
 
+/** What an Agent turn did to one notebook cell. */
+export const TurnCellAction = z.enum(['added', 'edited', 'moved', 'deleted', 'ran']);
+export type TurnCellAction = z.infer<typeof TurnCellAction>;
+
+/** One cell an Agent turn changed, as the change stands now (a change undone since, or reverted by hand, is gone). */
+export const TurnCell = z.object({
+  /** The change's id in the review (the notebook before the turn ↔ now): what Keep and Undo send. */
+  changeId: z.string(),
+  /** The cell's id now (before the turn, for a deleted cell); null for a cell without one (nbformat 4.4). */
+  cellId: z.string().nullable(),
+  /** Its position, 1-based: in the notebook now, or before the turn for a deleted cell. */
+  number: z.number().int().positive(),
+  actions: z.array(TurnCellAction),
+});
+export type TurnCell = z.infer<typeof TurnCell>;
+
+/** The operator's decision on one of a turn's notebook changes. */
+export const TurnCellDecision = z.enum(['kept', 'undone']);
+export type TurnCellDecision = z.infer<typeof TurnCellDecision>;
+
+/** One notebook an Agent turn changed, cell by cell. */
+export const TurnNotebook = z.object({
+  path: RelPath,
+  cells: z.array(TurnCell),
+  /** Whether the turn's change of the notebook's own metadata still stands (change id `notebook`). */
+  notebookChanged: z.boolean(),
+  /** What the operator decided so far, by change id; a change without a decision is still to review. */
+  decided: z.record(z.string(), TurnCellDecision),
+});
+export type TurnNotebook = z.infer<typeof TurnNotebook>;
+
 export const historyRequests = {
+  /** The notebooks an Agent turn changed, each with the cells it added, edited, deleted and ran (as they stand now). */
+  'history.turnNotebooks': request(z.object({ turn: z.string() }), z.object({ notebooks: z.array(TurnNotebook) })),
+  /**
+   * The review of one notebook's changes by a turn: the notebook before the turn ↔ now (the open notebook's
+   * unsaved edits included), where only the turn's changes are changes. E_NOT_FOUND when the turn did not change it.
+   */
+  'history.turnNotebookReview': request(
+    z.object({ turn: z.string(), path: RelPath }),
+    z.object({ notebook: TurnNotebook, review: NotebookDiffResult }),
+  ),
+  /**
+   * Keeps or undoes some of a turn's changes to a notebook. `undone` with `write`: main writes the notebook with
+   * those cells as before the turn (their old outputs with them), every other byte as it is, through the workspace
+   * (local history keeps what it replaced); refused (E_CHANGED_ON_DISK) while the open notebook has unsaved edits.
+   * Without `write` the decision is only recorded (the window undid the cells in the open notebook itself).
+   */
+  'history.decideTurnCells': request(
+    z.object({
+      turn: z.string(),
+      path: RelPath,
+      changeIds: z.array(z.string()).min(1),
+      decision: TurnCellDecision,
+      write: z.boolean().optional(),
+    }),
+    TurnNotebook,
+  ),
   /** What an Agent turn (its run id) or an MCP batch created, changed and deleted, from local history. */
   'history.turn': request(
     z.object({ turn: z.string() }),

@@ -1,0 +1,153 @@
+import type { HistoryEntry, NotebookDiffResult, TurnCellDecision, TurnNotebook } from '../../shared/contract';
+import { KilnError } from '../../shared/errors';
+import { turnCellReview, undoTurnCells } from '../notebook/turn-cells';
+import type { Workspace } from '../workspace';
+import { withWriteCause } from './cause';
+import type { HistoryStore } from './store';
+
+/** A notebook's text, as the three sides of a turn's review need it. */
+interface NotebookSides {
+  base: string;
+  left: string;
+  /** The file on disk now, and its hash (what a write of undone cells must still find). */
+  disk: { text: string; hash: string };
+}
+
+const isNotebook = (rel: string) => rel.toLowerCase().endsWith('.ipynb');
+
+/**
+ * An Agent turn's notebook edits, cell by cell (the review's Keep / Undo, and "Undo this turn" on notebooks the
+ * operator changed since): the notebook before the turn and what the turn left come from local history.
+ * Decisions are kept for the app's run, per turn and notebook.
+ */
+export class TurnNotebooks {
+  private readonly decisions = new Map<string, Record<string, TurnCellDecision>>();
+
+  constructor(
+    private readonly store: HistoryStore,
+    private readonly workspace: Workspace,
+    /** The open notebook's bytes as a save would write them: null when it is clean, undefined when not open. */
+    private readonly unsavedText: (rel: string) => string | null | undefined = () => undefined,
+  ) {}
+
+  async notebooks(turn: string): Promise<TurnNotebook[]> {
+    const out: TurnNotebook[] = [];
+    for (const path of await this.notebookPaths(turn)) {
+      const sides = await this.sides(turn, path).catch(() => null);
+      // Gone since, binary now, or no longer a notebook: the file list says what undo can do with it.
+      if (!sides) continue;
+      out.push(this.describe(turn, path, turnCellReview(sides.base, sides.left, this.now(path, sides))));
+    }
+    return out;
+  }
+
+  async review(turn: string, path: string): Promise<{ notebook: TurnNotebook; review: NotebookDiffResult }> {
+    const sides = await this.sides(turn, path);
+    const unsaved = typeof this.unsavedText(path) === 'string';
+    const found = turnCellReview(sides.base, sides.left, this.now(path, sides));
+    return {
+      notebook: this.describe(turn, path, found),
+      review: { ...found.review, unsaved: { base: false, next: unsaved } },
+    };
+  }
+
+  async decide(
+    turn: string,
+    path: string,
+    changeIds: string[],
+    decision: TurnCellDecision,
+    write: boolean,
+  ): Promise<TurnNotebook> {
+    const sides = await this.sides(turn, path);
+    if (decision === 'undone' && write) {
+      if (typeof this.unsavedText(path) === 'string')
+        throw new KilnError(
+          'E_CHANGED_ON_DISK',
+          `${path} has unsaved edits: undo the agent's cells in the open notebook, or save it first`,
+          { path, diskHash: sides.disk.hash, baselineHash: sides.disk.hash },
+        );
+      const text = undoTurnCells(sides.base, sides.left, sides.disk.text, changeIds);
+      // An operator's write (not the turn's undo checkpoint): the turn stays a turn, its other cells stand.
+      if (text !== sides.disk.text)
+        await withWriteCause({ restoring: true }, () =>
+          this.workspace.write(path, text, { origin: 'operator', expectedHash: sides.disk.hash }),
+        );
+    }
+    const key = `${turn}\n${path}`;
+    const decided = { ...this.decisions.get(key) };
+    for (const id of changeIds) decided[id] = decision;
+    this.decisions.set(key, decided);
+    const after = await this.sides(turn, path);
+    return this.describe(turn, path, turnCellReview(after.base, after.left, this.now(path, after)));
+  }
+
+  /**
+   * "Undo this turn" on a notebook changed since the turn: every change of the turn still standing undone, every
+   * later edit of other cells kept. Null when the file is no notebook the engine can read (undo then says why).
+   */
+  async undoAll(turn: string, path: string): Promise<{ text: string; hash: string } | null> {
+    const sides = await this.sides(turn, path).catch(() => null);
+    if (!sides) return null;
+    try {
+      return { text: undoTurnCells(sides.base, sides.left, sides.disk.text, 'all'), hash: sides.disk.hash };
+    } catch (err) {
+      if (err instanceof KilnError && err.code === 'E_INVALID_NOTEBOOK') return null;
+      throw err;
+    }
+  }
+
+  private describe(turn: string, path: string, found: ReturnType<typeof turnCellReview>): TurnNotebook {
+    return {
+      path,
+      cells: found.cells,
+      notebookChanged: found.notebookChanged,
+      decided: { ...this.decisions.get(`${turn}\n${path}`) },
+    };
+  }
+
+  private now(path: string, sides: NotebookSides): string {
+    const unsaved = this.unsavedText(path);
+    return typeof unsaved === 'string' ? unsaved : sides.disk.text;
+  }
+
+  private async notebookPaths(turn: string): Promise<string[]> {
+    const paths = new Set<string>();
+    for (const { current, entry } of await this.store.entriesOfTurn(turn))
+      if (isNotebook(current) && (entry.kind ?? 'file') === 'file' && !entry.contentNotKept) paths.add(current);
+    return [...paths];
+  }
+
+  /** Before the turn (its first record), what it left (the version with its last write's hash), and the disk now. */
+  private async sides(turn: string, path: string): Promise<NotebookSides> {
+    const mine = (await this.store.entriesOfTurn(turn)).filter(({ current }) => current === path);
+    const first = mine[0]?.entry;
+    const last = mine.at(-1)?.entry;
+    if (!first || !last || !isNotebook(path))
+      throw new KilnError('E_NOT_FOUND', `That turn did not change the notebook ${path}`, { path });
+    if (last.reason === 'delete') throw new KilnError('E_NOT_FOUND', `That turn deleted ${path}`, { path });
+    const disk = await this.textOf(path);
+    const base = first.reason === 'create' ? '' : await this.version(path, first);
+    const left = await this.leftBy(path, last, disk);
+    return { base, left, disk };
+  }
+
+  private async leftBy(path: string, last: HistoryEntry, disk: { text: string; hash: string }): Promise<string> {
+    if (!last.nextHash || last.nextHash === disk.hash) return disk.text;
+    // Replaced since: the write that replaced it kept it.
+    const kept = (await this.store.list(path)).find((entry) => entry.hash === last.nextHash);
+    return kept ? this.version(path, kept) : disk.text;
+  }
+
+  private async version(path: string, entry: HistoryEntry): Promise<string> {
+    return (await this.store.read(path, entry.id)).bytes.toString('utf8');
+  }
+
+  private async textOf(path: string): Promise<{ text: string; hash: string }> {
+    const file = await this.workspace.read(path);
+    if (file.text === null || file.truncated)
+      throw new KilnError('E_INVALID_NOTEBOOK', `${path} is not a notebook Kiln can review cell by cell`, {
+        reason: file.text === null ? 'not text' : 'too large to read whole',
+      });
+    return { text: file.text, hash: file.hash };
+  }
+}
