@@ -1,3 +1,4 @@
+import { AgentReviewSlot } from '../agent-review';
 import { registerMenuItem } from '../commands';
 import { ProposalReviewSlot } from '../edit-assistant';
 import { registerEditorOverlay } from '../editor';
@@ -10,6 +11,8 @@ import { openTimelineMenuItem, TimelineDiffSlot } from '../timeline';
 // it. Overlays in this order: a proposal under review for the active file, then a version picked in the Timeline.
 registerEditorOverlay({ id: 'edit-assistant.review', component: ProposalReviewSlot });
 registerEditorOverlay({ id: 'timeline.diff', component: TimelineDiffSlot });
+// An Agent turn's changes to a notebook, to keep or undo cell by cell.
+registerEditorOverlay({ id: 'agent-review.notebook', component: AgentReviewSlot });
 // Open Changes (the file at git HEAD ↔ the working tree) also registers the palette's command for the active file.
 registerEditorOverlay({ id: 'git-changes.open', component: OpenChangesSlot });
 registerMenuItem('editor/context', openTimelineMenuItem);

@@ -16,6 +16,8 @@ export interface NotebookRestoreTarget {
    * Resolves false when it failed (the notebook has told why).
    */
   putCell(cell: NotebookCell, at: { replaceId: string | null; index: number }): Promise<boolean>;
+  /** Takes the cell out (an agent's added cell undone): one undoable step. Resolves false when it failed. */
+  takeCell(cellId: string): Promise<boolean>;
 }
 
 const targets = new Set<NotebookRestoreTarget>();

@@ -19,6 +19,7 @@ import type { CollapseActions } from './collapse';
 import { DomHighlights } from './find/dom-highlights';
 import { useCurrentMatchArea, useMatchCount } from './find/find-context';
 import type { CellView } from './notebook-session';
+import { AgentCellMarkButton, type AgentCellMark } from '../agent-review';
 import type { CellActions } from './types';
 import { DeferredOutputs, EAGER_CELLS } from './DeferredOutputs';
 import { Markdown } from './Outputs';
@@ -48,6 +49,8 @@ export interface CellProps {
   /** A heading cell: whether its section is collapsed, and what the collapse hides. */
   section?: SectionState | null;
   collapse?: CollapseActions;
+  /** An Agent turn changed this cell and the operator has not reviewed it: the agent's tint and its review. */
+  agentMark?: AgentCellMark;
 }
 
 export interface SectionState {
@@ -114,6 +117,7 @@ export const Cell = memo(function Cell({
   section,
   collapse,
   waitNote,
+  agentMark,
 }: CellProps) {
   const { cell, state } = view;
   const note = state === 'idle' ? view.note : waitNote;
@@ -220,7 +224,7 @@ export const Cell = memo(function Cell({
       data-cell-id={cell.id}
       data-cell-type={cell.cell_type}
       data-state={state}
-      className={`nb-cell${active ? ' active' : ''}${selected ? ' selected' : ''}${editing ? ' editing' : ''}${busy ? ' busy' : ''}`}
+      className={`nb-cell${active ? ' active' : ''}${selected ? ' selected' : ''}${editing ? ' editing' : ''}${busy ? ' busy' : ''}${agentMark ? ' agent-changed' : ''}`}
       onMouseDown={onMouseDown}
       onDoubleClick={() => {
         if (showRendered) actions.select(cell.id, 'edit');
@@ -239,6 +243,7 @@ export const Cell = memo(function Cell({
         onDragEnd={endCellDrag}
       />
       <div className="nb-gutter">
+        {agentMark && <AgentCellMarkButton mark={agentMark} />}
         {section && (
           <button
             type="button"

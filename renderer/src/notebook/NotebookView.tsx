@@ -25,6 +25,7 @@ import { NotebookController } from './notebook-controller';
 import type { NotebookSession } from './notebook-session';
 import { NotebookSessions } from './notebook-sessions';
 import { useMountedCells } from './progressive-mount';
+import { useAgentCellMarks } from '../agent-review';
 import { registerNotebookRestoreTarget } from '../notebook-diff';
 import { Toolbar } from './Toolbar';
 import './notebook.css';
@@ -109,6 +110,7 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   useEffect(() => () => timings.dispose(), [timings]);
   const path = session.path;
   const name = nameOf(path);
+  const agentMarks = useAgentCellMarks(path);
 
   useEffect(() => notebook.keepSelection(), [notebook, state.status, state.cells]);
   // The Problems panel names this notebook's cells by the numbers shown here.
@@ -132,6 +134,7 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
         path: () => session.path,
         cellIds: () => session.getState().cells.map((c) => c.cell.id),
         putCell: (cell, at) => notebook.putCell(cell, at),
+        takeCell: (cellId) => notebook.takeCell(cellId),
       }),
     [session, notebook],
   );
@@ -325,6 +328,7 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
                     <Cell
                       view={view}
                       waitNote={view.state !== 'idle' ? kernelTrouble : undefined}
+                      agentMark={agentMarks[view.cell.id]}
                       index={index}
                       count={state.cells.length}
                       active={view.cell.id === activeId}

@@ -396,6 +396,20 @@ export class NotebookController extends Store<NotebookViewState> implements Cell
     return done;
   };
 
+  /** Takes the cell out as one undoable step (an agent's added cell undone). Resolves false when it failed. */
+  takeCell = async (cellId: string): Promise<boolean> => {
+    let done = false;
+    await this.attempt(async () => {
+      const before = this.placed([cellId]);
+      if (!before.length) throw new Error('That cell is no longer in the notebook');
+      const edit = this.swapEdit(before, []);
+      await edit.redo();
+      this.done(edit);
+      done = true;
+    });
+    return done;
+  };
+
   /** Moves the cell (or the selection it is in) up or down by one, as one block (Ctrl+Shift+Up/Down). */
   move = (cellId: string, by: -1 | 1): void => {
     const ids = this.targets(cellId);

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { TurnConflict, TurnFile } from '../../../shared/contract';
 import { nameOf } from '../../../shared/paths';
 import { errorText, useBridge } from '../base';
+import { TurnNotebookCells, useTurnNotebooks } from '../agent-review';
 import { DiffView } from '../editor';
 
 const CHANGE_SHOWN: Record<TurnFile['change'], string> = {
@@ -43,6 +44,7 @@ export function TurnCheckpoint({
   const [undone, setUndone] = useState<Undone | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const notebooks = useTurnNotebooks(turn, running);
 
   useEffect(() => {
     if (running) return;
@@ -111,6 +113,11 @@ export function TurnCheckpoint({
             </span>{' '}
             <span title={file.path}>{file.path}</span>
             {file.cannotUndo && <span className="turn-direct">{capitalized(file.cannotUndo)}.</span>}
+            {notebooks
+              .filter((nb) => nb.path === file.path)
+              .map((nb) => (
+                <TurnNotebookCells key={nb.path} turn={turn} notebook={nb} />
+              ))}
           </li>
         ))}
         {ranOnce(ran).map(({ target, direct }) => (

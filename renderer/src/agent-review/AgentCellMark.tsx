@@ -1,0 +1,26 @@
+import { useStore } from '../base';
+import { useAgentReviewStore, actionsText, type AgentCellMark } from './agent-review-store';
+
+const NO_MARKS: Readonly<Record<string, AgentCellMark>> = {};
+
+/** The cells of the notebook at `path` an Agent turn changed and the operator has not reviewed, by cell id. */
+export function useAgentCellMarks(path: string): Readonly<Record<string, AgentCellMark>> {
+  return useStore(useAgentReviewStore(), (state) => state.marks[path] ?? NO_MARKS);
+}
+
+/** In a marked cell's gutter: the agent's mark, which opens the review of the turn's changes to this notebook. */
+export function AgentCellMarkButton({ mark }: { mark: AgentCellMark }) {
+  const store = useAgentReviewStore();
+  const what = actionsText(mark.actions);
+  return (
+    <button
+      type="button"
+      className="nb-agent-mark"
+      aria-label={`Review the Agent's change (${what})`}
+      title={`The Agent ${what} this cell: review (Keep / Undo)`}
+      onClick={() => store.open(mark.turn, mark.path)}
+    >
+      AI
+    </button>
+  );
+}

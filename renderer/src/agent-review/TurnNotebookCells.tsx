@@ -1,0 +1,54 @@
+import { useEffect } from 'react';
+import type { TurnNotebook } from '../../../shared/contract';
+import { useStore } from '../base';
+import { useOpenFilesStore } from '../editor';
+import { actionsText, useAgentReviewStore } from './agent-review-store';
+
+/** The notebooks a finished turn changed, cell by cell (asked of main once the turn has run). */
+export function useTurnNotebooks(turn: string, running: boolean): TurnNotebook[] {
+  const store = useAgentReviewStore();
+  // Re-read on every store change: a decision answered by main updates the turn's notebooks.
+  useStore(store);
+  useEffect(() => {
+    if (!running) void store.loadTurn(turn).catch(() => undefined);
+  }, [store, turn, running]);
+  return store.notebooksOf(turn) ?? [];
+}
+
+/**
+ * Under a notebook in a turn's list of changes: the cells the turn added, edited, deleted and ran, what was
+ * decided of each, and "Review cells" (the notebook opens with the turn's changes to keep or undo).
+ */
+export function TurnNotebookCells({ turn, notebook }: { turn: string; notebook: TurnNotebook }) {
+  const store = useAgentReviewStore();
+  const files = useOpenFilesStore();
+  if (notebook.cells.length === 0 && Object.keys(notebook.decided).length === 0) return null;
+  const undone = Object.values(notebook.decided).filter((d) => d === 'undone').length;
+  return (
+    <div className="turn-cells" role="group" aria-label={`Cells of ${notebook.path}`}>
+      {notebook.cells.map((cell) => (
+        <div key={cell.changeId} className="turn-cell" data-decided={notebook.decided[cell.changeId] ?? 'no'}>
+          Cell {cell.number}: {actionsText(cell.actions)}
+          {notebook.decided[cell.changeId] === 'kept' && <span className="turn-cell-decided"> (kept)</span>}
+        </div>
+      ))}
+      {undone > 0 && (
+        <div className="turn-cell turn-cell-decided">
+          {undone} cell change{undone === 1 ? '' : 's'} undone
+        </div>
+      )}
+      {notebook.cells.length > 0 && (
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => {
+            void files.open(notebook.path);
+            store.open(turn, notebook.path);
+          }}
+        >
+          Review cells
+        </button>
+      )}
+    </div>
+  );
+}

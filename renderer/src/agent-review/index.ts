@@ -1,0 +1,4 @@
+export { AgentReviewSlot } from './AgentReviewSlot';
+export { TurnNotebookCells, useTurnNotebooks } from './TurnNotebookCells';
+export { AgentCellMarkButton, useAgentCellMarks } from './AgentCellMark';
+export { useAgentReviewStore, type AgentCellMark } from './agent-review-store';

@@ -1,0 +1,32 @@
+import type { NotebookDiffResult } from '../../../shared/contract';
+import { cellRestore, type NotebookRestoreTarget } from '../notebook-diff';
+
+/** An id nbformat takes (letters, digits, - and _), for a restored cell whose own id is in use. */
+function freshCellId(): string {
+  return crypto.randomUUID().replace(/-/g, '').slice(0, 8);
+}
+
+/**
+ * Undoes an agent's cell changes in the open notebook, each one step of its undo: an edited or deleted cell comes
+ * back whole as it was before the turn (its outputs then too), an added one goes. Bottom-up, so the places the
+ * review gives for the cells above stay true. Resolves null when done, else why not.
+ */
+export async function undoInOpenNotebook(
+  target: NotebookRestoreTarget,
+  review: NotebookDiffResult,
+  changeIds: readonly string[],
+): Promise<string | null> {
+  const wanted = new Set(changeIds);
+  const changes = review.diff.cells.filter((cell) => wanted.has(cell.changeId)).reverse();
+  for (const change of changes) {
+    if (change.status === 'added') {
+      const id = change.newCellId ?? (change.newIndex !== null ? target.cellIds()[change.newIndex] : undefined);
+      if (!id || !(await target.takeCell(id))) return 'The cell the agent added was not taken out.';
+      continue;
+    }
+    const plan = cellRestore(review, change, target.cellIds(), freshCellId);
+    if (!plan) return 'That cell is not in the notebook as it was before the turn.';
+    if (!(await target.putCell(plan.cell, plan))) return 'The cell was not put back.';
+  }
+  return null;
+}
