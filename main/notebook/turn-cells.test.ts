@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { nbformatWrites, type CellSpec } from '../../test-support/nbformat-build';
+import { turnCellReview, undoTurnCells } from './turn-cells';
+
+/*
+ * An Agent turn's cell changes on notebooks nbformat wrote: base (before the turn), left (what the turn left),
+ * current (with the operator's edits since). Undoing some of the turn's changes must give nbformat's own bytes of
+ * the expected notebook: the undone cells as before the turn, every other cell as it is now.
+ */
+
+const a: CellSpec = { id: 'a', source: 'a = 1', execution_count: 1 };
+const b: CellSpec = {
+  id: 'b',
+  source: 'print(a)',
+  execution_count: 2,
+  outputs: [{ output_type: 'stream', name: 'stdout', text: '1\n' }],
+};
+const c: CellSpec = { id: 'c', type: 'markdown', source: '# Notes' };
+const d: CellSpec = { id: 'd', source: 'd = 4' };
+// The agent: edits b and runs it, deletes d, adds n after a.
+const bByAgent: CellSpec = {
+  ...b,
+  source: 'print(a * 2)',
+  execution_count: 3,
+  outputs: [{ output_type: 'stream', name: 'stdout', text: '2\n' }],
+};
+const n: CellSpec = { id: 'n', source: 'n = 0', execution_count: 4 };
+// The operator, later: edits c.
+const cByOperator: CellSpec = { ...c, source: '# Notes, mine' };
+
+const [BASE, LEFT, CURRENT, NO_N, ALL_UNDONE, B_UNDONE, D_BACK] = nbformatWrites([
+  { cells: [a, b, c, d] },
+  { cells: [a, n, bByAgent, c] },
+  { cells: [a, n, bByAgent, cByOperator] },
+  { cells: [a, bByAgent, cByOperator] },
+  { cells: [a, b, cByOperator, d] },
+  { cells: [a, n, b, cByOperator] },
+  { cells: [a, n, bByAgent, cByOperator, d] },
+]);
+
+describe('an Agent turn as cell changes', () => {
+  it("lists the turn's cells as they stand now, the operator's edits not among them", () => {
+    const { cells, review } = turnCellReview(BASE, LEFT, CURRENT);
+    expect(cells.map((cell) => [cell.changeId, cell.number, cell.actions])).toEqual([
+      ['added:n', 2, ['added', 'ran']],
+      ['cell:b', 3, ['edited', 'ran']],
+      ['deleted:d', 4, ['deleted']],
+    ]);
+    expect(review.diff.changeIds).toEqual(['added:n', 'cell:b', 'deleted:d']);
+    // The operator's cell is drawn as it is now, with no decision.
+    expect(review.diff.cells.find((cell) => cell.newCellId === 'c')?.status).toBe('unchanged');
+  });
+
+  it('undoes one change at a time byte-exact, every other cell exact', () => {
+    expect(undoTurnCells(BASE, LEFT, CURRENT, ['added:n'])).toBe(NO_N);
+    expect(undoTurnCells(BASE, LEFT, CURRENT, ['cell:b'])).toBe(B_UNDONE);
+    expect(undoTurnCells(BASE, LEFT, CURRENT, ['deleted:d'])).toBe(D_BACK);
+    // An id that is not the turn's (the operator's cell) is not undone.
+    expect(undoTurnCells(BASE, LEFT, CURRENT, ['cell:c'])).toBe(CURRENT);
+  });
+
+  it("undoes the whole turn and keeps the operator's later edit; with none, gives the base bytes back", () => {
+    expect(undoTurnCells(BASE, LEFT, CURRENT, 'all')).toBe(ALL_UNDONE);
+    expect(undoTurnCells(BASE, LEFT, LEFT, 'all')).toBe(BASE);
+    // Once undone, a change is no longer the turn's to list.
+    const after = undoTurnCells(BASE, LEFT, CURRENT, ['cell:b']);
+    expect(turnCellReview(BASE, LEFT, after).cells.map((cell) => cell.changeId)).toEqual(['added:n', 'deleted:d']);
+  });
+});
