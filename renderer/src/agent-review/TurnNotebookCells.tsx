@@ -4,15 +4,21 @@ import { useStore } from '../base';
 import { useOpenFilesStore } from '../editor';
 import { actionsText, useAgentReviewStore } from './agent-review-store';
 
-/** The notebooks a finished turn changed, cell by cell (asked of main once the turn has run). */
-export function useTurnNotebooks(turn: string, running: boolean): TurnNotebook[] {
+/**
+ * The notebooks a finished turn changed, cell by cell (asked of main once the turn has run), and `reload` for
+ * after the turn's files changed otherwise (Undo this turn, Redo).
+ */
+export function useTurnNotebooks(turn: string, running: boolean): { notebooks: TurnNotebook[]; reload: () => void } {
   const store = useAgentReviewStore();
   // Re-read on every store change: a decision answered by main updates the turn's notebooks.
   useStore(store);
   useEffect(() => {
     if (!running) void store.loadTurn(turn).catch(() => undefined);
   }, [store, turn, running]);
-  return store.notebooksOf(turn) ?? [];
+  return {
+    notebooks: store.notebooksOf(turn) ?? [],
+    reload: () => void store.loadTurn(turn).catch(() => undefined),
+  };
 }
 
 /**

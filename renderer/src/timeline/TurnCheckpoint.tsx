@@ -44,7 +44,7 @@ export function TurnCheckpoint({
   const [undone, setUndone] = useState<Undone | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const notebooks = useTurnNotebooks(turn, running);
+  const { notebooks, reload: reloadNotebooks } = useTurnNotebooks(turn, running);
 
   useEffect(() => {
     if (running) return;
@@ -79,12 +79,14 @@ export function TurnCheckpoint({
     act(async () => {
       const result = await bridge.request('history.undoTurn', { turn });
       setUndone(result);
+      reloadNotebooks();
     });
   const redo = () =>
     act(async () => {
       if (!undone) return;
       await bridge.request('history.undoTurn', { turn: undone.undo });
       setUndone(null);
+      reloadNotebooks();
     });
   const restoreAnyway = (path: string) =>
     act(async () => {
