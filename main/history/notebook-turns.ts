@@ -1,9 +1,15 @@
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import path from 'node:path';
 import type { HistoryEntry, NotebookDiffResult, TurnCellDecision, TurnNotebook } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { turnCellReview, undoTurnCells } from '../notebook/turn-cells';
 import type { Workspace } from '../workspace';
 import { withWriteCause } from './cause';
 import type { HistoryStore } from './store';
+import { createLogger } from '../log';
+
+const log = createLogger('history.turn-notebooks');
 
 /** A notebook's text, as the three sides of a turn's review need it. */
 interface NotebookSides {
@@ -15,22 +21,29 @@ interface NotebookSides {
 
 const isNotebook = (rel: string) => rel.toLowerCase().endsWith('.ipynb');
 
+/** Decisions kept for this many turn-and-notebook pairs, the newest: older turns are offered for review again. */
+const KEPT_DECISIONS = 500;
+
 /**
  * An Agent turn's notebook edits, cell by cell (the review's Keep / Undo, and "Undo this turn" on notebooks the
  * operator changed since): the notebook before the turn and what the turn left come from local history.
- * Decisions are kept for the app's run, per turn and notebook.
+ * Decisions, per turn and notebook, are kept beside the workspace's history so a restart does not ask again.
  */
 export class TurnNotebooks {
-  private readonly decisions = new Map<string, Record<string, TurnCellDecision>>();
+  private decisions: Map<string, Record<string, TurnCellDecision>> | null = null;
+  private readonly file: string;
 
   constructor(
     private readonly store: HistoryStore,
     private readonly workspace: Workspace,
     /** The open notebook's bytes as a save would write them: null when it is clean, undefined when not open. */
     private readonly unsavedText: (rel: string) => string | null | undefined = () => undefined,
-  ) {}
+  ) {
+    this.file = `${store.dir}.turn-reviews.json`;
+  }
 
   async notebooks(turn: string): Promise<TurnNotebook[]> {
+    await this.loadDecisions();
     const out: TurnNotebook[] = [];
     for (const path of await this.notebookPaths(turn)) {
       const sides = await this.sides(turn, path).catch(() => null);
@@ -42,6 +55,7 @@ export class TurnNotebooks {
   }
 
   async review(turn: string, path: string): Promise<{ notebook: TurnNotebook; review: NotebookDiffResult }> {
+    await this.loadDecisions();
     const sides = await this.sides(turn, path);
     const unsaved = typeof this.unsavedText(path) === 'string';
     const found = turnCellReview(sides.base, sides.left, this.now(path, sides));
@@ -73,10 +87,16 @@ export class TurnNotebooks {
           this.workspace.write(path, text, { origin: 'operator', expectedHash: sides.disk.hash }),
         );
     }
+    const decisions = await this.loadDecisions();
     const key = `${turn}\n${path}`;
-    const decided = { ...this.decisions.get(key) };
+    const decided = { ...decisions.get(key) };
     for (const id of changeIds) decided[id] = decision;
-    this.decisions.set(key, decided);
+    // Newest last, so the oldest go first past the bound.
+    decisions.delete(key);
+    decisions.set(key, decided);
+    for (const old of [...decisions.keys()].slice(0, Math.max(0, decisions.size - KEPT_DECISIONS)))
+      decisions.delete(old);
+    await this.saveDecisions(decisions);
     const after = await this.sides(turn, path);
     return this.describe(turn, path, turnCellReview(after.base, after.left, this.now(path, after)));
   }
@@ -101,8 +121,30 @@ export class TurnNotebooks {
       path,
       cells: found.cells,
       notebookChanged: found.notebookChanged,
-      decided: { ...this.decisions.get(`${turn}\n${path}`) },
+      decided: { ...this.decisions?.get(`${turn}\n${path}`) },
     };
+  }
+
+  private async loadDecisions(): Promise<Map<string, Record<string, TurnCellDecision>>> {
+    if (this.decisions) return this.decisions;
+    const text = await fs
+      .readFile(this.file, 'utf8')
+      .catch(log.caught('no decisions kept yet (or unreadable): every turn is still to review', null));
+    let entries: [string, Record<string, TurnCellDecision>][] = [];
+    try {
+      if (text) entries = Object.entries(JSON.parse(text) as Record<string, Record<string, TurnCellDecision>>);
+    } catch (err) {
+      log.caught('the kept decisions are not JSON (cut short?): every turn is offered again', null)(err);
+    }
+    this.decisions ??= new Map(entries);
+    return this.decisions;
+  }
+
+  private async saveDecisions(decisions: Map<string, Record<string, TurnCellDecision>>): Promise<void> {
+    const temp = `${this.file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+    await fs.mkdir(path.dirname(this.file), { recursive: true });
+    await fs.writeFile(temp, JSON.stringify(Object.fromEntries(decisions)), { mode: 0o600 });
+    await fs.rename(temp, this.file);
   }
 
   private now(path: string, sides: NotebookSides): string {

@@ -152,6 +152,13 @@ describe("an Agent turn's notebook edits, cell by cell", () => {
     expect(kept.decided).toEqual({ 'cell:c1': 'kept', 'cell:c2': 'undone' });
     expect(await read('analysis.ipynb')).toBe(undoneOne);
 
+    // Decisions outlive a restart: the reviewed cells are not offered again.
+    await services!.dispose();
+    services = await createServices({ root, dataDir, prefsStore: new MemoryStore(), trash: async () => false });
+    await services.watching();
+    const again = (await call('history.turnNotebooks', { turn })).notebooks;
+    expect(again.map((nb) => nb.decided)).toEqual([{ 'cell:c1': 'kept', 'cell:c2': 'undone' }]);
+
     // Undo this turn: the file changed since the turn, yet the notebook is undone cell by cell, not left as a
     // conflict: c1 back as before the turn, the operator's c3 kept.
     const undone = await call('history.undoTurn', { turn });
