@@ -12,6 +12,7 @@ export function useAgentCellMarks(path: string): Readonly<Record<string, AgentCe
 export function AgentCellMarkButton({ mark }: { mark: AgentCellMark }) {
   const store = useAgentReviewStore();
   const what = actionsText(mark.actions);
+  // "AI" is CSS content: decoration, not part of the button's name (WCAG 2.5.3 compares the two).
   return (
     <button
       type="button"
@@ -19,8 +20,6 @@ export function AgentCellMarkButton({ mark }: { mark: AgentCellMark }) {
       aria-label={`Review the Agent's change (${what})`}
       title={`The Agent ${what} this cell: review (Keep / Undo)`}
       onClick={() => store.open(mark.turn, mark.path)}
-    >
-      AI
-    </button>
+    />
   );
 }
