@@ -20,6 +20,8 @@ export interface KernelBench {
   direct: KernelConnection;
   /** Runs `source` as a new cell through Kiln (as the operator does), to its end. */
   run(source: string): Promise<void>;
+  /** Runs the notebook's last cell again, to its end (the notebook does not grow between samples). */
+  rerun(): Promise<void>;
   /** The direct side's execute_request: silent, no history, `expression` as the one user expression. */
   directExpression(expression: string): Promise<KernelMessage.IExecuteReplyMsg>;
   close(): Promise<void>;
@@ -50,10 +52,15 @@ export async function startKernelBench(prefix: string): Promise<KernelBench> {
   };
   try {
     await client.request('notebook.create', { path: NOTEBOOK });
+    let last = '';
+    const runCell = async (cellId: string) => {
+      const result = await client.request('notebook.runCell', { path: NOTEBOOK, cellId });
+      if (result.status !== 'ok') throw new Error(`the bench's cell failed: ${JSON.stringify(result.outputs)}`);
+    };
     const run = async (source: string) => {
       const { cell } = await client.request('notebook.insertCell', { path: NOTEBOOK, source });
-      const result = await client.request('notebook.runCell', { path: NOTEBOOK, cellId: cell.id });
-      if (result.status !== 'ok') throw new Error(`the bench's cell failed: ${JSON.stringify(result.outputs)}`);
+      last = cell.id;
+      await runCell(cell.id);
     };
     await run('pass');
     const server = await findServer(path.join(scratch, 'jupyter'));
@@ -87,6 +94,7 @@ export async function startKernelBench(prefix: string): Promise<KernelBench> {
       client,
       direct,
       run,
+      rerun: () => runCell(last),
       directExpression,
       close: async () => {
         direct.dispose();

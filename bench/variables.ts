@@ -1,5 +1,5 @@
 /**
- * The Variables view after a run ends, 100 variables: a cell runs through Kiln to its end, then `notebook.variables`
+ * The Variables view after a run ends, 100 variables: a cell (the same each time) runs through Kiln to its end, then `notebook.variables`
  * is sent on the WebSocket as the renderer sends it (router -> NotebookService -> KernelAssist -> kernel) and timed
  * to its reply parsed. Baseline: a direct `@jupyterlab/services` connection to the same kernel sending the same
  * execute_request (silent, the same inspection as its user expression), after the same run. Samples interleaved.
@@ -27,9 +27,9 @@ export async function runVariablesBench(options: { samples?: number } = {}): Pro
         'for i in range(100):\n' +
         '    globals()[f"v{i:03}"] = [i, f"text {i}", list(range(i)), {"k": i}, np.arange(i * 1000), pd.DataFrame({"a": range(i)})][i % 6]',
     );
-    let runs = 0;
+    await bench.run('step = 0');
     const kilnOnce = async () => {
-      await bench.run(`step = ${++runs}`);
+      await bench.rerun();
       const start = performance.now();
       const reply = await bench.client.request('notebook.variables', { path: NOTEBOOK, all: false });
       const took = performance.now() - start;
@@ -38,7 +38,7 @@ export async function runVariablesBench(options: { samples?: number } = {}): Pro
       return took;
     };
     const directOnce = async () => {
-      await bench.run(`step = ${++runs}`);
+      await bench.rerun();
       const start = performance.now();
       await bench.directExpression(LISTING);
       return performance.now() - start;
