@@ -2,6 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { runDataViewerBench } from './data-viewer';
 import { runDownloadBench } from './download';
 import { runEditDiffBench } from './edit-diff';
 import { runEditorTypingBench } from './editor-typing';
@@ -25,6 +26,7 @@ import { runScaleBench } from './scale';
 import { beginBench, judgedFigure, reportedFigures, targetText, type Figure } from './support';
 import { runTreeBench } from './tree/tree-bench';
 import { runUploadBench } from './upload';
+import { runVariablesBench } from './variables';
 
 /**
  * `npm run bench` (or `npm run bench -- <name> [<name>…]`): each benchmark prints its figures against a
@@ -60,6 +62,8 @@ const benches: Record<string, () => Promise<unknown>> = {
   upload: runUploadBench,
   download: runDownloadBench,
   'language-server': runLanguageServerBench,
+  variables: runVariablesBench,
+  'data-viewer': runDataViewerBench,
 };
 if (process.argv[2] === ONE) await runOne(process.argv[3], process.argv[4]);
 const unknown = only.filter((name) => !Object.hasOwn(benches, name));

@@ -14,6 +14,7 @@ import {
   NotebookMergeService,
   notebookMergeHandlers,
   variablesHandlers,
+  dataViewerHandlers,
 } from './notebook';
 import { kernelEnvironmentHandlers } from './kernel';
 import { notebookExportHandlers } from './notebook-export';
@@ -334,6 +335,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...kernelAssistHandlers(notebooks),
     ...notebookDiffHandlers(notebookDiffSources(notebooks, workspace)),
     ...variablesHandlers(notebooks),
+    ...dataViewerHandlers(notebooks, workspace),
     ...kernelEnvironmentHandlers(stack.environments, notebooks),
     ...verbsHandlers(verbs),
     ...quickOpenHandlers(fileIndex),

@@ -19,3 +19,4 @@ export type { KernelAssistOptions } from './kernel-assist';
 export { VariablesInspector, NOT_PYTHON, VARIABLES_LIMIT } from './variables';
 export type { VariablesTarget } from './variables';
 export { KernelEnvironments, kernelEnvironmentHandlers, type KernelEnvironmentsOptions } from './environments';
+export { DataViewer } from './data-viewer';

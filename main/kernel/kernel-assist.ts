@@ -24,8 +24,20 @@ export interface KernelAssistOptions {
 }
 
 /** Each kind has its own newest request; the variables view's two are kinds too (main/kernel/variables.ts). */
-export type AssistKind = 'complete' | 'inspect' | 'variables' | 'expandVariable';
-const KINDS: readonly AssistKind[] = ['complete', 'inspect', 'variables', 'expandVariable'];
+export type AssistKind = 'complete' | 'inspect' | 'variables' | 'expandVariable' | DataViewerKind;
+/** The data viewer's requests (main/kernel/data-viewer): a page, a column summary, an export. */
+export type DataViewerKind = 'dataPage' | 'dataSummary' | 'dataExport';
+const KINDS: readonly AssistKind[] = [
+  'complete',
+  'inspect',
+  'variables',
+  'expandVariable',
+  'dataPage',
+  'dataSummary',
+  'dataExport',
+];
+const NO_KIND = <T>(value: T): Record<AssistKind, T> =>
+  Object.fromEntries(KINDS.map((kind) => [kind, value])) as Record<AssistKind, T>;
 
 /** JavaScript (UTF-16) offset -> the protocol's code points (Jupyter protocol 5.2). */
 export function toCodePoints(text: string, offset: number): number {
@@ -61,29 +73,14 @@ export class KernelAssist {
   private readonly timeoutMs: number;
   private readonly answerMs: number;
   /** The newest request of each kind; an older one that is still waiting gives up. */
-  private readonly latest: Record<AssistKind, number> = { complete: 0, inspect: 0, variables: 0, expandVariable: 0 };
-  private readonly requestIds: Record<AssistKind, number | null> = {
-    complete: null,
-    inspect: null,
-    variables: null,
-    expandVariable: null,
-  };
+  private readonly latest: Record<AssistKind, number> = NO_KIND(0);
+  private readonly requestIds: Record<AssistKind, number | null> = NO_KIND(null);
   /** The request of ours the kernel has not answered yet (one at most), with the kernel it went to. */
   /** Ends the wait of the request of each kind that is waiting. */
-  private readonly wakers: Record<AssistKind, (() => void) | null> = {
-    complete: null,
-    inspect: null,
-    variables: null,
-    expandVariable: null,
-  };
+  private readonly wakers: Record<AssistKind, (() => void) | null> = NO_KIND(null);
   private inFlight: { kernel: Kernel.IKernelConnection; settled: Promise<unknown> } | null = null;
   /** The ticket of each kind's request sent to the kernel last. */
-  private readonly sentTicket: Record<AssistKind, number> = {
-    complete: 0,
-    inspect: 0,
-    variables: 0,
-    expandVariable: 0,
-  };
+  private readonly sentTicket: Record<AssistKind, number> = NO_KIND(0);
 
   constructor(private readonly options: KernelAssistOptions) {
     this.timeoutMs = options.timeoutMs ?? ASSIST_TIMEOUT_MS;
@@ -150,23 +147,25 @@ export class KernelAssist {
    * must not queue behind a cell either.
    */
   whenFree<R extends KernelMessage.IShellMessage>(
-    kind: 'variables' | 'expandVariable',
+    kind: 'variables' | 'expandVariable' | DataViewerKind,
     requestId: number,
     send: (kernel: Kernel.IKernelConnection) => Promise<R>,
+    bounds: { waitMs?: number; answerMs?: number } = {},
   ): Promise<R | AssistMiss> {
-    return this.ask(kind, requestId, send);
+    return this.ask(kind, requestId, send, bounds);
   }
 
   private async ask<R extends KernelMessage.IShellMessage>(
     kind: AssistKind,
     requestId: number,
     send: (kernel: Kernel.IKernelConnection) => Promise<R>,
+    bounds: { waitMs?: number; answerMs?: number } = {},
   ): Promise<R | AssistMiss> {
     const ticket = ++this.latest[kind];
     this.requestIds[kind] = requestId;
     // An older request still waiting stops now, not at the end of its bound.
     this.wakers[kind]?.();
-    const deadline = Date.now() + this.timeoutMs;
+    const deadline = Date.now() + (bounds.waitMs ?? this.timeoutMs);
     const current = () => this.latest[kind] === ticket;
     try {
       for (;;) {
@@ -189,7 +188,10 @@ export class KernelAssist {
       void settled.then(() => {
         if (this.inFlight === flight) this.inFlight = null;
       });
-      const reply = await Promise.race([answer.catch(() => null), delay(this.answerMs).then(() => 'late' as const)]);
+      const reply = await Promise.race([
+        answer.catch(() => null),
+        delay(bounds.answerMs ?? this.answerMs).then(() => 'late' as const),
+      ]);
       if (reply === 'late') return { status: 'busy' };
       if (reply === null) return { status: 'unavailable' };
       return current() ? reply : { status: 'cancelled' };

@@ -114,7 +114,10 @@ const INSTALL =
   `__import__('sys').modules.__setitem__(m.__name__, m), exec(${JSON.stringify(VARIABLES_PY)}, m.__dict__), m)[2])` +
   `(__import__('types').ModuleType('${VARIABLES_MODULE}')))`;
 
-async function execute(kernel: Kernel.IKernelConnection, expression: string): Promise<KernelMessage.IExecuteReplyMsg> {
+export async function execute(
+  kernel: Kernel.IKernelConnection,
+  expression: string,
+): Promise<KernelMessage.IExecuteReplyMsg> {
   const future = kernel.requestExecute(
     {
       code: '',
@@ -134,7 +137,7 @@ async function execute(kernel: Kernel.IKernelConnection, expression: string): Pr
 }
 
 /** Why no kernel can be asked now, in words for the view; null when one may answer. */
-function whyUnavailable(info: KernelInfo | null): VariablesMiss | null {
+export function whyUnavailable(info: KernelInfo | null): VariablesMiss | null {
   if (info?.language && info.language.toLowerCase() !== 'python') return { status: 'unsupported', message: NOT_PYTHON };
   switch (info?.status ?? 'none') {
     case 'none':
@@ -151,7 +154,7 @@ function whyUnavailable(info: KernelInfo | null): VariablesMiss | null {
   }
 }
 
-function missOf(status: 'busy' | 'cancelled' | 'unavailable', info: KernelInfo | null): VariablesMiss {
+export function missOf(status: 'busy' | 'cancelled' | 'unavailable', info: KernelInfo | null): VariablesMiss {
   if (status === 'busy') return { status, message: 'A cell is running: the variables show when it ends.' };
   if (status === 'cancelled') return { status, message: 'A newer request replaced this one.' };
   return whyUnavailable(info) ?? { status, message: 'The kernel cannot answer now.' };

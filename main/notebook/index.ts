@@ -13,6 +13,7 @@ export { notebookHandlers } from './handlers';
 export { kernelAssistHandlers } from './assist-handlers';
 export { notebookDiffHandlers, notebookDiffSources } from './diff-view';
 export { variablesHandlers } from './variables-handlers';
+export { dataViewerHandlers } from './data-viewer-handlers';
 export {
   applyNotebookChanges,
   diffNotebookTexts,

@@ -18,7 +18,7 @@ import type {
 import { DisposableStore } from '../../shared/base/lifecycle';
 import { SerialQueue } from '../../shared/base/serial-queue';
 import { isKilnError, KilnError } from '../../shared/errors';
-import { KernelAssist, KernelSession, VariablesInspector, type JupyterServerManager } from '../kernel';
+import { DataViewer, KernelAssist, KernelSession, VariablesInspector, type JupyterServerManager } from '../kernel';
 import { parseNotebook, serializeNotebook, validateNotebook, type CellJson, type Json } from './format';
 import { NotebookModel, type CellOutputChange } from './model';
 import { RunQueue, type QueuedRun } from './run-queue';
@@ -81,6 +81,8 @@ export class OpenNotebook {
   readonly assist = new KernelAssist({ target: () => this.kernel });
   /** The Variables view's requests: by the assist's rules, against the running kernel only. */
   readonly variables = new VariablesInspector({ assist: this.assist, target: () => this.kernel });
+  /** The data viewer's requests (pages, summaries, exports): by the same rules. */
+  readonly dataViewer = new DataViewer({ assist: this.assist, target: () => this.kernel });
   private readonly runs: RunQueue;
   /** What this notebook follows of its kernel (replaced when the kernel is shut down for good). */
   private subscriptions = new DisposableStore();

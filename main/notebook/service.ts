@@ -20,7 +20,7 @@ import { Emitter, type Event } from '../../shared/base/event';
 import { joinMultiline } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { changeTouches, rekeyAfterMove } from '../../shared/fs-change';
-import type { JupyterServerEvent, JupyterServerManager, KernelAssist, VariablesInspector } from '../kernel';
+import type { DataViewer, JupyterServerEvent, JupyterServerManager, KernelAssist, VariablesInspector } from '../kernel';
 import { emptyNotebook, serializeNotebook, type Json } from './format';
 import {
   OpenNotebook,
@@ -415,6 +415,11 @@ export class NotebookService {
   /** The Variables view's requests against the notebook's kernel (see VariablesInspector); E_NOT_FOUND if it is not open. */
   async variables(rel: string): Promise<VariablesInspector> {
     return (await this.notebook(rel)).variables;
+  }
+
+  /** The data viewer's requests against the notebook's kernel (see DataViewer); E_NOT_FOUND if it is not open. */
+  async dataViewer(rel: string): Promise<DataViewer> {
+    return (await this.notebook(rel)).dataViewer;
   }
 
   async interrupt(rel: string): Promise<{ interrupted: boolean }> {

@@ -1,3 +1,4 @@
+import { parseDataViewerTab } from '../../../shared/contract';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { CommandPaletteHost, CommandRegistry, CommandsContext, useCommands } from '../commands';
 import { EditorArea, useOpenFilesStore } from '../editor';
@@ -52,8 +53,10 @@ function Shell() {
   const toasts = useToasts();
   const [workspaceName, setWorkspaceName] = useState('');
   // Only what the shell itself uses: subscribing to all of it would re-render the whole window on every keystroke.
-  // A library file's read-only tab (an absolute path outside the workspace) has no place in the tree.
-  const active = useStore(openFiles, (s) => (s.active && !isLibraryPath(s.active) ? s.active : null));
+  // A library file's read-only tab (an absolute path outside the workspace) and a data viewer's have no place in the tree.
+  const active = useStore(openFiles, (s) =>
+    s.active && !isLibraryPath(s.active) && !parseDataViewerTab(s.active) ? s.active : null,
+  );
 
   useEffect(() => {
     void bridge.request('workspace.info', {}).then((info) => {

@@ -1,7 +1,9 @@
 import { AgentReviewSlot } from '../agent-review';
+import { parseDataViewerTab } from '../../../shared/contract';
 import { registerMenuItem } from '../commands';
+import { DataViewerDocument } from '../data-viewer';
 import { ProposalReviewSlot } from '../edit-assistant';
-import { registerEditorOverlay } from '../editor';
+import { registerDocumentView, registerEditorOverlay } from '../editor';
 import { OpenChangesSlot, openChangesMenuItem } from '../git-changes';
 import { OutputList } from '../notebook';
 import { registerCellOutputView } from '../notebook-diff';
@@ -21,3 +23,11 @@ registerMenuItem('editor/context', openChangesMenuItem);
 registerMenuItem('explorer/context', openChangesMenuItem);
 // The notebook diff (below the notebook: the notebook opens it) draws outputs with the notebook's renderers.
 registerCellOutputView(OutputList);
+// A kernel variable as a grid (Variables' "View Data"): tabs keyed `<notebook>::data/<name>`, never read from disk.
+registerDocumentView({
+  id: 'data-viewer',
+  matches: (path) => parseDataViewerTab(path) !== null,
+  component: DataViewerDocument,
+  ownsDocument: true,
+  readOnly: true,
+});

@@ -1,3 +1,4 @@
+import { parseDataViewerTab } from '../../../shared/contract';
 import { useState } from 'react';
 import { KilnError } from '../../../shared/errors';
 import { errorText, useBridge } from '../base';
@@ -43,8 +44,9 @@ export function HeaderBar({ rootName }: { rootName: string }) {
   const file = files.find((f) => f.path === active);
   const minimap = prefs?.minimap ?? true;
 
-  // A library file outside the workspace (a definition's read-only tab) is named by its absolute path already.
-  const library = file ? isLibraryPath(file.path) : false;
+  // A library file outside the workspace (a definition's read-only tab) is named by its absolute path already;
+  // a data viewer's tab (`<notebook>::data/<name>`) is no folder to walk either.
+  const library = file ? isLibraryPath(file.path) || parseDataViewerTab(file.path) !== null : false;
   const copy = async (absolute: boolean) => {
     if (file) await copyWorkspacePath(bridge, toasts, file.path, absolute && !library);
   };

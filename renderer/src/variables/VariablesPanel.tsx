@@ -1,5 +1,5 @@
 import { Fragment, useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
-import type { Variable, VariableRef } from '../../../shared/contract';
+import { dataViewerTab, type Variable, type VariableRef } from '../../../shared/contract';
 import { useStore } from '../base';
 import { useCommands } from '../commands';
 import { useOpenFilesStore } from '../editor';
@@ -23,6 +23,13 @@ const COLUMNS: { id: SortColumn; label: string }[] = [
   { id: 'size', label: 'Size' },
 ];
 
+/** The top-level variables the data viewer shows: by type, and arrays by their dimensions (1-D or 2-D). */
+function viewsAsData(v: Variable): boolean {
+  if (v.type === 'ndarray') return !!v.shape && v.shape.split(' × ').length <= 2;
+  if (v.type === 'list') return v.shape !== 'len 0';
+  return ['DataFrame', 'Series', 'polars.dataframe.frame.DataFrame'].includes(v.type);
+}
+
 /** What a row reads as: name, type, shape and value ("x int 42"); the size is its own cell. */
 function rowName(v: Variable): string {
   return [v.name, v.type, v.shape ?? '', v.summary].filter(Boolean).join(' ');
@@ -34,7 +41,8 @@ function rowName(v: Variable): string {
  */
 export function VariablesPanel() {
   const store = useVariablesStore();
-  const active = useStore(useOpenFilesStore(), (s) => s.active);
+  const openFiles = useOpenFilesStore();
+  const active = useStore(openFiles, (s) => s.active);
   const state = useStore(store);
   const grid = useRef<HTMLDivElement>(null);
   useEffect(() => store.follow(active?.toLowerCase().endsWith('.ipynb') ? active : null), [store, active]);
@@ -148,6 +156,7 @@ export function VariablesPanel() {
               store={store}
               expanded={state.expanded}
               first={index === 0}
+              onViewData={viewsAsData(v) ? () => void openFiles.open(dataViewerTab(state.path!, v.name)) : undefined}
             />
           ))}
           {state.total > state.variables.length && (
@@ -165,12 +174,15 @@ function VariableRows({
   store,
   expanded,
   first = false,
+  onViewData,
 }: {
   variable: Variable;
   level: number;
   store: VariablesStore;
   expanded: ReadonlyMap<string, Expansion>;
   first?: boolean;
+  /** Opens the variable in the data viewer (frames, series, 1-D/2-D arrays, lists of dicts). */
+  onViewData?: () => void;
 }) {
   const key = refKey(variable.ref);
   const expansion = expanded.get(key);
@@ -207,6 +219,17 @@ function VariableRows({
             <span className="variables-twisty" />
           )}
           <span className="variables-name">{variable.name}</span>
+          {onViewData && (
+            <button
+              type="button"
+              className="icon-btn variables-view-data"
+              aria-label={`View ${variable.name} as data`}
+              title="View Data: open in the data viewer"
+              onClick={onViewData}
+            >
+              <Icon name="table" size={14} />
+            </button>
+          )}
         </div>
         <div role="gridcell" className="variables-cell variables-col-type">
           {variable.type}

@@ -1,0 +1,1 @@
+export { DataViewer, type DataViewerOptions } from './data-viewer';

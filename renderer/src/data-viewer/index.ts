@@ -1,0 +1,2 @@
+export { DataViewerDocument } from './DataViewerDocument';
+export { DataViewStore, parseFilter, toTsv } from './data-store';
