@@ -21,6 +21,7 @@ import { downloadRequests } from './download';
 import { logRequests } from './log';
 import { notebookDiffRequests } from './notebook-diff';
 import { variablesEvents, variablesRequests } from './variables';
+import { debuggerEvents, debuggerRequests } from './debugger';
 import { kernelEnvironmentEvents, kernelEnvironmentRequests } from './kernel-environments';
 
 export * from './workspace';
@@ -46,6 +47,7 @@ export * from './download';
 export * from './log';
 export * from './notebook-diff';
 export * from './variables';
+export * from './debugger';
 export * from './kernel-environments';
 
 /**
@@ -75,6 +77,7 @@ export const requests = {
   ...logRequests,
   ...notebookDiffRequests,
   ...variablesRequests,
+  ...debuggerRequests,
   ...kernelEnvironmentRequests,
 } as const;
 export const events = {
@@ -92,6 +95,7 @@ export const events = {
   ...historyEvents,
   ...languageEvents,
   ...variablesEvents,
+  ...debuggerEvents,
   ...kernelEnvironmentEvents,
 } as const;
 
