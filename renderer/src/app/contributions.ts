@@ -2,7 +2,8 @@ import { registerMenuItem } from '../commands';
 import { ProposalReviewSlot } from '../edit-assistant';
 import { registerEditorOverlay } from '../editor';
 import { OpenChangesSlot, openChangesMenuItem } from '../git-changes';
-import { OutputList } from '../notebook';
+import { cellDebugMarks, debugCellAction } from '../debugger';
+import { OutputList, registerCellAction, registerCellEditorContribution } from '../notebook';
 import { registerCellOutputView } from '../notebook-diff';
 import { openTimelineMenuItem, TimelineDiffSlot } from '../timeline';
 
@@ -18,3 +19,6 @@ registerMenuItem('editor/context', openChangesMenuItem);
 registerMenuItem('explorer/context', openChangesMenuItem);
 // The notebook diff (below the notebook: the notebook opens it) draws outputs with the notebook's renderers.
 registerCellOutputView(OutputList);
+// The debugger's marks in code cells (breakpoints, the paused line) and the cell toolbar's Debug Cell.
+registerCellEditorContribution(cellDebugMarks);
+registerCellAction(debugCellAction);
