@@ -39,6 +39,8 @@ const RENDERER_RANKS = [
   ],
   // Features over features: the explorer, notebooks, the header, the agent, the outline and problems (over both).
   ['tree', 'notebook', 'header', 'agent', 'outline', 'problems'],
+  // Features over notebooks: the debugger (its marks in cells, Debug Cell in the cell toolbar).
+  ['debugger'],
   // The shell that puts them together and registers their contributions.
   ['app'],
 ];

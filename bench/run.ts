@@ -15,6 +15,7 @@ import { runNotebookDragBench } from './notebook-drag';
 import { runNotebookFindBench } from './notebook-find';
 import { runNotebookFramesBench } from './notebook-frames';
 import { benchNotebookComplete } from './notebook-complete';
+import { benchDebuggerStep } from './debugger-step';
 import { runNotebookOutputsBench } from './notebook-outputs';
 import { benchNotebookRoundTrip } from './notebook-roundtrip';
 import { runOpenNotebookBench } from './open-notebook';
@@ -48,6 +49,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'notebook-drag': runNotebookDragBench,
   'notebook-diff': runNotebookDiffBench,
   'notebook-complete': () => benchNotebookComplete(),
+  'debugger-step': () => benchDebuggerStep(),
   'notebook-find': runNotebookFindBench,
   'notebook-outputs': runNotebookOutputsBench,
   'edit-diff': runEditDiffBench,

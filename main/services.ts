@@ -35,6 +35,7 @@ import { TerminalService, terminalHandlers } from './terminal';
 import { LanguageService, findNotebookInterpreter, languageHandlers, type NodeScriptLauncher } from './language-server';
 import { NotebookLanguage } from './language-server/notebook';
 import { PrefsService, type KeyValueStore } from './prefs';
+import { DebuggerService } from './debugger';
 import { insideGitRepository, withheldFeatures } from './trust';
 import type { Handlers } from './router';
 import { KilnError } from '../shared/errors';
@@ -124,6 +125,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   owned.add(config.onDidChange(() => void trustState().then((state) => hub.emit('trust.changed', state))));
   const prefs = new PrefsService(options.prefsStore);
   notebooks.recordTimingWhen(() => prefs.get().notebookRecordTiming);
+  const debuggers = new DebuggerService({ notebooks, root: workspace.root, store: options.prefsStore, events: hub });
   // One run engine for every session kind.
   const engine = owned.add(new RunEngine());
   const edits = owned.add(
@@ -336,6 +338,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...notebookDiffHandlers(notebookDiffSources(notebooks, workspace)),
     ...variablesHandlers(notebooks),
     ...dataViewerHandlers(notebooks, workspace),
+    ...debuggers.handlers(),
     ...kernelEnvironmentHandlers(stack.environments, notebooks),
     ...verbsHandlers(verbs),
     ...quickOpenHandlers(fileIndex),

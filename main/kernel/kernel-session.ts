@@ -594,7 +594,8 @@ export class KernelSession {
           type === 'status' ? `status.${(msg.content as { execution_state?: string }).execution_state}` : type;
         pending.options.onTiming?.(label, msg.header.date || new Date().toISOString());
       }
-      if (type === 'status' || type === 'execute_input' || type.startsWith('comm_')) return;
+      // debug_event belongs to the debugger (main/debugger listens on the connection itself), not to any output.
+      if (type === 'status' || type === 'execute_input' || type === 'debug_event' || type.startsWith('comm_')) return;
       if (pending) pending.options.onOutput(msg);
       else this.strayOutput.fire(msg);
     });

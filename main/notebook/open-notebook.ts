@@ -19,6 +19,7 @@ import { DisposableStore } from '../../shared/base/lifecycle';
 import { SerialQueue } from '../../shared/base/serial-queue';
 import { isKilnError, KilnError } from '../../shared/errors';
 import { DataViewer, KernelAssist, KernelSession, VariablesInspector, type JupyterServerManager } from '../kernel';
+import type { Kernel } from '@jupyterlab/services';
 import { parseNotebook, serializeNotebook, validateNotebook, type CellJson, type Json } from './format';
 import { NotebookModel, type CellOutputChange } from './model';
 import { RunQueue, type QueuedRun } from './run-queue';
@@ -519,6 +520,17 @@ export class OpenNotebook {
     this.model.setKernelspec({ name: spec.name, display_name: spec.displayName, language: spec.language });
     this.afterEdit({});
     return kernel.info;
+  }
+
+  /**
+   * The kernel's connection for the debugger, started if need be (null while it cannot answer: dead, disconnected).
+   * The debugger speaks to it on the control channel, beside the runs.
+   */
+  async debugKernel(): Promise<{ connection: Kernel.IKernelConnection; info: KernelInfo } | null> {
+    const kernel = this.kernelSession();
+    await this.withJupyterErrors(() => kernel.start());
+    const connection = kernel.assistKernel();
+    return connection ? { connection, info: kernel.info } : null;
   }
 
   inputReply(value: string): { accepted: boolean } {

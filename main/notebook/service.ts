@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Kernel } from '@jupyterlab/services';
 import type {
   CellRunResult,
   CellType,
@@ -21,7 +22,7 @@ import { joinMultiline } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { changeTouches, rekeyAfterMove } from '../../shared/fs-change';
 import type { DataViewer, JupyterServerEvent, JupyterServerManager, KernelAssist, VariablesInspector } from '../kernel';
-import { emptyNotebook, serializeNotebook, type Json } from './format';
+import { emptyNotebook, serializeNotebook, type CellJson, type Json } from './format';
 import {
   OpenNotebook,
   asKernelError,
@@ -96,6 +97,7 @@ export class NotebookService {
   private disposed = false;
   private recordTiming: () => boolean = () => false;
   private backups: NotebookBackupSink | null = null;
+  private readonly agentRunGuards: ((rel: string) => void)[] = [];
   private readonly cellsChanged = new Emitter<NotebookCellsChange>({
     onListenerError: (err) => console.error('[kiln] notebook cells listener failed', err),
   });
@@ -155,6 +157,11 @@ export class NotebookService {
 
   openPaths(): string[] {
     return [...this.open_.keys()];
+  }
+
+  /** An open notebook's cells as they are now, every kind, in order (unsaved edits included); [] when it is not open. */
+  cellsOf(rel: string): readonly CellJson[] {
+    return this.open_.get(this.keySync(rel))?.model.cells ?? [];
   }
 
   /** The code cells of an open notebook as they are now (unsaved edits included); null when it is not open. */
@@ -420,6 +427,23 @@ export class NotebookService {
   /** The data viewer's requests against the notebook's kernel (see DataViewer); E_NOT_FOUND if it is not open. */
   async dataViewer(rel: string): Promise<DataViewer> {
     return (await this.notebook(rel)).dataViewer;
+  }
+
+  /** The notebook's kernel connection for the debugger, the kernel started if need be; null while it cannot answer. */
+  async debugKernel(rel: string): Promise<{ connection: Kernel.IKernelConnection; info: KernelInfo } | null> {
+    const nb = await this.notebook(rel);
+    this.requireTrusted();
+    return nb.debugKernel();
+  }
+
+  /** Who may refuse an Agent's cell run (the debugger, while the operator has the kernel paused). */
+  guardAgentRuns(guard: (rel: string) => void): void {
+    this.agentRunGuards.push(guard);
+  }
+
+  /** Throws (a KilnError saying why) when an Agent must not run a cell of this notebook now. */
+  assertAgentMayRun(rel: string): void {
+    for (const guard of this.agentRunGuards) guard(rel);
   }
 
   async interrupt(rel: string): Promise<{ interrupted: boolean }> {

@@ -46,6 +46,8 @@ export class NotebookServiceVerbTarget implements NotebookVerbTarget {
   }
 
   async runNewCell(notebook: string, source: string): Promise<CellRunResult & NotebookSaved> {
+    // Refused before the cell is added: nothing of the Agent's request is half done.
+    this.notebooks.assertAgentMayRun(notebook);
     return this.change(notebook, async () => {
       const { cell } = await this.notebooks.insertCell(notebook, { cellType: 'code', source }, { origin: 'agent' });
       return this.notebooks.runCell(notebook, cell.id, { allowStdin: false });
@@ -81,6 +83,7 @@ export class NotebookServiceVerbTarget implements NotebookVerbTarget {
   async rerunCell(notebook: string, cellId: string): Promise<CellRunResult & NotebookSaved> {
     return this.change(notebook, async (document) => {
       findCell(document, cellId);
+      this.notebooks.assertAgentMayRun(notebook);
       return this.notebooks.runCell(notebook, cellId, { allowStdin: false });
     });
   }

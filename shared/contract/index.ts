@@ -22,6 +22,7 @@ import { logRequests } from './log';
 import { notebookDiffRequests } from './notebook-diff';
 import { variablesEvents, variablesRequests } from './variables';
 import { dataViewerRequests } from './data-viewer';
+import { debuggerEvents, debuggerRequests } from './debugger';
 import { kernelEnvironmentEvents, kernelEnvironmentRequests } from './kernel-environments';
 
 export * from './workspace';
@@ -48,6 +49,7 @@ export * from './log';
 export * from './notebook-diff';
 export * from './variables';
 export * from './data-viewer';
+export * from './debugger';
 export * from './kernel-environments';
 
 /**
@@ -78,6 +80,7 @@ export const requests = {
   ...notebookDiffRequests,
   ...variablesRequests,
   ...dataViewerRequests,
+  ...debuggerRequests,
   ...kernelEnvironmentRequests,
 } as const;
 export const events = {
@@ -95,6 +98,7 @@ export const events = {
   ...historyEvents,
   ...languageEvents,
   ...variablesEvents,
+  ...debuggerEvents,
   ...kernelEnvironmentEvents,
 } as const;
 

@@ -7,10 +7,10 @@ cd "$(dirname "$0")/../../.."
 
 # python3-nbconvert: Export as HTML / script. sympy, altair, plotly, pandas: the rich-output e2e tests.
 # bubblewrap: the sandbox agent code runs in. passt (pasta): sandbox.network's outbound-only network.
-# python3-venv: the environment tests make venvs as operators do.
+# python3-venv: the environment tests make venvs as operators do. python3-debugpy: the notebook debugger.
 PACKAGES=(chromium jupyter-server jupyter-core jupyter-client python3-ipykernel python3-zmq python3-nbformat ripgrep
   bubblewrap passt python3-nbconvert python3-sympy python3-altair python3-plotly python3-pandas
-  python3-venv)
+  python3-venv python3-debugpy)
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

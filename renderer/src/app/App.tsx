@@ -12,6 +12,7 @@ import { ProblemsPanel, ProblemsStatusItem } from '../problems';
 import { TrustBanner } from '../trust';
 import { EditorFileDrop, UploadStatus } from '../upload';
 import { VariablesPanel } from '../variables';
+import { DebugPanel } from '../debugger';
 import { DialogProvider, IS_MAC, ToastProvider, useToasts } from '../ui';
 import { useBridge, useStore } from '../base';
 import { LeftRail } from './LeftRail';
@@ -103,6 +104,7 @@ function Shell() {
         <TerminalPanel />
         <ProblemsPanel />
         <VariablesPanel />
+        <DebugPanel />
       </main>
       <RightRail />
       <StatusBar>

@@ -5,7 +5,8 @@ import { DataViewerDocument } from '../data-viewer';
 import { ProposalReviewSlot } from '../edit-assistant';
 import { registerDocumentView, registerEditorOverlay } from '../editor';
 import { OpenChangesSlot, openChangesMenuItem } from '../git-changes';
-import { OutputList } from '../notebook';
+import { cellDebugMarks, debugCellAction } from '../debugger';
+import { OutputList, registerCellAction, registerCellEditorContribution } from '../notebook';
 import { registerCellOutputView } from '../notebook-diff';
 import { openTimelineMenuItem, TimelineDiffSlot } from '../timeline';
 
@@ -31,3 +32,6 @@ registerDocumentView({
   ownsDocument: true,
   readOnly: true,
 });
+// The debugger's marks in code cells (breakpoints, the paused line) and the cell toolbar's Debug Cell.
+registerCellEditorContribution(cellDebugMarks);
+registerCellAction(debugCellAction);

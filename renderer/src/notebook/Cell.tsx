@@ -11,6 +11,9 @@ import {
 } from '../ui';
 import { outputsHidden, outputsScrolled, sourceHidden } from './cell-metadata';
 import { CellEditor } from './CellEditor';
+import { codeCellActions } from './cell-contributions';
+import { useBridge } from '../base';
+import { useOpenFilesStore } from '../editor';
 import { endCellDrag, startCellDrag } from './cell-drag';
 import type { KernelAssistSource } from './kernel-assist';
 import type { CellTimings } from './cell-timing';
@@ -124,6 +127,8 @@ export const Cell = memo(function Cell({
   const findCurrentArea = useCurrentMatchArea(cell.id);
   const outputsRef = useRef<HTMLDivElement>(null);
   const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
+  const bridge = useBridge();
+  const openFiles = useOpenFilesStore();
   const isCode = cell.cell_type === 'code';
   const isMarkdown = cell.cell_type === 'markdown';
   const known = isCode || isMarkdown || cell.cell_type === 'raw';
@@ -375,6 +380,24 @@ export const Cell = memo(function Cell({
         )}
       </div>
       <div className="nb-cell-toolbar" role="toolbar" aria-label={`Cell ${index + 1} actions`}>
+        {isCode &&
+          codeCellActions().map((action) => (
+            <button
+              key={action.id}
+              type="button"
+              className="icon-btn"
+              aria-label={action.label}
+              title={action.label}
+              onKeyDown={stopKeys}
+              onClick={() => {
+                // The cell's notebook is the document shown (read now: cells do not re-render on tab switches).
+                const notebookPath = openFiles.getState().active;
+                if (notebookPath) void action.run({ bridge, notebookPath, cellId: cell.id });
+              }}
+            >
+              {action.icon}
+            </button>
+          ))}
         <button
           type="button"
           className="icon-btn"

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { cellEditorContributions } from './cell-contributions';
 import { useBridge } from '../base';
 import { attachTreePathDrop, monaco, openIfFile, useOpenFilesStore } from '../editor';
 import { overflowWidgetsNode, trackOverflowOwner } from './overflow-widgets';
@@ -233,6 +234,12 @@ export function CellEditor({
     });
     const detachLanguage = assist?.language ? attachCellLanguage(editor, cellId, assist.language) : null;
     const untrackOwner = trackOverflowOwner(editor);
+    // Code cells only: what features above the notebook attach (the debugger's breakpoints and current line).
+    const detachContributions = assist
+      ? cellEditorContributions().map((attach) =>
+          attach(editor, { bridge, cellId, notebookPath: openFiles.getState().active, host: el }),
+        )
+      : [];
     const keySub = editor.onKeyDown((e) => {
       if (e.browserEvent.defaultPrevented) return;
       const suggesting = Boolean(el.ownerDocument.querySelector('.suggest-widget.visible'));
@@ -280,6 +287,7 @@ export function CellEditor({
       detachPathDrop();
       detachLanguage?.();
       untrackOwner();
+      for (const detach of detachContributions) detach();
       naming.dispose();
       rename.current = null;
       relayout.current = null;

@@ -4,3 +4,10 @@ export { markdownHeadings, type Heading, type NotebookHeading } from './sections
 export { notebookTabDrop } from './cell-drag';
 export { cellNumberOf, cellNumbers } from './language';
 export { OutputList } from './Outputs';
+export {
+  registerCellAction,
+  registerCellEditorContribution,
+  type CellActionContribution,
+  type CellEditorContribution,
+  type CellEditorTarget,
+} from './cell-contributions';

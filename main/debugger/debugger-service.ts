@@ -1,0 +1,97 @@
+import type { CellBreakpoints, DebugState, debuggerRequests, EventPayload } from '../../shared/contract';
+import { joinMultiline } from '../../shared/contract';
+import { KilnError } from '../../shared/errors';
+import type { NotebookService } from '../notebook';
+import type { KeyValueStore } from '../prefs';
+import type { HandlersFor } from '../router';
+import { NotebookDebugger } from './notebook-debugger';
+
+/** The store key of every notebook's breakpoints: { [workspace root + notebook path]: { [cellId]: lines } }. */
+const STORE_KEY = 'debuggerBreakpoints';
+
+export interface DebuggerServiceOptions {
+  notebooks: NotebookService;
+  root: string;
+  /** Where breakpoints are kept (Kiln's own state, never the notebook file). */
+  store: KeyValueStore;
+  events: { emit(channel: 'debugger.state', payload: EventPayload<'debugger.state'>): void };
+}
+
+/** Why an Agent's run is refused while the operator has the kernel paused. */
+export const PAUSED_FOR_AGENT =
+  'The kernel is paused in the debugger: the operator is stepping through a cell. Cells run again once they continue or stop debugging.';
+
+/** Every notebook's debugger, by path; the debugger belongs to the operator, so Agents' runs wait outside it. */
+export class DebuggerService {
+  private readonly debuggers = new Map<string, NotebookDebugger>();
+
+  constructor(private readonly options: DebuggerServiceOptions) {
+    options.notebooks.guardAgentRuns((rel) => {
+      if (this.debuggers.get(rel)?.paused) throw new KilnError('E_BUSY', PAUSED_FOR_AGENT);
+    });
+  }
+
+  /** The notebook's debugger (made on first use). */
+  of(rel: string): NotebookDebugger {
+    let found = this.debuggers.get(rel);
+    if (!found) {
+      const notebooks = this.options.notebooks;
+      found = new NotebookDebugger(rel, {
+        debugKernel: () => notebooks.debugKernel(rel),
+        cells: () => this.cells(rel),
+        runCell: (cellId) => notebooks.runCell(rel, cellId),
+        interrupt: () => notebooks.interrupt(rel),
+        breakpoints: () => this.breakpoints(rel),
+        root: this.options.root,
+        publish: (state: DebugState) => this.options.events.emit('debugger.state', state),
+      });
+      this.debuggers.set(rel, found);
+    }
+    return found;
+  }
+
+  breakpoints(rel: string): CellBreakpoints {
+    return this.all()[this.key(rel)] ?? {};
+  }
+
+  async setBreakpoints(rel: string, cellId: string, lines: number[]): Promise<CellBreakpoints> {
+    const all = this.all();
+    const mine = { ...(all[this.key(rel)] ?? {}) };
+    const sorted = [...new Set(lines)].sort((a, b) => a - b);
+    if (sorted.length) mine[cellId] = sorted;
+    else delete mine[cellId];
+    all[this.key(rel)] = mine;
+    this.options.store.set(STORE_KEY, all);
+    await this.debuggers.get(rel)?.breakpointsChanged(cellId);
+    return mine;
+  }
+
+  handlers(): HandlersFor<keyof typeof debuggerRequests> {
+    return {
+      'debugger.state': ({ path }) => this.of(path).state,
+      'debugger.breakpoints': ({ path }) => this.breakpoints(path),
+      'debugger.setBreakpoints': ({ path, cellId, lines }) => this.setBreakpoints(path, cellId, lines),
+      'debugger.debugCell': ({ path, cellId }) => this.of(path).debugCell(cellId),
+      'debugger.command': ({ path, command }) => this.of(path).command(command),
+      'debugger.scopes': ({ path, frameId }) => this.of(path).scopes(frameId),
+      'debugger.evaluate': ({ path, frameId, expression }) => this.of(path).evaluate(frameId, expression),
+    };
+  }
+
+  private cells(rel: string): { id: string; code: string | null }[] {
+    const nb = this.options.notebooks.cellsOf(rel);
+    return nb.map((cell) => ({
+      id: cell.id,
+      code: cell.cell_type === 'code' ? joinMultiline(cell.source as string | string[] | undefined) : null,
+    }));
+  }
+
+  private key(rel: string): string {
+    return `${this.options.root}\u0000${rel}`;
+  }
+
+  private all(): Record<string, CellBreakpoints> {
+    const stored = this.options.store.get(STORE_KEY);
+    return stored && typeof stored === 'object' ? { ...(stored as Record<string, CellBreakpoints>) } : {};
+  }
+}

@@ -1,0 +1,2 @@
+export { DebuggerService, PAUSED_FOR_AGENT, type DebuggerServiceOptions } from './debugger-service';
+export { NotebookDebugger } from './notebook-debugger';
