@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { historyRecorder, HistoryStore, withWriteCause } from '../main/history';
+import { historyCreationRecorder, historyRecorder, HistoryStore, withWriteCause } from '../main/history';
 import { Sandbox } from '../main/sandbox';
 import { Verbs } from '../main/verbs';
 import { Workspace } from '../main/workspace';
@@ -56,6 +56,7 @@ async function timeRun(stage: boolean): Promise<number> {
     const workspace = await Workspace.open({
       root,
       beforeReplace: historyRecorder({ store, excluded: () => false }),
+      keepCreated: historyCreationRecorder({ store, excluded: () => false }),
       onChange: () => void feed++,
     });
     const env = stage ? process.env : { ...process.env, KILN_RUN_OVERLAY: 'none' };
