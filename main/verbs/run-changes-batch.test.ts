@@ -13,7 +13,7 @@ import { makeTempDir, makeTempTree } from '../../test-support/temp-workspace';
 import { ChangeFeed } from '../changes';
 import { historyCreationRecorder, historyRecorder, HistoryStore, TurnUndo, withWriteCause } from '../history';
 import { overlayChanges } from '../sandbox';
-import { Workspace, type DiskState, type ReplacedFile } from '../workspace';
+import { hashText, Workspace, type DiskState, type ReplacedFile } from '../workspace';
 import { applyRunChanges } from './run-changes';
 
 const PYTHON = '/usr/bin/python3';
@@ -129,5 +129,24 @@ describe("a run's new files, applied as one batch per folder", () => {
       workspace.createFilesIn('out', [{ name: '../escape.txt', bytes, mode: 0o644 }], { origin: 'agent' }),
     ).rejects.toMatchObject({ code: 'E_BAD_REQUEST' });
     expect(existsSync(path.join(root, 'escape.txt'))).toBe(false);
+  });
+});
+
+describe('an upload received by the workspace', () => {
+  it('is hashed for history only when asked: an operator’s upload skips the hash', async () => {
+    const tree = await makeTempTree({ 'a.bin': 'old', 'b.bin': 'old' });
+    cleanups.push(tree.cleanup);
+    const heard: ReplacedFile[] = [];
+    const workspace = await Workspace.open({ root: tree.root, beforeReplace: async (file) => void heard.push(file) });
+    const body = async function* () {
+      yield Buffer.from('new bytes');
+    };
+    await workspace.receive('a.bin', body(), { onConflict: 'overwrite' });
+    await workspace.receive('b.bin', body(), { onConflict: 'overwrite', hashed: false });
+    expect(heard.map((file) => [file.path, file.nextHash])).toEqual([
+      ['a.bin', hashText(Buffer.from('new bytes'))],
+      ['b.bin', undefined],
+    ]);
+    expect(await readFile(path.join(tree.root, 'b.bin'), 'utf8')).toBe('new bytes');
   });
 });
