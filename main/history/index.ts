@@ -1,5 +1,5 @@
 export { CallBatches, currentWriteCause, MCP_BATCH_GAP_MS, withWriteCause, type WriteCause } from './cause';
-export { followingExcludes, historyExcludes, historyRecorder } from './recorder';
+export { followingExcludes, historyCreationRecorder, historyExcludes, historyRecorder } from './recorder';
 export { HistoryService, historyHandlers } from './service';
 export { DEFAULT_HISTORY_LIMITS, HistoryStore, type HistoryLimits, type RecordRequest } from './store';
 export { BackupStore, MAX_BACKUPS } from './backups';

@@ -44,8 +44,7 @@ export interface HistoryRecorderOptions {
  */
 export function historyRecorder(options: HistoryRecorderOptions): (replaced: ReplacedFile) => Promise<void> {
   return async (replaced) => {
-    if (options.excluded(replaced.path)) return;
-    if (path.posix.basename(replaced.path).startsWith('.kiln-')) return;
+    if (!keeps(options, replaced)) return;
     const cause = currentWriteCause();
     const inTurn = Boolean(cause.turn || cause.batch);
     // A file or folder coming into being is history only for a turn or batch (its undo removes it).
@@ -70,5 +69,40 @@ export function historyRecorder(options: HistoryRecorderOptions): (replaced: Rep
       mcpClient: cause.mcpClient,
       batch: cause.batch,
     });
+  };
+}
+
+/** Whether history keeps anything of `replaced` at all (not excluded, not one of Kiln's own temp files). */
+function keeps(options: HistoryRecorderOptions, replaced: Pick<ReplacedFile, 'path'>): boolean {
+  return !options.excluded(replaced.path) && !path.posix.basename(replaced.path).startsWith('.kiln-');
+}
+
+/**
+ * The workspace's `keepCreated` hook: the files a batch created (a run's new files), recorded as one batch under
+ * the write cause of the batch, as `historyRecorder` would record each (a creation is history only for a turn or
+ * batch: its undo removes the file).
+ */
+export function historyCreationRecorder(options: HistoryRecorderOptions): (created: ReplacedFile[]) => Promise<void> {
+  return async (created) => {
+    const cause = currentWriteCause();
+    if (!cause.turn && !cause.batch) return;
+    const origin: HistoryOrigin | null = cause.mcpClient ? 'mcp' : null;
+    await options.store.recordCreations(
+      created
+        .filter((file) => keeps(options, file))
+        .map((file) => ({
+          path: file.path,
+          bytes: Buffer.alloc(0),
+          kind: file.kind,
+          mode: file.mode,
+          origin: origin ?? file.origin,
+          reason: 'create' as const,
+          nextHash: file.nextHash,
+          agentSession: cause.agentSession,
+          turn: cause.turn,
+          mcpClient: cause.mcpClient,
+          batch: cause.batch,
+        })),
+    );
   };
 }

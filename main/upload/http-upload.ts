@@ -23,7 +23,12 @@ export async function receiveUpload(req: IncomingMessage, res: ServerResponse, u
     if (!req.complete) gone.abort(new KilnError('E_CANCELLED', 'The upload was cancelled'));
   });
   try {
-    const value = await ws.receive(parsed.path, req, { onConflict: parsed.conflict, signal: gone.signal });
+    // Not hashed: an operator's upload is never an Agent turn's write, whose undo is all the hash serves.
+    const value = await ws.receive(parsed.path, req, {
+      onConflict: parsed.conflict,
+      signal: gone.signal,
+      hashed: false,
+    });
     answer(res, 200, { ok: true, value });
   } catch (err) {
     const error = gone.signal.aborted ? toWireError(gone.signal.reason) : toWireError(err);

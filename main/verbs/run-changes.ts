@@ -1,16 +1,22 @@
 import { execFile } from 'node:child_process';
-import { constants as fsConstants } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import type { RunChanges } from '../../shared/contract/verbs';
 import { KilnError } from '../../shared/errors';
 import type { OverlayChange } from '../sandbox';
-import type { Workspace } from '../workspace';
+import type { CreateFilesResult, NewFile, Workspace } from '../workspace';
 
 /** Files up to this size are applied as exact bytes (hashed, kept in local history); larger ones are streamed. */
 const WHOLE_FILE_BYTES = 64 * 1024 * 1024;
-/** How many files are applied at once (each waits on the disk and on local history in turn). */
+/** How many files are applied at once the ordinary way (each waits on the disk and on local history in turn). */
 const FILES_AT_ONCE = 16;
+/** Files up to this size are read here and created as a batch per folder; larger ones go file by file. */
+const BATCH_FILE_BYTES = 1024 * 1024;
+/** Files of a folder read and created per batch (bounds what is held in memory at once). */
+const FILES_PER_BATCH = 256;
+
+type FileChange = Extract<OverlayChange, { kind: 'file' }>;
 
 export interface ApplyRunChangesOptions {
   workspace: Workspace;
@@ -137,12 +143,61 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
       });
     }
   };
-  // Files side by side are independent (their folders come before them): several at once, so a run that wrote
-  // thousands of files does not wait on each write (its sync, its history) in turn. Anything else applies in order.
-  let files: OverlayChange[] = [];
+  /**
+   * The small files of one folder, as one batch: those new to the workspace are created together (the folder
+   * guarded once, history told once, see Workspace.createFilesIn); a name taken in the workspace, and any file
+   * not read here, goes the ordinary way, file by file.
+   */
+  const applyFolder = async (dir: string, changes: FileChange[]): Promise<void> => {
+    const ordinary: FileChange[] = [];
+    for (let start = 0; start < changes.length; start += FILES_PER_BATCH) {
+      const newFiles: (NewFile & { change: FileChange })[] = [];
+      for (const change of changes.slice(start, start + FILES_PER_BATCH)) {
+        const why = options.refuse?.(change.path);
+        if (why) refused.push({ path: change.path, why });
+        else if (change.size > BATCH_FILE_BYTES) ordinary.push(change);
+        else {
+          const read = readSmallFile(change.source);
+          if (read) newFiles.push({ name: path.posix.basename(change.path), ...read, change });
+          else ordinary.push(change);
+        }
+      }
+      if (newFiles.length === 0) continue;
+      let outcome: CreateFilesResult;
+      try {
+        outcome = await workspace.createFilesIn(dir, newFiles, { origin: 'agent' });
+      } catch {
+        // The folder itself could not be pinned (gone, replaced): nothing of the batch was made; file by file.
+        ordinary.push(...newFiles.map(({ change }) => change));
+        continue;
+      }
+      result.created.push(...outcome.created);
+      const byName = new Map(newFiles.map((file) => [file.name, file.change]));
+      for (const name of outcome.taken) ordinary.push(byName.get(name)!);
+      for (const { name, message } of outcome.failed) {
+        unapplied = true;
+        const rel = byName.get(name)!.path;
+        result.kept.push({
+          path: rel,
+          why: `not applied (${message}); the run's version is kept in ${path.join(upper, rel)}`,
+        });
+      }
+    }
+    // Side by side and independent: several at once, so none waits on another's disk and history in turn.
+    await inParallel(ordinary, FILES_AT_ONCE, applyOrKeep);
+  };
+  // Files side by side are independent (their folders come before them): batched by folder. Anything else applies
+  // in order.
+  let files: FileChange[] = [];
   const flushFiles = async () => {
-    await inParallel(files, FILES_AT_ONCE, applyOrKeep);
+    const byFolder = new Map<string, FileChange[]>();
+    for (const change of files) {
+      const dir = path.posix.dirname(change.path);
+      const key = dir === '.' ? '' : dir;
+      byFolder.set(key, [...(byFolder.get(key) ?? []), change]);
+    }
     files = [];
+    for (const [dir, changes] of byFolder) await applyFolder(dir, changes);
   };
   for (const change of options.changes) {
     if (change.kind === 'file') {
@@ -219,6 +274,28 @@ async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promi
     while (next < items.length) await work(items[next++]);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/**
+ * A small file of the upper layer, its bytes and permission bits, read without following a link put in its place;
+ * null when it is not a plain file any more (the ordinary path then says why). Synchronous: a few calls on a small
+ * file cost less than their hops through the thread pool.
+ */
+function readSmallFile(file: string): { bytes: Buffer; mode: number } | null {
+  let fd: number;
+  try {
+    fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
+  } catch {
+    // Not swallowed: the ordinary path opens it again and keeps the run's folder, saying why.
+    return null;
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile() || info.size > BATCH_FILE_BYTES) return null;
+    return { bytes: readFileSync(fd), mode: info.mode & 0o777 };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Reads a file of the upper layer without following a link put in its place. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { DisposableStore, toDisposable } from '../../shared/base/lifecycle';
 import { ConfigService, type ConfigServiceOptions } from '../config';
-import { followingExcludes, historyRecorder, HistoryStore } from '../history';
+import { followingExcludes, historyCreationRecorder, historyRecorder, HistoryStore } from '../history';
 import { JupyterServerManager, KernelEnvironments, jupyterSource } from '../kernel';
 import { createLogger } from '../log';
 import { NotebookService, type NotebookEvents } from '../notebook';
@@ -79,6 +79,7 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
     onChange: options.onChange,
     // Local history keeps what every write replaces (the store is made just below, from the realpath'd root).
     beforeReplace: (replaced) => keepReplaced(replaced),
+    keepCreated: (created) => keepCreated(created),
   });
   const history = new HistoryStore({ dataDir: options.dataDir, root: workspace.root });
   owned.add(toDisposable(() => history.dispose()));
@@ -86,6 +87,7 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
   // Follows the config's `watch.exclude` as it changes, never an untrusted project's (the config is made just below).
   const historyExcluded = followingExcludes(() => config.current().historyExclude);
   const keepReplaced = historyRecorder({ store: history, excluded: historyExcluded });
+  const keepCreated = historyCreationRecorder({ store: history, excluded: historyExcluded });
   const trust = await WorkspaceTrust.open({
     dataDir: options.dataDir,
     folder: workspace.root,

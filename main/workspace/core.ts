@@ -31,6 +31,12 @@ export interface WorkspaceOptions {
    * now (local history keeps it). Awaited, so the version is kept before it is gone; its failure is logged.
    */
   beforeReplace?: (replaced: ReplacedFile) => Promise<void>;
+  /**
+   * Hears of the files a batch just created (`createFilesIn`), all at once, so local history records them as one
+   * batch. Told after the files are made, not before: nothing was replaced, and a name found taken meanwhile is
+   * then never recorded as made by Kiln. Without it, each goes to `beforeReplace`. Awaited; its failure is logged.
+   */
+  keepCreated?: (created: ReplacedFile[]) => Promise<void>;
 }
 
 /** A file about to be overwritten or deleted by Kiln. */
@@ -78,6 +84,7 @@ export class WorkspaceCore {
   readonly jobs = new Map<string, AbortController>();
   private readonly onChange: NonNullable<WorkspaceOptions['onChange']>;
   private readonly beforeReplace?: WorkspaceOptions['beforeReplace'];
+  private readonly keepCreatedBatch?: WorkspaceOptions['keepCreated'];
 
   constructor(options: WorkspaceOptions & { ledger: OriginLedger }) {
     this.root = options.root;
@@ -87,6 +94,7 @@ export class WorkspaceCore {
     this.onProgress = options.onProgress;
     this.onChange = options.onChange ?? (() => undefined);
     this.beforeReplace = options.beforeReplace;
+    this.keepCreatedBatch = options.keepCreated;
   }
 
   relative(abs: string): string {
@@ -128,6 +136,26 @@ export class WorkspaceCore {
         'warn',
       ),
     );
+  }
+
+  /** Lets local history keep a batch of files just created (see WorkspaceOptions.keepCreated). */
+  async keepCreated(created: Array<Omit<ReplacedFile, 'reason' | 'read'>>): Promise<void> {
+    const failed = log.caught(
+      'local history could not keep the files a batch created; they stay, undo of the turn will not remove them',
+      undefined,
+      'warn',
+    );
+    const files: ReplacedFile[] = created.map((file) => ({
+      ...file,
+      reason: 'create',
+      read: async () => Buffer.alloc(0),
+    }));
+    if (this.keepCreatedBatch) {
+      await this.keepCreatedBatch(files).catch(failed);
+      return;
+    }
+    if (!this.beforeReplace) return;
+    for (const file of files) await this.beforeReplace(file).catch(failed);
   }
 
   /** Creates the missing folders above `rel`, one guarded step at a time. */

@@ -3,6 +3,8 @@ export {
   Workspace,
   type DiskState,
   type EntryState,
+  type CreateFilesResult,
+  type NewFile,
   type ReplacedFile,
   type WorkspaceOptions,
   type WriteOptions,

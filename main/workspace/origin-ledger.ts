@@ -63,6 +63,13 @@ export class OriginLedger {
     if (origin === 'agent' && this.options.journalPath) this.appendJournal(at, absPath);
   }
 
+  /** `mark` of many paths at once: one append to the journal for all of them. */
+  markMany(absPaths: readonly string[], origin: Origin): void {
+    const at = Date.now();
+    for (const absPath of absPaths) this.marks.set(absPath, { origin, at });
+    if (origin === 'agent' && this.options.journalPath && absPaths.length > 0) this.appendJournal(at, ...absPaths);
+  }
+
   /** The origin of a change at absPath: a recent mark on it or on a folder containing it, else external. */
   originOf(absPath: string): Origin {
     const now = Date.now();
@@ -95,11 +102,11 @@ export class OriginLedger {
     );
   }
 
-  private appendJournal(at: number, absPath: string): void {
+  private appendJournal(at: number, ...absPaths: string[]): void {
     const file = this.options.journalPath!;
     try {
       if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) > JOURNAL_MAX_BYTES) writeFileSync(file, '');
-      appendFileSync(file, `${at}\t${absPath}\n`);
+      appendFileSync(file, absPaths.map((absPath) => `${at}\t${absPath}\n`).join(''));
     } catch (err) {
       // The journal only improves labels; a failure to write it must not fail the write itself.
       log.debug("the agent's journal could not be written; other processes may label this change external", {

@@ -29,6 +29,11 @@ export interface ReceiveOptions {
   signal?: AbortSignal;
   /** The file's permission bits (what a program left); default: the umask's. */
   mode?: number;
+  /**
+   * false: not hashed on the way. Only an Agent turn's undo reads the hash (history's `nextHash`), and sha256 of a
+   * gigabyte is over a second of the main thread, so an operator's upload skips it. Default true.
+   */
+  hashed?: boolean;
 }
 
 export interface CopyInOptions extends JobOptions {
@@ -57,19 +62,19 @@ export async function receiveFile(
     const temp = `${target.dir}/${tempName()}`;
     core.ledger.mark(target.abs, origin);
     try {
-      // Hashed on the way (an undo knows the file is still what this wrote, at any size).
-      const hash = createHash('sha256');
+      // Hashed on the way unless not wanted (an undo knows the file is still what this wrote, at any size).
+      const hash = options.hashed === false ? null : createHash('sha256');
       const hashing = new Transform({
         transform(chunk: Buffer, _encoding, done) {
-          hash.update(chunk);
+          hash?.update(chunk);
           done(null, chunk);
         },
       });
       // A few MiB buffered lets the stream gather the socket's 64 KiB pieces into one writev.
-      await pipeline(source, hashing, createWriteStream(temp, { flags: 'wx', highWaterMark: 4 * 1024 * 1024 }), {
-        signal: options.signal,
-      });
-      const nextHash = hash.digest('hex');
+      const file = createWriteStream(temp, { flags: 'wx', highWaterMark: 4 * 1024 * 1024 });
+      if (hash) await pipeline(source, hashing, file, { signal: options.signal });
+      else await pipeline(source, file, { signal: options.signal });
+      const nextHash = hash?.digest('hex');
       if (options.mode !== undefined) await fs.chmod(temp, options.mode & 0o7777);
       if (before?.isFile())
         await core.keepReplaced(target, before.size, origin, 'write', () => readWhole(target.path, rel), {

@@ -5,6 +5,7 @@ import { listingEntries } from '../../shared/listing';
 import { KilnError } from '../../shared/errors';
 import { cancelJob, copyEntry, moveEntry, type MoveOptions } from './copy';
 import { WorkspaceCore, type JobOptions, type WorkspaceOptions } from './core';
+import { createFilesIn, type CreateFilesResult, type NewFile } from './create-batch';
 import { deleteEntry, type DeleteOptions } from './delete';
 import {
   countEntries,
@@ -24,6 +25,7 @@ import { createDir, createFile, writeContent, writeLink, type OriginOptions, typ
 
 export type { DiskState, JobOptions, ReplacedFile, WorkspaceOptions } from './core';
 export type { CopyInOptions, ReceiveOptions } from './receive';
+export type { CreateFilesResult, NewFile } from './create-batch';
 export type { DeleteOptions } from './delete';
 export type { EntryState, ListingOptions } from './listing';
 export type { MoveOptions } from './copy';
@@ -140,6 +142,14 @@ export class Workspace {
 
   createDir(rel: string, options: OriginOptions = {}): Promise<Entry> {
     return this.op(() => createDir(this.core, rel, options));
+  }
+
+  /**
+   * Creates new files in one folder as one operation (a run's applied writes): guarded once, never over a name
+   * already taken (those come back in `taken`), history told once, one `created` per file (see `createFilesIn`).
+   */
+  createFilesIn(dirRel: string, files: readonly NewFile[], options: OriginOptions = {}): Promise<CreateFilesResult> {
+    return this.op(() => createFilesIn(this.core, dirRel, files, options.origin ?? 'operator'));
   }
 
   /** Makes `rel` a symbolic link to `linkTarget`, atomically; what it replaces is kept in local history. */

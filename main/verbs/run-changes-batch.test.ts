@@ -1,0 +1,152 @@
+/**
+ * A run's many new files are applied as one batch per folder (Workspace.createFilesIn): real files, a real upper
+ * layer read by overlayChanges, real local history and turn undo, the real change feed. The batch keeps every
+ * promise of the write path: protected paths refused, nothing written over a name taken, history per file, one
+ * `created` per file for every owner of file state.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { lstat, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FsChange } from '../../shared/contract';
+import { makeTempDir, makeTempTree } from '../../test-support/temp-workspace';
+import { ChangeFeed } from '../changes';
+import { historyCreationRecorder, historyRecorder, HistoryStore, TurnUndo, withWriteCause } from '../history';
+import { overlayChanges } from '../sandbox';
+import { hashText, Workspace, type DiskState, type ReplacedFile } from '../workspace';
+import { applyRunChanges } from './run-changes';
+
+const PYTHON = '/usr/bin/python3';
+/** More than one batch's worth (256 a batch), so a folder's files span batches. */
+const FILES = 300;
+
+let cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  cleanups = [];
+});
+
+async function setUp(files: Record<string, string>) {
+  const tree = await makeTempTree(files);
+  const data = await makeTempDir('kiln-run-batch-');
+  cleanups.push(tree.cleanup, data.cleanup);
+  const store = new HistoryStore({ dataDir: data.dir, root: tree.root });
+  const feed = new ChangeFeed({ root: tree.root });
+  const heard: FsChange[] = [];
+  feed.onChange((change) => heard.push(change));
+  const reported: { change: FsChange; disk?: DiskState }[] = [];
+  const batches: ReplacedFile[][] = [];
+  const keepCreated = historyCreationRecorder({ store, excluded: () => false });
+  const workspace = await Workspace.open({
+    root: tree.root,
+    trash: async () => false,
+    onChange: (change, disk) => {
+      reported.push({ change, disk });
+      feed.reportOwn(change, disk);
+    },
+    beforeReplace: historyRecorder({ store, excluded: () => false }),
+    keepCreated: (created) => {
+      batches.push(created);
+      return keepCreated(created);
+    },
+  });
+  const upper = path.join(data.dir, 'upper');
+  await mkdir(upper);
+  return { root: tree.root, upper, store, workspace, heard, reported, batches, undo: new TurnUndo(store, workspace) };
+}
+
+describe("a run's new files, applied as one batch per folder", () => {
+  it('creates them with one history batch each, one created event per file, protected paths refused', async () => {
+    const { root, upper, workspace, heard, reported, batches, store, undo } = await setUp({
+      'out/taken.txt': 'the operator’s\n',
+    });
+    await mkdir(path.join(upper, 'out'));
+    const names = Array.from({ length: FILES }, (_, i) => `f${String(i).padStart(3, '0')}.txt`);
+    for (const name of names) await writeFile(path.join(upper, 'out', name), `${name}\n`);
+    await writeFile(path.join(upper, 'out/secret.txt'), 'not for the workspace\n');
+    await writeFile(path.join(upper, 'out/taken.txt'), 'the run’s\n');
+    const changes = await overlayChanges(upper, root, PYTHON);
+
+    const result = await withWriteCause({ agentSession: 'agent', turn: 'turn-1' }, () =>
+      applyRunChanges({
+        workspace,
+        upper,
+        changes,
+        startedAt: Date.now() + 60_000,
+        keep: async () => undefined,
+        refuse: (rel) => (rel === 'out/secret.txt' ? 'a protected path' : null),
+      }),
+    );
+
+    expect(result.created).toEqual(names.map((name) => `out/${name}`));
+    expect(result.changed).toEqual(['out/taken.txt']);
+    expect(result.refused).toEqual([{ path: 'out/secret.txt', why: 'a protected path' }]);
+    expect(existsSync(path.join(root, 'out/secret.txt'))).toBe(false);
+    expect(await readFile(path.join(root, 'out/f007.txt'), 'utf8')).toBe('f007.txt\n');
+    // No temp file of the batch left beside them.
+    expect(readdirSync(path.join(root, 'out')).filter((name) => name.startsWith('.kiln-'))).toEqual([]);
+
+    // History heard of the new files in batches, not file by file.
+    expect(batches.map((batch) => batch.length)).toEqual([256, FILES - 256]);
+    // Every owner of file state hears each file, as the agent's, with the disk state the feed's echo check needs.
+    for (const name of names)
+      expect(heard).toContainEqual({ type: 'created', path: `out/${name}`, isDir: false, origin: 'agent' });
+    const one = reported.find(({ change }) => change.type === 'created' && change.path === 'out/f042.txt')!;
+    const info = await lstat(path.join(root, 'out/f042.txt'));
+    expect(one.disk).toMatchObject({ size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino });
+
+    // History per file: each one of the batch is the turn's, and undoing one alone removes just it.
+    expect((await store.list('out/f042.txt')).map((entry) => [entry.reason, entry.turn])).toEqual([
+      ['create', 'turn-1'],
+    ]);
+    const undone = await undo.undo('turn-1', { paths: ['out/f042.txt', 'out/taken.txt'] });
+    expect(undone.conflicts).toEqual([]);
+    expect(existsSync(path.join(root, 'out/f042.txt'))).toBe(false);
+    expect(existsSync(path.join(root, 'out/f043.txt'))).toBe(true);
+    expect(await readFile(path.join(root, 'out/taken.txt'), 'utf8')).toBe('the operator’s\n');
+
+    // A batch's lineage (its entry names its path) follows its folder's move like any other.
+    await store.applyMove('out', 'moved', true);
+    expect((await store.list('moved/f043.txt')).map((entry) => entry.reason)).toEqual(['create']);
+    expect(await store.list('out/f043.txt')).toEqual([]);
+  });
+
+  it('never writes over a name that is taken: a file, a link or a folder', async () => {
+    const { root, workspace, heard } = await setUp({ 'out/file.txt': 'mine\n', 'out/dir/inner.txt': 'x\n' });
+    await symlink('/etc/hostname', path.join(root, 'out/link'));
+    const bytes = Buffer.from('from the run\n');
+    const outcome = await workspace.createFilesIn(
+      'out',
+      ['file.txt', 'link', 'dir', 'new.txt'].map((name) => ({ name, bytes, mode: 0o640 })),
+      { origin: 'agent' },
+    );
+    expect(outcome).toEqual({ created: ['out/new.txt'], taken: ['file.txt', 'link', 'dir'], failed: [] });
+    expect(await readFile(path.join(root, 'out/file.txt'), 'utf8')).toBe('mine\n');
+    expect((await lstat(path.join(root, 'out/link'))).isSymbolicLink()).toBe(true);
+    expect(((await lstat(path.join(root, 'out/new.txt'))).mode & 0o777).toString(8)).toBe('640');
+    expect(heard).toEqual([{ type: 'created', path: 'out/new.txt', isDir: false, origin: 'agent' }]);
+    await expect(
+      workspace.createFilesIn('out', [{ name: '../escape.txt', bytes, mode: 0o644 }], { origin: 'agent' }),
+    ).rejects.toMatchObject({ code: 'E_BAD_REQUEST' });
+    expect(existsSync(path.join(root, 'escape.txt'))).toBe(false);
+  });
+});
+
+describe('an upload received by the workspace', () => {
+  it('is hashed for history only when asked: an operator’s upload skips the hash', async () => {
+    const tree = await makeTempTree({ 'a.bin': 'old', 'b.bin': 'old' });
+    cleanups.push(tree.cleanup);
+    const heard: ReplacedFile[] = [];
+    const workspace = await Workspace.open({ root: tree.root, beforeReplace: async (file) => void heard.push(file) });
+    const body = async function* () {
+      yield Buffer.from('new bytes');
+    };
+    await workspace.receive('a.bin', body(), { onConflict: 'overwrite' });
+    await workspace.receive('b.bin', body(), { onConflict: 'overwrite', hashed: false });
+    expect(heard.map((file) => [file.path, file.nextHash])).toEqual([
+      ['a.bin', hashText(Buffer.from('new bytes'))],
+      ['b.bin', undefined],
+    ]);
+    expect(await readFile(path.join(tree.root, 'b.bin'), 'utf8')).toBe('new bytes');
+  });
+});
