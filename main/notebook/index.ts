@@ -15,6 +15,7 @@ export { notebookDiffHandlers, notebookDiffSources } from './diff-view';
 export { variablesHandlers } from './variables-handlers';
 export {
   applyNotebookChanges,
+  restoreCellText,
   diffNotebookTexts,
   parseNotebookPair,
   type NotebookCompareOptions,

@@ -48,6 +48,8 @@ export function NotebookCompare({ base, next, cellActions, fallback, ...view }: 
       bridge.on('notebook.changed', again),
       // The disk changed again under unsaved edits.
       bridge.on('notebook.conflict', again),
+      // A file not open as a notebook changed (a cell restored into it, another program).
+      bridge.on('fs.change', (change) => change.type !== 'moved' && again(change)),
     ];
     return () => {
       current = false;

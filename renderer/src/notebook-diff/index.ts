@@ -1,6 +1,6 @@
 export { NotebookDiffView, type NotebookDiffDecisions, type NotebookDiffViewProps } from './NotebookDiffView';
 export { NotebookCompare, type NotebookCompareProps } from './NotebookCompare';
-export { restoreCellInto } from './restore-cell';
+export { restoreCellInto, type CellRestoreSource } from './restore-cell';
 export {
   cellRestore,
   changeLabel,
