@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { useBridge, useStore } from '../base';
 import { useCommands } from '../commands';
 import { DiffView, SideBySideToggle, useDiffSideBySide } from '../editor';
-import { NotebookCompare } from '../notebook-diff';
+import { NotebookCompareOrText } from '../notebook-diff';
 import { DiffIcon, XIcon, useToasts } from '../ui';
 import { openChanges } from './menu-items';
 import { useOpenChangesStore } from './open-changes-store';
@@ -81,20 +81,14 @@ export function OpenChangesSlot({ path }: { path: string | null | undefined }) {
         </div>
       )}
       {asNotebook ? (
-        <NotebookCompare
+        <NotebookCompareOrText
           base={{ text: state.head ?? EMPTY_NOTEBOOK }}
           next={{ path }}
           sideBySide={sideBySide}
           oldLabel="HEAD"
           newLabel="working tree"
-          fallback={(reason) => (
-            <>
-              <div className="open-changes-notice" role="note">
-                Shown as text: {reason}
-              </div>
-              {textDiff}
-            </>
-          )}
+          textDiff={textDiff}
+          noteClassName="open-changes-notice"
         />
       ) : (
         textDiff

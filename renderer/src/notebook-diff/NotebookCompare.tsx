@@ -72,3 +72,27 @@ export function NotebookCompare({ base, next, cellActions, fallback, ...view }: 
     />
   );
 }
+
+export interface NotebookCompareOrTextProps extends Omit<NotebookCompareProps, 'fallback'> {
+  /** The plain text diff of the two files, shown when either is not a notebook Kiln can compare. */
+  textDiff: ReactNode;
+  /** The class of the "Shown as text" note, as its panel styles notes. */
+  noteClassName: string;
+}
+
+/** A notebook compared as cells, else as text under a note saying why (a version that is not valid JSON). */
+export function NotebookCompareOrText({ textDiff, noteClassName, ...props }: NotebookCompareOrTextProps) {
+  return (
+    <NotebookCompare
+      {...props}
+      fallback={(reason) => (
+        <>
+          <div className={noteClassName} role="note">
+            Shown as text: {reason}
+          </div>
+          {textDiff}
+        </>
+      )}
+    />
+  );
+}

@@ -1,5 +1,10 @@
 export { NotebookDiffView, type NotebookDiffDecisions, type NotebookDiffViewProps } from './NotebookDiffView';
-export { NotebookCompare, type NotebookCompareProps } from './NotebookCompare';
+export {
+  NotebookCompare,
+  NotebookCompareOrText,
+  type NotebookCompareOrTextProps,
+  type NotebookCompareProps,
+} from './NotebookCompare';
 export { restoreCellInto, type CellRestoreSource } from './restore-cell';
 export {
   cellRestore,

@@ -2,7 +2,7 @@ import { nameOf } from '../../../shared/paths';
 import { useBridge, useStore } from '../base';
 import { useState } from 'react';
 import { DiffView, SideBySideToggle, useDiffSideBySide, useOpenFilesStore } from '../editor';
-import { NotebookCompare, restoreCellInto } from '../notebook-diff';
+import { NotebookCompareOrText, restoreCellInto } from '../notebook-diff';
 import { DiffIcon, XIcon } from '../ui';
 import { describeEntry, entryTime } from './describe';
 import { useTimelineStore } from './timeline-store';
@@ -65,7 +65,7 @@ export function TimelineDiffSlot({ path }: { path: string | null | undefined }) 
       {selected.text === null ? (
         <div className="notice">This version is binary; it is not shown or restored as text.</div>
       ) : asNotebook ? (
-        <NotebookCompare
+        <NotebookCompareOrText
           key={selected.id}
           base={{ text: selected.text ?? '' }}
           next={{ path }}
@@ -88,14 +88,8 @@ export function TimelineDiffSlot({ path }: { path: string | null | undefined }) 
               </button>
             )
           }
-          fallback={(reason) => (
-            <>
-              <div className="timeline-notice" role="note">
-                Shown as text: {reason}
-              </div>
-              {textDiff}
-            </>
-          )}
+          textDiff={textDiff}
+          noteClassName="timeline-notice"
         />
       ) : (
         textDiff
