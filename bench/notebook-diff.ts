@@ -11,8 +11,10 @@
  * Parsing the two files, and a partial apply of half the changes (parse both, diff, merge, validate, write), are
  * reported without a target.
  *
- * The issue's other half, painting the review against a bare page's Monaco diff of the two sources concatenated
- * (≤ 1.5×), needs the notebook diff view and comes with it.
+ * Then the review painted (bench/notebook-diff-paint.ts): Kiln's "Open Changes" on the pair (HEAD ↔ working
+ * tree) from the click to the review's first screen painted, against a bare page painting a plain Monaco diff of
+ * the two files' sources concatenated, in the same run, samples interleaved. Target ≤ 1.5x. Needs the built
+ * renderer (`npm run build`). Run: `npm run bench -- notebook-diff`.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -22,13 +24,14 @@ import { exactNumberText, parsePythonJson } from '../main/notebook/exact-json';
 import type { NotebookJson } from '../main/notebook/format';
 import { applyNotebookChanges } from '../main/notebook/partial-apply';
 import { diffNotebooks } from '../shared/notebook-diff';
+import { runNotebookDiffPaint } from './notebook-diff-paint';
 import { median, reportValue, runWhenMain } from './support';
 
 const ENGINE_TARGET_MS = 100;
 const SAMPLES = 9;
 const WARMUPS = 2;
 
-const GENERATE = String.raw`
+export const GENERATE = String.raw`
 import base64, copy, random, sys, nbformat
 from nbformat.v4 import new_notebook, new_code_cell, new_markdown_cell, new_output
 random.seed(11)
@@ -125,6 +128,8 @@ export async function runNotebookDiffBench(): Promise<void> {
       'ms',
       null,
     );
+
+    await runNotebookDiffPaint(baseFile, nextFile);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

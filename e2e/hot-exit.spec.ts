@@ -217,7 +217,20 @@ test.describe('hot exit', () => {
     await expect(firstCell(page)).toContainText('x = 1 # mine');
     await expect(notebookRegion(page).getByRole('alert', { name: 'Changed on disk' })).toBeVisible();
     expect(await workspace.read('analysis.ipynb')).toBe(theirs);
+
+    // Compared as cells: the disk's cell 1 ↔ the restored one, never the notebook's JSON.
+    const bar = notebookRegion(page).getByRole('alert', { name: 'Changed on disk' });
+    await bar.getByRole('button', { name: 'Compare', exact: true }).click();
+    const changes = notebookRegion(page).getByRole('region', { name: 'Notebook changes' });
+    await expect(changes.getByRole('group')).toHaveCount(1);
+    await expect(changes.getByRole('group').first()).toHaveAccessibleName('Cell 1: source changed');
+    await expect(changes.getByTestId('cell-source-diff').locator('.monaco-diff-editor')).toBeVisible();
+    await expect(changes).not.toContainText('"cell_type"');
     await page.screenshot({ path: test.info().outputPath('hot-exit-notebook-conflict.png') });
+    // Nothing is decided in the compare: Overwrite keeps the restored edits, nbformat's bytes and all.
+    await bar.getByRole('button', { name: 'Overwrite' }).click();
+    await expect.poll(() => workspace.read('analysis.ipynb')).toContain('x = 1 # mine');
+    await expect(changes).toHaveCount(0);
   });
 
   test('the text of a file deleted while the host was down waits in "Recovered files" until discarded', async ({

@@ -308,6 +308,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     }),
   );
 
+  // Git's side of notebooks: merge conflicts, Open Changes, and HEAD for a notebook compare.
+  const gitNotebooks = new NotebookMergeService({ git, files: workspace });
   const handlers: Handlers = {
     ...files,
     // What the operator looks at stays live even where no watch could be placed (polled instead).
@@ -335,7 +337,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...agentHandlers(agent),
     ...notebookHandlers(notebooks),
     ...kernelAssistHandlers(notebooks),
-    ...notebookDiffHandlers(notebookDiffSources(notebooks, workspace)),
+    ...notebookDiffHandlers(notebookDiffSources(notebooks, workspace, (rel) => gitNotebooks.headText(rel))),
     ...variablesHandlers(notebooks),
     ...dataViewerHandlers(notebooks, workspace),
     ...debuggers.handlers(),
@@ -356,7 +358,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       return state;
     },
     ...gitHandlers(git),
-    ...notebookMergeHandlers(new NotebookMergeService({ git, files: workspace })),
+    ...notebookMergeHandlers(gitNotebooks),
     ...terminalHandlers(terminals),
     ...historyHandlers(history),
     ...notebookExportHandlers(stack.jupyter),

@@ -4,6 +4,7 @@ import type { BackupListing, FsChange, HistoryEntry, HistoryVersion, WriteResult
 import { SerialQueue } from '../../shared/base/serial-queue';
 import { KilnError } from '../../shared/errors';
 import type { HandlersFor } from '../router';
+import { restoreCellText } from '../notebook';
 import { decodeText, type Workspace } from '../workspace';
 import { withWriteCause } from './cause';
 import type { BackupStore } from './backups';
@@ -111,6 +112,31 @@ export class HistoryService {
     );
   }
 
+  /**
+   * One cell of a notebook's version put back (see `history.restoreCell`): into `buffer` when the notebook is
+   * open as text (returned, not written), else into the file, written as a restore only over the bytes it read.
+   */
+  async restoreCell(
+    rel: string,
+    id: string,
+    cellIndex: number,
+    buffer: string | undefined,
+  ): Promise<{ text: string; written: WriteResult | null }> {
+    const { text: version } = await this.read(rel, id);
+    if (version === null) throw new KilnError('E_BAD_REQUEST', `That version of "${rel}" is binary, not a notebook`);
+    if (buffer !== undefined) return { text: restoreCellText(buffer, version, cellIndex), written: null };
+    const file = await this.workspace.read(rel);
+    if (file.text === null || file.truncated) {
+      const reason = `${rel} is ${file.text === null ? 'not text' : 'too large to read whole'}`;
+      throw new KilnError('E_INVALID_NOTEBOOK', `Cannot restore the cell: ${reason}`, { reason });
+    }
+    const text = restoreCellText(file.text, version, cellIndex);
+    const written = await withWriteCause({ restoring: true }, () =>
+      this.workspace.write(rel, text, { origin: 'operator', expectedHash: file.hash }),
+    );
+    return { text, written };
+  }
+
   /** Follows the change feed; never throws (history must not disturb the feed's other owners). */
   async applyChange(change: FsChange): Promise<void> {
     try {
@@ -169,5 +195,6 @@ export function historyHandlers(history: HistoryService): HandlersFor<HistoryCha
     'history.list': async ({ path }) => ({ path, entries: await history.list(path) }),
     'history.read': ({ path, id }) => history.read(path, id),
     'history.restore': ({ path, id, expectedHash }) => history.restore(path, id, expectedHash),
+    'history.restoreCell': ({ path, id, cellIndex, buffer }) => history.restoreCell(path, id, cellIndex, buffer),
   };
 }

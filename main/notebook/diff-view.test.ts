@@ -82,6 +82,7 @@ describe('notebook.diff', () => {
     const sources = (unsaved: string | null | undefined): NotebookDiffSources => ({
       unsavedText: () => unsaved,
       readFile: (rel) => (read.push(rel), Promise.resolve(base)),
+      readHead: (rel) => Promise.resolve(rel === 'a.ipynb' ? next : null),
     });
     const diff = (unsaved: string | null | undefined) =>
       notebookDiffHandlers(sources(unsaved))['notebook.diff']({ base: { text: base }, next: { path: 'a.ipynb' } });
@@ -106,5 +107,17 @@ describe('notebook.diff', () => {
     expect(onDisk.unsaved).toEqual({ base: false, next: true });
     expect(onDisk.diff.changeIds).toHaveLength(4);
     expect(read).toEqual(['a.ipynb', 'a.ipynb', 'a.ipynb']);
+
+    // A `head` side is git's, read in main; a notebook HEAD lacks is an empty one (every cell added).
+    const atHead = await notebookDiffHandlers(sources(null))['notebook.diff']({
+      base: { head: 'a.ipynb' },
+      next: { text: next },
+    });
+    expect(atHead.diff.changeIds).toEqual([]);
+    const notInHead = await notebookDiffHandlers(sources(null))['notebook.diff']({
+      base: { head: 'new.ipynb' },
+      next: { text: next },
+    });
+    expect(notInHead.diff.cells.every((cell) => cell.status === 'added')).toBe(true);
   });
 });

@@ -24,11 +24,21 @@ export interface NotebookDiffSources {
   /** The open notebook's bytes as a save would write them; null when it is clean, undefined when not open. */
   unsavedText(rel: string): string | null | undefined;
   readFile(rel: string): Promise<string>;
+  /** The file at git HEAD; null when HEAD has none. */
+  readHead(rel: string): Promise<string | null>;
 }
 
+/** What a notebook HEAD lacks is compared with: no cells, so every cell shows as added. */
+const EMPTY_NOTEBOOK = JSON.stringify({ cells: [], metadata: {}, nbformat: 4, nbformat_minor: 5 });
+
 /** The app's sources: main's open notebooks (their hot-exit bytes are what a save would write) and the workspace. */
-export function notebookDiffSources(notebooks: NotebookService, workspace: Workspace): NotebookDiffSources {
+export function notebookDiffSources(
+  notebooks: NotebookService,
+  workspace: Workspace,
+  readHead: (rel: string) => Promise<string | null>,
+): NotebookDiffSources {
   return {
+    readHead,
     unsavedText: (rel) => {
       const backup = notebooks.backupOf(rel);
       return backup === undefined ? undefined : (backup?.text ?? null);
@@ -50,6 +60,7 @@ async function sideText(
 ): Promise<{ text: string; unsaved: boolean }> {
   if ('text' in side) return { text: side.text, unsaved: false };
   if ('file' in side) return { text: await sources.readFile(side.file), unsaved: false };
+  if ('head' in side) return { text: (await sources.readHead(side.head)) ?? EMPTY_NOTEBOOK, unsaved: false };
   const unsaved = sources.unsavedText(side.path);
   if (typeof unsaved === 'string') return { text: unsaved, unsaved: true };
   return { text: await sources.readFile(side.path), unsaved: false };

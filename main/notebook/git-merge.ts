@@ -76,8 +76,8 @@ export class NotebookMergeService {
     return this.options.git.stage(rel);
   }
 
-  /** The working file and its version at HEAD. */
-  async openChanges(path: string): Promise<GitOpenChanges> {
+  /** The working file and its version at HEAD; `texts` false: only whether HEAD has it, and the file's hash. */
+  async openChanges(path: string, texts = true): Promise<GitOpenChanges> {
     const rel = await this.guarded(path);
     const head = await this.options.git.headText(rel);
     const file = await this.options.files.read(rel).catch((err: unknown) => {
@@ -87,10 +87,16 @@ export class NotebookMergeService {
     });
     return {
       path: rel,
-      head: head !== null && head.includes('\0') ? null : head,
-      working: file && !file.truncated ? file.text : null,
+      head: texts && head !== null && !head.includes('\0') ? head : null,
+      working: texts && file && !file.truncated ? file.text : null,
       workingHash: file ? file.hash : null,
+      inHead: head !== null,
     };
+  }
+
+  /** The file's text at HEAD, null when HEAD has none (a notebook compare's HEAD side). */
+  async headText(path: string): Promise<string | null> {
+    return this.options.git.headText(await this.guarded(path));
   }
 
   /** The path through the workspace's guard, in its canonical form (what git is given). */
@@ -136,6 +142,6 @@ export function notebookMergeHandlers(
     'git.notebookMerge': ({ path }) => merges.merge(path),
     'git.saveNotebookMerge': ({ path, ...args }) => merges.save(path, args),
     'git.stage': ({ path }) => merges.stage(path),
-    'git.openChanges': ({ path }) => merges.openChanges(path),
+    'git.openChanges': ({ path, texts }) => merges.openChanges(path, texts),
   };
 }

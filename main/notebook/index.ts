@@ -16,6 +16,7 @@ export { variablesHandlers } from './variables-handlers';
 export { dataViewerHandlers } from './data-viewer-handlers';
 export {
   applyNotebookChanges,
+  restoreCellText,
   diffNotebookTexts,
   parseNotebookPair,
   type NotebookCompareOptions,

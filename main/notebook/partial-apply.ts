@@ -163,3 +163,22 @@ export function applyNotebookChanges(
     });
   return serializeNotebook(result);
 }
+
+/**
+ * The bytes of `currentText` with one cell of an older version put back ("Restore this cell"): the partial apply of
+ * the diff from now to that version with only that cell's change taken, so the cell comes back whole (source,
+ * outputs, metadata) at its old place, and every other cell stays as it is now. `versionIndex` is the cell's
+ * index in the version. E_BAD_REQUEST when the version has no such cell or it is in the notebook as it was.
+ */
+export function restoreCellText(currentText: string, versionText: string, versionIndex: number): string {
+  const pair = parseNotebookPair(currentText, versionText);
+  if (!Number.isInteger(versionIndex) || versionIndex < 0 || versionIndex >= pair.next.cells.length)
+    throw new KilnError('E_BAD_REQUEST', `That version has no cell ${versionIndex + 1}`);
+  const change = planOf(pair, {}).byNewIndex[versionIndex];
+  if (!change || change.status === 'unchanged')
+    throw new KilnError(
+      'E_BAD_REQUEST',
+      `Cell ${versionIndex + 1} of that version is in the notebook as it was: there is nothing to restore`,
+    );
+  return applyNotebookChanges(currentText, versionText, [change.changeId]);
+}

@@ -44,6 +44,8 @@ export const GitOpenChanges = z.object({
   working: z.string().nullable(),
   /** The working file's hash; null when it is gone. */
   workingHash: z.string().nullable(),
+  /** Whether HEAD has the file (as text or not), said even when the texts were not asked for. */
+  inHead: z.boolean(),
 });
 export type GitOpenChanges = z.infer<typeof GitOpenChanges>;
 
@@ -72,7 +74,14 @@ export const gitRequests = {
   /** `git add` of one file, when the operator says so; a notebook still holding conflict markers: E_NOTEBOOK_CONFLICT. */
   'git.stage': request(z.object({ path: RelPath }), GitStatus),
   /** The working file and its version at HEAD (both texts), for a diff of "Open Changes". */
-  'git.openChanges': request(z.object({ path: RelPath }), GitOpenChanges),
+  'git.openChanges': request(
+    z.object({
+      path: RelPath,
+      /** false: head and working come back null (a notebook's compare reads them in main). */
+      texts: z.boolean().default(true),
+    }),
+    GitOpenChanges,
+  ),
 } as const;
 
 export const gitEvents = {

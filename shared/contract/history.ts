@@ -225,6 +225,25 @@ export const historyRequests = {
     z.object({ path: RelPath, id: z.string(), expectedHash: z.string().nullable() }),
     WriteResult,
   ),
+  /**
+   * "Restore this cell": cell `cellIndex` of a notebook's version put back into the notebook as it is now, the
+   * other cells untouched, in the bytes Jupyter writes. With `buffer` (the notebook open as text) the result is
+   * returned for the editor to apply and nothing is written; without, the file is read and written (a restore,
+   * recorded in history first), E_CHANGED_ON_DISK if it changed meanwhile. E_BAD_REQUEST when that cell is
+   * as it was; E_INVALID_NOTEBOOK when either side is not a notebook.
+   */
+  'history.restoreCell': request(
+    z.object({
+      path: RelPath,
+      id: z.string(),
+      cellIndex: z.number().int().min(0),
+      buffer: z
+        .string()
+        .max(256 * 1024 * 1024)
+        .optional(),
+    }),
+    z.object({ text: z.string(), written: WriteResult.nullable() }),
+  ),
 } as const;
 
 export const historyEvents = {

@@ -17,6 +17,11 @@ export const NotebookDiffSide = z.union([
   z.object({ path: RelPath }),
   /** The file on disk, whatever the open notebook holds (the changed-on-disk compare). */
   z.object({ file: RelPath }),
+  /**
+   * The file at git HEAD, read by main (an empty notebook when HEAD has none): a 20 MB notebook's HEAD text
+   * need not cross the socket to the page and back.
+   */
+  z.object({ head: RelPath }),
 ]);
 export type NotebookDiffSide = z.infer<typeof NotebookDiffSide>;
 

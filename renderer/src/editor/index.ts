@@ -6,6 +6,7 @@ export { registerEditorOverlay, type EditorOverlayProps, type EditorOverlaySpec 
 export { monaco } from './monaco-setup';
 export { attachTreePathDrop, openIfFile } from './path-drop';
 export { OpenFilesStore, useOpenFile, useOpenFiles, useOpenFilesStore, type OpenFile } from './open-files';
+export { showsOwningView } from './owning-views';
 export { onRevealRequest, requestReveal, revealPendingIn, takeReveal, type RevealTarget } from './reveal';
 export { SaveAs } from './SaveAs';
 export { useTextModels, type TextModels } from './text-models';

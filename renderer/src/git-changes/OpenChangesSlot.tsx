@@ -1,16 +1,45 @@
 import { nameOf } from '../../../shared/paths';
-import { useEffect } from 'react';
-import { useBridge, useStore } from '../base';
+import { useEffect, useState } from 'react';
+import { errorText, useBridge, useStore } from '../base';
 import { useCommands } from '../commands';
 import { DiffView, SideBySideToggle, useDiffSideBySide } from '../editor';
-import { NotebookCompare } from '../notebook-diff';
+import { NotebookCompareOrText } from '../notebook-diff';
 import { DiffIcon, XIcon, useToasts } from '../ui';
 import { openChanges } from './menu-items';
 import { useOpenChangesStore } from './open-changes-store';
 import './git-changes.css';
 
-/** What a notebook not in HEAD is compared with: no cells, so every cell shows as added. */
-const EMPTY_NOTEBOOK = JSON.stringify({ cells: [], metadata: {}, nbformat: 4, nbformat_minor: 5 });
+/**
+ * A notebook's changes as text, when it cannot be compared as cells: its two texts are asked for only now (the
+ * cell compare reads HEAD in main, so a big notebook's texts do not cross the socket for nothing).
+ */
+function NotebookTextChanges({ path, sideBySide }: { path: string; sideBySide: boolean }) {
+  const bridge = useBridge();
+  const [texts, setTexts] = useState<{ head: string | null; working: string | null } | { error: string } | null>(null);
+  useEffect(() => {
+    let current = true;
+    bridge.request('git.openChanges', { path }).then(
+      (changes) => current && setTexts(changes),
+      (err: unknown) => current && setTexts({ error: errorText(err) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [bridge, path]);
+  if (!texts) return <div className="nbd-loading">Reading the texts…</div>;
+  if ('error' in texts) return <div className="open-changes-notice">{texts.error}</div>;
+  const name = nameOf(path);
+  return (
+    <DiffView
+      path={path}
+      original={texts.head ?? ''}
+      modified={texts.working ?? ''}
+      sideBySide={sideBySide}
+      originalLabel={`${name} at HEAD`}
+      modifiedLabel={`${name} in the working tree`}
+    />
+  );
+}
 
 /**
  * The centre's view of "Open Changes": the active file at git HEAD ↔ the working tree, cell by cell for a
@@ -52,7 +81,7 @@ export function OpenChangesSlot({ path }: { path: string | null | undefined }) {
 
   if (!path || !shown) return null;
   const name = nameOf(path);
-  const isNew = state.head === null;
+  const isNew = !state.inHead;
   const textDiff = (
     <DiffView
       path={path}
@@ -81,20 +110,14 @@ export function OpenChangesSlot({ path }: { path: string | null | undefined }) {
         </div>
       )}
       {asNotebook ? (
-        <NotebookCompare
-          base={{ text: state.head ?? EMPTY_NOTEBOOK }}
+        <NotebookCompareOrText
+          base={{ head: path }}
           next={{ path }}
           sideBySide={sideBySide}
           oldLabel="HEAD"
           newLabel="working tree"
-          fallback={(reason) => (
-            <>
-              <div className="open-changes-notice" role="note">
-                Shown as text: {reason}
-              </div>
-              {textDiff}
-            </>
-          )}
+          textDiff={<NotebookTextChanges path={path} sideBySide={sideBySide} />}
+          noteClassName="open-changes-notice"
         />
       ) : (
         textDiff

@@ -1,6 +1,8 @@
 import type { KilnBridge } from '../../../shared/contract';
 import { Store, errorText, perBridge } from '../base';
 
+const isNotebookPath = (path: string) => path.toLowerCase().endsWith('.ipynb');
+
 export interface OpenChangesState {
   /** The file whose changes are shown; null: closed. */
   path: string | null;
@@ -8,11 +10,13 @@ export interface OpenChangesState {
   head: string | null;
   /** The working file; null when deleted, binary or too large. */
   working: string | null;
+  /** Whether HEAD has the file. */
+  inHead: boolean;
   /** Why the last "Open Changes" failed (untrusted folder, no repository), for the overlay to toast once. */
   error: string | null;
 }
 
-const CLOSED = { path: null, head: null, working: null } as const;
+const CLOSED = { path: null, head: null, working: null, inHead: false } as const;
 
 /** "Open Changes": one file's working version against git HEAD, shown over the editor. */
 export class OpenChangesStore extends Store<OpenChangesState> {
@@ -25,8 +29,12 @@ export class OpenChangesStore extends Store<OpenChangesState> {
   async show(path: string): Promise<void> {
     const load = ++this.loads;
     try {
-      const changes = await this.bridge.request('git.openChanges', { path });
-      if (load === this.loads) this.set({ path, head: changes.head, working: changes.working, error: null });
+      // A notebook compares as cells in main, which reads HEAD itself: its texts (20 MB each for a big notebook)
+      // cross only when it must be shown as text after all (NotebookTextChanges).
+      const texts = !isNotebookPath(path);
+      const changes = await this.bridge.request('git.openChanges', { path, texts });
+      if (load === this.loads)
+        this.set({ path, head: changes.head, working: changes.working, inHead: changes.inHead, error: null });
     } catch (err) {
       if (load === this.loads) this.set({ ...CLOSED, error: errorText(err) });
     }

@@ -48,6 +48,8 @@ export function NotebookCompare({ base, next, cellActions, fallback, ...view }: 
       bridge.on('notebook.changed', again),
       // The disk changed again under unsaved edits.
       bridge.on('notebook.conflict', again),
+      // A file not open as a notebook changed (a cell restored into it, another program).
+      bridge.on('fs.change', (change) => change.type !== 'moved' && again(change)),
     ];
     return () => {
       current = false;
@@ -67,6 +69,30 @@ export function NotebookCompare({ base, next, cellActions, fallback, ...view }: 
       result={result}
       newLabel={result.unsaved.next ? `${view.newLabel} (unsaved)` : view.newLabel}
       cellActions={cellActions && ((cell) => cellActions(cell, result))}
+    />
+  );
+}
+
+export interface NotebookCompareOrTextProps extends Omit<NotebookCompareProps, 'fallback'> {
+  /** The plain text diff of the two files, shown when either is not a notebook Kiln can compare. */
+  textDiff: ReactNode;
+  /** The class of the "Shown as text" note, as its panel styles notes. */
+  noteClassName: string;
+}
+
+/** A notebook compared as cells, else as text under a note saying why (a version that is not valid JSON). */
+export function NotebookCompareOrText({ textDiff, noteClassName, ...props }: NotebookCompareOrTextProps) {
+  return (
+    <NotebookCompare
+      {...props}
+      fallback={(reason) => (
+        <>
+          <div className={noteClassName} role="note">
+            Shown as text: {reason}
+          </div>
+          {textDiff}
+        </>
+      )}
     />
   );
 }

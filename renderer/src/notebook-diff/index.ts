@@ -1,6 +1,11 @@
 export { NotebookDiffView, type NotebookDiffDecisions, type NotebookDiffViewProps } from './NotebookDiffView';
-export { NotebookCompare, type NotebookCompareProps } from './NotebookCompare';
-export { restoreCellInto } from './restore-cell';
+export {
+  NotebookCompare,
+  NotebookCompareOrText,
+  type NotebookCompareOrTextProps,
+  type NotebookCompareProps,
+} from './NotebookCompare';
+export { restoreCellInto, type CellRestoreSource } from './restore-cell';
 export {
   cellRestore,
   changeLabel,

@@ -9,6 +9,8 @@ import type { NotebookCell } from '../../../shared/contract';
 export interface NotebookRestoreTarget {
   /** The notebook's path now (it follows moves). */
   path(): string;
+  /** Whether it shows a notebook (not one still opening, nor one it could not open, which the file stands for). */
+  holdsNotebook(): boolean;
   /** Its cells' ids in order. */
   cellIds(): string[];
   /**
@@ -28,7 +30,8 @@ export function registerNotebookRestoreTarget(target: NotebookRestoreTarget): ()
   return () => void targets.delete(target);
 }
 
+/** The open notebook at `path` that holds its notebook, if any. */
 export function notebookRestoreTarget(path: string): NotebookRestoreTarget | null {
-  for (const target of targets) if (target.path() === path) return target;
+  for (const target of targets) if (target.path() === path && target.holdsNotebook()) return target;
   return null;
 }

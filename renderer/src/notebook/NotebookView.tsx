@@ -132,6 +132,7 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
     () =>
       registerNotebookRestoreTarget({
         path: () => session.path,
+        holdsNotebook: () => session.getState().status === 'ready',
         cellIds: () => session.getState().cells.map((c) => c.cell.id),
         putCell: (cell, at) => notebook.putCell(cell, at),
         takeCell: (cellId) => notebook.takeCell(cellId),

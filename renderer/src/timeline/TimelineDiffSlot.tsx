@@ -1,8 +1,8 @@
 import { nameOf } from '../../../shared/paths';
-import { useStore } from '../base';
+import { useBridge, useStore } from '../base';
 import { useState } from 'react';
-import { DiffView, SideBySideToggle, useDiffSideBySide } from '../editor';
-import { NotebookCompare, restoreCellInto } from '../notebook-diff';
+import { DiffView, SideBySideToggle, useDiffSideBySide, useOpenFilesStore } from '../editor';
+import { NotebookCompareOrText, restoreCellInto } from '../notebook-diff';
 import { DiffIcon, XIcon } from '../ui';
 import { describeEntry, entryTime } from './describe';
 import { useTimelineStore } from './timeline-store';
@@ -15,6 +15,8 @@ export function TimelineDiffSlot({ path }: { path: string | null | undefined }) 
   const store = useTimelineStore();
   const state = useStore(store);
   const sideBySide = useDiffSideBySide();
+  const bridge = useBridge();
+  const files = useOpenFilesStore();
   // Why a "Restore this cell" did not happen, for the version it was asked of.
   const [cellFailure, setCellFailure] = useState<{ id: string; message: string } | null>(null);
   const { selected, entries, error } = state;
@@ -63,7 +65,7 @@ export function TimelineDiffSlot({ path }: { path: string | null | undefined }) 
       {selected.text === null ? (
         <div className="notice">This version is binary; it is not shown or restored as text.</div>
       ) : asNotebook ? (
-        <NotebookCompare
+        <NotebookCompareOrText
           key={selected.id}
           base={{ text: selected.text ?? '' }}
           next={{ path }}
@@ -77,7 +79,7 @@ export function TimelineDiffSlot({ path }: { path: string | null | undefined }) 
                 className="btn btn-small"
                 onClick={() => {
                   setCellFailure(null);
-                  void restoreCellInto(path, result, cell).then(
+                  void restoreCellInto(path, result, cell, { bridge, files, versionId: selected.id }).then(
                     (message) => message && setCellFailure({ id: selected.id, message }),
                   );
                 }}
@@ -86,14 +88,8 @@ export function TimelineDiffSlot({ path }: { path: string | null | undefined }) 
               </button>
             )
           }
-          fallback={(reason) => (
-            <>
-              <div className="timeline-notice" role="note">
-                Shown as text: {reason}
-              </div>
-              {textDiff}
-            </>
-          )}
+          textDiff={textDiff}
+          noteClassName="timeline-notice"
         />
       ) : (
         textDiff
