@@ -111,6 +111,15 @@ export class EditAssistantService {
     return (await this.requireSession(rawPath)).accept(proposalId);
   }
 
+  /** A notebook proposal, cell by cell (accepts written byte-exact over exactly what the last write left). */
+  async decideCells(
+    rawPath: string,
+    proposalId: string,
+    choice: { accept: string[]; reject: string[] },
+  ): Promise<{ path: string; hash: string; snapshot: SessionSnapshot }> {
+    return (await this.requireSession(rawPath)).decideCells(proposalId, choice);
+  }
+
   async rejectProposal(rawPath: string, proposalId: string): Promise<SessionSnapshot> {
     return (await this.requireSession(rawPath)).reject(proposalId);
   }

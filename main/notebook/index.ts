@@ -27,3 +27,6 @@ export {
   type GitFiles,
   type NotebookMergeServiceOptions,
 } from './git-merge';
+export { compactOutputs } from './compact-outputs';
+export { newCellId, serializeNotebook, joinLines, type CellJson, type NotebookJson } from './format';
+export { carryExactNumbers } from './exact-json';

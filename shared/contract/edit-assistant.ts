@@ -65,12 +65,21 @@ export const TranscriptEntry = z.discriminatedUnion('type', [
 ]);
 export type TranscriptEntry = z.infer<typeof TranscriptEntry>;
 
+/** A notebook proposal's decision on one cell change (by the change id of the notebook diff). */
+export const CellDecision = z.enum(['accepted', 'rejected']);
+export type CellDecision = z.infer<typeof CellDecision>;
+
 export const ProposalSummary = z.object({
   id: z.string(),
   linesAdded: z.number().int(),
   linesRemoved: z.number().int(),
   status: ProposalStatus,
   createdAt: z.number(),
+  /**
+   * Set for a notebook proposal (reviewed cell by cell in the notebook diff of baselineContent ↔ content): what
+   * was decided per change id. It is accepted once every change is decided and one was accepted; rejected when none was.
+   */
+  cells: z.object({ decided: z.record(z.string(), CellDecision) }).optional(),
 });
 export type ProposalSummary = z.infer<typeof ProposalSummary>;
 
@@ -165,6 +174,17 @@ export const editAssistantRequests = {
    */
   'editAssistant.accept': request(
     PathArgs.extend({ proposalId: z.string() }),
+    z.object({ path: RelPath, hash: z.string(), snapshot: SessionSnapshot }),
+  ),
+
+  /**
+   * A notebook proposal, cell by cell: writes the base with every change accepted so far (and `accept`) applied
+   * (byte-exact, as Jupyter writes it), only over what the last write left (else E_CHANGED_ON_DISK, and nothing is
+   * decided); `reject` is recorded. Decided once: a change already decided is E_BAD_REQUEST. Not a notebook
+   * proposal: E_BAD_REQUEST. `hash` is the file's after the call.
+   */
+  'editAssistant.decideCells': request(
+    PathArgs.extend({ proposalId: z.string(), accept: z.array(z.string()), reject: z.array(z.string()) }),
     z.object({ path: RelPath, hash: z.string(), snapshot: SessionSnapshot }),
   ),
 
