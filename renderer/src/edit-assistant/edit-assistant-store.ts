@@ -280,6 +280,40 @@ export class EditAssistantStore extends Store<EditAssistantState> {
     }
   }
 
+  /**
+   * A notebook proposal, cell by cell. The review stays open until every change is decided. A refused accept
+   * (the notebook changed on disk) leaves it open with the refusal, as `accept` does.
+   */
+  async decideCells(
+    path: string,
+    proposalId: string,
+    choice: { accept?: string[]; reject?: string[] },
+  ): Promise<boolean> {
+    try {
+      const result = await this.bridge.request('editAssistant.decideCells', {
+        path,
+        proposalId,
+        accept: choice.accept ?? [],
+        reject: choice.reject ?? [],
+      });
+      this.adoptSnapshot(path, result.snapshot);
+      const summary = result.snapshot.proposals.find((p) => p.id === proposalId) ?? null;
+      if (summary?.status === 'accepted' || summary?.status === 'rejected') this.dropReview(path);
+      else if (this.state.reviews[path]?.proposalId === proposalId) this.patchReview(path, { summary });
+      return true;
+    } catch (err) {
+      if (!isKilnError(err, 'E_CHANGED_ON_DISK')) throw err;
+      const name = nameOf(path);
+      this.patchReview(path, {
+        stale:
+          err.details?.diskHash === null
+            ? `${name} was deleted on disk since this proposal was made. Nothing was written.`
+            : `${name} changed on disk since this proposal was made. Nothing was written.`,
+      });
+      return false;
+    }
+  }
+
   async reject(path: string, proposalId: string): Promise<void> {
     const snapshot = await this.bridge.request('editAssistant.reject', { path, proposalId });
     this.adoptSnapshot(path, snapshot);
