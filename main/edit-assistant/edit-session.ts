@@ -321,8 +321,10 @@ export class EditSession {
     this.record.pendingNotes = this.record.pendingNotes.filter((n) => !n.includes(`on proposal ${proposal.id} `));
     if (outcome.acceptedForModel.length || outcome.rejectedForModel.length) this.record.pendingNotes.push(note);
     if (outcome.complete) {
-      this.setProposalStatus(proposal, outcome.acceptedForModel.length ? 'accepted' : 'rejected');
-      if (outcome.acceptedForModel.length)
+      // Rejected only when something was rejected and nothing accepted (a proposal without changes is accepted).
+      const accepted = outcome.acceptedForModel.length > 0 || outcome.rejectedForModel.length === 0;
+      this.setProposalStatus(proposal, accepted ? 'accepted' : 'rejected');
+      if (accepted)
         for (const other of this.record.proposals)
           if (other !== proposal && other.status === 'pending') this.setProposalStatus(other, 'superseded');
     } else {

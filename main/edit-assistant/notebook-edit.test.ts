@@ -160,6 +160,17 @@ describe('edit assistant on a notebook', () => {
     expect(systemText(server.lastChatRequest!)).toContain(`--- cell ${newId} (code)\nw = x * 2`);
   });
 
+  it('Reject all leaves the notebook as it was; the proposal is rejected and cannot be accepted after', async () => {
+    const { base, proposal } = await propose(PROPOSED);
+    const snapshot = await svc.rejectProposal(NB, proposal.id);
+    expect(snapshot.proposals[0].status).toBe('rejected');
+    expect(Object.values(snapshot.proposals[0].cells!.decided)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(await disk()).toBe(base);
+    const late = await svc.acceptProposal(NB, proposal.id).catch((e: unknown) => e);
+    expect(isKilnError(late, 'E_BAD_REQUEST')).toBe(true);
+    expect(await disk()).toBe(base);
+  });
+
   it('a 4.4 notebook (no ids): the model gets positional ids, which map back to the cells', async () => {
     const cells = BASE_CELLS.map(({ id: _id, ...cell }) => cell);
     const { proposal } = await propose(
