@@ -4,7 +4,7 @@ import { reply } from '../test-support/model-server';
 import { nbformatWrites, type CellSpec } from '../test-support/nbformat-build';
 import { DEFAULT_FIXTURE, expect } from './support/fixtures';
 import { configureScriptedModel, testWithModel } from './support/model';
-import { openNotebook } from './support/notebook';
+import { cellOf, editCell, openNotebook } from './support/notebook';
 import { mod, sendMessage } from './support/ui';
 
 /**
@@ -130,4 +130,80 @@ test('changed on disk after the proposal: Accept is refused, and Review against 
   await expect(changes(page)).toHaveCount(0);
   const written = JSON.parse(await readFile(workspace.abs(NB), 'utf8')) as { cells: { source: string[] }[] };
   expect(written.cells.map((c) => c.source.join(''))).toEqual(['# Title', 'x = 10\nprint(x)', 'w = x * 2', 'y = 20']);
+});
+
+/** The cells' sources as the notebook shows them. */
+async function sources(nb: Locator): Promise<string[]> {
+  const texts = await nb.locator('.nb-cell').evaluateAll((cells) =>
+    cells.map((c) => {
+      const lines = c.querySelectorAll('.view-lines .view-line');
+      if (lines.length) return [...lines].map((l) => l.textContent ?? '').join('\n');
+      return (c.querySelector('.nb-markdown') ?? c.querySelector('.nb-editor-static'))?.textContent?.trim() ?? '';
+    }),
+  );
+  // Monaco draws spaces as non-breaking ones.
+  return texts.map((t) => t.replace(/\u00a0/g, ' '));
+}
+
+test('a notebook with unsaved edits: proposed against them, accepted into the open notebook, undone with its undo', async ({
+  page,
+  kiln,
+  workspace,
+  model,
+}) => {
+  test.setTimeout(KERNEL_START + 60_000);
+  await configureScriptedModel(workspace, model, 'scripted-coder', ['file_editing']);
+  await kiln.open(page);
+  const nb = await openNotebook(page, NB);
+  // The operator's unsaved edit: a3 becomes "y = 20".
+  await editCell(nb, 3);
+  await page.keyboard.press('End');
+  await page.keyboard.type('0');
+  await expect(nb.getByTestId('notebook-dirty')).toBeVisible();
+
+  model.enqueue(
+    reply.tool('propose_notebook', {
+      cells: [
+        { replaces: 'a1', cell_type: 'markdown', source: '# Title' },
+        { replaces: 'a2', cell_type: 'code', source: 'x = 10\nprint(x)' },
+        { replaces: 'a3', cell_type: 'code', source: 'y = 20' },
+        { replaces: 'a4', cell_type: 'code', source: 'z = 3' },
+      ],
+    }),
+  );
+  await sendMessage(panel(page), 'scale x');
+  // Diffed against the open notebook: its unsaved edit of a3 is not a change.
+  await expect(change(page, 'Cell 2: source changed')).toBeVisible();
+  await expect(changes(page).getByRole('group', { name: /^Cell \d+:/ })).toHaveCount(1);
+  await page.screenshot({ path: 'test-results/edit-notebook-unsaved-review.png' });
+  await change(page, 'Cell 2: source changed').getByRole('button', { name: 'Accept', exact: true }).click();
+  await expect(changes(page)).toHaveCount(0);
+
+  // Into the open notebook, not the file: the notebook is dirty, the disk as it was.
+  await expect.poll(() => sources(nb)).toEqual(['Title', 'x = 10\nprint(x)', 'y = 20', 'z = 3']);
+  await expect(nb.getByTestId('notebook-dirty')).toBeVisible();
+  expect(await readFile(workspace.abs(NB), 'utf8')).toBe(BASE);
+
+  // The notebook's undo takes the accepted cell back, and redo brings it again.
+  await cellOf(nb, 2).locator('.nb-prompt').click();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press(`${mod}+z`);
+  await expect.poll(() => sources(nb)).toEqual(['Title', 'x = 1\nprint(x)', 'y = 20', 'z = 3']);
+  await page.keyboard.press(`${mod}+Shift+z`);
+  await expect.poll(() => sources(nb)).toEqual(['Title', 'x = 10\nprint(x)', 'y = 20', 'z = 3']);
+
+  // Saved: nbformat's own write of the operator's edit plus the accepted cell.
+  await page.keyboard.press(`${mod}+s`);
+  await expect(nb.getByTestId('notebook-dirty')).toHaveCount(0);
+  const [expected] = nbformatWrites([
+    {
+      cells: [
+        BASE_CELLS[0],
+        { ...BASE_CELLS[1], source: 'x = 10\nprint(x)' },
+        { ...BASE_CELLS[2], source: 'y = 20' },
+        BASE_CELLS[3],
+      ],
+    },
+  ]);
+  expect(await readFile(workspace.abs(NB), 'utf8')).toBe(expected);
 });

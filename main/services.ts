@@ -133,6 +133,10 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       dataDir: options.dataDir,
       engine,
       emit: (channel, payload) => hub.emit(channel, payload),
+      unsavedNotebook: (rel) => {
+        const backup = notebooks.backupOf(rel);
+        return backup === undefined ? undefined : (backup?.text ?? null);
+      },
     }),
   );
   // The Agent (session kind `workspace`): acts through the verbs, on the same engine as the edits.

@@ -6,6 +6,7 @@ import {
   type EventPayload,
   type FileContent,
   type ModelAliasInfo,
+  type OpenNotebookCellEdit,
   type ProposalContent,
   type ProposalSummary,
   type RunOutcome,
@@ -16,6 +17,7 @@ import {
   editAssistantEvents,
 } from '../../shared/contract';
 import { SerialQueue } from '../../shared/base/serial-queue';
+import { hashText } from '../workspace/encoding';
 import { isKilnError, KilnError, type WireError } from '../../shared/errors';
 import type { ModelConfig, ResolvedConfig } from '../config';
 import { toWireError } from '../errors';
@@ -63,9 +65,20 @@ export interface EditSessionHost {
   createModel(config: ModelConfig): LanguageModel;
   /** False once the session was cleared or its file went away: it then announces and records nothing. */
   isCurrent(session: EditSession): boolean;
+  /** An open notebook's bytes as a save would write them (null: clean; undefined: not open). */
+  unsavedNotebook(rel: string): string | null | undefined;
 }
 
 type AssistantEntry = Extract<TranscriptEntry, { type: 'assistant' }>;
+
+type CellsDecided = { path: string; hash: string; snapshot: SessionSnapshot; cellEdits?: OpenNotebookCellEdit[] };
+
+/** What a proposal is made against: the baseline, or (open) the open notebook's unsaved bytes. */
+interface ProposalBase {
+  text: string;
+  hash: string;
+  open?: boolean;
+}
 
 /**
  * The edit session of one file lineage: the propose/accept loop around the run engine. Only `accept`
@@ -118,11 +131,14 @@ export class EditSession {
         }
         // Notes stay pending (and persisted) until a turn that carried them is recorded.
         const turnNotes = [...this.record.pendingNotes];
+        // A notebook open with unsaved edits is proposed against them, not the file.
+        const unsaved = this.isNotebook ? this.host.unsavedNotebook(this.path) : undefined;
+        const against = typeof unsaved === 'string' ? { text: unsaved, hash: hashText(unsaved), open: true } : null;
         this.addEntry({ type: 'user', id: randomUUID(), at: Date.now(), text });
         this.setRunState('running');
         this.persisted = true;
         await this.persist();
-        return { turnNotes };
+        return { turnNotes, against };
       });
 
       const assistant: AssistantEntry = {
@@ -140,7 +156,7 @@ export class EditSession {
           model,
           target: { alias, model: modelConfig.model, baseUrl: modelConfig.baseUrl },
           harnessPrompt: this.isNotebook
-            ? notebookHarnessPrompt(this.path, notebookForModel(this.record.baseline.text))
+            ? notebookHarnessPrompt(this.path, notebookForModel((prepared.against ?? this.record.baseline).text))
             : harnessPrompt(this.path, this.record.baseline.text),
           operatorPrompt: config.current().fileEditing?.systemPrompt ?? '',
           intrinsic: editTools(this.isNotebook),
@@ -157,7 +173,7 @@ export class EditSession {
         const error = err instanceof KilnError ? err : new KilnError('E_MODEL', String(err));
         outcome = { status: 'error', text: '', toolCalls: [], error };
       }
-      return await this.lock.run(() => this.finishRun(runId, prepared.turnNotes, text, assistant, outcome));
+      return await this.lock.run(() => this.finishRun(runId, prepared, text, assistant, outcome));
     } finally {
       slot.dispose();
     }
@@ -178,10 +194,15 @@ export class EditSession {
   reviewAgainstDisk(proposalId: string): Promise<ProposalContent> {
     return this.lock.run(async () => {
       const proposal = undecided(this.findProposal(proposalId));
-      const disk = await this.host.files.read(this.path);
+      // A notebook open with unsaved edits is reviewed against them, as it was proposed against them.
+      const unsaved = proposal.notebook ? this.host.unsavedNotebook(this.path) : undefined;
+      const disk =
+        typeof unsaved === 'string'
+          ? { text: unsaved, hash: hashText(unsaved), open: true }
+          : { ...(await this.host.files.read(this.path)), open: unsaved !== undefined };
       if (disk.text === null)
         throw new KilnError('E_BAD_REQUEST', `${this.path} is binary now; the proposal cannot be compared with it`);
-      if (proposal.notebook) rebaseNotebookProposal(proposal, { text: disk.text, hash: disk.hash });
+      if (proposal.notebook) rebaseNotebookProposal(proposal, { text: disk.text, hash: disk.hash, open: disk.open });
       else
         Object.assign(
           proposal,
@@ -203,6 +224,9 @@ export class EditSession {
     return this.lock.run(async () => {
       const key = this.path;
       const proposal = undecided(this.findProposal(proposalId));
+      // Made against the open notebook: only decideCells hands the renderer the edits to make there.
+      if (proposal.notebook?.open)
+        throw new KilnError('E_BAD_REQUEST', `Proposal ${proposalId} goes into the open notebook: decide its cells`);
       if (proposal.notebook) return this.decideCellsNow(proposal, { accept: 'rest', reject: [] });
       const baselineHash = proposal.baselineHash;
       const changed = (diskHash: string | null) =>
@@ -280,10 +304,7 @@ export class EditSession {
    * A notebook proposal, cell by cell: the accepted changes so far plus `accept` are written (main writes, over
    * exactly what the last write left); `reject` is recorded. Once every change is decided the proposal is.
    */
-  decideCells(
-    proposalId: string,
-    choice: { accept: string[]; reject: string[] },
-  ): Promise<{ path: string; hash: string; snapshot: SessionSnapshot }> {
+  decideCells(proposalId: string, choice: { accept: string[]; reject: string[] }): Promise<CellsDecided> {
     return this.lock.run(() => {
       const proposal = undecided(this.findProposal(proposalId));
       if (!proposal.notebook)
@@ -299,9 +320,19 @@ export class EditSession {
   private async decideCellsNow(
     proposal: StoredProposal,
     choice: { accept: string[] | 'rest'; reject: string[] | 'rest' },
-  ): Promise<{ path: string; hash: string; snapshot: SessionSnapshot }> {
+  ): Promise<CellsDecided> {
     const key = this.path;
-    const outcome = await decideNotebookCells(this.host.files, key, proposal, choice);
+    const { files } = this.host;
+    const outcome = await decideNotebookCells(
+      {
+        read: (rel) => files.read(rel),
+        write: (rel, text, options) => files.write(rel, text, options),
+        unsavedNotebook: (rel) => this.host.unsavedNotebook(rel),
+      },
+      key,
+      proposal,
+      choice,
+    );
     if (outcome.written) {
       const { text, result } = outcome.written;
       this.record.baseline = { text, hash: result.hash };
@@ -333,7 +364,12 @@ export class EditSession {
     await this.persist();
     const snapshot = this.snapshot();
     this.host.emit('editAssistant.session', { path: key, snapshot });
-    return { path: key, hash: proposal.notebook!.boundHash, snapshot };
+    return {
+      path: key,
+      hash: proposal.notebook!.boundHash,
+      snapshot,
+      ...(outcome.cellEdits ? { cellEdits: outcome.cellEdits } : {}),
+    };
   }
 
   /** Sets (alias) or clears (null) the session's model override. */
@@ -427,11 +463,12 @@ export class EditSession {
 
   private async finishRun(
     runId: string,
-    turnNotes: string[],
+    prepared: { turnNotes: string[]; against: ProposalBase | null },
     userText: string,
     assistant: AssistantEntry,
     outcome: EngineOutcome,
   ): Promise<RunOutcome> {
+    const { turnNotes, against } = prepared;
     if (!this.host.isCurrent(this)) {
       // Cleared (or its file went away) while running: the session is gone, nothing to record.
       return {
@@ -458,8 +495,9 @@ export class EditSession {
       if (this.isNotebook) {
         const cells = ProposedCellsInput.parse(lastValid.input).cells;
         try {
-          const content = buildProposedNotebook(this.record.baseline.text, cells);
-          proposal = this.addProposal(lastValid.toolCallId, content, cells);
+          const base = against ?? this.record.baseline;
+          const content = buildProposedNotebook(base.text, cells);
+          proposal = this.addProposal(lastValid.toolCallId, content, { cells, base });
         } catch (err) {
           if (!isKilnError(err, 'E_BAD_REQUEST')) throw err;
           unbuildable = `The model's ${PROPOSE_NOTEBOOK} call could not be used: ${err.message}.`;
@@ -498,11 +536,17 @@ export class EditSession {
     return { runId, status, proposalId: proposal?.id ?? null, ...(error ? { error: toWireError(error) } : {}) };
   }
 
-  private addProposal(toolCallId: string, content: string, cells?: ProposedCellsInput['cells']): StoredProposal {
+  private addProposal(
+    toolCallId: string,
+    content: string,
+    notebook?: { cells: ProposedCellsInput['cells']; base: ProposalBase },
+  ): StoredProposal {
     for (const older of this.record.proposals) {
       if (older.status === 'pending') this.setProposalStatus(older, 'superseded');
     }
-    const { text: baselineText, hash: baselineHash } = this.record.baseline;
+    const cells = notebook?.cells;
+    const { text: baselineText, hash: baselineHash } = notebook?.base ?? this.record.baseline;
+    const open = notebook?.base.open ? { open: true } : {};
     const counts = cells
       ? countLineChanges(sourcesOf(baselineText), sourcesOf(content))
       : countLineChanges(baselineText, content);
@@ -515,7 +559,7 @@ export class EditSession {
       baselineText,
       baselineHash,
       ...counts,
-      ...(cells ? { notebook: { cells, decided: {}, boundHash: baselineHash } } : {}),
+      ...(cells ? { notebook: { cells, decided: {}, boundHash: baselineHash, ...open } } : {}),
     };
     this.record.proposals.push(proposal);
     this.addEntry({
@@ -628,7 +672,9 @@ function summary(p: StoredProposal): ProposalSummary {
     linesRemoved: p.linesRemoved,
     status: p.status,
     createdAt: p.createdAt,
-    ...(p.notebook ? { cells: { decided: { ...p.notebook.decided } } } : {}),
+    ...(p.notebook
+      ? { cells: { decided: { ...p.notebook.decided }, ...(p.notebook.open ? { open: true } : {}) } }
+      : {}),
   };
 }
 

@@ -1,7 +1,9 @@
-import type { FileContent, WriteResult } from '../../shared/contract';
+import type { FileContent, OpenNotebookCellEdit, WriteResult } from '../../shared/contract';
 import { isKilnError, KilnError } from '../../shared/errors';
 import { applyNotebookChanges, diffNotebookTexts } from '../notebook';
+import { hashText } from '../workspace/encoding';
 import { countLineChanges } from './line-diff';
+import { cellEditsBetween, cellShape } from './open-notebook-cells';
 import { describeChanges, sourcesOf } from './notebook-proposal';
 import type { StoredProposal } from './session-store';
 
@@ -14,6 +16,8 @@ import type { StoredProposal } from './session-store';
 export interface NotebookDecisionFiles {
   read(rel: string): Promise<FileContent>;
   write(rel: string, text: string, options: { origin: 'agent'; expectedHash?: string }): Promise<WriteResult>;
+  /** The open notebook's bytes as a save would write them; null when it is clean, undefined when it is not open. */
+  unsavedNotebook(rel: string): string | null | undefined;
 }
 
 export interface CellDecisionOutcome {
@@ -24,6 +28,8 @@ export interface CellDecisionOutcome {
   /** Every decision of the proposal so far, in the model's terms (cell ids it was shown). */
   acceptedForModel: string[];
   rejectedForModel: string[];
+  /** Accepted into the open notebook (nothing written): the edits the renderer makes there, in order. */
+  cellEdits?: OpenNotebookCellEdit[];
   /** Every change of the proposal is decided. */
   complete: boolean;
 }
@@ -67,7 +73,10 @@ export async function decideNotebookCells(
     throw new KilnError('E_BAD_REQUEST', 'A change cannot be both accepted and rejected');
 
   let written: CellDecisionOutcome['written'];
-  if (accept.length) {
+  let cellEdits: CellDecisionOutcome['cellEdits'];
+  if (accept.length && nb.open) {
+    cellEdits = await acceptIntoOpenNotebook(files, key, proposal, accept);
+  } else if (accept.length) {
     const diskHash = await diskHashOf(files, key);
     if (diskHash !== nb.boundHash) throw changedOnDisk(key, diskHash, nb.boundHash);
     const accepted = [...Object.keys(nb.decided).filter((id) => nb.decided[id] === 'accepted'), ...accept];
@@ -96,6 +105,7 @@ export async function decideNotebookCells(
     diff.changeIds.filter((id) => nb.decided[id] === decision).map((id) => described.get(id) ?? id);
   return {
     written,
+    cellEdits,
     markers,
     acceptedForModel: inModelTerms('accepted'),
     rejectedForModel: inModelTerms('rejected'),
@@ -103,11 +113,48 @@ export async function decideNotebookCells(
   };
 }
 
+function changedInOpenNotebook(key: string, nowHash: string | null, boundHash: string): KilnError {
+  return new KilnError(
+    'E_CHANGED_ON_DISK',
+    nowHash === null
+      ? `${key} was closed since this proposal was made against its unsaved edits: Review against current notebook, or reject the proposal.`
+      : `${key} changed in the open notebook since this proposal was made: Review against current notebook, or reject the proposal.`,
+    { path: key, diskHash: nowHash, baselineHash: boundHash },
+  );
+}
+
+/**
+ * The binding of a proposal made against the open notebook: its cells (id, type, source) must still be what the
+ * proposal's base with the changes accepted so far gives; then the edits that add `accept` to them.
+ */
+async function acceptIntoOpenNotebook(
+  files: NotebookDecisionFiles,
+  key: string,
+  proposal: StoredProposal,
+  accept: string[],
+): Promise<OpenNotebookCellEdit[]> {
+  const nb = proposal.notebook!;
+  const unsaved = files.unsavedNotebook(key);
+  // Saved since (clean): the open notebook holds what is on disk.
+  const now = unsaved === undefined ? undefined : (unsaved ?? (await files.read(key)).text);
+  if (typeof now !== 'string') throw changedInOpenNotebook(key, null, nb.boundHash);
+  const acceptedSoFar = Object.keys(nb.decided).filter((id) => nb.decided[id] === 'accepted');
+  const expected = applyNotebookChanges(proposal.baselineText, proposal.content, acceptedSoFar);
+  if (cellShape(now) !== cellShape(expected)) throw changedInOpenNotebook(key, hashText(now), nb.boundHash);
+  const next = applyNotebookChanges(proposal.baselineText, proposal.content, [...acceptedSoFar, ...accept]);
+  const edits = cellEditsBetween(expected, next);
+  nb.boundHash = hashText(next);
+  return edits;
+}
+
 /**
  * After a refused Accept: the proposal, without the changes already rejected, diffed against the notebook on disk
  * now. The earlier change ids belong to the old diff, so the review starts afresh (rejected changes stay out).
  */
-export function rebaseNotebookProposal(proposal: StoredProposal, disk: { text: string; hash: string }): void {
+export function rebaseNotebookProposal(
+  proposal: StoredProposal,
+  disk: { text: string; hash: string; open?: boolean },
+): void {
   const nb = proposal.notebook!;
   const { diff } = diffNotebookTexts(proposal.baselineText, proposal.content);
   const kept = diff.changeIds.filter((id) => nb.decided[id] !== 'rejected');
@@ -116,5 +163,6 @@ export function rebaseNotebookProposal(proposal: StoredProposal, disk: { text: s
   proposal.baselineHash = disk.hash;
   nb.decided = {};
   nb.boundHash = disk.hash;
+  nb.open = disk.open || undefined;
   Object.assign(proposal, countLineChanges(sourcesOf(disk.text), sourcesOf(proposal.content)));
 }

@@ -32,6 +32,8 @@ export const StoredProposal = z.object({
       decided: z.record(z.string(), CellDecision),
       /** The hash the next cell accept writes over: the baseline's, then what the last accept wrote. */
       boundHash: z.string(),
+      /** Made against the open notebook's unsaved edits: accepted into it (the renderer edits), never written. */
+      open: z.boolean().optional(),
     })
     .optional(),
 });

@@ -30,3 +30,4 @@ export {
 export { compactOutputs } from './compact-outputs';
 export { newCellId, serializeNotebook, joinLines, type CellJson, type NotebookJson } from './format';
 export { carryExactNumbers } from './exact-json';
+export { wireCell } from './model';

@@ -125,13 +125,15 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
     [session, notebook],
   );
 
-  // The Timeline puts an older version's cell back here, as one undoable edit.
+  // The Timeline puts an older version's cell back here, and the Edit assistant its accepted cells: undoable edits.
   useEffect(
     () =>
       registerNotebookRestoreTarget({
         path: () => session.path,
         cellIds: () => session.getState().cells.map((c) => c.cell.id),
         putCell: (cell, at) => notebook.putCell(cell, at),
+        deleteCell: (cellId) => notebook.deleteCell(cellId),
+        flushEdits: () => session.flushEdits(),
       }),
     [session, notebook],
   );

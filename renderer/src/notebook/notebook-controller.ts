@@ -396,6 +396,18 @@ export class NotebookController extends Store<NotebookViewState> implements Cell
     return done;
   };
 
+  /** Deletes one cell as one undoable step (an accepted proposal's deletion). Resolves false when it failed (told). */
+  deleteCell = async (cellId: string): Promise<boolean> => {
+    let done = false;
+    await this.attempt(async () => {
+      if (!this.placed([cellId]).length) throw new Error('That cell is no longer in the notebook');
+      const removed = await this.session.deleteCells([cellId]);
+      this.done(this.swapEdit(removed, []));
+      done = true;
+    });
+    return done;
+  };
+
   /** Moves the cell (or the selection it is in) up or down by one, as one block (Ctrl+Shift+Up/Down). */
   move = (cellId: string, by: -1 | 1): void => {
     const ids = this.targets(cellId);
