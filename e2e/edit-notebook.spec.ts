@@ -167,42 +167,42 @@ test('a notebook with unsaved edits: proposed against them, accepted into the op
         { replaces: 'a1', cell_type: 'markdown', source: '# Title' },
         { replaces: 'a2', cell_type: 'code', source: 'x = 10\nprint(x)' },
         { replaces: 'a3', cell_type: 'code', source: 'y = 20' },
-        { replaces: 'a4', cell_type: 'code', source: 'z = 3' },
       ],
     }),
   );
-  await sendMessage(panel(page), 'scale x');
+  await sendMessage(panel(page), 'scale x, drop z');
   // Diffed against the open notebook: its unsaved edit of a3 is not a change.
   await expect(change(page, 'Cell 2: source changed')).toBeVisible();
-  await expect(changes(page).getByRole('group', { name: /^Cell \d+:/ })).toHaveCount(1);
+  await expect(change(page, 'Cell 4: deleted')).toBeVisible();
+  await expect(changes(page).getByRole('group', { name: /^Cell \d+:/ })).toHaveCount(2);
   await page.screenshot({ path: 'test-results/edit-notebook-unsaved-review.png' });
   await change(page, 'Cell 2: source changed').getByRole('button', { name: 'Accept', exact: true }).click();
+  await expect(change(page, 'Cell 2: source changed')).toContainText('Accepted');
+  await changes(page).getByRole('button', { name: 'Accept all' }).click();
   await expect(changes(page)).toHaveCount(0);
 
   // Into the open notebook, not the file: the notebook is dirty, the disk as it was.
-  await expect.poll(() => sources(nb)).toEqual(['Title', 'x = 10\nprint(x)', 'y = 20', 'z = 3']);
+  await expect.poll(() => sources(nb)).toEqual(['Title', 'x = 10\nprint(x)', 'y = 20']);
   await expect(nb.getByTestId('notebook-dirty')).toBeVisible();
   expect(await readFile(workspace.abs(NB), 'utf8')).toBe(BASE);
 
-  // The notebook's undo takes the accepted cell back, and redo brings it again.
+  // The notebook's undo takes the accepted changes back one at a time, and redo brings them again.
   await cellOf(nb, 2).locator('.nb-prompt').click();
   await page.keyboard.press('Escape');
   await page.keyboard.press(`${mod}+z`);
+  await expect.poll(() => sources(nb)).toEqual(['Title', 'x = 10\nprint(x)', 'y = 20', 'z = 3']);
+  await page.keyboard.press(`${mod}+z`);
   await expect.poll(() => sources(nb)).toEqual(['Title', 'x = 1\nprint(x)', 'y = 20', 'z = 3']);
   await page.keyboard.press(`${mod}+Shift+z`);
-  await expect.poll(() => sources(nb)).toEqual(['Title', 'x = 10\nprint(x)', 'y = 20', 'z = 3']);
+  await page.keyboard.press(`${mod}+Shift+z`);
+  await expect.poll(() => sources(nb)).toEqual(['Title', 'x = 10\nprint(x)', 'y = 20']);
 
   // Saved: nbformat's own write of the operator's edit plus the accepted cell.
   await page.keyboard.press(`${mod}+s`);
   await expect(nb.getByTestId('notebook-dirty')).toHaveCount(0);
   const [expected] = nbformatWrites([
     {
-      cells: [
-        BASE_CELLS[0],
-        { ...BASE_CELLS[1], source: 'x = 10\nprint(x)' },
-        { ...BASE_CELLS[2], source: 'y = 20' },
-        BASE_CELLS[3],
-      ],
+      cells: [BASE_CELLS[0], { ...BASE_CELLS[1], source: 'x = 10\nprint(x)' }, { ...BASE_CELLS[2], source: 'y = 20' }],
     },
   ]);
   expect(await readFile(workspace.abs(NB), 'utf8')).toBe(expected);

@@ -199,7 +199,7 @@ export class EditSession {
       const disk =
         typeof unsaved === 'string'
           ? { text: unsaved, hash: hashText(unsaved), open: true }
-          : { ...(await this.host.files.read(this.path)), open: unsaved !== undefined };
+          : { ...(await this.host.files.read(this.path)), open: false };
       if (disk.text === null)
         throw new KilnError('E_BAD_REQUEST', `${this.path} is binary now; the proposal cannot be compared with it`);
       if (proposal.notebook) rebaseNotebookProposal(proposal, { text: disk.text, hash: disk.hash, open: disk.open });

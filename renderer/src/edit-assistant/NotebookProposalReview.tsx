@@ -24,8 +24,12 @@ export function NotebookProposalReview({
     decided,
     onAccept: (changeId) => decide({ accept: [changeId] }),
     onReject: (changeId) => decide({ reject: [changeId] }),
-    // The rest: main takes every change not decided yet.
-    onAcceptAll: () => void store.accept(path, proposalId).catch((err: unknown) => store.addLocalError(path, err)),
+    // The rest: main takes every change not decided yet. Into the open notebook, the cells go through decideCells,
+    // which hands back the edits to make there.
+    onAcceptAll: (undecided) =>
+      review.summary?.cells?.open
+        ? decide({ accept: undecided })
+        : void store.accept(path, proposalId).catch((err: unknown) => store.addLocalError(path, err)),
     onRejectAll: () => void store.reject(path, proposalId).catch((err: unknown) => store.addLocalError(path, err)),
   };
   return (

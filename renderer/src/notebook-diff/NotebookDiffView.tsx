@@ -24,7 +24,8 @@ export interface NotebookDiffDecisions {
   onAccept: (changeId: string) => void;
   /** Reject (proposal) or Undo (agent) one change. */
   onReject: (changeId: string) => void;
-  onAcceptAll: () => void;
+  /** `undecided`: the change ids not decided yet. */
+  onAcceptAll: (undecided: string[]) => void;
   onRejectAll: () => void;
 }
 
@@ -278,7 +279,11 @@ export function NotebookDiffView(props: NotebookDiffViewProps) {
               key={decision}
               type="button"
               className={`btn btn-small${decision === 'accepted' ? ' btn-primary' : ''}`}
-              onClick={decision === 'accepted' ? decisions.onAcceptAll : decisions.onRejectAll}
+              onClick={() =>
+                decision === 'accepted'
+                  ? decisions.onAcceptAll(result.diff.changeIds.filter((id) => !decisions.decided?.[id]))
+                  : decisions.onRejectAll()
+              }
             >
               {label}
             </button>
