@@ -136,6 +136,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       dataDir: options.dataDir,
       engine,
       emit: (channel, payload) => hub.emit(channel, payload),
+      unsavedNotebook: (rel) => notebooks.unsavedText(rel),
     }),
   );
   // The Agent (session kind `workspace`): acts through the verbs, on the same engine as the edits.
@@ -156,7 +157,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     backups: new BackupStore({ dataDir: options.dataDir, root: workspace.root }),
     workspace,
     excluded: stack.historyExcluded,
-    unsavedNotebookText: notebookDiffSources(notebooks, workspace).unsavedText,
+    unsavedNotebookText: (rel) => notebooks.unsavedText(rel),
   });
   owned.add(changes.onChange((change) => void history.applyChange(change)));
   // Hot exit for notebooks, from main's model; a graceful shutdown writes what is pending before notebooks close.

@@ -6,6 +6,7 @@ import {
   type EventPayload,
   type FileContent,
   type ModelAliasInfo,
+  type OpenNotebookCellEdit,
   type ProposalContent,
   type ProposalSummary,
   type RunOutcome,
@@ -16,11 +17,24 @@ import {
   editAssistantEvents,
 } from '../../shared/contract';
 import { SerialQueue } from '../../shared/base/serial-queue';
+import { hashText } from '../workspace/encoding';
 import { isKilnError, KilnError, type WireError } from '../../shared/errors';
 import type { ModelConfig, ResolvedConfig } from '../config';
 import { toWireError } from '../errors';
 import type { EngineOutcome, RunEngine } from '../models';
-import { PROPOSE_FILE, buildModelMessages, editTools, harnessPrompt, notes, type ModelTurn } from './harness';
+import {
+  PROPOSE_FILE,
+  PROPOSE_NOTEBOOK,
+  ProposedCellsInput,
+  buildModelMessages,
+  editTools,
+  harnessPrompt,
+  notebookHarnessPrompt,
+  notes,
+  type ModelTurn,
+} from './harness';
+import { decideNotebookCells, rebaseNotebookProposal } from './notebook-decisions';
+import { buildProposedNotebook, isNotebookPath, notebookForModel, sourcesOf } from './notebook-proposal';
 import { countLineChanges } from './line-diff';
 import type { EditSessionRecord, SessionStore, StoredProposal } from './session-store';
 
@@ -51,9 +65,20 @@ export interface EditSessionHost {
   createModel(config: ModelConfig): LanguageModel;
   /** False once the session was cleared or its file went away: it then announces and records nothing. */
   isCurrent(session: EditSession): boolean;
+  /** An open notebook's bytes as a save would write them (null: clean; undefined: not open). */
+  unsavedNotebook(rel: string): string | null | undefined;
 }
 
 type AssistantEntry = Extract<TranscriptEntry, { type: 'assistant' }>;
+
+type CellsDecided = { path: string; hash: string; snapshot: SessionSnapshot; cellEdits?: OpenNotebookCellEdit[] };
+
+/** What a proposal is made against: the baseline, or (open) the open notebook's unsaved bytes. */
+interface ProposalBase {
+  text: string;
+  hash: string;
+  open?: boolean;
+}
 
 /**
  * The edit session of one file lineage: the propose/accept loop around the run engine. Only `accept`
@@ -76,6 +101,11 @@ export class EditSession {
 
   get path(): string {
     return this.record.path;
+  }
+
+  /** A notebook's session shows the model cells and takes `propose_notebook`; its proposals are decided per cell. */
+  get isNotebook(): boolean {
+    return isNotebookPath(this.record.path);
   }
 
   /** Sends the operator's message and runs the model; resolves with the outcome when the run ends. */
@@ -101,11 +131,14 @@ export class EditSession {
         }
         // Notes stay pending (and persisted) until a turn that carried them is recorded.
         const turnNotes = [...this.record.pendingNotes];
+        // A notebook open with unsaved edits is proposed against them, not the file.
+        const unsaved = this.isNotebook ? this.host.unsavedNotebook(this.path) : undefined;
+        const against = typeof unsaved === 'string' ? { text: unsaved, hash: hashText(unsaved), open: true } : null;
         this.addEntry({ type: 'user', id: randomUUID(), at: Date.now(), text });
         this.setRunState('running');
         this.persisted = true;
         await this.persist();
-        return { turnNotes };
+        return { turnNotes, against };
       });
 
       const assistant: AssistantEntry = {
@@ -122,9 +155,11 @@ export class EditSession {
           kind: 'edit',
           model,
           target: { alias, model: modelConfig.model, baseUrl: modelConfig.baseUrl },
-          harnessPrompt: harnessPrompt(this.path, this.record.baseline.text),
+          harnessPrompt: this.isNotebook
+            ? notebookHarnessPrompt(this.path, notebookForModel((prepared.against ?? this.record.baseline).text))
+            : harnessPrompt(this.path, this.record.baseline.text),
           operatorPrompt: config.current().fileEditing?.systemPrompt ?? '',
-          intrinsic: editTools(),
+          intrinsic: editTools(this.isNotebook),
           messages: buildModelMessages(this.modelTurns(), { notes: prepared.turnNotes, userText: text }),
           onTextDelta: (delta) => {
             if (!this.host.isCurrent(this)) return;
@@ -138,7 +173,7 @@ export class EditSession {
         const error = err instanceof KilnError ? err : new KilnError('E_MODEL', String(err));
         outcome = { status: 'error', text: '', toolCalls: [], error };
       }
-      return await this.lock.run(() => this.finishRun(runId, prepared.turnNotes, text, assistant, outcome));
+      return await this.lock.run(() => this.finishRun(runId, prepared, text, assistant, outcome));
     } finally {
       slot.dispose();
     }
@@ -159,14 +194,21 @@ export class EditSession {
   reviewAgainstDisk(proposalId: string): Promise<ProposalContent> {
     return this.lock.run(async () => {
       const proposal = undecided(this.findProposal(proposalId));
-      const disk = await this.host.files.read(this.path);
+      // A notebook open with unsaved edits is reviewed against them, as it was proposed against them.
+      const unsaved = proposal.notebook ? this.host.unsavedNotebook(this.path) : undefined;
+      const disk =
+        typeof unsaved === 'string'
+          ? { text: unsaved, hash: hashText(unsaved), open: true }
+          : { ...(await this.host.files.read(this.path)), open: false };
       if (disk.text === null)
         throw new KilnError('E_BAD_REQUEST', `${this.path} is binary now; the proposal cannot be compared with it`);
-      Object.assign(
-        proposal,
-        { baselineText: disk.text, baselineHash: disk.hash },
-        countLineChanges(disk.text, proposal.content),
-      );
+      if (proposal.notebook) rebaseNotebookProposal(proposal, { text: disk.text, hash: disk.hash, open: disk.open });
+      else
+        Object.assign(
+          proposal,
+          { baselineText: disk.text, baselineHash: disk.hash },
+          countLineChanges(disk.text, proposal.content),
+        );
       await this.persist();
       this.host.emit('editAssistant.proposal', { path: this.path, proposal: summary(proposal) });
       return proposalContent(proposal);
@@ -182,6 +224,10 @@ export class EditSession {
     return this.lock.run(async () => {
       const key = this.path;
       const proposal = undecided(this.findProposal(proposalId));
+      // Made against the open notebook: only decideCells hands the renderer the edits to make there.
+      if (proposal.notebook?.open)
+        throw new KilnError('E_BAD_REQUEST', `Proposal ${proposalId} goes into the open notebook: decide its cells`);
+      if (proposal.notebook) return this.decideCellsNow(proposal, { accept: 'rest', reject: [] });
       const baselineHash = proposal.baselineHash;
       const changed = (diskHash: string | null) =>
         new KilnError(
@@ -238,6 +284,7 @@ export class EditSession {
   reject(proposalId: string): Promise<SessionSnapshot> {
     return this.lock.run(async () => {
       const proposal = undecided(this.findProposal(proposalId));
+      if (proposal.notebook) return (await this.decideCellsNow(proposal, { accept: [], reject: 'rest' })).snapshot;
       this.setProposalStatus(proposal, 'rejected');
       this.addEntry({
         type: 'marker',
@@ -251,6 +298,78 @@ export class EditSession {
       await this.persist();
       return this.snapshot();
     });
+  }
+
+  /**
+   * A notebook proposal, cell by cell: the accepted changes so far plus `accept` are written (main writes, over
+   * exactly what the last write left); `reject` is recorded. Once every change is decided the proposal is.
+   */
+  decideCells(proposalId: string, choice: { accept: string[]; reject: string[] }): Promise<CellsDecided> {
+    return this.lock.run(() => {
+      const proposal = undecided(this.findProposal(proposalId));
+      if (!proposal.notebook)
+        throw new KilnError(
+          'E_BAD_REQUEST',
+          `Proposal ${proposalId} is not a notebook proposal; accept or reject it whole`,
+        );
+      return this.decideCellsNow(proposal, choice);
+    });
+  }
+
+  /** Inside the lock. 'rest': every change not decided yet (Accept all / Reject all). */
+  private async decideCellsNow(
+    proposal: StoredProposal,
+    choice: { accept: string[] | 'rest'; reject: string[] | 'rest' },
+  ): Promise<CellsDecided> {
+    const key = this.path;
+    const { files } = this.host;
+    const outcome = await decideNotebookCells(
+      {
+        read: (rel) => files.read(rel),
+        write: (rel, text, options) => files.write(rel, text, options),
+        unsavedNotebook: (rel) => this.host.unsavedNotebook(rel),
+      },
+      key,
+      proposal,
+      choice,
+    );
+    if (outcome.written) {
+      const { text, result } = outcome.written;
+      this.record.baseline = { text, hash: result.hash };
+      this.record.disk = { hash: result.hash, mtimeMs: result.mtimeMs, size: result.size };
+    }
+    for (const line of outcome.markers)
+      this.addEntry({
+        type: 'marker',
+        id: randomUUID(),
+        at: Date.now(),
+        marker: line.decision,
+        text: line.text,
+        proposalId: proposal.id,
+      });
+    // One note per proposal, brought up to date: the model hears every cell's decision at its next turn.
+    const note = notes.cellDecisions(proposal.id, outcome.acceptedForModel, outcome.rejectedForModel);
+    this.record.pendingNotes = this.record.pendingNotes.filter((n) => !n.includes(`on proposal ${proposal.id} `));
+    if (outcome.acceptedForModel.length || outcome.rejectedForModel.length) this.record.pendingNotes.push(note);
+    if (outcome.complete) {
+      // Rejected only when something was rejected and nothing accepted (a proposal without changes is accepted).
+      const accepted = outcome.acceptedForModel.length > 0 || outcome.rejectedForModel.length === 0;
+      this.setProposalStatus(proposal, accepted ? 'accepted' : 'rejected');
+      if (accepted)
+        for (const other of this.record.proposals)
+          if (other !== proposal && other.status === 'pending') this.setProposalStatus(other, 'superseded');
+    } else {
+      this.host.emit('editAssistant.proposal', { path: key, proposal: summary(proposal) });
+    }
+    await this.persist();
+    const snapshot = this.snapshot();
+    this.host.emit('editAssistant.session', { path: key, snapshot });
+    return {
+      path: key,
+      hash: proposal.notebook!.boundHash,
+      snapshot,
+      ...(outcome.cellEdits ? { cellEdits: outcome.cellEdits } : {}),
+    };
   }
 
   /** Sets (alias) or clears (null) the session's model override. */
@@ -326,7 +445,11 @@ export class EditSession {
     }
     // Only the newest disk content matters to the model.
     this.record.pendingNotes = this.record.pendingNotes.filter((n) => !n.includes('FILE CHANGED ON DISK'));
-    this.record.pendingNotes.push(notes.changedOnDisk(key, content.text));
+    this.record.pendingNotes.push(
+      this.isNotebook
+        ? notes.notebookChangedOnDisk(key, notebookForModel(content.text))
+        : notes.changedOnDisk(key, content.text),
+    );
     this.addEntry({
       type: 'marker',
       id: randomUUID(),
@@ -340,11 +463,12 @@ export class EditSession {
 
   private async finishRun(
     runId: string,
-    turnNotes: string[],
+    prepared: { turnNotes: string[]; against: ProposalBase | null },
     userText: string,
     assistant: AssistantEntry,
     outcome: EngineOutcome,
   ): Promise<RunOutcome> {
+    const { turnNotes, against } = prepared;
     if (!this.host.isCurrent(this)) {
       // Cleared (or its file went away) while running: the session is gone, nothing to record.
       return {
@@ -360,17 +484,34 @@ export class EditSession {
 
     let proposal: StoredProposal | undefined;
     let error: KilnError | undefined = outcome.status === 'error' ? outcome.error : undefined;
-    const calls = outcome.toolCalls.filter((c) => c.toolName === PROPOSE_FILE);
-    const valid = calls.filter((c) => !c.invalid && isContentInput(c.input));
+    const tool = this.isNotebook ? PROPOSE_NOTEBOOK : PROPOSE_FILE;
+    const usable = (input: unknown) =>
+      this.isNotebook ? ProposedCellsInput.safeParse(input).success : isContentInput(input);
+    const calls = outcome.toolCalls.filter((c) => c.toolName === tool);
+    const valid = calls.filter((c) => !c.invalid && usable(c.input));
     const lastValid = valid.at(-1);
+    let unbuildable: string | undefined;
     if (lastValid && outcome.status !== 'error') {
-      proposal = this.addProposal(lastValid.toolCallId, (lastValid.input as { content: string }).content);
-    } else if (outcome.status === 'completed') {
-      const bad = outcome.toolCalls.find((c) => c.invalid || (c.toolName === PROPOSE_FILE && !isContentInput(c.input)));
-      if (bad) {
-        const reason = describeBadCall(bad.toolName, bad.invalid?.message ?? '');
+      if (this.isNotebook) {
+        const cells = ProposedCellsInput.parse(lastValid.input).cells;
+        try {
+          const base = against ?? this.record.baseline;
+          const content = buildProposedNotebook(base.text, cells);
+          proposal = this.addProposal(lastValid.toolCallId, content, { cells, base });
+        } catch (err) {
+          if (!isKilnError(err, 'E_BAD_REQUEST')) throw err;
+          unbuildable = `The model's ${PROPOSE_NOTEBOOK} call could not be used: ${err.message}.`;
+        }
+      } else {
+        proposal = this.addProposal(lastValid.toolCallId, (lastValid.input as { content: string }).content);
+      }
+    }
+    if (!proposal && outcome.status === 'completed') {
+      const bad = outcome.toolCalls.find((c) => c.invalid || (c.toolName === tool && !usable(c.input)));
+      if (bad || unbuildable) {
+        const reason = unbuildable ?? describeBadCall(bad!.toolName, bad!.invalid?.message ?? '', tool);
         error = new KilnError('E_MODEL', `${reason} Nothing was proposed; the file is unchanged.`);
-        this.record.pendingNotes.push(notes.invalidProposal(reason));
+        this.record.pendingNotes.push(notes.invalidProposal(reason, this.isNotebook));
       }
     }
 
@@ -395,12 +536,20 @@ export class EditSession {
     return { runId, status, proposalId: proposal?.id ?? null, ...(error ? { error: toWireError(error) } : {}) };
   }
 
-  private addProposal(toolCallId: string, content: string): StoredProposal {
+  private addProposal(
+    toolCallId: string,
+    content: string,
+    notebook?: { cells: ProposedCellsInput['cells']; base: ProposalBase },
+  ): StoredProposal {
     for (const older of this.record.proposals) {
       if (older.status === 'pending') this.setProposalStatus(older, 'superseded');
     }
-    const { text: baselineText, hash: baselineHash } = this.record.baseline;
-    const counts = countLineChanges(baselineText, content);
+    const cells = notebook?.cells;
+    const { text: baselineText, hash: baselineHash } = notebook?.base ?? this.record.baseline;
+    const open = notebook?.base.open ? { open: true } : {};
+    const counts = cells
+      ? countLineChanges(sourcesOf(baselineText), sourcesOf(content))
+      : countLineChanges(baselineText, content);
     const proposal: StoredProposal = {
       id: randomUUID(),
       content,
@@ -410,6 +559,7 @@ export class EditSession {
       baselineText,
       baselineHash,
       ...counts,
+      ...(cells ? { notebook: { cells, decided: {}, boundHash: baselineHash, ...open } } : {}),
     };
     this.record.proposals.push(proposal);
     this.addEntry({
@@ -458,7 +608,12 @@ export class EditSession {
         userText: turn.userText,
         assistantText: turn.assistantText,
         proposal: proposal
-          ? { toolCallId: proposal.toolCallId, proposalId: proposal.id, content: proposal.content }
+          ? {
+              toolCallId: proposal.toolCallId,
+              proposalId: proposal.id,
+              content: proposal.content,
+              cells: proposal.notebook?.cells,
+            }
           : undefined,
       };
     });
@@ -511,17 +666,28 @@ function proposalContent(proposal: StoredProposal): ProposalContent {
 }
 
 function summary(p: StoredProposal): ProposalSummary {
-  return { id: p.id, linesAdded: p.linesAdded, linesRemoved: p.linesRemoved, status: p.status, createdAt: p.createdAt };
+  return {
+    id: p.id,
+    linesAdded: p.linesAdded,
+    linesRemoved: p.linesRemoved,
+    status: p.status,
+    createdAt: p.createdAt,
+    ...(p.notebook
+      ? { cells: { decided: { ...p.notebook.decided }, ...(p.notebook.open ? { open: true } : {}) } }
+      : {}),
+  };
 }
 
 function isContentInput(input: unknown): input is { content: string } {
   return typeof input === 'object' && input !== null && typeof (input as { content?: unknown }).content === 'string';
 }
 
-function describeBadCall(toolName: string, message: string): string {
-  if (toolName !== PROPOSE_FILE) return `The model called an unknown tool '${toolName}'.`;
+function describeBadCall(toolName: string, message: string, tool: string): string {
+  if (toolName !== tool) return `The model called an unknown tool '${toolName}'.`;
   if (/JSON parsing failed|JSON/i.test(message) && !/Type validation/i.test(message)) {
-    return `The model's ${PROPOSE_FILE} call had malformed arguments (not valid JSON).`;
+    return `The model's ${tool} call had malformed arguments (not valid JSON).`;
   }
-  return `The model called ${PROPOSE_FILE} without a string "content" argument.`;
+  return tool === PROPOSE_NOTEBOOK
+    ? `The model called ${PROPOSE_NOTEBOOK} without a valid "cells" list.`
+    : `The model called ${PROPOSE_FILE} without a string "content" argument.`;
 }

@@ -8,6 +8,7 @@ type EditAssistantChannel =
   | 'editAssistant.getProposal'
   | 'editAssistant.accept'
   | 'editAssistant.reviewAgainstDisk'
+  | 'editAssistant.decideCells'
   | 'editAssistant.reject'
   | 'editAssistant.clear'
   | 'editAssistant.setModel'
@@ -22,6 +23,8 @@ export function editAssistantHandlers(edits: EditAssistantService): HandlersFor<
     'editAssistant.getProposal': ({ path, proposalId }) => edits.getProposal(path, proposalId),
     'editAssistant.accept': ({ path, proposalId }) => edits.acceptProposal(path, proposalId),
     'editAssistant.reviewAgainstDisk': ({ path, proposalId }) => edits.reviewAgainstDisk(path, proposalId),
+    'editAssistant.decideCells': ({ path, proposalId, accept, reject }) =>
+      edits.decideCells(path, proposalId, { accept, reject }),
     'editAssistant.reject': ({ path, proposalId }) => edits.rejectProposal(path, proposalId),
     'editAssistant.clear': async ({ path }) => ({ cleared: await edits.clear(path) }),
     'editAssistant.setModel': ({ path, model }) => edits.setModel(path, model),

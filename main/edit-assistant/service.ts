@@ -9,6 +9,7 @@ import {
   LARGE_FILE_BYTES,
   type FsChange,
   type ModelAliasInfo,
+  type OpenNotebookCellEdit,
   type ProposalContent,
   type RunOutcome,
   type SessionSnapshot,
@@ -42,6 +43,11 @@ export interface EditAssistantServiceOptions {
   emit?: EditAssistantEmit;
   /** The run engine, shared with the Agent so both count against the same slots. */
   engine?: RunEngine;
+  /**
+   * An open notebook's bytes as a save would write them (null: clean; undefined: not open). A notebook with
+   * unsaved edits is proposed against and accepted into them. Default: nothing is open.
+   */
+  unsavedNotebook?: (rel: string) => string | null | undefined;
   /** Builds the provider model; tests keep the default (real AI SDK providers). */
   createModel?: (config: ModelConfig) => LanguageModel;
 }
@@ -70,6 +76,7 @@ export class EditAssistantService {
       emit: this.emit,
       createModel: options.createModel ?? ((config) => createLanguageModel(config)),
       isCurrent: (session) => this.sessions.get(session.path) === session,
+      unsavedNotebook: options.unsavedNotebook ?? (() => undefined),
     };
   }
 
@@ -109,6 +116,18 @@ export class EditAssistantService {
     proposalId: string,
   ): Promise<{ path: string; hash: string; snapshot: SessionSnapshot }> {
     return (await this.requireSession(rawPath)).accept(proposalId);
+  }
+
+  /**
+   * A notebook proposal, cell by cell (accepts written byte-exact over exactly what the last write left; or, made
+   * against the open notebook's unsaved edits, returned as `cellEdits` for the renderer to make there).
+   */
+  async decideCells(
+    rawPath: string,
+    proposalId: string,
+    choice: { accept: string[]; reject: string[] },
+  ): Promise<{ path: string; hash: string; snapshot: SessionSnapshot; cellEdits?: OpenNotebookCellEdit[] }> {
+    return (await this.requireSession(rawPath)).decideCells(proposalId, choice);
   }
 
   async rejectProposal(rawPath: string, proposalId: string): Promise<SessionSnapshot> {

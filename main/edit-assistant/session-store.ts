@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { ProposalStatus, TranscriptEntry } from '../../shared/contract';
+import { CellDecision, ProposalStatus, TranscriptEntry } from '../../shared/contract';
 import { isWithin, rekeyAfterMove } from '../../shared/fs-change';
 import { RecordFiles } from '../models';
 
@@ -19,6 +19,23 @@ export const StoredProposal = z.object({
   /** What the proposal is diffed against and may only be written over: the content and its hash. */
   baselineText: z.string(),
   baselineHash: z.string(),
+  /** A notebook proposal: the model's `propose_notebook` cells (its history), and what was decided per change. */
+  notebook: z
+    .object({
+      cells: z.array(
+        z.object({
+          replaces: z.string().nullable().optional(),
+          cell_type: z.enum(['code', 'markdown', 'raw']),
+          source: z.string(),
+        }),
+      ),
+      decided: z.record(z.string(), CellDecision),
+      /** The hash the next cell accept writes over: the baseline's, then what the last accept wrote. */
+      boundHash: z.string(),
+      /** Made against the open notebook's unsaved edits: accepted into it (the renderer edits), never written. */
+      open: z.boolean().optional(),
+    })
+    .optional(),
 });
 export type StoredProposal = z.infer<typeof StoredProposal>;
 

@@ -8,6 +8,8 @@ import type { SessionKind } from '../../shared/contract';
 export interface SessionKindPolicy {
   /** Tools the kind always carries, by name; the engine refuses to run without exactly these. */
   readonly intrinsicTools: readonly string[];
+  /** Sets that may stand instead of intrinsicTools, whole (edit: propose_notebook on a notebook). */
+  readonly intrinsicAlternatives?: readonly (readonly string[])[];
   /** Whether tools from outside the kind (the workspace verbs) are offered at all. */
   readonly configuredTools: boolean;
   /** Whether the config's `tools:` allowlist filters the configured tools. */
@@ -23,6 +25,7 @@ export interface SessionKindPolicy {
 export const SESSION_KIND_POLICIES: Readonly<Record<SessionKind, SessionKindPolicy>> = Object.freeze({
   edit: Object.freeze({
     intrinsicTools: Object.freeze(['propose_file']),
+    intrinsicAlternatives: Object.freeze([Object.freeze(['propose_notebook'])]),
     configuredTools: false,
     honoursAllowlist: false,
     whenBusy: 'refuse',
@@ -55,7 +58,11 @@ export interface ToolSources {
 export function selectTools(kind: SessionKind, sources: ToolSources, policies = SESSION_KIND_POLICIES): ToolSet {
   const policy = policies[kind];
   const tools: ToolSet = {};
-  for (const name of policy.intrinsicTools) {
+  const has = (name: string) => Object.hasOwn(sources.intrinsic, name);
+  const names =
+    policy.intrinsicAlternatives?.find((set) => set.every(has) && !policy.intrinsicTools.every(has)) ??
+    policy.intrinsicTools;
+  for (const name of names) {
     const intrinsic = Object.hasOwn(sources.intrinsic, name) ? sources.intrinsic[name] : undefined;
     if (!intrinsic) throw new Error(`Session kind '${kind}' needs its intrinsic tool '${name}'`);
     tools[name] = intrinsic;

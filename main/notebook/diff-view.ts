@@ -39,10 +39,7 @@ export function notebookDiffSources(
 ): NotebookDiffSources {
   return {
     readHead,
-    unsavedText: (rel) => {
-      const backup = notebooks.backupOf(rel);
-      return backup === undefined ? undefined : (backup?.text ?? null);
-    },
+    unsavedText: (rel) => notebooks.unsavedText(rel),
     readFile: async (rel) => {
       const file = await workspace.read(rel);
       if (file.text === null || file.truncated) {

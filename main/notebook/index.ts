@@ -29,3 +29,7 @@ export {
   type GitFiles,
   type NotebookMergeServiceOptions,
 } from './git-merge';
+export { compactOutputs } from './compact-outputs';
+export { newCellId, serializeNotebook, joinLines, type CellJson, type NotebookJson } from './format';
+export { carryExactNumbers } from './exact-json';
+export { wireCell } from './model';

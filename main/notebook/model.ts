@@ -475,24 +475,7 @@ export class NotebookModel {
   // --- projection and disk form -------------------------------------------------------------
 
   wireCell(cell: CellJson): NotebookCell {
-    const isCode = cell.cell_type === 'code';
-    const wire: NotebookCell = {
-      id: cell.id,
-      cell_type: cell.cell_type,
-      source: joinLines(cell.source),
-      metadata: structuredClone(cell.metadata ?? {}),
-      outputs: isCode ? (structuredClone(cell.outputs ?? []) as NotebookOutput[]) : [],
-      execution_count: isCode ? (cell.execution_count ?? null) : null,
-    };
-    if (cell.attachments && typeof cell.attachments === 'object')
-      wire.attachments = structuredClone(cell.attachments) as NotebookCell['attachments'];
-    const exactNumbers = exactNumberPointers({
-      metadata: cell.metadata,
-      outputs: wire.outputs.length ? cell.outputs : [],
-      attachments: cell.attachments,
-    });
-    if (exactNumbers) wire.exactNumbers = exactNumbers;
-    return wire;
+    return wireCell(cell);
   }
 
   /** The JSON to write (serializeNotebook puts it in nbformat's line form); an older minor becomes 4.5 so the cell ids persist. */
@@ -518,4 +501,26 @@ function tooDeepOutput(output: object): OutputJson {
       execution_count: base.execution_count ?? null,
     };
   return { output_type: 'display_data', data: { 'text/plain': text }, metadata: {} };
+}
+
+/** A cell as the wire carries it (source joined, exact number literals pointed at). */
+export function wireCell(cell: CellJson): NotebookCell {
+  const isCode = cell.cell_type === 'code';
+  const wire: NotebookCell = {
+    id: cell.id,
+    cell_type: cell.cell_type,
+    source: joinLines(cell.source),
+    metadata: structuredClone(cell.metadata ?? {}),
+    outputs: isCode ? (structuredClone(cell.outputs ?? []) as NotebookOutput[]) : [],
+    execution_count: isCode ? (cell.execution_count ?? null) : null,
+  };
+  if (cell.attachments && typeof cell.attachments === 'object')
+    wire.attachments = structuredClone(cell.attachments) as NotebookCell['attachments'];
+  const exactNumbers = exactNumberPointers({
+    metadata: cell.metadata,
+    outputs: wire.outputs.length ? cell.outputs : [],
+    attachments: cell.attachments,
+  });
+  if (exactNumbers) wire.exactNumbers = exactNumbers;
+  return wire;
 }

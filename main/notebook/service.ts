@@ -414,6 +414,12 @@ export class NotebookService {
     return this.open_.get(this.keySync(rel))?.backup();
   }
 
+  /** An open notebook's bytes as a save would write them (null: clean; undefined: not open). */
+  unsavedText(rel: string): string | null | undefined {
+    const backup = this.backupOf(rel);
+    return backup === undefined ? undefined : (backup?.text ?? null);
+  }
+
   /** Completion and inspection against the notebook's kernel (see KernelAssist); E_NOT_FOUND if it is not open. */
   async assist(rel: string): Promise<KernelAssist> {
     return (await this.notebook(rel)).assist;

@@ -1,7 +1,8 @@
-import type { CellType, NotebookOutput } from '../../shared/contract';
+import type { CellType } from '../../shared/contract';
 import type { CellRunResult } from '../../shared/contract';
 import type { NotebookSaved } from '../../shared/contract/verbs';
-import { trimMiddle } from '../process';
+// The summarizer lives with notebooks so the Edit assistant (a lower rank) shows a model cells the same way.
+export { compactOutputs } from '../notebook/compact-outputs';
 
 /**
  * What the notebook verbs need from a notebook service. Paths are canonical workspace-relative paths of
@@ -25,47 +26,4 @@ export interface NotebookVerbTarget {
   deleteCell(notebook: string, cellId: string): Promise<{ cell_id: string; remaining_cells: number } & NotebookSaved>;
   /** Clears the cell's outputs and runs it again with the kernel's earlier state in scope. */
   rerunCell(notebook: string, cellId: string): Promise<CellRunResult & NotebookSaved>;
-}
-
-// eslint-disable-next-line no-control-regex -- ANSI escapes start with ESC
-const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
-
-function textOf(value: unknown): string | null {
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value) && value.every((line) => typeof line === 'string')) return value.join('');
-  return null;
-}
-
-/**
- * Outputs as an agent should see them: text trimmed, ANSI colours stripped from tracebacks, and images or
- * other binary payloads replaced by a one-line summary (base64 only burns a model's context).
- */
-export function compactOutputs(outputs: NotebookOutput[], maxChars: number): NotebookOutput[] {
-  return outputs.map((output): NotebookOutput => {
-    if (output.output_type === 'stream') {
-      return { ...output, text: trimMiddle(textOf(output.text) ?? '', maxChars) };
-    }
-    if (output.output_type === 'error' && Array.isArray(output.traceback)) {
-      const traceback = (output.traceback as unknown[]).map((line) => String(line).replace(ANSI, ''));
-      return { ...output, traceback: trimMiddle(traceback.join('\n'), maxChars).split('\n') };
-    }
-    if (
-      (output.output_type === 'display_data' || output.output_type === 'execute_result') &&
-      output.data &&
-      typeof output.data === 'object'
-    ) {
-      const data: Record<string, unknown> = {};
-      for (const [mime, value] of Object.entries(output.data as Record<string, unknown>)) {
-        const text = textOf(value);
-        const textual = mime.startsWith('text/') || mime === 'application/json' || mime.endsWith('+json');
-        if (textual && text !== null) data[mime] = trimMiddle(text, maxChars);
-        else if (textual) data[mime] = trimMiddle(JSON.stringify(value), maxChars);
-        else
-          data[mime] =
-            `<${mime} output, ${text?.length ?? JSON.stringify(value ?? null).length} characters; not shown>`;
-      }
-      return { ...output, data };
-    }
-    return output;
-  });
 }

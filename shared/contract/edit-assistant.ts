@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { WireErrorSchema } from '../errors';
 import { MODELS_SNIPPET, ModelAliasInfo } from './config';
 import { request } from './define';
+import { NotebookCell } from './notebook';
 import { RunState, SessionKind, TranscriptEntryBase } from './runs';
 import { RelPath } from './workspace';
 
@@ -65,12 +66,27 @@ export const TranscriptEntry = z.discriminatedUnion('type', [
 ]);
 export type TranscriptEntry = z.infer<typeof TranscriptEntry>;
 
+/** A notebook proposal's decision on one cell change (by the change id of the notebook diff). */
+export const CellDecision = z.enum(['accepted', 'rejected']);
+export type CellDecision = z.infer<typeof CellDecision>;
+
 export const ProposalSummary = z.object({
   id: z.string(),
   linesAdded: z.number().int(),
   linesRemoved: z.number().int(),
   status: ProposalStatus,
   createdAt: z.number(),
+  /**
+   * Set for a notebook proposal (reviewed cell by cell in the notebook diff of baselineContent ↔ content): what
+   * was decided per change id. It is accepted once every change is decided and one was accepted; rejected when none was.
+   */
+  cells: z
+    .object({
+      decided: z.record(z.string(), CellDecision),
+      /** Made against the open notebook's unsaved edits: accepted into the open notebook, not the file. */
+      open: z.boolean().optional(),
+    })
+    .optional(),
 });
 export type ProposalSummary = z.infer<typeof ProposalSummary>;
 
@@ -115,6 +131,17 @@ export const ProposalContent = ProposalSummary.extend({
   baselineHash: z.string(),
 });
 export type ProposalContent = z.infer<typeof ProposalContent>;
+
+/**
+ * One edit of an open notebook that accepting a proposal made against its unsaved edits asks the renderer to make
+ * (one step of the notebook's undo each): put a cell in place of `replaceId`, or insert it at `index` when null;
+ * or delete a cell.
+ */
+export const OpenNotebookCellEdit = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('put'), cell: NotebookCell, replaceId: z.string().nullable(), index: z.number().int() }),
+  z.object({ kind: z.literal('delete'), cellId: z.string() }),
+]);
+export type OpenNotebookCellEdit = z.infer<typeof OpenNotebookCellEdit>;
 
 /** Size above which opening or running a session needs `confirmLarge: true` (else E_TOO_LARGE). */
 export const LARGE_FILE_BYTES = 256 * 1024;
@@ -166,6 +193,26 @@ export const editAssistantRequests = {
   'editAssistant.accept': request(
     PathArgs.extend({ proposalId: z.string() }),
     z.object({ path: RelPath, hash: z.string(), snapshot: SessionSnapshot }),
+  ),
+
+  /**
+   * A notebook proposal, cell by cell: writes the base with every change accepted so far (and `accept`) applied
+   * (byte-exact, as Jupyter writes it), only over what the last write left (else E_CHANGED_ON_DISK, and nothing is
+   * decided); `reject` is recorded. Decided once: a change already decided is E_BAD_REQUEST. Not a notebook
+   * proposal: E_BAD_REQUEST. `hash` is the file's after the call.
+   * A proposal made against the open notebook's unsaved edits (`cells.open`) is accepted into the open notebook:
+   * main writes nothing, checks the open notebook's cells are still what the proposal last left them (else
+   * E_CHANGED_ON_DISK, nothing decided) and returns `cellEdits` for the renderer to make there, in order;
+   * `hash` is then that of the open notebook's bytes after them.
+   */
+  'editAssistant.decideCells': request(
+    PathArgs.extend({ proposalId: z.string(), accept: z.array(z.string()), reject: z.array(z.string()) }),
+    z.object({
+      path: RelPath,
+      hash: z.string(),
+      snapshot: SessionSnapshot,
+      cellEdits: z.array(OpenNotebookCellEdit).optional(),
+    }),
   ),
 
   /** Marks the proposal rejected (decided once: E_BAD_REQUEST if already decided); the agent hears at its next turn. */

@@ -152,6 +152,8 @@ function ReviewBar({ store, view, review }: { store: EditAssistantStore; view: S
   // Decided once: an accepted or rejected proposal offers neither again.
   const decided = summary?.status === 'accepted' || summary?.status === 'rejected';
   const path = view.path;
+  // A notebook proposal is decided cell by cell in the review itself.
+  const notebook = summary ? Boolean(summary.cells) : path.toLowerCase().endsWith('.ipynb');
 
   const accept = useCallback(async () => {
     setBusy(true);
@@ -221,7 +223,7 @@ function ReviewBar({ store, view, review }: { store: EditAssistantStore; view: S
                 disabled={busy}
                 onClick={() => void store.reviewAgainstDisk(path, review.proposalId)}
               >
-                Review against current file
+                {notebook ? 'Review against current notebook' : 'Review against current file'}
               </button>
               <button type="button" className="btn btn-small" disabled={busy} onClick={() => void reject()}>
                 Discard
@@ -229,6 +231,8 @@ function ReviewBar({ store, view, review }: { store: EditAssistantStore; view: S
             </div>
           </div>
         </div>
+      ) : notebook ? (
+        <div className="ea-review-hint">Accept or reject each cell in the review.</div>
       ) : (
         <div className="ea-review-actions">
           <span className="spacer" />

@@ -5,6 +5,7 @@ import { useStore } from '../base';
 import { useEditAssistantStore } from './edit-assistant-store';
 import './edit-assistant.css';
 import { PROPOSAL_STATUS_SHOWN } from './proposal-status';
+import { NotebookProposalReview } from './NotebookProposalReview';
 
 /**
  * The centre's view of a proposal under review: a Monaco diff of baseline (or disk) ↔ proposal.
@@ -70,6 +71,12 @@ export function ProposalReviewSlot({ path }: { path: string | null | undefined }
           <WarningIcon />
           <span>{review.error}</span>
         </div>
+      ) : ready && (summary ? summary.cells : path.toLowerCase().endsWith('.ipynb')) ? (
+        <NotebookProposalReview
+          review={{ ...review, original: review.original!, modified: review.modified! }}
+          name={name}
+          sideBySide={sideBySide}
+        />
       ) : ready ? (
         <DiffView
           path={path}

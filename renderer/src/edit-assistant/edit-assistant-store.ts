@@ -9,6 +9,7 @@ import type {
   FsChange,
   KilnBridge,
   ModelAliasInfo,
+  OpenNotebookCellEdit,
   ProposalSummary,
   RunState,
   SessionSnapshot,
@@ -18,6 +19,7 @@ import { isKilnError, KilnError, type ErrorCode } from '../../../shared/errors';
 import { isWithin, pathAfterMove, rekeyAfterMove } from '../../../shared/fs-change';
 import { nameOf } from '../../../shared/paths';
 import { Store, perBridge, shownError, useStore } from '../base';
+import { notebookRestoreTarget } from '../notebook-diff';
 
 /** Why a session could not be opened; `confirmable` large files get a Continue button. */
 export interface OpenProblem {
@@ -125,6 +127,8 @@ export class EditAssistantStore extends Store<EditAssistantState> {
   async send(path: string, text: string): Promise<void> {
     const view = this.state.sessions[path];
     try {
+      // An open notebook's typing reaches main after a pause: the model is shown what the operator sees.
+      await notebookRestoreTarget(path)?.flushEdits();
       const outcome = await this.bridge.request('editAssistant.send', {
         path,
         text,
@@ -277,6 +281,67 @@ export class EditAssistantStore extends Store<EditAssistantState> {
           : `${name} changed on disk since this proposal was made. Nothing was written.`,
       });
       return false;
+    }
+  }
+
+  /**
+   * A notebook proposal, cell by cell. The review stays open until every change is decided. A refused accept
+   * (the notebook changed on disk) leaves it open with the refusal, as `accept` does.
+   */
+  async decideCells(
+    path: string,
+    proposalId: string,
+    choice: { accept?: string[]; reject?: string[] },
+  ): Promise<boolean> {
+    try {
+      // The binding is checked against main's open notebook: typing on its way counts.
+      await notebookRestoreTarget(path)?.flushEdits();
+      const result = await this.bridge.request('editAssistant.decideCells', {
+        path,
+        proposalId,
+        accept: choice.accept ?? [],
+        reject: choice.reject ?? [],
+      });
+      if (result.cellEdits) await this.editOpenNotebook(path, result.cellEdits);
+      this.adoptSnapshot(path, result.snapshot);
+      const summary = result.snapshot.proposals.find((p) => p.id === proposalId) ?? null;
+      if (summary?.status === 'accepted' || summary?.status === 'rejected') this.dropReview(path);
+      else if (this.state.reviews[path]?.proposalId === proposalId) this.patchReview(path, { summary });
+      return true;
+    } catch (err) {
+      if (!isKilnError(err, 'E_CHANGED_ON_DISK')) throw err;
+      const name = nameOf(path);
+      const open = this.state.reviews[path]?.summary?.cells?.open;
+      this.patchReview(path, {
+        stale: open
+          ? `${name} changed in the open notebook (or was closed) since this proposal was made. Nothing was changed.`
+          : err.details?.diskHash === null
+            ? `${name} was deleted on disk since this proposal was made. Nothing was written.`
+            : `${name} changed on disk since this proposal was made. Nothing was written.`,
+      });
+      return false;
+    }
+  }
+
+  /**
+   * A proposal made against the open notebook's unsaved edits: main decided and checked, and the accepted cells go
+   * into the open notebook here, each one step of its undo (the file is written when the operator saves).
+   */
+  private async editOpenNotebook(path: string, edits: OpenNotebookCellEdit[]): Promise<void> {
+    const target = notebookRestoreTarget(path);
+    for (const edit of edits) {
+      const done = !target
+        ? false
+        : edit.kind === 'delete'
+          ? await target.takeCell(edit.cellId)
+          : await target.putCell(edit.cell, edit);
+      if (!done) {
+        this.addLocalError(
+          path,
+          new Error(`The accepted cells could not all be put into the open notebook ${nameOf(path)}.`),
+        );
+        return;
+      }
     }
   }
 

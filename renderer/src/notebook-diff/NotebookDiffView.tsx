@@ -24,7 +24,8 @@ export interface NotebookDiffDecisions {
   onAccept: (changeId: string) => void;
   /** Reject (proposal) or Undo (agent) one change. */
   onReject: (changeId: string) => void;
-  onAcceptAll: () => void;
+  /** `undecided`: the change ids not decided yet. */
+  onAcceptAll: (undecided: string[]) => void;
   onRejectAll: () => void;
 }
 
@@ -205,8 +206,20 @@ function UnchangedRun({ row, result }: { row: Extract<DiffRow, { kind: 'unchange
 }
 
 /**
+ * Mod+Enter accepts (keeps) the focused change, Mod+Backspace rejects (undoes) it: VS Code's keys for inline chat's
+ * Accept / Discard and for Keep / Undo of chat edits.
+ */
+function decisionKey(e: KeyboardEvent): Decision | null {
+  if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return null;
+  if (e.key === 'Enter') return 'accepted';
+  if (e.key === 'Backspace') return 'rejected';
+  return null;
+}
+
+/**
  * A notebook compared cell by cell: changed cells top to bottom (source as a Monaco diff, outputs before and
- * after, metadata behind a toggle), unchanged runs folded. F7 / Shift+F7 go to the next / previous change.
+ * after, metadata behind a toggle), unchanged runs folded. F7 / Shift+F7 go to the next / previous change; with
+ * decisions, Mod+Enter / Mod+Backspace decide the focused one.
  */
 export function NotebookDiffView(props: NotebookDiffViewProps) {
   const { result, decisions } = props;
@@ -216,11 +229,25 @@ export function NotebookDiffView(props: NotebookDiffViewProps) {
   const changes = rows.filter((r) => r.kind === 'change').length;
   const notebookChange = result.diff.notebook;
 
-  // Capture: a source diff's Monaco would take F7 for its own (line) diff navigation.
+  // Capture: a source diff's Monaco would take F7 (its line diff navigation) and Mod+Enter / Mod+Backspace.
   const onKeyDownCapture = (e: KeyboardEvent) => {
-    if (e.key !== 'F7' || e.ctrlKey || e.altKey || e.metaKey) return;
     const groups = [...(region.current?.querySelectorAll<HTMLElement>('.nbd-change') ?? [])];
     const current = groups.findIndex((g) => g.contains(document.activeElement));
+    const decision = decisionKey(e);
+    if (decision) {
+      const changeId = groups[current]?.dataset.changeId;
+      if (!decisions || !changeId || decisions.decided?.[changeId]) return;
+      e.preventDefault();
+      e.stopPropagation();
+      if (decision === 'accepted') decisions.onAccept(changeId);
+      else decisions.onReject(changeId);
+      // On to the next change still to decide, as VS Code's review does after Keep / Undo.
+      const next = groups.slice(current + 1).find((g) => !decisions.decided?.[g.dataset.changeId ?? '']);
+      next?.focus();
+      next?.scrollIntoView({ block: 'nearest' });
+      return;
+    }
+    if (e.key !== 'F7' || e.ctrlKey || e.altKey || e.metaKey) return;
     const next = stepChange(current, groups.length, e.shiftKey);
     if (next === null) return;
     e.preventDefault();
@@ -252,7 +279,11 @@ export function NotebookDiffView(props: NotebookDiffViewProps) {
               key={decision}
               type="button"
               className={`btn btn-small${decision === 'accepted' ? ' btn-primary' : ''}`}
-              onClick={decision === 'accepted' ? decisions.onAcceptAll : decisions.onRejectAll}
+              onClick={() =>
+                decision === 'accepted'
+                  ? decisions.onAcceptAll(result.diff.changeIds.filter((id) => !decisions.decided?.[id]))
+                  : decisions.onRejectAll()
+              }
             >
               {label}
             </button>

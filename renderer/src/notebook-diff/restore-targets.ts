@@ -1,7 +1,8 @@
 import type { NotebookCell } from '../../../shared/contract';
 
 /*
- * Open notebooks as places a cell from elsewhere (an older version in the Timeline) is put back: through the
+ * Open notebooks as places a cell from elsewhere (an older version in the Timeline, an Edit assistant proposal
+ * accepted into the open notebook) is put back or taken out: through the
  * notebook's own edit path, so it is one step of its undo and makes it dirty like any edit, and nothing the
  * operator typed is overwritten. Registered by each notebook view while it is open.
  */
@@ -18,8 +19,10 @@ export interface NotebookRestoreTarget {
    * Resolves false when it failed (the notebook has told why).
    */
   putCell(cell: NotebookCell, at: { replaceId: string | null; index: number }): Promise<boolean>;
-  /** Takes the cell out (an agent's added cell undone): one undoable step. Resolves false when it failed. */
+  /** Takes the cell out (an agent's added cell undone, a proposal's deletion accepted): one undoable step. Resolves false when it failed. */
   takeCell(cellId: string): Promise<boolean>;
+  /** Sends typed-but-unsent source edits to main, so what main holds is what the operator sees. */
+  flushEdits(): Promise<void>;
 }
 
 const targets = new Set<NotebookRestoreTarget>();

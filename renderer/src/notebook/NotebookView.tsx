@@ -127,7 +127,7 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
     [session, notebook],
   );
 
-  // The Timeline puts an older version's cell back here, as one undoable edit.
+  // The Timeline puts an older version's cell back here, and the Edit assistant its accepted cells: undoable edits.
   useEffect(
     () =>
       registerNotebookRestoreTarget({
@@ -136,6 +136,7 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
         cellIds: () => session.getState().cells.map((c) => c.cell.id),
         putCell: (cell, at) => notebook.putCell(cell, at),
         takeCell: (cellId) => notebook.takeCell(cellId),
+        flushEdits: () => session.flushEdits(),
       }),
     [session, notebook],
   );

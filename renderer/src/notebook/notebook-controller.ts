@@ -396,7 +396,7 @@ export class NotebookController extends Store<NotebookViewState> implements Cell
     return done;
   };
 
-  /** Takes the cell out as one undoable step (an agent's added cell undone). Resolves false when it failed. */
+  /** Takes the cell out as one undoable step (an agent's added cell undone, a proposal's deletion accepted). Resolves false when it failed. */
   takeCell = async (cellId: string): Promise<boolean> => {
     let done = false;
     await this.attempt(async () => {
