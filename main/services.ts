@@ -38,7 +38,7 @@ import { insideGitRepository, withheldFeatures } from './trust';
 import type { Handlers } from './router';
 import { KilnError } from '../shared/errors';
 import type { EventPayload, TrustState } from '../shared/contract';
-import { WorkspaceWatcher, type FolderWatchFactory } from './watcher';
+import { WatchService, type FolderWatchFactory } from './watcher';
 import { uploadHandlers } from './upload';
 import { logHandlers } from './log';
 import { osTrash, workspaceHandlers, type Workspace, type WorkspaceOptions } from './workspace';
@@ -88,7 +88,9 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const owned = new DisposableStore();
   const hub = owned.add(new EventHub());
   const changes = owned.add(new ChangeFeed({ root: await realpath(path.resolve(options.root)) }));
-  owned.add(changes.onChange((change) => hub.emit('fs.change', change)));
+  // Announced before main's owners follow a change (they may announce their own in following it): the renderer
+  // hears of a change first. Every other service event is in the one table below (hub.announce).
+  owned.add(hub.announce({ 'fs.change': changes.onDidChange }));
   // Workspace, config, Jupyter, notebooks and verbs: the same stack the MCP server builds.
   const stack = await createVerbStack({
     root: options.root,
@@ -154,49 +156,30 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     workspace,
     excluded: stack.historyExcluded,
   });
-  owned.add(changes.onChange((change) => void history.applyChange(change)));
+  owned.add(changes.onDidChange((change) => void history.applyChange(change)));
   // Hot exit for notebooks, from main's model; a graceful shutdown writes what is pending before notebooks close.
   const notebookBackups = new NotebookBackups(history.backups);
   notebookBackups.snapshotFrom((rel) => notebooks.backupOf(rel));
   notebooks.keepBackupsIn(notebookBackups);
   owned.add({ dispose: () => notebookBackups.flush() });
   const windowClose = owned.add(new WindowCloseState(history.backups, notebookBackups));
-  owned.add(stack.history.onDidChange((change) => hub.emit('history.changed', change)));
-  // The operator is told once per session, even if the watcher restarts with new excludes.
-  let degradationTold = false;
-  const startWatcher = (exclude: string[] | null) =>
-    new WorkspaceWatcher({
+  // Owners of path-keyed state in main follow the feed themselves; nobody tells them after a move.
+  owned.add(changes.onDidChange((change) => void edits.applyChange(change).catch(() => undefined)));
+  owned.add(changes.onDidChange((change) => notebooks.applyChange(change)));
+  // The kernel picker's environments: a new .venv is seen through the feed, not a watch of its own.
+  owned.add(changes.onDidChange((change) => stack.environments.applyChange(change)));
+  // Start-up never waits for the watcher's walk: the window and the first listing come first. It follows the
+  // config's watchExclude itself.
+  const watcher = owned.add(
+    new WatchService({
       root: workspace.root,
       ledger: workspace.ledger,
-      exclude: exclude ?? undefined,
+      exclude: () => config.current().watchExclude,
+      onDidChangeConfig: config.onDidChange,
       watchFolder: options.watchFolder,
-      onDegraded: (status) => {
-        if (degradationTold) return;
-        degradationTold = true;
-        hub.emit('watch.degraded', status);
-      },
-      onChange: (change) => void changes.reportObserved(change),
-    });
-  // Owners of path-keyed state in main follow the feed themselves; nobody tells them after a move.
-  owned.add(changes.onChange((change) => void edits.applyChange(change).catch(() => undefined)));
-  owned.add(changes.onChange((change) => notebooks.applyChange(change)));
-  // The kernel picker's environments: a new .venv is seen through the feed, not a watch of its own.
-  owned.add(changes.onChange((change) => stack.environments.applyChange(change)));
-  owned.add(stack.environments.onDidChange((list) => hub.emit('kernelEnvironments.changed', list)));
-  // Start-up never waits for the watcher's walk: the window and the first listing come first.
-  let watchExclude = config.current().watchExclude;
-  let watcher = startWatcher(watchExclude);
-  let walked = false;
-  // The walk's end is reported, so whoever waits for it (the scale bench, a status line) needs no quiet window.
-  const noteWalked = (walking: WorkspaceWatcher) =>
-    void walking.ready.then(() => {
-      if (walking !== watcher) return;
-      walked = true;
-      hub.emit('watch.walked', { watchedFolders: walking.watchCount });
-    });
-  noteWalked(watcher);
-  // Whichever watcher is current at the end: a replaced one was disposed when it was replaced.
-  owned.add(toDisposable(() => watcher.dispose()));
+    }),
+  );
+  owned.add(watcher.onDidChange((change) => void changes.reportObserved(change)));
   // Temp files of a save or copy cut short by a kill; swept in the background (start-up never waits),
   // skipping what the watcher skips, so .git and node_modules are not walked for them.
   const sweeping = new AbortController();
@@ -205,17 +188,6 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     toDisposable(async () => {
       sweeping.abort();
       await sweep;
-    }),
-  );
-  owned.add(
-    config.onDidChange(() => {
-      const next = config.current().watchExclude;
-      if (JSON.stringify(next) === JSON.stringify(watchExclude)) return;
-      watchExclude = next;
-      void watcher.dispose();
-      watcher = startWatcher(next);
-      walked = false;
-      noteWalked(watcher);
     }),
   );
   const files = workspaceHandlers(workspace);
@@ -232,11 +204,11 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     new SearchService({
       root: workspace.root,
       holdSearchesAfter: options.holdSearchesAfter,
-      feedCoverage: () => (walked && !watcher.degraded ? watcher : null),
+      feedCoverage: () => watcher.coverage(),
       emit: (channel, payload) => hub.emit(channel, payload),
     }),
   );
-  owned.add(changes.onChange((change) => search.applyChange(change)));
+  owned.add(changes.onDidChange((change) => search.applyChange(change)));
   const replace = new ReplaceService({
     workspace,
     notebooks,
@@ -251,7 +223,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     }),
   );
   owned.add(
-    changes.onChange((change) => {
+    changes.onDidChange((change) => {
       fileIndex.applyChange(change);
       git.scheduleRefresh();
     }),
@@ -295,7 +267,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       launcher: options.nodeScriptLauncher,
     }),
   );
-  owned.add(changes.onChange((change) => language.applyChange(change)));
+  owned.add(changes.onDidChange((change) => language.applyChange(change)));
   notebookLanguage = owned.add(
     new NotebookLanguage({
       notebooks,
@@ -304,21 +276,31 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     }),
   );
 
+  // The one table of service events announced on the wire; the hosts forward the hub's events to the renderers.
+  owned.add(
+    hub.announce({
+      'watch.degraded': watcher.onDidDegrade,
+      'watch.walked': watcher.onDidWalk,
+      'history.changed': stack.history.onDidChange,
+      'kernelEnvironments.changed': stack.environments.onDidChange,
+    }),
+  );
+
   const handlers: Handlers = {
     ...files,
     // What the operator looks at stays live even where no watch could be placed (polled instead).
     'workspace.list': async (args) => {
       const listing = await files['workspace.list'](args);
-      void watcher.noteShown(path.join(workspace.root, listing.path), 'dir');
+      void watcher.noteShown(listing.path, 'dir');
       return listing;
     },
     'workspace.read': async (args) => {
       const content = await files['workspace.read'](args);
-      void watcher.noteShown(path.join(workspace.root, content.path), 'file');
+      void watcher.noteShown(content.path, 'file');
       history.noteOpened(content.path);
       return content;
     },
-    'watch.status': () => ({ degraded: watcher.degraded, watchedFolders: watcher.watchCount, walked }),
+    'watch.status': () => watcher.status(),
     'editor.gutter': ({ path, text }) => git.changesFor(path, text),
     'prefs.get': () => prefs.get(),
     'prefs.set': (changes) => {

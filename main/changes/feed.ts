@@ -34,7 +34,7 @@ export class ChangeFeed implements IDisposable {
   // One owner failing to apply a change must not keep it from the others.
   private readonly changed = new Emitter<FsChange>({ onListenerError: logListenerError });
   /** Every change, once, in the order it happened. */
-  readonly onChange: Event<FsChange> = this.changed.event;
+  readonly onDidChange: Event<FsChange> = this.changed.event;
   private expectations: Expectation[] = [];
   /** How each file Kiln last wrote looked right after (size, mtime, identity, hash): a report still matching it is our echo. */
   private readonly written = new Map<string, DiskState>();
