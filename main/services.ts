@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { DisposableStore, toDisposable } from '../shared/base/lifecycle';
+import { Emitter } from '../shared/base/event';
 import { AgentService, agentHandlers } from './agent';
 import { ChangeFeed } from './changes';
 import { configHandlers } from './config';
@@ -34,14 +35,15 @@ import { TerminalService, terminalHandlers } from './terminal';
 import { LanguageService, findNotebookInterpreter, languageHandlers, type NodeScriptLauncher } from './language-server';
 import { NotebookLanguage } from './language-server/notebook';
 import { PrefsService, type KeyValueStore } from './prefs';
-import { insideGitRepository, withheldFeatures } from './trust';
+import { TrustStateService, insideGitRepository } from './trust';
 import type { Handlers } from './router';
 import { KilnError } from '../shared/errors';
-import type { EventPayload, TrustState } from '../shared/contract';
 import { WatchService, type FolderWatchFactory } from './watcher';
 import { uploadHandlers } from './upload';
-import { logHandlers } from './log';
-import { osTrash, workspaceHandlers, type Workspace, type WorkspaceOptions } from './workspace';
+import { createLogger, logHandlers } from './log';
+import { osTrash, workspaceHandlers, type ShownPath, type Workspace, type WorkspaceOptions } from './workspace';
+
+const log = createLogger('services');
 
 export interface ServiceOptions {
   /** The workspace folder the operator opened. */
@@ -109,21 +111,18 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   owned.add(stack);
   const { workspace, config, notebooks, verbs, trust } = stack;
   // Restricted mode names what it holds back beyond config keys; both facts are found once, off the start-up path.
-  const restrictedFacts = Promise.all([insideGitRepository(workspace.root), verbs.sandbox.status()]);
-  const trustState = async (): Promise<TrustState> => {
-    const [inGitRepository, sandbox] = await restrictedFacts;
-    return {
-      trusted: trust.trusted,
-      withheld: config.current().withheld,
-      withheldFeatures: withheldFeatures({
-        trusted: trust.trusted,
-        inGitRepository,
-        sandboxAvailable: sandbox.available,
-      }),
-    };
-  };
-  owned.add(config.onDidChange(() => void trustState().then((state) => hub.emit('trust.changed', state))));
-  const prefs = new PrefsService(options.prefsStore);
+  const trustState = owned.add(
+    new TrustStateService({
+      trust,
+      withheld: () => config.current().withheld,
+      onDidChangeConfig: config.onDidChange,
+      facts: Promise.all([insideGitRepository(workspace.root), verbs.sandbox.status()]).then(
+        ([inGitRepository, sandbox]) => ({ inGitRepository, sandboxAvailable: sandbox.available }),
+      ),
+    }),
+  );
+  owned.add(trust);
+  const prefs = owned.add(new PrefsService(options.prefsStore));
   notebooks.recordTimingWhen(() => prefs.get().notebookRecordTiming);
   // One run engine for every session kind.
   const engine = owned.add(new RunEngine());
@@ -164,10 +163,26 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   owned.add({ dispose: () => notebookBackups.flush() });
   const windowClose = owned.add(new WindowCloseState(history.backups, notebookBackups));
   // Owners of path-keyed state in main follow the feed themselves; nobody tells them after a move.
-  owned.add(changes.onDidChange((change) => void edits.applyChange(change).catch(() => undefined)));
+  owned.add(
+    changes.onDidChange(
+      (change) =>
+        void edits
+          .applyChange(change)
+          .catch(
+            log.caught(
+              "an edit session's saved record could not follow a move or delete; the session in memory did",
+              undefined,
+              'warn',
+            ),
+          ),
+    ),
+  );
   owned.add(changes.onDidChange((change) => notebooks.applyChange(change)));
   // The kernel picker's environments: a new .venv is seen through the feed, not a watch of its own.
   owned.add(changes.onDidChange((change) => stack.environments.applyChange(change)));
+  // What the operator is shown through the workspace channels: the watcher and local history follow it.
+  const shown = owned.add(new Emitter<ShownPath>());
+  owned.add(history.followOpened(shown.event));
   // Start-up never waits for the watcher's walk: the window and the first listing come first. It follows the
   // config's watchExclude itself.
   const watcher = owned.add(
@@ -176,6 +191,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       ledger: workspace.ledger,
       exclude: () => config.current().watchExclude,
       onDidChangeConfig: config.onDidChange,
+      onDidShow: shown.event,
       watchFolder: options.watchFolder,
     }),
   );
@@ -183,14 +199,15 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   // Temp files of a save or copy cut short by a kill; swept in the background (start-up never waits),
   // skipping what the watcher skips, so .git and node_modules are not walked for them.
   const sweeping = new AbortController();
-  const sweep = workspace.sweepStaleTemps(sweeping.signal, (rel) => watcher.excludes(rel)).catch(() => []);
+  const sweep = workspace
+    .sweepStaleTemps(sweeping.signal, (rel) => watcher.excludes(rel))
+    .catch(log.caught('sweeping stale temp files failed; they are swept at the next start', []));
   owned.add(
     toDisposable(async () => {
       sweeping.abort();
       await sweep;
     }),
   );
-  const files = workspaceHandlers(workspace);
   // Quick Open's index: scanned in the background from its first use, then kept current from the change feed.
   const fileIndex = owned.add(
     new FileIndex({
@@ -219,7 +236,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     new GitService({
       root: workspace.root,
       trusted: () => trust.trusted,
-      onChange: (status) => hub.emit('git.changed', status),
+      onDidChangeTrust: trust.onDidChange,
     }),
   );
   owned.add(
@@ -240,7 +257,6 @@ export async function createServices(options: ServiceOptions): Promise<Services>
 
   // The Python language server: started by the first Python document, following the feed for files on disk.
   // Open notebooks are mirrored to it as virtual documents; their diagnostics are announced per notebook and cell.
-  let notebookLanguage: NotebookLanguage | null = null;
   const language = owned.add(
     new LanguageService({
       root: workspace.root,
@@ -248,8 +264,9 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       enabled: () => prefs.get()['python.languageServer'] === 'on',
       diagnosticsScope: () => prefs.get()['python.diagnostics'],
       trusted: () => trust.trusted,
+      onDidChangePrefs: prefs.onDidChange,
+      onDidChangeTrust: trust.onDidChange,
       interpreter: () => findNotebookInterpreter(),
-      inMemory: (rel) => notebookLanguage?.documents.isVirtual(rel) ?? false,
       readFile: async (rel) => {
         const content = await workspace.read(rel);
         if (content.text === null || content.truncated)
@@ -259,22 +276,11 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       writeFile: async (rel, text, expectedHash) => {
         await workspace.write(rel, text, { origin: 'operator', expectedHash });
       },
-      emit: (channel, payload) => {
-        if (channel !== 'language.diagnostics' || !notebookLanguage) return hub.emit(channel, payload);
-        const relayed = notebookLanguage.relayDiagnostics(payload as EventPayload<'language.diagnostics'>);
-        if (relayed) hub.emit('language.diagnostics', relayed);
-      },
       launcher: options.nodeScriptLauncher,
     }),
   );
   owned.add(changes.onDidChange((change) => language.applyChange(change)));
-  notebookLanguage = owned.add(
-    new NotebookLanguage({
-      notebooks,
-      server: language,
-      publish: (diagnostics) => hub.emit('language.diagnostics', diagnostics),
-    }),
-  );
+  const notebookLanguage = owned.add(new NotebookLanguage({ notebooks, server: language }));
 
   // The one table of service events announced on the wire; the hosts forward the hub's events to the renderers.
   owned.add(
@@ -283,31 +289,20 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       'watch.walked': watcher.onDidWalk,
       'history.changed': stack.history.onDidChange,
       'kernelEnvironments.changed': stack.environments.onDidChange,
+      'trust.changed': trustState.onDidChange,
+      'git.changed': git.onDidChange,
+      'language.statusChanged': language.onDidChangeStatus,
+      // The server's diagnostics, a notebook's virtual document's placed in its cells.
+      'language.diagnostics': notebookLanguage.onDidPublishDiagnostics,
     }),
   );
 
   const handlers: Handlers = {
-    ...files,
-    // What the operator looks at stays live even where no watch could be placed (polled instead).
-    'workspace.list': async (args) => {
-      const listing = await files['workspace.list'](args);
-      void watcher.noteShown(listing.path, 'dir');
-      return listing;
-    },
-    'workspace.read': async (args) => {
-      const content = await files['workspace.read'](args);
-      void watcher.noteShown(content.path, 'file');
-      history.noteOpened(content.path);
-      return content;
-    },
+    ...workspaceHandlers(workspace, shown),
     'watch.status': () => watcher.status(),
     'editor.gutter': ({ path, text }) => git.changesFor(path, text),
     'prefs.get': () => prefs.get(),
-    'prefs.set': (changes) => {
-      const next = prefs.set(changes);
-      if ('python.languageServer' in changes || 'python.diagnostics' in changes) void language.settingsChanged();
-      return next;
-    },
+    'prefs.set': (changes) => prefs.set(changes),
     ...configHandlers(config),
     ...editAssistantHandlers(edits),
     ...agentHandlers(agent),
@@ -320,17 +315,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...quickOpenHandlers(fileIndex),
     ...searchHandlers(search),
     ...replaceHandlers(replace),
-    'trust.get': () => trustState(),
-    'trust.set': async ({ trusted }) => {
-      await trust.set(trusted);
-      // git runs only in trusted folders: its marks appear or go with the decision.
-      git.scheduleRefresh();
-      // The server's interpreter settings depend on trust: it restarts with the new ones.
-      void language.settingsChanged();
-      const state = await trustState();
-      hub.emit('trust.changed', state);
-      return state;
-    },
+    'trust.get': () => trustState.get(),
+    'trust.set': ({ trusted }) => trustState.set(trusted),
     ...gitHandlers(git),
     ...notebookMergeHandlers(new NotebookMergeService({ git, files: workspace })),
     ...terminalHandlers(terminals),

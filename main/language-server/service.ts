@@ -15,7 +15,8 @@ import type {
   SignatureHelp,
   WorkspaceSymbol,
 } from '../../shared/contract';
-import type { IDisposable } from '../../shared/base/lifecycle';
+import { toDisposable, type IDisposable } from '../../shared/base/lifecycle';
+import type { Event } from '../../shared/base/event';
 import type { markup } from './convert';
 import { LanguageFeatures } from './features';
 import { EditPreviews, type EditPreviewOptions } from './rename-previews';
@@ -34,14 +35,37 @@ export class LanguageService implements IDisposable {
   private readonly server: LanguageServer;
   private readonly previews: EditPreviews;
   private readonly features: LanguageFeatures;
+  /** Who holds documents only in memory (the notebooks' mirror), once it has said so. */
+  private inMemory: ((rel: string) => boolean) | null = null;
 
   constructor(options: LanguageServiceOptions) {
     this.server = new LanguageServer(options);
-    this.previews = new EditPreviews(this.server, options);
+    this.previews = new EditPreviews(this.server, {
+      ...options,
+      inMemory: (rel) => this.inMemory?.(rel) ?? options.inMemory?.(rel) ?? false,
+    });
     this.features = new LanguageFeatures(this.server, this.previews);
   }
 
+  /** Documents held only in the server's memory (notebooks' virtual documents), from their owner; dispose to let go. */
+  keepInMemory(isInMemory: (rel: string) => boolean): IDisposable {
+    this.inMemory = isInMemory;
+    return toDisposable(() => {
+      if (this.inMemory === isInMemory) this.inMemory = null;
+    });
+  }
+
   // ---- supervision ----
+
+  /** The server's state changed (starting, ready, crashed, off...). */
+  get onDidChangeStatus(): Event<LanguageStatus> {
+    return this.server.onDidChangeStatus;
+  }
+
+  /** A document's diagnostics as the server published them (a notebook's virtual document's among them). */
+  get onDidPublishDiagnostics(): Event<DocumentDiagnostics> {
+    return this.server.onDidPublishDiagnostics;
+  }
 
   getStatus(): LanguageStatus {
     return this.server.getStatus();

@@ -3,16 +3,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as lsp from 'vscode-languageserver-protocol/node';
-import type {
-  DocumentDiagnostics,
-  EventChannel,
-  EventPayload,
-  FsChange,
-  LanguageStatus,
-  LspRange,
-} from '../../shared/contract';
+import type { DocumentDiagnostics, FsChange, LanguageStatus, LspRange } from '../../shared/contract';
+import { Emitter, type Event } from '../../shared/base/event';
 import { KilnError } from '../../shared/errors';
-import type { IDisposable } from '../../shared/base/lifecycle';
+import { DisposableStore, type IDisposable } from '../../shared/base/lifecycle';
 import { OpenDocuments } from './documents';
 import { UriMapper, diagnostic } from './convert';
 import {
@@ -25,6 +19,9 @@ import {
 import { writeUntrustedProject } from './untrusted-project';
 import { CLIENT_CAPABILITIES, pyrightSettings } from './pyright-settings';
 import { isPython, staysInside } from './python-paths';
+import { createLogger } from '../log';
+
+const log = createLogger('language-server');
 
 export interface LanguageServerOptions {
   /** The workspace folder (realpath'd). */
@@ -38,7 +35,10 @@ export interface LanguageServerOptions {
   trusted(): boolean;
   /** The interpreter notebooks run with (its site-packages); null when none. */
   interpreter(): Promise<string | null>;
-  emit<E extends EventChannel>(channel: E, payload: EventPayload<E>): void;
+  /** The prefs changed (the keys that did): the server follows `python.languageServer` and `python.diagnostics`. */
+  onDidChangePrefs?: Event<{ changed: readonly string[] }>;
+  /** Trust was granted or revoked: the server's interpreter settings depend on it, so it restarts with the new ones. */
+  onDidChangeTrust?: Event<unknown>;
   /** Stop the server after this long with no Python document open (default 10 minutes). */
   idleStopMs?: number;
   /** Back-off before the n-th restart after a crash (default 1 s, doubling, at most 30 s). */
@@ -83,6 +83,13 @@ export class LanguageServer implements IDisposable {
   /** In-flight requests by supersession key (kind + document) and by the renderer's id. */
   private readonly inFlight = new Map<string, lsp.CancellationTokenSource>();
   private readonly byRequestId = new Map<number, lsp.CancellationTokenSource>();
+  private readonly disposables = new DisposableStore();
+  private readonly statusEmitter = this.disposables.add(new Emitter<LanguageStatus>());
+  private readonly diagnosticsEmitter = this.disposables.add(new Emitter<DocumentDiagnostics>());
+  /** The server's state changed (starting, ready, crashed, off...). */
+  readonly onDidChangeStatus: Event<LanguageStatus> = this.statusEmitter.event;
+  /** A document's diagnostics, as the server published them (empty: it has none left). */
+  readonly onDidPublishDiagnostics: Event<DocumentDiagnostics> = this.diagnosticsEmitter.event;
 
   constructor(private readonly options: LanguageServerOptions) {
     this.uris = new UriMapper(options.root);
@@ -97,6 +104,14 @@ export class LanguageServer implements IDisposable {
       projectConfig: this.projectConfig(),
       capabilities: { formatting: false, rangeFormatting: false, codeActions: false },
     };
+    const settingsKeys = ['python.languageServer', 'python.diagnostics'];
+    if (options.onDidChangePrefs)
+      this.disposables.add(
+        options.onDidChangePrefs(({ changed }) => {
+          if (changed.some((key) => settingsKeys.includes(key))) void this.settingsChanged();
+        }),
+      );
+    if (options.onDidChangeTrust) this.disposables.add(options.onDidChangeTrust(() => void this.settingsChanged()));
   }
 
   getStatus(): LanguageStatus {
@@ -218,7 +233,14 @@ export class LanguageServer implements IDisposable {
   private async start(): Promise<Running | null> {
     const restarting = this.status.state === 'restarting';
     this.setStatus({ state: restarting ? 'restarting' : 'starting', message: 'Python language server: starting…' });
-    const interpreter = await this.options.interpreter().catch(() => null);
+    const interpreter = await this.options
+      .interpreter()
+      .catch(
+        log.caught(
+          "finding the notebooks' interpreter failed; the server knows only the standard library (its status says so)",
+          null,
+        ),
+      );
     let proc: ServerProcess;
     try {
       proc = await startServerProcess(this.options.root, {
@@ -236,7 +258,13 @@ export class LanguageServer implements IDisposable {
     // [tool.pyright] (venvPath, venv, extraPaths...) is never read (see untrusted-project.ts).
     let projectRoot = this.options.root;
     if (!this.options.trusted()) {
-      await mkdir(untrustedVenvs, { recursive: true }).catch(() => undefined);
+      await mkdir(untrustedVenvs, { recursive: true }).catch(
+        log.caught(
+          'the empty venvPath could not be made; pyright finds no environment in a missing folder either',
+          undefined,
+          'warn',
+        ),
+      );
       try {
         projectRoot = await writeUntrustedProject({
           root: this.options.root,
@@ -386,7 +414,10 @@ export class LanguageServer implements IDisposable {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = null;
     this.clearIdle();
-    const running = this.running ?? (await this.starting?.catch(() => null)) ?? this.running;
+    const running =
+      this.running ??
+      (await this.starting?.catch(log.caught('a start being stopped failed; its status said why', null))) ??
+      this.running;
     this.running = null;
     if (!running) return;
     running.stopping = true;
@@ -394,7 +425,12 @@ export class LanguageServer implements IDisposable {
     const polite = (async () => {
       await connection.sendRequest(lsp.ShutdownRequest.type);
       connection.sendNotification(lsp.ExitNotification.type);
-    })().catch(() => undefined);
+    })().catch(
+      log.caught(
+        'the server did not shut down politely (gone, or its pipe closed); it is killed after the grace',
+        undefined,
+      ),
+    );
     const timer = setTimeout(() => running.process.kill(), SHUTDOWN_GRACE_MS);
     await Promise.race([polite.then(() => exited), exited]);
     clearTimeout(timer);
@@ -405,18 +441,19 @@ export class LanguageServer implements IDisposable {
   async dispose(): Promise<void> {
     this.disposed = true;
     await this.stop();
+    await this.disposables.dispose();
   }
 
   private setStatus(change: Partial<LanguageStatus>): void {
     this.status = { ...this.status, restricted: !this.options.trusted(), ...change };
-    this.options.emit('language.statusChanged', this.status);
+    this.statusEmitter.fire(this.status);
   }
 
   private publish(rel: string, version: number | null, raw: lsp.Diagnostic[]): void {
     const entry: DocumentDiagnostics = { path: rel, version, diagnostics: raw.map(diagnostic) };
     if (entry.diagnostics.length === 0) this.diagnostics.delete(rel);
     else this.diagnostics.set(rel, entry);
-    this.options.emit('language.diagnostics', entry);
+    this.diagnosticsEmitter.fire(entry);
   }
 
   private projectConfig(): string | null {
@@ -456,7 +493,10 @@ export class LanguageServer implements IDisposable {
     if (requestId !== undefined) this.byRequestId.set(requestId, source);
     try {
       return await running.process.connection.sendRequest(type, params as never, source.token);
-    } catch {
+    } catch (err) {
+      // Cancelled (superseded, or the renderer moved on), or the server died: the editor shows nothing.
+      if (!(err instanceof lsp.ResponseError && err.code === lsp.LSPErrorCodes.RequestCancelled))
+        log.caught(`a ${type.method} request failed; answered empty`, null)(err);
       return null;
     } finally {
       if (key && this.inFlight.get(key) === source) this.inFlight.delete(key);

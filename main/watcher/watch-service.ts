@@ -13,6 +13,8 @@ export interface WatchServiceOptions {
   exclude(): readonly string[] | null;
   /** The configuration changed: the watcher restarts when its excludes did. */
   onDidChangeConfig: Event<unknown>;
+  /** What the operator is shown (a folder listed, a file opened): it stays live even where no watch could be placed. */
+  onDidShow?: Event<{ path: string; kind: 'dir' | 'file' }>;
   /** Tests inject an OS that refuses watches. */
   watchFolder?: FolderWatchFactory;
 }
@@ -44,6 +46,7 @@ export class WatchService implements IDisposable {
   constructor(private readonly options: WatchServiceOptions) {
     this.exclude = options.exclude();
     this.watcher = this.start();
+    if (options.onDidShow) this.disposables.add(options.onDidShow(({ path, kind }) => void this.noteShown(path, kind)));
     this.disposables.add(
       options.onDidChangeConfig(() => {
         const next = options.exclude();
