@@ -60,7 +60,8 @@ export async function runGitStatusBench(): Promise<BenchResult | null> {
   });
 
   let published = 0;
-  const service = new GitService({ root, onChange: () => published++ });
+  const service = new GitService({ root });
+  service.onDidChange(() => published++);
   const throughKiln = async () => {
     const start = performance.now();
     await service.refresh();

@@ -7,6 +7,9 @@ export function logListenerError(err: unknown): void {
   console.error('[kiln] listener failed', err);
 }
 
+/** Service events by the wire channel they go out on; each payload is the channel's. */
+export type WireEvents = { readonly [E in EventChannel]?: Event<EventPayload<E>> };
+
 /** The one place services announce events; each host forwards them to its renderer(s). */
 export class EventHub implements IDisposable {
   private readonly emitter = new Emitter<AnyEvent>({ onListenerError: logListenerError });
@@ -15,6 +18,17 @@ export class EventHub implements IDisposable {
 
   emit<E extends EventChannel>(channel: E, payload: EventPayload<E>): void {
     this.emitter.fire({ channel, payload } as AnyEvent);
+  }
+
+  /**
+   * Announces each service event on its wire channel: the one table of what main tells the renderers. Dispose the
+   * result to stop.
+   */
+  announce(table: WireEvents): IDisposable {
+    const subscriptions = Object.entries(table).map(([channel, event]) =>
+      (event as Event<unknown>)((payload) => this.emit(channel as EventChannel, payload as never)),
+    );
+    return { dispose: () => subscriptions.forEach((s) => s.dispose()) };
   }
 
   dispose(): void {

@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { DisposableStore, toDisposable } from '../shared/base/lifecycle';
+import { Emitter } from '../shared/base/event';
 import { AgentService, agentHandlers } from './agent';
 import { ChangeFeed } from './changes';
 import { configHandlers } from './config';
@@ -36,14 +37,15 @@ import { LanguageService, findNotebookInterpreter, languageHandlers, type NodeSc
 import { NotebookLanguage } from './language-server/notebook';
 import { PrefsService, type KeyValueStore } from './prefs';
 import { DebuggerService } from './debugger';
-import { insideGitRepository, withheldFeatures } from './trust';
+import { TrustStateService, insideGitRepository } from './trust';
 import type { Handlers } from './router';
 import { KilnError } from '../shared/errors';
-import type { EventPayload, TrustState } from '../shared/contract';
-import { WorkspaceWatcher, type FolderWatchFactory } from './watcher';
+import { WatchService, type FolderWatchFactory } from './watcher';
 import { uploadHandlers } from './upload';
-import { logHandlers } from './log';
-import { osTrash, workspaceHandlers, type Workspace, type WorkspaceOptions } from './workspace';
+import { createLogger, logHandlers } from './log';
+import { osTrash, workspaceHandlers, type ShownPath, type Workspace, type WorkspaceOptions } from './workspace';
+
+const log = createLogger('services');
 
 export interface ServiceOptions {
   /** The workspace folder the operator opened. */
@@ -90,7 +92,9 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const owned = new DisposableStore();
   const hub = owned.add(new EventHub());
   const changes = owned.add(new ChangeFeed({ root: await realpath(path.resolve(options.root)) }));
-  owned.add(changes.onChange((change) => hub.emit('fs.change', change)));
+  // Announced before main's owners follow a change (they may announce their own in following it): the renderer
+  // hears of a change first. Every other service event is in the one table below (hub.announce).
+  owned.add(hub.announce({ 'fs.change': changes.onDidChange }));
   // Workspace, config, Jupyter, notebooks and verbs: the same stack the MCP server builds.
   const stack = await createVerbStack({
     root: options.root,
@@ -109,21 +113,18 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   owned.add(stack);
   const { workspace, config, notebooks, verbs, trust } = stack;
   // Restricted mode names what it holds back beyond config keys; both facts are found once, off the start-up path.
-  const restrictedFacts = Promise.all([insideGitRepository(workspace.root), verbs.sandbox.status()]);
-  const trustState = async (): Promise<TrustState> => {
-    const [inGitRepository, sandbox] = await restrictedFacts;
-    return {
-      trusted: trust.trusted,
-      withheld: config.current().withheld,
-      withheldFeatures: withheldFeatures({
-        trusted: trust.trusted,
-        inGitRepository,
-        sandboxAvailable: sandbox.available,
-      }),
-    };
-  };
-  owned.add(config.onDidChange(() => void trustState().then((state) => hub.emit('trust.changed', state))));
-  const prefs = new PrefsService(options.prefsStore);
+  const trustState = owned.add(
+    new TrustStateService({
+      trust,
+      withheld: () => config.current().withheld,
+      onDidChangeConfig: config.onDidChange,
+      facts: Promise.all([insideGitRepository(workspace.root), verbs.sandbox.status()]).then(
+        ([inGitRepository, sandbox]) => ({ inGitRepository, sandboxAvailable: sandbox.available }),
+      ),
+    }),
+  );
+  owned.add(trust);
+  const prefs = owned.add(new PrefsService(options.prefsStore));
   notebooks.recordTimingWhen(() => prefs.get().notebookRecordTiming);
   const debuggers = new DebuggerService({ notebooks, root: workspace.root, store: options.prefsStore, events: hub });
   // One run engine for every session kind.
@@ -159,71 +160,59 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     excluded: stack.historyExcluded,
     unsavedNotebookText: (rel) => notebooks.unsavedText(rel),
   });
-  owned.add(changes.onChange((change) => void history.applyChange(change)));
+  owned.add(changes.onDidChange((change) => void history.applyChange(change)));
   // Hot exit for notebooks, from main's model; a graceful shutdown writes what is pending before notebooks close.
   const notebookBackups = new NotebookBackups(history.backups);
   notebookBackups.snapshotFrom((rel) => notebooks.backupOf(rel));
   notebooks.keepBackupsIn(notebookBackups);
   owned.add({ dispose: () => notebookBackups.flush() });
   const windowClose = owned.add(new WindowCloseState(history.backups, notebookBackups));
-  owned.add(stack.history.onDidChange((change) => hub.emit('history.changed', change)));
-  // The operator is told once per session, even if the watcher restarts with new excludes.
-  let degradationTold = false;
-  const startWatcher = (exclude: string[] | null) =>
-    new WorkspaceWatcher({
+  // Owners of path-keyed state in main follow the feed themselves; nobody tells them after a move.
+  owned.add(
+    changes.onDidChange(
+      (change) =>
+        void edits
+          .applyChange(change)
+          .catch(
+            log.caught(
+              "an edit session's saved record could not follow a move or delete; the session in memory did",
+              undefined,
+              'warn',
+            ),
+          ),
+    ),
+  );
+  owned.add(changes.onDidChange((change) => notebooks.applyChange(change)));
+  // The kernel picker's environments: a new .venv is seen through the feed, not a watch of its own.
+  owned.add(changes.onDidChange((change) => stack.environments.applyChange(change)));
+  // What the operator is shown through the workspace channels: the watcher and local history follow it.
+  const shown = owned.add(new Emitter<ShownPath>());
+  owned.add(history.followOpened(shown.event));
+  // Start-up never waits for the watcher's walk: the window and the first listing come first. It follows the
+  // config's watchExclude itself.
+  const watcher = owned.add(
+    new WatchService({
       root: workspace.root,
       ledger: workspace.ledger,
-      exclude: exclude ?? undefined,
+      exclude: () => config.current().watchExclude,
+      onDidChangeConfig: config.onDidChange,
+      onDidShow: shown.event,
       watchFolder: options.watchFolder,
-      onDegraded: (status) => {
-        if (degradationTold) return;
-        degradationTold = true;
-        hub.emit('watch.degraded', status);
-      },
-      onChange: (change) => void changes.reportObserved(change),
-    });
-  // Owners of path-keyed state in main follow the feed themselves; nobody tells them after a move.
-  owned.add(changes.onChange((change) => void edits.applyChange(change).catch(() => undefined)));
-  owned.add(changes.onChange((change) => notebooks.applyChange(change)));
-  // The kernel picker's environments: a new .venv is seen through the feed, not a watch of its own.
-  owned.add(changes.onChange((change) => stack.environments.applyChange(change)));
-  owned.add(stack.environments.onDidChange((list) => hub.emit('kernelEnvironments.changed', list)));
-  // Start-up never waits for the watcher's walk: the window and the first listing come first.
-  let watchExclude = config.current().watchExclude;
-  let watcher = startWatcher(watchExclude);
-  let walked = false;
-  // The walk's end is reported, so whoever waits for it (the scale bench, a status line) needs no quiet window.
-  const noteWalked = (walking: WorkspaceWatcher) =>
-    void walking.ready.then(() => {
-      if (walking !== watcher) return;
-      walked = true;
-      hub.emit('watch.walked', { watchedFolders: walking.watchCount });
-    });
-  noteWalked(watcher);
-  // Whichever watcher is current at the end: a replaced one was disposed when it was replaced.
-  owned.add(toDisposable(() => watcher.dispose()));
+    }),
+  );
+  owned.add(watcher.onDidChange((change) => void changes.reportObserved(change)));
   // Temp files of a save or copy cut short by a kill; swept in the background (start-up never waits),
   // skipping what the watcher skips, so .git and node_modules are not walked for them.
   const sweeping = new AbortController();
-  const sweep = workspace.sweepStaleTemps(sweeping.signal, (rel) => watcher.excludes(rel)).catch(() => []);
+  const sweep = workspace
+    .sweepStaleTemps(sweeping.signal, (rel) => watcher.excludes(rel))
+    .catch(log.caught('sweeping stale temp files failed; they are swept at the next start', []));
   owned.add(
     toDisposable(async () => {
       sweeping.abort();
       await sweep;
     }),
   );
-  owned.add(
-    config.onDidChange(() => {
-      const next = config.current().watchExclude;
-      if (JSON.stringify(next) === JSON.stringify(watchExclude)) return;
-      watchExclude = next;
-      void watcher.dispose();
-      watcher = startWatcher(next);
-      walked = false;
-      noteWalked(watcher);
-    }),
-  );
-  const files = workspaceHandlers(workspace);
   // Quick Open's index: scanned in the background from its first use, then kept current from the change feed.
   const fileIndex = owned.add(
     new FileIndex({
@@ -237,11 +226,11 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     new SearchService({
       root: workspace.root,
       holdSearchesAfter: options.holdSearchesAfter,
-      feedCoverage: () => (walked && !watcher.degraded ? watcher : null),
+      feedCoverage: () => watcher.coverage(),
       emit: (channel, payload) => hub.emit(channel, payload),
     }),
   );
-  owned.add(changes.onChange((change) => search.applyChange(change)));
+  owned.add(changes.onDidChange((change) => search.applyChange(change)));
   const replace = new ReplaceService({
     workspace,
     notebooks,
@@ -252,11 +241,11 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     new GitService({
       root: workspace.root,
       trusted: () => trust.trusted,
-      onChange: (status) => hub.emit('git.changed', status),
+      onDidChangeTrust: trust.onDidChange,
     }),
   );
   owned.add(
-    changes.onChange((change) => {
+    changes.onDidChange((change) => {
       fileIndex.applyChange(change);
       git.scheduleRefresh();
     }),
@@ -273,7 +262,6 @@ export async function createServices(options: ServiceOptions): Promise<Services>
 
   // The Python language server: started by the first Python document, following the feed for files on disk.
   // Open notebooks are mirrored to it as virtual documents; their diagnostics are announced per notebook and cell.
-  let notebookLanguage: NotebookLanguage | null = null;
   const language = owned.add(
     new LanguageService({
       root: workspace.root,
@@ -281,8 +269,9 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       enabled: () => prefs.get()['python.languageServer'] === 'on',
       diagnosticsScope: () => prefs.get()['python.diagnostics'],
       trusted: () => trust.trusted,
+      onDidChangePrefs: prefs.onDidChange,
+      onDidChangeTrust: trust.onDidChange,
       interpreter: () => findNotebookInterpreter(),
-      inMemory: (rel) => notebookLanguage?.documents.isVirtual(rel) ?? false,
       readFile: async (rel) => {
         const content = await workspace.read(rel);
         if (content.text === null || content.truncated)
@@ -292,47 +281,35 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       writeFile: async (rel, text, expectedHash) => {
         await workspace.write(rel, text, { origin: 'operator', expectedHash });
       },
-      emit: (channel, payload) => {
-        if (channel !== 'language.diagnostics' || !notebookLanguage) return hub.emit(channel, payload);
-        const relayed = notebookLanguage.relayDiagnostics(payload as EventPayload<'language.diagnostics'>);
-        if (relayed) hub.emit('language.diagnostics', relayed);
-      },
       launcher: options.nodeScriptLauncher,
     }),
   );
-  owned.add(changes.onChange((change) => language.applyChange(change)));
-  notebookLanguage = owned.add(
-    new NotebookLanguage({
-      notebooks,
-      server: language,
-      publish: (diagnostics) => hub.emit('language.diagnostics', diagnostics),
+  owned.add(changes.onDidChange((change) => language.applyChange(change)));
+  const notebookLanguage = owned.add(new NotebookLanguage({ notebooks, server: language }));
+
+  // The one table of service events announced on the wire; the hosts forward the hub's events to the renderers.
+  owned.add(
+    hub.announce({
+      'watch.degraded': watcher.onDidDegrade,
+      'watch.walked': watcher.onDidWalk,
+      'history.changed': stack.history.onDidChange,
+      'kernelEnvironments.changed': stack.environments.onDidChange,
+      'trust.changed': trustState.onDidChange,
+      'git.changed': git.onDidChange,
+      'language.statusChanged': language.onDidChangeStatus,
+      // The server's diagnostics, a notebook's virtual document's placed in its cells.
+      'language.diagnostics': notebookLanguage.onDidPublishDiagnostics,
     }),
   );
 
   // Git's side of notebooks: merge conflicts, Open Changes, and HEAD for a notebook compare.
   const gitNotebooks = new NotebookMergeService({ git, files: workspace });
   const handlers: Handlers = {
-    ...files,
-    // What the operator looks at stays live even where no watch could be placed (polled instead).
-    'workspace.list': async (args) => {
-      const listing = await files['workspace.list'](args);
-      void watcher.noteShown(path.join(workspace.root, listing.path), 'dir');
-      return listing;
-    },
-    'workspace.read': async (args) => {
-      const content = await files['workspace.read'](args);
-      void watcher.noteShown(path.join(workspace.root, content.path), 'file');
-      history.noteOpened(content.path);
-      return content;
-    },
-    'watch.status': () => ({ degraded: watcher.degraded, watchedFolders: watcher.watchCount, walked }),
+    ...workspaceHandlers(workspace, shown),
+    'watch.status': () => watcher.status(),
     'editor.gutter': ({ path, text }) => git.changesFor(path, text),
     'prefs.get': () => prefs.get(),
-    'prefs.set': (changes) => {
-      const next = prefs.set(changes);
-      if ('python.languageServer' in changes || 'python.diagnostics' in changes) void language.settingsChanged();
-      return next;
-    },
+    'prefs.set': (changes) => prefs.set(changes),
     ...configHandlers(config),
     ...editAssistantHandlers(edits),
     ...agentHandlers(agent),
@@ -347,17 +324,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...quickOpenHandlers(fileIndex),
     ...searchHandlers(search),
     ...replaceHandlers(replace),
-    'trust.get': () => trustState(),
-    'trust.set': async ({ trusted }) => {
-      await trust.set(trusted);
-      // git runs only in trusted folders: its marks appear or go with the decision.
-      git.scheduleRefresh();
-      // The server's interpreter settings depend on trust: it restarts with the new ones.
-      void language.settingsChanged();
-      const state = await trustState();
-      hub.emit('trust.changed', state);
-      return state;
-    },
+    'trust.get': () => trustState.get(),
+    'trust.set': ({ trusted }) => trustState.set(trusted),
     ...gitHandlers(git),
     ...notebookMergeHandlers(gitNotebooks),
     ...terminalHandlers(terminals),

@@ -23,8 +23,9 @@ beforeEach(async () => {
     onChange: (change, disk) => feed.reportOwn(change, disk),
   });
   changes = [];
-  feed.onChange((c) => changes.push(c));
-  watcher = new WorkspaceWatcher({ root, ledger: ws.ledger, onChange: (c) => void feed.reportObserved(c) });
+  feed.onDidChange((c) => changes.push(c));
+  watcher = new WorkspaceWatcher({ root, ledger: ws.ledger });
+  watcher.onDidChange((c) => void feed.reportObserved(c));
   await watcher.ready;
 });
 afterEach(async () => {
@@ -69,7 +70,7 @@ it("a slow operation's effect is never reported before Kiln reports the operatio
   const lookedAt = new Promise<void>((resolve) => (release = resolve));
   const idle = ws.ledger.whenIdle.bind(ws.ledger);
   ws.ledger.whenIdle = () => (release(), idle());
-  feed.onChange((c) => 'path' in c && c.path === 'a.txt' && release());
+  feed.onDidChange((c) => 'path' in c && c.path === 'a.txt' && release());
   const slow = await Workspace.open({
     root,
     ledger: ws.ledger,
@@ -110,7 +111,7 @@ it('an outside replacement with the same size and mtime as our own write is news
   const ours = await stat(file);
   const own = new ChangeFeed({ root });
   const published: FsChange[] = [];
-  own.onChange((c) => published.push(c));
+  own.onDidChange((c) => published.push(c));
   const updated: FsChange = { type: 'updated', path: 'a.txt', isDir: false, origin: 'external' };
   own.reportOwn(
     { ...updated, origin: 'operator' },

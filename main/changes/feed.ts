@@ -7,6 +7,11 @@ import { SerialQueue } from '../../shared/base/serial-queue';
 import { isWithin, rekeyAfterMove } from '../../shared/fs-change';
 import { logListenerError } from '../events';
 import { hashText, type DiskState } from '../workspace';
+import { createLogger } from '../log';
+
+const log = createLogger('changes');
+// Made once: it sits on the path of every observed change Kiln may have made itself.
+const isGone = log.caught('the path is gone or unreadable when its report is checked; the report is news', null);
 
 export interface ChangeFeedOptions {
   /** Absolute workspace root, to look at what the watcher reports. */
@@ -34,7 +39,7 @@ export class ChangeFeed implements IDisposable {
   // One owner failing to apply a change must not keep it from the others.
   private readonly changed = new Emitter<FsChange>({ onListenerError: logListenerError });
   /** Every change, once, in the order it happened. */
-  readonly onChange: Event<FsChange> = this.changed.event;
+  readonly onDidChange: Event<FsChange> = this.changed.event;
   private expectations: Expectation[] = [];
   /** How each file Kiln last wrote looked right after (size, mtime, identity, hash): a report still matching it is our echo. */
   private readonly written = new Map<string, DiskState>();
@@ -94,7 +99,7 @@ export class ChangeFeed implements IDisposable {
     // Most reports are other programs' work on paths Kiln never touched: news, with no disk look needed.
     if (!mine && !covering(true) && !covering(false)) return false;
     const abs = path.join(this.options.root, change.path);
-    const disk = await lstat(abs).catch(() => null);
+    const disk = await lstat(abs).catch(isGone);
     if (mine && disk?.isFile() && (change.type === 'updated' || change.type === 'created')) {
       // What is on disk is exactly what Kiln wrote: an echo, however late. Anything else is news.
       if (disk.size !== mine.size || disk.mtimeMs !== mine.mtimeMs) return false;

@@ -6,6 +6,9 @@ import type { ConfigIssue, ConfigSource, ModelProvider } from '../../shared/cont
 import { KilnError } from '../../shared/errors';
 import { chooseBlocks, type ChosenBlock } from './key-trust';
 import { CONFIG_BLOCKS, ConfigFileSchema, type ConfigBlock, type ConfigFile } from './schema';
+import { createLogger } from '../log';
+
+const log = createLogger('config.load');
 
 export interface ModelConfig {
   alias: string;
@@ -396,7 +399,14 @@ export async function resolveConfigRef(refRoot: string, ref: string): Promise<st
   if (rel.length === 0 || rel.includes('\0')) throw new KilnError('E_CONFIG', `${ref} does not name a file`);
   if (rel.startsWith('/') || rel.includes('\\') || /^[A-Za-z]:/.test(rel) || path.isAbsolute(rel)) throw outside();
   if (rel.split('/').some((seg) => seg === '..')) throw outside();
-  const realRoot = await fs.realpath(refRoot).catch(() => path.resolve(refRoot));
+  const realRoot = await fs
+    .realpath(refRoot)
+    .catch(
+      log.caught(
+        'the config:/ root has no realpath (gone meanwhile); its path as given bounds the reference',
+        path.resolve(refRoot),
+      ),
+    );
   const target = path.join(realRoot, ...rel.split('/'));
   let realTarget: string;
   try {

@@ -65,7 +65,8 @@ describe.skipIf(!git)('GitService on a real repository', () => {
     await rm(path.join(ws, 'gone.txt'));
     await writeFile(path.join(root, 'other/outside.txt'), 'changed\n');
     seen = [];
-    service = new GitService({ root: ws, onChange: (s) => seen.push(s) });
+    service = new GitService({ root: ws });
+    service.onDidChange((s) => seen.push(s));
     await service.start();
   });
   afterEach(async () => {
@@ -105,7 +106,6 @@ describe.skipIf(!git)('GitService on a real repository', () => {
     const guarded = new GitService({
       root: path.join(root, 'project'),
       trusted: () => trusted,
-      onChange: () => undefined,
     });
     await guarded.start();
     expect(guarded.status().available).toBe(false);
@@ -124,7 +124,7 @@ describe.skipIf(!git)('GitService on a real repository', () => {
     await chmod(logged, 0o755);
     const shows = async () =>
       (await readFile(log, 'utf8').catch(() => '')).split('\n').filter((call) => / show /.test(call)).length;
-    const counted = new GitService({ root: path.join(root, 'project'), gitPath: logged, onChange: () => undefined });
+    const counted = new GitService({ root: path.join(root, 'project'), gitPath: logged });
     await counted.start();
     const headText = 'def main():\n    return 1\n';
 
@@ -167,7 +167,7 @@ describe('without git or without a repository', () => {
 
   it('has no decorations, no gutter and no errors', async () => {
     for (const gitPath of [null, git]) {
-      const service = new GitService({ root, gitPath, onChange: () => undefined });
+      const service = new GitService({ root, gitPath });
       await service.start();
       service.scheduleRefresh();
       expect(service.status()).toEqual({ available: false, branch: null, head: null, files: {} });

@@ -4,10 +4,16 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitStatus, GutterChange } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
+import { Emitter, type Event } from '../../shared/base/event';
+import type { IDisposable } from '../../shared/base/lifecycle';
+import { logListenerError } from '../events';
 import { findExecutable } from '../process';
 import type { GutterSource } from '../gutter';
 import { gutterChanges } from './gutter-diff';
 import { parsePorcelainV2 } from './porcelain';
+import { createLogger } from '../log';
+
+const log = createLogger('git');
 
 export interface GitServiceOptions {
   root: string;
@@ -18,7 +24,8 @@ export interface GitServiceOptions {
    * fsmonitor), so an untrusted workspace gets no git at all, as in VS Code's restricted mode.
    */
   trusted?: () => boolean;
-  onChange: (status: GitStatus) => void;
+  /** Trust was granted or revoked: git's marks appear or go with the decision. */
+  onDidChangeTrust?: Event<unknown>;
 }
 
 /** Changes arriving this close together cause one `git status`, not one each. */
@@ -54,11 +61,16 @@ export class GitService implements GutterSource {
   private readonly committed = new Map<string, Promise<string | null>>();
   private committedAt: string | null = null;
   private disposed = false;
+  private readonly changeEmitter = new Emitter<GitStatus>({ onListenerError: logListenerError });
+  private readonly following: IDisposable | undefined;
+  /** The status changed: the branch, HEAD or a file's mark. */
+  readonly onDidChange: Event<GitStatus> = this.changeEmitter.event;
 
   constructor(private readonly options: GitServiceOptions) {
     this.git = Promise.resolve(
       options.gitPath !== undefined ? options.gitPath : findExecutable('git', process.env.PATH),
     );
+    this.following = options.onDidChangeTrust?.(() => this.scheduleRefresh());
   }
 
   /** Finds the repository and reads its status once; without git or a repository it stays quiet. */
@@ -105,7 +117,9 @@ export class GitService implements GutterSource {
     let current = text;
     if (current === undefined) {
       if (!state) return [];
-      current = await readFile(path.join(this.options.root, relPath), 'utf8').catch(() => undefined);
+      current = await readFile(path.join(this.options.root, relPath), 'utf8').catch(
+        log.caught('a tracked file is gone or unreadable; it gets no change gutter', undefined),
+      );
       if (current === undefined) return [];
     }
     if (current.length > MAX_GUTTER_BYTES) return [];
@@ -151,9 +165,11 @@ export class GitService implements GutterSource {
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.following?.dispose();
     if (this.timer) clearTimeout(this.timer);
     this.gitDirWatch?.close();
     await this.running;
+    this.changeEmitter.dispose();
   }
 
   private stateOf(relPath: string) {
@@ -210,7 +226,7 @@ export class GitService implements GutterSource {
       next.head === this.current.head;
     if (same && sameFiles(next.files, this.current.files)) return;
     this.current = next;
-    this.options.onChange(next);
+    this.changeEmitter.fire(next);
   }
 
   private async findRepository(): Promise<{ top: string; gitDir: string } | null> {
@@ -233,8 +249,16 @@ export class GitService implements GutterSource {
         )
           this.scheduleRefresh();
       });
-      this.gitDirWatch.on('error', () => undefined);
-    } catch {
+      this.gitDirWatch.on(
+        'error',
+        log.caught('the watch of .git failed; commits made outside Kiln show at the next change', undefined),
+      );
+    } catch (err) {
+      log.caught(
+        '.git could not be watched (no watches left); commits made outside Kiln show at the next change',
+        undefined,
+        'warn',
+      )(err);
       this.gitDirWatch = null;
     }
   }

@@ -2,6 +2,8 @@ import * as fs from 'node:fs/promises';
 import type { historyRequests } from '../../shared/contract';
 import type { BackupListing, FsChange, HistoryEntry, HistoryVersion, WriteResult } from '../../shared/contract';
 import { SerialQueue } from '../../shared/base/serial-queue';
+import type { Event } from '../../shared/base/event';
+import type { IDisposable } from '../../shared/base/lifecycle';
 import { KilnError } from '../../shared/errors';
 import type { HandlersFor } from '../router';
 import { restoreCellText } from '../notebook';
@@ -76,6 +78,13 @@ export class HistoryService {
   /** A file the operator opened: from now on another program's changes to it are kept. */
   noteOpened(rel: string): void {
     this.opened.add(rel);
+  }
+
+  /** Follows what the operator opens (the workspace channels' reads); dispose the result to stop. */
+  followOpened(onDidShow: Event<{ path: string; kind: 'dir' | 'file' }>): IDisposable {
+    return onDidShow(({ path, kind }) => {
+      if (kind === 'file') this.noteOpened(path);
+    });
   }
 
   async list(rel: string): Promise<HistoryEntry[]> {

@@ -326,7 +326,8 @@ export class HistoryStore {
     const folder = this.lineageDir(rel);
     this.dirMade ??= fs.mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE }).then(() => undefined);
     // Made again by the next record; the lineage's own mkdir below reports the cause.
-    await this.dirMade.catch(() => {
+    await this.dirMade.catch((err: unknown) => {
+      log.caught("making history's folder failed; the next record makes it again", undefined)(err);
       this.dirMade = null;
     });
     const fresh = await fs.mkdir(folder, { mode: PRIVATE_DIR_MODE }).then(

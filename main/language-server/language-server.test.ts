@@ -154,7 +154,7 @@ describe('the Python language server', () => {
     const util = preview.files.find((f) => f.path === 'src/util.py')!;
     expect(util.newText).toBe(UTIL.replace('def helper', 'def twice'));
     const changes: FsChange[] = [];
-    const off = services.changes.onChange((c) => changes.push(c));
+    const off = services.changes.onDidChange((c) => changes.push(c));
     // main.py is open with unsaved edits (version 2): it goes back to the buffer; the others are written.
     const applied = await h()['language.applyEdits']({ previewId: preview.previewId });
     off.dispose();

@@ -4,6 +4,9 @@ import { fileURLToPath } from 'node:url';
 import type * as lsp from 'vscode-languageserver-protocol';
 import type { LspLocation } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
+import { createLogger } from '../log';
+
+const log = createLogger('language-server');
 
 /** Library files are source or stubs; a bigger one is not shown (typeshed's largest stub is ~200 KB). */
 const MAX_LIBRARY_FILE_BYTES = 8 * 1024 * 1024;
@@ -37,7 +40,9 @@ export class LibraryFiles {
         'E_OUTSIDE_WORKSPACE',
         'Only library files the language server pointed at can be shown; go to the definition again.',
       );
-    const info = await stat(file).catch(() => null);
+    const info = await stat(file).catch(
+      log.caught('a library file is gone since the server pointed at it; told as not found', null),
+    );
     if (!info?.isFile()) throw new KilnError('E_NOT_FOUND', `${file} is no longer there.`);
     if (info.size > MAX_LIBRARY_FILE_BYTES)
       throw new KilnError('E_TOO_LARGE', `${file} is too large to show.`, {

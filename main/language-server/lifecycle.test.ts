@@ -29,14 +29,11 @@ async function makeService(idleStopMs: number, launcher?: NodeScriptLauncher) {
     interpreter: async () => null,
     readFile: async () => ({ text: '', hash: '' }),
     writeFile: async () => undefined,
-    emit: (channel, payload) => {
-      if (channel === 'language.statusChanged') statuses.push(payload as LanguageStatus);
-      if (channel === 'language.diagnostics')
-        diagnostics.push(...(payload as { diagnostics: { message: string }[] }).diagnostics.map((d) => d.message));
-    },
     idleStopMs,
     launcher,
   });
+  service.onDidChangeStatus((status) => statuses.push(status));
+  service.onDidPublishDiagnostics((entry) => diagnostics.push(...entry.diagnostics.map((d) => d.message)));
   cleanups.push(
     cleanup,
     () => rm(dataDir, { recursive: true, force: true }),

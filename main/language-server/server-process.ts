@@ -10,6 +10,9 @@ import {
   StreamMessageWriter,
   type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
+import { createLogger } from '../log';
+
+const log = createLogger('language-server');
 
 /*
  * Why pyright and not basedpyright (both measured here on one 2-core machine, same two-file workspace, Node 20):
@@ -27,8 +30,8 @@ export const SERVER_NAME = 'pyright';
 export function serverVersion(): string {
   try {
     return (requirePyright('pyright/package.json') as { version: string }).version;
-  } catch {
-    return '?';
+  } catch (err) {
+    return log.caught("pyright's package.json is unreadable; its version is shown as ?", '?')(err);
   }
 }
 
@@ -85,7 +88,12 @@ export async function startServerProcess(
     const stderrTail = keepTail(launched.stderr);
     const connected = await Promise.race([transport.onConnected(), launched.exited.then(() => null)]);
     transport.close();
-    await rm(socketPath, { force: true }).catch(() => undefined);
+    await rm(socketPath, { force: true }).catch(
+      log.caught(
+        "the server's socket file could not be removed; it lies in Kiln's private folder and names nothing",
+        undefined,
+      ),
+    );
     if (!connected) throw new Error(`the server exited before connecting${stderrTail() ? ': ' + stderrTail() : ''}`);
     return {
       pid: launched.pid,

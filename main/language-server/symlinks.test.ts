@@ -53,13 +53,8 @@ it('does not enumerate a linked folder outside the workspace, nor a link loop', 
     interpreter: async () => null,
     readFile: async () => ({ text: '', hash: '' }),
     writeFile: async () => undefined,
-    emit: (channel, payload) => {
-      if (channel === 'language.diagnostics') {
-        const entry = payload as DocumentDiagnostics;
-        published.set(entry.path, entry);
-      }
-    },
   });
+  service.onDidPublishDiagnostics((entry) => published.set(entry.path, entry));
   cleanups.push(async () => service.dispose());
   service.didOpen('a.py', 1, 'print(undefined_in_a)\n');
 

@@ -1,1 +1,1 @@
-export { PrefsService, MemoryStore, DEFAULT_PREFS, type KeyValueStore } from './prefs';
+export { PrefsService, MemoryStore, DEFAULT_PREFS, type KeyValueStore, type PrefsChange } from './prefs';

@@ -1,3 +1,6 @@
+import { Emitter, type Event } from '../../shared/base/event';
+import type { IDisposable } from '../../shared/base/lifecycle';
+import { logListenerError } from '../events';
 import type { Prefs } from '../../shared/contract';
 import { Prefs as PrefsSchema } from '../../shared/contract';
 
@@ -25,8 +28,18 @@ export const DEFAULT_PREFS: Prefs = {
 /** Built once: zod compiles an object schema on its first parse, and `get` runs on every cell run. */
 const StoredPrefs = PrefsSchema.partial();
 
+/** What `onDidChange` tells: the prefs now, and the keys a `set` was given. */
+export interface PrefsChange {
+  prefs: Prefs;
+  changed: (keyof Prefs)[];
+}
+
 /** User preferences, kept in the app's data folder (never in the project). */
-export class PrefsService {
+export class PrefsService implements IDisposable {
+  private readonly changeEmitter = new Emitter<PrefsChange>({ onListenerError: logListenerError });
+  /** Fired after each `set`: the language server, for one, follows its keys. */
+  readonly onDidChange: Event<PrefsChange> = this.changeEmitter.event;
+
   constructor(private readonly store: KeyValueStore) {}
 
   get(): Prefs {
@@ -43,7 +56,13 @@ export class PrefsService {
     for (const [key, value] of Object.entries(changes)) {
       if (value !== undefined) this.store.set(key, value);
     }
-    return this.get();
+    const prefs = this.get();
+    this.changeEmitter.fire({ prefs, changed: Object.keys(changes) as (keyof Prefs)[] });
+    return prefs;
+  }
+
+  dispose(): void {
+    this.changeEmitter.dispose();
   }
 }
 

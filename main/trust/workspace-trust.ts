@@ -1,13 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
+import { Emitter, type Event } from '../../shared/base/event';
+import type { IDisposable } from '../../shared/base/lifecycle';
+import { logListenerError } from '../events';
 
 export interface WorkspaceTrustOptions {
   /** The app's data folder: the list of trusted folders lives there, never in a project. */
   dataDir: string;
   /** The workspace folder (absolute, realpath'd). */
   folder: string;
-  /** Called after trust is granted or revoked. */
+  /** Awaited after trust is granted or revoked, before `set` resolves (what must follow the decision first). */
   onChange?: (trusted: boolean) => void | Promise<void>;
 }
 
@@ -24,7 +27,11 @@ const TRUST_FILE = 'trusted-folders.json';
  * remembered per folder in the app's data and can be revoked. Until then, project config that starts
  * programs or reaches other servers is not used (main/config asks `trusted`).
  */
-export class WorkspaceTrust {
+export class WorkspaceTrust implements IDisposable {
+  private readonly changeEmitter = new Emitter<boolean>({ onListenerError: logListenerError });
+  /** Trust was granted or revoked (after `onChange` has run): git and the language server follow it. */
+  readonly onDidChange: Event<boolean> = this.changeEmitter.event;
+
   private constructor(
     private readonly options: WorkspaceTrustOptions,
     private _trusted: boolean,
@@ -56,6 +63,11 @@ export class WorkspaceTrust {
     if (this._trusted === trusted) return;
     this._trusted = trusted;
     await this.options.onChange?.(trusted);
+    this.changeEmitter.fire(trusted);
+  }
+
+  dispose(): void {
+    this.changeEmitter.dispose();
   }
 }
 

@@ -6,6 +6,11 @@ import type { RunChanges } from '../../shared/contract/verbs';
 import { KilnError } from '../../shared/errors';
 import type { OverlayChange } from '../sandbox';
 import type { CreateFilesResult, NewFile, Workspace } from '../workspace';
+import { createLogger } from '../log';
+
+const log = createLogger('verbs.run-changes');
+// What the run wrote may be new to the workspace: no file below it is the usual answer, not a failure.
+const absentBelow = log.caught('the path a run wrote does not exist in the workspace (yet)', null);
 
 /** Files up to this size are applied as exact bytes (hashed, kept in local history); larger ones are streamed. */
 const WHOLE_FILE_BYTES = 64 * 1024 * 1024;
@@ -53,7 +58,7 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
   let unapplied = false;
   const refused: { path: string; why: string }[] = [];
 
-  const lowerInfo = (rel: string) => fs.lstat(path.join(root, rel)).catch(() => null);
+  const lowerInfo = (rel: string) => fs.lstat(path.join(root, rel)).catch(absentBelow);
   const changedOutside = (info: { ctimeMs: number } | null) => info !== null && info.ctimeMs >= options.startedAt;
 
   /** Deletes `rel` from the workspace, a folder file by file (each kept in history); false if something stayed. */
@@ -96,7 +101,7 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
     const mode = (await fs.lstat(source)).mode & 0o777;
     // Opened for writing but left as it was (or changed to what the workspace holds now): nothing to apply.
     if (bytes && info?.isFile() && info.size === bytes.length && (info.mode & 0o777) === mode) {
-      const now = await readNoFollow(path.join(root, rel)).catch(() => null);
+      const now = await readNoFollow(path.join(root, rel)).catch(absentBelow);
       if (now?.equals(bytes)) return;
     }
     if (info && changedOutside(info)) {
@@ -232,7 +237,14 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
       case 'opaque': {
         // The run deleted the folder and made it anew: what the new one does not hold is gone.
         const kept = new Set(await fs.readdir(path.join(upper, rel)));
-        const before = await fs.readdir(path.join(root, rel)).catch(() => [] as string[]);
+        const before = await fs
+          .readdir(path.join(root, rel))
+          .catch(
+            log.caught(
+              'the folder the run made anew did not exist in the workspace: nothing of it to remove',
+              [] as string[],
+            ),
+          );
         for (const name of before) if (!kept.has(name)) await remove(`${rel}/${name}`);
         break;
       }

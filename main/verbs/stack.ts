@@ -95,7 +95,15 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
       await config.reload();
       // The decision is done when Jupyter runs from the source trust allows (a revoked project's command is stopped)
       // and kernels follow it: they may start once trusted, and are shut down when it is revoked.
-      await jupyter.reconfigure(jupyterSetting()).catch(() => undefined);
+      await jupyter
+        .reconfigure(jupyterSetting())
+        .catch(
+          log.caught(
+            'Jupyter could not switch source on a trust change; the server status says so and the next start retries',
+            undefined,
+            'warn',
+          ),
+        );
       await notebooks.trustChanged(trusted);
       await environments
         .trustChanged()
@@ -122,13 +130,30 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
     ...jupyterSetting(),
   });
   // A server or kernel already gone by shutdown is not a failure of the shutdown.
-  owned.add(toDisposable(() => jupyter.dispose().catch(() => undefined)));
+  owned.add(
+    toDisposable(() =>
+      jupyter.dispose().catch(log.caught('a Jupyter server or kernel already gone at shutdown', undefined)),
+    ),
+  );
   // Registered with the server before it can start, so its kernelspecs are there from the first start.
   const environments = owned.add(
     new KernelEnvironments({ root: workspace.root, dataDir: options.dataDir, trusted: () => trust.trusted, jupyter }),
   );
   // Trust granted or revoked, or the block edited: Jupyter restarts on the new source when it changed.
-  owned.add(config.onDidChange(() => void jupyter.reconfigure(jupyterSetting()).catch(() => undefined)));
+  owned.add(
+    config.onDidChange(
+      () =>
+        void jupyter
+          .reconfigure(jupyterSetting())
+          .catch(
+            log.caught(
+              'Jupyter could not switch source on a config change; the server status says so and the next start retries',
+              undefined,
+              'warn',
+            ),
+          ),
+    ),
+  );
   const notebooks = new NotebookService({
     workspace,
     jupyter,
@@ -136,7 +161,19 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
     autoStartKernel: options.autoStartKernel,
     trusted: () => trust.trusted,
   });
-  owned.add(toDisposable(() => notebooks.dispose().catch(() => undefined)));
+  owned.add(
+    toDisposable(() =>
+      notebooks
+        .dispose()
+        .catch(
+          log.caught(
+            'closing the notebooks failed at shutdown; shutdown goes on so the Jupyter server is still stopped',
+            undefined,
+            'warn',
+          ),
+        ),
+    ),
+  );
   const verbs = owned.add(
     new Verbs({
       workspace,
@@ -153,7 +190,15 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
       sandboxSettings: () => config.current().sandbox ?? DEFAULT_SANDBOX_SETTINGS,
     }),
   );
-  const recoveredRuns = verbs.recoverInterruptedRuns().catch(() => []);
+  const recoveredRuns = verbs
+    .recoverInterruptedRuns()
+    .catch(
+      log.caught(
+        'recovering interrupted runs failed; start-up goes on, and a run not applied whole stays in its staging folder',
+        [],
+        'warn',
+      ),
+    );
   owned.add(toDisposable(() => recoveredRuns.then(() => undefined)));
   return {
     workspace,

@@ -121,7 +121,8 @@ describe('write-file', () => {
 
   it('creates a file with its parent folders and reports it as the agent’s new file', async () => {
     const changes: FsChange[] = [];
-    const watcher = new WorkspaceWatcher({ root, ledger: workspace.ledger, onChange: (c) => changes.push(c) });
+    const watcher = new WorkspaceWatcher({ root, ledger: workspace.ledger });
+    watcher.onDidChange((c) => changes.push(c));
     await watcher.ready;
     try {
       const result = await verbs.call('write-file', { path: 'src/pkg/loaders.py', content: 'X = 1\n' });

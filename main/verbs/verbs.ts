@@ -28,6 +28,13 @@ import { applyRunChanges } from './run-changes';
 import { recoverInterruptedRuns, type RecoveredRun } from './interrupted-runs';
 import { currentWriteCause } from '../history';
 import { defaultHomes, ProtectedPaths } from '../protected-paths';
+import { createLogger } from '../log';
+
+const log = createLogger('verbs');
+const noRealpath = log.caught(
+  'a path being created does not exist yet; its deepest existing folder is resolved instead',
+  null,
+);
 
 /**
  * Kiln's settings for every run: unbuffered UTF-8 output, no bytecode litter, no GUI. src/ is put on sys.path by
@@ -298,7 +305,9 @@ export class Verbs {
       return { ...(await this.runPrepared(prepared, stepFile, options)), script };
     } finally {
       // Tidying up (the run's cgroup) is not part of the answer.
-      void prepared.dispose().catch(() => undefined);
+      void prepared
+        .dispose()
+        .catch(log.caught("tidying a run up (its cgroup) failed; the run's answer stands", undefined, 'warn'));
     }
   }
 
@@ -383,7 +392,11 @@ export class Verbs {
       return { ...direct, direct_reason: 'the overlay could not be mounted over this workspace' };
     const overlay = prepared.overlay;
     // Most runs write nothing: no walk, no apply.
-    if ((await readdir(overlay.upper).catch(() => [])).length === 0) return { ...direct, staged: true };
+    if (
+      (await readdir(overlay.upper).catch(log.caught('the overlay holds no upper folder: the run wrote nothing', [])))
+        .length === 0
+    )
+      return { ...direct, staged: true };
     const changes = await overlayChanges(overlay.upper, this.workspace.root, await this.kernelPython()).catch(
       async (err: unknown) => {
         await overlay.keep();
@@ -419,7 +432,9 @@ export class Verbs {
           },
         )
       : findKernelPython({ jupyterCommand, env: this.options.env });
-    this.python.catch(() => {
+    this.python.catch((err: unknown) => {
+      // Asked again next time (an interpreter installed meanwhile is found); the caller is told the error.
+      log.caught("finding the kernel's Python failed; found again on the next call", undefined)(err);
       this.python = null;
     });
     return this.python;
@@ -573,7 +588,7 @@ function acceptOldArgNames(verb: VerbName, args: unknown): unknown {
 async function realpathOfDeepest(abs: string): Promise<string> {
   const rest: string[] = [];
   for (let probe = abs; ; probe = path.dirname(probe)) {
-    const real = await realpath(probe).catch(() => null);
+    const real = await realpath(probe).catch(noRealpath);
     if (real) return path.join(real, ...rest);
     if (path.dirname(probe) === probe) return abs;
     rest.unshift(path.basename(probe));

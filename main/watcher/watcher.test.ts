@@ -6,7 +6,8 @@ import type { FsChange, WatchDegraded } from '../../shared/contract';
 import { Workspace } from '../workspace';
 import { makeTempTree } from '../../test-support/temp-workspace';
 import { until } from '../../test-support/until';
-import { refuseWatchesAfter, WorkspaceWatcher, type FolderWatchFactory } from './watcher';
+import { WorkspaceWatcher } from './watcher';
+import { refuseWatchesAfter, type FolderWatchFactory } from './folder-watch';
 
 let root: string;
 let cleanup: () => Promise<void>;
@@ -18,7 +19,8 @@ beforeEach(async () => {
   ({ root, cleanup } = await makeTempTree({ 'a.txt': 'a\n', 'src/': '' }));
   ws = await Workspace.open({ root });
   changes = [];
-  watcher = new WorkspaceWatcher({ root, ledger: ws.ledger, onChange: (c) => changes.push(c) });
+  watcher = new WorkspaceWatcher({ root, ledger: ws.ledger });
+  watcher.onDidChange((c) => changes.push(c));
   await watcher.ready;
 });
 afterEach(async () => {
@@ -125,12 +127,8 @@ describe('events that arrive before the rename they follow is recognised', () =>
     await mkdir(path.join(root, 'src', 'pkg'));
     await writeFile(path.join(root, 'src', 'pkg', 'mod.py'), '');
     const watches = heldWatches();
-    const fresh = new WorkspaceWatcher({
-      root,
-      ledger: ws.ledger,
-      onChange: (c) => changes.push(c),
-      watchFolder: watches.watchFolder,
-    });
+    const fresh = new WorkspaceWatcher({ root, ledger: ws.ledger, watchFolder: watches.watchFolder });
+    fresh.onDidChange((c) => changes.push(c));
     await fresh.ready;
     watches.hold();
     await rename(path.join(root, 'src'), path.join(root, 'lib'));
@@ -176,7 +174,8 @@ describe('what is watched', () => {
       await symlink(outside.root, path.join(root, 'out-link'));
       await symlink('.', path.join(root, 'src', 'loop'));
       await symlink('../..', path.join(root, 'src', 'up'));
-      const fresh = new WorkspaceWatcher({ root, ledger: ws.ledger, onChange: (c) => changes.push(c) });
+      const fresh = new WorkspaceWatcher({ root, ledger: ws.ledger });
+      fresh.onDidChange((c) => changes.push(c));
       await fresh.ready;
       // The root and src/ only: links are entries, never folders to watch.
       expect(fresh.watchCount).toBe(2);
@@ -197,7 +196,7 @@ describe('what is watched', () => {
       for (let f = 0; f < 50; f++) await writeFile(path.join(root, 'src', `f${d}-${f}.txt`), '');
     await mkdir(path.join(root, 'node_modules', 'pkg'), { recursive: true });
     await mkdir(path.join(root, 'data', 'raw'), { recursive: true });
-    const fresh = new WorkspaceWatcher({ root, ledger: ws.ledger, onChange: () => undefined, exclude: ['data/raw'] });
+    const fresh = new WorkspaceWatcher({ root, ledger: ws.ledger, exclude: ['data/raw'] });
     await fresh.ready;
     // root, src, node_modules, node_modules/pkg, data: the configured list replaces the defaults.
     expect(fresh.watchCount).toBe(5);
@@ -206,7 +205,8 @@ describe('what is watched', () => {
 
   it('re-reads an excluded folder while the operator is looking at it', async () => {
     await mkdir(path.join(root, 'node_modules'));
-    const fresh = new WorkspaceWatcher({ root, ledger: ws.ledger, onChange: (c) => changes.push(c), pollMs: 100 });
+    const fresh = new WorkspaceWatcher({ root, ledger: ws.ledger, pollMs: 100 });
+    fresh.onDidChange((c) => changes.push(c));
     await fresh.ready;
     await fresh.noteShown(path.join(root, 'node_modules'), 'dir');
     await writeFile(path.join(root, 'node_modules', 'new.js'), '');
@@ -219,14 +219,9 @@ describe('when the OS refuses more watches', () => {
   it('keeps working: tells once what degraded and how to raise the limit, and polls what is shown', async () => {
     for (let i = 0; i < 6; i++) await mkdir(path.join(root, 'src', `d${i}`));
     const told: WatchDegraded[] = [];
-    const fresh = new WorkspaceWatcher({
-      root,
-      ledger: ws.ledger,
-      onChange: (c) => changes.push(c),
-      onDegraded: (s) => told.push(s),
-      watchFolder: refuseWatchesAfter(2),
-      pollMs: 100,
-    });
+    const fresh = new WorkspaceWatcher({ root, ledger: ws.ledger, watchFolder: refuseWatchesAfter(2), pollMs: 100 });
+    fresh.onDidChange((c) => changes.push(c));
+    fresh.onDidDegrade((s) => told.push(s));
     await fresh.ready;
     expect(told).toHaveLength(1);
     expect(told[0]).toMatchObject({ reason: 'ENOSPC', watchedFolders: 2 });

@@ -1,10 +1,12 @@
-import { watch as fsWatch, type FSWatcher, type Stats } from 'node:fs';
+import type { FSWatcher, Stats } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FsChange, WatchDegraded } from '../../shared/contract';
 import type { OriginLedger } from '../workspace';
 import { DEFAULT_WATCH_EXCLUDES, ExcludeMatcher } from './excludes';
 import { createLogger } from '../log';
+import { Emitter, type Event } from '../../shared/base/event';
+import { defaultWatchFolder, degradedStatus, type Folder, type FolderWatchFactory } from './folder-watch';
 
 const log = createLogger('watcher');
 // Made once: they sit on the watcher's busiest paths. A folder or entry that went away between its event and the
@@ -13,32 +15,11 @@ const folderGone = log.caught('a folder went away or became unreadable before it
 const entryGone = log.caught('an entry went away before it was examined; its removal is reported instead', null);
 const folderGoneNull = log.caught('a folder went away or became unreadable before it was rescanned', null);
 
-/*
- * Why plain `fs.watch`, one per folder, and not chokidar or @parcel/watcher. Measured here (Linux,
- * 20,000 empty files in 20 folders, from start to ready):
- * - chokidar 5 (`followSymlinks` or not): an inotify watch on every file as well as every folder
- *   (20,021 watches), 2.2 s, 221 MB RSS; at 200,000 files it exhausts the user's inotify budget.
- * - `fs.watch` on each folder (non-recursive; one inotify watch reports all its children): 21 watches,
- *   0.3 s, 87 MB, no stat per file.
- * - @parcel/watcher (VS Code's) would also hold one watch per folder, but it is native code to ship per
- *   platform and snapshots the whole tree before reporting: nothing `fs.watch` lacks here.
- * Folders are walked breadth-first in the background (the root and shallow folders, what the operator
- * sees first, are watched first); a symlink is an entry and never followed, and each folder inode is
- * walked once, so loops end. Start-up never waits for the walk.
- */
-
-export interface FolderWatchFactory {
-  (absDir: string, listener: (event: string, name: string | null) => void): FSWatcher;
-}
-
 export interface WorkspaceWatcherOptions {
   root: string;
   ledger: OriginLedger;
-  onChange: (change: FsChange) => void;
   /** Exclude patterns (see ExcludeMatcher); default DEFAULT_WATCH_EXCLUDES. */
   exclude?: readonly string[];
-  /** Told once when the OS refuses more watches and part of the workspace falls back to polling. */
-  onDegraded?: (status: WatchDegraded) => void;
   /** How often folders shown without a watch are re-read (default 2000 ms). */
   pollMs?: number;
   /** Tests inject an OS that refuses watches. */
@@ -47,48 +28,11 @@ export interface WorkspaceWatcherOptions {
 
 type ObservedChange = Extract<FsChange, { type: 'created' | 'updated' | 'deleted' }>;
 
-interface Folder {
-  /** Tells folders apart in the pending events, whatever their paths become. */
-  id: number;
-  /** Where it is now: a watch follows its folder when it is renamed, and so does this. */
-  path: string;
-  /** dev:ino, to recognize the folder when it turns up under another name. */
-  inode: string;
-  /** Null when the OS refused a watch (degraded); such a folder is polled while it is shown. */
-  watcher: FSWatcher | null;
-  /**
-   * The name Linux gives the folder's own events (a chmod, its move or removal): the last part of the path
-   * it was watched at, as if it held a child so named. Those events are about the folder, never a child.
-   */
-  selfName?: string;
-  /** The children last seen, to tell a creation from an update and a file from a folder on deletion. */
-  names: Set<string>;
-}
-
 /** How long events gather before they are compared with the disk. */
 const SETTLE_MS = 100;
 
 /** How many unwatched folders and files are polled at most (the most recently shown ones). */
 const MAX_POLLED = 64;
-
-const defaultWatchFolder: FolderWatchFactory = (absDir, listener) => fsWatch(absDir, { persistent: false }, listener);
-
-/**
- * Real watches for the first `limit` folders, then ENOSPC as Linux answers past fs.inotify.max_user_watches.
- * For tests (and the web host's `--test-refuse-watches-after`): the budget is shared machine-wide, so
- * exhausting it for real would break every other program of the user.
- */
-export function refuseWatchesAfter(limit: number): FolderWatchFactory {
-  let given = 0;
-  return (absDir, listener) => {
-    if (++given > limit) {
-      throw Object.assign(new Error(`ENOSPC: System limit for number of file watchers reached, watch '${absDir}'`), {
-        code: 'ENOSPC',
-      });
-    }
-    return defaultWatchFolder(absDir, listener);
-  };
-}
 
 /** Watches the workspace folder by folder and reports every change with who made it. */
 export class WorkspaceWatcher {
@@ -117,6 +61,12 @@ export class WorkspaceWatcher {
   private readonly polled = new Map<string, { kind: 'dir' | 'file'; mtimeMs: number }>();
   private pollTimer?: NodeJS.Timeout;
   private disposed = false;
+  private readonly changeEmitter = new Emitter<FsChange>();
+  private readonly degradedEmitter = new Emitter<WatchDegraded>();
+  /** What another program changed, with its origin from the ledger. */
+  readonly onDidChange: Event<FsChange> = this.changeEmitter.event;
+  /** Fired once, when the OS refuses more watches and part of the workspace falls back to polling. */
+  readonly onDidDegrade: Event<WatchDegraded> = this.degradedEmitter.event;
   /** Resolves when the first walk has finished (tests; nothing in start-up waits for it). */
   readonly ready: Promise<void>;
 
@@ -193,6 +143,8 @@ export class WorkspaceWatcher {
     this.closeDetached();
     for (const folder of this.folders.values()) folder.watcher?.close();
     this.folders.clear();
+    this.changeEmitter.dispose();
+    this.degradedEmitter.dispose();
   }
 
   // ---- the walk ----
@@ -263,20 +215,8 @@ export class WorkspaceWatcher {
 
   private degrade(code: 'ENOSPC' | 'EMFILE'): void {
     if (this.degradedStatus) return;
-    const folders = this.watchCount === 1 ? '1 folder' : `${this.watchCount} folders`;
-    this.degradedStatus = {
-      reason: code,
-      watchedFolders: this.watchCount,
-      message:
-        code === 'ENOSPC'
-          ? `Live updates are partial: the system's limit on file watches is reached (ENOSPC) after ${folders}. ` +
-            'Folders you open are re-read every 2 s instead. To raise the limit: ' +
-            'sudo sysctl fs.inotify.max_user_watches=524288 (add it to /etc/sysctl.conf to keep it), then reopen the workspace.'
-          : `Live updates are partial: too many open files or watch instances (EMFILE) after ${folders}. ` +
-            'Folders you open are re-read every 2 s instead. To raise the limit: ulimit -n 65536, or ' +
-            'sudo sysctl fs.inotify.max_user_instances=1024, then reopen the workspace.',
-    };
-    this.options.onDegraded?.(this.degradedStatus);
+    this.degradedStatus = degradedStatus(code, this.watchCount);
+    this.degradedEmitter.fire(this.degradedStatus);
   }
 
   // ---- events ----
@@ -545,7 +485,7 @@ export class WorkspaceWatcher {
     if (this.disposed) return;
     const rel = this.relativeOf(absPath);
     const origin = this.options.ledger.originOf(absPath);
-    this.options.onChange(
+    this.changeEmitter.fire(
       type === 'updated' ? { type, path: rel, isDir: false, origin } : { type, path: rel, isDir, origin },
     );
   }

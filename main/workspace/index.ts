@@ -13,5 +13,5 @@ export { PathGuard } from './guard';
 export { OriginLedger, agentJournalPath } from './origin-ledger';
 export { hashText, decodeText } from './encoding';
 export { duplicateName } from './naming';
-export { workspaceHandlers } from './handlers';
+export { workspaceHandlers, type ShownPath } from './handlers';
 export { osTrash } from './os-trash';

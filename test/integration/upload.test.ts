@@ -18,7 +18,7 @@ const changes: FsChange[] = [];
 
 beforeAll(async () => {
   ({ host, root, services, close: closeHost } = await startTestHost());
-  services.changes.onChange((change) => changes.push(change));
+  services.changes.onDidChange((change) => changes.push(change));
 });
 afterAll(() => closeHost());
 

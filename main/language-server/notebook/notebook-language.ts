@@ -11,7 +11,8 @@ import type {
   WorkspaceSymbol,
 } from '../../../shared/contract';
 import { KilnError } from '../../../shared/errors';
-import type { IDisposable } from '../../../shared/base/lifecycle';
+import { DisposableStore, type IDisposable } from '../../../shared/base/lifecycle';
+import { Emitter, type Event } from '../../../shared/base/event';
 import type { HandlersFor } from '../../router';
 import { applyTextEdits, offsetAt } from '../text';
 import { NotebookLanguageDocuments, type NotebookCellsSource, type VirtualDocumentSink } from './notebook-documents';
@@ -43,25 +44,42 @@ type Wrapped =
 /** The server manager as the notebooks use it (LanguageService fits). */
 export interface NotebookLanguageServer extends VirtualDocumentSink {
   allDiagnostics(): DocumentDiagnostics[];
+  /** Every document's diagnostics as the server publishes them, virtual documents' among them. */
+  readonly onDidPublishDiagnostics: Event<DocumentDiagnostics>;
+  /** Documents held only in the server's memory: a rename or quick fix hands their edits back, never writing them. */
+  keepInMemory(isInMemory: (path: string) => boolean): IDisposable;
 }
 
 export interface NotebookLanguageOptions {
   notebooks: NotebookCellsSource;
   server: NotebookLanguageServer;
-  /** Announces a notebook's diagnostics (the `language.diagnostics` event). */
-  publish(diagnostics: DocumentDiagnostics): void;
 }
 
 export class NotebookLanguage implements IDisposable {
   readonly documents: NotebookLanguageDocuments;
-  private readonly forgetting: IDisposable;
+  private readonly disposables = new DisposableStore();
+  private readonly diagnosticsEmitter = this.disposables.add(new Emitter<DocumentDiagnostics>());
+  /**
+   * Diagnostics as the renderer is told them (`language.diagnostics`): the server's, a virtual document's as its
+   * notebook's, and a notebook's cleared when it is no longer mirrored.
+   */
+  readonly onDidPublishDiagnostics: Event<DocumentDiagnostics> = this.diagnosticsEmitter.event;
   /** The notebooks' edits of recent previews, by preview id and virtual document: what `applyEdits` hands back. */
   private readonly notebookEdits = new Map<number, Map<string, FileEdits>>();
 
   constructor(options: NotebookLanguageOptions) {
     this.documents = new NotebookLanguageDocuments({ notebooks: options.notebooks, server: options.server });
+    this.disposables.add(options.server.keepInMemory((path) => this.documents.isVirtual(path)));
+    this.disposables.add(
+      options.server.onDidPublishDiagnostics((entry) => {
+        const relayed = this.relayDiagnostics(entry);
+        if (relayed) this.diagnosticsEmitter.fire(relayed);
+      }),
+    );
     // A notebook no longer mirrored (closed, moved) has no diagnostics left under its name.
-    this.forgetting = this.documents.onDidForget((path) => options.publish({ path, version: null, diagnostics: [] }));
+    this.disposables.add(
+      this.documents.onDidForget((path) => this.diagnosticsEmitter.fire({ path, version: null, diagnostics: [] })),
+    );
   }
 
   /**
@@ -269,7 +287,7 @@ export class NotebookLanguage implements IDisposable {
   }
 
   dispose(): void {
-    this.forgetting.dispose();
+    void this.disposables.dispose();
     this.documents.dispose();
   }
 }

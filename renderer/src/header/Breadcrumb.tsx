@@ -7,9 +7,9 @@ import { desktopApi } from '../drag-out';
 import { requestReveal } from '../editor';
 import { useSymbolPath } from '../language';
 import { ChevronIcon, ContextMenu, FileIcon, FolderIcon, Icon, usePrefs, useToasts, type MenuItem } from '../ui';
+import { CrumbDropdown } from './CrumbDropdown';
 
 const MAX_OPTIONS = 400;
-const NO_ENTRIES: Entry[] = [];
 
 interface Segment {
   label: string;
@@ -204,65 +204,21 @@ function SymbolList({
   onPick: (symbol: DocumentSymbol) => void;
   onClose: (refocus: boolean) => void;
 }) {
-  const {
-    filter,
-    setFilter,
-    active,
-    setActive,
-    matches: shown,
-  } = useFilteredOptions(symbols, symbols.indexOf(current));
-  const box = useRef<HTMLDivElement>(null);
-  const input = useRef<HTMLInputElement>(null);
-
-  useDropdownFocus(box, input, onClose);
-
-  const onKeyDown = (event: React.KeyboardEvent) => {
-    if (event.key === 'Enter') {
-      if (shown[active]) onPick(shown[active]);
-    } else if (event.key === 'Escape') onClose(true);
-    else if (!moveActive(event.key, setActive, shown.length)) return;
-    event.preventDefault();
-    event.stopPropagation();
-  };
-
-  const listId = 'breadcrumb-symbols-listbox';
   return (
-    <div ref={box} className="crumb-dropdown">
-      <div className="crumb-dropdown-head">
-        <CrumbFilter
-          inputRef={input}
-          listId={listId}
-          active={shown.length ? active : null}
-          filter={filter}
-          onFilter={setFilter}
-          onKeyDown={onKeyDown}
-        />
-      </div>
-      <ul id={listId} role="listbox" aria-label="Symbols" className="crumb-options">
-        {!shown.length && (
-          <li className="crumb-empty" role="presentation">
-            No matches
-          </li>
-        )}
-        {shown.map((symbol, i) => (
-          <CrumbOption
-            key={`${i}:${symbol.name}`}
-            listId={listId}
-            index={i}
-            name={symbol.name}
-            active={i === active}
-            current={symbol === current}
-            onActive={setActive}
-            onPick={() => onPick(symbol)}
-          >
-            <SymbolIcon kind={symbol.kind} />
-          </CrumbOption>
-        ))}
-      </ul>
-    </div>
+    <CrumbDropdown
+      items={symbols}
+      listId="breadcrumb-symbols-listbox"
+      label="Symbols"
+      keyOf={(symbol, i) => `${i}:${symbol.name}`}
+      iconOf={(symbol) => <SymbolIcon kind={symbol.kind} />}
+      isCurrent={(symbol) => symbol === current}
+      onPick={onPick}
+      onClose={onClose}
+    />
   );
 }
 
+/** A path segment's dropdown: the entries of its folder; a folder drills in (Backspace goes back up), a file opens. */
 function SiblingList({
   dir: startDir,
   current,
@@ -279,118 +235,48 @@ function SiblingList({
   const [dir, setDir] = useState(startDir);
   const [entries, setEntries] = useState<Entry[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const { filter, setFilter, active, setActive, matches } = useFilteredOptions(entries ?? NO_ENTRIES);
-  const box = useRef<HTMLDivElement>(null);
-  const input = useRef<HTMLInputElement>(null);
-  const list = useRef<HTMLUListElement>(null);
 
   useEffect(() => {
     let live = true;
     setEntries(null);
     setError(null);
     bridge.request('workspace.list', { path: dir, showHidden: prefs?.showHidden ?? false }).then(
-      (listing) => {
-        if (!live) return;
-        const result = listingEntries(listing);
-        setEntries(result);
-        const at = result.findIndex((e) => e.path === current);
-        setActive(Math.max(0, at));
-      },
+      (listing) => live && setEntries(listingEntries(listing)),
       (err) => live && setError(errorText(err)),
     );
     return () => {
       live = false;
     };
-  }, [bridge, dir, current, prefs?.showHidden, setActive]);
+  }, [bridge, dir, prefs?.showHidden]);
 
-  useDropdownFocus(box, input, onClose);
-
-  const shown = matches.slice(0, MAX_OPTIONS);
-
-  useEffect(() => {
-    list.current?.querySelector(`[data-index="${active}"]`)?.scrollIntoView({ block: 'nearest' });
-  }, [active, shown.length]);
-
-  const choose = (entry: Entry | undefined) => {
-    if (!entry) return;
-    if (entry.kind === 'dir') {
-      setDir(entry.path);
-      setFilter('');
-      input.current?.focus();
-    } else onOpenFile(entry.path);
-  };
-
-  const onKeyDown = (event: React.KeyboardEvent) => {
-    if (event.key === 'Home' && !filter) setActive(0);
-    else if (event.key === 'End' && !filter) setActive(shown.length - 1);
-    else if (event.key === 'Enter') choose(shown[active]);
-    else if (event.key === 'Escape') onClose(true);
-    else if (event.key === 'Backspace' && !filter && dir !== '') setDir(parentOf(dir));
-    else if (!moveActive(event.key, setActive, shown.length)) return;
-    event.preventDefault();
-    event.stopPropagation();
-  };
-
-  const listId = 'breadcrumb-listbox';
   return (
-    <div ref={box} className="crumb-dropdown">
-      <div className="crumb-dropdown-head">
+    <CrumbDropdown
+      items={entries}
+      error={error}
+      listId="breadcrumb-listbox"
+      label={dir ? `Entries of ${dir}` : 'Entries of the workspace'}
+      head={
         <span className="crumb-dropdown-dir" title={dir || '(root)'}>
           {dir ? `${dir}/` : '/'}
         </span>
-        <CrumbFilter
-          inputRef={input}
-          listId={listId}
-          active={shown.length ? active : null}
-          filter={filter}
-          onFilter={setFilter}
-          onKeyDown={onKeyDown}
-        />
-      </div>
-      <ul
-        ref={list}
-        id={listId}
-        role="listbox"
-        aria-label={dir ? `Entries of ${dir}` : 'Entries of the workspace'}
-        className="crumb-options"
-      >
-        {error && (
-          <li className="crumb-empty" role="presentation">
-            {error}
-          </li>
-        )}
-        {!error && entries === null && (
-          <li className="crumb-empty" role="presentation">
-            Loading…
-          </li>
-        )}
-        {entries !== null && !shown.length && (
-          <li className="crumb-empty" role="presentation">
-            No matches
-          </li>
-        )}
-        {shown.map((entry, i) => (
-          <CrumbOption
-            key={entry.path}
-            listId={listId}
-            index={i}
-            name={entry.name}
-            active={i === active}
-            current={entry.path === current}
-            onActive={setActive}
-            onPick={() => choose(entry)}
-            more={entry.kind === 'dir'}
-          >
-            {entry.kind === 'dir' ? <FolderIcon open={false} /> : <FileIcon name={entry.name} />}
-          </CrumbOption>
-        ))}
-        {matches.length > shown.length && (
-          <li className="crumb-empty" role="presentation">
-            {(matches.length - shown.length).toLocaleString()} more — type to filter
-          </li>
-        )}
-      </ul>
-    </div>
+      }
+      keyOf={(entry) => entry.path}
+      iconOf={(entry) => (entry.kind === 'dir' ? <FolderIcon open={false} /> : <FileIcon name={entry.name} />)}
+      isCurrent={(entry) => entry.path === current}
+      hasMore={(entry) => entry.kind === 'dir'}
+      maxOptions={MAX_OPTIONS}
+      onPick={(entry, pick) => {
+        if (entry.kind !== 'dir') return onOpenFile(entry.path);
+        setDir(entry.path);
+        pick.clearFilter();
+      }}
+      onKey={(key, filter) => {
+        if (key !== 'Backspace' || filter || dir === '') return false;
+        setDir(parentOf(dir));
+        return true;
+      }}
+      onClose={onClose}
+    />
   );
 }
 
@@ -410,124 +296,4 @@ function desktopMenu(segmentPath: string, isFile: boolean, fail: (message: strin
         }, failed),
     },
   ];
-}
-
-/** A dropdown takes focus into its filter and closes on a click outside it (its own segment's button toggles it). */
-function useDropdownFocus(
-  box: React.RefObject<HTMLDivElement | null>,
-  input: React.RefObject<HTMLInputElement | null>,
-  onClose: (refocus: boolean) => void,
-): void {
-  useEffect(() => {
-    input.current?.focus();
-    const outside = (event: MouseEvent) => {
-      if (!box.current?.contains(event.target as Node) && !(event.target as HTMLElement).closest?.('.crumb-btn.open'))
-        onClose(false);
-    };
-    window.addEventListener('mousedown', outside, true);
-    return () => window.removeEventListener('mousedown', outside, true);
-  }, [box, input, onClose]);
-}
-
-/** The filter box of a segment's dropdown: a combobox over the dropdown's listbox. */
-function CrumbFilter({
-  inputRef,
-  listId,
-  active,
-  filter,
-  onFilter,
-  onKeyDown,
-}: {
-  inputRef: React.RefObject<HTMLInputElement | null>;
-  listId: string;
-  active: number | null;
-  filter: string;
-  onFilter: (value: string) => void;
-  onKeyDown: (event: React.KeyboardEvent) => void;
-}) {
-  return (
-    <input
-      ref={inputRef}
-      className="crumb-filter"
-      role="combobox"
-      aria-label="Filter"
-      aria-expanded="true"
-      aria-controls={listId}
-      aria-activedescendant={active === null ? undefined : `${listId}-${active}`}
-      placeholder="Type to filter"
-      value={filter}
-      onChange={(e) => onFilter(e.target.value)}
-      onKeyDown={onKeyDown}
-    />
-  );
-}
-
-/** A dropdown's filter text and active option: changing the filter makes the first match active. */
-function useFilteredOptions<T extends { name: string }>(items: readonly T[], initialActive = 0) {
-  const [filter, setFilterText] = useState('');
-  const [active, setActive] = useState(Math.max(0, initialActive));
-  const matches = useMemo(() => {
-    const needle = filter.trim().toLowerCase();
-    return needle ? items.filter((item) => item.name.toLowerCase().includes(needle)) : items;
-  }, [items, filter]);
-  const setFilter = (value: string) => {
-    setFilterText(value);
-    setActive(0);
-  };
-  return { filter, setFilter, active, setActive, matches };
-}
-
-/** Up and Down move the active option within `count`; true if the key was one of them. */
-function moveActive(key: string, setActive: (update: (at: number) => number) => void, count: number): boolean {
-  if (key === 'ArrowDown') setActive((at) => Math.min(at + 1, count - 1));
-  else if (key === 'ArrowUp') setActive((at) => Math.max(at - 1, 0));
-  else return false;
-  return true;
-}
-
-/** One option of a dropdown's listbox; the mouse makes it active without taking focus from the filter. */
-function CrumbOption({
-  listId,
-  index,
-  name,
-  active,
-  current,
-  onActive,
-  onPick,
-  more = false,
-  children,
-}: {
-  listId: string;
-  index: number;
-  name: string;
-  active: boolean;
-  current: boolean;
-  onActive: (index: number) => void;
-  onPick: () => void;
-  /** Picking it opens a further list (a folder). */
-  more?: boolean;
-  /** Its icon. */
-  children: React.ReactNode;
-}) {
-  return (
-    <li
-      id={`${listId}-${index}`}
-      data-index={index}
-      role="option"
-      aria-label={name}
-      aria-selected={active}
-      className={`crumb-option${active ? ' active' : ''}${current ? ' current' : ''}`}
-      onMouseDown={(e) => e.preventDefault()}
-      onMouseEnter={() => onActive(index)}
-      onClick={onPick}
-    >
-      {children}
-      <span>{name}</span>
-      {more && (
-        <span className="crumb-option-more" aria-hidden>
-          <ChevronIcon open={false} />
-        </span>
-      )}
-    </li>
-  );
 }
