@@ -33,7 +33,7 @@ async function setUp(files: Record<string, string>) {
   const store = new HistoryStore({ dataDir: data.dir, root: tree.root });
   const feed = new ChangeFeed({ root: tree.root });
   const heard: FsChange[] = [];
-  feed.onChange((change) => heard.push(change));
+  feed.onDidChange((change) => heard.push(change));
   const reported: { change: FsChange; disk?: DiskState }[] = [];
   const batches: ReplacedFile[][] = [];
   const keepCreated = historyCreationRecorder({ store, excluded: () => false });

@@ -78,7 +78,7 @@ it('an untrusted folder: the viewer says why and starts nothing; trusted, the vi
   await call('trust.set', { trusted: true });
   await call('notebook.runCell', { path: NB, cellId: 'c0' });
   const changes: FsChange[] = [];
-  const watching = services.changes.onChange((change) => changes.push(change));
+  const watching = services.changes.onDidChange((change) => changes.push(change));
   try {
     const written = await call('notebook.dataExport', { ...view, to: 'out/view.csv' });
     expect(written).toMatchObject({ status: 'ok', path: 'out/view.csv', rows: 3 });

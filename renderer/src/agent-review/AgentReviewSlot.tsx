@@ -3,7 +3,8 @@ import type { NotebookDiffResult, TurnCellDecision, TurnNotebook } from '../../.
 import { nameOf } from '../../../shared/paths';
 import { errorText, useBridge, useStore } from '../base';
 import { SideBySideToggle, useDiffSideBySide } from '../editor';
-import { NotebookDiffView, notebookRestoreTarget, type NotebookDiffDecisions } from '../notebook-diff';
+import { NotebookDiffView, type NotebookDiffDecisions } from '../notebook-diff';
+import { notebookRestoreTarget } from '../notebook-targets';
 import { XIcon } from '../ui';
 import { undoInOpenNotebook } from './undo-in-notebook';
 import { useAgentReviewStore } from './agent-review-store';

@@ -1,5 +1,6 @@
 import type { NotebookDiffResult } from '../../../shared/contract';
-import { cellRestore, type NotebookRestoreTarget } from '../notebook-diff';
+import { cellRestore } from '../notebook-diff';
+import type { NotebookRestoreTarget } from '../notebook-targets';
 
 /** An id nbformat takes (letters, digits, - and _), for a restored cell whose own id is in use. */
 function freshCellId(): string {

@@ -19,7 +19,7 @@ import { isKilnError, KilnError, type ErrorCode } from '../../../shared/errors';
 import { isWithin, pathAfterMove, rekeyAfterMove } from '../../../shared/fs-change';
 import { nameOf } from '../../../shared/paths';
 import { Store, perBridge, shownError, useStore } from '../base';
-import { notebookRestoreTarget } from '../notebook-diff';
+import { notebookRestoreTarget } from '../notebook-targets';
 
 /** Why a session could not be opened; `confirmable` large files get a Continue button. */
 export interface OpenProblem {

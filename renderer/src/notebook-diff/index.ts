@@ -15,5 +15,4 @@ export {
   type DecisionMode,
   type DiffRow,
 } from './rows';
-export { notebookRestoreTarget, registerNotebookRestoreTarget, type NotebookRestoreTarget } from './restore-targets';
 export { registerCellOutputView, type CellOutputViewProps } from './output-view';

@@ -2,7 +2,7 @@ import type { KilnBridge, NotebookDiffResult } from '../../../shared/contract';
 import type { CellDiff } from '../../../shared/notebook-diff';
 import { errorText } from '../base';
 import { showsOwningView, type OpenFilesStore } from '../editor';
-import { notebookRestoreTarget } from './restore-targets';
+import { notebookRestoreTarget } from '../notebook-targets';
 import { cellRestore } from './rows';
 
 /** An id nbformat takes (letters, digits, - and _), for a restored cell whose own id is in use. */

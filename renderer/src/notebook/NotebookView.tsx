@@ -26,7 +26,7 @@ import type { NotebookSession } from './notebook-session';
 import { NotebookSessions } from './notebook-sessions';
 import { useMountedCells } from './progressive-mount';
 import { useAgentCellMarks } from '../agent-review';
-import { registerNotebookRestoreTarget } from '../notebook-diff';
+import { registerNotebookRestoreTarget } from '../notebook-targets';
 import { Toolbar } from './Toolbar';
 import './notebook.css';
 
