@@ -24,6 +24,9 @@ const isNotebook = (rel: string) => rel.toLowerCase().endsWith('.ipynb');
 /** Decisions kept for this many turn-and-notebook pairs, the newest: older turns are offered for review again. */
 const KEPT_DECISIONS = 500;
 
+/** The newest Agent turns of one notebook looked at for its marks: each costs a diff, and older ones are rarely open. */
+const MARKED_TURNS = 10;
+
 /**
  * An Agent turn's notebook edits, cell by cell (the review's Keep / Undo, and "Undo this turn" on notebooks the
  * operator changed since): the notebook before the turn and what the turn left come from local history.
@@ -50,6 +53,30 @@ export class TurnNotebooks {
       // Gone since, binary now, or no longer a notebook: the file list says what undo can do with it.
       if (!sides) continue;
       out.push(this.describe(turn, path, turnCellReview(sides.base, sides.left, this.now(path, sides))));
+    }
+    return out;
+  }
+
+  /**
+   * The Agent turns whose changes to this notebook are still to review (newest first), each with its cells: what
+   * an opening notebook marks without the Agent panel. One look at the file's history when no agent ever wrote it.
+   */
+  async toReview(path: string): Promise<Array<{ turn: string; notebook: TurnNotebook }>> {
+    if (!isNotebook(path) || !(await this.store.has(path))) return [];
+    const byTurn = new Map<string, HistoryEntry[]>();
+    for (const entry of await this.store.list(path)) {
+      if (entry.origin !== 'agent' || !entry.turn || (entry.kind ?? 'file') !== 'file') continue;
+      if (!byTurn.has(entry.turn) && byTurn.size === MARKED_TURNS) break;
+      byTurn.set(entry.turn, [entry, ...(byTurn.get(entry.turn) ?? [])]);
+    }
+    if (byTurn.size === 0) return [];
+    await this.loadDecisions();
+    const out: Array<{ turn: string; notebook: TurnNotebook }> = [];
+    for (const [turn, entries] of byTurn) {
+      const notebook = await this.sidesOf(path, entries, true)
+        .then((sides) => this.describe(turn, path, turnCellReview(sides.base, sides.left, this.now(path, sides))))
+        .catch(log.caught('not readable as cells now, or what the turn left is gone: no marks to guess', null));
+      if (notebook?.cells.some((cell) => !notebook.decided[cell.changeId])) out.push({ turn, notebook });
     }
     return out;
   }
@@ -162,22 +189,41 @@ export class TurnNotebooks {
   /** Before the turn (its first record), what it left (the version with its last write's hash), and the disk now. */
   private async sides(turn: string, path: string): Promise<NotebookSides> {
     const mine = (await this.store.entriesOfTurn(turn)).filter(({ current }) => current === path);
-    const first = mine[0]?.entry;
-    const last = mine.at(-1)?.entry;
+    return this.sidesOf(
+      path,
+      mine.map(({ entry }) => entry),
+    );
+  }
+
+  /** The sides from the turn's entries of this notebook, oldest first. */
+  private async sidesOf(path: string, mine: HistoryEntry[], leftKept = false): Promise<NotebookSides> {
+    const first = mine[0];
+    const last = mine.at(-1);
     if (!first || !last || !isNotebook(path))
       throw new KilnError('E_NOT_FOUND', `That turn did not change the notebook ${path}`, { path });
     if (last.reason === 'delete') throw new KilnError('E_NOT_FOUND', `That turn deleted ${path}`, { path });
     const disk = await this.textOf(path);
     const base = first.reason === 'create' ? '' : await this.version(path, first);
-    const left = await this.leftBy(path, last, disk);
+    const left = await this.leftBy(path, last, disk, leftKept);
     return { base, left, disk };
   }
 
-  private async leftBy(path: string, last: HistoryEntry, disk: { text: string; hash: string }): Promise<string> {
+  /** `kept`: the version the turn left must be in history (E_NOT_FOUND if not), never guessed from the disk. */
+  private async leftBy(
+    path: string,
+    last: HistoryEntry,
+    disk: { text: string; hash: string },
+    kept = false,
+  ): Promise<string> {
     if (!last.nextHash || last.nextHash === disk.hash) return disk.text;
     // Replaced since: the write that replaced it kept it.
-    const kept = (await this.store.list(path)).find((entry) => entry.hash === last.nextHash);
-    return kept ? this.version(path, kept) : disk.text;
+    const found = (await this.store.list(path)).find((entry) => entry.hash === last.nextHash);
+    if (found) return this.version(path, found);
+    // Another program replaced it (its write keeps only its own version): the disk would count that program's
+    // changes as the turn's.
+    if (kept)
+      throw new KilnError('E_NOT_FOUND', `What the turn left of ${path} is no longer in local history`, { path });
+    return disk.text;
   }
 
   private async version(path: string, entry: HistoryEntry): Promise<string> {

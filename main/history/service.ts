@@ -198,6 +198,9 @@ export function historyHandlers(history: HistoryService): HandlersFor<HistoryCha
     }),
     'history.undoTurn': ({ turn, paths, force }) => history.turns.undo(turn, { paths, force }),
     'history.turnNotebooks': async ({ turn }) => ({ notebooks: await history.turnNotebooks.notebooks(turn) }),
+    'history.notebookTurnsToReview': async ({ path }) => ({
+      turns: await history.turnNotebooks.toReview(history.normalize(path)),
+    }),
     'history.turnNotebookReview': ({ turn, path }) => history.turnNotebooks.review(turn, history.normalize(path)),
     'history.decideTurnCells': ({ turn, path, changeIds, decision, write }) =>
       history.turnNotebooks.decide(turn, history.normalize(path), changeIds, decision, write ?? false),

@@ -152,6 +152,14 @@ export const historyRequests = {
   /** The notebooks an Agent turn changed, each with the cells it added, edited, deleted and ran (as they stand now). */
   'history.turnNotebooks': request(z.object({ turn: z.string() }), z.object({ notebooks: z.array(TurnNotebook) })),
   /**
+   * The Agent turns whose changes to one notebook are still to review (its newest turns, newest first), each with
+   * the cells as `history.turnNotebooks` lists them: what the notebook marks, with or without the Agent panel.
+   */
+  'history.notebookTurnsToReview': request(
+    z.object({ path: RelPath }),
+    z.object({ turns: z.array(z.object({ turn: z.string(), notebook: TurnNotebook })) }),
+  ),
+  /**
    * The review of one notebook's changes by a turn: the notebook before the turn ↔ now (the open notebook's
    * unsaved edits included), where only the turn's changes are changes. E_NOT_FOUND when the turn did not change it.
    */
