@@ -58,7 +58,7 @@ test('an Agent turn edits 2 cells and runs one; undoing one cell leaves the othe
   test.setTimeout(KERNEL_START + 90_000);
   await configureScriptedModel(workspace, model, 'scripted-agent', ['agent']);
   await kiln.open(page);
-  const nb = await openNotebook(page, 'analysis.ipynb');
+  let nb = await openNotebook(page, 'analysis.ipynb');
   await expect(cellOf(nb, 3)).toBeVisible();
 
   model.setReplies([
@@ -84,6 +84,20 @@ test('an Agent turn edits 2 cells and runs one; undoing one cell leaves the othe
   await expect(cellOf(nb, 2).getByRole('button', { name: "Review the Agent's change (edited, ran)" })).toBeVisible();
   await expect(cellOf(nb, 3).getByRole('button', { name: /Review the Agent's change/ })).toHaveCount(0);
   await page.screenshot({ path: test.info().outputPath('agent-notebook-marks.png') });
+
+  // The marks are the notebook's own, from local history: after a reload, with the Agent panel never shown, the
+  // notebook opened fresh marks the same cells.
+  await page.getByRole('tab', { name: 'Outline' }).click();
+  await page.reload();
+  await expect(page.getByRole('tree', { name: 'Files' })).toBeVisible();
+  await expect(panel(page)).toHaveCount(0);
+  nb = await openNotebook(page, 'analysis.ipynb');
+  await expect(cellOf(nb, 1).getByRole('button', { name: "Review the Agent's change (edited)" })).toBeVisible();
+  await expect(cellOf(nb, 2).getByRole('button', { name: "Review the Agent's change (edited, ran)" })).toBeVisible();
+  await expect(cellOf(nb, 3).getByRole('button', { name: /Review the Agent's change/ })).toHaveCount(0);
+  await expect(panel(page)).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('agent-notebook-marks-after-reload.png') });
+  await page.getByRole('tab', { name: 'Agent' }).click();
 
   // The review of the turn's changes to the notebook: two cells to keep or undo.
   await cellOf(nb, 2)

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useStore } from '../base';
 import { useAgentReviewStore, actionsText, type AgentCellMark } from './agent-review-store';
 
@@ -5,7 +6,10 @@ const NO_MARKS: Readonly<Record<string, AgentCellMark>> = {};
 
 /** The cells of the notebook at `path` an Agent turn changed and the operator has not reviewed, by cell id. */
 export function useAgentCellMarks(path: string): Readonly<Record<string, AgentCellMark>> {
-  return useStore(useAgentReviewStore(), (state) => state.marks[path] ?? NO_MARKS);
+  const store = useAgentReviewStore();
+  // Asked of main while the notebook is shown: its unreviewed agent cells, whether or not the Agent panel loaded them.
+  useEffect(() => store.watchNotebook(path), [store, path]);
+  return useStore(store, (state) => state.marks[path] ?? NO_MARKS);
 }
 
 /** In a marked cell's gutter: the agent's mark, which opens the review of the turn's changes to this notebook. */

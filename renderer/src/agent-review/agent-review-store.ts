@@ -24,17 +24,64 @@ export interface AgentReviewState {
 export class AgentReviewStore extends Store<AgentReviewState> {
   /** Per turn, the notebooks it changed as main last answered. */
   private readonly turns = new Map<string, TurnNotebook[]>();
+  /** Open notebooks whose marks this window keeps, by path: how many views show each. */
+  private readonly watched = new Map<string, number>();
+  /** Per watched path, whether an ask of main is running, and whether another must follow it. */
+  private readonly asking = new Map<string, 'running' | 'again'>();
 
   constructor(private readonly bridge: KilnBridge) {
     super({ marks: {}, reviewing: null });
     this.own(
       bridge.on('fs.change', (change) => {
+        // The agent wrote an open notebook (a cell verb, a turn's write): its marks are asked of main again.
+        if ((change.type === 'updated' || change.type === 'created') && change.origin === 'agent') {
+          if (this.watched.has(change.path)) this.askMarks(change.path);
+          return;
+        }
         if (change.type !== 'moved') return;
         const reviewing = this.state.reviewing;
         const moved = reviewing && pathAfterMove(reviewing.path, change.from, change.to);
         if (reviewing && moved && moved !== reviewing.path) this.set({ reviewing: { ...reviewing, path: moved } });
       }),
     );
+  }
+
+  /**
+   * Keeps the marks of an open notebook: every Agent turn's changes to it still to review, asked of main now and
+   * after each agent write to it, so a notebook opened after a restart (or with the Agent panel never shown) is
+   * marked too. Returns the disposer for when the view closes.
+   */
+  watchNotebook(path: string): () => void {
+    this.watched.set(path, (this.watched.get(path) ?? 0) + 1);
+    this.askMarks(path);
+    return () => {
+      const left = (this.watched.get(path) ?? 1) - 1;
+      if (left > 0) this.watched.set(path, left);
+      else this.watched.delete(path);
+    };
+  }
+
+  /** One ask at a time per notebook; changes meanwhile ask once more after it. */
+  private askMarks(path: string): void {
+    if (this.asking.has(path)) {
+      this.asking.set(path, 'again');
+      return;
+    }
+    this.asking.set(path, 'running');
+    void this.bridge
+      .request('history.notebookTurnsToReview', { path })
+      .then(({ turns }) => {
+        for (const { turn, notebook } of turns) this.update(turn, notebook);
+      })
+      .catch((err: unknown) => {
+        // Marks are a hint: the notebook stays usable; the Agent panel's turn list still lists the cells.
+        console.warn(`Kiln: the agent's marks of ${path} could not be read`, err);
+      })
+      .finally(() => {
+        const again = this.asking.get(path) === 'again';
+        this.asking.delete(path);
+        if (again && this.watched.has(path)) this.askMarks(path);
+      });
   }
 
   /** Asks main which notebooks a finished turn changed, cell by cell. */
