@@ -3,40 +3,31 @@ import type { LanguageModel } from 'ai';
 import {
   LARGE_FILE_BYTES,
   type Entry,
-  type EventPayload,
   type FileContent,
   type ModelAliasInfo,
   type OpenNotebookCellEdit,
   type ProposalContent,
-  type ProposalSummary,
   type RunOutcome,
   type RunState,
   type SessionSnapshot,
   type TranscriptEntry,
   type WriteResult,
-  editAssistantEvents,
 } from '../../shared/contract';
 import { SerialQueue } from '../../shared/base/serial-queue';
 import { hashText } from '../workspace/encoding';
-import { isKilnError, KilnError, type WireError } from '../../shared/errors';
+import { isKilnError, KilnError } from '../../shared/errors';
 import type { ModelConfig, ResolvedConfig } from '../config';
 import { toWireError } from '../errors';
 import type { EngineOutcome, RunEngine } from '../models';
-import {
-  PROPOSE_FILE,
-  PROPOSE_NOTEBOOK,
-  ProposedCellsInput,
-  buildModelMessages,
-  editTools,
-  harnessPrompt,
-  notebookHarnessPrompt,
-  notes,
-  type ModelTurn,
-} from './harness';
+import { buildModelMessages, editTools, harnessPrompt, notebookHarnessPrompt, modelTurnsOf, notes } from './harness';
 import { decideNotebookCells, rebaseNotebookProposal } from './notebook-decisions';
-import { buildProposedNotebook, isNotebookPath, notebookForModel, sourcesOf } from './notebook-proposal';
+import { isNotebookPath, notebookForModel } from './notebook-proposal';
 import { countLineChanges } from './line-diff';
+import { proposalOfRun, type ProposalBase } from './run-proposal';
+import { proposalContent, SessionJournal, type EditAssistantEmit } from './session-journal';
 import type { EditSessionRecord, SessionStore, StoredProposal } from './session-store';
+
+export type { EditAssistantEmit } from './session-journal';
 
 /** The file operations an edit session needs; `Workspace` provides them (path-guarded, atomic). */
 export interface EditFileAccess {
@@ -51,9 +42,6 @@ export interface EditConfigSource {
   model(alias: string): ModelConfig;
   models(): ModelAliasInfo[];
 }
-
-type EditAssistantEventChannel = keyof typeof editAssistantEvents;
-export type EditAssistantEmit = <E extends EditAssistantEventChannel>(channel: E, payload: EventPayload<E>) => void;
 
 /** What every edit session shares with the others, through the service that holds them. */
 export interface EditSessionHost {
@@ -73,21 +61,15 @@ type AssistantEntry = Extract<TranscriptEntry, { type: 'assistant' }>;
 
 type CellsDecided = { path: string; hash: string; snapshot: SessionSnapshot; cellEdits?: OpenNotebookCellEdit[] };
 
-/** What a proposal is made against: the baseline, or (open) the open notebook's unsaved bytes. */
-interface ProposalBase {
-  text: string;
-  hash: string;
-  open?: boolean;
-}
-
 /**
  * The edit session of one file lineage: the propose/accept loop around the run engine. Only `accept`
- * writes to the workspace, and only over the exact content the proposal was reviewed against.
+ * writes to the workspace, and only over the exact content the proposal was reviewed against. What the
+ * session records, and announces, goes through its journal (session-journal.ts).
  */
 export class EditSession {
-  runState: RunState = 'idle';
   /** State changes of the session, one at a time (the streaming itself runs outside it). */
   private readonly lock = new SerialQueue();
+  private readonly journal: SessionJournal;
 
   /**
    * @param persisted Opening or viewing a file persists nothing: the record is written from the first
@@ -95,9 +77,23 @@ export class EditSession {
    */
   constructor(
     private readonly host: EditSessionHost,
-    readonly record: EditSessionRecord,
-    private persisted: boolean,
-  ) {}
+    record: EditSessionRecord,
+    persisted: boolean,
+  ) {
+    this.journal = new SessionJournal(
+      record,
+      { emit: host.emit, store: host.store, config: host.config, isCurrent: () => host.isCurrent(this) },
+      persisted,
+    );
+  }
+
+  get record(): EditSessionRecord {
+    return this.journal.record;
+  }
+
+  get runState(): RunState {
+    return this.journal.runState;
+  }
 
   get path(): string {
     return this.record.path;
@@ -134,10 +130,10 @@ export class EditSession {
         // A notebook open with unsaved edits is proposed against them, not the file.
         const unsaved = this.isNotebook ? this.host.unsavedNotebook(this.path) : undefined;
         const against = typeof unsaved === 'string' ? { text: unsaved, hash: hashText(unsaved), open: true } : null;
-        this.addEntry({ type: 'user', id: randomUUID(), at: Date.now(), text });
-        this.setRunState('running');
-        this.persisted = true;
-        await this.persist();
+        this.journal.addEntry({ type: 'user', id: randomUUID(), at: Date.now(), text });
+        this.journal.setRunState('running');
+        this.journal.startPersisting();
+        await this.journal.persist();
         return { turnNotes, against };
       });
 
@@ -160,10 +156,10 @@ export class EditSession {
             : harnessPrompt(this.path, this.record.baseline.text),
           operatorPrompt: config.current().fileEditing?.systemPrompt ?? '',
           intrinsic: editTools(this.isNotebook),
-          messages: buildModelMessages(this.modelTurns(), { notes: prepared.turnNotes, userText: text }),
+          messages: buildModelMessages(modelTurnsOf(this.record), { notes: prepared.turnNotes, userText: text }),
           onTextDelta: (delta) => {
             if (!this.host.isCurrent(this)) return;
-            if (assistant.text === '') this.addEntry(assistant);
+            if (assistant.text === '') this.journal.addEntry(assistant);
             assistant.text += delta;
             this.host.emit('editAssistant.delta', { path: this.path, entryId: assistant.id, text: delta });
           },
@@ -184,7 +180,7 @@ export class EditSession {
   }
 
   getProposal(proposalId: string): ProposalContent {
-    return proposalContent(this.findProposal(proposalId));
+    return proposalContent(this.journal.findProposal(proposalId));
   }
 
   /**
@@ -193,7 +189,7 @@ export class EditSession {
    */
   reviewAgainstDisk(proposalId: string): Promise<ProposalContent> {
     return this.lock.run(async () => {
-      const proposal = undecided(this.findProposal(proposalId));
+      const proposal = undecided(this.journal.findProposal(proposalId));
       // A notebook open with unsaved edits is reviewed against them, as it was proposed against them.
       const unsaved = proposal.notebook ? this.host.unsavedNotebook(this.path) : undefined;
       const disk =
@@ -209,8 +205,8 @@ export class EditSession {
           { baselineText: disk.text, baselineHash: disk.hash },
           countLineChanges(disk.text, proposal.content),
         );
-      await this.persist();
-      this.host.emit('editAssistant.proposal', { path: this.path, proposal: summary(proposal) });
+      await this.journal.persist();
+      this.journal.announceProposal(proposal);
       return proposalContent(proposal);
     });
   }
@@ -223,7 +219,7 @@ export class EditSession {
   accept(proposalId: string): Promise<{ path: string; hash: string; snapshot: SessionSnapshot }> {
     return this.lock.run(async () => {
       const key = this.path;
-      const proposal = undecided(this.findProposal(proposalId));
+      const proposal = undecided(this.journal.findProposal(proposalId));
       // Made against the open notebook: only decideCells hands the renderer the edits to make there.
       if (proposal.notebook?.open)
         throw new KilnError('E_BAD_REQUEST', `Proposal ${proposalId} goes into the open notebook: decide its cells`);
@@ -258,44 +254,24 @@ export class EditSession {
         }
         throw err;
       }
-      this.record.baseline = { text: proposal.content, hash: written.hash };
-      this.record.disk = { hash: written.hash, mtimeMs: written.mtimeMs, size: written.size };
-      this.setProposalStatus(proposal, 'accepted');
-      for (const other of this.record.proposals) {
-        if (other !== proposal && other.status === 'pending') this.setProposalStatus(other, 'superseded');
-      }
-      this.addEntry({
-        type: 'marker',
-        id: randomUUID(),
-        at: Date.now(),
-        marker: 'accepted',
-        text: `Accepted proposal: ${key} written`,
-        proposalId,
-      });
+      this.adoptWritten(proposal.content, written);
+      this.journal.settleProposal(proposal, 'accepted');
+      this.journal.addMarker('accepted', `Accepted proposal: ${key} written`, proposalId);
       this.record.pendingNotes.push(notes.accepted(proposalId));
-      await this.persist();
-      const snapshot = this.snapshot();
-      this.host.emit('editAssistant.session', { path: key, snapshot });
-      return { path: key, hash: written.hash, snapshot };
+      await this.journal.persist();
+      return { path: key, hash: written.hash, snapshot: this.journal.announceSession() };
     });
   }
 
   /** The baseline stays; the agent hears about it at its next turn and continues from its own proposal. */
   reject(proposalId: string): Promise<SessionSnapshot> {
     return this.lock.run(async () => {
-      const proposal = undecided(this.findProposal(proposalId));
+      const proposal = undecided(this.journal.findProposal(proposalId));
       if (proposal.notebook) return (await this.decideCellsNow(proposal, { accept: [], reject: 'rest' })).snapshot;
-      this.setProposalStatus(proposal, 'rejected');
-      this.addEntry({
-        type: 'marker',
-        id: randomUUID(),
-        at: Date.now(),
-        marker: 'rejected',
-        text: 'Rejected proposal: the file is unchanged',
-        proposalId,
-      });
+      this.journal.settleProposal(proposal, 'rejected');
+      this.journal.addMarker('rejected', 'Rejected proposal: the file is unchanged', proposalId);
       this.record.pendingNotes.push(notes.rejected(proposalId));
-      await this.persist();
+      await this.journal.persist();
       return this.snapshot();
     });
   }
@@ -306,7 +282,7 @@ export class EditSession {
    */
   decideCells(proposalId: string, choice: { accept: string[]; reject: string[] }): Promise<CellsDecided> {
     return this.lock.run(() => {
-      const proposal = undecided(this.findProposal(proposalId));
+      const proposal = undecided(this.journal.findProposal(proposalId));
       if (!proposal.notebook)
         throw new KilnError(
           'E_BAD_REQUEST',
@@ -321,7 +297,6 @@ export class EditSession {
     proposal: StoredProposal,
     choice: { accept: string[] | 'rest'; reject: string[] | 'rest' },
   ): Promise<CellsDecided> {
-    const key = this.path;
     const { files } = this.host;
     const outcome = await decideNotebookCells(
       {
@@ -329,24 +304,12 @@ export class EditSession {
         write: (rel, text, options) => files.write(rel, text, options),
         unsavedNotebook: (rel) => this.host.unsavedNotebook(rel),
       },
-      key,
+      this.path,
       proposal,
       choice,
     );
-    if (outcome.written) {
-      const { text, result } = outcome.written;
-      this.record.baseline = { text, hash: result.hash };
-      this.record.disk = { hash: result.hash, mtimeMs: result.mtimeMs, size: result.size };
-    }
-    for (const line of outcome.markers)
-      this.addEntry({
-        type: 'marker',
-        id: randomUUID(),
-        at: Date.now(),
-        marker: line.decision,
-        text: line.text,
-        proposalId: proposal.id,
-      });
+    if (outcome.written) this.adoptWritten(outcome.written.text, outcome.written.result);
+    for (const line of outcome.markers) this.journal.addMarker(line.decision, line.text, proposal.id);
     // One note per proposal, brought up to date: the model hears every cell's decision at its next turn.
     const note = notes.cellDecisions(proposal.id, outcome.acceptedForModel, outcome.rejectedForModel);
     this.record.pendingNotes = this.record.pendingNotes.filter((n) => !n.includes(`on proposal ${proposal.id} `));
@@ -354,20 +317,15 @@ export class EditSession {
     if (outcome.complete) {
       // Rejected only when something was rejected and nothing accepted (a proposal without changes is accepted).
       const accepted = outcome.acceptedForModel.length > 0 || outcome.rejectedForModel.length === 0;
-      this.setProposalStatus(proposal, accepted ? 'accepted' : 'rejected');
-      if (accepted)
-        for (const other of this.record.proposals)
-          if (other !== proposal && other.status === 'pending') this.setProposalStatus(other, 'superseded');
+      this.journal.settleProposal(proposal, accepted ? 'accepted' : 'rejected');
     } else {
-      this.host.emit('editAssistant.proposal', { path: key, proposal: summary(proposal) });
+      this.journal.announceProposal(proposal);
     }
-    await this.persist();
-    const snapshot = this.snapshot();
-    this.host.emit('editAssistant.session', { path: key, snapshot });
+    await this.journal.persist();
     return {
-      path: key,
+      path: this.path,
       hash: proposal.notebook!.boundHash,
-      snapshot,
+      snapshot: this.journal.announceSession(),
       ...(outcome.cellEdits ? { cellEdits: outcome.cellEdits } : {}),
     };
   }
@@ -376,10 +334,8 @@ export class EditSession {
   setModel(alias: string | null): Promise<SessionSnapshot> {
     return this.lock.run(async () => {
       this.record.modelOverride = alias;
-      await this.persist();
-      const snapshot = this.snapshot();
-      this.host.emit('editAssistant.session', { path: this.path, snapshot });
-      return snapshot;
+      await this.journal.persist();
+      return this.journal.announceSession();
     });
   }
 
@@ -403,30 +359,16 @@ export class EditSession {
   }
 
   snapshot(): SessionSnapshot {
-    const r = this.record;
-    return structuredClone({
-      path: r.path,
-      kind: r.kind,
-      transcript: r.transcript,
-      baselineHash: r.baseline.hash,
-      latestProposalId: r.proposals.at(-1)?.id ?? null,
-      proposals: r.proposals.map(summary),
-      model: r.modelOverride ?? this.host.config.current().fileEditing?.model ?? null,
-      modelOverride: r.modelOverride,
-      runState: this.runState,
-      warnings:
-        r.disk.size > LARGE_FILE_BYTES
-          ? [
-              {
-                code: 'large-file' as const,
-                message: `This file is over ${LARGE_FILE_BYTES / 1024} KB: work on it belongs in a full agent session.`,
-              },
-            ]
-          : [],
-    });
+    return this.journal.snapshot();
   }
 
   // --- internals ------------------------------------------------------------------------------
+
+  /** What the session wrote is the baseline now, and the disk as the write left it. */
+  private adoptWritten(text: string, written: WriteResult): void {
+    this.record.baseline = { text, hash: written.hash };
+    this.record.disk = { hash: written.hash, mtimeMs: written.mtimeMs, size: written.size };
+  }
 
   /**
    * Compares the disk with the session's baseline by content hash (size and mtime prove nothing: a
@@ -440,7 +382,7 @@ export class EditSession {
     this.record.baseline = { text: content.text, hash: content.hash };
     if (!this.record.turns.length && !this.record.transcript.length) {
       // Nothing said yet: the model will see today's file as the baseline anyway.
-      this.host.emit('editAssistant.session', { path: key, snapshot: this.snapshot() });
+      this.journal.announceSession();
       return;
     }
     // Only the newest disk content matters to the model.
@@ -450,15 +392,9 @@ export class EditSession {
         ? notes.notebookChangedOnDisk(key, notebookForModel(content.text))
         : notes.changedOnDisk(key, content.text),
     );
-    this.addEntry({
-      type: 'marker',
-      id: randomUUID(),
-      at: Date.now(),
-      marker: 'changed-on-disk',
-      text: `${key} changed on disk; its current content is now the baseline`,
-    });
-    await this.persist();
-    this.host.emit('editAssistant.session', { path: key, snapshot: this.snapshot() });
+    this.journal.addMarker('changed-on-disk', `${key} changed on disk; its current content is now the baseline`);
+    await this.journal.persist();
+    this.journal.announceSession();
   }
 
   private async finishRun(
@@ -482,151 +418,38 @@ export class EditSession {
       this.host.emit('editAssistant.transcript', { path: this.path, entry: structuredClone(assistant) });
     }
 
-    let proposal: StoredProposal | undefined;
     let error: KilnError | undefined = outcome.status === 'error' ? outcome.error : undefined;
-    const tool = this.isNotebook ? PROPOSE_NOTEBOOK : PROPOSE_FILE;
-    const usable = (input: unknown) =>
-      this.isNotebook ? ProposedCellsInput.safeParse(input).success : isContentInput(input);
-    const calls = outcome.toolCalls.filter((c) => c.toolName === tool);
-    const valid = calls.filter((c) => !c.invalid && usable(c.input));
-    const lastValid = valid.at(-1);
-    let unbuildable: string | undefined;
-    if (lastValid && outcome.status !== 'error') {
-      if (this.isNotebook) {
-        const cells = ProposedCellsInput.parse(lastValid.input).cells;
-        try {
-          const base = against ?? this.record.baseline;
-          const content = buildProposedNotebook(base.text, cells);
-          proposal = this.addProposal(lastValid.toolCallId, content, { cells, base });
-        } catch (err) {
-          if (!isKilnError(err, 'E_BAD_REQUEST')) throw err;
-          unbuildable = `The model's ${PROPOSE_NOTEBOOK} call could not be used: ${err.message}.`;
-        }
-      } else {
-        proposal = this.addProposal(lastValid.toolCallId, (lastValid.input as { content: string }).content);
-      }
-    }
-    if (!proposal && outcome.status === 'completed') {
-      const bad = outcome.toolCalls.find((c) => c.invalid || (c.toolName === tool && !usable(c.input)));
-      if (bad || unbuildable) {
-        const reason = unbuildable ?? describeBadCall(bad!.toolName, bad!.invalid?.message ?? '', tool);
-        error = new KilnError('E_MODEL', `${reason} Nothing was proposed; the file is unchanged.`);
-        this.record.pendingNotes.push(notes.invalidProposal(reason, this.isNotebook));
-      }
+    const made = proposalOfRun(outcome, this.isNotebook, against ?? this.record.baseline);
+    const proposal = made.kind === 'proposed' ? made.proposal : undefined;
+    if (proposal) this.journal.addProposal(proposal);
+    if (made.kind === 'unusable') {
+      error = new KilnError('E_MODEL', `${made.reason} Nothing was proposed; the file is unchanged.`);
+      this.record.pendingNotes.push(notes.invalidProposal(made.reason, this.isNotebook));
     }
 
     const produced = assistant.text !== '' || proposal !== undefined;
-    if (outcome.status === 'stopped') {
-      this.addEntry({ type: 'marker', id: randomUUID(), at: Date.now(), marker: 'stopped', text: 'Stopped' });
-    }
+    if (outcome.status === 'stopped') this.journal.addMarker('stopped', 'Stopped');
     if (produced && outcome.status !== 'error') {
       this.record.turns.push({ notes: turnNotes, userText, assistantText: assistant.text, proposalId: proposal?.id });
       this.record.pendingNotes = this.record.pendingNotes.filter((n) => !turnNotes.includes(n));
     }
     // Otherwise the turn is not in the model's history, so its notes are delivered next time.
     if (error) {
-      this.addEntry({ type: 'error', id: randomUUID(), at: Date.now(), code: error.code, message: error.message });
-      this.setRunState('error', toWireError(error));
+      this.journal.addEntry({
+        type: 'error',
+        id: randomUUID(),
+        at: Date.now(),
+        code: error.code,
+        message: error.message,
+      });
+      this.journal.setRunState('error', toWireError(error));
     } else {
-      this.setRunState('idle');
+      this.journal.setRunState('idle');
     }
-    await this.persist();
+    await this.journal.persist();
 
     const status: RunOutcome['status'] = error ? 'error' : outcome.status === 'stopped' ? 'stopped' : 'completed';
     return { runId, status, proposalId: proposal?.id ?? null, ...(error ? { error: toWireError(error) } : {}) };
-  }
-
-  private addProposal(
-    toolCallId: string,
-    content: string,
-    notebook?: { cells: ProposedCellsInput['cells']; base: ProposalBase },
-  ): StoredProposal {
-    for (const older of this.record.proposals) {
-      if (older.status === 'pending') this.setProposalStatus(older, 'superseded');
-    }
-    const cells = notebook?.cells;
-    const { text: baselineText, hash: baselineHash } = notebook?.base ?? this.record.baseline;
-    const open = notebook?.base.open ? { open: true } : {};
-    const counts = cells
-      ? countLineChanges(sourcesOf(baselineText), sourcesOf(content))
-      : countLineChanges(baselineText, content);
-    const proposal: StoredProposal = {
-      id: randomUUID(),
-      content,
-      createdAt: Date.now(),
-      status: 'pending',
-      toolCallId,
-      baselineText,
-      baselineHash,
-      ...counts,
-      ...(cells ? { notebook: { cells, decided: {}, boundHash: baselineHash, ...open } } : {}),
-    };
-    this.record.proposals.push(proposal);
-    this.addEntry({
-      type: 'proposal',
-      id: `chip-${proposal.id}`,
-      at: proposal.createdAt,
-      proposalId: proposal.id,
-      status: 'pending',
-      ...counts,
-    });
-    this.host.emit('editAssistant.proposal', {
-      path: this.path,
-      proposal: summary(proposal),
-      texts: { content, baselineContent: baselineText },
-    });
-    return proposal;
-  }
-
-  private setProposalStatus(proposal: StoredProposal, status: StoredProposal['status']): void {
-    proposal.status = status;
-    const chip = this.record.transcript.find((e) => e.type === 'proposal' && e.proposalId === proposal.id);
-    if (chip && chip.type === 'proposal') {
-      chip.status = status;
-      this.host.emit('editAssistant.transcript', { path: this.path, entry: structuredClone(chip) });
-    }
-    this.host.emit('editAssistant.proposal', { path: this.path, proposal: summary(proposal) });
-  }
-
-  private addEntry(entry: TranscriptEntry): void {
-    if (!this.host.isCurrent(this)) return;
-    this.record.transcript.push(entry);
-    this.host.emit('editAssistant.transcript', { path: this.path, entry: structuredClone(entry) });
-  }
-
-  private setRunState(state: RunState, error?: WireError): void {
-    this.runState = state;
-    if (!this.host.isCurrent(this)) return;
-    this.host.emit('editAssistant.runState', { path: this.path, state, ...(error ? { error } : {}) });
-  }
-
-  private modelTurns(): ModelTurn[] {
-    return this.record.turns.map((turn) => {
-      const proposal = turn.proposalId ? this.record.proposals.find((p) => p.id === turn.proposalId) : undefined;
-      return {
-        notes: turn.notes,
-        userText: turn.userText,
-        assistantText: turn.assistantText,
-        proposal: proposal
-          ? {
-              toolCallId: proposal.toolCallId,
-              proposalId: proposal.id,
-              content: proposal.content,
-              cells: proposal.notebook?.cells,
-            }
-          : undefined,
-      };
-    });
-  }
-
-  private findProposal(proposalId: string): StoredProposal {
-    const proposal = this.record.proposals.find((p) => p.id === proposalId);
-    if (!proposal) throw new KilnError('E_NOT_FOUND', `No proposal ${proposalId} in the session of ${this.path}`);
-    return proposal;
-  }
-
-  private async persist(): Promise<void> {
-    if (this.persisted) await this.host.store.save(this.record);
   }
 }
 
@@ -654,40 +477,4 @@ function undecided(proposal: StoredProposal): StoredProposal {
     );
   }
   return proposal;
-}
-
-function proposalContent(proposal: StoredProposal): ProposalContent {
-  return {
-    ...summary(proposal),
-    content: proposal.content,
-    baselineContent: proposal.baselineText,
-    baselineHash: proposal.baselineHash,
-  };
-}
-
-function summary(p: StoredProposal): ProposalSummary {
-  return {
-    id: p.id,
-    linesAdded: p.linesAdded,
-    linesRemoved: p.linesRemoved,
-    status: p.status,
-    createdAt: p.createdAt,
-    ...(p.notebook
-      ? { cells: { decided: { ...p.notebook.decided }, ...(p.notebook.open ? { open: true } : {}) } }
-      : {}),
-  };
-}
-
-function isContentInput(input: unknown): input is { content: string } {
-  return typeof input === 'object' && input !== null && typeof (input as { content?: unknown }).content === 'string';
-}
-
-function describeBadCall(toolName: string, message: string, tool: string): string {
-  if (toolName !== tool) return `The model called an unknown tool '${toolName}'.`;
-  if (/JSON parsing failed|JSON/i.test(message) && !/Type validation/i.test(message)) {
-    return `The model's ${tool} call had malformed arguments (not valid JSON).`;
-  }
-  return tool === PROPOSE_NOTEBOOK
-    ? `The model called ${PROPOSE_NOTEBOOK} without a valid "cells" list.`
-    : `The model called ${PROPOSE_FILE} without a string "content" argument.`;
 }

@@ -4,6 +4,7 @@
  */
 import { tool, type ModelMessage, type ToolSet } from 'ai';
 import { z } from 'zod';
+import type { EditSessionRecord } from './session-store';
 
 export const PROPOSE_FILE = 'propose_file';
 export const PROPOSE_NOTEBOOK = 'propose_notebook';
@@ -121,6 +122,26 @@ export interface ModelTurn {
   userText: string;
   assistantText: string;
   proposal?: { toolCallId: string; proposalId: string; content: string; cells?: ProposedCellsInput['cells'] };
+}
+
+/** A session's recorded turns as the model sees them, each with the proposal it made. */
+export function modelTurnsOf(record: Pick<EditSessionRecord, 'turns' | 'proposals'>): ModelTurn[] {
+  return record.turns.map((turn) => {
+    const proposal = turn.proposalId ? record.proposals.find((p) => p.id === turn.proposalId) : undefined;
+    return {
+      notes: turn.notes,
+      userText: turn.userText,
+      assistantText: turn.assistantText,
+      proposal: proposal
+        ? {
+            toolCallId: proposal.toolCallId,
+            proposalId: proposal.id,
+            content: proposal.content,
+            cells: proposal.notebook?.cells,
+          }
+        : undefined,
+    };
+  });
 }
 
 /** Rebuilds the conversation from recorded turns (user, assistant text + propose_file call, tool result). */

@@ -1,6 +1,5 @@
 import { constants as fsConstants } from 'node:fs';
-import { access, readdir, realpath } from 'node:fs/promises';
-import path from 'node:path';
+import { access, readdir } from 'node:fs/promises';
 import type { z } from 'zod';
 import {
   isVerbName,
@@ -8,7 +7,6 @@ import {
   VERBS,
   verbInputJsonSchema,
   type ParsedVerbArgs,
-  type VerbCellRunResult,
   type VerbInfo,
   type VerbName,
   type VerbResult,
@@ -20,21 +18,19 @@ import { SerialQueue } from '../../shared/base/serial-queue';
 import { KilnError } from '../../shared/errors';
 import { DEFAULT_SANDBOX_SETTINGS, overlayChanges, Sandbox, type PreparedRun, type SandboxSettings } from '../sandbox';
 import type { Workspace } from '../workspace';
+import { AgentAccess } from './agent-access';
 import { AuditLog } from './audit-log';
-import { compactOutputs, type NotebookVerbTarget } from './notebook-target';
+import { NotebookVerbs } from './notebook-verbs';
+import { replaceExactlyOnce } from './replace-once';
+import type { NotebookVerbTarget } from './notebook-target';
 import { findKernelPython } from './python';
 import { runPythonProcess, type PythonProcessOutcome } from './python-process';
 import { applyRunChanges } from './run-changes';
 import { recoverInterruptedRuns, type RecoveredRun } from './interrupted-runs';
 import { currentWriteCause } from '../history';
-import { defaultHomes, ProtectedPaths } from '../protected-paths';
 import { createLogger } from '../log';
 
 const log = createLogger('verbs');
-const noRealpath = log.caught(
-  'a path being created does not exist yet; its deepest existing folder is resolved instead',
-  null,
-);
 
 /**
  * Kiln's settings for every run: unbuffered UTF-8 output, no bytecode litter, no GUI. src/ is put on sys.path by
@@ -113,13 +109,28 @@ export class Verbs {
   private readonly impl: Implementations;
   readonly sandbox: Sandbox;
   /** What agents may not change or read here: one list for the verbs, the sandbox's mounts and the apply of runs. */
-  private protectedPathsPromise: Promise<ProtectedPaths> | null = null;
+  private readonly access: AgentAccess;
+  private readonly notebookVerbs: NotebookVerbs;
 
   constructor(options: VerbsOptions) {
     this.options = options;
     this.sandbox = options.sandbox ?? new Sandbox({ env: options.env });
     this.workspace = options.workspace;
     this.audit = new AuditLog({ workspace: options.workspace, dir: normalizeDir(options.scriptsDir ?? 'scripts') });
+    this.access = new AgentAccess(options.workspace, {
+      scriptsDir: this.audit.dir,
+      privateDirs: options.privateDirs,
+      env: options.env,
+    });
+    this.notebookVerbs = new NotebookVerbs({
+      workspace: options.workspace,
+      access: this.access,
+      sandbox: this.sandbox,
+      notebooks: options.notebooks,
+      trusted: options.trusted,
+      maxOutputChars: options.maxOutputChars ?? 50_000,
+    });
+    const notebook = this.notebookVerbs;
     this.impl = {
       'list-files': (args) => this.listFiles(args),
       'read-file': (args) => this.readFile(args),
@@ -127,11 +138,11 @@ export class Verbs {
       'edit-file': (args) => this.editFile(args),
       'run-file': (args, opts) => this.runFile(args, opts),
       'execute-code': (args, opts) => this.executeCode(args, opts),
-      'append-notebook-cell': (args) => this.appendNotebookCell(args),
-      'run-notebook-cell': (args) => this.runNotebookCell(args),
-      'edit-notebook-cell': (args) => this.editNotebookCell(args),
-      'delete-notebook-cell': (args) => this.deleteNotebookCell(args),
-      'rerun-notebook-cell': (args) => this.rerunNotebookCell(args),
+      'append-notebook-cell': (args) => notebook.appendCell(args),
+      'run-notebook-cell': (args) => notebook.runNewCell(args),
+      'edit-notebook-cell': (args) => notebook.editCell(args),
+      'delete-notebook-cell': (args) => notebook.deleteCell(args),
+      'rerun-notebook-cell': (args) => notebook.rerunCell(args),
     };
   }
 
@@ -175,7 +186,7 @@ export class Verbs {
   async recoverInterruptedRuns(): Promise<RecoveredRun[]> {
     const staging = this.options.stageRunWritesIn;
     if (!staging) return [];
-    const protectedPaths = await this.protectedPaths();
+    const protectedPaths = await this.access.protectedPaths();
     return recoverInterruptedRuns({
       staging,
       workspace: this.workspace,
@@ -194,7 +205,7 @@ export class Verbs {
 
   private async listFiles({ path: given }: ParsedVerbArgs<'list-files'>): Promise<VerbResult<'list-files'>> {
     const rel = given ? this.workspace.normalize(given) : '';
-    await this.refuseIf(rel, 'read');
+    await this.access.refuseIf(rel, 'read');
     const entries = await this.workspace.list(rel, { showHidden: true });
     return { path: rel, entries: entries.map((entry) => ({ name: entry.name, kind: entry.kind })) };
   }
@@ -205,7 +216,7 @@ export class Verbs {
     max_lines,
   }: ParsedVerbArgs<'read-file'>): Promise<VerbResult<'read-file'>> {
     const rel = this.workspace.normalize(given);
-    await this.refuseIf(rel, 'read');
+    await this.access.refuseIf(rel, 'read');
     const file = await this.workspace.read(rel);
     if (file.binary || file.text === null)
       throw new KilnError(
@@ -260,7 +271,7 @@ export class Verbs {
   ): Promise<VerbRunResult> {
     const rel = this.workspace.normalize(given);
     // What agents may not read they may not run either (the sandbox would show it empty anyway).
-    await this.refuseIf(rel, 'read');
+    await this.access.refuseIf(rel, 'read');
     // Refused before anything runs, so a missing file leaves no step in the log.
     const kind = await this.existingKind(rel);
     if (kind !== 'file' && kind !== null && kind !== 'dir') {
@@ -312,7 +323,7 @@ export class Verbs {
   }
 
   private async prepareRun(heavy: boolean): Promise<PreparedRun> {
-    const [python, protectedPaths] = await Promise.all([this.kernelPython(), this.protectedPaths()]);
+    const [python, protectedPaths] = await Promise.all([this.kernelPython(), this.access.protectedPaths()]);
     const timeMs = heavy ? this.options.timeouts?.heavyRunMs : this.options.timeouts?.runMs;
     return this.sandbox.prepare({
       python,
@@ -407,7 +418,7 @@ export class Verbs {
         );
       },
     );
-    const protectedPaths = await this.protectedPaths();
+    const protectedPaths = await this.access.protectedPaths();
     return applyRunChanges({
       workspace: this.workspace,
       upper: overlay.upper,
@@ -440,127 +451,13 @@ export class Verbs {
     return this.python;
   }
 
-  // --- notebook verbs -------------------------------------------------------------------------
-
-  private async appendNotebookCell(
-    args: ParsedVerbArgs<'append-notebook-cell'>,
-  ): Promise<VerbResult<'append-notebook-cell'>> {
-    return this.notebooks().appendCell(await this.notebookPath(args.notebook_name), args.source, args.cell_type);
-  }
-
-  private async runNotebookCell(args: ParsedVerbArgs<'run-notebook-cell'>): Promise<VerbCellRunResult> {
-    const notebook = await this.notebookPath(args.notebook_name);
-    await this.refuseKernelRun();
-    return this.compact(await this.notebooks().runNewCell(notebook, args.source));
-  }
-
-  private async editNotebookCell(
-    args: ParsedVerbArgs<'edit-notebook-cell'>,
-  ): Promise<VerbResult<'edit-notebook-cell'>> {
-    return this.notebooks().editCell(
-      await this.notebookPath(args.notebook_name),
-      args.cell_id,
-      args.source,
-      args.cell_type,
-    );
-  }
-
-  private async deleteNotebookCell(
-    args: ParsedVerbArgs<'delete-notebook-cell'>,
-  ): Promise<VerbResult<'delete-notebook-cell'>> {
-    return this.notebooks().deleteCell(await this.notebookPath(args.notebook_name), args.cell_id);
-  }
-
-  private async rerunNotebookCell(args: ParsedVerbArgs<'rerun-notebook-cell'>): Promise<VerbCellRunResult> {
-    const notebook = await this.notebookPath(args.notebook_name);
-    await this.refuseKernelRun();
-    return this.compact(await this.notebooks().rerunCell(notebook, args.cell_id));
-  }
-
-  /**
-   * A notebook's kernel is the operator's own process, never a sandbox, so a cell runs by execute-code's rule for
-   * unsandboxed code: only in a trusted folder. Without a sandbox the refusal is execute-code's own; with one, the
-   * agent is pointed at execute-code, which runs sandboxed there (and Kiln starts no kernel untrusted anyway).
-   */
-  private async refuseKernelRun(): Promise<void> {
-    if (this.options.trusted?.() ?? true) return;
-    const status = await this.sandbox.status();
-    if (!status.available)
-      throw new KilnError(
-        'E_NO_SANDBOX',
-        `Agent code is not run in an untrusted folder without a sandbox, and there is none here (${status.reason}); a notebook's kernel is never sandboxed. Trust the folder to run cells.`,
-      );
-    throw new KilnError(
-      'E_NO_SANDBOX',
-      "Notebook cells are not run in an untrusted folder: a notebook's kernel runs outside the sandbox, and Kiln starts no kernel until the operator trusts the folder. Use execute-code (it runs sandboxed here), or ask the operator to trust the folder.",
-    );
-  }
-
-  private notebooks(): NotebookVerbTarget {
-    if (!this.options.notebooks) {
-      throw new KilnError('E_NO_JUPYTER', 'Notebook verbs are not available here: no notebook service is running');
-    }
-    return this.options.notebooks;
-  }
-
-  /**
-   * `notebook_name` as the verbs design writes it: "x" is x.ipynb; any other extension is not a notebook. Every
-   * notebook verb changes the notebook, so a protected one is refused.
-   */
-  private async notebookPath(given: string): Promise<string> {
-    const rel = this.workspace.normalize(given);
-    if (/\.[^./]+$/.test(path.posix.basename(rel)) && !rel.toLowerCase().endsWith('.ipynb'))
-      throw new KilnError('E_BAD_REQUEST', `"${rel}" is not a notebook (.ipynb)`);
-    const notebook = rel.toLowerCase().endsWith('.ipynb') ? rel : `${rel}.ipynb`;
-    await this.refuseIf(notebook, 'write');
-    return notebook;
-  }
-
-  private compact(result: Omit<VerbCellRunResult, 'sandboxed'>): VerbCellRunResult {
-    return {
-      ...result,
-      outputs: compactOutputs(result.outputs, this.options.maxOutputChars ?? 50_000),
-      sandboxed: false,
-    };
-  }
-
   // --- helpers --------------------------------------------------------------------------------
 
   /** Normalizes a path for write-file / edit-file; protected paths (.kiln/, .git/, the audit log…) are not theirs. */
   private async authoringPath(given: string): Promise<string> {
     const rel = this.workspace.normalize(given);
-    await this.refuseIf(rel, 'write');
+    await this.access.refuseIf(rel, 'write');
     return rel;
-  }
-
-  private protectedPaths(): Promise<ProtectedPaths> {
-    this.protectedPathsPromise ??= defaultHomes(this.options.env ?? process.env).then((homes) =>
-      ProtectedPaths.create({
-        root: this.workspace.root,
-        scriptsDir: this.audit.dir,
-        privatePaths: this.options.privateDirs ?? [],
-        homes,
-      }),
-    );
-    return this.protectedPathsPromise;
-  }
-
-  /**
-   * E_PROTECTED when agents may not write (or read) `rel`: judged on the path as given and on where it leads (a
-   * link inside the workspace to `.kiln/` is `.kiln/`).
-   */
-  private async refuseIf(rel: string, access: 'read' | 'write'): Promise<void> {
-    const protectedPaths = await this.protectedPaths();
-    const real = this.workspace.relative(await realpathOfDeepest(await this.workspace.resolve(rel)));
-    for (const candidate of new Set([rel, real])) {
-      const why = access === 'write' ? protectedPaths.writeRefusal(candidate) : protectedPaths.readRefusal(candidate);
-      if (!why) continue;
-      const advice =
-        access === 'write'
-          ? 'Agents cannot change it; the operator can make that change in the editor.'
-          : 'Agents cannot read it; the operator can open it in the editor.';
-      throw new KilnError('E_PROTECTED', `"${rel}" is protected: ${why}. ${advice}`, { path: rel, why });
-    }
   }
 
   private async existingKind(rel: string): Promise<EntryKind | null> {
@@ -584,45 +481,6 @@ function acceptOldArgNames(verb: VerbName, args: unknown): unknown {
   return { ...rest, notebook_name: notebook };
 }
 
-/** The realpath of `abs`, or of its deepest existing ancestor with the rest appended (the guard refused links out). */
-async function realpathOfDeepest(abs: string): Promise<string> {
-  const rest: string[] = [];
-  for (let probe = abs; ; probe = path.dirname(probe)) {
-    const real = await realpath(probe).catch(noRealpath);
-    if (real) return path.join(real, ...rest);
-    if (path.dirname(probe) === probe) return abs;
-    rest.unshift(path.basename(probe));
-  }
-}
-
 function normalizeDir(dir: string): string {
   return dir.replace(/\\/g, '/').replace(/^\.?\/+|\/+$/g, '') || 'scripts';
-}
-
-function countOccurrences(text: string, needle: string): number {
-  let count = 0;
-  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) count++;
-  return count;
-}
-
-/** Replaces `old` with `replacement` when it occurs exactly once; otherwise says how many times it occurs. */
-export function replaceExactlyOnce(text: string, old: string, replacement: string, rel: string): string {
-  let needle = old;
-  let swap = replacement;
-  let count = countOccurrences(text, needle);
-  // A model usually sends \n; match a CRLF file's line endings rather than fail.
-  if (count === 0 && text.includes('\r\n') && old.includes('\n') && !old.includes('\r\n')) {
-    needle = old.replace(/\n/g, '\r\n');
-    swap = replacement.replace(/\r?\n/g, '\r\n');
-    count = countOccurrences(text, needle);
-  }
-  if (count !== 1) {
-    const why =
-      count === 0
-        ? `\`old\` was not found in "${rel}" (0 matches); copy the exact text from the file, whitespace included`
-        : `\`old\` occurs ${count} times in "${rel}" (${count} matches); include more surrounding text so it matches exactly once`;
-    throw new KilnError('E_BAD_REQUEST', why, { matches: count });
-  }
-  const at = text.indexOf(needle);
-  return text.slice(0, at) + swap + text.slice(at + needle.length);
 }
