@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { KernelAPI, KernelConnection, type KernelMessage } from '@jupyterlab/services';
 import { makeServerSettings } from '../main/kernel/jupyter-server';
+import { execute } from '../main/kernel/variables';
 import { MemoryStore } from '../main/prefs';
 import { createServices } from '../main/services';
 import { trustFolder } from '../main/trust';
@@ -68,27 +69,13 @@ export async function startKernelBench(prefix: string): Promise<KernelBench> {
     const [model] = await KernelAPI.listRunning(settings);
     const direct = new KernelConnection({ model, serverSettings: settings, username: 'bench', handleComms: false });
     await direct.info;
+    // The same silent, no-history request Kiln sends (main/kernel/variables.ts), on the direct connection.
     const directExpression = async (expression: string) => {
-      const future = direct.requestExecute(
-        {
-          code: '',
-          silent: true,
-          store_history: false,
-          user_expressions: { kiln: expression },
-          allow_stdin: false,
-          stop_on_error: false,
-        },
-        true,
-      );
-      try {
-        const reply = (await future.done) as KernelMessage.IExecuteReplyMsg;
-        const value = reply.content.status === 'ok' ? reply.content.user_expressions.kiln : undefined;
-        if ((value as { status?: string } | undefined)?.status !== 'ok')
-          throw new Error(`the direct request failed: ${JSON.stringify(value)}`);
-        return reply;
-      } finally {
-        future.dispose();
-      }
+      const reply = await execute(direct, expression);
+      const value = reply.content.status === 'ok' ? reply.content.user_expressions.kiln : undefined;
+      if ((value as { status?: string } | undefined)?.status !== 'ok')
+        throw new Error(`the direct request failed: ${JSON.stringify(value)}`);
+      return reply;
     };
     return {
       client,

@@ -10,6 +10,8 @@ import type { HistoryStore } from './store';
 import { createLogger } from '../log';
 
 const log = createLogger('history.turn-notebooks');
+// Gone since, binary now, or no longer a notebook: the turn's file list (and undo) says what can be done with it.
+const noCells = log.caught('the notebook is gone or no longer readable as cells: not offered for review by cell', null);
 
 /** A notebook's text, as the three sides of a turn's review need it. */
 interface NotebookSides {
@@ -49,8 +51,7 @@ export class TurnNotebooks {
     await this.loadDecisions();
     const out: TurnNotebook[] = [];
     for (const path of await this.notebookPaths(turn)) {
-      const sides = await this.sides(turn, path).catch(() => null);
-      // Gone since, binary now, or no longer a notebook: the file list says what undo can do with it.
+      const sides = await this.sides(turn, path).catch(noCells);
       if (!sides) continue;
       out.push(this.describe(turn, path, turnCellReview(sides.base, sides.left, this.now(path, sides))));
     }
@@ -133,7 +134,7 @@ export class TurnNotebooks {
    * later edit of other cells kept. Null when the file is no notebook the engine can read (undo then says why).
    */
   async undoAll(turn: string, path: string): Promise<{ text: string; hash: string } | null> {
-    const sides = await this.sides(turn, path).catch(() => null);
+    const sides = await this.sides(turn, path).catch(noCells);
     if (!sides) return null;
     try {
       return { text: undoTurnCells(sides.base, sides.left, sides.disk.text, 'all'), hash: sides.disk.hash };

@@ -11,6 +11,8 @@ import { createLogger } from '../log';
 
 const log = createLogger('history');
 /** Another process (or the pruner) may evict a version between the listing and the read. */
+// A lineage a batch made has no `path` file: its entry names the path.
+const noPathFile = log.caught('a lineage without a path file (made by a batch): its entry names the path', null);
 const versionGone = log.caught('a version was evicted between its listing and its read; skipped', null);
 
 const gzip = promisify(gzipCb);
@@ -425,7 +427,7 @@ export class HistoryStore {
       const folder = path.join(this.dir, name);
       // A lineage a batch made names its path in its entry; one without either is being made or moved: skipped.
       const current =
-        (await fs.readFile(path.join(folder, 'path'), 'utf8').catch(() => null)) ??
+        (await fs.readFile(path.join(folder, 'path'), 'utf8').catch(noPathFile)) ??
         (await this.entriesIn(folder))[0]?.path ??
         null;
       if (current !== null) found.push({ folder, current });

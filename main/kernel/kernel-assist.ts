@@ -1,6 +1,11 @@
 import type { Kernel, KernelMessage } from '@jupyterlab/services';
 import type { AssistMiss, CompleteResult, CompletionType, InspectResult } from '../../shared/contract';
 import type { Event } from '../../shared/base/event';
+import { createLogger } from '../log';
+
+const log = createLogger('kernel.assist');
+// A kernel restarting or gone fails the request: the operator's view says unavailable, the log says why.
+const noAnswer = log.caught('the kernel failed the request (restarting or gone): answered as unavailable', null);
 
 /** How long a completion or inspection waits for a kernel that is running something before it answers 'busy' (docs/notebooks.md). */
 export const ASSIST_TIMEOUT_MS = 1_500;
@@ -189,7 +194,7 @@ export class KernelAssist {
         if (this.inFlight === flight) this.inFlight = null;
       });
       const reply = await Promise.race([
-        answer.catch(() => null),
+        answer.catch(noAnswer),
         delay(bounds.answerMs ?? this.answerMs).then(() => 'late' as const),
       ]);
       if (reply === 'late') return { status: 'busy' };

@@ -12,13 +12,16 @@ export function useTurnNotebooks(turn: string, running: boolean): { notebooks: T
   const store = useAgentReviewStore();
   // Re-read on every store change: a decision answered by main updates the turn's notebooks.
   useStore(store);
+  // A failed read leaves the turn's list without its cells (the files still show); said in the console, not hidden.
+  const load = () =>
+    void store
+      .loadTurn(turn)
+      .catch((err) => console.warn(`Kiln: the cells turn ${turn} changed could not be read`, err));
   useEffect(() => {
-    if (!running) void store.loadTurn(turn).catch(() => undefined);
+    if (!running) load();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- load only closes over store and turn
   }, [store, turn, running]);
-  return {
-    notebooks: store.notebooksOf(turn) ?? [],
-    reload: () => void store.loadTurn(turn).catch(() => undefined),
-  };
+  return { notebooks: store.notebooksOf(turn) ?? [], reload: load };
 }
 
 /**
