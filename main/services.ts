@@ -126,7 +126,15 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   owned.add(trust);
   const prefs = owned.add(new PrefsService(options.prefsStore));
   notebooks.recordTimingWhen(() => prefs.get().notebookRecordTiming);
-  const debuggers = new DebuggerService({ notebooks, root: workspace.root, store: options.prefsStore, events: hub });
+  const debuggers = new DebuggerService({
+    notebooks,
+    root: workspace.root,
+    store: options.prefsStore,
+    events: hub,
+    trusted: () => trust.trusted,
+  });
+  // Breakpoints in files follow renames, moves and deletes.
+  owned.add(changes.onDidChange((change) => void debuggers.applyChange(change)));
   // One run engine for every session kind.
   const engine = owned.add(new RunEngine());
   const edits = owned.add(

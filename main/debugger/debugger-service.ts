@@ -1,9 +1,17 @@
-import type { CellBreakpoints, DebugState, debuggerRequests, EventPayload } from '../../shared/contract';
+import type {
+  CellBreakpoints,
+  DebugState,
+  debuggerRequests,
+  EventPayload,
+  FileBreakpoints,
+  FsChange,
+} from '../../shared/contract';
 import { joinMultiline } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import type { NotebookService } from '../notebook';
 import type { KeyValueStore } from '../prefs';
 import type { HandlersFor } from '../router';
+import { FileBreakpointStore } from './file-breakpoints';
 import { NotebookDebugger } from './notebook-debugger';
 
 /** The store key of every notebook's breakpoints: { [workspace root + notebook path]: { [cellId]: lines } }. */
@@ -14,7 +22,11 @@ export interface DebuggerServiceOptions {
   root: string;
   /** Where breakpoints are kept (Kiln's own state, never the notebook file). */
   store: KeyValueStore;
-  events: { emit(channel: 'debugger.state', payload: EventPayload<'debugger.state'>): void };
+  events: {
+    emit<E extends 'debugger.state' | 'debugger.fileBreakpoints'>(channel: E, payload: EventPayload<E>): void;
+  };
+  /** Whether the operator trusts the folder: breakpoints in its files go to a kernel only then (default: trusted). */
+  trusted?: () => boolean;
 }
 
 /** Why an Agent's run is refused while the operator has the kernel paused. */
@@ -24,8 +36,11 @@ export const PAUSED_FOR_AGENT =
 /** Every notebook's debugger, by path; the debugger belongs to the operator, so Agents' runs wait outside it. */
 export class DebuggerService {
   private readonly debuggers = new Map<string, NotebookDebugger>();
+  readonly files: FileBreakpointStore;
 
   constructor(private readonly options: DebuggerServiceOptions) {
+    this.files = new FileBreakpointStore(options.root, options.store);
+    this.files.onDidChange((all) => options.events.emit('debugger.fileBreakpoints', all));
     options.notebooks.guardAgentRuns((rel) => {
       if (this.debuggers.get(rel)?.paused) throw new KilnError('E_BUSY', PAUSED_FOR_AGENT);
     });
@@ -42,6 +57,7 @@ export class DebuggerService {
         runCell: (cellId) => notebooks.runCell(rel, cellId),
         interrupt: () => notebooks.interrupt(rel),
         breakpoints: () => this.breakpoints(rel),
+        fileBreakpoints: () => (this.options.trusted?.() === false ? {} : this.files.all()),
         root: this.options.root,
         publish: (state: DebugState) => this.options.events.emit('debugger.state', state),
       });
@@ -66,16 +82,41 @@ export class DebuggerService {
     return mine;
   }
 
+  /** The change feed's entry: file breakpoints follow renames and moves, and go with deleted files. */
+  async applyChange(change: FsChange): Promise<void> {
+    if (this.files.applyChange(change)) await this.sendFileBreakpoints();
+  }
+
+  async setFileBreakpoints(rel: string, lines: number[]): Promise<FileBreakpoints> {
+    const all = this.files.set(rel, lines);
+    await this.sendFileBreakpoints();
+    return all;
+  }
+
   handlers(): HandlersFor<keyof typeof debuggerRequests> {
     return {
       'debugger.state': ({ path }) => this.of(path).state,
       'debugger.breakpoints': ({ path }) => this.breakpoints(path),
       'debugger.setBreakpoints': ({ path, cellId, lines }) => this.setBreakpoints(path, cellId, lines),
+      'debugger.fileBreakpoints': () => this.files.all(),
+      'debugger.setFileBreakpoints': ({ path, lines }) => this.setFileBreakpoints(path, lines),
       'debugger.debugCell': ({ path, cellId }) => this.of(path).debugCell(cellId),
       'debugger.command': ({ path, command }) => this.of(path).command(command),
       'debugger.scopes': ({ path, frameId }) => this.of(path).scopes(frameId),
       'debugger.evaluate': ({ path, frameId, expression }) => this.of(path).evaluate(frameId, expression),
     };
+  }
+
+  /** Every debug session going gets the files' breakpoints as they are now. */
+  private async sendFileBreakpoints(): Promise<void> {
+    await Promise.all(
+      [...this.debuggers.values()].map((open) =>
+        open.fileBreakpointsChanged().catch((err: unknown) => {
+          // Its session ended (or its kernel died) between the change and the send: it has nothing to update.
+          console.warn("[kiln] a debug session did not take the files' new breakpoints", err);
+        }),
+      ),
+    );
   }
 
   private cells(rel: string): { id: string; code: string | null }[] {

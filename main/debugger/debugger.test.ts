@@ -128,6 +128,103 @@ describe('the notebook debugger against a real kernel', () => {
   });
 });
 
+describe("breakpoints in the workspace's .py files, against a real kernel", () => {
+  /** A module in src/ (on the kernel's sys.path); a fresh name per test, so no test reuses another's import. */
+  async function writeModule(rel: string, source: string): Promise<void> {
+    await fs.mkdir(path.dirname(path.join(root, rel)), { recursive: true });
+    await fs.writeFile(path.join(root, rel), source);
+  }
+  const SCALE = 'def scale(n):\n    factor = 3\n    scaled = n * factor\n    return scaled\n';
+
+  afterEach(async () => {
+    for (const rel of Object.keys(debuggers.files.all())) await debuggers.setFileBreakpoints(rel, []);
+  });
+
+  it('stops at a breakpoint in a src/ module called from a cell, names the frame by its file, steps back to the cell', async () => {
+    await writeModule('src/scaling.py', SCALE);
+    const caller = await cell('import scaling\nr = scaling.scale(7)\nprint(r)\n');
+    await debuggers.setFileBreakpoints('src/scaling.py', [2]);
+
+    const { state, run } = await debugUntilPaused(caller);
+    expect(state.frames[0]).toMatchObject({
+      name: 'scale',
+      cellId: null,
+      file: 'src/scaling.py',
+      where: 'src/scaling.py',
+      line: 2,
+    });
+    expect(state.frames[1]).toMatchObject({ cellId: caller, file: null, line: 2 });
+    const locals = (await debuggers.of(NB).scopes(state.frames[0].id))[0];
+    expect(locals.variables).toContainEqual(expect.objectContaining({ name: 'n', value: '7' }));
+    expect(await debuggers.of(NB).evaluate(state.frames[0].id, 'n * 2')).toEqual({ ok: true, result: '14' });
+
+    const stepped = paused();
+    await debuggers.of(NB).command('next');
+    expect((await stepped).frames[0]).toMatchObject({ file: 'src/scaling.py', line: 3 });
+    const out = paused();
+    await debuggers.of(NB).command('stepOut');
+    expect((await out).frames[0]).toMatchObject({ cellId: caller, file: null, line: 2 });
+    await debuggers.of(NB).command('continue');
+    expect((await run)?.status).toBe('ok');
+  });
+
+  it('steps into a src/ module from a cell', async () => {
+    await writeModule('src/scaling_in.py', SCALE);
+    const caller = await cell('import scaling_in\nr = scaling_in.scale(5)\nprint(r)\n');
+    await debuggers.setBreakpoints(NB, caller, [2]);
+    const { state, run } = await debugUntilPaused(caller);
+    expect(state.frames[0]).toMatchObject({ cellId: caller, line: 2 });
+    const into = paused();
+    await debuggers.of(NB).command('stepIn');
+    expect((await into).frames[0]).toMatchObject({ name: 'scale', file: 'src/scaling_in.py', line: 2 });
+    await debuggers.of(NB).command('continue');
+    expect((await run)?.status).toBe('ok');
+  });
+
+  it("sends a moved file's breakpoints at its new path, and none for a file deleted, in a live session", async () => {
+    await writeModule('src/before_move.py', SCALE);
+    await writeModule('src/gone.py', SCALE);
+    await debuggers.setFileBreakpoints('src/before_move.py', [3]);
+    await debuggers.setFileBreakpoints('src/gone.py', [2]);
+    // The session starts paused in the cell, with both files' breakpoints sent at their old paths.
+    const caller = await cell('import after_move, gone\nr = after_move.scale(2)\ns = gone.scale(2)\nprint(r, s)\n');
+    await debuggers.setBreakpoints(NB, caller, [2]);
+    await fs.rename(path.join(root, 'src/before_move.py'), path.join(root, 'src/after_move.py'));
+    const { run } = await debugUntilPaused(caller);
+    // What the change feed reports, as the watcher or Kiln's own move would.
+    await debuggers.applyChange({
+      type: 'moved',
+      from: 'src/before_move.py',
+      to: 'src/after_move.py',
+      isDir: false,
+      origin: 'operator',
+    });
+    await debuggers.applyChange({ type: 'deleted', path: 'src/gone.py', isDir: false, origin: 'operator' });
+    expect(debuggers.files.all()).toEqual({ 'src/after_move.py': [3] });
+
+    const inMoved = paused();
+    await debuggers.of(NB).command('continue');
+    expect((await inMoved).frames[0]).toMatchObject({ file: 'src/after_move.py', line: 3 });
+    // gone.py's breakpoint left the kernel with it: the run ends without stopping there.
+    await debuggers.of(NB).command('continue');
+    expect((await run)?.status).toBe('ok');
+  });
+
+  it('sends no file breakpoints in a folder not trusted', async () => {
+    await writeModule('src/untrusted_mod.py', SCALE);
+    const untrusted = new DebuggerService({
+      notebooks: svc,
+      root,
+      store: new MemoryStore(),
+      events: hub,
+      trusted: () => false,
+    });
+    await untrusted.setFileBreakpoints('src/untrusted_mod.py', [2]);
+    const caller = await cell('import untrusted_mod\nprint(untrusted_mod.scale(1))\n');
+    expect((await untrusted.of(NB).debugCell(caller))?.status).toBe('ok');
+  });
+});
+
 describe('a kernel that cannot debug', () => {
   let fakes: string;
   let noDebugJupyter: JupyterServerManager;

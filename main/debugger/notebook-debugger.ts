@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Kernel } from '@jupyterlab/services';
 import type {
   CellBreakpoints,
@@ -8,10 +7,12 @@ import type {
   DebugScope,
   DebugState,
   DebugStatus,
+  FileBreakpoints,
   KernelInfo,
 } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { DebugProtocol, DebugRefusal, DebugRequestTimeout, type DapEvent } from './debug-protocol';
+import { kernelPathOf, workspacePathOf } from './file-breakpoints';
 
 /** What a notebook's debugger needs of the notebook service. */
 export interface DebugHost {
@@ -23,7 +24,9 @@ export interface DebugHost {
   runCell(cellId: string): Promise<CellRunResult>;
   interrupt(): Promise<unknown>;
   breakpoints(): CellBreakpoints;
-  /** The workspace root, for showing a module's frames by their workspace path. */
+  /** The breakpoints of the workspace's `.py` files to send: none in a folder not trusted. */
+  fileBreakpoints(): FileBreakpoints;
+  /** The workspace root (realpath'd): where the kernel finds `src/`, and how a module's frames are named. */
   root: string;
   publish(state: DebugState): void;
 }
@@ -60,6 +63,8 @@ export class NotebookDebugger {
   private readonly pathOfSource = new Map<string, string>();
   /** Cells whose breakpoints the adapter has (their paths), so clearing the last one reaches it. */
   private readonly sentPaths = new Map<string, string>();
+  /** Workspace files whose breakpoints the adapter has (kernel paths), so a file's last one removed reaches it. */
+  private readonly sentFiles = new Set<string>();
 
   constructor(
     readonly notebookPath: string,
@@ -98,6 +103,11 @@ export class NotebookDebugger {
     const code = this.host.cells().find((c) => c.id === cellId)?.code;
     if (code == null) return;
     await this.sendBreakpoints(cellId, code, this.host.breakpoints()[cellId] ?? []);
+  }
+
+  /** The files' breakpoints changed (set, moved, deleted): a live session gets them at once. */
+  async fileBreakpointsChanged(): Promise<void> {
+    if (this.protocol) await this.sendFileBreakpoints();
   }
 
   async command(command: DebugCommand): Promise<DebugState> {
@@ -215,6 +225,8 @@ export class NotebookDebugger {
     this.cellOfPath.clear();
     this.pathOfSource.clear();
     this.sentPaths.clear();
+    this.sentFiles.clear();
+    await this.sendFileBreakpoints();
     const breakpoints = this.host.breakpoints();
     for (const cell of this.host.cells()) {
       const lines = breakpoints[cell.id];
@@ -270,6 +282,24 @@ export class NotebookDebugger {
     this.sentPaths.set(cellId, sourcePath);
   }
 
+  /** Sends every file's breakpoints, and an empty set for a file that had some sent and has none now. */
+  private async sendFileBreakpoints(): Promise<void> {
+    const protocol = this.protocol!;
+    const wanted = new Map<string, number[]>();
+    for (const [rel, lines] of Object.entries(this.host.fileBreakpoints()))
+      wanted.set(kernelPathOf(this.host.root, rel), lines);
+    for (const sent of this.sentFiles) if (!wanted.has(sent)) wanted.set(sent, []);
+    for (const [file, lines] of wanted) {
+      await protocol.request('setBreakpoints', {
+        source: { path: file },
+        breakpoints: lines.map((line) => ({ line })),
+        sourceModified: false,
+      });
+      if (lines.length) this.sentFiles.add(file);
+      else this.sentFiles.delete(file);
+    }
+  }
+
   /** The temp file ipykernel compiles this code under (written by dumpCell, so the adapter can read it). */
   private async pathOf(cellId: string, code: string): Promise<string> {
     let sourcePath = this.pathOfSource.get(code);
@@ -310,14 +340,17 @@ export class NotebookDebugger {
       const file = frame.source?.path ?? '';
       const cellId = this.cellOfPath.get(file) ?? null;
       const index = cellId ? cells.findIndex((c) => c.id === cellId) : -1;
-      const inWorkspace = file.startsWith(this.host.root + path.sep);
-      const where =
-        index >= 0
-          ? `Cell ${index + 1}`
-          : inWorkspace
-            ? path.relative(this.host.root, file).split(path.sep).join('/')
-            : file;
-      return { id: frame.id, name: frame.name, cellId: index >= 0 ? cellId : null, where, line: frame.line };
+      const inCell = index >= 0;
+      const inWorkspace = inCell || !file ? null : workspacePathOf(this.host.root, file);
+      const where = inCell ? `Cell ${index + 1}` : (inWorkspace ?? file);
+      return {
+        id: frame.id,
+        name: frame.name,
+        cellId: inCell ? cellId : null,
+        file: inWorkspace,
+        where,
+        line: frame.line,
+      };
     });
   }
 

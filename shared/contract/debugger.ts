@@ -20,6 +20,8 @@ export const DebugFrame = z.object({
   name: z.string(),
   /** The cell the frame runs in, or null (a module's file, the library). */
   cellId: z.string().nullable(),
+  /** The workspace file the frame runs in (a module imported from `src/`), or null (a cell, the library). */
+  file: RelPath.nullable(),
   /** What the call stack shows: "Cell 3" (its position in the notebook), or the file's path. */
   where: z.string(),
   /** 1-based line in the cell (or file). */
@@ -54,6 +56,10 @@ export type DebugCommand = z.infer<typeof DebugCommand>;
 export const CellBreakpoints = z.record(z.string(), z.array(z.number().int().min(1)));
 export type CellBreakpoints = z.infer<typeof CellBreakpoints>;
 
+/** Breakpoints in the workspace's `.py` files: 1-based lines by workspace-relative path. */
+export const FileBreakpoints = z.record(RelPath, z.array(z.number().int().min(1)));
+export type FileBreakpoints = z.infer<typeof FileBreakpoints>;
+
 export const debuggerRequests = {
   /** The notebook's debug state now. */
   'debugger.state': request(z.object({ path: RelPath }), DebugState),
@@ -63,6 +69,16 @@ export const debuggerRequests = {
   'debugger.setBreakpoints': request(
     z.object({ path: RelPath, cellId: z.string(), lines: z.array(z.number().int().min(1)) }),
     CellBreakpoints,
+  ),
+  /** The breakpoints in the workspace's `.py` files (kept in Kiln's state, by workspace-relative path). */
+  'debugger.fileBreakpoints': request(z.object({}), FileBreakpoints),
+  /**
+   * Replaces one `.py` file's breakpoints; a debug session going gets them at once (in a trusted folder). Any
+   * other file: E_BAD_REQUEST.
+   */
+  'debugger.setFileBreakpoints': request(
+    z.object({ path: RelPath, lines: z.array(z.number().int().min(1)) }),
+    FileBreakpoints,
   ),
   /**
    * Runs the cell under the debugger, resolving when the run ends (it may pause on the way). A kernel that
@@ -83,4 +99,6 @@ export const debuggerRequests = {
 export const debuggerEvents = {
   /** A notebook's debug state changed: paused (with frames), running, off or unavailable. */
   'debugger.state': DebugState,
+  /** The files' breakpoints changed: set, or carried along by a rename or move, or gone with their file. */
+  'debugger.fileBreakpoints': FileBreakpoints,
 } as const;
