@@ -1,5 +1,6 @@
 import { DEFAULT_FIXTURE, expect, test } from './support/fixtures';
 import { cell, cellOf, editCell, notebook, openNotebook, outputOf } from './support/notebook';
+import { openFile } from './support/ui';
 
 /** The notebook debugger against the real kernel (debugpy). Kernel start-up takes 10-20 s here, hence the timeouts. */
 
@@ -59,5 +60,68 @@ test.describe('the notebook debugger', () => {
     await expect(panel).toBeHidden({ timeout: STEP });
     await expect(editor).not.toHaveAttribute('data-debug-line', /./);
     await expect(outputOf(nb, 2)).toContainText('40');
+  });
+});
+
+test.describe('breakpoints in a .py file of the workspace', () => {
+  test.describe.configure({ timeout: 180_000 });
+  test.use({
+    fixtureFiles: {
+      ...DEFAULT_FIXTURE,
+      'src/mathops.py': 'def triple(n):\n    tripled = n * 3\n    result = tripled + 1\n    return result\n',
+      'calls.ipynb': notebook(cell('code', 'import mathops\nv = mathops.triple(4)\nprint(v)')),
+    },
+  });
+
+  test('F9 in a src/ module, Debug Cell stops there with the marker in the file, F10 and Shift+F11 move it', async ({
+    page,
+    kiln,
+  }) => {
+    await kiln.open(page);
+    const nb = await openNotebook(page, 'calls.ipynb');
+    await expect(nb.getByRole('status')).toHaveText('idle', { timeout: KERNEL_START });
+
+    // F9 on line 2 of the module sets a breakpoint; a click in the glyph margin sets one and a second clears it.
+    await openFile(page, 'src', 'mathops.py');
+    const file = page.locator('.code-editor[data-path="src/mathops.py"]');
+    const lines = file.locator('.view-line');
+    await lines.nth(1).click();
+    await page.keyboard.press('F9');
+    await expect(file).toHaveAttribute('data-breakpoints', '2');
+    const glyphs = await file.locator('.glyph-margin').boundingBox();
+    const line4 = await lines.nth(3).boundingBox();
+    await page.mouse.click(glyphs!.x + glyphs!.width / 2, line4!.y + line4!.height / 2);
+    await expect(file).toHaveAttribute('data-breakpoints', '2,4');
+    await page.mouse.click(glyphs!.x + glyphs!.width / 2, line4!.y + line4!.height / 2);
+    await expect(file).toHaveAttribute('data-breakpoints', '2');
+    await expect(file.locator('.debug-breakpoint')).toHaveCount(1);
+
+    // Debug Cell in the notebook: the run stops in the module, whose tab comes to the front with the line marked.
+    await page.getByRole('tab', { name: 'calls.ipynb', exact: true }).click();
+    await cellOf(nb, 1).hover();
+    await cellOf(nb, 1).getByRole('button', { name: 'Debug Cell' }).click();
+    await expect(file).toHaveAttribute('data-debug-line', '2', { timeout: STEP });
+    await expect(file).toBeVisible();
+    const stack = page.getByRole('list', { name: 'Call Stack' });
+    await expect(stack.getByRole('listitem')).toHaveText([/^triple\s*src\/mathops\.py:2$/, /^<module>\s*Cell 1:2$/]);
+    const panel = page.getByRole('region', { name: 'Debugger' });
+    await expect(panel.getByRole('group', { name: 'Locals' })).toContainText('n');
+    await panel.getByRole('textbox', { name: 'Evaluate in the selected frame' }).fill('n * 10');
+    await page.keyboard.press('Enter');
+    await expect(panel.getByRole('log', { name: 'Evaluations' })).toHaveText('n * 10 = 40');
+    await page.screenshot({ path: test.info().outputPath('debugger-paused-in-file.png') });
+
+    // F10 moves the marker down the file; Shift+F11 steps out to the cell, whose notebook comes back.
+    await page.keyboard.press('F10');
+    await expect(file).toHaveAttribute('data-debug-line', '3', { timeout: STEP });
+    await expect(stack.getByRole('listitem').first()).toHaveText(/^triple\s*src\/mathops\.py:3$/);
+    await page.keyboard.press('Shift+F11');
+    const cellEditor = cellOf(nb, 1).locator('.nb-editor');
+    await expect(cellEditor).toHaveAttribute('data-debug-line', '2', { timeout: STEP });
+    await expect(stack.getByRole('listitem').first()).toHaveText(/^<module>\s*Cell 1:2$/);
+
+    await page.keyboard.press('F5');
+    await expect(panel).toBeHidden({ timeout: STEP });
+    await expect(outputOf(nb, 1)).toContainText('13');
   });
 });

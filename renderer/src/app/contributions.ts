@@ -3,9 +3,9 @@ import { parseDataViewerTab } from '../../../shared/contract';
 import { registerMenuItem } from '../commands';
 import { DataViewerDocument } from '../data-viewer';
 import { ProposalReviewSlot } from '../edit-assistant';
-import { registerDocumentView, registerEditorOverlay } from '../editor';
+import { registerCodeEditorContribution, registerDocumentView, registerEditorOverlay } from '../editor';
 import { OpenChangesSlot, openChangesMenuItem } from '../git-changes';
-import { cellDebugMarks, debugCellAction } from '../debugger';
+import { cellDebugMarks, debugCellAction, fileDebugMarks } from '../debugger';
 import { OutputList, registerCellAction, registerCellEditorContribution } from '../notebook';
 import { registerCellOutputView } from '../notebook-diff';
 import { openTimelineMenuItem, TimelineDiffSlot } from '../timeline';
@@ -35,3 +35,5 @@ registerDocumentView({
 // The debugger's marks in code cells (breakpoints, the paused line) and the cell toolbar's Debug Cell.
 registerCellEditorContribution(cellDebugMarks);
 registerCellAction(debugCellAction);
+// The same marks in a .py file open in the text editor (a module a cell calls into).
+registerCodeEditorContribution(fileDebugMarks);

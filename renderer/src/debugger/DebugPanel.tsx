@@ -1,10 +1,10 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { DebugCommand } from '../../../shared/contract';
 import { useStore } from '../base';
 import { useCommands } from '../commands';
-import { useOpenFilesStore } from '../editor';
+import { requestReveal, useOpenFilesStore } from '../editor';
 import { Icon, XIcon } from '../ui';
-import { useDebuggerStore } from './debugger-store';
+import { isNotebook, useDebuggerStore } from './debugger-store';
 import './debugger.css';
 
 const CONTROLS: {
@@ -22,20 +22,20 @@ const CONTROLS: {
   { command: 'stop', label: 'Stop', icon: 'debug-stop', keys: 'Shift+F5', when: 'any' },
 ];
 
-function isNotebook(path: string | null): path is string {
-  return Boolean(path?.toLowerCase().endsWith('.ipynb'));
-}
-
 /**
- * The debugger's bottom panel for the active notebook, shown while a Debug Cell run goes (or when the kernel
- * cannot debug): the controls, the call stack by cell, the selected frame's locals and globals, an evaluate box.
+ * The debugger's bottom panel for the active notebook (or, while a file it stopped in is active, the notebook
+ * being debugged), shown while a Debug Cell run goes (or when the kernel cannot debug): the controls, the call
+ * stack by cell and file, the selected frame's locals and globals, an evaluate box. The paused frame's place
+ * shows: its file opens at the line, or its notebook comes back to the front.
  * Also the debugger's commands and keys (VS Code's: F5, F10, F11, Shift+F11, F9) and the palette's Debug Cell.
  */
 export function DebugPanel() {
   const store = useDebuggerStore();
-  const active = useStore(useOpenFilesStore(), (s) => s.active);
+  const openFiles = useOpenFilesStore();
+  const active = useStore(openFiles, (s) => s.active) ?? null;
   const state = useStore(store);
-  const path = isNotebook(active) ? active : null;
+  const path = store.sessionPath(active);
+  const activeNotebook = isNotebook(active) ? active : null;
   const session = store.session(path);
   const status = session?.status ?? 'off';
   const [expression, setExpression] = useState('');
@@ -50,22 +50,26 @@ export function DebugPanel() {
       id: 'debugger.debugCell',
       title: 'Debug Cell',
       category: 'Notebook',
-      when: () => Boolean(path && state.focused?.path === path),
+      when: () => Boolean(activeNotebook && state.focused?.cellId && state.focused.path === activeNotebook),
       run: () => {
         const focused = store.getState().focused;
-        if (focused && focused.path === path) void store.debugCell(path, focused.cellId);
+        if (activeNotebook && focused?.cellId && focused.path === activeNotebook)
+          void store.debugCell(activeNotebook, focused.cellId);
       },
     },
     {
       id: 'debugger.toggleBreakpoint',
       title: 'Toggle Breakpoint',
-      category: 'Notebook',
+      category: 'Debug',
       keys: 'F9',
-      when: () => Boolean(path && state.focused?.path === path && editorHasFocus()),
+      // A code cell of the active notebook, or the active `.py` file, has the focus.
+      when: () => Boolean(state.focused && state.focused.path === active && editorHasFocus()),
       run: () => {
         const focused = store.getState().focused;
         const line = focused?.line();
-        if (focused && line) void store.toggleBreakpoint(focused.path, focused.cellId, line);
+        if (!focused || !line) return;
+        if (focused.cellId) void store.toggleBreakpoint(focused.path, focused.cellId, line);
+        else void store.toggleFileBreakpoint(focused.path, line);
       },
     },
     ...CONTROLS.map((control) => ({
@@ -77,6 +81,18 @@ export function DebugPanel() {
       run: () => void (path && store.command(path, control.command)),
     })),
   ]);
+
+  // Where the run stopped shows: a module's file opens at the line, a cell's notebook comes back to the front.
+  const shownFrame = status === 'paused' ? session?.frames[state.selectedFrame] : undefined;
+  const shownFile = shownFrame?.file ?? null;
+  const shownCell = shownFrame?.cellId ?? null;
+  const shownLine = shownFrame?.line ?? 0;
+  useEffect(() => {
+    if (shownFile) {
+      requestReveal(shownFile, { line: shownLine, start: 0, end: 0 });
+      void openFiles.open(shownFile);
+    } else if (shownCell && path && openFiles.getState().active !== path) void openFiles.open(path);
+  }, [openFiles, path, shownFile, shownCell, shownLine]);
 
   if (!path || !session || status === 'off') return null;
   if (status === 'unavailable') {

@@ -1,4 +1,12 @@
-import type { CellBreakpoints, DebugCommand, DebugScope, DebugState, KilnBridge } from '../../../shared/contract';
+import type {
+  CellBreakpoints,
+  DebugCommand,
+  DebugFrame,
+  DebugScope,
+  DebugState,
+  FileBreakpoints,
+  KilnBridge,
+} from '../../../shared/contract';
 import { errorText, perBridge, Store } from '../base';
 
 /** One line of the evaluate box's history. */
@@ -13,14 +21,21 @@ export interface DebuggerState {
   sessions: ReadonlyMap<string, DebugState>;
   /** Each notebook's breakpoints by cell id (fetched when a cell of it first shows). */
   breakpoints: ReadonlyMap<string, CellBreakpoints>;
+  /** The workspace's `.py` files' breakpoints by path (main re-keys them after moves); null until fetched. */
+  fileBreakpoints: FileBreakpoints | null;
+  /** The notebook whose Debug Cell run went last: its session shows while a file it stopped in is active. */
+  debugged: string | null;
   /** The frame whose scopes show and where expressions evaluate (index into the paused frames). */
   selectedFrame: number;
   scopes: DebugScope[] | null;
   evaluations: Evaluation[];
   /** A request that failed, in one line. */
   error: string | null;
-  /** The cell editor that last had focus: F9 and the palette's Debug Cell act on it. */
-  focused: { path: string; cellId: string; line: () => number | null } | null;
+  /**
+   * The editor that last had focus: F9 and the palette's Debug Cell act on it. A code cell (`cellId`) of the
+   * notebook `path`, or a `.py` file (`cellId` null) at `path`.
+   */
+  focused: { path: string; cellId: string | null; line: () => number | null } | null;
 }
 
 /**
@@ -34,6 +49,8 @@ export class DebuggerStore extends Store<DebuggerState> {
     super({
       sessions: new Map(),
       breakpoints: new Map(),
+      fileBreakpoints: null,
+      debugged: null,
       selectedFrame: 0,
       scopes: null,
       evaluations: [],
@@ -41,6 +58,50 @@ export class DebuggerStore extends Store<DebuggerState> {
       focused: null,
     });
     this.own(bridge.on('debugger.state', (state) => this.apply(state)));
+    this.own(bridge.on('debugger.fileBreakpoints', (fileBreakpoints) => this.set({ fileBreakpoints })));
+  }
+
+  /**
+   * The notebook whose debug session the panel shows: the active notebook's, else (a file it stopped in is
+   * active) the one whose Debug Cell run is going.
+   */
+  sessionPath(active: string | null): string | null {
+    const own = active && isNotebook(active) ? this.session(active) : null;
+    if (own && own.status !== 'off') return active;
+    const debugged = this.session(this.state.debugged);
+    if (debugged && (debugged.status === 'running' || debugged.status === 'paused')) return this.state.debugged;
+    return active && isNotebook(active) ? active : null;
+  }
+
+  /** The frame shown (the selected one) of the Debug Cell run that is paused, if one is. */
+  pausedFrame(): DebugFrame | null {
+    const session = this.session(this.state.debugged);
+    return session?.status === 'paused' ? (session.frames[this.state.selectedFrame] ?? null) : null;
+  }
+
+  /** A `.py` file's breakpoints; all files' are fetched once, and main's event keeps them. */
+  fileBreakpointsOf(path: string): number[] {
+    const known = this.state.fileBreakpoints;
+    if (!known && !this.loading.has(FILES)) {
+      this.loading.add(FILES);
+      void this.bridge
+        .request('debugger.fileBreakpoints', {})
+        .then((fileBreakpoints) => this.set({ fileBreakpoints: { ...fileBreakpoints, ...this.state.fileBreakpoints } }))
+        .catch((err: unknown) => this.set({ error: errorText(err) }));
+    }
+    return known?.[path] ?? [];
+  }
+
+  /** Adds or removes the breakpoint on a `.py` file's line (the glyph margin click and F9). */
+  async toggleFileBreakpoint(path: string, line: number): Promise<void> {
+    const lines = this.fileBreakpointsOf(path);
+    const next = lines.includes(line) ? lines.filter((l) => l !== line) : [...lines, line];
+    this.set({ fileBreakpoints: { ...this.state.fileBreakpoints, [path]: next } });
+    try {
+      this.set({ fileBreakpoints: await this.bridge.request('debugger.setFileBreakpoints', { path, lines: next }) });
+    } catch (err) {
+      this.set({ error: errorText(err) });
+    }
   }
 
   session(path: string | null): DebugState | null {
@@ -133,10 +194,24 @@ export class DebuggerStore extends Store<DebuggerState> {
     const sessions = new Map(this.state.sessions);
     sessions.set(state.path, state);
     const fresh = state.status === 'paused';
-    this.set({ sessions, selectedFrame: 0, scopes: null, ...(state.status === 'off' ? { evaluations: [] } : {}) });
+    const debugged = state.status === 'running' || state.status === 'paused' ? state.path : this.state.debugged;
+    this.set({
+      sessions,
+      debugged,
+      selectedFrame: 0,
+      scopes: null,
+      ...(state.status === 'off' ? { evaluations: [] } : {}),
+    });
     // Paused anew: the innermost frame's scopes show.
     if (fresh) void this.selectFrame(state.path, 0);
   }
+}
+
+/** The loading key of the files' breakpoints (notebooks load theirs by path). */
+const FILES = '\u0000files';
+
+export function isNotebook(path: string | null): path is string {
+  return Boolean(path?.toLowerCase().endsWith('.ipynb'));
 }
 
 export const useDebuggerStore = perBridge((bridge) => new DebuggerStore(bridge));

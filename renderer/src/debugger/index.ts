@@ -6,6 +6,7 @@ import { useDebuggerStore } from './debugger-store';
 
 export { DebugPanel } from './DebugPanel';
 export { cellDebugMarks };
+export { fileDebugMarks } from './file-debug-marks';
 
 /** The cell toolbar's "Debug Cell": runs the cell under the debugger. */
 export const debugCellAction: CellActionContribution = {

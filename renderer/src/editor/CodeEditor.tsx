@@ -11,6 +11,7 @@ import { onRevealRequest, revealPendingIn } from './reveal';
 import { useTextModels, type TextModels } from './text-models';
 import { reportEdits } from './edit-handover';
 import { EDITOR_OPTIONS, fileOptions } from './editor-options';
+import { codeEditorContributions } from './code-editor-contributions';
 
 const modelFor = (models: TextModels, file: OpenFile) => models.modelFor(file.path, file.buffer, file.large);
 
@@ -51,7 +52,12 @@ export function CodeEditor({ path }: { path: string }) {
       fileOf: () => textModels.pathOf(editor.getModel()) ?? null,
       open: openIfFile(bridge, (target) => void store.open(target)),
     });
+    // What features above the editor attach (the debugger's breakpoints and paused line in a .py file).
+    const detachContributions = codeEditorContributions().map((attach) =>
+      attach(editor, { bridge, host: host.current!, pathOf: (model) => textModels.pathOf(model) ?? null }),
+    );
     return () => {
+      for (const detach of detachContributions) detach();
       pathDrop();
       const owner = textModels.pathOf(editor.getModel());
       if (owner) textModels.saveViewState(owner, editor.saveViewState());

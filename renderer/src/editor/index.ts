@@ -2,6 +2,11 @@ export { EditorArea } from './EditorArea';
 export { CodeDocument } from './CodeDocument';
 export { DiffView } from './DiffView';
 export { registerDocumentView, type DocumentViewProps, type DocumentViewSpec, type TabDrop } from './document-views';
+export {
+  registerCodeEditorContribution,
+  type CodeEditorContribution,
+  type CodeEditorTarget,
+} from './code-editor-contributions';
 export { registerEditorOverlay, type EditorOverlayProps, type EditorOverlaySpec } from './overlays';
 export { monaco } from './monaco-setup';
 export { attachTreePathDrop, openIfFile } from './path-drop';
