@@ -1,3 +1,6 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { DEFAULT_FIXTURE, expect, test } from './support/fixtures';
 import { cell, cellOf, editCell, notebook, openNotebook, outputOf } from './support/notebook';
 import { openFile } from './support/ui';
@@ -123,5 +126,74 @@ test.describe('breakpoints in a .py file of the workspace', () => {
     await page.keyboard.press('F5');
     await expect(panel).toBeHidden({ timeout: STEP });
     await expect(outputOf(nb, 1)).toContainText('13');
+  });
+});
+
+/**
+ * The operator's own kernelspec (on their JUPYTER_PATH) for a real ipykernel whose Python cannot import debugpy,
+ * as in an environment without it: `sys.modules['debugpy'] = None` makes every import of it fail.
+ */
+const NO_DEBUGPY_JUPYTER_PATH = path.join(os.tmpdir(), `kiln-e2e-nodebug-${process.pid}`);
+const NO_DEBUGPY_KERNEL = 'nodebugpy';
+
+function noDebugpyKernelspec(): void {
+  const dir = path.join(NO_DEBUGPY_JUPYTER_PATH, 'kernels', NO_DEBUGPY_KERNEL);
+  mkdirSync(dir, { recursive: true });
+  const launch =
+    "import sys; sys.modules['debugpy'] = None; from ipykernel.kernelapp import launch_new_instance; launch_new_instance()";
+  writeFileSync(
+    path.join(dir, 'kernel.json'),
+    JSON.stringify({
+      argv: ['/usr/bin/python3', '-c', launch, '-f', '{connection_file}'],
+      display_name: 'Python 3 (no debugpy)',
+      language: 'python',
+    }),
+  );
+}
+
+function notebookOnKernel(kernel: string, ...cells: ReturnType<typeof cell>[]): string {
+  const json = JSON.parse(notebook(...cells)) as { metadata: { kernelspec: Record<string, string> } };
+  json.metadata.kernelspec = { display_name: 'Python 3 (no debugpy)', language: 'python', name: kernel };
+  return `${JSON.stringify(json, null, 1)}\n`;
+}
+
+test.describe('a kernel that cannot debug', () => {
+  test.describe.configure({ timeout: 180_000 });
+  test.beforeAll(noDebugpyKernelspec);
+  test.afterAll(() => rmSync(NO_DEBUGPY_JUPYTER_PATH, { recursive: true, force: true }));
+  test.use({
+    hostEnv: { JUPYTER_PATH: NO_DEBUGPY_JUPYTER_PATH },
+    fixtureFiles: {
+      ...DEFAULT_FIXTURE,
+      'nodebug.ipynb': notebookOnKernel(NO_DEBUGPY_KERNEL, cell('code', 'print("ran")'), cell('code', 'x = 6 * 7\nx')),
+    },
+  });
+
+  test('Debug Cell says "This kernel cannot debug: …" in one line, runs nothing, and cells still run', async ({
+    page,
+    kiln,
+  }) => {
+    await kiln.open(page);
+    const nb = await openNotebook(page, 'nodebug.ipynb');
+    await expect(nb.getByRole('status')).toHaveText('idle', { timeout: KERNEL_START });
+
+    await cellOf(nb, 1).hover();
+    await cellOf(nb, 1).getByRole('button', { name: 'Debug Cell' }).click();
+    const line = page.getByRole('status').filter({ hasText: 'This kernel cannot debug' });
+    await expect(line).toHaveText(/^This kernel cannot debug: it has no debugger \(install debugpy/, { timeout: STEP });
+    // One line, however long the reason: its text never wraps to a second row (13px text: a row is under 24px).
+    const text = await line.getByText('This kernel cannot debug').boundingBox();
+    expect(text!.height).toBeLessThan(24);
+    await expect(page.getByRole('region', { name: 'Debugger' })).toHaveCount(0);
+    await expect(outputOf(nb, 1)).toHaveCount(0);
+    await page.screenshot({ path: test.info().outputPath('kernel-cannot-debug.png') });
+
+    // Everything else keeps working: both cells run, in order, on the same kernel.
+    await editCell(nb, 1);
+    await page.keyboard.press('Shift+Enter');
+    await expect(outputOf(nb, 1)).toContainText('ran', { timeout: STEP });
+    await page.keyboard.press('Shift+Enter');
+    await expect(outputOf(nb, 2)).toContainText('42', { timeout: STEP });
+    await expect(line).toBeVisible();
   });
 });

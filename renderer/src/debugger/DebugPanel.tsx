@@ -100,7 +100,7 @@ export function DebugPanel() {
     return (
       <div className="debug-unavailable" role="status">
         <Icon name="debug-alt" size={14} />
-        <span>{session.message}</span>
+        <span title={session.message}>{session.message}</span>
         <button
           type="button"
           className="icon-btn"
