@@ -107,6 +107,9 @@ test.describe('breakpoints in a .py file of the workspace', () => {
     await expect(file).toBeVisible();
     const stack = page.getByRole('list', { name: 'Call Stack' });
     await expect(stack.getByRole('listitem')).toHaveText([/^triple\s*src\/mathops\.py:2$/, /^<module>\s*Cell 1:2$/]);
+    // Paused on the breakpoint's line: one mark says both.
+    await expect(file.locator('.debug-current-on-breakpoint')).toHaveCount(1);
+    await expect(file.locator('.debug-breakpoint')).toHaveCount(0);
     const panel = page.getByRole('region', { name: 'Debugger' });
     await expect(panel.getByRole('group', { name: 'Locals' })).toContainText('n');
     await panel.getByRole('textbox', { name: 'Evaluate in the selected frame' }).fill('n * 10');

@@ -15,15 +15,18 @@ export const cellDebugMarks: CellEditorContribution = (editor, { bridge, cellId,
 
   const paint = () => {
     const lines = store.breakpointsOf(path)[cellId] ?? [];
-    breakpoints.set(
-      lines.map((line) => ({
-        range: new monaco.Range(line, 1, line, 1),
-        options: { linesDecorationsClassName: 'debug-breakpoint', linesDecorationsTooltip: 'Breakpoint (F9)' },
-      })),
-    );
     const session = store.session(path);
     const frame = session?.status === 'paused' ? session.frames[store.getState().selectedFrame] : undefined;
     const line = frame?.cellId === cellId ? frame.line : null;
+    breakpoints.set(
+      lines
+        // The paused line's mark says both: it is drawn in place of the breakpoint's dot.
+        .filter((l) => l !== line)
+        .map((l) => ({
+          range: new monaco.Range(l, 1, l, 1),
+          options: { linesDecorationsClassName: 'debug-breakpoint', linesDecorationsTooltip: 'Breakpoint (F9)' },
+        })),
+    );
     current.set(
       line === null
         ? []
@@ -33,7 +36,9 @@ export const cellDebugMarks: CellEditorContribution = (editor, { bridge, cellId,
               options: {
                 isWholeLine: true,
                 className: 'debug-current-line',
-                linesDecorationsClassName: 'debug-current-arrow',
+                linesDecorationsClassName: lines.includes(line)
+                  ? 'debug-current-arrow debug-current-on-breakpoint'
+                  : 'debug-current-arrow',
               },
             },
           ],

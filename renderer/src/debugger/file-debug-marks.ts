@@ -27,14 +27,17 @@ export const fileDebugMarks: CodeEditorContribution = (editor, { bridge, pathOf,
       editor.updateOptions({ glyphMargin });
     }
     const lines = path ? store.fileBreakpointsOf(path) : [];
-    breakpoints.set(
-      lines.map((line) => ({
-        range: new monaco.Range(line, 1, line, 1),
-        options: { glyphMarginClassName: 'debug-breakpoint', glyphMarginHoverMessage: { value: 'Breakpoint (F9)' } },
-      })),
-    );
     const frame = path ? store.pausedFrame() : null;
     const line = frame && frame.file === path ? frame.line : null;
+    breakpoints.set(
+      lines
+        // The paused line's mark says both: it is drawn in place of the breakpoint's dot.
+        .filter((l) => l !== line)
+        .map((l) => ({
+          range: new monaco.Range(l, 1, l, 1),
+          options: { glyphMarginClassName: 'debug-breakpoint', glyphMarginHoverMessage: { value: 'Breakpoint (F9)' } },
+        })),
+    );
     current.set(
       line === null
         ? []
@@ -44,7 +47,9 @@ export const fileDebugMarks: CodeEditorContribution = (editor, { bridge, pathOf,
               options: {
                 isWholeLine: true,
                 className: 'debug-current-line',
-                glyphMarginClassName: 'debug-current-arrow',
+                glyphMarginClassName: lines.includes(line)
+                  ? 'debug-current-arrow debug-current-on-breakpoint'
+                  : 'debug-current-arrow',
               },
             },
           ],
