@@ -2,9 +2,10 @@
 // (undefined, null, false, '', [], {}) or does nothing, and a `catch {}` whose block holds no statement. Read with
 // TypeScript's own parser. A swallow that is expected says so on its line or the line above with a comment starting
 // `expected:`; every other failure is logged (`log.caught('why', fallback)`) or handled.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
+import { sourceFiles } from './import-graph';
 
 export interface Swallow {
   /** Root-relative path and 1-based line. */
@@ -12,19 +13,6 @@ export interface Swallow {
   line: number;
   kind: 'catch-handler' | 'empty-catch';
   text: string;
-}
-
-const SOURCE = /\.tsx?$/;
-const NOT_PRODUCT = /(\.test\.tsx?|\.d\.ts)$/;
-
-export function productFiles(dir: string, into: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    if (name === 'node_modules' || name === 'out') continue;
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) productFiles(path, into);
-    else if (SOURCE.test(name) && !NOT_PRODUCT.test(name)) into.push(path);
-  }
-  return into;
 }
 
 function isConstant(node: ts.Node): boolean {
@@ -82,5 +70,5 @@ export function swallowsIn(root: string, file: string): Swallow[] {
 
 /** Every unexplained swallow in `root/main`. */
 export function swallowsInMain(root: string): Swallow[] {
-  return productFiles(join(root, 'main')).flatMap((file) => swallowsIn(root, file));
+  return sourceFiles(join(root, 'main')).flatMap((file) => swallowsIn(root, file));
 }

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { EVENT_CHANNELS } from '../../shared/contract';
-import { productFiles } from './swallowed';
+import { sourceFiles } from './import-graph';
 
 export interface WireSend {
   file: string;
@@ -43,5 +43,5 @@ export function wireSendsIn(root: string, file: string): WireSend[] {
 }
 
 export function wireSendsInMain(root: string): WireSend[] {
-  return productFiles(join(root, 'main')).flatMap((file) => wireSendsIn(root, file));
+  return sourceFiles(join(root, 'main')).flatMap((file) => wireSendsIn(root, file));
 }
