@@ -1,7 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { reply } from '../test-support/model-server';
-import { debianPython } from '../test-support/nbformat';
-import { nbformatWrites } from '../test-support/nbformat-build';
+import { nbformatWithCellsFrom, nbformatWrites } from '../test-support/nbformat-build';
 import { DEFAULT_FIXTURE, expect } from './support/fixtures';
 import { configureScriptedModel, testWithModel } from './support/model';
 import { cellOf, openNotebook, outputOf } from './support/notebook';
@@ -35,19 +34,6 @@ const [NOTEBOOK] = nbformatWrites([
 test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'analysis.ipynb': NOTEBOOK } });
 
 const panel = (page: Page): Locator => page.getByRole('complementary', { name: 'Agent' });
-
-/** nbformat's write of `now` with the cells named taken whole from `from`. */
-function nbformatWithCellsFrom(now: string, from: string, ids: string[]): string {
-  const script = [
-    'import io, json, sys, nbformat',
-    'now = nbformat.reads(sys.argv[1], as_version=4); old = nbformat.reads(sys.argv[2], as_version=4)',
-    'ids = json.loads(sys.argv[3]); olds = {c.id: c for c in old.cells}',
-    'now.cells = [olds[c.id] if c.id in ids else c for c in now.cells]',
-    'nbformat.validate(now)',
-    'out = io.StringIO(); nbformat.write(now, out); sys.stdout.write(out.getvalue())',
-  ].join('\n');
-  return debianPython(['-c', script, now, from, JSON.stringify(ids)]);
-}
 
 test('an Agent turn edits 2 cells and runs one; undoing one cell leaves the other, outputs as before', async ({
   page,

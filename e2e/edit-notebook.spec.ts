@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
-import { reply } from '../test-support/model-server';
+import { reply, type ModelServer } from '../test-support/model-server';
 import { nbformatWrites, type CellSpec } from '../test-support/nbformat-build';
-import { DEFAULT_FIXTURE, expect } from './support/fixtures';
+import { DEFAULT_FIXTURE, expect, type KilnWebHost, type TempWorkspace } from './support/fixtures';
 import { configureScriptedModel, testWithModel } from './support/model';
-import { cellOf, editCell, openNotebook } from './support/notebook';
+import { cellOf, cellSources, editCell, openNotebook } from './support/notebook';
 import { mod, sendMessage } from './support/ui';
 
 /**
@@ -47,6 +47,18 @@ function change(page: Page, label: string): Locator {
 
 const KERNEL_START = 60_000;
 
+/** The scripted coder configured, the notebook open, and its proposal of PROPOSED asked for. */
+async function askForProposal(
+  { page, kiln, workspace, model }: { page: Page; kiln: KilnWebHost; workspace: TempWorkspace; model: ModelServer },
+  note?: string,
+): Promise<void> {
+  await configureScriptedModel(workspace, model, 'scripted-coder', ['file_editing']);
+  await kiln.open(page);
+  await openNotebook(page, NB);
+  model.enqueue(reply.tool('propose_notebook', { cells: PROPOSED }, note));
+  await sendMessage(panel(page), 'scale x, add w, drop z');
+}
+
 test('a notebook proposal is reviewed as cells: accept 2 (button, Mod+Enter), reject 1 (Mod+Backspace)', async ({
   page,
   kiln,
@@ -54,11 +66,7 @@ test('a notebook proposal is reviewed as cells: accept 2 (button, Mod+Enter), re
   model,
 }) => {
   test.setTimeout(KERNEL_START + 60_000);
-  await configureScriptedModel(workspace, model, 'scripted-coder', ['file_editing']);
-  await kiln.open(page);
-  await openNotebook(page, NB);
-  model.enqueue(reply.tool('propose_notebook', { cells: PROPOSED }, 'Scaled x, added w, dropped z.'));
-  await sendMessage(panel(page), 'scale x, add w, drop z');
+  await askForProposal({ page, kiln, workspace, model }, 'Scaled x, added w, dropped z.');
 
   // Three cell changes, named as the issue says; no notebook JSON anywhere in the review.
   await expect(changes(page).getByRole('group', { name: /^Cell \d+:/ })).toHaveCount(3);
@@ -106,11 +114,7 @@ test('changed on disk after the proposal: Accept is refused, and Review against 
   model,
 }) => {
   test.setTimeout(KERNEL_START + 60_000);
-  await configureScriptedModel(workspace, model, 'scripted-coder', ['file_editing']);
-  await kiln.open(page);
-  await openNotebook(page, NB);
-  model.enqueue(reply.tool('propose_notebook', { cells: PROPOSED }));
-  await sendMessage(panel(page), 'scale x, add w, drop z');
+  await askForProposal({ page, kiln, workspace, model });
   await expect(change(page, 'Cell 2: source changed')).toBeVisible();
 
   // Another program changes a3 behind the review.
@@ -131,19 +135,6 @@ test('changed on disk after the proposal: Accept is refused, and Review against 
   const written = JSON.parse(await readFile(workspace.abs(NB), 'utf8')) as { cells: { source: string[] }[] };
   expect(written.cells.map((c) => c.source.join(''))).toEqual(['# Title', 'x = 10\nprint(x)', 'w = x * 2', 'y = 20']);
 });
-
-/** The cells' sources as the notebook shows them. */
-async function sources(nb: Locator): Promise<string[]> {
-  const texts = await nb.locator('.nb-cell').evaluateAll((cells) =>
-    cells.map((c) => {
-      const lines = c.querySelectorAll('.view-lines .view-line');
-      if (lines.length) return [...lines].map((l) => l.textContent ?? '').join('\n');
-      return (c.querySelector('.nb-markdown') ?? c.querySelector('.nb-editor-static'))?.textContent?.trim() ?? '';
-    }),
-  );
-  // Monaco draws spaces as non-breaking ones.
-  return texts.map((t) => t.replace(/\u00a0/g, ' '));
-}
 
 test('a notebook with unsaved edits: proposed against them, accepted into the open notebook, undone with its undo', async ({
   page,
@@ -182,7 +173,7 @@ test('a notebook with unsaved edits: proposed against them, accepted into the op
   await expect(changes(page)).toHaveCount(0);
 
   // Into the open notebook, not the file: the notebook is dirty, the disk as it was.
-  await expect.poll(() => sources(nb)).toEqual(['Title', 'x = 10\nprint(x)', 'y = 20']);
+  await expect.poll(() => cellSources(nb)).toEqual(['Title', 'x = 10\nprint(x)', 'y = 20']);
   await expect(nb.getByTestId('notebook-dirty')).toBeVisible();
   expect(await readFile(workspace.abs(NB), 'utf8')).toBe(BASE);
 
@@ -190,12 +181,12 @@ test('a notebook with unsaved edits: proposed against them, accepted into the op
   await cellOf(nb, 2).locator('.nb-prompt').click();
   await page.keyboard.press('Escape');
   await page.keyboard.press(`${mod}+z`);
-  await expect.poll(() => sources(nb)).toEqual(['Title', 'x = 10\nprint(x)', 'y = 20', 'z = 3']);
+  await expect.poll(() => cellSources(nb)).toEqual(['Title', 'x = 10\nprint(x)', 'y = 20', 'z = 3']);
   await page.keyboard.press(`${mod}+z`);
-  await expect.poll(() => sources(nb)).toEqual(['Title', 'x = 1\nprint(x)', 'y = 20', 'z = 3']);
+  await expect.poll(() => cellSources(nb)).toEqual(['Title', 'x = 1\nprint(x)', 'y = 20', 'z = 3']);
   await page.keyboard.press(`${mod}+Shift+z`);
   await page.keyboard.press(`${mod}+Shift+z`);
-  await expect.poll(() => sources(nb)).toEqual(['Title', 'x = 10\nprint(x)', 'y = 20']);
+  await expect.poll(() => cellSources(nb)).toEqual(['Title', 'x = 10\nprint(x)', 'y = 20']);
 
   // Saved: nbformat's own write of the operator's edit plus the accepted cell.
   await page.keyboard.press(`${mod}+s`);

@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { DEFAULT_FIXTURE, expect, test } from './support/fixtures';
 import { mod, treeItem } from './support/ui';
 import { expectAccessible } from './support/axe';
-import { cell, cellOf, editCell, notebook, openNotebook } from './support/notebook';
+import { cell, cellOf, cellSources, editCell, notebook, openNotebook } from './support/notebook';
 
 /**
  * Issue 39: a notebook compared in the Timeline shows as cells (never its JSON), each change a named group,
@@ -22,19 +22,6 @@ test.use({
     ),
   },
 });
-
-/** Each cell's source as the notebook's editors show it, in order. */
-async function sources(nb: Locator): Promise<string[]> {
-  const texts = await nb.locator('.nb-cell').evaluateAll((cells) =>
-    cells.map((c) => {
-      const lines = c.querySelectorAll('.view-lines .view-line');
-      if (lines.length) return [...lines].map((l) => l.textContent ?? '').join('\n');
-      return (c.querySelector('.nb-markdown') ?? c.querySelector('.nb-editor-static'))?.textContent?.trim() ?? '';
-    }),
-  );
-  // Monaco draws spaces as non-breaking ones.
-  return texts.map((text) => text.replace(/\u00a0/g, ' '));
-}
 
 async function commandModeOn(page: Page, nb: Locator, n: number): Promise<void> {
   await cellOf(nb, n).locator('.nb-prompt').click();
@@ -57,7 +44,7 @@ test('the Timeline compares a notebook cell by cell, F7 goes through the changes
   await commandModeOn(page, nb, 3);
   await page.keyboard.press('d');
   await page.keyboard.press('d');
-  await expect.poll(() => sources(nb)).toEqual(['a = 10', 'b = 2', 'The end']);
+  await expect.poll(() => cellSources(nb)).toEqual(['a = 10', 'b = 2', 'The end']);
   // The markdown cell has no prompt: select cell 2, then J down to it, B for a new cell below.
   await commandModeOn(page, nb, 2);
   await page.keyboard.press('j');
@@ -66,7 +53,7 @@ test('the Timeline compares a notebook cell by cell, F7 goes through the changes
   await editCell(nb, 4);
   await page.keyboard.type('d = 4');
   await page.keyboard.press('Escape');
-  await expect.poll(() => sources(nb)).toEqual(['a = 10', 'b = 2', 'The end', 'd = 4']);
+  await expect.poll(() => cellSources(nb)).toEqual(['a = 10', 'b = 2', 'The end', 'd = 4']);
   await page.keyboard.press(`${mod}+s`);
   await expect.poll(() => workspace.read('steps.ipynb')).toContain('d = 4');
 
@@ -128,15 +115,15 @@ test('the Timeline compares a notebook cell by cell, F7 goes through the changes
   await expect(groups.nth(0).getByRole('button', { name: 'Restore this cell' })).toHaveCount(0);
 
   await slot.getByRole('button', { name: 'Close version' }).click();
-  await expect.poll(() => sources(nb)).toEqual(['a = 1', 'b = 2', 'c = 3', 'The end', 'd = 4']);
+  await expect.poll(() => cellSources(nb)).toEqual(['a = 1', 'b = 2', 'c = 3', 'The end', 'd = 4']);
   // Unsaved, as any edit: the file keeps what was saved until the operator saves.
   expect(await workspace.read('steps.ipynb')).toContain('a = 10');
   // The notebook's undo takes the restores back, one at a time.
   await commandModeOn(page, nb, 1);
   await page.keyboard.press('z');
-  await expect.poll(() => sources(nb)).toEqual(['a = 1', 'b = 2', 'The end', 'd = 4']);
+  await expect.poll(() => cellSources(nb)).toEqual(['a = 1', 'b = 2', 'The end', 'd = 4']);
   await page.keyboard.press('z');
-  await expect.poll(() => sources(nb)).toEqual(['a = 10', 'b = 2', 'The end', 'd = 4']);
+  await expect.poll(() => cellSources(nb)).toEqual(['a = 10', 'b = 2', 'The end', 'd = 4']);
 });
 
 test.describe('changed on disk', () => {

@@ -1,4 +1,5 @@
-import { expect, test } from './support/fixtures';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test, type KilnWebHost } from './support/fixtures';
 import { cell, cellOf, editCell, notebook, openNotebook, suggestions } from './support/notebook';
 import { editorText, mod, openFile } from './support/ui';
 
@@ -31,6 +32,27 @@ test.use({
   },
 });
 test.describe.configure({ timeout: 180_000 });
+
+/** The notebook open, once the server's diagnostics are in (cell 5's error): the server knows every cell by then. */
+async function openAnalyzed(page: Page, kiln: KilnWebHost): Promise<Locator> {
+  await kiln.open(page);
+  const nb = await openNotebook(page, 'analysis.ipynb');
+  await expect(cellOf(nb, 5).locator('.squiggly-error')).toHaveCount(1, SERVER_START);
+  return nb;
+}
+
+/** The cursor in cell 7's `helper(x)`: on `x` (the argument) or on `helper` (the callee). */
+async function cursorInHelperCall(page: Page, nb: Locator, on: 'argument' | 'callee'): Promise<void> {
+  await editCell(nb, 7);
+  await page.keyboard.press(`${mod}+End`);
+  if (on === 'argument') {
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+  } else {
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowRight');
+  }
+}
 
 test('a name from an earlier cell raises nothing; one never defined is squiggled on its cell and listed in Problems', async ({
   page,
@@ -70,9 +92,7 @@ test('completion, hover and signature help in a cell without a kernel come from 
   page,
   kiln,
 }) => {
-  await kiln.open(page);
-  const nb = await openNotebook(page, 'analysis.ipynb');
-  await expect(cellOf(nb, 5).locator('.squiggly-error')).toHaveCount(1, SERVER_START);
+  const nb = await openAnalyzed(page, kiln);
   // No kernel: Jupyter could not start.
   await expect(nb.getByRole('status')).not.toHaveText('idle');
   await editCell(nb, 6);
@@ -104,25 +124,17 @@ test('completion, hover and signature help in a cell without a kernel come from 
 });
 
 test('F12 in a cell goes to the definition in src/ and in an earlier cell', async ({ page, kiln }) => {
-  await kiln.open(page);
-  const nb = await openNotebook(page, 'analysis.ipynb');
-  await expect(cellOf(nb, 5).locator('.squiggly-error')).toHaveCount(1, SERVER_START);
+  const nb = await openAnalyzed(page, kiln);
 
   // On `x` of `helper(x)`: cell 1, where x is assigned, the cursor at the name (as VS Code puts it).
-  await editCell(nb, 7);
-  await page.keyboard.press(`${mod}+End`);
-  await page.keyboard.press('ArrowLeft');
-  await page.keyboard.press('ArrowLeft');
+  await cursorInHelperCall(page, nb, 'argument');
   await page.keyboard.press('F12');
   await expect(cellOf(nb, 1).locator('.monaco-editor.focused')).toHaveCount(1, SERVER_START);
   await page.keyboard.type('renamed_');
   await expect(cellOf(nb, 1).locator('.view-lines')).toHaveText('renamed_x = 1');
 
   // On `helper`: src/util.py opens at its def.
-  await editCell(nb, 7);
-  await page.keyboard.press(`${mod}+End`);
-  await page.keyboard.press('Home');
-  await page.keyboard.press('ArrowRight');
+  await cursorInHelperCall(page, nb, 'callee');
   await page.keyboard.press('F12');
   const tab = page.getByRole('tab', { name: /util\.py/ });
   await expect(tab).toHaveAttribute('aria-selected', 'true', SERVER_START);
@@ -137,15 +149,10 @@ test('F2 in a cell renames across cells and src/ after a preview; the notebook t
   kiln,
   workspace,
 }) => {
-  await kiln.open(page);
-  const nb = await openNotebook(page, 'analysis.ipynb');
-  await expect(cellOf(nb, 5).locator('.squiggly-error')).toHaveCount(1, SERVER_START);
+  const nb = await openAnalyzed(page, kiln);
 
   // On `helper` of `helper(x)` in cell 7.
-  await editCell(nb, 7);
-  await page.keyboard.press(`${mod}+End`);
-  await page.keyboard.press('Home');
-  await page.keyboard.press('ArrowRight');
+  await cursorInHelperCall(page, nb, 'callee');
   await page.keyboard.press('F2');
   const input = page.locator('.rename-box input');
   await expect(input).toBeFocused(SERVER_START);
@@ -182,15 +189,10 @@ test('F2 in a cell renames across cells and src/ after a preview; the notebook t
 });
 
 test('Shift+F12 in a cell peeks the references in other cells; opening one shows its cell', async ({ page, kiln }) => {
-  await kiln.open(page);
-  const nb = await openNotebook(page, 'analysis.ipynb');
-  await expect(cellOf(nb, 5).locator('.squiggly-error')).toHaveCount(1, SERVER_START);
+  const nb = await openAnalyzed(page, kiln);
 
   // On `x` of `helper(x)`: x is assigned in cell 1 and read in cells 3 and 7 (`%time x` is IPython's, unseen).
-  await editCell(nb, 7);
-  await page.keyboard.press(`${mod}+End`);
-  await page.keyboard.press('ArrowLeft');
-  await page.keyboard.press('ArrowLeft');
+  await cursorInHelperCall(page, nb, 'argument');
   await page.keyboard.press('Shift+F12');
   const peek = page.locator('.peekview-widget');
   await expect(peek.locator('.reference-file')).toHaveCount(3, SERVER_START);

@@ -99,12 +99,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const stack = await createVerbStack({
     root: options.root,
     trash: options.trash ?? osTrash,
-    onProgress: (progress) => hub.emit('fs.progress', progress),
     onChange: (change, disk) => changes.reportOwn(change, disk),
-    config: {
-      userConfigPath: path.join(options.dataDir, 'config.yaml'),
-      onChange: (state) => hub.emit('config.changed', state),
-    },
+    config: { userConfigPath: path.join(options.dataDir, 'config.yaml') },
     jupyterStateDir: path.join(options.dataDir, 'jupyter'),
     dataDir: options.dataDir,
     events: hub,
@@ -227,7 +223,6 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       root: workspace.root,
       excluded: (rel) => watcher.excludes(rel),
       excludedEntry: (rel, name) => watcher.excludesEntry(rel, name),
-      onIndexed: (files) => hub.emit('quickOpen.indexed', { files }),
     }),
   );
   const search = owned.add(
@@ -235,15 +230,10 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       root: workspace.root,
       holdSearchesAfter: options.holdSearchesAfter,
       feedCoverage: () => watcher.coverage(),
-      emit: (channel, payload) => hub.emit(channel, payload),
     }),
   );
   owned.add(changes.onDidChange((change) => search.applyChange(change)));
-  const replace = new ReplaceService({
-    workspace,
-    notebooks,
-    notebookEdited: (path, document) => hub.emit('notebook.changed', { path, document, reason: 'edited' }),
-  });
+  const replace = new ReplaceService({ workspace, notebooks });
   // Git decorations and the change gutter; no git or no repository means none, and no errors.
   const git = owned.add(
     new GitService({
@@ -264,7 +254,6 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     new TerminalService({
       root: workspace.root,
       trusted: () => trust.trusted,
-      emit: (channel, payload) => hub.emit(channel, payload),
     }),
   );
 
@@ -298,12 +287,21 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   // The one table of service events announced on the wire; the hosts forward the hub's events to the renderers.
   owned.add(
     hub.announce({
+      'fs.progress': workspace.onDidProgress,
+      'config.changed': config.onDidChange,
       'watch.degraded': watcher.onDidDegrade,
       'watch.walked': watcher.onDidWalk,
       'history.changed': stack.history.onDidChange,
       'kernelEnvironments.changed': stack.environments.onDidChange,
       'trust.changed': trustState.onDidChange,
       'git.changed': git.onDidChange,
+      'quickOpen.indexed': fileIndex.onDidIndex,
+      'search.results': search.onDidFind,
+      'search.done': search.onDidFinish,
+      // A replace's edit of an open notebook's model (the notebook service announces its own on the same channel).
+      'notebook.changed': replace.onDidEditNotebook,
+      'terminal.data': terminals.onDidWrite,
+      'terminal.exit': terminals.onDidExit,
       'language.statusChanged': language.onDidChangeStatus,
       // The server's diagnostics, a notebook's virtual document's placed in its cells.
       'language.diagnostics': notebookLanguage.onDidPublishDiagnostics,

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { debianPython } from './nbformat';
 
 /*
  * Notebooks built by Python's nbformat (nbformat.v4.new_* then nbformat.writes, plus the newline nbformat.write
@@ -100,4 +101,20 @@ print(json.dumps(out))
 /** What nbformat writes back for each text after reading and validating it (throws when one is invalid). */
 export function nbformatRewrites(texts: string[]): string[] {
   return runPython(REWRITE, texts) as string[];
+}
+
+/**
+ * nbformat's write of `now` with the cells named taken whole from `from` (the judge of a cell undo): Python reads
+ * both files, swaps the cells, validates and writes as Jupyter does.
+ */
+export function nbformatWithCellsFrom(now: string, from: string, ids: string[]): string {
+  const script = [
+    'import io, json, sys, nbformat',
+    'now = nbformat.reads(sys.argv[1], as_version=4); old = nbformat.reads(sys.argv[2], as_version=4)',
+    'ids = json.loads(sys.argv[3]); olds = {c.id: c for c in old.cells}',
+    'now.cells = [olds[c.id] if c.id in ids else c for c in now.cells]',
+    'nbformat.validate(now)',
+    'out = io.StringIO(); nbformat.write(now, out); sys.stdout.write(out.getvalue())',
+  ].join('\n');
+  return debianPython(['-c', script, now, from, JSON.stringify(ids)]);
 }

@@ -69,3 +69,16 @@ export async function editCell(nb: Locator, n: number): Promise<void> {
 export function suggestions(page: Page): Locator {
   return page.locator('.suggest-widget.visible');
 }
+
+/** Each cell's source as the notebook's editors show it, in order (a markdown cell's rendered text when not edited). */
+export async function cellSources(nb: Locator): Promise<string[]> {
+  const texts = await nb.locator('.nb-cell').evaluateAll((cells) =>
+    cells.map((c) => {
+      const lines = c.querySelectorAll('.view-lines .view-line');
+      if (lines.length) return [...lines].map((l) => l.textContent ?? '').join('\n');
+      return (c.querySelector('.nb-markdown') ?? c.querySelector('.nb-editor-static'))?.textContent?.trim() ?? '';
+    }),
+  );
+  // Monaco draws spaces as non-breaking ones.
+  return texts.map((text) => text.replace(/\u00a0/g, ' '));
+}

@@ -35,9 +35,9 @@ async function start(opts: { userConfigPath?: string; watch?: boolean; trusted?:
     workspaceRoot: root,
     watch: opts.watch ?? false,
     userConfigPath: opts.userConfigPath,
-    onChange: (s) => changes.push(s),
     projectTrusted: opts.trusted ?? (() => true),
   });
+  svc.onDidChange((s) => changes.push(s));
   services.push(svc);
   await svc.start();
   return { svc, changes };

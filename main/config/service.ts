@@ -20,8 +20,6 @@ export interface ConfigServiceOptions {
   workspaceRoot: string;
   /** The user-level config (e.g. `<app data>/config.yaml`); its `config:/` refs resolve under its folder. */
   userConfigPath?: string;
-  /** Called with the new state whenever the effective config or its error changes (wire to `config.changed`). */
-  onChange?: (state: ConfigState) => void;
   /** Hot reload on changes under `.kiln/` and the user config's folder (default true). */
   watch?: boolean;
   /** Whether the workspace is trusted (main/trust); untrusted, the project's models and jupyter blocks are not used. */
@@ -43,7 +41,7 @@ const EMPTY: ResolvedConfig = {
 
 /**
  * The project config, validated and hot-reloaded. An invalid config keeps the last valid one
- * running and exposes the problem (getter + onChange), so a typo never disables a working panel.
+ * running and exposes the problem (getter + onDidChange), so a typo never disables a working panel.
  */
 export class ConfigService {
   private readonly files: ConfigFileLocation[];
@@ -80,7 +78,6 @@ export class ConfigService {
       refRoot: kilnDir,
       displayName: PROJECT_CONFIG_PATH,
     });
-    if (options.onChange) this.onDidChange(options.onChange);
   }
 
   /** Loads once and starts watching. Resolves when the first load is done and the watcher is ready. */
@@ -98,7 +95,7 @@ export class ConfigService {
       });
       this.rootWatcher.on('error', () => this.rootWatcher?.close());
     } catch {
-      // Out of watches (ENOSPC, EMFILE): the watcher says so for the workspace; .kiln/ as it is now is still watched.
+      // expected: out of watches (ENOSPC, EMFILE): the watcher says so for the workspace; .kiln/ as it is now is still watched.
     }
     const kilnReady = this.watchKilnDir();
     if (this.options.userConfigPath) {

@@ -97,7 +97,8 @@ it('follows the change feed: created, deleted, moved, folders created with files
 
 it('walks nothing until Quick Open first asks, then finds what the disk holds by then and says when it is done', async () => {
   let indexed = -1;
-  const lazy = new FileIndex({ root, ...excludes, onIndexed: (files) => (indexed = files) });
+  const lazy = new FileIndex({ root, ...excludes });
+  lazy.onDidIndex(({ files }) => (indexed = files));
   await writeFile(path.join(root, 'later.txt'), '');
   // Changes before first use are not kept: the first scan reads the disk as it is then.
   lazy.applyChange({ type: 'created', path: 'later.txt', isDir: false, origin: 'external' });

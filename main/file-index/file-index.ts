@@ -2,7 +2,9 @@ import fuzzysort from 'fuzzysort';
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { Emitter, type Event } from '../../shared/base/event';
 import type { FsChange, QuickOpenMatch, QuickOpenResult } from '../../shared/contract';
+import { logListenerError } from '../events';
 
 export interface FileIndexOptions {
   root: string;
@@ -10,8 +12,6 @@ export interface FileIndexOptions {
   excluded: (relPath: string) => boolean;
   /** The same for an entry whose folders are known not to be excluded (its own path and name only). */
   excludedEntry: (relPath: string, name: string) => boolean;
-  /** The first scan finished. */
-  onIndexed?: (files: number) => void;
 }
 
 export interface SearchOptions {
@@ -32,6 +32,9 @@ export class FileIndex {
   private firstScan: Promise<void> | null = null;
   private scanning = true;
   private disposed = false;
+  private readonly indexedEmitter = new Emitter<{ files: number }>({ onListenerError: logListenerError });
+  /** The first scan finished, with this many files. */
+  readonly onDidIndex: Event<{ files: number }> = this.indexedEmitter.event;
 
   constructor(private readonly options: FileIndexOptions) {}
 
@@ -39,7 +42,7 @@ export class FileIndex {
   get ready(): Promise<void> {
     this.firstScan ??= this.scan('').finally(() => {
       this.scanning = false;
-      if (!this.disposed) this.options.onIndexed?.(this.files.size);
+      if (!this.disposed) this.indexedEmitter.fire({ files: this.files.size });
     });
     return this.firstScan;
   }
@@ -113,6 +116,7 @@ export class FileIndex {
 
   dispose(): void {
     this.disposed = true;
+    this.indexedEmitter.dispose();
     this.files.clear();
     this.list = null;
   }

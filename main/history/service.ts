@@ -175,7 +175,7 @@ export class HistoryService {
         reason: 'external',
       });
     } catch {
-      // Gone again, or unreadable: there is no version to keep.
+      // expected: gone again, or unreadable: there is no version to keep.
     }
   }
 }

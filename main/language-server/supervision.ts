@@ -1,7 +1,5 @@
-import { mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import * as lsp from 'vscode-languageserver-protocol/node';
 import type { DocumentDiagnostics, FsChange, LanguageStatus, LspRange } from '../../shared/contract';
 import { Emitter, type Event } from '../../shared/base/event';
@@ -9,15 +7,8 @@ import { KilnError } from '../../shared/errors';
 import { DisposableStore, type IDisposable } from '../../shared/base/lifecycle';
 import { OpenDocuments } from './documents';
 import { UriMapper, diagnostic } from './convert';
-import {
-  SERVER_NAME,
-  serverVersion,
-  startServerProcess,
-  type NodeScriptLauncher,
-  type ServerProcess,
-} from './server-process';
-import { writeUntrustedProject } from './untrusted-project';
-import { CLIENT_CAPABILITIES, pyrightSettings } from './pyright-settings';
+import { launchServer, type Running } from './launch';
+import { SERVER_NAME, serverVersion, type NodeScriptLauncher } from './server-process';
 import { isPython, staysInside } from './python-paths';
 import { createLogger } from '../log';
 
@@ -55,13 +46,6 @@ const MAX_CRASHES = 5;
 const SHUTDOWN_GRACE_MS = 2000;
 
 const CONFIG_FILES = ['pyrightconfig.json', 'pyproject.toml'];
-
-interface Running {
-  process: ServerProcess;
-  capabilities: lsp.ServerCapabilities;
-  /** Set when Kiln itself stops it (idle, pref off, exit): the exit is no crash. */
-  stopping: boolean;
-}
 
 /**
  * The supervision of one pyright language server for the workspace: started when the first Python document opens,
@@ -241,87 +225,22 @@ export class LanguageServer implements IDisposable {
           null,
         ),
       );
-    let proc: ServerProcess;
-    try {
-      proc = await startServerProcess(this.options.root, {
-        launcher: this.options.launcher,
-        socketDir: path.join(this.options.dataDir, 'language-server'),
-      });
-    } catch (err) {
-      this.setStatus({ state: 'failed', message: `Python language server could not start: ${errorText(err)}` });
-      return null;
-    }
-    const running: Running = { process: proc, capabilities: {}, stopping: false };
-    const { connection } = proc;
-    const untrustedVenvs = path.join(this.options.dataDir, 'language-server', 'no-venvs');
-    // Untrusted: pyright's workspace folder is Kiln's own project config, so the project's pyrightconfig.json or
-    // [tool.pyright] (venvPath, venv, extraPaths...) is never read (see untrusted-project.ts).
-    let projectRoot = this.options.root;
-    if (!this.options.trusted()) {
-      await mkdir(untrustedVenvs, { recursive: true }).catch(
-        log.caught(
-          'the empty venvPath could not be made; pyright finds no environment in a missing folder either',
-          undefined,
-          'warn',
-        ),
-      );
-      try {
-        projectRoot = await writeUntrustedProject({
-          root: this.options.root,
-          dir: path.join(this.options.dataDir, 'language-server'),
-          extraPaths: this.srcPaths(),
-          venvPath: untrustedVenvs,
-        });
-      } catch (err) {
-        proc.kill();
-        this.setStatus({ state: 'failed', message: `Python language server could not start: ${errorText(err)}` });
-        return null;
-      }
-    }
-    const projectUri = projectRoot === this.options.root ? this.uris.toUri('') : pathToFileURL(projectRoot).href;
-    connection.onRequest(lsp.ConfigurationRequest.type, (params) =>
-      params.items.map((item) =>
-        pyrightSettings(item.section, {
-          interpreter,
-          restricted: !this.options.trusted(),
-          untrustedVenvs,
-          extraPaths: this.srcPaths(),
-          diagnosticsScope: this.options.diagnosticsScope(),
-        }),
-      ),
-    );
-    connection.onRequest(lsp.RegistrationRequest.type, () => undefined);
-    connection.onRequest(lsp.UnregistrationRequest.type, () => undefined);
-    connection.onRequest(lsp.WorkDoneProgressCreateRequest.type, () => undefined);
-    connection.onRequest(lsp.ShowMessageRequest.type, () => null);
-    connection.onRequest(lsp.ApplyWorkspaceEditRequest.type, () => ({ applied: false }));
-    connection.onNotification(lsp.PublishDiagnosticsNotification.type, (params) => {
-      const rel = this.uris.toPath(params.uri);
-      if (rel === null) return;
-      this.publish(rel, params.version ?? null, params.diagnostics);
+    const launched = await launchServer({
+      root: this.options.root,
+      dataDir: this.options.dataDir,
+      launcher: this.options.launcher,
+      uris: this.uris,
+      interpreter,
+      trusted: () => this.options.trusted(),
+      diagnosticsScope: () => this.options.diagnosticsScope(),
+      onDiagnostics: (rel, version, raw) => this.publish(rel, version, raw),
+      onExit: (running, exit) => this.onExit(running, exit),
     });
-    connection.onNotification(lsp.LogMessageNotification.type, () => undefined);
-    connection.onNotification(lsp.ShowMessageNotification.type, () => undefined);
-    connection.onNotification('$/progress', () => undefined);
-    connection.onError(() => undefined);
-    connection.listen();
-    void proc.exited.then((exit) => this.onExit(running, exit));
-    try {
-      const init = await connection.sendRequest(lsp.InitializeRequest.type, {
-        processId: process.pid,
-        rootUri: projectUri,
-        workspaceFolders: [{ uri: projectUri, name: path.basename(this.options.root) }],
-        capabilities: CLIENT_CAPABILITIES,
-        initializationOptions: {},
-      });
-      running.capabilities = init.capabilities;
-      connection.sendNotification(lsp.InitializedNotification.type, {});
-      connection.sendNotification(lsp.DidChangeConfigurationNotification.type, { settings: {} });
-    } catch (err) {
-      if (!running.stopping) proc.kill();
-      this.setStatus({ state: 'failed', message: `Python language server did not start: ${errorText(err)}` });
+    if ('failed' in launched) {
+      this.setStatus({ state: 'failed', message: launched.failed });
       return null;
     }
+    const { running } = launched;
     if (this.disposed || running.stopping) return null;
     this.running = running;
     for (const rel of [...this.docs.entries()].map(([rel]) => rel)) this.sendOpen(running, rel);
@@ -344,11 +263,6 @@ export class LanguageServer implements IDisposable {
     });
     if (this.docs.size === 0) this.scheduleIdleStop();
     return running;
-  }
-
-  /** The workspace's src/ when it exists: read by pyright for analysis (it runs nothing of it). */
-  private srcPaths(): string[] {
-    return existsSync(path.join(this.options.root, 'src')) ? [path.join(this.options.root, 'src')] : [];
   }
 
   private sendOpen(running: Running, rel: string): void {
@@ -525,8 +439,4 @@ export class LanguageServer implements IDisposable {
     }
     return { uri: this.uris.toUri(rel) };
   }
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -116,7 +116,7 @@ export class LogSink {
       fs.writeSync(this.fd!, line);
       this.size += bytes;
     } catch {
-      /* the log itself is where a failure would go */
+      // expected: the log itself is where a failure would go, so a failed write has nowhere to be told
     }
   }
 

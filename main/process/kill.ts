@@ -17,7 +17,7 @@ function signalProcess(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(pid, signal);
   } catch {
-    // Already gone.
+    // expected: already gone.
   }
 }
 
@@ -71,7 +71,7 @@ function scanProc(matches: (pid: string) => boolean): number[] {
     try {
       if (matches(entry)) found.push(Number(entry));
     } catch {
-      // Gone meanwhile.
+      // expected: gone meanwhile.
     }
   }
   return found;

@@ -166,7 +166,7 @@ async function findInterpreterPaths(python: string): Promise<string[]> {
       const listed = JSON.parse(answer.stdout) as unknown;
       if (Array.isArray(listed)) candidates.push(...listed.filter((p): p is string => typeof p === 'string'));
     } catch {
-      // An interpreter that cannot answer still runs from its own folder.
+      // expected: an interpreter that cannot answer still runs from its own folder.
     }
   }
   const dirs: string[] = [];

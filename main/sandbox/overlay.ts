@@ -2,6 +2,9 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { createLogger } from '../log';
+
+const log = createLogger('sandbox.overlay');
 
 const run = promisify(execFile);
 
@@ -62,6 +65,7 @@ const UNSAFE_IN_OPTIONS = /[,:\\]/;
 export async function unstageableReason(workspaceRoot: string, parent: string): Promise<string | null> {
   if (UNSAFE_IN_OPTIONS.test(workspaceRoot) || UNSAFE_IN_OPTIONS.test(parent))
     return 'the workspace or data folder path has a character overlayfs options cannot take (, : or \\)';
+  // expected: no /proc, no mount table to read; bwrap's overlay needs Linux, where it is there.
   const table = await fs.readFile('/proc/self/mountinfo', 'utf8').catch(() => '');
   const inside = table
     .split('\n')
@@ -100,7 +104,9 @@ export async function prepareRunOverlay(
     startedAt,
     // Anything in the upper layer was written through the overlay, whatever the marker says: never discarded.
     mounted: async () =>
+      // expected: no marker means the run never mounted the overlay
       (await fs.readFile(marker, 'utf8').catch(() => '')).startsWith('mounted') ||
+      // expected: no upper layer left means nothing was written through it
       (await fs.readdir(upper).catch(() => [])).length > 0,
     describe: async (record) => {
       const full: RunRecord = {
@@ -153,6 +159,7 @@ export interface RunRecord {
 
 /** Reads a run folder's record; null when there is none (the run never started code) or it does not parse. */
 export async function readRunRecord(dir: string): Promise<RunRecord | null> {
+  // expected: no record when the run never started code.
   const text = await fs.readFile(path.join(dir, RUN_RECORD), 'utf8').catch(() => null);
   if (text === null) return null;
   try {
@@ -165,6 +172,7 @@ export async function readRunRecord(dir: string): Promise<RunRecord | null> {
 
 /** The process's start time as the kernel counts it (/proc/<pid>/stat, field 22); null where there is no /proc. */
 export async function processStartTime(pid: number): Promise<string | null> {
+  // expected: no /proc, or the process is gone: no start time to compare.
   const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
   // The command name (field 2) may hold spaces and parentheses: the fields after it follow its last ')'.
   return stat ? (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null) : null;
@@ -190,9 +198,11 @@ const KEPT_RUN_MS = 7 * 24 * 3600_000;
 
 /** Removes the run folders killed Kilns left under `parent` (another Kiln's current run is never that old). */
 export async function sweepStaleRuns(parent: string, now = Date.now()): Promise<void> {
+  // expected: no runs folder yet, nothing to sweep.
   for (const name of await fs.readdir(parent).catch(() => [] as string[])) {
     if (!name.startsWith('run-') && !name.startsWith('probe-')) continue;
     const dir = path.join(parent, name);
+    // expected: removed meanwhile (another Kiln's sweep).
     const info = await fs.lstat(dir).catch(() => null);
     if (!info?.isDirectory()) continue;
     const kept =
@@ -200,7 +210,10 @@ export async function sweepStaleRuns(parent: string, now = Date.now()): Promise<
         () => true,
         () => false,
       )) || (await readRunRecord(dir)) !== null;
-    if (now - info.mtimeMs > (kept ? KEPT_RUN_MS : STALE_RUN_MS)) await removeRunDir(dir).catch(() => undefined);
+    if (now - info.mtimeMs > (kept ? KEPT_RUN_MS : STALE_RUN_MS))
+      await removeRunDir(dir).catch(
+        log.caught('a stale run folder could not be removed; the next sweep tries again', undefined, 'warn'),
+      );
   }
 }
 
@@ -210,6 +223,7 @@ export async function sweepStaleRuns(parent: string, now = Date.now()): Promise<
  */
 export async function removeRunDir(dir: string): Promise<void> {
   for (const scratch of ['work', 'work/incompat', 'work/incompat/volatile', 'work/incompat/volatile/dirty'])
+    // expected: overlayfs makes only some of these (volatile's marker only with `volatile`).
     await fs.chmod(path.join(dir, 'work', scratch), 0o700).catch(() => undefined);
   await fs.rm(dir, { recursive: true, force: true, maxRetries: 2 });
 }
@@ -240,6 +254,7 @@ export async function overlayChanges(upper: string, lowerRoot: string, python: s
     const entries = await fs.readdir(dir, { withFileTypes: true });
     const names = new Set(entries.map((entry) => entry.name));
     if (rel) {
+      // expected: the run made this folder, the workspace has none.
       const lowerNames = await fs.readdir(path.join(lowerRoot, rel)).catch(() => [] as string[]);
       if (lowerNames.some((name) => !names.has(name))) ambiguous.push({ rel, at: changes.length });
     }
@@ -311,7 +326,12 @@ export async function probeOverlay(unshare: string | null, scratchParent: string
     return false;
   } finally {
     // The probe's run folder first: its scratch folders are opened up where removeRunDir knows to look.
-    if (runDir) await removeRunDir(runDir).catch(() => undefined);
-    if (dir) await removeRunDir(dir).catch(() => undefined);
+    const leftBehind = log.caught(
+      "the overlay probe's folder could not be removed; the stale-run sweep removes it",
+      undefined,
+      'warn',
+    );
+    if (runDir) await removeRunDir(runDir).catch(leftBehind);
+    if (dir) await removeRunDir(dir).catch(leftBehind);
   }
 }

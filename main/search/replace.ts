@@ -1,7 +1,15 @@
-import type { NotebookDocument, ReplaceFileOutcome, SearchMatch, SearchQuery } from '../../shared/contract';
+import { Emitter, type Event } from '../../shared/base/event';
+import type {
+  EventPayload,
+  NotebookDocument,
+  ReplaceFileOutcome,
+  SearchMatch,
+  SearchQuery,
+} from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { replaceMatches, type ReplacedText } from '../../shared/replace';
 import { toWireError } from '../errors';
+import { logListenerError } from '../events';
 import type { Workspace } from '../workspace';
 import { notebookSourceSpans, rewriteSource, sourceText } from './notebook-source-spans';
 import { toRegExp } from './query';
@@ -13,8 +21,6 @@ export interface ReplaceServiceOptions {
     get(rel: string): Promise<NotebookDocument>;
     editCells(rel: string, edits: { cellId: string; source: string }[]): Promise<unknown>;
   };
-  /** An open notebook's model took a replacement: its views reload the document. */
-  notebookEdited(rel: string, document: NotebookDocument): void;
 }
 
 interface FileToReplace {
@@ -42,6 +48,12 @@ const UNDO_KEPT = 10;
 export class ReplaceService {
   private readonly undo = new Map<string, Written[]>();
   private sequence = 0;
+
+  private readonly notebookEditEmitter = new Emitter<EventPayload<'notebook.changed'>>({
+    onListenerError: logListenerError,
+  });
+  /** An open notebook's model took a replacement (it stays unsaved): its views reload the document. */
+  readonly onDidEditNotebook: Event<EventPayload<'notebook.changed'>> = this.notebookEditEmitter.event;
 
   constructor(private readonly options: ReplaceServiceOptions) {}
 
@@ -140,7 +152,7 @@ export class ReplaceService {
       replaced += result.replaced;
     }
     await this.options.notebooks.editCells(path, edits);
-    this.options.notebookEdited(path, await this.options.notebooks.get(path));
+    this.notebookEditEmitter.fire({ path, document: await this.options.notebooks.get(path), reason: 'edited' });
     return { path, status: 'model', replaced };
   }
 }

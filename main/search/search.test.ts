@@ -59,17 +59,12 @@ describe.each(engines)('with the %s engine', (name, rgPath) => {
   let events: { results: SearchFileResult[]; done: Done[]; batches: string[] };
   beforeEach(() => {
     events = { results: [], done: [], batches: [] };
-    service = new SearchService({
-      root,
-      ripgrepPath: rgPath,
-      emit: (channel: string, payload: unknown) => {
-        if (channel === 'search.results') {
-          const p = payload as EventPayload<'search.results'>;
-          events.batches.push(p.searchId);
-          events.results.push(...p.files.map(unpackSearchFile));
-        } else events.done.push(payload as Done);
-      },
+    service = new SearchService({ root, ripgrepPath: rgPath });
+    service.onDidFind((p) => {
+      events.batches.push(p.searchId);
+      events.results.push(...p.files.map(unpackSearchFile));
     });
+    service.onDidFinish((done) => events.done.push(done));
   });
   afterEach(() => service.dispose());
   const byPath = () => Object.fromEntries(events.results.map((f) => [f.path, f.matches]));
@@ -139,16 +134,9 @@ describe.each(engines)('with the %s engine', (name, rgPath) => {
   it.skipIf(name === 'ripgrep' && !rgPath)(
     'with the hold seam, reports that many files and waits until cancelled; the next search is not held',
     async () => {
-      const held = new SearchService({
-        root,
-        ripgrepPath: rgPath,
-        holdSearchesAfter: 2,
-        emit: (channel: string, payload: unknown) => {
-          if (channel === 'search.results')
-            events.results.push(...(payload as EventPayload<'search.results'>).files.map(unpackSearchFile));
-          else events.done.push(payload as Done);
-        },
-      });
+      const held = new SearchService({ root, ripgrepPath: rgPath, holdSearchesAfter: 2 });
+      held.onDidFind((p) => events.results.push(...p.files.map(unpackSearchFile)));
+      held.onDidFinish((done) => events.done.push(done));
       try {
         await held.start('held', { pattern: 'hello' }, 20_000);
         await until(() => events.results.length === 2, 'two files reported');

@@ -1,5 +1,7 @@
+import { Emitter, type Event } from '../../shared/base/event';
 import type { EventPayload, FsChange, PackedSearchFile, SearchEngine, SearchQuery } from '../../shared/contract';
 import { toWireError } from '../errors';
+import { logListenerError } from '../events';
 import { findExecutable } from '../process';
 import type { EngineRun } from './engine';
 import { KeptNotebookLists } from './kept-notebook-lists';
@@ -22,10 +24,6 @@ export interface SearchServiceOptions {
   holdSearchesAfter?: number;
   /** The watcher whose change feed covers the whole tree now (its walk done, no watch refused), or null: see KeptNotebookLists. */
   feedCoverage?: () => object | null;
-  emit: {
-    (channel: 'search.results', payload: EventPayload<'search.results'>): void;
-    (channel: 'search.done', payload: EventPayload<'search.done'>): void;
-  };
 }
 
 /** How often streamed results are sent, at most; a burst is one event, not thousands. */
@@ -39,6 +37,12 @@ export class SearchService {
   /** options.holdSearchesAfter, until the first cancel. */
   private holdSearchesAfter: number | undefined;
   private readonly keptNotebooks: KeptNotebookLists;
+  private readonly resultsEmitter = new Emitter<EventPayload<'search.results'>>({ onListenerError: logListenerError });
+  private readonly doneEmitter = new Emitter<EventPayload<'search.done'>>({ onListenerError: logListenerError });
+  /** A batch of a running search's files with their matches (a burst is one event, not thousands). */
+  readonly onDidFind: Event<EventPayload<'search.results'>> = this.resultsEmitter.event;
+  /** A search finished, was cancelled or failed: its totals, after its last batch. */
+  readonly onDidFinish: Event<EventPayload<'search.done'>> = this.doneEmitter.event;
 
   constructor(private readonly options: SearchServiceOptions) {
     this.holdSearchesAfter = options.holdSearchesAfter;
@@ -95,6 +99,8 @@ export class SearchService {
   async dispose(): Promise<void> {
     this.current?.abort.abort();
     await this.current?.finished;
+    this.resultsEmitter.dispose();
+    this.doneEmitter.dispose();
   }
 
   private async run(searchId: string, rg: string | null, run: EngineRun): Promise<void> {
@@ -107,7 +113,7 @@ export class SearchService {
       if (timer) clearTimeout(timer);
       timer = null;
       if (!pending.length || run.signal.aborted) return;
-      this.options.emit('search.results', { searchId, files: pending });
+      this.resultsEmitter.fire({ searchId, files: pending });
       pending = [];
       pendingMatches = 0;
     };
@@ -123,7 +129,7 @@ export class SearchService {
     try {
       const outcome = rg ? await searchWithRipgrep(rg, run) : await searchWithNode(run);
       send();
-      this.options.emit('search.done', {
+      this.doneEmitter.fire({
         searchId,
         files,
         matches,
@@ -132,7 +138,7 @@ export class SearchService {
       });
     } catch (err) {
       if (timer) clearTimeout(timer);
-      this.options.emit('search.done', {
+      this.doneEmitter.fire({
         searchId,
         files,
         matches,

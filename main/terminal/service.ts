@@ -1,8 +1,10 @@
 import { spawn as spawnPty, type IPty } from '@lydell/node-pty';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { Emitter, type Event } from '../../shared/base/event';
 import type { EventPayload } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
+import { logListenerError } from '../events';
 import { signalGroup, signalSessionMembers } from '../process';
 
 export interface TerminalServiceOptions {
@@ -15,10 +17,6 @@ export interface TerminalServiceOptions {
   trusted: () => boolean;
   /** The shell to run; by default the user's ($SHELL, or COMSPEC on Windows). */
   shell?: string;
-  emit: {
-    (channel: 'terminal.data', payload: EventPayload<'terminal.data'>): void;
-    (channel: 'terminal.exit', payload: EventPayload<'terminal.exit'>): void;
-  };
 }
 
 /** Output the renderer has not drawn yet beyond which the shell is paused, and below which it resumes. */
@@ -47,6 +45,12 @@ interface Terminal {
 export class TerminalService {
   private readonly terminals = new Map<string, Terminal>();
   private disposed = false;
+  private readonly outputEmitter = new Emitter<EventPayload<'terminal.data'>>({ onListenerError: logListenerError });
+  private readonly exitEmitter = new Emitter<EventPayload<'terminal.exit'>>({ onListenerError: logListenerError });
+  /** A terminal's shell wrote output (coalesced: a burst is one event). */
+  readonly onDidWrite: Event<EventPayload<'terminal.data'>> = this.outputEmitter.event;
+  /** A terminal's shell ended on its own or by a kill (not fired for the shells ended by dispose). */
+  readonly onDidExit: Event<EventPayload<'terminal.exit'>> = this.exitEmitter.event;
 
   constructor(private readonly options: TerminalServiceOptions) {}
 
@@ -90,7 +94,7 @@ export class TerminalService {
       this.flush(id, terminal);
       this.terminals.delete(id);
       exited();
-      if (!this.disposed) this.options.emit('terminal.exit', { id, exitCode, signal: signal || undefined });
+      if (!this.disposed) this.exitEmitter.fire({ id, exitCode, signal: signal || undefined });
     });
     return { id, shell, cwd: this.options.root };
   }
@@ -130,7 +134,7 @@ export class TerminalService {
       try {
         terminal.pty.kill('SIGKILL');
       } catch {
-        // already gone
+        // expected: the shell already ended after the hang-up
       }
     }, KILL_GRACE_MS);
     await terminal.exited;
@@ -141,6 +145,8 @@ export class TerminalService {
   async dispose(): Promise<void> {
     this.disposed = true;
     await Promise.all([...this.terminals.keys()].map((id) => this.kill(id)));
+    this.outputEmitter.dispose();
+    this.exitEmitter.dispose();
   }
 
   private flush(id: string, terminal: Terminal): void {
@@ -149,7 +155,7 @@ export class TerminalService {
     if (!terminal.pending) return;
     const data = terminal.pending;
     terminal.pending = '';
-    this.options.emit('terminal.data', { id, data });
+    this.outputEmitter.fire({ id, data });
   }
 
   private get(id: string): Terminal {

@@ -34,15 +34,10 @@ afterEach(async () => {
 
 /** Terminals running `shell`, their output and exits recorded in `output` and `exits`. */
 function terminals(shell: string, trusted = true): TerminalService {
-  return new TerminalService({
-    root,
-    shell,
-    trusted: () => trusted,
-    emit: (channel: string, payload: { id: string; data?: string; exitCode?: number }) => {
-      if (channel === 'terminal.data') output.set(payload.id, (output.get(payload.id) ?? '') + payload.data);
-      else exits.set(payload.id, payload.exitCode!);
-    },
-  });
+  const terminals = new TerminalService({ root, shell, trusted: () => trusted });
+  terminals.onDidWrite(({ id, data }) => output.set(id, (output.get(id) ?? '') + data));
+  terminals.onDidExit(({ id, exitCode }) => exits.set(id, exitCode));
+  return terminals;
 }
 
 const screen = (id: string) => output.get(id) ?? '';

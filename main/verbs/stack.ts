@@ -18,7 +18,6 @@ export interface VerbStackOptions {
   /** The workspace folder (any form; it is resolved and realpath'd). */
   root: string;
   trash?: WorkspaceOptions['trash'];
-  onProgress?: WorkspaceOptions['onProgress'];
   /** Kiln's own file operations, as they happen (the app's change feed). */
   onChange?: WorkspaceOptions['onChange'];
   /** The app's user-level config and its hot reload; the MCP server reads the project config once. */
@@ -75,7 +74,6 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
   const workspace = await Workspace.open({
     root: options.root,
     trash: options.trash,
-    onProgress: options.onProgress,
     onChange: options.onChange,
     // Local history keeps what every write replaces (the store is made just below, from the realpath'd root).
     beforeReplace: (replaced) => keepReplaced(replaced),

@@ -12,6 +12,7 @@ import {
   readWhole,
   refuseSpecial,
   walk,
+  type CopyProgress,
   type EntryKind,
   type JobOptions,
   type WorkspaceCore,
@@ -142,7 +143,7 @@ export async function copyViaTemp(
   const controller = new AbortController();
   const id = jobId ?? randomBytes(6).toString('hex');
   core.jobs.set(id, controller);
-  const progress = core.onProgress;
+  const progress = (value: CopyProgress) => core.progress.fire(value);
   const temp = `${dst.dir}/${tempName()}`;
   const cancelled = () => new KilnError('E_CANCELLED', 'Copy cancelled; nothing was left behind');
   try {
@@ -151,7 +152,7 @@ export async function copyViaTemp(
     } else if (kind === 'file') {
       refuseSpecial(path.basename(src), await fs.lstat(src));
       await fs.copyFile(src, temp, fsConstants.COPYFILE_EXCL);
-      progress?.({ jobId: id, done: 1, total: 1, finished: false });
+      progress({ jobId: id, done: 1, total: 1, finished: false });
     } else {
       const tree = await walk(src);
       if (tree.special) refuseSpecial(tree.special, { isFile: () => false });
@@ -164,7 +165,7 @@ export async function copyViaTemp(
         if (controller.signal.aborted) throw cancelled();
         await fs.copyFile(path.join(src, file), path.join(temp, file));
         done++;
-        if (done % 50 === 0) progress?.({ jobId: id, done, total, finished: false });
+        if (done % 50 === 0) progress({ jobId: id, done, total, finished: false });
         // Yield so a cancel request can be heard between files.
         if (done % 200 === 0) await new Promise((resolve) => setImmediate(resolve));
       }
@@ -176,6 +177,6 @@ export async function copyViaTemp(
     throw err;
   } finally {
     core.jobs.delete(id);
-    progress?.({ jobId: id, done: 0, total: 0, finished: true });
+    progress({ jobId: id, done: 0, total: 0, finished: true });
   }
 }

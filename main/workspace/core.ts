@@ -1,8 +1,10 @@
 import { constants as fsConstants, type Stats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
+import { Emitter } from '../../shared/base/event';
 import type { FsChange, Origin } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
+import { logListenerError } from '../events';
 import { createLogger } from '../log';
 import { NO_FOLLOW, PathGuard, type PinnedPath } from './guard';
 import { duplicateName } from './naming';
@@ -19,8 +21,6 @@ export interface WorkspaceOptions {
    * was deleted from; resolves false where the platform has none. Injected so tests use a temp trash.
    */
   trash?: (absPath: string, originalPath: string) => Promise<boolean>;
-  /** Reports progress of a long copy or cross-device move. */
-  onProgress?: (progress: { jobId: string; done: number; total: number; finished: boolean }) => void;
   /**
    * Reports each operation as it completes, before its caller hears back: the change feed's own half.
    * `disk` describes a written file, so the watcher's echo of it can be told from a later edit.
@@ -64,6 +64,14 @@ export interface DiskState {
   hash: string;
 }
 
+/** How far a long copy or cross-device move is (the `fs.progress` payload). */
+export interface CopyProgress {
+  jobId: string;
+  done: number;
+  total: number;
+  finished: boolean;
+}
+
 /** Options of an operation that may run as a cancellable job (a copy, a move across devices). */
 export interface JobOptions {
   origin?: Origin;
@@ -79,7 +87,8 @@ export class WorkspaceCore {
   readonly guard: PathGuard;
   readonly ledger: OriginLedger;
   readonly trash?: WorkspaceOptions['trash'];
-  readonly onProgress?: WorkspaceOptions['onProgress'];
+  /** Progress of long copies and cross-device moves; the Workspace exposes it as `onDidProgress`. */
+  readonly progress = new Emitter<CopyProgress>({ onListenerError: logListenerError });
   /** Running copy jobs, by id, so `cancelJob` can stop one between files. */
   readonly jobs = new Map<string, AbortController>();
   private readonly onChange: NonNullable<WorkspaceOptions['onChange']>;
@@ -91,7 +100,6 @@ export class WorkspaceCore {
     this.guard = new PathGuard(options.root);
     this.ledger = options.ledger;
     this.trash = options.trash;
-    this.onProgress = options.onProgress;
     this.onChange = options.onChange ?? (() => undefined);
     this.beforeReplace = options.beforeReplace;
     this.keepCreatedBatch = options.keepCreated;

@@ -310,12 +310,10 @@ describe('copy', () => {
     await mkdir(path.join(root, 'big'));
     for (let i = 0; i < 1200; i++) await writeFile(path.join(root, 'big', `f${i}.txt`), `file ${i}`);
     const progress: number[] = [];
-    const cancelling = await Workspace.open({
-      root,
-      onProgress: (p) => {
-        progress.push(p.done);
-        if (p.done >= 400) cancelling.cancelJob('job-1');
-      },
+    const cancelling = await Workspace.open({ root });
+    cancelling.onDidProgress((p) => {
+      progress.push(p.done);
+      if (p.done >= 400) cancelling.cancelJob('job-1');
     });
     expect(await code(cancelling.copy('big', 'data', { jobId: 'job-1' }))).toBe('E_CANCELLED');
     expect(progress.length).toBeGreaterThan(1);

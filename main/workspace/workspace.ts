@@ -1,10 +1,11 @@
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Event } from '../../shared/base/event';
 import type { Entry, FileContent, Listing, WriteResult } from '../../shared/contract';
 import { listingEntries } from '../../shared/listing';
 import { KilnError } from '../../shared/errors';
 import { cancelJob, copyEntry, moveEntry, type MoveOptions } from './copy';
-import { WorkspaceCore, type JobOptions, type WorkspaceOptions } from './core';
+import { WorkspaceCore, type CopyProgress, type JobOptions, type WorkspaceOptions } from './core';
 import { createFilesIn, type CreateFilesResult, type NewFile } from './create-batch';
 import { deleteEntry, type DeleteOptions } from './delete';
 import {
@@ -23,7 +24,7 @@ import { copyIn, receiveFile, type CopyInOptions, type ReceiveOptions } from './
 import { sweepStaleTemps } from './temp-names';
 import { createDir, createFile, writeContent, writeLink, type OriginOptions, type WriteOptions } from './write';
 
-export type { DiskState, JobOptions, ReplacedFile, WorkspaceOptions } from './core';
+export type { CopyProgress, DiskState, JobOptions, ReplacedFile, WorkspaceOptions } from './core';
 export type { CopyInOptions, ReceiveOptions } from './receive';
 export type { CreateFilesResult, NewFile } from './create-batch';
 export type { DeleteOptions } from './delete';
@@ -42,6 +43,8 @@ export class Workspace {
   readonly ledger: OriginLedger;
   private readonly core: WorkspaceCore;
   private readonly listings: FolderListings;
+  /** How far a long copy or cross-device move is (every few dozen files, and at its end). */
+  readonly onDidProgress: Event<CopyProgress>;
 
   /** Use `Workspace.open` unless root is already absolute and realpath'd. */
   constructor(options: WorkspaceOptions) {
@@ -49,6 +52,7 @@ export class Workspace {
     this.ledger = options.ledger ?? new OriginLedger();
     this.core = new WorkspaceCore({ ...options, ledger: this.ledger });
     this.listings = new FolderListings(this.core);
+    this.onDidProgress = this.core.progress.event;
   }
 
   static async open(options: WorkspaceOptions): Promise<Workspace> {

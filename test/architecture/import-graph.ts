@@ -11,7 +11,8 @@ export const PRODUCT_ROOTS = ['shared', 'main', 'preload', 'renderer'];
 const SOURCE = /\.tsx?$/;
 const NOT_PRODUCT = /(\.test\.tsx?|\.d\.ts)$/;
 
-function sourceFiles(dir: string, into: string[] = []): string[] {
+/** Every product source file below `dir` (tests, declarations, node_modules and build output left out). */
+export function sourceFiles(dir: string, into: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
     if (name === 'node_modules' || name === 'out') continue;
     const path = join(dir, name);

@@ -6,22 +6,16 @@
  * operator's edit. Each file is compared with what nbformat itself writes for the expected notebook.
  */
 import * as fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestArgs, RequestChannel, RequestResult } from '../../shared/contract';
-import { MemoryStore } from '../../main/prefs';
-import { dispatch } from '../../main/router';
-import { createServices, type Services } from '../../main/services';
-import { trustFolder } from '../../main/trust';
-import { ModelServer, reply } from '../../test-support/model-server';
-import { debianPython } from '../../test-support/nbformat';
-import { nbformatWrites } from '../../test-support/nbformat-build';
+import { reply, type ModelServer } from '../../test-support/model-server';
+import { ScriptedAgentWorkspace } from '../../test-support/scripted-agent-workspace';
+import { nbformatWithCellsFrom, nbformatWrites } from '../../test-support/nbformat-build';
 
 let root: string;
-let dataDir: string;
 let server: ModelServer;
-let services: Services | null = null;
+let workspace: ScriptedAgentWorkspace;
 
 const [NOTEBOOK] = nbformatWrites([
   {
@@ -39,52 +33,17 @@ const [NOTEBOOK] = nbformatWrites([
   },
 ]);
 
-async function call<C extends RequestChannel>(channel: C, args: RequestArgs<C>): Promise<RequestResult<C>> {
-  const envelope = await dispatch(services!.handlers, channel, args);
-  if (!envelope.ok) throw Object.assign(new Error(envelope.error.message), { code: envelope.error.code });
-  return envelope.value as RequestResult<C>;
-}
+const call = <C extends RequestChannel>(channel: C, args: RequestArgs<C>): Promise<RequestResult<C>> =>
+  workspace.call(channel, args);
 
 const read = (rel: string) => fs.readFile(path.join(root, rel), 'utf8');
 
-/**
- * nbformat's write of `now` with the cells named taken whole from `from` (the judge of a cell undo): Python reads
- * both files, swaps the cells, validates and writes as Jupyter does.
- */
-function nbformatWithCellsFrom(now: string, from: string, ids: string[]): string {
-  const script = [
-    'import io, json, sys, nbformat',
-    'now = nbformat.reads(sys.argv[1], as_version=4); old = nbformat.reads(sys.argv[2], as_version=4)',
-    'ids = json.loads(sys.argv[3]); olds = {c.id: c for c in old.cells}',
-    'now.cells = [olds[c.id] if c.id in ids else c for c in now.cells]',
-    'nbformat.validate(now)',
-    'out = io.StringIO(); nbformat.write(now, out); sys.stdout.write(out.getvalue())',
-  ].join('\n');
-  return debianPython(['-c', script, now, from, JSON.stringify(ids)]);
-}
-
 beforeEach(async () => {
-  root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-nbreview-ws-')));
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-nbreview-data-'));
-  server = await ModelServer.start({ models: ['scripted-model'] });
-  await fs.mkdir(path.join(root, '.kiln'));
-  await fs.writeFile(
-    path.join(root, '.kiln/config.yaml'),
-    `models:\n  scripted:\n    provider: openai-compatible\n    base_url: ${server.url}\n    model: scripted-model\nagent:\n  model: scripted\n`,
-  );
-  await fs.writeFile(path.join(root, 'analysis.ipynb'), NOTEBOOK);
-  await trustFolder(dataDir, root);
-  services = await createServices({ root, dataDir, prefsStore: new MemoryStore(), trash: async () => false });
-  await services.watching();
+  workspace = await ScriptedAgentWorkspace.start({ 'analysis.ipynb': NOTEBOOK });
+  ({ root, server } = workspace);
 });
 
-afterEach(async () => {
-  await services?.dispose();
-  services = null;
-  await server.close();
-  await fs.rm(root, { recursive: true, force: true });
-  await fs.rm(dataDir, { recursive: true, force: true });
-});
+afterEach(() => workspace.close());
 
 describe("an Agent turn's notebook edits, cell by cell", () => {
   it('lists the cells, undoes one with its old outputs, keeps the rest exact; Undo this turn keeps later edits', async () => {
@@ -153,9 +112,7 @@ describe("an Agent turn's notebook edits, cell by cell", () => {
     expect(await read('analysis.ipynb')).toBe(undoneOne);
 
     // Decisions outlive a restart: the reviewed cells are not offered again.
-    await services!.dispose();
-    services = await createServices({ root, dataDir, prefsStore: new MemoryStore(), trash: async () => false });
-    await services.watching();
+    await workspace.restart();
     const again = (await call('history.turnNotebooks', { turn })).notebooks;
     expect(again.map((nb) => nb.decided)).toEqual([{ 'cell:c1': 'kept', 'cell:c2': 'undone' }]);
 

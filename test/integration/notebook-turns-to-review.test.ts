@@ -4,21 +4,16 @@
  * notebook are still to review, across a restart, leaving out what the operator kept or undid.
  */
 import * as fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestArgs, RequestChannel, RequestResult } from '../../shared/contract';
-import { MemoryStore } from '../../main/prefs';
-import { dispatch } from '../../main/router';
-import { createServices, type Services } from '../../main/services';
-import { trustFolder } from '../../main/trust';
-import { ModelServer, reply } from '../../test-support/model-server';
+import { reply, type ModelServer } from '../../test-support/model-server';
+import { ScriptedAgentWorkspace } from '../../test-support/scripted-agent-workspace';
 import { nbformatWrites } from '../../test-support/nbformat-build';
 
 let root: string;
-let dataDir: string;
 let server: ModelServer;
-let services: Services | null = null;
+let workspace: ScriptedAgentWorkspace;
 
 const [NOTEBOOK] = nbformatWrites([
   {
@@ -36,34 +31,15 @@ const [NOTEBOOK] = nbformatWrites([
   },
 ]);
 
-async function call<C extends RequestChannel>(channel: C, args: RequestArgs<C>): Promise<RequestResult<C>> {
-  const envelope = await dispatch(services!.handlers, channel, args);
-  if (!envelope.ok) throw Object.assign(new Error(envelope.error.message), { code: envelope.error.code });
-  return envelope.value as RequestResult<C>;
-}
+const call = <C extends RequestChannel>(channel: C, args: RequestArgs<C>): Promise<RequestResult<C>> =>
+  workspace.call(channel, args);
 
 beforeEach(async () => {
-  root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-nbmarks-ws-')));
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-nbmarks-data-'));
-  server = await ModelServer.start({ models: ['scripted-model'] });
-  await fs.mkdir(path.join(root, '.kiln'));
-  await fs.writeFile(
-    path.join(root, '.kiln/config.yaml'),
-    `models:\n  scripted:\n    provider: openai-compatible\n    base_url: ${server.url}\n    model: scripted-model\nagent:\n  model: scripted\n`,
-  );
-  await fs.writeFile(path.join(root, 'analysis.ipynb'), NOTEBOOK);
-  await trustFolder(dataDir, root);
-  services = await createServices({ root, dataDir, prefsStore: new MemoryStore(), trash: async () => false });
-  await services.watching();
+  workspace = await ScriptedAgentWorkspace.start({ 'analysis.ipynb': NOTEBOOK });
+  ({ root, server } = workspace);
 });
 
-afterEach(async () => {
-  await services?.dispose();
-  services = null;
-  await server.close();
-  await fs.rm(root, { recursive: true, force: true });
-  await fs.rm(dataDir, { recursive: true, force: true });
-});
+afterEach(() => workspace.close());
 
 describe("a notebook's Agent changes still to review", () => {
   it('lists each unreviewed turn with its cells, none for a notebook no agent wrote, decisions left out after a restart', async () => {
@@ -102,9 +78,7 @@ describe("a notebook's Agent changes still to review", () => {
       changeIds: ['cell:c1'],
       decision: 'kept',
     });
-    await services!.dispose();
-    services = await createServices({ root, dataDir, prefsStore: new MemoryStore(), trash: async () => false });
-    await services.watching();
+    await workspace.restart();
     expect(await marks('analysis.ipynb')).toEqual([[second.runId, 'analysis.ipynb', [['c2', ['edited']]]]]);
 
     // Another program puts the notebook back as before both turns: nothing of them stands, nothing is marked (not

@@ -4,31 +4,23 @@
  * undo puts all three back byte-exact, leaves a file the operator changed since until told, and can be redone.
  */
 import * as fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestArgs, RequestChannel, RequestResult } from '../../shared/contract';
-import { MemoryStore } from '../../main/prefs';
-import { dispatch } from '../../main/router';
-import { createServices, type Services } from '../../main/services';
-import { trustFolder } from '../../main/trust';
-import { ModelServer, reply } from '../../test-support/model-server';
+import { reply, type ModelServer } from '../../test-support/model-server';
+import { ScriptedAgentWorkspace } from '../../test-support/scripted-agent-workspace';
 import { jupyterOneCellNotebook } from '../../test-support/notebook-doc';
 
 let root: string;
-let dataDir: string;
 let server: ModelServer;
-let services: Services | null = null;
+let workspace: ScriptedAgentWorkspace;
 
 // Jupyter's own formatting (one-space indent, no trailing newline): undo must give these bytes back exactly.
 const NOTEBOOK = jupyterOneCellNotebook('x = 1.50');
 const NOTES = 'line one\nline two\n';
 
-async function call<C extends RequestChannel>(channel: C, args: RequestArgs<C>): Promise<RequestResult<C>> {
-  const envelope = await dispatch(services!.handlers, channel, args);
-  if (!envelope.ok) throw Object.assign(new Error(envelope.error.message), { code: envelope.error.code });
-  return envelope.value as RequestResult<C>;
-}
+const call = <C extends RequestChannel>(channel: C, args: RequestArgs<C>): Promise<RequestResult<C>> =>
+  workspace.call(channel, args);
 
 const read = (rel: string) => fs.readFile(path.join(root, rel), 'utf8');
 const exists = (rel: string) =>
@@ -38,28 +30,11 @@ const exists = (rel: string) =>
   );
 
 beforeEach(async () => {
-  root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-undo-ws-')));
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-undo-data-'));
-  server = await ModelServer.start({ models: ['scripted-model'] });
-  await fs.mkdir(path.join(root, '.kiln'));
-  await fs.writeFile(
-    path.join(root, '.kiln/config.yaml'),
-    `models:\n  scripted:\n    provider: openai-compatible\n    base_url: ${server.url}\n    model: scripted-model\nagent:\n  model: scripted\n`,
-  );
-  await fs.writeFile(path.join(root, 'notes.md'), NOTES);
-  await fs.writeFile(path.join(root, 'analysis.ipynb'), NOTEBOOK);
-  await trustFolder(dataDir, root);
-  services = await createServices({ root, dataDir, prefsStore: new MemoryStore(), trash: async () => false });
-  await services.watching();
+  workspace = await ScriptedAgentWorkspace.start({ 'notes.md': NOTES, 'analysis.ipynb': NOTEBOOK });
+  ({ root, server } = workspace);
 });
 
-afterEach(async () => {
-  await services?.dispose();
-  services = null;
-  await server.close();
-  await fs.rm(root, { recursive: true, force: true });
-  await fs.rm(dataDir, { recursive: true, force: true });
-});
+afterEach(() => workspace.close());
 
 async function agentTurn(): Promise<string> {
   server.setReplies([

@@ -3,6 +3,10 @@ import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { SerialQueue } from '../../../shared/base/serial-queue';
+import { createLogger } from '../../log';
+import { environmentKernelspecName } from './kernelspec';
+
+const log = createLogger('kernel.environments');
 
 /**
  * Which environment each of Kiln's environment kernelspecs starts, per workspace, in Kiln's data folder: a notebook
@@ -31,9 +35,24 @@ export class EnvironmentStateFile {
     this.loaded = this.load();
   }
 
-  /** The remembered kernelspecs: name → environment folder. */
+  /**
+   * The remembered kernelspecs: name → environment folder. An entry whose folder is gone, or whose name is no longer
+   * its folder's kernelspec, is pruned as it is read (and logged), so the file does not grow with every venv ever
+   * picked; a notebook naming a pruned kernelspec falls back to the default kernel, as it does on another machine.
+   */
   async kernelspecs(): Promise<Map<string, string>> {
     const state = await this.loaded;
+    const pruned: { name: string; dir: string; why: string }[] = [];
+    for (const [name, { dir }] of Object.entries(state.kernelspecs)) {
+      const why = await goneReason(name, dir);
+      if (why === null) continue;
+      pruned.push({ name, dir, why });
+      delete state.kernelspecs[name];
+    }
+    if (pruned.length) {
+      log.info('pruned remembered environments whose folder or kernelspec is gone', { pruned });
+      await this.save(state);
+    }
     return new Map(Object.entries(state.kernelspecs).map(([name, { dir }]) => [name, dir]));
   }
 
@@ -42,6 +61,10 @@ export class EnvironmentStateFile {
     const state = await this.loaded;
     if (state.kernelspecs[name]?.dir === dir) return;
     state.kernelspecs[name] = { dir };
+    await this.save(state);
+  }
+
+  private async save(state: EnvironmentState): Promise<void> {
     const json = JSON.stringify(state);
     await this.writes.run(async () => {
       await fs.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
@@ -67,5 +90,19 @@ export class EnvironmentStateFile {
       return fresh;
     }
     return parsed.data;
+  }
+}
+
+/** Why a remembered entry no longer starts anything, or null while it still may. */
+async function goneReason(name: string, dir: string): Promise<string | null> {
+  if (environmentKernelspecName(dir) !== name) return "its name is not its folder's kernelspec";
+  try {
+    return (await fs.stat(dir)).isDirectory() ? null : 'its folder is no longer a folder';
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return 'its folder is gone';
+    // Unreadable now (permissions, a disk not mounted): kept, it may come back.
+    log.caught('a remembered environment folder could not be checked; kept', null)(err);
+    return null;
   }
 }
