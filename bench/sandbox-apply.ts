@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { historyCreationRecorder, historyRecorder, HistoryStore, withWriteCause } from '../main/history';
@@ -20,9 +20,11 @@ const CODE = [
 /**
  * Applying what a run wrote: `execute-code` that writes 2,000 small files (1 KB each), sandboxed, its writes staged
  * in an overlay and applied through the workspace with local history as an Agent turn (each file recorded as
- * created, the change feed told), from the call to its result; against the same run writing straight to disk
- * (`KILN_RUN_OVERLAY=none`, nothing to apply). Each sample in a fresh workspace and data folder, interleaved.
- * Target ≤ 3x.
+ * created, in one history pack; the change feed told of each), timed from the verb call to its result (the apply
+ * included, the run folder's removal after it not); against the same call running the same code writing the same
+ * 2,000 files with the same bytes straight to the workspace (`KILN_RUN_OVERLAY=none`, nothing to apply), timed the
+ * same way. After each sample (untimed) both sides are checked to have left the same 2,000 files, byte for byte.
+ * Each sample in a fresh workspace and data folder, interleaved. Target ≤ 3x.
  */
 export async function runSandboxApplyBench(): Promise<void> {
   const probe = await new Sandbox().status();
@@ -73,11 +75,24 @@ async function timeRun(stage: boolean): Promise<number> {
     const ms = performance.now() - start;
     if (result.returncode !== 0) throw new Error(result.stderr);
     if (stage && result.files?.created.length !== FILES) throw new Error(`applied ${result.files?.created.length}`);
+    await checkWritten(root);
+    if (stage && (await store.list('out/f00042.txt')).length !== 1) throw new Error('no history of an applied file');
     await verbs.dispose();
     await store.dispose();
     return ms;
   } finally {
     await rm(root, { recursive: true, force: true });
     await rm(dataDir, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);
+  }
+}
+
+/** Both sides leave the same workspace: the 2,000 files, each with the bytes the code wrote. */
+async function checkWritten(root: string): Promise<void> {
+  const names = (await readdir(path.join(root, 'out'))).sort();
+  if (names.length !== FILES) throw new Error(`${names.length} files written, not ${FILES}`);
+  for (const i of [0, 42, FILES - 1]) {
+    const name = `f${String(i).padStart(5, '0')}.txt`;
+    const bytes = await readFile(path.join(root, 'out', name), 'utf8');
+    if (bytes !== `file ${i}\n`.repeat(40)) throw new Error(`${name} does not hold what the code wrote`);
   }
 }

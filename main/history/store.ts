@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -8,6 +7,8 @@ import { Emitter, type Event } from '../../shared/base/event';
 import { KilnError } from '../../shared/errors';
 import { HistoryEntry, type HistoryOrigin, type HistoryReason } from '../../shared/contract';
 import { createLogger } from '../log';
+import { sweepBatchLeftovers } from './leftovers';
+import { groupByPack, HistoryPacks, type PackedVersion, safeJson, writeWhole } from './packs';
 
 const log = createLogger('history');
 /** Another process (or the pruner) may evict a version between the listing and the read. */
@@ -18,9 +19,8 @@ const versionGone = log.caught('a version was evicted between its listing and it
 const gzip = promisify(gzipCb);
 const gunzip = promisify(gunzipCb);
 const EMPTY_GZ = gzip(Buffer.alloc(0));
-const EMPTY_HASH = createHash('sha256').update(Buffer.alloc(0)).digest('hex');
-/** Lineages a batch builds between two yields to the event loop (each a few small synchronous writes). */
-const RECORDS_PER_SLICE = 64;
+/** A lineage folder's name: a hash of the file's path (anything else in the history folder is not a lineage). */
+const LINEAGE_NAME = /^[0-9a-f]{32}$/;
 
 /** The total-size cap is checked after this many recorded versions (and once at start), not on every save. */
 const PRUNE_EVERY = 64;
@@ -72,7 +72,8 @@ export interface RecordRequest {
  * Local history on disk: one folder per file lineage, named by a hash of the file's current path, holding
  * a `path` file and each version as `<id>.gz` (the content, compressed) and `<id>.json` (its entry). A version
  * of empty content (a file that did not exist) has no `.gz`, and a lineage a batch made has no `path` until it
- * moves: its entry names its path (see `recordCreations`).
+ * moves: its entry names its path. A batch's versions (a run's new files, `recordCreations`) are one pack instead
+ * (packs.ts): a file's versions are those of its folder and those of the packs that name its path.
  *
  * Several processes (the app and any MCP servers on the workspace) share it without a lock: every entry has
  * its own unique name and is renamed into place whole, the `.json` only after its `.gz`, so a reader never
@@ -87,12 +88,15 @@ export class HistoryStore {
   /** The workspace's history folder was made (once per store, not on every record). */
   private dirMade: Promise<void> | null = null;
   private pruning: Promise<void> | null = null;
+  private sweeping: Promise<void> | null = null;
+  private readonly packs: HistoryPacks;
   readonly onDidChange: Event<{ path: string }> = this.changed.event;
 
   constructor(options: HistoryStoreOptions) {
     const key = createHash('sha256').update(options.root).digest('hex').slice(0, 16);
     this.dir = path.join(options.dataDir, 'history', key);
     this.limits = { ...DEFAULT_HISTORY_LIMITS, ...options.limits };
+    this.packs = new HistoryPacks(path.join(this.dir, 'packs'));
   }
 
   /**
@@ -107,8 +111,9 @@ export class HistoryStore {
     for (let attempt = 0; ; attempt++) {
       const { folder, fresh } = await this.ensureLineage(request.path);
       try {
-        // A lineage made just now has no versions to compare with or trim (a run's thousands of new files).
-        const latest = fresh ? undefined : await this.latestIn(folder);
+        const inPacks = await this.packed(request.path);
+        // A lineage made just now has no versions to compare with or trim, unless a pack holds some.
+        const latest = newest(fresh ? undefined : await this.latestIn(folder), inPacks.at(-1)?.entry);
         // Nothing new to keep, unless a turn or batch needs its own record of what it replaced.
         if (
           latest?.hash === hash &&
@@ -123,7 +128,7 @@ export class HistoryStore {
         // `.json`, so none sees a version whose content is not whole.
         await fs.writeFile(path.join(folder, `${entry.id}.gz`), packed, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
         await writeWhole(path.join(folder, `${entry.id}.json`), JSON.stringify(entry));
-        if (!fresh) await this.trimLineage(folder);
+        if (!fresh || inPacks.length > 0) await this.trimLineage(folder, request.path);
         this.changed.fire({ path: request.path });
         if (++this.recordsSincePrune >= PRUNE_EVERY) this.pruneInBackground();
         return entry;
@@ -136,64 +141,39 @@ export class HistoryStore {
   }
 
   /**
-   * `record` of many files just created (a run's new files, in a turn or batch), as one batch: a file with no
-   * lineage yet gets its whole lineage folder (its `path`, the empty version and its entry) built in a staging
-   * folder beside the history and renamed into place in one step, so a reader in another process sees all of it or
-   * none, with no temp-and-rename per part; one that has a lineage already is recorded the ordinary way. Small
-   * synchronous writes, a slice at a time (a thread-pool hop per write costs more than the write).
+   * `record` of many files just created (a run's new files, in a turn or batch), as one batch: their versions go
+   * into one pack (one file written whole and renamed into place, so a reader in another process sees all of the
+   * batch or none of it), not a lineage folder per file. A file too large to keep is left out, as `record` does.
    */
   async recordCreations(requests: readonly RecordRequest[]): Promise<void> {
-    if (requests.length === 0) return;
-    const staging = `${this.dir}.staging-${process.pid}-${randomBytes(4).toString('hex')}`;
-    this.dirMade ??= fs.mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE }).then(() => undefined);
-    await this.dirMade;
-    await fs.mkdir(staging, { mode: PRIVATE_DIR_MODE });
-    const ordinary: RecordRequest[] = [];
-    try {
-      for (let i = 0; i < requests.length; i++) {
-        if (i > 0 && i % RECORDS_PER_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
-        const request = requests[i];
-        if (request.bytes.length > 0 || request.reason !== 'create') {
-          ordinary.push(request);
-          continue;
-        }
-        const entry = this.entryFor(request, EMPTY_HASH);
-        const built = path.join(staging, String(i));
-        // The entry alone: it names the path (no `path` file) and its content is empty (no `.gz`). Creating each
-        // file costs a journaled metadata write; on a busy disk the four of a full lineage were most of the batch.
-        mkdirSync(built, { mode: PRIVATE_DIR_MODE });
-        writeFileSync(path.join(built, `${entry.id}.json`), JSON.stringify(entry), { mode: PRIVATE_FILE_MODE });
-        try {
-          // Fails on a lineage folder that holds anything (another process recorded the file meanwhile).
-          renameSync(built, this.lineageDir(request.path));
-        } catch (err) {
-          const code = (err as NodeJS.ErrnoException).code;
-          if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw err;
-          ordinary.push(request);
-          continue;
-        }
-        this.changed.fire({ path: request.path });
-      }
-    } finally {
-      await fs.rm(staging, { recursive: true, force: true });
-    }
-    for (const request of ordinary) await this.record(request);
-    this.recordsSincePrune += requests.length - ordinary.length;
+    const kept = requests.filter((request) => request.bytes.length <= this.limits.maxFileBytes);
+    if (kept.length === 0) return;
+    const versions = await Promise.all(
+      kept.map(async (request) => ({
+        entry: this.entryFor(request, createHash('sha256').update(request.bytes).digest('hex')),
+        gz: request.bytes.length === 0 ? null : await gzip(request.bytes),
+      })),
+    );
+    await this.packs.write(versions);
+    for (const request of kept) this.changed.fire({ path: request.path });
+    this.recordsSincePrune += kept.length;
     if (this.recordsSincePrune >= PRUNE_EVERY) this.pruneInBackground();
   }
 
   /** Whether the file has a history (one look at its folder, not a read of its versions). */
   async has(rel: string): Promise<boolean> {
-    return fs.stat(this.lineageDir(rel)).then(
+    const folder = await fs.stat(this.lineageDir(rel)).then(
       () => true,
       () => false,
     );
+    return folder || (await this.packed(rel)).length > 0;
   }
 
   /** The file's versions, newest first. */
   async list(rel: string): Promise<HistoryEntry[]> {
     // A turn's note that a file too large to keep changed has no version to show.
-    return (await this.entriesIn(this.lineageDir(rel))).filter((entry) => !entry.contentNotKept).reverse();
+    const entries = [...(await this.entriesIn(this.lineageDir(rel))), ...(await this.packed(rel)).map((v) => v.entry)];
+    return entries.filter((entry) => !entry.contentNotKept).sort((a, b) => (a.id < b.id ? 1 : -1));
   }
 
   /** One version's bytes; E_NOT_FOUND when it was evicted or never existed. */
@@ -209,6 +189,8 @@ export class HistoryStore {
       return { entry, bytes };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        const packed = (await this.packed(rel)).find((version) => version.entry.id === id);
+        if (packed && !packed.entry.contentNotKept) return { entry: packed.entry, bytes: await packedBytes(packed) };
         throw new KilnError('E_NOT_FOUND', `That version of "${rel}" is no longer in local history`);
       }
       throw err;
@@ -223,6 +205,10 @@ export class HistoryStore {
         if (entry.turn === turn || entry.batch === turn) found.push({ current, entry });
       }
     }
+    for (const versions of (await this.packs.index()).byPath.values()) {
+      for (const { entry } of versions)
+        if (entry.turn === turn || entry.batch === turn) found.push({ current: entry.path, entry });
+    }
     return found.sort((a, b) => (a.entry.id < b.entry.id ? -1 : 1));
   }
 
@@ -233,7 +219,11 @@ export class HistoryStore {
   async applyMove(from: string, to: string, isDir: boolean): Promise<void> {
     const moves: Array<[string, string]> = [];
     if (isDir) {
-      for (const { current } of await this.lineages()) {
+      const currents = [
+        ...(await this.lineages()).map(({ current }) => current),
+        ...(await this.packs.index()).byPath.keys(),
+      ];
+      for (const current of new Set(currents)) {
         if (current.startsWith(`${from}/`)) moves.push([current, `${to}${current.slice(from.length)}`]);
       }
     } else moves.push([from, to]);
@@ -242,7 +232,10 @@ export class HistoryStore {
 
   /** Evicts the oldest versions, across files, until the workspace's history fits `maxTotalBytes`. */
   async prune(): Promise<void> {
-    const all: Array<{ folder: string; id: string; bytes: number }> = [];
+    const all: Array<
+      | { folder: string; id: string; bytes: number }
+      | { pack: string; id: string; live: readonly string[]; bytes: number }
+    > = [];
     let total = 0;
     for (const { folder } of await this.lineages()) {
       const sizes = new Map<string, number>();
@@ -254,10 +247,17 @@ export class HistoryStore {
       }
       for (const [id, bytes] of sizes) all.push({ folder, id, bytes });
     }
+    // A pack frees its space only once all of it goes: a batch is evicted whole, when its oldest version's turn
+    // comes. A refused pack counts in the total but is never evicted.
+    total += await this.packs.diskUse();
+    for (const [pack, { bytes, live }] of (await this.packs.index()).packs) {
+      if (live.length > 0) all.push({ pack, id: [...live].sort()[0], live, bytes });
+    }
     all.sort((a, b) => (a.id < b.id ? -1 : 1));
     for (const victim of all) {
       if (total <= this.limits.maxTotalBytes) break;
-      await removeEntry(victim.folder, victim.id);
+      if ('pack' in victim) await this.packs.drop(victim.pack, victim.live);
+      else await removeEntry(victim.folder, victim.id);
       total -= victim.bytes;
     }
     for (const { folder } of await this.lineages()) {
@@ -277,7 +277,20 @@ export class HistoryStore {
 
   /** Resolves when a prune under way is done (tests; shutdown). */
   async settled(): Promise<void> {
+    await this.sweeping;
     await this.pruning;
+  }
+
+  /**
+   * Removes what a batch left half made when its process died: a staging folder beside the history (where batches
+   * were built before packs) and a pack's temp file, each once its process is gone (or it is a day old). Logged;
+   * another live process's are left alone. Run at start; never fails (a failure is logged).
+   */
+  sweepLeftovers(now = Date.now()): Promise<void> {
+    this.sweeping ??= sweepBatchLeftovers(this.dir, this.packs.dir, now).catch(
+      log.caught("sweeping a crashed batch's leftovers failed; the next start tries again", undefined, 'warn'),
+    );
+    return this.sweeping;
   }
 
   /** Bytes the workspace's history takes on disk (the benchmark reports it). */
@@ -288,7 +301,7 @@ export class HistoryStore {
         total += (await fs.stat(path.join(folder, name)).catch(versionGone))?.size ?? 0;
       }
     }
-    return total;
+    return total + (await this.packs.diskUse());
   }
 
   async dispose(): Promise<void> {
@@ -362,8 +375,17 @@ export class HistoryStore {
   private async moveLineage(from: string, to: string): Promise<void> {
     const source = this.lineageDir(from);
     const names = await readdirOrEmpty(source);
-    if (names.length === 0) return;
+    const packed = await this.packed(from);
+    if (names.length === 0 && packed.length === 0) return;
     const { folder: target } = await this.ensureLineage(to);
+    // A packed version never moves in its pack: it is written into the new lineage first, then dropped from the
+    // pack, so a reader sees it in one place or both, never in neither.
+    for (const version of packed) {
+      const content = HistoryPacks.content(version);
+      if (content) await writeWhole(path.join(target, `${version.entry.id}.gz`), content);
+      await writeWhole(path.join(target, `${version.entry.id}.json`), JSON.stringify(version.entry));
+    }
+    for (const [pack, ids] of groupByPack(packed)) await this.packs.drop(pack, ids);
     // Entry by entry: each rename is whole, so a reader in another process sees every version in one place or the other.
     for (const name of names) {
       if (name === 'path') continue;
@@ -377,8 +399,8 @@ export class HistoryStore {
           ),
         );
     }
-    await fs.rm(source, { recursive: true, force: true });
-    await this.trimLineage(target);
+    if (names.length > 0) await fs.rm(source, { recursive: true, force: true });
+    await this.trimLineage(target, to);
     this.changed.fire({ path: to });
   }
 
@@ -411,19 +433,33 @@ export class HistoryStore {
     return undefined;
   }
 
-  private async trimLineage(folder: string): Promise<void> {
+  /** Keeps the newest `maxEntriesPerFile` of the folder's and the packs' versions of `rel`. */
+  private async trimLineage(folder: string, rel: string): Promise<void> {
+    const packed = await this.packed(rel);
+    const inPack = new Map(packed.map((version) => [version.entry.id, version.pack]));
     const ids = (await readdirOrEmpty(folder))
       .filter((name) => name.endsWith('.json'))
       .map((name) => name.slice(0, -5))
+      .concat([...inPack.keys()])
       .sort();
+    const dropped = new Map<string, string[]>();
     for (const id of ids.slice(0, Math.max(0, ids.length - this.limits.maxEntriesPerFile))) {
-      await removeEntry(folder, id);
+      const pack = inPack.get(id);
+      if (pack) dropped.set(pack, [...(dropped.get(pack) ?? []), id]);
+      else await removeEntry(folder, id);
     }
+    for (const [pack, drop] of dropped) await this.packs.drop(pack, drop);
+  }
+
+  /** The packs' versions of `rel`, oldest first. */
+  private async packed(rel: string): Promise<readonly PackedVersion[]> {
+    return [...((await this.packs.index()).byPath.get(rel) ?? [])].sort((a, b) => (a.entry.id < b.entry.id ? -1 : 1));
   }
 
   private async lineages(): Promise<Array<{ folder: string; current: string }>> {
     const found: Array<{ folder: string; current: string }> = [];
     for (const name of await readdirOrEmpty(this.dir)) {
+      if (!LINEAGE_NAME.test(name)) continue; // the packs folder
       const folder = path.join(this.dir, name);
       // A lineage a batch made names its path in its entry; one without either is being made or moved: skipped.
       const current =
@@ -437,18 +473,6 @@ export class HistoryStore {
   }
 }
 
-/** Written to a unique temp name, then renamed into place: a reader sees all of it or nothing. */
-async function writeWhole(file: string, data: string | Buffer): Promise<void> {
-  const temp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await fs.writeFile(temp, data, { mode: PRIVATE_FILE_MODE });
-    await fs.rename(temp, file);
-  } catch (err) {
-    await fs.rm(temp, { force: true });
-    throw err;
-  }
-}
-
 /** The entry first, so no listing shows a version whose content is already gone. */
 async function removeEntry(folder: string, id: string): Promise<void> {
   await fs.rm(path.join(folder, `${id}.json`), { force: true });
@@ -459,10 +483,13 @@ async function readdirOrEmpty(dir: string): Promise<string[]> {
   return fs.readdir(dir).catch(log.caught('a history folder not made yet (or gone) holds nothing', []));
 }
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
+/** The newer of two entries (by id: ids begin with their time). */
+function newest(a: HistoryEntry | undefined, b: HistoryEntry | undefined): HistoryEntry | undefined {
+  if (!a || !b) return a ?? b;
+  return a.id < b.id ? b : a;
+}
+
+async function packedBytes(version: PackedVersion): Promise<Buffer> {
+  const content = HistoryPacks.content(version);
+  return content ? gunzip(content) : Buffer.alloc(0);
 }

@@ -81,7 +81,8 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
   });
   const history = new HistoryStore({ dataDir: options.dataDir, root: workspace.root });
   owned.add(toDisposable(() => history.dispose()));
-  history.pruneInBackground();
+  // What a batch left half made when Kiln died goes first; then the size cap, once at start.
+  void history.sweepLeftovers().then(() => history.pruneInBackground());
   // Follows the config's `watch.exclude` as it changes, never an untrusted project's (the config is made just below).
   const historyExcluded = followingExcludes(() => config.current().historyExclude);
   const keepReplaced = historyRecorder({ store: history, excluded: historyExcluded });
