@@ -20,11 +20,10 @@ export interface ChangeFeedOptions {
   echoWindowMs?: number;
 }
 
-/** A path Kiln just made appear or vanish (with everything inside, for a folder). */
+/** Until when a path Kiln just made appear or vanish (with everything inside, for a folder) may echo. */
 interface Expectation {
-  path: string;
-  present: boolean;
-  until: number;
+  presentUntil: number;
+  absentUntil: number;
 }
 
 const WRITTEN_LIMIT = 4096;
@@ -40,7 +39,10 @@ export class ChangeFeed implements IDisposable {
   private readonly changed = new Emitter<FsChange>({ onListenerError: logListenerError });
   /** Every change, once, in the order it happened. */
   readonly onDidChange: Event<FsChange> = this.changed.event;
-  private expectations: Expectation[] = [];
+  // By path, so a report checks its own path and its ancestors, not every expectation: a run that
+  // applies 2,000 files would otherwise pay 2,000 x 2,000 comparisons.
+  private readonly expectations = new Map<string, Expectation>();
+  private nextSweep = 0;
   /** How each file Kiln last wrote looked right after (size, mtime, identity, hash): a report still matching it is our echo. */
   private readonly written = new Map<string, DiskState>();
   // In arrival order: an echo check awaits the disk, and a later report must not overtake it.
@@ -56,15 +58,15 @@ export class ChangeFeed implements IDisposable {
     const until = Date.now() + this.echoWindowMs;
     switch (change.type) {
       case 'created':
-        this.expect({ path: change.path, present: true, until });
+        this.expect(change.path, true, until);
         break;
       case 'deleted':
-        this.expect({ path: change.path, present: false, until });
+        this.expect(change.path, false, until);
         for (const file of [...this.written.keys()]) if (isWithin(file, change.path)) this.written.delete(file);
         break;
       case 'moved':
-        this.expect({ path: change.from, present: false, until });
-        this.expect({ path: change.to, present: true, until });
+        this.expect(change.from, false, until);
+        this.expect(change.to, true, until);
         rekeyAfterMove(this.written, change.from, change.to);
         break;
       case 'updated':
@@ -93,8 +95,7 @@ export class ChangeFeed implements IDisposable {
   private async isEcho(change: FsChange): Promise<boolean> {
     if (change.type === 'moved') return false;
     const now = Date.now();
-    const covering = (present: boolean) =>
-      this.expectations.some((e) => e.until > now && e.present === present && isWithin(change.path, e.path));
+    const covering = (present: boolean) => this.covers(change.path, present, now);
     const mine = this.written.get(change.path);
     // Most reports are other programs' work on paths Kiln never touched: news, with no disk look needed.
     if (!mine && !covering(true) && !covering(false)) return false;
@@ -118,10 +119,27 @@ export class ChangeFeed implements IDisposable {
     }
   }
 
-  private expect(expectation: Expectation): void {
+  private expect(rel: string, present: boolean, until: number): void {
     const now = Date.now();
-    this.expectations = this.expectations.filter((e) => e.until > now);
-    this.expectations.push(expectation);
+    if (now >= this.nextSweep) {
+      // At most once per echo window: what expired leaves, so the map holds one window's work.
+      for (const [key, e] of this.expectations)
+        if (e.presentUntil <= now && e.absentUntil <= now) this.expectations.delete(key);
+      this.nextSweep = now + this.echoWindowMs;
+    }
+    const e = this.expectations.get(rel) ?? { presentUntil: 0, absentUntil: 0 };
+    if (present) e.presentUntil = Math.max(e.presentUntil, until);
+    else e.absentUntil = Math.max(e.absentUntil, until);
+    this.expectations.set(rel, e);
+  }
+
+  /** True when Kiln recently made `rel` (or a folder holding it) present, or absent. */
+  private covers(rel: string, present: boolean, now: number): boolean {
+    for (let at = rel; ; at = at.slice(0, Math.max(0, at.lastIndexOf('/')))) {
+      const e = this.expectations.get(at);
+      if (e && (present ? e.presentUntil : e.absentUntil) > now) return true;
+      if (at === '') return false;
+    }
   }
 
   private remember(rel: string, disk: DiskState): void {
