@@ -1,8 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
-import type { HistoryEntry, NotebookDiffResult, TurnCellDecision, TurnNotebook } from '../../shared/contract';
+import type {
+  HistoryEntry,
+  NotebookDiffCell,
+  NotebookDiffResult,
+  TurnCell,
+  TurnCellDecision,
+  TurnNotebook,
+} from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
+import { viewCell } from '../notebook/diff-view';
 import { turnCellReview, undoTurnCells } from '../notebook/turn-cells';
 import type { Workspace } from '../workspace';
 import { withWriteCause } from './cause';
@@ -19,6 +27,16 @@ interface NotebookSides {
   left: string;
   /** The file on disk now, and its hash (what a write of undone cells must still find). */
   disk: { text: string; hash: string };
+}
+
+/** E_EDITED_SINCE for cells whose undo would lose the operator's later edits. */
+export function editedSince(path: string, refused: readonly TurnCell[]): KilnError {
+  const which = refused.map((cell) => `cell ${cell.number}: ${cell.undoRefused}`).join('; ');
+  return new KilnError(
+    'E_EDITED_SINCE',
+    `Not undone, to keep your later edits (${which}): compare the cell in the review and change it by hand, or keep it`,
+    { path, cells: refused.map((cell) => cell.number) },
+  );
 }
 
 const isNotebook = (rel: string) => rel.toLowerCase().endsWith('.ipynb');
@@ -82,7 +100,10 @@ export class TurnNotebooks {
     return out;
   }
 
-  async review(turn: string, path: string): Promise<{ notebook: TurnNotebook; review: NotebookDiffResult }> {
+  async review(
+    turn: string,
+    path: string,
+  ): Promise<{ notebook: TurnNotebook; review: NotebookDiffResult; undoAs: Record<string, NotebookDiffCell> }> {
     await this.loadDecisions();
     const sides = await this.sides(turn, path);
     const unsaved = typeof this.unsavedText(path) === 'string';
@@ -90,6 +111,7 @@ export class TurnNotebooks {
     return {
       notebook: this.describe(turn, path, found),
       review: { ...found.review, unsaved: { base: false, next: unsaved } },
+      undoAs: Object.fromEntries([...found.undoAs].map(([id, cell]) => [id, viewCell(cell, true)])),
     };
   }
 
@@ -108,7 +130,11 @@ export class TurnNotebooks {
           `${path} has unsaved edits: undo the agent's cells in the open notebook, or save it first`,
           { path, diskHash: sides.disk.hash, baselineHash: sides.disk.hash },
         );
-      const text = undoTurnCells(sides.base, sides.left, sides.disk.text, changeIds);
+      const { text, refused } = undoTurnCells(sides.base, sides.left, sides.disk.text, changeIds);
+      if (refused.length > 0 && changeIds.every((id) => refused.some((cell) => cell.changeId === id)))
+        throw editedSince(path, refused);
+      // The refused ones stay standing, undecided (their cells say why): only the others are recorded undone.
+      changeIds = changeIds.filter((id) => !refused.some((cell) => cell.changeId === id));
       // An operator's write (not the turn's undo checkpoint): the turn stays a turn, its other cells stand.
       if (text !== sides.disk.text)
         await withWriteCause({ restoring: true }, () =>
@@ -137,7 +163,11 @@ export class TurnNotebooks {
     const sides = await this.sides(turn, path).catch(noCells);
     if (!sides) return null;
     try {
-      return { text: undoTurnCells(sides.base, sides.left, sides.disk.text, 'all'), hash: sides.disk.hash };
+      const { text, refused } = undoTurnCells(sides.base, sides.left, sides.disk.text, 'all');
+      // A cell whose undo would lose the operator's later edit: the whole notebook is a conflict for "Undo this
+      // turn" (its cells can still be undone one by one in the review).
+      if (refused.length > 0) return null;
+      return { text, hash: sides.disk.hash };
     } catch (err) {
       if (err instanceof KilnError && err.code === 'E_INVALID_NOTEBOOK') return null;
       throw err;
