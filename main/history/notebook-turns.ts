@@ -39,6 +39,20 @@ export function editedSince(path: string, refused: readonly TurnCell[]): KilnErr
   );
 }
 
+/** The errors changedElsewhere made (the turn's list says so rather than leaving the notebook out). */
+const replacedElsewhere = new WeakSet<KilnError>();
+
+/** A notebook another program replaced after the turn: what the turn left is not in local history. */
+function changedElsewhere(path: string): KilnError {
+  const err = new KilnError(
+    'E_NOT_FOUND',
+    `${path} was changed since by another program: what the turn left is not in local history, so its cells cannot be compared with the turn's`,
+    { path },
+  );
+  replacedElsewhere.add(err);
+  return err;
+}
+
 const isNotebook = (rel: string) => rel.toLowerCase().endsWith('.ipynb');
 
 /** Decisions kept for this many turn-and-notebook pairs, the newest: older turns are offered for review again. */
@@ -69,7 +83,14 @@ export class TurnNotebooks {
     await this.loadDecisions();
     const out: TurnNotebook[] = [];
     for (const path of await this.notebookPaths(turn)) {
-      const sides = await this.sides(turn, path).catch(noCells);
+      const sides = await this.sides(turn, path).catch((err: unknown) => {
+        if (err instanceof KilnError && replacedElsewhere.has(err)) return 'elsewhere' as const;
+        return noCells(err);
+      });
+      if (sides === 'elsewhere') {
+        out.push({ path, cells: [], notebookChanged: false, decided: {}, changedElsewhere: true });
+        continue;
+      }
       if (!sides) continue;
       out.push(this.describe(turn, path, turnCellReview(sides.base, sides.left, this.now(path, sides))));
     }
@@ -92,7 +113,7 @@ export class TurnNotebooks {
     await this.loadDecisions();
     const out: Array<{ turn: string; notebook: TurnNotebook }> = [];
     for (const [turn, entries] of byTurn) {
-      const notebook = await this.sidesOf(path, entries, true)
+      const notebook = await this.sidesOf(path, entries)
         .then((sides) => this.describe(turn, path, turnCellReview(sides.base, sides.left, this.now(path, sides))))
         .catch(log.caught('not readable as cells now, or what the turn left is gone: no marks to guess', null));
       if (notebook?.cells.some((cell) => !notebook.decided[cell.changeId])) out.push({ turn, notebook });
@@ -227,7 +248,7 @@ export class TurnNotebooks {
   }
 
   /** The sides from the turn's entries of this notebook, oldest first. */
-  private async sidesOf(path: string, mine: HistoryEntry[], leftKept = false): Promise<NotebookSides> {
+  private async sidesOf(path: string, mine: HistoryEntry[]): Promise<NotebookSides> {
     const first = mine[0];
     const last = mine.at(-1);
     if (!first || !last || !isNotebook(path))
@@ -235,26 +256,19 @@ export class TurnNotebooks {
     if (last.reason === 'delete') throw new KilnError('E_NOT_FOUND', `That turn deleted ${path}`, { path });
     const disk = await this.textOf(path);
     const base = first.reason === 'create' ? '' : await this.version(path, first);
-    const left = await this.leftBy(path, last, disk, leftKept);
+    const left = await this.leftBy(path, last, disk);
     return { base, left, disk };
   }
 
-  /** `kept`: the version the turn left must be in history (E_NOT_FOUND if not), never guessed from the disk. */
-  private async leftBy(
-    path: string,
-    last: HistoryEntry,
-    disk: { text: string; hash: string },
-    kept = false,
-  ): Promise<string> {
+  /** The version the turn left: the disk if unchanged since, else from history, never guessed from the disk. */
+  private async leftBy(path: string, last: HistoryEntry, disk: { text: string; hash: string }): Promise<string> {
     if (!last.nextHash || last.nextHash === disk.hash) return disk.text;
     // Replaced since: the write that replaced it kept it.
     const found = (await this.store.list(path)).find((entry) => entry.hash === last.nextHash);
     if (found) return this.version(path, found);
     // Another program replaced it (its write keeps only its own version): the disk would count that program's
-    // changes as the turn's.
-    if (kept)
-      throw new KilnError('E_NOT_FOUND', `What the turn left of ${path} is no longer in local history`, { path });
-    return disk.text;
+    // changes as the turn's, so there is nothing to compare with.
+    throw changedElsewhere(path);
   }
 
   private async version(path: string, entry: HistoryEntry): Promise<string> {

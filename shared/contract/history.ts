@@ -150,6 +150,11 @@ export const TurnNotebook = z.object({
   notebookChanged: z.boolean(),
   /** What the operator decided so far, by change id; a change without a decision is still to review. */
   decided: z.record(z.string(), TurnCellDecision),
+  /**
+   * Set when another program replaced the notebook after the turn and what the turn left is not in local history:
+   * its cells cannot be compared with the turn's (no cells listed; "Undo this turn" offers the whole file).
+   */
+  changedElsewhere: z.boolean().optional(),
 });
 export type TurnNotebook = z.infer<typeof TurnNotebook>;
 
