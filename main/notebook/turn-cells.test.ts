@@ -125,3 +125,45 @@ describe('undoing a cell the operator edited after the turn', () => {
     expect(undone.refused.map((cell) => cell.changeId)).toEqual(['cell:e']);
   });
 });
+
+/*
+ * nbformat 4.4 (no cell ids): the turn's changes are found by the cell before the turn (its position then) and,
+ * for an added cell, by matching what the turn left with now, so the operator's cells added since do not hide them.
+ */
+const [OLD_BASE, OLD_LEFT, OLD_CURRENT, OLD_B_UNDONE] = nbformatWrites([
+  { minor: 4, cells: [{ source: 'a = 1' }, { source: 'b = 2\nprint(b)' }, { source: 'c = 3' }] },
+  // The agent: edits b, adds n at the end.
+  { minor: 4, cells: [{ source: 'a = 1' }, { source: 'b = 20\nprint(b)' }, { source: 'c = 3' }, { source: 'n = 0' }] },
+  // The operator, later: a cell of their own at the top.
+  {
+    minor: 4,
+    cells: [
+      { source: 'import os' },
+      { source: 'a = 1' },
+      { source: 'b = 20\nprint(b)' },
+      { source: 'c = 3' },
+      { source: 'n = 0' },
+    ],
+  },
+  {
+    minor: 4,
+    cells: [
+      { source: 'import os' },
+      { source: 'a = 1' },
+      { source: 'b = 2\nprint(b)' },
+      { source: 'c = 3' },
+      { source: 'n = 0' },
+    ],
+  },
+]);
+
+describe('an Agent turn on a notebook without cell ids (nbformat 4.4)', () => {
+  it("lists the turn's cells by position after the operator added one above, and undoes one byte-exact", () => {
+    const { cells } = turnCellReview(OLD_BASE, OLD_LEFT, OLD_CURRENT);
+    expect(cells.map((cell) => [cell.number, cell.actions, cell.cellId])).toEqual([
+      [3, ['edited'], null],
+      [5, ['added'], null],
+    ]);
+    expect(undoTurnCells(OLD_BASE, OLD_LEFT, OLD_CURRENT, [cells[0].changeId]).text).toBe(OLD_B_UNDONE);
+  });
+});
