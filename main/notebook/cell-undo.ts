@@ -48,8 +48,11 @@ export function revertAgentLines(base: string, left: string, current: string): s
   if (base === left) return current;
   // Lines split on \n alone: the last one (no newline after it) is a line too, so joining gives the text back.
   const leftLines = left.split('\n');
-  const undo = editsOf(leftLines, base.split('\n'));
   const mine = editsOf(leftLines, current.split('\n'));
+  // An edit the operator made the same way (the agent's lines already put back) is no overlap: it is there.
+  const sameEdit = (u: LineEdit) =>
+    mine.some((m) => m.start === u.start && m.end === u.end && m.lines.join('\n') === u.lines.join('\n'));
+  const undo = editsOf(leftLines, base.split('\n')).filter((u) => !sameEdit(u));
   for (const u of undo) for (const m of mine) if (u.start <= m.end && m.start <= u.end) return null;
   const out: string[] = [];
   let at = 0;
@@ -121,7 +124,8 @@ export function undoCellChange(base: CellJson, left: CellJson, current: CellJson
       continue;
     undoneField(base, left, current, key, cell);
   }
-  cell.source = source;
+  // Kept as now when unchanged (a list of lines stays one), so an undone cell compares equal to itself.
+  cell.source = source === joinLines(current.source) ? current.source : source;
   cell.metadata = undoneMetadata(base, left, current);
   // Outputs and count go together: before the turn's only while the cell has not run since the turn.
   const ranSince =

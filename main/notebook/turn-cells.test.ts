@@ -111,6 +111,8 @@ describe('undoing a cell the operator edited after the turn', () => {
     expect(undone.refused).toEqual([]);
     expect(undone.text).toBe(E_LAST_UNDONE);
     expect(undoTurnCells(E_BASE, E_LEFT, E_LAST, 'all').text).toBe(E_LAST_UNDONE);
+    // Once undone, only the operator's edit differs from before the turn: no longer the turn's change.
+    expect(turnCellReview(E_BASE, E_LEFT, E_LAST_UNDONE).cells).toEqual([]);
   });
 
   it('keeps the outputs of a run by the operator since', () => {

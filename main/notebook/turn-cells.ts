@@ -1,6 +1,8 @@
 import type { NotebookDiffResult, TurnCell, TurnCellAction } from '../../shared/contract';
 import type { CellDiff, NotebookDiff } from '../../shared/notebook-diff';
+import { sameJson } from '../../shared/notebook-diff/values';
 import { editedSince, undoCellChange } from './cell-undo';
+import { exactNumberText } from './exact-json';
 import { notebookDiffViewOf } from './diff-view';
 import type { CellJson } from './format';
 import { applyNotebookChanges, diffNotebookTexts, type ParsedPair } from './partial-apply';
@@ -125,10 +127,16 @@ export function turnCellReview(baseText: string, leftText: string, currentText: 
   const undoAs = new Map<string, CellJson>();
   for (const change of view.diff.cells) {
     const turnChange = byTurn.get(change);
-    if (turnChange) {
+    const undo = turnChange ? undoOf(change, turnChange, left, now) : null;
+    // Undone three-way already (the operator's edits are all that differ now): no longer the turn's change.
+    const gone =
+      undo !== null &&
+      'cell' in undo &&
+      change.newIndex !== null &&
+      sameJson(undo.cell, now.next.cells[change.newIndex], exactNumberText);
+    if (turnChange && !gone) {
       shown.push(change);
       const index = change.newIndex ?? change.oldIndex ?? 0;
-      const undo = undoOf(change, turnChange, left, now);
       if (undo && 'cell' in undo) undoAs.set(change.changeId, undo.cell);
       cells.push({
         changeId: change.changeId,
