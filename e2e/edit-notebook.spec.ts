@@ -198,3 +198,51 @@ test('a notebook with unsaved edits: proposed against them, accepted into the op
   ]);
   expect(await readFile(workspace.abs(NB), 'utf8')).toBe(expected);
 });
+
+test('into an unsaved notebook: the review names its side "unsaved notebook", and an accepted move is one undo step', async ({
+  page,
+  kiln,
+  workspace,
+  model,
+}) => {
+  test.setTimeout(KERNEL_START + 60_000);
+  await configureScriptedModel(workspace, model, 'scripted-coder', ['file_editing']);
+  await kiln.open(page);
+  const nb = await openNotebook(page, NB);
+  // The operator's unsaved edit: a3 becomes "y = 20".
+  await editCell(nb, 3);
+  await page.keyboard.press('End');
+  await page.keyboard.type('0');
+  await expect(nb.getByTestId('notebook-dirty')).toBeVisible();
+
+  // a4 moves to the top; a2's source changes.
+  model.enqueue(
+    reply.tool('propose_notebook', {
+      cells: [
+        { replaces: 'a4', cell_type: 'code', source: 'z = 3' },
+        { replaces: 'a1', cell_type: 'markdown', source: '# Title' },
+        { replaces: 'a2', cell_type: 'code', source: 'x = 10\nprint(x)' },
+        { replaces: 'a3', cell_type: 'code', source: 'y = 20' },
+      ],
+    }),
+  );
+  await sendMessage(panel(page), 'z first');
+  await expect(change(page, 'Cell 3: source changed')).toBeVisible();
+  // The old side is the open notebook's unsaved state, said so.
+  await expect(page.locator('.pr-legend')).toHaveText('left: unsaved notebook · right: proposal');
+  await expect(
+    changes(page).getByRole('textbox', { name: 'Cell 3 source, analysis.ipynb, unsaved notebook' }),
+  ).toHaveCount(1);
+  await page.screenshot({ path: 'test-results/edit-notebook-unsaved-move.png' });
+  await changes(page).getByRole('button', { name: 'Accept all' }).click();
+  await expect(changes(page)).toHaveCount(0);
+  await expect.poll(() => sources(nb)).toEqual(['z = 3', 'Title', 'x = 10\nprint(x)', 'y = 20']);
+
+  // Undo: the source change first, then the move, whole, in one step.
+  await cellOf(nb, 3).locator('.nb-prompt').click();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press(`${mod}+z`);
+  await expect.poll(() => sources(nb)).toEqual(['z = 3', 'Title', 'x = 1\nprint(x)', 'y = 20']);
+  await page.keyboard.press(`${mod}+z`);
+  await expect.poll(() => sources(nb)).toEqual(['Title', 'x = 1\nprint(x)', 'y = 20', 'z = 3']);
+});

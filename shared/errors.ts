@@ -38,6 +38,8 @@ export const ERRORS = {
   E_INVALID_NOTEBOOK: { title: 'Not a valid notebook', details: z.object({ reason: z.string() }) },
   // A notebook whose file holds git conflict markers (a merge left it so): its three versions are in git's index.
   E_NOTEBOOK_CONFLICT: { title: 'Notebook has merge conflicts', details: z.object({ path: z.string() }) },
+  // Undo of an agent's cell change the operator edited since on the same lines: undoing would lose their edit.
+  E_EDITED_SINCE: { title: 'Edited since', details: z.object({ path: z.string(), cells: z.array(z.number()) }) },
   E_NO_JUPYTER: { title: 'Jupyter is not available', details: z.never() },
   // Agent code in an untrusted folder on a machine without a sandbox (bubblewrap, user namespaces).
   E_NO_SANDBOX: { title: 'No sandbox for agent code', details: z.never() },

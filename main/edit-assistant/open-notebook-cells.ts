@@ -17,10 +17,32 @@ export function cellShape(text: string): string {
   return JSON.stringify(cellsOf(text).map((c) => [c.id ?? null, c.cell_type, joinLines(c.source)]));
 }
 
+/** The positions of a longest strictly increasing run (not necessarily adjacent) of `values`. */
+function longestIncreasing(values: readonly number[]): Set<number> {
+  // tails[k]: the position of the smallest last value of an increasing run of length k + 1.
+  const tails: number[] = [];
+  const previous: number[] = [];
+  values.forEach((value, i) => {
+    let lo = 0;
+    let hi = tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (values[tails[mid]] < value) lo = mid + 1;
+      else hi = mid;
+    }
+    previous[i] = lo > 0 ? tails[lo - 1] : -1;
+    tails[lo] = i;
+  });
+  const out = new Set<number>();
+  for (let i = tails.at(-1) ?? -1; i >= 0; i = previous[i]) out.add(i);
+  return out;
+}
+
 /**
- * The cell edits that turn the open notebook (equal in cells to `from`) into `to`, in order: deletions first,
- * then each new, changed or moved cell put at its index in `to`. Cells are matched by id; a notebook whose
- * cells have no ids cannot be addressed in the open notebook (E_BAD_REQUEST).
+ * The cell edits that turn the open notebook (equal in cells to `from`) into `to`, in order: deletions first, then
+ * each new, changed or moved cell of `to` in order, a new or moved one put right after the cell before it in `to`
+ * (a moved cell in one edit, so one step of the notebook's undo). Cells are matched by id; a notebook whose cells
+ * have no ids cannot be addressed in the open notebook (E_BAD_REQUEST).
  */
 export function cellEditsBetween(from: string, to: string): OpenNotebookCellEdit[] {
   const before = cellsOf(from);
@@ -32,23 +54,34 @@ export function cellEditsBetween(from: string, to: string): OpenNotebookCellEdit
     );
   const beforeIndex = new Map(before.map((c, i) => [c.id, i]));
   const afterIds = new Set(after.map((c) => c.id));
-  // Cells kept in their relative order stay; the others of both lists are moved (taken out, then put back).
-  const moved = new Set<string>();
-  let last = -1;
-  for (const cell of after) {
-    const at = beforeIndex.get(cell.id);
-    if (at === undefined) continue;
-    if (at > last) last = at;
-    else moved.add(cell.id);
-  }
+  // The most cells that keep their relative order stay; the others are moved (taken out and put back at once).
+  const common = after.filter((c) => beforeIndex.has(c.id)).map((c) => c.id as string);
+  const staying = longestIncreasing(common.map((id) => beforeIndex.get(id)!));
+  const moved = new Set(common.filter((_, k) => !staying.has(k)));
   const edits: OpenNotebookCellEdit[] = [];
-  for (const cell of before)
-    if (!afterIds.has(cell.id) || moved.has(cell.id)) edits.push({ kind: 'delete', cellId: cell.id });
-  after.forEach((cell, index) => {
-    const at = beforeIndex.get(cell.id);
-    const kept = at !== undefined && !moved.has(cell.id);
-    if (kept && JSON.stringify(before[at]) === JSON.stringify(cell)) return;
-    edits.push({ kind: 'put', cell: wireCell(cell), replaceId: kept ? cell.id : null, index });
+  for (const cell of before) if (!afterIds.has(cell.id)) edits.push({ kind: 'delete', cellId: cell.id });
+  // The open notebook's cell ids as the edits so far leave it: where each next one goes.
+  const now = before.filter((c) => afterIds.has(c.id)).map((c) => c.id as string);
+  after.forEach((cell, j) => {
+    const id = cell.id as string;
+    const at = beforeIndex.get(id);
+    const kept = at !== undefined && !moved.has(id);
+    if (kept) {
+      if (JSON.stringify(before[at]) !== JSON.stringify(cell))
+        edits.push({ kind: 'put', cell: wireCell(cell), replaceId: id, index: now.indexOf(id) });
+      return;
+    }
+    // Right after the cell before it in `to` (already in place, or kept where it is): the order comes out whole.
+    if (at !== undefined) now.splice(now.indexOf(id), 1);
+    const index = j === 0 ? 0 : now.indexOf(after[j - 1].id as string) + 1;
+    now.splice(index, 0, id);
+    edits.push({
+      kind: 'put',
+      cell: wireCell(cell),
+      replaceId: at === undefined ? null : id,
+      index,
+      ...(at === undefined ? {} : { move: true }),
+    });
   });
   return edits;
 }

@@ -1,8 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
-import type { HistoryEntry, NotebookDiffResult, TurnCellDecision, TurnNotebook } from '../../shared/contract';
+import type {
+  HistoryEntry,
+  NotebookDiffCell,
+  NotebookDiffResult,
+  TurnCell,
+  TurnCellDecision,
+  TurnNotebook,
+} from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
+import { viewCell } from '../notebook/diff-view';
 import { turnCellReview, undoTurnCells } from '../notebook/turn-cells';
 import type { Workspace } from '../workspace';
 import { withWriteCause } from './cause';
@@ -19,6 +27,30 @@ interface NotebookSides {
   left: string;
   /** The file on disk now, and its hash (what a write of undone cells must still find). */
   disk: { text: string; hash: string };
+}
+
+/** E_EDITED_SINCE for cells whose undo would lose the operator's later edits. */
+export function editedSince(path: string, refused: readonly TurnCell[]): KilnError {
+  const which = refused.map((cell) => `cell ${cell.number}: ${cell.undoRefused}`).join('; ');
+  return new KilnError(
+    'E_EDITED_SINCE',
+    `Not undone, to keep your later edits (${which}): compare the cell in the review and change it by hand, or keep it`,
+    { path, cells: refused.map((cell) => cell.number) },
+  );
+}
+
+/** The errors changedElsewhere made (the turn's list says so rather than leaving the notebook out). */
+const replacedElsewhere = new WeakSet<KilnError>();
+
+/** A notebook another program replaced after the turn: what the turn left is not in local history. */
+function changedElsewhere(path: string): KilnError {
+  const err = new KilnError(
+    'E_NOT_FOUND',
+    `${path} was changed since by another program: what the turn left is not in local history, so its cells cannot be compared with the turn's`,
+    { path },
+  );
+  replacedElsewhere.add(err);
+  return err;
 }
 
 const isNotebook = (rel: string) => rel.toLowerCase().endsWith('.ipynb');
@@ -51,7 +83,14 @@ export class TurnNotebooks {
     await this.loadDecisions();
     const out: TurnNotebook[] = [];
     for (const path of await this.notebookPaths(turn)) {
-      const sides = await this.sides(turn, path).catch(noCells);
+      const sides = await this.sides(turn, path).catch((err: unknown) => {
+        if (err instanceof KilnError && replacedElsewhere.has(err)) return 'elsewhere' as const;
+        return noCells(err);
+      });
+      if (sides === 'elsewhere') {
+        out.push({ path, cells: [], notebookChanged: false, decided: {}, changedElsewhere: true });
+        continue;
+      }
       if (!sides) continue;
       out.push(this.describe(turn, path, turnCellReview(sides.base, sides.left, this.now(path, sides))));
     }
@@ -74,7 +113,7 @@ export class TurnNotebooks {
     await this.loadDecisions();
     const out: Array<{ turn: string; notebook: TurnNotebook }> = [];
     for (const [turn, entries] of byTurn) {
-      const notebook = await this.sidesOf(path, entries, true)
+      const notebook = await this.sidesOf(path, entries)
         .then((sides) => this.describe(turn, path, turnCellReview(sides.base, sides.left, this.now(path, sides))))
         .catch(log.caught('not readable as cells now, or what the turn left is gone: no marks to guess', null));
       if (notebook?.cells.some((cell) => !notebook.decided[cell.changeId])) out.push({ turn, notebook });
@@ -82,7 +121,10 @@ export class TurnNotebooks {
     return out;
   }
 
-  async review(turn: string, path: string): Promise<{ notebook: TurnNotebook; review: NotebookDiffResult }> {
+  async review(
+    turn: string,
+    path: string,
+  ): Promise<{ notebook: TurnNotebook; review: NotebookDiffResult; undoAs: Record<string, NotebookDiffCell> }> {
     await this.loadDecisions();
     const sides = await this.sides(turn, path);
     const unsaved = typeof this.unsavedText(path) === 'string';
@@ -90,6 +132,7 @@ export class TurnNotebooks {
     return {
       notebook: this.describe(turn, path, found),
       review: { ...found.review, unsaved: { base: false, next: unsaved } },
+      undoAs: Object.fromEntries([...found.undoAs].map(([id, cell]) => [id, viewCell(cell, true)])),
     };
   }
 
@@ -108,7 +151,11 @@ export class TurnNotebooks {
           `${path} has unsaved edits: undo the agent's cells in the open notebook, or save it first`,
           { path, diskHash: sides.disk.hash, baselineHash: sides.disk.hash },
         );
-      const text = undoTurnCells(sides.base, sides.left, sides.disk.text, changeIds);
+      const { text, refused } = undoTurnCells(sides.base, sides.left, sides.disk.text, changeIds);
+      if (refused.length > 0 && changeIds.every((id) => refused.some((cell) => cell.changeId === id)))
+        throw editedSince(path, refused);
+      // The refused ones stay standing, undecided (their cells say why): only the others are recorded undone.
+      changeIds = changeIds.filter((id) => !refused.some((cell) => cell.changeId === id));
       // An operator's write (not the turn's undo checkpoint): the turn stays a turn, its other cells stand.
       if (text !== sides.disk.text)
         await withWriteCause({ restoring: true }, () =>
@@ -137,7 +184,11 @@ export class TurnNotebooks {
     const sides = await this.sides(turn, path).catch(noCells);
     if (!sides) return null;
     try {
-      return { text: undoTurnCells(sides.base, sides.left, sides.disk.text, 'all'), hash: sides.disk.hash };
+      const { text, refused } = undoTurnCells(sides.base, sides.left, sides.disk.text, 'all');
+      // A cell whose undo would lose the operator's later edit: the whole notebook is a conflict for "Undo this
+      // turn" (its cells can still be undone one by one in the review).
+      if (refused.length > 0) return null;
+      return { text, hash: sides.disk.hash };
     } catch (err) {
       if (err instanceof KilnError && err.code === 'E_INVALID_NOTEBOOK') return null;
       throw err;
@@ -197,7 +248,7 @@ export class TurnNotebooks {
   }
 
   /** The sides from the turn's entries of this notebook, oldest first. */
-  private async sidesOf(path: string, mine: HistoryEntry[], leftKept = false): Promise<NotebookSides> {
+  private async sidesOf(path: string, mine: HistoryEntry[]): Promise<NotebookSides> {
     const first = mine[0];
     const last = mine.at(-1);
     if (!first || !last || !isNotebook(path))
@@ -205,26 +256,19 @@ export class TurnNotebooks {
     if (last.reason === 'delete') throw new KilnError('E_NOT_FOUND', `That turn deleted ${path}`, { path });
     const disk = await this.textOf(path);
     const base = first.reason === 'create' ? '' : await this.version(path, first);
-    const left = await this.leftBy(path, last, disk, leftKept);
+    const left = await this.leftBy(path, last, disk);
     return { base, left, disk };
   }
 
-  /** `kept`: the version the turn left must be in history (E_NOT_FOUND if not), never guessed from the disk. */
-  private async leftBy(
-    path: string,
-    last: HistoryEntry,
-    disk: { text: string; hash: string },
-    kept = false,
-  ): Promise<string> {
+  /** The version the turn left: the disk if unchanged since, else from history, never guessed from the disk. */
+  private async leftBy(path: string, last: HistoryEntry, disk: { text: string; hash: string }): Promise<string> {
     if (!last.nextHash || last.nextHash === disk.hash) return disk.text;
     // Replaced since: the write that replaced it kept it.
     const found = (await this.store.list(path)).find((entry) => entry.hash === last.nextHash);
     if (found) return this.version(path, found);
     // Another program replaced it (its write keeps only its own version): the disk would count that program's
-    // changes as the turn's.
-    if (kept)
-      throw new KilnError('E_NOT_FOUND', `What the turn left of ${path} is no longer in local history`, { path });
-    return disk.text;
+    // changes as the turn's, so there is nothing to compare with.
+    throw changedElsewhere(path);
   }
 
   private async version(path: string, entry: HistoryEntry): Promise<string> {

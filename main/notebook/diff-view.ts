@@ -5,13 +5,13 @@ import type {
   NotebookOutput,
   notebookDiffRequests,
 } from '../../shared/contract';
-import type { CellDiff, NotebookDiffOptions } from '../../shared/notebook-diff';
+import type { CellDiff, NotebookDiff, NotebookDiffOptions } from '../../shared/notebook-diff';
 import { KilnError } from '../../shared/errors';
 import type { HandlersFor } from '../router';
 import type { Workspace } from '../workspace';
 import { exactNumberPointers } from './exact-json';
 import { joinLines, type CellJson } from './format';
-import { diffNotebookTexts } from './partial-apply';
+import { diffNotebookTexts, type ParsedPair } from './partial-apply';
 import type { NotebookService } from './service';
 
 /*
@@ -77,7 +77,7 @@ function outputIndexes(cells: readonly CellDiff[], side: 'oldIndex' | 'newIndex'
   return shown;
 }
 
-function viewCell(cell: CellJson, withOutputs: boolean): NotebookDiffCell {
+export function viewCell(cell: CellJson, withOutputs: boolean): NotebookDiffCell {
   const isCode = cell.cell_type === 'code';
   const outputs = withOutputs && isCode && Array.isArray(cell.outputs) ? (cell.outputs as NotebookOutput[]) : [];
   const count = isCode && typeof cell.execution_count === 'number' ? cell.execution_count : null;
@@ -104,7 +104,15 @@ export function notebookDiffView(
   nextText: string,
   options: Omit<NotebookDiffOptions, 'exactNumberText'> = {},
 ): Omit<NotebookDiffResult, 'unsaved'> {
-  const { base, next, diff } = diffNotebookTexts(baseText, nextText, options);
+  return notebookDiffViewOf(diffNotebookTexts(baseText, nextText, options));
+}
+
+/** notebookDiffView of notebooks already parsed and diffed. */
+export function notebookDiffViewOf({
+  base,
+  next,
+  diff,
+}: ParsedPair & { diff: NotebookDiff }): Omit<NotebookDiffResult, 'unsaved'> {
   const oldShown = outputIndexes(diff.cells, 'oldIndex');
   const newShown = outputIndexes(diff.cells, 'newIndex');
   return {

@@ -140,12 +140,14 @@ export function mergeAccepted(pair: ParsedPair, plan: NotebookDiffPlan, accepted
  * E_BAD_REQUEST for an id the two notebooks' diff does not have, E_INVALID_NOTEBOOK when either side is not a
  * notebook or the result would not validate. With every change accepted (and nothing ignored) the result is the
  * new file's bytes, with none the base file's, as they are; otherwise Jupyter's formatting of the merged notebook.
+ * `nextCellsInstead`: new cells (by index) taken in place of the new notebook's own when their change is accepted.
  */
 export function applyNotebookChanges(
   baseText: string,
   nextText: string,
   accepted: Iterable<string>,
   options: NotebookCompareOptions = {},
+  nextCellsInstead?: ReadonlyMap<number, CellJson>,
 ): string {
   const pair = parseNotebookPair(baseText, nextText);
   const plan = planOf(pair, options);
@@ -153,8 +155,11 @@ export function applyNotebookChanges(
   checkAccepted(plan.diff, chosen);
   if (chosen.size === 0) return baseText;
   const ignoring = options.ignoreOutputs || options.ignoreMetadata || options.ignoreExecutionCounts;
-  if (!ignoring && chosen.size === plan.diff.changeIds.length) return nextText;
-  const result = mergeAccepted(pair, plan, chosen);
+  const instead = nextCellsInstead?.size ? nextCellsInstead : null;
+  if (!ignoring && !instead && chosen.size === plan.diff.changeIds.length) return nextText;
+  // An accepted new cell taken as given instead (a three-way undo's cell): the diff's places stay the same.
+  const next = instead ? { ...pair.next, cells: pair.next.cells.map((cell, j) => instead.get(j) ?? cell) } : pair.next;
+  const result = mergeAccepted({ base: pair.base, next: carryExactNumbers(pair.next, next) }, plan, chosen);
   const minor = typeof result.nbformat_minor === 'number' ? result.nbformat_minor : 0;
   const reason = validateNotebook(result, minor);
   if (reason)

@@ -138,7 +138,14 @@ export type ProposalContent = z.infer<typeof ProposalContent>;
  * or delete a cell.
  */
 export const OpenNotebookCellEdit = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('put'), cell: NotebookCell, replaceId: z.string().nullable(), index: z.number().int() }),
+  z.object({
+    kind: z.literal('put'),
+    cell: NotebookCell,
+    replaceId: z.string().nullable(),
+    index: z.number().int(),
+    /** The cell `replaceId` is taken out and `cell` put at `index` (of the list without it): a move, one step. */
+    move: z.boolean().optional(),
+  }),
   z.object({ kind: z.literal('delete'), cellId: z.string() }),
 ]);
 export type OpenNotebookCellEdit = z.infer<typeof OpenNotebookCellEdit>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { request } from './define';
-import { NotebookDiffResult } from './notebook-diff';
+import { NotebookDiffCell, NotebookDiffResult } from './notebook-diff';
 import { RelPath, WriteResult } from './workspace';
 
 /** Who replaced a version (or, for `external`, who wrote the version another program left). */
@@ -130,6 +130,11 @@ export const TurnCell = z.object({
   /** Its position, 1-based: in the notebook now, or before the turn for a deleted cell. */
   number: z.number().int().positive(),
   actions: z.array(TurnCellAction),
+  /**
+   * Set when Undo would lose a later edit of the operator's (they changed lines the agent changed): why. Undo
+   * leaves such a cell as it is; the review shows both sides to settle it by hand.
+   */
+  undoRefused: z.string().optional(),
 });
 export type TurnCell = z.infer<typeof TurnCell>;
 
@@ -145,6 +150,11 @@ export const TurnNotebook = z.object({
   notebookChanged: z.boolean(),
   /** What the operator decided so far, by change id; a change without a decision is still to review. */
   decided: z.record(z.string(), TurnCellDecision),
+  /**
+   * Set when another program replaced the notebook after the turn and what the turn left is not in local history:
+   * its cells cannot be compared with the turn's (no cells listed; "Undo this turn" offers the whole file).
+   */
+  changedElsewhere: z.boolean().optional(),
 });
 export type TurnNotebook = z.infer<typeof TurnNotebook>;
 
@@ -165,7 +175,16 @@ export const historyRequests = {
    */
   'history.turnNotebookReview': request(
     z.object({ turn: z.string(), path: RelPath }),
-    z.object({ notebook: TurnNotebook, review: NotebookDiffResult }),
+    z.object({
+      notebook: TurnNotebook,
+      review: NotebookDiffResult,
+      /**
+       * By change id, for a cell the operator edited or ran since the turn: what Undo puts in its place (the
+       * agent's lines reversed, the operator's kept; outputs before the turn only if not run since) instead of
+       * the review's cell before the turn.
+       */
+      undoAs: z.record(z.string(), NotebookDiffCell),
+    }),
   ),
   /**
    * Keeps or undoes some of a turn's changes to a notebook. `undone` with `write`: main writes the notebook with

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { NotebookDiffResult, TurnCellDecision, TurnNotebook } from '../../../shared/contract';
+import type { NotebookDiffCell, NotebookDiffResult, TurnCellDecision, TurnNotebook } from '../../../shared/contract';
 import { nameOf } from '../../../shared/paths';
 import { errorText, useBridge, useStore } from '../base';
 import { SideBySideToggle, useDiffSideBySide } from '../editor';
@@ -23,7 +23,11 @@ export function AgentReviewSlot({ path }: { path: string | null | undefined }) {
   const store = useAgentReviewStore();
   const reviewing = useStore(store, (s) => s.reviewing);
   const sideBySide = useDiffSideBySide();
-  const [answer, setAnswer] = useState<{ notebook: TurnNotebook; review: NotebookDiffResult } | null>(null);
+  const [answer, setAnswer] = useState<{
+    notebook: TurnNotebook;
+    review: NotebookDiffResult;
+    undoAs: Record<string, NotebookDiffCell>;
+  } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const shown = reviewing && reviewing.path === path ? reviewing : null;
@@ -68,12 +72,23 @@ export function AgentReviewSlot({ path }: { path: string | null | undefined }) {
     setError(null);
     try {
       let write = false;
+      let refusedText: string | null = null;
       if (decision === 'undone') {
+        // Cells whose undo would lose the operator's later edits stay as they are, said so, the others go on.
+        const refused = answer.notebook.cells.filter((cell) => changeIds.includes(cell.changeId) && cell.undoRefused);
+        if (refused.length) {
+          refusedText = `Not undone, to keep your later edits: ${refused
+            .map((cell) => `Cell ${cell.number} (${cell.undoRefused})`)
+            .join(', ')}. Compare it below and change it by hand, or keep it.`;
+          changeIds = changeIds.filter((id) => !refused.some((cell) => cell.changeId === id));
+        }
+      }
+      if (decision === 'undone' && changeIds.length) {
         const target = notebookRestoreTarget(shown.path);
         // The notebook-level change has no cell to put back: main writes it (refused over unsaved edits).
         const cells = changeIds.filter((id) => id !== 'notebook');
         if (target) {
-          const why = await undoInOpenNotebook(target, answer.review, cells);
+          const why = await undoInOpenNotebook(target, answer, cells);
           if (why) throw new Error(why);
           if (cells.length) {
             const done = await bridge.request('history.decideTurnCells', {
@@ -99,6 +114,7 @@ export function AgentReviewSlot({ path }: { path: string | null | undefined }) {
         store.update(shown.turn, done);
       }
       await ask();
+      if (refusedText) setError(refusedText);
     } catch (err) {
       setError(errorText(err));
     } finally {

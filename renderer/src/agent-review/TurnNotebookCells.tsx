@@ -31,6 +31,14 @@ export function useTurnNotebooks(turn: string, running: boolean): { notebooks: T
 export function TurnNotebookCells({ turn, notebook }: { turn: string; notebook: TurnNotebook }) {
   const store = useAgentReviewStore();
   const files = useOpenFilesStore();
+  if (notebook.changedElsewhere)
+    return (
+      <div className="turn-cells" role="group" aria-label={`Cells of ${notebook.path}`}>
+        <div className="turn-cell turn-cell-decided">
+          Changed since by another program: its cells cannot be compared with the turn's
+        </div>
+      </div>
+    );
   if (notebook.cells.length === 0 && Object.keys(notebook.decided).length === 0) return null;
   const undone = Object.values(notebook.decided).filter((d) => d === 'undone').length;
   return (

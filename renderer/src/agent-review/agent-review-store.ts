@@ -1,6 +1,7 @@
 import type { KilnBridge, TurnCell, TurnNotebook } from '../../../shared/contract';
 import { pathAfterMove } from '../../../shared/fs-change';
 import { Store, perBridge } from '../base';
+import { notebookRestoreTarget } from '../notebook-targets';
 
 /** A cell an Agent turn changed that the operator has not reviewed yet: what the notebook marks. */
 export interface AgentCellMark {
@@ -116,8 +117,11 @@ export class AgentReviewStore extends Store<AgentReviewState> {
     for (const [turn, notebooks] of this.turns) {
       for (const notebook of notebooks) {
         for (const cell of notebook.cells) {
-          if (!cell.cellId || notebook.decided[cell.changeId] || cell.actions.includes('deleted')) continue;
-          (marks[notebook.path] ??= {})[cell.cellId] = {
+          if (notebook.decided[cell.changeId] || cell.actions.includes('deleted')) continue;
+          // A cell without an id in its file (nbformat 4.4) is the open notebook's cell at its position now.
+          const cellId = cell.cellId ?? notebookRestoreTarget(notebook.path)?.cellIds()[cell.number - 1];
+          if (!cellId) continue;
+          (marks[notebook.path] ??= {})[cellId] = {
             turn,
             path: notebook.path,
             changeId: cell.changeId,

@@ -1,4 +1,4 @@
-import type { NotebookDiffResult } from '../../../shared/contract';
+import type { NotebookDiffCell, NotebookDiffResult } from '../../../shared/contract';
 import { cellRestore } from '../notebook-diff';
 import type { NotebookRestoreTarget } from '../notebook-targets';
 
@@ -9,15 +9,23 @@ function freshCellId(): string {
 
 /**
  * Undoes an agent's cell changes in the open notebook, each one step of its undo: an edited or deleted cell comes
- * back whole as it was before the turn (its outputs then too), an added one goes. Bottom-up, so the places the
+ * back whole as it was before the turn (its outputs then too), or as main's three-way undo of it when the operator
+ * edited or ran it since; an added one goes. Bottom-up, so the places the
  * review gives for the cells above stay true. Resolves null when done, else why not.
  */
 export async function undoInOpenNotebook(
   target: NotebookRestoreTarget,
-  review: NotebookDiffResult,
+  answer: { review: NotebookDiffResult; undoAs: Record<string, NotebookDiffCell> },
   changeIds: readonly string[],
 ): Promise<string | null> {
   const wanted = new Set(changeIds);
+  // A cell the operator edited or ran since the turn goes back three-way (main's cell), not as before the turn.
+  const base = [...answer.review.base];
+  for (const change of answer.review.diff.cells) {
+    const instead = wanted.has(change.changeId) ? answer.undoAs[change.changeId] : undefined;
+    if (instead && change.oldIndex !== null) base[change.oldIndex] = instead;
+  }
+  const review = { ...answer.review, base };
   const changes = review.diff.cells.filter((cell) => wanted.has(cell.changeId)).reverse();
   for (const change of changes) {
     if (change.status === 'added') {

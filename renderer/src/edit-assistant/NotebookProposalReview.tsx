@@ -37,7 +37,13 @@ export function NotebookProposalReview({
       base={{ text: review.original }}
       next={{ text: review.modified }}
       sideBySide={sideBySide}
-      oldLabel={review.against === 'disk' ? `${name} on disk now` : `${name} before the proposal`}
+      oldLabel={
+        review.against === 'disk'
+          ? `${name} on disk now`
+          : review.summary?.cells?.open
+            ? `${name}, unsaved notebook`
+            : `${name} before the proposal`
+      }
       newLabel={`${name} as proposed`}
       decisions={review.stale ? undefined : decisions}
       fallback={(reason) => (

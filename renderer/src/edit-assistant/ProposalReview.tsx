@@ -23,6 +23,8 @@ export function ProposalReviewSlot({ path }: { path: string | null | undefined }
   const name = nameOf(path);
   const summary = review.summary;
   const sideBySide = prefs?.diffSideBySide ?? true;
+  // A notebook proposal made against the open notebook's unsaved edits is compared with those, not a saved file.
+  const oldSide = review.against === 'disk' ? 'on disk now' : summary?.cells?.open ? 'unsaved notebook' : 'baseline';
 
   return (
     <section
@@ -48,13 +50,7 @@ export function ProposalReviewSlot({ path }: { path: string | null | undefined }
         {summary && <span className={`ea-pill status-${summary.status}`}>{PROPOSAL_STATUS_SHOWN[summary.status]}</span>}
         <span className="spacer" />
         <span className="pr-legend">
-          {sideBySide
-            ? review.against === 'disk'
-              ? 'left: on disk now · right: proposal'
-              : 'left: baseline · right: proposal'
-            : review.against === 'disk'
-              ? '− on disk now · + proposal'
-              : '− baseline · + proposal'}
+          {sideBySide ? `left: ${oldSide} · right: proposal` : `− ${oldSide} · + proposal`}
         </span>
         <button
           type="button"

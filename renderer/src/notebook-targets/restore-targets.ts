@@ -15,10 +15,11 @@ export interface NotebookRestoreTarget {
   /** Its cells' ids in order. */
   cellIds(): string[];
   /**
-   * Puts `cell` in place of the cell `replaceId`, or inserts it at `index` when null: one undoable step.
+   * Puts `cell` in place of the cell `replaceId`, or inserts it at `index` when null (or, with `move`, takes
+   * `replaceId` out and puts `cell` at `index`): one undoable step.
    * Resolves false when it failed (the notebook has told why).
    */
-  putCell(cell: NotebookCell, at: { replaceId: string | null; index: number }): Promise<boolean>;
+  putCell(cell: NotebookCell, at: { replaceId: string | null; index: number; move?: boolean }): Promise<boolean>;
   /** Takes the cell out (an agent's added cell undone, a proposal's deletion accepted): one undoable step. Resolves false when it failed. */
   takeCell(cellId: string): Promise<boolean>;
   /** Sends typed-but-unsent source edits to main, so what main holds is what the operator sees. */

@@ -383,12 +383,16 @@ export class NotebookController extends Store<NotebookViewState> implements Cell
    * Puts `cell` in place of the cell `replaceId`, or inserts it at `index` when null, as one undoable step (the
    * Timeline's "Restore this cell"). Resolves false when it failed (the failure is told).
    */
-  putCell = async (cell: NotebookCell, at: { replaceId: string | null; index: number }): Promise<boolean> => {
+  putCell = async (
+    cell: NotebookCell,
+    at: { replaceId: string | null; index: number; move?: boolean },
+  ): Promise<boolean> => {
     let done = false;
     await this.attempt(async () => {
       const before = at.replaceId ? this.placed([at.replaceId]) : [];
       if (at.replaceId && !before.length) throw new Error('That cell is no longer in the notebook');
-      const edit = this.swapEdit(before, [{ cell, index: before[0]?.index ?? at.index }]);
+      // A move (a proposal's, accepted) goes to its new place in the same step.
+      const edit = this.swapEdit(before, [{ cell, index: at.move ? at.index : (before[0]?.index ?? at.index) }]);
       await edit.redo();
       this.done(edit);
       done = true;
