@@ -236,13 +236,13 @@ test('into an unsaved notebook: the review names its side "unsaved notebook", an
   await page.screenshot({ path: 'test-results/edit-notebook-unsaved-move.png' });
   await changes(page).getByRole('button', { name: 'Accept all' }).click();
   await expect(changes(page)).toHaveCount(0);
-  await expect.poll(() => sources(nb)).toEqual(['z = 3', 'Title', 'x = 10\nprint(x)', 'y = 20']);
+  await expect.poll(() => cellSources(nb)).toEqual(['z = 3', 'Title', 'x = 10\nprint(x)', 'y = 20']);
 
   // Undo: the source change first, then the move, whole, in one step.
   await cellOf(nb, 3).locator('.nb-prompt').click();
   await page.keyboard.press('Escape');
   await page.keyboard.press(`${mod}+z`);
-  await expect.poll(() => sources(nb)).toEqual(['z = 3', 'Title', 'x = 1\nprint(x)', 'y = 20']);
+  await expect.poll(() => cellSources(nb)).toEqual(['z = 3', 'Title', 'x = 1\nprint(x)', 'y = 20']);
   await page.keyboard.press(`${mod}+z`);
-  await expect.poll(() => sources(nb)).toEqual(['Title', 'x = 1\nprint(x)', 'y = 20', 'z = 3']);
+  await expect.poll(() => cellSources(nb)).toEqual(['Title', 'x = 1\nprint(x)', 'y = 20', 'z = 3']);
 });
