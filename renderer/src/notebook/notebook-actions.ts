@@ -10,7 +10,8 @@ import {
   withSourceHidden,
 } from './cell-metadata';
 import type { NotebookSelection } from './notebook-selection';
-import { movedBlock, type NotebookSession } from './notebook-session';
+import type { NotebookSession } from './notebook-session';
+import { movedBlock } from './notebook-session-state';
 import type { CellEdit, CellUndo, ReplaceStep } from './notebook-undo';
 import type { NotebookMode, ViewState } from './notebook-view-state';
 import { headingsHiding, withHeadingCollapsed } from './sections';
