@@ -1,51 +1,22 @@
 import type {
-  CompletionEntry,
   EditPreview,
   KilnBridge,
   LspLocation,
   LspPosition,
-  Markup,
   RequestArgs,
   RequestChannel,
   RequestResult,
 } from '../../../shared/contract';
 import { monaco } from '../editor';
 import type { TextModels } from '../editor';
+import { resolvedDocument, type LanguageDocument } from './document-resolvers';
 import { toLspRange, toMonacoRange } from './language-client';
 import { libraryModel } from './library-files';
-
-/** Where a Monaco model lives for the server: a workspace file, or (for notebooks) a cell of one. */
-export interface LanguageDocument {
-  path: string;
-  cell?: string;
-  /** Sends what was typed but not yet sent, so main has the text the editor shows (a cell's edits wait a moment). */
-  flush?(): Promise<void>;
-}
-
-/**
- * Another view's models (notebook cells): which document each is, and back. Completion, hover and definition
- * in those models are the view's own; signature help, references, rename and code actions are served here.
- */
-export interface DocumentResolver {
-  documentOf(model: monaco.editor.ITextModel): LanguageDocument | null;
-  /** The model showing a place of a document (a notebook's cell), for a peek; null when none is open. */
-  modelOf(path: string, cell: string): monaco.Uri | null;
-  /** The cell's number as its notebook shows it ("Cell 3"), to label it in a peek; null when unknown. */
-  cellNumberOf?(path: string, cell: string): number | null;
-}
-const resolvers: DocumentResolver[] = [];
+import { PeekModels, keepPeekCopiesReadOnly } from './peek-models';
+import { toMarkdown, toMonacoSymbol, toSuggestion, type KilnSuggestion } from './to-monaco';
 
 /** Channels the resolved views serve with their own providers. */
 type OwnChannel = 'language.completion' | 'language.hover' | 'language.definition';
-
-/** Lets another view (notebook cells) answer for its own models; the first resolver that answers wins. */
-export function registerDocumentResolver(resolver: DocumentResolver): () => void {
-  resolvers.unshift(resolver);
-  return () => {
-    const index = resolvers.indexOf(resolver);
-    if (index >= 0) resolvers.splice(index, 1);
-  };
-}
 
 export interface ProviderDeps {
   bridge: KilnBridge;
@@ -60,10 +31,8 @@ let requestSeq = 0;
 export function registerPythonProviders(deps: ProviderDeps): monaco.IDisposable {
   const { bridge, textModels } = deps;
   const docOf = (model: monaco.editor.ITextModel): LanguageDocument | null => {
-    for (const resolver of resolvers) {
-      const doc = resolver.documentOf(model);
-      if (doc) return doc;
-    }
+    const resolved = resolvedDocument(model);
+    if (resolved) return resolved;
     const path = textModels.pathOf(model);
     return path === undefined ? null : { path };
   };
@@ -308,213 +277,3 @@ export function registerPythonProviders(deps: ProviderDeps): monaco.IDisposable 
 }
 
 const REVIEW_EDITS_COMMAND = 'kiln.language.reviewEdits';
-
-type KilnSuggestion = monaco.languages.CompletionItem & { kiln?: { resultId: number; resolveIndex?: number } };
-
-const COMPLETION_KIND: Record<CompletionEntry['kind'], monaco.languages.CompletionItemKind> = {
-  text: monaco.languages.CompletionItemKind.Text,
-  method: monaco.languages.CompletionItemKind.Method,
-  function: monaco.languages.CompletionItemKind.Function,
-  constructor: monaco.languages.CompletionItemKind.Constructor,
-  field: monaco.languages.CompletionItemKind.Field,
-  variable: monaco.languages.CompletionItemKind.Variable,
-  class: monaco.languages.CompletionItemKind.Class,
-  interface: monaco.languages.CompletionItemKind.Interface,
-  module: monaco.languages.CompletionItemKind.Module,
-  property: monaco.languages.CompletionItemKind.Property,
-  unit: monaco.languages.CompletionItemKind.Unit,
-  value: monaco.languages.CompletionItemKind.Value,
-  enum: monaco.languages.CompletionItemKind.Enum,
-  keyword: monaco.languages.CompletionItemKind.Keyword,
-  snippet: monaco.languages.CompletionItemKind.Snippet,
-  color: monaco.languages.CompletionItemKind.Color,
-  file: monaco.languages.CompletionItemKind.File,
-  reference: monaco.languages.CompletionItemKind.Reference,
-  folder: monaco.languages.CompletionItemKind.Folder,
-  enumMember: monaco.languages.CompletionItemKind.EnumMember,
-  constant: monaco.languages.CompletionItemKind.Constant,
-  struct: monaco.languages.CompletionItemKind.Struct,
-  event: monaco.languages.CompletionItemKind.Event,
-  operator: monaco.languages.CompletionItemKind.Operator,
-  typeParameter: monaco.languages.CompletionItemKind.TypeParameter,
-};
-
-function toSuggestion(item: CompletionEntry, wordRange: monaco.Range, resultId: number): KilnSuggestion {
-  return {
-    label: item.label,
-    kind: COMPLETION_KIND[item.kind],
-    detail: item.detail,
-    documentation: toMarkdown(item.documentation),
-    insertText: item.insertText,
-    insertTextRules: item.snippet ? monaco.languages.CompletionItemInsertTextRule.InsertAsSnippet : undefined,
-    sortText: item.sortText,
-    filterText: item.filterText,
-    range: item.range ? toMonacoRange(item.range) : wordRange,
-    additionalTextEdits: item.additionalEdits?.map((e) => ({ range: toMonacoRange(e.range), text: e.newText })),
-    kiln: { resultId, resolveIndex: item.resolveIndex },
-  };
-}
-
-function toMarkdown(markup: Markup | undefined): monaco.IMarkdownString | undefined {
-  if (!markup) return undefined;
-  // The server's text is shown, never trusted as HTML or command links.
-  if (markup.kind === 'plaintext') return { value: '```\n' + markup.value + '\n```', isTrusted: false };
-  return { value: markup.value, isTrusted: false, supportHtml: false };
-}
-
-const SYMBOL_KIND: Record<string, monaco.languages.SymbolKind> = Object.fromEntries(
-  Object.entries(monaco.languages.SymbolKind)
-    .filter(([, v]) => typeof v === 'number')
-    .map(([k, v]) => [k.charAt(0).toLowerCase() + k.slice(1), v as monaco.languages.SymbolKind]),
-);
-
-function toMonacoSymbol(symbol: import('../../../shared/contract').DocumentSymbol): monaco.languages.DocumentSymbol {
-  return {
-    name: symbol.name,
-    detail: symbol.detail ?? '',
-    kind: SYMBOL_KIND[symbol.kind] ?? monaco.languages.SymbolKind.Variable,
-    tags: [],
-    range: toMonacoRange(symbol.range),
-    selectionRange: toMonacoRange(symbol.selectionRange),
-    children: symbol.children.map(toMonacoSymbol),
-  };
-}
-
-/**
- * Models for showing places in files that have no tab (a peek of references, a definition's preview): read-only
- * copies read from disk, replaced when read again. A file with a tab is shown in its own model.
- */
-class PeekModels implements monaco.IDisposable {
-  private readonly models = new Map<string, monaco.editor.ITextModel>();
-  /** Copies of cells' models, by notebook and cell id. */
-  private readonly cellModels = new Map<string, monaco.editor.ITextModel>();
-
-  constructor(
-    private readonly bridge: KilnBridge,
-    private readonly textModels: TextModels,
-  ) {}
-
-  async uriFor(path: string): Promise<monaco.Uri | null> {
-    const open = this.textModels.modelIfOpen(path);
-    if (open) return open.uri;
-    let content;
-    try {
-      content = await this.bridge.request('workspace.read', { path });
-    } catch {
-      return null;
-    }
-    if (content.text === null) return null;
-    const existing = this.models.get(path);
-    if (existing && !existing.isDisposed()) {
-      if (existing.getValue() !== content.text) existing.setValue(content.text);
-      return existing.uri;
-    }
-    const model = monaco.editor.createModel(content.text, 'python', peekUri(path));
-    this.models.set(path, model);
-    return model.uri;
-  }
-
-  /**
-   * A notebook cell's place, for a peek of references: a copy of the cell's model under a URI whose name is
-   * "Cell N" (the peek labels places by their URI; a cell editor's model is just a number), its notebook the
-   * folder. Null when the cell's editor is not mounted.
-   */
-  cellUriFor(path: string, cell: string): monaco.Uri | null {
-    const live = resolvers.map((r) => r.modelOf(path, cell)).find((u) => u);
-    const model = live && monaco.editor.getModel(live);
-    if (!model) return null;
-    const number = resolvers.map((r) => r.cellNumberOf?.(path, cell)).find((n) => n != null);
-    const uri = cellPeekUri(path, cell, number ?? null);
-    const key = `${path}\n${cell}`;
-    const existing = this.cellModels.get(key);
-    if (existing && !existing.isDisposed() && existing.uri.toString() === uri.toString()) {
-      if (existing.getValue() !== model.getValue()) existing.setValue(model.getValue());
-      return existing.uri;
-    }
-    existing?.dispose();
-    const copy = monaco.editor.createModel(model.getValue(), 'python', uri);
-    mirrorEdits(copy, model);
-    this.cellModels.set(key, copy);
-    return copy.uri;
-  }
-
-  dispose(): void {
-    for (const model of [...this.models.values(), ...this.cellModels.values()]) model.dispose();
-    this.models.clear();
-    this.cellModels.clear();
-  }
-}
-
-/**
- * Keeps a cell's peek copy and the cell's own model the same text: typing in the peek edits the cell (one undo step
- * in it, as typed there), and the cell's edits show in the peek. Ends when either model goes.
- */
-function mirrorEdits(copy: monaco.editor.ITextModel, cell: monaco.editor.ITextModel): void {
-  let applying = false;
-  const follow = (from: monaco.editor.ITextModel, to: monaco.editor.ITextModel) =>
-    from.onDidChangeContent((event) => {
-      if (applying || to.isDisposed()) return;
-      applying = true;
-      try {
-        // The changes' ranges are all in the text before the edit, as one batch of edits takes them.
-        const edits = event.changes.map((change) => ({ range: change.range, text: change.text }));
-        if (to === cell) to.pushEditOperations(null, edits, () => null);
-        else to.applyEdits(edits);
-      } finally {
-        applying = false;
-      }
-    });
-  const links = [follow(copy, cell), follow(cell, copy)];
-  const end = () => links.forEach((link) => link.dispose());
-  copy.onWillDispose(end);
-  cell.onWillDispose(end);
-}
-
-export const PEEK_SCHEME = 'kiln-peek';
-/** A notebook cell shown in a peek: `/<notebook path>/Cell N`, the cell's id in the query. */
-export const CELL_PEEK_SCHEME = 'kiln-cell';
-
-function cellPeekUri(path: string, cell: string, number: number | null): monaco.Uri {
-  const name = number === null ? 'Cell' : `Cell ${number}`;
-  return monaco.Uri.from({
-    scheme: CELL_PEEK_SCHEME,
-    path: `/${path}/${name}`,
-    query: `cell=${encodeURIComponent(cell)}`,
-  });
-}
-
-/** The notebook and cell a cell peek's URI names. */
-export function cellOfPeekUri(uri: monaco.Uri): { path: string; cell: string } | null {
-  const cell = new URLSearchParams(uri.query).get('cell');
-  if (uri.scheme !== CELL_PEEK_SCHEME || cell === null) return null;
-  return { path: uri.path.slice(1, uri.path.lastIndexOf('/')), cell };
-}
-
-/** What typing in a peek of a file without a tab says: the copy there is not the file. */
-export const PEEK_READ_ONLY_MESSAGE = 'This file has no tab here: open it (Enter or double-click) to edit it.';
-
-/**
- * A peek's preview of a file without a tab shows a copy read from disk, which no save would write: every editor
- * showing such a copy is read-only and says how to edit the file, so typing there is never lost without a word.
- */
-function keepPeekCopiesReadOnly(): monaco.IDisposable {
-  const madeReadOnly = new WeakSet<monaco.editor.ICodeEditor>();
-  const follow = (editor: monaco.editor.ICodeEditor) => {
-    const copy = editor.getModel()?.uri.scheme === PEEK_SCHEME;
-    if (copy) {
-      madeReadOnly.add(editor);
-      editor.updateOptions({ readOnly: true, readOnlyMessage: { value: PEEK_READ_ONLY_MESSAGE } });
-    } else if (madeReadOnly.delete(editor)) {
-      editor.updateOptions({ readOnly: false });
-    }
-  };
-  return monaco.editor.onDidCreateEditor((editor) => {
-    follow(editor);
-    const sub = editor.onDidChangeModel(() => follow(editor));
-    editor.onDidDispose(() => sub.dispose());
-  });
-}
-
-function peekUri(path: string): monaco.Uri {
-  return monaco.Uri.from({ scheme: PEEK_SCHEME, path: `/${path}` });
-}

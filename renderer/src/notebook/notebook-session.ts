@@ -4,155 +4,47 @@ import type {
   CellType,
   EventChannel,
   EventPayload,
-  KernelInfo,
-  KernelSpecInfo,
   KilnBridge,
   NotebookCell,
   NotebookDocument,
-  NotebookOutput,
   OutputChange,
   PlacedCell,
-  RequestArgs,
-  RequestChannel,
-  RequestResult,
   RunScope,
 } from '../../../shared/contract';
-import { joinMultiline } from '../../../shared/contract';
 import { isKilnError } from '../../../shared/errors';
 import { pathAfterMove } from '../../../shared/fs-change';
-import { numbersOutside } from '../../../shared/python-json';
-import { Store, shownError, type Notify } from '../base';
+import { Store, type Notify } from '../base';
+import { withCellState, withOutputChange } from './cell-events';
+import { CellsArriving } from './cells-arriving';
+import { NotebookRequests } from './notebook-requests';
+import {
+  INITIAL_STATE,
+  adoptedState,
+  idleView,
+  movedBlock,
+  problemOf,
+  type CellView,
+  type NotebookSessionState,
+} from './notebook-session-state';
 import { FIRST_MOUNT } from './progressive-mount';
+import { SourceEdits } from './source-edits';
 
-/** The requests that address one notebook by its path. */
-type NotebookRequest = {
-  [C in RequestChannel]: C extends `notebook.${string}` ? (RequestArgs<C> extends { path: string } ? C : never) : never;
-}[RequestChannel];
-
-/** One cell as the view shows it: the document's cell plus what only the running session knows. */
-export interface CellView {
-  cell: NotebookCell;
-  state: CellState;
-  /** A pending input() prompt. */
-  input: { prompt: string; password: boolean } | null;
-  /** What the operator answered to input() prompts in this run (shown as JupyterLab does; not saved). */
-  answers: string[];
-  /** Why the cell's last run did not happen or was cut off, when the kernel said (not saved; the next run clears it). */
-  note?: string;
-}
-
-export interface NotebookProblem {
-  code: string;
-  message: string;
-}
-
-export interface NotebookSessionState {
-  status: 'loading' | 'ready' | 'error';
-  /** Why the notebook could not be opened (invalid JSON, schema error, ...). */
-  error: NotebookProblem | null;
-  cells: CellView[];
-  dirty: boolean;
-  kernel: KernelInfo;
-  metadata: Record<string, unknown>;
-  warnings: string[];
-  /** Changed on disk while dirty. */
-  conflict: string | null;
-  /** The conflict is that the file is gone (deleted, or renamed by another program): Save As is the way out. */
-  conflictDeleted: boolean;
-  /** Jupyter missing or unreachable, the server restarting, a run refused. */
-  jupyterError: NotebookProblem | null;
-  specs: { default: string | null; specs: KernelSpecInfo[] } | null;
-  /** Bumped when the whole document was replaced (reload, revert, agent edit): editors resync their text. */
-  generation: number;
-  /** Every cell has arrived: an open sends a big notebook's first cells first and the rest after they painted. */
-  allCellsLoaded: boolean;
-}
-
-const NO_KERNEL: KernelInfo = { status: 'none', name: null, displayName: null, language: null };
-
-/** Before the first load. */
-const INITIAL_STATE: NotebookSessionState = {
-  status: 'loading',
-  error: null,
-  cells: [],
-  dirty: false,
-  kernel: NO_KERNEL,
-  metadata: {},
-  warnings: [],
-  conflict: null,
-  conflictDeleted: false,
-  jupyterError: null,
-  specs: null,
-  generation: 0,
-  allCellsLoaded: false,
-};
-
-function problemOf(err: unknown): NotebookProblem {
-  const { code, message } = shownError(err);
-  return { code, message };
-}
-
-/** Stream text of an output (list-of-lines on disk, one string once streaming). */
-function withAppendedText(output: NotebookOutput, text: string): NotebookOutput {
-  const current = joinMultiline((output as { text?: string | string[] }).text);
-  return { ...output, text: current + text };
-}
-
-/** A cell as a fresh view shows it: not running, no prompt. */
-function idleView(cell: NotebookCell): CellView {
-  return { cell, state: 'idle', input: null, answers: [] };
-}
-
-/** The list with `moving` taken out (in order) and put back as one block starting at `toIndex`. */
-export function movedBlock<T extends { cell: { id: string } }>(
-  list: readonly T[],
-  moving: ReadonlySet<string>,
-  toIndex: number,
-): T[] {
-  const picked = list.filter((c) => moving.has(c.cell.id));
-  const rest = list.filter((c) => !moving.has(c.cell.id));
-  const to = Math.min(Math.max(0, toIndex), rest.length);
-  return [...rest.slice(0, to), ...picked, ...rest.slice(to)];
-}
-
-const EDIT_DELAY_MS = 250;
-/** Cells per request when the rest of a notebook follows its first screen: about a megabyte of a heavy notebook, one short task to parse. */
-const PENDING_CELLS_CHUNK = 50;
-/** Requests that go out while the rest of the document is still arriving; every other one waits for it (it may address those cells). */
-const BEFORE_WHOLE = new Set<string>(['notebook.open', 'notebook.cells', 'notebook.get', 'notebook.close']);
-
-/** Resolves once the page has painted (a frame, then a task), or soon in a page that does not paint (hidden). */
-function afterPaint(): Promise<void> {
-  if (typeof requestAnimationFrame !== 'function') return Promise.resolve();
-  return new Promise((resolve) => {
-    const fallback = setTimeout(resolve, 100);
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        clearTimeout(fallback);
-        resolve();
-      }),
-    );
-  });
-}
+export { movedBlock, type CellView, type NotebookProblem, type NotebookSessionState } from './notebook-session-state';
 
 /**
  * The renderer's copy of one open notebook: loads it through `notebook.open`, applies the main process's
  * events, and sends every edit as a request. Repaints are batched to one per animation frame so a cell
- * streaming thousands of messages costs one render per frame, not one per message.
+ * streaming thousands of messages costs one render per frame, not one per message. Its parts: the requests to main
+ * (`notebook-requests.ts`), typed text on its way (`source-edits.ts`), a big notebook's rest arriving
+ * (`cells-arriving.ts`), and how output and run-state events change a cell (`cell-events.ts`).
  */
 export class NotebookSession extends Store<NotebookSessionState> {
   /** Output events at or below this revision are already in the loaded document. */
   private baseRev = -1;
-  private readonly pendingEdits = new Map<string, { timer: ReturnType<typeof setTimeout>; source: string }>();
-  private readonly inflightEdits = new Set<Promise<unknown>>();
-  /** Sources sent but not yet acknowledged: a reload from disk can overtake them in main. */
-  private readonly inflightSources = new Map<string, string>();
-  /** Asks the operator to trust the folder (see setTrustGate). */
-  private trustGate: (() => Promise<boolean>) | null = null;
-  /** Bumped by every adopted document: the rest of an earlier one stops arriving. */
-  private documentToken = 0;
-  /** While the rest of the document is arriving: settles when it has (requests about cells wait for it). */
-  private wholeDocument: { promise: Promise<void>; resolve: () => void } | null = null;
+  /** Whether the rest of the document is still arriving (requests about cells wait for it). */
+  private readonly arriving = new CellsArriving();
+  private readonly requests: NotebookRequests;
+  private readonly edits: SourceEdits;
 
   constructor(
     private readonly bridge: KilnBridge,
@@ -160,6 +52,16 @@ export class NotebookSession extends Store<NotebookSessionState> {
     public path: string,
   ) {
     super(INITIAL_STATE);
+    this.requests = new NotebookRequests(
+      bridge,
+      () => this.path,
+      () => this.arriving.whole,
+    );
+    this.edits = new SourceEdits((cellId, source) =>
+      this.ask('notebook.editCell', { cellId, source })
+        .then((r) => this.set({ dirty: r.dirty }))
+        .catch((err: unknown) => this.report(err)),
+    );
     this.own(
       bridge.on('fs.change', (change) => {
         if (change.type === 'moved') this.path = pathAfterMove(this.path, change.from, change.to) ?? this.path;
@@ -199,46 +101,20 @@ export class NotebookSession extends Store<NotebookSessionState> {
     await this.loadPendingCells(doc);
   }
 
-  /**
-   * The cells an open left out, in chunks, once the first ones painted. If the notebook changed in main
-   * meanwhile, the whole document is taken instead; a document adopted meanwhile (reload, revert) ends this.
-   */
-  private async loadPendingCells(doc: NotebookDocument): Promise<void> {
-    if (!doc.pendingCells) return;
-    const token = this.documentToken;
-    const end = doc.cells.length + doc.pendingCells;
-    try {
-      await afterPaint();
-      for (let from = doc.cells.length; from < end && token === this.documentToken;) {
-        const count = Math.min(PENDING_CELLS_CHUNK, end - from);
-        const chunk = await this.ask('notebook.cells', { from, count, rev: doc.rev, diskHash: doc.diskHash });
-        if (token !== this.documentToken) return;
-        if (chunk.stale || chunk.cells.length === 0) {
-          this.adopt(await this.ask('notebook.get', {}));
-          return;
-        }
-        from += chunk.cells.length;
-        this.set({ cells: [...this.state.cells, ...chunk.cells.map(idleView)] });
-      }
-      if (token === this.documentToken) this.setWhole(true);
-    } catch (err) {
-      if (token !== this.documentToken) return;
-      // The cells held are still right; requests go ahead rather than wait for cells that will not come.
-      this.report(err);
-      this.setWhole(true);
-    }
+  /** The cells an open left out, once the first ones painted (see CellsArriving.fetchRest). */
+  private loadPendingCells(doc: NotebookDocument): Promise<void> {
+    return this.arriving.fetchRest(doc, {
+      ask: this.ask,
+      append: (cells) => this.set({ cells: [...this.state.cells, ...cells.map(idleView)] }),
+      adopt: (whole) => this.adopt(whole),
+      arrived: () => this.setWhole(true),
+      failed: (err) => this.report(err),
+    });
   }
 
   private setWhole(whole: boolean): void {
     if (this.state.allCellsLoaded !== whole) this.set({ allCellsLoaded: whole });
-    if (whole) {
-      this.wholeDocument?.resolve();
-      this.wholeDocument = null;
-    } else if (!this.wholeDocument) {
-      let resolve = () => {};
-      const promise = new Promise<void>((r) => (resolve = r));
-      this.wholeDocument = { promise, resolve };
-    }
+    this.arriving.setWhole(whole);
   }
 
   /** The kernelspecs for the picker; also how a missing Jupyter is noticed when its one-time event was missed. */
@@ -253,9 +129,7 @@ export class NotebookSession extends Store<NotebookSessionState> {
 
   override dispose(): void {
     // The rest of the document stops arriving; nothing waits for it any more.
-    this.documentToken += 1;
-    this.wholeDocument?.resolve();
-    this.wholeDocument = null;
+    this.arriving.end();
     void this.flushEdits();
     super.dispose();
   }
@@ -275,33 +149,13 @@ export class NotebookSession extends Store<NotebookSessionState> {
     const view = this.cell(cellId);
     if (!view || view.cell.source === source) return;
     this.patchCell(cellId, (c) => ({ cell: { ...c.cell, source } }), 'now');
-    const pending = this.pendingEdits.get(cellId);
-    if (pending) clearTimeout(pending.timer);
-    this.pendingEdits.set(cellId, { source, timer: setTimeout(() => void this.sendEdit(cellId), EDIT_DELAY_MS) });
+    this.edits.later(cellId, source);
     if (!this.state.dirty) this.set({ dirty: true });
   }
 
   /** Sends typed-but-unsent edits; every other operation waits for this first. */
-  async flushEdits(): Promise<void> {
-    for (const cellId of [...this.pendingEdits.keys()]) void this.sendEdit(cellId);
-    await Promise.allSettled([...this.inflightEdits]);
-  }
-
-  private sendEdit(cellId: string): Promise<unknown> {
-    const pending = this.pendingEdits.get(cellId);
-    if (!pending) return Promise.resolve();
-    clearTimeout(pending.timer);
-    this.pendingEdits.delete(cellId);
-    this.inflightSources.set(cellId, pending.source);
-    const job = this.ask('notebook.editCell', { cellId, source: pending.source })
-      .then((r) => this.set({ dirty: r.dirty }))
-      .catch((err: unknown) => this.report(err))
-      .finally(() => {
-        this.inflightEdits.delete(job);
-        if (this.inflightSources.get(cellId) === pending.source) this.inflightSources.delete(cellId);
-      });
-    this.inflightEdits.add(job);
-    return job;
+  flushEdits(): Promise<void> {
+    return this.edits.flush();
   }
 
   async insertCell(index: number, cellType: CellType = 'code', source = ''): Promise<string> {
@@ -520,12 +374,12 @@ export class NotebookSession extends Store<NotebookSessionState> {
   }
 
   async revert(): Promise<void> {
-    this.cancelEdits();
+    this.edits.cancel();
     this.adopt(await this.ask('notebook.revert', {}));
   }
 
   async close(): Promise<void> {
-    this.cancelEdits();
+    this.edits.cancel();
     await this.ask('notebook.close', {}).catch(() => undefined);
   }
 
@@ -534,10 +388,7 @@ export class NotebookSession extends Store<NotebookSessionState> {
    * when they trusted it, and the refused request is then sent again. Returns the way to take it back.
    */
   setTrustGate(gate: () => Promise<boolean>): () => void {
-    this.trustGate = gate;
-    return () => {
-      if (this.trustGate === gate) this.trustGate = null;
-    };
+    return this.requests.setTrustGate(gate);
   }
 
   dismissJupyterError(): void {
@@ -555,28 +406,7 @@ export class NotebookSession extends Store<NotebookSessionState> {
     );
   }
 
-  /**
-   * A request about this notebook, sent to where its file is now. Main re-keys an open notebook the
-   * moment Kiln moves its file, and the feed's `moved` reaches this window ahead of main's answer, so a
-   * request that crossed the move fails as not open after `path` has followed: it is sent again there.
-   */
-  private async ask<C extends NotebookRequest>(
-    channel: C,
-    args: Omit<RequestArgs<C>, 'path'>,
-    retriedTrusted = false,
-  ): Promise<RequestResult<C>> {
-    if (this.wholeDocument && !BEFORE_WHOLE.has(channel)) await this.wholeDocument.promise;
-    const path = this.path;
-    try {
-      return await this.bridge.request(channel, { ...args, path } as RequestArgs<C>);
-    } catch (err) {
-      // Run, Run All, Restart...: the folder is not trusted. The operator is asked; trusted, the request goes again.
-      if (isKilnError(err, 'E_UNTRUSTED') && !retriedTrusted && this.trustGate && (await this.trustGate()))
-        return this.ask(channel, args, true);
-      if (this.path === path || !isKilnError(err, 'E_NOT_FOUND')) throw err;
-      return this.ask(channel, args, retriedTrusted);
-    }
-  }
+  private ask: NotebookRequests['ask'] = (channel, args) => this.requests.ask(channel, args);
 
   private async call<T>(fn: () => Promise<T>): Promise<T | null> {
     try {
@@ -593,21 +423,14 @@ export class NotebookSession extends Store<NotebookSessionState> {
     this.set({ jupyterError: problemOf(err) }, 'now');
   }
 
-  private cancelEdits(): void {
-    for (const pending of this.pendingEdits.values()) clearTimeout(pending.timer);
-    this.pendingEdits.clear();
-    this.inflightSources.clear();
-  }
-
   /**
    * The main process replaced the document. If it reloaded from disk while typed text was still on its way,
    * the typing is kept (sent again on top of the disk version) and the conflict bar lets the operator choose.
    */
   private adoptChanged(doc: NotebookDocument, reason: 'reloaded' | 'reverted' | 'edited'): void {
     // Typed text main may not have applied yet: sent (in flight) or still waiting to be sent.
-    const unsent = new Map(reason === 'reloaded' ? this.inflightSources : []);
-    if (reason === 'reloaded') for (const [cellId, pending] of this.pendingEdits) unsent.set(cellId, pending.source);
-    this.cancelEdits();
+    const unsent = reason === 'reloaded' ? this.edits.unsent() : new Map<string, string>();
+    this.edits.cancel();
     this.adopt(doc);
     const kept = [...unsent].filter(([cellId]) => this.cell(cellId));
     if (!kept.length) return;
@@ -623,57 +446,15 @@ export class NotebookSession extends Store<NotebookSessionState> {
   }
 
   private adopt(doc: NotebookDocument): void {
-    this.documentToken += 1;
+    this.arriving.token += 1;
     this.baseRev = doc.rev;
-    const previous = new Map(this.state.cells.map((c) => [c.cell.id, c]));
-    this.set(
-      {
-        status: 'ready',
-        error: null,
-        cells: doc.cells.map((cell) => ({
-          cell,
-          state: previous.get(cell.id)?.state ?? 'idle',
-          input: null,
-          answers: [],
-        })),
-        dirty: doc.dirty,
-        kernel: doc.kernel.status === 'none' && this.state.kernel.status !== 'none' ? this.state.kernel : doc.kernel,
-        metadata: doc.metadata,
-        warnings: doc.warnings,
-        conflict: doc.dirty ? this.state.conflict : null,
-        conflictDeleted: doc.dirty && this.state.conflictDeleted,
-        generation: this.state.generation + 1,
-        allCellsLoaded: !doc.pendingCells,
-      },
-      'now',
-    );
+    this.set(adoptedState(this.state, doc), 'now');
     this.setWhole(!doc.pendingCells);
   }
 
   private onOutput(cellId: string, rev: number, change: OutputChange): void {
     if (rev <= this.baseRev) return;
-    this.patchCell(cellId, (c) => {
-      const outputs = [...c.cell.outputs];
-      // The file's number texts describe the outputs it held; a replaced or cleared output drops its own.
-      let exactNumbers = c.cell.exactNumbers;
-      switch (change.kind) {
-        case 'append':
-          outputs.push(change.output);
-          break;
-        case 'appendText':
-          if (outputs[change.index]) outputs[change.index] = withAppendedText(outputs[change.index], change.text);
-          break;
-        case 'replace':
-          outputs[change.index] = change.output;
-          exactNumbers = numbersOutside(exactNumbers, `/outputs/${change.index}`);
-          break;
-        case 'clear':
-          outputs.length = 0;
-          exactNumbers = numbersOutside(exactNumbers, '/outputs');
-          break;
-      }
-      return { cell: { ...c.cell, outputs, exactNumbers } };
-    });
+    this.patchCell(cellId, (c) => withOutputChange(c, change));
   }
 
   private onCellState(
@@ -685,21 +466,7 @@ export class NotebookSession extends Store<NotebookSessionState> {
   ): void {
     this.patchCell(
       cellId,
-      (c) => ({
-        state,
-        input: state === 'idle' ? null : c.input,
-        note: result?.status === 'aborted' ? result.reason : undefined,
-        cell: {
-          ...c.cell,
-          ...(metadata ? { metadata } : {}),
-          execution_count: executionCount,
-          // The final result carries the complete outputs: a safety net should an event have been missed.
-          outputs:
-            result && result.status !== 'skipped' && result.outputs.length >= c.cell.outputs.length
-              ? result.outputs
-              : c.cell.outputs,
-        },
-      }),
+      (c) => withCellState(c, state, executionCount, result, metadata),
       state !== 'idle' ? 'now' : 'frame',
     );
   }
