@@ -167,8 +167,17 @@ export async function execute(
     },
     true,
   );
+  // The reply is the answer: waiting for the kernel's idle after it (future.done) adds a wake-up on IOPub, another
+  // socket when Kiln talks ZMQ straight to the kernel, for nothing (KernelAssist waits for idle before the next one).
+  const reply = new Promise<KernelMessage.IExecuteReplyMsg>((resolve, reject) => {
+    future.onReply = resolve;
+    future.done.then(
+      () => reject(new Error('the kernel ended the request without a reply')),
+      (err: unknown) => reject(err instanceof Error ? err : new Error(String(err))),
+    );
+  });
   try {
-    return (await future.done) as KernelMessage.IExecuteReplyMsg;
+    return await reply;
   } finally {
     future.dispose();
   }
