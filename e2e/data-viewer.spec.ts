@@ -18,7 +18,55 @@ test.describe('the data viewer', () => {
           'import pandas as pd\ndf = pd.DataFrame({"city": ["Oslo", "Lima", "Pune", "Kobe"], "temp": [3.5, 19.0, 31.0, 12.0]})',
         ),
       ),
+      'results.ipynb': notebook(
+        cell('code', 'import pandas as pd\ndf = pd.DataFrame({"n": [2, 3, 1]}); df'),
+        cell('code', 'pd.Series([5, 4, 6], name="s") * 2'),
+      ),
     },
+  });
+
+  test("opens a cell's DataFrame result from its output menu, by name or by Out[n], and sorts it", async ({
+    page,
+    kiln,
+  }) => {
+    await kiln.open(page);
+    const nb = await openNotebook(page, 'results.ipynb');
+    await expect(nb.getByRole('status')).toHaveText('idle', { timeout: KERNEL_START });
+    await nb.getByRole('button', { name: 'Run all', exact: true }).click();
+    const outputs = nb.locator('.nb-output-execute_result');
+    await expect(outputs).toHaveCount(2, { timeout: RUN });
+
+    // The frame's cell ends with its name: the tab follows the variable, named after it.
+    await outputs.nth(0).getByRole('button', { name: 'Output menu' }).click();
+    await page.getByRole('menuitem', { name: 'Open in Data Viewer' }).click();
+    const grid = page.getByRole('grid', { name: 'df', exact: true });
+    const firstColumn = () => grid.locator('.dv-row:not(.dv-head):not(.dv-summary) .dv-cell:nth-child(2)');
+    await expect(firstColumn()).toHaveText(['2', '3', '1'], { timeout: RUN });
+    await grid.getByRole('columnheader', { name: /n/ }).getByRole('button').click();
+    await expect(firstColumn()).toHaveText(['1', '2', '3'], { timeout: RUN });
+    await page.screenshot({ path: test.info().outputPath('data-viewer-from-output.png') });
+
+    // A result of an expression (text/plain only, right-clicked) is found in Out by its execution count.
+    await openNotebook(page, 'results.ipynb');
+    await outputs.nth(1).locator('.nb-out-rich').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Open in Data Viewer' }).click();
+    const series = page.getByRole('grid', { name: 'Out[2]', exact: true });
+    await expect(series.locator('.dv-row:not(.dv-head):not(.dv-summary) .dv-cell:nth-child(2)')).toHaveText(
+      ['10', '8', '12'],
+      { timeout: RUN },
+    );
+
+    // The kernel restarted: Out is empty, and the tab says so.
+    await openNotebook(page, 'results.ipynb');
+    await nb.getByRole('button', { name: 'Restart', exact: true }).click();
+    await page.getByRole('tab', { name: /Out\[2\]/ }).click();
+    await expect(async () => {
+      await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+      await expect(page.getByRole('alert').filter({ hasText: 'Out[2]' })).toContainText(
+        'Out[2] is no longer in the kernel: its output history was cleared or the kernel restarted',
+        { timeout: 2_000 },
+      );
+    }).toPass({ timeout: KERNEL_START });
   });
 
   test('opens a DataFrame from the Variables region, sorts and filters it, copies TSV and exports CSV', async ({

@@ -73,6 +73,15 @@ test.describe('the Variables region', () => {
     await expect(zeta).toHaveAttribute('aria-expanded', 'true');
     await expect(grid.getByRole('row', { name: '[2] int 3', exact: true })).toBeVisible({ timeout: RUN });
 
+    // Selecting an array shows its value as NumPy prints it (asked through the kernel debugger's richInspectVariables).
+    await grid.getByRole('row', { name: /^big ndarray / }).click();
+    await expect(page.getByRole('region', { name: 'Value of big' })).toContainText(
+      'array([0., 0., 0., ..., 0., 0., 0.])',
+      {
+        timeout: RUN,
+      },
+    );
+
     await page.screenshot({ path: test.info().outputPath('variables-light.png') });
     await expectAccessible(page, 'variables region');
     await page.emulateMedia({ colorScheme: 'dark' });

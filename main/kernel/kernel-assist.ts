@@ -29,7 +29,9 @@ export interface KernelAssistOptions {
 }
 
 /** Each kind has its own newest request; the variables view's two are kinds too (main/kernel/variables.ts). */
-export type AssistKind = 'complete' | 'inspect' | 'variables' | 'expandVariable' | DataViewerKind;
+export type AssistKind = 'complete' | 'inspect' | VariablesKind | DataViewerKind;
+/** The Variables view's requests (main/kernel/variables.ts): the listing, an expansion, a selected value. */
+export type VariablesKind = 'variables' | 'expandVariable' | 'variableValue';
 /** The data viewer's requests (main/kernel/data-viewer): a page, a column summary, an export. */
 export type DataViewerKind = 'dataPage' | 'dataSummary' | 'dataExport';
 const KINDS: readonly AssistKind[] = [
@@ -37,6 +39,7 @@ const KINDS: readonly AssistKind[] = [
   'inspect',
   'variables',
   'expandVariable',
+  'variableValue',
   'dataPage',
   'dataSummary',
   'dataExport',
@@ -151,8 +154,8 @@ export class KernelAssist {
    * ours is at it; a newer request of the same kind replaces a waiting one), for other silent requests that
    * must not queue behind a cell either.
    */
-  whenFree<R extends KernelMessage.IShellMessage>(
-    kind: 'variables' | 'expandVariable' | DataViewerKind,
+  whenFree<R extends KernelMessage.IShellMessage | KernelMessage.IControlMessage>(
+    kind: VariablesKind | DataViewerKind,
     requestId: number,
     send: (kernel: Kernel.IKernelConnection) => Promise<R>,
     bounds: { waitMs?: number; answerMs?: number } = {},
@@ -160,7 +163,7 @@ export class KernelAssist {
     return this.ask(kind, requestId, send, bounds);
   }
 
-  private async ask<R extends KernelMessage.IShellMessage>(
+  private async ask<R extends KernelMessage.IShellMessage | KernelMessage.IControlMessage>(
     kind: AssistKind,
     requestId: number,
     send: (kernel: Kernel.IKernelConnection) => Promise<R>,

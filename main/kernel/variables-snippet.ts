@@ -75,9 +75,14 @@ def _size(value):
         if _numpy(value):
             return int(value.nbytes)
         if _pandas(value, 'DataFrame'):
-            return int(value.memory_usage(index=True, deep=False).sum())
+            # What memory_usage(index=True, deep=False).sum() answers, without the Series it builds per column
+            # (milliseconds per frame: most of a 100-variable listing's time).
+            arrays = getattr(getattr(value, '_mgr', None), 'arrays', None)
+            if arrays is None:
+                return int(value.memory_usage(index=True, deep=False).sum())
+            return int(sum(a.nbytes for a in arrays) + value.index.nbytes)
         if _pandas(value, 'Series'):
-            return int(value.memory_usage(index=True, deep=False))
+            return int(value.nbytes + value.index.nbytes)
         if isinstance(value, _SCALARS):
             return _sys.getsizeof(value)
     except Exception:

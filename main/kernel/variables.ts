@@ -8,8 +8,10 @@ import {
   type VariableRef,
   type VariablesMiss,
   type VariablesResult,
+  type VariableValueResult,
 } from '../../shared/contract';
 import type { AssistTarget, KernelAssist } from './kernel-assist';
+import { canDebug, richInspect } from './variables-debugger';
 import { VARIABLES_MODULE, VARIABLES_PY } from './variables-snippet';
 
 /** The most variables one listing returns (the total says how many there were). */
@@ -18,6 +20,8 @@ export const VARIABLES_LIMIT = 5_000;
 const MIME = 'application/vnd.kiln.variables+json';
 
 export const NOT_PYTHON = 'Variables are shown for Python kernels';
+/** The most of a printed value the view's value pane gets (pandas and NumPy bound it well below on their own). */
+export const VALUE_TEXT_LIMIT = 50_000;
 
 /** What the inspector needs of a notebook's kernel session (KernelSession has it). */
 export interface VariablesTarget extends AssistTarget {
@@ -86,6 +90,40 @@ export class VariablesInspector {
     return { status: 'ok', ...parsed.data };
   }
 
+  /**
+   * The printed value of a top-level variable (the view asks it for a selected DataFrame, Series or array, whose
+   * printing pandas and NumPy bound). Where the kernel can debug (learnt once per kernel), the debugger's
+   * richInspectVariables answers it, as in JupyterLab; else the same IPython formatting as a silent user expression.
+   */
+  async value(name: string): Promise<VariableValueResult> {
+    const target = this.options.target();
+    const unavailable = whyUnavailable(target?.info ?? null);
+    if (unavailable) return unavailable;
+    const kernel = target?.assistKernel();
+    if (!kernel) return missOf('unavailable', target?.info ?? null);
+    const viaDebugger = await canDebug(kernel);
+    const gone = { status: 'gone' as const, message: `${name} is no longer in the kernel` };
+    let bundle: Record<string, unknown>;
+    if (viaDebugger) {
+      const reply = await this.options.assist.whenFree('variableValue', this.nextId--, (k) => richInspect(k, name));
+      if ('status' in reply) return missOf(reply.status, this.options.target()?.info ?? null);
+      const content = reply.content as { success?: boolean; body?: { data?: Record<string, unknown> } };
+      if (!content.success) return { status: 'error', message: 'The kernel debugger refused richInspectVariables' };
+      bundle = content.body?.data ?? {};
+    } else {
+      const reply = await this.options.assist.whenFree('variableValue', this.nextId--, (k) => execute(k, name));
+      if ('status' in reply) return missOf(reply.status, this.options.target()?.info ?? null);
+      if (reply.content.status !== 'ok')
+        return { status: 'error', message: `The kernel refused the request (${reply.content.status})` };
+      const value = reply.content.user_expressions.kiln as { status: string; data?: Record<string, unknown> };
+      bundle = value?.status === 'ok' ? (value.data ?? {}) : {};
+    }
+    // richInspectVariables answers an empty bundle for a name the kernel no longer has, as the expression's NameError does.
+    const text = bundle['text/plain'];
+    if (typeof text !== 'string') return gone;
+    return { status: 'ok', text: text.slice(0, VALUE_TEXT_LIMIT), route: viaDebugger ? 'debugger' : 'snippet' };
+  }
+
   private async evaluate(
     kind: 'variables' | 'expandVariable',
     call: string,
@@ -129,8 +167,17 @@ export async function execute(
     },
     true,
   );
+  // The reply is the answer: waiting for the kernel's idle after it (future.done) adds a wake-up on IOPub, another
+  // socket when Kiln talks ZMQ straight to the kernel, for nothing (KernelAssist waits for idle before the next one).
+  const reply = new Promise<KernelMessage.IExecuteReplyMsg>((resolve, reject) => {
+    future.onReply = resolve;
+    future.done.then(
+      () => reject(new Error('the kernel ended the request without a reply')),
+      (err: unknown) => reject(err instanceof Error ? err : new Error(String(err))),
+    );
+  });
   try {
-    return (await future.done) as KernelMessage.IExecuteReplyMsg;
+    return await reply;
   } finally {
     future.dispose();
   }

@@ -166,6 +166,20 @@ describe('the data viewer against a real kernel', () => {
     });
   }, 120_000);
 
+  it("opens a cell's result by its Out[n] handle, sorted kernel-side; says so when Out was cleared", async () => {
+    const result = await run('pd.DataFrame({"a": [3, 1, 2]})');
+    const handle = `Out[${result.exec_count}]`;
+    const viewer = await svc.dataViewer(NB);
+    const sorted = ok(await viewer.page(handle, { sort: { column: 0, descending: false }, filters: [] }, 0, 200));
+    expect(sorted).toMatchObject({ kind: 'DataFrame', rows: 3 });
+    expect(sorted.data[0]).toEqual([1, 2, 3]);
+    await run('Out.clear()');
+    expect(await viewer.page(handle, { sort: null, filters: [] }, 0, 200)).toEqual({
+      status: 'gone',
+      message: `${handle} is no longer in the kernel: its output history was cleared or the kernel restarted`,
+    });
+  }, 120_000);
+
   it('answers for a notebook without a kernel, and never while a cell runs', async () => {
     const quiet = new NotebookService({ workspace, jupyter, events: hub, autoStartKernel: false });
     try {

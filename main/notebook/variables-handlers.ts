@@ -7,5 +7,6 @@ export function variablesHandlers(svc: NotebookService): HandlersFor<keyof typeo
   return {
     'notebook.variables': async ({ path, all }) => (await svc.variables(path)).list(all),
     'notebook.expandVariable': async ({ path, ref, offset }) => (await svc.variables(path)).expand(ref, offset),
+    'notebook.variableValue': async ({ path, name }) => (await svc.variables(path)).value(name),
   };
 }

@@ -86,6 +86,41 @@ describe('variables of the live kernel', () => {
     expect(printed(after.outputs)).toBe(`['_i${after.exec_count}', 'names_before'] 0 ''\n`);
   });
 
+  it("shows a selected frame's printed value through the kernel debugger's richInspectVariables, silently", async () => {
+    const before = await run('frame = __import__("pandas").DataFrame({"a": range(1000)})');
+    const kernel = (await svc.variables(NB)).connection()!;
+    const sent: string[] = [];
+    const onMessage = (_: unknown, args: { msg: KernelMessage.IMessage; direction: 'send' | 'recv' }) => {
+      if (args.direction !== 'send') return;
+      const content = args.msg.content as { command?: string };
+      sent.push(args.msg.header.msg_type === 'debug_request' ? `debug ${content.command}` : args.msg.header.msg_type);
+    };
+    kernel.anyMessage.connect(onMessage);
+    const inspector = await svc.variables(NB);
+    const value = await inspector.value('frame');
+    // Asked again: the kernel's debugger was detected once (debugInfo), the value asked each time.
+    expect(await inspector.value('nothing_by_this_name')).toEqual({
+      status: 'gone',
+      message: 'nothing_by_this_name is no longer in the kernel',
+    });
+    kernel.anyMessage.disconnect(onMessage);
+    expect(value).toMatchObject({ status: 'ok', route: 'debugger' });
+    // pandas' own printing, bounded by its display options: the head and tail rows, never a thousand lines.
+    const text = value.status === 'ok' ? value.text : '';
+    expect(text).toContain('[1000 rows x 1 columns]');
+    expect(text.split('\n').length).toBeLessThan(80);
+    expect(sent).toEqual(['debug debugInfo', 'debug richInspectVariables', 'debug richInspectVariables']);
+    const after = await run('print(len(Out))');
+    expect(after.exec_count).toBe(before.exec_count! + 1);
+    expect(printed(after.outputs)).toBe('0\n');
+    // Its size (and a column's) is pandas' memory_usage(deep=False), read without building a Series per column.
+    const usage = await run('print(frame.memory_usage(deep=False).sum(), frame.a.memory_usage(deep=False))');
+    const [frameBytes, columnBytes] = printed(usage.outputs).trim().split(' ').map(Number);
+    expect((await list()).find((v) => v.name === 'frame')?.size).toBe(frameBytes);
+    const children = await inspector.expand(['frame'], 0);
+    expect(children.status === 'ok' && children.children[0].size).toBe(columnBytes);
+  });
+
   it('hides modules, functions, classes and IPython’s names unless all are asked for', async () => {
     await run('import os\ndef helper(): pass\nclass Thing: pass\n_private = 1\ndata = [1, 2, 3]');
     const names = (await list()).map((v) => v.name);

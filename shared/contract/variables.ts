@@ -77,6 +77,18 @@ export const VariableChildrenResult = z.union([
 ]);
 export type VariableChildrenResult = z.infer<typeof VariableChildrenResult>;
 
+/**
+ * The value of a top-level DataFrame, Series or array as pandas or NumPy print it (their display options bound
+ * it), for the view's value pane; `route` says how it was asked: the kernel debugger's richInspectVariables
+ * where the kernel can debug, else the same formatting as a silent user expression.
+ */
+export const VariableValueResult = z.union([
+  z.object({ status: z.literal('ok'), text: z.string(), route: z.enum(['debugger', 'snippet']) }),
+  z.object({ status: z.literal('gone'), message: z.string() }),
+  VariablesMiss,
+]);
+export type VariableValueResult = z.infer<typeof VariableValueResult>;
+
 /** How many children one expansion lists. */
 export const VARIABLE_CHILDREN_PAGE = 100;
 
@@ -87,6 +99,17 @@ export const variablesRequests = {
   'notebook.expandVariable': request(
     z.object({ path: RelPath, ref: VariableRef, offset: z.number().int().min(0).default(0) }),
     VariableChildrenResult,
+  ),
+  /** The printed value of the top-level variable `name` (a DataFrame, Series or array). */
+  'notebook.variableValue': request(
+    z.object({
+      path: RelPath,
+      name: z
+        .string()
+        .regex(/^[A-Za-z_]\w*$/)
+        .max(200),
+    }),
+    VariableValueResult,
   ),
 } as const;
 

@@ -129,7 +129,7 @@ function dataWords(miss: VariablesMiss): VariablesMiss {
 function missing(name: string, data: unknown): DataMiss | { status: 'error'; message: string } | null {
   const parsed = Missing.safeParse(data);
   if (!parsed.success) return null;
-  if ('gone' in parsed.data) return { status: 'gone', message: `${name} is no longer in the kernel` };
+  if ('gone' in parsed.data) return { status: 'gone', message: goneMessage(name) };
   if ('unsupported' in parsed.data)
     return {
       status: 'unsupported',
@@ -141,9 +141,19 @@ function missing(name: string, data: unknown): DataMiss | { status: 'error'; mes
   };
 }
 
+/** An output's handle (Out[n]) goes when Out is cleared or the kernel restarts: the words say which it was. */
+function goneMessage(name: string): string {
+  return OUT_HANDLE.test(name)
+    ? `${name} is no longer in the kernel: its output history was cleared or the kernel restarted`
+    : `${name} is no longer in the kernel`;
+}
+
 function unreadable(what: string): { status: 'error'; message: string } {
   return { status: 'error', message: `The kernel answered the data viewer's ${what} in a form Kiln does not read` };
 }
+
+/** A cell's result in IPython's output history, as the data viewer names an output it opens (Out[3]). */
+export const OUT_HANDLE = /^Out\[\d+\]$/;
 
 const NS = `__import__('IPython').get_ipython().user_ns`;
 

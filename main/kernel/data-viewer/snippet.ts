@@ -81,10 +81,21 @@ def _identity(value):
         return lambda other: id(other) == i and len(other) == n
 
 
+def _lookup(namespace, name):
+    """A name in the namespace, or 'Out[n]': a cell's result kept in IPython's output history (an output's handle)."""
+    if name in namespace:
+        return True, namespace[name]
+    if name.startswith('Out[') and name.endswith(']') and name[4:-1].isdigit():
+        out = namespace.get('Out')
+        if isinstance(out, dict) and int(name[4:-1]) in out:
+            return True, out[int(name[4:-1])]
+    return False, None
+
+
 def _table(namespace, name):
-    if name not in namespace:
+    found, value = _lookup(namespace, name)
+    if not found:
         return None, 'gone'
-    value = namespace[name]
     kind = _kind_of(value)
     if kind is None:
         return None, type(value).__name__

@@ -26,6 +26,7 @@ import { AgentCellMarkButton, type AgentCellMark } from '../agent-review';
 import type { CellActions } from './types';
 import { DeferredOutputs, EAGER_CELLS } from './DeferredOutputs';
 import { Markdown } from './Outputs';
+import { dataHandle } from './output-data';
 
 export interface CellProps {
   view: CellView;
@@ -351,6 +352,7 @@ export const Cell = memo(function Cell({
                 executionCount={cell.execution_count}
                 exactNumbers={cell.exactNumbers}
                 cellId={cell.id}
+                dataHandle={dataHandle(cell.source, cell.execution_count)}
                 eager={index < EAGER_CELLS}
               />
             ))}

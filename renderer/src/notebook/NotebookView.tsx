@@ -1,4 +1,5 @@
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { dataViewerTab } from '../../../shared/contract';
 import { nameOf } from '../../../shared/paths';
 import { errorText, perBridge, useBridge, useStore } from '../base';
 import { CodeDocument, monaco, onRevealRequest, takeReveal, useOpenFilesStore } from '../editor';
@@ -12,6 +13,7 @@ import { takeCellDrops, takeTabDrops } from './cell-drag';
 import { CollapseActions } from './collapse';
 import { FindBar } from './find/FindBar';
 import { FindContext } from './find/find-context';
+import { OpenDataContext } from './output-data';
 import { FindController } from './find/find-controller';
 import { useFindAndCollapseKeys } from './find/find-keys';
 import { showNotebookOutline } from './outline-feed';
@@ -111,6 +113,7 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   const path = session.path;
   const name = nameOf(path);
   const agentMarks = useAgentCellMarks(path);
+  const openData = useCallback((handle: string) => void openFiles.open(dataViewerTab(path, handle)), [openFiles, path]);
 
   useEffect(() => notebook.keepSelection(), [notebook, state.status, state.cells]);
   // The Problems panel names this notebook's cells by the numbers shown here.
@@ -303,73 +306,75 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
       <FindBar find={find} onClose={() => notebook.focus(notebook.getState().activeId, notebook.getState().mode)} />
       <Banners notebook={notebook} state={state} />
       <FindContext.Provider value={findViews}>
-        <div ref={cellsRef} className="nb-cells" tabIndex={-1} onKeyDown={onCommandKey}>
-          <div ref={dropLine} className="nb-drop-line" aria-hidden hidden />
-          <div
-            ref={gridRef}
-            role="grid"
-            aria-label="Cells"
-            aria-multiselectable="true"
-            className="nb-cell-grid"
-            data-all-mounted={mounted.all}
-          >
-            {renderOrder.map((id) => {
-              const { view, index } = byId.get(id)!;
-              const collapsed = cellHeading(view.cell) !== null && isHeadingCollapsed(view.cell);
-              const isSelected = selected.size ? selected.has(view.cell.id) : view.cell.id === activeId;
-              // The list is a grid of one-cell rows, so each cell can say whether it is selected.
-              return (
-                <div
-                  key={view.cell.id}
-                  ref={rows.refFor(view.cell.id)}
-                  role="row"
-                  aria-label={`Cell ${index + 1}`}
-                  aria-selected={isSelected}
-                >
-                  <div role="gridcell">
-                    <Cell
-                      view={view}
-                      waitNote={view.state !== 'idle' ? kernelTrouble : undefined}
-                      agentMark={agentMarks[view.cell.id]}
-                      index={index}
-                      count={state.cells.length}
-                      active={view.cell.id === activeId}
-                      selected={isSelected}
-                      // Only selected cells speak of "selected cells": a growing selection re-renders just them.
-                      multiple={selected.size > 1 && selected.has(view.cell.id)}
-                      lineNumbers={allLineNumbers !== lineNumbers.has(view.cell.id)}
-                      editing={view.cell.id === activeId && mode === 'edit'}
-                      unrendered={
-                        unrendered.has(view.cell.id) ||
-                        (view.cell.cell_type === 'markdown' &&
-                          !view.cell.source.trim() &&
-                          view.cell.id === activeId &&
-                          mode === 'edit')
-                      }
-                      generation={state.generation}
-                      language={language}
-                      actions={notebook}
-                      assist={assist}
-                      timings={timings}
-                      section={cellHeading(view.cell) ? sameSection(sectionOf(state.cells, index, collapsed)) : null}
-                      collapse={collapse}
-                    />
-                  </div>
-                </div>
-              );
-            })}
-          </div>
-          {ADD_AT_END.map(({ type, label }) => (
-            <button
-              key={type}
-              type="button"
-              className="nb-add-bottom"
-              onClick={() => void notebook.insertAt(state.cells.length, type, 'edit')}
+        <OpenDataContext.Provider value={openData}>
+          <div ref={cellsRef} className="nb-cells" tabIndex={-1} onKeyDown={onCommandKey}>
+            <div ref={dropLine} className="nb-drop-line" aria-hidden hidden />
+            <div
+              ref={gridRef}
+              role="grid"
+              aria-label="Cells"
+              aria-multiselectable="true"
+              className="nb-cell-grid"
+              data-all-mounted={mounted.all}
             >
-              <PlusIcon /> {label}
-            </button>
-          ))}
-        </div>
+              {renderOrder.map((id) => {
+                const { view, index } = byId.get(id)!;
+                const collapsed = cellHeading(view.cell) !== null && isHeadingCollapsed(view.cell);
+                const isSelected = selected.size ? selected.has(view.cell.id) : view.cell.id === activeId;
+                // The list is a grid of one-cell rows, so each cell can say whether it is selected.
+                return (
+                  <div
+                    key={view.cell.id}
+                    ref={rows.refFor(view.cell.id)}
+                    role="row"
+                    aria-label={`Cell ${index + 1}`}
+                    aria-selected={isSelected}
+                  >
+                    <div role="gridcell">
+                      <Cell
+                        view={view}
+                        waitNote={view.state !== 'idle' ? kernelTrouble : undefined}
+                        agentMark={agentMarks[view.cell.id]}
+                        index={index}
+                        count={state.cells.length}
+                        active={view.cell.id === activeId}
+                        selected={isSelected}
+                        // Only selected cells speak of "selected cells": a growing selection re-renders just them.
+                        multiple={selected.size > 1 && selected.has(view.cell.id)}
+                        lineNumbers={allLineNumbers !== lineNumbers.has(view.cell.id)}
+                        editing={view.cell.id === activeId && mode === 'edit'}
+                        unrendered={
+                          unrendered.has(view.cell.id) ||
+                          (view.cell.cell_type === 'markdown' &&
+                            !view.cell.source.trim() &&
+                            view.cell.id === activeId &&
+                            mode === 'edit')
+                        }
+                        generation={state.generation}
+                        language={language}
+                        actions={notebook}
+                        assist={assist}
+                        timings={timings}
+                        section={cellHeading(view.cell) ? sameSection(sectionOf(state.cells, index, collapsed)) : null}
+                        collapse={collapse}
+                      />
+                    </div>
+                  </div>
+                );
+              })}
+            </div>
+            {ADD_AT_END.map(({ type, label }) => (
+              <button
+                key={type}
+                type="button"
+                className="nb-add-bottom"
+                onClick={() => void notebook.insertAt(state.cells.length, type, 'edit')}
+              >
+                <PlusIcon /> {label}
+              </button>
+            ))}
+          </div>
+        </OpenDataContext.Provider>
       </FindContext.Provider>
     </section>
   );

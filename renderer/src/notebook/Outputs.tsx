@@ -1,10 +1,11 @@
-import { lazy, memo, Suspense, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
+import { lazy, memo, Suspense, useContext, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import type { MimeBundle, NotebookOutput } from '../../../shared/contract';
 import { joinMultiline } from '../../../shared/contract';
 import { jsonPointer } from '../../../shared/python-json';
 import { ContextMenu, MoreIcon } from '../ui';
 import { parseAnsi } from './ansi';
 import { cutText, fixConsole } from './console-text';
+import { isDataResult, OpenDataContext } from './output-data';
 import { FRAME_MARK_STYLE, markHtml, useFrameFind } from './find/frame-marks';
 import { renderMarkdown } from './markdown';
 import { withEmbeddedChart } from './renderers/embedded-chart';
@@ -212,7 +213,8 @@ function MimeView({
 
 /**
  * A rich output, drawn with the best ranked renderer; its context menu switches to another of the bundle's
- * mimetypes ("Show as text/plain"), remembered by this view only (the notebook is never rewritten).
+ * mimetypes ("Show as text/plain"), remembered by this view only (the notebook is never rewritten), and opens a
+ * result that is a DataFrame, Series or array in the data viewer.
  */
 function RichOutput({
   bundle: saved,
@@ -221,7 +223,8 @@ function RichOutput({
   at,
   cellId,
   outputIndex,
-}: { bundle: MimeBundle; metadata: unknown } & ExactNumbers) {
+  onOpenData,
+}: { bundle: MimeBundle; metadata: unknown; onOpenData?: () => void } & ExactNumbers) {
   const [preferred, setPreferred] = useState<string | null>(null);
   const bundle = useMemo(() => withEmbeddedChart(saved), [saved]);
   const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
@@ -232,7 +235,7 @@ function RichOutput({
       className="nb-out-rich"
       data-mime={mime ?? undefined}
       onContextMenu={(event) => {
-        if (mimes.length < 2) return;
+        if (mimes.length < 2 && !onOpenData) return;
         event.preventDefault();
         event.stopPropagation();
         setMenu({ x: event.clientX, y: event.clientY });
@@ -247,7 +250,7 @@ function RichOutput({
         cellId={cellId}
         outputIndex={outputIndex}
       />
-      {mimes.length > 1 && (
+      {(mimes.length > 1 || onOpenData) && (
         // Right-click can't reach Kiln inside an HTML output's frame: this button opens the same menu.
         <button
           type="button"
@@ -268,11 +271,16 @@ function RichOutput({
           x={menu.x}
           y={menu.y}
           label="Output menu"
-          items={mimes.map((option) => ({
-            label: `Show as ${option}${option === mime ? ' ✓' : ''}`,
-            onSelect: () => setPreferred(option),
-            disabled: option === mime,
-          }))}
+          items={[
+            ...(onOpenData ? [{ label: 'Open in Data Viewer', onSelect: onOpenData }] : []),
+            ...(mimes.length > 1
+              ? mimes.map((option) => ({
+                  label: `Show as ${option}${option === mime ? ' ✓' : ''}`,
+                  onSelect: () => setPreferred(option),
+                  disabled: option === mime,
+                }))
+              : []),
+          ]}
           onClose={() => setMenu(null)}
         />
       )}
@@ -306,7 +314,10 @@ const OutputView = memo(function OutputView({
   at,
   cellId,
   outputIndex,
-}: { output: NotebookOutput } & ExactNumbers) {
+  dataHandle,
+}: { output: NotebookOutput; dataHandle?: string | null } & ExactNumbers) {
+  const openData = useContext(OpenDataContext);
+  const onOpenData = openData && dataHandle && isDataResult(output) ? () => openData(dataHandle) : undefined;
   switch (output.output_type) {
     case 'stream':
       return <StreamView name={String(output.name)} text={joinMultiline(output.text as string | string[])} />;
@@ -322,6 +333,7 @@ const OutputView = memo(function OutputView({
           at={at}
           cellId={cellId}
           outputIndex={outputIndex}
+          onOpenData={onOpenData}
         />
       );
     default:
@@ -339,9 +351,11 @@ export interface OutputListProps {
   exactNumbers?: Readonly<Record<string, string>>;
   /** The cell, for find's marks in HTML outputs. */
   cellId?: string;
+  /** How the data viewer finds the cell's result in the kernel (output-data.ts), or null. */
+  dataHandle?: string | null;
 }
 
-export function OutputList({ outputs, executionCount, exactNumbers, cellId }: OutputListProps) {
+export function OutputList({ outputs, executionCount, exactNumbers, cellId, dataHandle }: OutputListProps) {
   const [limit, setLimit] = useState(MAX_OUTPUTS);
   const shown = outputs.length > limit ? outputs.slice(0, limit) : outputs;
   return (
@@ -354,7 +368,14 @@ export function OutputList({ outputs, executionCount, exactNumbers, cellId }: Ou
               : ''}
           </div>
           <div className="nb-out-body">
-            <OutputView output={output} numbers={exactNumbers} at={`/outputs/${i}`} cellId={cellId} outputIndex={i} />
+            <OutputView
+              output={output}
+              numbers={exactNumbers}
+              at={`/outputs/${i}`}
+              cellId={cellId}
+              outputIndex={i}
+              dataHandle={dataHandle}
+            />
           </div>
         </div>
       ))}

@@ -107,6 +107,12 @@ export function VariablesPanel() {
           <XIcon />
         </button>
       </div>
+      {state.paused && (
+        <div className="variables-note" role="status">
+          Paused in the debugger: the selected frame’s locals and globals are in the Debugger panel’s Variables; this
+          list is the kernel’s as of the last run.
+        </div>
+      )}
       {!state.path ? (
         <div className="variables-note">Open a notebook to see its kernel’s variables.</div>
       ) : (
@@ -156,6 +162,7 @@ export function VariablesPanel() {
               store={store}
               expanded={state.expanded}
               first={index === 0}
+              selected={state.selected?.name ?? null}
               onViewData={viewsAsData(v) ? () => void openFiles.open(dataViewerTab(state.path!, v.name)) : undefined}
             />
           ))}
@@ -163,6 +170,21 @@ export function VariablesPanel() {
             <NoteRow level={1}>{state.total - state.variables.length} more not listed (the first 5000 are).</NoteRow>
           )}
         </div>
+      )}
+      {state.selected && (
+        <section className="variables-value" role="region" aria-label={`Value of ${state.selected.name}`}>
+          <div className="variables-value-title">
+            {state.selected.name}
+            {state.selected.loading && <SpinnerIcon />}
+          </div>
+          {state.selected.message ? (
+            <div className="variables-note" role="status">
+              {state.selected.message}
+            </div>
+          ) : (
+            <pre className="variables-value-text">{state.selected.text ?? ''}</pre>
+          )}
+        </section>
       )}
     </section>
   );
@@ -175,6 +197,7 @@ function VariableRows({
   expanded,
   first = false,
   onViewData,
+  selected,
 }: {
   variable: Variable;
   level: number;
@@ -183,6 +206,8 @@ function VariableRows({
   first?: boolean;
   /** Opens the variable in the data viewer (frames, series, 1-D/2-D arrays, lists of dicts). */
   onViewData?: () => void;
+  /** The name of the selected top-level row. */
+  selected?: string | null;
 }) {
   const key = refKey(variable.ref);
   const expansion = expanded.get(key);
@@ -198,6 +223,9 @@ function VariableRows({
         data-expandable={variable.expandable}
         tabIndex={first ? 0 : -1}
         title={variable.summary}
+        aria-selected={level === 1 ? selected === variable.name : undefined}
+        onClick={() => level === 1 && store.select(variable)}
+        onFocus={() => level === 1 && store.select(variable)}
         onDoubleClick={() => variable.expandable && store.toggleRow(variable.ref)}
       >
         <div

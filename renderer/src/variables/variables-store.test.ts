@@ -140,4 +140,34 @@ describe('VariablesStore', () => {
     expect(store.getState().expanded.size).toBe(0);
     store.dispose();
   });
+
+  it("shows a selected frame's printed value, asked again after a run; other rows close the pane", async () => {
+    let printed = 'a\n0  1';
+    const frame = v('df', 'DataFrame', 128, '1 × 1');
+    const bridge = new FakeBridge()
+      .handle('notebook.variables', () => ({ status: 'ok', variables: [frame, v('x', 'int', 28)], total: 2 }))
+      .handle('notebook.variableValue', ({ name }) => ({
+        status: 'ok',
+        text: `${name}: ${printed}`,
+        route: 'debugger',
+      }));
+    const store = new VariablesStore(bridge);
+    store.follow('a.ipynb');
+    store.toggle();
+    await untilState(store, (s) => s.variables?.length === 2, 'the list');
+    store.select(frame);
+    await untilState(store, (s) => s.selected?.text === 'df: a\n0  1', 'the value');
+    printed = 'a\n0  2';
+    bridge.emit('notebook.variablesChanged', { path: 'a.ipynb' });
+    await untilState(store, (s) => s.selected?.text === 'df: a\n0  2', 'the value after a run');
+    store.select(v('x', 'int', 28));
+    expect(store.getState().selected).toBeNull();
+    expect(bridge.sentOn('notebook.variableValue')).toHaveLength(2);
+    // Paused in Debug Cell: the region says where the frame's variables are, and stops saying so on continue.
+    bridge.emit('debugger.state', { path: 'a.ipynb', status: 'paused', frames: [] });
+    expect(store.getState().paused).toBe(true);
+    bridge.emit('debugger.state', { path: 'a.ipynb', status: 'running', frames: [] });
+    expect(store.getState().paused).toBe(false);
+    store.dispose();
+  });
 });

@@ -36,6 +36,23 @@ export interface VariablesState {
   loading: boolean;
   /** Expanded rows by refKey. */
   expanded: ReadonlyMap<string, Expansion>;
+  /** The selected top-level frame, series or array and its printed value (the value pane), or null. */
+  selected: SelectedValue | null;
+  /** The notebook is paused in Debug Cell: the frame's variables are the Debugger panel's (debugger.state events). */
+  paused: boolean;
+}
+
+export interface SelectedValue {
+  name: string;
+  /** As pandas or NumPy print it; null while it is asked or when it could not be. */
+  text: string | null;
+  message: string | null;
+  loading: boolean;
+}
+
+/** The types whose printed value the pane shows: pandas and NumPy bound their own printing (display options). */
+export function showsValue(v: Variable): boolean {
+  return v.ref.length === 1 && ['DataFrame', 'Series', 'ndarray'].includes(v.type);
 }
 
 export function refKey(ref: VariableRef): string {
@@ -68,8 +85,13 @@ export class VariablesStore extends Store<VariablesState> {
       miss: null,
       loading: false,
       expanded: new Map(),
+      selected: null,
+      paused: false,
     });
     this.own(
+      bridge.on('debugger.state', ({ path, status }) => {
+        if (path === this.state.path) this.set({ paused: status === 'paused' });
+      }),
       bridge.on('notebook.variablesChanged', ({ path }) => {
         if (path === this.state.path) void this.refresh();
       }),
@@ -97,7 +119,16 @@ export class VariablesStore extends Store<VariablesState> {
   follow(path: string | null): void {
     if (path === this.state.path) return;
     this.lastStatus = null;
-    this.set({ path, variables: null, total: 0, message: null, miss: null, expanded: new Map() });
+    this.set({
+      path,
+      variables: null,
+      total: 0,
+      message: null,
+      miss: null,
+      expanded: new Map(),
+      selected: null,
+      paused: false,
+    });
     void this.refresh();
   }
 
@@ -128,6 +159,7 @@ export class VariablesStore extends Store<VariablesState> {
         const names = new Set(result.variables.map((v) => v.name));
         // An expanded variable that is gone closes; the others are fetched again below.
         const expanded = new Map([...this.state.expanded].filter(([key]) => names.has(JSON.parse(key)[0] as string)));
+        const selected = result.variables.find((v) => v.name === this.state.selected?.name && showsValue(v));
         this.set({
           variables: result.variables,
           total: result.total,
@@ -135,8 +167,11 @@ export class VariablesStore extends Store<VariablesState> {
           miss: null,
           loading: false,
           expanded,
+          selected: selected ? this.state.selected : null,
         });
         for (const key of expanded.keys()) void this.loadChildren(JSON.parse(key) as VariableRef, 0, generation);
+        // The selected value may have changed with the run: asked again, as the list was.
+        if (selected) void this.loadValue(selected.name, generation);
       } else if (result.status === 'cancelled') {
         // Another window's request for this notebook replaced ours (one kernel, one waiting request): it answers.
         this.set({ loading: false });
@@ -148,6 +183,34 @@ export class VariablesStore extends Store<VariablesState> {
     } catch (err) {
       if (generation !== this.generation) return;
       this.set({ variables: null, message: errorText(err), miss: 'error', loading: false });
+    }
+  }
+
+  /** Selects a row: a top-level frame, series or array shows its printed value below the grid; others close it. */
+  select(variable: Variable): void {
+    if (!showsValue(variable)) {
+      if (this.state.selected) this.set({ selected: null });
+      return;
+    }
+    if (this.state.selected?.name === variable.name) return;
+    this.set({ selected: { name: variable.name, text: null, message: null, loading: true } });
+    void this.loadValue(variable.name, this.generation);
+  }
+
+  private async loadValue(name: string, generation: number): Promise<void> {
+    const { path } = this.state;
+    if (!path) return;
+    const patch = (value: Partial<SelectedValue>) => {
+      if (generation !== this.generation || this.state.selected?.name !== name) return;
+      this.set({ selected: { ...this.state.selected, ...value } });
+    };
+    patch({ loading: true });
+    try {
+      const result = await this.bridge.request('notebook.variableValue', { path, name });
+      if (result.status === 'ok') patch({ text: result.text, message: null, loading: false });
+      else if (result.status !== 'cancelled') patch({ message: result.message, loading: false });
+    } catch (err) {
+      patch({ message: errorText(err), loading: false });
     }
   }
 
