@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { nameOf } from '../../../shared/paths';
 import { errorText, perBridge, useBridge, useStore } from '../base';
-import { CodeDocument, monaco, onRevealRequest, takeReveal, useOpenFilesStore } from '../editor';
+import { CodeDocument, monaco, useOpenFilesStore, useReveals } from '../editor';
 import { PlusIcon, useColorScheme, usePrefs, useToasts } from '../ui';
 import { registerNotebookEditTarget } from '../language';
 import { NotebookMergeView } from '../notebook-merge';
@@ -103,6 +103,7 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   const cellsRef = useRef<HTMLDivElement>(null);
   const dropLine = useRef<HTMLDivElement>(null);
   const bridge = useBridge();
+  const reveals = useReveals.of(bridge);
   const { prefs, setPref } = usePrefs();
   const assist = useKernelAssistSource(session, bridge, prefs);
   useKernelAssistCommands(prefs, setPref);
@@ -118,19 +119,19 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   // A rename or quick fix from anywhere that reaches this notebook edits its cells here: one undoable step.
   useEffect(
     () =>
-      registerNotebookEditTarget({
+      registerNotebookEditTarget(bridge, {
         path: () => session.path,
         sourceOf: (cellId) => session.cell(cellId)?.cell.source,
         numberOf: (cellId) => (session.indexOf(cellId) >= 0 ? session.indexOf(cellId) + 1 : null),
         replaceSources: (edits) => notebook.replaceSources(edits),
       }),
-    [session, notebook],
+    [bridge, session, notebook],
   );
 
   // The Timeline puts an older version's cell back here, and the Edit assistant its accepted cells: undoable edits.
   useEffect(
     () =>
-      registerNotebookRestoreTarget({
+      registerNotebookRestoreTarget(bridge, {
         path: () => session.path,
         holdsNotebook: () => session.getState().status === 'ready',
         cellIds: () => session.getState().cells.map((c) => c.cell.id),
@@ -138,10 +139,13 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
         takeCell: (cellId) => notebook.takeCell(cellId),
         flushEdits: () => session.flushEdits(),
       }),
-    [session, notebook],
+    [bridge, session, notebook],
   );
 
-  useEffect(() => showNotebookOutline(path, { session, selection: notebook }), [path, session, notebook]);
+  useEffect(
+    () => showNotebookOutline(bridge, path, { session, selection: notebook }),
+    [bridge, path, session, notebook],
+  );
 
   // Cells after the first screen mount once they have all arrived (they follow the first ones' paint).
   const mounted = useMountedCells(state.cells.length, state.status === 'ready' && state.allCellsLoaded);
@@ -151,7 +155,7 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   useEffect(() => {
     if (!ready) return;
     const reveal = () => {
-      const target = takeReveal(session.path);
+      const target = reveals.take(session.path);
       const cells = session.getState().cells;
       const index = target?.cellId !== undefined ? cells.findIndex((c) => c.cell.id === target.cellId) : target?.cell;
       const cellId = index === undefined ? undefined : cells[index]?.cell.id;
@@ -164,8 +168,8 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
       });
     };
     reveal();
-    return onRevealRequest((requested) => requested === session.path && reveal());
-  }, [ready, session, notebook, collapse]);
+    return reveals.onRequest((requested) => requested === session.path && reveal());
+  }, [ready, session, notebook, collapse, reveals]);
 
   // Cells dropped on this notebook's tab land at its end (undoable, selected, in view).
   useEffect(() => {

@@ -393,6 +393,7 @@ export function inspectAtCursor(): void {
 /**
  * One hover option object per delay: Monaco copies each editor's options into its global configuration, and a
  * fresh object there is a change that re-reads every model's options (for every cell editor made).
+ * process-wide: Monaco's configuration is one per page.
  */
 const hoverOptions = new Map<number, monaco.editor.IEditorHoverOptions>();
 function hoverOption(delay: number): monaco.editor.IEditorHoverOptions {

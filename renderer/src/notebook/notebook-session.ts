@@ -119,7 +119,12 @@ const EDIT_DELAY_MS = 250;
 /** Cells per request when the rest of a notebook follows its first screen: about a megabyte of a heavy notebook, one short task to parse. */
 const PENDING_CELLS_CHUNK = 50;
 /** Requests that go out while the rest of the document is still arriving; every other one waits for it (it may address those cells). */
-const BEFORE_WHOLE = new Set<string>(['notebook.open', 'notebook.cells', 'notebook.get', 'notebook.close']);
+const BEFORE_WHOLE: ReadonlySet<string> = new Set([
+  'notebook.open',
+  'notebook.cells',
+  'notebook.get',
+  'notebook.close',
+]);
 
 /** Resolves once the page has painted (a frame, then a task), or soon in a page that does not paint (hidden). */
 function afterPaint(): Promise<void> {

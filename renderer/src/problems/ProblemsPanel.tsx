@@ -1,7 +1,7 @@
 import { Fragment } from 'react';
 import { useStore } from '../base';
 import { useCommands } from '../commands';
-import { requestReveal, useOpenFilesStore } from '../editor';
+import { useOpenFilesStore, useReveals } from '../editor';
 import { useLanguageClient } from '../language';
 import { cellNumberOf, cellNumbers } from '../notebook';
 import { ErrorIcon, FileIcon, Icon, WarningIcon, XIcon } from '../ui';
@@ -35,6 +35,7 @@ export function ProblemsPanel() {
   // Cells inserted or moved above a problem renumber it though its diagnostic stays the same.
   useStore(cellNumbers, (s) => s.version);
   const openFiles = useOpenFilesStore();
+  const reveals = useReveals();
   useCommands([
     {
       id: 'problems.toggle',
@@ -53,7 +54,7 @@ export function ProblemsPanel() {
   );
   const show = (problem: Problem) => {
     const { start, end } = problem.range;
-    requestReveal(problem.path, {
+    reveals.request(problem.path, {
       line: start.line + 1,
       start: start.character,
       end: end.line === start.line ? end.character : start.character,
