@@ -8,7 +8,7 @@ import { NotebookMergeView } from '../notebook-merge';
 import { Banners, CannotOpen } from './Banners';
 import { Cell, type SectionState } from './Cell';
 import { CellRows } from './cell-rows';
-import { takeCellDrops, takeTabDrops } from './cell-drag';
+import { takeCellDrops, useCellDrags } from './cell-drag';
 import { CollapseActions } from './collapse';
 import { FindBar } from './find/FindBar';
 import { FindContext } from './find/find-context';
@@ -20,7 +20,7 @@ import { navigationStep, useNotebookKeys } from './key-table';
 import { CellTimings } from './cell-timing';
 import { useKernelAssistCommands } from './kernel-assist-commands';
 import { useKernelAssistSource } from './kernel-assist-source';
-import { trackCellNumbers } from './language';
+import { useCellNumbers } from './language';
 import { NotebookController } from './notebook-controller';
 import type { NotebookSession } from './notebook-session';
 import { NotebookSessions } from './notebook-sessions';
@@ -115,7 +115,7 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
 
   useEffect(() => notebook.keepSelection(), [notebook, state.status, state.cells]);
   // The Problems panel names this notebook's cells by the numbers shown here.
-  useEffect(() => trackCellNumbers(session), [session]);
+  useEffect(() => useCellNumbers.of(bridge).track(session), [bridge, session]);
   // A rename or quick fix from anywhere that reaches this notebook edits its cells here: one undoable step.
   useEffect(
     () =>
@@ -174,7 +174,7 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   // Cells dropped on this notebook's tab land at its end (undoable, selected, in view).
   useEffect(() => {
     if (!ready) return;
-    return takeTabDrops(
+    return useCellDrags.of(bridge).takeTabDrops(
       () => session.path,
       (cells) =>
         void notebook.pasteAt(session.getState().cells.length, cells).then(() => {
@@ -182,7 +182,7 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
           if (id) requestAnimationFrame(() => notebook.cellElements.get(id)?.scrollIntoView({ block: 'nearest' }));
         }),
     );
-  }, [ready, session, notebook]);
+  }, [bridge, ready, session, notebook]);
 
   const hidden = useMemo(() => hiddenBySections(state.cells.map((c) => c.cell)), [state.cells]);
   // A folded section's state as last given, while it holds the same cells: its heading cell (memoized) is not
@@ -252,8 +252,8 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   const listShown = state.status === 'ready';
   useEffect(() => {
     if (!listShown || !cellsRef.current || !dropLine.current) return;
-    return takeCellDrops(cellsRef.current, dropLine.current, notebook);
-  }, [listShown, notebook]);
+    return takeCellDrops(useCellDrags.of(bridge), cellsRef.current, dropLine.current, notebook);
+  }, [bridge, listShown, notebook]);
   useFindAndCollapseKeys({
     find,
     collapse,

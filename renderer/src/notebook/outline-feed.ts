@@ -12,7 +12,7 @@ interface ShownNotebook {
 }
 
 /** The notebooks a window shows, by path: one feed per bridge, so one window's outline never lists another's notebook. */
-class OutlineFeed {
+export class OutlineFeed {
   private readonly shown = new Map<string, ShownNotebook>();
   private readonly changed = new Emitter<void>();
 
@@ -37,7 +37,7 @@ class OutlineFeed {
   }
 }
 
-const useOutlineFeed = perBridge(() => new OutlineFeed());
+export const useOutlineFeed = perBridge(() => new OutlineFeed());
 
 /** A notebook view of the window of `bridge` says it is showing `path` (until the returned function is called). */
 export function showNotebookOutline(bridge: KilnBridge, path: string, notebook: ShownNotebook): () => void {
