@@ -84,7 +84,7 @@ export function AgentReviewSlot({ path }: { path: string | null | undefined }) {
         }
       }
       if (decision === 'undone' && changeIds.length) {
-        const target = notebookRestoreTarget(shown.path);
+        const target = notebookRestoreTarget(bridge, shown.path);
         // The notebook-level change has no cell to put back: main writes it (refused over unsaved edits).
         const cells = changeIds.filter((id) => id !== 'notebook');
         if (target) {

@@ -119,7 +119,7 @@ export class AgentReviewStore extends Store<AgentReviewState> {
         for (const cell of notebook.cells) {
           if (notebook.decided[cell.changeId] || cell.actions.includes('deleted')) continue;
           // A cell without an id in its file (nbformat 4.4) is the open notebook's cell at its position now.
-          const cellId = cell.cellId ?? notebookRestoreTarget(notebook.path)?.cellIds()[cell.number - 1];
+          const cellId = cell.cellId ?? notebookRestoreTarget(this.bridge, notebook.path)?.cellIds()[cell.number - 1];
           if (!cellId) continue;
           (marks[notebook.path] ??= {})[cellId] = {
             turn,

@@ -154,7 +154,7 @@ function Transcript({ entries, runState }: { entries: AgentEntry[]; runState: Ru
   );
 }
 
-const RUN_VERBS = new Set(['run-file', 'execute-code']);
+const RUN_VERBS: ReadonlySet<string> = new Set(['run-file', 'execute-code']);
 
 /** The entries, each turn followed by its checkpoint (what it changed, and its undo) once it has run. */
 function withCheckpoints(entries: AgentEntry[], runState: RunState) {

@@ -25,6 +25,7 @@ export interface AgentState {
   sandbox: SandboxInfo | null;
 }
 
+// process-wide: ids only grow; unique across windows is all they need to be.
 let localIds = 0;
 
 export class AgentStore extends Store<AgentState> {

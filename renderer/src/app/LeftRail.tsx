@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { SearchMatch } from '../../../shared/contract';
 import { useCommands } from '../commands';
-import { requestReveal } from '../editor';
+import { useReveals } from '../editor';
 import { OutlineView } from '../outline';
 import { SearchView, useReplaceStore, useSearchStore } from '../search';
 import { RecoveredFilesPanel } from '../hot-exit';
@@ -21,6 +21,7 @@ export function LeftRail({
   onOpen: (path: string) => void;
 }) {
   const search = useSearchStore();
+  const reveals = useReveals();
   const replace = useReplaceStore();
   const [view, setView] = useState<View>('explorer');
   const [focusTick, setFocusTick] = useState(0);
@@ -57,7 +58,7 @@ export function LeftRail({
     },
   ]);
   const openMatch = (path: string, match: SearchMatch) => {
-    requestReveal(path, { line: match.line, start: match.start, end: match.end, cell: match.cell?.index });
+    reveals.request(path, { line: match.line, start: match.start, end: match.end, cell: match.cell?.index });
     onOpen(path);
   };
   const views: { id: View; label: string; select: () => void }[] = [

@@ -23,6 +23,7 @@ export interface MenuItemContribution {
   run: (target: MenuTarget) => void | Promise<void>;
 }
 
+// process-wide: a contribution registry, filled once by each feature at start-up, the same for every window.
 const menus = new Map<MenuId, MenuItemContribution[]>();
 
 /** Adds an item to a menu, after those registered before it; registering an id again does nothing. */

@@ -2,7 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import type { DebugCommand } from '../../../shared/contract';
 import { useStore } from '../base';
 import { useCommands } from '../commands';
-import { requestReveal, useOpenFilesStore } from '../editor';
+import { useOpenFilesStore, useReveals } from '../editor';
 import { Icon, XIcon } from '../ui';
 import { isNotebook, useDebuggerStore } from './debugger-store';
 import './debugger.css';
@@ -82,6 +82,7 @@ export function DebugPanel() {
     })),
   ]);
 
+  const reveals = useReveals();
   // Where the run stopped shows: a module's file opens at the line, a cell's notebook comes back to the front.
   const shownFrame = status === 'paused' ? session?.frames[state.selectedFrame] : undefined;
   const shownFile = shownFrame?.file ?? null;
@@ -89,10 +90,10 @@ export function DebugPanel() {
   const shownLine = shownFrame?.line ?? 0;
   useEffect(() => {
     if (shownFile) {
-      requestReveal(shownFile, { line: shownLine, start: 0, end: 0 });
+      reveals.request(shownFile, { line: shownLine, start: 0, end: 0 });
       void openFiles.open(shownFile);
     } else if (shownCell && path && openFiles.getState().active !== path) void openFiles.open(path);
-  }, [openFiles, path, shownFile, shownCell, shownLine]);
+  }, [openFiles, reveals, path, shownFile, shownCell, shownLine]);
 
   if (!path || !session || status === 'off') return null;
   if (status === 'unavailable') {

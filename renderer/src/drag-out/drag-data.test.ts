@@ -2,12 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   DOWNLOAD_URL_TYPE,
   TREE_PATHS_TYPE,
-  beginTreeDrag,
-  endTreeDrag,
   insertSnippet,
   relativeToFile,
-  treePathsOf,
   workspaceRelativeOf,
+  TreeDragInFlight,
   writeTreeDrag,
   type DragData,
 } from './drag-data';
@@ -29,7 +27,7 @@ describe('tree drag data', () => {
     const data = fakeData();
     const url = 'http://127.0.0.1:9/download?path=docs%2Fa%20b%3Ac.txt&ticket=t1';
     writeTreeDrag(data, { paths: ['docs/a b:c.txt'], downloadUrl: url, kind: 'file' });
-    expect(treePathsOf(data)).toEqual(['docs/a b:c.txt']);
+    expect(new TreeDragInFlight().pathsOf(data)).toEqual(['docs/a b:c.txt']);
     expect(data.map.get('text/plain')).toBe('docs/a b:c.txt');
     expect(data.map.get(DOWNLOAD_URL_TYPE)).toBe(`application/octet-stream:a b_c.txt:${url}`);
   });
@@ -50,20 +48,24 @@ describe('tree drag data', () => {
   it("takes the OS drag Electron made of the tree's rows as those rows, only while it is on", () => {
     const osDrag = fakeData();
     osDrag.setData('Files', '');
-    expect(treePathsOf(osDrag)).toBeNull();
-    beginTreeDrag(['src/a.py', 'b.txt']);
-    expect(treePathsOf(osDrag)).toEqual(['src/a.py', 'b.txt']);
-    endTreeDrag();
-    expect(treePathsOf(osDrag)).toBeNull();
+    const inFlight = new TreeDragInFlight();
+    const otherWindow = new TreeDragInFlight();
+    expect(inFlight.pathsOf(osDrag)).toBeNull();
+    inFlight.begin(['src/a.py', 'b.txt']);
+    expect(inFlight.pathsOf(osDrag)).toEqual(['src/a.py', 'b.txt']);
+    // Another window's editors take the same drop as OS files: the rows are paths of this window's workspace.
+    expect(otherWindow.pathsOf(osDrag)).toBeNull();
+    inFlight.end();
+    expect(inFlight.pathsOf(osDrag)).toBeNull();
   });
 
   it('reads only a well-formed tree drag', () => {
     const other = fakeData();
     other.setData('text/plain', 'x');
-    expect(treePathsOf(other)).toBeNull();
+    expect(new TreeDragInFlight().pathsOf(other)).toBeNull();
     const broken = fakeData();
     broken.setData(TREE_PATHS_TYPE, '{"not":"a list"}');
-    expect(treePathsOf(broken)).toBeNull();
+    expect(new TreeDragInFlight().pathsOf(broken)).toBeNull();
   });
 
   it('makes paths relative to the open file as VS Code does', () => {

@@ -2,6 +2,7 @@
  * What a drag of tree rows carries, read and written in one place: the tree writes it, the composers,
  * the agent's transcript and the editors read it. Paths are workspace-relative, as everywhere in the renderer.
  */
+import { perBridge } from '../base';
 
 /** The tree's own drag type: a JSON array of workspace-relative paths. */
 export const TREE_PATHS_TYPE = 'application/x-kiln-paths';
@@ -49,33 +50,39 @@ export function writeTreeDrag(data: DragData, drag: TreeDragOut): void {
 /**
  * The rows of the tree's drag while it is on. Electron hands that drag to the OS (the real files), so inside the
  * window it arrives as a drop of files: this says they are the tree's rows, to be treated as paths like any tree drag.
+ * One per bridge: the rows are paths of that window's workspace, never to be dropped as paths into another's.
  */
-let rowsInFlight: string[] | null = null;
+export class TreeDragInFlight {
+  private rows: string[] | null = null;
 
-export function beginTreeDrag(paths: string[]): void {
-  rowsInFlight = paths;
-}
+  begin(paths: string[]): void {
+    this.rows = paths;
+  }
 
-export function endTreeDrag(): void {
-  rowsInFlight = null;
-}
+  end(): void {
+    this.rows = null;
+  }
 
-/** Whether a drag (while over a target, when only its types can be read) comes from the tree. */
-export function isTreeDrag(data: Pick<DragData, 'types'>): boolean {
-  return data.types.includes(TREE_PATHS_TYPE) || (rowsInFlight !== null && data.types.includes('Files'));
-}
+  /** Whether a drag (while over a target, when only its types can be read) comes from the tree. */
+  isTreeDrag(data: Pick<DragData, 'types'>): boolean {
+    return data.types.includes(TREE_PATHS_TYPE) || (this.rows !== null && data.types.includes('Files'));
+  }
 
-/** The tree paths a drop carries, or null when it is not a tree drag (or its data is not a list of paths). */
-export function treePathsOf(data: Pick<DragData, 'types' | 'getData'>): string[] | null {
-  if (!isTreeDrag(data)) return null;
-  if (!data.types.includes(TREE_PATHS_TYPE)) return rowsInFlight;
-  try {
-    const parsed: unknown = JSON.parse(data.getData(TREE_PATHS_TYPE));
-    return Array.isArray(parsed) && parsed.every((p) => typeof p === 'string') ? parsed : null;
-  } catch {
-    return null;
+  /** The tree paths a drop carries, or null when it is not a tree drag (or its data is not a list of paths). */
+  pathsOf(data: Pick<DragData, 'types' | 'getData'>): string[] | null {
+    if (!this.isTreeDrag(data)) return null;
+    if (!data.types.includes(TREE_PATHS_TYPE)) return this.rows;
+    try {
+      const parsed: unknown = JSON.parse(data.getData(TREE_PATHS_TYPE));
+      return Array.isArray(parsed) && parsed.every((p) => typeof p === 'string') ? parsed : null;
+    } catch {
+      return null;
+    }
   }
 }
+
+/** The window's tree drag (a hook; `useTreeDragInFlight.of(bridge)` outside React). */
+export const useTreeDragInFlight = perBridge(() => new TreeDragInFlight());
 
 /** Several paths go into a composer one per line. */
 export function pathsAsText(paths: readonly string[]): string {

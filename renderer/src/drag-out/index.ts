@@ -1,15 +1,13 @@
 export { DOWNLOAD_ROUTE } from '../../../shared/download';
 export { PressedRowTicket, ticketedDownloadUrl } from './download-tickets';
 export {
-  beginTreeDrag,
-  endTreeDrag,
   TREE_PATHS_TYPE,
   downloadName,
   insertSnippet,
-  isTreeDrag,
   pathsAsText,
   relativeToFile,
-  treePathsOf,
+  TreeDragInFlight,
+  useTreeDragInFlight,
   workspaceRelativeOf,
   writeTreeDrag,
 } from './drag-data';

@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState } from 'react';
 import { useBridge } from '../base';
 import { useToasts } from '../ui';
-import { isTreeDrag, pathsAsText, treePathsOf, workspaceRelativeOf } from './drag-data';
+import { pathsAsText, useTreeDragInFlight, workspaceRelativeOf } from './drag-data';
 import { desktopApi } from './desktop';
 
 /** What an OS drop is made of, once its files are placed against the workspace. */
@@ -46,6 +46,7 @@ export function usePathDrop<Item extends { name: string }>(
   copyIn?: CopyInPort<Item>,
 ) {
   const bridge = useBridge();
+  const treeDrag = useTreeDragInFlight.of(bridge);
   const toasts = useToasts();
   const [over, setOver] = useState(false);
   const latest = useRef({ insert, enabled, copyIn });
@@ -54,7 +55,7 @@ export function usePathDrop<Item extends { name: string }>(
 
   const handlers = useMemo(() => {
     const accepts = (data: DataTransfer | null): data is DataTransfer =>
-      Boolean(data) && latest.current.enabled && (isTreeDrag(data!) || isOsFileDrag(data!));
+      Boolean(data) && latest.current.enabled && (treeDrag.isTreeDrag(data!) || isOsFileDrag(data!));
     const workspaceRoot = () =>
       (root.current ??= bridge.request('workspace.info', {}).then(
         (info) => info.root,
@@ -79,7 +80,7 @@ export function usePathDrop<Item extends { name: string }>(
         if (!accepts(event.dataTransfer)) return;
         event.preventDefault();
         event.stopPropagation();
-        const paths = treePathsOf(event.dataTransfer);
+        const paths = treeDrag.pathsOf(event.dataTransfer);
         if (paths) return latest.current.insert(pathsAsText(paths));
         const desktop = desktopApi();
         const files = [...event.dataTransfer.files].map((file) => ({
@@ -109,6 +110,6 @@ export function usePathDrop<Item extends { name: string }>(
         });
       },
     };
-  }, [bridge, toasts]);
+  }, [bridge, toasts, treeDrag]);
   return { over, handlers };
 }

@@ -63,6 +63,7 @@ export interface EditAssistantState {
   reviews: Record<string, ReviewState>;
 }
 
+// process-wide: ids only grow; unique across windows is all they need to be.
 let localIds = 0;
 const localId = () => `local-${++localIds}`;
 
@@ -128,7 +129,7 @@ export class EditAssistantStore extends Store<EditAssistantState> {
     const view = this.state.sessions[path];
     try {
       // An open notebook's typing reaches main after a pause: the model is shown what the operator sees.
-      await notebookRestoreTarget(path)?.flushEdits();
+      await notebookRestoreTarget(this.bridge, path)?.flushEdits();
       const outcome = await this.bridge.request('editAssistant.send', {
         path,
         text,
@@ -295,7 +296,7 @@ export class EditAssistantStore extends Store<EditAssistantState> {
   ): Promise<boolean> {
     try {
       // The binding is checked against main's open notebook: typing on its way counts.
-      await notebookRestoreTarget(path)?.flushEdits();
+      await notebookRestoreTarget(this.bridge, path)?.flushEdits();
       const result = await this.bridge.request('editAssistant.decideCells', {
         path,
         proposalId,
@@ -328,7 +329,7 @@ export class EditAssistantStore extends Store<EditAssistantState> {
    * into the open notebook here, each one step of its undo (the file is written when the operator saves).
    */
   private async editOpenNotebook(path: string, edits: OpenNotebookCellEdit[]): Promise<void> {
-    const target = notebookRestoreTarget(path);
+    const target = notebookRestoreTarget(this.bridge, path);
     for (const edit of edits) {
       const done = !target
         ? false

@@ -6,8 +6,9 @@ import { languageForPath, monaco } from './monaco-setup';
 import { useOpenFile, useOpenFilesStore, type OpenFile } from './open-files';
 import { useGitStateOf } from '../git';
 import { menuItems } from '../commands';
+import { useTreeDragInFlight } from '../drag-out';
 import { attachTreePathDrop, openIfFile } from './path-drop';
-import { onRevealRequest, revealPendingIn } from './reveal';
+import { useReveals } from './reveal';
 import { useTextModels, type TextModels } from './text-models';
 import { reportEdits } from './edit-handover';
 import { EDITOR_OPTIONS, fileOptions } from './editor-options';
@@ -20,6 +21,7 @@ const GUTTER_TYPING_PAUSE_MS = 300;
 /** Monaco for one text file of the open-files store: edits flow into the buffer, reloads flow back. */
 export function CodeEditor({ path }: { path: string }) {
   const bridge = useBridge();
+  const reveals = useReveals.of(bridge);
   const store = useOpenFilesStore();
   const textModels = useTextModels();
   const { prefs } = usePrefs();
@@ -51,6 +53,7 @@ export function CodeEditor({ path }: { path: string }) {
     const pathDrop = attachTreePathDrop(editor, host.current!, {
       fileOf: () => textModels.pathOf(editor.getModel()) ?? null,
       open: openIfFile(bridge, (target) => void store.open(target)),
+      treeDrag: useTreeDragInFlight.of(bridge),
     });
     // What features above the editor attach (the debugger's breakpoints and paused line in a .py file).
     const detachContributions = codeEditorContributions().map((attach) =>
@@ -90,11 +93,11 @@ export function CodeEditor({ path }: { path: string }) {
     if (!ready) return;
     const reveal = () => {
       const editor = editorRef.current;
-      if (editor && textModels.pathOf(editor.getModel()) === path) revealPendingIn(path, editor);
+      if (editor && textModels.pathOf(editor.getModel()) === path) reveals.revealPendingIn(path, editor);
     };
     reveal();
-    return onRevealRequest((requested) => requested === path && reveal());
-  }, [path, ready, textModels]);
+    return reveals.onRequest((requested) => requested === path && reveal());
+  }, [path, ready, textModels, reveals]);
 
   // A reload or silent disk update replaced the buffer: push it into the model (undoable).
   useEffect(() => {

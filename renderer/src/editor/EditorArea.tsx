@@ -1,6 +1,6 @@
 import { useEffect, useRef, type DragEvent } from 'react';
 import { useAsk, useToasts, CloseIcon, FileIcon, DiffIcon, tabAnchor } from '../ui';
-import { errorText } from '../base';
+import { errorText, useBridge } from '../base';
 import { useTextModels, type TextModels } from './text-models';
 import { DiffView } from './DiffView';
 import { SaveAs } from './SaveAs';
@@ -20,6 +20,7 @@ const TAB_HOVER_MS = 600;
  * to drop into its view; dropping on the tab itself hands the data to that file's view.
  */
 function useTabDrop(store: OpenFilesStore, active: string | null) {
+  const bridge = useBridge();
   const hover = useRef<ReturnType<typeof setTimeout> | null>(null);
   const cancel = () => {
     if (hover.current !== null) clearTimeout(hover.current);
@@ -48,7 +49,7 @@ function useTabDrop(store: OpenFilesStore, active: string | null) {
         e.preventDefault();
         cancel();
         store.activate(file.path);
-        tabDrop.drop(file.path, e.dataTransfer);
+        tabDrop.drop(file.path, e.dataTransfer, bridge);
       },
     };
   };

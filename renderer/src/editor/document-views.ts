@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import type { KilnBridge } from '../../../shared/contract';
 import { CodeDocument } from './CodeDocument';
 import type { OpenFile } from './open-files';
 import { registerOwningView } from './owning-views';
@@ -23,7 +24,8 @@ export interface DocumentViewSpec {
 
 export interface TabDrop {
   accepts: (types: readonly string[]) => boolean;
-  drop: (path: string, data: DataTransfer) => void;
+  /** `bridge` is the window's where the drop landed. */
+  drop: (path: string, data: DataTransfer, bridge: KilnBridge) => void;
 }
 
 // Views are plugged in from outside (the app shell registers the notebook's), so the editor never imports the

@@ -12,7 +12,7 @@ export { monaco } from './monaco-setup';
 export { attachTreePathDrop, openIfFile } from './path-drop';
 export { OpenFilesStore, useOpenFile, useOpenFiles, useOpenFilesStore, type OpenFile } from './open-files';
 export { showsOwningView } from './owning-views';
-export { onRevealRequest, requestReveal, revealPendingIn, takeReveal, type RevealTarget } from './reveal';
+export { useReveals, type Reveals, type RevealTarget } from './reveal';
 export { SaveAs } from './SaveAs';
 export { useTextModels, type TextModels } from './text-models';
 export { languageForPath } from './monaco-setup';

@@ -47,6 +47,7 @@ export interface OpenFilesState {
   comparing: string | null;
 }
 
+// process-wide: ids only grow; unique across windows is all they need to be.
 let tabIds = 0;
 
 /** A view that keeps its own document (a notebook, held by the main process) and answers for its tab. */

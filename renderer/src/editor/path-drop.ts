@@ -1,5 +1,5 @@
 import type { KilnBridge } from '../../../shared/contract';
-import { isTreeDrag, relativeToFile, treePathsOf } from '../drag-out';
+import { relativeToFile, type TreeDragInFlight } from '../drag-out';
 import { monaco } from './monaco-setup';
 
 /** Opens a dropped row if it is a file (a folder dropped without Shift has nothing to open in an editor). */
@@ -15,6 +15,8 @@ export interface TreePathDropOptions {
   /** The workspace-relative path of the open file (a notebook's for its cells); null when it has none. */
   fileOf: () => string | null;
   open: (path: string) => void;
+  /** The window's tree drag (its rows come as OS files in Electron). */
+  treeDrag: TreeDragInFlight;
 }
 
 /**
@@ -28,14 +30,14 @@ export function attachTreePathDrop(
   options: TreePathDropOptions,
 ): () => void {
   const over = (event: DragEvent) => {
-    if (!event.dataTransfer || !isTreeDrag(event.dataTransfer)) return;
+    if (!event.dataTransfer || !options.treeDrag.isTreeDrag(event.dataTransfer)) return;
     event.preventDefault();
     event.stopPropagation();
     // 'copy' either way: the tree allows copy and move only, and a drop whose effect it does not allow never comes.
     event.dataTransfer.dropEffect = 'copy';
   };
   const drop = (event: DragEvent) => {
-    const paths = event.dataTransfer ? treePathsOf(event.dataTransfer) : null;
+    const paths = event.dataTransfer ? options.treeDrag.pathsOf(event.dataTransfer) : null;
     if (!paths) return;
     event.preventDefault();
     event.stopPropagation();

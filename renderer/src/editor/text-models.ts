@@ -10,6 +10,7 @@ interface TextModelEntry {
   large: boolean;
 }
 
+// process-wide: Monaco's models are one registry per page, so their URIs must be unique across windows.
 let uriSeq = 0;
 
 /**

@@ -4,7 +4,7 @@ import { listingEntries } from '../../../shared/listing';
 import { parentOf } from '../../../shared/paths';
 import { errorText, useBridge } from '../base';
 import { desktopApi } from '../drag-out';
-import { requestReveal } from '../editor';
+import { useReveals } from '../editor';
 import { useSymbolPath } from '../language';
 import { ChevronIcon, ContextMenu, FileIcon, FolderIcon, Icon, usePrefs, useToasts, type MenuItem } from '../ui';
 import { CrumbDropdown } from './CrumbDropdown';
@@ -41,6 +41,7 @@ export function Breadcrumb({
   const [open, setOpen] = useState<number | null>(null);
   const [menu, setMenu] = useState<{ x: number; y: number; items: MenuItem[] } | null>(null);
   const toasts = useToasts();
+  const reveals = useReveals();
   const segments = useMemo(() => segmentsOf(path ?? '', rootName), [path, rootName]);
   const buttons = useRef<Array<HTMLButtonElement | null>>([]);
   // After the file, the symbols enclosing the cursor (a Python file, from the language server), as VS Code shows.
@@ -63,7 +64,7 @@ export function Breadcrumb({
     setOpenSymbol(null);
     if (!path) return;
     const { start, end } = symbol.selectionRange;
-    requestReveal(path, {
+    reveals.request(path, {
       line: start.line + 1,
       start: start.character,
       end: end.line === start.line ? end.character : start.character,

@@ -33,6 +33,7 @@ function whenIdle(work: () => void): void {
  */
 const SLICE_MS = 0.3;
 
+// process-wide: backup versions only grow and are named unique across windows (with the tag below).
 let versions = 0;
 const windowTag = Math.random().toString(36).slice(2, 10);
 /** A name for one backup's text, unique across windows. */

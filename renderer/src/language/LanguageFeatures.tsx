@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useBridge } from '../base';
 import { useCommands } from '../commands';
-import { monaco, requestReveal, useOpenFilesStore, useTextModels } from '../editor';
+import { monaco, useOpenFilesStore, useReveals, useTextModels } from '../editor';
 import { useAsk, usePrefs, useToasts } from '../ui';
 import { useLanguageClient } from './language-client';
 import { PEEK_SCHEME, cellOfPeekUri } from './peek-models';
@@ -60,7 +60,7 @@ export function LanguageFeatures() {
           selectionOrPosition.endLineNumber === start.line
             ? selectionOrPosition.endColumn
             : start.column;
-        requestReveal(path, {
+        useReveals.of(bridge).request(path, {
           line: start.line,
           start: start.column - 1,
           end: end - 1,
@@ -112,7 +112,7 @@ export function LanguageFeatures() {
           onPick={(symbol) => {
             setSymbolsOpen(false);
             const { start, end } = symbol.location.range;
-            requestReveal(symbol.location.path, {
+            useReveals.of(bridge).request(symbol.location.path, {
               line: start.line + 1,
               start: start.character,
               end: end.line === start.line ? end.character : start.character,

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { errorText, useBridge } from '../base';
-import { monaco, onRevealRequest, revealPendingIn, useOpenFilesStore } from '../editor';
+import { monaco, useOpenFilesStore, useReveals } from '../editor';
 import type { DocumentViewProps } from '../editor';
 import { libraryUri } from './library-files';
 
@@ -10,6 +10,7 @@ import { libraryUri } from './library-files';
  */
 export function LibraryDocument({ path }: DocumentViewProps) {
   const bridge = useBridge();
+  const reveals = useReveals.of(bridge);
   const store = useOpenFilesStore();
   const host = useRef<HTMLDivElement>(null);
   const [model, setModel] = useState<monaco.editor.ITextModel | null>(null);
@@ -46,14 +47,14 @@ export function LibraryDocument({ path }: DocumentViewProps) {
       scrollBeyondLastLine: false,
       fixedOverflowWidgets: true,
     });
-    const reveal = () => revealPendingIn(path, editor);
+    const reveal = () => reveals.revealPendingIn(path, editor);
     reveal();
-    const stop = onRevealRequest((requested) => requested === path && reveal());
+    const stop = reveals.onRequest((requested) => requested === path && reveal());
     return () => {
       stop();
       editor.dispose();
     };
-  }, [model, path]);
+  }, [model, path, reveals]);
 
   if (error)
     return (

@@ -25,6 +25,7 @@ export interface ProviderDeps {
   reviewEdits(preview: EditPreview | Promise<EditPreview>, title: string): Promise<void>;
 }
 
+// process-wide: ids only grow; unique across windows is all they need to be.
 let requestSeq = 0;
 
 /** Monaco's features for Python, each a request to main's language server, cancelled when Monaco drops it. */

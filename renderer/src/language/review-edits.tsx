@@ -1,5 +1,5 @@
 import type { CellEdits, EditPreview, FileEdits, KilnBridge } from '../../../shared/contract';
-import { errorText } from '../base';
+import { errorText, useBridge } from '../base';
 import type { TextModels } from '../editor';
 import type { DialogRequest, Toasts } from '../ui';
 import { toMonacoRange } from './language-client';
@@ -28,9 +28,9 @@ export function changedLines(text: Pick<FileEdits, 'oldText' | 'newText' | 'edit
 }
 
 /** What a file's preview shows: its changed lines, or for a notebook each changed cell's, under the cell's name. */
-function changedParts(file: FileEdits): { label: string | null; lines: LineChange[] }[] {
+function changedParts(bridge: KilnBridge, file: FileEdits): { label: string | null; lines: LineChange[] }[] {
   if (!file.cells) return [{ label: null, lines: changedLines(file) }];
-  const target = notebookEditTarget(file.path);
+  const target = notebookEditTarget(bridge, file.path);
   return file.cells.map((cell) => {
     const number = target?.numberOf(cell.cell);
     return {
@@ -52,6 +52,7 @@ function ChangedLine({ change }: { change: LineChange }) {
 
 /** The preview body: every file the edits change, with each changed line before and after. */
 export function EditPreviewList({ preview }: { preview: EditPreview }) {
+  const bridge = useBridge();
   return (
     <div className="edit-preview" role="list" aria-label="Files to change">
       {preview.files.map((file) => (
@@ -63,7 +64,7 @@ export function EditPreviewList({ preview }: { preview: EditPreview }) {
               {file.cells ? ' · in the open notebook' : file.baseHash === null ? ' · unsaved buffer' : ''}
             </span>
           </div>
-          {changedParts(file).map((part, i) => (
+          {changedParts(bridge, file).map((part, i) => (
             <div key={i} className="edit-preview-part">
               {part.label && <div className="edit-preview-cell">{part.label}</div>}
               {part.lines.map((change) => (
@@ -89,7 +90,7 @@ async function prepareNotebook(
 ): Promise<() => Promise<unknown>> {
   const edits = file.cells.map((c) => ({ cellId: c.cell, source: c.newText }));
   const stale = () => new Error(`${file.path} changed since the preview; nothing was changed.`);
-  const target = notebookEditTarget(file.path);
+  const target = notebookEditTarget(bridge, file.path);
   if (target) {
     if (file.cells.some((c) => target.sourceOf(c.cell) !== c.oldText)) throw stale();
     return () => target.replaceSources(edits);

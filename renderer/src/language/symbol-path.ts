@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { DocumentSymbol, KilnBridge, LspPosition } from '../../../shared/contract';
-import { useBridge, useStore } from '../base';
+import { perBridge, useBridge, useStore } from '../base';
 import { monaco, useTextModels } from '../editor';
 import { useLanguageClient } from './language-client';
 
@@ -31,10 +31,11 @@ export function symbolPathAt(symbols: DocumentSymbol[], at: LspPosition): Symbol
   }
 }
 
-/** Symbols being asked for, by path: views asking at once share one request (a second would supersede the first). */
-const asking = new Map<string, Promise<DocumentSymbol[]>>();
+/** Symbols a window is asking for, by path: views asking at once share one request (a second would supersede the first). */
+const askingOf = perBridge(() => new Map<string, Promise<DocumentSymbol[]>>());
 
 function askSymbols(bridge: KilnBridge, path: string): Promise<DocumentSymbol[]> {
+  const asking = askingOf.of(bridge);
   const pending = asking.get(path);
   if (pending) return pending;
   const asked = bridge.request('language.documentSymbols', { path }).finally(() => asking.delete(path));

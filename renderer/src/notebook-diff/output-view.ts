@@ -12,6 +12,7 @@ export interface CellOutputViewProps {
   exactNumbers?: Readonly<Record<string, string>>;
 }
 
+// process-wide: a contribution point the notebook fills at start-up, the same for every window.
 let outputView: ComponentType<CellOutputViewProps> | null = null;
 
 export function registerCellOutputView(view: ComponentType<CellOutputViewProps>): void {

@@ -31,7 +31,7 @@ export async function restoreCellInto(
   change: CellDiff,
   source: CellRestoreSource,
 ): Promise<string | null> {
-  const target = notebookRestoreTarget(path);
+  const target = notebookRestoreTarget(source.bridge, path);
   if (target) {
     const plan = cellRestore(result, change, target.cellIds(), freshCellId);
     if (!plan) return 'This cell is not in the older version, so there is nothing to restore.';

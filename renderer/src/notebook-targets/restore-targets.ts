@@ -1,10 +1,12 @@
-import type { NotebookCell } from '../../../shared/contract';
+import type { KilnBridge, NotebookCell } from '../../../shared/contract';
+import { perBridge } from '../base';
 
 /*
  * Open notebooks as places a cell from elsewhere (an older version in the Timeline, an Edit assistant proposal
  * accepted into the open notebook) is put back or taken out: through the
  * notebook's own edit path, so it is one step of its undo and makes it dirty like any edit, and nothing the
- * operator typed is overwritten. Registered by each notebook view while it is open.
+ * operator typed is overwritten. Registered by each notebook view while it is open, in its window's set: a
+ * restore in one window never reaches a notebook open in another.
  */
 
 export interface NotebookRestoreTarget {
@@ -26,16 +28,17 @@ export interface NotebookRestoreTarget {
   flushEdits(): Promise<void>;
 }
 
-const targets = new Set<NotebookRestoreTarget>();
+const targetsOf = perBridge(() => new Set<NotebookRestoreTarget>());
 
-/** Offers an open notebook for restores. Returns what withdraws it. */
-export function registerNotebookRestoreTarget(target: NotebookRestoreTarget): () => void {
+/** Offers an open notebook of the window for restores. Returns what withdraws it. */
+export function registerNotebookRestoreTarget(bridge: KilnBridge, target: NotebookRestoreTarget): () => void {
+  const targets = targetsOf.of(bridge);
   targets.add(target);
   return () => void targets.delete(target);
 }
 
-/** The open notebook at `path` that holds its notebook, if any. */
-export function notebookRestoreTarget(path: string): NotebookRestoreTarget | null {
-  for (const target of targets) if (target.path() === path && target.holdsNotebook()) return target;
+/** The window's open notebook at `path` that holds its notebook, if any. */
+export function notebookRestoreTarget(bridge: KilnBridge, path: string): NotebookRestoreTarget | null {
+  for (const target of targetsOf.of(bridge)) if (target.path() === path && target.holdsNotebook()) return target;
   return null;
 }

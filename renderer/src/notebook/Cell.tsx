@@ -14,7 +14,7 @@ import { CellEditor } from './CellEditor';
 import { codeCellActions } from './cell-contributions';
 import { useBridge } from '../base';
 import { useOpenFilesStore } from '../editor';
-import { endCellDrag, startCellDrag } from './cell-drag';
+import { useCellDrags } from './cell-drag';
 import type { KernelAssistSource } from './kernel-assist';
 import type { CellTimings } from './cell-timing';
 import { CellTimingLabel } from './CellTimingLabel';
@@ -129,6 +129,7 @@ export const Cell = memo(function Cell({
   const outputsRef = useRef<HTMLDivElement>(null);
   const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
   const bridge = useBridge();
+  const drags = useCellDrags.of(bridge);
   const openFiles = useOpenFilesStore();
   const isCode = cell.cell_type === 'code';
   const isMarkdown = cell.cell_type === 'markdown';
@@ -245,8 +246,8 @@ export const Cell = memo(function Cell({
         title={`${hideInput ? 'Show input' : 'Hide input'}; drag to move`}
         onClick={() => collapse?.toggleSource(cell.id)}
         draggable
-        onDragStart={(e) => startCellDrag(actions, cell.id, e)}
-        onDragEnd={endCellDrag}
+        onDragStart={(e) => drags.start(actions, cell.id, e)}
+        onDragEnd={drags.end}
       />
       <div className="nb-gutter">
         {agentMark && <AgentCellMarkButton mark={agentMark} />}

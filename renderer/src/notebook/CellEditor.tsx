@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { cellEditorContributions } from './cell-contributions';
 import { useBridge } from '../base';
 import { attachTreePathDrop, monaco, openIfFile, useOpenFilesStore } from '../editor';
+import { useTreeDragInFlight } from '../drag-out';
 import { overflowWidgetsNode, trackOverflowOwner } from './overflow-widgets';
 import { attachKernelAssist, type KernelAssistSource } from './kernel-assist';
 import { attachCellLanguage } from './language';
@@ -231,6 +232,7 @@ export function CellEditor({
     const detachPathDrop = attachTreePathDrop(editor, el, {
       fileOf: () => openFiles.getState().active,
       open: openIfFile(bridge, (target) => void openFiles.open(target)),
+      treeDrag: useTreeDragInFlight.of(bridge),
     });
     const detachLanguage = assist?.language ? attachCellLanguage(editor, cellId, assist.language) : null;
     const untrackOwner = trackOverflowOwner(editor);

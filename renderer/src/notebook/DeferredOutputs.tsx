@@ -14,6 +14,7 @@ const LINE_PX = 18;
 /** What a long text shows at most before "Show more" (Outputs.tsx), in lines. */
 const SHOWN_LINES = 501;
 
+// process-wide: printing prints the whole page, every window's notebooks in it.
 const makeAll = new Emitter<void>();
 
 /** Every output not made yet is made now: the notebook is being printed whole (Export as PDF). */

@@ -2,14 +2,14 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react'
 import { dataViewerTab } from '../../../shared/contract';
 import { nameOf } from '../../../shared/paths';
 import { errorText, perBridge, useBridge, useStore } from '../base';
-import { CodeDocument, monaco, onRevealRequest, takeReveal, useOpenFilesStore } from '../editor';
+import { CodeDocument, monaco, useOpenFilesStore, useReveals } from '../editor';
 import { PlusIcon, useColorScheme, usePrefs, useToasts } from '../ui';
 import { registerNotebookEditTarget } from '../language';
 import { NotebookMergeView } from '../notebook-merge';
 import { Banners, CannotOpen } from './Banners';
 import { Cell, type SectionState } from './Cell';
 import { CellRows } from './cell-rows';
-import { takeCellDrops, takeTabDrops } from './cell-drag';
+import { takeCellDrops, useCellDrags } from './cell-drag';
 import { CollapseActions } from './collapse';
 import { FindBar } from './find/FindBar';
 import { FindContext } from './find/find-context';
@@ -22,7 +22,7 @@ import { navigationStep, useNotebookKeys } from './key-table';
 import { CellTimings } from './cell-timing';
 import { useKernelAssistCommands } from './kernel-assist-commands';
 import { useKernelAssistSource } from './kernel-assist-source';
-import { trackCellNumbers } from './language';
+import { useCellNumbers } from './language';
 import { NotebookController } from './notebook-controller';
 import type { NotebookSession } from './notebook-session';
 import { NotebookSessions } from './notebook-sessions';
@@ -105,6 +105,7 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   const cellsRef = useRef<HTMLDivElement>(null);
   const dropLine = useRef<HTMLDivElement>(null);
   const bridge = useBridge();
+  const reveals = useReveals.of(bridge);
   const { prefs, setPref } = usePrefs();
   const assist = useKernelAssistSource(session, bridge, prefs);
   useKernelAssistCommands(prefs, setPref);
@@ -117,23 +118,23 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
 
   useEffect(() => notebook.keepSelection(), [notebook, state.status, state.cells]);
   // The Problems panel names this notebook's cells by the numbers shown here.
-  useEffect(() => trackCellNumbers(session), [session]);
+  useEffect(() => useCellNumbers.of(bridge).track(session), [bridge, session]);
   // A rename or quick fix from anywhere that reaches this notebook edits its cells here: one undoable step.
   useEffect(
     () =>
-      registerNotebookEditTarget({
+      registerNotebookEditTarget(bridge, {
         path: () => session.path,
         sourceOf: (cellId) => session.cell(cellId)?.cell.source,
         numberOf: (cellId) => (session.indexOf(cellId) >= 0 ? session.indexOf(cellId) + 1 : null),
         replaceSources: (edits) => notebook.replaceSources(edits),
       }),
-    [session, notebook],
+    [bridge, session, notebook],
   );
 
   // The Timeline puts an older version's cell back here, and the Edit assistant its accepted cells: undoable edits.
   useEffect(
     () =>
-      registerNotebookRestoreTarget({
+      registerNotebookRestoreTarget(bridge, {
         path: () => session.path,
         holdsNotebook: () => session.getState().status === 'ready',
         cellIds: () => session.getState().cells.map((c) => c.cell.id),
@@ -141,10 +142,13 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
         takeCell: (cellId) => notebook.takeCell(cellId),
         flushEdits: () => session.flushEdits(),
       }),
-    [session, notebook],
+    [bridge, session, notebook],
   );
 
-  useEffect(() => showNotebookOutline(path, { session, selection: notebook }), [path, session, notebook]);
+  useEffect(
+    () => showNotebookOutline(bridge, path, { session, selection: notebook }),
+    [bridge, path, session, notebook],
+  );
 
   // Cells after the first screen mount once they have all arrived (they follow the first ones' paint).
   const mounted = useMountedCells(state.cells.length, state.status === 'ready' && state.allCellsLoaded);
@@ -154,7 +158,7 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   useEffect(() => {
     if (!ready) return;
     const reveal = () => {
-      const target = takeReveal(session.path);
+      const target = reveals.take(session.path);
       const cells = session.getState().cells;
       const index = target?.cellId !== undefined ? cells.findIndex((c) => c.cell.id === target.cellId) : target?.cell;
       const cellId = index === undefined ? undefined : cells[index]?.cell.id;
@@ -167,13 +171,13 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
       });
     };
     reveal();
-    return onRevealRequest((requested) => requested === session.path && reveal());
-  }, [ready, session, notebook, collapse]);
+    return reveals.onRequest((requested) => requested === session.path && reveal());
+  }, [ready, session, notebook, collapse, reveals]);
 
   // Cells dropped on this notebook's tab land at its end (undoable, selected, in view).
   useEffect(() => {
     if (!ready) return;
-    return takeTabDrops(
+    return useCellDrags.of(bridge).takeTabDrops(
       () => session.path,
       (cells) =>
         void notebook.pasteAt(session.getState().cells.length, cells).then(() => {
@@ -181,7 +185,7 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
           if (id) requestAnimationFrame(() => notebook.cellElements.get(id)?.scrollIntoView({ block: 'nearest' }));
         }),
     );
-  }, [ready, session, notebook]);
+  }, [bridge, ready, session, notebook]);
 
   const hidden = useMemo(() => hiddenBySections(state.cells.map((c) => c.cell)), [state.cells]);
   // A folded section's state as last given, while it holds the same cells: its heading cell (memoized) is not
@@ -251,8 +255,8 @@ function NotebookEditor({ session, tabId }: { session: NotebookSession; tabId: n
   const listShown = state.status === 'ready';
   useEffect(() => {
     if (!listShown || !cellsRef.current || !dropLine.current) return;
-    return takeCellDrops(cellsRef.current, dropLine.current, notebook);
-  }, [listShown, notebook]);
+    return takeCellDrops(useCellDrags.of(bridge), cellsRef.current, dropLine.current, notebook);
+  }, [bridge, listShown, notebook]);
   useFindAndCollapseKeys({
     find,
     collapse,

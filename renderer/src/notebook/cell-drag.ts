@@ -1,6 +1,7 @@
 import type { DragEvent as ReactDragEvent } from 'react';
 import { Emitter } from '../../../shared/base/event';
 import type { NotebookCell } from '../../../shared/contract';
+import { perBridge } from '../base';
 import type { TabDrop } from '../editor';
 import { CELLS_MIME, cellsAsText, cellsFromJson, cellsToJson } from './cell-clipboard';
 import type { NotebookController } from './notebook-controller';
@@ -11,20 +12,81 @@ import type { CellDragSource } from './types';
  * them there. The drag carries the cells as JupyterLab's MIME (and their text), so any notebook view can take it.
  */
 
-/** The drag this window started, so a drop can tell a move within its notebook from a copy. */
-let current: { notebook: CellDragSource; ids: string[] } | null = null;
+/**
+ * A window's cell drags: the drag it started (so a drop can tell a move within its notebook from a copy) and the
+ * cells dropped on its notebooks' tabs. One per bridge: a drag or a tab drop in one window is not another's.
+ */
+export class CellDrags {
+  private current: { notebook: CellDragSource; ids: string[] } | null = null;
+  /** Cells dropped on a notebook's tab, waiting for its view (which may not exist until the tab shows). */
+  private readonly tabDrops = new Map<string, NotebookCell[][]>();
+  private readonly tabDropped = new Emitter<string>();
 
-/** The cell's handle started a drag (of the cell, or of the selection it is in). */
-export function startCellDrag(notebook: CellDragSource, cellId: string, event: ReactDragEvent): void {
-  const ids = notebook.selection().includes(cellId) ? notebook.selection() : [cellId];
-  const cells = ids.map((id) => notebook.session.cell(id)?.cell).filter((c) => c !== undefined);
-  current = { notebook, ids };
-  event.dataTransfer.setData(CELLS_MIME, cellsToJson(cells));
-  event.dataTransfer.setData('text/plain', cellsAsText(cells));
-  event.dataTransfer.effectAllowed = 'copyMove';
-  setDragLabel(event, cells.length === 1 ? firstLine(cells[0]?.source ?? '') : `${cells.length} cells`);
-  if (!ids.includes(notebook.getState().activeId ?? '')) notebook.focus(cellId, 'command');
+  /** The cell's handle started a drag (of the cell, or of the selection it is in). */
+  start(notebook: CellDragSource, cellId: string, event: ReactDragEvent): void {
+    const ids = notebook.selection().includes(cellId) ? notebook.selection() : [cellId];
+    const cells = ids.map((id) => notebook.session.cell(id)?.cell).filter((c) => c !== undefined);
+    this.current = { notebook, ids };
+    event.dataTransfer.setData(CELLS_MIME, cellsToJson(cells));
+    event.dataTransfer.setData('text/plain', cellsAsText(cells));
+    event.dataTransfer.effectAllowed = 'copyMove';
+    setDragLabel(event, cells.length === 1 ? firstLine(cells[0]?.source ?? '') : `${cells.length} cells`);
+    if (!ids.includes(notebook.getState().activeId ?? '')) notebook.focus(cellId, 'command');
+  }
+
+  end = (): void => {
+    this.current = null;
+  };
+
+  /** Drops the dragged cells at `index`: a move within the notebook they came from, else a copy. */
+  drop(notebook: NotebookController, event: CellDragEvent, index: number): void {
+    const current = this.current;
+    if (current?.notebook === notebook) {
+      const moving = new Set(current.ids);
+      const { cells } = notebook.session.getState();
+      // The index among the cells that stay: only the moved cells above the drop point shift it.
+      let before = index;
+      for (const id of current.ids) if (notebook.session.indexOf(id) < index) before--;
+      void notebook.moveTo(current.ids, Math.min(Math.max(0, before), cells.length - moving.size));
+    } else {
+      const cells = cellsFromJson(event.dataTransfer?.getData(CELLS_MIME) ?? '');
+      if (cells) void notebook.pasteAt(index, cells);
+    }
+    this.current = null;
+  }
+
+  /** A drop here copies (from elsewhere) or moves (within this notebook). */
+  dropEffect(notebook: NotebookController): 'move' | 'copy' {
+    return this.current?.notebook === notebook ? 'move' : 'copy';
+  }
+
+  /** Cells dropped on another notebook's tab are copied to its end (VS Code-style tab drops). */
+  dropOnTab(path: string, data: Pick<DataTransfer, 'getData'>): void {
+    const from = this.current?.notebook.session.path;
+    this.current = null;
+    // On its own notebook's tab a drag is no copy.
+    if (from === path) return;
+    const cells = cellsFromJson(data.getData(CELLS_MIME));
+    if (!cells) return;
+    this.tabDrops.set(path, [...(this.tabDrops.get(path) ?? []), cells]);
+    this.tabDropped.fire(path);
+  }
+
+  /** The view of `path` takes the cells dropped on its tab (now and whenever more come), pasting them at its end. */
+  takeTabDrops(path: () => string, paste: (cells: NotebookCell[]) => void): () => void {
+    const take = () => {
+      const drops = this.tabDrops.get(path());
+      this.tabDrops.delete(path());
+      for (const cells of drops ?? []) paste(cells);
+    };
+    take();
+    const subscription = this.tabDropped.event((dropped) => dropped === path() && take());
+    return () => subscription.dispose();
+  }
 }
+
+/** The window's cell drags (a hook; `useCellDrags.of(bridge)` outside React). */
+export const useCellDrags = perBridge(() => new CellDrags());
 
 /**
  * A small drag image naming what moves (the cell's first line, or "3 cells"): the browser paints it once, where
@@ -42,10 +104,6 @@ function setDragLabel(event: ReactDragEvent, text: string): void {
 function firstLine(source: string): string {
   const line = source.split('\n', 1)[0].trim();
   return line.length > 60 ? `${line.slice(0, 59)}…` : line || 'Empty cell';
-}
-
-export function endCellDrag(): void {
-  current = null;
 }
 
 /** What the drop side reads of a drag event (the DOM's, or React's). */
@@ -72,29 +130,18 @@ export function dropTarget(
   return { index: after ? index + 1 : index, element, after };
 }
 
-/** Drops the dragged cells at `index`: a move within the notebook they came from, else a copy. */
-export function dropCells(notebook: NotebookController, event: CellDragEvent, index: number): void {
-  if (current?.notebook === notebook) {
-    const moving = new Set(current.ids);
-    const { cells } = notebook.session.getState();
-    // The index among the cells that stay: only the moved cells above the drop point shift it.
-    let before = index;
-    for (const id of current.ids) if (notebook.session.indexOf(id) < index) before--;
-    void notebook.moveTo(current.ids, Math.min(Math.max(0, before), cells.length - moving.size));
-  } else {
-    const cells = cellsFromJson(event.dataTransfer?.getData(CELLS_MIME) ?? '');
-    if (cells) void notebook.pasteAt(index, cells);
-  }
-  current = null;
-}
-
 /**
  * Takes cell drags over a notebook's list of cells before anything in it sees them (capture phase), showing
  * `line` where they would land and dropping them there. A cell's Monaco editor would otherwise take the drag
  * for text: hit-test its caret on every dragover (a forced layout each time) and, on the drop, insert the
  * dragged cells' text where they were dropped. Other drags (text, files) reach the editors as before.
  */
-export function takeCellDrops(list: HTMLElement, line: HTMLElement, notebook: NotebookController): () => void {
+export function takeCellDrops(
+  drags: CellDrags,
+  list: HTMLElement,
+  line: HTMLElement,
+  notebook: NotebookController,
+): () => void {
   let lineTop: number | null = null;
   let lastIndex: number | null = null;
   const hide = () => {
@@ -106,7 +153,7 @@ export function takeCellDrops(list: HTMLElement, line: HTMLElement, notebook: No
     if (!carriesCells(event)) return;
     event.preventDefault();
     event.stopPropagation();
-    event.dataTransfer!.dropEffect = dropEffect(notebook);
+    event.dataTransfer!.dropEffect = drags.dropEffect(notebook);
     const target = dropTarget(notebook, event);
     if (!target) return;
     lastIndex = target.index;
@@ -123,7 +170,7 @@ export function takeCellDrops(list: HTMLElement, line: HTMLElement, notebook: No
     event.stopPropagation();
     const index = dropTarget(notebook, event)?.index ?? lastIndex ?? notebook.session.getState().cells.length;
     hide();
-    dropCells(notebook, event, index);
+    drags.drop(notebook, event, index);
   };
   const onDragLeave = (event: DragEvent) => {
     if (!list.contains(event.relatedTarget as Node | null)) hide();
@@ -140,38 +187,8 @@ export function takeCellDrops(list: HTMLElement, line: HTMLElement, notebook: No
   };
 }
 
-/** A drop here copies (from elsewhere) or moves (within this notebook). */
-export function dropEffect(notebook: NotebookController): 'move' | 'copy' {
-  return current?.notebook === notebook ? 'move' : 'copy';
-}
-
-/** Cells dropped on a notebook's tab, waiting for its view (which may not exist until the tab shows). */
-const tabDrops = new Map<string, NotebookCell[][]>();
-const tabDropped = new Emitter<string>();
-
 /** Cells dropped on another notebook's tab are copied to its end, as the issue asks (VS Code-style tab drops). */
 export const notebookTabDrop: TabDrop = {
   accepts: (types) => types.includes(CELLS_MIME),
-  drop: (path, data) => {
-    const from = current?.notebook.session.path;
-    current = null;
-    // On its own notebook's tab a drag is no copy.
-    if (from === path) return;
-    const cells = cellsFromJson(data.getData(CELLS_MIME));
-    if (!cells) return;
-    tabDrops.set(path, [...(tabDrops.get(path) ?? []), cells]);
-    tabDropped.fire(path);
-  },
+  drop: (path, data, bridge) => useCellDrags.of(bridge).dropOnTab(path, data),
 };
-
-/** The view of `path` takes the cells dropped on its tab (now and whenever more come), pasting them at its end. */
-export function takeTabDrops(path: () => string, paste: (cells: NotebookCell[]) => void): () => void {
-  const take = () => {
-    const drops = tabDrops.get(path());
-    tabDrops.delete(path());
-    for (const cells of drops ?? []) paste(cells);
-  };
-  take();
-  const subscription = tabDropped.event((dropped) => dropped === path() && take());
-  return () => subscription.dispose();
-}

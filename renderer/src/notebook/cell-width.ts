@@ -2,6 +2,7 @@
  * Each observed element's width as the last frame laid it out, through one ResizeObserver shared by every cell
  * (as near-view.ts shares its IntersectionObserver): read from here, a width costs no forced layout.
  */
+// process-wide: one ResizeObserver for the page's elements, whichever window they belong to.
 const listeners = new Map<Element, (width: number) => void>();
 let observer: ResizeObserver | null = null;
 

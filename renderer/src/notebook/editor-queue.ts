@@ -11,6 +11,7 @@ import { flushSync } from 'react-dom';
  */
 export const SCROLL_QUIET_MS = 150;
 
+// process-wide: the page has one main thread; editors of every window take turns on its frames.
 const waiting = new Set<() => void>();
 let posted = false;
 let lastScroll = Number.NEGATIVE_INFINITY;

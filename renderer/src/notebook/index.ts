@@ -2,7 +2,7 @@ export { NOTEBOOK_AS_TEXT, NotebookAsText, NotebookView } from './NotebookView';
 export { useNotebookOutline, type NotebookOutline } from './outline-feed';
 export { markdownHeadings, type Heading, type NotebookHeading } from './sections';
 export { notebookTabDrop } from './cell-drag';
-export { cellNumberOf, cellNumbers } from './language';
+export { useCellNumbers, type CellNumbers } from './language';
 export { OutputList } from './Outputs';
 export {
   registerCellAction,

@@ -1,4 +1,5 @@
 import type { Prefs } from '../../../shared/contract';
+import { useBridge } from '../base';
 import { useCommands } from '../commands';
 import { inspectAtCursor, kernelKeyApplies, showKernelCompletions } from './kernel-assist';
 
@@ -10,6 +11,7 @@ export function useKernelAssistCommands(
   prefs: Prefs | null,
   setPref: <K extends keyof Prefs>(key: K, value: Prefs[K]) => void,
 ): void {
+  const bridge = useBridge();
   const recording = prefs?.notebookRecordTiming ?? false;
   useCommands([
     {
@@ -17,16 +19,16 @@ export function useKernelAssistCommands(
       title: 'Show Kernel Completions',
       category: 'Notebook',
       keys: 'Tab',
-      when: kernelKeyApplies,
-      run: showKernelCompletions,
+      when: () => kernelKeyApplies(bridge),
+      run: () => showKernelCompletions(bridge),
     },
     {
       id: 'notebook.kernelInspect',
       title: 'Show Kernel Docstring (again for more)',
       category: 'Notebook',
       keys: 'Shift+Tab',
-      when: kernelKeyApplies,
-      run: inspectAtCursor,
+      when: () => kernelKeyApplies(bridge),
+      run: () => inspectAtCursor(bridge),
     },
     {
       id: 'notebook.toggleRecordTiming',

@@ -1,6 +1,6 @@
 import { useMemo, useRef } from 'react';
 import type { KilnBridge, LspRange, Prefs } from '../../../shared/contract';
-import { requestReveal, useOpenFilesStore, type RevealTarget } from '../editor';
+import { useOpenFilesStore, useReveals, type RevealTarget } from '../editor';
 import { DEFAULT_HOVER_DELAY_MS, type KernelAssistSource } from './kernel-assist';
 import type { NotebookSession } from './notebook-session';
 
@@ -33,10 +33,10 @@ export function useKernelAssistSource(
         path: () => session.path,
         flush: () => session.flushEdits(),
         openFile: (path, range) => {
-          requestReveal(path, revealTarget(range));
+          useReveals.of(bridge).request(path, revealTarget(range));
           void useOpenFilesStore.of(bridge).open(path);
         },
-        revealCell: (cellId, range) => requestReveal(session.path, { ...revealTarget(range), cellId }),
+        revealCell: (cellId, range) => useReveals.of(bridge).request(session.path, { ...revealTarget(range), cellId }),
       },
     }),
     [session, bridge],

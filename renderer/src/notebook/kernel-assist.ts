@@ -2,6 +2,7 @@ import { createElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import type { CompleteResult, CompletionType, InspectResult, KernelStatus, KilnBridge } from '../../../shared/contract';
 import { joinMultiline } from '../../../shared/contract';
+import { perBridge } from '../base';
 import { monaco } from '../editor';
 import { stripAnsi } from './ansi';
 import { InspectPanel, type InspectView } from './InspectPanel';
@@ -28,13 +29,29 @@ export interface KernelAssistSource {
   readonly language?: CellLanguageSource;
 }
 
-/** What each cell editor's model answers through. */
-const sources = new Map<string, KernelAssistSource>();
-const registeredLanguages = new Set<string>();
-/** The cell editor with the kernel's help that had focus last: where the commands act. */
-let lastEditor: { editor: monaco.editor.ICodeEditor; widget: InspectWidget } | null = null;
-/** Each cell editor's panel, by its model: where completion says the kernel is busy. */
-const panels = new Map<string, InspectWidget>();
+/**
+ * A window's cell editors with the kernel's help. Monaco's registries are one per page, so each window registers
+ * its own providers (per language), each answering only for its own cells' models: two windows in one page never
+ * ask each other's kernels.
+ */
+interface WindowAssist {
+  /** What each cell editor's model answers through. */
+  sources: Map<string, KernelAssistSource>;
+  /** The languages this window's providers are registered for. */
+  languages: Set<string>;
+  /** The cell editor with the kernel's help that had focus last: where the commands act. */
+  lastEditor: { editor: monaco.editor.ICodeEditor; widget: InspectWidget } | null;
+  /** Each cell editor's panel, by its model: where completion says the kernel is busy. */
+  panels: Map<string, InspectWidget>;
+}
+
+const windowAssistOf = perBridge((): WindowAssist => ({
+  sources: new Map(),
+  languages: new Set(),
+  lastEditor: null,
+  panels: new Map(),
+}));
+// process-wide: request ids only grow; unique across windows is all they need to be.
 let nextRequestId = 1;
 
 /** Kernels that can answer: the ones that are running. 'busy' is asked too, and main answers within its bound. */
@@ -88,14 +105,14 @@ function cellWords(text: string, prefix: string, except: Set<string>): string[] 
   return [...words];
 }
 
-function completionProvider(): monaco.languages.CompletionItemProvider {
+function completionProvider({ sources, panels }: WindowAssist): monaco.languages.CompletionItemProvider {
   return {
     triggerCharacters: ['.'],
     async provideCompletionItems(model, position, context, token) {
       const source = sources.get(model.uri.toString());
       if (!source) return undefined;
       // The language server's static items, asked at once beside the kernel (neither waits for the other).
-      const staticAnswer = staticCompletions(model, position, token, context.triggerCharacter);
+      const staticAnswer = staticCompletions(source.bridge, model, position, token, context.triggerCharacter);
       const text = model.getValue();
       const cursor = model.getOffsetAt(position);
       const word = model.getWordUntilPosition(position);
@@ -186,7 +203,7 @@ function inspectAt(source: KernelAssistSource, code: string, cursor: number, det
   return { answer, cancel };
 }
 
-function hoverProvider(): monaco.languages.HoverProvider {
+function hoverProvider({ sources }: WindowAssist): monaco.languages.HoverProvider {
   return {
     async provideHover(model, position, token) {
       const source = sources.get(model.uri.toString());
@@ -218,7 +235,7 @@ function fenced(text: string): string {
   return `${fence}text\n${text}\n${fence}`;
 }
 
-function signatureProvider(): monaco.languages.SignatureHelpProvider {
+function signatureProvider({ sources }: WindowAssist): monaco.languages.SignatureHelpProvider {
   return {
     signatureHelpTriggerCharacters: ['(', ','],
     signatureHelpRetriggerCharacters: [','],
@@ -248,12 +265,13 @@ function signatureProvider(): monaco.languages.SignatureHelpProvider {
   };
 }
 
-function registerLanguage(language: string): void {
-  if (registeredLanguages.has(language)) return;
-  registeredLanguages.add(language);
-  monaco.languages.registerCompletionItemProvider(language, completionProvider());
-  monaco.languages.registerHoverProvider(language, hoverProvider());
-  monaco.languages.registerSignatureHelpProvider(language, signatureProvider());
+/** The window's providers for `language`, registered with its first cell editor of it; they live as long as the window. */
+function registerLanguage(windowAssist: WindowAssist, language: string): void {
+  if (windowAssist.languages.has(language)) return;
+  windowAssist.languages.add(language);
+  monaco.languages.registerCompletionItemProvider(language, completionProvider(windowAssist));
+  monaco.languages.registerHoverProvider(language, hoverProvider(windowAssist));
+  monaco.languages.registerSignatureHelpProvider(language, signatureProvider(windowAssist));
 }
 
 /** True when the character before the cursor is part of code, not indentation: Tab completes there, elsewhere it indents. */
@@ -369,22 +387,23 @@ class InspectWidget implements monaco.editor.IContentWidget {
  * (JupyterLab's rule: at a line's start or in its indentation they indent and dedent as before), and not
  * while the suggest widget is open (Tab takes the suggestion there).
  */
-export function kernelKeyApplies(): boolean {
-  const editor = lastEditor?.editor;
+export function kernelKeyApplies(bridge: KilnBridge): boolean {
+  const editor = windowAssistOf.of(bridge).lastEditor?.editor;
   if (!editor?.hasTextFocus() || !afterCode(editor)) return false;
   return !editor.getDomNode()?.ownerDocument.querySelector('.suggest-widget.visible');
 }
 
 /** Tab: the kernel's completions at the cursor of the last focused cell editor. */
-export function showKernelCompletions(): void {
-  const editor = lastEditor?.editor;
+export function showKernelCompletions(bridge: KilnBridge): void {
+  const editor = windowAssistOf.of(bridge).lastEditor?.editor;
   if (!editor) return;
   editor.focus();
   editor.trigger('kiln', 'editor.action.triggerSuggest', {});
 }
 
 /** Shift+Tab: the kernel's docstring for the name at the cursor; again at the same place, more of it. */
-export function inspectAtCursor(): void {
+export function inspectAtCursor(bridge: KilnBridge): void {
+  const { lastEditor } = windowAssistOf.of(bridge);
   if (!lastEditor) return;
   lastEditor.editor.focus();
   void lastEditor.widget.inspect();
@@ -393,6 +412,7 @@ export function inspectAtCursor(): void {
 /**
  * One hover option object per delay: Monaco copies each editor's options into its global configuration, and a
  * fresh object there is a change that re-reads every model's options (for every cell editor made).
+ * process-wide: Monaco's configuration is one per page.
  */
 const hoverOptions = new Map<number, monaco.editor.IEditorHoverOptions>();
 function hoverOption(delay: number): monaco.editor.IEditorHoverOptions {
@@ -409,9 +429,11 @@ export function attachKernelAssist(
   const model = editor.getModel();
   if (!model) return () => undefined;
   const key = model.uri.toString();
+  const windowAssist = windowAssistOf.of(source.bridge);
+  const { sources, panels } = windowAssist;
   sources.set(key, source);
-  registerLanguage(model.getLanguageId());
-  const languageSub = model.onDidChangeLanguage((e) => registerLanguage(e.newLanguage));
+  registerLanguage(windowAssist, model.getLanguageId());
+  const languageSub = model.onDidChangeLanguage((e) => registerLanguage(windowAssist, e.newLanguage));
   const applyHoverDelay = () => {
     const delay = source.hoverDelayMs();
     // As in JupyterLab, nothing pops up by itself while typing (each key would be a request to the kernel).
@@ -421,7 +443,7 @@ export function attachKernelAssist(
   const widget = new InspectWidget(editor, source);
   const entry = { editor, widget };
   panels.set(key, widget);
-  const focusSub = editor.onDidFocusEditorText(() => (lastEditor = entry));
+  const focusSub = editor.onDidFocusEditorText(() => (windowAssist.lastEditor = entry));
   const escapeSub = editor.onKeyDown((e) => {
     if (e.keyCode === monaco.KeyCode.Escape && widget.visible) {
       widget.hide();
@@ -434,7 +456,7 @@ export function attachKernelAssist(
   return () => {
     if (sources.get(key) === source) sources.delete(key);
     for (const sub of [languageSub, focusSub, escapeSub, cursorSub, blurSub]) sub.dispose();
-    if (lastEditor === entry) lastEditor = null;
+    if (windowAssist.lastEditor === entry) windowAssist.lastEditor = null;
     if (panels.get(key) === widget) panels.delete(key);
     widget.dispose();
   };

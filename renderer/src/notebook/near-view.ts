@@ -12,6 +12,7 @@ interface SharedObserver {
 }
 
 /** Keyed by root (the document for the viewport), then by margin. */
+// process-wide: DOM observers keyed by their DOM root, which no two windows share.
 const shared = new WeakMap<Element | Document, Map<string, SharedObserver>>();
 
 /** Calls `onChange` with whether `el` is within `margin` of `root` (the viewport when null), now and on each change. */

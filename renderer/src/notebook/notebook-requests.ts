@@ -7,7 +7,12 @@ export type NotebookRequest = {
 }[RequestChannel];
 
 /** Requests that go out while the rest of the document is still arriving; every other one waits for it (it may address those cells). */
-const BEFORE_WHOLE = new Set<string>(['notebook.open', 'notebook.cells', 'notebook.get', 'notebook.close']);
+const BEFORE_WHOLE: ReadonlySet<string> = new Set([
+  'notebook.open',
+  'notebook.cells',
+  'notebook.get',
+  'notebook.close',
+]);
 
 /**
  * One notebook's requests to main: each sent to where its file is now, after the rest of the document arrived,

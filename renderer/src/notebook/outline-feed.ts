@@ -1,6 +1,7 @@
 import { useMemo, useSyncExternalStore } from 'react';
 import { Emitter } from '../../../shared/base/event';
-import { useStore, type Readable } from '../base';
+import type { KilnBridge } from '../../../shared/contract';
+import { perBridge, useStore, type Readable } from '../base';
 import type { NotebookSessionState } from './notebook-session';
 import { currentHeading, notebookHeadings, type NotebookHeading } from './sections';
 
@@ -10,22 +11,37 @@ interface ShownNotebook {
   selection: Readable<{ activeId: string | null }>;
 }
 
-const shown = new Map<string, ShownNotebook>();
-const changed = new Emitter<void>();
-const subscribe = (listener: () => void) => {
-  const sub = changed.event(listener);
-  return () => sub.dispose();
-};
+/** The notebooks a window shows, by path: one feed per bridge, so one window's outline never lists another's notebook. */
+export class OutlineFeed {
+  private readonly shown = new Map<string, ShownNotebook>();
+  private readonly changed = new Emitter<void>();
 
-/** A notebook view says it is showing `path` (until the returned function is called). */
-export function showNotebookOutline(path: string, notebook: ShownNotebook): () => void {
-  shown.set(path, notebook);
-  changed.fire();
-  return () => {
-    if (shown.get(path) !== notebook) return;
-    shown.delete(path);
-    changed.fire();
+  subscribe = (listener: () => void): (() => void) => {
+    const sub = this.changed.event(listener);
+    return () => sub.dispose();
   };
+
+  get(path: string): ShownNotebook | undefined {
+    return this.shown.get(path);
+  }
+
+  /** A notebook view says it is showing `path` (until the returned function is called). */
+  show(path: string, notebook: ShownNotebook): () => void {
+    this.shown.set(path, notebook);
+    this.changed.fire();
+    return () => {
+      if (this.shown.get(path) !== notebook) return;
+      this.shown.delete(path);
+      this.changed.fire();
+    };
+  }
+}
+
+export const useOutlineFeed = perBridge(() => new OutlineFeed());
+
+/** A notebook view of the window of `bridge` says it is showing `path` (until the returned function is called). */
+export function showNotebookOutline(bridge: KilnBridge, path: string, notebook: ShownNotebook): () => void {
+  return useOutlineFeed.of(bridge).show(path, notebook);
 }
 
 const NOTHING: Readable<NotebookSessionState | null> = { subscribe: () => () => undefined, getState: () => null };
@@ -40,9 +56,10 @@ export interface NotebookOutline {
   current: number | null;
 }
 
-/** The headings of the notebook shown at `path` (null when none is shown there), kept current as it changes. */
+/** The headings of the notebook the window shows at `path` (null when none is shown there), kept current as it changes. */
 export function useNotebookOutline(path: string | null): NotebookOutline | null {
-  const notebook = useSyncExternalStore(subscribe, () => (path ? shown.get(path) : undefined));
+  const feed = useOutlineFeed();
+  const notebook = useSyncExternalStore(feed.subscribe, () => (path ? feed.get(path) : undefined));
   const cells = useStore(notebook?.session ?? NOTHING, (s) => s?.cells ?? null);
   const activeId = useStore(notebook?.selection ?? NO_SELECTION, (s) => s.activeId);
   const headings = useMemo(() => (cells ? notebookHeadings(cells.map((c) => c.cell)) : null), [cells]);

@@ -6,6 +6,7 @@ import type { monaco } from '../editor';
  * widgets inside it. The node carries `monaco-editor` so Monaco's styles and theme apply to what it holds, as
  * VS Code's notebooks do.
  */
+// process-wide: one node in the page's body, as Monaco's focus is one per page.
 let node: HTMLElement | null = null;
 /** The cell editor that last had focus: the one whose widget is focused when focus is in this node. */
 let owner: monaco.editor.ICodeEditor | null = null;

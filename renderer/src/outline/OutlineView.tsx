@@ -1,7 +1,7 @@
 import { useMemo, useRef } from 'react';
 import { nameOf } from '../../../shared/paths';
 import { useStore } from '../base';
-import { requestReveal, useOpenFilesStore } from '../editor';
+import { useOpenFilesStore, useReveals } from '../editor';
 import { useDocumentSymbols } from '../language';
 import { markdownHeadings, useNotebookOutline } from '../notebook';
 import { pythonOutline, symbolOutline, type OutlineEntry } from './text-outline';
@@ -19,6 +19,7 @@ interface Row extends OutlineEntry {
  */
 export function OutlineView({ path, onOpen }: { path: string | null; onOpen: (path: string) => void }) {
   const notebook = useNotebookOutline(path?.endsWith('.ipynb') ? path : null);
+  const reveals = useReveals();
   const buffer = useStore(useOpenFilesStore(), (s) => s.files.find((f) => f.path === path)?.buffer ?? null);
   // A Python file's outline is the language server's; the file's own reading stands in while it has none.
   const symbols = useDocumentSymbols(path?.endsWith('.py') ? path : null);
@@ -38,7 +39,7 @@ export function OutlineView({ path, onOpen }: { path: string | null; onOpen: (pa
   const go = (row: Row) => {
     if (!path) return;
     const start = row.character ?? 0;
-    requestReveal(path, { line: row.line, start, end: start, cell: row.cell });
+    reveals.request(path, { line: row.line, start, end: start, cell: row.cell });
     onOpen(path);
   };
   const onKeyDown = (event: React.KeyboardEvent<HTMLLIElement>, index: number) => {

@@ -42,7 +42,7 @@ export function pythonOutline(text: string): OutlineEntry[] {
 }
 
 /** What a function's body holds (its locals, nested helpers) is no part of the outline, as in a code outline. */
-const BODY_KINDS = new Set<DocumentSymbol['kind']>(['function', 'method', 'constructor']);
+const BODY_KINDS: ReadonlySet<DocumentSymbol['kind']> = new Set(['function', 'method', 'constructor']);
 
 /** A Python file's outline from the language server's document symbols: every symbol but what function bodies hold. */
 export function symbolOutline(symbols: readonly DocumentSymbol[], level = 1): OutlineEntry[] {

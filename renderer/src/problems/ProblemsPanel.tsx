@@ -1,23 +1,23 @@
 import { Fragment } from 'react';
 import { useStore } from '../base';
 import { useCommands } from '../commands';
-import { requestReveal, useOpenFilesStore } from '../editor';
+import { useOpenFilesStore, useReveals } from '../editor';
 import { useLanguageClient } from '../language';
-import { cellNumberOf, cellNumbers } from '../notebook';
+import { useCellNumbers, type CellNumbers } from '../notebook';
 import { ErrorIcon, FileIcon, Icon, WarningIcon, XIcon } from '../ui';
-import { countProblems, listProblems, problemsPanel, type Problem } from './problems-store';
+import { countProblems, listProblems, useProblemsPanel, type Problem } from './problems-store';
 import './problems.css';
 
 /** "Cell 3, " for a problem in a notebook's cell (the number its view shows), else nothing. */
-function cellPlace(problem: Problem): string {
+function cellPlace(numbers: CellNumbers, problem: Problem): string {
   if (problem.cell === undefined) return '';
-  const number = cellNumberOf(problem.path, problem.cell);
+  const number = numbers.numberOf(problem.path, problem.cell);
   return number === null ? 'Cell, ' : `Cell ${number}, `;
 }
 
 /** Where a problem's cell stands in its notebook (stable sort keeps the lines in order within a cell). */
-function cellOrder(problem: Problem): number {
-  return problem.cell === undefined ? 0 : (cellNumberOf(problem.path, problem.cell) ?? Number.MAX_SAFE_INTEGER);
+function cellOrder(numbers: CellNumbers, problem: Problem): number {
+  return problem.cell === undefined ? 0 : (numbers.numberOf(problem.path, problem.cell) ?? Number.MAX_SAFE_INTEGER);
 }
 
 const SEVERITY_LABEL = { error: 'Error', warning: 'Warning', information: 'Info', hint: 'Hint' } as const;
@@ -30,11 +30,14 @@ function SeverityIcon({ severity }: { severity: Problem['severity'] }) {
 
 /** The Problems panel under the editor: every diagnostic by file; a click opens the place. */
 export function ProblemsPanel() {
+  const problemsPanel = useProblemsPanel();
   const open = useStore(problemsPanel, (s) => s.open);
   const diagnostics = useStore(useLanguageClient(), (s) => s.diagnostics);
   // Cells inserted or moved above a problem renumber it though its diagnostic stays the same.
+  const cellNumbers = useCellNumbers();
   useStore(cellNumbers, (s) => s.version);
   const openFiles = useOpenFilesStore();
+  const reveals = useReveals();
   useCommands([
     {
       id: 'problems.toggle',
@@ -48,12 +51,12 @@ export function ProblemsPanel() {
   // A notebook's problems in the order of its cells, then by line.
   const files = listProblems(diagnostics).map((file) =>
     file.problems.some((p) => p.cell !== undefined)
-      ? { ...file, problems: [...file.problems].sort((a, b) => cellOrder(a) - cellOrder(b)) }
+      ? { ...file, problems: [...file.problems].sort((a, b) => cellOrder(cellNumbers, a) - cellOrder(cellNumbers, b)) }
       : file,
   );
   const show = (problem: Problem) => {
     const { start, end } = problem.range;
-    requestReveal(problem.path, {
+    reveals.request(problem.path, {
       line: start.line + 1,
       start: start.character,
       end: end.line === start.line ? end.character : start.character,
@@ -100,7 +103,7 @@ export function ProblemsPanel() {
                 role="treeitem"
                 aria-level={2}
                 className={`problems-row problems-${problem.severity}`}
-                aria-label={`${SEVERITY_LABEL[problem.severity]}: ${problem.message}, ${file.path} ${cellPlace(problem)}line ${problem.range.start.line + 1}`}
+                aria-label={`${SEVERITY_LABEL[problem.severity]}: ${problem.message}, ${file.path} ${cellPlace(cellNumbers, problem)}line ${problem.range.start.line + 1}`}
                 onClick={() => show(problem)}
               >
                 <SeverityIcon severity={problem.severity} />
@@ -113,7 +116,7 @@ export function ProblemsPanel() {
                 <span
                   className="problems-place"
                   aria-hidden
-                  data-text={`[${cellPlace(problem)}Ln ${problem.range.start.line + 1}, Col ${problem.range.start.character + 1}]`}
+                  data-text={`[${cellPlace(cellNumbers, problem)}Ln ${problem.range.start.line + 1}, Col ${problem.range.start.character + 1}]`}
                 />
               </button>
             ))}
@@ -126,6 +129,7 @@ export function ProblemsPanel() {
 
 /** The status area's counts; a click toggles the panel. */
 export function ProblemsStatusItem() {
+  const problemsPanel = useProblemsPanel();
   const diagnostics = useStore(useLanguageClient(), (s) => s.diagnostics);
   const { errors, warnings } = countProblems(diagnostics);
   const label = `${errors} ${errors === 1 ? 'error' : 'errors'}, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}`;

@@ -1,2 +1,2 @@
 export { ProblemsPanel, ProblemsStatusItem } from './ProblemsPanel';
-export { problemsPanel, listProblems, countProblems } from './problems-store';
+export { useProblemsPanel, listProblems, countProblems } from './problems-store';

@@ -1,5 +1,5 @@
 import type { LspDiagnostic } from '../../../shared/contract';
-import { Store } from '../base';
+import { perBridge, Store } from '../base';
 
 /** Whether the Problems panel shows (Ctrl/Cmd+Shift+M toggles it, as in VS Code). */
 export class ProblemsPanelStore extends Store<{ open: boolean }> {
@@ -17,7 +17,8 @@ export class ProblemsPanelStore extends Store<{ open: boolean }> {
   }
 }
 
-export const problemsPanel = new ProblemsPanelStore();
+/** Whether the window's Problems panel shows (a hook; `useProblemsPanel.of(bridge)` outside React). */
+export const useProblemsPanel = perBridge(() => new ProblemsPanelStore());
 
 export interface Problem extends LspDiagnostic {
   path: string;

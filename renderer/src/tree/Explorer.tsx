@@ -4,11 +4,10 @@ import { errorText, useBridge, useStore } from '../base';
 import { useCommands } from '../commands';
 import {
   PressedRowTicket,
-  beginTreeDrag,
   desktopApi,
-  endTreeDrag,
   setDragLabel,
   startDownload,
+  useTreeDragInFlight,
   writeTreeDrag,
 } from '../drag-out';
 import { useOpenFilesStore } from '../editor';
@@ -53,6 +52,7 @@ export function Explorer({
   onOpen: (path: string) => void;
 }) {
   const bridge = useBridge();
+  const rowsInFlight = useTreeDragInFlight.of(bridge);
   const ask = useAsk();
   const toasts = useToasts();
   const openFiles = useOpenFilesStore();
@@ -158,7 +158,7 @@ export function Explorer({
         event.dataTransfer.effectAllowed = 'copyMove';
         setDragLabel(event.dataTransfer, single ? single.name : `${sources.length} items`);
       }
-      beginTreeDrag(sources);
+      rowsInFlight.begin(sources);
       if (desktop) {
         event.preventDefault();
         desktop.startDrag(sources);
@@ -348,8 +348,8 @@ export function Explorer({
   // Drop targets elsewhere (composers, editors) know the tree's rows only while its drag is on.
   const dragging = dragState !== null;
   useEffect(() => {
-    if (!dragging) endTreeDrag();
-  }, [dragging]);
+    if (!dragging) rowsInFlight.end();
+  }, [dragging, rowsInFlight]);
   const cutPaths = useMemo(() => (clip?.mode === 'cut' ? new Set(clip.paths) : null), [clip]);
   const focusedIndex = display.indexOf(focused);
 

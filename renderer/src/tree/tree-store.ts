@@ -18,7 +18,7 @@ export interface TreeState {
 
 const plainLetter = (isDir: boolean) => kindLetter(isDir ? 'dir' : 'file', false);
 
-const PINNED_OPEN = new Set(['src']);
+const PINNED_OPEN: ReadonlySet<string> = new Set(['src']);
 
 /** Entries in a folder's first page: more than a tall window shows. */
 const FIRST_PAGE = 200;

@@ -10,8 +10,6 @@ import { findRegExp, type FindQuery } from './find-model';
  */
 const HIGHLIGHT = 'nb-find';
 const CURRENT = 'nb-find-current';
-const rangesByCell = new Map<string, Range[]>();
-const currentByCell = new Map<string, Range[]>();
 
 function registry(name: string): Highlight | null {
   if (typeof CSS === 'undefined' || !('highlights' in CSS) || typeof Highlight === 'undefined') return null;
@@ -25,13 +23,17 @@ function registry(name: string): Highlight | null {
   return highlight;
 }
 
-function setRanges(cellId: string, ranges: Range[], name = HIGHLIGHT, byCell = rangesByCell): void {
+/**
+ * Adds `ranges` to the page's highlight `name`; returns what takes them out again. The effect that drew them owns
+ * them, so no list of them outlives it (and two windows' notebooks in one page never take out each other's).
+ */
+function showRanges(ranges: Range[], name = HIGHLIGHT): () => void {
   const highlight = registry(name);
-  if (!highlight) return;
-  for (const range of byCell.get(cellId) ?? []) highlight.delete(range);
-  if (ranges.length) byCell.set(cellId, ranges);
-  else byCell.delete(cellId);
+  if (!highlight || !ranges.length) return () => undefined;
   for (const range of ranges) highlight.add(range);
+  return () => {
+    for (const range of ranges) highlight.delete(range);
+  };
 }
 
 /** Text that is not shown as such: KaTeX's MathML copy (for screen readers) and the outputs' own buttons. */
@@ -97,27 +99,26 @@ export function DomHighlights({
     const regex = query ? findRegExp(query) : null;
     const output = current?.area === 'output' ? current.output : undefined;
     const element = output === undefined ? null : root?.querySelectorAll('.nb-output')[output];
-    if (!element || !(regex instanceof RegExp)) return setRanges(cellId, [], CURRENT, currentByCell);
+    if (!element || !(regex instanceof RegExp)) return;
     // The current match is the n-th of its output: the n-th range of that output's text as drawn.
     const nth = matches
       .filter((m) => m.area === 'output' && m.output === output)
       .findIndex((m) => m.start === current!.start);
     const range = rangesIn(element, regex, () => false)[nth];
-    setRanges(cellId, range ? [range] : [], CURRENT, currentByCell);
+    const hide = showRanges(range ? [range] : [], CURRENT);
     range?.startContainer.parentElement?.scrollIntoView({ block: 'nearest' });
-    return () => setRanges(cellId, [], CURRENT, currentByCell);
-  }, [cellId, target, query, matches, current, version]);
+    return hide;
+  }, [target, query, matches, current, version]);
   useEffect(() => {
     const root = target.current;
     const regex = query ? findRegExp(query) : null;
-    if (!root || !(regex instanceof RegExp)) return setRanges(cellId, []);
+    if (!root || !(regex instanceof RegExp)) return;
     // Rendered markdown always (its source matched); outputs only when they are searched.
     const skip = (node: Node) => !query!.inOutputs && !node.parentElement?.closest('.nb-markdown');
     const ranges = rangesIn(root, regex, skip);
     // A match in a folded branch of a JSON output opens it, as the browser's find-in-page does.
     if (query!.inOutputs) for (const range of ranges) openFoldedBranches(range.startContainer, root);
-    setRanges(cellId, ranges);
-    return () => setRanges(cellId, []);
-  }, [cellId, target, query, version]);
+    return showRanges(ranges);
+  }, [target, query, version]);
   return null;
 }

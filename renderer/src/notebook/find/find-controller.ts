@@ -31,7 +31,7 @@ export interface FindState {
   lastReplaceAll: { count: number; before: { cellId: string; source: string }[]; step: ReplaceStep | null } | null;
 }
 
-const NO_MATCHES = new Map<string, readonly FindMatch[]>();
+const NO_MATCHES: ReadonlyMap<string, readonly FindMatch[]> = new Map();
 
 /**
  * Find and replace over the whole notebook: every cell's source (and, when asked, its text outputs), whether

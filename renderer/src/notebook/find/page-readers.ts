@@ -42,6 +42,7 @@ function pageReaders(): OutputReaders {
   };
 }
 
+// process-wide: made once for the page from its DOMParser and loaded libraries.
 let readers: OutputReaders | null = null;
 
 /** The page's readers (plain ones where there is no DOMParser, as in unit tests). */

@@ -10,9 +10,10 @@ import type {
   RequestArgs,
   RequestResult,
 } from '../../../../shared/contract';
+import { perBridge } from '../../base';
 import { monaco } from '../../editor';
 import { libraryUri, registerDocumentResolver, useLanguageClient } from '../../language';
-import { cellNumberOf } from './cell-numbers';
+import { useCellNumbers } from './cell-numbers';
 
 /*
  * The language server in a notebook's cell editors. Main presents the notebook's code cells to the server
@@ -41,9 +42,19 @@ interface AttachedCell {
   source: CellLanguageSource;
 }
 
-/** Cell editors' models, by URI: which cell of which notebook each is. */
-const cells = new Map<string, AttachedCell>();
-let providersRegistered = false;
+/**
+ * A window's cell editors with the server's help. Monaco's registries are one per page, so each window registers
+ * its own providers, and each answers only for its own cells' models: two windows in one page never answer for
+ * each other's cells.
+ */
+interface WindowCells {
+  /** Cell editors' models, by URI: which cell of which notebook each is. */
+  cells: Map<string, AttachedCell>;
+  providersRegistered: boolean;
+}
+
+const windowCellsOf = perBridge((): WindowCells => ({ cells: new Map(), providersRegistered: false }));
+// process-wide: request ids only grow; unique across windows is all they need to be.
 let nextRequestId = 1;
 const MARKER_OWNER = 'kiln.notebookLanguage';
 
@@ -84,6 +95,7 @@ type CellChannel = 'language.completion' | 'language.hover' | 'language.definiti
  * connection, cancelled with `token`): never an error in the editor.
  */
 async function askAt<C extends CellChannel>(
+  cells: Map<string, AttachedCell>,
   channel: C,
   model: monaco.editor.ITextModel,
   position: monaco.IPosition,
@@ -140,12 +152,14 @@ function completionItem(
  * with the server's help, or the server gave nothing (not running, slow, cancelled).
  */
 export async function staticCompletions(
+  bridge: KilnBridge,
   model: monaco.editor.ITextModel,
   position: monaco.Position,
   token: monaco.CancellationToken,
   triggerCharacter?: string,
 ): Promise<monaco.languages.CompletionItem[] | null> {
-  const asked = await askAt('language.completion', model, position, token, { triggerCharacter });
+  const { cells } = windowCellsOf.of(bridge);
+  const asked = await askAt(cells, 'language.completion', model, position, token, { triggerCharacter });
   const list = asked?.answer;
   if (!asked || !list?.items.length) return null;
   const { cellId } = asked.attached;
@@ -161,10 +175,10 @@ export async function staticCompletions(
   });
 }
 
-function hoverProvider(): monaco.languages.HoverProvider {
+function hoverProvider(cells: Map<string, AttachedCell>): monaco.languages.HoverProvider {
   return {
     async provideHover(model, position, token) {
-      const hover = (await askAt('language.hover', model, position, token))?.answer;
+      const hover = (await askAt(cells, 'language.hover', model, position, token))?.answer;
       if (!hover) return undefined;
       return {
         range: hover.range ? toMonacoRange(hover.range) : undefined,
@@ -185,10 +199,10 @@ function targetUri(location: LspLocation, notebookPath: string): monaco.Uri {
   return monaco.Uri.from({ scheme: TARGET_SCHEME, path: `/${location.path}`, query });
 }
 
-function definitionProvider(): monaco.languages.DefinitionProvider {
+function definitionProvider(cells: Map<string, AttachedCell>): monaco.languages.DefinitionProvider {
   return {
     async provideDefinition(model, position, token) {
-      const asked = await askAt('language.definition', model, position, token);
+      const asked = await askAt(cells, 'language.definition', model, position, token);
       if (!asked) return undefined;
       const { source, cellId } = asked.attached;
       return asked.answer.map((location) => ({
@@ -202,7 +216,7 @@ function definitionProvider(): monaco.languages.DefinitionProvider {
 }
 
 /** Monaco opens a definition outside the cell: the notebook shows the cell, or the file opens in its tab. */
-function definitionOpener(): monaco.editor.ICodeEditorOpener {
+function definitionOpener(cells: Map<string, AttachedCell>): monaco.editor.ICodeEditorOpener {
   return {
     openCodeEditor(from, resource, selectionOrPosition) {
       // A reference in a peek, in another cell's editor: the notebook shows that cell.
@@ -230,19 +244,22 @@ function definitionOpener(): monaco.editor.ICodeEditorOpener {
 }
 
 /** The cell editor's model showing a cell of a notebook, if it is mounted. */
-function cellModelUri(path: string, cellId: string): monaco.Uri | null {
+function cellModelUri(cells: Map<string, AttachedCell>, path: string, cellId: string): monaco.Uri | null {
   for (const [uri, attached] of cells) {
     if (attached.cellId === cellId && attached.source.path() === path) return monaco.Uri.parse(uri);
   }
   return null;
 }
 
-function registerProviders(): void {
-  if (providersRegistered) return;
-  providersRegistered = true;
-  monaco.languages.registerHoverProvider('python', hoverProvider());
-  monaco.languages.registerDefinitionProvider('python', definitionProvider());
-  monaco.editor.registerEditorOpener(definitionOpener());
+/** The window's providers, registered with its first cell editor; they live as long as the window (its bridge). */
+function registerProviders(bridge: KilnBridge): void {
+  const windowCells = windowCellsOf.of(bridge);
+  if (windowCells.providersRegistered) return;
+  windowCells.providersRegistered = true;
+  const { cells } = windowCells;
+  monaco.languages.registerHoverProvider('python', hoverProvider(cells));
+  monaco.languages.registerDefinitionProvider('python', definitionProvider(cells));
+  monaco.editor.registerEditorOpener(definitionOpener(cells));
   // Signature help, references (Shift+F12), rename (F2) and quick fixes are the editor's, asked of a cell.
   registerDocumentResolver({
     documentOf: (model) => {
@@ -251,8 +268,8 @@ function registerProviders(): void {
       const { source, cellId } = attached;
       return { path: source.path(), cell: cellId, flush: () => source.flush() };
     },
-    modelOf: cellModelUri,
-    cellNumberOf,
+    modelOf: (path, cellId) => cellModelUri(cells, path, cellId),
+    cellNumberOf: (path, cellId) => useCellNumbers.of(bridge).numberOf(path, cellId),
   });
 }
 
@@ -281,8 +298,9 @@ export function attachCellLanguage(
   if (!model) return () => undefined;
   const key = model.uri.toString();
   const attached: AttachedCell = { cellId, source };
+  const { cells } = windowCellsOf.of(source.bridge);
   cells.set(key, attached);
-  registerProviders();
+  registerProviders(source.bridge);
   // The language client holds every document's diagnostics; a notebook's carry their cell.
   const client = useLanguageClient.of(source.bridge);
   let shown: readonly LspDiagnostic[] | undefined;

@@ -8,6 +8,7 @@ import type { EmbedOptions, Result as EmbedResult, VisualizationSpec } from 'veg
 type Embed = (element: HTMLElement, spec: VisualizationSpec, options: EmbedOptions) => Promise<EmbedResult>;
 type PlotlyModule = typeof import('plotly.js-dist-min').default;
 
+// process-wide: libraries loaded once for the page.
 let vega: Promise<Embed> | null = null;
 let plotly: Promise<PlotlyModule> | null = null;
 let plotlyLoaded: PlotlyModule | null = null;

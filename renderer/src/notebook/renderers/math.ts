@@ -107,6 +107,7 @@ export function latexToHtml(katex: Katex | null, latex: string, output?: 'htmlAn
     .join('');
 }
 
+// process-wide: KaTeX loaded once for the page.
 let loaded: Katex | null = null;
 let loading: Promise<Katex> | null = null;
 
