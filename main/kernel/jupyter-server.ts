@@ -36,6 +36,9 @@ export type {
   OwnKernelspecs,
   RemoteJupyter,
 } from './server-types';
+import { createLogger } from '../log';
+
+const log = createLogger('kernel');
 
 /** The end of the server's output is what says why it failed; only that is kept. */
 const SERVER_LOG_LIMITS = { head: 0, tail: 16_000 };
@@ -192,7 +195,10 @@ export class JupyterServerManager {
     });
     this.switching = switching;
     await switching;
-    if (wasActive) await this.start().catch(() => undefined);
+    if (wasActive)
+      await this.start().catch(
+        log.caught("the restart from the new source failed; its status says 'failed'", undefined),
+      );
   }
 
   /**
@@ -228,7 +234,15 @@ export class JupyterServerManager {
     await this.stopChild();
     await this.starting?.catch(() => undefined);
     if (this._privateDir) {
-      await fs.rm(this._privateDir, { recursive: true, force: true }).catch(() => undefined);
+      await fs
+        .rm(this._privateDir, { recursive: true, force: true })
+        .catch(
+          log.caught(
+            "the Jupyter server's private folder could not be removed; it is in the temp folder",
+            undefined,
+            'warn',
+          ),
+        );
     }
     this._connection = null;
     this.setStatus('disposed');
@@ -292,7 +306,7 @@ export class JupyterServerManager {
     for (const writer of this.kernelspecWriters) {
       await writer(ownKernelspecsIn(dir)).catch((err: unknown) => {
         // The server still starts with Jupyter's kernelspecs; a notebook naming a missing one gets the default.
-        console.warn("[kiln] could not write Kiln's environment kernelspecs; the server starts without them", err);
+        log.warn("Kiln's environment kernelspecs could not be written; the server starts without them", { err });
       });
     }
     let lastError: KilnError | null = null;

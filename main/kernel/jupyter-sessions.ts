@@ -2,6 +2,9 @@ import { KernelAPI, KernelConnection, SessionAPI } from '@jupyterlab/services';
 import type { Kernel, Session } from '@jupyterlab/services';
 import path from 'node:path';
 import type { JupyterConnection, KernelSpecList } from './jupyter-server';
+import { createLogger } from '../log';
+
+const log = createLogger('kernel');
 
 /** A kernelspec as a notebook's kernel status names it. */
 export interface KernelSpecNames {
@@ -68,7 +71,9 @@ export async function renameSession(
 
 /** Shuts a session and its kernel down. */
 export async function shutdownSession(sessionId: string, connection: JupyterConnection): Promise<void> {
-  await SessionAPI.shutdownSession(sessionId, connection.settings).catch(() => undefined);
+  await SessionAPI.shutdownSession(sessionId, connection.settings).catch(
+    log.caught('a session could not be shut down; its kernel may be gone with its server already', undefined, 'warn'),
+  );
 }
 
 /**
@@ -79,7 +84,10 @@ export async function serverStillHas(kernelId: string, connection: JupyterConnec
   try {
     return (await KernelAPI.getKernelModel(kernelId, connection.settings)) !== undefined;
   } catch (err) {
-    console.warn(`[kiln] could not look up kernel ${kernelId} after the server answered again`, err);
+    log.warn('a kernel could not be looked up after its server answered again; asked again when it answers', {
+      kernelId,
+      err,
+    });
     return null;
   }
 }

@@ -24,6 +24,9 @@ import {
   type KernelSpecNames,
 } from './jupyter-sessions';
 import { mapStatus, nudgeUntilSettled, setUpKernel, untilAnswered, untilStatus } from './kernel-readiness';
+import { createLogger } from '../log';
+
+const log = createLogger('kernel');
 
 export type { ExecuteOptions, ExecutionReply, StrayOutput } from './executions';
 export { kernelSetupCode } from './kernel-readiness';
@@ -273,7 +276,8 @@ export class KernelSession {
   async changeKernel(name: string): Promise<void> {
     // A start in progress (the notebook just opened) would be joined, and end with the old kernelspec. Its failure
     // is already the notebook's status; the new kernelspec starts either way.
-    if (this.starting) await this.starting.catch(() => undefined);
+    if (this.starting)
+      await this.starting.catch(log.caught("a start's failure is already the notebook's status", undefined));
     this.spec = { name, displayName: null, language: null };
     await this.shutdownKernel();
     await this.start();
@@ -297,7 +301,8 @@ export class KernelSession {
 
   private async ensureUsable(options: { allowDead?: boolean } = {}): Promise<void> {
     if (this.disposed) throw new KilnError('E_KERNEL_DEAD', 'The notebook was closed');
-    if (this.starting) await this.starting.catch(() => undefined);
+    if (this.starting)
+      await this.starting.catch(log.caught("a start's failure is already the notebook's status", undefined));
     const kernel = this.kernel;
     if (kernel && !kernel.isDisposed && kernel.status !== 'dead') return;
     if (kernel && !options.allowDead) {
@@ -386,7 +391,9 @@ export class KernelSession {
     this.everConnected = true;
     // A kernel_info round trip makes the kernel publish its status.
     await untilStatus(kernel, ['idle', 'busy', 'dead'], timeoutMs, () =>
-      kernel.requestKernelInfo().catch(() => undefined),
+      kernel
+        .requestKernelInfo()
+        .catch(log.caught('a kernel_info nudge went unanswered; the status wait has its bound', undefined)),
     );
   }
 
@@ -447,7 +454,7 @@ export class KernelSession {
       this.sessionId = null;
       old.dispose();
       this.kernelLost.fire('The Jupyter server restarted; a new kernel was started and variables are gone.');
-      this.start().catch(() => undefined);
+      this.start().catch(log.caught("a start's failure after a server restart is the notebook's status", undefined));
     }
   }
 
@@ -476,7 +483,7 @@ export class KernelSession {
         await kernel.reconnect();
         await this.waitReady(kernel);
       } catch (err) {
-        console.warn(`[kiln] could not reconnect to kernel ${kernel.id}`, err);
+        log.warn('a kernel could not be reconnected after its server answered again', { kernelId: kernel.id, err });
       }
     }
     this.announce();

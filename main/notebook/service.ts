@@ -45,6 +45,11 @@ export type {
   NotebookEvents,
   NotebookServiceOptions,
 } from './service-options';
+import { createLogger } from '../log';
+
+const log = createLogger('notebook');
+/** An open notebook's check against the disk failed (read error); the next change or a save checks again. */
+const RELOAD_FAILED = 'an open notebook could not be checked against the disk after a change';
 
 /**
  * Every open notebook, by workspace-relative path. Every front-end (renderer, agent verbs, MCP) calls these
@@ -212,7 +217,7 @@ export class NotebookService {
       return;
     }
     for (const key of this.open_.keys()) {
-      if (changeTouches(change, key)) this.reloadFromDisk(key).catch(() => undefined);
+      if (changeTouches(change, key)) this.reloadFromDisk(key).catch(log.caught(RELOAD_FAILED, undefined, 'warn'));
     }
   }
 
