@@ -118,6 +118,7 @@ export class DirectKernelSocket {
             path.join(runtimeDir, `kernel-${kernelId}.json`),
             (frame) => this.deliver(frame),
             this.nudgeTimeoutMs,
+            // expected: no connection file of Kiln's for this kernel, or it did not answer: the server's relay serves it
           ).catch(() => null)
         : null;
     if (this.state === 'closed') {
@@ -303,6 +304,7 @@ class ZmqKernel {
     if (this.closed) return;
     const frames = [DELIMITER, this.sign(parts), ...parts];
     const previous = this.sending.get(socket) ?? Promise.resolve();
+    // expected: the socket is closing (the kernel stopped): its frames have nowhere to go, and the connection reports the end
     const next = previous.then(() => (this.closed ? undefined : socket.send(frames))).catch(() => undefined);
     this.sending.set(socket, next);
   }

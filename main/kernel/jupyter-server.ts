@@ -2,136 +2,46 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { KernelSpecAPI, ServerConnection } from '@jupyterlab/services';
-import WebSocket from 'ws';
+import { KernelSpecAPI } from '@jupyterlab/services';
 import { Emitter, type Event } from '../../shared/base/event';
 import { toDisposable, type IDisposable } from '../../shared/base/lifecycle';
 import { KilnError } from '../../shared/errors';
 import { logListenerError } from '../events';
-import { findJupyter, JUPYTER_INSTALL_HINT, userJupyterDataDir, type JupyterCommand } from './discovery';
+import { findJupyter, JUPYTER_INSTALL_HINT, type JupyterCommand } from './discovery';
 import { CappedText, killStragglers, killTreeOnExit, newRunId, RUN_ID_VARIABLE, stopProcessGroup } from '../process';
-import { serverConfigSource } from './server-config';
-import { directKernelSocketClass } from './direct-socket';
-import { KERNEL_LAUNCHER_FILE, writePrivateKernelspecs } from './kernelspecs';
+import { writePrivateKernelspecs } from './kernelspecs';
+import { RemoteLiveness } from './remote-liveness';
+import { answersStatus, makeServerSettings, notAnsweringMessage } from './server-connection';
+import { makePrivateDir, operatorJupyterPath, ownKernelspecsIn, serverEnv } from './server-private-dir';
+import type {
+  JupyterConnection,
+  JupyterServerEvent,
+  JupyterServerOptions,
+  JupyterServerStatus,
+  KernelspecWriter,
+  KernelSpecList,
+  OwnKernelspecs,
+  RemoteJupyter,
+} from './server-types';
 
-export interface RemoteJupyter {
-  /** e.g. http://gpu-box:8888/ or https://hub.example.org/user/me/ */
-  url: string;
-  token: string;
-}
+export { makeServerSettings, notAnsweringMessage } from './server-connection';
+export type {
+  JupyterConnection,
+  JupyterServerEvent,
+  JupyterServerOptions,
+  JupyterServerStatus,
+  KernelspecWriter,
+  KernelSpecList,
+  OwnKernelspecs,
+  RemoteJupyter,
+} from './server-types';
+import { createLogger } from '../log';
+
+const log = createLogger('kernel');
 
 /** The end of the server's output is what says why it failed; only that is kept. */
 const SERVER_LOG_LIMITS = { head: 0, tail: 16_000 };
-
-export interface JupyterServerOptions {
-  /** The folder the embedded server serves (its root_dir): the workspace. */
-  rootDir: string;
-  /**
-   * Parent folder for the server's private Jupyter dirs (config, data, runtime, IPython); a fresh
-   * subfolder is made in it per start-up and removed on dispose. Defaults to the OS temp folder.
-   * Never the operator's home: Kiln must not touch their Jupyter setup.
-   */
-  stateDir?: string;
-  /** The configured command that runs `jupyter` (e.g. ['/opt/conda/bin/jupyter']); PATH is searched when omitted. */
-  command?: string[];
-  /** Use this server instead of starting one (same code path from here on). */
-  remote?: RemoteJupyter;
-  /** Environment for discovery and the server (PATH matters); defaults to process.env. */
-  env?: NodeJS.ProcessEnv;
-  /** How long the server may take to answer /api/status. */
-  startTimeoutMs?: number;
-  /** Restarts allowed within a minute before giving up on a crashing server. */
-  maxRestartsPerMinute?: number;
-}
-
-/**
- * 'unreachable': a remote server that was running stopped answering; Kiln keeps asking, and says 'running' again
- * (same generation: its kernels may still be there) once it answers.
- */
-export type JupyterServerStatus =
-  'stopped' | 'starting' | 'running' | 'unreachable' | 'restarting' | 'failed' | 'disposed';
-
-export interface JupyterServerEvent {
-  status: JupyterServerStatus;
-  /** Bumps on every (re)start; kernels of an older generation are gone. */
-  generation: number;
-  /** Why (for 'failed', 'restarting' and 'unreachable'). */
-  message?: string;
-}
-
-/** How to talk to the running server. */
-export interface JupyterConnection {
-  baseUrl: string;
-  wsUrl: string;
-  token: string;
-  settings: ServerConnection.ISettings;
-  generation: number;
-  remote: boolean;
-}
-
-/** Where the embedded server finds Kiln's own kernelspecs, and the launcher they start kernels through. */
-export interface OwnKernelspecs {
-  kernelsDir: string;
-  launcher: string;
-}
-
-/** Writes kernelspecs of Kiln's making (a workspace's environments) into the embedded server's private data folder. */
-export type KernelspecWriter = (where: OwnKernelspecs) => Promise<void>;
-
-export interface KernelSpecList {
-  default: string | null;
-  specs: { name: string; displayName: string; language: string }[];
-}
-
-/**
- * Kernel WebSockets that speak the v1 kernel protocol when the server offers it (jupyter_server ≥ 1.21):
- * the server then relays the kernel's frames as they are, where with the JSON protocol it unpacks, checks,
- * re-encodes and signs every message, which is most of a short execution's round trip.
- * `ws` (unlike a browser) refuses a handshake in which the server picks no subprotocol, as older servers
- * do; @jupyterlab/services then reconnects offering none, and this remembers that server so its later
- * sockets ask for the JSON protocol straight away.
- */
-class KernelWebSocket extends WebSocket {
-  /** Origins whose server picked no subprotocol when offered the v1 protocol. */
-  static readonly jsonOnly = new Set<string>();
-
-  constructor(url: string | URL, protocols?: string | string[]) {
-    const origin = new URL(url).origin;
-    super(url, KernelWebSocket.jsonOnly.has(origin) ? [] : protocols);
-    this.once('error', (err) => {
-      if (err.message === 'Server sent no subprotocol') KernelWebSocket.jsonOnly.add(origin);
-    });
-  }
-}
-
-/**
- * How @jupyterlab/services reaches a server. `runtimeDir`, the embedded server's private runtime folder where
- * its kernels' connection files are, lets kernel connections speak ZMQ to those kernels (see direct-socket.ts).
- */
-export function makeServerSettings(baseUrl: string, token: string, runtimeDir?: string): ServerConnection.ISettings {
-  const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
-  return ServerConnection.makeSettings({
-    baseUrl: base,
-    wsUrl: base.replace(/^http/, 'ws'),
-    token,
-    appendToken: true,
-    WebSocket: runtimeDir
-      ? directKernelSocketClass(runtimeDir, (url, protocols) => new KernelWebSocket(url, protocols))
-      : (KernelWebSocket as unknown as typeof globalThis.WebSocket),
-    fetch: globalThis.fetch,
-    Request: globalThis.Request,
-    Headers: globalThis.Headers,
-  });
-}
-
-function ownKernelspecsIn(privateDir: string): OwnKernelspecs {
-  return {
-    kernelsDir: path.join(privateDir, 'data', 'kernels'),
-    launcher: path.join(privateDir, KERNEL_LAUNCHER_FILE),
-  };
-}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -144,44 +54,6 @@ async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-/** Whether the server answers /api/status: 'answered', 'timed-out', or 'failed' (refused, reset, an error status). */
-async function askStatus(
-  baseUrl: string,
-  token: string,
-  timeoutMs: number,
-): Promise<'answered' | 'timed-out' | 'failed'> {
-  try {
-    const res = await fetch(`${baseUrl}api/status`, {
-      headers: { Authorization: `token ${token}` },
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    await res.arrayBuffer().catch(() => undefined);
-    return res.ok ? 'answered' : 'failed';
-  } catch (err) {
-    return err instanceof Error && err.name === 'TimeoutError' ? 'timed-out' : 'failed';
-  }
-}
-
-async function answersStatus(baseUrl: string, token: string): Promise<boolean> {
-  return (await askStatus(baseUrl, token, 3000)) === 'answered';
-}
-
-const TOKEN_FILE = 'token';
-
-/**
- * A remote server is asked this often whether it answers, while a notebook has a kernel session on it. A refused
- * connection counts at once; a request that times out is asked again at once, and only two in a row count (a busy
- * server or a slow network is not an outage). So a server that stops answering is said so within 6.5 s.
- */
-const LIVENESS_INTERVAL_MS = 1_500;
-/** How long one liveness answer may take. */
-const LIVENESS_TIMEOUT_MS = 2_500;
-
-/** What the toolbar and the cells say while a remote server does not answer (JupyterLab: "Server Connection Error"). */
-export function notAnsweringMessage(baseUrl: string): string {
-  return `Jupyter server at ${baseUrl} is not answering; retrying`;
 }
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -208,14 +80,25 @@ export class JupyterServerManager {
   private _privateDir: string | null = null;
   private restartTimes: number[] = [];
   private disposed = false;
-  /** Kernel sessions that want the remote server watched; no polling while there are none. */
-  private livenessWatchers = 0;
-  private livenessTimer: ReturnType<typeof setTimeout> | null = null;
-  private livenessProbe: Promise<void> | null = null;
+  private readonly liveness: RemoteLiveness;
   private readonly kernelspecWriters = new Set<KernelspecWriter>();
 
   constructor(options: JupyterServerOptions) {
     this.options = { ...options };
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the watch reads the manager's state as it is then
+    const manager = this;
+    this.liveness = new RemoteLiveness({
+      get connection() {
+        return manager._connection;
+      },
+      get status() {
+        return manager._status;
+      },
+      get disposed() {
+        return manager.disposed;
+      },
+      setStatus: (status, message) => this.setStatus(status, message),
+    });
   }
 
   get status(): JupyterServerStatus {
@@ -298,6 +181,7 @@ export class JupyterServerManager {
     // From here on no caller gets the old server: start() waits for the switch.
     this._connection = null;
     const switching = (async () => {
+      // expected: a failed start already reported its status; only its end is awaited here
       await this.starting?.catch(() => undefined);
       this._connection = null;
       await this.stopChild();
@@ -312,7 +196,10 @@ export class JupyterServerManager {
     });
     this.switching = switching;
     await switching;
-    if (wasActive) await this.start().catch(() => undefined);
+    if (wasActive)
+      await this.start().catch(
+        log.caught("the restart from the new source failed; its status says 'failed'", undefined),
+      );
   }
 
   /**
@@ -321,56 +208,12 @@ export class JupyterServerManager {
    * its exit is seen at once and restarts it.
    */
   watchLiveness(): IDisposable {
-    this.livenessWatchers += 1;
-    this.scheduleLivenessProbe();
-    return toDisposable(() => {
-      this.livenessWatchers -= 1;
-      if (this.livenessWatchers === 0 && this.livenessTimer) {
-        clearTimeout(this.livenessTimer);
-        this.livenessTimer = null;
-      }
-    });
+    return this.liveness.watch();
   }
 
   /** Asks the remote server now rather than at the next tick (a kernel's WebSocket closed). */
   checkLiveness(): Promise<void> {
-    return this.probeLiveness();
-  }
-
-  private scheduleLivenessProbe(): void {
-    if (this.livenessTimer || this.livenessProbe || this.livenessWatchers === 0 || this.disposed) return;
-    this.livenessTimer = setTimeout(() => {
-      this.livenessTimer = null;
-      void this.probeLiveness();
-    }, LIVENESS_INTERVAL_MS);
-    // A watched server never keeps Kiln (or a test run) alive.
-    this.livenessTimer.unref?.();
-  }
-
-  private probeLiveness(): Promise<void> {
-    if (this.livenessProbe) return this.livenessProbe;
-    const connection = this._connection;
-    if (!connection?.remote || this.disposed || (this._status !== 'running' && this._status !== 'unreachable')) {
-      this.scheduleLivenessProbe();
-      return Promise.resolve();
-    }
-    const probe = (async () => {
-      let answer = await askStatus(connection.baseUrl, connection.token, LIVENESS_TIMEOUT_MS);
-      if (answer === 'timed-out' && this._status === 'running')
-        answer = await askStatus(connection.baseUrl, connection.token, LIVENESS_TIMEOUT_MS);
-      const answers = answer === 'answered';
-      // The server was switched or shut down meanwhile: this answer is about a server no longer in use.
-      if (this.disposed || this._connection !== connection) return;
-      if (!answers && this._status === 'running')
-        this.setStatus('unreachable', notAnsweringMessage(connection.baseUrl));
-      else if (answers && this._status === 'unreachable')
-        this.setStatus('running', `Jupyter server at ${connection.baseUrl} is answering again`);
-    })().finally(() => {
-      this.livenessProbe = null;
-      this.scheduleLivenessProbe();
-    });
-    this.livenessProbe = probe;
-    return probe;
+    return this.liveness.check();
   }
 
   async kernelSpecs(): Promise<KernelSpecList> {
@@ -386,14 +229,22 @@ export class JupyterServerManager {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    if (this.livenessTimer) clearTimeout(this.livenessTimer);
-    this.livenessTimer = null;
+    this.liveness.stop();
     // A start in progress can wait long for the server to answer: stop its child now, not after. No child is
     // spawned from here on (spawnOn checks), so once the start settles nothing of it is left to stop.
     await this.stopChild();
+    // expected: a failed start already reported its status; only its end is awaited here
     await this.starting?.catch(() => undefined);
     if (this._privateDir) {
-      await fs.rm(this._privateDir, { recursive: true, force: true }).catch(() => undefined);
+      await fs
+        .rm(this._privateDir, { recursive: true, force: true })
+        .catch(
+          log.caught(
+            "the Jupyter server's private folder could not be removed; it is in the temp folder",
+            undefined,
+            'warn',
+          ),
+        );
     }
     this._connection = null;
     this.setStatus('disposed');
@@ -440,58 +291,24 @@ export class JupyterServerManager {
 
   private async preparePrivateDir(): Promise<string> {
     if (this._privateDir) return this._privateDir;
-    const parent = this.options.stateDir ?? os.tmpdir();
-    await fs.mkdir(parent, { recursive: true });
-    const dir = await fs.mkdtemp(path.join(parent, 'kiln-jupyter-'));
-    for (const sub of ['config', 'data', 'runtime', 'ipython'])
-      await fs.mkdir(path.join(dir, sub), { recursive: true });
-    await fs.writeFile(path.join(dir, 'kiln_server_config.py'), serverConfigSource());
-    // The token never goes on the command line (/proc/*/cmdline is world-readable): the config reads it from
-    // this owner-only file, in a folder only the owner can enter (mkdtemp makes it 0700).
-    await fs.writeFile(path.join(dir, TOKEN_FILE), this.token, { mode: 0o600 });
-    this._privateDir = dir;
-    return dir;
-  }
-
-  /** The operator's own Jupyter data folders (kernelspecs of conda envs, venvs): their user folder and JUPYTER_PATH. */
-  private operatorJupyterPath(): string {
-    const env = this.options.env ?? process.env;
-    const userData = userJupyterDataDir(env, env.HOME ?? os.homedir());
-    return [userData, env.JUPYTER_PATH].filter(Boolean).join(path.delimiter);
-  }
-
-  private serverEnv(dir: string): NodeJS.ProcessEnv {
-    const env = { ...(this.options.env ?? process.env) };
-    return {
-      ...env,
-      JUPYTER_CONFIG_DIR: path.join(dir, 'config'),
-      JUPYTER_DATA_DIR: path.join(dir, 'data'),
-      JUPYTER_RUNTIME_DIR: path.join(dir, 'runtime'),
-      IPYTHONDIR: path.join(dir, 'ipython'),
-      // The operator's kernelspecs stay visible, read-only; Kiln's data dir goes first (JUPYTER_PATH outranks
-      // JUPYTER_DATA_DIR), so its wrapped copies of them (kernelspecs.ts) are the ones that run.
-      JUPYTER_PATH: [path.join(dir, 'data'), this.operatorJupyterPath()].filter(Boolean).join(path.delimiter),
-      KILN_PARENT_PID: String(process.pid),
-      KILN_JUPYTER_TOKEN_FILE: path.join(dir, TOKEN_FILE),
-      // debugpy's warning about frozen modules would otherwise land in every kernel's stderr.
-      PYDEVD_DISABLE_FILE_VALIDATION: '1',
-    };
+    this._privateDir = await makePrivateDir(this.options, this.token);
+    return this._privateDir;
   }
 
   private async spawnServer(): Promise<JupyterConnection> {
     const command = await findJupyter({ command: this.options.command, env: this.options.env });
     const dir = await this.preparePrivateDir();
     // Kernels start through Kiln's launcher, never `-m ipykernel_launcher` resolved from the notebook's folder.
-    const env = this.serverEnv(dir);
+    const env = serverEnv(this.options, dir);
     await writePrivateKernelspecs({
       privateDir: dir,
       command,
-      env: { ...env, JUPYTER_PATH: this.operatorJupyterPath() },
+      env: { ...env, JUPYTER_PATH: operatorJupyterPath(this.options) },
     });
     for (const writer of this.kernelspecWriters) {
       await writer(ownKernelspecsIn(dir)).catch((err: unknown) => {
         // The server still starts with Jupyter's kernelspecs; a notebook naming a missing one gets the default.
-        console.warn("[kiln] could not write Kiln's environment kernelspecs; the server starts without them", err);
+        log.warn("Kiln's environment kernelspecs could not be written; the server starts without them", { err });
       });
     }
     let lastError: KilnError | null = null;
@@ -529,7 +346,7 @@ export class JupyterServerManager {
     const runId = newRunId();
     const child = spawn(command.argv[0], args, {
       cwd: this.options.rootDir,
-      env: { ...this.serverEnv(dir), [RUN_ID_VARIABLE]: runId },
+      env: { ...serverEnv(this.options, dir), [RUN_ID_VARIABLE]: runId },
       // Its own process group, so dispose can stop the server and everything it started in one signal.
       detached: process.platform !== 'win32',
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -612,7 +429,7 @@ export class JupyterServerManager {
     try {
       await this.start();
     } catch {
-      // start() already reported 'failed'.
+      // expected: start() already reported 'failed'.
     }
   }
 

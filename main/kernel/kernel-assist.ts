@@ -190,6 +190,7 @@ export class KernelAssist {
       const kernel = this.options.target()!.assistKernel()!;
       this.sentTicket[kind] = ticket;
       const answer = send(kernel);
+      // expected: the caller gets the rejection from `answer`; this only marks the flight's end
       const settled = answer.catch(() => undefined);
       const flight = { kernel, settled };
       this.inFlight = flight;

@@ -1,13 +1,35 @@
-import { KernelAPI, KernelConnection, KernelMessage, SessionAPI } from '@jupyterlab/services';
-import type { Kernel } from '@jupyterlab/services';
-import path from 'node:path';
-import type { KernelInfo, KernelStatus } from '../../shared/contract';
+import type { Kernel, KernelConnection } from '@jupyterlab/services';
+import type { KernelInfo } from '../../shared/contract';
 import { Emitter, type Event } from '../../shared/base/event';
 import type { IDisposable } from '../../shared/base/lifecycle';
 import { KilnError } from '../../shared/errors';
 import { logListenerError } from '../events';
+import {
+  Executions,
+  sendExecute,
+  type ExecuteOptions,
+  type ExecutionReply,
+  type SentExecution,
+  type StrayOutput,
+} from './executions';
 import type { JupyterConnection, JupyterServerEvent, JupyterServerManager } from './jupyter-server';
-import { confirmStdinRoute } from './stdin-probe';
+import {
+  connectKernel,
+  kernelGoneMessage,
+  renameSession,
+  serverStillHas,
+  shutdownSession,
+  specNamesOf,
+  startNotebookSession,
+  type KernelSpecNames,
+} from './jupyter-sessions';
+import { mapStatus, nudgeUntilSettled, setUpKernel, untilAnswered, untilStatus } from './kernel-readiness';
+import { createLogger } from '../log';
+
+const log = createLogger('kernel');
+
+export type { ExecuteOptions, ExecutionReply, StrayOutput } from './executions';
+export { kernelSetupCode } from './kernel-readiness';
 
 export interface KernelSessionOptions {
   server: JupyterServerManager;
@@ -19,122 +41,6 @@ export interface KernelSessionOptions {
   srcDir: string | null;
   /** How long a new kernel may take to answer at all; a large environment can import for a long while. */
   answerTimeoutMs?: number;
-}
-
-/** What one execution reports back (outputs arrive separately through `output`). */
-export interface ExecutionReply {
-  status: 'ok' | 'error' | 'aborted';
-  executionCount: number | null;
-  /** Pager payloads (e.g. from `obj?`), shown as outputs as JupyterLab does. */
-  pages: Record<string, unknown>[];
-  /** Why an execution was aborted, when it was. */
-  reason?: string;
-  /** The execute_reply's header date and ipykernel's `started` metadata (ISO), for recorded timing. */
-  replyDate?: string;
-  replyStarted?: string;
-}
-
-export interface ExecuteOptions {
-  allowStdin?: boolean;
-  /** Receives every IOPub message that belongs to this execution (stream, display_data, update_display_data, execute_result, error, clear_output). */
-  onOutput: (msg: KernelMessage.IIOPubMessage) => void;
-  onInputRequest?: (prompt: string, password: boolean) => void;
-  /** This execution's status and execute_input messages on IOPub: 'status.busy', 'execute_input', 'status.idle', with the message's date. */
-  onTiming?: (label: string, date: string) => void;
-}
-
-/** IOPub messages not tied to a running execution of ours: update_display_data from threads, or from other clients. */
-export type StrayOutput = KernelMessage.IIOPubMessage;
-
-/**
- * Python run silently after every kernel (re)start: the workspace's src/ first on sys.path, and import
- * caches invalidated before each cell so a module written to src/ after the kernel started imports
- * (Python caches directory listings, and caches "no such folder" if src/ did not exist yet).
- */
-export function kernelSetupCode(srcDir: string): string {
-  return [
-    'def _kiln_setup():',
-    '    import sys, importlib',
-    `    src = ${JSON.stringify(srcDir)}`,
-    '    while src in sys.path:',
-    '        sys.path.remove(src)',
-    '    sys.path.insert(0, src)',
-    '    sys.path_importer_cache.pop(src, None)',
-    '    importlib.invalidate_caches()',
-    '    try:',
-    '        ip = get_ipython()',
-    '    except NameError:',
-    '        return',
-    '    def _kiln_invalidate_import_caches(*args, **kwargs):',
-    '        importlib.invalidate_caches()',
-    "    for cb in list(ip.events.callbacks.get('pre_run_cell', [])):",
-    "        if getattr(cb, '__name__', '') == '_kiln_invalidate_import_caches':",
-    "            ip.events.unregister('pre_run_cell', cb)",
-    "    ip.events.register('pre_run_cell', _kiln_invalidate_import_caches)",
-    '_kiln_setup()',
-    'del _kiln_setup',
-  ].join('\n');
-}
-
-interface SentExecution {
-  kernel: KernelConnection;
-  future: Kernel.IShellFuture<KernelMessage.IExecuteRequestMsg, KernelMessage.IExecuteReplyMsg>;
-}
-
-interface PendingExecution {
-  msgId: string;
-  options: ExecuteOptions;
-  abort: (reason: string) => void;
-  /** The kernel started running it (its execute_input). */
-  markStarted: () => void;
-}
-
-/** How long an interrupt waits for our cell to start at the kernel: a completion ahead of it may take its 5 s bound. */
-const INTERRUPT_START_WAIT_MS = 6_000;
-
-function mapStatus(kernel: KernelConnection | null, connected: boolean): KernelStatus {
-  if (!kernel) return 'none';
-  switch (kernel.status) {
-    case 'dead':
-    case 'terminating':
-      return 'dead';
-    case 'restarting':
-    case 'autorestarting':
-      return 'restarting';
-    case 'unknown':
-    case 'starting':
-      return 'starting';
-    default:
-      if (kernel.connectionStatus === 'disconnected' || (kernel.connectionStatus === 'connecting' && connected))
-        return 'disconnected';
-      return kernel.status === 'busy' ? 'busy' : 'idle';
-  }
-}
-
-/** How often the server is asked whether a kernel that has not answered yet still exists. */
-const KERNEL_LOOKUP_MS = 2_000;
-
-/** Resolves once the kernel's status is one of `settled`, or after `timeoutMs`; `nudge` makes it publish one. */
-function untilStatus(
-  kernel: Kernel.IKernelConnection,
-  settled: readonly string[],
-  timeoutMs: number,
-  nudge?: () => void,
-): Promise<void> {
-  if (settled.includes(kernel.status)) return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      kernel.statusChanged.disconnect(onStatus);
-      resolve();
-    };
-    const onStatus = (_sender: unknown, status: string) => {
-      if (settled.includes(status)) done();
-    };
-    const timer = setTimeout(done, timeoutMs);
-    kernel.statusChanged.connect(onStatus);
-    nudge?.();
-  });
 }
 
 /**
@@ -157,9 +63,10 @@ export class KernelSession {
    * now, so the notebook ends its queued cells as not run with this reason.
    */
   readonly onServerTrouble: Event<string> = this.serverTroubled.event;
-  private readonly executionEnded = new Emitter<void>({ onListenerError: logListenerError });
+  /** Our executions in flight, their outputs and the input() prompt one of them waits on. */
+  private readonly executions = new Executions();
   /** An execution of ours ended (answered, aborted or failed): the kernel's shell may be free. */
-  readonly onExecutionEnded: Event<void> = this.executionEnded.event;
+  readonly onExecutionEnded: Event<void> = this.executions.onEnded;
 
   private readonly options: KernelSessionOptions;
   private kernel: KernelConnection | null = null;
@@ -171,11 +78,7 @@ export class KernelSession {
   private everConnected = false;
   private intendedRestart = false;
   private disposed = false;
-  private readonly pending = new Map<string, PendingExecution>();
-  /** Our executions the kernel has not started yet (being sent, or queued behind a completion): each settles when it does or ends. */
-  private readonly unstarted = new Set<Promise<void>>();
-  private pendingInput: { parent: KernelMessage.IHeader<'input_request'>; kernel: KernelConnection } | null = null;
-  private spec: { name: string | null; displayName: string | null; language: string | null };
+  private spec: KernelSpecNames;
   private lastInfo = '';
   private readonly followingServer: IDisposable;
   /**
@@ -214,10 +117,7 @@ export class KernelSession {
     this.options.notebookPath = notebookPath;
     const connection = this.options.server.connection;
     if (!this.sessionId || !connection || connection.generation !== this.generation) return;
-    await SessionAPI.updateSession(
-      { id: this.sessionId, path: notebookPath, name: path.posix.basename(notebookPath) },
-      connection.settings,
-    );
+    await renameSession(this.sessionId, notebookPath, connection);
   }
 
   /** Why cells cannot run now (the server is not answering, or came back without this kernel); null when they can. */
@@ -253,16 +153,13 @@ export class KernelSession {
   async execute(code: string, options: ExecuteOptions): Promise<ExecutionReply> {
     // Sent now it would wait unseen in the connection's queue for a server that may never answer.
     if (this.trouble) return { status: 'aborted', executionCount: null, pages: [], reason: this.trouble.message };
-    let markStarted = () => {};
-    const started = new Promise<void>((resolve) => (markStarted = resolve));
-    this.unstarted.add(started);
+    const execution = this.executions.begin();
     try {
       const ready = this.readyKernel();
-      const sent = ready ? this.sendExecute(ready, code, options) : await this.sendWhenReady(code, options);
-      return await this.awaitExecution(sent, options, markStarted);
+      const sent = ready ? sendExecute(ready, code, options) : await this.sendWhenReady(code, options);
+      return await this.executions.await(sent, options, execution.markStarted);
     } finally {
-      markStarted();
-      this.unstarted.delete(started);
+      execution.end();
     }
   }
 
@@ -277,79 +174,7 @@ export class KernelSession {
     await this.ensureUsable();
     const kernel = this.kernel!;
     if (this.needsSetup) await this.runSetup(kernel);
-    return this.sendExecute(kernel, code, options);
-  }
-
-  private sendExecute(kernel: KernelConnection, code: string, options: ExecuteOptions): SentExecution {
-    // Kiln sends one execution at a time and stops a batch itself on error; the kernel's own stop_on_error
-    // would also abort the next request if it lands in the moment after an error reply.
-    const future = kernel.requestExecute(
-      { code, silent: false, store_history: true, allow_stdin: options.allowStdin ?? true, stop_on_error: false },
-      true,
-    );
-    return { kernel, future };
-  }
-
-  private async awaitExecution(
-    { kernel, future }: SentExecution,
-    options: ExecuteOptions,
-    markStarted: () => void,
-  ): Promise<ExecutionReply> {
-    const msgId = future.msg.header.msg_id;
-    let abortReason: string | null = null;
-    const aborted = new Promise<void>((resolve) => {
-      this.pending.set(msgId, {
-        msgId,
-        options,
-        abort: (reason) => {
-          abortReason = reason;
-          resolve();
-        },
-        markStarted,
-      });
-    });
-    future.onStdin = (msg) => {
-      if (msg.header.msg_type !== 'input_request') return;
-      const content = msg.content as KernelMessage.IInputRequestMsg['content'];
-      this.pendingInput = { parent: msg.header as KernelMessage.IHeader<'input_request'>, kernel };
-      options.onInputRequest?.(content.prompt, content.password);
-    };
-    try {
-      const reply = await Promise.race([future.done.catch(() => null), aborted.then(() => null)]);
-      if (!reply || abortReason !== null) {
-        return {
-          status: 'aborted',
-          executionCount: null,
-          pages: [],
-          reason: abortReason ?? 'The execution was cut off (kernel restarted or disconnected)',
-        };
-      }
-      const content = reply.content as
-        KernelMessage.IExecuteReply | KernelMessage.IReplyErrorContent | KernelMessage.IReplyAbortContent;
-      const status = content.status === 'ok' ? 'ok' : content.status === 'error' ? 'error' : 'aborted';
-      const executionCount =
-        'execution_count' in content && typeof content.execution_count === 'number' ? content.execution_count : null;
-      const pages: Record<string, unknown>[] = [];
-      if (content.status === 'ok') {
-        for (const payload of (content as KernelMessage.IExecuteReply).payload ?? []) {
-          if (payload.source === 'page' && payload.data && typeof payload.data === 'object')
-            pages.push(payload.data as Record<string, unknown>);
-        }
-      }
-      const started = (reply.metadata as { started?: unknown } | undefined)?.started;
-      return {
-        status,
-        executionCount,
-        pages,
-        replyDate: reply.header.date || undefined,
-        replyStarted: typeof started === 'string' ? started : undefined,
-      };
-    } finally {
-      this.pending.delete(msgId);
-      if (this.pendingInput?.kernel === kernel) this.pendingInput = null;
-      future.dispose();
-      this.executionEnded.fire();
-    }
+    return sendExecute(kernel, code, options);
   }
 
   /**
@@ -368,16 +193,12 @@ export class KernelSession {
    * busy and idle around control-channel requests, so it can say idle while a cell runs.
    */
   get executing(): boolean {
-    return this.pending.size > 0;
+    return this.executions.executing;
   }
 
   /** Answers the pending input() prompt; false when nothing is waiting. */
   sendInputReply(value: string): boolean {
-    const waiting = this.pendingInput;
-    if (!waiting || waiting.kernel.isDisposed) return false;
-    this.pendingInput = null;
-    waiting.kernel.sendInputReply({ status: 'ok', value }, waiting.parent);
-    return true;
+    return this.executions.sendInputReply(value);
   }
 
   /**
@@ -393,12 +214,7 @@ export class KernelSession {
       this.abortAll(`Interrupted while the Jupyter server did not answer; the cell may still be running there`);
       return;
     }
-    const notStarted = [...this.unstarted];
-    if (notStarted.length) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, INTERRUPT_START_WAIT_MS)));
-      await Promise.race([Promise.all(notStarted), bound]);
-      clearTimeout(timer);
+    if (await this.executions.untilStarted()) {
       if (kernel !== this.kernel || kernel.isDisposed) return;
     }
     await kernel.interrupt();
@@ -460,7 +276,8 @@ export class KernelSession {
   async changeKernel(name: string): Promise<void> {
     // A start in progress (the notebook just opened) would be joined, and end with the old kernelspec. Its failure
     // is already the notebook's status; the new kernelspec starts either way.
-    if (this.starting) await this.starting.catch(() => undefined);
+    if (this.starting)
+      await this.starting.catch(log.caught("a start's failure is already the notebook's status", undefined));
     this.spec = { name, displayName: null, language: null };
     await this.shutdownKernel();
     await this.start();
@@ -477,14 +294,15 @@ export class KernelSession {
     this.statusChanged.dispose();
     this.kernelLost.dispose();
     this.strayOutput.dispose();
-    this.executionEnded.dispose();
+    this.executions.dispose();
   }
 
   // -------------------------------------------------------------------------------------------
 
   private async ensureUsable(options: { allowDead?: boolean } = {}): Promise<void> {
     if (this.disposed) throw new KilnError('E_KERNEL_DEAD', 'The notebook was closed');
-    if (this.starting) await this.starting.catch(() => undefined);
+    if (this.starting)
+      await this.starting.catch(log.caught("a start's failure is already the notebook's status", undefined));
     const kernel = this.kernel;
     if (kernel && !kernel.isDisposed && kernel.status !== 'dead') return;
     if (kernel && !options.allowDead) {
@@ -512,38 +330,16 @@ export class KernelSession {
     }
     try {
       const specs = await this.options.server.kernelSpecs();
-      // A notebook written elsewhere may name a kernel this server lacks; the server's default runs it then.
-      const wanted =
-        this.spec.name && specs.specs.some((s) => s.name === this.spec.name) ? this.spec.name : specs.default;
-      const name = wanted ?? undefined;
-      const model = await SessionAPI.startSession(
-        {
-          path: this.options.notebookPath,
-          type: 'notebook',
-          name: path.posix.basename(this.options.notebookPath),
-          kernel: { name },
-        } as Parameters<typeof SessionAPI.startSession>[0],
-        connection.settings,
-      );
+      const model = await startNotebookSession(connection, specs, this.options.notebookPath, this.spec.name);
       if (this.disposed) {
-        await SessionAPI.shutdownSession(model.id, connection.settings).catch(() => undefined);
+        await shutdownSession(model.id, connection);
         throw new KilnError('E_KERNEL_DEAD', 'The notebook was closed');
       }
       if (!model.kernel) throw new Error('The server started a session without a kernel');
       this.sessionId = model.id;
       this.generation = connection.generation;
-      const spec = specs.specs.find((s) => s.name === model.kernel!.name);
-      this.spec = {
-        name: model.kernel.name,
-        displayName: spec?.displayName ?? model.kernel.name,
-        language: spec?.language ?? null,
-      };
-      const kernel = new KernelConnection({
-        model: model.kernel,
-        serverSettings: connection.settings,
-        username: 'kiln',
-        handleComms: false,
-      });
+      this.spec = specNamesOf(model.kernel.name, specs);
+      const kernel = connectKernel(model.kernel, connection);
       this.attach(kernel);
       try {
         await this.waitReady(kernel);
@@ -570,7 +366,7 @@ export class KernelSession {
         this.needsSetup = true;
         this.abortAll('The kernel died and was restarted');
         this.kernelLost.fire('The kernel died and was restarted; variables are gone.');
-        this.nudgeUntilSettled(kernel);
+        nudgeUntilSettled(kernel, () => this.kernel === kernel);
       } else if (status === 'dead') {
         this.abortAll('The kernel died');
       }
@@ -585,112 +381,25 @@ export class KernelSession {
     });
     kernel.iopubMessage.connect((_sender, msg) => {
       if (this.kernel !== kernel) return;
-      const parentId = (msg.parent_header as Partial<KernelMessage.IHeader>)?.msg_id;
-      const pending = parentId ? this.pending.get(parentId) : undefined;
-      const type = msg.header.msg_type;
-      if (pending && type === 'execute_input') pending.markStarted();
-      if (pending && (type === 'status' || type === 'execute_input')) {
-        const label =
-          type === 'status' ? `status.${(msg.content as { execution_state?: string }).execution_state}` : type;
-        pending.options.onTiming?.(label, msg.header.date || new Date().toISOString());
-      }
-      // debug_event belongs to the debugger (main/debugger listens on the connection itself), not to any output.
-      if (type === 'status' || type === 'execute_input' || type === 'debug_event' || type.startsWith('comm_')) return;
-      if (pending) pending.options.onOutput(msg);
-      else this.strayOutput.fire(msg);
+      this.executions.route(msg, (stray) => this.strayOutput.fire(stray));
     });
-  }
-
-  /**
-   * After Jupyter restarts a crashed kernel, its first "idle" can be published before the server's
-   * subscription is back, leaving the status at "starting". Asking for kernel_info makes it publish again.
-   */
-  private nudgeUntilSettled(kernel: KernelConnection): void {
-    let tries = 0;
-    const timer = setInterval(() => {
-      const settled = kernel.status === 'idle' || kernel.status === 'busy' || kernel.status === 'dead';
-      if (this.kernel !== kernel || kernel.isDisposed || settled || ++tries > 60) {
-        clearInterval(timer);
-        return;
-      }
-      if (kernel.connectionStatus === 'connected') kernel.requestKernelInfo().catch(() => undefined);
-    }, 1000);
   }
 
   /** Waits until the kernel answered kernel_info and reported a settled status (idle or busy). */
   private async waitReady(kernel: KernelConnection, timeoutMs = 10_000): Promise<void> {
-    await this.untilAnswered(kernel);
+    await untilAnswered(kernel, this.spec.displayName ?? kernel.name, this.options.answerTimeoutMs ?? 120_000);
     this.everConnected = true;
     // A kernel_info round trip makes the kernel publish its status.
     await untilStatus(kernel, ['idle', 'busy', 'dead'], timeoutMs, () =>
-      kernel.requestKernelInfo().catch(() => undefined),
+      kernel
+        .requestKernelInfo()
+        .catch(log.caught('a kernel_info nudge went unanswered; the status wait has its bound', undefined)),
     );
-  }
-
-  /**
-   * Resolves when the kernel answers kernel_info. Rejects when it dies first, when the server no longer
-   * has it (its program exited as it started and the server gave up restarting it), or after
-   * answerTimeoutMs (120 s): a kernel that never answers must not leave the notebook starting forever.
-   */
-  private untilAnswered(kernel: KernelConnection): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const name = this.spec.displayName ?? kernel.name;
-      let settled = false;
-      const finish = (error: string | null) => {
-        if (settled) return;
-        settled = true;
-        clearInterval(lookForIt);
-        clearTimeout(deadline);
-        kernel.statusChanged.disconnect(onStatus);
-        if (error === null) resolve();
-        else reject(new KilnError('E_KERNEL_DEAD', `The kernel "${name}" ${error}`));
-      };
-      const onStatus = (_sender: unknown, status: string) => {
-        if (status === 'dead') finish('died before it answered.');
-      };
-      const lookForIt = setInterval(() => {
-        KernelAPI.getKernelModel(kernel.id, kernel.serverSettings).then(
-          (model) => {
-            if (!model)
-              finish(
-                'stopped as it started. Check that its environment runs (for Python, that it has ipykernel), or choose another kernel.',
-              );
-          },
-          () => undefined, // The server itself is unreachable: its own status reports that.
-        );
-      }, KERNEL_LOOKUP_MS);
-      const answerMs = this.options.answerTimeoutMs ?? 120_000;
-      const deadline = setTimeout(() => finish(`did not answer within ${answerMs / 1000} s.`), answerMs);
-      kernel.statusChanged.connect(onStatus);
-      kernel.info.then(
-        () => finish(null),
-        (err: unknown) => finish(`could not be reached: ${err instanceof Error ? err.message : String(err)}`),
-      );
-    });
   }
 
   private async runSetup(kernel: Kernel.IKernelConnection): Promise<void> {
     this.needsSetup = false;
-    const language = this.spec.language;
-    if (language !== null && language.toLowerCase() !== 'python') return;
-    const srcDir = this.options.srcDir;
-    if (srcDir) {
-      const future = kernel.requestExecute(
-        { code: kernelSetupCode(srcDir), silent: true, store_history: false, allow_stdin: false, stop_on_error: false },
-        true,
-      );
-      try {
-        await future.done;
-      } catch {
-        this.needsSetup = true;
-      } finally {
-        future.dispose();
-      }
-    }
-    await confirmStdinRoute(kernel);
-    // The kernel says idle a moment after the replies to these requests (and to the server's own kernel_info
-    // nudges): a start or restart answers with the kernel as the operator will find it.
-    await untilStatus(kernel, ['idle', 'dead'], 5_000);
+    await setUpKernel(kernel, this.spec.language, this.options.srcDir, () => (this.needsSetup = true));
   }
 
   private async replaceKernel(reason: string): Promise<void> {
@@ -705,19 +414,17 @@ export class KernelSession {
     const sessionId = this.sessionId;
     this.kernel = null;
     this.sessionId = null;
-    this.pendingInput = null;
+    this.executions.forgetInput();
     const connection = this.options.server.connection;
     if (sessionId && connection && connection.generation === this.generation) {
-      await SessionAPI.shutdownSession(sessionId, connection.settings).catch(() => undefined);
+      await shutdownSession(sessionId, connection);
     }
     if (kernel && !kernel.isDisposed) kernel.dispose();
     this.announce();
   }
 
   private abortAll(reason: string): void {
-    for (const pending of [...this.pending.values()]) pending.abort(reason);
-    this.pending.clear();
-    this.pendingInput = null;
+    this.executions.abortAll(reason);
   }
 
   private onServerStatus(event: JupyterServerEvent): void {
@@ -747,7 +454,7 @@ export class KernelSession {
       this.sessionId = null;
       old.dispose();
       this.kernelLost.fire('The Jupyter server restarted; a new kernel was started and variables are gone.');
-      this.start().catch(() => undefined);
+      this.start().catch(log.caught("a start's failure after a server restart is the notebook's status", undefined));
     }
   }
 
@@ -759,17 +466,10 @@ export class KernelSession {
     const kernel = this.kernel;
     const connection = this.options.server.connection;
     if (!kernel || kernel.isDisposed || !connection) return;
-    let model: Awaited<ReturnType<typeof KernelAPI.getKernelModel>>;
-    try {
-      model = await KernelAPI.getKernelModel(kernel.id, connection.settings);
-    } catch (err) {
-      // It stopped answering again; the liveness check says so and brings us back here when it answers.
-      console.warn(`[kiln] could not look up kernel ${kernel.id} after the server answered again`, err);
-      return;
-    }
-    if (this.kernel !== kernel || this.disposed) return;
-    if (!model) {
-      const message = `The kernel is gone: the Jupyter server at ${connection.baseUrl} answers again but no longer has it. Restart to start a new kernel (variables are gone).`;
+    const stillThere = await serverStillHas(kernel.id, connection);
+    if (stillThere === null || this.kernel !== kernel || this.disposed) return;
+    if (!stillThere) {
+      const message = kernelGoneMessage(connection);
       this.abortAll(message);
       this.trouble = { status: 'dead', message };
       // Its connection would go on trying to reach a kernel that is not there.
@@ -783,7 +483,7 @@ export class KernelSession {
         await kernel.reconnect();
         await this.waitReady(kernel);
       } catch (err) {
-        console.warn(`[kiln] could not reconnect to kernel ${kernel.id}`, err);
+        log.warn('a kernel could not be reconnected after its server answered again', { kernelId: kernel.id, err });
       }
     }
     this.announce();

@@ -187,6 +187,7 @@ export async function writePrivateKernelspecs(options: PrivateKernelspecsOptions
 
   const seen = new Set<string>();
   for (const dir of kernelspecSearchDirs(env.JUPYTER_PATH, interpreter)) {
+    // expected: most of Jupyter's search folders do not exist on a given machine
     const names = await fs.readdir(dir).catch(() => [] as string[]);
     for (const name of names.sort()) {
       if (seen.has(name)) continue;

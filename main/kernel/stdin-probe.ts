@@ -51,6 +51,7 @@ export async function confirmStdinRoute(kernel: ProbedKernel): Promise<void> {
  */
 async function interruptUntilDone(kernel: ProbedKernel, done: Promise<unknown>): Promise<void> {
   for (let waitMs = 250; waitMs <= 4000 && !kernel.isDisposed; waitMs *= 2) {
+    // expected: an interrupt may fail while the kernel restarts; the loop tries again, waiting longer
     await kernel.interrupt().catch(() => undefined);
     if (await settlesWithin(done, waitMs)) return;
   }

@@ -49,6 +49,7 @@ export function canDebug(kernel: Kernel.IKernelConnection): Promise<boolean> {
 
 async function detect(kernel: Kernel.IKernelConnection): Promise<boolean> {
   // Newer ipykernels say so in kernel_info; 6.17 (Debian 12's) does not, and is asked.
+  // expected: a kernel that never answered kernel_info is asked with debugInfo just below
   const info = (await kernel.info.catch(() => null)) as { debugger?: boolean } | null;
   if (info?.debugger === false) return false;
   const request = debugRequest(kernel, 'debugInfo', {});

@@ -2,91 +2,44 @@ import type {
   CellRunResult,
   CellType,
   EditResult,
-  EventPayload,
   FileContent,
   KernelInfo,
   KernelSpecInfo,
   NotebookCell,
   NotebookDocument,
-  notebookEvents,
-  variablesEvents,
   Origin,
   PlacedCell,
   RunScope,
   WriteResult,
 } from '../../shared/contract';
-import { DisposableStore } from '../../shared/base/lifecycle';
 import { SerialQueue } from '../../shared/base/serial-queue';
 import { isKilnError, KilnError } from '../../shared/errors';
-import { DataViewer, KernelAssist, KernelSession, VariablesInspector, type JupyterServerManager } from '../kernel';
+import type { DataViewer, KernelAssist, VariablesInspector } from '../kernel';
 import type { Kernel } from '@jupyterlab/services';
 import { parseNotebook, serializeNotebook, validateNotebook, type CellJson, type Json } from './format';
-import { NotebookModel, type CellOutputChange } from './model';
-import { RunQueue, type QueuedRun } from './run-queue';
+import { NotebookModel } from './model';
+import { NotebookKernel } from './notebook-kernel';
+import {
+  notebookText,
+  type ChangeOptions,
+  type InsertedCells,
+  type NotebookBackup,
+  type NotebookHost,
+} from './notebook-host';
 
-type NotebookEventName = keyof typeof notebookEvents | keyof typeof variablesEvents;
-
-/** Cells an operation put in place, as the wire carries them. */
-export type InsertedCells = EditResult & { cells: NotebookCell[]; index: number };
-
-/** The part of the Workspace service notebooks need. */
-export interface NotebookFiles {
-  readonly root: string;
-  resolve(rel: string): Promise<string>;
-  relative(abs: string): string;
-  read(rel: string): Promise<FileContent>;
-  write(
-    rel: string,
-    text: string,
-    options?: { origin?: Origin; expectedHash?: string; createParents?: boolean },
-  ): Promise<WriteResult>;
-  exists(rel: string): Promise<boolean>;
-  createFile(rel: string, text: string, options?: { origin?: Origin }): Promise<WriteResult>;
-}
-
-/** A dirty notebook kept for hot exit: its bytes as a save would write them, and the disk hash they stand on. */
-export interface NotebookBackup {
-  text: string;
-  /** The file's hash the edits were made over; null when the file did not exist. */
-  baseHash: string | null;
-}
-
-/** Who asked for a change; edits by others than the operator's own UI are announced with the whole document. */
-export interface ChangeOptions {
-  origin?: Origin;
-}
-
-/** What every open notebook shares with the others, through the service that holds them. */
-export interface NotebookHost {
-  readonly workspace: NotebookFiles;
-  /** Folder put first on sys.path in every kernel, or null (always null in an untrusted workspace). */
-  readonly srcDir: string | null;
-  /** E_UNTRUSTED unless the workspace is trusted: a kernel runs the folder's code. */
-  requireTrusted(): void;
-  /** `outputsOnly`: the change touched outputs (or run state), no cell's source: the language mirror has nothing to update. */
-  emit<E extends NotebookEventName>(channel: E, payload: EventPayload<E>, options?: { outputsOnly?: boolean }): void;
-  /** The Jupyter server, or E_NO_JUPYTER. */
-  requireJupyter(): JupyterServerManager;
-  /** Announces a Jupyter problem (once, for a missing Jupyter). */
-  reportJupyterError(path: string | null, err: unknown): void;
-  /** Whether runs record their timing in the cell's metadata `execution`, as JupyterLab's recordTiming does. */
-  recordTiming(): boolean;
-}
+export { asKernelError } from './notebook-host';
+export type { ChangeOptions, InsertedCells, NotebookBackup, NotebookFiles, NotebookHost } from './notebook-host';
 
 /** One open notebook: its authoritative model, its kernel and its run queue. Cells are addressed by id. */
 export class OpenNotebook {
-  private kernel: KernelSession | null = null;
-  private kernelStartQueued = false;
-  private closed = false;
+  /** The kernel and the runs (notebook-kernel.ts). */
+  private readonly kernel: NotebookKernel;
   /** Completion and inspection: only ever against a kernel that is already running. */
-  readonly assist = new KernelAssist({ target: () => this.kernel });
+  readonly assist: KernelAssist;
   /** The Variables view's requests: by the assist's rules, against the running kernel only. */
-  readonly variables = new VariablesInspector({ assist: this.assist, target: () => this.kernel });
+  readonly variables: VariablesInspector;
   /** The data viewer's requests (pages, summaries, exports): by the same rules. */
-  readonly dataViewer = new DataViewer({ assist: this.assist, target: () => this.kernel });
-  private readonly runs: RunQueue;
-  /** What this notebook follows of its kernel (replaced when the kernel is shut down for good). */
-  private subscriptions = new DisposableStore();
+  readonly dataViewer: DataViewer;
   /** Reloads and reverts, one at a time: a read that started earlier never lands after a later one. */
   private readonly diskReads = new SerialQueue();
 
@@ -147,14 +100,10 @@ export class OpenNotebook {
     private readonly host: NotebookHost,
     public model: NotebookModel,
   ) {
-    this.runs = new RunQueue({
-      execute: (run) => this.execute(run),
-      aborted: (cell, reason) => this.abortedResult(cell, reason),
-      queued: (cell) => this.emitCellState(cell, 'queued', cell.execution_count ?? null),
-      failed: (cell) => this.emitCellState(cell, 'idle', cell.execution_count ?? null),
-      // Once per run or batch, not per cell: a view asks the kernel again only when nothing waits to run.
-      drained: () => this.host.emit('notebook.variablesChanged', { path: this.path }, { outputsOnly: true }),
-    });
+    this.kernel = new NotebookKernel(host, this);
+    this.assist = this.kernel.assist;
+    this.variables = this.kernel.variables;
+    this.dataViewer = this.kernel.dataViewer;
   }
 
   get path(): string {
@@ -180,12 +129,7 @@ export class OpenNotebook {
       dirty: model.dirty,
       rev: model.rev,
       diskHash: model.diskHash,
-      kernel: this.kernel?.info ?? {
-        status: this.kernelStartQueued ? 'starting' : 'none',
-        name: null,
-        displayName: null,
-        language: null,
-      },
+      kernel: this.kernel.info,
       warnings: [...model.warnings],
     };
   }
@@ -201,23 +145,9 @@ export class OpenNotebook {
     return { cells, stale: false };
   }
 
-  /**
-   * Starts the kernel once the open's reply is on its way (a task later): starting the Jupyter server and
-   * kernel (Python processes) competed with building and sending a big notebook's document for the CPU.
-   */
+  /** Starts the kernel once the open's reply is on its way (see NotebookKernel.startKernelSoon). */
   startKernelSoon(): void {
-    this.kernelStartQueued = true;
-    setImmediate(() => {
-      this.kernelStartQueued = false;
-      if (!this.closed) this.startKernel();
-    });
-  }
-
-  /** Starts the kernel now rather than at the first run, as JupyterLab does on open. */
-  startKernel(): void {
-    this.kernelSession()
-      .start()
-      .catch((err: unknown) => this.host.reportJupyterError(this.path, err));
+    this.kernel.startKernelSoon();
   }
 
   // --- the file -------------------------------------------------------------------------------
@@ -262,7 +192,7 @@ export class OpenNotebook {
   /** The file was renamed or moved: the model (with its unsaved edits) and the Jupyter session follow. */
   movedTo(path: string): void {
     this.model.path = path;
-    this.kernel?.setNotebookPath(path).catch((err: unknown) => this.host.reportJupyterError(this.path, err));
+    this.kernel.movedTo(path);
   }
 
   /** Re-reads the file, dropping unsaved changes; the kernel keeps running. */
@@ -327,29 +257,14 @@ export class OpenNotebook {
     return 'reloaded';
   }
 
-  /**
-   * Shuts the kernel down and forgets it (trust was revoked): runs end as aborted, the status reads 'none', and
-   * a later run starts a new kernel only once trusted again.
-   */
-  async stopKernel(reason: string): Promise<void> {
-    const kernel = this.kernel;
-    if (!kernel) return;
-    this.runs.abort();
-    this.kernel = null;
-    const subscriptions = this.subscriptions;
-    this.subscriptions = new DisposableStore();
-    await subscriptions.dispose();
-    await kernel.dispose();
-    this.host.emit('notebook.kernelStatus', { path: this.path, kernel: this.document().kernel });
-    this.host.emit('notebook.jupyterError', { code: 'E_UNTRUSTED', message: reason, path: this.path });
+  /** Shuts the kernel down and forgets it (trust was revoked); a later run starts a new one once trusted. */
+  stopKernel(reason: string): Promise<void> {
+    return this.kernel.stop(reason);
   }
 
   /** Forgets the queue and shuts the kernel down. */
-  async close(): Promise<void> {
-    this.closed = true;
-    this.runs.abort();
-    await this.subscriptions.dispose();
-    await this.kernel?.dispose();
+  close(): Promise<void> {
+    return this.kernel.close();
   }
 
   // --- cell edits -----------------------------------------------------------------------------
@@ -389,7 +304,7 @@ export class OpenNotebook {
     options: ChangeOptions,
   ): { cell: NotebookCell; index: number; rev: number; dirty: boolean } {
     const { cell, index } = this.model.deleteCell(cellId);
-    this.runs.drop(cell);
+    this.kernel.drop(cell);
     return { cell: this.model.wireCell(cell), index, ...this.afterEdit(options) };
   }
 
@@ -409,7 +324,7 @@ export class OpenNotebook {
 
   deleteCells(cellIds: string[], options: ChangeOptions): EditResult & { removed: PlacedCell[] } {
     const removed = this.model.deleteCells(cellIds);
-    for (const { cell } of removed) this.runs.drop(cell);
+    for (const { cell } of removed) this.kernel.drop(cell);
     return {
       removed: removed.map(({ cell, index }) => ({ cell: this.model.wireCell(cell), index })),
       ...this.afterEdit(options),
@@ -427,10 +342,9 @@ export class OpenNotebook {
     options: ChangeOptions,
   ): EditResult & { cell: NotebookCell; index: number; removed: PlacedCell[] } {
     const merged = this.model.mergeCells(cellIds, primaryId);
-    for (const { cell } of merged.removed) this.runs.drop(cell);
+    for (const { cell } of merged.removed) this.kernel.drop(cell);
     if (merged.cell.cell_type === 'code') {
-      this.emitOutput({ cellId: merged.cell.id, change: { kind: 'clear' } });
-      this.emitCellState(merged.cell, this.runs.stateOf(merged.cell), null);
+      this.emitCleared(merged.cell);
     }
     return {
       cell: this.model.wireCell(merged.cell),
@@ -455,86 +369,48 @@ export class OpenNotebook {
     const cells = cellId === undefined ? model.cells : [model.cell(cellId)];
     for (const cell of cells) {
       if (model.clearOutputs(cell)) {
-        this.emitOutput({ cellId: cell.id, change: { kind: 'clear' } });
-        this.emitCellState(cell, this.runs.stateOf(cell), null);
+        this.emitCleared(cell);
       }
     }
     return this.afterEdit(options);
   }
 
-  // --- execution ------------------------------------------------------------------------------
+  // --- execution (notebook-kernel.ts) -------------------------------------------------------
 
-  /** Runs (or re-runs) one cell and resolves when it finished. */
-  async runCell(cellId: string, allowStdin: boolean): Promise<CellRunResult> {
-    const cells = [this.model.cell(cellId)];
-    const [result] = this.notRunnable(cells) ?? (await this.runs.enqueue(cells, allowStdin));
-    return result;
+  runCell(cellId: string, allowStdin: boolean): Promise<CellRunResult> {
+    return this.kernel.runCell(cellId, allowStdin);
   }
 
-  /** Runs all cells, those above `cellId` (exclusive) or from `cellId` down (inclusive); stops at the first error. */
   runCells(scope: RunScope, cellId: string | undefined, allowStdin: boolean): Promise<CellRunResult[]> {
-    let cells = this.model.cells;
-    if (scope !== 'all') {
-      if (cellId === undefined) throw new KilnError('E_BAD_REQUEST', `Running cells ${scope} a cell needs its cellId`);
-      const index = this.model.indexOf(cellId);
-      cells = scope === 'above' ? cells.slice(0, index) : cells.slice(index);
-    }
-    return Promise.resolve(this.notRunnable(cells) ?? this.runs.enqueue([...cells], allowStdin));
+    return this.kernel.runCells(scope, cellId, allowStdin);
   }
 
-  /**
-   * While the server does not answer (or came back without the kernel), cells asked to run end at once as not
-   * run, with why: queued behind a cell that cannot finish, they would look busy for as long as the outage lasts.
-   */
-  private notRunnable(cells: readonly CellJson[]): CellRunResult[] | null {
-    const reason = this.kernel?.unavailableReason;
-    return reason ? cells.map((cell) => this.abortedResult(cell, reason)) : null;
+  interrupt(): Promise<{ interrupted: boolean }> {
+    return this.kernel.interrupt();
   }
 
-  async interrupt(): Promise<{ interrupted: boolean }> {
-    const wasRunning = this.runs.busy;
-    this.runs.abort();
-    this.assist.abandonWaiting();
-    if (this.kernel) await this.kernel.interrupt();
-    return { interrupted: wasRunning };
+  restart(): Promise<KernelInfo> {
+    return this.kernel.restart();
   }
 
-  async restart(): Promise<KernelInfo> {
-    this.runs.abort();
-    const kernel = this.kernelSession();
-    await this.withJupyterErrors(() => kernel.restart());
-    return kernel.info;
-  }
-
-  async reconnect(): Promise<KernelInfo> {
-    const kernel = this.kernelSession();
-    await this.withJupyterErrors(() => kernel.reconnect());
-    return kernel.info;
+  reconnect(): Promise<KernelInfo> {
+    return this.kernel.reconnect();
   }
 
   /** Switches to another kernelspec and records it in the notebook's metadata. */
   async changeKernel(spec: KernelSpecInfo): Promise<KernelInfo> {
-    this.runs.abort();
-    const kernel = this.kernelSession();
-    await this.withJupyterErrors(() => kernel.changeKernel(spec.name));
+    const info = await this.kernel.changeKernel(spec.name);
     this.model.setKernelspec({ name: spec.name, display_name: spec.displayName, language: spec.language });
     this.afterEdit({});
-    return kernel.info;
+    return info;
   }
 
-  /**
-   * The kernel's connection for the debugger, started if need be (null while it cannot answer: dead, disconnected).
-   * The debugger speaks to it on the control channel, beside the runs.
-   */
-  async debugKernel(): Promise<{ connection: Kernel.IKernelConnection; info: KernelInfo } | null> {
-    const kernel = this.kernelSession();
-    await this.withJupyterErrors(() => kernel.start());
-    const connection = kernel.assistKernel();
-    return connection ? { connection, info: kernel.info } : null;
+  debugKernel(): Promise<{ connection: Kernel.IKernelConnection; info: KernelInfo } | null> {
+    return this.kernel.debugKernel();
   }
 
   inputReply(value: string): { accepted: boolean } {
-    return { accepted: this.kernel?.sendInputReply(value) ?? false };
+    return this.kernel.inputReply(value);
   }
 
   // --- internals ------------------------------------------------------------------------------
@@ -561,48 +437,8 @@ export class OpenNotebook {
   private replaceModel(content: FileContent): void {
     // Checked here too: the watcher's reload reads the file itself, and a binary file must not parse as ''.
     const parsed = parseNotebook(notebookText(this.path, content), this.path);
-    this.runs.abort();
+    this.kernel.abortRuns();
     this.model = new NotebookModel(this.path, parsed.json, content.hash, parsed.warnings);
-  }
-
-  private kernelSession(): KernelSession {
-    if (this.kernel) return this.kernel;
-    // The backstop for every way a kernel starts (open, run, restart, reconnect, kernel change).
-    this.host.requireTrusted();
-    const spec = this.model.json.metadata.kernelspec as { name?: unknown } | undefined;
-    const kernel = new KernelSession({
-      server: this.host.requireJupyter(),
-      notebookPath: this.path,
-      kernelName: typeof spec?.name === 'string' ? spec.name : null,
-      srcDir: this.host.srcDir,
-    });
-    this.kernel = kernel;
-    this.subscriptions.add(
-      kernel.onStatusChanged((info) => this.host.emit('notebook.kernelStatus', { path: this.path, kernel: info })),
-    );
-    // The server stopped answering or is restarting: queued cells end now, as not run and why, not busy for ever.
-    this.subscriptions.add(kernel.onServerTrouble((reason) => this.runs.abort(reason)));
-    this.subscriptions.add(
-      kernel.onKernelLost((message) =>
-        this.host.emit('notebook.jupyterError', { code: 'E_KERNEL_DEAD', message, path: this.path }),
-      ),
-    );
-    this.subscriptions.add(
-      kernel.onStrayOutput((msg) => {
-        if (msg.header.msg_type !== 'update_display_data') return;
-        for (const change of this.model.applyDisplayUpdate(msg.content as Json)) this.emitOutput(change);
-      }),
-    );
-    return kernel;
-  }
-
-  private async withJupyterErrors<T>(fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (err) {
-      this.host.reportJupyterError(this.path, err);
-      throw asKernelError(err);
-    }
   }
 
   private afterEdit(options: ChangeOptions): EditResult {
@@ -614,162 +450,19 @@ export class OpenNotebook {
     return { rev: model.rev, dirty: model.dirty };
   }
 
-  private emitOutput(change: CellOutputChange): void {
+  /** An edit cleared a cell's outputs: it is shown as the queue has it, without a count. */
+  private emitCleared(cell: CellJson): void {
     this.host.emit('notebook.output', {
       path: this.path,
-      cellId: change.cellId,
+      cellId: cell.id,
       rev: this.model.rev,
-      change: change.change,
+      change: { kind: 'clear' },
     });
-  }
-
-  private emitCellState(
-    cell: CellJson,
-    state: 'queued' | 'running' | 'idle',
-    executionCount: number | null,
-    result?: CellRunResult,
-  ): void {
     this.host.emit('notebook.cellState', {
       path: this.path,
       cellId: cell.id,
-      state,
-      execution_count: executionCount,
-      ...(result ? { result } : {}),
-      // A finished run may have recorded (or dropped) its timing there.
-      ...(state === 'idle' && result ? { metadata: structuredClone(cell.metadata ?? {}) } : {}),
+      state: this.kernel.stateOf(cell),
+      execution_count: null,
     });
   }
-
-  private async execute(run: QueuedRun): Promise<CellRunResult> {
-    const { cell } = run;
-    const model = this.model;
-    if (cell.cell_type !== 'code') {
-      return { cell_id: cell.id, status: 'skipped', exec_count: null, duration_ms: 0, had_error: false, outputs: [] };
-    }
-    const code = model.sourceOf(cell);
-    const started = performance.now();
-    if (code.trim() === '') {
-      this.clearForRun(cell);
-      // As in JupyterLab, an empty cell is cleared but not sent to the kernel.
-      const result: CellRunResult = {
-        cell_id: cell.id,
-        status: 'ok',
-        exec_count: null,
-        duration_ms: 0,
-        had_error: false,
-        outputs: [],
-      };
-      this.emitCellState(cell, 'idle', null, result);
-      return result;
-    }
-    const kernel = this.kernelSession();
-    // Not sent, and its outputs kept: the server is not answering, or came back without the kernel.
-    const unavailable = kernel.unavailableReason;
-    if (unavailable) return this.abortedResult(cell, unavailable);
-    const timing = this.startTiming(cell);
-    // The request leaves for a running kernel before the run's own bookkeeping (clearing the outputs, the UI's
-    // events), which then overlaps the kernel's work; the cell's outputs can only arrive after it.
-    const replied = this.withJupyterErrors(() =>
-      kernel.execute(code, {
-        allowStdin: run.allowStdin,
-        onTiming: timing ? (label, date) => (timing[`iopub.${label}`] = date) : undefined,
-        onOutput: (msg) => {
-          // The notebook may have been reloaded meanwhile; outputs then belong to nothing on screen.
-          if (this.model !== model || !model.cells.includes(cell)) return;
-          for (const change of model.applyOutput(cell, msg.header.msg_type, msg.content as Json))
-            this.emitOutput(change);
-        },
-        onInputRequest: (prompt, password) =>
-          this.host.emit('notebook.inputRequest', { path: model.path, cellId: cell.id, prompt, password }),
-      }),
-    );
-    this.clearForRun(cell);
-    const reply = await replied;
-    const duration = performance.now() - started;
-    if (this.model === model && model.cells.includes(cell)) {
-      for (const page of reply.pages) {
-        this.emitOutput(model.appendOutput(cell, { output_type: 'display_data', data: page, metadata: {} }));
-      }
-      if (reply.executionCount !== null) model.setExecutionCount(cell, reply.executionCount);
-      if (timing && reply.status !== 'aborted') {
-        if (reply.replyStarted) timing['shell.execute_reply.started'] = reply.replyStarted;
-        timing['shell.execute_reply'] = reply.replyDate ?? new Date().toISOString();
-        model.setCellMetadata(cell.id, { ...cell.metadata, execution: timing });
-      }
-      this.host.emit('notebook.dirty', { path: model.path, dirty: model.dirty, rev: model.rev }, { outputsOnly: true });
-    }
-    const outputs = model.wireCell(cell).outputs;
-    const result: CellRunResult = {
-      cell_id: cell.id,
-      status: reply.status,
-      exec_count: reply.executionCount,
-      duration_ms: Math.round(duration * 1000) / 1000,
-      had_error: reply.status !== 'ok' || outputs.some((o) => o.output_type === 'error'),
-      outputs,
-      ...(reply.status === 'aborted' && reply.reason ? { reason: reply.reason } : {}),
-    };
-    this.emitCellState(cell, 'idle', cell.execution_count ?? null, result);
-    return result;
-  }
-
-  /** A run starts: the cell's outputs cleared and the cell shown running. */
-  private clearForRun(cell: CellJson): void {
-    const model = this.model;
-    if (model.clearOutputs(cell))
-      this.host.emit('notebook.dirty', { path: model.path, dirty: model.dirty, rev: model.rev }, { outputsOnly: true });
-    this.emitOutput({ cellId: cell.id, change: { kind: 'clear' } });
-    this.emitCellState(cell, 'running', null);
-  }
-
-  /**
-   * JupyterLab's recordTiming: on, the run's IOPub busy / execute_input / idle and its execute_reply times
-   * go into the cell's metadata `execution` (merged over the last run's); off, a run drops what an earlier
-   * run recorded, as JupyterLab does, so no stale timing stays with new outputs.
-   */
-  private startTiming(cell: CellJson): Record<string, string> | null {
-    const recorded = cell.metadata?.execution;
-    if (this.host.recordTiming()) {
-      return recorded && typeof recorded === 'object' && !Array.isArray(recorded)
-        ? { ...(recorded as Record<string, string>) }
-        : {};
-    }
-    if (recorded !== undefined) {
-      const { execution: _dropped, ...rest } = cell.metadata;
-      this.model.setCellMetadata(cell.id, rest);
-    }
-    return null;
-  }
-
-  private abortedResult(cell: CellJson, reason?: string): CellRunResult {
-    const code = cell.cell_type === 'code';
-    const result: CellRunResult = {
-      cell_id: cell.id,
-      status: code ? 'aborted' : 'skipped',
-      exec_count: null,
-      duration_ms: 0,
-      had_error: false,
-      outputs: code ? this.model.wireCell(cell).outputs : [],
-      ...(code && reason ? { reason } : {}),
-    };
-    if (code) this.emitCellState(cell, 'idle', cell.execution_count ?? null, result);
-    return result;
-  }
-}
-
-/** A Jupyter failure as callers get it: Kiln's own errors as they are, anything else as E_KERNEL_DEAD. */
-export function asKernelError(err: unknown): KilnError {
-  return err instanceof KilnError
-    ? err
-    : new KilnError('E_KERNEL_DEAD', err instanceof Error ? err.message : String(err));
-}
-
-/** The file's text if it can be a notebook at all (not truncated, not binary). */
-function notebookText(key: string, content: FileContent): string {
-  if (content.truncated)
-    throw new KilnError('E_TOO_LARGE', `${key} is too large to open as a notebook (${content.size} bytes)`);
-  if (content.text === null)
-    throw new KilnError('E_INVALID_NOTEBOOK', `${key} is not a valid notebook: the file is binary, not JSON text`, {
-      reason: 'binary',
-    });
-  return content.text;
 }

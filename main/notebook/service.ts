@@ -4,84 +4,52 @@ import type {
   CellRunResult,
   CellType,
   EditResult,
-  EventPayload,
   FsChange,
   KernelInfo,
   KernelSpecInfo,
   NotebookCell,
   NotebookDocument,
-  notebookEvents,
-  variablesEvents,
   Origin,
   PlacedCell,
   RunScope,
 } from '../../shared/contract';
-import type { IDisposable } from '../../shared/base/lifecycle';
-import { Emitter, type Event } from '../../shared/base/event';
-import { joinMultiline } from '../../shared/contract';
+import type { Event } from '../../shared/base/event';
 import { KilnError } from '../../shared/errors';
 import { changeTouches, rekeyAfterMove } from '../../shared/fs-change';
-import type { DataViewer, JupyterServerEvent, JupyterServerManager, KernelAssist, VariablesInspector } from '../kernel';
+import type { DataViewer, KernelAssist, VariablesInspector } from '../kernel';
 import { emptyNotebook, serializeNotebook, type CellJson, type Json } from './format';
 import {
   OpenNotebook,
-  asKernelError,
   type ChangeOptions,
   type InsertedCells,
-  type NotebookFiles,
   type NotebookBackup,
   type NotebookHost,
 } from './open-notebook';
+import { NotebookAnnouncer } from './notebook-announcer';
+import { openKey } from './notebook-host';
+import { NotebookJupyter } from './notebook-jupyter';
+import {
+  codeCellsOf,
+  type NotebookBackupSink,
+  type NotebookCellsChange,
+  type NotebookCodeCells,
+  type NotebookServiceOptions,
+} from './service-options';
 
 export type { ChangeOptions, NotebookBackup, NotebookFiles } from './open-notebook';
+export { UNTRUSTED_KERNEL_MESSAGE } from './service-options';
+export type {
+  NotebookBackupSink,
+  NotebookCellsChange,
+  NotebookCodeCells,
+  NotebookEvents,
+  NotebookServiceOptions,
+} from './service-options';
+import { createLogger } from '../log';
 
-/** Where open notebooks' hot-exit backups go (the app's window has one; an MCP server's stack does not). */
-export interface NotebookBackupSink {
-  /** The backup kept for a path, read when the notebook opens. */
-  read(path: string): Promise<NotebookBackup | null>;
-  /** The notebook changed, or became clean (saved, reverted). */
-  changed(path: string, dirty: boolean): void;
-  /** The operator closed it: its unsaved changes are dropped, and its backup with them. */
-  closed(path: string): void;
-}
-
-type NotebookEventName = keyof typeof notebookEvents | keyof typeof variablesEvents;
-
-/** An open notebook's cells may read differently: for what mirrors them (the language server's document). */
-export type NotebookCellsChange =
-  { kind: 'opened' | 'edited' | 'closed'; path: string } | { kind: 'moved'; from: string; path: string };
-
-/** The code cells of an open notebook, in order, with its kernel's language (null when the notebook names none). */
-export interface NotebookCodeCells {
-  language: string | null;
-  cells: { id: string; source: string }[];
-}
-
-/** Where the service announces events; the EventHub fits. */
-export interface NotebookEvents {
-  emit<E extends NotebookEventName>(channel: E, payload: EventPayload<E>): void;
-}
-
-export interface NotebookServiceOptions {
-  workspace: NotebookFiles;
-  /** The Jupyter server notebooks run against; null when none is configured (notebooks still open and edit). */
-  jupyter: JupyterServerManager | null;
-  events: NotebookEvents;
-  /** Start a notebook's kernel as soon as it opens, as JupyterLab does (default true). Off, it starts at the first run. */
-  autoStartKernel?: boolean;
-  /** Folder put first on sys.path in every kernel; default `<workspace>/src`. null for none. */
-  srcDir?: string | null;
-  /**
-   * Whether the operator trusts the workspace (main/trust). Untrusted, no kernel starts (E_UNTRUSTED) and no
-   * src/ goes on a path: a kernel runs the folder's code. The verb stack passes the workspace's trust; a
-   * service made without it (unit tests of the notebook model) counts as trusted.
-   */
-  trusted?: () => boolean;
-}
-
-/** Why a kernel is refused in an untrusted workspace, said the same way everywhere. */
-export const UNTRUSTED_KERNEL_MESSAGE =
-  "Kernel not started: this folder is not trusted. A kernel runs the folder's code; trust the folder to run its notebooks.";
+const log = createLogger('notebook');
+/** An open notebook's check against the disk failed (read error); the next change or a save checks again. */
+const RELOAD_FAILED = 'an open notebook could not be checked against the disk after a change';
 
 /**
  * Every open notebook, by workspace-relative path. Every front-end (renderer, agent verbs, MCP) calls these
@@ -92,20 +60,20 @@ export class NotebookService {
   private readonly open_ = new Map<string, OpenNotebook>();
   private readonly opening = new Map<string, Promise<OpenNotebook>>();
   private readonly host: NotebookHost;
-  private lastJupyterError: string | null = null;
-  private readonly followingJupyter: IDisposable | null;
+  /** Trust and the Jupyter server, as kernels need them (notebook-jupyter.ts). */
+  private readonly jupyter: NotebookJupyter;
   private disposed = false;
   private recordTiming: () => boolean = () => false;
-  private backups: NotebookBackupSink | null = null;
   private readonly agentRunGuards: ((rel: string) => void)[] = [];
-  private readonly cellsChanged = new Emitter<NotebookCellsChange>({
-    onListenerError: (err) => console.error('[kiln] notebook cells listener failed', err),
-  });
+  /** The service's events to the wire, the cells' mirrors and the backups (notebook-announcer.ts). */
+  private readonly announcer: NotebookAnnouncer;
   /** Fires after every change of what an open notebook's cells read: open, edit (any origin), reload, move, close. */
-  readonly onDidChangeCells: Event<NotebookCellsChange> = this.cellsChanged.event;
+  readonly onDidChangeCells: Event<NotebookCellsChange>;
 
   constructor(options: NotebookServiceOptions) {
     this.options = options;
+    this.announcer = new NotebookAnnouncer(options.events);
+    this.onDidChangeCells = this.announcer.onDidChangeCells;
     const srcDir = options.srcDir === undefined ? path.join(options.workspace.root, 'src') : options.srcDir;
     this.host = {
       workspace: options.workspace,
@@ -114,22 +82,25 @@ export class NotebookService {
         return options.trusted?.() === false ? null : srcDir;
       },
       requireTrusted: () => this.requireTrusted(),
-      emit: (channel, payload, options) => this.emit(channel, payload, options),
-      requireJupyter: () => this.requireJupyter(),
-      reportJupyterError: (notebookPath, err) => this.reportJupyterError(notebookPath, err),
+      emit: (channel, payload, options) => this.announcer.emit(channel, payload, options),
+      requireJupyter: () => this.jupyter.requireJupyter(),
+      reportJupyterError: (notebookPath, err) => this.jupyter.reportJupyterError(notebookPath, err),
       recordTiming: () => this.recordTiming(),
     };
-    this.followingJupyter = options.jupyter?.onStatusChanged((event) => this.onJupyterStatus(event)) ?? null;
+    this.jupyter = new NotebookJupyter(options, this.announcer);
   }
 
   // --- documents ------------------------------------------------------------------------------
 
-  /** Opens a notebook (or returns the open one). Invalid files are refused with E_INVALID_NOTEBOOK and left untouched. */
-  /** Opens the notebook; with `firstCells`, the answer holds only those cells (see `cells` for the rest). */
+  /**
+   * Opens a notebook (or returns the open one); with `firstCells`, the answer holds only those cells (see `cells` for
+   * the rest). Invalid files are refused with E_INVALID_NOTEBOOK and left untouched.
+   */
   async open(rel: string, options: { firstCells?: number } = {}): Promise<NotebookDocument> {
     const nb = await this.ensureOpen(rel);
     // A notebook restored over a changed (or deleted) file says so to every window that opens it, before its document.
-    if (nb.startConflict && nb.model.dirty) this.emit('notebook.conflict', { path: nb.path, ...nb.startConflict });
+    if (nb.startConflict && nb.model.dirty)
+      this.announcer.emit('notebook.conflict', { path: nb.path, ...nb.startConflict });
     return nb.document(options);
   }
 
@@ -152,7 +123,7 @@ export class NotebookService {
   }
 
   isOpen(rel: string): boolean {
-    return this.open_.has(this.keySync(rel));
+    return this.open_.has(openKey(rel));
   }
 
   openPaths(): string[] {
@@ -161,24 +132,14 @@ export class NotebookService {
 
   /** An open notebook's cells as they are now, every kind, in order (unsaved edits included); [] when it is not open. */
   cellsOf(rel: string): readonly CellJson[] {
-    return this.open_.get(this.keySync(rel))?.model.cells ?? [];
+    return this.open_.get(openKey(rel))?.model.cells ?? [];
   }
 
   /** The code cells of an open notebook as they are now (unsaved edits included); null when it is not open. */
   codeCells(rel: string): NotebookCodeCells | null {
-    const nb = this.open_.get(this.keySync(rel));
+    const nb = this.open_.get(openKey(rel));
     if (!nb) return null;
-    const metadata = (nb.model.json.metadata ?? {}) as {
-      kernelspec?: { language?: unknown };
-      language_info?: { name?: unknown };
-    };
-    const language = metadata.language_info?.name ?? metadata.kernelspec?.language;
-    return {
-      language: typeof language === 'string' ? language : null,
-      cells: nb.model.cells
-        .filter((cell) => cell.cell_type === 'code')
-        .map((cell) => ({ id: cell.id, source: joinMultiline(cell.source as string | string[] | undefined) })),
-    };
+    return codeCellsOf(nb.model);
   }
 
   async get(rel: string): Promise<NotebookDocument> {
@@ -205,10 +166,10 @@ export class NotebookService {
     if (this.open_.has(to)) throw new KilnError('E_EXISTS', `${to} is already open`);
     const from = nb.path;
     await nb.saveAs(to, options);
-    this.backups?.closed(from);
+    this.announcer.backups?.closed(from);
     this.open_.delete(from);
     this.open_.set(to, nb);
-    this.cellsChanged.fire({ kind: 'moved', from, path: to });
+    this.announcer.cellsChange({ kind: 'moved', from, path: to });
     return nb.document();
   }
 
@@ -219,8 +180,8 @@ export class NotebookService {
     if (!nb) return { closed: false };
     this.open_.delete(key);
     // Closed by the operator (not by shutdown, which keeps the backups for the next start).
-    if (!this.disposed) this.backups?.closed(key);
-    this.cellsChanged.fire({ kind: 'closed', path: key });
+    if (!this.disposed) this.announcer.backups?.closed(key);
+    this.announcer.cellsChange({ kind: 'closed', path: key });
     await nb.close();
     return { closed: true };
   }
@@ -238,7 +199,7 @@ export class NotebookService {
     rel: string,
     diskHash?: string | null,
   ): Promise<'reloaded' | 'conflict' | 'unchanged' | 'not-open'> {
-    const nb = this.open_.get(this.keySync(rel));
+    const nb = this.open_.get(openKey(rel));
     return nb ? nb.reloadFromDisk(diskHash) : 'not-open';
   }
 
@@ -251,12 +212,12 @@ export class NotebookService {
     if (change.type === 'moved') {
       for (const [from, next, nb] of rekeyAfterMove(this.open_, change.from, change.to)) {
         nb.movedTo(next);
-        this.cellsChanged.fire({ kind: 'moved', from, path: next });
+        this.announcer.cellsChange({ kind: 'moved', from, path: next });
       }
       return;
     }
     for (const key of this.open_.keys()) {
-      if (changeTouches(change, key)) this.reloadFromDisk(key).catch(() => undefined);
+      if (changeTouches(change, key)) this.reloadFromDisk(key).catch(log.caught(RELOAD_FAILED, undefined, 'warn'));
     }
   }
 
@@ -345,17 +306,14 @@ export class NotebookService {
 
   // --- execution ------------------------------------------------------------------------------
 
-  /**
-   * Whether kernels may start in this workspace (it is trusted). Callers that would run a notebook's cells
-   * ask this first; every request that would start a kernel is refused with E_UNTRUSTED otherwise.
-   */
+  /** Whether kernels may start in this workspace (it is trusted); see NotebookJupyter. */
   kernelsAllowed(): boolean {
-    return this.options.trusted?.() ?? true;
+    return this.jupyter.kernelsAllowed();
   }
 
   /** E_UNTRUSTED unless kernels may start (see kernelsAllowed). */
   requireTrusted(): void {
-    if (!this.kernelsAllowed()) throw new KilnError('E_UNTRUSTED', UNTRUSTED_KERNEL_MESSAGE);
+    this.jupyter.requireTrusted();
   }
 
   /**
@@ -406,12 +364,12 @@ export class NotebookService {
 
   /** Keeps hot-exit backups of dirty notebooks in `sink`, and opens a notebook from its backup when it has one. */
   keepBackupsIn(sink: NotebookBackupSink): void {
-    this.backups = sink;
+    this.announcer.backups = sink;
   }
 
   /** An open notebook's backup as it is now (null: clean; undefined: not open). */
   backupOf(rel: string): NotebookBackup | null | undefined {
-    return this.open_.get(this.keySync(rel))?.backup();
+    return this.open_.get(openKey(rel))?.backup();
   }
 
   /** An open notebook's bytes as a save would write them (null: clean; undefined: not open). */
@@ -474,15 +432,8 @@ export class NotebookService {
   }
 
   /** The server's kernelspecs. Untrusted, E_UNTRUSTED: no Jupyter server is started for an untrusted folder. */
-  async kernelSpecs(): Promise<{ default: string | null; specs: KernelSpecInfo[] }> {
-    this.requireTrusted();
-    const jupyter = this.requireJupyter();
-    try {
-      return await jupyter.kernelSpecs();
-    } catch (err) {
-      this.reportJupyterError(null, err);
-      throw asKernelError(err);
-    }
+  kernelSpecs(): Promise<{ default: string | null; specs: KernelSpecInfo[] }> {
+    return this.jupyter.kernelSpecs();
   }
 
   /** Switches the notebook to another kernelspec; records it in the notebook's metadata. */
@@ -505,39 +456,12 @@ export class NotebookService {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    await this.followingJupyter?.dispose();
+    await this.jupyter.dispose();
     await Promise.all([...this.open_.keys()].map((key) => this.close(key)));
-    this.cellsChanged.dispose();
+    this.announcer.dispose();
   }
 
   // --- internals ------------------------------------------------------------------------------
-
-  private emit<E extends NotebookEventName>(
-    channel: E,
-    payload: EventPayload<E>,
-    options: { outputsOnly?: boolean } = {},
-  ): void {
-    this.options.events.emit(channel, payload);
-    // Every edit announces the notebook's dirty state; reloads and reverts announce the whole document. A run's
-    // outputs change no source: the language mirror is not rebuilt for them (twice a run, before and after).
-    if ((channel === 'notebook.dirty' && !options.outputsOnly) || channel === 'notebook.changed')
-      this.cellsChanged.fire({ kind: 'edited', path: (payload as { path: string }).path });
-    if (!this.backups) return;
-    if (channel === 'notebook.dirty') {
-      const { path: rel, dirty } = payload as EventPayload<'notebook.dirty'>;
-      this.backups.changed(rel, dirty);
-    } else if (channel === 'notebook.changed') {
-      const { path: rel, document } = payload as EventPayload<'notebook.changed'>;
-      this.backups.changed(rel, document.dirty);
-    }
-  }
-
-  private keySync(rel: string): string {
-    return path.posix
-      .normalize(rel.replace(/\\/g, '/'))
-      .replace(/^\.\/+/, '')
-      .replace(/\/+$/, '');
-  }
 
   /** The canonical workspace-relative path (also the guard: paths outside the workspace are refused). */
   private async key(rel: string): Promise<string> {
@@ -546,7 +470,7 @@ export class NotebookService {
   }
 
   private async notebook(rel: string): Promise<OpenNotebook> {
-    const nb = this.open_.get(this.keySync(rel)) ?? this.open_.get(await this.key(rel));
+    const nb = this.open_.get(openKey(rel)) ?? this.open_.get(await this.key(rel));
     if (!nb) throw new KilnError('E_NOT_FOUND', `The notebook ${rel} is not open`, { path: rel });
     return nb;
   }
@@ -565,44 +489,11 @@ export class NotebookService {
   }
 
   private async load(key: string): Promise<OpenNotebook> {
-    const backup = (await this.backups?.read(key)) ?? null;
+    const backup = (await this.announcer.backups?.read(key)) ?? null;
     const nb = await OpenNotebook.load(this.host, key, backup);
     this.open_.set(key, nb);
-    this.cellsChanged.fire({ kind: 'opened', path: key });
+    this.announcer.cellsChange({ kind: 'opened', path: key });
     if ((this.options.autoStartKernel ?? true) && this.options.jupyter && this.kernelsAllowed()) nb.startKernelSoon();
     return nb;
-  }
-
-  private requireJupyter(): JupyterServerManager {
-    if (!this.options.jupyter) {
-      throw new KilnError(
-        'E_NO_JUPYTER',
-        'No Jupyter server is configured. Install Jupyter or set a Jupyter command or remote server in the settings.',
-      );
-    }
-    return this.options.jupyter;
-  }
-
-  /** Announces a Jupyter problem once (not once per cell or per notebook). */
-  private reportJupyterError(notebookPath: string | null, err: unknown): void {
-    const code = err instanceof KilnError ? err.code : 'E_KERNEL_DEAD';
-    const message = err instanceof Error ? err.message : String(err);
-    if (code === 'E_NO_JUPYTER') {
-      if (this.lastJupyterError === message) return;
-      this.lastJupyterError = message;
-      this.emit('notebook.jupyterError', { code, message });
-      return;
-    }
-    this.emit('notebook.jupyterError', { code, message, path: notebookPath ?? undefined });
-  }
-
-  private onJupyterStatus(event: JupyterServerEvent): void {
-    if (event.status === 'running') this.lastJupyterError = null;
-    if (event.status === 'restarting') {
-      this.emit('notebook.jupyterError', {
-        code: 'E_KERNEL_DEAD',
-        message: `${event.message ?? 'The Jupyter server stopped.'} Restarting it; kernels start again without their variables.`,
-      });
-    }
   }
 }

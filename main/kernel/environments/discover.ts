@@ -67,6 +67,7 @@ async function interpreterOf(dir: string): Promise<string | null> {
 /** `python3.11` folders under `<prefix>/lib` (real folders only), newest first. */
 async function libPythonFolders(prefix: string): Promise<string[]> {
   const lib = path.join(prefix, 'lib');
+  // expected: no lib folder (or an unreadable one) means no Python version to read here
   const entries = await fs.readdir(lib, { withFileTypes: true }).catch(() => [] as Dirent[]);
   return entries
     .filter((e) => e.isDirectory() && /^python\d+\.\d+t?$/.test(e.name))
@@ -110,6 +111,7 @@ export function baseSitePackages(home: string, version: string | null, userHome:
 export async function readVenv(dir: string, userHome: string): Promise<FoundEnvironment | null> {
   const cfgFile = path.join(dir, 'pyvenv.cfg');
   if (!(await isRegularFile(cfgFile))) return null;
+  // expected: pyvenv.cfg was a regular file a moment ago; unreadable now, the venv is listed without its version
   const cfg = parsePyvenvCfg(await fs.readFile(cfgFile, 'utf8').catch(() => ''));
   const python = await interpreterOf(dir);
   if (!python) return null;
@@ -133,6 +135,7 @@ export async function readCondaEnv(dir: string): Promise<FoundEnvironment | null
   const python = await interpreterOf(dir);
   if (!python) return null;
   // conda records each installed package as `<name>-<version>-<build>.json`.
+  // expected: an unreadable conda-meta lists the environment without its version
   const records = await fs.readdir(meta).catch(() => [] as string[]);
   const pythonRecord = records.map((name) => /^python-(\d+\.\d+(?:\.\d+)?)-[^-]+\.json$/.exec(name)).find(Boolean);
   const libs = await libPythonFolders(dir);
@@ -186,6 +189,7 @@ export async function condaEnvironmentDirs(env: NodeJS.ProcessEnv, userHome = os
     });
     if (listed) return listed;
   }
+  // expected: most operators have no conda: no environments.txt means no conda environments
   const text = await fs.readFile(path.join(userHome, '.conda', 'environments.txt'), 'utf8').catch(() => '');
   return text
     .split(/\r?\n/)
