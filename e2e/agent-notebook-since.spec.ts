@@ -3,7 +3,7 @@ import { reply } from '../test-support/model-server';
 import { nbformatWrites } from '../test-support/nbformat-build';
 import { DEFAULT_FIXTURE, expect } from './support/fixtures';
 import { configureScriptedModel, testWithModel } from './support/model';
-import { cellOf, editCell, openNotebook } from './support/notebook';
+import { cellOf, cellSources, editCell, openNotebook } from './support/notebook';
 import { mod, sendMessage } from './support/ui';
 
 /**
@@ -29,18 +29,6 @@ test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'analysis.ipynb': NOTEBOOK } });
 
 const panel = (page: Page): Locator => page.getByRole('complementary', { name: 'Agent' });
 
-/** Each cell's source as the notebook shows it. */
-async function sources(nb: Locator): Promise<string[]> {
-  const texts = await nb.locator('.nb-cell').evaluateAll((cells) =>
-    cells.map((c) => {
-      const lines = c.querySelectorAll('.view-lines .view-line');
-      if (lines.length) return [...lines].map((l) => l.textContent ?? '').join('\n');
-      return (c.querySelector('.nb-markdown') ?? c.querySelector('.nb-editor-static'))?.textContent?.trim() ?? '';
-    }),
-  );
-  return texts.map((t) => t.replace(/\u00a0/g, ' '));
-}
-
 test("undoing the agent's cells keeps the operator's later edits, or refuses that cell", async ({
   page,
   kiln,
@@ -64,7 +52,7 @@ test("undoing the agent's cells keeps the operator's later edits, or refuses tha
     .getByRole('region', { name: 'Changes of this turn' })
     .getByRole('group', { name: 'Cells of analysis.ipynb' });
   await expect(cells).toContainText('Cell 2: edited', { timeout: KERNEL_START });
-  await expect.poll(() => sources(nb)).toEqual(['x = 10\ny = 2\nz = 3', 'p = 10']);
+  await expect.poll(() => cellSources(nb)).toEqual(['x = 10\ny = 2\nz = 3', 'p = 10']);
 
   // The operator, after the turn: the last line of cell 1, and the agent's own line of cell 2 (unsaved).
   await editCell(nb, 1);
@@ -73,7 +61,7 @@ test("undoing the agent's cells keeps the operator's later edits, or refuses tha
   await editCell(nb, 2);
   await page.keyboard.press('End');
   await page.keyboard.type('0');
-  await expect.poll(() => sources(nb)).toEqual(['x = 10\ny = 2\nz = 30', 'p = 100']);
+  await expect.poll(() => cellSources(nb)).toEqual(['x = 10\ny = 2\nz = 30', 'p = 100']);
   await page.keyboard.press('Escape');
 
   await cellOf(nb, 1)
@@ -91,5 +79,5 @@ test("undoing the agent's cells keeps the operator's later edits, or refuses tha
   await expect(review.getByRole('group', { name: /^Cell 2:/ })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('agent-notebook-undo-refused.png') });
   await page.getByRole('button', { name: 'Close review' }).click();
-  await expect.poll(() => sources(nb)).toEqual(['x = 1\ny = 2\nz = 30', 'p = 100']);
+  await expect.poll(() => cellSources(nb)).toEqual(['x = 1\ny = 2\nz = 30', 'p = 100']);
 });

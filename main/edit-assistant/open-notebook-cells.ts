@@ -1,3 +1,4 @@
+import { longestIncreasing } from '../../shared/base/longest-increasing';
 import type { OpenNotebookCellEdit } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { joinLines, parseNotebookPair, wireCell, type CellJson } from '../notebook';
@@ -15,27 +16,6 @@ function cellsOf(text: string): CellJson[] {
 /** What the binding compares: each cell's id, type and source, in order (outputs and metadata are the kernel's). */
 export function cellShape(text: string): string {
   return JSON.stringify(cellsOf(text).map((c) => [c.id ?? null, c.cell_type, joinLines(c.source)]));
-}
-
-/** The positions of a longest strictly increasing run (not necessarily adjacent) of `values`. */
-function longestIncreasing(values: readonly number[]): Set<number> {
-  // tails[k]: the position of the smallest last value of an increasing run of length k + 1.
-  const tails: number[] = [];
-  const previous: number[] = [];
-  values.forEach((value, i) => {
-    let lo = 0;
-    let hi = tails.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (values[tails[mid]] < value) lo = mid + 1;
-      else hi = mid;
-    }
-    previous[i] = lo > 0 ? tails[lo - 1] : -1;
-    tails[lo] = i;
-  });
-  const out = new Set<number>();
-  for (let i = tails.at(-1) ?? -1; i >= 0; i = previous[i]) out.add(i);
-  return out;
 }
 
 /**
@@ -56,7 +36,7 @@ export function cellEditsBetween(from: string, to: string): OpenNotebookCellEdit
   const afterIds = new Set(after.map((c) => c.id));
   // The most cells that keep their relative order stay; the others are moved (taken out and put back at once).
   const common = after.filter((c) => beforeIndex.has(c.id)).map((c) => c.id as string);
-  const staying = longestIncreasing(common.map((id) => beforeIndex.get(id)!));
+  const staying = new Set(longestIncreasing(common.map((id) => beforeIndex.get(id)!)));
   const moved = new Set(common.filter((_, k) => !staying.has(k)));
   const edits: OpenNotebookCellEdit[] = [];
   for (const cell of before) if (!afterIds.has(cell.id)) edits.push({ kind: 'delete', cellId: cell.id });

@@ -1,3 +1,4 @@
+import { longestIncreasing } from '../base/longest-increasing';
 import { stretchesOf } from './layout';
 import type { CellLike, CellMatching } from './types';
 import { textOf } from './values';
@@ -51,26 +52,6 @@ export function sourceSimilarity(a: string, b: string): number {
     common += Math.min(n, x.get(token) ?? 0);
   }
   return total === 0 ? 0 : (2 * common) / total;
-}
-
-/** Indexes into `sequence` of a longest strictly increasing subsequence. */
-function longestIncreasing(sequence: ArrayLike<number>): number[] {
-  const tails: number[] = [];
-  const previous = new Int32Array(sequence.length).fill(-1);
-  for (let k = 0; k < sequence.length; k++) {
-    let lo = 0;
-    let hi = tails.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (sequence[tails[mid]] < sequence[k]) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo > 0) previous[k] = tails[lo - 1];
-    tails[lo] = k;
-  }
-  const out: number[] = [];
-  for (let k = tails.length ? tails[tails.length - 1] : -1; k >= 0; k = previous[k]) out.push(k);
-  return out.reverse();
 }
 
 export function matchCells(

@@ -6,21 +6,14 @@
  * version. Files are compared with what nbformat itself writes.
  */
 import * as fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestArgs, RequestChannel, RequestResult } from '../../shared/contract';
-import { MemoryStore } from '../../main/prefs';
-import { dispatch } from '../../main/router';
-import { createServices, type Services } from '../../main/services';
-import { trustFolder } from '../../main/trust';
-import { ModelServer, reply } from '../../test-support/model-server';
+import { reply } from '../../test-support/model-server';
 import { nbformatWrites, type CellSpec } from '../../test-support/nbformat-build';
+import { ScriptedAgentWorkspace } from '../../test-support/scripted-agent-workspace';
 
-let root: string;
-let dataDir: string;
-let server: ModelServer;
-let services: Services | null = null;
+let workspace: ScriptedAgentWorkspace;
 
 const c1: CellSpec = { id: 'c1', source: 'x = 1\ny = 2\nz = 3' };
 const c2: CellSpec = { id: 'c2', type: 'markdown', source: '# Notes' };
@@ -36,41 +29,20 @@ const [NOTEBOOK, OPERATOR_UNDONE, BY_PROGRAM] = nbformatWrites([
   },
 ]);
 
-async function call<C extends RequestChannel>(channel: C, args: RequestArgs<C>): Promise<RequestResult<C>> {
-  const envelope = await dispatch(services!.handlers, channel, args);
-  if (!envelope.ok) throw Object.assign(new Error(envelope.error.message), { code: envelope.error.code });
-  return envelope.value as RequestResult<C>;
-}
-
-const read = (rel: string) => fs.readFile(path.join(root, rel), 'utf8');
+const call = <C extends RequestChannel>(channel: C, args: RequestArgs<C>): Promise<RequestResult<C>> =>
+  workspace.call(channel, args);
+const read = (rel: string) => fs.readFile(path.join(workspace.root, rel), 'utf8');
 
 beforeEach(async () => {
-  root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-nbsince-ws-')));
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kiln-nbsince-data-'));
-  server = await ModelServer.start({ models: ['scripted-model'] });
-  await fs.mkdir(path.join(root, '.kiln'));
-  await fs.writeFile(
-    path.join(root, '.kiln/config.yaml'),
-    `models:\n  scripted:\n    provider: openai-compatible\n    base_url: ${server.url}\n    model: scripted-model\nagent:\n  model: scripted\n`,
-  );
-  await fs.writeFile(path.join(root, 'analysis.ipynb'), NOTEBOOK);
-  await trustFolder(dataDir, root);
-  services = await createServices({ root, dataDir, prefsStore: new MemoryStore(), trash: async () => false });
-  await services.watching();
+  workspace = await ScriptedAgentWorkspace.start({ 'analysis.ipynb': NOTEBOOK });
   // The agent changes the cell's first line.
-  server.setReplies([
+  workspace.server.setReplies([
     reply.tool('edit-notebook-cell', { notebook: 'analysis.ipynb', cell_id: 'c1', source: 'x = 10\ny = 2\nz = 3' }),
     reply.text('Done.'),
   ]);
 });
 
-afterEach(async () => {
-  await services?.dispose();
-  services = null;
-  await server.close();
-  await fs.rm(root, { recursive: true, force: true });
-  await fs.rm(dataDir, { recursive: true, force: true });
-});
+afterEach(() => workspace.close());
 
 async function operatorEdits(source: string): Promise<string> {
   await call('notebook.editCell', { path: 'analysis.ipynb', cellId: 'c1', source });
@@ -120,7 +92,7 @@ describe('an Agent turn reviewed after the notebook changed', () => {
 
   it('says a notebook another program replaced since cannot be compared, rather than taking its changes as the turn’s', async () => {
     const turn = (await call('agent.send', { text: 'Ten.' })).runId;
-    await fs.writeFile(path.join(root, 'analysis.ipynb'), BY_PROGRAM);
+    await fs.writeFile(path.join(workspace.root, 'analysis.ipynb'), BY_PROGRAM);
     const { notebooks } = await call('history.turnNotebooks', { turn });
     expect(notebooks).toEqual([
       { path: 'analysis.ipynb', cells: [], notebookChanged: false, decided: {}, changedElsewhere: true },

@@ -1,5 +1,6 @@
 import { monaco } from '../editor';
 import type { CellEditorContribution } from '../notebook';
+import { paintDebugMarks } from './debug-marks';
 import { useDebuggerStore } from './debugger-store';
 
 /**
@@ -18,31 +19,7 @@ export const cellDebugMarks: CellEditorContribution = (editor, { bridge, cellId,
     const session = store.session(path);
     const frame = session?.status === 'paused' ? session.frames[store.getState().selectedFrame] : undefined;
     const line = frame?.cellId === cellId ? frame.line : null;
-    breakpoints.set(
-      lines
-        // The paused line's mark says both: it is drawn in place of the breakpoint's dot.
-        .filter((l) => l !== line)
-        .map((l) => ({
-          range: new monaco.Range(l, 1, l, 1),
-          options: { linesDecorationsClassName: 'debug-breakpoint', linesDecorationsTooltip: 'Breakpoint (F9)' },
-        })),
-    );
-    current.set(
-      line === null
-        ? []
-        : [
-            {
-              range: new monaco.Range(line, 1, line, 1),
-              options: {
-                isWholeLine: true,
-                className: 'debug-current-line',
-                linesDecorationsClassName: lines.includes(line)
-                  ? 'debug-current-arrow debug-current-on-breakpoint'
-                  : 'debug-current-arrow',
-              },
-            },
-          ],
-    );
+    paintDebugMarks('lines', { breakpoints, current }, lines, line);
     if (line === null) delete host.dataset.debugLine;
     else if (host.dataset.debugLine !== String(line)) {
       host.dataset.debugLine = String(line);

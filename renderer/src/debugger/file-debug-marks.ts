@@ -1,4 +1,5 @@
 import { monaco, type CodeEditorContribution } from '../editor';
+import { paintDebugMarks } from './debug-marks';
 import { useDebuggerStore } from './debugger-store';
 
 function isPython(path: string | null): path is string {
@@ -29,31 +30,7 @@ export const fileDebugMarks: CodeEditorContribution = (editor, { bridge, pathOf,
     const lines = path ? store.fileBreakpointsOf(path) : [];
     const frame = path ? store.pausedFrame() : null;
     const line = frame && frame.file === path ? frame.line : null;
-    breakpoints.set(
-      lines
-        // The paused line's mark says both: it is drawn in place of the breakpoint's dot.
-        .filter((l) => l !== line)
-        .map((l) => ({
-          range: new monaco.Range(l, 1, l, 1),
-          options: { glyphMarginClassName: 'debug-breakpoint', glyphMarginHoverMessage: { value: 'Breakpoint (F9)' } },
-        })),
-    );
-    current.set(
-      line === null
-        ? []
-        : [
-            {
-              range: new monaco.Range(line, 1, line, 1),
-              options: {
-                isWholeLine: true,
-                className: 'debug-current-line',
-                glyphMarginClassName: lines.includes(line)
-                  ? 'debug-current-arrow debug-current-on-breakpoint'
-                  : 'debug-current-arrow',
-              },
-            },
-          ],
-    );
+    paintDebugMarks('glyph', { breakpoints, current }, lines, line);
     if (line === null) delete host.dataset.debugLine;
     else host.dataset.debugLine = String(line);
     if (path) host.dataset.breakpoints = lines.join(',');

@@ -1,3 +1,5 @@
+import { longestIncreasing } from '../../../shared/base/longest-increasing';
+
 /**
  * The order of the notebook's rows on the page, kept here rather than by React. React orders keyed children by
  * moving every child a move displaces: a cell dragged up past nine cells moved those nine (each with its editor),
@@ -49,32 +51,11 @@ export class CellRows {
     if (inPlace === order.length && !child) return;
     const now = new Map<Element, number>();
     for (const [i, child] of [...grid.children].entries()) now.set(child, i);
-    const stay = longestIncreasing(order.map((row) => now.get(row) ?? -1));
+    const stay = new Set(longestIncreasing(order.map((row) => now.get(row) ?? -1)));
     // From the end: every row after the one placed is already where it belongs.
     for (let i = order.length - 1; i >= 0; i--) {
       if (stay.has(i)) continue;
       grid.insertBefore(order[i], order[i + 1] ?? null);
     }
   }
-}
-
-/** The indexes of a longest strictly increasing run of the non-negative values (-1: not there yet, never kept). */
-export function longestIncreasing(values: readonly number[]): Set<number> {
-  const tails: number[] = []; // tails[k]: index of the smallest last value of an increasing run of length k + 1
-  const previous = new Array<number>(values.length).fill(-1);
-  for (const [i, value] of values.entries()) {
-    if (value < 0) continue;
-    let lo = 0;
-    let hi = tails.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (values[tails[mid]] < value) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo > 0) previous[i] = tails[lo - 1];
-    tails[lo] = i;
-  }
-  const kept = new Set<number>();
-  for (let i = tails.length ? tails[tails.length - 1] : -1; i >= 0; i = previous[i]) kept.add(i);
-  return kept;
 }
