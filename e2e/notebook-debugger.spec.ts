@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_FIXTURE, expect, test } from './support/fixtures';
 import { cell, cellOf, editCell, notebook, openNotebook, outputOf } from './support/notebook';
-import { openFile } from './support/ui';
+import { mod, openFile } from './support/ui';
 
 /** The notebook debugger against the real kernel (debugpy). Kernel start-up takes 10-20 s here, hence the timeouts. */
 
@@ -129,6 +129,41 @@ test.describe('breakpoints in a .py file of the workspace', () => {
     await page.keyboard.press('F5');
     await expect(panel).toBeHidden({ timeout: STEP });
     await expect(outputOf(nb, 1)).toContainText('13');
+  });
+
+  test('breakpoints move with the lines the operator edits, in a file and in a cell, and stay moved', async ({
+    page,
+    kiln,
+  }) => {
+    await kiln.open(page);
+    await openFile(page, 'src', 'mathops.py');
+    const file = page.locator('.code-editor[data-path="src/mathops.py"]');
+    await file.locator('.view-line').nth(1).click();
+    await page.keyboard.press('F9');
+    await expect(file).toHaveAttribute('data-breakpoints', '2');
+    // A line inserted above carries the breakpoint down with its code; deleting it carries it back.
+    await file.locator('.view-line').nth(0).click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('# a note');
+    await expect(file).toHaveAttribute('data-breakpoints', '3');
+
+    const nb = await openNotebook(page, 'calls.ipynb');
+    const editor = cellOf(nb, 1).locator('.nb-editor');
+    await editCell(nb, 1);
+    await page.keyboard.press(`${mod}+End`);
+    await page.keyboard.press('F9');
+    await expect(editor).toHaveAttribute('data-breakpoints', '3');
+    await page.keyboard.press(`${mod}+Home`);
+    await page.keyboard.press('Enter');
+    await expect(editor).toHaveAttribute('data-breakpoints', '4');
+
+    // Kept by main: after a reload both are where the edits carried them.
+    await page.reload();
+    const again = await openNotebook(page, 'calls.ipynb');
+    await expect(cellOf(again, 1).locator('.nb-editor')).toHaveAttribute('data-breakpoints', '4');
+    await openFile(page, 'src', 'mathops.py');
+    await expect(file).toHaveAttribute('data-breakpoints', '3');
   });
 });
 

@@ -1,6 +1,6 @@
 import { monaco } from '../editor';
 import type { CellEditorContribution } from '../notebook';
-import { paintDebugMarks } from './debug-marks';
+import { linesAfterEdit, paintDebugMarks } from './debug-marks';
 import { useDebuggerStore } from './debugger-store';
 
 /**
@@ -13,6 +13,7 @@ export const cellDebugMarks: CellEditorContribution = (editor, { bridge, cellId,
   const store = useDebuggerStore.of(bridge);
   const breakpoints = editor.createDecorationsCollection();
   const current = editor.createDecorationsCollection();
+  let painted = { lines: [] as number[], pausedOnBreakpoint: false };
 
   const paint = () => {
     const lines = store.breakpointsOf(path)[cellId] ?? [];
@@ -20,6 +21,7 @@ export const cellDebugMarks: CellEditorContribution = (editor, { bridge, cellId,
     const frame = session?.status === 'paused' ? session.frames[store.getState().selectedFrame] : undefined;
     const line = frame?.cellId === cellId ? frame.line : null;
     paintDebugMarks('lines', { breakpoints, current }, lines, line);
+    painted = { lines, pausedOnBreakpoint: line !== null && lines.includes(line) };
     if (line === null) delete host.dataset.debugLine;
     else if (host.dataset.debugLine !== String(line)) {
       host.dataset.debugLine = String(line);
@@ -42,6 +44,12 @@ export const cellDebugMarks: CellEditorContribution = (editor, { bridge, cellId,
     event.event.preventDefault();
     void store.toggleBreakpoint(path, cellId, line);
   });
+  // Breakpoints move with the lines the operator edits; a source replaced whole (from disk) keeps their numbers.
+  const edits = editor.onDidChangeModelContent((event) => {
+    if (event.isFlush) return;
+    const moved = linesAfterEdit({ breakpoints, current }, painted.lines, painted.pausedOnBreakpoint);
+    if (moved) void store.setCellBreakpoints(path, cellId, moved);
+  });
   const focus = editor.onDidFocusEditorText(() =>
     store.focus({ path, cellId, line: () => editor.getPosition()?.lineNumber ?? null }),
   );
@@ -49,6 +57,7 @@ export const cellDebugMarks: CellEditorContribution = (editor, { bridge, cellId,
   return () => {
     watching();
     click.dispose();
+    edits.dispose();
     focus.dispose();
     breakpoints.clear();
     current.clear();

@@ -4,9 +4,11 @@ import { monaco } from '../editor';
 export type MarkGutter = 'lines' | 'glyph';
 
 function gutterMark(gutter: MarkGutter, className: string, hover?: string): monaco.editor.IModelDecorationOptions {
+  // As VS Code's: a line inserted above (or Enter at the line's start) carries the mark down with its code.
+  const stickiness = monaco.editor.TrackedRangeStickiness.NeverGrowsWhenTypingAtEdges;
   return gutter === 'lines'
-    ? { linesDecorationsClassName: className, linesDecorationsTooltip: hover }
-    : { glyphMarginClassName: className, glyphMarginHoverMessage: hover ? { value: hover } : undefined };
+    ? { linesDecorationsClassName: className, linesDecorationsTooltip: hover, stickiness }
+    : { glyphMarginClassName: className, glyphMarginHoverMessage: hover ? { value: hover } : undefined, stickiness };
 }
 
 /**
@@ -41,4 +43,23 @@ export function paintDebugMarks(
           },
         ],
   );
+}
+
+/**
+ * The breakpoint lines after an edit, read from where the editor carried the marks (a paused line's mark stands in
+ * for the breakpoint it covers); sorted, without the repeats of lines an edit joined. Null when nothing moved.
+ */
+export function linesAfterEdit(
+  collections: {
+    breakpoints: monaco.editor.IEditorDecorationsCollection;
+    current: monaco.editor.IEditorDecorationsCollection;
+  },
+  before: readonly number[],
+  pausedOnBreakpoint: boolean,
+): number[] | null {
+  const carried = collections.breakpoints.getRanges().map((r) => r.startLineNumber);
+  if (pausedOnBreakpoint) carried.push(...collections.current.getRanges().map((r) => r.startLineNumber));
+  const lines = [...new Set(carried)].sort((a, b) => a - b);
+  const same = lines.length === before.length && [...before].sort((a, b) => a - b).every((l, i) => l === lines[i]);
+  return same ? null : lines;
 }

@@ -95,10 +95,14 @@ export class DebuggerStore extends Store<DebuggerState> {
   /** Adds or removes the breakpoint on a `.py` file's line (the glyph margin click and F9). */
   async toggleFileBreakpoint(path: string, line: number): Promise<void> {
     const lines = this.fileBreakpointsOf(path);
-    const next = lines.includes(line) ? lines.filter((l) => l !== line) : [...lines, line];
-    this.set({ fileBreakpoints: { ...this.state.fileBreakpoints, [path]: next } });
+    await this.setFileBreakpoints(path, lines.includes(line) ? lines.filter((l) => l !== line) : [...lines, line]);
+  }
+
+  /** Replaces a `.py` file's breakpoints (a toggle, or lines moved by an edit of the file). */
+  async setFileBreakpoints(path: string, lines: number[]): Promise<void> {
+    this.set({ fileBreakpoints: { ...this.state.fileBreakpoints, [path]: lines } });
     try {
-      this.set({ fileBreakpoints: await this.bridge.request('debugger.setFileBreakpoints', { path, lines: next }) });
+      this.set({ fileBreakpoints: await this.bridge.request('debugger.setFileBreakpoints', { path, lines }) });
     } catch (err) {
       this.set({ error: errorText(err) });
     }
@@ -124,11 +128,19 @@ export class DebuggerStore extends Store<DebuggerState> {
   /** Adds or removes the breakpoint on a cell's line (the gutter click and F9). */
   async toggleBreakpoint(path: string, cellId: string, line: number): Promise<void> {
     const lines = this.breakpointsOf(path)[cellId] ?? [];
-    const next = lines.includes(line) ? lines.filter((l) => l !== line) : [...lines, line];
+    await this.setCellBreakpoints(
+      path,
+      cellId,
+      lines.includes(line) ? lines.filter((l) => l !== line) : [...lines, line],
+    );
+  }
+
+  /** Replaces a cell's breakpoints (a toggle, or lines moved by an edit of the cell). */
+  async setCellBreakpoints(path: string, cellId: string, lines: number[]): Promise<void> {
     // Shown at once; main's answer (the stored set) replaces it.
-    this.setBreakpointsOf(path, { ...this.breakpointsOf(path), [cellId]: next });
+    this.setBreakpointsOf(path, { ...this.breakpointsOf(path), [cellId]: lines });
     try {
-      this.setBreakpointsOf(path, await this.bridge.request('debugger.setBreakpoints', { path, cellId, lines: next }));
+      this.setBreakpointsOf(path, await this.bridge.request('debugger.setBreakpoints', { path, cellId, lines }));
     } catch (err) {
       this.set({ error: errorText(err) });
     }

@@ -1,5 +1,5 @@
 import { monaco, type CodeEditorContribution } from '../editor';
-import { paintDebugMarks } from './debug-marks';
+import { linesAfterEdit, paintDebugMarks } from './debug-marks';
 import { useDebuggerStore } from './debugger-store';
 
 function isPython(path: string | null): path is string {
@@ -16,6 +16,7 @@ export const fileDebugMarks: CodeEditorContribution = (editor, { bridge, pathOf,
   const breakpoints = editor.createDecorationsCollection();
   const current = editor.createDecorationsCollection();
   let glyphMargin: boolean | null = null;
+  let painted = { lines: [] as number[], pausedOnBreakpoint: false };
   const shown = () => {
     const path = pathOf(editor.getModel());
     return isPython(path) ? path : null;
@@ -31,6 +32,7 @@ export const fileDebugMarks: CodeEditorContribution = (editor, { bridge, pathOf,
     const frame = path ? store.pausedFrame() : null;
     const line = frame && frame.file === path ? frame.line : null;
     paintDebugMarks('glyph', { breakpoints, current }, lines, line);
+    painted = { lines, pausedOnBreakpoint: line !== null && lines.includes(line) };
     if (line === null) delete host.dataset.debugLine;
     else host.dataset.debugLine = String(line);
     if (path) host.dataset.breakpoints = lines.join(',');
@@ -50,6 +52,13 @@ export const fileDebugMarks: CodeEditorContribution = (editor, { bridge, pathOf,
     if (editor.hasTextFocus()) focus();
   });
   const focusing = editor.onDidFocusEditorText(focus);
+  // Breakpoints move with the lines the operator edits; a whole buffer replaced (a reload) keeps their numbers.
+  const edits = editor.onDidChangeModelContent((event) => {
+    const path = shown();
+    if (!path || event.isFlush) return;
+    const moved = linesAfterEdit({ breakpoints, current }, painted.lines, painted.pausedOnBreakpoint);
+    if (moved) void store.setFileBreakpoints(path, moved);
+  });
   const click = editor.onMouseDown((event) => {
     const path = shown();
     const line = event.target.position?.lineNumber;
@@ -62,6 +71,7 @@ export const fileDebugMarks: CodeEditorContribution = (editor, { bridge, pathOf,
     watching();
     modelChange.dispose();
     focusing.dispose();
+    edits.dispose();
     click.dispose();
     breakpoints.clear();
     current.clear();
