@@ -34,14 +34,17 @@ export function AgentReviewSlot({ path }: { path: string | null | undefined }) {
   const turn = shown?.turn;
   const shownPath = shown?.path;
 
+  /** Asks main for the review as things are now; resolves to it (null when it could not be had, said so). */
   const ask = useCallback(async () => {
-    if (!turn || !shownPath) return;
+    if (!turn || !shownPath) return null;
     try {
       const next = await bridge.request('history.turnNotebookReview', { turn, path: shownPath });
       setAnswer(next);
       store.update(turn, next.notebook);
+      return next;
     } catch (err) {
       setError(errorText(err));
+      return null;
     }
   }, [bridge, store, turn, shownPath]);
 
@@ -73,9 +76,14 @@ export function AgentReviewSlot({ path }: { path: string | null | undefined }) {
     try {
       let write = false;
       let refusedText: string | null = null;
+      // An undo is planned over the notebook as it is now: the operator's last keystrokes reach main first and the
+      // review is asked again, so a cell edited a moment ago is refused (or merged), never overwritten.
+      const target = decision === 'undone' ? notebookRestoreTarget(bridge, shown.path) : null;
+      if (target) await target.flushEdits();
+      const current = decision === 'undone' ? ((await ask()) ?? answer) : answer;
       if (decision === 'undone') {
         // Cells whose undo would lose the operator's later edits stay as they are, said so, the others go on.
-        const refused = answer.notebook.cells.filter((cell) => changeIds.includes(cell.changeId) && cell.undoRefused);
+        const refused = current.notebook.cells.filter((cell) => changeIds.includes(cell.changeId) && cell.undoRefused);
         if (refused.length) {
           refusedText = `Not undone, to keep your later edits: ${refused
             .map((cell) => `Cell ${cell.number} (${cell.undoRefused})`)
@@ -84,11 +92,10 @@ export function AgentReviewSlot({ path }: { path: string | null | undefined }) {
         }
       }
       if (decision === 'undone' && changeIds.length) {
-        const target = notebookRestoreTarget(bridge, shown.path);
         // The notebook-level change has no cell to put back: main writes it (refused over unsaved edits).
         const cells = changeIds.filter((id) => id !== 'notebook');
         if (target) {
-          const why = await undoInOpenNotebook(target, answer, cells);
+          const why = await undoInOpenNotebook(target, current, cells);
           if (why) throw new Error(why);
           if (cells.length) {
             const done = await bridge.request('history.decideTurnCells', {
