@@ -82,3 +82,10 @@ export class FakeBridge implements KilnBridge {
     return this.sent.filter((r) => r.channel === channel).map((r) => r.args as RequestArgs<C>);
   }
 }
+
+/** A FakeBridge answering from `handlers`, with its emit and the requests made, for tests that only need those. */
+export function fakeBridge(handlers: Partial<{ [C in RequestChannel]: Handler<C> }>) {
+  const bridge = new FakeBridge();
+  for (const [channel, handler] of Object.entries(handlers)) bridge.handle(channel as RequestChannel, handler as never);
+  return { bridge, emit: bridge.emit.bind(bridge), calls: bridge.sent };
+}

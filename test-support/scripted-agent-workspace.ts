@@ -4,7 +4,23 @@ import { createServices, type Services } from '../main/services';
 import { trustFolder } from '../main/trust';
 import type { RequestArgs, RequestChannel, RequestResult } from '../shared/contract';
 import { ModelServer } from './model-server';
+import type { NotebookSpec } from './nbformat-build';
 import { makeTempDir, makeTempTree } from './temp-workspace';
+
+/** The notebook the Agent-turn tests edit: a code cell, a run cell with its output, a markdown cell. */
+export const AGENT_TURN_NOTEBOOK: NotebookSpec = {
+  metadata: { kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' } },
+  cells: [
+    { id: 'c1', source: 'a = 1' },
+    {
+      id: 'c2',
+      source: 'print(a)',
+      execution_count: 1,
+      outputs: [{ output_type: 'stream', name: 'stdout', text: '1\n' }],
+    },
+    { id: 'c3', type: 'markdown', source: '# Notes' },
+  ],
+};
 
 /** The project config that points the Agent at the scripted model server. */
 export function scriptedAgentConfig(url: string): string {

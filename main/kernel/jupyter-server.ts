@@ -11,6 +11,7 @@ import { logListenerError } from '../events';
 import { findJupyter, JUPYTER_INSTALL_HINT, type JupyterCommand } from './discovery';
 import { CappedText, killStragglers, killTreeOnExit, newRunId, RUN_ID_VARIABLE, stopProcessGroup } from '../process';
 import { writePrivateKernelspecs } from './kernelspecs';
+import { createLogger } from '../log';
 import { RemoteLiveness } from './remote-liveness';
 import { answersStatus, makeServerSettings, notAnsweringMessage } from './server-connection';
 import { makePrivateDir, operatorJupyterPath, ownKernelspecsIn, serverEnv } from './server-private-dir';
@@ -26,17 +27,7 @@ import type {
 } from './server-types';
 
 export { makeServerSettings, notAnsweringMessage } from './server-connection';
-export type {
-  JupyterConnection,
-  JupyterServerEvent,
-  JupyterServerOptions,
-  JupyterServerStatus,
-  KernelspecWriter,
-  KernelSpecList,
-  OwnKernelspecs,
-  RemoteJupyter,
-} from './server-types';
-import { createLogger } from '../log';
+export type * from './server-types';
 
 const log = createLogger('kernel');
 

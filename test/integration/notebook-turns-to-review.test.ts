@@ -8,28 +8,14 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestArgs, RequestChannel, RequestResult } from '../../shared/contract';
 import { reply, type ModelServer } from '../../test-support/model-server';
-import { ScriptedAgentWorkspace } from '../../test-support/scripted-agent-workspace';
+import { AGENT_TURN_NOTEBOOK, ScriptedAgentWorkspace } from '../../test-support/scripted-agent-workspace';
 import { nbformatWrites } from '../../test-support/nbformat-build';
 
 let root: string;
 let server: ModelServer;
 let workspace: ScriptedAgentWorkspace;
 
-const [NOTEBOOK] = nbformatWrites([
-  {
-    metadata: { kernelspec: { display_name: 'Python 3 (ipykernel)', language: 'python', name: 'python3' } },
-    cells: [
-      { id: 'c1', source: 'a = 1' },
-      {
-        id: 'c2',
-        source: 'print(a)',
-        execution_count: 1,
-        outputs: [{ output_type: 'stream', name: 'stdout', text: '1\n' }],
-      },
-      { id: 'c3', type: 'markdown', source: '# Notes' },
-    ],
-  },
-]);
+const [NOTEBOOK] = nbformatWrites([AGENT_TURN_NOTEBOOK]);
 
 const call = <C extends RequestChannel>(channel: C, args: RequestArgs<C>): Promise<RequestResult<C>> =>
   workspace.call(channel, args);

@@ -1,19 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { NotebookCell, ParsedArgs, RequestChannel, RequestResult } from '../../../shared/contract';
-import { FakeBridge } from '../../../test-support/fake-bridge';
+import type { NotebookCell } from '../../../shared/contract';
+import { fakeBridge } from '../../../test-support/fake-bridge';
 import { codeCell, notebookDoc } from '../../../test-support/notebook-doc';
 import { untilState } from '../../../test-support/until';
 import { NotebookController } from './notebook-controller';
 import { NotebookSession } from './notebook-session';
-
-/** A fake bridge answering from `handlers`; the test emits the events. */
-function fakeBridge(
-  handlers: Partial<{ [C in RequestChannel]: (args: ParsedArgs<C>) => RequestResult<C> | Promise<RequestResult<C>> }>,
-) {
-  const bridge = new FakeBridge();
-  for (const [channel, handler] of Object.entries(handlers)) bridge.handle(channel as RequestChannel, handler as never);
-  return { bridge, emit: bridge.emit.bind(bridge), calls: bridge.sent };
-}
 
 const code = codeCell;
 const doc = notebookDoc;
