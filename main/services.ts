@@ -163,6 +163,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     workspace,
     excluded: stack.historyExcluded,
     unsavedNotebookText: (rel) => notebooks.unsavedText(rel),
+    unsavedAgentEdits: stack.unsavedAgentEdits,
   });
   owned.add(changes.onDidChange((change) => void history.applyChange(change)));
   // Hot exit for notebooks, from main's model; a graceful shutdown writes what is pending before notebooks close.

@@ -6,3 +6,4 @@ export { BackupStore, MAX_BACKUPS } from './backups';
 export { TurnUndo, undoCheckpoint } from './undo';
 export { NOTEBOOK_BACKUP_DEBOUNCE_MS, NotebookBackups } from './notebook-backups';
 export { WindowCloseState, windowCloseHandlers } from './window-close';
+export { UnsavedAgentEdits, type UnsavedAgentEdit } from './unsaved-agent-edits';

@@ -15,6 +15,7 @@ import { turnCellReview, undoTurnCells } from '../notebook/turn-cells';
 import type { Workspace } from '../workspace';
 import { withWriteCause } from './cause';
 import type { HistoryStore } from './store';
+import type { UnsavedAgentEdit, UnsavedAgentEdits } from './unsaved-agent-edits';
 import { createLogger } from '../log';
 
 const log = createLogger('history.turn-notebooks');
@@ -27,6 +28,11 @@ interface NotebookSides {
   left: string;
   /** The file on disk now, and its hash (what a write of undone cells must still find). */
   disk: { text: string; hash: string };
+  /**
+   * For changes the turn made to the open notebook, unsaved: `open` while they are still only there, `discarded`
+   * once the operator discarded them (clean again over the same file). Absent for changes on disk (saved).
+   */
+  unsaved?: 'open' | 'discarded';
 }
 
 /** E_EDITED_SINCE for cells whose undo would lose the operator's later edits. */
@@ -75,6 +81,8 @@ export class TurnNotebooks {
     private readonly workspace: Workspace,
     /** The open notebook's bytes as a save would write them: null when it is clean, undefined when not open. */
     private readonly unsavedText: (rel: string) => string | null | undefined = () => undefined,
+    /** The turns' changes to notebooks open with unsaved edits: not in local history until saved. */
+    private readonly unsavedEdits?: UnsavedAgentEdits,
   ) {
     this.file = `${store.dir}.turn-reviews.json`;
   }
@@ -92,7 +100,11 @@ export class TurnNotebooks {
         continue;
       }
       if (!sides) continue;
-      out.push(this.describe(turn, path, turnCellReview(sides.base, sides.left, this.now(path, sides))));
+      if (sides.unsaved === 'discarded') {
+        out.push({ ...this.describe(turn, path, null), unsaved: 'discarded' });
+        continue;
+      }
+      out.push(this.describe(turn, path, turnCellReview(sides.base, sides.left, this.now(path, sides)), sides));
     }
     return out;
   }
@@ -102,16 +114,30 @@ export class TurnNotebooks {
    * an opening notebook marks without the Agent panel. One look at the file's history when no agent ever wrote it.
    */
   async toReview(path: string): Promise<Array<{ turn: string; notebook: TurnNotebook }>> {
-    if (!isNotebook(path) || !(await this.store.has(path))) return [];
+    if (!isNotebook(path)) return [];
+    const out: Array<{ turn: string; notebook: TurnNotebook }> = [];
+    const unsavedTurns = this.unsavedEdits?.turnsOf(path) ?? [];
+    if (unsavedTurns.length > 0) await this.loadDecisions();
+    for (const turn of unsavedTurns) {
+      const notebook = await this.sides(turn, path)
+        .then((sides) =>
+          sides.unsaved === 'discarded'
+            ? null
+            : this.describe(turn, path, turnCellReview(sides.base, sides.left, this.now(path, sides)), sides),
+        )
+        .catch(log.caught('the open notebook is not readable as cells now: no marks to guess', null));
+      if (notebook?.cells.some((cell) => !notebook.decided[cell.changeId])) out.push({ turn, notebook });
+    }
+    if (!(await this.store.has(path))) return out;
     const byTurn = new Map<string, HistoryEntry[]>();
     for (const entry of await this.store.list(path)) {
       if (entry.origin !== 'agent' || !entry.turn || (entry.kind ?? 'file') !== 'file') continue;
+      if (unsavedTurns.includes(entry.turn)) continue;
       if (!byTurn.has(entry.turn) && byTurn.size === MARKED_TURNS) break;
       byTurn.set(entry.turn, [entry, ...(byTurn.get(entry.turn) ?? [])]);
     }
-    if (byTurn.size === 0) return [];
+    if (byTurn.size === 0) return out;
     await this.loadDecisions();
-    const out: Array<{ turn: string; notebook: TurnNotebook }> = [];
     for (const [turn, entries] of byTurn) {
       const notebook = await this.sidesOf(path, entries)
         .then((sides) => this.describe(turn, path, turnCellReview(sides.base, sides.left, this.now(path, sides))))
@@ -126,11 +152,11 @@ export class TurnNotebooks {
     path: string,
   ): Promise<{ notebook: TurnNotebook; review: NotebookDiffResult; undoAs: Record<string, NotebookDiffCell> }> {
     await this.loadDecisions();
-    const sides = await this.sides(turn, path);
+    const sides = this.notDiscarded(path, await this.sides(turn, path));
     const unsaved = typeof this.unsavedText(path) === 'string';
     const found = turnCellReview(sides.base, sides.left, this.now(path, sides));
     return {
-      notebook: this.describe(turn, path, found),
+      notebook: this.describe(turn, path, found, sides),
       review: { ...found.review, unsaved: { base: false, next: unsaved } },
       undoAs: Object.fromEntries([...found.undoAs].map(([id, cell]) => [id, viewCell(cell, true)])),
     };
@@ -143,7 +169,7 @@ export class TurnNotebooks {
     decision: TurnCellDecision,
     write: boolean,
   ): Promise<TurnNotebook> {
-    const sides = await this.sides(turn, path);
+    const sides = this.notDiscarded(path, await this.sides(turn, path));
     if (decision === 'undone' && write) {
       if (typeof this.unsavedText(path) === 'string')
         throw new KilnError(
@@ -173,7 +199,7 @@ export class TurnNotebooks {
       decisions.delete(old);
     await this.saveDecisions(decisions);
     const after = await this.sides(turn, path);
-    return this.describe(turn, path, turnCellReview(after.base, after.left, this.now(path, after)));
+    return this.describe(turn, path, turnCellReview(after.base, after.left, this.now(path, after)), after);
   }
 
   /**
@@ -182,7 +208,7 @@ export class TurnNotebooks {
    */
   async undoAll(turn: string, path: string): Promise<{ text: string; hash: string } | null> {
     const sides = await this.sides(turn, path).catch(noCells);
-    if (!sides) return null;
+    if (!sides || sides.unsaved) return null;
     try {
       const { text, refused } = undoTurnCells(sides.base, sides.left, sides.disk.text, 'all');
       // A cell whose undo would lose the operator's later edit: the whole notebook is a conflict for "Undo this
@@ -195,13 +221,48 @@ export class TurnNotebooks {
     }
   }
 
-  private describe(turn: string, path: string, found: ReturnType<typeof turnCellReview>): TurnNotebook {
+  /**
+   * How the turn's changes to a notebook it changed unsaved stand: `open` (only in the open notebook: undo them
+   * there), `saved` (on disk now: as any turn's), `discarded` (gone: nothing to review), or `done` when Undo
+   * needs no write (nothing of the turn stands). Null for a notebook whose changes the turn saved.
+   */
+  async unsavedState(turn: string, path: string): Promise<'open' | 'saved' | 'discarded' | 'done' | null> {
+    if (!this.unsavedEdits?.of(turn, path)) return null;
+    const sides = await this.sides(turn, path);
+    if (sides.unsaved === 'discarded') return 'discarded';
+    const { cells, notebookChanged } = turnCellReview(sides.base, sides.left, this.now(path, sides));
+    if (cells.length === 0 && !notebookChanged) return 'done';
+    return sides.unsaved ?? 'saved';
+  }
+
+  /** The notebooks a turn changed only in the open notebook, unsaved (not in local history). */
+  unsavedPaths(turn: string): string[] {
+    return this.unsavedEdits?.pathsOf(turn) ?? [];
+  }
+
+  private describe(
+    turn: string,
+    path: string,
+    found: ReturnType<typeof turnCellReview> | null,
+    sides?: NotebookSides,
+  ): TurnNotebook {
     return {
       path,
-      cells: found.cells,
-      notebookChanged: found.notebookChanged,
+      cells: found?.cells ?? [],
+      notebookChanged: found?.notebookChanged ?? false,
       decided: { ...this.decisions?.get(`${turn}\n${path}`) },
+      ...(sides?.unsaved ? { unsaved: sides.unsaved } : {}),
     };
+  }
+
+  /** E_NOT_FOUND for a review of changes the operator discarded with the open notebook's unsaved edits. */
+  private notDiscarded(path: string, sides: NotebookSides): NotebookSides {
+    if (sides.unsaved !== 'discarded') return sides;
+    throw new KilnError(
+      'E_NOT_FOUND',
+      `The Agent's changes to ${path} were in the open notebook, unsaved, and were discarded with it: nothing of them is left to review`,
+      { path },
+    );
   }
 
   private async loadDecisions(): Promise<Map<string, Record<string, TurnCellDecision>>> {
@@ -232,7 +293,7 @@ export class TurnNotebooks {
   }
 
   private async notebookPaths(turn: string): Promise<string[]> {
-    const paths = new Set<string>();
+    const paths = new Set<string>(this.unsavedPaths(turn));
     for (const { current, entry } of await this.store.entriesOfTurn(turn))
       if (isNotebook(current) && (entry.kind ?? 'file') === 'file' && !entry.contentNotKept) paths.add(current);
     return [...paths];
@@ -241,10 +302,42 @@ export class TurnNotebooks {
   /** Before the turn (its first record), what it left (the version with its last write's hash), and the disk now. */
   private async sides(turn: string, path: string): Promise<NotebookSides> {
     const mine = (await this.store.entriesOfTurn(turn)).filter(({ current }) => current === path);
+    const unsaved = this.unsavedEdits?.of(turn, path);
+    if (unsaved)
+      return this.unsavedSides(
+        path,
+        unsaved,
+        mine.map(({ entry }) => entry),
+      );
     return this.sidesOf(
       path,
       mine.map(({ entry }) => entry),
     );
+  }
+
+  /**
+   * The sides of a notebook the turn changed in the open notebook, unsaved: before its first change and after its
+   * last, each from whichever came first (last) of the open notebook's record and local history (the turn saved
+   * it when it was clean; an operator's save in the middle of the turn makes the turn's next changes saved ones).
+   */
+  private async unsavedSides(path: string, edit: UnsavedAgentEdit, saved: HistoryEntry[]): Promise<NotebookSides> {
+    const disk = await this.textOf(path).catch((err: unknown) => {
+      // A notebook never saved yet: the open one is all there is.
+      if (err instanceof KilnError && err.code === 'E_NOT_FOUND') return { text: '', hash: '' };
+      throw err;
+    });
+    const first = saved[0];
+    const last = saved.at(-1);
+    const savedFirst = first && first.at < edit.firstAt;
+    const base = !savedFirst ? edit.base : first.reason === 'create' ? '' : await this.version(path, first);
+    const left = last && last.at > edit.at ? await this.leftBy(path, last, disk) : edit.left;
+    const state =
+      typeof this.unsavedText(path) === 'string'
+        ? 'open'
+        : disk.hash === (edit.diskHash ?? '')
+          ? 'discarded'
+          : undefined;
+    return { base, left, disk, ...(state ? { unsaved: state } : {}) };
   }
 
   /** The sides from the turn's entries of this notebook, oldest first. */

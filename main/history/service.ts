@@ -13,6 +13,7 @@ import type { BackupStore } from './backups';
 import type { HistoryStore } from './store';
 import { TurnNotebooks } from './notebook-turns';
 import { TurnUndo } from './undo';
+import type { UnsavedAgentEdits } from './unsaved-agent-edits';
 import { createLogger } from '../log';
 
 const log = createLogger('history');
@@ -26,6 +27,8 @@ export interface HistoryServiceOptions {
   excluded: (rel: string) => boolean;
   /** The open notebook's bytes as a save would write them: null when clean, undefined when not open. */
   unsavedNotebookText?: (rel: string) => string | null | undefined;
+  /** An Agent turn's changes to notebooks open with unsaved edits (see unsaved-agent-edits.ts). */
+  unsavedAgentEdits?: UnsavedAgentEdits;
 }
 
 /**
@@ -46,7 +49,12 @@ export class HistoryService {
   constructor(private readonly options: HistoryServiceOptions) {
     this.store = options.store;
     this.backups = options.backups;
-    this.turnNotebooks = new TurnNotebooks(options.store, options.workspace, options.unsavedNotebookText);
+    this.turnNotebooks = new TurnNotebooks(
+      options.store,
+      options.workspace,
+      options.unsavedNotebookText,
+      options.unsavedAgentEdits,
+    );
     this.turns = new TurnUndo(options.store, options.workspace, this.turnNotebooks);
     this.workspace = options.workspace;
   }
@@ -156,6 +164,7 @@ export class HistoryService {
             this.opened.add(change.to + rel.slice(change.from.length));
           }
         }
+        this.options.unsavedAgentEdits?.applyMove(change.from, change.to);
         await this.moves.run(async () => {
           await this.store.applyMove(change.from, change.to, change.isDir);
           await this.backups.applyMove(change.from, change.to);

@@ -45,7 +45,10 @@ export class TurnUndo {
   ) {}
 
   async files(turn: string): Promise<TurnFile[]> {
-    return (await this.filesOf(turn)).map(({ path, first, last }) => {
+    const files = await this.filesOf(turn);
+    // Notebooks the turn changed only in the open notebook (unsaved): not in local history, listed all the same.
+    const unsaved = this.unsavedOnly(turn, files).map((path): TurnFile => ({ path, change: 'changed' }));
+    return files.map(({ path, first, last }): TurnFile => {
       const kind = (first.reason === 'create' ? first.kind : (last.kind ?? first.kind)) ?? 'file';
       return {
         path,
@@ -53,7 +56,12 @@ export class TurnUndo {
         ...(kind !== 'file' ? { kind } : {}),
         ...(first.contentNotKept ? { cannotUndo: TOO_LARGE } : {}),
       };
-    });
+    }).concat(unsaved);
+  }
+
+  /** The notebooks of the turn's changes kept only for the open notebook (none of it in local history). */
+  private unsavedOnly(turn: string, files: readonly FileInTurn[]): string[] {
+    return (this.notebooks?.unsavedPaths(turn) ?? []).filter((path) => !files.some((file) => file.path === path));
   }
 
   /**
@@ -72,8 +80,10 @@ export class TurnUndo {
   }
 
   async undo(turn: string, options: { paths?: string[]; force?: boolean } = {}): Promise<UndoTurnResult> {
-    const all = (await this.filesOf(turn)).filter((file) => !options.paths || options.paths.includes(file.path));
-    if (all.length === 0 && !options.paths) {
+    const files = await this.filesOf(turn);
+    const all = files.filter((file) => !options.paths || options.paths.includes(file.path));
+    const unsaved = this.unsavedOnly(turn, files).filter((path) => !options.paths || options.paths.includes(path));
+    if (all.length === 0 && unsaved.length === 0 && !options.paths) {
       throw new KilnError('E_NOT_FOUND', 'That turn changed no file that local history still holds');
     }
     const undo = undoCheckpoint(turn);
@@ -114,7 +124,32 @@ export class TurnUndo {
       if (done === true) restored.push(file.path);
       else if (done) notUndone.push({ path: file.path, why: done });
     }
+    for (const path of unsaved) {
+      const why = await this.undoUnsavedNotebook(turn, path, undo);
+      if (why) notUndone.push({ path, why });
+      else restored.push(path);
+    }
     return { undo, restored, conflicts, ...(notUndone.length ? { notUndone } : {}) };
+  }
+
+  /**
+   * A notebook the turn changed in the open notebook, unsaved: its cells are undone there by the window (one step
+   * of the notebook's undo each, the operator's unsaved edits kept), so here it is done once nothing of the turn
+   * stands in it. Saved since, it is undone on disk cell by cell. Resolves null when done, else why not.
+   */
+  private async undoUnsavedNotebook(turn: string, path: string, undo: string): Promise<string | null> {
+    const state = await this.notebooks!.unsavedState(turn, path).catch(
+      log.caught('the notebook is not readable as cells now: said in the turn as not undone', 'unreadable' as const),
+    );
+    if (state === 'done' || state === 'discarded') return null;
+    if (state === 'open')
+      return 'its changes are in the open notebook, unsaved: undo them there (Review cells), or save it first';
+    const undone = state === 'saved' ? await this.notebooks!.undoAll(turn, path) : null;
+    if (!undone) return 'its cells could not be undone without losing later edits: undo them one by one in the review';
+    await withWriteCause({ restoring: true, turn: undo }, () =>
+      this.workspace.write(path, undone.text, { origin: 'operator', expectedHash: undone.hash }),
+    );
+    return null;
   }
 
   /**

@@ -17,6 +17,12 @@ export interface NotebookAdapterOptions {
    * (the MCP server), so an operator's save in a Kiln window is built on rather than overwritten or refused.
    */
   syncFromDisk?: boolean;
+  /**
+   * An agent's change that stayed in the open notebook, unsaved (over the operator's unsaved edits): its bytes as a
+   * save would write them before and after, and the file's hash they are based on. What the Agent turn's review
+   * reads, since nothing of it reaches local history until the operator saves.
+   */
+  onUnsavedChange?: (notebook: string, before: string, after: string, diskHash: string | null) => void;
 }
 
 /**
@@ -27,9 +33,11 @@ export class NotebookServiceVerbTarget implements NotebookVerbTarget {
   private readonly notebooks: NotebookService;
   private readonly autosave: NonNullable<NotebookAdapterOptions['autosave']>;
   private readonly syncFromDisk: boolean;
+  private readonly onUnsavedChange: NotebookAdapterOptions['onUnsavedChange'];
 
   constructor(options: NotebookAdapterOptions) {
     this.notebooks = options.notebooks;
+    this.onUnsavedChange = options.onUnsavedChange;
     this.autosave = options.autosave ?? 'if-clean';
     this.syncFromDisk = options.syncFromDisk ?? false;
   }
@@ -107,8 +115,15 @@ export class NotebookServiceVerbTarget implements NotebookVerbTarget {
       throw err;
     }
     const wasDirty = document.dirty;
-    const result = await apply(document);
-    if (this.autosave === 'always' || (this.autosave === 'if-clean' && !wasDirty)) {
+    const before = this.notebooks.backupOf(notebook);
+    let result: T;
+    try {
+      result = await apply(document);
+    } finally {
+      // A verb that failed half way (a run that raised) may still have changed the notebook.
+      if (!this.savesAfter(wasDirty)) this.noteUnsaved(notebook, before);
+    }
+    if (this.savesAfter(wasDirty)) {
       await this.notebooks.save(notebook, { origin: 'agent' });
       return { ...result, saved: true };
     }
@@ -116,6 +131,16 @@ export class NotebookServiceVerbTarget implements NotebookVerbTarget {
       ? `${notebook} has unsaved edits by the operator: the change is in the open notebook they see and reaches disk when they save it.`
       : `${notebook} is not saved automatically here: the change reaches disk when the operator saves it.`;
     return { ...result, saved: false, not_saved_reason };
+  }
+
+  private savesAfter(wasDirty: boolean): boolean {
+    return this.autosave === 'always' || (this.autosave === 'if-clean' && !wasDirty);
+  }
+
+  private noteUnsaved(notebook: string, before: ReturnType<NotebookService['backupOf']>): void {
+    const after = this.notebooks.unsavedText(notebook);
+    // A clean notebook left unsaved (autosave 'never'): its text before is the file's, not kept here.
+    if (before && typeof after === 'string') this.onUnsavedChange?.(notebook, before.text, after, before.baseHash);
   }
 }
 

@@ -1,7 +1,13 @@
 import path from 'node:path';
 import { DisposableStore, toDisposable } from '../../shared/base/lifecycle';
 import { ConfigService, type ConfigServiceOptions } from '../config';
-import { followingExcludes, historyCreationRecorder, historyRecorder, HistoryStore } from '../history';
+import {
+  followingExcludes,
+  historyCreationRecorder,
+  historyRecorder,
+  HistoryStore,
+  UnsavedAgentEdits,
+} from '../history';
 import { JupyterServerManager, KernelEnvironments, jupyterSource } from '../kernel';
 import { createLogger } from '../log';
 import { NotebookService, type NotebookEvents } from '../notebook';
@@ -46,6 +52,8 @@ export interface VerbStack {
   readonly history: HistoryStore;
   /** Whether a path is left out of local history (`watch.exclude`, `.git`, `node_modules`). */
   historyExcluded(rel: string): boolean;
+  /** An Agent turn's changes to notebooks open with unsaved edits (not saved, so not in local history). */
+  readonly unsavedAgentEdits: UnsavedAgentEdits;
   readonly config: ConfigService;
   /** Whether the operator trusts this folder; until then its config starts no program and reaches no server. */
   readonly trust: WorkspaceTrust;
@@ -173,10 +181,16 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
         ),
     ),
   );
+  const unsavedAgentEdits = new UnsavedAgentEdits();
   const verbs = owned.add(
     new Verbs({
       workspace,
-      notebooks: new NotebookServiceVerbTarget({ ...options.notebookVerbs, notebooks }),
+      notebooks: new NotebookServiceVerbTarget({
+        ...options.notebookVerbs,
+        notebooks,
+        onUnsavedChange: (notebook, before, after, diskHash) =>
+          unsavedAgentEdits.noteChange(notebook, before, after, diskHash),
+      }),
       python: options.python,
       // History, backups, trust decisions and the user config: agents in a workspace that holds them must not read
       // or forge them (protected for the verbs, masked in the sandbox, refused when a run's writes are applied).
@@ -204,6 +218,7 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
     history,
     recoveredRuns,
     historyExcluded,
+    unsavedAgentEdits,
     config,
     trust,
     jupyter,

@@ -155,6 +155,12 @@ export const TurnNotebook = z.object({
    * its cells cannot be compared with the turn's (no cells listed; "Undo this turn" offers the whole file).
    */
   changedElsewhere: z.boolean().optional(),
+  /**
+   * Set when the turn changed the notebook while it was open with the operator's unsaved edits: `open` while the
+   * turn's changes are only in the open notebook (Keep / Undo work there), `discarded` once the operator discarded
+   * them unsaved (no cells listed: nothing of the turn is left in the notebook). Absent once saved.
+   */
+  unsaved: z.enum(['open', 'discarded']).optional(),
 });
 export type TurnNotebook = z.infer<typeof TurnNotebook>;
 
