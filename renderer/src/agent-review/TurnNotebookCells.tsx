@@ -39,6 +39,14 @@ export function TurnNotebookCells({ turn, notebook }: { turn: string; notebook: 
         </div>
       </div>
     );
+  if (notebook.unsaved === 'discarded')
+    return (
+      <div className="turn-cells" role="group" aria-label={`Cells of ${notebook.path}`}>
+        <div className="turn-cell turn-cell-decided">
+          Its changes were in the open notebook, unsaved, and were discarded with it: nothing of them is left
+        </div>
+      </div>
+    );
   if (notebook.cells.length === 0 && Object.keys(notebook.decided).length === 0) return null;
   const undone = Object.values(notebook.decided).filter((d) => d === 'undone').length;
   return (
@@ -49,6 +57,9 @@ export function TurnNotebookCells({ turn, notebook }: { turn: string; notebook: 
           {notebook.decided[cell.changeId] === 'kept' && <span className="turn-cell-decided"> (kept)</span>}
         </div>
       ))}
+      {notebook.unsaved === 'open' && notebook.cells.length > 0 && (
+        <div className="turn-cell turn-cell-decided">In the open notebook, not saved yet (with your unsaved edits)</div>
+      )}
       {undone > 0 && (
         <div className="turn-cell turn-cell-decided">
           {undone} cell change{undone === 1 ? '' : 's'} undone

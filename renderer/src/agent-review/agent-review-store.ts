@@ -32,6 +32,18 @@ export class AgentReviewStore extends Store<AgentReviewState> {
 
   constructor(private readonly bridge: KilnBridge) {
     super({ marks: {}, reviewing: null });
+    // The agent changed an open notebook without saving it (over the operator's unsaved edits), or the notebook
+    // was saved or reverted (those changes now on disk, or discarded): its marks are asked of main again.
+    this.own(
+      bridge.on('notebook.changed', ({ path }) => {
+        if (this.watched.has(path)) this.askMarks(path);
+      }),
+    );
+    this.own(
+      bridge.on('notebook.dirty', ({ path, dirty }) => {
+        if (!dirty && this.watched.has(path)) this.askMarks(path);
+      }),
+    );
     this.own(
       bridge.on('fs.change', (change) => {
         // The agent wrote an open notebook (a cell verb, a turn's write): its marks are asked of main again.
@@ -73,6 +85,16 @@ export class AgentReviewStore extends Store<AgentReviewState> {
       .request('history.notebookTurnsToReview', { path })
       .then(({ turns }) => {
         for (const { turn, notebook } of turns) this.update(turn, notebook);
+        // A turn whose unsaved changes here main no longer lists (discarded with the open notebook): asked again,
+        // so its marks go and its list says so.
+        for (const [turn, notebooks] of this.turns) {
+          const listed = turns.some((answered) => answered.turn === turn);
+          const marking = notebooks.some(
+            (nb) => nb.path === path && nb.unsaved === 'open' && nb.cells.some((cell) => !nb.decided[cell.changeId]),
+          );
+          if (!listed && marking)
+            void this.loadTurn(turn).catch((err: unknown) => console.warn(`Kiln: turn ${turn}`, err));
+        }
       })
       .catch((err: unknown) => {
         // Marks are a hint: the notebook stays usable; the Agent panel's turn list still lists the cells.

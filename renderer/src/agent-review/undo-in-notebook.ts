@@ -1,6 +1,6 @@
-import type { NotebookDiffCell, NotebookDiffResult } from '../../../shared/contract';
+import type { KilnBridge, NotebookDiffCell, NotebookDiffResult, TurnNotebook } from '../../../shared/contract';
 import { cellRestore } from '../notebook-diff';
-import type { NotebookRestoreTarget } from '../notebook-targets';
+import { notebookRestoreTarget, type NotebookRestoreTarget } from '../notebook-targets';
 
 /** An id nbformat takes (letters, digits, - and _), for a restored cell whose own id is in use. */
 function freshCellId(): string {
@@ -38,4 +38,32 @@ export async function undoInOpenNotebook(
     if (!(await target.putCell(plan.cell, plan))) return 'The cell was not put back.';
   }
   return null;
+}
+
+/**
+ * "Undo this turn" for the notebooks the turn changed in the open notebook, unsaved (main does not write over the
+ * operator's unsaved edits): every cell of the turn still standing undone in the open notebook, as the review's Undo
+ * all does, and recorded undone. A cell whose undo would lose the operator's later edit stays (main's undo then
+ * says so). Answers main's notebooks after, for the turn's list.
+ */
+export async function undoTurnInOpenNotebooks(
+  bridge: KilnBridge,
+  turn: string,
+  notebooks: readonly TurnNotebook[],
+): Promise<TurnNotebook[]> {
+  const done: TurnNotebook[] = [];
+  for (const notebook of notebooks) {
+    const target = notebook.unsaved === 'open' ? notebookRestoreTarget(bridge, notebook.path) : null;
+    if (!target) continue;
+    await target.flushEdits();
+    const answer = await bridge.request('history.turnNotebookReview', { turn, path: notebook.path });
+    const changeIds = answer.notebook.cells.filter((cell) => !cell.undoRefused).map((cell) => cell.changeId);
+    if (changeIds.length === 0) continue;
+    const why = await undoInOpenNotebook(target, answer, changeIds);
+    if (why) throw new Error(`${notebook.path}: ${why}`);
+    done.push(
+      await bridge.request('history.decideTurnCells', { turn, path: notebook.path, changeIds, decision: 'undone' }),
+    );
+  }
+  return done;
 }

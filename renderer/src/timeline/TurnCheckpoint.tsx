@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { TurnConflict, TurnFile } from '../../../shared/contract';
 import { nameOf } from '../../../shared/paths';
 import { errorText, useBridge } from '../base';
-import { TurnNotebookCells, useTurnNotebooks } from '../agent-review';
+import { TurnNotebookCells, undoTurnInOpenNotebooks, useAgentReviewStore, useTurnNotebooks } from '../agent-review';
 import { DiffView } from '../editor';
 
 const CHANGE_SHOWN: Record<TurnFile['change'], string> = {
@@ -45,6 +45,7 @@ export function TurnCheckpoint({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const { notebooks, reload: reloadNotebooks } = useTurnNotebooks(turn, running);
+  const reviews = useAgentReviewStore();
 
   useEffect(() => {
     if (running) return;
@@ -77,6 +78,8 @@ export function TurnCheckpoint({
 
   const undo = () =>
     act(async () => {
+      // Notebooks the turn changed unsaved are undone in the open notebook (its own undo), the rest by main.
+      for (const done of await undoTurnInOpenNotebooks(bridge, turn, notebooks)) reviews.update(turn, done);
       const result = await bridge.request('history.undoTurn', { turn });
       setUndone(result);
       reloadNotebooks();
