@@ -48,15 +48,17 @@ export class TurnUndo {
     const files = await this.filesOf(turn);
     // Notebooks the turn changed only in the open notebook (unsaved): not in local history, listed all the same.
     const unsaved = this.unsavedOnly(turn, files).map((path): TurnFile => ({ path, change: 'changed' }));
-    return files.map(({ path, first, last }): TurnFile => {
-      const kind = (first.reason === 'create' ? first.kind : (last.kind ?? first.kind)) ?? 'file';
-      return {
-        path,
-        change: first.reason === 'create' ? 'created' : last.reason === 'delete' ? 'deleted' : 'changed',
-        ...(kind !== 'file' ? { kind } : {}),
-        ...(first.contentNotKept ? { cannotUndo: TOO_LARGE } : {}),
-      };
-    }).concat(unsaved);
+    return files
+      .map(({ path, first, last }): TurnFile => {
+        const kind = (first.reason === 'create' ? first.kind : (last.kind ?? first.kind)) ?? 'file';
+        return {
+          path,
+          change: first.reason === 'create' ? 'created' : last.reason === 'delete' ? 'deleted' : 'changed',
+          ...(kind !== 'file' ? { kind } : {}),
+          ...(first.contentNotKept ? { cannotUndo: TOO_LARGE } : {}),
+        };
+      })
+      .concat(unsaved);
   }
 
   /** The notebooks of the turn's changes kept only for the open notebook (none of it in local history). */
@@ -84,7 +86,15 @@ export class TurnUndo {
     const all = files.filter((file) => !options.paths || options.paths.includes(file.path));
     const unsaved = this.unsavedOnly(turn, files).filter((path) => !options.paths || options.paths.includes(path));
     if (all.length === 0 && unsaved.length === 0 && !options.paths) {
-      throw new KilnError('E_NOT_FOUND', 'That turn changed no file that local history still holds');
+      // The undo of a turn that changed only open notebooks, unsaved: it was made in those notebooks, not on disk.
+      const redoInNotebooks =
+        turn.startsWith('undo:') && (this.notebooks?.unsavedPaths(undoCheckpoint(turn)).length ?? 0) > 0;
+      throw new KilnError(
+        'E_NOT_FOUND',
+        redoInNotebooks
+          ? "Nothing to redo from local history: the turn's changes were undone in the open notebook, whose undo (Z) brings them back"
+          : 'That turn changed no file that local history still holds',
+      );
     }
     const undo = undoCheckpoint(turn);
     const restored: string[] = [];

@@ -93,6 +93,8 @@ describe('an Agent turn over a notebook with unsaved edits', () => {
     const undone = await call('history.undoTurn', { turn });
     expect(undone).toMatchObject({ restored: [PATH], conflicts: [] });
     expect(await read()).toBe(NOTEBOOK);
+    // Its redo has nothing in local history to put back: said so (the notebook's own undo brings the cell back).
+    await expect(call('history.undoTurn', { turn: undone.undo })).rejects.toThrow(/undone in the open notebook/);
     // Saved now: the operator's edit exactly, the agent's cell as before the turn.
     await call('notebook.save', { path: PATH, force: false });
     expect(await read()).toBe(MINE);
