@@ -27,4 +27,13 @@ describe('UnsavedAgentEdits', () => {
     expect(edits.turnsOf('done/a.ipynb')).toEqual(['t2', 't1']);
     expect(edits.of('t1', 'done/a.ipynb')?.left).toBe('v1');
   });
+
+  it('keeps the newest 50 turns', () => {
+    const edits = new UnsavedAgentEdits();
+    for (let n = 1; n <= 51; n++)
+      withWriteCause({ turn: `t${n}` }, () => edits.noteChange('a.ipynb', 'v0', `v${n}`, null, n));
+    expect(edits.of('t1', 'a.ipynb')).toBeUndefined();
+    expect(edits.turnsOf('a.ipynb')).toHaveLength(50);
+    expect(edits.turnsOf('a.ipynb')[0]).toBe('t51');
+  });
 });

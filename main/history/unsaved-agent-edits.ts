@@ -25,6 +25,8 @@ export interface UnsavedAgentEdit {
 
 /** Turns kept, the newest: each holds up to two copies of a notebook's text. */
 const KEPT_TURNS = 50;
+/** And at most this many characters of notebook text in all (the oldest turns go first; the newest always stays). */
+const KEPT_CHARS = 256 * 1024 * 1024;
 
 export class UnsavedAgentEdits {
   /** By turn (oldest first), then by notebook path. */
@@ -38,13 +40,22 @@ export class UnsavedAgentEdits {
     const turn = currentWriteCause().turn;
     if (!turn || before === after) return;
     let notebooks = this.byTurn.get(turn);
-    if (!notebooks) {
-      this.byTurn.set(turn, (notebooks = new Map()));
-      for (const old of [...this.byTurn.keys()].slice(0, Math.max(0, this.byTurn.size - KEPT_TURNS)))
-        this.byTurn.delete(old);
-    }
+    if (!notebooks) this.byTurn.set(turn, (notebooks = new Map()));
     const known = notebooks.get(path);
     notebooks.set(path, { base: known?.base ?? before, left: after, diskHash, firstAt: known?.firstAt ?? at, at });
+    this.trim(turn);
+  }
+
+  /** Drops the oldest turns past the bounds, never `current` (a turn that lost its record lists the notebook no more). */
+  private trim(current: string): void {
+    let chars = 0;
+    for (const notebooks of this.byTurn.values())
+      for (const edit of notebooks.values()) chars += edit.base.length + edit.left.length;
+    for (const [turn, notebooks] of this.byTurn) {
+      if (turn === current || (this.byTurn.size <= KEPT_TURNS && chars <= KEPT_CHARS)) continue;
+      for (const edit of notebooks.values()) chars -= edit.base.length + edit.left.length;
+      this.byTurn.delete(turn);
+    }
   }
 
   of(turn: string, path: string): UnsavedAgentEdit | undefined {
