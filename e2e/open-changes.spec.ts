@@ -3,7 +3,7 @@ import path from 'node:path';
 import { nbformatWrites, type NotebookSpec } from '../test-support/nbformat-build';
 import { gitIn } from '../test-support/notebook-conflict';
 import { test as base, expect } from './support/fixtures';
-import { treeItem } from './support/ui';
+import { editorText, openFile, treeItem, typeAtEnd } from './support/ui';
 
 /*
  * "Open Changes" on a real git repository: the notebook as committed at HEAD ↔ the file in the working tree,
@@ -24,9 +24,10 @@ const test = base.extend<{ repository: boolean }>({
   fixtureFiles: {},
   workspace: async ({ workspace, repository }, use) => {
     await writeFile(path.join(workspace.root, 'run.ipynb'), committed);
+    await writeFile(path.join(workspace.root, 'notes.txt'), 'alpha\nbeta\n');
     if (repository) {
       gitIn(workspace.root, 'init', '-q', '-b', 'main');
-      gitIn(workspace.root, 'add', 'run.ipynb');
+      gitIn(workspace.root, 'add', 'run.ipynb', 'notes.txt');
       gitIn(workspace.root, 'commit', '-q', '-m', 'base');
     }
     // The edit made outside Kiln, after the commit: the working tree differs from HEAD in cell 1's source.
@@ -64,6 +65,34 @@ test('Open Changes from the explorer shows the notebook at HEAD ↔ the working 
   await expect(added.getByRole('group', { name: 'Cell 2: added' })).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(added).toHaveCount(0);
+});
+
+test('Open Changes of a text file shows its unsaved edits against HEAD, as the editor holds them', async ({
+  page,
+  kiln,
+  workspace,
+}) => {
+  await kiln.open(page);
+  await openFile(page, 'notes.txt');
+  await expect(editorText(page)).toContainText('beta');
+  const overlay = page.getByRole('region', { name: 'Open changes of notes.txt' });
+  // Unchanged on disk and in the editor: the view says so rather than showing two equal sides.
+  await treeItem(page, 'notes.txt').click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Open Changes' }).click();
+  await expect(overlay.getByRole('note')).toHaveText('No changes: the file is as at HEAD');
+  await page.keyboard.press('Escape');
+  await expect(overlay).toHaveCount(0);
+
+  await typeAtEnd(page, 'gamma');
+  await expect(page.getByRole('tab', { name: 'notes.txt' })).toHaveAttribute('data-dirty', 'true');
+  await treeItem(page, 'notes.txt').click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Open Changes' }).click();
+  await expect(overlay.getByRole('note')).toHaveCount(0);
+  // The diff's modified side is the editor's text, not the file on disk (which still ends at "beta").
+  await expect(overlay.locator('.editor.modified .view-lines')).toContainText('gamma');
+  await expect(overlay.getByRole('textbox', { name: /^notes.txt with unsaved edits/ })).toHaveCount(1);
+  expect(await workspace.read('notes.txt')).toBe('alpha\nbeta\n');
+  await page.screenshot({ path: test.info().outputPath('open-changes-unsaved.png') });
 });
 
 test.describe('outside a repository', () => {

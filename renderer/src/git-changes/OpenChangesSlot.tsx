@@ -1,8 +1,8 @@
 import { nameOf } from '../../../shared/paths';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { errorText, useBridge, useStore } from '../base';
 import { useCommands } from '../commands';
-import { DiffView, SideBySideToggle, useDiffSideBySide } from '../editor';
+import { DiffView, SideBySideToggle, useDiffSideBySide, useOpenFile, useTextModels } from '../editor';
 import { NotebookCompareOrText } from '../notebook-diff';
 import { DiffIcon, XIcon, useToasts } from '../ui';
 import { openChanges } from './menu-items';
@@ -53,6 +53,8 @@ export function OpenChangesSlot({ path }: { path: string | null | undefined }) {
   const toasts = useToasts();
   const sideBySide = useDiffSideBySide();
   const shown = Boolean(path) && state.path === path;
+  // A notebook's compare reads its unsaved cells itself (main's open notebook).
+  const unsaved = useUnsavedText(shown && !path!.toLowerCase().endsWith('.ipynb') ? path! : null);
 
   useCommands([
     {
@@ -82,17 +84,20 @@ export function OpenChangesSlot({ path }: { path: string | null | undefined }) {
   if (!path || !shown) return null;
   const name = nameOf(path);
   const isNew = !state.inHead;
+  const asNotebook = path.toLowerCase().endsWith('.ipynb');
+  // As VS Code's: the working side is what the operator sees in the editor, unsaved edits included.
+  const working = unsaved ?? state.working ?? '';
   const textDiff = (
     <DiffView
       path={path}
       original={state.head ?? ''}
-      modified={state.working ?? ''}
+      modified={working}
       sideBySide={sideBySide}
       originalLabel={`${name} at HEAD`}
-      modifiedLabel={`${name} in the working tree`}
+      modifiedLabel={unsaved === null ? `${name} in the working tree` : `${name} with unsaved edits`}
     />
   );
-  const asNotebook = path.toLowerCase().endsWith('.ipynb');
+  const unchanged = !asNotebook && state.inHead && state.head !== null && state.head === working;
   return (
     <section className="open-changes" aria-label={`Open changes of ${name}`}>
       <div className="compare-header">
@@ -107,6 +112,11 @@ export function OpenChangesSlot({ path }: { path: string | null | undefined }) {
       {isNew && (
         <div className="open-changes-notice" role="note">
           {asNotebook ? 'Not in HEAD: the whole notebook is new' : 'Not in HEAD: the whole file is new'}
+        </div>
+      )}
+      {unchanged && (
+        <div className="open-changes-notice" role="note">
+          No changes: the file is as at HEAD
         </div>
       )}
       {asNotebook ? (
@@ -124,4 +134,16 @@ export function OpenChangesSlot({ path }: { path: string | null | undefined }) {
       )}
     </section>
   );
+}
+
+/** An open text file's editor text when it differs from its disk text (unsaved edits), else null. */
+function useUnsavedText(path: string | null): string | null {
+  const file = useOpenFile(path ?? '');
+  const textModels = useTextModels();
+  return useMemo(() => {
+    if (!path || !file || file.binary) return null;
+    const text = textModels.modelIfOpen(path)?.getValue() ?? file.buffer;
+    return text === file.diskText ? null : text;
+    // `file` is a new object on every keystroke handed over and every reload: the text is read again then.
+  }, [path, file, textModels]);
 }
