@@ -1,6 +1,6 @@
 import { ServerConnection, type KernelMessage } from '@jupyterlab/services';
 import { describe, expect, it } from 'vitest';
-import { decodeV1, encodeV1, V1_PROTOCOL } from './direct-socket';
+import { decodeV1, encodeV1, isServerStatus, V1_PROTOCOL } from './direct-socket';
 
 const { serializer } = ServerConnection.makeSettings();
 
@@ -31,5 +31,38 @@ describe('v1 kernel frames', () => {
     expect(back.metadata).toEqual(message.metadata);
     expect(back.content).toEqual(message.content);
     expect([...new Uint8Array((back.buffers![0] as DataView).buffer)]).toEqual([0, 255, 7]);
+  });
+});
+
+describe("the statuses Kiln keeps from the server's socket", () => {
+  const frame = (channel: string, msgType: string, content: Record<string, unknown>) =>
+    serializer.serialize(
+      {
+        ...message,
+        channel,
+        header: { ...message.header, msg_type: msgType },
+        content,
+        buffers: [],
+      } as unknown as KernelMessage.IMessage,
+      V1_PROTOCOL,
+    ) as ArrayBuffer;
+
+  it('keeps restarting, autorestarting and dead, which only the server says', () => {
+    for (const state of ['restarting', 'autorestarting', 'dead'])
+      expect(isServerStatus(frame('iopub', 'status', { execution_state: state }))).toBe(true);
+  });
+
+  it("drops the kernel's own messages: its busy and idle, outputs, replies, and anything it cannot read", () => {
+    expect(isServerStatus(frame('iopub', 'status', { execution_state: 'busy' }))).toBe(false);
+    expect(isServerStatus(frame('iopub', 'status', { execution_state: 'idle' }))).toBe(false);
+    expect(isServerStatus(frame('iopub', 'execute_result', { data: { 'text/plain': '"status"' } }))).toBe(false);
+    expect(isServerStatus(frame('shell', 'status', { execution_state: 'dead' }))).toBe(false);
+    expect(isServerStatus(new ArrayBuffer(8))).toBe(false);
+    const scrambled = frame('iopub', 'status', { execution_state: 'dead' });
+    new DataView(scrambled).setBigUint64(24, 1n << 40n, true);
+    expect(isServerStatus(scrambled)).toBe(false);
+    const cut = frame('iopub', 'status', { execution_state: 'dead' });
+    new DataView(cut).setBigUint64(40, 1n << 40n, true);
+    expect(isServerStatus(cut)).toBe(false);
   });
 });

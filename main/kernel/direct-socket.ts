@@ -323,14 +323,34 @@ function loadZmq(): Promise<typeof Zmq> {
   return zmqModule;
 }
 
-/** True for a v1 frame that carries a status only the server can give (see SERVER_STATUSES). */
-function isServerStatus(frame: ArrayBuffer): boolean {
-  const { channel, parts } = decodeV1(frame);
-  if (channel !== 'iopub' || !parts[0]?.includes('"status"')) return false;
+const IOPUB = Buffer.from('iopub');
+const STATUS_TYPE = Buffer.from('"status"');
+const SERVER_STATE_WORDS = [...SERVER_STATUSES].map((state) => Buffer.from(`"${state}"`));
+
+/**
+ * True for a v1 frame that carries a status only the server can give (see SERVER_STATUSES). Every kernel message
+ * the server relays passes here while ZMQ carries the kernel's own, so only the channel and the header are looked
+ * at (in place) until the frame is an IOPub status.
+ */
+export function isServerStatus(frame: ArrayBuffer): boolean {
+  if (frame.byteLength < 32) return false;
+  const view = new DataView(frame);
+  // The offsets: the channel name's start, then where the channel and the header end (decodeV1 reads them all).
+  if (Number(view.getBigUint64(0, true)) < 3) return false;
+  const channelStart = Number(view.getBigUint64(8, true));
+  const headerStart = Number(view.getBigUint64(16, true));
+  const headerEnd = Number(view.getBigUint64(24, true));
+  if (!(channelStart <= headerStart && headerStart <= headerEnd && headerEnd <= frame.byteLength)) return false;
+  if (!IOPUB.equals(Buffer.from(frame, channelStart, headerStart - channelStart))) return false;
+  if (!Buffer.from(frame, headerStart, headerEnd - headerStart).includes(STATUS_TYPE)) return false;
   try {
-    const header = JSON.parse(parts[0].toString('utf8')) as { msg_type?: string };
+    // A frame whose offsets do not add up throws here: it is no status Kiln can act on.
+    const { parts } = decodeV1(frame);
+    // The kernel's own busy and idle (nearly every status) end here, unparsed.
+    if (!SERVER_STATE_WORDS.some((word) => parts[3]?.includes(word))) return false;
+    const header = JSON.parse(parts[0]!.toString('utf8')) as { msg_type?: string };
     if (header.msg_type !== 'status') return false;
-    const content = JSON.parse(parts[3].toString('utf8')) as { execution_state?: string };
+    const content = JSON.parse(parts[3]!.toString('utf8')) as { execution_state?: string };
     return SERVER_STATUSES.has(content.execution_state ?? '');
   } catch {
     return false;

@@ -253,6 +253,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       sockets.add(ws);
       outbox.post(ws, JSON.stringify(AUTH_OK));
       ws.on('message', (data) => {
+        outbox.holdForRequest();
         void answer(ws, data).catch((err: unknown) =>
           logRefusal('a message that failed', err instanceof Error ? err.message : String(err)),
         );
