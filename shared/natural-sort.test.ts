@@ -102,3 +102,36 @@ it('a big folder sorts natively in exactly the comparison order, ties in the pac
   const numbered = Array.from({ length: 5000 }, (_, i) => ({ name: `file-${(i * 7919) % 5000}.txt`, kind: 'file' }));
   expect(sortEntries(numbered).map((e) => e.name)).toEqual(Array.from({ length: 5000 }, (_, i) => `file-${i}.txt`));
 });
+
+it("a big folder's first page is picked from packed windows: the sorted listing's first entries, ties at the edge included", () => {
+  // Above PACKED_SORT_FROM; few distinct first characters, so many names tie at the count-th one's window.
+  const entries = fc
+    .uniqueArray(fc.stringMatching(/^(shared-prefix-)?[aAé0-9]{0,3}[a-b0-9.\u4e00-]{0,6}$/), {
+      selector: (n) => n.toLowerCase(),
+      minLength: 600,
+      maxLength: 1500,
+    })
+    .chain((names) =>
+      fc
+        .tuple(fc.constant(names.filter(Boolean)), fc.boolean())
+        .map(([list, mixed]) => list.map((name, i) => ({ name, kind: mixed && i % 4 === 0 ? 'dir' : 'file' }))),
+    );
+  fc.assert(
+    fc.property(entries, fc.nat(700), (list, count) => {
+      const sorted = list
+        .slice()
+        .sort(compareEntries)
+        .map((e) => e.name);
+      expect(firstKeyed(keyed(list), count).map((k) => k.entry.name)).toEqual(sorted.slice(0, count));
+    }),
+    // No shrinking: a counterexample of 600+ names would take minutes to shrink.
+    { numRuns: 60, endOnFailure: true },
+  );
+  const numbered = Array.from({ length: 20_000 }, (_, i) => ({
+    name: `f${String((i * 7919) % 20_000).padStart(6, '0')}.txt`,
+    kind: 'file',
+  }));
+  expect(firstKeyed(keyed(numbered), 200).map((k) => k.entry.name)).toEqual(
+    Array.from({ length: 200 }, (_, i) => `f${String(i).padStart(6, '0')}.txt`),
+  );
+});

@@ -194,13 +194,13 @@ export function sortKeyed<S extends SortableEntry>(items: S[]): S[] {
 let scratchWindows = new Uint16Array(0);
 let scratchPacked = new Float64Array(0);
 
-/** Sorts `run` in place, its keys all alike before position `from`, on packed characters from there. */
-function sortPacked<S extends SortableEntry>(run: S[], from: number): void {
+/**
+ * Each entry's key characters from `from` (all keys alike before it), as many as fit, packed with its index
+ * into one float: `packed[i]` orders as entry i's window, then i. The result lives in shared scratch,
+ * read before the next packing.
+ */
+function packWindows(run: SortableEntry[], from: number): { packed: Float64Array; scale: number; width: number } {
   const n = run.length;
-  if (from > PACKED_UP_TO) {
-    run.sort(byKey);
-    return;
-  }
   // 53 exact bits per float: the index takes the low ones, characters (7 bits if all ASCII, else 16) the rest.
   const indexBits = Math.max(1, 32 - Math.clz32(n - 1));
   const scale = 2 ** indexBits;
@@ -222,6 +222,17 @@ function sortPacked<S extends SortableEntry>(run: S[], from: number): void {
     for (let j = 0; j < width; j++) prefix = prefix * base + windows[i * asciiWidth + j];
     packed[i] = prefix * scale + i;
   }
+  return { packed, scale, width };
+}
+
+/** Sorts `run` in place, its keys all alike before position `from`, on packed characters from there. */
+function sortPacked<S extends SortableEntry>(run: S[], from: number): void {
+  const n = run.length;
+  if (from > PACKED_UP_TO) {
+    run.sort(byKey);
+    return;
+  }
+  const { packed, scale, width } = packWindows(run, from);
   packed.sort();
   const ordered = new Array<S>(n);
   for (let i = 0; i < n; i++) ordered[i] = run[packed[i] % scale];
@@ -247,11 +258,51 @@ export function sortEntries<T extends Named>(entries: T[]): T[] {
 }
 
 /**
- * The first `count` keyed entries in order, without sorting the rest: one pass keeping the best so far in
- * a bounded max-heap, so a huge folder's first screen costs its keys and about one comparison per entry.
+ * The first `count` keyed entries in order, without sorting the rest. A big folder's entries are packed as
+ * sortPacked packs them (no key built) and only those whose window is at most the `count`-th smallest one's
+ * can be among the first: they are sorted, the rest never looked at again. A small one keeps the best so far
+ * in a bounded max-heap.
  */
 export function firstKeyed<S extends SortableEntry>(items: S[], count: number): S[] {
   if (count >= items.length) return sortKeyed(items.slice());
+  if (count === 0) return [];
+  const from = items.length < PACKED_SORT_FROM ? PACKED_UP_TO + 1 : sharedKeyPrefix(items);
+  if (from > PACKED_UP_TO) return firstByHeap(items, count);
+  const { packed, scale } = packWindows(items, from);
+  const limit = Math.floor(smallestValues(packed, count)[0] / scale);
+  const candidates: S[] = [];
+  for (let i = 0; i < items.length; i++) if (Math.floor(packed[i] / scale) <= limit) candidates.push(items[i]);
+  return sortKeyed(candidates).slice(0, count);
+}
+
+/** The `count` smallest of `values` (count ≥ 1) as a max-heap: the largest of them first. */
+function smallestValues(values: Float64Array, count: number): Float64Array {
+  const heap = new Float64Array(count);
+  let size = 0;
+  for (let v = 0; v < values.length; v++) {
+    const value = values[v];
+    if (size < count) {
+      let i = size++;
+      for (; i > 0 && heap[(i - 1) >> 1] < value; i = (i - 1) >> 1) heap[i] = heap[(i - 1) >> 1];
+      heap[i] = value;
+    } else if (value < heap[0]) {
+      let i = 0;
+      for (;;) {
+        const left = 2 * i + 1;
+        if (left >= count) break;
+        const child = left + 1 < count && heap[left + 1] > heap[left] ? left + 1 : left;
+        if (heap[child] <= value) break;
+        heap[i] = heap[child];
+        i = child;
+      }
+      heap[i] = value;
+    }
+  }
+  return heap;
+}
+
+/** firstKeyed by full keys, for small folders and names alike far into their keys. */
+function firstByHeap<S extends SortableEntry>(items: S[], count: number): S[] {
   const heap: S[] = [];
   const swap = (x: number, y: number) => ([heap[x], heap[y]] = [heap[y], heap[x]]);
   for (const item of items) {
