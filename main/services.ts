@@ -162,7 +162,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     backups: new BackupStore({ dataDir: options.dataDir, root: workspace.root }),
     workspace,
     excluded: stack.historyExcluded,
-    unsavedNotebookText: (rel) => notebooks.unsavedText(rel),
+    unsavedNotebookText: (rel) => notebooks.unsavedTextInFileFormat(rel),
     unsavedAgentEdits: stack.unsavedAgentEdits,
   });
   owned.add(changes.onDidChange((change) => void history.applyChange(change)));

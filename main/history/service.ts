@@ -25,7 +25,7 @@ export interface HistoryServiceOptions {
   workspace: Workspace;
   /** Whether a path is left out of history (`watch.exclude`, `.git`, `node_modules`). */
   excluded: (rel: string) => boolean;
-  /** The open notebook's bytes as a save would write them: null when clean, undefined when not open. */
+  /** The open notebook's bytes in its file's format (4.4 stays id-less): null when clean, undefined when not open. */
   unsavedNotebookText?: (rel: string) => string | null | undefined;
   /** An Agent turn's changes to notebooks open with unsaved edits (see unsaved-agent-edits.ts). */
   unsavedAgentEdits?: UnsavedAgentEdits;

@@ -92,10 +92,13 @@ function undoneMetadata(base: CellJson, left: CellJson, current: CellJson): Reco
   return out;
 }
 
-/** Whether the operator edited the cell since the turn (a run alone, outputs and count, is no edit). */
+/**
+ * Whether the operator edited the cell since the turn (a run alone, outputs and count, is no edit; nor is an id
+ * the cell gained when a 4.4 notebook was saved as 4.5: the cells were matched already).
+ */
 export function editedSince(left: CellJson, current: CellJson): boolean {
   for (const key of new Set([...Object.keys(left), ...Object.keys(current)])) {
-    if (key === 'outputs' || key === 'execution_count') continue;
+    if (key === 'outputs' || key === 'execution_count' || key === 'id') continue;
     if (
       key === 'source'
         ? joinLines(left.source) !== joinLines(current.source)

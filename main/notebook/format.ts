@@ -41,6 +41,8 @@ export interface ParsedNotebook {
   warnings: string[];
   /** The file had no cell ids (nbformat < 4.5, or a 4.5 file missing them): ids live in memory until the next save. */
   idsAdded: boolean;
+  /** For a 4.0-4.4 file with no cell ids at all (as nbformat writes those): its minor version, else absent. */
+  idlessMinor?: number;
 }
 
 /** The newest minor version Kiln writes and validates strictly. */
@@ -295,7 +297,12 @@ export function parseNotebook(text: string, path: string): ParsedNotebook {
   } else if (missing > 0) {
     warnings.push('Some cells had no id; Kiln gave them ids, written on the next save.');
   }
-  return { json: nb as NotebookJson, warnings, idsAdded: missing > 0 };
+  return {
+    json: nb as NotebookJson,
+    warnings,
+    idsAdded: missing > 0,
+    ...(upgrading && missing === cells.length ? { idlessMinor: minor } : {}),
+  };
 }
 
 function isObject(value: unknown): value is Json {

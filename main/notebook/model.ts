@@ -27,6 +27,11 @@ export class NotebookModel {
   rev = 0;
   diskHash: string;
   warnings: string[];
+  /**
+   * The minor version of a file with no cell ids (nbformat 4.0-4.4 as nbformat writes it), until a write upgrades
+   * it; null otherwise. A write that keeps the file's format (the Agent's) writes it so, ids left in memory.
+   */
+  idlessMinor: number | null = null;
   private readonly ids = new Set<string>();
   /** The kernel's outputs: this session's, the display ids and pending clears. */
   private readonly outputs = new CellOutputs(this);
@@ -340,8 +345,19 @@ export class NotebookModel {
     return wireCell(cell);
   }
 
-  /** The JSON to write (serializeNotebook puts it in nbformat's line form); an older minor becomes 4.5 so the cell ids persist. */
-  diskJson(): NotebookJson {
+  /**
+   * The JSON to write (serializeNotebook puts it in nbformat's line form); an older minor becomes 4.5 so the cell
+   * ids persist, as JupyterLab saves. With `keepFormat`, a file without ids stays in its minor, written without
+   * them: an Agent's edit of two cells changes those two cells, not every cell and the version.
+   */
+  diskJson(keepFormat = false): NotebookJson {
+    if (keepFormat && this.idlessMinor !== null) {
+      const cells = this.json.cells.map((cell) => {
+        const { id: _id, ...rest } = cell;
+        return carryExactNumbers(cell, rest) as CellJson;
+      });
+      return carryExactNumbers(this.json, { ...this.json, nbformat_minor: this.idlessMinor, cells });
+    }
     return this.json.nbformat_minor < CURRENT_MINOR
       ? carryExactNumbers(this.json, { ...this.json, nbformat_minor: CURRENT_MINOR })
       : this.json;

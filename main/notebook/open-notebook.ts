@@ -16,7 +16,14 @@ import { SerialQueue } from '../../shared/base/serial-queue';
 import { isKilnError, KilnError } from '../../shared/errors';
 import type { DataViewer, KernelAssist, VariablesInspector } from '../kernel';
 import type { Kernel } from '@jupyterlab/services';
-import { parseNotebook, serializeNotebook, validateNotebook, type CellJson, type Json } from './format';
+import {
+  parseNotebook,
+  serializeNotebook,
+  validateNotebook,
+  type CellJson,
+  type Json,
+  type ParsedNotebook,
+} from './format';
 import { NotebookModel } from './model';
 import { NotebookKernel } from './notebook-kernel';
 import {
@@ -51,10 +58,7 @@ export class OpenNotebook {
     const content = await host.workspace.read(key);
     const text = notebookText(key, content);
     const parsed = parseNotebook(text, key);
-    return new OpenNotebook(
-      host,
-      new NotebookModel(key, parsed.json, content.hash, parsed.warnings, text.trim() === ''),
-    );
+    return new OpenNotebook(host, modelOf(key, parsed, content.hash, text.trim() === ''));
   }
 
   /**
@@ -68,10 +72,7 @@ export class OpenNotebook {
       if (isKilnError(err, 'E_NOT_FOUND')) return null;
       throw err;
     });
-    const nb = new OpenNotebook(
-      host,
-      new NotebookModel(key, parsed.json, backup.baseHash ?? '', parsed.warnings, true),
-    );
+    const nb = new OpenNotebook(host, modelOf(key, parsed, backup.baseHash ?? '', true));
     if (!disk) {
       nb.startConflict = {
         diskHash: null,
@@ -94,6 +95,15 @@ export class OpenNotebook {
     const model = this.model;
     if (!model.dirty) return null;
     return { text: serializeNotebook(model.diskJson()), baseHash: model.diskHash || null };
+  }
+
+  /**
+   * The unsaved notebook in its file's own format (a file without cell ids stays without them), null when clean:
+   * what an Agent turn's review compares with the file the turn wrote, cell for cell.
+   */
+  unsavedInFileFormat(): string | null {
+    const model = this.model;
+    return model.dirty ? serializeNotebook(model.diskJson(true)) : null;
   }
 
   private constructor(
@@ -159,7 +169,9 @@ export class OpenNotebook {
   }): Promise<{ saved: boolean; diskHash: string; rev: number }> {
     const model = this.model;
     if (!model.dirty) return { saved: false, diskHash: model.diskHash, rev: model.rev };
-    const written = await this.persist(async (text) => {
+    // The Agent's save leaves the file's format alone (a 4.4 file stays 4.4); the operator's upgrades it.
+    const keepFormat = options.origin === 'agent';
+    const written = await this.persist(keepFormat, async (text) => {
       try {
         return await this.host.workspace.write(model.path, text, {
           origin: options.origin ?? 'operator',
@@ -184,7 +196,9 @@ export class OpenNotebook {
 
   /** Writes the notebook to a new file `to` (never over an existing one) and goes on there, kernel and Jupyter session included. */
   async saveAs(to: string, options: ChangeOptions): Promise<void> {
-    await this.persist((text) => this.host.workspace.createFile(to, text, { origin: options.origin ?? 'operator' }));
+    await this.persist(false, (text) =>
+      this.host.workspace.createFile(to, text, { origin: options.origin ?? 'operator' }),
+    );
     this.movedTo(to);
     this.host.emit('notebook.dirty', { path: to, dirty: this.model.dirty, rev: this.model.rev });
   }
@@ -416,9 +430,9 @@ export class OpenNotebook {
   // --- internals ------------------------------------------------------------------------------
 
   /** Validates, serialises and writes the notebook through `write`; what was written becomes the disk state. */
-  private async persist(write: (text: string) => Promise<WriteResult>): Promise<WriteResult> {
+  private async persist(keepFormat: boolean, write: (text: string) => Promise<WriteResult>): Promise<WriteResult> {
     const model = this.model;
-    const json = model.diskJson();
+    const json = model.diskJson(keepFormat);
     const problem = validateNotebook(json, json.nbformat_minor);
     if (problem)
       throw new KilnError(
@@ -426,8 +440,13 @@ export class OpenNotebook {
         `${model.path} was not saved because it would not be a valid notebook: ${problem}`,
       );
     const rev = model.rev;
+    const idless = keepFormat && model.idlessMinor !== null;
     const written = await write(serializeNotebook(json));
-    model.json.nbformat_minor = json.nbformat_minor;
+    // Written without ids, the file is still one without ids; written with them, it is 4.5 from now on.
+    if (!idless) {
+      model.json.nbformat_minor = json.nbformat_minor;
+      model.idlessMinor = null;
+    }
     model.diskHash = written.hash;
     // Outputs may have arrived while writing; those keep the notebook dirty.
     if (model.rev === rev) model.dirty = false;
@@ -438,7 +457,7 @@ export class OpenNotebook {
     // Checked here too: the watcher's reload reads the file itself, and a binary file must not parse as ''.
     const parsed = parseNotebook(notebookText(this.path, content), this.path);
     this.kernel.abortRuns();
-    this.model = new NotebookModel(this.path, parsed.json, content.hash, parsed.warnings);
+    this.model = modelOf(this.path, parsed, content.hash, false);
   }
 
   private afterEdit(options: ChangeOptions): EditResult {
@@ -465,4 +484,11 @@ export class OpenNotebook {
       execution_count: null,
     });
   }
+}
+
+/** The model of a notebook as parsed, knowing whether its file has cell ids. */
+function modelOf(path: string, parsed: ParsedNotebook, diskHash: string, dirty: boolean): NotebookModel {
+  const model = new NotebookModel(path, parsed.json, diskHash, parsed.warnings, dirty);
+  model.idlessMinor = parsed.idlessMinor ?? null;
+  return model;
 }

@@ -378,6 +378,11 @@ export class NotebookService {
     return backup === undefined ? undefined : (backup?.text ?? null);
   }
 
+  /** As unsavedText, in the file's own format: a notebook whose file has no cell ids (4.4) without them. */
+  unsavedTextInFileFormat(rel: string): string | null | undefined {
+    return this.open_.get(openKey(rel))?.unsavedInFileFormat();
+  }
+
   /** Completion and inspection against the notebook's kernel (see KernelAssist); E_NOT_FOUND if it is not open. */
   async assist(rel: string): Promise<KernelAssist> {
     return (await this.notebook(rel)).assist;

@@ -115,7 +115,7 @@ export class NotebookServiceVerbTarget implements NotebookVerbTarget {
       throw err;
     }
     const wasDirty = document.dirty;
-    const before = this.notebooks.backupOf(notebook);
+    const before = this.unsavedBefore(notebook);
     let result: T;
     try {
       result = await apply(document);
@@ -137,8 +137,18 @@ export class NotebookServiceVerbTarget implements NotebookVerbTarget {
     return this.autosave === 'always' || (this.autosave === 'if-clean' && !wasDirty);
   }
 
-  private noteUnsaved(notebook: string, before: ReturnType<NotebookService['backupOf']>): void {
-    const after = this.notebooks.unsavedText(notebook);
+  /**
+   * An open dirty notebook's text and the disk version it was made over. In the file's own format (a 4.4 file
+   * without ids), as the turn's review reads the open notebook: both sides of its compare alike.
+   */
+  private unsavedBefore(notebook: string): { text: string; baseHash: string | null } | null {
+    const backup = this.notebooks.backupOf(notebook);
+    const text = this.notebooks.unsavedTextInFileFormat(notebook);
+    return backup && typeof text === 'string' ? { text, baseHash: backup.baseHash } : null;
+  }
+
+  private noteUnsaved(notebook: string, before: { text: string; baseHash: string | null } | null): void {
+    const after = this.notebooks.unsavedTextInFileFormat(notebook);
     // A clean notebook left unsaved (autosave 'never'): its text before is the file's, not kept here.
     if (before && typeof after === 'string') this.onUnsavedChange?.(notebook, before.text, after, before.baseHash);
   }

@@ -7,7 +7,7 @@ import { NotebookDiffView, type NotebookDiffDecisions } from '../notebook-diff';
 import { notebookRestoreTarget } from '../notebook-targets';
 import { XIcon } from '../ui';
 import { undoInOpenNotebook } from './undo-in-notebook';
-import { useAgentReviewStore } from './agent-review-store';
+import { UNDO_REFUSED_WORDS, undoRefusedTitle, useAgentReviewStore } from './agent-review-store';
 import './agent-review.css';
 
 /** A `path` side follows the notebook's edits: the review is asked again once they settle. */
@@ -85,9 +85,7 @@ export function AgentReviewSlot({ path }: { path: string | null | undefined }) {
         // Cells whose undo would lose the operator's later edits stay as they are, said so, the others go on.
         const refused = current.notebook.cells.filter((cell) => changeIds.includes(cell.changeId) && cell.undoRefused);
         if (refused.length) {
-          refusedText = `Not undone, to keep your later edits: ${refused
-            .map((cell) => `Cell ${cell.number} (${cell.undoRefused})`)
-            .join(', ')}. Compare it below and change it by hand, or keep it.`;
+          refusedText = undoRefusedTitle(refused.map((cell) => `Cell ${cell.number} (${cell.undoRefused})`).join(', '));
           changeIds = changeIds.filter((id) => !refused.some((cell) => cell.changeId === id));
         }
       }
@@ -134,6 +132,13 @@ export function AgentReviewSlot({ path }: { path: string | null | undefined }) {
   const decisions: NotebookDiffDecisions = {
     mode: 'agent',
     decided: Object.fromEntries(Object.entries(decided).map(([id, d]) => [id, d === 'kept' ? 'accepted' : 'rejected'])),
+    refused: Object.fromEntries(
+      (answer?.notebook.cells ?? []).flatMap((cell) =>
+        cell.undoRefused
+          ? [[cell.changeId, { words: UNDO_REFUSED_WORDS, why: undoRefusedTitle(cell.undoRefused) }]]
+          : [],
+      ),
+    ),
     onAccept: (id) => void decide([id], 'kept'),
     onReject: (id) => void decide([id], 'undone'),
     onAcceptAll: () => void decide(open, 'kept'),

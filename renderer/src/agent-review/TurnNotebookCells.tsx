@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import type { TurnNotebook } from '../../../shared/contract';
 import { useStore } from '../base';
 import { useOpenFilesStore } from '../editor';
-import { actionsText, useAgentReviewStore } from './agent-review-store';
+import { UNDO_REFUSED_WORDS, actionsText, useAgentReviewStore } from './agent-review-store';
 
 /**
  * The notebooks a finished turn changed, cell by cell (asked of main once the turn has run), and `reload` for
@@ -55,6 +55,12 @@ export function TurnNotebookCells({ turn, notebook }: { turn: string; notebook: 
         <div key={cell.changeId} className="turn-cell" data-decided={notebook.decided[cell.changeId] ?? 'no'}>
           Cell {cell.number}: {actionsText(cell.actions)}
           {notebook.decided[cell.changeId] === 'kept' && <span className="turn-cell-decided"> (kept)</span>}
+          {!notebook.decided[cell.changeId] && cell.undoRefused && (
+            <span className="turn-cell-decided" title={cell.undoRefused}>
+              {' '}
+              ({UNDO_REFUSED_WORDS})
+            </span>
+          )}
         </div>
       ))}
       {notebook.unsaved === 'open' && notebook.cells.length > 0 && (

@@ -9,6 +9,8 @@ export interface AgentCellMark {
   path: string;
   changeId: string;
   actions: TurnCell['actions'];
+  /** Set when Undo of this cell is refused (the operator edited lines the agent changed since): why. */
+  undoRefused?: string;
 }
 
 export interface AgentReviewState {
@@ -17,6 +19,9 @@ export interface AgentReviewState {
   /** The turn's changes to a notebook shown over the editor (Keep / Undo), or none. */
   reviewing: { turn: string; path: string } | null;
 }
+
+/** How long the operator's edits of a marked notebook pause before its marks are asked of main again. */
+const EDITS_SETTLE_MS = 300;
 
 /**
  * The window's part of reviewing an Agent turn's notebook edits: which cells are still to review (marked in the
@@ -29,6 +34,9 @@ export class AgentReviewStore extends Store<AgentReviewState> {
   private readonly watched = new Map<string, number>();
   /** Per watched path, whether an ask of main is running, and whether another must follow it. */
   private readonly asking = new Map<string, 'running' | 'again'>();
+
+  /** Per marked notebook, the ask due once the operator's edits settle. */
+  private readonly editTimers = new Map<string, ReturnType<typeof setTimeout>>();
 
   constructor(private readonly bridge: KilnBridge) {
     super({ marks: {}, reviewing: null });
@@ -45,6 +53,19 @@ export class AgentReviewStore extends Store<AgentReviewState> {
       }),
     );
     this.own(
+      // The operator's edits of a marked cell can make its Undo refused (or no longer): its mark is asked again.
+      bridge.on('notebook.dirty', ({ path }) => {
+        if (!this.watched.has(path) || !this.state.marks[path]) return;
+        clearTimeout(this.editTimers.get(path));
+        this.editTimers.set(
+          path,
+          setTimeout(() => {
+            this.editTimers.delete(path);
+            if (this.watched.has(path)) this.askMarks(path);
+          }, EDITS_SETTLE_MS),
+        );
+      }),
+      () => this.editTimers.forEach((timer) => clearTimeout(timer)),
       bridge.on('fs.change', (change) => {
         // The agent wrote an open notebook (a cell verb, a turn's write): its marks are asked of main again.
         if ((change.type === 'updated' || change.type === 'created') && change.origin === 'agent') {
@@ -148,6 +169,7 @@ export class AgentReviewStore extends Store<AgentReviewState> {
             path: notebook.path,
             changeId: cell.changeId,
             actions: cell.actions,
+            ...(cell.undoRefused ? { undoRefused: cell.undoRefused } : {}),
           };
         }
       }
@@ -161,4 +183,12 @@ export const useAgentReviewStore = perBridge((bridge) => new AgentReviewStore(br
 /** "edited, ran" */
 export function actionsText(actions: readonly string[]): string {
   return actions.join(', ');
+}
+
+/** The short name of a cell whose Undo is refused: what its mark, its review group and its list line say. */
+export const UNDO_REFUSED_WORDS = 'not undone, edited since';
+
+/** The title of a refused cell's Undo: why, and what the operator can do instead. */
+export function undoRefusedTitle(why: string): string {
+  return `Not undone, to keep your later edits: ${why}. Compare it below and change it by hand, or keep it.`;
 }

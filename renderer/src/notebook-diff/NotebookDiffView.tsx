@@ -7,8 +7,10 @@ import {
   allControls,
   decisionControls,
   diffRows,
+  refusedLabel,
   stepChange,
   unchangedLabel,
+  type ChangeRefusal,
   type Decision,
   type DecisionMode,
   type DiffRow,
@@ -20,6 +22,8 @@ export interface NotebookDiffDecisions {
   mode: DecisionMode;
   /** What was decided per change id; a decided change shows its decision instead of buttons. */
   decided?: Readonly<Record<string, Decision>>;
+  /** Changes whose Reject (Undo) is refused as things stand, by change id: marked, their button disabled. */
+  refused?: Readonly<Record<string, ChangeRefusal>>;
   /** Accept (proposal) or Keep (agent) one change. */
   onAccept: (changeId: string) => void;
   /** Reject (proposal) or Undo (agent) one change. */
@@ -93,13 +97,15 @@ function Outputs({ cell, side }: { cell: NotebookDiffCell | undefined; side: 'Be
 
 /** A change's Accept / Reject (Keep / Undo), or what was decided. */
 function Decide({ decisions, changeId }: { decisions: NotebookDiffDecisions; changeId: string }) {
-  const controls = decisionControls(decisions.mode, decisions.decided?.[changeId]);
+  const controls = decisionControls(decisions.mode, decisions.decided?.[changeId], decisions.refused?.[changeId]);
   if (controls.decided) return <span className="nbd-decided">{controls.decided}</span>;
-  return controls.buttons.map(({ label, decision }) => (
+  return controls.buttons.map(({ label, decision, disabledWhy }) => (
     <button
       key={decision}
       type="button"
       className={`btn btn-small${decision === 'accepted' ? ' btn-primary' : ''}`}
+      disabled={disabledWhy !== undefined}
+      title={disabledWhy}
       onClick={() => (decision === 'accepted' ? decisions.onAccept(changeId) : decisions.onReject(changeId))}
     >
       {label}
@@ -156,18 +162,25 @@ function CellChange({ row, props, showMetadata }: ChangeProps) {
         ]
       : []),
   ];
+  // Decided stays decided: a refusal marks only a change still open.
+  const refused = decisions?.decided?.[cell.changeId] ? undefined : decisions?.refused?.[cell.changeId];
   return (
     <div
       role="group"
-      aria-label={row.label}
+      aria-label={refusedLabel(row.label, refused)}
       tabIndex={-1}
-      className={`nbd-change nbd-${cell.status}`}
+      className={`nbd-change nbd-${cell.status}${refused ? ' nbd-refused' : ''}`}
       data-change-id={cell.changeId}
     >
       <div className="nbd-change-header">
         <span className="nbd-cell-no">Cell {row.number}</span>
         <span className="nbd-type">{cell.cellType}</span>
         <span className="nbd-what">{row.label.slice(row.label.indexOf(':') + 2)}</span>
+        {refused && (
+          <span className="nbd-refused-mark" title={refused.why}>
+            {refused.words}
+          </span>
+        )}
         <span className="spacer" />
         {props.cellActions?.(cell)}
         {decisions && <Decide decisions={decisions} changeId={cell.changeId} />}

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { NotebookDiffCell, NotebookDiffResult } from '../../../shared/contract';
 import type { CellDiff } from '../../../shared/notebook-diff';
-import { allControls, cellRestore, changeLabel, decisionControls, diffRows, stepChange, unchangedLabel } from './rows';
+import {
+  allControls,
+  cellRestore,
+  changeLabel,
+  decisionControls,
+  diffRows,
+  refusedLabel,
+  stepChange,
+  unchangedLabel,
+} from './rows';
 
 const same = (i: number): CellDiff => ({
   changeId: `cell:c${i}`,
@@ -135,5 +144,15 @@ describe('decisions', () => {
   it('shows a decided change’s decision instead of its buttons', () => {
     expect(decisionControls('proposal', 'accepted')).toEqual({ buttons: [], decided: 'Accepted' });
     expect(decisionControls('agent', 'rejected')).toEqual({ buttons: [], decided: 'Undone' });
+  });
+
+  it('disables a refused Undo with why, and names the refused change by it', () => {
+    const refused = { words: 'not undone, edited since', why: 'you edited lines the agent changed' };
+    expect(decisionControls('agent', undefined, refused).buttons).toEqual([
+      { label: 'Undo', decision: 'rejected', disabledWhy: 'you edited lines the agent changed' },
+      { label: 'Keep', decision: 'accepted' },
+    ]);
+    expect(refusedLabel('Cell 2: source changed', refused)).toBe('Cell 2: source changed; not undone, edited since');
+    expect(refusedLabel('Cell 2: source changed', undefined)).toBe('Cell 2: source changed');
   });
 });

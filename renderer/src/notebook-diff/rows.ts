@@ -65,16 +65,31 @@ const DECISION_WORDS = {
 export function decisionControls(
   mode: DecisionMode,
   decided: Decision | undefined,
-): { buttons: { label: string; decision: Decision }[]; decided: string | null } {
+  refused?: ChangeRefusal,
+): { buttons: { label: string; decision: Decision; disabledWhy?: string }[]; decided: string | null } {
   const words = DECISION_WORDS[mode];
   if (decided) return { buttons: [], decided: words[decided] };
   return {
     buttons: [
-      { label: words.reject, decision: 'rejected' },
+      { label: words.reject, decision: 'rejected', ...(refused ? { disabledWhy: refused.why } : {}) },
       { label: words.accept, decision: 'accepted' },
     ],
     decided: null,
   };
+}
+
+/**
+ * A change whose Reject (an agent's change: Undo) main refuses as things stand (the operator edited the agent's
+ * lines since): `words` is added to its group's name and shown by it, `why` is the disabled button's title.
+ */
+export interface ChangeRefusal {
+  words: string;
+  why: string;
+}
+
+/** A change's group name with its refusal, if any: "Cell 2: source changed; not undone, edited since". */
+export function refusedLabel(label: string, refused: ChangeRefusal | undefined): string {
+  return refused ? `${label}; ${refused.words}` : label;
 }
 
 /** The buttons above every change: "Reject all" / "Accept all", or "Undo all" / "Keep all". */
