@@ -171,9 +171,12 @@ export class Sandbox {
     const pasta = network ? await this.pastaPromise : null;
     if (network && !pasta) throw new KilnError('E_NO_SANDBOX', NO_PASTA_MESSAGE);
     // Side by side: each is a few thread-pool hops, and under load every hop waits its turn.
-    const [interpreter, readOnly, cgroup, seccompFile, staged] = await settleAll(
+    const [{ interpreter, masked }, readOnly, cgroup, seccompFile, staged] = await settleAll(
       [
-        interpreterPaths(request.python),
+        interpreterPaths(request.python).then(async (interpreter) => ({
+          interpreter,
+          masked: await maskTargets(request.workspaceRoot, request.masked, interpreter),
+        })),
         readOnlyMounts(request.workspaceRoot, request.readOnly, request.madeBeforeRun ?? []),
         createPidsCgroup(`${RUN_CGROUP_PREFIX}${randomUUID()}`, profile.processes),
         seccompProgramFile(),
@@ -184,10 +187,6 @@ export class Sandbox {
         await Promise.all([made?.dispose(), overlay?.prepared?.overlay.dispose()]);
       },
     );
-    const masked = await maskTargets(request.workspaceRoot, request.masked, interpreter).catch(async (err) => {
-      await Promise.all([cgroup?.dispose(), staged?.prepared?.overlay.dispose()]);
-      throw err;
-    });
     const bwrapArgs = buildBwrapArgs({
       workspaceRoot: request.workspaceRoot,
       readOnlyInWorkspace: readOnly.existing,
