@@ -23,7 +23,7 @@ const RUNS = 5;
 /**
  * Upload of a 1 GB file through the web host's upload endpoint (the bytes a browser's PUT sends, streamed from
  * disk by a client process, `PUT_CLIENT`), timed by the client from its request to the host's answer (the file whole
- * in place: streamed into a private temp, renamed in, reported to the change feed; the client's own start-up left
+ * in place: streamed into a private temp folder, renamed in, reported to the change feed; the client's own start-up left
  * out, as a browser is running already), against `cp` of the same file on the same disk, spawn to exit; and how much
  * the host's resident memory grows meanwhile. The host runs in its own process (the built `out/main/web.js`, as
  * `npm run serve` runs it), so its memory and CPU time are its own. Neither side fsyncs: cp leaves its copy in the

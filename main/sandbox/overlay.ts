@@ -4,6 +4,7 @@ import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createLogger } from '../log';
+import { SECCOMP_FD } from './hardening';
 
 const log = createLogger('sandbox.overlay');
 
@@ -47,8 +48,12 @@ export interface RunOverlay {
  * less on every run). If the mount fails the script still runs the code, on the workspace itself: the marker says.
  */
 const MOUNT_SCRIPT =
+  'lower=$1 upper=$2 work=$3 marker=$4 strict=$5 procs=$6 bpf=$7; shift 7; ' +
+  // The run's pids cgroup joined first (before the mount's fork), and the seccomp program opened for bwrap: here,
+  // rather than in a shell more in front of unshare (an exec less per run). Either failing, nothing runs.
+  `if [ "$procs" != - ]; then echo $$ > "$procs" || exit 125; fi; if [ "$bpf" != - ]; then exec ${SECCOMP_FD}<"$bpf" || exit 125; fi; ` +
   // The marker is opened before the mount: a data folder inside the workspace is under the overlay once mounted.
-  'lower=$1 upper=$2 work=$3 marker=$4 strict=$5; shift 5; exec 3>"$marker"; ' +
+  'exec 3>"$marker"; ' +
   'if mount -i -n -t overlay overlay -o "userxattr,volatile,redirect_dir=nofollow,lowerdir=$lower,upperdir=$upper,workdir=$work" "$lower" ' +
   '2>/dev/null; then echo mounted >&3; ' +
   // Strict: the run counts on the overlay to keep it from protected paths it could otherwise create; none, no run.
@@ -80,6 +85,15 @@ function unescapeMountPath(field: string): string {
   return field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
 }
 
+export interface OverlayWrapOptions {
+  /** Should the overlay not mount, the command is not run (else it runs on the workspace itself). */
+  strict?: boolean;
+  /** The run's pids cgroup (its `cgroup.procs`), joined before anything forks. */
+  cgroupProcs?: string;
+  /** The seccomp program, opened on fd SECCOMP_FD for bwrap's `--seccomp`. */
+  seccompFile?: string;
+}
+
 /** Makes the run's private folders under `parent` (0700) and wraps `command` so it runs over the overlay. */
 export async function prepareRunOverlay(
   parent: string,
@@ -87,8 +101,7 @@ export async function prepareRunOverlay(
   unshare: string,
 ): Promise<{
   overlay: RunOverlay;
-  /** `strict`: should the overlay not mount, the command is not run (else it runs on the workspace itself). */
-  wrap(command: string[], options?: { strict?: boolean }): string[];
+  wrap(command: string[], options?: OverlayWrapOptions): string[];
 } | null> {
   if (UNSAFE_IN_OPTIONS.test(workspaceRoot) || UNSAFE_IN_OPTIONS.test(parent)) return null;
   await fs.mkdir(parent, { recursive: true, mode: 0o700 });
@@ -113,7 +126,7 @@ export async function prepareRunOverlay(
       const full: RunRecord = {
         ...record,
         pid: process.pid,
-        pidStartedAt: await processStartTime(process.pid),
+        pidStartedAt: await ownStartTime(),
         startedAt,
       };
       await fs.writeFile(path.join(dir, RUN_RECORD), JSON.stringify(full), { mode: 0o600 });
@@ -138,6 +151,8 @@ export async function prepareRunOverlay(
       work,
       marker,
       options?.strict ? '1' : '0',
+      options?.cgroupProcs ?? '-',
+      options?.seccompFile ?? '-',
       ...command,
     ],
   };
@@ -177,6 +192,13 @@ export async function processStartTime(pid: number): Promise<string | null> {
   const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
   // The command name (field 2) may hold spaces and parentheses: the fields after it follow its last ')'.
   return stat ? (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null) : null;
+}
+
+/** This process's start, read once: it is the same for every run it records. */
+let ownStart: Promise<string | null> | null = null;
+function ownStartTime(): Promise<string | null> {
+  ownStart ??= processStartTime(process.pid);
+  return ownStart;
 }
 
 /** Whether the process that wrote `record` (or claimed the run) still runs. */

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { KilnError } from '../../shared/errors';
 import { Verbs } from '../verbs';
 import { Workspace } from '../workspace';
-import { makeTempTree } from '../../test-support/temp-workspace';
+import { makeTempDir, makeTempTree } from '../../test-support/temp-workspace';
 import { FORK_BOMB_PY, processesIn } from '../../test-support/processes';
 import { until } from '../../test-support/until';
 import { RUN_CGROUP_PREFIX } from './pids-cgroup';
@@ -365,6 +365,45 @@ describe('where no sandbox can be had', () => {
 });
 
 describe('the pids cgroup of a run', () => {
+  it('is joined by the overlay’s shell when writes are staged (no shell more in front of unshare), and holds a fork bomb', async () => {
+    if (!existsSync('/sys/fs/cgroup/pids/cgroup.procs')) return;
+    const tree = await makeTempTree({});
+    const data = await makeTempDir();
+    const sandbox = new Sandbox();
+    const verbs = new Verbs({
+      workspace: await Workspace.open({ root: tree.root }),
+      python: '/usr/bin/python3',
+      sandbox,
+      stageRunWritesIn: data.dir,
+    });
+    try {
+      const prepared = await sandbox.prepare({
+        python: '/usr/bin/python3',
+        args: [],
+        heavy: false,
+        workspaceRoot: tree.root,
+        readOnly: [],
+        masked: [],
+        baseEnv: process.env,
+        setEnv: {},
+        settings: { network: false, env: [] },
+        trusted: false,
+        stageWritesIn: data.dir,
+      });
+      await prepared.dispose();
+      expect(path.basename(prepared.command)).toBe('unshare');
+      expect(prepared.args.some((arg) => arg.includes(RUN_CGROUP_PREFIX) && arg.endsWith('cgroup.procs'))).toBe(true);
+      // Root is not held by RLIMIT_NPROC: only the cgroup stops this.
+      const result = await verbs.call('execute-code', { code: FORK_BOMB_PY });
+      expect(result).toMatchObject({ sandboxed: true, limit: 'processes', files: { staged: true } });
+      await until(() => processesIn(tree.root).length === 0, 'the forks to be gone', 5000);
+    } finally {
+      await verbs.dispose();
+      await tree.cleanup();
+      await data.cleanup();
+    }
+  });
+
   it('left behind by a killed Kiln is swept when runs start', async () => {
     const parent = '/sys/fs/cgroup/pids';
     if (!existsSync(path.join(parent, 'cgroup.procs'))) return;

@@ -170,14 +170,23 @@ export class Sandbox {
     this.pastaPromise ??= findExecutable('pasta', (this.options.env ?? process.env).PATH);
     const pasta = network ? await this.pastaPromise : null;
     if (network && !pasta) throw new KilnError('E_NO_SANDBOX', NO_PASTA_MESSAGE);
-    const [interpreter, readOnly, cgroup, seccompFile] = await Promise.all([
-      interpreterPaths(request.python),
-      readOnlyMounts(request.workspaceRoot, request.readOnly, request.madeBeforeRun ?? []),
-      createPidsCgroup(`${RUN_CGROUP_PREFIX}${randomUUID()}`, profile.processes),
-      seccompProgramFile(),
-    ]);
-    const masked = await maskTargets(request.workspaceRoot, request.masked, interpreter);
-    const staged = request.stageWritesIn ? await this.stageWrites(request.stageWritesIn, request.workspaceRoot) : null;
+    // Side by side: each is a few thread-pool hops, and under load every hop waits its turn.
+    const [{ interpreter, masked }, readOnly, cgroup, seccompFile, staged] = await settleAll(
+      [
+        interpreterPaths(request.python).then(async (interpreter) => ({
+          interpreter,
+          masked: await maskTargets(request.workspaceRoot, request.masked, interpreter),
+        })),
+        readOnlyMounts(request.workspaceRoot, request.readOnly, request.madeBeforeRun ?? []),
+        createPidsCgroup(`${RUN_CGROUP_PREFIX}${randomUUID()}`, profile.processes),
+        seccompProgramFile(),
+        request.stageWritesIn ? this.stageWrites(request.stageWritesIn, request.workspaceRoot) : null,
+      ] as const,
+      // What was made before another part failed goes again: no run will use it.
+      async ([, , made, , overlay]) => {
+        await Promise.all([made?.dispose(), overlay?.prepared?.overlay.dispose()]);
+      },
+    );
     const bwrapArgs = buildBwrapArgs({
       workspaceRoot: request.workspaceRoot,
       readOnlyInWorkspace: readOnly.existing,
@@ -216,23 +225,28 @@ export class Sandbox {
     // pasta runs as the caller: root of the overlay's namespace, else the operator's own ids.
     const runAs = staged?.prepared ? '0:0' : `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
     const hostPorts = request.settings.hostPorts ?? [];
-    // The seccomp program's fd is opened by a shell on the way to bwrap: the cgroup's where there is one (no process
-    // more), else one right around bwrap; with pasta, the network's (pasta closes the fds it inherits).
-    const fdInCgroupShell = !!(cgroup && seccompFile && !pasta);
+    // The cgroup is joined and the seccomp program's fd opened by the first shell on the way to bwrap, so no process
+    // more is started for them: the overlay's (staged), else the cgroup's; else one right around bwrap. With pasta,
+    // the network's shell opens the fd (pasta closes the fds it inherits).
+    const firstShell = staged?.prepared ? 'overlay' : cgroup ? 'cgroup' : null;
+    const fdInFirstShell = !!(firstShell && seccompFile && !pasta);
     const sandboxed = pasta
       ? withOutboundNetwork({ pasta, hostPorts, runAs, seccompFile }, bwrap)
-      : seccompFile && !fdInCgroupShell
+      : seccompFile && !fdInFirstShell
         ? withSeccompFd(seccompFile, bwrap)
         : bwrap;
-    const wrapped = staged?.prepared
-      ? staged.prepared.wrap(sandboxed, { strict: readOnly.missing.length > 0 })
-      : sandboxed;
     // Joined before bwrap starts, so everything in the sandbox is counted from its first fork.
-    const [command, args] = cgroup
-      ? fdInCgroupShell
-        ? ['/bin/sh', ['-c', CGROUP_SECCOMP_SCRIPT, cgroup.procsFile, seccompFile!, ...wrapped]]
-        : ['/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, ...wrapped]]
-      : [wrapped[0], wrapped.slice(1)];
+    const [command, ...args] = staged?.prepared
+      ? staged.prepared.wrap(sandboxed, {
+          strict: readOnly.missing.length > 0,
+          cgroupProcs: cgroup?.procsFile,
+          seccompFile: fdInFirstShell ? seccompFile! : undefined,
+        })
+      : cgroup
+        ? fdInFirstShell
+          ? ['/bin/sh', '-c', CGROUP_SECCOMP_SCRIPT, cgroup.procsFile, seccompFile!, ...sandboxed]
+          : ['/bin/sh', '-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, ...sandboxed]
+        : sandboxed;
     const overlay = staged?.prepared?.overlay ?? null;
     return {
       command,
@@ -298,4 +312,25 @@ async function readOnlyMounts(
     if (real && isWithin(real, workspaceRoot) && real !== workspaceRoot) existing.push(real);
   }
   return { existing, missing };
+}
+
+/**
+ * Promise.all that waits for every part: should one fail, `undo` gets what the others made (null where a part
+ * failed), then the first failure is thrown.
+ */
+async function settleAll<T extends readonly unknown[]>(
+  parts: T,
+  undo: (made: { [K in keyof T]: Awaited<T[K]> | null }) => Promise<void>,
+): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.allSettled(parts);
+  const failed = settled.find((part): part is PromiseRejectedResult => part.status === 'rejected');
+  if (!failed) return settled.map((part) => (part as PromiseFulfilledResult<unknown>).value) as never;
+  await undo(settled.map((part) => (part.status === 'fulfilled' ? part.value : null)) as never).catch(
+    log.caught(
+      'tidying a run that could not be prepared failed; the stale sweeps take what is left',
+      undefined,
+      'warn',
+    ),
+  );
+  throw failed.reason;
 }

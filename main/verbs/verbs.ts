@@ -399,15 +399,15 @@ export class Verbs {
     if (!this.options.stageRunWritesIn) return undefined;
     const direct = { staged: false, created: [], changed: [], deleted: [], kept: [] };
     if (!prepared.overlay) return { ...direct, direct_reason: prepared.directWritesReason };
-    if (!(await prepared.overlay.mounted()))
-      return { ...direct, direct_reason: 'the overlay could not be mounted over this workspace' };
     const overlay = prepared.overlay;
+    // Asked side by side (one wait, not two): whether it mounted, and whether the run wrote anything through it.
+    const [mounted, written] = await Promise.all([
+      overlay.mounted(),
+      readdir(overlay.upper).catch(log.caught('the overlay holds no upper folder: the run wrote nothing', [])),
+    ]);
+    if (!mounted) return { ...direct, direct_reason: 'the overlay could not be mounted over this workspace' };
     // Most runs write nothing: no walk, no apply.
-    if (
-      (await readdir(overlay.upper).catch(log.caught('the overlay holds no upper folder: the run wrote nothing', [])))
-        .length === 0
-    )
-      return { ...direct, staged: true };
+    if (written.length === 0) return { ...direct, staged: true };
     const changes = await overlayChanges(overlay.upper, this.workspace.root, await this.kernelPython()).catch(
       async (err: unknown) => {
         await overlay.keep();

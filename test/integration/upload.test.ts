@@ -1,4 +1,5 @@
 import { readdir, readFile, symlink, mkdir, writeFile, mkdtemp, rm, readlink, lstat } from 'node:fs/promises';
+import { watch as fsWatch } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -141,6 +142,23 @@ describe('web host upload endpoint', () => {
     await expect(lstat(path.join(root, 'half.bin'))).rejects.toThrow();
     // A cancel is the operator's own doing, not bad input: the host stays quiet about it.
     expect(warnings.filter((w) => w.includes('refused'))).toEqual([]);
+  });
+
+  it("a big upload's writes wake no watch on its folder: the bytes go to a temp folder no one watches", async () => {
+    await mkdir(path.join(root, 'quiet'));
+    const seen: { event: string; name: string | null }[] = [];
+    const watch = fsWatch(path.join(root, 'quiet'), (event, name) => seen.push({ event, name }));
+    onTestFinished(() => watch.close());
+    const bytes = Buffer.alloc(16 * 1024 * 1024, 3);
+    expect((await put('quiet/big.bin', new Blob([bytes]))).status).toBe(200);
+    expect((await readFile(path.join(root, 'quiet/big.bin'))).equals(bytes)).toBe(true);
+    // inotify keeps order: once the marker's event is in, every event of the upload is too.
+    await writeFile(path.join(root, 'quiet/marker'), '');
+    await until(() => seen.some((e) => e.name === 'marker'), 'the marker seen by the watch');
+    // The temp folder's creation and removal, and the file's arrival; never a write to a file in this folder.
+    expect(seen.filter((e) => e.event === 'change' && e.name !== 'marker')).toEqual([]);
+    expect(seen.some((e) => e.name === 'big.bin')).toBe(true);
+    expect(await temps()).toEqual([]);
   });
 
   it("refuses copying by path over the WebSocket: on the web host those paths are the host machine's", async () => {
