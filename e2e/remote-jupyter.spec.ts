@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test as base } from './support/fixtures';
-import { cell, cellOf, notebook, openNotebook, outputOf } from './support/notebook';
+import { cell, cellOf, editCell, notebook, openNotebook, outputOf } from './support/notebook';
+import { mod, openFile } from './support/ui';
 import { startRemoteJupyter, type RemoteJupyterServer } from '../test-support/remote-jupyter';
 
 /**
@@ -29,6 +30,11 @@ const test = base.extend({
           cell('code', '"queued"'),
           cell('code', '40 + 2'),
         ),
+      );
+      await workspace.write('src/remote_mod.py', 'def scale(n):\n    factor = 3\n    return n * factor\n');
+      await workspace.write(
+        'remote-debug.ipynb',
+        notebook(cell('code', "import sys\nsys.path.insert(0, 'src')\nimport remote_mod\nprint(remote_mod.scale(2))")),
       );
       await use(workspace);
     } finally {
@@ -77,4 +83,37 @@ test('a remote server that dies is said so on the toolbar and the cells, and Res
   await cellOf(nb, 3).getByRole('button', { name: 'Run cell', exact: true }).click();
   await expect(outputOf(nb, 3)).toContainText('42', { timeout: 30_000 });
   await expect(cellOf(nb, 3).getByRole('note')).toHaveCount(0);
+});
+
+test("a file's breakpoint is not sent to a remote server's kernel: the Debugger panel says so in one line", async ({
+  page,
+  kiln,
+}) => {
+  test.setTimeout(180_000);
+  await kiln.open(page);
+  const nb = await openNotebook(page, 'remote-debug.ipynb');
+  await expect(nb.getByRole('status')).toHaveText('idle', { timeout: KERNEL_START });
+  await openFile(page, 'src', 'remote_mod.py');
+  const file = page.locator('.code-editor[data-path="src/remote_mod.py"]');
+  await file.locator('.view-line').nth(1).click();
+  await page.keyboard.press('F9');
+  await expect(file).toHaveAttribute('data-breakpoints', '2');
+
+  await page.getByRole('tab', { name: 'remote-debug.ipynb', exact: true }).click();
+  await editCell(nb, 1);
+  await page.keyboard.press(`${mod}+End`);
+  await page.keyboard.press('F9');
+  await expect(cellOf(nb, 1).locator('.nb-editor')).toHaveAttribute('data-breakpoints', '4');
+  await cellOf(nb, 1).hover();
+  await cellOf(nb, 1).getByRole('button', { name: 'Debug Cell' }).click();
+  const panel = page.getByRole('region', { name: 'Debugger' });
+  await expect(panel.getByRole('list', { name: 'Call Stack' }).getByRole('listitem')).toHaveText([/Cell 1:4$/], {
+    timeout: 30_000,
+  });
+  await expect(panel.getByRole('note')).toHaveText('Breakpoints in files stop only on a local kernel');
+  await page.screenshot({ path: test.info().outputPath('remote-file-breakpoints-notice.png') });
+  // Continue runs through the module's marked line without stopping.
+  await panel.getByRole('button', { name: 'Continue' }).click();
+  await expect(outputOf(nb, 1)).toContainText('6', { timeout: 30_000 });
+  await expect(panel).toHaveCount(0);
 });

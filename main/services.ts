@@ -128,6 +128,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     store: options.prefsStore,
     events: hub,
     trusted: () => trust.trusted,
+    remoteKernels: () => stack.jupyter.isRemote,
   });
   // Breakpoints in files follow renames, moves and deletes.
   owned.add(changes.onDidChange((change) => void debuggers.applyChange(change)));

@@ -14,9 +14,23 @@ export function pathAfterMove(path: string, from: string, to: string): string | 
   return to + path.slice(from.length);
 }
 
-/** The paths a change is about: both ends of a move, else its one path. */
+/** The paths a change is about: both ends of a move, every file of a batch, else its one path. */
 export function changedPaths(change: FsChange): string[] {
+  if (change.type === 'createdFiles') return createdPaths(change);
   return change.type === 'moved' ? [change.from, change.to] : [change.path];
+}
+
+export type FsCreatedFiles = Extract<FsChange, { type: 'createdFiles' }>;
+
+/** The paths of a batch's new files. */
+export function createdPaths(change: FsCreatedFiles): string[] {
+  return change.names.map((name) => (change.dir ? `${change.dir}/${name}` : name));
+}
+
+/** A change as single-path changes: a batch as one `created` per file, any other change as itself. */
+export function singleChanges(change: FsChange): FsChange[] {
+  if (change.type !== 'createdFiles') return [change];
+  return createdPaths(change).map((path) => ({ type: 'created', path, isDir: false, origin: change.origin }));
 }
 
 /** True when the change concerns `path` (the entry itself or a folder holding it). */

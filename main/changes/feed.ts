@@ -4,7 +4,7 @@ import type { FsChange } from '../../shared/contract';
 import { Emitter, type Event } from '../../shared/base/event';
 import type { IDisposable } from '../../shared/base/lifecycle';
 import { SerialQueue } from '../../shared/base/serial-queue';
-import { isWithin, rekeyAfterMove } from '../../shared/fs-change';
+import { createdPaths, isWithin, rekeyAfterMove } from '../../shared/fs-change';
 import { logListenerError } from '../events';
 import { hashText, type DiskState } from '../workspace';
 import { createLogger } from '../log';
@@ -53,10 +53,24 @@ export class ChangeFeed implements IDisposable {
     this.echoWindowMs = options.echoWindowMs ?? 5000;
   }
 
-  /** Kiln did this; subscribers hear it at once, before the operation's caller does. */
-  reportOwn(change: FsChange, disk?: DiskState): void {
+  /**
+   * Kiln did this; subscribers hear it at once, before the operation's caller does. `disk` is how the written file
+   * looks now; for a batch (`createdFiles`), one per name, in order.
+   */
+  reportOwn(change: FsChange, disk?: DiskState | readonly DiskState[]): void {
     const until = Date.now() + this.echoWindowMs;
     switch (change.type) {
+      case 'createdFiles': {
+        // Each file's echo is its own: the watcher reports them one by one.
+        const paths = createdPaths(change);
+        paths.forEach((rel, i) => {
+          this.expect(rel, true, until);
+          const state = Array.isArray(disk) ? (disk as readonly DiskState[])[i] : undefined;
+          if (state) this.remember(rel, state);
+        });
+        this.publish(change);
+        return;
+      }
       case 'created':
         this.expect(change.path, true, until);
         break;
@@ -72,7 +86,7 @@ export class ChangeFeed implements IDisposable {
       case 'updated':
         break;
     }
-    if (disk && change.type !== 'moved') this.remember(change.path, disk);
+    if (disk && !Array.isArray(disk) && change.type !== 'moved') this.remember(change.path, disk as DiskState);
     this.publish(change);
   }
 
@@ -93,7 +107,8 @@ export class ChangeFeed implements IDisposable {
   }
 
   private async isEcho(change: FsChange): Promise<boolean> {
-    if (change.type === 'moved') return false;
+    // The watcher reports single paths; a batch is only ever Kiln's own report.
+    if (change.type === 'moved' || change.type === 'createdFiles') return false;
     const now = Date.now();
     const covering = (present: boolean) => this.covers(change.path, present, now);
     const mine = this.written.get(change.path);

@@ -27,6 +27,8 @@ export interface DebuggerServiceOptions {
   };
   /** Whether the operator trusts the folder: breakpoints in its files go to a kernel only then (default: trusted). */
   trusted?: () => boolean;
+  /** Whether kernels run on a remote Jupyter server: breakpoints in files are not sent to them (default: local). */
+  remoteKernels?: () => boolean;
 }
 
 /** Why an Agent's run is refused while the operator has the kernel paused. */
@@ -59,6 +61,7 @@ export class DebuggerService {
         breakpoints: () => this.breakpoints(rel),
         fileBreakpoints: () => (this.options.trusted?.() === false ? {} : this.files.all()),
         root: this.options.root,
+        remoteKernel: () => this.options.remoteKernels?.() ?? false,
         publish: (state: DebugState) => this.options.events.emit('debugger.state', state),
       });
       this.debuggers.set(rel, found);

@@ -9,7 +9,8 @@ import { MemoryStore } from '../prefs';
 import { NotebookServiceVerbTarget } from '../verbs/notebook-adapter';
 import { Workspace } from '../workspace';
 import { makeWorkspace, nextEvent } from '../../test-support/event-hub';
-import { DebuggerService, PAUSED_FOR_AGENT } from '.';
+import { startRemoteJupyter, type RemoteJupyterServer } from '../../test-support/remote-jupyter';
+import { DebuggerService, FILE_BREAKPOINTS_LOCAL_ONLY, PAUSED_FOR_AGENT } from '.';
 
 let root: string;
 let workspace: Workspace;
@@ -260,5 +261,61 @@ describe('a kernel that cannot debug', () => {
     expect(state.message).not.toContain('\n');
     expect((await noDebugSvc.get(nb)).cells[0].outputs).toEqual([]);
     expect((await noDebugSvc.runCell(nb, id)).status).toBe('ok');
+  });
+});
+
+describe('a kernel on a remote Jupyter server', () => {
+  let server: RemoteJupyterServer;
+  let remoteJupyter: JupyterServerManager;
+  let remoteSvc: NotebookService;
+
+  beforeAll(async () => {
+    // Rooted at the workspace itself, so a breakpoint sent at its local path would be hit: none must be sent.
+    server = await startRemoteJupyter(root);
+    remoteJupyter = new JupyterServerManager({ rootDir: root, remote: { url: server.url, token: server.token } });
+    remoteSvc = new NotebookService({ workspace, jupyter: remoteJupyter, events: hub });
+  });
+
+  afterAll(async () => {
+    await remoteSvc.dispose();
+    await remoteJupyter.dispose();
+    await server.close();
+  });
+
+  it('sends no breakpoint of a workspace file to it and says so in one line; a cell breakpoint still stops', async () => {
+    const nb = 'remote-debug.ipynb';
+    await fs.mkdir(path.join(root, 'src'), { recursive: true });
+    await fs.writeFile(path.join(root, 'src/remote_mod.py'), 'def scale(n):\n    factor = 3\n    return n * factor\n');
+    await remoteSvc.create(nb);
+    const service = new DebuggerService({
+      notebooks: remoteSvc,
+      root,
+      store: new MemoryStore(),
+      events: hub,
+      remoteKernels: () => remoteJupyter.isRemote,
+    });
+    await service.setFileBreakpoints('src/remote_mod.py', [2]);
+    const src = JSON.stringify(path.join(root, 'src'));
+    const id = (
+      await remoteSvc.insertCell(nb, {
+        source: `import sys\nsys.path.insert(0, ${src})\nimport remote_mod\nprint(remote_mod.scale(2))\n`,
+      })
+    ).cell.id;
+    await service.setBreakpoints(nb, id, [4]);
+
+    const pausedIn = () => nextEvent(hub, 'debugger.state', (s) => s.path === nb && s.status === 'paused');
+    const first = pausedIn();
+    const run = service.of(nb).debugCell(id);
+    const state = await first;
+    expect(state.frames[0]).toMatchObject({ cellId: id, line: 4 });
+
+    // Past the file's breakpoint line without stopping: the run ends.
+    const again = pausedIn();
+    await service.of(nb).command('continue');
+    const next = await Promise.race([again.then((s) => s.frames[0]), run]);
+    expect(next).toMatchObject({ status: 'ok' });
+    expect(state.notice).toBe(FILE_BREAKPOINTS_LOCAL_ONLY);
+    expect(state.message).toBeUndefined();
+    expect(service.of(nb).state.notice).toBeUndefined();
   });
 });

@@ -28,6 +28,8 @@ export interface DebugHost {
   fileBreakpoints(): FileBreakpoints;
   /** The workspace root (realpath'd): where the kernel finds `src/`, and how a module's frames are named. */
   root: string;
+  /** Whether the kernel runs on a remote Jupyter server, whose files are not the workspace's at the same paths. */
+  remoteKernel(): boolean;
   publish(state: DebugState): void;
 }
 
@@ -37,6 +39,13 @@ interface DapFrame {
   line: number;
   source?: { path?: string };
 }
+
+/**
+ * A remote server's kernel runs its own copy of the files, at paths Kiln cannot know (no mapping is configured):
+ * breakpoints sent at local paths would never be hit, so none are sent, and the panel says so, as VS Code's remote
+ * debugging does without a path mapping.
+ */
+export const FILE_BREAKPOINTS_LOCAL_ONLY = 'Breakpoints in files stop only on a local kernel';
 
 const NO_DEBUGPY = 'it has no debugger (install debugpy in its environment: python3-debugpy on Debian)';
 
@@ -56,6 +65,7 @@ export class NotebookDebugger {
   private protocol: DebugProtocol | null = null;
   private status: DebugStatus = 'off';
   private message: string | undefined;
+  private notice: string | undefined;
   private frames: DebugFrame[] = [];
   private threadId: number | null = null;
   /** Temp file path -> cell id, and the source each cell was dumped with. */
@@ -76,6 +86,7 @@ export class NotebookDebugger {
       path: this.notebookPath,
       status: this.status,
       ...(this.message ? { message: this.message } : {}),
+      ...(this.notice ? { notice: this.notice } : {}),
       frames: this.frames,
     };
   }
@@ -251,6 +262,7 @@ export class NotebookDebugger {
       protocol.dispose();
       this.frames = [];
       this.threadId = null;
+      this.notice = undefined;
       this.setStatus('off');
     }
   }
@@ -285,9 +297,17 @@ export class NotebookDebugger {
   /** Sends every file's breakpoints, and an empty set for a file that had some sent and has none now. */
   private async sendFileBreakpoints(): Promise<void> {
     const protocol = this.protocol!;
+    const files = this.host.fileBreakpoints();
+    if (this.host.remoteKernel()) {
+      const notice = Object.keys(files).length > 0 ? FILE_BREAKPOINTS_LOCAL_ONLY : undefined;
+      if (notice !== this.notice) {
+        this.notice = notice;
+        this.host.publish(this.state);
+      }
+      return;
+    }
     const wanted = new Map<string, number[]>();
-    for (const [rel, lines] of Object.entries(this.host.fileBreakpoints()))
-      wanted.set(kernelPathOf(this.host.root, rel), lines);
+    for (const [rel, lines] of Object.entries(files)) wanted.set(kernelPathOf(this.host.root, rel), lines);
     for (const sent of this.sentFiles) if (!wanted.has(sent)) wanted.set(sent, []);
     for (const [file, lines] of wanted) {
       await protocol.request('setBreakpoints', {

@@ -4,6 +4,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Emitter, type Event } from '../../shared/base/event';
 import type { FsChange, QuickOpenMatch, QuickOpenResult } from '../../shared/contract';
+import { createdPaths } from '../../shared/fs-change';
 import { logListenerError } from '../events';
 
 export interface FileIndexOptions {
@@ -103,6 +104,10 @@ export class FileIndex {
         this.remove(change.from);
         if (!this.options.excluded(change.to)) this.add(change.to);
       }
+      return;
+    }
+    if (change.type === 'createdFiles') {
+      for (const rel of createdPaths(change)) if (!this.options.excluded(rel)) this.add(rel);
       return;
     }
     if (this.options.excluded(change.path)) return;

@@ -38,7 +38,13 @@ export interface PackIndex {
 export class HistoryPacks {
   private readonly parsed = new Map<string, PackedVersion[] | null>();
   private readonly dropped = new Map<string, string[]>();
-  private built: { names: string; index: PackIndex } | null = null;
+  /**
+   * The index as of the folder's last listing. `stamp` is the folder's identity and mtime then (another process's
+   * pack, drop or removal changes it); `settled` is false while that mtime was too recent to tell a later change
+   * in the same clock tick from none (so it is listed again); this process's own writes set `stale`.
+   */
+  private built: { stamp: string | null; settled: boolean; index: PackIndex } | null = null;
+  private stale = false;
 
   constructor(readonly dir: string) {}
 
@@ -51,7 +57,11 @@ export class HistoryPacks {
     const header = `${MAGIC} ${versions.length} ${createHash('sha256').update(body).digest('hex')}`;
     const name = `${versions[0]?.entry.id ?? Date.now()}-${randomBytes(4).toString('hex')}.pack`;
     await fs.mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-    await writeWhole(path.join(this.dir, name), `${header}\n${body}`);
+    try {
+      await writeWhole(path.join(this.dir, name), `${header}\n${body}`);
+    } finally {
+      this.stale = true;
+    }
     return name;
   }
 
@@ -59,19 +69,29 @@ export class HistoryPacks {
   async drop(pack: string, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     const base = pack.slice(0, -'.pack'.length);
-    await writeWhole(
-      path.join(this.dir, `${base}.${process.pid}-${randomBytes(4).toString('hex')}.drop`),
-      ids.join('\n'),
-    );
+    try {
+      await writeWhole(
+        path.join(this.dir, `${base}.${process.pid}-${randomBytes(4).toString('hex')}.drop`),
+        ids.join('\n'),
+      );
+    } finally {
+      this.stale = true;
+    }
     const live = (await this.index()).packs.get(pack)?.live;
     if (live && live.length === 0) await this.remove(pack);
   }
 
-  /** The index of every valid pack (one listing of the packs folder; a pack or drop file is read once per process). */
+  /**
+   * The index of every valid pack. The folder is listed only when it changed since the last listing: by this
+   * process's own write, drop or removal, or by another's (its mtime moved); else one `stat` (every save asks,
+   * for its "same as the last version" check). A pack or drop file is read once per process.
+   */
   async index(): Promise<PackIndex> {
+    const before = await this.folderStamp();
+    if (this.built && !this.stale && this.built.settled && this.built.stamp === before.stamp) return this.built.index;
+    this.stale = false;
     const names = (await fs.readdir(this.dir).catch(noPacks)).sort();
-    const key = names.join('\n');
-    if (this.built?.names === key) return this.built.index;
+    const settled = before.mtimeNs === null || nowNs() - before.mtimeNs >= RACY_NS;
     const present = new Set(names);
     for (const name of [...this.parsed.keys()]) if (!present.has(name)) this.parsed.delete(name);
     for (const name of [...this.dropped.keys()]) if (!present.has(name)) this.dropped.delete(name);
@@ -104,8 +124,14 @@ export class HistoryPacks {
       packs.set(name, { bytes, live });
     }
     const index: PackIndex = { byPath, packs };
-    this.built = { names: key, index };
+    this.built = { stamp: before.stamp, settled, index };
     return index;
+  }
+
+  /** The folder's inode and mtime (null when there is no folder yet): what any writer's change moves. */
+  private async folderStamp(): Promise<{ stamp: string | null; mtimeNs: bigint | null }> {
+    const info = await fs.stat(this.dir, { bigint: true }).catch(noFolderYet);
+    return info ? { stamp: `${info.ino}:${info.mtimeNs}`, mtimeNs: info.mtimeNs } : { stamp: null, mtimeNs: null };
   }
 
   /** Bytes every file in the packs folder takes, refused packs and drop files included. */
@@ -124,10 +150,14 @@ export class HistoryPacks {
   /** The pack first, then its drops: a drop file without its pack is read as nothing. */
   private async remove(pack: string): Promise<void> {
     const base = pack.slice(0, -'.pack'.length);
-    await fs.rm(path.join(this.dir, pack), { force: true });
-    for (const name of await fs.readdir(this.dir).catch(noPacks))
-      if (name.startsWith(`${base}.`) && name.endsWith('.drop'))
-        await fs.rm(path.join(this.dir, name), { force: true });
+    try {
+      await fs.rm(path.join(this.dir, pack), { force: true });
+      for (const name of await fs.readdir(this.dir).catch(noPacks))
+        if (name.startsWith(`${base}.`) && name.endsWith('.drop'))
+          await fs.rm(path.join(this.dir, name), { force: true });
+    } finally {
+      this.stale = true;
+    }
   }
 
   /** The pack's versions, null when it does not read back whole (refused, logged once), undefined when it is gone. */
@@ -159,6 +189,15 @@ export class HistoryPacks {
   }
 }
 
+/**
+ * A folder's mtime is set from a clock that ticks coarsely (a few ms on Linux, up to 2 s on some file systems):
+ * a listing taken this soon after the folder last changed could miss a change made in the same tick, so it is
+ * taken again on the next read rather than trusted.
+ */
+const RACY_NS = 2_000_000_000n;
+const nowNs = () => BigInt(Date.now()) * 1_000_000n;
+
+const noFolderYet = log.caught('no history pack written yet: no packs folder to look at', null);
 const noPacks = log.caught('no history pack written yet (or the folder is gone): no packed versions', [] as string[]);
 const goneMeanwhile = log.caught('a pack or drop file was removed between its listing and its read', null);
 

@@ -171,7 +171,9 @@ export class HistoryService {
         });
         return;
       }
-      if (change.origin !== 'external' || change.isDir || change.type === 'deleted') return;
+      // A batch is Kiln's own (never external): its versions were kept as it was made.
+      if (change.origin !== 'external' || change.isDir || change.type === 'deleted' || change.type === 'createdFiles')
+        return;
       if (this.options.excluded(change.path)) return;
       if (!this.opened.has(change.path) && !(await this.store.has(change.path))) return;
       const abs = await this.workspace.resolve(change.path);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import * as lsp from 'vscode-languageserver-protocol/node';
 import type { DocumentDiagnostics, FsChange, LanguageStatus, LspRange } from '../../shared/contract';
 import { Emitter, type Event } from '../../shared/base/event';
+import { changedPaths, createdPaths } from '../../shared/fs-change';
 import { KilnError } from '../../shared/errors';
 import { DisposableStore, type IDisposable } from '../../shared/base/lifecycle';
 import { OpenDocuments } from './documents';
@@ -152,7 +153,7 @@ export class LanguageServer implements IDisposable {
 
   /** Files changed on disk, by Kiln, the agent or others: the server re-reads those it does not have open. */
   applyChange(change: FsChange): void {
-    if (/(^|\/)(pyrightconfig\.json|pyproject\.toml)$/.test(change.type === 'moved' ? change.to : change.path)) {
+    if (changedPaths(change).some((rel) => /(^|\/)(pyrightconfig\.json|pyproject\.toml)$/.test(rel))) {
       this.status = { ...this.status, projectConfig: this.projectConfig() };
     }
     const running = this.running;
@@ -166,6 +167,8 @@ export class LanguageServer implements IDisposable {
     if (change.type === 'moved') {
       add(change.from, lsp.FileChangeType.Deleted, change.isDir);
       add(change.to, lsp.FileChangeType.Created, change.isDir);
+    } else if (change.type === 'createdFiles') {
+      for (const rel of createdPaths(change)) add(rel, lsp.FileChangeType.Created, false);
     } else {
       const type =
         change.type === 'created'

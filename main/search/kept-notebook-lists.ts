@@ -1,4 +1,5 @@
 import type { FsChange } from '../../shared/contract';
+import { changedPaths } from '../../shared/fs-change';
 
 /** A kept list is walked again after this long, whatever the feed said (it cannot see excluded folders). */
 export const KEEP_NOTEBOOK_LIST_MS = 10_000;
@@ -56,7 +57,7 @@ export class KeptNotebookLists {
 
 function changesListings(change: FsChange): boolean {
   if (change.isDir) return true;
-  const paths = change.type === 'moved' ? [change.from, change.to] : [change.path];
+  const paths = changedPaths(change);
   return paths.some((p) => {
     const name = p.slice(p.lastIndexOf('/') + 1);
     return IGNORE_FILES.has(name) || (change.type !== 'updated' && name.endsWith('.ipynb'));

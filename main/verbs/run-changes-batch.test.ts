@@ -9,6 +9,7 @@ import { lstat, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FsChange } from '../../shared/contract';
+import { createdPaths } from '../../shared/fs-change';
 import { makeTempDir, makeTempTree } from '../../test-support/temp-workspace';
 import { ChangeFeed } from '../changes';
 import { historyCreationRecorder, historyRecorder, HistoryStore, TurnUndo, withWriteCause } from '../history';
@@ -34,7 +35,7 @@ async function setUp(files: Record<string, string>) {
   const feed = new ChangeFeed({ root: tree.root });
   const heard: FsChange[] = [];
   feed.onDidChange((change) => heard.push(change));
-  const reported: { change: FsChange; disk?: DiskState }[] = [];
+  const reported: { change: FsChange; disk?: DiskState | readonly DiskState[] }[] = [];
   const batches: ReplacedFile[][] = [];
   const keepCreated = historyCreationRecorder({ store, excluded: () => false });
   const workspace = await Workspace.open({
@@ -56,7 +57,7 @@ async function setUp(files: Record<string, string>) {
 }
 
 describe("a run's new files, applied as one batch per folder", () => {
-  it('creates them with one history batch each, one created event per file, protected paths refused', async () => {
+  it('creates them with one history batch and one change event per batch, protected paths refused', async () => {
     const { root, upper, workspace, heard, reported, batches, store, undo } = await setUp({
       'out/taken.txt': 'the operator’s\n',
     });
@@ -88,12 +89,18 @@ describe("a run's new files, applied as one batch per folder", () => {
 
     // History heard of the new files in batches, not file by file.
     expect(batches.map((batch) => batch.length)).toEqual([256, FILES - 256]);
-    // Every owner of file state hears each file, as the agent's, with the disk state the feed's echo check needs.
-    for (const name of names)
-      expect(heard).toContainEqual({ type: 'created', path: `out/${name}`, isDir: false, origin: 'agent' });
-    const one = reported.find(({ change }) => change.type === 'created' && change.path === 'out/f042.txt')!;
+    // The feed carries one event per batch of the folder (not one per file), naming every file, as the agent's,
+    // with each file's disk state for the feed's echo check.
+    const batchEvents = heard.filter((change) => change.type === 'createdFiles');
+    expect(batchEvents).toHaveLength(batches.length);
+    expect(heard.filter((change) => change.type === 'created')).toEqual([]);
+    expect(batchEvents.flatMap((change) => createdPaths(change))).toEqual(names.map((name) => `out/${name}`));
+    expect(batchEvents.every((change) => change.dir === 'out' && change.origin === 'agent')).toBe(true);
+    const first = reported.find(({ change }) => change.type === 'createdFiles')!;
+    const disks = first.disk as readonly DiskState[];
+    expect(disks).toHaveLength(256);
     const info = await lstat(path.join(root, 'out/f042.txt'));
-    expect(one.disk).toMatchObject({ size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino });
+    expect(disks[42]).toMatchObject({ size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino });
 
     // History per file: each one of the batch is the turn's, and undoing one alone removes just it.
     expect((await store.list('out/f042.txt')).map((entry) => [entry.reason, entry.turn])).toEqual([
@@ -124,7 +131,7 @@ describe("a run's new files, applied as one batch per folder", () => {
     expect(await readFile(path.join(root, 'out/file.txt'), 'utf8')).toBe('mine\n');
     expect((await lstat(path.join(root, 'out/link'))).isSymbolicLink()).toBe(true);
     expect(((await lstat(path.join(root, 'out/new.txt'))).mode & 0o777).toString(8)).toBe('640');
-    expect(heard).toEqual([{ type: 'created', path: 'out/new.txt', isDir: false, origin: 'agent' }]);
+    expect(heard).toEqual([{ type: 'createdFiles', dir: 'out', names: ['new.txt'], isDir: false, origin: 'agent' }]);
     await expect(
       workspace.createFilesIn('out', [{ name: '../escape.txt', bytes, mode: 0o644 }], { origin: 'agent' }),
     ).rejects.toMatchObject({ code: 'E_BAD_REQUEST' });

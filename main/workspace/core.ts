@@ -25,7 +25,7 @@ export interface WorkspaceOptions {
    * Reports each operation as it completes, before its caller hears back: the change feed's own half.
    * `disk` describes a written file, so the watcher's echo of it can be told from a later edit.
    */
-  onChange?: (change: FsChange, disk?: DiskState) => void;
+  onChange?: (change: FsChange, disk?: DiskState | readonly DiskState[]) => void;
   /**
    * Hears of each file Kiln is about to replace or delete, before it does, with a way to read what is there
    * now (local history keeps it). Awaited, so the version is kept before it is gone; its failure is logged.
@@ -115,7 +115,12 @@ export class WorkspaceCore {
   }
 
   /** Kiln's own temp files are nobody's business: they never reach the feed. */
-  report(change: FsChange, disk?: DiskState): void {
+  report(change: FsChange, disk?: DiskState | readonly DiskState[]): void {
+    // A batch never holds a temp name: its maker (create-batch.ts) writes those the ordinary way.
+    if (change.type === 'createdFiles') {
+      this.onChange(change, disk);
+      return;
+    }
     const name = path.posix.basename(change.type === 'moved' ? change.to : change.path);
     if (name.startsWith(TEMP_PREFIX)) return;
     // Out of a temp folder (a recovered trash holder) is a creation for everyone who shows entries.

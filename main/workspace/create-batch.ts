@@ -34,8 +34,8 @@ const FILES_PER_SLICE = 64;
  * file is created exclusively, which fails on any name already taken (a file, a link, a folder, one made by another
  * program an instant ago): nothing is ever written over, and such names come back in `taken` for the caller's
  * ordinary write path. The ledger is marked once, local
- * history hears of the batch once (`keepCreated`), and the change feed still gets one `created` per file with its
- * disk state, so every owner of file state follows each file as it would a single write. Not synced file by file:
+ * history hears of the batch once (`keepCreated`), and the change feed gets one `createdFiles` for the folder naming
+ * every file made, with each one's disk state, so every owner of file state learns of each file as of a single write. Not synced file by file:
  * the caller syncs the filesystem once at its end and keeps its own copy until then (a run's upper layer).
  */
 export async function createFilesIn(
@@ -77,7 +77,16 @@ export async function createFilesIn(
   } finally {
     // Also when the batch stopped part way: the files made are history's and the feed's all the same.
     await core.keepCreated(made.map(({ rel, disk }) => ({ path: rel, size: 0, origin, nextHash: disk.hash })));
-    for (const { rel, disk } of made) core.report({ type: 'created', path: rel, isDir: false, origin }, disk);
+    if (made.length > 0) {
+      // The folder as the guard resolved it (the caller's `dirRel` may be spelled `./out` or `out/`).
+      const first = made[0].rel;
+      const dir = first.includes('/') ? first.slice(0, first.lastIndexOf('/')) : '';
+      const names = made.map(({ rel }) => rel.slice(dir ? dir.length + 1 : 0));
+      core.report(
+        { type: 'createdFiles', dir, names, isDir: false, origin },
+        made.map(({ disk }) => disk),
+      );
+    }
   }
   return { created: made.map(({ rel }) => rel), taken, failed };
 }

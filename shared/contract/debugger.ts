@@ -34,6 +34,8 @@ export const DebugState = z.object({
   status: DebugStatus,
   /** Why the kernel cannot debug, or what went wrong, in one line. */
   message: z.string().optional(),
+  /** What this session leaves out, in one line, while it goes (breakpoints in files on a remote server's kernel). */
+  notice: z.string().optional(),
   /** The paused thread's frames, innermost first; empty unless paused. */
   frames: z.array(DebugFrame),
 });

@@ -97,6 +97,17 @@ export const FsChange = z.discriminatedUnion('type', [
   z.object({ type: z.literal('updated'), path: RelPath, isDir: z.literal(false), origin: Origin }),
   z.object({ type: z.literal('deleted'), path: RelPath, isDir: z.boolean(), origin: Origin }),
   z.object({ type: z.literal('moved'), from: RelPath, to: RelPath, isDir: z.boolean(), origin: Origin }),
+  /**
+   * Many new files in one folder made by one Kiln operation (a run's writes applied): one event for the folder,
+   * every file named (`createdPaths` in shared/fs-change gives their paths; `singleChanges` one `created` each).
+   */
+  z.object({
+    type: z.literal('createdFiles'),
+    dir: RelPath,
+    names: z.array(z.string().min(1)).min(1),
+    isDir: z.literal(false),
+    origin: Origin,
+  }),
 ]);
 export type FsChange = z.infer<typeof FsChange>;
 export type FsMove = Extract<FsChange, { type: 'moved' }>;

@@ -127,7 +127,13 @@ describe('OpenFilesStore', () => {
     // never reached the tab to close or conflict it.
     await watcherCaughtUp(running);
     expect(
-      publishedSince(before).map((c) => (c.type === 'moved' ? `moved ${c.from} -> ${c.to}` : `${c.type} ${c.path}`)),
+      publishedSince(before).map((c) =>
+        c.type === 'moved'
+          ? `moved ${c.from} -> ${c.to}`
+          : c.type === 'createdFiles'
+            ? `created files in ${c.dir}`
+            : `${c.type} ${c.path}`,
+      ),
     ).toEqual([
       'moved notes.txt -> renamed.txt',
       'created dir',

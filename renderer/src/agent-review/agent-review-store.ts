@@ -1,5 +1,5 @@
 import type { KilnBridge, TurnCell, TurnNotebook } from '../../../shared/contract';
-import { pathAfterMove } from '../../../shared/fs-change';
+import { createdPaths, pathAfterMove } from '../../../shared/fs-change';
 import { Store, perBridge } from '../base';
 import { notebookRestoreTarget } from '../notebook-targets';
 
@@ -68,6 +68,11 @@ export class AgentReviewStore extends Store<AgentReviewState> {
       () => this.editTimers.forEach((timer) => clearTimeout(timer)),
       bridge.on('fs.change', (change) => {
         // The agent wrote an open notebook (a cell verb, a turn's write): its marks are asked of main again.
+        if (change.type === 'createdFiles') {
+          if (change.origin === 'agent')
+            for (const rel of createdPaths(change)) if (this.watched.has(rel)) this.askMarks(rel);
+          return;
+        }
         if ((change.type === 'updated' || change.type === 'created') && change.origin === 'agent') {
           if (this.watched.has(change.path)) this.askMarks(change.path);
           return;

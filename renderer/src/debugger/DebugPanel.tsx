@@ -141,6 +141,11 @@ export function DebugPanel() {
           </span>
         )}
       </div>
+      {session.notice && (
+        <div className="debug-notice" role="note" title={session.notice}>
+          {session.notice}
+        </div>
+      )}
       <div className="debug-body">
         <Pane title="Call Stack">
           <ul className="debug-stack" aria-label="Call Stack">

@@ -363,7 +363,7 @@ export class EditAssistantStore extends Store<EditAssistantState> {
 
   /** Follows the change feed: views move with their file; a file that went away takes its view along. */
   private applyChange(change: FsChange): void {
-    if (change.type === 'created' || change.type === 'updated') return;
+    if (change.type === 'created' || change.type === 'createdFiles' || change.type === 'updated') return;
     const rekey = <V extends { path: string }>(record: Record<string, V>): Record<string, V> => {
       const next: Record<string, V> = {};
       for (const [path, value] of Object.entries(record)) {

@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { NotebookDiffResult, NotebookDiffSide } from '../../../shared/contract';
 import type { CellDiff } from '../../../shared/notebook-diff';
+import { singleChanges } from '../../../shared/fs-change';
 import { errorText, useBridge } from '../base';
 import { NotebookDiffView, type NotebookDiffDecisions } from './NotebookDiffView';
 
@@ -49,7 +50,10 @@ export function NotebookCompare({ base, next, cellActions, fallback, ...view }: 
       // The disk changed again under unsaved edits.
       bridge.on('notebook.conflict', again),
       // A file not open as a notebook changed (a cell restored into it, another program).
-      bridge.on('fs.change', (change) => change.type !== 'moved' && again(change)),
+      bridge.on('fs.change', (change) => {
+        for (const single of singleChanges(change))
+          if (single.type !== 'moved' && single.type !== 'createdFiles') again(single);
+      }),
     ];
     return () => {
       current = false;

@@ -1,5 +1,5 @@
 import type { FsChange, Origin } from '../../../shared/contract';
-import { isWithin, rekeyAfterMove } from '../../../shared/fs-change';
+import { createdPaths, isWithin, rekeyAfterMove } from '../../../shared/fs-change';
 
 const FLASH_MS = 1600;
 
@@ -68,6 +68,12 @@ export class ChangeMarks {
         break;
       case 'deleted':
         this.forget(change.path);
+        break;
+      case 'createdFiles':
+        for (const path of createdPaths(change)) {
+          if (change.origin === 'agent') this.created.set(path, { origin: change.origin });
+          this.flash(path, { origin: change.origin, change: 'created' });
+        }
         break;
     }
     this.onChange();

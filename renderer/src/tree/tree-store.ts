@@ -242,6 +242,12 @@ export class TreeStore extends Store<TreeState> {
         if (this.isListed(dir)) this.scheduleReload(dir, 40);
       return;
     }
+    if (change.type === 'createdFiles') {
+      // One reload of the folder for the whole batch.
+      for (const name of change.names) this.noteWhileReading(change.dir, name, plainLetter(false));
+      if (this.isListed(change.dir)) this.scheduleReload(change.dir, 40);
+      return;
+    }
     const dir = parentOf(change.path);
     if (change.type !== 'updated')
       this.noteWhileReading(dir, nameOf(change.path), change.type === 'deleted' ? null : plainLetter(change.isDir));
