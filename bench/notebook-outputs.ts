@@ -74,11 +74,18 @@ async function openUntilPainted(page: Page, url: string, name: string, rich: boo
       if (!nb) return false;
       const list = nb.querySelector('.nb-cells');
       if (list) list.scrollTop += list.clientHeight;
-      if (!rich) return nb.querySelectorAll('.nb-out-body .nb-out-text').length >= formulas + charts;
-      return (
-        nb.querySelectorAll('.nb-out-latex .katex').length >= formulas &&
-        nb.querySelectorAll('.nb-out-vega svg .mark-rect').length >= charts
-      );
+      // Live collections, made once: a selector query each frame walked the whole notebook (every formula's
+      // spans), a probe whose own cost grew with the rich side. The page holds no other output text, math or marks
+      // (a formula still pending is `.nb-math-pending`, a chart not drawn has no `.mark-rect`).
+      const probe = window as unknown as { __outputs?: Record<'text' | 'math' | 'bars', HTMLCollection> };
+      probe.__outputs ??= {
+        text: document.getElementsByClassName('nb-out-text'),
+        math: document.getElementsByClassName('katex'),
+        bars: document.getElementsByClassName('mark-rect'),
+      };
+      const { text, math, bars } = probe.__outputs;
+      if (!rich) return text.length >= formulas + charts;
+      return math.length >= formulas && bars.length >= charts;
     },
     [rich, FORMULAS, CHARTS] as const,
     { polling: 'raf', timeout: 180_000 },

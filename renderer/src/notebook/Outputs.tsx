@@ -15,11 +15,17 @@ import { LatexOutput } from './renderers/LatexOutput';
 import { JavaScriptOutput, PdfOutput, WidgetOutput } from './renderers/NoticeOutputs';
 import { useLazy } from './renderers/lazy';
 import { hasMath, katexIfLoaded, loadKatex } from './renderers/math';
+import { loadVegaEmbed } from './renderers/charts';
 import { chooseMime, renderableMimes, rendererKind } from './renderers/mime-rank';
 import './renderers/outputs.css';
 
 // Chart components pull in their libraries; each is its own chunk, loaded when a chart first shows.
-const VegaOutput = lazy(() => import('./renderers/VegaOutput').then((m) => ({ default: m.VegaOutput })));
+const VegaOutput = lazy(() => {
+  // Vega is fetched with the component, not after the component's first effect asks for it (one round trip and
+  // a busy main thread later). A failure shows in the chart, which asks for the same promise.
+  loadVegaEmbed().catch(() => undefined);
+  return import('./renderers/VegaOutput').then((m) => ({ default: m.VegaOutput }));
+});
 const PlotlyOutput = lazy(() => import('./renderers/PlotlyOutput').then((m) => ({ default: m.PlotlyOutput })));
 
 /** Lines shown from the start and the end of a long text output before "Show more". */

@@ -29,4 +29,32 @@ describe('makeEditorSoon', () => {
     await vi.advanceTimersByTimeAsync(1);
     await vi.waitFor(() => expect(made).toEqual(['near']));
   });
+
+  it('makes none while a scroll moves every frame, however long its frames, and one after a frame without a scroll', async () => {
+    // Frames run by hand: each runs the frame's scroll event (when it has one), then its animation frame callbacks.
+    let callbacks: FrameRequestCallback[] = [];
+    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => callbacks.push(callback));
+    const frame = (scrolled: boolean) => {
+      if (scrolled) noteScroll();
+      const now = callbacks;
+      callbacks = [];
+      for (const callback of now) callback(performance.now());
+    };
+    try {
+      const made: string[] = [];
+      noteScroll();
+      makeEditorSoon(() => made.push('near'));
+      // A heavy page: each frame takes longer than SCROLL_QUIET_MS, and each scrolls on.
+      for (let i = 0; i < 5; i++) {
+        await vi.advanceTimersByTimeAsync(SCROLL_QUIET_MS + 50);
+        frame(true);
+      }
+      await vi.advanceTimersByTimeAsync(SCROLL_QUIET_MS + 50);
+      expect(made).toEqual([]);
+      frame(false);
+      await vi.waitFor(() => expect(made).toEqual(['near']));
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
 });

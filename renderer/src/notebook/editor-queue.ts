@@ -8,6 +8,9 @@ import { flushSync } from 'react-dom';
  * While the page scrolls, none is made: every cell a fast scroll flies past would get an editor (kept from then
  * on) though nobody stopped there, and in a notebook full of formulas and charts each editor costs tens of
  * milliseconds of the frames the scroll needs. Editors come for the cells still near once the scrolling pauses.
+ * A pause is SCROLL_QUIET_MS without a scroll and then a whole frame without one: a scroll that moves every frame
+ * is still going however long its frames are (a page of formulas and charts on a busy machine took 200 ms a frame,
+ * so by the clock alone every frame looked like a pause, and each made an editor, making the next frame longer).
  */
 export const SCROLL_QUIET_MS = 150;
 
@@ -15,6 +18,10 @@ export const SCROLL_QUIET_MS = 150;
 const waiting = new Set<() => void>();
 let posted = false;
 let lastScroll = Number.NEGATIVE_INFINITY;
+/** Scroll events seen so far: whether one came during a frame. */
+let scrolls = 0;
+/** The count of scrolls when a whole frame last passed without one. */
+let quietFrameAt = 0;
 const channel = typeof MessageChannel === 'undefined' ? null : new MessageChannel();
 
 function makeNext(): void {
@@ -25,6 +32,17 @@ function makeNext(): void {
   if (quietIn > 0) {
     posted = true;
     setTimeout(makeNext, quietIn);
+    return;
+  }
+  if (quietFrameAt !== scrolls && typeof requestAnimationFrame === 'function') {
+    // A frame runs its scroll events before its animation frame callbacks: one that saw none was not scrolling.
+    const before = scrolls;
+    posted = true;
+    requestAnimationFrame(() => {
+      posted = false;
+      if (scrolls === before) quietFrameAt = before;
+      post();
+    });
     return;
   }
   waiting.delete(next);
@@ -45,6 +63,7 @@ if (channel) channel.port1.onmessage = makeNext;
 /** Called for every scroll in the page (the notebook's own list included: scroll events reach a capturing document). */
 export function noteScroll(): void {
   lastScroll = performance.now();
+  scrolls++;
 }
 
 if (typeof document !== 'undefined') document.addEventListener('scroll', noteScroll, { capture: true, passive: true });
