@@ -126,7 +126,6 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     notebooks,
     root: workspace.root,
     store: options.prefsStore,
-    events: hub,
     trusted: () => trust.trusted,
   });
   // Breakpoints in files follow renames, moves and deletes.
@@ -305,6 +304,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       'language.statusChanged': language.onDidChangeStatus,
       // The server's diagnostics, a notebook's virtual document's placed in its cells.
       'language.diagnostics': notebookLanguage.onDidPublishDiagnostics,
+      'debugger.state': debuggers.onDidChangeState,
+      'debugger.fileBreakpoints': debuggers.onDidChangeFileBreakpoints,
     }),
   );
 

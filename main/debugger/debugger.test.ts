@@ -44,7 +44,8 @@ beforeAll(async () => {
   ({ root, workspace, hub } = await makeWorkspace('kiln-debugger-'));
   jupyter = new JupyterServerManager({ rootDir: root });
   svc = new NotebookService({ workspace, jupyter, events: hub });
-  debuggers = new DebuggerService({ notebooks: svc, root, store: new MemoryStore(), events: hub });
+  debuggers = new DebuggerService({ notebooks: svc, root, store: new MemoryStore() });
+  hub.announce({ 'debugger.state': debuggers.onDidChangeState });
   await svc.create(NB);
   // A new notebook has one empty cell: without it, cells read "Cell 1", "Cell 2"… in the order the tests add them.
   const [empty] = (await svc.get(NB)).cells;
@@ -216,7 +217,6 @@ describe("breakpoints in the workspace's .py files, against a real kernel", () =
       notebooks: svc,
       root,
       store: new MemoryStore(),
-      events: hub,
       trusted: () => false,
     });
     await untrusted.setFileBreakpoints('src/untrusted_mod.py', [2]);
@@ -251,7 +251,7 @@ describe('a kernel that cannot debug', () => {
   it('says so in one line, runs nothing, and the notebook keeps working', async () => {
     const nb = 'nodebug.ipynb';
     await noDebugSvc.create(nb);
-    const service = new DebuggerService({ notebooks: noDebugSvc, root, store: new MemoryStore(), events: hub });
+    const service = new DebuggerService({ notebooks: noDebugSvc, root, store: new MemoryStore() });
     const id = (await noDebugSvc.insertCell(nb, { source: 'print("ran")' })).cell.id;
     expect(await service.of(nb).debugCell(id)).toBeNull();
     const state = service.of(nb).state;

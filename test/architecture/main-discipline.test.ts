@@ -23,7 +23,6 @@ const WIRE_SENDERS: Record<string, string> = {
   'main/edit-assistant/': 'per-session events through its journal, not yet onDid… events',
   'main/agent/': 'per-session events, not yet onDid… events',
   'main/notebook/': "per-notebook events with the hub's outputsOnly option, not yet onDid… events",
-  'main/debugger/': 'publishes its state through the hub, not yet an onDid… event',
 };
 
 const allowed = (file: string, prefixes: Iterable<string>) => [...prefixes].some((p) => file.startsWith(p));
