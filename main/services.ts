@@ -151,7 +151,6 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       config,
       dataDir: options.dataDir,
       engine,
-      emit: (channel, payload) => hub.emit(channel, payload),
       interruptNotebook: (notebook) => notebooks.interrupt(notebook),
     }),
   );
@@ -304,6 +303,10 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       'language.statusChanged': language.onDidChangeStatus,
       // The server's diagnostics, a notebook's virtual document's placed in its cells.
       'language.diagnostics': notebookLanguage.onDidPublishDiagnostics,
+      'agent.delta': agent.onDidStream,
+      'agent.transcript': agent.onDidChangeTranscript,
+      'agent.runState': agent.onDidChangeRunState,
+      'agent.session': agent.onDidReplaceSession,
       'debugger.state': debuggers.onDidChangeState,
       'debugger.fileBreakpoints': debuggers.onDidChangeFileBreakpoints,
     }),

@@ -21,7 +21,6 @@ const WIRE_SENDERS: Record<string, string> = {
   'main/hosts/electron/main.ts': "the host's own request to the renderer (window.saveAll), no service's event",
   'main/services.ts': "hands the hub's emit to the Edit assistant and the Agent (below); names no channel itself",
   'main/edit-assistant/': 'per-session events through its journal, not yet onDid… events',
-  'main/agent/': 'per-session events, not yet onDid… events',
   'main/notebook/': "per-notebook events with the hub's outputsOnly option, not yet onDid… events",
 };
 
