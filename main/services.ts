@@ -139,7 +139,6 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       config,
       dataDir: options.dataDir,
       engine,
-      emit: (channel, payload) => hub.emit(channel, payload),
       unsavedNotebook: (rel) => notebooks.unsavedText(rel),
     }),
   );
@@ -303,6 +302,11 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       'language.statusChanged': language.onDidChangeStatus,
       // The server's diagnostics, a notebook's virtual document's placed in its cells.
       'language.diagnostics': notebookLanguage.onDidPublishDiagnostics,
+      'editAssistant.delta': edits.onDidStream,
+      'editAssistant.transcript': edits.onDidChangeTranscript,
+      'editAssistant.proposal': edits.onDidChangeProposal,
+      'editAssistant.runState': edits.onDidChangeRunState,
+      'editAssistant.session': edits.onDidChangeSession,
       'agent.delta': agent.onDidStream,
       'agent.transcript': agent.onDidChangeTranscript,
       'agent.runState': agent.onDidChangeRunState,
