@@ -103,7 +103,6 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     config: { userConfigPath: path.join(options.dataDir, 'config.yaml') },
     jupyterStateDir: path.join(options.dataDir, 'jupyter'),
     dataDir: options.dataDir,
-    events: hub,
     runLimitMs: options.runLimitMs,
   });
   owned.add(stack);
@@ -295,8 +294,16 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       'quickOpen.indexed': fileIndex.onDidIndex,
       'search.results': search.onDidFind,
       'search.done': search.onDidFinish,
-      // A replace's edit of an open notebook's model (the notebook service announces its own on the same channel).
-      'notebook.changed': replace.onDidEditNotebook,
+      'notebook.output': notebooks.events.onDidChangeOutput,
+      'notebook.cellState': notebooks.events.onDidChangeCellState,
+      'notebook.kernelStatus': notebooks.events.onDidChangeKernelStatus,
+      // A replace's edit of an open notebook's model goes out as the notebook service's own edits do.
+      'notebook.changed': [notebooks.events.onDidChangeDocument, replace.onDidEditNotebook],
+      'notebook.conflict': notebooks.events.onDidConflict,
+      'notebook.dirty': notebooks.events.onDidChangeDirty,
+      'notebook.inputRequest': notebooks.events.onDidRequestInput,
+      'notebook.jupyterError': notebooks.events.onDidFailJupyter,
+      'notebook.variablesChanged': notebooks.events.onDidChangeVariables,
       'terminal.data': terminals.onDidWrite,
       'terminal.exit': terminals.onDidExit,
       'language.statusChanged': language.onDidChangeStatus,

@@ -8,7 +8,7 @@ import { NotebookService } from '../notebook';
 import { MemoryStore } from '../prefs';
 import { NotebookServiceVerbTarget } from '../verbs/notebook-adapter';
 import { Workspace } from '../workspace';
-import { makeWorkspace, nextEvent } from '../../test-support/event-hub';
+import { makeWorkspace, nextEvent, announcingNotebooks } from '../../test-support/event-hub';
 import { DebuggerService, PAUSED_FOR_AGENT } from '.';
 
 let root: string;
@@ -43,7 +43,7 @@ async function debugUntilPaused(cellId: string): Promise<{ state: DebugState; ru
 beforeAll(async () => {
   ({ root, workspace, hub } = await makeWorkspace('kiln-debugger-'));
   jupyter = new JupyterServerManager({ rootDir: root });
-  svc = new NotebookService({ workspace, jupyter, events: hub });
+  svc = announcingNotebooks(hub, new NotebookService({ workspace, jupyter }));
   debuggers = new DebuggerService({ notebooks: svc, root, store: new MemoryStore() });
   hub.announce({ 'debugger.state': debuggers.onDidChangeState });
   await svc.create(NB);
@@ -239,7 +239,7 @@ describe('a kernel that cannot debug', () => {
       rootDir: root,
       env: { ...process.env, PYTHONPATH: fakes },
     });
-    noDebugSvc = new NotebookService({ workspace, jupyter: noDebugJupyter, events: hub });
+    noDebugSvc = announcingNotebooks(hub, new NotebookService({ workspace, jupyter: noDebugJupyter }));
   });
 
   afterAll(async () => {

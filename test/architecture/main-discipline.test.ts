@@ -19,7 +19,6 @@ const SWALLOWS_PENDING: string[] = [];
 const WIRE_SENDERS: Record<string, string> = {
   'main/events.ts': 'the hub itself: announce() sends what the table maps',
   'main/hosts/electron/main.ts': "the host's own request to the renderer (window.saveAll), no service's event",
-  'main/notebook/': "per-notebook events with the hub's outputsOnly option, not yet onDid… events",
 };
 
 const allowed = (file: string, prefixes: Iterable<string>) => [...prefixes].some((p) => file.startsWith(p));
