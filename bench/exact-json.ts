@@ -16,7 +16,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parsePythonJson, writePythonJson } from '../main/notebook/exact-json';
 import { NotebookService } from '../main/notebook/service';
-import { makeWorkspace } from '../test-support/event-hub';
+import { makeWorkspace, announcingNotebooks } from '../test-support/event-hub';
 
 const GENERATE = `
 import nbformat, random, base64, sys
@@ -63,7 +63,7 @@ try {
   execFileSync('/usr/bin/python3', ['-c', GENERATE, file], { env: { ...process.env, PYTHONWARNINGS: 'ignore' } });
   const text = await readFile(file, 'utf8');
   const tree = parsePythonJson(text);
-  const svc = new NotebookService({ workspace, jupyter: null, events: hub, autoStartKernel: false });
+  const svc = announcingNotebooks(hub, new NotebookService({ workspace, jupyter: null, autoStartKernel: false }));
   const samples = { jsonParse: [] as number[], exactParse: [] as number[], open: [] as number[] };
   const writes = { stringify: [] as number[], python: [] as number[] };
   for (let i = 0; i < 9; i++) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { KilnBridge } from '../shared/contract';
 import { BackupStore, historyRecorder, HistoryStore, NotebookBackups } from '../main/history';
 import { NotebookService } from '../main/notebook/service';
-import { makeWorkspace } from '../test-support/event-hub';
+import { makeWorkspace, announcingNotebooks } from '../test-support/event-hub';
 import { Workspace } from '../main/workspace';
 import { OpenFilesStore } from '../renderer/src/editor/open-files';
 import { HotExit } from '../renderer/src/hot-exit/hot-exit';
@@ -205,7 +205,10 @@ async function benchNotebookBackups(): Promise<void> {
   try {
     await writeFile(path.join(root, 'big.ipynb'), notebookOf(NOTEBOOK_BYTES));
     const typing = async (attach: boolean): Promise<{ keys: number[]; backupMs: number; saveMs: number }> => {
-      const notebooks = new NotebookService({ workspace, jupyter: null, events: hub, autoStartKernel: false });
+      const notebooks = announcingNotebooks(
+        hub,
+        new NotebookService({ workspace, jupyter: null, autoStartKernel: false }),
+      );
       const backups = new NotebookBackups(new BackupStore({ dataDir, root }), 60_000);
       if (attach) {
         backups.snapshotFrom((rel) => notebooks.backupOf(rel));

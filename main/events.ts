@@ -7,8 +7,18 @@ export function logListenerError(err: unknown): void {
   console.error('[kiln] listener failed', err);
 }
 
-/** Service events by the wire channel they go out on; each payload is the channel's. */
-export type WireEvents = { readonly [E in EventChannel]?: Event<EventPayload<E>> };
+/**
+ * Service events by the wire channel they go out on; each payload is the channel's. A channel two services announce
+ * on (a replace's and the notebook service's `notebook.changed`) lists both.
+ */
+export type WireEvents = {
+  readonly [E in EventChannel]?: Event<EventPayload<E>> | readonly Event<EventPayload<E>>[];
+};
+
+/** A service's emitter for an event it announces on wire channel E: typed from the contract, so a wrong payload fails tsc. */
+export function wireEmitter<E extends EventChannel>(): Emitter<EventPayload<E>> {
+  return new Emitter<EventPayload<E>>({ onListenerError: logListenerError });
+}
 
 /** The one place services announce events; each host forwards them to its renderer(s). */
 export class EventHub implements IDisposable {
@@ -25,8 +35,10 @@ export class EventHub implements IDisposable {
    * result to stop.
    */
   announce(table: WireEvents): IDisposable {
-    const subscriptions = Object.entries(table).map(([channel, event]) =>
-      (event as Event<unknown>)((payload) => this.emit(channel as EventChannel, payload as never)),
+    const subscriptions = Object.entries(table).flatMap(([channel, events]) =>
+      (Array.isArray(events) ? events : [events]).map((event: Event<unknown>) =>
+        event((payload) => this.emit(channel as EventChannel, payload as never)),
+      ),
     );
     return { dispose: () => subscriptions.forEach((s) => s.dispose()) };
   }

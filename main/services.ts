@@ -103,7 +103,6 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     config: { userConfigPath: path.join(options.dataDir, 'config.yaml') },
     jupyterStateDir: path.join(options.dataDir, 'jupyter'),
     dataDir: options.dataDir,
-    events: hub,
     runLimitMs: options.runLimitMs,
   });
   owned.add(stack);
@@ -126,7 +125,6 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     notebooks,
     root: workspace.root,
     store: options.prefsStore,
-    events: hub,
     trusted: () => trust.trusted,
     remoteKernels: () => stack.jupyter.isRemote,
   });
@@ -141,7 +139,6 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       config,
       dataDir: options.dataDir,
       engine,
-      emit: (channel, payload) => hub.emit(channel, payload),
       unsavedNotebook: (rel) => notebooks.unsavedText(rel),
     }),
   );
@@ -153,7 +150,6 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       config,
       dataDir: options.dataDir,
       engine,
-      emit: (channel, payload) => hub.emit(channel, payload),
       interruptNotebook: (notebook) => notebooks.interrupt(notebook),
     }),
   );
@@ -163,7 +159,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     backups: new BackupStore({ dataDir: options.dataDir, root: workspace.root }),
     workspace,
     excluded: stack.historyExcluded,
-    unsavedNotebookText: (rel) => notebooks.unsavedTextInFileFormat(rel),
+    unsavedNotebookText: (rel) => notebooks.unsavedText(rel, true),
     unsavedAgentEdits: stack.unsavedAgentEdits,
   });
   owned.add(changes.onDidChange((change) => void history.applyChange(change)));
@@ -300,13 +296,32 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       'quickOpen.indexed': fileIndex.onDidIndex,
       'search.results': search.onDidFind,
       'search.done': search.onDidFinish,
-      // A replace's edit of an open notebook's model (the notebook service announces its own on the same channel).
-      'notebook.changed': replace.onDidEditNotebook,
+      'notebook.output': notebooks.events.onDidChangeOutput,
+      'notebook.cellState': notebooks.events.onDidChangeCellState,
+      'notebook.kernelStatus': notebooks.events.onDidChangeKernelStatus,
+      // A replace's edit of an open notebook's model goes out as the notebook service's own edits do.
+      'notebook.changed': [notebooks.events.onDidChangeDocument, replace.onDidEditNotebook],
+      'notebook.conflict': notebooks.events.onDidConflict,
+      'notebook.dirty': notebooks.events.onDidChangeDirty,
+      'notebook.inputRequest': notebooks.events.onDidRequestInput,
+      'notebook.jupyterError': notebooks.events.onDidFailJupyter,
+      'notebook.variablesChanged': notebooks.events.onDidChangeVariables,
       'terminal.data': terminals.onDidWrite,
       'terminal.exit': terminals.onDidExit,
       'language.statusChanged': language.onDidChangeStatus,
       // The server's diagnostics, a notebook's virtual document's placed in its cells.
       'language.diagnostics': notebookLanguage.onDidPublishDiagnostics,
+      'editAssistant.delta': edits.onDidStream,
+      'editAssistant.transcript': edits.onDidChangeTranscript,
+      'editAssistant.proposal': edits.onDidChangeProposal,
+      'editAssistant.runState': edits.onDidChangeRunState,
+      'editAssistant.session': edits.onDidChangeSession,
+      'agent.delta': agent.onDidStream,
+      'agent.transcript': agent.onDidChangeTranscript,
+      'agent.runState': agent.onDidChangeRunState,
+      'agent.session': agent.onDidReplaceSession,
+      'debugger.state': debuggers.onDidChangeState,
+      'debugger.fileBreakpoints': debuggers.onDidChangeFileBreakpoints,
     }),
   );
 

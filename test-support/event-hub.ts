@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AnyEvent, EventChannel, EventPayload } from '../shared/contract';
 import { EventHub } from '../main/events';
+import type { NotebookService } from '../main/notebook';
 import { Workspace } from '../main/workspace';
 
 /** A real temp workspace and an event recorder, for notebook tests. */
@@ -41,4 +42,20 @@ export function nextEvent<E extends EventChannel>(
       }
     });
   });
+}
+
+/** Announces a notebook service's events on `hub` on their wire channels, as main/services.ts's table does. */
+export function announcingNotebooks(hub: EventHub, notebooks: NotebookService): NotebookService {
+  hub.announce({
+    'notebook.output': notebooks.events.onDidChangeOutput,
+    'notebook.cellState': notebooks.events.onDidChangeCellState,
+    'notebook.kernelStatus': notebooks.events.onDidChangeKernelStatus,
+    'notebook.changed': notebooks.events.onDidChangeDocument,
+    'notebook.conflict': notebooks.events.onDidConflict,
+    'notebook.dirty': notebooks.events.onDidChangeDirty,
+    'notebook.inputRequest': notebooks.events.onDidRequestInput,
+    'notebook.jupyterError': notebooks.events.onDidFailJupyter,
+    'notebook.variablesChanged': notebooks.events.onDidChangeVariables,
+  });
+  return notebooks;
 }

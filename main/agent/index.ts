@@ -1,2 +1,2 @@
-export { AgentService, type AgentEmit, type AgentConfigSource, type AgentServiceOptions } from './service';
+export { AgentService, type AgentConfigSource, type AgentServiceOptions } from './service';
 export { agentHandlers } from './handlers';

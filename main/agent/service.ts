@@ -14,10 +14,11 @@ import {
   type AgentSnapshot,
   type EventPayload,
   type RunState,
-  type agentEvents,
 } from '../../shared/contract';
+import type { Event } from '../../shared/base/event';
 import { KilnError, type WireError } from '../../shared/errors';
 import { toWireError } from '../errors';
+import { wireEmitter } from '../events';
 import type { ModelConfig, ResolvedConfig } from '../config';
 import type { Verbs } from '../verbs';
 import { verbToolSet } from '../verbs';
@@ -29,9 +30,6 @@ import { withWriteCause } from '../history';
 import { createLogger } from '../log';
 
 const log = createLogger('agent');
-
-type AgentEventChannel = keyof typeof agentEvents;
-export type AgentEmit = <E extends AgentEventChannel>(channel: E, payload: EventPayload<E>) => void;
 
 /** What the workspace session reads from the config; `ConfigService` provides it. */
 export interface AgentConfigSource {
@@ -47,7 +45,6 @@ export interface AgentServiceOptions {
   config: AgentConfigSource;
   /** The app's data folder; the session lives in `<dataDir>/agent-sessions/`. */
   dataDir: string;
-  emit?: AgentEmit;
   /** The shared run engine (the edit sessions use the same instance). */
   engine?: RunEngine;
   /** Builds the provider model; tests keep the default (real AI SDK providers). */
@@ -73,7 +70,18 @@ export class AgentService {
   private loading: Promise<LiveSession> | null = null;
   private readonly store: AgentRecordStore;
   readonly engine: RunEngine;
-  private readonly emit: AgentEmit;
+  private readonly streamed = wireEmitter<'agent.delta'>();
+  private readonly transcriptChanged = wireEmitter<'agent.transcript'>();
+  private readonly runStateChanged = wireEmitter<'agent.runState'>();
+  private readonly sessionReplaced = wireEmitter<'agent.session'>();
+  /** Streaming text appended to an assistant entry of the current session. */
+  readonly onDidStream: Event<EventPayload<'agent.delta'>> = this.streamed.event;
+  /** A transcript entry was added or replaced (upsert by entry.id). */
+  readonly onDidChangeTranscript: Event<EventPayload<'agent.transcript'>> = this.transcriptChanged.event;
+  /** The run state or the queue's length changed. */
+  readonly onDidChangeRunState: Event<EventPayload<'agent.runState'>> = this.runStateChanged.event;
+  /** The session was replaced wholesale (cleared: a fresh empty snapshot). */
+  readonly onDidReplaceSession: Event<EventPayload<'agent.session'>> = this.sessionReplaced.event;
   private readonly createModel: (config: ModelConfig) => LanguageModel;
   /** The engine's session key; prefixed so it never meets an edit session's file path. */
   private readonly key: string;
@@ -87,7 +95,6 @@ export class AgentService {
   constructor(private readonly options: AgentServiceOptions) {
     this.store = new AgentRecordStore(options.dataDir, options.workspaceRoot);
     this.engine = options.engine ?? new RunEngine();
-    this.emit = options.emit ?? (() => {});
     this.createModel = options.createModel ?? ((config) => createLanguageModel(config));
     this.key = `workspace-session:${options.workspaceRoot}`;
   }
@@ -165,7 +172,7 @@ export class AgentService {
     this.live = fresh;
     this.loading = null;
     await this.store.delete();
-    this.emit('agent.session', { snapshot: this.snapshot(fresh) });
+    this.sessionReplaced.fire({ snapshot: this.snapshot(fresh) });
     return existed;
   }
 
@@ -179,6 +186,8 @@ export class AgentService {
     await Promise.race([settled, new Promise<void>((resolve) => (timer = setTimeout(resolve, 5_000)))]);
     clearTimeout(timer);
     await this.store.flush();
+    for (const emitter of [this.streamed, this.transcriptChanged, this.runStateChanged, this.sessionReplaced])
+      emitter.dispose();
   }
 
   // --- the run --------------------------------------------------------------------------------
@@ -216,7 +225,7 @@ export class AgentService {
             this.addEntry(live, assistant);
           }
           assistant.text += delta;
-          if (this.isCurrent(live)) this.emit('agent.delta', { entryId: assistant.id, text: delta });
+          if (this.isCurrent(live)) this.streamed.fire({ entryId: assistant.id, text: delta });
         },
         onToolCall: (call) => {
           closeAssistant();
@@ -381,7 +390,7 @@ export class AgentService {
   private addEntry(live: LiveSession, entry: AgentEntry): void {
     if (!this.isCurrent(live)) return;
     live.record.transcript.push(entry);
-    this.emit('agent.transcript', { entry: structuredClone(entry) });
+    this.transcriptChanged.fire({ entry: structuredClone(entry) });
   }
 
   /** Replaces the entry with the same id (chips and streaming text change in place). */
@@ -390,13 +399,13 @@ export class AgentService {
     const index = live.record.transcript.findIndex((e) => e.id === entry.id);
     if (index >= 0) live.record.transcript[index] = entry;
     else live.record.transcript.push(entry);
-    this.emit('agent.transcript', { entry: structuredClone(entry) });
+    this.transcriptChanged.fire({ entry: structuredClone(entry) });
   }
 
   private announceRunState(live: LiveSession, state: RunState, error?: WireError): void {
     live.runState = state;
     if (!this.isCurrent(live)) return;
-    this.emit('agent.runState', { state, queued: this.pending, ...(error ? { error } : {}) });
+    this.runStateChanged.fire({ state, queued: this.pending, ...(error ? { error } : {}) });
   }
 
   private snapshot(live: LiveSession): AgentSnapshot {

@@ -7,7 +7,9 @@ import type {
   FsChange,
 } from '../../shared/contract';
 import { joinMultiline } from '../../shared/contract';
+import type { Event } from '../../shared/base/event';
 import { KilnError } from '../../shared/errors';
+import { wireEmitter } from '../events';
 import type { NotebookService } from '../notebook';
 import type { KeyValueStore } from '../prefs';
 import type { HandlersFor } from '../router';
@@ -22,9 +24,6 @@ export interface DebuggerServiceOptions {
   root: string;
   /** Where breakpoints are kept (Kiln's own state, never the notebook file). */
   store: KeyValueStore;
-  events: {
-    emit<E extends 'debugger.state' | 'debugger.fileBreakpoints'>(channel: E, payload: EventPayload<E>): void;
-  };
   /** Whether the operator trusts the folder: breakpoints in its files go to a kernel only then (default: trusted). */
   trusted?: () => boolean;
   /** Whether kernels run on a remote Jupyter server: breakpoints in files are not sent to them (default: local). */
@@ -39,10 +38,15 @@ export const PAUSED_FOR_AGENT =
 export class DebuggerService {
   private readonly debuggers = new Map<string, NotebookDebugger>();
   readonly files: FileBreakpointStore;
+  private readonly stateChanged = wireEmitter<'debugger.state'>();
+  /** A notebook's debug state changed: paused (with frames), running, off or unavailable. */
+  readonly onDidChangeState: Event<EventPayload<'debugger.state'>> = this.stateChanged.event;
+  /** The files' breakpoints changed: set, carried along by a rename or move, or gone with their file. */
+  readonly onDidChangeFileBreakpoints: Event<EventPayload<'debugger.fileBreakpoints'>>;
 
   constructor(private readonly options: DebuggerServiceOptions) {
     this.files = new FileBreakpointStore(options.root, options.store);
-    this.files.onDidChange((all) => options.events.emit('debugger.fileBreakpoints', all));
+    this.onDidChangeFileBreakpoints = this.files.onDidChange;
     options.notebooks.guardAgentRuns((rel) => {
       if (this.debuggers.get(rel)?.paused) throw new KilnError('E_BUSY', PAUSED_FOR_AGENT);
     });
@@ -62,7 +66,7 @@ export class DebuggerService {
         fileBreakpoints: () => (this.options.trusted?.() === false ? {} : this.files.all()),
         root: this.options.root,
         remoteKernel: () => this.options.remoteKernels?.() ?? false,
-        publish: (state: DebugState) => this.options.events.emit('debugger.state', state),
+        publish: (state: DebugState) => this.stateChanged.fire(state),
       });
       this.debuggers.set(rel, found);
     }

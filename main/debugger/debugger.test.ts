@@ -8,7 +8,7 @@ import { NotebookService } from '../notebook';
 import { MemoryStore } from '../prefs';
 import { NotebookServiceVerbTarget } from '../verbs/notebook-adapter';
 import { Workspace } from '../workspace';
-import { makeWorkspace, nextEvent } from '../../test-support/event-hub';
+import { makeWorkspace, nextEvent, announcingNotebooks } from '../../test-support/event-hub';
 import { startRemoteJupyter, type RemoteJupyterServer } from '../../test-support/remote-jupyter';
 import { DebuggerService, FILE_BREAKPOINTS_LOCAL_ONLY, PAUSED_FOR_AGENT } from '.';
 
@@ -44,8 +44,9 @@ async function debugUntilPaused(cellId: string): Promise<{ state: DebugState; ru
 beforeAll(async () => {
   ({ root, workspace, hub } = await makeWorkspace('kiln-debugger-'));
   jupyter = new JupyterServerManager({ rootDir: root });
-  svc = new NotebookService({ workspace, jupyter, events: hub });
-  debuggers = new DebuggerService({ notebooks: svc, root, store: new MemoryStore(), events: hub });
+  svc = announcingNotebooks(hub, new NotebookService({ workspace, jupyter }));
+  debuggers = new DebuggerService({ notebooks: svc, root, store: new MemoryStore() });
+  hub.announce({ 'debugger.state': debuggers.onDidChangeState });
   await svc.create(NB);
   // A new notebook has one empty cell: without it, cells read "Cell 1", "Cell 2"… in the order the tests add them.
   const [empty] = (await svc.get(NB)).cells;
@@ -217,7 +218,6 @@ describe("breakpoints in the workspace's .py files, against a real kernel", () =
       notebooks: svc,
       root,
       store: new MemoryStore(),
-      events: hub,
       trusted: () => false,
     });
     await untrusted.setFileBreakpoints('src/untrusted_mod.py', [2]);
@@ -240,7 +240,7 @@ describe('a kernel that cannot debug', () => {
       rootDir: root,
       env: { ...process.env, PYTHONPATH: fakes },
     });
-    noDebugSvc = new NotebookService({ workspace, jupyter: noDebugJupyter, events: hub });
+    noDebugSvc = announcingNotebooks(hub, new NotebookService({ workspace, jupyter: noDebugJupyter }));
   });
 
   afterAll(async () => {
@@ -252,7 +252,7 @@ describe('a kernel that cannot debug', () => {
   it('says so in one line, runs nothing, and the notebook keeps working', async () => {
     const nb = 'nodebug.ipynb';
     await noDebugSvc.create(nb);
-    const service = new DebuggerService({ notebooks: noDebugSvc, root, store: new MemoryStore(), events: hub });
+    const service = new DebuggerService({ notebooks: noDebugSvc, root, store: new MemoryStore() });
     const id = (await noDebugSvc.insertCell(nb, { source: 'print("ran")' })).cell.id;
     expect(await service.of(nb).debugCell(id)).toBeNull();
     const state = service.of(nb).state;
@@ -273,7 +273,7 @@ describe('a kernel on a remote Jupyter server', () => {
     // Rooted at the workspace itself, so a breakpoint sent at its local path would be hit: none must be sent.
     server = await startRemoteJupyter(root);
     remoteJupyter = new JupyterServerManager({ rootDir: root, remote: { url: server.url, token: server.token } });
-    remoteSvc = new NotebookService({ workspace, jupyter: remoteJupyter, events: hub });
+    remoteSvc = announcingNotebooks(hub, new NotebookService({ workspace, jupyter: remoteJupyter }));
   });
 
   afterAll(async () => {
@@ -291,9 +291,9 @@ describe('a kernel on a remote Jupyter server', () => {
       notebooks: remoteSvc,
       root,
       store: new MemoryStore(),
-      events: hub,
       remoteKernels: () => remoteJupyter.isRemote,
     });
+    hub.announce({ 'debugger.state': service.onDidChangeState });
     await service.setFileBreakpoints('src/remote_mod.py', [2]);
     const src = JSON.stringify(path.join(root, 'src'));
     const id = (

@@ -43,7 +43,7 @@ beforeEach(async () => {
   workspace = await Workspace.open({ root });
   config = new ConfigService({ workspaceRoot: workspace.root, watch: false, projectTrusted: () => true });
   await config.start();
-  svc = new EditAssistantService({ files: workspace, workspaceRoot: root, config, dataDir, emit: () => undefined });
+  svc = new EditAssistantService({ files: workspace, workspaceRoot: root, config, dataDir });
 });
 
 afterEach(async () => {

@@ -66,8 +66,12 @@ function newService(): EditAssistantService {
     workspaceRoot: workspace.root,
     config,
     dataDir,
-    emit: (channel, payload) => events.push({ channel, payload }),
   });
+  svc.onDidStream((payload) => events.push({ channel: 'editAssistant.delta', payload }));
+  svc.onDidChangeTranscript((payload) => events.push({ channel: 'editAssistant.transcript', payload }));
+  svc.onDidChangeProposal((payload) => events.push({ channel: 'editAssistant.proposal', payload }));
+  svc.onDidChangeRunState((payload) => events.push({ channel: 'editAssistant.runState', payload }));
+  svc.onDidChangeSession((payload) => events.push({ channel: 'editAssistant.session', payload }));
   services.push(svc);
   return svc;
 }

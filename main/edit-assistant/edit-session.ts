@@ -24,10 +24,9 @@ import { decideNotebookCells, rebaseNotebookProposal } from './notebook-decision
 import { isNotebookPath, notebookForModel } from './notebook-proposal';
 import { countLineChanges } from './line-diff';
 import { proposalOfRun, type ProposalBase } from './run-proposal';
-import { proposalContent, SessionJournal, type EditAssistantEmit } from './session-journal';
+import { proposalContent, SessionJournal } from './session-journal';
+import type { EditAssistantEmitters } from './edit-assistant-events';
 import type { EditSessionRecord, SessionStore, StoredProposal } from './session-store';
-
-export type { EditAssistantEmit } from './session-journal';
 
 /** The file operations an edit session needs; `Workspace` provides them (path-guarded, atomic). */
 export interface EditFileAccess {
@@ -49,7 +48,7 @@ export interface EditSessionHost {
   readonly config: EditConfigSource;
   readonly store: SessionStore;
   readonly engine: RunEngine;
-  readonly emit: EditAssistantEmit;
+  readonly events: EditAssistantEmitters;
   createModel(config: ModelConfig): LanguageModel;
   /** False once the session was cleared or its file went away: it then announces and records nothing. */
   isCurrent(session: EditSession): boolean;
@@ -82,7 +81,7 @@ export class EditSession {
   ) {
     this.journal = new SessionJournal(
       record,
-      { emit: host.emit, store: host.store, config: host.config, isCurrent: () => host.isCurrent(this) },
+      { events: host.events, store: host.store, config: host.config, isCurrent: () => host.isCurrent(this) },
       persisted,
     );
   }
@@ -161,7 +160,7 @@ export class EditSession {
             if (!this.host.isCurrent(this)) return;
             if (assistant.text === '') this.journal.addEntry(assistant);
             assistant.text += delta;
-            this.host.emit('editAssistant.delta', { path: this.path, entryId: assistant.id, text: delta });
+            this.host.events.streamed.fire({ path: this.path, entryId: assistant.id, text: delta });
           },
         });
       } catch (err) {
@@ -415,7 +414,7 @@ export class EditSession {
     }
     if (assistant.text !== '') {
       assistant.streaming = false;
-      this.host.emit('editAssistant.transcript', { path: this.path, entry: structuredClone(assistant) });
+      this.host.events.transcriptChanged.fire({ path: this.path, entry: structuredClone(assistant) });
     }
 
     let error: KilnError | undefined = outcome.status === 'error' ? outcome.error : undefined;

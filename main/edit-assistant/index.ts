@@ -1,6 +1,5 @@
 export {
   EditAssistantService,
-  type EditAssistantEmit,
   type EditConfigSource,
   type EditFileAccess,
   type EditAssistantServiceOptions,

@@ -13,7 +13,9 @@ import {
   type ProposalContent,
   type RunOutcome,
   type SessionSnapshot,
+  type EventPayload,
 } from '../../shared/contract';
+import type { Event } from '../../shared/base/event';
 import { KilnError } from '../../shared/errors';
 import { changeTouches, isWithin, rekeyAfterMove } from '../../shared/fs-change';
 import type { ModelConfig } from '../config';
@@ -21,17 +23,17 @@ import { RunEngine, createLanguageModel } from '../models';
 import {
   EditSession,
   tooLarge,
-  type EditAssistantEmit,
   type EditConfigSource,
   type EditFileAccess,
   type EditSessionHost,
 } from './edit-session';
 import { SessionStore } from './session-store';
+import { EditAssistantEmitters } from './edit-assistant-events';
 import { createLogger } from '../log';
 
 const log = createLogger('edit-assistant');
 
-export type { EditAssistantEmit, EditConfigSource, EditFileAccess } from './edit-session';
+export type { EditConfigSource, EditFileAccess } from './edit-session';
 
 export interface EditAssistantServiceOptions {
   files: EditFileAccess;
@@ -40,7 +42,6 @@ export interface EditAssistantServiceOptions {
   config: EditConfigSource;
   /** The app's data folder; sessions live in `<dataDir>/edit-sessions/`. */
   dataDir: string;
-  emit?: EditAssistantEmit;
   /** The run engine, shared with the Agent so both count against the same slots. */
   engine?: RunEngine;
   /**
@@ -58,7 +59,17 @@ export class EditAssistantService {
   private readonly loading = new Map<string, Promise<EditSession | null>>();
   private readonly store: SessionStore;
   readonly engine: RunEngine;
-  private readonly emit: EditAssistantEmit;
+  private readonly events = new EditAssistantEmitters();
+  /** Streaming text appended to a session's transcript entry. */
+  readonly onDidStream: Event<EventPayload<'editAssistant.delta'>> = this.events.streamed.event;
+  /** A session's transcript entry was added or replaced (upsert by entry.id). */
+  readonly onDidChangeTranscript: Event<EventPayload<'editAssistant.transcript'>> = this.events.transcriptChanged.event;
+  /** A proposal was made (with its two texts) or changed status. */
+  readonly onDidChangeProposal: Event<EventPayload<'editAssistant.proposal'>> = this.events.proposalChanged.event;
+  /** A session started or ended a run. */
+  readonly onDidChangeRunState: Event<EventPayload<'editAssistant.runState'>> = this.events.runStateChanged.event;
+  /** A session's baseline, model or whole self changed (cleared or gone with its file: snapshot null). */
+  readonly onDidChangeSession: Event<EventPayload<'editAssistant.session'>> = this.events.sessionChanged.event;
   private readonly host: EditSessionHost;
 
   constructor(private readonly options: EditAssistantServiceOptions) {
@@ -67,13 +78,12 @@ export class EditAssistantService {
       .prune()
       .catch(log.caught('old sessions could not be pruned; they are tried again at the next start', undefined, 'warn'));
     this.engine = options.engine ?? new RunEngine();
-    this.emit = options.emit ?? (() => {});
     this.host = {
       files: options.files,
       config: options.config,
       store: this.store,
       engine: this.engine,
-      emit: this.emit,
+      events: this.events,
       createModel: options.createModel ?? ((config) => createLanguageModel(config)),
       isCurrent: (session) => this.sessions.get(session.path) === session,
       unsavedNotebook: options.unsavedNotebook ?? (() => undefined),
@@ -142,7 +152,7 @@ export class EditAssistantService {
     this.sessions.delete(key);
     const existed = session !== undefined || (await this.store.load(key)) !== null;
     await this.store.delete(key, session?.record.id);
-    this.emit('editAssistant.session', { path: key, snapshot: null });
+    this.events.sessionChanged.fire({ path: key, snapshot: null });
     return existed;
   }
 
@@ -176,7 +186,7 @@ export class EditAssistantService {
         if (!isWithin(key, change.path)) continue;
         session.stop();
         this.sessions.delete(key);
-        this.emit('editAssistant.session', { path: key, snapshot: null });
+        this.events.sessionChanged.fire({ path: key, snapshot: null });
       }
       await this.store.orphan(change.path);
       return;
@@ -199,6 +209,7 @@ export class EditAssistantService {
     for (const session of this.sessions.values()) session.stop();
     await Promise.all([...this.sessions.values()].map((session) => session.settled()));
     await this.store.flush();
+    this.events.dispose();
   }
 
   // --- internals ------------------------------------------------------------------------------

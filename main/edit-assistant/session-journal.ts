@@ -1,24 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import {
   LARGE_FILE_BYTES,
-  type EventPayload,
   type ProposalContent,
   type ProposalSummary,
   type RunState,
   type SessionSnapshot,
   type TranscriptEntry,
-  editAssistantEvents,
 } from '../../shared/contract';
 import { KilnError, type WireError } from '../../shared/errors';
 import type { ResolvedConfig } from '../config';
+import type { EditAssistantEmitters } from './edit-assistant-events';
 import type { EditSessionRecord, SessionStore, StoredProposal } from './session-store';
-
-type EditAssistantEventChannel = keyof typeof editAssistantEvents;
-export type EditAssistantEmit = <E extends EditAssistantEventChannel>(channel: E, payload: EventPayload<E>) => void;
 
 /** What the journal needs of the service: where to announce, where to persist, and whether it still counts. */
 export interface SessionJournalHost {
-  readonly emit: EditAssistantEmit;
+  readonly events: EditAssistantEmitters;
   readonly store: SessionStore;
   readonly config: { current(): ResolvedConfig };
   /** False once the session was cleared or its file went away: it then announces and records nothing. */
@@ -60,7 +56,7 @@ export class SessionJournal {
   addEntry(entry: TranscriptEntry): void {
     if (!this.host.isCurrent()) return;
     this.record.transcript.push(entry);
-    this.host.emit('editAssistant.transcript', { path: this.path, entry: structuredClone(entry) });
+    this.host.events.transcriptChanged.fire({ path: this.path, entry: structuredClone(entry) });
   }
 
   addMarker(marker: MarkerEntry['marker'], text: string, proposalId?: string): void {
@@ -77,7 +73,7 @@ export class SessionJournal {
   setRunState(state: RunState, error?: WireError): void {
     this.runState = state;
     if (!this.host.isCurrent()) return;
-    this.host.emit('editAssistant.runState', { path: this.path, state, ...(error ? { error } : {}) });
+    this.host.events.runStateChanged.fire({ path: this.path, state, ...(error ? { error } : {}) });
   }
 
   /** A new proposal supersedes the pending ones; its chip goes into the transcript. */
@@ -95,7 +91,7 @@ export class SessionJournal {
       status: 'pending',
       ...counts,
     });
-    this.host.emit('editAssistant.proposal', {
+    this.host.events.proposalChanged.fire({
       path: this.path,
       proposal: summary(proposal),
       texts: { content: proposal.content, baselineContent: proposal.baselineText },
@@ -107,7 +103,7 @@ export class SessionJournal {
     const chip = this.record.transcript.find((e) => e.type === 'proposal' && e.proposalId === proposal.id);
     if (chip && chip.type === 'proposal') {
       chip.status = status;
-      this.host.emit('editAssistant.transcript', { path: this.path, entry: structuredClone(chip) });
+      this.host.events.transcriptChanged.fire({ path: this.path, entry: structuredClone(chip) });
     }
     this.announceProposal(proposal);
   }
@@ -122,13 +118,13 @@ export class SessionJournal {
   }
 
   announceProposal(proposal: StoredProposal): void {
-    this.host.emit('editAssistant.proposal', { path: this.path, proposal: summary(proposal) });
+    this.host.events.proposalChanged.fire({ path: this.path, proposal: summary(proposal) });
   }
 
   /** Announces the whole session (after a change the panel cannot follow entry by entry) and returns it. */
   announceSession(): SessionSnapshot {
     const snapshot = this.snapshot();
-    this.host.emit('editAssistant.session', { path: this.path, snapshot });
+    this.host.events.sessionChanged.fire({ path: this.path, snapshot });
     return snapshot;
   }
 

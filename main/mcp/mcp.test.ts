@@ -135,7 +135,6 @@ describe('the MCP server', () => {
       dataDir: root,
       config: { watch: false },
       python: '/usr/bin/python3',
-      events: { emit: () => undefined },
     });
     try {
       const numberOf = (script: string) => Number(/^scripts\/step_(\d+)_/.exec(script)?.[1]);

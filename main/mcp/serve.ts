@@ -81,7 +81,7 @@ export async function serveMcpOverStdio(args: McpArguments, options: ServeOption
     jupyterCommand: args.jupyter ? [args.jupyter] : undefined,
     python: args.python,
     runLimitMs: args.runLimitMs,
-    events: { emit: () => undefined },
+
     // The server starts only when a notebook verb first needs a kernel.
     autoStartKernel: false,
     // The file on disk is what this process and a Kiln window on the workspace share: save every change, re-read before each.

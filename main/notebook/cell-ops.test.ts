@@ -33,7 +33,7 @@ beforeEach(async () => {
   ({ root, workspace } = await makeWorkspace('kiln-cell-ops-'));
   await fs.copyFile(path.join(CONFORMANCE, SOURCE), path.join(root, NB));
   await fs.copyFile(path.join(CONFORMANCE, SOURCE), path.join(root, OTHER));
-  svc = new NotebookService({ workspace, jupyter: null, events: { emit: () => undefined }, autoStartKernel: false });
+  svc = new NotebookService({ workspace, jupyter: null, autoStartKernel: false });
   await svc.open(NB);
   await svc.open(OTHER);
 });

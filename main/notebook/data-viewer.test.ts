@@ -6,7 +6,7 @@ import type { EventHub } from '../events';
 import { JupyterServerManager } from '../kernel';
 import type { Workspace } from '../workspace';
 import { NotebookService } from './service';
-import { makeWorkspace, nextEvent } from '../../test-support/event-hub';
+import { makeWorkspace, nextEvent, announcingNotebooks } from '../../test-support/event-hub';
 
 let root: string;
 let workspace: Workspace;
@@ -50,7 +50,7 @@ async function watchWire() {
 beforeAll(async () => {
   ({ root, workspace, hub } = await makeWorkspace('kiln-data-viewer-'));
   jupyter = new JupyterServerManager({ rootDir: root });
-  svc = new NotebookService({ workspace, jupyter, events: hub });
+  svc = announcingNotebooks(hub, new NotebookService({ workspace, jupyter }));
   await svc.create(NB);
   if ((await svc.get(NB)).kernel.status !== 'idle')
     await nextEvent(hub, 'notebook.kernelStatus', (p) => p.path === NB && p.kernel.status === 'idle');
@@ -181,7 +181,7 @@ describe('the data viewer against a real kernel', () => {
   }, 120_000);
 
   it('answers for a notebook without a kernel, and never while a cell runs', async () => {
-    const quiet = new NotebookService({ workspace, jupyter, events: hub, autoStartKernel: false });
+    const quiet = announcingNotebooks(hub, new NotebookService({ workspace, jupyter, autoStartKernel: false }));
     try {
       await quiet.create('quiet.ipynb');
       expect(await (await quiet.dataViewer('quiet.ipynb')).page('df', { sort: null, filters: [] }, 0, 200)).toEqual({

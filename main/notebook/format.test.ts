@@ -8,7 +8,7 @@ import type { EventHub } from '../events';
 import type { Workspace } from '../workspace';
 import { splitLines, validateNotebook } from './format';
 import { NotebookService } from './service';
-import { eventsOf, makeWorkspace } from '../../test-support/event-hub';
+import { eventsOf, makeWorkspace, announcingNotebooks } from '../../test-support/event-hub';
 import { judgeWithNbformat } from '../../test-support/nbformat';
 import type { AnyEvent } from '../../shared/contract';
 
@@ -42,7 +42,7 @@ beforeAll(async () => {
   ({ root, workspace, hub, events } = await makeWorkspace('kiln-nbformat-'));
   for (const name of [...VALID, ...Object.keys(INVALID)])
     await fs.copyFile(path.join(CONFORMANCE, name), path.join(root, name));
-  svc = new NotebookService({ workspace, jupyter: null, events: hub, autoStartKernel: false });
+  svc = announcingNotebooks(hub, new NotebookService({ workspace, jupyter: null, autoStartKernel: false }));
 });
 
 afterAll(async () => {
@@ -447,7 +447,10 @@ describe('document operations', () => {
 
     beforeEach(async () => {
       held = null;
-      local = new NotebookService({ workspace: slowReads(), jupyter: null, events: hub, autoStartKernel: false });
+      local = announcingNotebooks(
+        hub,
+        new NotebookService({ workspace: slowReads(), jupyter: null, autoStartKernel: false }),
+      );
       racePath = `ops/race-${++races}.ipynb`;
       cellId = (await local.create(racePath)).cells[0].id;
     });
@@ -503,7 +506,7 @@ describe('document operations', () => {
 describe('without Jupyter', () => {
   it('opens and edits, and running says what to install, once', async () => {
     const jupyter = new JupyterServerManager({ rootDir: root, env: { PATH: '/nonexistent' } });
-    const local = new NotebookService({ workspace, jupyter, events: hub });
+    const local = announcingNotebooks(hub, new NotebookService({ workspace, jupyter }));
     const before = eventsOf(events, 'notebook.jupyterError').length;
     const doc = await local.open('test4.5.ipynb');
     const code = doc.cells.find((c) => c.cell_type === 'code')!;

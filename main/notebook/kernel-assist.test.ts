@@ -6,7 +6,7 @@ import type { EventHub } from '../events';
 import { ASSIST_TIMEOUT_MS, fromCodePoints, JupyterServerManager, toCodePoints } from '../kernel';
 import { Workspace } from '../workspace';
 import { NotebookService } from './service';
-import { makeWorkspace, nextEvent } from '../../test-support/event-hub';
+import { makeWorkspace, nextEvent, announcingNotebooks } from '../../test-support/event-hub';
 import { debianPython } from '../../test-support/nbformat';
 
 let root: string;
@@ -39,7 +39,7 @@ async function untilIdle(): Promise<void> {
 beforeAll(async () => {
   ({ root, workspace, hub } = await makeWorkspace('kiln-assist-'));
   jupyter = new JupyterServerManager({ rootDir: root });
-  svc = new NotebookService({ workspace, jupyter, events: hub });
+  svc = announcingNotebooks(hub, new NotebookService({ workspace, jupyter }));
   await svc.create(NB);
   await untilIdle();
   // The namespace inspection reads from; and jedi loaded, as after an operator's first completion.
@@ -175,7 +175,7 @@ describe('completion and inspection against the live kernel', () => {
   });
 
   it('gives nothing, and no error, for a notebook whose kernel is not running', async () => {
-    const quiet = new NotebookService({ workspace, jupyter, events: hub, autoStartKernel: false });
+    const quiet = announcingNotebooks(hub, new NotebookService({ workspace, jupyter, autoStartKernel: false }));
     try {
       await quiet.create('quiet.ipynb');
       const assist = await quiet.assist('quiet.ipynb');

@@ -1,18 +1,7 @@
 import path from 'node:path';
-import type {
-  EditResult,
-  EventPayload,
-  FileContent,
-  NotebookCell,
-  notebookEvents,
-  Origin,
-  variablesEvents,
-  WriteResult,
-} from '../../shared/contract';
+import type { EditResult, EventPayload, FileContent, NotebookCell, Origin, WriteResult } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import type { JupyterServerManager } from '../kernel';
-
-type NotebookEventName = keyof typeof notebookEvents | keyof typeof variablesEvents;
 
 /** Cells an operation put in place, as the wire carries them. */
 export type InsertedCells = EditResult & { cells: NotebookCell[]; index: number };
@@ -44,6 +33,20 @@ export interface ChangeOptions {
   origin?: Origin;
 }
 
+/** What an open notebook and its kernel announce, one method per event (notebook-announcer.ts). */
+export interface OpenNotebookEvents {
+  output(payload: EventPayload<'notebook.output'>): void;
+  cellState(payload: EventPayload<'notebook.cellState'>): void;
+  kernelStatus(payload: EventPayload<'notebook.kernelStatus'>): void;
+  conflict(payload: EventPayload<'notebook.conflict'>): void;
+  inputRequest(payload: EventPayload<'notebook.inputRequest'>): void;
+  jupyterError(payload: EventPayload<'notebook.jupyterError'>): void;
+  variablesChanged(payload: EventPayload<'notebook.variablesChanged'>): void;
+  /** `outputsOnly`: the change touched outputs (or run state), no cell's source: the language mirror has nothing to update. */
+  dirty(payload: EventPayload<'notebook.dirty'>, options?: { outputsOnly?: boolean }): void;
+  changed(payload: EventPayload<'notebook.changed'>): void;
+}
+
 /** What every open notebook shares with the others, through the service that holds them. */
 export interface NotebookHost {
   readonly workspace: NotebookFiles;
@@ -51,8 +54,8 @@ export interface NotebookHost {
   readonly srcDir: string | null;
   /** E_UNTRUSTED unless the workspace is trusted: a kernel runs the folder's code. */
   requireTrusted(): void;
-  /** `outputsOnly`: the change touched outputs (or run state), no cell's source: the language mirror has nothing to update. */
-  emit<E extends NotebookEventName>(channel: E, payload: EventPayload<E>, options?: { outputsOnly?: boolean }): void;
+  /** Where an open notebook announces what happened to it. */
+  readonly events: OpenNotebookEvents;
   /** The Jupyter server, or E_NO_JUPYTER. */
   requireJupyter(): JupyterServerManager;
   /** Announces a Jupyter problem (once, for a missing Jupyter). */

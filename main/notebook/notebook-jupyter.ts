@@ -2,8 +2,8 @@ import type { KernelSpecInfo } from '../../shared/contract';
 import type { IDisposable } from '../../shared/base/lifecycle';
 import { KilnError } from '../../shared/errors';
 import type { JupyterServerEvent, JupyterServerManager } from '../kernel';
-import { asKernelError } from './notebook-host';
-import { UNTRUSTED_KERNEL_MESSAGE, type NotebookEvents, type NotebookServiceOptions } from './service-options';
+import { asKernelError, type OpenNotebookEvents } from './notebook-host';
+import { UNTRUSTED_KERNEL_MESSAGE, type NotebookServiceOptions } from './service-options';
 
 /**
  * The notebook service's access to kernels: the workspace's trust (no kernel in an untrusted folder), the Jupyter
@@ -15,7 +15,7 @@ export class NotebookJupyter {
 
   constructor(
     private readonly options: Pick<NotebookServiceOptions, 'jupyter' | 'trusted'>,
-    private readonly events: NotebookEvents,
+    private readonly events: Pick<OpenNotebookEvents, 'jupyterError'>,
   ) {
     this.followingJupyter = options.jupyter?.onStatusChanged((event) => this.onJupyterStatus(event)) ?? null;
   }
@@ -62,16 +62,16 @@ export class NotebookJupyter {
     if (code === 'E_NO_JUPYTER') {
       if (this.lastJupyterError === message) return;
       this.lastJupyterError = message;
-      this.events.emit('notebook.jupyterError', { code, message });
+      this.events.jupyterError({ code, message });
       return;
     }
-    this.events.emit('notebook.jupyterError', { code, message, path: notebookPath ?? undefined });
+    this.events.jupyterError({ code, message, path: notebookPath ?? undefined });
   }
 
   private onJupyterStatus(event: JupyterServerEvent): void {
     if (event.status === 'running') this.lastJupyterError = null;
     if (event.status === 'restarting') {
-      this.events.emit('notebook.jupyterError', {
+      this.events.jupyterError({
         code: 'E_KERNEL_DEAD',
         message: `${event.message ?? 'The Jupyter server stopped.'} Restarting it; kernels start again without their variables.`,
       });

@@ -37,7 +37,7 @@ export class NotebookKernel {
       queued: (cell) => this.emitCellState(cell, 'queued', cell.execution_count ?? null),
       failed: (cell) => this.emitCellState(cell, 'idle', cell.execution_count ?? null),
       // Once per run or batch, not per cell: a view asks the kernel again only when nothing waits to run.
-      drained: () => this.host.emit('notebook.variablesChanged', { path: this.path }, { outputsOnly: true }),
+      drained: () => this.host.events.variablesChanged({ path: this.path }),
     });
   }
 
@@ -113,8 +113,8 @@ export class NotebookKernel {
     this.subscriptions = new DisposableStore();
     await subscriptions.dispose();
     await kernel.dispose();
-    this.host.emit('notebook.kernelStatus', { path: this.path, kernel: this.info });
-    this.host.emit('notebook.jupyterError', { code: 'E_UNTRUSTED', message: reason, path: this.path });
+    this.host.events.kernelStatus({ path: this.path, kernel: this.info });
+    this.host.events.jupyterError({ code: 'E_UNTRUSTED', message: reason, path: this.path });
   }
 
   /** Forgets the queue and shuts the kernel down. */
@@ -209,13 +209,13 @@ export class NotebookKernel {
     });
     this.kernel = kernel;
     this.subscriptions.add(
-      kernel.onStatusChanged((info) => this.host.emit('notebook.kernelStatus', { path: this.path, kernel: info })),
+      kernel.onStatusChanged((info) => this.host.events.kernelStatus({ path: this.path, kernel: info })),
     );
     // The server stopped answering or is restarting: queued cells end now, as not run and why, not busy for ever.
     this.subscriptions.add(kernel.onServerTrouble((reason) => this.runs.abort(reason)));
     this.subscriptions.add(
       kernel.onKernelLost((message) =>
-        this.host.emit('notebook.jupyterError', { code: 'E_KERNEL_DEAD', message, path: this.path }),
+        this.host.events.jupyterError({ code: 'E_KERNEL_DEAD', message, path: this.path }),
       ),
     );
     this.subscriptions.add(
@@ -237,7 +237,7 @@ export class NotebookKernel {
   }
 
   private emitOutput(change: CellOutputChange): void {
-    this.host.emit('notebook.output', {
+    this.host.events.output({
       path: this.path,
       cellId: change.cellId,
       rev: this.model.rev,
@@ -251,7 +251,7 @@ export class NotebookKernel {
     executionCount: number | null,
     result?: CellRunResult,
   ): void {
-    this.host.emit('notebook.cellState', {
+    this.host.events.cellState({
       path: this.path,
       cellId: cell.id,
       state,
@@ -302,7 +302,7 @@ export class NotebookKernel {
             this.emitOutput(change);
         },
         onInputRequest: (prompt, password) =>
-          this.host.emit('notebook.inputRequest', { path: model.path, cellId: cell.id, prompt, password }),
+          this.host.events.inputRequest({ path: model.path, cellId: cell.id, prompt, password }),
       }),
     );
     this.clearForRun(cell);
@@ -318,7 +318,7 @@ export class NotebookKernel {
         timing['shell.execute_reply'] = reply.replyDate ?? new Date().toISOString();
         model.setCellMetadata(cell.id, { ...cell.metadata, execution: timing });
       }
-      this.host.emit('notebook.dirty', { path: model.path, dirty: model.dirty, rev: model.rev }, { outputsOnly: true });
+      this.host.events.dirty({ path: model.path, dirty: model.dirty, rev: model.rev }, { outputsOnly: true });
     }
     const outputs = model.wireCell(cell).outputs;
     const result: CellRunResult = {
@@ -338,7 +338,7 @@ export class NotebookKernel {
   private clearForRun(cell: CellJson): void {
     const model = this.model;
     if (model.clearOutputs(cell))
-      this.host.emit('notebook.dirty', { path: model.path, dirty: model.dirty, rev: model.rev }, { outputsOnly: true });
+      this.host.events.dirty({ path: model.path, dirty: model.dirty, rev: model.rev }, { outputsOnly: true });
     this.emitOutput({ cellId: cell.id, change: { kind: 'clear' } });
     this.emitCellState(cell, 'running', null);
   }

@@ -98,12 +98,12 @@ export class OpenNotebook {
   }
 
   /**
-   * The unsaved notebook in its file's own format (a file without cell ids stays without them), null when clean:
-   * what an Agent turn's review compares with the file the turn wrote, cell for cell.
+   * The unsaved notebook's bytes as a save would write them, null when clean. `inFileFormat`: a file without cell
+   * ids stays without them (what an Agent turn's review compares with the file the turn wrote, cell for cell).
    */
-  unsavedInFileFormat(): string | null {
+  unsaved(inFileFormat: boolean): string | null {
     const model = this.model;
-    return model.dirty ? serializeNotebook(model.diskJson(true)) : null;
+    return model.dirty ? serializeNotebook(model.diskJson(inFileFormat)) : null;
   }
 
   private constructor(
@@ -180,7 +180,7 @@ export class OpenNotebook {
       } catch (err) {
         if (isKilnError(err, 'E_CHANGED_ON_DISK')) {
           const hash = err.details?.diskHash ?? null;
-          this.host.emit('notebook.conflict', {
+          this.host.events.conflict({
             path: model.path,
             diskHash: hash,
             message: `${model.path} changed on disk since Kiln read it. Reload it, or save again to overwrite.`,
@@ -190,7 +190,7 @@ export class OpenNotebook {
       }
     });
     this.startConflict = null;
-    if (!model.dirty) this.host.emit('notebook.dirty', { path: model.path, dirty: false, rev: model.rev });
+    if (!model.dirty) this.host.events.dirty({ path: model.path, dirty: false, rev: model.rev });
     return { saved: true, diskHash: written.hash, rev: model.rev };
   }
 
@@ -200,7 +200,7 @@ export class OpenNotebook {
       this.host.workspace.createFile(to, text, { origin: options.origin ?? 'operator' }),
     );
     this.movedTo(to);
-    this.host.emit('notebook.dirty', { path: to, dirty: this.model.dirty, rev: this.model.rev });
+    this.host.events.dirty({ path: to, dirty: this.model.dirty, rev: this.model.rev });
   }
 
   /** The file was renamed or moved: the model (with its unsaved edits) and the Jupyter session follow. */
@@ -215,7 +215,7 @@ export class OpenNotebook {
       this.replaceModel(await this.host.workspace.read(this.path));
       this.startConflict = null;
       const document = this.document();
-      this.host.emit('notebook.changed', { path: this.path, document, reason: 'reverted' });
+      this.host.events.changed({ path: this.path, document, reason: 'reverted' });
       return document;
     });
   }
@@ -241,7 +241,7 @@ export class OpenNotebook {
     const model = this.model;
     if (content && content.hash === model.diskHash) return 'unchanged';
     if (!content) {
-      this.host.emit('notebook.conflict', {
+      this.host.events.conflict({
         path: model.path,
         diskHash: null,
         message: `${model.path} was deleted on disk. Save to write it again, or close it.`,
@@ -249,7 +249,7 @@ export class OpenNotebook {
       return 'conflict';
     }
     if (model.dirty) {
-      this.host.emit('notebook.conflict', {
+      this.host.events.conflict({
         path: model.path,
         diskHash: content.hash,
         message: `${model.path} changed on disk while it has unsaved changes. Reload it (dropping your changes) or keep yours and save over it.`,
@@ -260,14 +260,14 @@ export class OpenNotebook {
       this.replaceModel(content);
     } catch (err) {
       const message = err instanceof KilnError ? err.message : String(err);
-      this.host.emit('notebook.conflict', {
+      this.host.events.conflict({
         path: model.path,
         diskHash: content.hash,
         message: `${model.path} changed on disk and is no longer a valid notebook (${message}). Kiln kept the version it had.`,
       });
       return 'conflict';
     }
-    this.host.emit('notebook.changed', { path: this.path, document: this.document(), reason: 'reloaded' });
+    this.host.events.changed({ path: this.path, document: this.document(), reason: 'reloaded' });
     return 'reloaded';
   }
 
@@ -462,22 +462,22 @@ export class OpenNotebook {
 
   private afterEdit(options: ChangeOptions): EditResult {
     const model = this.model;
-    this.host.emit('notebook.dirty', { path: model.path, dirty: model.dirty, rev: model.rev });
+    this.host.events.dirty({ path: model.path, dirty: model.dirty, rev: model.rev });
     if (options.origin && options.origin !== 'operator') {
-      this.host.emit('notebook.changed', { path: model.path, document: this.document(), reason: 'edited' });
+      this.host.events.changed({ path: model.path, document: this.document(), reason: 'edited' });
     }
     return { rev: model.rev, dirty: model.dirty };
   }
 
   /** An edit cleared a cell's outputs: it is shown as the queue has it, without a count. */
   private emitCleared(cell: CellJson): void {
-    this.host.emit('notebook.output', {
+    this.host.events.output({
       path: this.path,
       cellId: cell.id,
       rev: this.model.rev,
       change: { kind: 'clear' },
     });
-    this.host.emit('notebook.cellState', {
+    this.host.events.cellState({
       path: this.path,
       cellId: cell.id,
       state: this.kernel.stateOf(cell),

@@ -1,4 +1,3 @@
-import type { EventPayload, notebookEvents, variablesEvents } from '../../shared/contract';
 import { joinMultiline } from '../../shared/contract';
 import type { JupyterServerManager } from '../kernel';
 import type { NotebookModel } from './model';
@@ -14,8 +13,6 @@ export interface NotebookBackupSink {
   closed(path: string): void;
 }
 
-export type NotebookEventName = keyof typeof notebookEvents | keyof typeof variablesEvents;
-
 /** An open notebook's cells may read differently: for what mirrors them (the language server's document). */
 export type NotebookCellsChange =
   { kind: 'opened' | 'edited' | 'closed'; path: string } | { kind: 'moved'; from: string; path: string };
@@ -26,16 +23,10 @@ export interface NotebookCodeCells {
   cells: { id: string; source: string }[];
 }
 
-/** Where the service announces events; the EventHub fits. */
-export interface NotebookEvents {
-  emit<E extends NotebookEventName>(channel: E, payload: EventPayload<E>): void;
-}
-
 export interface NotebookServiceOptions {
   workspace: NotebookFiles;
   /** The Jupyter server notebooks run against; null when none is configured (notebooks still open and edit). */
   jupyter: JupyterServerManager | null;
-  events: NotebookEvents;
   /** Start a notebook's kernel as soon as it opens, as JupyterLab does (default true). Off, it starts at the first run. */
   autoStartKernel?: boolean;
   /** Folder put first on sys.path in every kernel; default `<workspace>/src`. null for none. */

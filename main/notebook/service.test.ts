@@ -9,7 +9,7 @@ import { JupyterServerManager } from '../kernel';
 import { findProcessesByMarker } from '../process';
 import { Workspace } from '../workspace';
 import { NotebookService } from './service';
-import { eventsOf, makeWorkspace, nextEvent } from '../../test-support/event-hub';
+import { eventsOf, makeWorkspace, nextEvent, announcingNotebooks } from '../../test-support/event-hub';
 
 let root: string;
 let workspace: Workspace;
@@ -39,7 +39,7 @@ beforeAll(async () => {
   ({ root, workspace, hub, events } = await makeWorkspace('kiln-notebook-'));
   await fs.mkdir(path.join(root, 'work'));
   jupyter = new JupyterServerManager({ rootDir: root });
-  svc = new NotebookService({ workspace, jupyter, events: hub });
+  svc = announcingNotebooks(hub, new NotebookService({ workspace, jupyter }));
   await svc.create(NB);
   // The kernel starts on open; wait until it is idle.
   if ((await svc.get(NB)).kernel.status !== 'idle') {
@@ -404,7 +404,7 @@ describe('the kernel on open', () => {
   it('starts once the open has answered, so it does not compete with building the reply', async () => {
     const own = await makeWorkspace('kiln-notebook-open-');
     const server = new JupyterServerManager({ rootDir: own.root });
-    const service = new NotebookService({ workspace: own.workspace, jupyter: server, events: own.hub });
+    const service = announcingNotebooks(own.hub, new NotebookService({ workspace: own.workspace, jupyter: server }));
     try {
       await fs.writeFile(path.join(own.root, 'a.ipynb'), execFileSync('/usr/bin/python3', ['-c', NEW_NOTEBOOK]));
       const doc = await service.open('a.ipynb');

@@ -25,7 +25,7 @@ import {
   type NotebookBackup,
   type NotebookHost,
 } from './open-notebook';
-import { NotebookAnnouncer } from './notebook-announcer';
+import { NotebookAnnouncer, type NotebookEvents } from './notebook-announcer';
 import { openKey } from './notebook-host';
 import { NotebookJupyter } from './notebook-jupyter';
 import {
@@ -38,11 +38,11 @@ import {
 
 export type { ChangeOptions, NotebookBackup, NotebookFiles } from './open-notebook';
 export { UNTRUSTED_KERNEL_MESSAGE } from './service-options';
+export type { NotebookEvents } from './notebook-announcer';
 export type {
   NotebookBackupSink,
   NotebookCellsChange,
   NotebookCodeCells,
-  NotebookEvents,
   NotebookServiceOptions,
 } from './service-options';
 import { createLogger } from '../log';
@@ -65,15 +65,15 @@ export class NotebookService {
   private disposed = false;
   private recordTiming: () => boolean = () => false;
   private readonly agentRunGuards: ((rel: string) => void)[] = [];
-  /** The service's events to the wire, the cells' mirrors and the backups (notebook-announcer.ts). */
-  private readonly announcer: NotebookAnnouncer;
+  /** The service's onDid… events, the cells' mirrors and the backups (notebook-announcer.ts). */
+  private readonly announcer = new NotebookAnnouncer();
+  /** What the open notebooks announce (outputs, cell states, kernels, dirty, conflicts…); services.ts puts it on the wire. */
+  readonly events: NotebookEvents = this.announcer;
   /** Fires after every change of what an open notebook's cells read: open, edit (any origin), reload, move, close. */
-  readonly onDidChangeCells: Event<NotebookCellsChange>;
+  readonly onDidChangeCells: Event<NotebookCellsChange> = this.announcer.onDidChangeCells;
 
   constructor(options: NotebookServiceOptions) {
     this.options = options;
-    this.announcer = new NotebookAnnouncer(options.events);
-    this.onDidChangeCells = this.announcer.onDidChangeCells;
     const srcDir = options.srcDir === undefined ? path.join(options.workspace.root, 'src') : options.srcDir;
     this.host = {
       workspace: options.workspace,
@@ -82,7 +82,7 @@ export class NotebookService {
         return options.trusted?.() === false ? null : srcDir;
       },
       requireTrusted: () => this.requireTrusted(),
-      emit: (channel, payload, options) => this.announcer.emit(channel, payload, options),
+      events: this.announcer,
       requireJupyter: () => this.jupyter.requireJupyter(),
       reportJupyterError: (notebookPath, err) => this.jupyter.reportJupyterError(notebookPath, err),
       recordTiming: () => this.recordTiming(),
@@ -99,8 +99,7 @@ export class NotebookService {
   async open(rel: string, options: { firstCells?: number } = {}): Promise<NotebookDocument> {
     const nb = await this.ensureOpen(rel);
     // A notebook restored over a changed (or deleted) file says so to every window that opens it, before its document.
-    if (nb.startConflict && nb.model.dirty)
-      this.announcer.emit('notebook.conflict', { path: nb.path, ...nb.startConflict });
+    if (nb.startConflict && nb.model.dirty) this.announcer.conflict({ path: nb.path, ...nb.startConflict });
     return nb.document(options);
   }
 
@@ -372,15 +371,12 @@ export class NotebookService {
     return this.open_.get(openKey(rel))?.backup();
   }
 
-  /** An open notebook's bytes as a save would write them (null: clean; undefined: not open). */
-  unsavedText(rel: string): string | null | undefined {
-    const backup = this.backupOf(rel);
-    return backup === undefined ? undefined : (backup?.text ?? null);
-  }
-
-  /** As unsavedText, in the file's own format: a notebook whose file has no cell ids (4.4) without them. */
-  unsavedTextInFileFormat(rel: string): string | null | undefined {
-    return this.open_.get(openKey(rel))?.unsavedInFileFormat();
+  /**
+   * An open notebook's bytes as a save would write them (null: clean; undefined: not open); `inFileFormat`: a
+   * notebook whose file has no cell ids (4.4) without them.
+   */
+  unsavedText(rel: string, inFileFormat = false): string | null | undefined {
+    return this.open_.get(openKey(rel))?.unsaved(inFileFormat);
   }
 
   /** Completion and inspection against the notebook's kernel (see KernelAssist); E_NOT_FOUND if it is not open. */

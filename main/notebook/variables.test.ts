@@ -6,7 +6,7 @@ import type { EventHub } from '../events';
 import { ASSIST_TIMEOUT_MS, JupyterServerManager, KernelAssist, NOT_PYTHON, VariablesInspector } from '../kernel';
 import { Workspace } from '../workspace';
 import { NotebookService } from './service';
-import { makeWorkspace, nextEvent } from '../../test-support/event-hub';
+import { makeWorkspace, nextEvent, announcingNotebooks } from '../../test-support/event-hub';
 
 let root: string;
 let workspace: Workspace;
@@ -53,7 +53,7 @@ async function watchVariableRequests(): Promise<{ sent: KernelMessage.IExecuteRe
 beforeAll(async () => {
   ({ root, workspace, hub } = await makeWorkspace('kiln-variables-'));
   jupyter = new JupyterServerManager({ rootDir: root });
-  svc = new NotebookService({ workspace, jupyter, events: hub });
+  svc = announcingNotebooks(hub, new NotebookService({ workspace, jupyter }));
   await svc.create(NB);
   await untilIdle();
 });
@@ -219,7 +219,7 @@ describe('variables of the live kernel', () => {
   });
 
   it('says why for a notebook without a running kernel, and for a kernel that is not Python', async () => {
-    const quiet = new NotebookService({ workspace, jupyter, events: hub, autoStartKernel: false });
+    const quiet = announcingNotebooks(hub, new NotebookService({ workspace, jupyter, autoStartKernel: false }));
     try {
       await quiet.create('quiet.ipynb');
       expect(await (await quiet.variables('quiet.ipynb')).list(false)).toEqual({

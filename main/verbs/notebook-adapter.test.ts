@@ -7,7 +7,7 @@ import type { AnyEvent } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { JupyterServerManager } from '../kernel';
 import { NotebookService } from '../notebook';
-import { makeWorkspace } from '../../test-support/event-hub';
+import { makeWorkspace, announcingNotebooks } from '../../test-support/event-hub';
 import type { Workspace } from '../workspace';
 import { NotebookServiceVerbTarget, Verbs } from '.';
 
@@ -55,7 +55,7 @@ beforeAll(async () => {
   await fs.writeFile(path.join(root, 'src/helpers.py'), 'def double(v):\n    return v * 2\n');
   await fs.writeFile(path.join(root, 'analysis.ipynb'), JSON.stringify(NOTEBOOK, null, 1));
   jupyter = new JupyterServerManager({ rootDir: root, stateDir });
-  notebooks = new NotebookService({ workspace, jupyter, events: made.hub });
+  notebooks = announcingNotebooks(made.hub, new NotebookService({ workspace, jupyter }));
   verbs = new Verbs({ workspace, notebooks: new NotebookServiceVerbTarget({ notebooks }), python: '/usr/bin/python3' });
 });
 

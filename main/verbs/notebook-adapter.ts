@@ -143,12 +143,12 @@ export class NotebookServiceVerbTarget implements NotebookVerbTarget {
    */
   private unsavedBefore(notebook: string): { text: string; baseHash: string | null } | null {
     const backup = this.notebooks.backupOf(notebook);
-    const text = this.notebooks.unsavedTextInFileFormat(notebook);
+    const text = this.notebooks.unsavedText(notebook, true);
     return backup && typeof text === 'string' ? { text, baseHash: backup.baseHash } : null;
   }
 
   private noteUnsaved(notebook: string, before: { text: string; baseHash: string | null } | null): void {
-    const after = this.notebooks.unsavedTextInFileFormat(notebook);
+    const after = this.notebooks.unsavedText(notebook, true);
     // A clean notebook left unsaved (autosave 'never'): its text before is the file's, not kept here.
     if (before && typeof after === 'string') this.onUnsavedChange?.(notebook, before.text, after, before.baseHash);
   }

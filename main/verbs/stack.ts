@@ -10,7 +10,7 @@ import {
 } from '../history';
 import { JupyterServerManager, KernelEnvironments, jupyterSource } from '../kernel';
 import { createLogger } from '../log';
-import { NotebookService, type NotebookEvents } from '../notebook';
+import { NotebookService } from '../notebook';
 import { DEFAULT_SANDBOX_SETTINGS } from '../sandbox';
 import { WorkspaceTrust } from '../trust';
 import { Workspace, type WorkspaceOptions } from '../workspace';
@@ -36,7 +36,6 @@ export interface VerbStackOptions {
   jupyterCommand?: string[];
   /** The Python of run-file / execute-code; default: the interpreter Jupyter runs on. */
   python?: string;
-  events: NotebookEvents;
   /** Start a notebook's kernel when it opens (the app) or at its first run (the MCP server). */
   autoStartKernel?: boolean;
   /** How the notebook verbs save and re-read; see NotebookAdapterOptions. */
@@ -164,7 +163,6 @@ export async function createVerbStack(options: VerbStackOptions): Promise<VerbSt
   const notebooks = new NotebookService({
     workspace,
     jupyter,
-    events: options.events,
     autoStartKernel: options.autoStartKernel,
     trusted: () => trust.trusted,
   });

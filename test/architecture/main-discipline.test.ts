@@ -19,11 +19,6 @@ const SWALLOWS_PENDING: string[] = [];
 const WIRE_SENDERS: Record<string, string> = {
   'main/events.ts': 'the hub itself: announce() sends what the table maps',
   'main/hosts/electron/main.ts': "the host's own request to the renderer (window.saveAll), no service's event",
-  'main/services.ts': "hands the hub's emit to the Edit assistant and the Agent (below); names no channel itself",
-  'main/edit-assistant/': 'per-session events through its journal, not yet onDid… events',
-  'main/agent/': 'per-session events, not yet onDid… events',
-  'main/notebook/': "per-notebook events with the hub's outputsOnly option, not yet onDid… events",
-  'main/debugger/': 'publishes its state through the hub, not yet an onDid… event',
 };
 
 const allowed = (file: string, prefixes: Iterable<string>) => [...prefixes].some((p) => file.startsWith(p));
@@ -69,10 +64,7 @@ describe('main leaves a trace of every failure it swallows', () => {
 
 describe('main announces service events in one table', () => {
   it('no service outside the listed ones sends on a wire channel itself', () => {
-    // The composition root only hands the hub on (a passed-through `channel`); it names no channel itself.
-    const found = wireSendsInMain(ROOT).filter(
-      (s) => !allowed(s.file, Object.keys(WIRE_SENDERS)) || (s.file === 'main/services.ts' && s.channel !== 'channel'),
-    );
+    const found = wireSendsInMain(ROOT).filter((s) => !allowed(s.file, Object.keys(WIRE_SENDERS)));
     expect(found.map((s) => `${s.file}:${s.line} ${s.channel}`)).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NotebookService } from '../../notebook';
-import { makeWorkspace } from '../../../test-support/event-hub';
+import { makeWorkspace, announcingNotebooks } from '../../../test-support/event-hub';
 import { NotebookLanguageDocuments, type VirtualDocumentSink } from './notebook-documents';
 
 /** What the server was told, newest last: the text of each open document. */
@@ -32,7 +32,7 @@ let documents: NotebookLanguageDocuments;
 beforeEach(async () => {
   const made = await makeWorkspace('kiln-nb-language-');
   root = made.root;
-  notebooks = new NotebookService({ workspace: made.workspace, jupyter: null, events: made.hub });
+  notebooks = announcingNotebooks(made.hub, new NotebookService({ workspace: made.workspace, jupyter: null }));
   server = new ServerDocuments();
   documents = new NotebookLanguageDocuments({ notebooks, server });
 });
