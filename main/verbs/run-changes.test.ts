@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FsChange } from '../../shared/contract';
 import { processRunChip } from '../../shared/contract/verb-chips';
+import { singleChanges } from '../../shared/fs-change';
 import { makeTempDir, makeTempTree } from '../../test-support/temp-workspace';
 import { until } from '../../test-support/until';
 import { historyRecorder, HistoryStore, TurnUndo, withWriteCause } from '../history';
@@ -93,8 +94,13 @@ describe('a sandboxed run over an overlay', () => {
     expect(statSync(path.join(root, 'tool.sh')).mode & 0o777).toBe(0o750);
     expect(existsSync(path.join(root, 'data/gone.txt'))).toBe(false);
     expect(readdirSync(path.join(root, 'old'))).toEqual(['y.txt']);
-    // Reported by Kiln as the agent's, not noticed later as another program's.
-    expect(changes).toContainEqual({ type: 'created', path: 'data/new.txt', isDir: false, origin: 'agent' });
+    // Reported by Kiln as the agent's, not noticed later as another program's (new files in their folder's batch).
+    expect(changes.flatMap(singleChanges)).toContainEqual({
+      type: 'created',
+      path: 'data/new.txt',
+      isDir: false,
+      origin: 'agent',
+    });
     expect(changes).toContainEqual({ type: 'updated', path: 'data/change.txt', isDir: false, origin: 'agent' });
     expect(changes).toContainEqual({ type: 'deleted', path: 'data/gone.txt', isDir: false, origin: 'agent' });
     // The run's private folder is gone with it.
