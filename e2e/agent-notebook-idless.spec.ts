@@ -1,10 +1,10 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 import { reply } from '../test-support/model-server';
 import { debianPython } from '../test-support/nbformat';
 import { nbformatWrites, type CellSpec } from '../test-support/nbformat-build';
 import { DEFAULT_FIXTURE, expect } from './support/fixtures';
-import { configureScriptedModel, testWithModel } from './support/model';
-import { cellOf, cellSources, openNotebook, outputOf } from './support/notebook';
+import { agentPanel, openNotebookForAgent, testWithModel } from './support/model';
+import { cellOf, cellSources, outputOf } from './support/notebook';
 import { mod, sendMessage } from './support/ui';
 
 /**
@@ -42,7 +42,6 @@ function upgradedWithIds(text: string, ids: string[]): string {
 
 test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'old.ipynb': NOTEBOOK } });
 
-const panel = (page: Page): Locator => page.getByRole('complementary', { name: 'Agent' });
 const mark = (cell: Locator) => cell.getByRole('button', { name: /Review the Agent's change/ });
 
 test('an Agent turn on a 4.4 notebook: marked by position, kept and undone per cell, the file stays 4.4', async ({
@@ -52,10 +51,7 @@ test('an Agent turn on a 4.4 notebook: marked by position, kept and undone per c
   model,
 }) => {
   test.setTimeout(KERNEL_START + 90_000);
-  await configureScriptedModel(workspace, model, 'scripted-agent', ['agent']);
-  await kiln.open(page);
-  const nb = await openNotebook(page, 'old.ipynb');
-  await expect(cellOf(nb, 3)).toBeVisible();
+  const nb = await openNotebookForAgent(page, { kiln, workspace, model }, 'old.ipynb', 3);
   // The agent addresses a cell by the id Kiln gave it in memory (what its notebook listing shows).
   const ids = await nb.locator('.nb-cell').evaluateAll((cells) => cells.map((c) => c.getAttribute('data-cell-id')));
 
@@ -65,8 +61,8 @@ test('an Agent turn on a 4.4 notebook: marked by position, kept and undone per c
     reply.text('Done.'),
   ]);
   await page.getByRole('tab', { name: 'Agent' }).click();
-  await sendMessage(panel(page), 'Twenty, and d.');
-  const cells = panel(page)
+  await sendMessage(agentPanel(page), 'Twenty, and d.');
+  const cells = agentPanel(page)
     .getByRole('region', { name: 'Changes of this turn' })
     .getByRole('group', { name: 'Cells of old.ipynb' });
   await expect(cells).toContainText('Cell 2: edited', { timeout: KERNEL_START });

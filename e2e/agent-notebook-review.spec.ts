@@ -1,8 +1,7 @@
-import type { Locator, Page } from '@playwright/test';
 import { reply } from '../test-support/model-server';
 import { nbformatWithCellsFrom, nbformatWrites } from '../test-support/nbformat-build';
 import { DEFAULT_FIXTURE, expect } from './support/fixtures';
-import { configureScriptedModel, testWithModel } from './support/model';
+import { agentPanel, openNotebookForAgent, testWithModel } from './support/model';
 import { cellOf, openNotebook, outputOf } from './support/notebook';
 import { mod, sendMessage } from './support/ui';
 
@@ -33,8 +32,6 @@ const [NOTEBOOK] = nbformatWrites([
 
 test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'analysis.ipynb': NOTEBOOK } });
 
-const panel = (page: Page): Locator => page.getByRole('complementary', { name: 'Agent' });
-
 test('an Agent turn edits 2 cells and runs one; undoing one cell leaves the other, outputs as before', async ({
   page,
   kiln,
@@ -42,10 +39,7 @@ test('an Agent turn edits 2 cells and runs one; undoing one cell leaves the othe
   model,
 }) => {
   test.setTimeout(KERNEL_START + 90_000);
-  await configureScriptedModel(workspace, model, 'scripted-agent', ['agent']);
-  await kiln.open(page);
-  let nb = await openNotebook(page, 'analysis.ipynb');
-  await expect(cellOf(nb, 3)).toBeVisible();
+  let nb = await openNotebookForAgent(page, { kiln, workspace, model }, 'analysis.ipynb', 3);
 
   model.setReplies([
     reply.tool('edit-notebook-cell', { notebook: 'analysis.ipynb', cell_id: 'c1', source: 'a = 5' }),
@@ -54,9 +48,9 @@ test('an Agent turn edits 2 cells and runs one; undoing one cell leaves the othe
     reply.text('Done.'),
   ]);
   await page.getByRole('tab', { name: 'Agent' }).click();
-  await expect(panel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
-  await sendMessage(panel(page), 'Change two cells and run one.');
-  const checkpoint = panel(page).getByRole('region', { name: 'Changes of this turn' });
+  await expect(agentPanel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
+  await sendMessage(agentPanel(page), 'Change two cells and run one.');
+  const checkpoint = agentPanel(page).getByRole('region', { name: 'Changes of this turn' });
   const cells = checkpoint.getByRole('group', { name: 'Cells of analysis.ipynb' });
   await expect(cells).toContainText('Cell 1: edited', { timeout: KERNEL_START });
   await expect(cells).toContainText('Cell 2: edited, ran');
@@ -76,12 +70,12 @@ test('an Agent turn edits 2 cells and runs one; undoing one cell leaves the othe
   await page.getByRole('tab', { name: 'Outline' }).click();
   await page.reload();
   await expect(page.getByRole('tree', { name: 'Files' })).toBeVisible();
-  await expect(panel(page)).toHaveCount(0);
+  await expect(agentPanel(page)).toHaveCount(0);
   nb = await openNotebook(page, 'analysis.ipynb');
   await expect(cellOf(nb, 1).getByRole('button', { name: "Review the Agent's change (edited)" })).toBeVisible();
   await expect(cellOf(nb, 2).getByRole('button', { name: "Review the Agent's change (edited, ran)" })).toBeVisible();
   await expect(cellOf(nb, 3).getByRole('button', { name: /Review the Agent's change/ })).toHaveCount(0);
-  await expect(panel(page)).toHaveCount(0);
+  await expect(agentPanel(page)).toHaveCount(0);
   await page.screenshot({ path: test.info().outputPath('agent-notebook-marks-after-reload.png') });
   await page.getByRole('tab', { name: 'Agent' }).click();
 

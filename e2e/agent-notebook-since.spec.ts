@@ -1,9 +1,8 @@
-import type { Locator, Page } from '@playwright/test';
 import { reply } from '../test-support/model-server';
 import { nbformatWrites } from '../test-support/nbformat-build';
 import { DEFAULT_FIXTURE, expect } from './support/fixtures';
-import { configureScriptedModel, testWithModel } from './support/model';
-import { cellOf, cellSources, editCell, openNotebook } from './support/notebook';
+import { agentPanel, openNotebookForAgent, testWithModel } from './support/model';
+import { cellOf, cellSources, editCell } from './support/notebook';
 import { mod, sendMessage } from './support/ui';
 
 /**
@@ -28,8 +27,6 @@ const [NOTEBOOK] = nbformatWrites([
 
 test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'analysis.ipynb': NOTEBOOK } });
 
-const panel = (page: Page): Locator => page.getByRole('complementary', { name: 'Agent' });
-
 test("undoing the agent's cells keeps the operator's later edits, or refuses that cell", async ({
   page,
   kiln,
@@ -37,10 +34,7 @@ test("undoing the agent's cells keeps the operator's later edits, or refuses tha
   model,
 }) => {
   test.setTimeout(KERNEL_START + 90_000);
-  await configureScriptedModel(workspace, model, 'scripted-agent', ['agent']);
-  await kiln.open(page);
-  const nb = await openNotebook(page, 'analysis.ipynb');
-  await expect(cellOf(nb, 2)).toBeVisible();
+  const nb = await openNotebookForAgent(page, { kiln, workspace, model }, 'analysis.ipynb', 2);
 
   model.setReplies([
     reply.tool('edit-notebook-cell', { notebook: 'analysis.ipynb', cell_id: 'c1', source: 'x = 10\ny = 2\nz = 3' }),
@@ -48,8 +42,8 @@ test("undoing the agent's cells keeps the operator's later edits, or refuses tha
     reply.text('Done.'),
   ]);
   await page.getByRole('tab', { name: 'Agent' }).click();
-  await sendMessage(panel(page), 'Tens.');
-  const cells = panel(page)
+  await sendMessage(agentPanel(page), 'Tens.');
+  const cells = agentPanel(page)
     .getByRole('region', { name: 'Changes of this turn' })
     .getByRole('group', { name: 'Cells of analysis.ipynb' });
   await expect(cells).toContainText('Cell 2: edited', { timeout: KERNEL_START });

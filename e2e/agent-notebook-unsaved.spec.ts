@@ -1,9 +1,8 @@
-import type { Locator, Page } from '@playwright/test';
 import { reply } from '../test-support/model-server';
 import { nbformatWrites } from '../test-support/nbformat-build';
 import { DEFAULT_FIXTURE, expect } from './support/fixtures';
-import { configureScriptedModel, testWithModel } from './support/model';
-import { cellOf, cellSources, editCell, openNotebook } from './support/notebook';
+import { agentPanel, openNotebookForAgent, testWithModel } from './support/model';
+import { cellOf, cellSources, editCell } from './support/notebook';
 import { mod, sendMessage } from './support/ui';
 
 /**
@@ -35,8 +34,6 @@ const [NOTEBOOK, MINE] = nbformatWrites([
 
 test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'analysis.ipynb': NOTEBOOK } });
 
-const panel = (page: Page): Locator => page.getByRole('complementary', { name: 'Agent' });
-
 test("the Agent's edit of a notebook with unsaved edits is listed, marked and undone in the open notebook", async ({
   page,
   kiln,
@@ -44,10 +41,7 @@ test("the Agent's edit of a notebook with unsaved edits is listed, marked and un
   model,
 }) => {
   test.setTimeout(KERNEL_START + 90_000);
-  await configureScriptedModel(workspace, model, 'scripted-agent', ['agent']);
-  await kiln.open(page);
-  const nb = await openNotebook(page, 'analysis.ipynb');
-  await expect(cellOf(nb, 3)).toBeVisible();
+  const nb = await openNotebookForAgent(page, { kiln, workspace, model }, 'analysis.ipynb', 3);
 
   // The operator's unsaved edit: cell 1 becomes "a = 100".
   await editCell(nb, 1);
@@ -62,9 +56,9 @@ test("the Agent's edit of a notebook with unsaved edits is listed, marked and un
     reply.text('Done.'),
   ]);
   await page.getByRole('tab', { name: 'Agent' }).click();
-  await expect(panel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
-  await sendMessage(panel(page), 'Three.');
-  const cells = panel(page)
+  await expect(agentPanel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
+  await sendMessage(agentPanel(page), 'Three.');
+  const cells = agentPanel(page)
     .getByRole('region', { name: 'Changes of this turn' })
     .getByRole('group', { name: 'Cells of analysis.ipynb' });
   await expect(cells).toContainText('Cell 3: edited', { timeout: KERNEL_START });
@@ -113,10 +107,7 @@ test('"Undo this turn" undoes the agent\'s cell in the open notebook and keeps t
   model,
 }) => {
   test.setTimeout(KERNEL_START + 60_000);
-  await configureScriptedModel(workspace, model, 'scripted-agent', ['agent']);
-  await kiln.open(page);
-  const nb = await openNotebook(page, 'analysis.ipynb');
-  await expect(cellOf(nb, 3)).toBeVisible();
+  const nb = await openNotebookForAgent(page, { kiln, workspace, model }, 'analysis.ipynb', 3);
   await editCell(nb, 1);
   await page.keyboard.press('End');
   await page.keyboard.type('00');
@@ -128,9 +119,9 @@ test('"Undo this turn" undoes the agent\'s cell in the open notebook and keeps t
     reply.text('Done.'),
   ]);
   await page.getByRole('tab', { name: 'Agent' }).click();
-  await expect(panel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
-  await sendMessage(panel(page), 'Three.');
-  const checkpoint = panel(page).getByRole('region', { name: 'Changes of this turn' });
+  await expect(agentPanel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
+  await sendMessage(agentPanel(page), 'Three.');
+  const checkpoint = agentPanel(page).getByRole('region', { name: 'Changes of this turn' });
   await expect(checkpoint.getByRole('group', { name: 'Cells of analysis.ipynb' })).toContainText('Cell 3: edited', {
     timeout: KERNEL_START,
   });

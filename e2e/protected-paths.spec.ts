@@ -1,14 +1,13 @@
 import type { Locator, Page } from '@playwright/test';
 import { reply } from '../test-support/model-server';
 import { expect } from './support/fixtures';
-import { configureScriptedModel, testWithModel } from './support/model';
+import { agentPanel, configureScriptedModel, testWithModel } from './support/model';
 import { sendMessage } from './support/ui';
 
 const test = testWithModel(['scripted-agent']);
 
-const panel = (page: Page): Locator => page.getByRole('complementary', { name: 'Agent' });
 const chip = (page: Page, prefix: string): Locator =>
-  panel(page).getByRole('button', { name: new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) });
+  agentPanel(page).getByRole('button', { name: new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) });
 
 /** Code that plants a git filter: `git status` in this folder would run `touch CANARY` outside any sandbox. */
 const PLANT_GIT_FILTER = [
@@ -37,18 +36,18 @@ test("the agent cannot change Kiln's config or plant a git filter: the verb is r
   ]);
   await kiln.open(page);
   await page.getByRole('tab', { name: 'Agent' }).click();
-  await sendMessage(panel(page), 'Set up the project.');
+  await sendMessage(agentPanel(page), 'Set up the project.');
 
   const refused = chip(page, 'write-file .kiln/config.yaml');
   await expect(refused).toHaveAccessibleName(/is protected: it is the project's Kiln config/);
   const ran = chip(page, 'execute-code scripts/step_001_');
   await expect(ran).toHaveAccessibleName(/ · exit 0 · 1 refused$/);
   await ran.click();
-  await expect(panel(page).getByRole('group', { name: 'Details of execute-code' })).toContainText(
+  await expect(agentPanel(page).getByRole('group', { name: 'Details of execute-code' })).toContainText(
     '.git/config: not applied: it is part of a git repository',
   );
   await refused.click();
-  await expect(panel(page).getByRole('group', { name: 'Details of write-file' })).toContainText(
+  await expect(agentPanel(page).getByRole('group', { name: 'Details of write-file' })).toContainText(
     'the operator can make that change in the editor',
   );
   await page.screenshot({ path: test.info().outputPath('protected-paths-chips.png') });

@@ -7,7 +7,7 @@ import { trustFolder } from '../main/trust';
 import { ModelServer, reply } from '../test-support/model-server';
 import { jupyterOneCellNotebook } from '../test-support/notebook-doc';
 import { DEFAULT_FIXTURE, expect, startWebHost, type TempWorkspace } from './support/fixtures';
-import { configureScriptedModel, testWithModel } from './support/model';
+import { agentPanel, configureScriptedModel, testWithModel } from './support/model';
 import { mod, openFile, sendMessage, typeAtEnd } from './support/ui';
 
 const test = testWithModel(['scripted-agent']);
@@ -16,15 +16,13 @@ const test = testWithModel(['scripted-agent']);
 const NOTEBOOK = `${jupyterOneCellNotebook('x = 1.50')}\n`;
 test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'analysis.ipynb': NOTEBOOK } });
 
-const panel = (page: Page): Locator => page.getByRole('complementary', { name: 'Agent' });
-
 /** Sends a message from the Agent tab whose scripted turn runs `code` (execute-code); the turn's list of changes. */
 async function runCodeTurn(page: Page, model: ModelServer, code: string[], message: string): Promise<Locator> {
   model.setReplies([reply.tool('execute-code', { code: code.join('\n') }), reply.text('Done.')]);
   await page.getByRole('tab', { name: 'Agent' }).click();
-  await expect(panel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
-  await sendMessage(panel(page), message);
-  return panel(page).getByRole('region', { name: 'Changes of this turn' });
+  await expect(agentPanel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
+  await sendMessage(agentPanel(page), message);
+  return agentPanel(page).getByRole('region', { name: 'Changes of this turn' });
 }
 
 async function runTurn(page: Page, workspace: TempWorkspace, model: ModelServer): Promise<Locator> {
@@ -42,9 +40,9 @@ async function runTurn(page: Page, workspace: TempWorkspace, model: ModelServer)
     reply.text('Done.'),
   ]);
   await page.getByRole('tab', { name: 'Agent' }).click();
-  await expect(panel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
-  await sendMessage(panel(page), 'Change three files.');
-  const checkpoint = panel(page).getByRole('region', { name: 'Changes of this turn' });
+  await expect(agentPanel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
+  await sendMessage(agentPanel(page), 'Change three files.');
+  const checkpoint = agentPanel(page).getByRole('region', { name: 'Changes of this turn' });
   await expect(checkpoint.getByRole('listitem')).toHaveText([
     /created src\/new\.py/,
     /changed notes\/todo\.txt/,
@@ -199,7 +197,7 @@ test.describe('where a run cannot be staged', () => {
     await expect(checkpoint.getByRole('listitem')).toHaveText([
       /ran scripts\/step_001_\S+\.pyIt wrote to disk directly: undo cannot restore what it wrote\.$/,
     ]);
-    await expect(panel(page).getByText('exit 0 · writes not undoable')).toBeVisible();
+    await expect(agentPanel(page).getByText('exit 0 · writes not undoable')).toBeVisible();
     await expect(checkpoint.getByRole('button', { name: 'Undo this turn' })).toHaveCount(0);
     expect(await workspace.read('data/direct.csv')).toBe('d\n');
     await page.screenshot({ path: test.info().outputPath('undo-turn-direct-writes.png') });
@@ -277,7 +275,7 @@ test.describe('a run cut short by a killed host', () => {
     await tree.getByRole('treeitem', { name: 'data', exact: true }).click();
     await expect(tree.getByRole('treeitem', { name: 'result.csv', exact: true })).toBeVisible();
     await page.getByRole('tab', { name: 'Agent' }).click();
-    const checkpoint = panel(page).getByRole('region', { name: 'Changes of this turn' });
+    const checkpoint = agentPanel(page).getByRole('region', { name: 'Changes of this turn' });
     await expect(checkpoint.getByRole('listitem').filter({ hasText: 'created data/result.csv' })).toBeVisible();
     await page.screenshot({ path: test.info().outputPath('undo-turn-cut-short-recovered.png') });
     await checkpoint.getByRole('button', { name: 'Undo this turn' }).click();

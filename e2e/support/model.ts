@@ -1,5 +1,7 @@
+import type { Locator, Page } from '@playwright/test';
 import { ModelServer } from '../../test-support/model-server';
-import { test as base, type TempWorkspace } from './fixtures';
+import { expect, test as base, type TempWorkspace } from './fixtures';
+import { cellOf, openNotebook } from './notebook';
 
 /** The e2e `test` with a `model` fixture: a scripted model server serving these model names, fresh per test. */
 export function testWithModel(models: string[]) {
@@ -28,4 +30,27 @@ export function configureScriptedModel(
     '.kiln/config.yaml',
     `models:\n  scripted:\n    provider: openai-compatible\n    base_url: ${model.url}\n    model: ${served}\n${uses}${extra}`,
   );
+}
+
+/** The Agent panel. */
+export function agentPanel(page: Page): Locator {
+  return page.getByRole('complementary', { name: 'Agent' });
+}
+
+/** The scripted Agent configured, Kiln opened, and `file` open as a notebook showing its cell `cells`. */
+export async function openNotebookForAgent(
+  page: Page,
+  {
+    kiln,
+    workspace,
+    model,
+  }: { kiln: { open(page: Page): Promise<void> }; workspace: TempWorkspace; model: ModelServer },
+  file: string,
+  cells: number,
+): Promise<Locator> {
+  await configureScriptedModel(workspace, model, 'scripted-agent', ['agent']);
+  await kiln.open(page);
+  const nb = await openNotebook(page, file);
+  await expect(cellOf(nb, cells)).toBeVisible();
+  return nb;
 }
