@@ -115,7 +115,7 @@ export class NotebookServiceVerbTarget implements NotebookVerbTarget {
       throw err;
     }
     const wasDirty = document.dirty;
-    const before = this.unsavedBefore(notebook);
+    const before = this.unsavedBefore(notebook, document);
     let result: T;
     try {
       result = await apply(document);
@@ -141,10 +141,13 @@ export class NotebookServiceVerbTarget implements NotebookVerbTarget {
    * An open dirty notebook's text and the disk version it was made over. In the file's own format (a 4.4 file
    * without ids), as the turn's review reads the open notebook: both sides of its compare alike.
    */
-  private unsavedBefore(notebook: string): { text: string; baseHash: string | null } | null {
-    const backup = this.notebooks.backupOf(notebook);
-    const text = this.notebooks.unsavedText(notebook, true);
-    return backup && typeof text === 'string' ? { text, baseHash: backup.baseHash } : null;
+  private unsavedBefore(
+    notebook: string,
+    document: NotebookDocument,
+  ): { text: string; baseHash: string | null } | null {
+    // The open document says whether it is dirty and over which disk version: the notebook is serialized once.
+    const text = document.dirty ? this.notebooks.unsavedText(notebook, true) : null;
+    return typeof text === 'string' ? { text, baseHash: document.diskHash || null } : null;
   }
 
   private noteUnsaved(notebook: string, before: { text: string; baseHash: string | null } | null): void {
