@@ -332,7 +332,14 @@ test.describe('chart sizes', () => {
 /** Picks an export from the toolbar's Export menu, or from More actions when the bar is too narrow to hold it. */
 async function exportAs(page: Page, nb: Locator, label: string): Promise<void> {
   const exportButton = nb.getByRole('button', { name: 'Export', exact: true });
-  if (await exportButton.isVisible()) await exportButton.click();
-  else await nb.getByRole('button', { name: 'More actions' }).click();
-  await page.getByRole('menuitem', { name: label }).click();
+  const item = page.getByRole('menuitem', { name: label });
+  // The bar collapses Export into More actions when the kernel's name widens it: whichever holds it then.
+  await expect(async () => {
+    if (!(await item.isVisible())) {
+      if (await exportButton.isVisible()) await exportButton.click({ timeout: 1000 });
+      else await nb.getByRole('button', { name: 'More actions' }).click({ timeout: 1000 });
+    }
+    await expect(item).toBeVisible({ timeout: 1000 });
+  }).toPass();
+  await item.click();
 }
