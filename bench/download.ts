@@ -8,6 +8,7 @@ import {
   cpuMsOf,
   downloadTicketUrl,
   MiB,
+  printPairedSamples,
   rssOf,
   runCounted,
   startBareServer,
@@ -126,6 +127,7 @@ export async function runDownloadBench(): Promise<void> {
       }
     }
     const rssPeak = await peak.stop();
+    printPairedSamples(sides.kiln.ms, sides.floor.ms);
     const { kiln, cp, floor, floorToNull } = sides;
     report(
       {

@@ -85,6 +85,12 @@ export async function syscallsOf(pid: number): Promise<number> {
   return count('syscr') + count('syscw');
 }
 
+/** Prints each run's two times side by side, in run order: under load, the spread says how far a median goes. */
+export function printPairedSamples(kilnMs: number[], floorMs: number[]): void {
+  const pairs = kilnMs.map((ms, run) => `${ms.toFixed(0)} / ${floorMs[run].toFixed(0)}`);
+  console.log(`samples in run order (ms), Kiln / the floor: ${pairs.join(', ')}`);
+}
+
 /** Samples a process's RSS every 25 ms until stopped; resolves the peak seen. */
 export function watchPeakRss(pid: number, start: number): { stop(): Promise<number> } {
   let peak = start;

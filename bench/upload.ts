@@ -9,6 +9,7 @@ import { median, report, reportValue, runWhenMain } from './support';
 import {
   cpuMsOf,
   MiB,
+  printPairedSamples,
   rssOf,
   runCounted,
   startBareServer,
@@ -81,6 +82,7 @@ export async function runUploadBench(): Promise<void> {
       await checkSize(path.join(workspace, `big-${run}.bin`));
     }
     const rssPeak = await peak.stop();
+    printPairedSamples(times.kiln, times.floor);
 
     const [cpMs, upMs, bareMs] = [median(times.cp), median(times.kiln), median(times.floor)];
     report(
