@@ -74,6 +74,23 @@ export async function cpuMsOf(pid: number): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/**
+ * A process's read and write system calls so far (every thread, the thread pool's file writes included), from
+ * /proc/<pid>/io. Two servers moving the same bytes the same way make about as many; unlike their times, the count
+ * does not move with the machine's load, so it shows what each side does per byte whatever the other engineers run.
+ */
+export async function syscallsOf(pid: number): Promise<number> {
+  const io = await readFile(`/proc/${pid}/io`, 'utf8');
+  const count = (field: string) => Number(new RegExp(`^${field}: (\\d+)$`, 'm').exec(io)![1]);
+  return count('syscr') + count('syscw');
+}
+
+/** Prints each run's two times side by side, in run order: under load, the spread says how far a median goes. */
+export function printPairedSamples(kilnMs: number[], floorMs: number[]): void {
+  const pairs = kilnMs.map((ms, run) => `${ms.toFixed(0)} / ${floorMs[run].toFixed(0)}`);
+  console.log(`samples in run order (ms), Kiln / the floor: ${pairs.join(', ')}`);
+}
+
 /** Samples a process's RSS every 25 ms until stopped; resolves the peak seen. */
 export function watchPeakRss(pid: number, start: number): { stop(): Promise<number> } {
   let peak = start;

@@ -9,10 +9,12 @@ import { median, report, reportValue, runWhenMain } from './support';
 import {
   cpuMsOf,
   MiB,
+  printPairedSamples,
   rssOf,
   runCounted,
   startBareServer,
   startKilnHost,
+  syscallsOf,
   watchPeakRss,
   writePatternFile,
 } from './transfer-processes';
@@ -21,21 +23,25 @@ const FILE_BYTES = 1024 * MiB;
 const RUNS = 5;
 
 /**
- * Upload of a 1 GB file through the web host's upload endpoint (the bytes a browser's PUT sends, streamed from
- * disk by a client process, `PUT_CLIENT`), timed by the client from its request to the host's answer (the file whole
- * in place: streamed into a private temp folder, renamed in, reported to the change feed; the client's own start-up left
- * out, as a browser is running already), against `cp` of the same file on the same disk, spawn to exit; and how much
- * the host's resident memory grows meanwhile. The host runs in its own process (the built `out/main/web.js`, as
- * `npm run serve` runs it), so its memory and CPU time are its own. Neither side fsyncs: cp leaves its copy in the
- * page cache, and so do both servers. Interleaved, each side starting with no dirty pages of another's (`sync`
- * before, not timed), all reading a warm page cache; medians of RUNS.
+ * Upload of a 1 GB file through the web host's upload endpoint (the bytes a browser's PUT sends, streamed from disk
+ * by a client process, `PUT_CLIENT`), timed by the client from its request to the host's answer (the file whole in
+ * place: streamed into a private temp folder, renamed in, reported to the change feed; the client's own start-up
+ * left out, as a browser is running already), against `cp` of the same file on the same disk, spawn to exit; how
+ * much the host's resident memory grows meanwhile; and each server's CPU time and read and write system calls per
+ * upload. The host runs in its own process (the built `out/main/web.js`, as `npm run serve` runs it), so its
+ * memory, CPU time and system calls are its own. Neither side fsyncs: cp leaves its copy in the page cache, and so
+ * do both servers. Interleaved, each side starting with no dirty pages of another's (`sync` before, not timed), all
+ * reading a warm page cache; medians of RUNS.
  *
- * The floor, which the target judges (≤ 1.25x; cp is reported, not judged): a bare Node HTTP server (`BARE_SERVER`, its own process too) that pipes the same
- * PUT into a file on the same disk through the same 4 MiB write buffer and answers, with nothing else: no token,
- * no path guard, no temp and rename, no change feed. What Kiln costs above it is Kiln's; what the floor costs above
- * cp is loopback HTTP through Node: the file read into the client (one copy), into the socket (two), out of it
- * (three), into a fresh Buffer by Node's HTTP parser (four) and into the page cache (five), where cp's
- * copy_file_range is one copy in the kernel.
+ * The floor, which the target judges (≤ 1.25x; cp is reported, not judged): a bare Node HTTP server
+ * (`BARE_SERVER`, its own process too) that pipes the same PUT into a file on the same disk through the same 4 MiB
+ * write buffer and answers, with nothing else: no token, no path guard, no temp and rename, no change feed. What
+ * Kiln costs above it is Kiln's: per upload, a pinned path, a temp folder made, linked from and removed, one change
+ * event (no hash, no history record: a file made outside a turn, or larger than history keeps, is not recorded);
+ * per byte, nothing (the same reads and writes, the same scavenges and no full collection: `main/hosts/web/heap.ts`).
+ * What the floor costs above cp is loopback HTTP through Node: the file read into the client (one copy), into the
+ * socket (two), out of it (three), into a fresh Buffer by Node's HTTP parser (four) and into the page cache (five),
+ * where cp's copy_file_range is one copy in the kernel.
  */
 export async function runUploadBench(): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'kiln-bench-upload-'));
@@ -49,6 +55,7 @@ export async function runUploadBench(): Promise<void> {
     const flush = () => promisify(execFile)('sync');
     const times = { cp: [] as number[], kiln: [] as number[], floor: [] as number[] };
     const cpu = { kiln: [] as number[], floor: [] as number[], cp: [] as number[], client: [] as number[] };
+    const calls = { kiln: [] as number[], floor: [] as number[] };
     const before = await rssOf(host.pid);
     const peak = watchPeakRss(host.pid, before);
     for (let run = 0; run < RUNS; run++) {
@@ -59,20 +66,23 @@ export async function runUploadBench(): Promise<void> {
       await rm(path.join(dir, 'cp-copy.bin'));
 
       await flush();
-      const floorCpu = await cpuMsOf(bare.pid);
+      const [floorCpu, floorCalls] = [await cpuMsOf(bare.pid), await syscallsOf(bare.pid)];
       times.floor.push((await put(bare.port, bare.token, `big-${run}.bin`, source)).ms);
       cpu.floor.push((await cpuMsOf(bare.pid)) - floorCpu);
+      calls.floor.push((await syscallsOf(bare.pid)) - floorCalls);
       await checkSize(path.join(bareDir, `big-${run}.bin`));
 
       await flush();
-      const hostCpu = await cpuMsOf(host.pid);
+      const [hostCpu, hostCalls] = [await cpuMsOf(host.pid), await syscallsOf(host.pid)];
       const upload = await put(host.port, host.token, `big-${run}.bin`, source);
       times.kiln.push(upload.ms);
       cpu.client.push(upload.clientCpuMs);
       cpu.kiln.push((await cpuMsOf(host.pid)) - hostCpu);
+      calls.kiln.push((await syscallsOf(host.pid)) - hostCalls);
       await checkSize(path.join(workspace, `big-${run}.bin`));
     }
     const rssPeak = await peak.stop();
+    printPairedSamples(times.kiln, times.floor);
 
     const [cpMs, upMs, bareMs] = [median(times.cp), median(times.kiln), median(times.floor)];
     report(
@@ -93,6 +103,16 @@ export async function runUploadBench(): Promise<void> {
     // For reading the ratios on a loaded machine: each server's own CPU time (user + system, all threads).
     reportValue('web host CPU time for a 1 GB upload', median(cpu.kiln), 'ms', null);
     reportValue('bare Node HTTP server CPU time for a 1 GB upload', median(cpu.floor), 'ms', null);
+    // The same work, counted: the socket's reads and the file's writes (plus Kiln's few for its temp and rename).
+    report(
+      {
+        name: 'read and write system calls for a 1 GB upload: web host vs the bare server',
+        kiln: median(calls.kiln),
+        baseline: median(calls.floor),
+        unit: 'calls',
+      },
+      null,
+    );
     // What each side costs whatever the load: cp's one in-kernel copy against the client's and the host's work.
     reportValue('cp CPU time for the same 1 GB', median(cpu.cp), 'ms', null);
     reportValue('upload client CPU time for 1 GB (the browser stand-in)', median(cpu.client), 'ms', null);
