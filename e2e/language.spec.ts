@@ -63,6 +63,36 @@ test('an undefined name gets a squiggle and a Problems entry that opens its line
   await expect(problems).toHaveCount(0);
 });
 
+test('typed keys reach the server in batches, not a request each, and the diagnostics follow them', async ({
+  page,
+  kiln,
+}) => {
+  // The changes of every language.didChange the page sends over the contract's WebSocket, frame by frame.
+  await page.addInitScript(() => {
+    const frames: number[] = [];
+    (window as unknown as { didChangeFrames: number[] }).didChangeFrames = frames;
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (this: WebSocket, data) {
+      if (typeof data === 'string' && data.includes('"channel":"language.didChange"')) {
+        frames.push((data.match(/"range":/g) ?? []).length);
+      }
+      return send.call(this, data);
+    };
+  });
+  await kiln.open(page);
+  await treeItem(page, 'main.py').click();
+  await expect(page.locator('.code-editor .squiggly-error')).toHaveCount(1, SERVER_START);
+  await cursorTo(page, 6, 1);
+  await page.keyboard.press('End');
+  const typed = ' + other_name';
+  await page.keyboard.type(typed);
+  // A second undefined name: the server has every key, in order.
+  await expect(page.locator('.code-editor .squiggly-error')).toHaveCount(2, SERVER_START);
+  const frames = await page.evaluate(() => (window as unknown as { didChangeFrames: number[] }).didChangeFrames);
+  expect(frames.reduce((a, b) => a + b, 0)).toBe(typed.length);
+  expect(frames.length).toBeLessThanOrEqual(typed.length / 2);
+});
+
 test('completion after os.path.jo offers join, with no kernel running', async ({ page, kiln, workspace }) => {
   await workspace.write('paths.py', 'import os\n');
   await kiln.open(page);
