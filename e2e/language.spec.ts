@@ -63,6 +63,42 @@ test('an undefined name gets a squiggle and a Problems entry that opens its line
   await expect(problems).toHaveCount(0);
 });
 
+test('typed keys reach the server in batches, not a request each, and the diagnostics follow them', async ({
+  page,
+  kiln,
+}) => {
+  // The texts of every language.didChange the page sends over the contract's WebSocket, frame by frame.
+  await page.addInitScript(() => {
+    const frames: string[][] = [];
+    (window as unknown as { didChangeFrames: string[][] }).didChangeFrames = frames;
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (this: WebSocket, data) {
+      if (typeof data === 'string' && data.includes('"channel":"language.didChange"')) {
+        const { args } = JSON.parse(data) as { args: { changes: { text: string }[] } };
+        frames.push(args.changes.map((c) => c.text));
+      }
+      return send.call(this, data);
+    };
+  });
+  await kiln.open(page);
+  await treeItem(page, 'main.py').click();
+  await expect(page.locator('.code-editor .squiggly-error')).toHaveCount(1, SERVER_START);
+  await cursorTo(page, 6, 1);
+  await page.keyboard.press('End');
+  const typed = ' + other_name';
+  await page.keyboard.type(typed);
+  const frames = () => page.evaluate(() => (window as unknown as { didChangeFrames: string[][] }).didChangeFrames);
+  // Every key reaches the server, in order (insertions at the end of the line)...
+  await expect.poll(async () => (await frames()).flat().join('')).toBe(typed);
+  // ...in fewer messages than keys.
+  expect((await frames()).length).toBeLessThanOrEqual(typed.length / 2);
+  // The server judged the whole name: its own problem, besides the one already there.
+  await page.keyboard.press(`${mod}+Shift+M`);
+  await expect(
+    page.getByRole('region', { name: 'Problems' }).getByRole('treeitem', { name: /"other_name" is not defined/ }),
+  ).toBeVisible(SERVER_START);
+});
+
 test('completion after os.path.jo offers join, with no kernel running', async ({ page, kiln, workspace }) => {
   await workspace.write('paths.py', 'import os\n');
   await kiln.open(page);

@@ -4,7 +4,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OpenFilesStore } from '../../renderer/src/editor/open-files';
 import { AutoSave } from '../../renderer/src/hot-exit/auto-save';
 import { startServices, type RunningServices } from '../../test-support/services';
@@ -34,6 +34,35 @@ describe('auto save', () => {
     files.setBuffer('a.txt', 'one\ntwo\n');
     await until(async () => (await disk('a.txt')) === 'one\ntwo\n', 'the auto save');
     await untilState(files, (s) => s.files.every((f) => !f.dirty), 'a clean tab');
+  });
+
+  it('afterDelay waits for a pause in typing, though a key in a dirty tab leaves the state as it was', async () => {
+    autoSave.dispose();
+    autoSave = new AutoSave(files, 100);
+    autoSave.setMode('afterDelay');
+    await files.open('a.txt');
+    const saves = vi.spyOn(files, 'save');
+    // The editor reports keys without their text (markEdited) and hands the text over when asked.
+    let held = '';
+    const handOver = () => {
+      files.editsHandedOver(handOver);
+      files.setBuffer('a.txt', held);
+    };
+    // Only the timers: the save itself goes through main's real services once they are real again.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      for (const text of ['one\nt', 'one\nty', 'one\ntyp', 'one\ntype\n']) {
+        held = text;
+        files.markEdited('a.txt', true, handOver);
+        vi.advanceTimersByTime(60);
+      }
+      expect(saves).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(40);
+      expect(saves).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
+    await until(async () => (await disk('a.txt')) === 'one\ntype\n', 'the save after the pause');
   });
 
   it('afterDelay never writes over a change on disk it has not shown', async () => {

@@ -4,7 +4,7 @@
  */
 import { readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { KilnBridge, RequestArgs } from '../../shared/contract';
 import { OpenFilesStore } from '../../renderer/src/editor/open-files';
 import { HotExit } from '../../renderer/src/hot-exit/hot-exit';
@@ -38,6 +38,32 @@ const backups = async () => (await bridge.request('backup.list', {})).backups;
 const disk = (rel: string) => readFile(path.join(running.root, rel), 'utf8');
 
 describe('hot exit', () => {
+  it('a backup waits for a pause in typing, though a key in a dirty tab leaves the state as it was', async () => {
+    const first = openWindow();
+    await first.files.open('a.txt');
+    let held = '';
+    const handOver = () => {
+      first.files.editsHandedOver(handOver);
+      first.files.setBuffer('a.txt', held);
+    };
+    // The backup's timer runs out into flushEdits (the keys the editor holds belong in it).
+    const flushes = vi.spyOn(first.files, 'flushEdits');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      for (const text of ['one\nt', 'one\nty', 'one\ntyp', 'one\ntyped\n']) {
+        held = text;
+        first.files.markEdited('a.txt', true, handOver);
+        vi.advanceTimersByTime(15);
+      }
+      expect(flushes).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(5);
+      expect(flushes).toHaveBeenCalled();
+    } finally {
+      vi.useRealTimers();
+    }
+    await until(async () => (await backups()).some((b) => b.text === 'one\ntyped\n'), 'the backup after the pause');
+  });
+
   it('backs up dirty buffers after typing stops and restores them dirty in the next window, disk untouched', async () => {
     const first = openWindow();
     await first.files.open('a.txt');

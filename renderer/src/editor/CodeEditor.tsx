@@ -140,21 +140,25 @@ export function CodeEditor({ path }: { path: string }) {
   useEffect(() => {
     if (!ready || file?.large) return;
     let live = true;
-    const timer = setTimeout(
-      () => {
-        bridge.request('editor.gutter', { path, text: buffer }).then(
-          (changes) => live && gutter.current?.set(changes.map(gutterDecoration)),
-          () => live && gutter.current?.clear(),
-        );
-      },
-      buffer === undefined ? 0 : GUTTER_TYPING_PAUSE_MS,
-    );
+    const ask = () => {
+      bridge.request('editor.gutter', { path, text: buffer }).then(
+        (changes) => live && gutter.current?.set(changes.map(gutterDecoration)),
+        () => live && gutter.current?.clear(),
+      );
+    };
+    let timer = setTimeout(ask, buffer === undefined ? 0 : GUTTER_TYPING_PAUSE_MS);
+    // Each key restarts the pause (its text reaches `buffer` a moment later), without a render of its own.
+    const typing = store.onDidEdit((edited) => {
+      if (edited !== path) return;
+      clearTimeout(timer);
+      timer = setTimeout(ask, GUTTER_TYPING_PAUSE_MS);
+    });
     return () => {
       live = false;
       clearTimeout(timer);
+      typing.dispose();
     };
-    // Keyed on the edits too: each key restarts the pause, though its text reaches `buffer` a moment later.
-  }, [bridge, path, ready, file?.large, file?.diskHash, buffer, gitState, file?.edits]);
+  }, [bridge, store, path, ready, file?.large, file?.diskHash, buffer, gitState]);
 
   const language = file && ready ? (file.large ? 'plaintext' : languageForPath(file.path)) : undefined;
   return (

@@ -64,6 +64,30 @@ describe('OpenFilesStore over the fake bridge', () => {
     expect(store.get('notes.txt')).toMatchObject({ dirty: false, buffer: 'one\ntwo\n' });
   });
 
+  it('a key reported without its text tells subscribers only when the dirty flag flips; onDidEdit hears each', async () => {
+    await store.open('notes.txt');
+    let notified = 0;
+    const unsubscribe = store.subscribe(() => notified++);
+    const edited: string[] = [];
+    const sub = store.onDidEdit((path) => edited.push(path));
+    const handOver = () => store.editsHandedOver(handOver);
+    const before = store.getState();
+    store.markEdited('notes.txt', true, handOver);
+    expect(notified).toBe(1);
+    const dirtyState = store.getState();
+    expect(dirtyState).not.toBe(before);
+    for (let i = 0; i < 5; i++) store.markEdited('notes.txt', true, handOver);
+    // Typing on in a dirty tab: the same state object, no view re-renders for a key.
+    expect(notified).toBe(1);
+    expect(store.getState()).toBe(dirtyState);
+    store.markEdited('notes.txt', false, handOver);
+    expect(notified).toBe(2);
+    expect(store.get('notes.txt')?.dirty).toBe(false);
+    expect(edited).toEqual(Array(7).fill('notes.txt'));
+    unsubscribe();
+    sub.dispose();
+  });
+
   it('a clean tab follows an outside change; a dirty one keeps its text and shows the conflict', async () => {
     disk.set('other.txt', 'x\n');
     await store.open('notes.txt');

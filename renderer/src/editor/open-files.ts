@@ -2,6 +2,7 @@ import type { FsChange, KilnBridge } from '../../../shared/contract';
 import { KilnError } from '../../../shared/errors';
 import { changeTouches, pathAfterMove, rekeyAfterMove } from '../../../shared/fs-change';
 import { nameOf } from '../../../shared/paths';
+import { Emitter, type Event } from '../../../shared/base/event';
 import { Store, errorText, perBridge, useStore } from '../base';
 import { showsOwningView } from './owning-views';
 
@@ -34,8 +35,6 @@ export interface OpenFile {
   conflict: DiskConflict | null;
   /** Bumped whenever the buffer is replaced from outside the editor (reload), so views resync. */
   revision: number;
-  /** Bumped on every edit, even one the editor has not handed over as text yet (see `markEdited`). */
-  edits: number;
   /** The document view the operator chose for this tab ("Open as text"), instead of the one its path picks. */
   view: string | null;
 }
@@ -70,10 +69,18 @@ export class OpenFilesStore extends Store<OpenFilesState> {
   private readonly owners = new Map<string, DocumentOwner>();
   /** Editors holding edits newer than their tab's `buffer`; each hands its text over when called. */
   private readonly pendingEdits = new Set<() => void>();
+  private readonly edited = new Emitter<string>();
+  /**
+   * Every edit of a tab's text, with its path, even one whose text the editor has not handed over yet. Typing
+   * notifies the state's subscribers only when the dirty flag flips: what restarts a pause per key (auto save,
+   * backups, the change gutter) listens here, and no view re-renders for a key.
+   */
+  readonly onDidEdit: Event<string> = this.edited.event;
 
   constructor(private readonly bridge: KilnBridge) {
     super({ files: [], active: null, comparing: null });
     this.own(bridge.on('fs.change', (change) => this.handleFsChange(change)));
+    this.own(() => this.edited.dispose());
   }
 
   get(path: string): OpenFile | undefined {
@@ -105,7 +112,6 @@ export class OpenFilesStore extends Store<OpenFilesState> {
       dirty: false,
       conflict: null,
       revision: 0,
-      edits: 0,
       view: null,
     };
     if (showsOwningView(path, null)) {
@@ -207,17 +213,20 @@ export class OpenFilesStore extends Store<OpenFilesState> {
 
   /** The editor reports an edit. */
   setBuffer(path: string, text: string): void {
-    this.patch(path, (f) => ({ buffer: text, dirty: text !== f.diskText, edits: f.edits + 1 }));
+    this.patch(path, (f) => ({ buffer: text, dirty: text !== f.diskText }));
+    this.edited.fire(path);
   }
 
   /**
    * The editor reports an edit without its text (reading a large model's whole text costs milliseconds a key):
    * `dirty` is exact, `buffer` stays behind until the editor hands the text over with `setBuffer`, at the latest
-   * when `flushEdits` calls `handOver`.
+   * when `flushEdits` calls `handOver`. O(1) and renderless a key: the state changes (and its subscribers hear)
+   * only when the dirty flag flips; `onDidEdit` fires every time.
    */
   markEdited(path: string, dirty: boolean, handOver: () => void): void {
     this.pendingEdits.add(handOver);
-    this.patch(path, (f) => ({ dirty, edits: f.edits + 1 }));
+    if (this.get(path)?.dirty !== dirty) this.patch(path, () => ({ dirty }));
+    this.edited.fire(path);
   }
 
   /** An editor handed its text over (or dropped it): it owes nothing now. */
@@ -464,7 +473,7 @@ export class OpenFilesStore extends Store<OpenFilesState> {
 
 export const useOpenFilesStore = perBridge((bridge) => new OpenFilesStore(bridge));
 
-/** The open files' state, re-rendering on every change (a keystroke in any buffer included). */
+/** The open files' state, re-rendering on every change (a hand-over of typed text included, not each key). */
 export function useOpenFiles(): OpenFilesState {
   return useStore(useOpenFilesStore());
 }

@@ -1,5 +1,5 @@
 import type { Prefs } from '../../../shared/contract';
-import type { OpenFilesStore } from '../editor';
+import type { OpenFile, OpenFilesStore } from '../editor';
 
 /** VS Code's `files.autoSaveDelay` default. */
 export const AUTO_SAVE_DELAY_MS = 1000;
@@ -15,9 +15,11 @@ export type AutoSaveMode = Prefs['autoSave'];
 export class AutoSave {
   private mode: AutoSaveMode = 'off';
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
-  private readonly seen = new Map<string, { edits: number; dirty: boolean }>();
+  /** Whether each tab was dirty when last seen: a timer starts when it turns dirty, and again on each edit. */
+  private readonly wasDirty = new Map<string, boolean>();
   private active: string | null;
   private readonly unsubscribe: () => void;
+  private readonly edits: { dispose(): void };
 
   constructor(
     private readonly files: OpenFilesStore,
@@ -25,12 +27,20 @@ export class AutoSave {
   ) {
     this.active = files.getState().active;
     this.unsubscribe = files.subscribe(() => this.follow());
+    // Typing changes the state only when the dirty flag flips; each key restarts the delay through this.
+    this.edits = files.onDidEdit((path) => {
+      const file = this.files.get(path);
+      if (this.mode === 'afterDelay' && file) this.restart(file);
+    });
   }
 
   setMode(mode: AutoSaveMode): void {
     this.mode = mode;
-    if (mode !== 'afterDelay') this.clearTimers();
-    else this.follow();
+    if (mode !== 'afterDelay') {
+      this.clearTimers();
+      // Turned on again later, every dirty tab starts its delay afresh.
+      this.wasDirty.clear();
+    } else this.follow();
   }
 
   /** The window lost focus. */
@@ -41,6 +51,7 @@ export class AutoSave {
 
   dispose(): void {
     this.unsubscribe();
+    this.edits.dispose();
     this.clearTimers();
   }
 
@@ -52,20 +63,25 @@ export class AutoSave {
     this.active = active;
     if (this.mode !== 'afterDelay') return;
     for (const file of files) {
-      const before = this.seen.get(file.path);
-      this.seen.set(file.path, { edits: file.edits, dirty: file.dirty });
-      // A conflict waits for the operator: Overwrite or Reload, never a save by timer.
-      if (!file.dirty || file.conflict || file.status !== 'ready') continue;
-      if (before && before.edits === file.edits && before.dirty) continue;
-      clearTimeout(this.timers.get(file.path));
-      this.timers.set(
-        file.path,
-        setTimeout(() => {
-          this.timers.delete(file.path);
-          if (this.files.get(file.path)?.dirty) this.save(file.path);
-        }, this.delayMs),
-      );
+      const before = this.wasDirty.get(file.path);
+      this.wasDirty.set(file.path, file.dirty);
+      // Still dirty since last seen: its edits (onDidEdit) restart the delay, not other changes of the state.
+      if (!before) this.restart(file);
     }
+  }
+
+  /** (Re)starts a dirty tab's delay before its save. */
+  private restart(file: OpenFile): void {
+    // A conflict waits for the operator: Overwrite or Reload, never a save by timer.
+    if (!file.dirty || file.conflict || file.status !== 'ready') return;
+    clearTimeout(this.timers.get(file.path));
+    this.timers.set(
+      file.path,
+      setTimeout(() => {
+        this.timers.delete(file.path);
+        if (this.files.get(file.path)?.dirty) this.save(file.path);
+      }, this.delayMs),
+    );
   }
 
   private save(path: string): void {

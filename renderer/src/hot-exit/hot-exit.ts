@@ -60,7 +60,16 @@ export class HotExit {
     private readonly files: OpenFilesStore,
     private readonly debounceMs = BACKUP_DEBOUNCE_MS,
   ) {
-    this.unsubscribe = files.subscribe(() => this.follow());
+    const following = files.subscribe(() => this.follow());
+    // A key changes the state only when the dirty flag flips: each restarts a waiting backup's pause here, O(1).
+    const typing = files.onDidEdit((path) => {
+      const tracked = this.tracked.get(path);
+      if (tracked?.timer) this.schedule(path, tracked);
+    });
+    this.unsubscribe = () => {
+      following();
+      typing.dispose();
+    };
   }
 
   /**
@@ -153,21 +162,25 @@ export class HotExit {
         this.tracked.set(file.path, tracked);
       }
       if (tracked.sent === file.buffer) continue;
-      if (tracked.timer) clearTimeout(tracked.timer);
-      const current = tracked;
-      tracked.timer = setTimeout(() => {
-        current.timer = null;
-        current.idle = true;
-        whenIdle(() => {
-          if (!current.idle) return;
-          current.idle = false;
-          // The keys the editor still holds belong in the backup.
-          this.files.flushEdits();
-          const now = this.files.get(file.path);
-          if (now?.dirty) this.send(now, current, true);
-        });
-      }, this.debounceMs);
+      this.schedule(file.path, tracked);
     }
+  }
+
+  /** (Re)starts the pause after which the tab's buffer is backed up. */
+  private schedule(path: string, tracked: Tracked): void {
+    if (tracked.timer) clearTimeout(tracked.timer);
+    tracked.timer = setTimeout(() => {
+      tracked.timer = null;
+      tracked.idle = true;
+      whenIdle(() => {
+        if (!tracked.idle) return;
+        tracked.idle = false;
+        // The keys the editor still holds belong in the backup.
+        this.files.flushEdits();
+        const now = this.files.get(path);
+        if (now?.dirty) this.send(now, tracked, true);
+      });
+    }, this.debounceMs);
   }
 
   /** Sends the buffer's backup; `sliced`: its edit is found in idle slices, else at once (the page is going). */

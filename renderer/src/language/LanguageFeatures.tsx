@@ -33,6 +33,7 @@ export function LanguageFeatures() {
       bridge,
       textModels,
       reviewEdits: (preview, title) => reviewAndApply({ bridge, textModels, ask, toasts, preview, title }),
+      flushChanges: () => client.flushChanges(),
     });
     // Go to Definition into another file (F12, Ctrl/Cmd+click, a peek's "open"): its tab opens at the place.
     const opener = monaco.editor.registerEditorOpener({
@@ -74,7 +75,7 @@ export function LanguageFeatures() {
       opener.dispose();
       providers.dispose();
     };
-  }, [bridge, textModels, openFiles, ask, toasts]);
+  }, [bridge, textModels, openFiles, ask, toasts, client]);
 
   const on = prefs?.['python.languageServer'] !== 'off';
   useCommands([

@@ -19,6 +19,19 @@ export interface LanguageState {
 const MARKER_OWNER = 'pyright';
 
 /**
+ * Typed changes go to the server at most this long after the first of them, as one `language.didChange` (as VS
+ * Code's language client delays its didChange): a key costs no request of its own. Every feature request sends
+ * what is waiting first (`flushChanges`), so the server answers about the text the editor shows.
+ */
+export const DID_CHANGE_BATCH_MS = 100;
+
+interface PendingChanges {
+  path: string;
+  version: number;
+  changes: RequestArgs<'language.didChange'>['changes'];
+}
+
+/**
  * Keeps main's language server in step with the Python buffers of the text models (open, every change with the
  * model's version, close, re-key after a move) and turns its diagnostics into markers and into the Problems
  * state. Sending never waits: the keystroke path only posts the change.
@@ -27,9 +40,15 @@ export class LanguageClient extends Store<LanguageState> {
   /** Model → the path main has it open under. */
   private readonly sent = new Map<monaco.editor.ITextModel, string>();
   private textModels: TextModels | null = null;
+  /** Changes typed since the last `language.didChange`, per model, in the order Monaco made them. */
+  private readonly pending = new Map<monaco.editor.ITextModel, PendingChanges>();
+  private batchTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly bridge: KilnBridge) {
     super({ diagnostics: {}, status: null });
+    this.own(() => {
+      if (this.batchTimer !== null) clearTimeout(this.batchTimer);
+    });
     this.own(bridge.on('language.diagnostics', (d) => this.applyDiagnostics(d)));
     this.own(bridge.on('language.statusChanged', (status) => this.set({ status })));
     // After the text models re-keyed themselves for the move (their listener came first).
@@ -95,18 +114,32 @@ export class LanguageClient extends Store<LanguageState> {
   private contentChanged(model: monaco.editor.ITextModel, event: monaco.editor.IModelContentChangedEvent): void {
     const sent = this.sent.get(model);
     if (sent === undefined || sent !== this.pathOf(model)) return this.resync(model);
-    // Monaco orders a change's parts so each applies to the text the previous one left.
-    this.post('language.didChange', {
-      path: sent,
-      version: event.versionId,
-      changes: event.changes.map((c) => ({ range: toLspRange(c.range), text: c.text })),
-    });
+    // Monaco orders a change's parts so each applies to the text the previous one left; events append in order.
+    const changes = event.changes.map((c) => ({ range: toLspRange(c.range), text: c.text }));
+    const waiting = this.pending.get(model);
+    if (waiting) {
+      waiting.changes.push(...changes);
+      waiting.version = event.versionId;
+    } else this.pending.set(model, { path: sent, version: event.versionId, changes });
+    this.batchTimer ??= setTimeout(() => this.flushChanges(), DID_CHANGE_BATCH_MS);
+  }
+
+  /** Sends every model's waiting changes now: before any request whose answer depends on the text. */
+  flushChanges(): void {
+    if (this.batchTimer !== null) clearTimeout(this.batchTimer);
+    this.batchTimer = null;
+    for (const [model, { path, version, changes }] of [...this.pending]) {
+      this.pending.delete(model);
+      this.post('language.didChange', { path, version, changes });
+    }
   }
 
   private close(model: monaco.editor.ITextModel): void {
     const sent = this.sent.get(model);
     if (sent === undefined) return;
     this.sent.delete(model);
+    // Opened again (a move, a language change) it goes whole; closed, the server reads the disk.
+    this.pending.delete(model);
     if (!model.isDisposed()) monaco.editor.setModelMarkers(model, MARKER_OWNER, []);
     this.post('language.didClose', { path: sent });
   }

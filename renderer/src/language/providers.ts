@@ -23,6 +23,8 @@ export interface ProviderDeps {
   textModels: TextModels;
   /** Shows a rename's (or a quick fix's) edits and applies them if the operator accepts; reports its own errors. */
   reviewEdits(preview: EditPreview | Promise<EditPreview>, title: string): Promise<void>;
+  /** Sends the typed changes still waiting for their batch, so main answers about the text the editor shows. */
+  flushChanges(): void;
 }
 
 // process-wide: ids only grow; unique across windows is all they need to be.
@@ -32,6 +34,8 @@ let requestSeq = 0;
 export function registerPythonProviders(deps: ProviderDeps): monaco.IDisposable {
   const { bridge, textModels } = deps;
   const docOf = (model: monaco.editor.ITextModel): LanguageDocument | null => {
+    // Every feature asks through here first: the server must have what was typed before the question.
+    deps.flushChanges();
     const resolved = resolvedDocument(model);
     if (resolved) return resolved;
     const path = textModels.pathOf(model);

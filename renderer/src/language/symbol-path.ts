@@ -38,6 +38,8 @@ function askSymbols(bridge: KilnBridge, path: string): Promise<DocumentSymbol[]>
   const asking = askingOf.of(bridge);
   const pending = asking.get(path);
   if (pending) return pending;
+  // What was typed goes first, so the symbols are those of the text shown.
+  useLanguageClient.of(bridge).flushChanges();
   const asked = bridge.request('language.documentSymbols', { path }).finally(() => asking.delete(path));
   asking.set(path, asked);
   return asked;
