@@ -140,6 +140,27 @@ describe("a run's new files, applied as one batch per folder", () => {
     );
   });
 
+  it('counts each file as 1 KiB at least: a folder of many empty files takes batches too', async () => {
+    const { root, upper, workspace, heard } = await setUp({});
+    await mkdir(path.join(upper, 'empty'));
+    // A bound of 8 KiB: eight empty files a batch (16,384 with BATCH_BYTES).
+    const names = Array.from({ length: 10 }, (_, i) => `e${i}`);
+    for (const name of names) await writeFile(path.join(upper, 'empty', name), '');
+    const result = await withWriteCause({ agentSession: 'agent', turn: 'turn-3' }, async () =>
+      applyRunChanges({
+        workspace,
+        upper,
+        changes: await overlayChanges(upper, root, PYTHON),
+        startedAt: Date.now() + 60_000,
+        keep: async () => undefined,
+        batchBytes: 8 * 1024,
+      }),
+    );
+    expect(result.created).toHaveLength(10);
+    const events = heard.filter((change) => change.type === 'createdFiles');
+    expect(events.map((change) => createdPaths(change).length)).toEqual([8, 2]);
+  });
+
   it('gives each new file the run’s permission bits, also those the umask would take', async () => {
     const { root, workspace } = await setUp({});
     const bytes = Buffer.from('x\n');

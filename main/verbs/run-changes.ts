@@ -19,8 +19,9 @@ const FILES_AT_ONCE = 16;
 /** Files up to this size are read here and created as a batch per folder; larger ones go file by file. */
 const BATCH_FILE_BYTES = 1024 * 1024;
 /**
- * Bytes of a folder's small files read and created per batch (bounds what is held in memory at once): a folder of
- * small files is one batch, one history pack and one change event, up to this much.
+ * Bytes of a folder's small files read and created per batch (bounds what is held in memory at once, and with each
+ * file counted as 1 KiB at least, the names one change event carries: 16,384): a folder of small files is one
+ * batch, one history pack and one change event, up to this much.
  */
 export const BATCH_BYTES = 16 * 1024 * 1024;
 
@@ -45,6 +46,8 @@ export interface ApplyRunChangesOptions {
    * for a missing .kiln/ or .git/ are such folders); what the run put in it is listed.
    */
   refuse?(rel: string): string | null;
+  /** What one batch of a folder's small files holds at most (BATCH_BYTES; tests use less). */
+  batchBytes?: number;
 }
 
 /**
@@ -161,7 +164,7 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
     for (let next = 0; next < changes.length;) {
       const newFiles: (NewFile & { change: FileChange })[] = [];
       // The bound is checked before each file: a batch passes it by at most one file (BATCH_FILE_BYTES).
-      for (let bytes = 0; next < changes.length && bytes < BATCH_BYTES; next++) {
+      for (let bytes = 0; next < changes.length && bytes < (options.batchBytes ?? BATCH_BYTES); next++) {
         const change = changes[next];
         const why = options.refuse?.(change.path);
         if (why) refused.push({ path: change.path, why });
@@ -170,7 +173,8 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
           const read = readSmallFile(change.source);
           if (read) {
             newFiles.push({ name: path.posix.basename(change.path), ...read, change });
-            bytes += read.bytes.length;
+            // 1 KiB at least: a folder of 100,000 empty files is several batches, not one event naming them all.
+            bytes += Math.max(read.bytes.length, 1024);
           } else ordinary.push(change);
         }
       }
