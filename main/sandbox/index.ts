@@ -8,6 +8,7 @@ export {
   processStartTime,
   readRunRecord,
   removeRunDir,
+  upperNames,
   type OverlayChange,
   type RunOverlay,
   type RunRecord,

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { lstatSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -71,13 +71,22 @@ const UNSAFE_IN_OPTIONS = /[,:\\]/;
 export async function unstageableReason(workspaceRoot: string, parent: string): Promise<string | null> {
   if (UNSAFE_IN_OPTIONS.test(workspaceRoot) || UNSAFE_IN_OPTIONS.test(parent))
     return 'the workspace or data folder path has a character overlayfs options cannot take (, : or \\)';
-  // expected: no /proc, no mount table to read; bwrap's overlay needs Linux, where it is there.
-  const table = await fs.readFile('/proc/self/mountinfo', 'utf8').catch(() => '');
+  const table = readMountTable();
   const inside = table
     .split('\n')
     .map((line) => unescapeMountPath(line.split(' ')[4] ?? ''))
     .find((mountPoint) => mountPoint.startsWith(`${workspaceRoot}/`));
   return inside ? `another filesystem is mounted inside the workspace (${inside})` : null;
+}
+
+/** This process's mount table, read synchronously (procfs, a few KB: less than the hops of an async read). */
+function readMountTable(): string {
+  try {
+    return readFileSync('/proc/self/mountinfo', 'utf8');
+  } catch {
+    // expected: no /proc, no mount table to read; bwrap's overlay needs Linux, where it is there.
+    return '';
+  }
 }
 
 /** mountinfo writes space, tab, newline and backslash as octal escapes. */
@@ -104,24 +113,23 @@ export async function prepareRunOverlay(
   wrap(command: string[], options?: OverlayWrapOptions): string[];
 } | null> {
   if (UNSAFE_IN_OPTIONS.test(workspaceRoot) || UNSAFE_IN_OPTIONS.test(parent)) return null;
-  await fs.mkdir(parent, { recursive: true, mode: 0o700 });
-  const dir = await fs.mkdtemp(path.join(parent, 'run-'));
+  // Synchronous: five metadata calls in Kiln's own folder, on every staged run's way to its start, where each
+  // thread-pool hop waits its turn under load.
+  mkdirSync(parent, { recursive: true, mode: 0o700 });
+  const dir = mkdtempSync(path.join(parent, 'run-'));
   const upper = path.join(dir, 'upper');
   const work = path.join(dir, 'work');
   const marker = path.join(dir, 'mounted');
-  await Promise.all([fs.mkdir(upper, { mode: 0o700 }), fs.mkdir(work, { mode: 0o700 })]);
-  const startedAt = (await fs.stat(upper)).ctimeMs;
+  mkdirSync(upper, { mode: 0o700 });
+  mkdirSync(work, { mode: 0o700 });
+  const startedAt = statSync(upper).ctimeMs;
   let kept = false;
   const overlay: RunOverlay = {
     dir,
     upper,
     startedAt,
     // Anything in the upper layer was written through the overlay, whatever the marker says: never discarded.
-    mounted: async () =>
-      // expected: no marker means the run never mounted the overlay
-      (await fs.readFile(marker, 'utf8').catch(() => '')).startsWith('mounted') ||
-      // expected: no upper layer left means nothing was written through it
-      (await fs.readdir(upper).catch(() => [])).length > 0,
+    mounted: async () => readMarker(marker).startsWith('mounted') || upperNames(upper).length > 0,
     describe: async (record) => {
       const full: RunRecord = {
         ...record,
@@ -156,6 +164,29 @@ export async function prepareRunOverlay(
       ...command,
     ],
   };
+}
+
+/** The overlay's marker (a few bytes), read synchronously once the run ended; '' when the run never wrote it. */
+function readMarker(marker: string): string {
+  try {
+    return readFileSync(marker, 'utf8');
+  } catch {
+    // expected: no marker means the run never mounted the overlay
+    return '';
+  }
+}
+
+/**
+ * What the run left at the top of its upper layer (empty: it wrote nothing through the overlay), read synchronously:
+ * one small folder, asked on every staged run's way to its answer.
+ */
+export function upperNames(upper: string): string[] {
+  try {
+    return readdirSync(upper);
+  } catch {
+    // expected: no upper layer left means nothing was written through it
+    return [];
+  }
 }
 
 /** The run's record in its folder (see RunOverlay.describe). */

@@ -1,3 +1,4 @@
+import { accessSync, constants as fsConstants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { createLogger } from '../log';
@@ -18,10 +19,12 @@ export interface PidsCgroup {
 }
 
 /** Where this process's pids cgroup is: cgroup v1's pids hierarchy, else the unified one. */
-async function pidsParents(): Promise<string[]> {
+function pidsParents(): string[] {
   let text: string;
   try {
-    text = await fs.readFile('/proc/self/cgroup', 'utf8');
+    // Synchronous, as every call on the run's way here: a few bytes of procfs, where a thread-pool hop under load
+    // waits milliseconds for its turn.
+    text = readFileSync('/proc/self/cgroup', 'utf8');
   } catch {
     return [];
   }
@@ -36,12 +39,13 @@ async function pidsParents(): Promise<string[]> {
   return parents.sort((a) => (a.startsWith('/sys/fs/cgroup/pids') ? -1 : 1));
 }
 
-async function readMaxEvents(dir: string): Promise<number> {
+/** Whether the cap refused a fork (its `max` event count), read synchronously: one small sysfs file. */
+function maxEventsSeen(dir: string): boolean {
   try {
-    const match = /^max (\d+)/m.exec(await fs.readFile(path.join(dir, 'pids.events'), 'utf8'));
-    return match ? Number(match[1]) : 0;
+    const match = /^max (\d+)/m.exec(readFileSync(path.join(dir, 'pids.events'), 'utf8'));
+    return match ? Number(match[1]) > 0 : false;
   } catch {
-    return 0;
+    return false;
   }
 }
 
@@ -53,7 +57,7 @@ export const RUN_CGROUP_PREFIX = 'kiln-run-';
  */
 export async function sweepStaleRunCgroups(minAgeMs = 60_000): Promise<void> {
   if (process.platform !== 'linux') return;
-  for (const parent of await pidsParents()) {
+  for (const parent of pidsParents()) {
     const names = await fs
       .readdir(parent)
       .catch(log.caught('a pids cgroup folder cannot be read (gone, or not ours); nothing to sweep', [] as string[]));
@@ -77,19 +81,22 @@ export async function sweepStaleRunCgroups(minAgeMs = 60_000): Promise<void> {
   }
 }
 
-/** Makes a pids cgroup capped at `max` (its name starts with RUN_CGROUP_PREFIX), or null where this process cannot. */
+/**
+ * Makes a pids cgroup capped at `max` (its name starts with RUN_CGROUP_PREFIX), or null where this process cannot.
+ * Made with synchronous calls: three on cgroupfs, each microseconds, on every sandboxed run's way to its start.
+ */
 export async function createPidsCgroup(name: string, max: number): Promise<PidsCgroup | null> {
   if (process.platform !== 'linux') return null;
-  for (const parent of await pidsParents()) {
+  for (const parent of pidsParents()) {
     const dir = path.join(parent, name);
     try {
-      await fs.mkdir(dir);
+      mkdirSync(dir);
     } catch {
       continue;
     }
     try {
-      await fs.writeFile(path.join(dir, 'pids.max'), String(max));
-      await fs.access(path.join(dir, 'cgroup.procs'), fs.constants.W_OK);
+      writeFileSync(path.join(dir, 'pids.max'), String(max));
+      accessSync(path.join(dir, 'cgroup.procs'), fsConstants.W_OK);
     } catch {
       await fs
         .rmdir(dir)
@@ -100,7 +107,7 @@ export async function createPidsCgroup(name: string, max: number): Promise<PidsC
     }
     return {
       procsFile: path.join(dir, 'cgroup.procs'),
-      maxHit: async () => (await readMaxEvents(dir)) > 0,
+      maxHit: async () => maxEventsSeen(dir),
       dispose: async () => {
         // The last processes may take a moment to be reaped after the namespace died.
         for (let attempt = 0; attempt < 50; attempt++) {

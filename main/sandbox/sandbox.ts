@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import * as fs from 'node:fs/promises';
+import { lstatSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { KilnError } from '../../shared/errors';
@@ -27,6 +27,14 @@ import { createLogger } from '../log';
 
 const log = createLogger('sandbox');
 const notThere = log.caught('a path a run may write is not there yet (or unresolvable); it is made or left out', null);
+/** A synchronous metadata call, null (and logged, see notThere) when the path is not there or cannot be resolved. */
+function orNotThere<T>(call: () => T): T | null {
+  try {
+    return call();
+  } catch (err) {
+    return notThere(err);
+  }
+}
 
 /** What the project config (trusted) or the user config says about the sandbox. */
 export interface SandboxSettings {
@@ -292,7 +300,8 @@ export class Sandbox {
 
 /**
  * Where each read-only path is mounted: an existing one at its realpath (a `.git` file too; a link leading out of the
- * workspace leaves nothing here to protect), a missing one as a placeholder at its own path.
+ * workspace leaves nothing here to protect), a missing one as a placeholder at its own path. Synchronous: a few
+ * metadata calls per run, each less than its hop through the thread pool would wait under load.
  */
 async function readOnlyMounts(
   workspaceRoot: string,
@@ -303,12 +312,11 @@ async function readOnlyMounts(
   const missing: string[] = [];
   for (const rel of new Set(rels)) {
     const abs = path.join(workspaceRoot, rel);
-    const info = await fs.lstat(abs).catch(notThere);
-    if (!info) {
+    if (!orNotThere(() => lstatSync(abs))) {
       (madeBeforeRun.includes(rel) ? existing : missing).push(abs);
       continue;
     }
-    const real = await fs.realpath(abs).catch(notThere);
+    const real = orNotThere(() => realpathSync.native(abs));
     if (real && isWithin(real, workspaceRoot) && real !== workspaceRoot) existing.push(real);
   }
   return { existing, missing };

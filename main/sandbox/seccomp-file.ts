@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,18 +23,15 @@ export async function seccompProgramFile(): Promise<string | null> {
     const file = await written.catch(
       log.caught('the seccomp program could not be written before; it is written again', null, 'warn'),
     );
-    if (file && (await exists(file))) return file;
+    if (file && exists(file)) return file;
   }
   encoded ??= encodeSeccompProgram(buildSeccompProgram());
   written = writeProgram(encoded);
   return written;
 }
 
-const exists = (file: string) =>
-  fs.access(file).then(
-    () => true,
-    () => false,
-  );
+/** Checked before every sandboxed run (a cleaner may have removed it): synchronous, one call on the temp folder. */
+const exists = (file: string) => existsSync(file);
 
 async function writeProgram(bytes: Buffer): Promise<string> {
   // mkdtemp: a fresh name no other user can have made beforehand.

@@ -15,10 +15,12 @@ import { ChangeFeed } from '../changes';
 import { historyCreationRecorder, historyRecorder, HistoryStore, TurnUndo, withWriteCause } from '../history';
 import { overlayChanges } from '../sandbox';
 import { hashText, Workspace, type DiskState, type ReplacedFile } from '../workspace';
-import { applyRunChanges } from './run-changes';
+import { applyRunChanges, BATCH_BYTES } from './run-changes';
+
+const MiB = 1024 * 1024;
 
 const PYTHON = '/usr/bin/python3';
-/** More than one batch's worth (256 a batch), so a folder's files span batches. */
+/** More than the 256 files a batch once held: a folder of small files is one batch all the same. */
 const FILES = 300;
 
 let cleanups: Array<() => Promise<void>> = [];
@@ -57,7 +59,7 @@ async function setUp(files: Record<string, string>) {
 }
 
 describe("a run's new files, applied as one batch per folder", () => {
-  it('creates them with one history batch and one change event per batch, protected paths refused', async () => {
+  it('creates them with one history batch and one change event for the folder, protected paths refused', async () => {
     const { root, upper, workspace, heard, reported, batches, store, undo } = await setUp({
       'out/taken.txt': 'the operator’s\n',
     });
@@ -87,18 +89,18 @@ describe("a run's new files, applied as one batch per folder", () => {
     // No temp file of the batch left beside them.
     expect(readdirSync(path.join(root, 'out')).filter((name) => name.startsWith('.kiln-'))).toEqual([]);
 
-    // History heard of the new files in batches, not file by file.
-    expect(batches.map((batch) => batch.length)).toEqual([256, FILES - 256]);
-    // The feed carries one event per batch of the folder (not one per file), naming every file, as the agent's,
-    // with each file's disk state for the feed's echo check.
+    // History heard of the folder's new files at once, not file by file.
+    expect(batches.map((batch) => batch.length)).toEqual([FILES]);
+    // The feed carries one event for the folder (not one per file), naming every file, as the agent's, with each
+    // file's disk state for the feed's echo check.
     const batchEvents = heard.filter((change) => change.type === 'createdFiles');
-    expect(batchEvents).toHaveLength(batches.length);
+    expect(batchEvents).toHaveLength(1);
     expect(heard.filter((change) => change.type === 'created')).toEqual([]);
     expect(batchEvents.flatMap((change) => createdPaths(change))).toEqual(names.map((name) => `out/${name}`));
     expect(batchEvents.every((change) => change.dir === 'out' && change.origin === 'agent')).toBe(true);
     const first = reported.find(({ change }) => change.type === 'createdFiles')!;
     const disks = first.disk as readonly DiskState[];
-    expect(disks).toHaveLength(256);
+    expect(disks).toHaveLength(FILES);
     const info = await lstat(path.join(root, 'out/f042.txt'));
     expect(disks[42]).toMatchObject({ size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino });
 
@@ -116,6 +118,64 @@ describe("a run's new files, applied as one batch per folder", () => {
     await store.applyMove('out', 'moved', true);
     expect((await store.list('moved/f043.txt')).map((entry) => entry.reason)).toEqual(['create']);
     expect(await store.list('out/f043.txt')).toEqual([]);
+  });
+
+  it('holds at most BATCH_BYTES (and one file) of a folder in memory at once: a larger folder takes batches', async () => {
+    const { root, upper, workspace, heard, batches } = await setUp({});
+    await mkdir(path.join(upper, 'big'));
+    // 1 MiB each (the largest a batch reads): the bound is passed after BATCH_BYTES of them, by one file at most.
+    const perBatch = BATCH_BYTES / MiB;
+    const count = perBatch + 3;
+    const names = Array.from({ length: count }, (_, i) => `b${String(i).padStart(2, '0')}.bin`);
+    for (const [i, name] of names.entries()) await writeFile(path.join(upper, 'big', name), Buffer.alloc(MiB, i));
+    const changes = await overlayChanges(upper, root, PYTHON);
+    const result = await withWriteCause({ agentSession: 'agent', turn: 'turn-2' }, () =>
+      applyRunChanges({ workspace, upper, changes, startedAt: Date.now() + 60_000, keep: async () => undefined }),
+    );
+    expect(result.created).toEqual(names.map((name) => `big/${name}`));
+    expect(batches.map((batch) => batch.length)).toEqual([perBatch, count - perBatch]);
+    expect(heard.filter((change) => change.type === 'createdFiles')).toHaveLength(2);
+    expect(await readFile(path.join(root, 'big/b07.bin')).then((bytes) => bytes.equals(Buffer.alloc(MiB, 7)))).toBe(
+      true,
+    );
+  });
+
+  it('counts each file as 1 KiB at least: a folder of many empty files takes batches too', async () => {
+    const { root, upper, workspace, heard } = await setUp({});
+    await mkdir(path.join(upper, 'empty'));
+    // A bound of 8 KiB: eight empty files a batch (16,384 with BATCH_BYTES).
+    const names = Array.from({ length: 10 }, (_, i) => `e${i}`);
+    for (const name of names) await writeFile(path.join(upper, 'empty', name), '');
+    const result = await withWriteCause({ agentSession: 'agent', turn: 'turn-3' }, async () =>
+      applyRunChanges({
+        workspace,
+        upper,
+        changes: await overlayChanges(upper, root, PYTHON),
+        startedAt: Date.now() + 60_000,
+        keep: async () => undefined,
+        batchBytes: 8 * 1024,
+      }),
+    );
+    expect(result.created).toHaveLength(10);
+    const events = heard.filter((change) => change.type === 'createdFiles');
+    expect(events.map((change) => createdPaths(change).length)).toEqual([8, 2]);
+  });
+
+  it('gives each new file the run’s permission bits, also those the umask would take', async () => {
+    const { root, workspace } = await setUp({});
+    const bytes = Buffer.from('x\n');
+    const modes = { 'plain.txt': 0o644, 'script.sh': 0o755, 'private.txt': 0o600, 'shared.txt': 0o666 };
+    const outcome = await workspace.createFilesIn(
+      '',
+      Object.entries(modes).map(([name, mode]) => ({ name, bytes, mode })),
+      { origin: 'agent' },
+    );
+    expect(outcome.created).toHaveLength(4);
+    for (const [name, mode] of Object.entries(modes))
+      expect({ name, mode: ((await lstat(path.join(root, name))).mode & 0o7777).toString(8) }).toEqual({
+        name,
+        mode: mode.toString(8),
+      });
   });
 
   it('never writes over a name that is taken: a file, a link or a folder', async () => {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import type { RunChanges } from '../../shared/contract/verbs';
@@ -18,8 +18,12 @@ const WHOLE_FILE_BYTES = 64 * 1024 * 1024;
 const FILES_AT_ONCE = 16;
 /** Files up to this size are read here and created as a batch per folder; larger ones go file by file. */
 const BATCH_FILE_BYTES = 1024 * 1024;
-/** Files of a folder read and created per batch (bounds what is held in memory at once). */
-const FILES_PER_BATCH = 256;
+/**
+ * Bytes of a folder's small files read and created per batch (bounds what is held in memory at once, and with each
+ * file counted as 1 KiB at least, the names one change event carries: 16,384): a folder of small files is one
+ * batch, one history pack and one change event, up to this much.
+ */
+export const BATCH_BYTES = 16 * 1024 * 1024;
 
 type FileChange = Extract<OverlayChange, { kind: 'file' }>;
 
@@ -42,6 +46,8 @@ export interface ApplyRunChangesOptions {
    * for a missing .kiln/ or .git/ are such folders); what the run put in it is listed.
    */
   refuse?(rel: string): string | null;
+  /** What one batch of a folder's small files holds at most (BATCH_BYTES; tests use less). */
+  batchBytes?: number;
 }
 
 /**
@@ -155,16 +161,21 @@ export async function applyRunChanges(options: ApplyRunChangesOptions): Promise<
    */
   const applyFolder = async (dir: string, changes: FileChange[]): Promise<void> => {
     const ordinary: FileChange[] = [];
-    for (let start = 0; start < changes.length; start += FILES_PER_BATCH) {
+    for (let next = 0; next < changes.length;) {
       const newFiles: (NewFile & { change: FileChange })[] = [];
-      for (const change of changes.slice(start, start + FILES_PER_BATCH)) {
+      // The bound is checked before each file: a batch passes it by at most one file (BATCH_FILE_BYTES).
+      for (let bytes = 0; next < changes.length && bytes < (options.batchBytes ?? BATCH_BYTES); next++) {
+        const change = changes[next];
         const why = options.refuse?.(change.path);
         if (why) refused.push({ path: change.path, why });
         else if (change.size > BATCH_FILE_BYTES) ordinary.push(change);
         else {
           const read = readSmallFile(change.source);
-          if (read) newFiles.push({ name: path.posix.basename(change.path), ...read, change });
-          else ordinary.push(change);
+          if (read) {
+            newFiles.push({ name: path.posix.basename(change.path), ...read, change });
+            // 1 KiB at least: a folder of 100,000 empty files is several batches, not one event naming them all.
+            bytes += Math.max(read.bytes.length, 1024);
+          } else ordinary.push(change);
         }
       }
       if (newFiles.length === 0) continue;
@@ -304,7 +315,15 @@ function readSmallFile(file: string): { bytes: Buffer; mode: number } | null {
   try {
     const info = fstatSync(fd);
     if (!info.isFile() || info.size > BATCH_FILE_BYTES) return null;
-    return { bytes: readFileSync(fd), mode: info.mode & 0o777 };
+    // Read to the size just seen, not with readFileSync (which asks fstat again): a syscall less per file.
+    const bytes = Buffer.allocUnsafe(info.size);
+    let done = 0;
+    while (done < bytes.length) {
+      const read = readSync(fd, bytes, done, bytes.length - done, null);
+      if (read === 0) break;
+      done += read;
+    }
+    return { bytes: done === bytes.length ? bytes : bytes.subarray(0, done), mode: info.mode & 0o777 };
   } finally {
     closeSync(fd);
   }

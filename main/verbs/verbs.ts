@@ -1,5 +1,5 @@
 import { constants as fsConstants } from 'node:fs';
-import { access, readdir } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import type { z } from 'zod';
 import {
   isVerbName,
@@ -16,7 +16,14 @@ import {
 import type { EntryKind } from '../../shared/contract';
 import { SerialQueue } from '../../shared/base/serial-queue';
 import { KilnError } from '../../shared/errors';
-import { DEFAULT_SANDBOX_SETTINGS, overlayChanges, Sandbox, type PreparedRun, type SandboxSettings } from '../sandbox';
+import {
+  DEFAULT_SANDBOX_SETTINGS,
+  overlayChanges,
+  Sandbox,
+  upperNames,
+  type PreparedRun,
+  type SandboxSettings,
+} from '../sandbox';
 import type { Workspace } from '../workspace';
 import { AgentAccess } from './agent-access';
 import { AuditLog } from './audit-log';
@@ -302,14 +309,17 @@ export class Verbs {
     // Steps are numbered in the order the calls came, though preparing one run can take longer than another.
     const { prepared, script } = await this.admission.run(async () => {
       const ready = await this.prepareRun(heavy);
-      try {
-        // Before any code runs: should Kiln die during the run, the next Kiln applies what it wrote, for its turn.
-        await ready.overlay?.describe({ workspaceRoot: this.workspace.root, cause: { ...currentWriteCause() } });
-        return { prepared: ready, script: await record(ready.description) };
-      } catch (err) {
+      // Side by side, both before any code runs: the run's record (should Kiln die during the run, the next Kiln
+      // applies what it wrote, for its turn) and the step. Both settle before a failure disposes of the run.
+      const [described, recorded] = await Promise.allSettled([
+        ready.overlay?.describe({ workspaceRoot: this.workspace.root, cause: { ...currentWriteCause() } }),
+        record(ready.description),
+      ]);
+      if (described.status === 'rejected' || recorded.status === 'rejected') {
         await ready.dispose();
-        throw err;
+        throw described.status === 'rejected' ? described.reason : (recorded as PromiseRejectedResult).reason;
       }
+      return { prepared: ready, script: recorded.value };
     });
     try {
       const stepFile = await this.workspace.resolve(script);
@@ -369,15 +379,16 @@ export class Verbs {
       this.running.delete(controller);
       options.signal?.removeEventListener('abort', forward);
     }
-    // Applied however the run ended (a timed-out or cancelled run's writes are as real as a finished one's).
-    const files = await this.applyStagedWrites(prepared);
-    if (outcome.cancelled)
-      throw new KilnError('E_CANCELLED', 'The run was stopped; its process and everything it started were killed');
-    const limit = await prepared.limitOf({
+    // Which limit the run hit is asked while its writes apply (one wait, not two).
+    const limitHit = prepared.limitOf({
       timedOut: outcome.timed_out,
       returncode: outcome.returncode,
       stderr: outcome.stderr,
     });
+    // Applied however the run ended (a timed-out or cancelled run's writes are as real as a finished one's).
+    const [files, limit] = await Promise.all([this.applyStagedWrites(prepared), limitHit]);
+    if (outcome.cancelled)
+      throw new KilnError('E_CANCELLED', 'The run was stopped; its process and everything it started were killed');
     let stderr = outcome.stderr;
     const limitNote = limit ? prepared.limitMessage(limit) : undefined;
     if (limitNote) stderr += `${stderr && !stderr.endsWith('\n') ? '\n' : ''}[kiln] ${limitNote}\n`;
@@ -400,11 +411,8 @@ export class Verbs {
     const direct = { staged: false, created: [], changed: [], deleted: [], kept: [] };
     if (!prepared.overlay) return { ...direct, direct_reason: prepared.directWritesReason };
     const overlay = prepared.overlay;
-    // Asked side by side (one wait, not two): whether it mounted, and whether the run wrote anything through it.
-    const [mounted, written] = await Promise.all([
-      overlay.mounted(),
-      readdir(overlay.upper).catch(log.caught('the overlay holds no upper folder: the run wrote nothing', [])),
-    ]);
+    const mounted = await overlay.mounted();
+    const written = upperNames(overlay.upper);
     if (!mounted) return { ...direct, direct_reason: 'the overlay could not be mounted over this workspace' };
     // Most runs write nothing: no walk, no apply.
     if (written.length === 0) return { ...direct, staged: true };

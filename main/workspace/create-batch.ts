@@ -98,12 +98,15 @@ export async function createFilesIn(
  * most of a file's cost on a busy disk. A write that fails removes what it made.
  */
 function createNew(target: string, file: NewFile): DiskState | null {
+  const mode = file.mode & 0o7777;
   let fd: number;
   try {
+    // Made with the file's own bits where they are plain (no write for others while it is written): the umask
+    // mostly leaves them so, and then no chmod is needed.
     fd = openSync(
       target,
       fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_NOFOLLOW,
-      0o600,
+      mode & 0o755,
     );
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return null;
@@ -111,7 +114,9 @@ function createNew(target: string, file: NewFile): DiskState | null {
   }
   try {
     for (let done = 0; done < file.bytes.length;) done += writeSync(fd, file.bytes, done);
-    fchmodSync(fd, file.mode & 0o7777);
+    const made = fstatSync(fd);
+    if ((made.mode & 0o7777) === mode) return diskState(made, hashText(file.bytes));
+    fchmodSync(fd, mode);
     return diskState(fstatSync(fd), hashText(file.bytes));
   } catch (err) {
     unlinkSync(target);
