@@ -61,6 +61,12 @@ function changedElsewhere(path: string): KilnError {
 
 const isNotebook = (rel: string) => rel.toLowerCase().endsWith('.ipynb');
 
+/**
+ * Decisions are kept by the change's id in the turn's own diff (base → left), under this prefix: its id now changes
+ * when the operator's save gives a nbformat 4.4 notebook's cells ids, and a kept cell would be offered again.
+ */
+const TURN_ID = 'turn:';
+
 /** Decisions kept for this many turn-and-notebook pairs, the newest: older turns are offered for review again. */
 const KEPT_DECISIONS = 500;
 
@@ -191,7 +197,12 @@ export class TurnNotebooks {
     const decisions = await this.loadDecisions();
     const key = `${turn}\n${path}`;
     const decided = { ...decisions.get(key) };
-    for (const id of changeIds) decided[id] = decision;
+    // Kept by the turn's own id where the change still stands (one the window undid is listed no more).
+    const { turnChangeIds } = turnCellReview(sides.base, sides.left, this.now(path, sides));
+    for (const id of changeIds) {
+      const turnId = turnChangeIds.get(id);
+      decided[turnId === undefined ? id : `${TURN_ID}${turnId}`] = decision;
+    }
     // Newest last, so the oldest go first past the bound.
     decisions.delete(key);
     decisions.set(key, decided);
@@ -250,9 +261,22 @@ export class TurnNotebooks {
       path,
       cells: found?.cells ?? [],
       notebookChanged: found?.notebookChanged ?? false,
-      decided: { ...this.decisions?.get(`${turn}\n${path}`) },
+      decided: this.decidedNow(turn, path, found),
       ...(sides?.unsaved ? { unsaved: sides.unsaved } : {}),
     };
+  }
+
+  /** The turn's decisions on this notebook under the ids its changes have now (see TURN_ID). */
+  private decidedNow(
+    turn: string,
+    path: string,
+    found: ReturnType<typeof turnCellReview> | null,
+  ): Record<string, TurnCellDecision> {
+    const nowIdOf = new Map([...(found?.turnChangeIds ?? [])].map(([now, own]) => [`${TURN_ID}${own}`, now]));
+    const decided: Record<string, TurnCellDecision> = {};
+    for (const [id, decision] of Object.entries(this.decisions?.get(`${turn}\n${path}`) ?? {}))
+      decided[nowIdOf.get(id) ?? id] = decision;
+    return decided;
   }
 
   /** E_NOT_FOUND for a review of changes the operator discarded with the open notebook's unsaved edits. */

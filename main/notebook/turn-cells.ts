@@ -50,6 +50,11 @@ export interface TurnCellReview {
    * cell-undo.ts) instead of the cell before the turn. Absent for a change whose undo is refused.
    */
   undoAs: Map<string, CellJson>;
+  /**
+   * Each listed change's id in base → left (the turn's own diff): unlike its id now, it stays when a save gives a
+   * nbformat 4.4 notebook's cells ids (an added cell's `added:n3` becomes `added:<id>` in base → current).
+   */
+  turnChangeIds: Map<string, string>;
 }
 
 /** The turn's change a change of base → current is: same base cell and status, or the same added cell. */
@@ -125,6 +130,7 @@ export function turnCellReview(baseText: string, leftText: string, currentText: 
   const cells: TurnCell[] = [];
   const shown: CellDiff[] = [];
   const undoAs = new Map<string, CellJson>();
+  const turnChangeIds = new Map<string, string>();
   for (const change of view.diff.cells) {
     const turnChange = byTurn.get(change);
     const undo = turnChange ? undoOf(change, turnChange, left, now) : null;
@@ -138,6 +144,7 @@ export function turnCellReview(baseText: string, leftText: string, currentText: 
       shown.push(change);
       const index = change.newIndex ?? change.oldIndex ?? 0;
       if (undo && 'cell' in undo) undoAs.set(change.changeId, undo.cell);
+      turnChangeIds.set(change.changeId, turnChange.changeId);
       cells.push({
         changeId: change.changeId,
         cellId: change.newCellId ?? change.oldCellId,
@@ -157,6 +164,7 @@ export function turnCellReview(baseText: string, leftText: string, currentText: 
     cells,
     notebookChanged,
     undoAs,
+    turnChangeIds,
     review: {
       ...view,
       diff: { cells: shown, notebook: notebookChanged ? view.diff.notebook : null, changeIds },
