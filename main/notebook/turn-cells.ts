@@ -213,3 +213,28 @@ export function undoTurnCells(
   if (wanted.has('notebook') && backward.notebook) accepted.push('notebook');
   return { text: applyNotebookChanges(currentText, baseText, accepted, {}, instead), refused };
 }
+
+/** One verb's change to a notebook: its bytes before and after (as a save writes them). */
+export interface NotebookStep {
+  before: string;
+  after: string;
+}
+
+/**
+ * The two sides of a turn's review from its changes verb by verb (oldest first), when the operator may have edited
+ * the notebook between them: `left` is after the last verb, `base` is `left` with each verb's change undone
+ * three-way, newest first. The operator's edits between verbs are then on both sides, never counted as the turn's.
+ * A cell the operator edited on lines a verb changed keeps that verb's change in `base` (its undo is refused):
+ * that change is not listed rather than the operator's edit counted as the agent's.
+ */
+export function sidesOfSteps(steps: readonly NotebookStep[]): { base: string; left: string } {
+  const left = steps.at(-1)!.after;
+  let base = left;
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const { before, after } = steps[i];
+    // As the verb left it (nothing of the operator's since), or a file the turn created: its before is the base.
+    if (base === after || before === '') base = before;
+    else base = undoTurnCells(before, after, base, 'all').text;
+  }
+  return { base, left };
+}
