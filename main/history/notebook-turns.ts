@@ -204,10 +204,11 @@ export class TurnNotebooks {
     const decisions = await this.loadDecisions();
     const key = `${turn}\n${path}`;
     const decided = { ...decisions.get(key) };
-    // Kept by the turn's own id where the change still stands (one the window undid is listed no more).
+    // Kept by the turn's own id (a kept change still stands, and is listed again after a save that gives ids); an
+    // undone one is listed no more, so its id now is all that is needed.
     const { turnChangeIds } = turnCellReview(sides.base, sides.left, this.now(path, sides));
     for (const id of changeIds) {
-      const turnId = turnChangeIds.get(id);
+      const turnId = decision === 'kept' ? turnChangeIds.get(id) : undefined;
       decided[turnId === undefined ? id : `${TURN_ID}${turnId}`] = decision;
     }
     // Newest last, so the oldest go first past the bound.
@@ -283,7 +284,7 @@ export class TurnNotebooks {
     const nowIdOf = new Map([...(found?.turnChangeIds ?? [])].map(([now, own]) => [`${TURN_ID}${own}`, now]));
     const decided: Record<string, TurnCellDecision> = {};
     for (const [id, decision] of Object.entries(this.decisions?.get(`${turn}\n${path}`) ?? {}))
-      decided[nowIdOf.get(id) ?? id] = decision;
+      decided[nowIdOf.get(id) ?? (id.startsWith(TURN_ID) ? id.slice(TURN_ID.length) : id)] = decision;
     return decided;
   }
 
