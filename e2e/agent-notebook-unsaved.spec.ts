@@ -136,3 +136,39 @@ test('"Undo this turn" undoes the agent\'s cell in the open notebook and keeps t
   await page.keyboard.press(`${mod}+s`);
   await expect.poll(() => workspace.read('analysis.ipynb')).toBe(MINE);
 });
+
+test("closing the notebook with Don't Save says in the Agent panel that the turn's changes were discarded", async ({
+  page,
+  kiln,
+  workspace,
+  model,
+}) => {
+  test.setTimeout(KERNEL_START + 60_000);
+  const nb = await openNotebookForAgent(page, { kiln, workspace, model }, 'analysis.ipynb', 3);
+  await editCell(nb, 1);
+  await page.keyboard.press('End');
+  await page.keyboard.type('00');
+  await page.keyboard.press('Escape');
+  await expect(nb.getByTestId('notebook-dirty')).toBeVisible();
+
+  model.setReplies([
+    reply.tool('edit-notebook-cell', { notebook: 'analysis.ipynb', cell_id: 'c3', source: 'b = 3' }),
+    reply.text('Done.'),
+  ]);
+  await page.getByRole('tab', { name: 'Agent' }).click();
+  await expect(agentPanel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
+  await sendMessage(agentPanel(page), 'Three.');
+  const cells = agentPanel(page)
+    .getByRole('region', { name: 'Changes of this turn' })
+    .getByRole('group', { name: 'Cells of analysis.ipynb' });
+  await expect(cells).toContainText('In the open notebook, not saved yet', { timeout: KERNEL_START });
+
+  // The notebook closes with Don't Save: no view of it is left, yet the panel's turn says what became of its cells.
+  await page.getByRole('button', { name: 'Close analysis.ipynb' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: "Don't Save" }).click();
+  await expect(page.getByRole('tab', { name: 'analysis.ipynb' })).toHaveCount(0);
+  await expect(cells).toContainText('were discarded with it');
+  await expect(cells).not.toContainText('Cell 3');
+  await page.screenshot({ path: test.info().outputPath('agent-notebook-unsaved-discarded.png') });
+  expect(await workspace.read('analysis.ipynb')).toBe(NOTEBOOK);
+});

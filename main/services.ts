@@ -19,7 +19,7 @@ import {
 } from './notebook';
 import { kernelEnvironmentHandlers } from './kernel';
 import { notebookExportHandlers } from './notebook-export';
-import { createVerbStack, verbsHandlers } from './verbs';
+import { createVerbStack, verbsHandlers, type VerbStackOptions } from './verbs';
 import { EventHub } from './events';
 import { FileIndex, quickOpenHandlers } from './file-index';
 import { ReplaceService, SearchService, replaceHandlers, searchHandlers } from './search';
@@ -64,6 +64,8 @@ export interface ServiceOptions {
   runLimitMs?: number;
   /** How the Electron host runs the language server (utilityProcess); absent: main's own Node runtime. */
   nodeScriptLauncher?: NodeScriptLauncher;
+  /** How the Agent's notebook verbs save (VerbStackOptions.notebookVerbs); default: only a clean notebook. */
+  notebookVerbs?: VerbStackOptions['notebookVerbs'];
 }
 
 export interface Services {
@@ -104,6 +106,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     jupyterStateDir: path.join(options.dataDir, 'jupyter'),
     dataDir: options.dataDir,
     runLimitMs: options.runLimitMs,
+    notebookVerbs: options.notebookVerbs,
   });
   owned.add(stack);
   const { workspace, config, notebooks, verbs, trust } = stack;
@@ -164,7 +167,12 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   });
   owned.add(changes.onDidChange((change) => void history.applyChange(change)));
   // Hot exit for notebooks, from main's model; a graceful shutdown writes what is pending before notebooks close.
-  const notebookBackups = new NotebookBackups(history.backups);
+  // An Agent turn's unsaved notebook changes are kept beside the notebook's backup, and go when it goes.
+  stack.unsavedAgentEdits.persistIn(history.backups);
+  owned.add({ dispose: () => stack.unsavedAgentEdits.flush() });
+  const notebookBackups = new NotebookBackups(history.backups, undefined, (rel) =>
+    stack.unsavedAgentEdits.backupDiscarded(rel),
+  );
   notebookBackups.snapshotFrom((rel) => notebooks.backupOf(rel));
   notebooks.keepBackupsIn(notebookBackups);
   owned.add({ dispose: () => notebookBackups.flush() });
@@ -290,6 +298,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       'watch.degraded': watcher.onDidDegrade,
       'watch.walked': watcher.onDidWalk,
       'history.changed': stack.history.onDidChange,
+      'history.turnNotebook': stack.unsavedAgentEdits.onDidChangeTurnNotebook,
       'kernelEnvironments.changed': stack.environments.onDidChange,
       'trust.changed': trustState.onDidChange,
       'git.changed': git.onDidChange,

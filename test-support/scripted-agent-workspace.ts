@@ -1,6 +1,6 @@
 import { MemoryStore } from '../main/prefs';
 import { dispatch } from '../main/router';
-import { createServices, type Services } from '../main/services';
+import { createServices, type ServiceOptions, type Services } from '../main/services';
 import { trustFolder } from '../main/trust';
 import type { RequestArgs, RequestChannel, RequestResult } from '../shared/contract';
 import { ModelServer } from './model-server';
@@ -38,23 +38,38 @@ export class ScriptedAgentWorkspace {
     readonly dataDir: string,
     readonly server: ModelServer,
     private current: Services,
+    private readonly options: Pick<ServiceOptions, 'notebookVerbs'>,
     private readonly removeFolders: () => Promise<void>,
   ) {}
 
-  static async start(files: Record<string, string> = {}): Promise<ScriptedAgentWorkspace> {
+  /** `options`: as createServices takes them (the notebook verbs' autosave), for this run and every restart. */
+  static async start(
+    files: Record<string, string> = {},
+    options: Pick<ServiceOptions, 'notebookVerbs'> = {},
+  ): Promise<ScriptedAgentWorkspace> {
     const server = await ModelServer.start({ models: ['scripted-model'] });
     const workspace = await makeTempTree({ ...files, '.kiln/config.yaml': scriptedAgentConfig(server.url) });
     const data = await makeTempDir('kiln-data-');
     await trustFolder(data.dir, workspace.root);
-    const services = await ScriptedAgentWorkspace.services(workspace.root, data.dir);
-    return new ScriptedAgentWorkspace(workspace.root, data.dir, server, services, async () => {
+    const services = await ScriptedAgentWorkspace.services(workspace.root, data.dir, options);
+    return new ScriptedAgentWorkspace(workspace.root, data.dir, server, services, options, async () => {
       await workspace.cleanup();
       await data.cleanup();
     });
   }
 
-  private static async services(root: string, dataDir: string): Promise<Services> {
-    const services = await createServices({ root, dataDir, prefsStore: new MemoryStore(), trash: async () => false });
+  private static async services(
+    root: string,
+    dataDir: string,
+    options: Pick<ServiceOptions, 'notebookVerbs'>,
+  ): Promise<Services> {
+    const services = await createServices({
+      root,
+      dataDir,
+      prefsStore: new MemoryStore(),
+      trash: async () => false,
+      ...options,
+    });
     await services.watching();
     return services;
   }
@@ -73,7 +88,7 @@ export class ScriptedAgentWorkspace {
   /** Kiln quits and starts again on the same workspace and data folder. */
   async restart(): Promise<void> {
     await this.current.dispose();
-    this.current = await ScriptedAgentWorkspace.services(this.root, this.dataDir);
+    this.current = await ScriptedAgentWorkspace.services(this.root, this.dataDir, this.options);
   }
 
   async close(): Promise<void> {

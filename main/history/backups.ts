@@ -7,6 +7,9 @@ import { createLogger } from '../log';
 
 const log = createLogger('history.backups');
 
+/** The name ending of what is kept beside a backup (not `.json`: never listed as a backup). */
+const BESIDE = '.agent-edits';
+
 /** Backups kept per workspace; past it, the oldest go (a backup is a dirty tab, so this is far above real use). */
 export const MAX_BACKUPS = 200;
 
@@ -56,13 +59,48 @@ export class BackupStore {
     });
   }
 
+  /** Drops the backup, and with it what is kept beside it (see `keepBeside`). */
   discard(rel: string): Promise<boolean> {
-    return this.writes.run(rel, () =>
-      fs.rm(this.fileFor(rel)).then(
+    return this.writes.run(rel, async () => {
+      await fs
+        .rm(this.besideFor(rel), { force: true })
+        .catch(
+          log.caught('what was kept beside a backup could not be removed; the backup still goes', undefined, 'warn'),
+        );
+      return fs.rm(this.fileFor(rel)).then(
         () => true,
         () => false,
-      ),
-    );
+      );
+    });
+  }
+
+  /**
+   * Keeps `text` beside the path's backup (null: removes it), in order with its backup's writes; it goes when the
+   * backup is discarded. What an Agent turn changed in the open notebook, unsaved (unsaved-agent-edits.ts).
+   */
+  keepBeside(rel: string, text: string | null): Promise<void> {
+    return this.writes.run(rel, async () => {
+      if (text === null) return fs.rm(this.besideFor(rel), { force: true });
+      await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
+      const file = this.besideFor(rel);
+      const temp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+      await fs.writeFile(temp, text, { mode: 0o600 });
+      await fs.rename(temp, file);
+    });
+  }
+
+  /** Everything kept beside backups (each names its own path). */
+  async listBeside(): Promise<string[]> {
+    await this.writes.whenIdle();
+    const texts: string[] = [];
+    for (const name of await fs.readdir(this.dir).catch(log.caught('no backups folder yet: nothing beside', []))) {
+      if (!name.endsWith(BESIDE)) continue;
+      const text = await fs
+        .readFile(path.join(this.dir, name), 'utf8')
+        .catch(log.caught('removed between its listing and its read (its backup discarded); skipped', null));
+      if (text !== null) texts.push(text);
+    }
+    return texts;
   }
 
   /** The backup of one path, or null. */
@@ -121,6 +159,10 @@ export class BackupStore {
 
   private fileFor(rel: string): string {
     return path.join(this.dir, `${createHash('sha256').update(rel).digest('hex').slice(0, 32)}.json`);
+  }
+
+  private besideFor(rel: string): string {
+    return path.join(this.dir, `${createHash('sha256').update(rel).digest('hex').slice(0, 32)}${BESIDE}`);
   }
 }
 

@@ -22,6 +22,8 @@ export class NotebookBackups implements NotebookBackupSink {
   constructor(
     private readonly store: BackupStore,
     private readonly debounceMs = NOTEBOOK_BACKUP_DEBOUNCE_MS,
+    /** The notebook's backup goes (it was saved, reverted or closed): what is kept with it is stale now. */
+    private readonly onDiscard: (path: string) => void = () => {},
   ) {}
 
   /** Where the current state of an open notebook is read (null: clean, undefined: not open). */
@@ -38,7 +40,7 @@ export class NotebookBackups implements NotebookBackupSink {
     if (this.stopped) return;
     // Saved or reverted: the backup goes at once, so a crash right after a save never brings back the old edits.
     if (!dirty) {
-      void this.store.discard(path);
+      void this.store.discard(path).then(() => this.onDiscard(path));
       return;
     }
     this.timers.set(
@@ -52,7 +54,7 @@ export class NotebookBackups implements NotebookBackupSink {
 
   closed(path: string): void {
     this.cancel(path);
-    void this.store.discard(path);
+    void this.store.discard(path).then(() => this.onDiscard(path));
   }
 
   /** Drops what is pending and writes nothing more (the window closes with Don't Save). */

@@ -11,11 +11,11 @@ import type {
 } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
 import { viewCell } from '../notebook/diff-view';
-import { turnCellReview, undoTurnCells } from '../notebook/turn-cells';
+import { sidesOfSteps, turnCellReview, undoTurnCells } from '../notebook/turn-cells';
 import type { Workspace } from '../workspace';
 import { withWriteCause } from './cause';
 import type { HistoryStore } from './store';
-import type { UnsavedAgentEdit, UnsavedAgentEdits } from './unsaved-agent-edits';
+import type { AgentStep, UnsavedAgentEdit, UnsavedAgentEdits } from './unsaved-agent-edits';
 import { createLogger } from '../log';
 
 const log = createLogger('history.turn-notebooks');
@@ -61,6 +61,12 @@ function changedElsewhere(path: string): KilnError {
 
 const isNotebook = (rel: string) => rel.toLowerCase().endsWith('.ipynb');
 
+/**
+ * Decisions are kept by the change's id in the turn's own diff (base → left), under this prefix: its id now changes
+ * when the operator's save gives a nbformat 4.4 notebook's cells ids, and a kept cell would be offered again.
+ */
+const TURN_ID = 'turn:';
+
 /** Decisions kept for this many turn-and-notebook pairs, the newest: older turns are offered for review again. */
 const KEPT_DECISIONS = 500;
 
@@ -87,7 +93,13 @@ export class TurnNotebooks {
     this.file = `${store.dir}.turn-reviews.json`;
   }
 
+  /** Resolves once the turns' unsaved changes an earlier run kept are loaded. */
+  async loaded(): Promise<void> {
+    await this.unsavedEdits?.loaded();
+  }
+
   async notebooks(turn: string): Promise<TurnNotebook[]> {
+    await this.loaded();
     await this.loadDecisions();
     const out: TurnNotebook[] = [];
     for (const path of await this.notebookPaths(turn)) {
@@ -115,6 +127,7 @@ export class TurnNotebooks {
    */
   async toReview(path: string): Promise<Array<{ turn: string; notebook: TurnNotebook }>> {
     if (!isNotebook(path)) return [];
+    await this.loaded();
     const out: Array<{ turn: string; notebook: TurnNotebook }> = [];
     const unsavedTurns = this.unsavedEdits?.turnsOf(path) ?? [];
     if (unsavedTurns.length > 0) await this.loadDecisions();
@@ -191,7 +204,13 @@ export class TurnNotebooks {
     const decisions = await this.loadDecisions();
     const key = `${turn}\n${path}`;
     const decided = { ...decisions.get(key) };
-    for (const id of changeIds) decided[id] = decision;
+    // Kept by the turn's own id (a kept change still stands, and is listed again after a save that gives ids); an
+    // undone one is listed no more, so its id now is all that is needed.
+    const { turnChangeIds } = turnCellReview(sides.base, sides.left, this.now(path, sides));
+    for (const id of changeIds) {
+      const turnId = decision === 'kept' ? turnChangeIds.get(id) : undefined;
+      decided[turnId === undefined ? id : `${TURN_ID}${turnId}`] = decision;
+    }
     // Newest last, so the oldest go first past the bound.
     decisions.delete(key);
     decisions.set(key, decided);
@@ -227,6 +246,7 @@ export class TurnNotebooks {
    * needs no write (nothing of the turn stands). Null for a notebook whose changes the turn saved.
    */
   async unsavedState(turn: string, path: string): Promise<'open' | 'saved' | 'discarded' | 'done' | null> {
+    await this.loaded();
     if (!this.unsavedEdits?.of(turn, path)) return null;
     const sides = await this.sides(turn, path);
     if (sides.unsaved === 'discarded') return 'discarded';
@@ -250,9 +270,22 @@ export class TurnNotebooks {
       path,
       cells: found?.cells ?? [],
       notebookChanged: found?.notebookChanged ?? false,
-      decided: { ...this.decisions?.get(`${turn}\n${path}`) },
+      decided: this.decidedNow(turn, path, found),
       ...(sides?.unsaved ? { unsaved: sides.unsaved } : {}),
     };
+  }
+
+  /** The turn's decisions on this notebook under the ids its changes have now (see TURN_ID). */
+  private decidedNow(
+    turn: string,
+    path: string,
+    found: ReturnType<typeof turnCellReview> | null,
+  ): Record<string, TurnCellDecision> {
+    const nowIdOf = new Map([...(found?.turnChangeIds ?? [])].map(([now, own]) => [`${TURN_ID}${own}`, now]));
+    const decided: Record<string, TurnCellDecision> = {};
+    for (const [id, decision] of Object.entries(this.decisions?.get(`${turn}\n${path}`) ?? {}))
+      decided[nowIdOf.get(id) ?? (id.startsWith(TURN_ID) ? id.slice(TURN_ID.length) : id)] = decision;
+    return decided;
   }
 
   /** E_NOT_FOUND for a review of changes the operator discarded with the open notebook's unsaved edits. */
@@ -301,6 +334,7 @@ export class TurnNotebooks {
 
   /** Before the turn (its first record), what it left (the version with its last write's hash), and the disk now. */
   private async sides(turn: string, path: string): Promise<NotebookSides> {
+    await this.loaded();
     const mine = (await this.store.entriesOfTurn(turn)).filter(({ current }) => current === path);
     const unsaved = this.unsavedEdits?.of(turn, path);
     if (unsaved)
@@ -316,9 +350,10 @@ export class TurnNotebooks {
   }
 
   /**
-   * The sides of a notebook the turn changed in the open notebook, unsaved: before its first change and after its
-   * last, each from whichever came first (last) of the open notebook's record and local history (the turn saved
-   * it when it was clean; an operator's save in the middle of the turn makes the turn's next changes saved ones).
+   * The sides of a notebook the turn changed in the open notebook, unsaved: from its changes verb by verb, those
+   * kept for the open notebook and those in local history (the turn saved it when it was clean; an operator's save
+   * in the middle of the turn makes the turn's next changes saved ones), so that the operator's edits between two of
+   * them are not the turn's (sidesOfSteps).
    */
   private async unsavedSides(path: string, edit: UnsavedAgentEdit, saved: HistoryEntry[]): Promise<NotebookSides> {
     const disk = await this.textOf(path).catch((err: unknown) => {
@@ -326,11 +361,15 @@ export class TurnNotebooks {
       if (err instanceof KilnError && err.code === 'E_NOT_FOUND') return { text: '', hash: '' };
       throw err;
     });
-    const first = saved[0];
-    const last = saved.at(-1);
-    const savedFirst = first && first.at < edit.firstAt;
-    const base = !savedFirst ? edit.base : first.reason === 'create' ? '' : await this.version(path, first);
-    const left = last && last.at > edit.at ? await this.leftBy(path, last, disk) : edit.left;
+    const steps: AgentStep[] = [];
+    for (const entry of saved) {
+      const before = entry.reason === 'create' ? '' : await this.version(path, entry);
+      steps.push({ before, after: await this.leftBy(path, entry, disk), at: entry.at });
+    }
+    // A saved write is noted as it starts, an unsaved verb as it ends: on the same millisecond, the saved one first.
+    steps.push(...edit.steps);
+    steps.sort((a, b) => a.at - b.at);
+    const { base, left } = sidesOfSteps(steps);
     const state =
       typeof this.unsavedText(path) === 'string'
         ? 'open'

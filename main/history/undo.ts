@@ -236,6 +236,8 @@ export class TurnUndo {
   }
 
   private async filesOf(turn: string): Promise<FileInTurn[]> {
+    // The turns' unsaved changes an earlier run kept are loaded before the turn's notebooks are looked at.
+    await this.notebooks?.loaded();
     const byPath = new Map<string, FileInTurn>();
     for (const { current, entry } of await this.store.entriesOfTurn(turn)) {
       if (AUDIT_STEP.test(current)) continue;

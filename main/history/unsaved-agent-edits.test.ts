@@ -13,7 +13,13 @@ describe('UnsavedAgentEdits', () => {
       // A verb that changed nothing (a run refused before it started) is no change of the turn.
       edits.noteChange('b.ipynb', 'w0', 'w0', 'h1', 4);
     });
-    expect(edits.of('t1', 'a.ipynb')).toEqual({ base: 'v0', left: 'v2', diskHash: 'h0', firstAt: 2, at: 3 });
+    // One step: nothing changed the notebook between the two verbs.
+    expect(edits.of('t1', 'a.ipynb')).toEqual({
+      steps: [{ before: 'v0', after: 'v2', at: 3 }],
+      diskHash: 'h0',
+      firstAt: 2,
+      at: 3,
+    });
     expect(edits.pathsOf('t1')).toEqual(['a.ipynb']);
   });
 
@@ -25,7 +31,52 @@ describe('UnsavedAgentEdits', () => {
     edits.applyMove('nb', 'done');
     expect(edits.turnsOf('nb/a.ipynb')).toEqual([]);
     expect(edits.turnsOf('done/a.ipynb')).toEqual(['t2', 't1']);
-    expect(edits.of('t1', 'done/a.ipynb')?.left).toBe('v1');
+    expect(edits.of('t1', 'done/a.ipynb')?.steps.at(-1)?.after).toBe('v1');
+  });
+
+  it('keeps a step per verb when the notebook changed between them (the operator edited it)', () => {
+    const edits = new UnsavedAgentEdits();
+    withWriteCause({ turn: 't1' }, () => {
+      edits.noteChange('a.ipynb', 'v0', 'v1', 'h0', 1);
+      edits.noteChange('a.ipynb', 'v1 + mine', 'v2', 'h0', 2);
+    });
+    expect(edits.of('t1', 'a.ipynb')?.steps).toEqual([
+      { before: 'v0', after: 'v1', at: 1 },
+      { before: 'v1 + mine', after: 'v2', at: 2 },
+    ]);
+  });
+
+  it('keeps the record beside the backups: a new run loads it; a move and the bounds rewrite it', async () => {
+    const kept = new Map<string, string>();
+    const beside = {
+      keepBeside: async (rel: string, text: string | null) =>
+        void (text === null ? kept.delete(rel) : kept.set(rel, text)),
+      listBeside: async () => [...kept.values()],
+    };
+    const first = new UnsavedAgentEdits();
+    first.persistIn(beside);
+    await first.loaded();
+    withWriteCause({ turn: 't1' }, () => {
+      first.noteChange('a.ipynb', 'v0 "é"', 'v1\n', 'h0', 1);
+      first.noteChange('a.ipynb', 'v1 + mine', 'v2', 'h0', 2);
+    });
+    withWriteCause({ turn: 't2' }, () => first.noteChange('b.ipynb', 'w0', 'w1', null, 3));
+    first.applyMove('a.ipynb', 'c.ipynb');
+    await first.flush();
+    expect([...kept.keys()].sort()).toEqual(['b.ipynb', 'c.ipynb']);
+
+    const second = new UnsavedAgentEdits();
+    second.persistIn(beside);
+    await second.loaded();
+    expect(second.of('t1', 'c.ipynb')).toEqual(first.of('t1', 'c.ipynb'));
+    expect(second.turnsOf('b.ipynb')).toEqual(['t2']);
+    // A file cut short (a kill mid-write) is no record.
+    kept.set('b.ipynb', kept.get('b.ipynb')!.slice(0, -1));
+    const third = new UnsavedAgentEdits();
+    third.persistIn(beside);
+    await third.loaded();
+    expect(third.turnsOf('b.ipynb')).toEqual([]);
+    expect(third.turnsOf('c.ipynb')).toEqual(['t1']);
   });
 
   it('keeps the newest 50 turns', () => {

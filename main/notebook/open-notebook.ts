@@ -100,10 +100,11 @@ export class OpenNotebook {
   /**
    * The unsaved notebook's bytes as a save would write them, null when clean. `inFileFormat`: a file without cell
    * ids stays without them (what an Agent turn's review compares with the file the turn wrote, cell for cell).
+   * `evenIfClean`: a clean one's too (the text before an agent's change that stays unsaved).
    */
-  unsaved(inFileFormat: boolean): string | null {
+  unsaved(inFileFormat: boolean, evenIfClean = false): string | null {
     const model = this.model;
-    return model.dirty ? serializeNotebook(model.diskJson(inFileFormat)) : null;
+    return model.dirty || evenIfClean ? serializeNotebook(model.diskJson(inFileFormat)) : null;
   }
 
   private constructor(

@@ -372,11 +372,11 @@ export class NotebookService {
   }
 
   /**
-   * An open notebook's bytes as a save would write them (null: clean; undefined: not open); `inFileFormat`: a
-   * notebook whose file has no cell ids (4.4) without them.
+   * An open notebook's bytes as a save would write them (null: clean, unless `evenIfClean`; undefined: not open);
+   * `inFileFormat`: a notebook whose file has no cell ids (4.4) without them.
    */
-  unsavedText(rel: string, inFileFormat = false): string | null | undefined {
-    return this.open_.get(openKey(rel))?.unsaved(inFileFormat);
+  unsavedText(rel: string, inFileFormat = false, evenIfClean = false): string | null | undefined {
+    return this.open_.get(openKey(rel))?.unsaved(inFileFormat, evenIfClean);
   }
 
   /** Completion and inspection against the notebook's kernel (see KernelAssist); E_NOT_FOUND if it is not open. */

@@ -50,6 +50,11 @@ export interface TurnCellReview {
    * cell-undo.ts) instead of the cell before the turn. Absent for a change whose undo is refused.
    */
   undoAs: Map<string, CellJson>;
+  /**
+   * Each listed change's id in base → left (the turn's own diff): unlike its id now, it stays when a save gives a
+   * nbformat 4.4 notebook's cells ids (an added cell's `added:n3` becomes `added:<id>` in base → current).
+   */
+  turnChangeIds: Map<string, string>;
 }
 
 /** The turn's change a change of base → current is: same base cell and status, or the same added cell. */
@@ -125,6 +130,7 @@ export function turnCellReview(baseText: string, leftText: string, currentText: 
   const cells: TurnCell[] = [];
   const shown: CellDiff[] = [];
   const undoAs = new Map<string, CellJson>();
+  const turnChangeIds = new Map<string, string>();
   for (const change of view.diff.cells) {
     const turnChange = byTurn.get(change);
     const undo = turnChange ? undoOf(change, turnChange, left, now) : null;
@@ -138,6 +144,7 @@ export function turnCellReview(baseText: string, leftText: string, currentText: 
       shown.push(change);
       const index = change.newIndex ?? change.oldIndex ?? 0;
       if (undo && 'cell' in undo) undoAs.set(change.changeId, undo.cell);
+      turnChangeIds.set(change.changeId, turnChange.changeId);
       cells.push({
         changeId: change.changeId,
         cellId: change.newCellId ?? change.oldCellId,
@@ -157,6 +164,7 @@ export function turnCellReview(baseText: string, leftText: string, currentText: 
     cells,
     notebookChanged,
     undoAs,
+    turnChangeIds,
     review: {
       ...view,
       diff: { cells: shown, notebook: notebookChanged ? view.diff.notebook : null, changeIds },
@@ -204,4 +212,29 @@ export function undoTurnCells(
   }
   if (wanted.has('notebook') && backward.notebook) accepted.push('notebook');
   return { text: applyNotebookChanges(currentText, baseText, accepted, {}, instead), refused };
+}
+
+/** One verb's change to a notebook: its bytes before and after (as a save writes them). */
+export interface NotebookStep {
+  before: string;
+  after: string;
+}
+
+/**
+ * The two sides of a turn's review from its changes verb by verb (oldest first), when the operator may have edited
+ * the notebook between them: `left` is after the last verb, `base` is `left` with each verb's change undone
+ * three-way, newest first. The operator's edits between verbs are then on both sides, never counted as the turn's.
+ * A cell the operator edited on lines a verb changed keeps that verb's change in `base` (its undo is refused):
+ * that change is not listed rather than the operator's edit counted as the agent's.
+ */
+export function sidesOfSteps(steps: readonly NotebookStep[]): { base: string; left: string } {
+  const left = steps.at(-1)!.after;
+  let base = left;
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const { before, after } = steps[i];
+    // As the verb left it (nothing of the operator's since), or a file the turn created: its before is the base.
+    if (base === after || before === '') base = before;
+    else base = undoTurnCells(before, after, base, 'all').text;
+  }
+  return { base, left };
 }

@@ -115,7 +115,7 @@ export class NotebookServiceVerbTarget implements NotebookVerbTarget {
       throw err;
     }
     const wasDirty = document.dirty;
-    const before = this.unsavedBefore(notebook, document);
+    const before = this.unsavedBefore(notebook, document, !this.savesAfter(wasDirty));
     let result: T;
     try {
       result = await apply(document);
@@ -138,21 +138,22 @@ export class NotebookServiceVerbTarget implements NotebookVerbTarget {
   }
 
   /**
-   * An open dirty notebook's text and the disk version it was made over. In the file's own format (a 4.4 file
-   * without ids), as the turn's review reads the open notebook: both sides of its compare alike.
+   * The open notebook's text before a change that will stay unsaved, and the disk version it was made over. In the
+   * file's own format (a 4.4 file without ids), as the turn's review reads the open notebook: both sides alike. A
+   * clean one too (autosave 'never'): what the agent leaves unsaved is recorded whether or not the operator had edits.
    */
   private unsavedBefore(
     notebook: string,
     document: NotebookDocument,
+    staysUnsaved: boolean,
   ): { text: string; baseHash: string | null } | null {
     // The open document says whether it is dirty and over which disk version: the notebook is serialized once.
-    const text = document.dirty ? this.notebooks.unsavedText(notebook, true) : null;
+    const text = staysUnsaved ? this.notebooks.unsavedText(notebook, true, true) : null;
     return typeof text === 'string' ? { text, baseHash: document.diskHash || null } : null;
   }
 
   private noteUnsaved(notebook: string, before: { text: string; baseHash: string | null } | null): void {
-    const after = this.notebooks.unsavedText(notebook, true);
-    // A clean notebook left unsaved (autosave 'never'): its text before is the file's, not kept here.
+    const after = this.notebooks.unsavedText(notebook, true, true);
     if (before && typeof after === 'string') this.onUnsavedChange?.(notebook, before.text, after, before.baseHash);
   }
 }

@@ -282,6 +282,11 @@ export const historyRequests = {
 export const historyEvents = {
   /** A file's local history gained or lost entries (the Timeline refreshes). */
   'history.changed': z.object({ path: RelPath }),
+  /**
+   * An Agent turn's unsaved changes to a notebook changed state with no write of the turn's (the notebook was saved,
+   * reverted, or closed without saving): the turn's notebooks are asked again.
+   */
+  'history.turnNotebook': z.object({ turn: z.string(), path: RelPath }),
   /** "Save All" was chosen on closing the window: save every dirty tab, then send `window.close`. */
   'window.saveAll': z.object({}),
 } as const;

@@ -98,3 +98,34 @@ describe('an Agent turn on a notebook without cell ids (nbformat 4.4)', () => {
     expect(clean.map(([, refused]) => refused)).toEqual([undefined, undefined]);
   });
 });
+
+describe("Keep decisions on a 4.4 notebook's cells", () => {
+  it('survive the operator saving it as 4.5 (ids written): a kept added cell is not offered again', async () => {
+    const ids = (await call('notebook.open', { path: 'old.ipynb' })).cells.map((cell) => cell.id);
+    workspace.server.setReplies([
+      reply.tool('edit-notebook-cell', { notebook: 'old.ipynb', cell_id: ids[1], source: 'b = 20' }),
+      reply.tool('append-notebook-cell', { notebook_name: 'old.ipynb', source: 'd = 4' }),
+      reply.text('Done.'),
+    ]);
+    const turn = (await call('agent.send', { text: 'Twenty, and d.' })).runId;
+    const [edited, added] = (await call('history.turnNotebooks', { turn })).notebooks[0].cells;
+    expect(added.changeId).toBe('added:n3');
+    for (const cell of [edited, added])
+      await call('history.decideTurnCells', { turn, path: 'old.ipynb', changeIds: [cell.changeId], decision: 'kept' });
+    expect((await call('history.notebookTurnsToReview', { path: 'old.ipynb' })).turns).toEqual([]);
+
+    // The operator edits cell 1 and saves: the file is 4.5 now, every cell with an id.
+    const idsNow = (await call('notebook.open', { path: 'old.ipynb' })).cells.map((cell) => cell.id);
+    await call('notebook.editCell', { path: 'old.ipynb', cellId: idsNow[0], source: 'a = 10' });
+    await call('notebook.save', { path: 'old.ipynb', force: false });
+    expect((JSON.parse(await read('old.ipynb')) as { nbformat_minor: number }).nbformat_minor).toBe(5);
+
+    const [notebook] = (await call('history.turnNotebooks', { turn })).notebooks;
+    // The added cell's change has its id now; both decisions still hold, and nothing is offered for review again.
+    expect(notebook.cells.map((cell) => [cell.changeId, notebook.decided[cell.changeId]])).toEqual([
+      [edited.changeId, 'kept'],
+      [`added:${idsNow[3]}`, 'kept'],
+    ]);
+    expect((await call('history.notebookTurnsToReview', { path: 'old.ipynb' })).turns).toEqual([]);
+  });
+});

@@ -51,6 +51,13 @@ export class AgentReviewStore extends Store<AgentReviewState> {
       bridge.on('notebook.dirty', ({ path, dirty }) => {
         if (!dirty && this.watched.has(path)) this.askMarks(path);
       }),
+      // A turn's unsaved changes were saved, reverted or closed without saving (no view of the notebook left to
+      // ask): the turn's list is asked again, so it says what became of them.
+      bridge.on('history.turnNotebook', ({ turn, path }) => {
+        if (this.turns.has(turn))
+          void this.loadTurn(turn).catch((err: unknown) => console.warn(`Kiln: turn ${turn}`, err));
+        if (this.watched.has(path)) this.askMarks(path);
+      }),
     );
     this.own(
       // The operator's edits of a marked cell can make its Undo refused (or no longer): its mark is asked again.
