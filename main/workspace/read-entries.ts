@@ -16,27 +16,19 @@ export class FolderRead extends NameColumns {
   }
 }
 
-/** Collects a folder's entries as they are read. */
+/** Collects a folder's entries as they are read: at most as many as its read returned. */
 export class FolderReadBuilder {
   private readonly names: string[] = [];
-  private dirs: Uint8Array;
-  private letters: Uint8Array;
+  private readonly dirs: Uint8Array;
+  private readonly letters: Uint8Array;
 
-  constructor(expected: number) {
-    this.dirs = new Uint8Array(Math.max(1, expected));
-    this.letters = new Uint8Array(Math.max(1, expected));
+  constructor(capacity: number) {
+    this.dirs = new Uint8Array(capacity);
+    this.letters = new Uint8Array(capacity);
   }
 
   add(name: string, kind: EntryKind, link: boolean): void {
     const i = this.names.length;
-    if (i === this.dirs.length) {
-      const dirs = new Uint8Array(i * 2);
-      dirs.set(this.dirs);
-      this.dirs = dirs;
-      const letters = new Uint8Array(i * 2);
-      letters.set(this.letters);
-      this.letters = letters;
-    }
     this.names.push(name);
     this.dirs[i] = kind === 'dir' ? 1 : 0;
     this.letters[i] = LETTER_CODES[kind][link ? 1 : 0];
