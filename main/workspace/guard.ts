@@ -1,5 +1,5 @@
-import { constants as fsConstants } from 'node:fs';
-import { lstat, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import { constants as fsConstants, readlinkSync } from 'node:fs';
+import { lstat, open, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { KilnError } from '../../shared/errors';
 import { createLogger } from '../log';
@@ -18,6 +18,18 @@ const noProcFd = log.caught(
   "/proc/self/fd cannot name the handle's place; the folder's identity is compared instead",
   null,
 );
+/**
+ * Where an open handle really is, read from /proc/self/fd on this thread: procfs answers from the kernel's
+ * memory (the open file's path, never a disk read), so a thread-pool round trip would cost more than the call.
+ */
+function handlePlace(fd: number): string | null {
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`);
+  } catch (err) {
+    return noProcFd(err);
+  }
+}
+
 const folderGone = log.caught('the folder at the checked path is gone; the pin is refused as changed', null);
 
 /**
@@ -146,7 +158,7 @@ export class PathGuard {
       shortWayRefused,
     );
     if (!handle) return null;
-    const real = await readlink(`/proc/self/fd/${handle.fd}`).catch(noProcFd);
+    const real = handlePlace(handle.fd);
     if (real === null || !path.isAbsolute(real)) {
       void handle.close().catch(closeFailed);
       return null;
@@ -158,7 +170,7 @@ export class PathGuard {
   private async verifiedDir(handle: FileHandle, dirReal: string, rel: string): Promise<string> {
     if (process.platform === 'linux') {
       const viaHandle = `/proc/self/fd/${handle.fd}`;
-      const actual = await readlink(viaHandle).catch(noProcFd);
+      const actual = handlePlace(handle.fd);
       if (actual !== null) {
         if (!this.contains(actual)) throw outside(rel, 'a symbolic link leads outside the workspace');
         return viaHandle;

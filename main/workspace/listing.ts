@@ -4,7 +4,7 @@ import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Entry, EntryKind as ListedKind, FileContent, Listing } from '../../shared/contract';
 import { KilnError } from '../../shared/errors';
-import { firstKeyed, sortKeyed } from '../../shared/natural-sort';
+import { firstInOrder, sortedOrder } from '../../shared/natural-sort';
 import {
   freeName,
   log,
@@ -16,7 +16,7 @@ import {
   type WorkspaceCore,
 } from './core';
 import { decodeText, hashText } from './encoding';
-import { readEntry, toListing, type ReadEntry } from './read-entries';
+import { FolderReadBuilder, toListing, type FolderRead } from './read-entries';
 import { TEMP_PREFIX } from './temp-names';
 
 /** Files larger than this are read only up to this many bytes; the editor says so. */
@@ -41,8 +41,8 @@ export interface EntryState {
 
 /** Folder listings, with the read of a big folder kept a few seconds while its later pages are asked for. */
 export class FolderListings {
-  /** Big folders being served in pages: their read, sorted in place once a later page asks. */
-  private readonly pagedReads = new Map<string, { at: number; entries: ReadEntry[]; sorted: boolean }>();
+  /** Big folders being served in pages: their read, and its order once a later page asks. */
+  private readonly pagedReads = new Map<string, { at: number; read: FolderRead; order: Int32Array | null }>();
 
   constructor(private readonly core: WorkspaceCore) {}
 
@@ -60,29 +60,24 @@ export class FolderListings {
         const offset = options.offset ?? 0;
         let paged = offset > 0 ? this.pagedReads.get(key) : undefined;
         if (!paged || Date.now() - paged.at > LISTING_REUSE_MS) {
-          paged = {
-            at: Date.now(),
-            entries: await readFolder(folder.path, Boolean(options.showHidden)),
-            sorted: false,
-          };
+          paged = { at: Date.now(), read: await readFolder(folder.path, Boolean(options.showHidden)), order: null };
         }
-        const { entries } = paged;
-        const total = entries.length;
+        const { read } = paged;
+        const total = read.length;
         const end = options.limit === undefined ? total : Math.min(total, offset + options.limit);
-        let page: ReadEntry[];
+        let page: Int32Array;
         // A first page is always cut from a fresh read; later pages sort the kept one, once.
-        if (offset === 0 && end < total) page = firstKeyed(entries, end);
+        if (offset === 0 && end < total) page = firstInOrder(read, end);
         else {
-          if (!paged.sorted) sortKeyed(entries);
-          paged.sorted = true;
-          page = entries.slice(offset, end);
+          paged.order ??= sortedOrder(read);
+          page = paged.order.subarray(offset, end);
         }
         this.pagedReads.delete(key);
         if (end < total) {
           this.pagedReads.set(key, paged);
           if (this.pagedReads.size > 4) this.pagedReads.delete(this.pagedReads.keys().next().value!);
         }
-        return toListing(this.core.relative(folder.abs), total, offset, page);
+        return toListing(this.core.relative(folder.abs), total, offset, read, page);
       },
       { folder: true },
     );
@@ -211,21 +206,21 @@ async function readHead(handle: fs.FileHandle, bytes: number): Promise<Buffer> {
 const danglingLink = log.caught('a link whose target is missing or unreadable is listed as a file', null);
 
 /** A folder's entries as listed (hidden ones only when asked; Kiln's temp files never), in the OS's order. */
-async function readFolder(dir: string, showHidden: boolean): Promise<ReadEntry[]> {
+async function readFolder(dir: string, showHidden: boolean): Promise<FolderRead> {
   const dirents = await fs.readdir(dir, { withFileTypes: true });
-  const found: ReadEntry[] = [];
+  const found = new FolderReadBuilder(dirents.length);
   for (const dirent of dirents) {
     if (!showHidden && dirent.name.startsWith('.')) continue;
     if (dirent.name.startsWith(TEMP_PREFIX)) continue;
     if (dirent.isSymbolicLink()) {
       // A link is listed by what it points to (a link to a folder opens); links leading outside are still refused on use.
       const target = await fs.stat(path.join(dir, dirent.name)).catch(danglingLink);
-      found.push(readEntry(dirent.name, target ? listedKind(target) : 'file', true));
+      found.add(dirent.name, target ? listedKind(target) : 'file', true);
     } else {
-      found.push(readEntry(dirent.name, listedKind(dirent), false));
+      found.add(dirent.name, listedKind(dirent), false);
     }
   }
-  return found;
+  return found.done();
 }
 
 /** What an entry is, as the tree shows it: FIFOs, sockets and devices are named as such. */
