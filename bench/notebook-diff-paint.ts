@@ -79,7 +79,8 @@ async function kilnSample(page: Page): Promise<number> {
     return (await painted) - start;
   });
   await page.getByRole('button', { name: 'Close changes' }).click();
-  await page.getByRole('region', { name: 'Notebook changes' }).waitFor({ state: 'detached' });
+  // Untimed; 50 diff editors closing take more than Playwright's 30 s default on a machine this loaded.
+  await page.getByRole('region', { name: 'Notebook changes' }).waitFor({ state: 'detached', timeout: 120_000 });
   return ms;
 }
 
@@ -110,6 +111,8 @@ export async function runNotebookDiffPaint(baseFile: string, nextFile: string): 
   const kiln = await startKilnInBrowser(root);
   try {
     const kilnPage = await kiln.browser.newPage({ viewport: VIEWPORT });
+    // The untimed steps between samples (menus, closing the review) wait as long as the timed ones may.
+    kilnPage.setDefaultTimeout(120_000);
     await kilnPage.goto(kiln.url);
     await kilnPage.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name: NAME, exact: true }).click();
     await kilnPage

@@ -9,6 +9,7 @@ import type { IDisposable } from '../../shared/base/lifecycle';
 import { logListenerError } from '../events';
 import { findExecutable } from '../process';
 import type { GutterSource } from '../gutter';
+import { readGitOutputViaFile } from './blob-file';
 import { gutterChanges } from './gutter-diff';
 import { parsePorcelainV2 } from './porcelain';
 import { createLogger } from '../log';
@@ -34,6 +35,7 @@ const REFRESH_DELAY_MS = 150;
 const MAX_GUTTER_BYTES = 4 * 1024 * 1024;
 // The repository's own config must not start programs behind the operator's back: fsmonitor hooks are off.
 const SAFE_CONFIG = ['-c', 'core.fsmonitor=false', '-c', 'core.quotePath=false'];
+const gitEnv = () => ({ ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' });
 const NONE: GitStatus = { available: false, branch: null, head: null, files: {} };
 /** Paths the operator names are paths, never patterns (a notebook may be called `run[1].ipynb`). */
 const LITERAL = '--literal-pathspecs';
@@ -152,7 +154,21 @@ export class GitService implements GutterSource {
   async headText(relPath: string): Promise<string | null> {
     await this.requireRepository();
     // With the repository found, git fails here only for a path HEAD lacks or a HEAD not yet committed.
-    return this.run(['show', '--no-textconv', `HEAD:./${relPath}`]);
+    const git = await this.git;
+    if (!git) return null;
+    return readGitOutputViaFile({
+      git,
+      args: [...SAFE_CONFIG, 'show', '--no-textconv', `HEAD:./${relPath}`],
+      cwd: this.options.root,
+      env: gitEnv(),
+      maxBytes: 512 * 1024 * 1024,
+    });
+  }
+
+  /** Whether HEAD has the path (`git cat-file -e`): reads no content, however big the file. */
+  async headHas(relPath: string): Promise<boolean> {
+    await this.requireRepository();
+    return (await this.run(['cat-file', '-e', `HEAD:./${relPath}`])) !== null;
   }
 
   /** `git add` of one path, asked for by the operator; the status after it. */
@@ -309,7 +325,7 @@ export class GitService implements GutterSource {
           cwd: this.options.root,
           maxBuffer,
           encoding: 'utf8',
-          env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' },
+          env: gitEnv(),
         },
         (err, stdout, stderr) => resolve({ ok: !err, stdout, stderr }),
       );

@@ -1,7 +1,15 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { KilnError } from '../../shared/errors';
 import { nbformatWrites, type CellSpec, type NotebookSpec } from '../../test-support/nbformat-build';
 import { notebookDiffHandlers, notebookDiffView, type NotebookDiffSources } from './diff-view';
+import * as partialApply from './partial-apply';
+
+// Which sides were parsed, and when: a side is parsed as soon as it is read.
+vi.mock('./partial-apply', async (actual) => {
+  const module = await actual<typeof import('./partial-apply')>();
+  return { ...module, parseNotebookSide: vi.fn(module.parseNotebookSide) };
+});
+const parsedSides = () => vi.mocked(partialApply.parseNotebookSide).mock.calls.map(([, side]) => side);
 
 /*
  * The `notebook.diff` channel's answer on notebooks nbformat writes: the diff, and the cells the view draws,
@@ -119,5 +127,30 @@ describe('notebook.diff', () => {
       next: { text: next },
     });
     expect(notInHead.diff.cells.every((cell) => cell.status === 'added')).toBe(true);
+  });
+
+  it('parses the side read first while the other is still being read; a corrupt base is said first', async () => {
+    let headRead!: (text: string) => void;
+    const head = new Promise<string>((resolve) => (headRead = resolve));
+    const sources: NotebookDiffSources = {
+      unsavedText: () => undefined,
+      readFile: () => Promise.resolve('{"cells": ['),
+      readHead: () => head,
+    };
+    vi.mocked(partialApply.parseNotebookSide).mockClear();
+    const asked = Promise.resolve(
+      notebookDiffHandlers(sources)['notebook.diff']({ base: { head: 'a.ipynb' }, next: { path: 'a.ipynb' } }),
+    );
+    // The working file is parsed (and found corrupt) before git's HEAD arrives; the answer waits for both sides.
+    let settled = false;
+    void asked.catch(() => undefined).finally(() => (settled = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(parsedSides()).toEqual(['new']);
+    expect(settled).toBe(false);
+    headRead('{"metadata": {}}');
+    await expect(asked).rejects.toMatchObject({
+      code: 'E_INVALID_NOTEBOOK',
+      message: 'Cannot compare: the base notebook has no "cells" list',
+    });
   });
 });

@@ -10,8 +10,8 @@ import { KilnError } from '../../shared/errors';
 import type { HandlersFor } from '../router';
 import type { Workspace } from '../workspace';
 import { exactNumberPointers } from './exact-json';
-import { joinLines, type CellJson } from './format';
-import { diffNotebookTexts, type ParsedPair } from './partial-apply';
+import { joinLines, type CellJson, type NotebookJson } from './format';
+import { diffNotebookTexts, diffParsedPair, parseNotebookSide, type ParsedPair } from './partial-apply';
 import type { NotebookService } from './service';
 
 /*
@@ -61,6 +61,15 @@ async function sideText(
   const unsaved = sources.unsavedText(side.path);
   if (typeof unsaved === 'string') return { text: unsaved, unsaved: true };
   return { text: await sources.readFile(side.path), unsaved: false };
+}
+
+async function parsedSide(
+  side: NotebookDiffSide,
+  name: 'base' | 'new',
+  sources: NotebookDiffSources,
+): Promise<{ notebook: NotebookJson; unsaved: boolean }> {
+  const { text, unsaved } = await sideText(side, sources);
+  return { notebook: parseNotebookSide(text, name), unsaved };
 }
 
 /**
@@ -125,8 +134,19 @@ export function notebookDiffViewOf({
 export function notebookDiffHandlers(sources: NotebookDiffSources): HandlersFor<keyof typeof notebookDiffRequests> {
   return {
     'notebook.diff': async ({ base, next, options }) => {
-      const [old, now] = await Promise.all([sideText(base, sources), sideText(next, sources)]);
-      return { ...notebookDiffView(old.text, now.text, options), unsaved: { base: old.unsaved, next: now.unsaved } };
+      // Each side is parsed as soon as it is read: the working file's parse overlaps git's writing out HEAD.
+      const [old, now] = await Promise.allSettled([
+        parsedSide(base, 'base', sources),
+        parsedSide(next, 'new', sources),
+      ]);
+      // As one parse of the pair: the base side's failure is the one said when both fail.
+      if (old.status === 'rejected') throw old.reason;
+      if (now.status === 'rejected') throw now.reason;
+      const pair = { base: old.value.notebook, next: now.value.notebook };
+      return {
+        ...notebookDiffViewOf(diffParsedPair(pair, options)),
+        unsaved: { base: old.value.unsaved, next: now.value.unsaved },
+      };
     },
   };
 }

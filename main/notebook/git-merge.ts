@@ -76,9 +76,17 @@ export class NotebookMergeService {
     return this.options.git.stage(rel);
   }
 
-  /** The working file and its version at HEAD; `texts` false: only whether HEAD has it, and the file's hash. */
+  /**
+   * The working file and its version at HEAD. `texts` false (a notebook, compared in main by `notebook.diff`):
+   * only whether HEAD has the file, with neither version read (20 MB each for a big notebook, read again by the
+   * compare itself).
+   */
   async openChanges(path: string, texts = true): Promise<GitOpenChanges> {
     const rel = await this.guarded(path);
+    if (!texts) {
+      const inHead = await this.options.git.headHas(rel);
+      return { path: rel, head: null, working: null, workingHash: null, inHead };
+    }
     const head = await this.options.git.headText(rel);
     const file = await this.options.files.read(rel).catch((err: unknown) => {
       // A file deleted in the working tree: its change is the whole HEAD version going.
@@ -87,8 +95,8 @@ export class NotebookMergeService {
     });
     return {
       path: rel,
-      head: texts && head !== null && !head.includes('\0') ? head : null,
-      working: texts && file && !file.truncated ? file.text : null,
+      head: head !== null && !head.includes('\0') ? head : null,
+      working: file && !file.truncated ? file.text : null,
       workingHash: file ? file.hash : null,
       inHead: head !== null,
     };

@@ -24,7 +24,8 @@ export interface ParsedPair {
   next: NotebookJson;
 }
 
-function parseSide(text: string, side: 'base' | 'new'): NotebookJson {
+/** One notebook parsed as Jupyter reads it; E_INVALID_NOTEBOOK names the side at fault. */
+export function parseNotebookSide(text: string, side: 'base' | 'new'): NotebookJson {
   // An empty file is a notebook with no cells yet (a file just created), as the editor opens it.
   if (text.trim() === '') return { cells: [], metadata: {}, nbformat: 4, nbformat_minor: 5 };
   let data: unknown;
@@ -48,7 +49,7 @@ function parseSide(text: string, side: 'base' | 'new'): NotebookJson {
 
 /** Both notebooks parsed as Jupyter reads them (numbers as written), ids as the files have them (none added). */
 export function parseNotebookPair(baseText: string, nextText: string): ParsedPair {
-  return { base: parseSide(baseText, 'base'), next: parseSide(nextText, 'new') };
+  return { base: parseNotebookSide(baseText, 'base'), next: parseNotebookSide(nextText, 'new') };
 }
 
 function planOf(pair: ParsedPair, options: NotebookCompareOptions): NotebookDiffPlan {
@@ -61,7 +62,14 @@ export function diffNotebookTexts(
   nextText: string,
   options: NotebookCompareOptions = {},
 ): ParsedPair & { diff: NotebookDiff } {
-  const pair = parseNotebookPair(baseText, nextText);
+  return diffParsedPair(parseNotebookPair(baseText, nextText), options);
+}
+
+/** diffNotebookTexts of notebooks already parsed. */
+export function diffParsedPair(
+  pair: ParsedPair,
+  options: NotebookCompareOptions = {},
+): ParsedPair & { diff: NotebookDiff } {
   return { ...pair, diff: planOf(pair, options).diff };
 }
 

@@ -42,7 +42,7 @@ export const GitOpenChanges = z.object({
   head: z.string().nullable(),
   /** The working file's text; null when it is gone or not text. */
   working: z.string().nullable(),
-  /** The working file's hash; null when it is gone. */
+  /** The working file's hash; null when it is gone or the texts were not asked for. */
   workingHash: z.string().nullable(),
   /** Whether HEAD has the file (as text or not), said even when the texts were not asked for. */
   inHead: z.boolean(),
@@ -77,7 +77,10 @@ export const gitRequests = {
   'git.openChanges': request(
     z.object({
       path: RelPath,
-      /** false: head and working come back null (a notebook's compare reads them in main). */
+      /**
+       * false: head, working and workingHash come back null and neither file is read (a notebook's compare reads
+       * them in main).
+       */
       texts: z.boolean().default(true),
     }),
     GitOpenChanges,
