@@ -103,10 +103,11 @@ it("reports another program's rename as deleted + created, and its edits as exte
     .toEqual(['created renamed.txt external', 'deleted a.txt external', 'updated src/pkg/mod.py external']);
 });
 
-it("reports another program's rename or move of a file whose identity the watcher knows as one move", async () => {
-  // The operator opened mod.py (the watcher learns a shown file's identity); a.txt changed while watched.
+it("reports another program's rename or move of a file whose identity is kept as one move", async () => {
+  // Their owners keep state for them (breakpoints); a.txt is then replaced by an atomic save, a new inode.
   await watcher.learnIdentity(path.join(root, 'src/pkg/mod.py'));
-  await writeFile(path.join(root, 'a.txt'), 'edited\n');
+  await watcher.learnIdentity(path.join(root, 'a.txt'));
+  await ws.write('a.txt', 'saved\n');
   await quiesce();
   changes = [];
   await rename(path.join(root, 'src/pkg/mod.py'), path.join(root, 'src/pkg/renamed.py'));

@@ -13,9 +13,10 @@ export function fileIdentity(info: { dev: number; ino: number; birthtimeMs: numb
 
 /**
  * Tells another program's rename of a file from a delete and a create. The watcher sees a name gone and a name
- * new; with the old name's identity known, the new name carrying it is that file moved. Identities are known for
- * the files the watcher saw change, those the operator opened and those an owner of state keeps; nothing is
- * looked at for this alone (no stat per file of the workspace), so any other file's rename stays deleted + created.
+ * new; with the old name's identity known, the new name carrying it is that file moved. Identities are known only
+ * for the files an owner of state keeps (breakpoints), followed through their moves and replacements (an atomic
+ * save gives a file a new inode); nothing is looked at for this alone (no stat per file of the workspace), and any
+ * other file's rename stays deleted + created, as an open tab's "deleted on disk" expects.
  */
 export class FileMoves {
   private readonly identityByPath = new Map<string, string>();
@@ -41,11 +42,12 @@ export class FileMoves {
     return identity !== undefined;
   }
 
-  /** A file is at `absPath`: where it was, when it is a file gone in this drain under another name. */
+  /** A file is at `absPath`: where it was, when it is a known file gone in this drain under another name. */
   arrived(absPath: string, identity: string, isNewName: boolean): string | undefined {
-    this.remember(absPath, identity);
     const from = isNewName ? this.vanished.get(identity) : undefined;
     if (from !== undefined) this.vanished.delete(identity);
+    // A kept file replaced in place (an atomic save) is kept under its new identity.
+    if (from !== undefined || this.identityByPath.has(absPath)) this.remember(absPath, identity);
     return from;
   }
 

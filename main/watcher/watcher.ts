@@ -111,7 +111,6 @@ export class WorkspaceWatcher {
    */
   async noteShown(absPath: string, kind: 'dir' | 'file'): Promise<void> {
     if (this.disposed) return;
-    if (kind === 'file') await this.learnIdentity(absPath);
     if (this.folders.get(kind === 'dir' ? absPath : path.dirname(absPath))?.watcher) return;
     // Not degraded and not excluded: the walk has yet to reach it and will watch it.
     if (!this.degradedStatus && !this.isUnderExcluded(absPath)) return;
@@ -134,7 +133,7 @@ export class WorkspaceWatcher {
     for (const name of names) if (!this.isExcluded(path.join(absPath, name))) folder.names.add(name);
   }
 
-  /** An owner keeps state for this file: its identity is learned, so another program's rename of it is a move. */
+  /** An owner keeps state for this file (breakpoints): its identity is learned, so another program's rename is a move. */
   async learnIdentity(absPath: string): Promise<void> {
     const info = await lstat(absPath).catch(entryGone);
     if (info?.isFile() && !this.disposed) this.moves.remember(absPath, fileIdentity(info));
