@@ -180,11 +180,6 @@ export class Executions {
     return this.pending.size > 0;
   }
 
-  /** Whether `msgId` is one of our executions in flight. */
-  owns(msgId: string): boolean {
-    return this.pending.has(msgId);
-  }
-
   /** Answers the pending input() prompt; false when nothing is waiting. */
   sendInputReply(value: string): boolean {
     const waiting = this.pendingInput;

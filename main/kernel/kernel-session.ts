@@ -87,11 +87,6 @@ export class KernelSession {
   private disposed = false;
   private spec: KernelSpecNames;
   private lastInfo = '';
-  /**
-   * The kernel is busy with a silent request of Kiln's own (the Variables view's, a completion's): shown as idle, so
-   * those requests send the renderer no status events. Another client's request, or a run of ours, shows busy.
-   */
-  private quietBusy = false;
   private readonly followingServer: IDisposable;
   /**
    * What the operator is told instead of the kernel's own status: the server not answering or restarting
@@ -117,9 +112,7 @@ export class KernelSession {
         ? 'starting'
         : this.intendedRestart
           ? 'restarting'
-          : this.quietBusy && this.kernel?.status === 'busy'
-            ? 'idle'
-            : mapStatus(this.kernel, this.everConnected);
+          : mapStatus(this.kernel, this.everConnected);
     return { status, ...this.spec };
   }
 
@@ -378,15 +371,6 @@ export class KernelSession {
   private attach(kernel: KernelConnection): void {
     this.kernel = kernel;
     this.trouble = null;
-    // Seen as it arrives, before @jupyterlab/services sets the status it carries (a turn later).
-    kernel.anyMessage.connect((_sender, { msg, direction }) => {
-      if (direction !== 'recv' || msg.header.msg_type !== 'status') return;
-      const parent = msg.parent_header as { session?: string; msg_id?: string };
-      this.quietBusy =
-        (msg.content as { execution_state?: string }).execution_state === 'busy' &&
-        parent.session === kernel.clientId &&
-        !(parent.msg_id && this.executions.owns(parent.msg_id));
-    });
     kernel.statusChanged.connect((_sender, status) => {
       if (this.kernel !== kernel) return;
       if (status === 'autorestarting' || (status === 'restarting' && !this.intendedRestart)) {

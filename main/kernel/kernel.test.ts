@@ -463,26 +463,6 @@ describe('KernelSession', () => {
     expect(session.executing).toBe(false);
   });
 
-  it("sends no status change for Kiln's own silent requests (the Variables view's, a completion), busy for a run", async () => {
-    await session.execute('None', { onOutput: () => undefined });
-    const shown: string[] = [];
-    const watching = session.onStatusChanged((info) => shown.push(info.status));
-    try {
-      const kernel = session.assistKernel()!;
-      await kernel.requestComplete({ code: 'pri', cursor_pos: 3 });
-      const inspection = kernel.requestExecute({ code: 'len(globals())', silent: true, store_history: false });
-      await inspection.done;
-      inspection.dispose();
-      await until(() => kernel.status === 'idle', 'the kernel idle after the silent requests');
-      // The kernel said busy and idle around each: none of it reached the operator.
-      expect(shown).toEqual([]);
-      await session.execute('1+1', { onOutput: () => undefined });
-      expect(shown).toEqual(['busy', 'idle']);
-    } finally {
-      watching.dispose();
-    }
-  });
-
   it('puts src/ first on sys.path and imports a module written after start', async () => {
     await fs.mkdir(path.join(root, 'src'), { recursive: true });
     await fs.writeFile(path.join(root, 'src', 'late_module.py'), 'VALUE = 42\n');

@@ -146,16 +146,7 @@ describe('completion and inspection against the live kernel', () => {
     const cellId = (
       await svc.insertCell(NB, { source: 'import time\nprint("start", flush=True)\ntime.sleep(20)\nprint("ran on")' })
     ).cell.id;
-    // The kernel's own busy: the notebook shows none for a completion (see KernelSession's quietBusy).
-    const { connection } = (await svc.debugKernel(NB))!;
-    const atKernel = new Promise<void>((resolve) => {
-      const onStatus = (_sender: unknown, status: string) => {
-        if (status !== 'busy') return;
-        connection.statusChanged.disconnect(onStatus);
-        resolve();
-      };
-      connection.statusChanged.connect(onStatus);
-    });
+    const atKernel = nextEvent(hub, 'notebook.kernelStatus', (p) => p.path === NB && p.kernel.status === 'busy');
     const completion = complete('slow.');
     await atKernel;
     // The cell queues behind the completion at the kernel; the interrupt comes before it started.
