@@ -130,6 +130,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     store: options.prefsStore,
     trusted: () => trust.trusted,
     remoteKernels: () => stack.jupyter.isRemote,
+    // Called once the watcher below exists (at its creation, then on each change of the files' breakpoints).
+    followFiles: (rels) => watcher.keepIdentities(rels),
   });
   // Breakpoints in files follow renames, moves and deletes.
   owned.add(changes.onDidChange((change) => void debuggers.applyChange(change)));
@@ -211,6 +213,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     }),
   );
   owned.add(watcher.onDidChange((change) => void changes.reportObserved(change)));
+  // Breakpoints follow their file also when another program renames or moves it: the watcher knows those files.
+  void debuggers.followFiles();
   // Temp files of a save or copy cut short by a kill; swept in the background (start-up never waits),
   // skipping what the watcher skips, so .git and node_modules are not walked for them.
   const sweeping = new AbortController();

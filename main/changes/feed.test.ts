@@ -103,6 +103,47 @@ it("reports another program's rename as deleted + created, and its edits as exte
     .toEqual(['created renamed.txt external', 'deleted a.txt external', 'updated src/pkg/mod.py external']);
 });
 
+it("reports another program's rename or move of a file whose identity is kept as one move", async () => {
+  // Their owners keep state for them (breakpoints); a.txt is then replaced by an atomic save, a new inode.
+  await watcher.learnIdentity(path.join(root, 'src/pkg/mod.py'));
+  await watcher.learnIdentity(path.join(root, 'a.txt'));
+  await ws.write('a.txt', 'saved\n');
+  await quiesce();
+  changes = [];
+  await rename(path.join(root, 'src/pkg/mod.py'), path.join(root, 'src/pkg/renamed.py'));
+  await rename(path.join(root, 'a.txt'), path.join(root, 'src/pkg/deep/a.txt'));
+  await quiesce();
+  expect(changes).toEqual([
+    { type: 'moved', from: 'src/pkg/mod.py', to: 'src/pkg/renamed.py', isDir: false, origin: 'external' },
+    { type: 'moved', from: 'a.txt', to: 'src/pkg/deep/a.txt', isDir: false, origin: 'external' },
+  ]);
+  // Followed under its new name: moved again, and then deleted.
+  await rename(path.join(root, 'src/pkg/renamed.py'), path.join(root, 'src/again.py'));
+  await quiesce();
+  await rm(path.join(root, 'src/again.py'));
+  await quiesce();
+  expect(changes.slice(2)).toEqual([
+    { type: 'moved', from: 'src/pkg/renamed.py', to: 'src/again.py', isDir: false, origin: 'external' },
+    { type: 'deleted', path: 'src/again.py', isDir: false, origin: 'external' },
+  ]);
+});
+
+it("a file deleted while another is made is no move, and Kiln's own move of a known file is reported once", async () => {
+  await watcher.learnIdentity(path.join(root, 'a.txt'));
+  await watcher.learnIdentity(path.join(root, 'src/pkg/mod.py'));
+  await rm(path.join(root, 'src/pkg/mod.py'));
+  await writeFile(path.join(root, 'src/pkg/other.py'), 'x = 1\n');
+  await quiesce();
+  expect(changes.map((c) => ('path' in c ? `${c.type} ${c.path}` : c.type)).sort()).toEqual([
+    'created src/pkg/other.py',
+    'deleted src/pkg/mod.py',
+  ]);
+  changes = [];
+  await ws.move('a.txt', 'src/b.txt');
+  await quiesce();
+  expect(changes).toEqual([{ type: 'moved', from: 'a.txt', to: 'src/b.txt', isDir: false, origin: 'operator' }]);
+});
+
 it('an outside replacement with the same size and mtime as our own write is news, not an echo', async () => {
   const file = path.join(root, 'a.txt');
   const when = new Date(Date.UTC(2026, 0, 1, 12, 0, 0));

@@ -107,9 +107,11 @@ export class ChangeFeed implements IDisposable {
   }
 
   private async isEcho(change: FsChange): Promise<boolean> {
-    // The watcher reports single paths; a batch is only ever Kiln's own report.
-    if (change.type === 'moved' || change.type === 'createdFiles') return false;
+    // A batch is only ever Kiln's own report; the watcher reports single paths, and a move of a file it knew.
+    if (change.type === 'createdFiles') return false;
     const now = Date.now();
+    // Kiln's own move seen by the watcher: the old path went and the new one came as Kiln made them.
+    if (change.type === 'moved') return this.covers(change.from, false, now) && this.covers(change.to, true, now);
     const covering = (present: boolean) => this.covers(change.path, present, now);
     const mine = this.written.get(change.path);
     // Most reports are other programs' work on paths Kiln never touched: news, with no disk look needed.

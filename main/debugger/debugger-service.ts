@@ -28,6 +28,11 @@ export interface DebuggerServiceOptions {
   trusted?: () => boolean;
   /** Whether kernels run on a remote Jupyter server: breakpoints in files are not sent to them (default: local). */
   remoteKernels?: () => boolean;
+  /**
+   * The files that hold breakpoints now: the watcher learns who they are, so another program's rename or move of
+   * one reaches the change feed as a move they follow. Resolves once it knows them.
+   */
+  followFiles?: (rels: readonly string[]) => Promise<void>;
 }
 
 /** Why an Agent's run is refused while the operator has the kernel paused. */
@@ -91,13 +96,20 @@ export class DebuggerService {
 
   /** The change feed's entry: file breakpoints follow renames and moves, and go with deleted files. */
   async applyChange(change: FsChange): Promise<void> {
-    if (this.files.applyChange(change)) await this.sendFileBreakpoints();
+    if (!this.files.applyChange(change)) return;
+    await Promise.all([this.followFiles(), this.sendFileBreakpoints()]);
   }
 
   async setFileBreakpoints(rel: string, lines: number[]): Promise<FileBreakpoints> {
     const all = this.files.set(rel, lines);
-    await this.sendFileBreakpoints();
+    // Set means followed: a rename right after this answers is already a move for it.
+    await Promise.all([this.followFiles(), this.sendFileBreakpoints()]);
     return all;
+  }
+
+  /** Tells the watcher which files hold breakpoints (at start, and whenever the set changes). */
+  followFiles(): Promise<void> {
+    return this.options.followFiles?.(Object.keys(this.files.all())) ?? Promise.resolve();
   }
 
   handlers(): HandlersFor<keyof typeof debuggerRequests> {

@@ -139,6 +139,54 @@ export function untilAnswered(kernel: KernelConnection, name: string, answerMs: 
 }
 
 /**
+ * Resolves once the kernel answers a kernel_info request sent now. A kernel the server restarted after it died may
+ * still be importing when a cell is sent (seconds on a loaded machine), and an interrupt then (the set-up's stdin
+ * probe sends one when its prompt is late) kills it mid-import, so the server restarts it again and the cell is lost.
+ * A request cancelled by another restart is sent again; rejects with E_KERNEL_DEAD when the kernel dies or is still
+ * silent after `answerMs`.
+ */
+export async function untilAnswering(kernel: KernelConnection, name: string, answerMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), answerMs)));
+  let onStatus: ((sender: unknown, status: string) => void) | undefined;
+  const died = new Promise<'dead'>((resolve) => {
+    onStatus = (_sender, status) => status === 'dead' && resolve('dead');
+    kernel.statusChanged.connect(onStatus);
+  });
+  try {
+    for (;;) {
+      if (kernel.isDisposed || kernel.status === 'dead')
+        throw new KilnError('E_KERNEL_DEAD', `The kernel "${name}" died.`);
+      // A reply, or the request cancelled by a restart (then the next status or connection change asks again).
+      const asked = kernel.requestKernelInfo().then(
+        () => 'answered' as const,
+        () => nextChange(kernel).then(() => 'again' as const),
+      );
+      const outcome = await Promise.race([asked, gaveUp, died]);
+      if (outcome === 'answered') return;
+      if (outcome === 'late')
+        throw new KilnError('E_KERNEL_DEAD', `The kernel "${name}" did not answer within ${answerMs / 1000} s.`);
+    }
+  } finally {
+    clearTimeout(timer);
+    if (onStatus) kernel.statusChanged.disconnect(onStatus);
+  }
+}
+
+/** Resolves at the kernel's next status or connection change. */
+function nextChange(kernel: KernelConnection): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      kernel.statusChanged.disconnect(done);
+      kernel.connectionStatusChanged.disconnect(done);
+      resolve();
+    };
+    kernel.statusChanged.connect(done);
+    kernel.connectionStatusChanged.connect(done);
+  });
+}
+
+/**
  * The set-up a kernel gets after every (re)start: for Python, src/ on sys.path (`setupFailed` when that did not
  * run, so it is tried again before the next cell) and the stdin route confirmed; then its idle awaited.
  */

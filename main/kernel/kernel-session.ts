@@ -23,7 +23,14 @@ import {
   startNotebookSession,
   type KernelSpecNames,
 } from './jupyter-sessions';
-import { mapStatus, nudgeUntilSettled, setUpKernel, untilAnswered, untilStatus } from './kernel-readiness';
+import {
+  mapStatus,
+  nudgeUntilSettled,
+  setUpKernel,
+  untilAnswered,
+  untilAnswering,
+  untilStatus,
+} from './kernel-readiness';
 import { createLogger } from '../log';
 
 const log = createLogger('kernel');
@@ -173,7 +180,11 @@ export class KernelSession {
   private async sendWhenReady(code: string, options: ExecuteOptions): Promise<SentExecution> {
     await this.ensureUsable();
     const kernel = this.kernel!;
-    if (this.needsSetup) await this.runSetup(kernel);
+    if (this.needsSetup) {
+      // After the server restarted a kernel that died, the new one may still be starting: the set-up waits for it.
+      await untilAnswering(kernel, this.spec.displayName ?? kernel.name, this.options.answerTimeoutMs ?? 120_000);
+      await this.runSetup(kernel);
+    }
     return sendExecute(kernel, code, options);
   }
 

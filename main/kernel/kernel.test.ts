@@ -266,7 +266,8 @@ describe('kernel wire protocol', () => {
       await jsonOnly.dispose();
       await fs.rm(ownState, { recursive: true, force: true });
     }
-  });
+    // A server and two kernels of its own: over 30 s on a loaded 2-core machine.
+  }, 120_000);
 });
 
 describe('kernels over ZMQ', () => {
@@ -335,7 +336,8 @@ describe('kernels over ZMQ', () => {
         await fs.rm(runtimeDir, { recursive: true, force: true });
       }
     }
-  });
+    // Four kernels started one after another: over 30 s on a loaded 2-core machine.
+  }, 120_000);
 
   it('a listener that throws on one message loses that message only: later ones still arrive', async () => {
     const watched = await watchedKernel(await server.start(), 'throws.ipynb');
@@ -425,7 +427,8 @@ describe('kernels over ZMQ', () => {
       process.removeAllListeners('unhandledRejection');
       for (const listener of vitestListeners) process.on('unhandledRejection', listener);
     }
-  });
+    // A start, a death and the server's restart of the kernel: about 25 s on a loaded 2-core machine.
+  }, 120_000);
 });
 
 describe('KernelSession', () => {
@@ -639,6 +642,50 @@ describe('kernels that never answer', () => {
       await own.close();
     }
     // Jupyter restarts the failing kernel several times (about 20 s) before it gives up on it.
+  }, 120_000);
+
+  it('runs a cell sent while the server restarts a dead kernel that is slow to start, without killing it', async () => {
+    // Every start of this kernel takes 3 s before ipykernel runs, as a large environment's imports do on a loaded
+    // machine. The set-up of the restarted kernel must wait for it: its stdin probe's interrupt, sent while the
+    // kernel still starts, killed it (the server restarted it again and the cell ended as aborted).
+    const python = (await findJupyter({})).argv[0].replace(/jupyter$/, 'python3');
+    const own = await serverWithKernel('slow', 'Slow start', [
+      '/bin/sh',
+      '-c',
+      `sleep 3; exec ${python} -m ipykernel_launcher -f "$0"`,
+    ]);
+    const session = new KernelSession({
+      server: own.server,
+      notebookPath: 'slow.ipynb',
+      kernelName: 'slow',
+      srcDir: null,
+    });
+    // The kernel_info request @jupyterlab/services sends on reconnecting can be cancelled by the restart; see above.
+    const vitestListeners = process.listeners('unhandledRejection');
+    process.removeAllListeners('unhandledRejection');
+    const others: unknown[] = [];
+    process.on('unhandledRejection', (err) => {
+      if (!String(err).includes('Canceled future for kernel_info_request')) others.push(err);
+    });
+    try {
+      await session.start();
+      const lost: string[] = [];
+      session.onKernelLost((why) => lost.push(why));
+      const dying = await session.execute('import os\nos._exit(1)', { onOutput: () => undefined });
+      expect(dying.status).toBe('aborted');
+      const out = collect();
+      const after = await session.execute('print("ran")', { onOutput: out.onOutput });
+      expect(after).toMatchObject({ status: 'ok' });
+      expect(out.text()).toContain('ran');
+      // One death, one restart: nothing of Kiln's killed the new kernel while it started.
+      expect(own.server.log.match(/restarting kernel \(\d\/\d\)/g)).toEqual(['restarting kernel (1/5)']);
+      expect(others).toEqual([]);
+    } finally {
+      await session.dispose();
+      await own.close();
+      process.removeAllListeners('unhandledRejection');
+      for (const listener of vitestListeners) process.on('unhandledRejection', listener);
+    }
   }, 120_000);
 
   it('gives up on one that runs but never answers', async () => {

@@ -28,6 +28,17 @@ export class ExcludeMatcher {
     }
   }
 
+  /** Whether a workspace-relative path or one of its folders is excluded (string work only, no path module). */
+  excludesPath(relPath: string): boolean {
+    let prefix = '';
+    for (const segment of relPath.split('/')) {
+      if (!segment) continue;
+      prefix = prefix ? `${prefix}/${segment}` : segment;
+      if (this.excludes(prefix, segment)) return true;
+    }
+    return false;
+  }
+
   /** `rel` is the entry's workspace-relative path; `name` its last segment. */
   excludes(rel: string, name: string): boolean {
     if (this.names.has(name) || this.paths.has(rel)) return true;

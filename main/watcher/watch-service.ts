@@ -31,6 +31,8 @@ export class WatchService implements IDisposable {
   private following: IDisposable[] = [];
   private exclude: readonly string[] | null;
   private walked = false;
+  /** Files whose owners keep state for them (see keepIdentities), learned again by a restarted watcher. */
+  private kept: readonly string[] = [];
   /** The operator is told once per session, even if the watcher restarts with new excludes. */
   private degradationTold = false;
   private readonly changeEmitter = this.disposables.add(new Emitter<FsChange>());
@@ -74,6 +76,7 @@ export class WatchService implements IDisposable {
         this.degradeEmitter.fire(status);
       }),
     ];
+    for (const rel of this.kept) void watcher.learnIdentity(path.join(this.options.root, rel));
     void watcher.ready.then(() => {
       // A replaced watcher's walk is no news.
       if (watcher !== this.watcher) return;
@@ -119,6 +122,15 @@ export class WatchService implements IDisposable {
   /** The operator listed a folder or opened a file: it stays live even where no watch could be placed (polled). */
   noteShown(rel: string, kind: 'dir' | 'file'): Promise<void> {
     return this.watcher.noteShown(path.join(this.options.root, rel), kind);
+  }
+
+  /**
+   * Owners keep state for these files (breakpoints): their identities are known, so another program's rename or
+   * move of one reaches the feed as `moved` and the state follows it. Replaces the files kept before.
+   */
+  async keepIdentities(rels: readonly string[]): Promise<void> {
+    this.kept = rels;
+    await Promise.all(rels.map((rel) => this.watcher.learnIdentity(path.join(this.options.root, rel))));
   }
 
   async dispose(): Promise<void> {

@@ -7,6 +7,7 @@ import { DEFAULT_WATCH_EXCLUDES, ExcludeMatcher } from './excludes';
 import { createLogger } from '../log';
 import { Emitter, type Event } from '../../shared/base/event';
 import { defaultWatchFolder, degradedStatus, type Folder, type FolderWatchFactory } from './folder-watch';
+import { FileMoves, fileIdentity } from './file-identities';
 
 const log = createLogger('watcher');
 // Made once: they sit on the watcher's busiest paths. A folder or entry that went away between its event and the
@@ -55,6 +56,8 @@ export class WorkspaceWatcher {
   private readonly recognizing = new Set<Promise<unknown>>();
   /** Old path → new path of watched folders seen renamed before their events settled. */
   private readonly renamed = new Map<string, string>();
+  /** Another program's rename of a file whose identity is known is reported as its move. */
+  private readonly moves = new FileMoves();
   private draining = false;
   private degradedStatus: WatchDegraded | null = null;
   /** Folders and files the operator is looking at that have no watch: polled, newest last. */
@@ -83,14 +86,7 @@ export class WorkspaceWatcher {
 
   /** Whether a workspace-relative path is outside what is watched (other indexes of the tree honour the same). */
   excludes(relPath: string): boolean {
-    // String work only, no path module.
-    let prefix = '';
-    for (const segment of relPath.split('/')) {
-      if (!segment) continue;
-      prefix = prefix ? `${prefix}/${segment}` : segment;
-      if (this.matcher.excludes(prefix, segment)) return true;
-    }
-    return false;
+    return this.matcher.excludesPath(relPath);
   }
 
   /**
@@ -135,6 +131,12 @@ export class WorkspaceWatcher {
     this.folders.set(absPath, folder);
     const names = await readdir(absPath).catch(folderGone);
     for (const name of names) if (!this.isExcluded(path.join(absPath, name))) folder.names.add(name);
+  }
+
+  /** An owner keeps state for this file (breakpoints): its identity is learned, so another program's rename is a move. */
+  async learnIdentity(absPath: string): Promise<void> {
+    const info = await lstat(absPath).catch(entryGone);
+    if (info?.isFile() && !this.disposed) this.moves.remember(absPath, fileIdentity(info));
   }
 
   async dispose(): Promise<void> {
@@ -278,6 +280,7 @@ export class WorkspaceWatcher {
         this.folders.set(folder.path, folder);
       }
       this.renamed.set(oldTop, child);
+      this.moves.moveTree(oldTop, child);
       return false;
     }
     return true;
@@ -304,6 +307,7 @@ export class WorkspaceWatcher {
       }
     } finally {
       this.draining = false;
+      for (const file of this.moves.takeUnmatched()) this.emit('deleted', file, false);
       this.closeDetached();
     }
   }
@@ -324,7 +328,8 @@ export class WorkspaceWatcher {
       const renamed = this.renamed.delete(child);
       const wasDir = renamed || this.folders.has(child);
       if (this.folders.has(child)) this.detach(child);
-      this.emit('deleted', child, wasDir);
+      // A known file may turn up under another name in this drain (a rename): said when the drain ends.
+      if (wasDir || !this.moves.vanish(child)) this.emit('deleted', child, wasDir);
       return;
     }
     if (info.isDirectory()) {
@@ -341,8 +346,9 @@ export class WorkspaceWatcher {
       return;
     }
     folder.names.add(name);
-    if (known) this.emit('updated', child, false);
-    else this.emit('created', child, false);
+    const from = this.moves.arrived(child, fileIdentity(info), !known);
+    if (from !== undefined) this.emitMove(from, child);
+    else this.emit(known ? 'updated' : 'created', child, false);
   }
 
   /**
@@ -400,6 +406,7 @@ export class WorkspaceWatcher {
   private async reattach(subtree: Folder[], newTop: string): Promise<void> {
     const oldTop = subtree[0].path;
     this.detached.delete(subtree[0].inode);
+    this.moves.moveTree(oldTop, newTop);
     // What was pending in it is in the re-read below.
     const moved = new Set(subtree);
     for (const [key, { folder }] of this.pending) if (moved.has(folder)) this.pending.delete(key);
@@ -480,7 +487,13 @@ export class WorkspaceWatcher {
     return path.sep === '/' ? rel : rel.split(path.sep).join('/');
   }
 
-  /** What another program did; a rename by another program is `deleted` + `created` (Kiln's own moves come from the feed). */
+  /** What another program did: a rename of a known file is a move, of any other entry `deleted` + `created`. */
+  private emitMove(from: string, to: string): void {
+    const [relFrom, relTo] = [this.relativeOf(from), this.relativeOf(to)];
+    const origin = this.options.ledger.originOf(to);
+    if (!this.disposed) this.changeEmitter.fire({ type: 'moved', from: relFrom, to: relTo, isDir: false, origin });
+  }
+
   private emit(type: ObservedChange['type'], absPath: string, isDir: boolean): void {
     if (this.disposed) return;
     const rel = this.relativeOf(absPath);

@@ -1,9 +1,9 @@
 /**
  * Breakpoints in the workspace's .py files against main's real services: the renderer's debugger store sets them,
- * and they follow the file through main's change feed (Kiln's own renames and moves, a delete by another program),
- * so nobody re-keys them by hand.
+ * and they follow the file through main's change feed (renames and moves made in Kiln or by another program, a
+ * delete), so nobody re-keys them by hand.
  */
-import { rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DebuggerStore } from '../../renderer/src/debugger/debugger-store';
@@ -46,6 +46,24 @@ describe('breakpoints in .py files', () => {
     await rm(path.join(running.root, 'src/renamed.py'));
     await untilState(store, (s) => !s.fileBreakpoints?.['src/renamed.py'], 'the deleted file’s breakpoints gone');
     expect(await inMain()).toEqual({ 'lib/a.py': [1] });
+  });
+
+  it('follow a rename and a move made by another program, as the real watcher reports them', async () => {
+    // Neither file was opened: the watcher knows them because they hold breakpoints.
+    await store.toggleFileBreakpoint('src/b.py', 2);
+    await store.toggleFileBreakpoint('src/pkg/a.py', 1);
+    await rename(path.join(running.root, 'src/b.py'), path.join(running.root, 'src/renamed.py'));
+    await rename(path.join(running.root, 'src/pkg/a.py'), path.join(running.root, 'src/moved.py'));
+    await untilState(
+      store,
+      (s) => s.fileBreakpoints?.['src/renamed.py']?.[0] === 2 && s.fileBreakpoints['src/moved.py']?.[0] === 1,
+      'the rename and the move by another program carried',
+    );
+    expect(await inMain()).toEqual({ 'src/renamed.py': [2], 'src/moved.py': [1] });
+    // Followed under the new name too.
+    await rename(path.join(running.root, 'src/renamed.py'), path.join(running.root, 'again.py'));
+    await untilState(store, (s) => s.fileBreakpoints?.['again.py']?.[0] === 2, 'the second rename carried');
+    expect(await inMain()).toEqual({ 'again.py': [2], 'src/moved.py': [1] });
   });
 
   it('toggles a line off again, and refuses a file that is not Python', async () => {
