@@ -1,6 +1,6 @@
 import katex from 'katex';
-import { describe, expect, it } from 'vitest';
-import { latexToHtml, splitMath, typeset } from './math';
+import { describe, expect, it, vi } from 'vitest';
+import { latexToHtml, latexToHtmlCached, splitMath, typeset } from './math';
 
 describe('splitMath', () => {
   it('finds inline, display and environment math, and leaves code and escaped dollars as text', () => {
@@ -51,5 +51,22 @@ describe('latexToHtml', () => {
     const html = latexToHtml(katex, '\\sqrt{2}', 'mathml');
     expect(html).toContain('<math');
     expect(html).not.toContain('katex-html');
+  });
+});
+
+describe('latexToHtmlCached', () => {
+  it('typesets a source once: a cell made again reuses its HTML; the source until KaTeX is there is not kept', () => {
+    const renderToString = vi.spyOn(katex, 'renderToString');
+    const source = '$\\displaystyle \\frac{y^{3}}{7}$';
+    expect(latexToHtmlCached(null, source)).toContain('nb-math-pending');
+    const first = latexToHtmlCached(katex, source);
+    expect(first).toBe(latexToHtml(katex, source));
+    renderToString.mockClear();
+    expect(latexToHtmlCached(katex, source)).toBe(first);
+    expect(renderToString).not.toHaveBeenCalled();
+    // Another source is typeset.
+    expect(latexToHtmlCached(katex, '$z_1$')).toContain('class="katex"');
+    expect(renderToString).toHaveBeenCalledTimes(1);
+    renderToString.mockRestore();
   });
 });

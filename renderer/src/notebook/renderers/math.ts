@@ -107,13 +107,48 @@ export function latexToHtml(katex: Katex | null, latex: string, output?: 'htmlAn
     .join('');
 }
 
+/** Typeset outputs kept by their source: a cell made again (scrolled back, re-run alike, re-themed) skips KaTeX. */
+const CACHED_OUTPUTS = 500;
+// process-wide: KaTeX's output depends on the source alone, the same in every window.
+const typesetOutputs = new Map<string, string>();
+
+/** latexToHtml for the live notebook, remembered per source (the oldest forgotten first). */
+export function latexToHtmlCached(katex: Katex | null, latex: string): string {
+  if (!katex) return latexToHtml(null, latex);
+  const cached = typesetOutputs.get(latex);
+  if (cached !== undefined) return cached;
+  const html = latexToHtml(katex, latex);
+  if (typesetOutputs.size >= CACHED_OUTPUTS) typesetOutputs.delete(typesetOutputs.keys().next().value!);
+  typesetOutputs.set(latex, html);
+  return html;
+}
+
+/**
+ * The KaTeX fonts nearly every formula uses: its upright and italic text, and the display-size integrals, sums
+ * and delimiters. Fetched with KaTeX, so formulas are laid out once in their fonts; a font asked for by layout
+ * alone came a second later and laid every formula on screen out again.
+ */
+const COMMON_FONTS = ['1em KaTeX_Main', 'italic 1em KaTeX_Math', '1em KaTeX_Size1', '1em KaTeX_Size2'];
+
+function loadCommonFonts(): Promise<unknown> {
+  if (typeof document === 'undefined' || !document.fonts) return Promise.resolve();
+  return Promise.all(COMMON_FONTS.map((font) => document.fonts.load(font))).catch((err: unknown) => {
+    // Expected only when a font can't be fetched: formulas draw in a fallback font, then in KaTeX's when it comes.
+    console.warn('Kiln: KaTeX fonts could not be preloaded', err);
+  });
+}
+
 // process-wide: KaTeX loaded once for the page.
 let loaded: Katex | null = null;
 let loading: Promise<Katex> | null = null;
 
-/** KaTeX and its stylesheet, fetched once on first use (a chunk of its own). */
+/** KaTeX, its stylesheet and its common fonts, fetched once on first use (a chunk of its own). */
 export function loadKatex(): Promise<Katex> {
-  loading ??= Promise.all([import('katex'), import('katex/dist/katex.min.css')]).then(([module]) => {
+  loading ??= Promise.all([
+    import('katex'),
+    // The @font-face rules exist once the stylesheet is in: the fonts are asked for then, as KaTeX's script loads.
+    import('katex/dist/katex.min.css').then(loadCommonFonts),
+  ]).then(([module]) => {
     loaded = module.default;
     return loaded;
   });
