@@ -1,11 +1,30 @@
 import { z } from 'zod';
-import type { UnsavedAgentEdit } from './unsaved-agent-edits';
 
 /*
  * The file kept beside a notebook's hot-exit backup with its Agent turns' unsaved changes: a first line naming the
  * format, a line of JSON with everything but the texts (their lengths instead), then the texts as they are, one after
  * another. Not JSON-encoded, as a backup's text is not: escaping a 20 MB notebook's quotes took main up to a second.
  */
+/** One verb's change (or several verbs' with no other change between): the notebook before and after. */
+export interface AgentStep {
+  before: string;
+  after: string;
+  /** When it was noted (orders it among the turn's saved writes). */
+  at: number;
+}
+
+/** One turn's changes to one open notebook, verb by verb. */
+export interface UnsavedAgentEdit {
+  /** Oldest first; never empty. */
+  steps: AgentStep[];
+  /** The file's hash the open notebook was based on when the turn changed it: a save since changes it. */
+  diskHash: string | null;
+  /** When the turn first changed it unsaved. */
+  firstAt: number;
+  /** When the turn last changed it (orders the turns of a notebook). */
+  at: number;
+}
+
 const MAGIC = 'kiln-agent-edits 1';
 
 const Meta = z.object({

@@ -2,7 +2,9 @@ import { Emitter, type Event } from '../../shared/base/event';
 import { rekeyAfterMove } from '../../shared/fs-change';
 import { createLogger } from '../log';
 import { currentWriteCause } from './cause';
-import { formatAgentEdits, parseAgentEdits } from './unsaved-agent-edits-file';
+import { formatAgentEdits, parseAgentEdits, type UnsavedAgentEdit } from './unsaved-agent-edits-file';
+
+export type { AgentStep, UnsavedAgentEdit } from './unsaved-agent-edits-file';
 
 const log = createLogger('history.unsaved-agent-edits');
 
@@ -17,26 +19,6 @@ const log = createLogger('history.unsaved-agent-edits');
  * the notebook's hot-exit backup too (see `persistIn`), so a restart that restores the notebook's text restores its
  * turns' record, and dropped from there with that backup.
  */
-
-/** One verb's change (or several verbs' with no other change between): the notebook before and after. */
-export interface AgentStep {
-  before: string;
-  after: string;
-  /** When it was noted (orders it among the turn's saved writes). */
-  at: number;
-}
-
-/** One turn's changes to one open notebook, verb by verb. */
-export interface UnsavedAgentEdit {
-  /** Oldest first; never empty. */
-  steps: AgentStep[];
-  /** The file's hash the open notebook was based on when the turn changed it: a save since changes it. */
-  diskHash: string | null;
-  /** When the turn first changed it unsaved. */
-  firstAt: number;
-  /** When the turn last changed it (orders the turns of a notebook). */
-  at: number;
-}
 
 /** Turns kept, the newest: each holds up to two copies of a notebook's text per operator edit between verbs. */
 const KEPT_TURNS = 50;

@@ -138,6 +138,15 @@ export function untilAnswered(kernel: KernelConnection, name: string, answerMs: 
   });
 }
 
+/** A start's failure as the operator reads it: Kiln's own error as it is, anything else as a kernel that did not start. */
+export function couldNotStart(err: unknown): KilnError {
+  if (err instanceof KilnError) return err;
+  return new KilnError(
+    'E_KERNEL_DEAD',
+    `The kernel could not be started: ${err instanceof Error ? err.message : String(err)}`,
+  );
+}
+
 /**
  * Resolves once the kernel answers a kernel_info request sent now. A kernel the server restarted after it died may
  * still be importing when a cell is sent (seconds on a loaded machine), and an interrupt then (the set-up's stdin

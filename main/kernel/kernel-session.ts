@@ -24,6 +24,7 @@ import {
   type KernelSpecNames,
 } from './jupyter-sessions';
 import {
+  couldNotStart,
   mapStatus,
   nudgeUntilSettled,
   setUpKernel,
@@ -180,11 +181,7 @@ export class KernelSession {
   private async sendWhenReady(code: string, options: ExecuteOptions): Promise<SentExecution> {
     await this.ensureUsable();
     const kernel = this.kernel!;
-    if (this.needsSetup) {
-      // After the server restarted a kernel that died, the new one may still be starting: the set-up waits for it.
-      await untilAnswering(kernel, this.spec.displayName ?? kernel.name, this.options.answerTimeoutMs ?? 120_000);
-      await this.runSetup(kernel);
-    }
+    if (this.needsSetup) await this.runSetup(kernel);
     return sendExecute(kernel, code, options);
   }
 
@@ -308,8 +305,6 @@ export class KernelSession {
     this.executions.dispose();
   }
 
-  // -------------------------------------------------------------------------------------------
-
   private async ensureUsable(options: { allowDead?: boolean } = {}): Promise<void> {
     if (this.disposed) throw new KilnError('E_KERNEL_DEAD', 'The notebook was closed');
     if (this.starting)
@@ -319,15 +314,9 @@ export class KernelSession {
     if (kernel && !options.allowDead) {
       throw new KilnError('E_KERNEL_DEAD', 'The kernel is dead. Restart it to run cells again.');
     }
-    try {
-      await this.start();
-    } catch (err) {
-      if (err instanceof KilnError) throw err;
-      throw new KilnError(
-        'E_KERNEL_DEAD',
-        `The kernel could not be started: ${err instanceof Error ? err.message : String(err)}`,
-      );
-    }
+    await this.start().catch((err: unknown) => {
+      throw couldNotStart(err);
+    });
   }
 
   private async startKernel(): Promise<void> {
@@ -362,9 +351,7 @@ export class KernelSession {
       this.needsSetup = true;
       await this.runSetup(kernel);
     } catch (err) {
-      if (err instanceof KilnError) throw err;
-      const message = err instanceof Error ? err.message : String(err);
-      throw new KilnError('E_KERNEL_DEAD', `The kernel could not be started: ${message}`);
+      throw couldNotStart(err);
     }
   }
 
@@ -408,8 +395,10 @@ export class KernelSession {
     );
   }
 
-  private async runSetup(kernel: Kernel.IKernelConnection): Promise<void> {
+  private async runSetup(kernel: KernelConnection): Promise<void> {
     this.needsSetup = false;
+    // After the server restarted a kernel that died, the new one may still be starting: the set-up waits for it.
+    await untilAnswering(kernel, this.spec.displayName ?? kernel.name, this.options.answerTimeoutMs ?? 120_000);
     await setUpKernel(kernel, this.spec.language, this.options.srcDir, () => (this.needsSetup = true));
   }
 

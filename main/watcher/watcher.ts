@@ -449,10 +449,7 @@ export class WorkspaceWatcher {
     if (this.disposed) return;
     const polled = this.polled.get(absPath);
     if (polled?.kind === 'file') {
-      const mtimeMs = await stat(absPath).then(
-        (s) => s.mtimeMs,
-        () => -1,
-      );
+      const mtimeMs = (await stat(absPath).catch(entryGone))?.mtimeMs ?? -1;
       if (polled.mtimeMs !== -1 && mtimeMs !== -1 && mtimeMs !== polled.mtimeMs) this.emit('updated', absPath, false);
       polled.mtimeMs = mtimeMs;
       return;
@@ -465,8 +462,6 @@ export class WorkspaceWatcher {
     for (const name of now) if (!folder.names.has(name)) this.queue(folder, name);
     for (const name of folder.names) if (!now.has(name)) this.queue(folder, name);
   }
-
-  // ---- helpers ----
 
   /** The path or one of its folders is excluded (the walk never went there). */
   private isUnderExcluded(absPath: string): boolean {
