@@ -1,3 +1,4 @@
+import type { Locator, Page } from '@playwright/test';
 import { reply } from '../test-support/model-server';
 import { nbformatWrites } from '../test-support/nbformat-build';
 import { DEFAULT_FIXTURE, expect } from './support/fixtures';
@@ -13,6 +14,7 @@ import { mod, sendMessage } from './support/ui';
  */
 
 const test = testWithModel(['scripted-agent']);
+type AgentFixtures = Parameters<typeof openNotebookForAgent>[1];
 const KERNEL_START = 60_000;
 
 const [NOTEBOOK, MINE] = nbformatWrites([
@@ -34,16 +36,15 @@ const [NOTEBOOK, MINE] = nbformatWrites([
 
 test.use({ fixtureFiles: { ...DEFAULT_FIXTURE, 'analysis.ipynb': NOTEBOOK } });
 
-test("the Agent's edit of a notebook with unsaved edits is listed, marked and undone in the open notebook", async ({
-  page,
-  kiln,
-  workspace,
-  model,
-}) => {
-  test.setTimeout(KERNEL_START + 90_000);
-  const nb = await openNotebookForAgent(page, { kiln, workspace, model }, 'analysis.ipynb', 3);
-
-  // The operator's unsaved edit: cell 1 becomes "a = 100".
+/**
+ * The scene of every test here: the operator's unsaved edit of cell 1 ("a = 100"), then an Agent turn that edits cell
+ * 3 ("b = 3") and leaves it unsaved. Returns the notebook and the turn's group of its cells once it lists cell 3.
+ */
+async function agentEditBesideUnsavedEdit(
+  page: Page,
+  fixtures: AgentFixtures,
+): Promise<{ nb: Locator; cells: Locator }> {
+  const nb = await openNotebookForAgent(page, fixtures, 'analysis.ipynb', 3);
   await editCell(nb, 1);
   await page.keyboard.press('End');
   await page.keyboard.type('00');
@@ -51,7 +52,7 @@ test("the Agent's edit of a notebook with unsaved edits is listed, marked and un
   await expect(nb.getByTestId('notebook-dirty')).toBeVisible();
   await expect.poll(() => cellSources(nb)).toEqual(['a = 100', 'c = 0', 'b = 2']);
 
-  model.setReplies([
+  fixtures.model.setReplies([
     reply.tool('edit-notebook-cell', { notebook: 'analysis.ipynb', cell_id: 'c3', source: 'b = 3' }),
     reply.text('Done.'),
   ]);
@@ -62,6 +63,17 @@ test("the Agent's edit of a notebook with unsaved edits is listed, marked and un
     .getByRole('region', { name: 'Changes of this turn' })
     .getByRole('group', { name: 'Cells of analysis.ipynb' });
   await expect(cells).toContainText('Cell 3: edited', { timeout: KERNEL_START });
+  return { nb, cells };
+}
+
+test("the Agent's edit of a notebook with unsaved edits is listed, marked and undone in the open notebook", async ({
+  page,
+  kiln,
+  workspace,
+  model,
+}) => {
+  test.setTimeout(KERNEL_START + 90_000);
+  const { nb, cells } = await agentEditBesideUnsavedEdit(page, { kiln, workspace, model });
   await expect(cells).not.toContainText('Cell 1');
   await expect(cells).toContainText('In the open notebook, not saved yet');
   await expect.poll(() => cellSources(nb)).toEqual(['a = 100', 'c = 0', 'b = 3']);
@@ -107,24 +119,8 @@ test('"Undo this turn" undoes the agent\'s cell in the open notebook and keeps t
   model,
 }) => {
   test.setTimeout(KERNEL_START + 60_000);
-  const nb = await openNotebookForAgent(page, { kiln, workspace, model }, 'analysis.ipynb', 3);
-  await editCell(nb, 1);
-  await page.keyboard.press('End');
-  await page.keyboard.type('00');
-  await page.keyboard.press('Escape');
-  await expect(nb.getByTestId('notebook-dirty')).toBeVisible();
-
-  model.setReplies([
-    reply.tool('edit-notebook-cell', { notebook: 'analysis.ipynb', cell_id: 'c3', source: 'b = 3' }),
-    reply.text('Done.'),
-  ]);
-  await page.getByRole('tab', { name: 'Agent' }).click();
-  await expect(agentPanel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
-  await sendMessage(agentPanel(page), 'Three.');
+  const { nb } = await agentEditBesideUnsavedEdit(page, { kiln, workspace, model });
   const checkpoint = agentPanel(page).getByRole('region', { name: 'Changes of this turn' });
-  await expect(checkpoint.getByRole('group', { name: 'Cells of analysis.ipynb' })).toContainText('Cell 3: edited', {
-    timeout: KERNEL_START,
-  });
   await checkpoint.getByRole('button', { name: 'Undo this turn' }).click();
   await expect(checkpoint.getByRole('status')).toContainText('Undone: 1 of 1 file');
   await expect.poll(() => cellSources(nb)).toEqual(['a = 100', 'c = 0', 'b = 2']);
@@ -144,24 +140,8 @@ test("closing the notebook with Don't Save says in the Agent panel that the turn
   model,
 }) => {
   test.setTimeout(KERNEL_START + 60_000);
-  const nb = await openNotebookForAgent(page, { kiln, workspace, model }, 'analysis.ipynb', 3);
-  await editCell(nb, 1);
-  await page.keyboard.press('End');
-  await page.keyboard.type('00');
-  await page.keyboard.press('Escape');
-  await expect(nb.getByTestId('notebook-dirty')).toBeVisible();
-
-  model.setReplies([
-    reply.tool('edit-notebook-cell', { notebook: 'analysis.ipynb', cell_id: 'c3', source: 'b = 3' }),
-    reply.text('Done.'),
-  ]);
-  await page.getByRole('tab', { name: 'Agent' }).click();
-  await expect(agentPanel(page).getByRole('textbox', { name: 'Message' })).toBeEnabled();
-  await sendMessage(agentPanel(page), 'Three.');
-  const cells = agentPanel(page)
-    .getByRole('region', { name: 'Changes of this turn' })
-    .getByRole('group', { name: 'Cells of analysis.ipynb' });
-  await expect(cells).toContainText('In the open notebook, not saved yet', { timeout: KERNEL_START });
+  const { cells } = await agentEditBesideUnsavedEdit(page, { kiln, workspace, model });
+  await expect(cells).toContainText('In the open notebook, not saved yet');
 
   // The notebook closes with Don't Save: no view of it is left, yet the panel's turn says what became of its cells.
   await page.getByRole('button', { name: 'Close analysis.ipynb' }).click();

@@ -36,16 +36,23 @@ beforeEach(async () => {
 
 afterEach(() => workspace.close());
 
+/**
+ * The turn of every test here: the agent edits cell 2 ("b = 20") and appends "d = 4", addressing cells by the ids
+ * Kiln gave them in memory (what its notebook listing shows). Returns those ids and the turn.
+ */
+async function editSecondAndAppend(): Promise<{ ids: string[]; turn: string }> {
+  const ids = (await call('notebook.open', { path: 'old.ipynb' })).cells.map((cell) => cell.id);
+  workspace.server.setReplies([
+    reply.tool('edit-notebook-cell', { notebook: 'old.ipynb', cell_id: ids[1], source: 'b = 20' }),
+    reply.tool('append-notebook-cell', { notebook_name: 'old.ipynb', source: 'd = 4' }),
+    reply.text('Done.'),
+  ]);
+  return { ids, turn: (await call('agent.send', { text: 'Twenty, and d.' })).runId };
+}
+
 describe('an Agent turn on a notebook without cell ids (nbformat 4.4)', () => {
   it('writes only the cells it changed, lists them by position, and undoes one cell byte-exact', async () => {
-    // The agent addresses cells by the ids Kiln gave them in memory (what its notebook listing shows).
-    const ids = (await call('notebook.open', { path: 'old.ipynb' })).cells.map((cell) => cell.id);
-    workspace.server.setReplies([
-      reply.tool('edit-notebook-cell', { notebook: 'old.ipynb', cell_id: ids[1], source: 'b = 20' }),
-      reply.tool('append-notebook-cell', { notebook_name: 'old.ipynb', source: 'd = 4' }),
-      reply.text('Done.'),
-    ]);
-    const turn = (await call('agent.send', { text: 'Twenty, and d.' })).runId;
+    const { turn } = await editSecondAndAppend();
     expect(await read('old.ipynb')).toBe(AFTER_TURN);
 
     const { notebooks } = await call('history.turnNotebooks', { turn });
@@ -82,13 +89,7 @@ describe('an Agent turn on a notebook without cell ids (nbformat 4.4)', () => {
   });
 
   it("lists the turn's cells the same over the operator's unsaved edits, none of them refused", async () => {
-    const ids = (await call('notebook.open', { path: 'old.ipynb' })).cells.map((cell) => cell.id);
-    workspace.server.setReplies([
-      reply.tool('edit-notebook-cell', { notebook: 'old.ipynb', cell_id: ids[1], source: 'b = 20' }),
-      reply.tool('append-notebook-cell', { notebook_name: 'old.ipynb', source: 'd = 4' }),
-      reply.text('Done.'),
-    ]);
-    const turn = (await call('agent.send', { text: 'Twenty, and d.' })).runId;
+    const { ids, turn } = await editSecondAndAppend();
     const listed = async () =>
       (await call('history.turnNotebooks', { turn })).notebooks[0].cells.map((c) => [c.changeId, c.undoRefused]);
     const clean = await listed();
@@ -101,13 +102,7 @@ describe('an Agent turn on a notebook without cell ids (nbformat 4.4)', () => {
 
 describe("Keep decisions on a 4.4 notebook's cells", () => {
   it('survive the operator saving it as 4.5 (ids written): a kept added cell is not offered again', async () => {
-    const ids = (await call('notebook.open', { path: 'old.ipynb' })).cells.map((cell) => cell.id);
-    workspace.server.setReplies([
-      reply.tool('edit-notebook-cell', { notebook: 'old.ipynb', cell_id: ids[1], source: 'b = 20' }),
-      reply.tool('append-notebook-cell', { notebook_name: 'old.ipynb', source: 'd = 4' }),
-      reply.text('Done.'),
-    ]);
-    const turn = (await call('agent.send', { text: 'Twenty, and d.' })).runId;
+    const { turn } = await editSecondAndAppend();
     const [edited, added] = (await call('history.turnNotebooks', { turn })).notebooks[0].cells;
     expect(added.changeId).toBe('added:n3');
     for (const cell of [edited, added])
