@@ -79,6 +79,34 @@ describe('UnsavedAgentEdits', () => {
     expect(third.turnsOf('c.ipynb')).toEqual(['t1']);
   });
 
+  it("keeps an earlier run's turns of a notebook a turn changes before that record is loaded", async () => {
+    const kept = new Map<string, string>();
+    const beside = {
+      keepBeside: async (rel: string, text: string | null) =>
+        void (text === null ? kept.delete(rel) : kept.set(rel, text)),
+      listBeside: async () => [...kept.values()],
+    };
+    const first = new UnsavedAgentEdits();
+    first.persistIn(beside);
+    withWriteCause({ turn: 't1' }, () => first.noteChange('a.ipynb', 'v0', 'v1', null, 1));
+    await first.flush();
+
+    // The next run's first verb comes while the listing of what was kept is still on its way.
+    let listed!: () => void;
+    const listing = new Promise<void>((resolve) => (listed = resolve));
+    const second = new UnsavedAgentEdits();
+    second.persistIn({ ...beside, listBeside: () => listing.then(() => [...kept.values()]) });
+    withWriteCause({ turn: 't2' }, () => second.noteChange('a.ipynb', 'v1', 'v2', null, 2));
+    listed();
+    await second.loaded();
+    await second.flush();
+
+    const third = new UnsavedAgentEdits();
+    third.persistIn(beside);
+    await third.loaded();
+    expect(third.turnsOf('a.ipynb')).toEqual(['t2', 't1']);
+  });
+
   it('keeps the newest 50 turns', () => {
     const edits = new UnsavedAgentEdits();
     for (let n = 1; n <= 51; n++)

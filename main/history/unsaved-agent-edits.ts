@@ -149,16 +149,22 @@ export class UnsavedAgentEdits {
     }
   }
 
-  /** Writes the notebook's record beside its backup (all its turns; none left: removed), in order per path. */
+  /**
+   * Writes the notebook's record beside its backup (all its turns; none left: removed), in order per path. Not before
+   * an earlier run's record is loaded: written sooner, it would replace that record's turns with this run's alone.
+   */
   private persist(path: string): void {
-    if (!this.beside) return;
-    const turns: Array<{ turn: string; edit: UnsavedAgentEdit }> = [];
-    for (const [turn, notebooks] of this.byTurn) {
-      const edit = notebooks.get(path);
-      if (edit) turns.push({ turn, edit });
-    }
-    const write = this.beside
-      .keepBeside(path, turns.length > 0 ? formatAgentEdits(path, turns) : null)
+    const beside = this.beside;
+    if (!beside) return;
+    const write = this.loading
+      .then(() => {
+        const turns: Array<{ turn: string; edit: UnsavedAgentEdit }> = [];
+        for (const [turn, notebooks] of this.byTurn) {
+          const edit = notebooks.get(path);
+          if (edit) turns.push({ turn, edit });
+        }
+        return beside.keepBeside(path, turns.length > 0 ? formatAgentEdits(path, turns) : null);
+      })
       .catch(
         log.caught(
           "an Agent turn's unsaved changes could not be kept beside the backup: this run still lists them",
