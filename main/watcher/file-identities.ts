@@ -58,12 +58,16 @@ export class FileMoves {
     return gone;
   }
 
-  /** A folder moved from `oldTop` to `newTop`: the files known under it are known at their new paths. */
-  moveTree(oldTop: string, newTop: string): void {
+  /** A folder moved from `oldTop` to `newTop`: the files known under it are known at their new paths (returned). */
+  moveTree(oldTop: string, newTop: string): Array<[from: string, to: string]> {
     const prefix = oldTop + path.sep;
+    const moved: Array<[string, string]> = [];
     for (const [file, identity] of [...this.identityByPath]) {
-      if (file.startsWith(prefix)) this.remember(newTop + file.slice(oldTop.length), identity);
+      if (!file.startsWith(prefix)) continue;
+      moved.push([file, newTop + file.slice(oldTop.length)]);
+      this.remember(newTop + file.slice(oldTop.length), identity);
     }
+    return moved;
   }
 
   private forget(absPath: string): void {

@@ -280,7 +280,7 @@ export class WorkspaceWatcher {
         this.folders.set(folder.path, folder);
       }
       this.renamed.set(oldTop, child);
-      this.moves.moveTree(oldTop, child);
+      for (const [from, to] of this.moves.moveTree(oldTop, child)) this.emitMove(from, to);
       return false;
     }
     return true;
@@ -482,7 +482,7 @@ export class WorkspaceWatcher {
     return path.sep === '/' ? rel : rel.split(path.sep).join('/');
   }
 
-  /** What another program did: a rename of a known file is a move, of any other entry `deleted` + `created`. */
+  /** What another program did: a rename of a known file (or its folder's, said first) is a move; else delete + create. */
   private emitMove(from: string, to: string): void {
     const [relFrom, relTo] = [this.relativeOf(from), this.relativeOf(to)];
     const origin = this.options.ledger.originOf(to);

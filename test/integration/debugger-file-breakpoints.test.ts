@@ -66,6 +66,17 @@ describe('breakpoints in .py files', () => {
     expect(await inMain()).toEqual({ 'again.py': [2], 'src/moved.py': [1] });
   });
 
+  it('follow their folder renamed by another program, and the file renamed after it', async () => {
+    await store.toggleFileBreakpoint('src/pkg/a.py', 1);
+    await rename(path.join(running.root, 'src/pkg'), path.join(running.root, 'src/lib2'));
+    await untilState(store, (s) => s.fileBreakpoints?.['src/lib2/a.py']?.[0] === 1, 'the folder rename carried');
+    expect(await inMain()).toEqual({ 'src/lib2/a.py': [1] });
+    // Still known at the new place: a rename of the file itself is followed from there.
+    await rename(path.join(running.root, 'src/lib2/a.py'), path.join(running.root, 'src/lib2/b.py'));
+    await untilState(store, (s) => s.fileBreakpoints?.['src/lib2/b.py']?.[0] === 1, 'the file rename after it');
+    expect(await inMain()).toEqual({ 'src/lib2/b.py': [1] });
+  });
+
   it('toggles a line off again, and refuses a file that is not Python', async () => {
     await store.toggleFileBreakpoint('src/b.py', 1);
     await store.toggleFileBreakpoint('src/b.py', 1);
