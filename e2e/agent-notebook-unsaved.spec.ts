@@ -66,6 +66,14 @@ async function agentEditBesideUnsavedEdit(
   return { nb, cells };
 }
 
+/** Saves the notebook (command mode, Mod+S): the file is then nbformat's own write of the operator's edit alone. */
+async function saveExpectingMine(page: Page, nb: Locator, workspace: AgentFixtures['workspace']): Promise<void> {
+  await cellOf(nb, 2).locator('.nb-gutter').click();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press(`${mod}+s`);
+  await expect.poll(() => workspace.read('analysis.ipynb')).toBe(MINE);
+}
+
 test("the Agent's edit of a notebook with unsaved edits is listed, marked and undone in the open notebook", async ({
   page,
   kiln,
@@ -106,10 +114,7 @@ test("the Agent's edit of a notebook with unsaved edits is listed, marked and un
   await page.screenshot({ path: test.info().outputPath('agent-notebook-unsaved-after-undo.png') });
 
   // Saved: the operator's edit alone, byte for byte as nbformat writes it.
-  await cellOf(nb, 2).locator('.nb-gutter').click();
-  await page.keyboard.press('Escape');
-  await page.keyboard.press(`${mod}+s`);
-  await expect.poll(() => workspace.read('analysis.ipynb')).toBe(MINE);
+  await saveExpectingMine(page, nb, workspace);
 });
 
 test('"Undo this turn" undoes the agent\'s cell in the open notebook and keeps the unsaved edit', async ({
@@ -127,10 +132,7 @@ test('"Undo this turn" undoes the agent\'s cell in the open notebook and keeps t
   await expect(cellOf(nb, 3).getByRole('button', { name: /Review the Agent's change/ })).toHaveCount(0);
   await expect(nb.getByTestId('notebook-dirty')).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('agent-notebook-unsaved-undo-turn.png') });
-  await cellOf(nb, 2).locator('.nb-gutter').click();
-  await page.keyboard.press('Escape');
-  await page.keyboard.press(`${mod}+s`);
-  await expect.poll(() => workspace.read('analysis.ipynb')).toBe(MINE);
+  await saveExpectingMine(page, nb, workspace);
 });
 
 test("closing the notebook with Don't Save says in the Agent panel that the turn's changes were discarded", async ({

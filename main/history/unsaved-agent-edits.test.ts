@@ -2,6 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { withWriteCause } from './cause';
 import { UnsavedAgentEdits } from './unsaved-agent-edits';
 
+/** The backups' side files as a map: what a run keeps there, the next run lists. */
+function besideInMemory() {
+  const kept = new Map<string, string>();
+  const beside = {
+    keepBeside: async (rel: string, text: string | null) =>
+      void (text === null ? kept.delete(rel) : kept.set(rel, text)),
+    listBeside: async () => [...kept.values()],
+  };
+  return { kept, beside };
+}
+
 describe('UnsavedAgentEdits', () => {
   it("keeps a turn's first before and last after per notebook, and nothing outside a turn", () => {
     const edits = new UnsavedAgentEdits();
@@ -47,12 +58,7 @@ describe('UnsavedAgentEdits', () => {
   });
 
   it('keeps the record beside the backups: a new run loads it; a move and the bounds rewrite it', async () => {
-    const kept = new Map<string, string>();
-    const beside = {
-      keepBeside: async (rel: string, text: string | null) =>
-        void (text === null ? kept.delete(rel) : kept.set(rel, text)),
-      listBeside: async () => [...kept.values()],
-    };
+    const { kept, beside } = besideInMemory();
     const first = new UnsavedAgentEdits();
     first.persistIn(beside);
     await first.loaded();
@@ -80,12 +86,7 @@ describe('UnsavedAgentEdits', () => {
   });
 
   it("keeps an earlier run's turns of a notebook a turn changes before that record is loaded", async () => {
-    const kept = new Map<string, string>();
-    const beside = {
-      keepBeside: async (rel: string, text: string | null) =>
-        void (text === null ? kept.delete(rel) : kept.set(rel, text)),
-      listBeside: async () => [...kept.values()],
-    };
+    const { kept, beside } = besideInMemory();
     const first = new UnsavedAgentEdits();
     first.persistIn(beside);
     withWriteCause({ turn: 't1' }, () => first.noteChange('a.ipynb', 'v0', 'v1', null, 1));
